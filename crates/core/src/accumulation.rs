@@ -1,0 +1,74 @@
+//! Gradient accumulation: how many micro-batches each GPU runs before one
+//! optimizer step (the lesson's exercise 3.2).
+//!
+//! global batch = micro-batch per GPU × GPUs × accumulation steps. Accumulation
+//! does not lower the memory of one step; it reaches a large global batch with
+//! the micro-batch that fits.
+
+use crate::input::{Field, InputError, InputErrorKind};
+
+/// Accumulation steps for a global batch of `global_batch` samples, a micro-batch
+/// of `micro_batch` samples per GPU and `gpus` data-parallel GPUs.
+///
+/// Errors: a zero (or otherwise out-of-range) value names its field; a global
+/// batch that is not a multiple of micro-batch × GPUs is
+/// [`InputErrorKind::NotDivisible`] on [`Field::GlobalBatch`].
+pub fn accumulation_steps(
+    global_batch: u32,
+    micro_batch: u32,
+    gpus: u32,
+) -> Result<u32, InputError> {
+    Field::GlobalBatch.check(f64::from(global_batch))?;
+    Field::MicroBatch.check(f64::from(micro_batch))?;
+    Field::Gpus.check(f64::from(gpus))?;
+    // Both factors are below 2^24 and 2^21: the product fits in u64.
+    let per_step = u64::from(micro_batch) * u64::from(gpus);
+    let global = u64::from(global_batch);
+    if global % per_step != 0 {
+        return Err(Field::GlobalBatch.error(InputErrorKind::NotDivisible));
+    }
+    // global / per_step <= global < 2^32.
+    Ok((global / per_step) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn global_512_micro_4_on_8_gpus_is_16_steps() {
+        assert_eq!(accumulation_steps(512, 4, 8), Ok(16));
+        assert_eq!(accumulation_steps(32, 4, 8), Ok(1));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn batches_that_do_not_divide_are_an_error() {
+        let err = accumulation_steps(100, 4, 8).unwrap_err();
+        assert_eq!(
+            (err.field, err.kind),
+            (Field::GlobalBatch, InputErrorKind::NotDivisible)
+        );
+        assert_eq!(
+            accumulation_steps(16, 4, 8).unwrap_err().kind,
+            InputErrorKind::NotDivisible
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn zeros_name_their_field() {
+        assert_eq!(
+            accumulation_steps(0, 4, 8).unwrap_err().field,
+            Field::GlobalBatch
+        );
+        assert_eq!(
+            accumulation_steps(64, 0, 8).unwrap_err().field,
+            Field::MicroBatch
+        );
+        assert_eq!(accumulation_steps(64, 4, 0).unwrap_err().field, Field::Gpus);
+    }
+}

@@ -1,0 +1,191 @@
+//! Numbers formatted for people: `38.5 GB`, `26.25 GB`, `4 B`.
+//!
+//! Shared by every front end so that the page and any other tool print the same
+//! figures. Rules: at most two decimals for values of 1 and above, three
+//! significant digits below 1, trailing zeros dropped, thousands grouped with
+//! commas; a unit prefix is chosen so the number stays readable.
+
+use crate::units::{Bytes, ParamCount, BYTES_PER_GB, BYTES_PER_GIB};
+
+/// Which family of units memory is shown in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum MemoryUnit {
+    /// Decimal: MB, GB, TB, PB (powers of 10^3), as the lesson and GPU names use.
+    #[default]
+    Gb,
+    /// Binary: MiB, GiB, TiB, PiB (powers of 2^10), as nvidia-smi and DeepSpeed count.
+    Gib,
+}
+
+impl MemoryUnit {
+    /// The unit's base (GB or GiB) in bytes.
+    pub const fn bytes(self) -> f64 {
+        match self {
+            MemoryUnit::Gb => BYTES_PER_GB,
+            MemoryUnit::Gib => BYTES_PER_GIB,
+        }
+    }
+
+    /// The base unit's symbol: `GB` or `GiB`.
+    pub const fn symbol(self) -> &'static str {
+        match self {
+            MemoryUnit::Gb => "GB",
+            MemoryUnit::Gib => "GiB",
+        }
+    }
+
+    /// Symbols from 1/1000 of the base unit to 10^6 of it.
+    const fn ladder(self) -> [&'static str; 4] {
+        match self {
+            MemoryUnit::Gb => ["MB", "GB", "TB", "PB"],
+            MemoryUnit::Gib => ["MiB", "GiB", "TiB", "PiB"],
+        }
+    }
+
+    /// Ratio between neighbouring steps of the ladder.
+    const fn step(self) -> f64 {
+        match self {
+            MemoryUnit::Gb => 1000.0,
+            MemoryUnit::Gib => 1024.0,
+        }
+    }
+}
+
+/// A memory amount with its unit: in GB (or GiB) from 0.01 to below 10,000 of
+/// them, else in MB, TB or PB (MiB, TiB, PiB), e.g. `38.5 GB`, `1.5 TB`, `12.3 MB`.
+pub fn format_bytes(bytes: Bytes, unit: MemoryUnit) -> String {
+    let base = bytes.get() / unit.bytes();
+    let [small, base_symbol, large, huge] = unit.ladder();
+    let step = unit.step();
+    let (value, symbol) = if base == 0.0 || !base.is_finite() {
+        (base, base_symbol)
+    } else if base.abs() < 0.01 {
+        (base * step, small)
+    } else if base.abs() < 10_000.0 {
+        (base, base_symbol)
+    } else if base.abs() < 10_000.0 * step {
+        (base / step, large)
+    } else {
+        (base / (step * step), huge)
+    };
+    format!("{} {symbol}", format_number(value))
+}
+
+/// A parameter count in millions, billions or trillions: `350 M`, `4 B`, `1.5 T`.
+pub fn format_params(params: ParamCount) -> String {
+    let billions = params.billions();
+    if billions != 0.0 && billions.abs() < 1.0 {
+        format!("{} M", format_number(billions * 1000.0))
+    } else if billions.abs() < 1000.0 || !billions.is_finite() {
+        format!("{} B", format_number(billions))
+    } else {
+        format!("{} T", format_number(billions / 1000.0))
+    }
+}
+
+/// A plain number: two decimals at most from 1 up, three significant digits
+/// below 1, no trailing zeros, thousands grouped: `26.25`, `0.0123`, `12,345.6`.
+pub fn format_number(value: f64) -> String {
+    if !value.is_finite() {
+        return if value.is_nan() {
+            "–".into()
+        } else if value > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        };
+    }
+    let magnitude = value.abs();
+    let decimals = if magnitude >= 1.0 || magnitude == 0.0 {
+        2
+    } else {
+        // Three significant digits: 0.5 → 3 decimals, 0.0123 → 4.
+        (2 - magnitude.log10().floor() as i32).clamp(2, 17) as usize
+    };
+    let fixed = format!("{:.*}", decimals, magnitude);
+    let trimmed = if fixed.contains('.') {
+        fixed.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        fixed.as_str()
+    };
+    let (whole, fraction) = trimmed.split_once('.').unwrap_or((trimmed, ""));
+    let mut grouped = String::with_capacity(trimmed.len() + whole.len() / 3 + 1);
+    if value < 0.0 && trimmed != "0" {
+        grouped.push('−');
+    }
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    if !fraction.is_empty() {
+        grouped.push('.');
+        grouped.push_str(fraction);
+    }
+    grouped
+}
+
+/// A fraction as a percentage: `0.2` → `20 %`.
+pub fn format_percent(fraction: f64) -> String {
+    format!("{} %", format_number(fraction * 100.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn lesson_figures_read_as_the_lesson_writes_them() {
+        let gb = |x: f64| format_bytes(Bytes::from_gb(x), MemoryUnit::Gb);
+        assert_eq!(gb(112.0), "112 GB");
+        assert_eq!(gb(38.5), "38.5 GB");
+        assert_eq!(gb(26.25), "26.25 GB");
+        assert_eq!(gb(14.0), "14 GB");
+        assert_eq!(format_params(ParamCount::from_billions(4.0)), "4 B");
+        assert_eq!(format_params(ParamCount::from_billions(32.0)), "32 B");
+        assert_eq!(
+            format_params(ParamCount::from_billions(64.0 / 5.5)),
+            "11.64 B"
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn units_scale_for_extreme_values() {
+        let gb = |x: f64| format_bytes(Bytes::from_gb(x), MemoryUnit::Gb);
+        assert_eq!(gb(16e6), "16 PB");
+        assert_eq!(gb(12_500.0), "12.5 TB");
+        assert_eq!(gb(9_999.0), "9,999 GB");
+        assert_eq!(gb(0.0123), "0.0123 GB");
+        assert_eq!(gb(0.001_234), "1.23 MB");
+        assert_eq!(gb(0.0), "0 GB");
+        assert_eq!(
+            format_bytes(Bytes::from_gb(80.0), MemoryUnit::Gib),
+            "74.51 GiB"
+        );
+        assert_eq!(
+            format_bytes(Bytes::new(2.0 * 1024.0 * 1024.0), MemoryUnit::Gib),
+            "2 MiB"
+        );
+        assert_eq!(format_params(ParamCount::from_billions(0.35)), "350 M");
+        assert_eq!(format_params(ParamCount::from_billions(1500.0)), "1.5 T");
+        assert_eq!(format_params(ParamCount::from_billions(1e6)), "1,000 T");
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn numbers_drop_trailing_zeros_and_group_thousands() {
+        assert_eq!(format_number(1234567.891), "1,234,567.89");
+        assert_eq!(format_number(100.0), "100");
+        assert_eq!(format_number(0.5), "0.5");
+        assert_eq!(format_number(0.123456), "0.123");
+        assert_eq!(format_number(-2.5), "−2.5");
+        assert_eq!(format_number(f64::NAN), "–");
+        assert_eq!(format_percent(0.2), "20 %");
+        assert_eq!(format_percent(0.125), "12.5 %");
+    }
+}

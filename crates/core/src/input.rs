@@ -1,0 +1,283 @@
+//! The user's inputs: their fields, their limits, parsing and typed errors.
+//!
+//! The page's form and the shared-link decoder both parse through
+//! [`Field::parse_number`] and [`Field::parse_count`], so a value means the same
+//! wherever it was typed.
+
+use core::fmt;
+
+/// An input that the user sets, by a form control or a key of the shared link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    /// Model size, in billions of parameters.
+    Params,
+    /// Number of data-parallel GPUs.
+    Gpus,
+    /// Memory per GPU, in GB (10^9 bytes).
+    GpuMemory,
+    /// Fraction of each GPU's memory held back for activations, buffers and the framework.
+    Overhead,
+    /// Precision of weights and gradients.
+    Precision,
+    /// Optimizer.
+    Optimizer,
+    /// Strategy shown highlighted.
+    Stage,
+    /// Global batch size, in samples.
+    GlobalBatch,
+    /// Micro-batch per GPU, in samples.
+    MicroBatch,
+}
+
+/// The range a numeric field accepts, in the unit the user types it in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// Smallest accepted value (inclusive).
+    pub min: f64,
+    /// Largest accepted value (inclusive).
+    pub max: f64,
+}
+
+impl Limits {
+    /// Whether `value` lies in the range (NaN never does).
+    pub fn contains(self, value: f64) -> bool {
+        value >= self.min && value <= self.max
+    }
+}
+
+impl Field {
+    /// The field's key in the shared link and its `name` in the page's form.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Field::Params => "params",
+            Field::Gpus => "gpus",
+            Field::GpuMemory => "gpu_mem",
+            Field::Overhead => "overhead",
+            Field::Precision => "dtype",
+            Field::Optimizer => "opt",
+            Field::Stage => "stage",
+            Field::GlobalBatch => "global_batch",
+            Field::MicroBatch => "micro_batch",
+        }
+    }
+
+    /// What the field is, in words, with its unit.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Field::Params => "model size (billions of parameters)",
+            Field::Gpus => "number of GPUs",
+            Field::GpuMemory => "memory per GPU (GB)",
+            Field::Overhead => "reserved overhead (fraction)",
+            Field::Precision => "precision",
+            Field::Optimizer => "optimizer",
+            Field::Stage => "highlighted strategy",
+            Field::GlobalBatch => "global batch size",
+            Field::MicroBatch => "micro-batch per GPU",
+        }
+    }
+
+    /// The accepted range of a numeric field in its typed unit; `None` for a choice.
+    ///
+    /// Model size: 0.001 to 10^6 billion parameters (1 M to 1 quadrillion);
+    /// GPUs: 1 to 2^20; memory: 0.1 to 10^4 GB; overhead: 0 to 0.95 (a fraction:
+    /// at 1 nothing would be left to train in); batches: 1 to 2^24 samples.
+    pub const fn limits(self) -> Option<Limits> {
+        let (min, max) = match self {
+            Field::Params => (0.001, 1e6),
+            Field::Gpus => (1.0, 1_048_576.0),
+            Field::GpuMemory => (0.1, 1e4),
+            Field::Overhead => (0.0, 0.95),
+            Field::GlobalBatch | Field::MicroBatch => (1.0, 16_777_216.0),
+            Field::Precision | Field::Optimizer | Field::Stage => return None,
+        };
+        Some(Limits { min, max })
+    }
+
+    /// Parses a decimal number typed for this field and checks it against the field's limits.
+    ///
+    /// Surrounding whitespace is ignored; `inf`, `NaN` and the like are refused.
+    pub fn parse_number(self, text: &str) -> Result<f64, InputError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(self.error(InputErrorKind::Empty));
+        }
+        // Rust's float syntax also takes "inf", "infinity" and "nan"; only digits are numbers here.
+        if text
+            .chars()
+            .any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E')
+        {
+            return Err(self.error(InputErrorKind::NotANumber));
+        }
+        let value: f64 = text
+            .parse()
+            .map_err(|_| self.error(InputErrorKind::NotANumber))?;
+        self.check(value)
+    }
+
+    /// Parses a whole number typed for this field (`8`, `8.0` is refused) and checks its limits.
+    pub fn parse_count(self, text: &str) -> Result<u32, InputError> {
+        let value = self.parse_number(text)?;
+        if value.fract() != 0.0 {
+            return Err(self.error(InputErrorKind::NotWhole));
+        }
+        // In range, so below 2^24 at most and exactly representable.
+        Ok(value as u32)
+    }
+
+    /// Checks a value already in the field's unit against the field's limits.
+    pub fn check(self, value: f64) -> Result<f64, InputError> {
+        if !value.is_finite() {
+            return Err(self.error(InputErrorKind::NotFinite));
+        }
+        match self.limits() {
+            Some(limits) if !limits.contains(value) => {
+                Err(self.error(InputErrorKind::OutOfRange(limits)))
+            }
+            _ => Ok(value),
+        }
+    }
+
+    /// An error of this field.
+    pub const fn error(self, kind: InputErrorKind) -> InputError {
+        InputError { field: self, kind }
+    }
+}
+
+/// What is wrong with an input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum InputErrorKind {
+    /// Nothing was given.
+    Empty,
+    /// The text is not a decimal number.
+    NotANumber,
+    /// The number is infinite or NaN.
+    NotFinite,
+    /// A whole number was expected.
+    NotWhole,
+    /// The number lies outside the field's limits.
+    OutOfRange(Limits),
+    /// The value is none of the field's choices.
+    UnknownChoice,
+    /// The numbers do not divide as they must (the global batch by micro-batch × GPUs).
+    NotDivisible,
+}
+
+/// A typed error that names the field it is about.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InputError {
+    /// The field whose value is wrong.
+    pub field: Field,
+    /// What is wrong with it.
+    pub kind: InputErrorKind,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let field = self.field;
+        write!(f, "{} ({}): ", field.label(), field.key())?;
+        match self.kind {
+            InputErrorKind::Empty => write!(f, "enter a value"),
+            InputErrorKind::NotANumber => write!(f, "not a number"),
+            InputErrorKind::NotFinite => write!(f, "must be a finite number"),
+            InputErrorKind::NotWhole => write!(f, "must be a whole number"),
+            InputErrorKind::OutOfRange(Limits { min, max }) => {
+                write!(f, "must be between {min} and {max}")
+            }
+            InputErrorKind::UnknownChoice => write!(f, "{}", choices_hint(field)),
+            InputErrorKind::NotDivisible => {
+                write!(f, "must be a multiple of micro-batch × number of GPUs")
+            }
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+fn choices_hint(field: Field) -> &'static str {
+    match field {
+        Field::Precision => "must be one of fp32, fp16, bf16",
+        Field::Optimizer => "must be one of adam, sgd",
+        Field::Stage => "must be one of ddp, 1, 2, 3",
+        _ => "not one of the choices",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn numbers_parse_within_limits() {
+        assert_eq!(Field::Params.parse_number(" 7 "), Ok(7.0));
+        assert_eq!(Field::Params.parse_number("1e3"), Ok(1000.0));
+        assert_eq!(Field::Overhead.parse_number("0"), Ok(0.0));
+        assert_eq!(Field::Gpus.parse_count("8"), Ok(8));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn each_bad_value_has_its_own_error_naming_the_field() {
+        let kind =
+            |field: Field, text: &str| field.parse_number(text).map_err(|e| (e.field, e.kind));
+        assert_eq!(
+            kind(Field::Params, ""),
+            Err((Field::Params, InputErrorKind::Empty))
+        );
+        assert_eq!(
+            kind(Field::Params, "seven"),
+            Err((Field::Params, InputErrorKind::NotANumber))
+        );
+        assert_eq!(
+            kind(Field::Params, "inf"),
+            Err((Field::Params, InputErrorKind::NotANumber))
+        );
+        assert_eq!(
+            kind(Field::Params, "NaN"),
+            Err((Field::Params, InputErrorKind::NotANumber))
+        );
+        assert_eq!(
+            kind(Field::Params, "1e400"),
+            Err((Field::Params, InputErrorKind::NotFinite))
+        );
+        assert!(matches!(
+            kind(Field::Params, "0"),
+            Err((Field::Params, InputErrorKind::OutOfRange(_)))
+        ));
+        assert!(matches!(
+            kind(Field::Overhead, "1"),
+            Err((Field::Overhead, InputErrorKind::OutOfRange(_)))
+        ));
+        assert!(matches!(
+            kind(Field::GpuMemory, "-80"),
+            Err((Field::GpuMemory, InputErrorKind::OutOfRange(_)))
+        ));
+        assert_eq!(
+            Field::Gpus.parse_count("8.5").map_err(|e| e.kind),
+            Err(InputErrorKind::NotWhole)
+        );
+        assert!(matches!(
+            Field::Gpus.parse_count("0").map_err(|e| e.kind),
+            Err(InputErrorKind::OutOfRange(_))
+        ));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn messages_name_the_field_and_its_key() {
+        let message = Field::Gpus.parse_count("0").unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "number of GPUs (gpus): must be between 1 and 1048576"
+        );
+        let message = Field::Precision
+            .error(InputErrorKind::UnknownChoice)
+            .to_string();
+        assert_eq!(
+            message,
+            "precision (dtype): must be one of fp32, fp16, bf16"
+        );
+    }
+}

@@ -1,0 +1,43 @@
+//! GPU memory of large-language-model training under DDP and DeepSpeed ZeRO-1/2/3.
+//!
+//! The core of the calculator: every formula, validation rule and unit
+//! conversion, and the shared-link codec. Plain data in, plain data out, no I/O
+//! and no web dependency; the page (`vram-app`) only displays what this crate
+//! computes.
+//!
+//! ```
+//! use vram_core::{Config, Strategy};
+//!
+//! // The lesson's example: 7 B parameters, FP16 + Adam, 8 GPUs of 80 GB, 20 % reserved.
+//! let report = Config::default().report().unwrap();
+//! assert_eq!(report.strategy(Strategy::Zero1).memory.total.gb(), 38.5);
+//! assert!(!report.strategy(Strategy::Ddp).fits); // 112 GB > 64 GB usable
+//! ```
+//!
+//! Sources: the course lesson "06. VRAM Calculation and ZeRO"; Rajbhandari et al.
+//! 2020, "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models".
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod accumulation;
+pub mod config;
+pub mod format;
+pub mod input;
+pub mod link;
+pub mod memory;
+mod optimizer;
+mod precision;
+mod strategy;
+pub mod units;
+
+pub use accumulation::accumulation_steps;
+pub use config::{Config, Report, StrategyReport};
+pub use input::{Field, InputError, InputErrorKind, Limits};
+pub use memory::{
+    max_trainable_params, BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup,
+};
+pub use optimizer::Optimizer;
+pub use precision::Precision;
+pub use strategy::Strategy;
+pub use units::{Bytes, ParamCount};

@@ -1,0 +1,282 @@
+//! The shared link: a [`Config`] in a URL's query string, version 1.
+//!
+//! Keys (every one optional; an absent key takes the lesson's default):
+//!
+//! | key        | value                          | default |
+//! |------------|--------------------------------|---------|
+//! | `v`        | contract version: `1`          | `1`     |
+//! | `params`   | model size, billions of params | `7`     |
+//! | `gpus`     | number of GPUs, whole          | `8`     |
+//! | `gpu_mem`  | memory per GPU, GB (10^9 B)    | `80`    |
+//! | `dtype`    | `fp32`, `fp16`, `bf16`         | `fp16`  |
+//! | `opt`      | `adam`, `sgd`                  | `adam`  |
+//! | `overhead` | reserved fraction, 0 to 0.95   | `0.2`   |
+//! | `stage`    | `ddp`, `1`, `2`, `3`           | `ddp`   |
+//!
+//! The contract: once a key exists, a link that uses it decodes to the same
+//! configuration forever. Unknown keys are ignored (they may come from a newer
+//! page); an invalid value is reported as a [`LinkProblem`] naming its key, and
+//! that key takes its default. Decoding is total: no string makes it panic.
+
+use crate::config::Config;
+use crate::input::{Field, InputError, InputErrorKind};
+use crate::{Optimizer, Precision, Strategy};
+
+/// The version of the link contract that [`encode`] writes.
+pub const LINK_VERSION: &str = "1";
+
+/// The key of the contract version.
+pub const VERSION_KEY: &str = "v";
+
+/// The fields that the link carries, in the order [`encode`] writes them.
+pub const LINK_FIELDS: [Field; 7] = [
+    Field::Params,
+    Field::Gpus,
+    Field::GpuMemory,
+    Field::Precision,
+    Field::Optimizer,
+    Field::Overhead,
+    Field::Stage,
+];
+
+/// A key of a shared link whose value could not be used.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkProblem {
+    /// The key, as written in the link.
+    pub key: String,
+    /// The value, percent-decoded, as written in the link.
+    pub value: String,
+    /// What is wrong with it, or `None` for an unsupported version.
+    pub error: Option<InputError>,
+}
+
+impl core::fmt::Display for LinkProblem {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match &self.error {
+            Some(error) => write!(f, "link key {}={:?}: {error}", self.key, self.value),
+            None => write!(
+                f,
+                "link key {}={:?}: unsupported version, read as version {LINK_VERSION}",
+                self.key, self.value
+            ),
+        }
+    }
+}
+
+/// A decoded link: the configuration, and the keys that were set aside.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodedLink {
+    /// The configuration: every good key's value, the default for every other.
+    pub config: Config,
+    /// One entry per key whose value could not be used.
+    pub problems: Vec<LinkProblem>,
+}
+
+/// Writes `config` as a query string, without the leading `?`, every key explicit
+/// so that a link never depends on defaults: `v=1&params=7&gpus=8&…`.
+///
+/// Numbers are written in Rust's shortest form that reads back to the same `f64`.
+pub fn encode(config: &Config) -> String {
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    query.append_pair(VERSION_KEY, LINK_VERSION);
+    for field in LINK_FIELDS {
+        query.append_pair(field.key(), &value_of(config, field));
+    }
+    query.finish()
+}
+
+/// The link's text for one field of `config`.
+pub fn value_of(config: &Config, field: Field) -> String {
+    match field {
+        Field::Params => config.params_billions.to_string(),
+        Field::Gpus => config.gpus.to_string(),
+        Field::GpuMemory => config.gpu_mem_gb.to_string(),
+        Field::Precision => config.precision.key().to_string(),
+        Field::Optimizer => config.optimizer.key().to_string(),
+        Field::Overhead => config.overhead.to_string(),
+        Field::Stage => config.highlight.key().to_string(),
+        Field::GlobalBatch | Field::MicroBatch => String::new(),
+    }
+}
+
+/// Reads a query string (with or without its leading `?`) into a configuration.
+///
+/// When a key appears more than once the first occurrence counts, as with the
+/// browser's `URLSearchParams.get`.
+pub fn decode(query: &str) -> DecodedLink {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut config = Config::default();
+    let mut problems = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+        if !seen.insert(key.clone()) {
+            continue;
+        }
+        if key == VERSION_KEY {
+            if value.trim() != LINK_VERSION {
+                problems.push(LinkProblem {
+                    key: key.into_owned(),
+                    value: value.into_owned(),
+                    error: None,
+                });
+            }
+            continue;
+        }
+        let Some(field) = LINK_FIELDS.into_iter().find(|f| f.key() == key) else {
+            continue; // Unknown keys are ignored.
+        };
+        if let Err(error) = apply(&mut config, field, &value) {
+            problems.push(LinkProblem {
+                key: key.into_owned(),
+                value: value.into_owned(),
+                error: Some(error),
+            });
+        }
+    }
+    DecodedLink { config, problems }
+}
+
+/// Parses `text` as `field`'s value and stores it in `config`; on error `config` is unchanged.
+pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputError> {
+    let choice = text.trim().to_ascii_lowercase();
+    let unknown = || field.error(InputErrorKind::UnknownChoice);
+    match field {
+        Field::Params => config.params_billions = field.parse_number(text)?,
+        Field::Gpus => config.gpus = field.parse_count(text)?,
+        Field::GpuMemory => config.gpu_mem_gb = field.parse_number(text)?,
+        Field::Overhead => config.overhead = field.parse_number(text)?,
+        Field::Precision => config.precision = Precision::from_key(&choice).ok_or_else(unknown)?,
+        Field::Optimizer => config.optimizer = Optimizer::from_key(&choice).ok_or_else(unknown)?,
+        Field::Stage => config.highlight = Strategy::from_key(&choice).ok_or_else(unknown)?,
+        Field::GlobalBatch | Field::MicroBatch => return Err(unknown()),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn default_config_encodes_every_key() {
+        assert_eq!(
+            encode(&Config::default()),
+            "v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&opt=adam&overhead=0.2&stage=ddp"
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn empty_query_is_the_lesson_default() {
+        for query in ["", "?", "?v=1", "utm_source=course"] {
+            assert_eq!(
+                decode(query),
+                DecodedLink {
+                    config: Config::default(),
+                    problems: vec![]
+                }
+            );
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn the_13b_zero2_link_of_the_issue() {
+        let decoded = decode("?params=13&gpus=8&gpu_mem=80&stage=2");
+        assert!(decoded.problems.is_empty());
+        assert_eq!(
+            decoded.config,
+            Config {
+                params_billions: 13.0,
+                highlight: Strategy::Zero2,
+                ..Config::default()
+            }
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn every_key_decodes() {
+        let decoded =
+            decode("v=1&params=70.5&gpus=64&gpu_mem=40&dtype=bf16&opt=sgd&overhead=0.1&stage=3");
+        assert!(decoded.problems.is_empty());
+        assert_eq!(
+            decoded.config,
+            Config {
+                params_billions: 70.5,
+                gpus: 64,
+                gpu_mem_gb: 40.0,
+                precision: Precision::Bf16,
+                optimizer: Optimizer::Sgd,
+                overhead: 0.1,
+                highlight: Strategy::Zero3,
+            }
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn bad_values_take_their_default_and_are_named() {
+        let decoded = decode("params=abc&gpus=0&dtype=fp8&overhead=0.5&stage=4&opt=SGD");
+        assert_eq!(
+            decoded.config,
+            Config {
+                overhead: 0.5,
+                optimizer: Optimizer::Sgd,
+                ..Config::default()
+            }
+        );
+        let keys: Vec<&str> = decoded.problems.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(keys, ["params", "gpus", "dtype", "stage"]);
+        assert_eq!(decoded.problems[0].value, "abc");
+        assert_eq!(
+            decoded.problems[0].to_string(),
+            "link key params=\"abc\": model size (billions of parameters) (params): not a number"
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn values_are_percent_decoded_and_first_key_wins() {
+        let decoded = decode("params=%3Cscript%3E&params=9&gpus=%2016%20&dtype=bf%31%36");
+        assert_eq!(decoded.config.gpus, 16);
+        assert_eq!(decoded.config.params_billions, 7.0);
+        assert_eq!(decoded.config.precision, Precision::Bf16);
+        assert_eq!(decoded.problems.len(), 1);
+        assert_eq!(decoded.problems[0].value, "<script>");
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn unsupported_version_is_reported_and_read_as_v1() {
+        let decoded = decode("v=2&params=13");
+        assert_eq!(decoded.config.params_billions, 13.0);
+        assert_eq!(decoded.problems.len(), 1);
+        assert_eq!(decoded.problems[0].key, "v");
+        assert_eq!(decoded.problems[0].error, None);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn decode_reads_back_what_encode_wrote() {
+        let config = Config {
+            params_billions: 6.738_415_616,
+            gpus: 1024,
+            gpu_mem_gb: 81.920_000_001,
+            precision: Precision::Fp32,
+            optimizer: Optimizer::Sgd,
+            overhead: 0.0,
+            highlight: Strategy::Zero1,
+        };
+        assert_eq!(
+            decode(&encode(&config)),
+            DecodedLink {
+                config,
+                problems: vec![]
+            }
+        );
+    }
+}

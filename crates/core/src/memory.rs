@@ -1,0 +1,363 @@
+//! Per-GPU memory of the model states (weights, gradients, optimizer states)
+//! under each strategy, and its inverse: the largest model a budget can train.
+//!
+//! Source: the lesson's formulas, which are those of Rajbhandari et al. 2020,
+//! "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models",
+//! section 5.1 and figure 1: with Ψ parameters, N GPUs, weights and gradients of
+//! `p` bytes each and `K` bytes of optimizer state per parameter, each GPU holds
+//!
+//! | strategy | bytes per GPU              |
+//! |----------|----------------------------|
+//! | DDP      | (p + p + K) Ψ              |
+//! | ZeRO-1   | (p + p + K/N) Ψ            |
+//! | ZeRO-2   | (p + (p + K)/N) Ψ          |
+//! | ZeRO-3   | (p + p + K) Ψ / N          |
+//!
+//! Activations, temporary buffers and fragmentation are not model states; the
+//! lesson leaves room for them with a reserved fraction of each GPU's memory.
+
+use serde::{Deserialize, Serialize};
+
+use crate::input::{Field, InputError};
+use crate::units::{Bytes, ParamCount};
+use crate::{Optimizer, Precision, Strategy};
+
+/// Bytes per parameter of each model state on one GPU, after sharding.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BytesPerParam {
+    /// Weights: `p`, or `p / N` under ZeRO-3.
+    pub weights: f64,
+    /// Gradients: `p`, or `p / N` under ZeRO-2 and ZeRO-3.
+    pub gradients: f64,
+    /// Optimizer states: `K`, or `K / N` under every ZeRO stage.
+    pub optimizer_states: f64,
+}
+
+impl BytesPerParam {
+    /// Bytes per parameter of one strategy, for weights and gradients of
+    /// `precision`, the states of `optimizer`, sharded over `gpus` GPUs.
+    pub fn of(strategy: Strategy, precision: Precision, optimizer: Optimizer, gpus: u32) -> Self {
+        let n = f64::from(gpus.max(1));
+        let shard = |sharded: bool, bytes: f64| if sharded { bytes / n } else { bytes };
+        BytesPerParam {
+            weights: shard(strategy.shards_weights(), precision.bytes_per_param()),
+            gradients: shard(strategy.shards_gradients(), precision.bytes_per_param()),
+            optimizer_states: shard(
+                strategy.shards_optimizer_states(),
+                optimizer.state_bytes_per_param(),
+            ),
+        }
+    }
+
+    /// Bytes per parameter of all model states together (the lesson's 16 for
+    /// mixed-precision Adam under DDP).
+    pub fn total(&self) -> f64 {
+        self.weights + self.gradients + self.optimizer_states
+    }
+}
+
+/// A model to train and how: the inputs of the per-GPU memory formulas.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TrainingSetup {
+    params: ParamCount,
+    precision: Precision,
+    optimizer: Optimizer,
+    gpus: u32,
+}
+
+impl TrainingSetup {
+    /// A setup of `params` parameters trained in `precision` with `optimizer`
+    /// on `gpus` data-parallel GPUs.
+    ///
+    /// Errors name the field: the parameter count must lie within
+    /// [`Field::Params`]' limits and the GPU count within [`Field::Gpus`]'.
+    pub fn new(
+        params: ParamCount,
+        precision: Precision,
+        optimizer: Optimizer,
+        gpus: u32,
+    ) -> Result<Self, InputError> {
+        Field::Params.check(params.billions())?;
+        Field::Gpus.check(f64::from(gpus))?;
+        Ok(TrainingSetup {
+            params,
+            precision,
+            optimizer,
+            gpus,
+        })
+    }
+
+    /// The number of parameters.
+    pub fn params(&self) -> ParamCount {
+        self.params
+    }
+
+    /// Precision of weights and gradients.
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+
+    /// The optimizer.
+    pub fn optimizer(&self) -> Optimizer {
+        self.optimizer
+    }
+
+    /// Number of data-parallel GPUs.
+    pub fn gpus(&self) -> u32 {
+        self.gpus
+    }
+
+    /// Bytes per parameter on each GPU under `strategy`.
+    pub fn bytes_per_param(&self, strategy: Strategy) -> BytesPerParam {
+        BytesPerParam::of(strategy, self.precision, self.optimizer, self.gpus)
+    }
+
+    /// Memory of the model states on each GPU under `strategy`.
+    pub fn per_gpu_memory(&self, strategy: Strategy) -> MemoryBreakdown {
+        let per_param = self.bytes_per_param(strategy);
+        MemoryBreakdown {
+            weights: self.params * per_param.weights,
+            gradients: self.params * per_param.gradients,
+            optimizer_states: self.params * per_param.optimizer_states,
+            total: self.params * per_param.total(),
+        }
+    }
+}
+
+/// Memory of the model states on one GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MemoryBreakdown {
+    /// The model's weights (or this GPU's shard of them).
+    pub weights: Bytes,
+    /// The gradients (or this GPU's shard).
+    pub gradients: Bytes,
+    /// The optimizer states (or this GPU's shard).
+    pub optimizer_states: Bytes,
+    /// Everything above: Ψ × total bytes per parameter.
+    pub total: Bytes,
+}
+
+/// How much of each GPU's memory the model states may use.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MemoryBudget {
+    gpu_memory: Bytes,
+    reserved_fraction: f64,
+}
+
+impl MemoryBudget {
+    /// A GPU of `gpu_memory` of which `reserved_fraction` (0 to 0.95) is held back
+    /// for activations, buffers and the framework.
+    pub fn new(gpu_memory: Bytes, reserved_fraction: f64) -> Result<Self, InputError> {
+        Field::GpuMemory.check(gpu_memory.gb())?;
+        Field::Overhead.check(reserved_fraction)?;
+        Ok(MemoryBudget {
+            gpu_memory,
+            reserved_fraction,
+        })
+    }
+
+    /// The GPU's whole memory.
+    pub fn gpu_memory(&self) -> Bytes {
+        self.gpu_memory
+    }
+
+    /// The fraction held back.
+    pub fn reserved_fraction(&self) -> f64 {
+        self.reserved_fraction
+    }
+
+    /// Memory left for model states: memory × (1 − reserved fraction).
+    pub fn usable(&self) -> Bytes {
+        self.gpu_memory * (1.0 - self.reserved_fraction)
+    }
+
+    /// Whether model states of `bytes` per GPU fit in the usable memory.
+    pub fn fits(&self, bytes: Bytes) -> bool {
+        bytes <= self.usable()
+    }
+}
+
+/// The largest model whose states fit in `budget` on each GPU: usable memory ÷
+/// bytes per parameter (the lesson's `max_trainable_params`).
+pub fn max_trainable_params(
+    budget: &MemoryBudget,
+    strategy: Strategy,
+    precision: Precision,
+    optimizer: Optimizer,
+    gpus: u32,
+) -> ParamCount {
+    let per_param = BytesPerParam::of(strategy, precision, optimizer, gpus);
+    ParamCount::new(budget.usable().get() / per_param.total())
+}
+
+#[cfg(test)]
+mod tests {
+    //! The lesson's checks, named after them. GB = 10^9 bytes; the tolerance is
+    //! the lesson's own (1e-9 GB), though most results are exact in f64.
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    const TOLERANCE_GB: f64 = 1e-9;
+
+    fn seven_b(optimizer: Optimizer) -> TrainingSetup {
+        TrainingSetup::new(
+            ParamCount::from_billions(7.0),
+            Precision::Fp16,
+            optimizer,
+            8,
+        )
+        .unwrap()
+    }
+
+    fn assert_gb(actual: Bytes, expected_gb: f64) {
+        assert!(
+            (actual.gb() - expected_gb).abs() < TOLERANCE_GB,
+            "expected {expected_gb} GB, got {} GB",
+            actual.gb()
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn ddp_7b_fp16_adam_is_112_gb() {
+        let memory = seven_b(Optimizer::Adam).per_gpu_memory(Strategy::Ddp);
+        assert_gb(memory.total, 112.0);
+        assert_gb(memory.weights, 14.0);
+        assert_gb(memory.gradients, 14.0);
+        assert_gb(memory.optimizer_states, 84.0);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn ddp_7b_fp16_sgd_is_56_gb() {
+        assert_gb(
+            seven_b(Optimizer::Sgd).per_gpu_memory(Strategy::Ddp).total,
+            56.0,
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn zero1_7b_on_8_gpus_is_38_5_gb() {
+        let memory = seven_b(Optimizer::Adam).per_gpu_memory(Strategy::Zero1);
+        assert_gb(memory.total, 38.5);
+        assert_gb(memory.optimizer_states, 10.5);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn zero2_7b_on_8_gpus_is_26_25_gb() {
+        let memory = seven_b(Optimizer::Adam).per_gpu_memory(Strategy::Zero2);
+        assert_gb(memory.total, 26.25);
+        assert_gb(memory.gradients, 1.75);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn zero3_7b_on_8_gpus_is_14_gb() {
+        let memory = seven_b(Optimizer::Adam).per_gpu_memory(Strategy::Zero3);
+        assert_gb(memory.total, 14.0);
+        assert_gb(memory.weights, 1.75);
+    }
+
+    fn lesson_budget() -> MemoryBudget {
+        MemoryBudget::new(Bytes::from_gb(80.0), 0.2).unwrap()
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn max_trainable_ddp_on_8x80gb_20pct_reserved_is_4b() {
+        let max = max_trainable_params(
+            &lesson_budget(),
+            Strategy::Ddp,
+            Precision::Fp16,
+            Optimizer::Adam,
+            8,
+        );
+        assert!((max.billions() - 4.0).abs() < 1e-9, "{}", max.billions());
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn max_trainable_zero3_on_8x80gb_20pct_reserved_is_32b() {
+        let max = max_trainable_params(
+            &lesson_budget(),
+            Strategy::Zero3,
+            Precision::Fp16,
+            Optimizer::Adam,
+            8,
+        );
+        assert!((max.billions() - 32.0).abs() < 1e-9, "{}", max.billions());
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn strategy_table_of_the_lesson_part_3() {
+        // 64 GB usable / (4 + 12/8), / (2 + 14/8): 11.636… B and 17.066… B.
+        let max = |s| {
+            max_trainable_params(&lesson_budget(), s, Precision::Fp16, Optimizer::Adam, 8)
+                .billions()
+        };
+        assert!((max(Strategy::Zero1) - 64.0 / 5.5).abs() < 1e-9);
+        assert!((max(Strategy::Zero2) - 64.0 / 3.75).abs() < 1e-9);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn fp32_weights_take_four_bytes() {
+        let setup = TrainingSetup::new(
+            ParamCount::from_billions(1.0),
+            Precision::Fp32,
+            Optimizer::Adam,
+            4,
+        )
+        .unwrap();
+        assert_gb(setup.per_gpu_memory(Strategy::Ddp).total, 20.0);
+        assert_gb(setup.per_gpu_memory(Strategy::Zero3).total, 5.0);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn one_gpu_shards_nothing() {
+        let setup = TrainingSetup::new(
+            ParamCount::from_billions(7.0),
+            Precision::Bf16,
+            Optimizer::Adam,
+            1,
+        )
+        .unwrap();
+        for strategy in Strategy::ALL {
+            assert_gb(setup.per_gpu_memory(strategy).total, 112.0);
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn fits_compares_with_usable_memory() {
+        let budget = lesson_budget();
+        assert_gb(budget.usable(), 64.0);
+        assert!(budget.fits(Bytes::from_gb(64.0)));
+        assert!(!budget.fits(Bytes::from_gb(64.000_001)));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn constructors_reject_values_outside_limits() {
+        let err = TrainingSetup::new(ParamCount::new(0.0), Precision::Fp16, Optimizer::Adam, 8)
+            .unwrap_err();
+        assert_eq!(err.field, Field::Params);
+        let err = TrainingSetup::new(
+            ParamCount::from_billions(7.0),
+            Precision::Fp16,
+            Optimizer::Adam,
+            0,
+        )
+        .unwrap_err();
+        assert_eq!(err.field, Field::Gpus);
+        let err = MemoryBudget::new(Bytes::from_gb(f64::NAN), 0.2).unwrap_err();
+        assert_eq!(err.field, Field::GpuMemory);
+        let err = MemoryBudget::new(Bytes::from_gb(80.0), 1.0).unwrap_err();
+        assert_eq!(err.field, Field::Overhead);
+    }
+}

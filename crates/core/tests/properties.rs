@@ -1,0 +1,151 @@
+//! Property tests: no input panics, results are finite and consistent, links round-trip.
+//! Native only (proptest does not target wasm32); the unit tests run in both.
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use vram_core::link::{decode, encode};
+use vram_core::{Config, Field, Optimizer, Precision, Strategy as ZeroStrategy};
+
+fn any_precision() -> impl Strategy<Value = Precision> {
+    prop::sample::select(Precision::ALL.to_vec())
+}
+fn any_optimizer() -> impl Strategy<Value = Optimizer> {
+    prop::sample::select(Optimizer::ALL.to_vec())
+}
+fn any_strategy() -> impl Strategy<Value = ZeroStrategy> {
+    prop::sample::select(ZeroStrategy::ALL.to_vec())
+}
+
+/// Any configuration, valid or not, including NaN and infinities.
+fn any_config() -> impl Strategy<Value = Config> {
+    (
+        any::<f64>(),
+        any::<u32>(),
+        any::<f64>(),
+        any_precision(),
+        any_optimizer(),
+        any::<f64>(),
+        any_strategy(),
+    )
+        .prop_map(
+            |(params_billions, gpus, gpu_mem_gb, precision, optimizer, overhead, highlight)| {
+                Config {
+                    params_billions,
+                    gpus,
+                    gpu_mem_gb,
+                    precision,
+                    optimizer,
+                    overhead,
+                    highlight,
+                }
+            },
+        )
+}
+
+/// Any configuration within every field's limits.
+fn valid_config() -> impl Strategy<Value = Config> {
+    (
+        0.001f64..=1e6,
+        1u32..=1_048_576,
+        0.1f64..=1e4,
+        any_precision(),
+        any_optimizer(),
+        0.0f64..=0.95,
+        any_strategy(),
+    )
+        .prop_map(
+            |(params_billions, gpus, gpu_mem_gb, precision, optimizer, overhead, highlight)| {
+                Config {
+                    params_billions,
+                    gpus,
+                    gpu_mem_gb,
+                    precision,
+                    optimizer,
+                    overhead,
+                    highlight,
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn any_config_gives_a_report_or_errors_naming_fields(config in any_config()) {
+        match config.report() {
+            Ok(report) => {
+                for row in report.strategies {
+                    prop_assert!(row.memory.total.get().is_finite());
+                    prop_assert!(row.max_params.get().is_finite());
+                }
+            }
+            Err(errors) => {
+                prop_assert!(!errors.is_empty());
+                for error in errors {
+                    prop_assert!(error.to_string().contains(error.field.key()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn valid_configs_give_positive_finite_consistent_figures(config in valid_config()) {
+        let report = config.report().expect("within limits");
+        let mut previous_total = f64::INFINITY;
+        for row in report.strategies {
+            let m = row.memory;
+            let parts = m.weights.get() + m.gradients.get() + m.optimizer_states.get();
+            prop_assert!(m.total.get() > 0.0 && m.total.get().is_finite());
+            prop_assert!((parts - m.total.get()).abs() <= 1e-12 * m.total.get());
+            // Each stage shards more, so it never needs more memory than the one before.
+            prop_assert!(m.total.get() <= previous_total);
+            previous_total = m.total.get();
+            // The inverse: the largest model's states fill the usable memory exactly.
+            let filled = row.max_params.get() * row.bytes_per_param.total();
+            let usable = report.budget.usable().get();
+            prop_assert!((filled - usable).abs() <= 1e-9 * usable.max(1.0));
+            prop_assert_eq!(row.fits, m.total <= report.budget.usable());
+        }
+    }
+
+    #[test]
+    fn decode_never_panics_on_any_string(query in ".*") {
+        let decoded = decode(&query);
+        prop_assert!(decoded.config.report().is_ok(), "a decoded link is always valid: {:?}", decoded);
+    }
+
+    #[test]
+    fn decode_never_panics_on_link_shaped_strings(
+        pairs in prop::collection::vec(
+            (prop::sample::select(vec!["v", "params", "gpus", "gpu_mem", "dtype", "opt", "overhead", "stage", "x"]),
+             "[-+.eE0-9a-zA-Z%<>\"' ]{0,12}"),
+            0..10)
+    ) {
+        let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let decoded = decode(&query.join("&"));
+        prop_assert!(decoded.config.report().is_ok());
+        for problem in decoded.problems {
+            prop_assert!(problem.key == "v" || problem.error.map(|e| e.field.key()) == Some(problem.key.as_str()));
+        }
+    }
+
+    #[test]
+    fn encode_then_decode_is_identity(config in valid_config()) {
+        let decoded = decode(&encode(&config));
+        prop_assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
+        prop_assert_eq!(decoded.config, config);
+    }
+
+    #[test]
+    fn numeric_fields_accept_exactly_their_limits(value in any::<f64>()) {
+        for field in [Field::Params, Field::GpuMemory, Field::Overhead] {
+            let limits = field.limits().unwrap();
+            prop_assert_eq!(field.check(value).is_ok(), value.is_finite() && limits.contains(value));
+            // What Rust prints, the field parses back, bit for bit.
+            if let Ok(v) = field.parse_number(&value.to_string()) {
+                prop_assert_eq!(v.to_bits(), value.to_bits());
+            }
+        }
+    }
+}
