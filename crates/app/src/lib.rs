@@ -1,1 +1,20 @@
+//! The calculator's web page: a thin Leptos front end over `vram-core`.
+//!
+//! Every figure comes from the core; this crate parses nothing itself, computes
+//! nothing itself and only lays out, formats and draws. Components:
+//! [`App`] holds the state; `form` has the controls, `results` the strategy
+//! table, `chart` the plotters-canvas chart, `share` the link in the address bar.
 
+mod app;
+mod chart;
+mod form;
+mod results;
+mod share;
+mod text;
+
+pub use app::App;
+
+/// Mounts the calculator on the page's `<body>`.
+pub fn mount() {
+    leptos::mount::mount_to_body(App);
+}

@@ -101,6 +101,24 @@ pub struct Report {
     pub strategies: [StrategyReport; 4],
 }
 
+impl Default for Report {
+    /// The report of the lesson's example, [`Config::default`].
+    fn default() -> Self {
+        let config = Config::default();
+        let setup = TrainingSetup {
+            params: ParamCount::from_billions(config.params_billions),
+            precision: config.precision,
+            optimizer: config.optimizer,
+            gpus: config.gpus,
+        };
+        let budget = MemoryBudget {
+            gpu_memory: Bytes::from_gb(config.gpu_mem_gb),
+            reserved_fraction: config.overhead,
+        };
+        Report::new(setup, budget, config.highlight)
+    }
+}
+
 impl Report {
     /// Computes every strategy's figures.
     pub fn new(setup: TrainingSetup, budget: MemoryBudget, highlight: Strategy) -> Self {
@@ -171,6 +189,12 @@ mod tests {
         assert!((report.strategy(Strategy::Zero3).max_params.billions() - 32.0).abs() < 1e-9);
         assert_eq!(report.least_sharding_that_fits(), Some(Strategy::Zero1));
         assert_eq!(report.highlighted().strategy, Strategy::Ddp);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn default_report_is_the_default_configs() {
+        assert_eq!(Report::default(), Config::default().report().unwrap());
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]

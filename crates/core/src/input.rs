@@ -97,20 +97,9 @@ impl Field {
     ///
     /// Surrounding whitespace is ignored; `inf`, `NaN` and the like are refused.
     pub fn parse_number(self, text: &str) -> Result<f64, InputError> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(self.error(InputErrorKind::Empty));
-        }
-        // Rust's float syntax also takes "inf", "infinity" and "nan"; only digits are numbers here.
-        if text
-            .chars()
-            .any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E')
-        {
-            return Err(self.error(InputErrorKind::NotANumber));
-        }
-        let value: f64 = text
-            .parse()
-            .map_err(|_| self.error(InputErrorKind::NotANumber))?;
+        let value = self
+            .parse_number_unchecked(text)
+            .map_err(|kind| self.error(kind))?;
         self.check(value)
     }
 
@@ -278,6 +267,85 @@ mod tests {
         assert_eq!(
             message,
             "precision (dtype): must be one of fp32, fp16, bf16"
+        );
+    }
+}
+
+/// Parses a percentage typed for a fraction field (`20` → `0.2`) and checks the
+/// fraction against the field's limits.
+///
+/// The division by 100 is correctly rounded, so `7` gives exactly the `f64` nearest 0.07.
+pub fn parse_percent(field: Field, text: &str) -> Result<f64, InputError> {
+    let text = text.trim();
+    let percent = field
+        .parse_number_unchecked(text)
+        .map_err(|kind| field.error(kind))?;
+    field.check(percent / 100.0)
+}
+
+/// A fraction written as a percentage for a form field: `0.2` → `20`, `0.07` → `7`.
+///
+/// Rounded to 10 decimals so that binary noise (`0.07 × 100 = 7.000000000000001`)
+/// does not reach the user; [`parse_percent`] reads the text back to the same fraction
+/// for every fraction with at most 12 decimals.
+pub fn percent_text(fraction: f64) -> String {
+    let percent = ((fraction * 100.0) * 1e10).round() / 1e10;
+    percent.to_string()
+}
+
+impl Field {
+    /// Parses a decimal number without checking limits; errors are bare kinds.
+    fn parse_number_unchecked(self, text: &str) -> Result<f64, InputErrorKind> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(InputErrorKind::Empty);
+        }
+        // Rust's float syntax also takes "inf", "infinity" and "nan"; only digits are numbers here.
+        if text
+            .chars()
+            .any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E')
+        {
+            return Err(InputErrorKind::NotANumber);
+        }
+        let value: f64 = text.parse().map_err(|_| InputErrorKind::NotANumber)?;
+        if value.is_finite() {
+            Ok(value)
+        } else {
+            Err(InputErrorKind::NotFinite)
+        }
+    }
+}
+
+#[cfg(test)]
+mod percent_tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn percentages_convert_both_ways_without_noise() {
+        assert_eq!(parse_percent(Field::Overhead, "20"), Ok(0.2));
+        assert_eq!(parse_percent(Field::Overhead, "7"), Ok(0.07));
+        assert_eq!(percent_text(0.2), "20");
+        assert_eq!(percent_text(0.07), "7");
+        assert_eq!(percent_text(0.125), "12.5");
+        assert_eq!(percent_text(0.0), "0");
+        for text in ["0", "7", "12.5", "33.3", "95"] {
+            let fraction = parse_percent(Field::Overhead, text).unwrap();
+            assert_eq!(percent_text(fraction), text);
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn percentages_outside_limits_are_errors_of_the_fraction() {
+        let err = parse_percent(Field::Overhead, "96").unwrap_err();
+        assert_eq!(err.field, Field::Overhead);
+        assert!(matches!(err.kind, InputErrorKind::OutOfRange(_)));
+        assert_eq!(
+            parse_percent(Field::Overhead, "x").unwrap_err().kind,
+            InputErrorKind::NotANumber
         );
     }
 }

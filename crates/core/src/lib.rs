@@ -33,7 +33,7 @@ pub mod units;
 
 pub use accumulation::accumulation_steps;
 pub use config::{Config, Report, StrategyReport};
-pub use input::{Field, InputError, InputErrorKind, Limits};
+pub use input::{parse_percent, percent_text, Field, InputError, InputErrorKind, Limits};
 pub use memory::{
     max_trainable_params, BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup,
 };

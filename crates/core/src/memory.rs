@@ -59,10 +59,10 @@ impl BytesPerParam {
 /// A model to train and how: the inputs of the per-GPU memory formulas.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct TrainingSetup {
-    params: ParamCount,
-    precision: Precision,
-    optimizer: Optimizer,
-    gpus: u32,
+    pub(crate) params: ParamCount,
+    pub(crate) precision: Precision,
+    pub(crate) optimizer: Optimizer,
+    pub(crate) gpus: u32,
 }
 
 impl TrainingSetup {
@@ -140,8 +140,8 @@ pub struct MemoryBreakdown {
 /// How much of each GPU's memory the model states may use.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct MemoryBudget {
-    gpu_memory: Bytes,
-    reserved_fraction: f64,
+    pub(crate) gpu_memory: Bytes,
+    pub(crate) reserved_fraction: f64,
 }
 
 impl MemoryBudget {

@@ -1,0 +1,211 @@
+//! The chart: the largest trainable model per strategy, with the current model
+//! size drawn across, so one sees which strategies can train it.
+
+use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_canvas::CanvasBackend;
+use vram_core::format::format_params;
+use vram_core::{Report, Strategy};
+use web_sys::HtmlCanvasElement;
+
+use crate::text;
+
+/// Colours of the chart, readable on the page's light background.
+const FITS: RGBColor = RGBColor(0x1b, 0x7f, 0x5c);
+const TOO_SMALL: RGBColor = RGBColor(0xb4, 0x3c, 0x3c);
+const MODEL_LINE: RGBColor = RGBColor(0x1f, 0x3b, 0x8c);
+const INK: RGBColor = RGBColor(0x22, 0x26, 0x2e);
+const GRID: RGBColor = RGBColor(0xe3, 0xe6, 0xec);
+
+/// Height of the chart in CSS pixels.
+const HEIGHT_CSS: u32 = 300;
+
+/// The chart component: a canvas redrawn whenever the report or the page width changes.
+#[component]
+pub fn MaxParamsChart(report: Memo<Report>) -> impl IntoView {
+    let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
+    let width = RwSignal::new(0i32);
+    let resize = window_event_listener(leptos::ev::resize, move |_| {
+        if let Some(canvas) = canvas_ref.get_untracked() {
+            width.set(canvas.client_width());
+        }
+    });
+    on_cleanup(move || resize.remove());
+    Effect::new(move |_| {
+        width.track();
+        let report = report.read();
+        if let Some(canvas) = canvas_ref.get() {
+            // A drawing error leaves the previous picture; the table still holds every figure.
+            let _ = draw(&canvas, &report);
+        }
+    });
+    let description = move || describe(&report.read());
+    view! {
+        <figure class="chart">
+            <canvas
+                node_ref=canvas_ref
+                data-testid="chart-max-params"
+                role="img"
+                aria-label=description
+                height=HEIGHT_CSS
+            ></canvas>
+            <figcaption>
+                <span class="swatch fits"></span> {text::CHART_LEGEND_FITS} " "
+                <span class="swatch too-small"></span> {text::CHART_LEGEND_TOO_SMALL} " "
+                <span class="swatch model"></span> {text::CHART_LEGEND_MODEL}
+            </figcaption>
+        </figure>
+    }
+}
+
+/// The chart's figures in words, for screen readers.
+fn describe(report: &Report) -> String {
+    let bars: Vec<String> = report
+        .strategies
+        .iter()
+        .map(|row| format!("{} {}", row.strategy.label(), format_params(row.max_params)))
+        .collect();
+    format!(
+        "{}: {}. {}: {}.",
+        text::CHART_Y_AXIS,
+        bars.join(", "),
+        text::CHART_LEGEND_MODEL,
+        format_params(report.setup.params())
+    )
+}
+
+/// Draws the chart at the device's pixel density.
+fn draw(canvas: &HtmlCanvasElement, report: &Report) -> Result<(), String> {
+    let scale = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .max(1.0);
+    let css_width = match canvas.client_width() {
+        w if w > 0 => w as f64,
+        _ => 640.0,
+    };
+    let css_height = match canvas.client_height() {
+        h if h > 0 => h as f64,
+        _ => f64::from(HEIGHT_CSS),
+    };
+    canvas.set_width((css_width * scale).round() as u32);
+    canvas.set_height((css_height * scale).round() as u32);
+    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D context")?;
+    let root = backend.into_drawing_area();
+    plot(&root, report, scale).map_err(|e| e.to_string())
+}
+
+type Area = DrawingArea<CanvasBackend, Shift>;
+
+fn plot(
+    root: &Area,
+    report: &Report,
+    scale: f64,
+) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
+    let px = |css: f64| (css * scale).round() as i32;
+    let font = |size: f64| ("system-ui, sans-serif", size * scale).into_font();
+    root.fill(&WHITE)?;
+
+    let model = report.setup.params().billions();
+    let tallest = report
+        .strategies
+        .iter()
+        .map(|row| row.max_params.billions())
+        .fold(model, f64::max);
+    let y_max = tallest * 1.2;
+
+    let mut chart = ChartBuilder::on(root)
+        .margin_top(px(16.0))
+        .margin_right(px(16.0))
+        .margin_left(px(8.0))
+        .x_label_area_size(px(34.0))
+        .y_label_area_size(px(56.0))
+        .build_cartesian_2d(-0.5f64..3.5f64, 0f64..y_max)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_labels(6)
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(GRID)
+        .axis_style(INK.mix(0.6))
+        .y_desc(text::CHART_Y_AXIS)
+        .y_label_formatter(&|v| vram_core::format::format_number(*v))
+        .label_style(font(12.0).color(&INK))
+        .axis_desc_style(font(12.0).color(&INK))
+        .draw()?;
+
+    let half_width = 0.3;
+    chart.draw_series(report.strategies.iter().enumerate().map(|(i, row)| {
+        let x = i as f64;
+        let color = if row.max_params.billions() >= model {
+            FITS
+        } else {
+            TOO_SMALL
+        };
+        let style = if row.strategy == report.highlight {
+            color.filled()
+        } else {
+            color.mix(0.75).filled()
+        };
+        Rectangle::new(
+            [
+                (x - half_width, 0.0),
+                (x + half_width, row.max_params.billions()),
+            ],
+            style,
+        )
+    }))?;
+    // Outline of the highlighted strategy's bar.
+    let chosen = report.highlight as usize as f64;
+    chart.draw_series(std::iter::once(Rectangle::new(
+        [
+            (chosen - half_width, 0.0),
+            (
+                chosen + half_width,
+                report.highlighted().max_params.billions(),
+            ),
+        ],
+        INK.stroke_width(px(2.0) as u32),
+    )))?;
+    // Value above each bar.
+    let value_style = font(13.0)
+        .color(&INK)
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    chart.draw_series(report.strategies.iter().enumerate().map(|(i, row)| {
+        Text::new(
+            format_params(row.max_params),
+            (i as f64, row.max_params.billions() + y_max * 0.01),
+            value_style.clone(),
+        )
+    }))?;
+    // The current model, across every bar.
+    chart.draw_series(LineSeries::new(
+        [(-0.5, model), (3.5, model)],
+        MODEL_LINE.stroke_width(px(2.0) as u32),
+    ))?;
+    let model_label = format!(
+        "{}: {}",
+        text::CHART_LEGEND_MODEL,
+        format_params(report.setup.params())
+    );
+    let (right, line_y) = chart.backend_coord(&(3.5, model));
+    root.draw_text(
+        &model_label,
+        &font(12.0)
+            .color(&MODEL_LINE)
+            .pos(Pos::new(HPos::Right, VPos::Bottom)),
+        (right - px(4.0), line_y - px(3.0)),
+    )?;
+    // Strategy names under the bars.
+    let name_style = font(13.0)
+        .color(&INK)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    for strategy in Strategy::ALL {
+        let (x, y) = chart.backend_coord(&(strategy as usize as f64, 0.0));
+        root.draw_text(strategy.label(), &name_style, (x, y + px(8.0)))?;
+    }
+    root.present()?;
+    Ok(())
+}

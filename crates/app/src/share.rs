@@ -1,0 +1,48 @@
+//! The shared link in the browser: reading it on load, rewriting it on every
+//! change with `history.replaceState`, copying it.
+
+use wasm_bindgen::JsValue;
+
+/// The query string of the page's address, with its leading `?` (empty if none).
+pub fn current_query() -> String {
+    web_sys::window()
+        .and_then(|window| window.location().search().ok())
+        .unwrap_or_default()
+}
+
+/// Replaces the address's query with `query` (no leading `?`), keeping path and
+/// fragment, without reloading and without a new history entry.
+pub fn replace_query(query: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let hash = window.location().hash().unwrap_or_default();
+    let url = format!("?{query}{hash}");
+    if let Ok(history) = window.history() {
+        // Fails only for a cross-origin URL, which a bare query cannot be.
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// The page's own address with `query`: what "copy link" copies.
+pub fn page_url(query: &str) -> String {
+    let location = web_sys::window().map(|window| window.location());
+    let base = location
+        .and_then(|location| {
+            let origin = location.origin().ok()?;
+            let path = location.pathname().ok()?;
+            Some(format!("{origin}{path}"))
+        })
+        .unwrap_or_default();
+    format!("{base}?{query}")
+}
+
+/// Copies `text` to the clipboard; `Err` if the browser refuses (no permission,
+/// no secure context).
+pub async fn copy_to_clipboard(text: &str) -> Result<(), JsValue> {
+    let window = web_sys::window().ok_or(JsValue::NULL)?;
+    let promise = window.navigator().clipboard().write_text(text);
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map(|_| ())
+}

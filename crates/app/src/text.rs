@@ -1,0 +1,121 @@
+//! Every string the page shows, in one place, and the wording of errors.
+//!
+//! Messages are built from the core's typed errors; the numbers in them (limits,
+//! defaults) come from the core too.
+
+use vram_core::format::{format_number, format_percent};
+use vram_core::link::{value_of, LinkProblem};
+use vram_core::{Config, Field, InputError, InputErrorKind};
+
+pub const TITLE: &str = "GPU memory for LLM training";
+pub const TITLE_ZH: &str = "大模型训练显存计算器：DDP 与 ZeRO-1/2/3";
+pub const INTRO: &str = "How much memory each GPU needs for the model states (weights, gradients, \
+optimizer states) under DDP and DeepSpeed ZeRO, and the largest model your cluster can train. \
+GB = 10⁹ bytes.";
+
+pub const LABEL_PARAMS: &str = "Model size";
+pub const UNIT_PARAMS: &str = "B params";
+pub const LABEL_GPUS: &str = "Number of GPUs";
+pub const UNIT_GPUS: &str = "GPUs";
+pub const LABEL_GPU_MEM: &str = "Memory per GPU";
+pub const UNIT_GPU_MEM: &str = "GB";
+pub const LABEL_OVERHEAD: &str = "Reserved overhead";
+pub const UNIT_OVERHEAD: &str = "%";
+pub const HINT_OVERHEAD: &str = "Held back for activations, buffers and the framework.";
+pub const LABEL_PRECISION: &str = "Precision (weights, gradients)";
+pub const LABEL_OPTIMIZER: &str = "Optimizer";
+pub const LABEL_STAGE: &str = "Highlighted strategy";
+
+pub const FORM_HEADING: &str = "Configuration";
+pub const RESULTS_HEADING: &str = "Memory per GPU";
+pub const CHART_HEADING: &str = "Largest trainable model";
+pub const STALE: &str = "Showing the last valid result: correct the highlighted field.";
+
+pub const COL_STRATEGY: &str = "Strategy";
+pub const COL_WEIGHTS: &str = "Weights";
+pub const COL_GRADS: &str = "Gradients";
+pub const COL_OPTIM: &str = "Optimizer states";
+pub const COL_TOTAL: &str = "Total per GPU";
+pub const COL_FITS: &str = "Fits?";
+pub const COL_MAX: &str = "Largest model";
+pub const FITS_YES: &str = "✓ fits";
+pub const FITS_NO: &str = "✗ too big";
+
+pub const COPY_LINK: &str = "Copy link";
+pub const COPIED: &str = "Link copied.";
+pub const COPY_FAILED: &str = "Could not copy: select the link and copy it.";
+pub const SHARE_LABEL: &str = "Link to this configuration";
+pub const DISMISS: &str = "Dismiss";
+pub const LINK_PROBLEMS_HEADING: &str = "Some values in this link could not be used:";
+
+pub const CHART_LEGEND_FITS: &str = "can train your model";
+pub const CHART_LEGEND_TOO_SMALL: &str = "cannot";
+pub const CHART_LEGEND_MODEL: &str = "your model";
+pub const CHART_Y_AXIS: &str = "Largest trainable model (B parameters)";
+
+pub const FOOTNOTE: &str =
+    "Model states only, as in the lesson “06. VRAM Calculation and ZeRO” and the \
+ZeRO paper (Rajbhandari et al. 2020): weights and gradients in the chosen precision, 12 bytes per \
+parameter of Adam states (fp32 master weights, momentum, variance) or 4 of SGD; ZeRO-1 shards the \
+optimizer states over the GPUs, ZeRO-2 the gradients too, ZeRO-3 the weights too. Activations and \
+buffers must fit in the reserved part.";
+
+/// What to tell the user about a field's error, in the unit the form shows.
+pub fn field_error(error: &InputError) -> String {
+    match error.kind {
+        InputErrorKind::Empty => "Enter a value.".into(),
+        InputErrorKind::NotANumber => "Not a number: use digits, like 7 or 6.7.".into(),
+        InputErrorKind::NotFinite => "Too large: enter a finite number.".into(),
+        InputErrorKind::NotWhole => "Enter a whole number.".into(),
+        InputErrorKind::OutOfRange(limits) => {
+            if error.field == Field::Overhead {
+                format!(
+                    "Enter {} to {}.",
+                    format_percent(limits.min),
+                    format_percent(limits.max)
+                )
+            } else {
+                format!(
+                    "Enter {} to {}.",
+                    format_number(limits.min),
+                    format_number(limits.max)
+                )
+            }
+        }
+        InputErrorKind::UnknownChoice => "Choose one of the listed values.".into(),
+        InputErrorKind::NotDivisible => "Must divide evenly.".into(),
+    }
+}
+
+/// One line about a key of the shared link that was set aside.
+pub fn link_problem(problem: &LinkProblem) -> String {
+    let written = format!("{}={}", problem.key, problem.value);
+    match &problem.error {
+        Some(error) => format!(
+            "“{written}”: {} The default, {}, is used.",
+            field_error_for_link(error),
+            default_of(error.field)
+        ),
+        None => format!("“{written}”: unknown link version; read as version 1."),
+    }
+}
+
+/// Link values are in the link's units (the overhead as a fraction), so the
+/// limits are said that way.
+fn field_error_for_link(error: &InputError) -> String {
+    match (error.field, error.kind) {
+        (Field::Overhead, InputErrorKind::OutOfRange(limits)) => format!(
+            "Enter a fraction from {} to {}.",
+            format_number(limits.min),
+            format_number(limits.max)
+        ),
+        (Field::Precision, InputErrorKind::UnknownChoice) => "Use fp32, fp16 or bf16.".into(),
+        (Field::Optimizer, InputErrorKind::UnknownChoice) => "Use adam or sgd.".into(),
+        (Field::Stage, InputErrorKind::UnknownChoice) => "Use ddp, 1, 2 or 3.".into(),
+        _ => field_error(error),
+    }
+}
+
+fn default_of(field: Field) -> String {
+    value_of(&Config::default(), field)
+}
