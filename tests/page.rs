@@ -1,1 +1,130 @@
+//! The release build in headless Chromium: open a shared link, read the figures,
+//! change an input, see the link change.
 
+use fantoccini::Locator;
+use vram_e2e::Browser;
+
+/// Figures are read back from `data-value`, printed in Rust's shortest round-trip
+/// form; the tolerance covers only the core's own floating-point error.
+const TOLERANCE: f64 = 1e-9;
+
+async fn assert_figure(browser: &Browser, id: &str, expected: f64) {
+    let actual = browser.figure(id).await;
+    assert!(
+        (actual - expected).abs() < TOLERANCE,
+        "{id}: expected {expected}, got {actual}"
+    );
+}
+
+/// Counts the chart's non-white pixels.
+const INKED_PIXELS: &str = r#"
+    const canvas = document.querySelector("[data-testid='chart-max-params']");
+    const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+    let inked = 0;
+    for (let i = 0; i < data.length; i += 4) {
+        if (data[i] < 250 || data[i + 1] < 250 || data[i + 2] < 250) inked++;
+    }
+    return inked;
+"#;
+
+#[tokio::test]
+async fn bare_page_shows_the_lessons_numbers() {
+    let browser = Browser::start().await;
+    browser.open("").await;
+    for (strategy, total) in [
+        ("ddp", 112.0),
+        ("zero1", 38.5),
+        ("zero2", 26.25),
+        ("zero3", 14.0),
+    ] {
+        assert_figure(&browser, &format!("mem-total-{strategy}"), total).await;
+    }
+    assert_figure(&browser, "max-params-ddp", 4.0).await;
+    assert_figure(&browser, "max-params-zero3", 32.0).await;
+    assert_eq!(browser.attribute("fits-ddp", "data-value").await, "false");
+    assert_eq!(browser.attribute("fits-zero3", "data-value").await, "true");
+    assert_eq!(browser.text("mem-total-zero1").await, "38.5 GB");
+    let inked = browser.eval(INKED_PIXELS).await.as_u64().unwrap_or(0);
+    assert!(inked > 5_000, "the chart drew only {inked} pixels");
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_shared_link_opens_the_13b_zero2_case_highlighted() {
+    let browser = Browser::start().await;
+    browser.open("?params=13&gpus=8&gpu_mem=80&stage=2").await;
+    assert_figure(&browser, "mem-total-zero2", 48.75).await;
+    assert_figure(&browser, "mem-total-zero1", 71.5).await;
+    assert_eq!(browser.attribute("fits-zero2", "data-value").await, "true");
+    assert_eq!(browser.attribute("fits-zero1", "data-value").await, "false");
+    let highlighted = browser
+        .client
+        .find(Locator::Css("tr.highlighted [data-testid^='mem-total-']"))
+        .await
+        .expect("a highlighted row");
+    assert_eq!(
+        highlighted.attr("data-testid").await.unwrap().as_deref(),
+        Some("mem-total-zero2")
+    );
+    let query = browser.wait_for_query("stage=2").await;
+    assert_eq!(
+        query,
+        "v=1&params=13&gpus=8&gpu_mem=80&dtype=fp16&opt=adam&overhead=0.2&stage=2"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn typing_a_new_model_size_changes_the_figures_and_the_link() {
+    let browser = Browser::start().await;
+    browser.open("").await;
+    let params = browser
+        .client
+        .find(Locator::Css("input[name='params']"))
+        .await
+        .unwrap();
+    params.clear().await.unwrap();
+    params.send_keys("70").await.unwrap();
+    browser.wait_for_query("params=70&").await;
+    assert_figure(&browser, "mem-total-ddp", 1120.0).await;
+    assert_figure(&browser, "mem-total-zero3", 140.0).await;
+    assert_eq!(browser.attribute("fits-zero3", "data-value").await, "false");
+
+    let gpus = browser
+        .client
+        .find(Locator::Css("input[name='gpus']"))
+        .await
+        .unwrap();
+    gpus.clear().await.unwrap();
+    gpus.send_keys("64").await.unwrap();
+    browser.wait_for_query("gpus=64&").await;
+    // 70 B × 16 B / 64 = 17.5 GB per GPU under ZeRO-3.
+    assert_figure(&browser, "mem-total-zero3", 17.5).await;
+    assert_eq!(browser.attribute("fits-zero3", "data-value").await, "true");
+
+    // Reloading the rewritten link restores the same configuration.
+    browser.client.refresh().await.unwrap();
+    browser
+        .open(&format!("?{}", browser.wait_for_query("gpus=64").await))
+        .await;
+    let params = browser
+        .client
+        .find(Locator::Css("input[name='params']"))
+        .await
+        .unwrap();
+    assert_eq!(params.prop("value").await.unwrap().as_deref(), Some("70"));
+    assert_figure(&browser, "mem-total-zero3", 17.5).await;
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn an_invalid_link_value_is_named_and_the_page_still_works() {
+    let browser = Browser::start().await;
+    browser.open("?params=13&gpus=-3&opt=rmsprop").await;
+    let notice = browser.text("link-problems").await;
+    assert!(notice.contains("gpus=-3"), "{notice}");
+    assert!(notice.contains("opt=rmsprop"), "{notice}");
+    // gpus and opt took their defaults (8, adam); params=13 was kept.
+    assert_figure(&browser, "mem-total-zero2", 48.75).await;
+    browser.close().await;
+}

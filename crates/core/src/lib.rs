@@ -41,3 +41,7 @@ pub use optimizer::Optimizer;
 pub use precision::Precision;
 pub use strategy::Strategy;
 pub use units::{Bytes, ParamCount};
+
+// Under `cargo test --target wasm32-unknown-unknown` the unit tests run in headless Chromium.
+#[cfg(all(test, target_arch = "wasm32"))]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
