@@ -185,18 +185,26 @@ fn plot(
         [(-0.5, model), (3.5, model)],
         MODEL_LINE.stroke_width(px(2.0) as u32),
     ))?;
+    // Its label, right-aligned above the line on a white ground so bars never hide it.
     let model_label = format!(
         "{}: {}",
         text::CHART_LEGEND_MODEL,
         format_params(report.setup.params())
     );
+    let label_font = font(12.0).color(&MODEL_LINE);
+    let (text_width, text_height) = root.estimate_text_size(&model_label, &label_font)?;
     let (right, line_y) = chart.backend_coord(&(3.5, model));
+    let (text_width, text_height) = (text_width as i32, text_height as i32);
+    let pad = px(3.0);
+    let top = (line_y - text_height - 2 * pad).max(0);
+    root.draw(&Rectangle::new(
+        [(right - text_width - 2 * pad, top), (right, line_y - 1)],
+        WHITE.mix(0.9).filled(),
+    ))?;
     root.draw_text(
         &model_label,
-        &font(12.0)
-            .color(&MODEL_LINE)
-            .pos(Pos::new(HPos::Right, VPos::Bottom)),
-        (right - px(4.0), line_y - px(3.0)),
+        &label_font.pos(Pos::new(HPos::Right, VPos::Top)),
+        (right - pad, top + pad),
     )?;
     // Strategy names under the bars.
     let name_style = font(13.0)
