@@ -61,18 +61,40 @@ impl Field {
         }
     }
 
-    /// What the field is, in words, with its unit.
+    /// What the field is, in words, without its unit (see [`unit`](Self::unit)).
     pub const fn label(self) -> &'static str {
         match self {
-            Field::Params => "model size (billions of parameters)",
+            Field::Params => "model size",
             Field::Gpus => "number of GPUs",
-            Field::GpuMemory => "memory per GPU (GB)",
-            Field::Overhead => "reserved overhead (fraction)",
+            Field::GpuMemory => "memory per GPU",
+            Field::Overhead => "reserved overhead",
             Field::Precision => "precision",
             Field::Optimizer => "optimizer",
             Field::Stage => "highlighted strategy",
             Field::GlobalBatch => "global batch size",
             Field::MicroBatch => "micro-batch per GPU",
+        }
+    }
+
+    /// The unit a numeric field is given in (in the link and on the command line).
+    pub const fn unit(self) -> Option<&'static str> {
+        match self {
+            Field::Params => Some("billions of parameters"),
+            Field::Gpus => Some("GPUs"),
+            Field::GpuMemory => Some("GB of 10^9 bytes"),
+            Field::Overhead => Some("fraction of each GPU's memory"),
+            Field::GlobalBatch | Field::MicroBatch => Some("samples"),
+            Field::Precision | Field::Optimizer | Field::Stage => None,
+        }
+    }
+
+    /// The values a choice field accepts; empty for a numeric field.
+    pub const fn choices(self) -> &'static [&'static str] {
+        match self {
+            Field::Precision => &["fp32", "fp16", "bf16"],
+            Field::Optimizer => &["adam", "sgd"],
+            Field::Stage => &["ddp", "1", "2", "3"],
+            _ => &[],
         }
     }
 
@@ -160,36 +182,37 @@ pub struct InputError {
     pub kind: InputErrorKind,
 }
 
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let field = self.field;
-        write!(f, "{} ({}): ", field.label(), field.key())?;
+impl InputError {
+    /// What is wrong, without naming the field: `must be between 1 and 1048576 (GPUs)`.
+    pub fn problem(&self) -> String {
         match self.kind {
-            InputErrorKind::Empty => write!(f, "enter a value"),
-            InputErrorKind::NotANumber => write!(f, "not a number"),
-            InputErrorKind::NotFinite => write!(f, "must be a finite number"),
-            InputErrorKind::NotWhole => write!(f, "must be a whole number"),
-            InputErrorKind::OutOfRange(Limits { min, max }) => {
-                write!(f, "must be between {min} and {max}")
+            InputErrorKind::Empty => "is empty".into(),
+            InputErrorKind::NotANumber => "is not a number".into(),
+            InputErrorKind::NotFinite => "must be a finite number".into(),
+            InputErrorKind::NotWhole => "must be a whole number".into(),
+            InputErrorKind::OutOfRange(Limits { min, max }) => match self.field.unit() {
+                Some(unit) => format!("must be between {min} and {max} ({unit})"),
+                None => format!("must be between {min} and {max}"),
+            },
+            InputErrorKind::UnknownChoice => {
+                format!("must be one of {}", self.field.choices().join(", "))
             }
-            InputErrorKind::UnknownChoice => write!(f, "{}", choices_hint(field)),
             InputErrorKind::NotDivisible => {
-                write!(f, "must be a multiple of micro-batch × number of GPUs")
+                "must be a multiple of micro-batch × number of GPUs".into()
             }
         }
     }
 }
 
-impl std::error::Error for InputError {}
-
-fn choices_hint(field: Field) -> &'static str {
-    match field {
-        Field::Precision => "must be one of fp32, fp16, bf16",
-        Field::Optimizer => "must be one of adam, sgd",
-        Field::Stage => "must be one of ddp, 1, 2, 3",
-        _ => "not one of the choices",
+impl fmt::Display for InputError {
+    /// `number of GPUs (gpus) must be between 1 and 1048576 (GPUs)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let field = self.field;
+        write!(f, "{} ({}) {}", field.label(), field.key(), self.problem())
     }
 }
+
+impl std::error::Error for InputError {}
 
 #[cfg(test)]
 mod tests {
@@ -259,15 +282,12 @@ mod tests {
         let message = Field::Gpus.parse_count("0").unwrap_err().to_string();
         assert_eq!(
             message,
-            "number of GPUs (gpus): must be between 1 and 1048576"
+            "number of GPUs (gpus) must be between 1 and 1048576 (GPUs)"
         );
         let message = Field::Precision
             .error(InputErrorKind::UnknownChoice)
             .to_string();
-        assert_eq!(
-            message,
-            "precision (dtype): must be one of fp32, fp16, bf16"
-        );
+        assert_eq!(message, "precision (dtype) must be one of fp32, fp16, bf16");
     }
 }
 

@@ -170,6 +170,23 @@ mod tests {
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn every_choice_listed_by_a_field_decodes() {
+        for field in LINK_FIELDS {
+            for choice in field.choices() {
+                let mut config = Config::default();
+                assert_eq!(
+                    apply(&mut config, field, choice),
+                    Ok(()),
+                    "{}={choice}",
+                    field.key()
+                );
+                assert_eq!(value_of(&config, field), *choice);
+            }
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn empty_query_is_the_lesson_default() {
         for query in ["", "?", "?v=1", "utm_source=course"] {
             assert_eq!(
@@ -234,7 +251,7 @@ mod tests {
         assert_eq!(decoded.problems[0].value, "abc");
         assert_eq!(
             decoded.problems[0].to_string(),
-            "link key params=\"abc\": model size (billions of parameters) (params): not a number"
+            "link key params=\"abc\": model size (params) is not a number"
         );
     }
 

@@ -1,0 +1,388 @@
+//! `vram`: the calculator in a terminal. Parsing and printing only; every figure,
+//! rule and message comes from `vram-core`, through the same link decoder as the page.
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use vram_core::format::{format_bytes, format_params, format_percent, MemoryUnit};
+use vram_core::link::{self, apply, value_of, LINK_FIELDS};
+use vram_core::{Config, Field, Report};
+
+/// Where `--link` points when `--base-url` is not given: what `scripts/serve` serves.
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080/";
+
+/// The name of the JSON schema that `--json` writes; a change to its meaning gets a new name.
+pub const JSON_SCHEMA: &str = "vram-calculator/report/v1";
+
+/// How the result is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// The strategy table.
+    Table {
+        /// Whether to colour it (only on a terminal).
+        color: bool,
+    },
+    /// Every figure unrounded, as JSON.
+    Json,
+    /// The page's link for the configuration.
+    Link,
+}
+
+/// Bad input: one message per problem, each naming its option or link key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError(pub Vec<String>);
+
+/// The command line: one option per key of the shared link, named after it.
+pub fn command() -> Command {
+    let defaults = Config::default();
+    let mut command = Command::new("vram")
+        .about("GPU memory per GPU for LLM training under DDP and DeepSpeed ZeRO-1/2/3")
+        .long_about(
+            "GPU memory per GPU for LLM training under DDP and DeepSpeed ZeRO-1/2/3, and the largest \
+             model a cluster can train. Model states only (weights, gradients, optimizer states), as in \
+             the course lesson \"06. VRAM Calculation and ZeRO\". GB = 10^9 bytes.",
+        )
+        .after_help(
+            "Examples:\n  vram                           the lesson's example: 7 B, FP16, Adam, 8 x 80 GB\n  \
+             vram --params 13 --stage 2     the lesson's Q6 with ZeRO-2 highlighted\n  \
+             vram '?params=70&gpus=64'      a shared link or query string\n  \
+             vram --opt sgd --json          every figure as JSON\n",
+        )
+        .arg(
+            Arg::new("link")
+                .value_name("LINK")
+                .help("A shared link of the page, or its query string (?params=13&gpus=8); options override it"),
+        );
+    for field in LINK_FIELDS {
+        let help = match (field.unit(), field.limits()) {
+            (Some(unit), Some(limits)) => format!(
+                "{}, in {unit}: {} to {} [default: {}]",
+                capitalise(field.label()),
+                limits.min,
+                limits.max,
+                value_of(&defaults, field)
+            ),
+            _ => format!(
+                "{}: {} [default: {}]",
+                capitalise(field.label()),
+                field.choices().join(", "),
+                value_of(&defaults, field)
+            ),
+        };
+        command = command.arg(
+            Arg::new(field.key())
+                .long(option_name(field))
+                .alias(field.key())
+                .value_name(value_name(field))
+                .allow_hyphen_values(true)
+                .help(help),
+        );
+    }
+    command
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .action(ArgAction::SetTrue)
+                .help("Print every figure unrounded, with its unit, as JSON"),
+        )
+        .arg(
+            Arg::new("print-link")
+                .long("link")
+                .action(ArgAction::SetTrue)
+                .conflicts_with("json")
+                .help("Print the page's link for this configuration"),
+        )
+        .arg(
+            Arg::new("base-url")
+                .long("base-url")
+                .value_name("URL")
+                .default_value(DEFAULT_BASE_URL)
+                .help("The page's address, for --link"),
+        )
+        .arg(
+            Arg::new("color")
+                .long("color")
+                .value_name("WHEN")
+                .value_parser(["auto", "always", "never"])
+                .default_value("auto")
+                .help(
+                    "Colour the table: auto (on a terminal, unless NO_COLOR is set), always, never",
+                ),
+        )
+}
+
+/// `--gpu-mem` for the link's `gpu_mem`.
+pub fn option_name(field: Field) -> String {
+    field.key().replace('_', "-")
+}
+
+fn value_name(field: Field) -> &'static str {
+    match field {
+        Field::Params => "BILLIONS",
+        Field::Gpus => "N",
+        Field::GpuMemory => "GB",
+        Field::Overhead => "FRACTION",
+        _ => "CHOICE",
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The configuration the arguments describe: the link's (or the defaults), then each option.
+pub fn config_from(matches: &ArgMatches) -> Result<Config, UsageError> {
+    let mut problems = Vec::new();
+    let mut config = match matches.get_one::<String>("link") {
+        Some(link) => {
+            let decoded = link::decode(query_of(link));
+            problems.extend(decoded.problems.iter().map(ToString::to_string));
+            decoded.config
+        }
+        None => Config::default(),
+    };
+    for field in LINK_FIELDS {
+        if let Some(text) = matches.get_one::<String>(field.key()) {
+            if let Err(error) = apply(&mut config, field, text) {
+                problems.push(format!(
+                    "--{} {text:?}: {} {}",
+                    option_name(field),
+                    field.label(),
+                    error.problem()
+                ));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(config)
+    } else {
+        Err(UsageError(problems))
+    }
+}
+
+/// The query string of a link (`https://…/?a=1#x` → `a=1`), or the text itself.
+pub fn query_of(link: &str) -> &str {
+    let without_fragment = link.split('#').next().unwrap_or_default();
+    match without_fragment.split_once('?') {
+        Some((_, query)) => query,
+        None => without_fragment,
+    }
+}
+
+/// Runs the command on `args` (the first is the program's name) and returns what
+/// to print on stdout, or clap's own error (help, version, usage), or bad input.
+pub fn run<I, T>(args: I, terminal: bool) -> Result<String, RunError>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let matches = command()
+        .try_get_matches_from(args)
+        .map_err(RunError::Clap)?;
+    let config = config_from(&matches).map_err(RunError::Usage)?;
+    let output = if matches.get_flag("json") {
+        Output::Json
+    } else if matches.get_flag("print-link") {
+        Output::Link
+    } else {
+        let color = match matches.get_one::<String>("color").map(String::as_str) {
+            Some("always") => true,
+            Some("never") => false,
+            _ => terminal && std::env::var_os("NO_COLOR").is_none(),
+        };
+        Output::Table { color }
+    };
+    let base_url = matches
+        .get_one::<String>("base-url")
+        .map_or(DEFAULT_BASE_URL, String::as_str);
+    render(&config, output, base_url).map_err(RunError::Usage)
+}
+
+/// Why `run` printed nothing on stdout.
+#[derive(Debug)]
+pub enum RunError {
+    /// Help, version, or a malformed command line: clap prints it and picks the status.
+    Clap(clap::Error),
+    /// A value outside its limits, or a bad link: status 2.
+    Usage(UsageError),
+}
+
+/// What to print for a valid configuration.
+pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
+    let report = config
+        .report()
+        .map_err(|errors| UsageError(errors.iter().map(ToString::to_string).collect()))?;
+    Ok(match output {
+        Output::Table { color } => table(&report, color),
+        Output::Json => json(config, &report),
+        Output::Link => format!(
+            "{}?{}\n",
+            base_url.split('?').next().unwrap_or(base_url),
+            link::encode(config)
+        ),
+    })
+}
+
+const UNIT: MemoryUnit = MemoryUnit::Gb;
+
+/// The strategy table, as the page shows it.
+pub fn table(report: &Report, color: bool) -> String {
+    let paint = |text: &str, code: &str| {
+        if color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    };
+    let setup = report.setup;
+    let budget = report.budget;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} parameters, {}, {}, {} GPU{} of {}, {} reserved: {} usable per GPU",
+        format_params(setup.params()),
+        setup.precision().label(),
+        setup.optimizer().label(),
+        setup.gpus(),
+        if setup.gpus() == 1 { "" } else { "s" },
+        format_bytes(budget.gpu_memory(), UNIT),
+        format_percent(budget.reserved_fraction()),
+        format_bytes(budget.usable(), UNIT),
+    );
+    let header = [
+        "Strategy".to_string(),
+        "Weights".into(),
+        "Gradients".into(),
+        "Optimizer states".into(),
+        "Total per GPU".into(),
+        "Fits".into(),
+        "Largest model".into(),
+    ];
+    let rows: Vec<[String; 7]> = report
+        .strategies
+        .iter()
+        .map(|row| {
+            let mark = if row.strategy == report.highlight {
+                "*"
+            } else {
+                " "
+            };
+            [
+                format!("{mark} {}", row.strategy.label()),
+                format_bytes(row.memory.weights, UNIT),
+                format_bytes(row.memory.gradients, UNIT),
+                format_bytes(row.memory.optimizer_states, UNIT),
+                format_bytes(row.memory.total, UNIT),
+                if row.fits { "yes".into() } else { "no".into() },
+                format_params(row.max_params),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..7)
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].chars().count())
+                .chain([header[c].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String; 7], fits: Option<bool>, bold: bool| {
+        let mut text = String::new();
+        for (c, cell) in cells.iter().enumerate() {
+            let padded = if c == 0 || c == 5 {
+                format!("{cell:<w$}", w = widths[c])
+            } else {
+                format!("{cell:>w$}", w = widths[c])
+            };
+            let styled = match (c, fits) {
+                (5, Some(true)) => paint(&padded, "32"),
+                (5, Some(false)) => paint(&padded, "31"),
+                _ => padded,
+            };
+            if c > 0 {
+                text.push_str("  ");
+            }
+            text.push_str(&styled);
+        }
+        let text = text.trim_end().to_string();
+        if bold {
+            paint(&text, "1")
+        } else {
+            text
+        }
+    };
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{}", line(&header, None, true));
+    for (row, cells) in report.strategies.iter().zip(&rows) {
+        let _ = writeln!(
+            out,
+            "{}",
+            line(cells, Some(row.fits), row.strategy == report.highlight)
+        );
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "* highlighted ({}). Fits: total per GPU <= usable memory. GB = 10^9 bytes.",
+        report.highlight.label()
+    );
+    out
+}
+
+fn figure(value: f64, unit: &str) -> serde_json::Value {
+    serde_json::json!({ "value": value, "unit": unit })
+}
+
+/// Every figure unrounded, with its unit: the schema [`JSON_SCHEMA`], described in README.
+pub fn json(config: &Config, report: &Report) -> String {
+    let strategies: Vec<serde_json::Value> = report
+        .strategies
+        .iter()
+        .map(|row| {
+            serde_json::json!({
+                "strategy": row.strategy.id(),
+                "label": row.strategy.label(),
+                "highlighted": row.strategy == report.highlight,
+                "bytes_per_param": {
+                    "weights": row.bytes_per_param.weights,
+                    "gradients": row.bytes_per_param.gradients,
+                    "optimizer_states": row.bytes_per_param.optimizer_states,
+                    "total": row.bytes_per_param.total(),
+                    "unit": "B/parameter",
+                },
+                "weights": figure(row.memory.weights.get(), "B"),
+                "gradients": figure(row.memory.gradients.get(), "B"),
+                "optimizer_states": figure(row.memory.optimizer_states.get(), "B"),
+                "total": figure(row.memory.total.get(), "B"),
+                "fits": row.fits,
+                "max_params": figure(row.max_params.get(), "parameters"),
+            })
+        })
+        .collect();
+    let value = serde_json::json!({
+        "schema": JSON_SCHEMA,
+        "link": link::encode(config),
+        "config": {
+            "params": figure(config.params_billions, "billions of parameters"),
+            "gpus": config.gpus,
+            "gpu_mem": figure(config.gpu_mem_gb, "GB"),
+            "dtype": config.precision.key(),
+            "opt": config.optimizer.key(),
+            "overhead": figure(config.overhead, "fraction"),
+            "stage": config.highlight.key(),
+        },
+        "params": figure(report.setup.params().get(), "parameters"),
+        "gpu_memory": figure(report.budget.gpu_memory().get(), "B"),
+        "usable_memory": figure(report.budget.usable().get(), "B"),
+        "strategies": strategies,
+    });
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}

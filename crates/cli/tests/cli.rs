@@ -1,0 +1,227 @@
+//! The `vram` binary as a user runs it: the lesson's numbers, snapshots of the
+//! table and the JSON, exit statuses and messages, and agreement with the page's decoder.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use vram_core::link::{decode, encode};
+
+fn vram() -> Command {
+    let mut command = Command::cargo_bin("vram").expect("the vram binary");
+    command.env_remove("NO_COLOR");
+    command
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let output = vram().args(args).arg("--json").output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("valid JSON")
+}
+
+/// The figure `name` of strategy `id`, in its unit (bytes or parameters).
+fn figure(report: &Value, id: &str, name: &str) -> f64 {
+    let strategy = report["strategies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["strategy"] == id)
+        .unwrap_or_else(|| panic!("no strategy {id}"));
+    strategy[name]["value"].as_f64().unwrap()
+}
+
+/// Bytes and parameter counts are printed unrounded; the tolerance is the core's own.
+fn assert_close(actual: f64, expected: f64) {
+    assert!(
+        (actual - expected).abs() <= 1e-9 * expected.abs(),
+        "expected {expected}, got {actual}"
+    );
+}
+
+#[test]
+fn the_lessons_seven_numbers_from_the_readme_commands() {
+    let lesson = json_of(&[]);
+    assert_close(figure(&lesson, "ddp", "total"), 112e9);
+    assert_close(figure(&lesson, "zero1", "total"), 38.5e9);
+    assert_close(figure(&lesson, "zero2", "total"), 26.25e9);
+    assert_close(figure(&lesson, "zero3", "total"), 14e9);
+    assert_close(figure(&lesson, "ddp", "max_params"), 4e9);
+    assert_close(figure(&lesson, "zero3", "max_params"), 32e9);
+    let sgd = json_of(&["--opt", "sgd"]);
+    assert_close(figure(&sgd, "ddp", "total"), 56e9);
+}
+
+#[test]
+fn table_of_the_lesson() {
+    let output = vram().output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        !text.contains('\x1b'),
+        "no colour when stdout is not a terminal"
+    );
+    insta::assert_snapshot!("lesson_table", text);
+}
+
+#[test]
+fn table_of_a_shared_link_with_an_override() {
+    let output = vram()
+        .args([
+            "https://example.org/calc/?params=13&gpus=8&gpu_mem=80&stage=2#top",
+            "--gpu-mem",
+            "40",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    insta::assert_snapshot!("q6_13b_on_40gb", String::from_utf8(output.stdout).unwrap());
+}
+
+#[test]
+fn json_schema_of_the_13b_zero2_case() {
+    let output = vram()
+        .args(["?params=13&stage=2", "--json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    insta::assert_snapshot!("q6_13b_json", String::from_utf8(output.stdout).unwrap());
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let output = vram().args(["--color", "always"]).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("\x1b[32m"), "fits in green");
+    assert!(text.contains("\x1b[31m"), "too big in red");
+}
+
+#[test]
+fn a_value_out_of_range_names_the_option_and_exits_2() {
+    let output = vram()
+        .args(["--gpus", "0", "--params", "-7"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty(), "nothing on stdout");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("--gpus \"0\": number of GPUs must be between 1 and 1048576 (GPUs)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("--params \"-7\": model size must be between 0.001 and 1000000"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_bad_link_value_names_the_key_and_exits_2() {
+    let output = vram().arg("?dtype=fp8&overhead=1").output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("dtype=\"fp8\": precision (dtype) must be one of fp32, fp16, bf16"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("overhead=\"1\""), "{stderr}");
+}
+
+#[test]
+fn an_unknown_option_exits_2_with_nothing_on_stdout() {
+    let output = vram().arg("--parms").arg("7").output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("--params"),
+        "suggests the right name"
+    );
+}
+
+#[test]
+fn help_documents_every_option_with_its_default_and_unit() {
+    let output = vram().arg("--help").output().unwrap();
+    assert!(output.status.success());
+    let help = String::from_utf8(output.stdout).unwrap();
+    for expected in [
+        "--params <BILLIONS>",
+        "in billions of parameters: 0.001 to 1000000 [default: 7]",
+        "--gpus <N>",
+        "[default: 8]",
+        "--gpu-mem <GB>",
+        "in GB of 10^9 bytes: 0.1 to 10000 [default: 80]",
+        "--dtype <CHOICE>",
+        "fp32, fp16, bf16 [default: fp16]",
+        "--opt <CHOICE>",
+        "adam, sgd [default: adam]",
+        "--overhead <FRACTION>",
+        "0 to 0.95 [default: 0.2]",
+        "--stage <CHOICE>",
+        "ddp, 1, 2, 3 [default: ddp]",
+        "--json",
+        "--link",
+    ] {
+        assert!(help.contains(expected), "help lacks {expected:?}:\n{help}");
+    }
+}
+
+#[test]
+fn link_prints_the_page_address_of_the_configuration() {
+    let output = vram()
+        .args([
+            "--params",
+            "70",
+            "--gpus",
+            "64",
+            "--stage",
+            "3",
+            "--link",
+            "--base-url",
+            "https://example.org/vram/",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "https://example.org/vram/?v=1&params=70&gpus=64&gpu_mem=80&dtype=fp16&opt=adam&overhead=0.2&stage=3\n"
+    );
+}
+
+#[test]
+fn the_cli_and_the_page_decode_links_alike() {
+    for link in [
+        "",
+        "?params=13&gpus=8&gpu_mem=80&stage=2",
+        "params=6.7&dtype=BF16&opt=sgd&overhead=0.05",
+        "http://127.0.0.1:8080/?gpus=1024&stage=3&utm_source=course#results",
+        "?v=1&params=1e3&gpu_mem=141&stage=1",
+    ] {
+        let query = link.split('#').next().unwrap();
+        let query = query.split_once('?').map_or(query, |(_, q)| q);
+        let page = decode(query);
+        assert!(page.problems.is_empty(), "{link}: {:?}", page.problems);
+        let cli = json_of(&[link]);
+        assert_eq!(
+            cli["link"].as_str().unwrap(),
+            encode(&page.config),
+            "{link}"
+        );
+        assert_close(
+            cli["config"]["params"]["value"].as_f64().unwrap(),
+            page.config.params_billions,
+        );
+        assert_eq!(
+            cli["config"]["gpus"].as_u64().unwrap(),
+            u64::from(page.config.gpus)
+        );
+        assert_eq!(
+            cli["config"]["stage"].as_str().unwrap(),
+            page.config.highlight.key()
+        );
+    }
+}
