@@ -125,7 +125,7 @@ impl Field {
         self.check(value)
     }
 
-    /// Parses a whole number typed for this field (`8`, `8.0` is refused) and checks its limits.
+    /// Parses a whole number typed for this field (`8` or `8.0`; `8.5` is refused) and checks its limits.
     pub fn parse_count(self, text: &str) -> Result<u32, InputError> {
         let value = self.parse_number(text)?;
         if value.fract() != 0.0 {

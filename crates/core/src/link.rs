@@ -102,33 +102,45 @@ pub fn value_of(config: &Config, field: Field) -> String {
 /// Reads a query string (with or without its leading `?`) into a configuration.
 ///
 /// When a key appears more than once the first occurrence counts, as with the
-/// browser's `URLSearchParams.get`.
+/// browser's `URLSearchParams.get`. The version key `v` chooses the reader; a
+/// link without it is version 1. A future version 2 gets a reader of its own
+/// here, and version-1 links keep being read by [`decode_v1`].
 pub fn decode(query: &str) -> DecodedLink {
     let query = query.strip_prefix('?').unwrap_or(query);
+    let mut seen = std::collections::HashSet::new();
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+        .filter(|(key, _)| seen.insert(key.clone()))
+        .map(|(key, value)| (key.into_owned(), value.into_owned()))
+        .collect();
+    let mut problems = Vec::new();
+    match pairs.iter().find(|(key, _)| key == VERSION_KEY) {
+        None => {}
+        Some((_, version)) if version.trim() == LINK_VERSION => {}
+        Some((key, version)) => problems.push(LinkProblem {
+            key: key.clone(),
+            value: version.clone(),
+            error: None,
+        }),
+    }
+    let mut decoded = decode_v1(&pairs);
+    problems.append(&mut decoded.problems);
+    decoded.problems = problems;
+    decoded
+}
+
+/// Version 1 of the contract: each known key parsed by its field's rules; unknown
+/// keys (and `v`) ignored; a bad value reported and left at its default.
+pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     let mut config = Config::default();
     let mut problems = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-        if !seen.insert(key.clone()) {
-            continue;
-        }
-        if key == VERSION_KEY {
-            if value.trim() != LINK_VERSION {
-                problems.push(LinkProblem {
-                    key: key.into_owned(),
-                    value: value.into_owned(),
-                    error: None,
-                });
-            }
-            continue;
-        }
+    for (key, value) in pairs {
         let Some(field) = LINK_FIELDS.into_iter().find(|f| f.key() == key) else {
-            continue; // Unknown keys are ignored.
+            continue;
         };
-        if let Err(error) = apply(&mut config, field, &value) {
+        if let Err(error) = apply(&mut config, field, value) {
             problems.push(LinkProblem {
-                key: key.into_owned(),
-                value: value.into_owned(),
+                key: key.clone(),
+                value: value.clone(),
                 error: Some(error),
             });
         }
