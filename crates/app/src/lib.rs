@@ -7,12 +7,14 @@
 
 mod app;
 mod chart;
+mod crash;
 mod form;
 mod results;
 mod share;
 mod text;
 
 pub use app::App;
+pub use crash::{install_panic_hook, show_crash_message};
 
 /// Mounts the calculator on the page's `<body>`.
 pub fn mount() {

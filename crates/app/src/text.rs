@@ -119,3 +119,10 @@ fn field_error_for_link(error: &InputError) -> String {
 fn default_of(field: Field) -> String {
     value_of(&Config::default(), field)
 }
+
+pub const CRASH_HEADING: &str = "The calculator stopped";
+pub const CRASH_EXPLANATION: &str = "An internal error stopped the calculator. Reload to try the \
+same link again, or reset to the lesson's example. Please report the details below.";
+pub const CRASH_RELOAD: &str = "Reload";
+pub const CRASH_RESET: &str = "Reset";
+pub const CRASH_DETAILS: &str = "Details";

@@ -17,6 +17,35 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// printed with Rust's shortest round-trip form, so the only error is the core's own.
 const TOLERANCE: f64 = 1e-9;
 
+thread_local! {
+    static TEST_RUNNING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Exclusive use of the page (the address bar and the body) by one test at a time:
+/// wasm-bindgen-test interleaves async tests at every `await`.
+struct Turn;
+
+impl Turn {
+    async fn take() -> Turn {
+        while TEST_RUNNING.with(|running| running.replace(true)) {
+            let wait = js_sys::Promise::new(&mut |resolve, _| {
+                web_sys::window()
+                    .unwrap()
+                    .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 5)
+                    .unwrap();
+            });
+            wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+        }
+        Turn
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        TEST_RUNNING.with(|running| running.set(false));
+    }
+}
+
 /// A mounted calculator; unmounted when dropped.
 struct Page {
     root: HtmlElement,
@@ -26,11 +55,17 @@ struct Page {
 impl Page {
     /// Mounts the page as if opened with `query` in the address bar.
     async fn open(query: &str) -> Page {
+        // Let effects still queued by an earlier page settle before the address is set.
+        leptos::task::tick().await;
         let window = web_sys::window().unwrap();
         window
             .history()
             .unwrap()
-            .replace_state_with_url(&JsValue::NULL, "", Some(&format!("/{query}")))
+            .replace_state_with_url(
+                &JsValue::NULL,
+                "",
+                Some(&format!("/?{}", query.trim_start_matches('?'))),
+            )
             .unwrap();
         let document = window.document().unwrap();
         let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
@@ -141,6 +176,7 @@ fn canvas_pixels(page: &Page) -> (u64, usize) {
 
 #[wasm_bindgen_test]
 async fn bare_page_shows_the_lessons_numbers() {
+    let _turn = Turn::take().await;
     let page = Page::open("").await;
     for (strategy, total) in [
         ("ddp", 112.0),
@@ -177,6 +213,7 @@ async fn bare_page_shows_the_lessons_numbers() {
 
 #[wasm_bindgen_test]
 async fn a_changed_input_changes_table_link_and_chart() {
+    let _turn = Turn::take().await;
     let page = Page::open("").await;
     let (before, inked) = canvas_pixels(&page);
     assert!(inked > 5_000, "the chart drew only {inked} pixels");
@@ -205,6 +242,7 @@ async fn a_changed_input_changes_table_link_and_chart() {
 
 #[wasm_bindgen_test]
 async fn a_shared_link_fills_the_form_and_highlights_its_strategy() {
+    let _turn = Turn::take().await;
     let page = Page::open("?params=13&gpus=8&gpu_mem=80&stage=2").await;
     assert_eq!(page.input("params").value(), "13");
     assert_eq!(page.input("gpus").value(), "8");
@@ -225,6 +263,7 @@ async fn a_shared_link_fills_the_form_and_highlights_its_strategy() {
 
 #[wasm_bindgen_test]
 async fn an_invalid_link_value_is_named_and_takes_its_default() {
+    let _turn = Turn::take().await;
     let page = Page::open("?params=13&gpus=abc&dtype=%3Cscript%3E").await;
     let notice = page.testid("link-problems").text_content().unwrap();
     assert!(notice.contains("gpus=abc"), "{notice}");
@@ -237,6 +276,7 @@ async fn an_invalid_link_value_is_named_and_takes_its_default() {
 
 #[wasm_bindgen_test]
 async fn invalid_input_keeps_the_text_and_the_last_result_marked_stale() {
+    let _turn = Turn::take().await;
     let page = Page::open("").await;
     page.type_into("params", "13").await;
     page.type_into("params", "13x").await;
@@ -279,6 +319,7 @@ async fn invalid_input_keeps_the_text_and_the_last_result_marked_stale() {
 
 #[wasm_bindgen_test]
 async fn clicking_a_strategy_highlights_it() {
+    let _turn = Turn::take().await;
     let page = Page::open("").await;
     let button: HtmlElement = page.find("tbody tr:nth-child(4) button").unchecked_into();
     button.click();
@@ -293,4 +334,230 @@ async fn clicking_a_strategy_highlights_it() {
         button.get_attribute("aria-pressed").as_deref(),
         Some("true")
     );
+}
+
+/// Starts recording `console.error` and `console.warn` calls into `window.__consoleErrors`.
+fn record_console_errors() {
+    js_sys::Function::new_no_args(
+        "if (!window.__consoleErrors) { window.__consoleErrors = []; \
+         for (const level of ['error', 'warn']) { const original = console[level]; \
+         console[level] = (...args) => { window.__consoleErrors.push(args.join(' ')); original(...args); }; } }",
+    )
+    .call0(&JsValue::NULL)
+    .unwrap();
+}
+
+fn console_errors() -> Vec<String> {
+    let errors =
+        js_sys::Reflect::get(&web_sys::window().unwrap(), &"__consoleErrors".into()).unwrap();
+    js_sys::Array::from(&errors)
+        .iter()
+        .filter_map(|e| e.as_string())
+        .collect()
+}
+
+/// A small deterministic generator (xorshift64*), so a failure names its seed and case.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
+        choices[(self.next() % choices.len() as u64) as usize]
+    }
+
+    /// A query string: link keys with plausible, extreme and hostile values, or raw noise.
+    fn query(&mut self) -> String {
+        const KEYS: &[&str] = &[
+            "v", "params", "gpus", "gpu_mem", "dtype", "opt", "overhead", "stage", "x", "",
+        ];
+        const VALUES: &[&str] = &[
+            "7",
+            "13",
+            "0",
+            "-1",
+            "1e6",
+            "1e309",
+            "NaN",
+            "inf",
+            "0.001",
+            "1048576",
+            "1048577",
+            "0.95",
+            "0.2",
+            "fp16",
+            "BF16",
+            "sgd",
+            "adam",
+            "ddp",
+            "3",
+            "%3Cscript%3E",
+            "%22%3E%3Cimg%20src%3Dx%3E",
+            "%ZZ",
+            "%",
+            "+",
+            "",
+            "%E4%B8%83",
+            "8.5",
+            "999999999999999999999",
+            "0x10",
+            "1,5",
+            "%00",
+        ];
+        if self.next() % 10 == 0 {
+            // Raw noise: any printable ASCII, percent-encoded or not.
+            let length = self.next() % 40;
+            return (0..length)
+                .map(|_| char::from(b' ' + (self.next() % 95) as u8))
+                .collect();
+        }
+        let pairs = self.next() % 9;
+        let mut query = String::from("?");
+        for i in 0..pairs {
+            if i > 0 {
+                query.push('&');
+            }
+            query.push_str(self.pick(KEYS));
+            query.push('=');
+            query.push_str(self.pick(VALUES));
+        }
+        query
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_thousand_random_links_always_render_results_without_console_errors() {
+    let _turn = Turn::take().await;
+    record_console_errors();
+    let mut random = Random(0x5eed_1234_abcd_0001);
+    for case in 0..1000 {
+        let query = random.query();
+        let page = Page::open(&query).await;
+        for strategy in ["ddp", "zero1", "zero2", "zero3"] {
+            for figure in ["mem-total", "max-params"] {
+                let id = format!("{figure}-{strategy}");
+                let value = page.value(&id);
+                assert!(
+                    value.is_finite() && value > 0.0,
+                    "case {case} {query:?}: {id} = {value}"
+                );
+            }
+        }
+        let text = page.testid("results").text_content().unwrap();
+        assert!(
+            !text.contains("NaN") && !text.contains('∞'),
+            "case {case} {query:?}: {text}"
+        );
+        drop(page);
+    }
+    assert_eq!(console_errors(), Vec::<String>::new());
+}
+
+#[wasm_bindgen_test]
+async fn extreme_valid_values_format_sensibly() {
+    let _turn = Turn::take().await;
+    let page = Page::open("?params=1000000&gpus=1&gpu_mem=0.1&overhead=0.95").await;
+    // 10^15 parameters × 16 bytes = 16 PB under DDP on one GPU.
+    page.assert_figure("mem-total-ddp", 16e6);
+    assert_eq!(
+        page.testid("mem-total-ddp").text_content().unwrap().trim(),
+        "16 PB"
+    );
+    // 0.1 GB × 5 % / 16 B = 312,500 parameters.
+    assert_eq!(
+        page.testid("max-params-ddp").text_content().unwrap().trim(),
+        "312.5 K"
+    );
+    let page = Page::open("?params=0.001&gpus=1048576&gpu_mem=10000&stage=3").await;
+    // 10^6 parameters × 16 bytes / 2^20 GPUs = 15.26 bytes per GPU.
+    assert_eq!(
+        page.testid("mem-total-zero3")
+            .text_content()
+            .unwrap()
+            .trim(),
+        "15.26 B"
+    );
+    assert_eq!(
+        page.testid("max-params-zero3")
+            .text_content()
+            .unwrap()
+            .trim(),
+        "524,288 T"
+    );
+    let text = page.find("main").text_content().unwrap();
+    assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
+}
+
+#[wasm_bindgen_test]
+async fn hostile_link_values_stay_text() {
+    let _turn = Turn::take().await;
+    let hostile = [
+        "%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E",
+        "%22%3E%3Cimg%20src%3Dx%20onerror%3D%22window.__pwned%3D1%22%3E",
+    ];
+    for value in hostile {
+        let keys = [
+            "params", "gpus", "gpu_mem", "dtype", "opt", "overhead", "stage", "v",
+        ];
+        let query = format!("?{}", keys.map(|k| format!("{k}={value}")).join("&"));
+        let page = Page::open(&query).await;
+        leptos::task::tick().await;
+        assert!(
+            page.root.query_selector("img, script").unwrap().is_none(),
+            "{query}"
+        );
+        let pwned = js_sys::Reflect::get(&web_sys::window().unwrap(), &"__pwned".into()).unwrap();
+        assert!(pwned.is_undefined(), "a link value ran as code: {query}");
+        let notice = page.testid("link-problems").text_content().unwrap();
+        assert!(
+            notice.contains("<script>") || notice.contains("<img"),
+            "shown as text: {notice}"
+        );
+        page.assert_figure("mem-total-ddp", 112.0);
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_crash_message_is_text_with_a_reset_link() {
+    vram_app::show_crash_message("panicked at <b>core</b>: index out of bounds");
+    let document = web_sys::window().unwrap().document().unwrap();
+    let crash = document
+        .query_selector("[data-testid='crash']")
+        .unwrap()
+        .expect("the crash message");
+    assert!(crash
+        .text_content()
+        .unwrap()
+        .contains("panicked at <b>core</b>"));
+    assert!(
+        crash.query_selector("b").unwrap().is_none(),
+        "the detail is text, not HTML"
+    );
+    let reset = crash
+        .query_selector("[data-testid='crash-reset']")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        reset.get_attribute("href").unwrap(),
+        web_sys::window().unwrap().location().pathname().unwrap()
+    );
+    assert_eq!(
+        document
+            .body()
+            .unwrap()
+            .get_attribute("data-crashed")
+            .as_deref(),
+        Some("true")
+    );
+    crash.remove();
+    document
+        .body()
+        .unwrap()
+        .remove_attribute("data-crashed")
+        .unwrap();
 }

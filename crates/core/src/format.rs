@@ -34,11 +34,11 @@ impl MemoryUnit {
         }
     }
 
-    /// Symbols from 1/1000 of the base unit to 10^6 of it.
-    const fn ladder(self) -> [&'static str; 4] {
+    /// Symbols from bytes to 10^6 of the base unit, one step apart.
+    const fn ladder(self) -> [&'static str; 6] {
         match self {
-            MemoryUnit::Gb => ["MB", "GB", "TB", "PB"],
-            MemoryUnit::Gib => ["MiB", "GiB", "TiB", "PiB"],
+            MemoryUnit::Gb => ["B", "kB", "MB", "GB", "TB", "PB"],
+            MemoryUnit::Gib => ["B", "KiB", "MiB", "GiB", "TiB", "PiB"],
         }
     }
 
@@ -51,36 +51,52 @@ impl MemoryUnit {
     }
 }
 
+/// Index of GB (GiB) on the ladder.
+const BASE_STEP: usize = 3;
+
 /// A memory amount with its unit: in GB (or GiB) from 0.01 to below 10,000 of
-/// them, else in MB, TB or PB (MiB, TiB, PiB), e.g. `38.5 GB`, `1.5 TB`, `12.3 MB`.
+/// them, so a table stays comparable; below, the largest smaller unit that
+/// gives at least 1 (`12.3 MB`, `15.26 B`); above, TB (TiB) up to 10,000 of
+/// them, then PB (PiB): `38.5 GB`, `12.5 TB`, `16 PB`.
 pub fn format_bytes(bytes: Bytes, unit: MemoryUnit) -> String {
-    let base = bytes.get() / unit.bytes();
-    let [small, base_symbol, large, huge] = unit.ladder();
+    let ladder = unit.ladder();
     let step = unit.step();
-    let (value, symbol) = if base == 0.0 || !base.is_finite() {
-        (base, base_symbol)
-    } else if base.abs() < 0.01 {
-        (base * step, small)
-    } else if base.abs() < 10_000.0 {
-        (base, base_symbol)
-    } else if base.abs() < 10_000.0 * step {
-        (base / step, large)
+    let base = bytes.get() / unit.bytes();
+    let magnitude = base.abs();
+    let mut index = BASE_STEP;
+    let mut value = base;
+    if magnitude == 0.0 || !magnitude.is_finite() || (0.01..10_000.0).contains(&magnitude) {
+        // GB as it is.
+    } else if magnitude < 0.01 {
+        while index > 0 && value.abs() < 1.0 {
+            value *= step;
+            index -= 1;
+        }
     } else {
-        (base / (step * step), huge)
-    };
-    format!("{} {symbol}", format_number(value))
+        while index + 1 < ladder.len() && value.abs() >= 10_000.0 {
+            value /= step;
+            index += 1;
+        }
+    }
+    format!("{} {}", format_number(value), ladder[index])
 }
 
-/// A parameter count in millions, billions or trillions: `350 M`, `4 B`, `1.5 T`.
+/// A parameter count: `4 B`, `1.5 T`, `350 M`, `312.5 K`, or a plain count below a thousand.
 pub fn format_params(params: ParamCount) -> String {
-    let billions = params.billions();
-    if billions != 0.0 && billions.abs() < 1.0 {
-        format!("{} M", format_number(billions * 1000.0))
-    } else if billions.abs() < 1000.0 || !billions.is_finite() {
-        format!("{} B", format_number(billions))
+    let count = params.get();
+    let magnitude = count.abs();
+    let (value, suffix) = if !magnitude.is_finite() || (1e9..1e12).contains(&magnitude) {
+        (params.billions(), " B")
+    } else if magnitude >= 1e12 {
+        (count / 1e12, " T")
+    } else if magnitude >= 1e6 {
+        (count / 1e6, " M")
+    } else if magnitude >= 1e3 {
+        (count / 1e3, " K")
     } else {
-        format!("{} T", format_number(billions / 1000.0))
-    }
+        (count, "")
+    };
+    format!("{}{suffix}", format_number(value))
 }
 
 /// A plain number: two decimals at most from 1 up, three significant digits
@@ -162,6 +178,14 @@ mod tests {
         assert_eq!(gb(9_999.0), "9,999 GB");
         assert_eq!(gb(0.0123), "0.0123 GB");
         assert_eq!(gb(0.001_234), "1.23 MB");
+        assert_eq!(
+            format_bytes(Bytes::new(15.258_789), MemoryUnit::Gb),
+            "15.26 B"
+        );
+        assert_eq!(format_bytes(Bytes::new(0.5), MemoryUnit::Gb), "0.5 B");
+        assert_eq!(gb(16e9), "16,000 PB");
+        assert_eq!(format_params(ParamCount::new(312_500.0)), "312.5 K");
+        assert_eq!(format_params(ParamCount::new(999.0)), "999");
         assert_eq!(gb(0.0), "0 GB");
         assert_eq!(
             format_bytes(Bytes::from_gb(80.0), MemoryUnit::Gib),

@@ -1,0 +1,69 @@
+//! What the page shows if the program ever panics: a readable message with a
+//! reset link, instead of a page that silently stops responding.
+//!
+//! A panic in WebAssembly stops the whole program, so the message is written
+//! with plain DOM calls, as text (never as HTML), by the panic hook itself.
+
+use std::panic::PanicHookInfo;
+
+use crate::text;
+
+/// Installs the panic hook: the panic goes to the console (with a stack trace,
+/// by `console_error_panic_hook`) and a message replaces the calculator.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info: &PanicHookInfo<'_>| {
+        console_error_panic_hook::hook(info);
+        show_crash_message(&info.to_string());
+    }));
+}
+
+/// Shows the crash message, with `detail` as text, and hides the calculator.
+/// Does nothing where there is no document.
+pub fn show_crash_message(detail: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(body) = document.body() else { return };
+    let element = |tag: &str, content: &str| -> Option<web_sys::Element> {
+        let node = document.create_element(tag).ok()?;
+        node.set_text_content(Some(content));
+        Some(node)
+    };
+    let build = || -> Option<web_sys::Element> {
+        let panel = document.create_element("div").ok()?;
+        panel.set_class_name("crash");
+        panel.set_attribute("role", "alert").ok()?;
+        panel.set_attribute("data-testid", "crash").ok()?;
+        let child = element("h2", text::CRASH_HEADING)?;
+        panel.append_child(&child).ok()?;
+        let child = element("p", text::CRASH_EXPLANATION)?;
+        panel.append_child(&child).ok()?;
+        let actions = document.create_element("p").ok()?;
+        let reload = element("a", text::CRASH_RELOAD)?;
+        reload.set_attribute("href", "").ok()?;
+        let reset = element("a", text::CRASH_RESET)?;
+        // The page's own path without the query: the lesson's default configuration.
+        let path = web_sys::window()
+            .and_then(|w| w.location().pathname().ok())
+            .unwrap_or_else(|| "./".into());
+        reset.set_attribute("href", &path).ok()?;
+        reset.set_attribute("data-testid", "crash-reset").ok()?;
+        actions.append_child(&reload).ok()?;
+        actions
+            .append_child(&document.create_text_node(" · "))
+            .ok()?;
+        actions.append_child(&reset).ok()?;
+        panel.append_child(&actions).ok()?;
+        let details = document.create_element("details").ok()?;
+        let child = element("summary", text::CRASH_DETAILS)?;
+        details.append_child(&child).ok()?;
+        let child = element("pre", detail)?;
+        details.append_child(&child).ok()?;
+        panel.append_child(&details).ok()?;
+        Some(panel)
+    };
+    if let Some(panel) = build() {
+        let _ = body.set_attribute("data-crashed", "true");
+        let _ = body.prepend_with_node_1(&panel);
+    }
+}
