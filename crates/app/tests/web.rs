@@ -28,16 +28,21 @@ struct Turn;
 impl Turn {
     async fn take() -> Turn {
         while TEST_RUNNING.with(|running| running.replace(true)) {
-            let wait = js_sys::Promise::new(&mut |resolve, _| {
-                web_sys::window()
-                    .unwrap()
-                    .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 5)
-                    .unwrap();
-            });
-            wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+            sleep_ms(5).await;
         }
         Turn
     }
+}
+
+/// Waits `ms` milliseconds (a macrotask: every queued microtask runs first).
+async fn sleep_ms(ms: i32) {
+    let wait = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
 }
 
 impl Drop for Turn {
@@ -56,7 +61,7 @@ impl Page {
     /// Mounts the page as if opened with `query` in the address bar.
     async fn open(query: &str) -> Page {
         // Let effects still queued by an earlier page settle before the address is set.
-        leptos::task::tick().await;
+        sleep_ms(0).await;
         let window = web_sys::window().unwrap();
         window
             .history()
@@ -70,6 +75,14 @@ impl Page {
         let document = window.document().unwrap();
         let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
         document.body().unwrap().append_child(&root).unwrap();
+        assert_eq!(
+            location_search().trim_start_matches('?'),
+            web_sys::Url::new(&format!("http://x/?{}", query.trim_start_matches('?')))
+                .map(|url| url.search())
+                .unwrap_or_default()
+                .trim_start_matches('?'),
+            "the address bar took the query (Chrome throttles replaceState without --disable-ipc-flooding-protection)"
+        );
         let handle = mount_to(root.clone(), App);
         leptos::task::tick().await;
         Page {
