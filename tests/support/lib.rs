@@ -7,10 +7,14 @@
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::json;
+use sha2::{Digest, Sha256};
 
 /// How long any wait for the page may take before the test fails.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
@@ -18,20 +22,53 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 /// The built page, served over HTTP on a free port of 127.0.0.1 until dropped.
 pub struct StaticServer {
     address: SocketAddr,
-    server: std::sync::Arc<tiny_http::Server>,
+    server: Arc<tiny_http::Server>,
     thread: Option<std::thread::JoinHandle<()>>,
+    reports: Arc<Mutex<Vec<String>>>,
 }
+
+/// Where the server takes Content-Security-Policy violation reports (`report-uri`).
+pub const CSP_REPORT_PATH: &str = "/csp-report";
+
+/// A page that breaks any policy without 'unsafe-inline': proof that reports arrive.
+pub const CSP_CANARY_PATH: &str = "/csp-canary.html";
 
 impl StaticServer {
     /// Serves the files under `root`.
     pub fn start(root: PathBuf) -> StaticServer {
-        let server =
-            std::sync::Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind 127.0.0.1"));
+        StaticServer::start_with_headers(root, Vec::new())
+    }
+
+    /// Serves the files under `root`, adding `headers` to every response; takes
+    /// violation reports at [`CSP_REPORT_PATH`] and serves [`CSP_CANARY_PATH`].
+    pub fn start_with_headers(root: PathBuf, headers: Vec<(String, String)>) -> StaticServer {
+        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind 127.0.0.1"));
         let address = server.server_addr().to_ip().expect("an IP address");
         let serving = server.clone();
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let received = reports.clone();
         let thread = std::thread::spawn(move || {
-            for request in serving.incoming_requests() {
-                let response = respond(&root, request.url());
+            for mut request in serving.incoming_requests() {
+                if request.url() == CSP_REPORT_PATH {
+                    let mut body = String::new();
+                    let _ = request.as_reader().read_to_string(&mut body);
+                    received
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(body);
+                    let _ = request.respond(tiny_http::Response::empty(204));
+                    continue;
+                }
+                let mut response = if request.url() == CSP_CANARY_PATH {
+                    let page = "<!doctype html><title>canary</title><script>document.title = 'ran';</script>";
+                    tiny_http::Response::from_data(page.as_bytes().to_vec())
+                        .with_header(header("Content-Type", "text/html; charset=utf-8"))
+                } else {
+                    respond(&root, request.url())
+                };
+                for (name, value) in &headers {
+                    response.add_header(header(name, value));
+                }
                 let _ = request.respond(response);
             }
         });
@@ -39,7 +76,21 @@ impl StaticServer {
             address,
             server,
             thread: Some(thread),
+            reports,
         }
+    }
+
+    /// The bodies of the violation reports received so far.
+    pub fn csp_reports(&self) -> Vec<String> {
+        self.reports
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn origin(&self) -> String {
+        format!("http://{}", self.address)
     }
 
     /// The URL of `path_and_query` (which starts with `/`) on this server.
@@ -86,6 +137,52 @@ fn respond(root: &Path, url: &str) -> tiny_http::Response<std::io::Cursor<Vec<u8
         }
         _ => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
     }
+}
+
+fn header(name: &str, value: &str) -> tiny_http::Header {
+    tiny_http::Header::from_bytes(name, value).expect("a valid header")
+}
+
+/// The Content-Security-Policy the page must work under: nothing from other
+/// hosts, no inline script but Trunk's loader (by its hash, which changes with
+/// every build), WebAssembly compilation allowed, violations reported.
+pub fn strict_csp(dist: &Path) -> String {
+    let index = std::fs::read_to_string(dist.join("index.html")).expect("dist/index.html");
+    let hashes: Vec<String> = inline_scripts(&index)
+        .iter()
+        .map(|script| {
+            format!(
+                "'sha256-{}'",
+                BASE64.encode(Sha256::digest(script.as_bytes()))
+            )
+        })
+        .collect();
+    format!(
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {}; report-uri {CSP_REPORT_PATH}",
+        hashes.join(" ")
+    )
+}
+
+/// The contents of each inline `<script>` of an HTML page.
+pub fn inline_scripts(html: &str) -> Vec<&str> {
+    let mut scripts = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find("<script") {
+        let after = &rest[start..];
+        let Some(open_end) = after.find('>') else {
+            break;
+        };
+        let tag = &after[..open_end];
+        let body = &after[open_end + 1..];
+        let Some(close) = body.find("</script>") else {
+            break;
+        };
+        if !tag.contains("src=") {
+            scripts.push(&body[..close]);
+        }
+        rest = &body[close..];
+    }
+    scripts
 }
 
 /// The folder of the release build.
@@ -153,7 +250,11 @@ pub struct Browser {
 impl Browser {
     /// Serves the release build and opens a headless Chromium on it.
     pub async fn start() -> Browser {
-        let server = StaticServer::start(dist_dir());
+        Browser::start_on(StaticServer::start(dist_dir())).await
+    }
+
+    /// Opens a headless Chromium on the page that `server` serves.
+    pub async fn start_on(server: StaticServer) -> Browser {
         let driver = Chromedriver::start();
         let profile = TempDir::new("vram-e2e-profile");
         let mut args = vec![

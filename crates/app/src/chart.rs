@@ -91,10 +91,43 @@ fn draw(canvas: &HtmlCanvasElement, report: &Report) -> Result<(), String> {
     };
     canvas.set_width((css_width * scale).round() as u32);
     canvas.set_height((css_height * scale).round() as u32);
+    let measure = TextMeasure::of(canvas);
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D context")?;
     let root = backend.into_drawing_area();
-    plot(&root, report, scale).map_err(|e| e.to_string())
+    plot(&root, report, scale, &measure).map_err(|e| e.to_string())
 }
+
+/// Text widths from the canvas itself. plotters' own estimate measures a
+/// `<span>` given an inline `style`, which a strict Content-Security-Policy
+/// (no `style-src-attr`) forbids.
+struct TextMeasure(Option<web_sys::CanvasRenderingContext2d>);
+
+impl TextMeasure {
+    fn of(canvas: &HtmlCanvasElement) -> TextMeasure {
+        use wasm_bindgen::JsCast;
+        let context = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
+        TextMeasure(context)
+    }
+
+    /// Width in canvas pixels of `text` in a `size_px` font of [`FONT_FAMILY`]
+    /// (an estimate if the canvas cannot tell).
+    fn width(&self, text: &str, size_px: f64) -> i32 {
+        let measured = self.0.as_ref().and_then(|context| {
+            context.set_font(&format!("{size_px}px {FONT_FAMILY}"));
+            context.measure_text(text).ok().map(|m| m.width())
+        });
+        measured
+            .unwrap_or(text.chars().count() as f64 * size_px * 0.6)
+            .ceil() as i32
+    }
+}
+
+/// The chart's typeface: the system's, as the page's.
+const FONT_FAMILY: &str = "system-ui, sans-serif";
 
 type Area = DrawingArea<CanvasBackend, Shift>;
 
@@ -102,9 +135,10 @@ fn plot(
     root: &Area,
     report: &Report,
     scale: f64,
+    measure: &TextMeasure,
 ) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
     let px = |css: f64| (css * scale).round() as i32;
-    let font = |size: f64| ("system-ui, sans-serif", size * scale).into_font();
+    let font = |size: f64| (FONT_FAMILY, size * scale).into_font();
     root.fill(&WHITE)?;
 
     let model = report.setup.params().billions();
@@ -192,9 +226,9 @@ fn plot(
         format_params(report.setup.params())
     );
     let label_font = font(12.0).color(&MODEL_LINE);
-    let (text_width, text_height) = root.estimate_text_size(&model_label, &label_font)?;
+    let text_width = measure.width(&model_label, 12.0 * scale);
+    let text_height = px(12.0);
     let (right, line_y) = chart.backend_coord(&(3.5, model));
-    let (text_width, text_height) = (text_width as i32, text_height as i32);
     let pad = px(3.0);
     let top = (line_y - text_height - 2 * pad).max(0);
     root.draw(&Rectangle::new(
