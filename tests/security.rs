@@ -112,3 +112,21 @@ async fn the_page_requests_nothing_from_any_other_host() {
     }
     browser.close().await;
 }
+
+#[test]
+fn scripts_csp_prints_the_policy_the_tests_use() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/csp");
+    let output = std::process::Command::new("bash")
+        .arg(script)
+        .output()
+        .expect("bash scripts/csp");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let tested = strict_csp(&dist_dir());
+    let without_reporting = tested.split("; report-uri").next().unwrap();
+    assert_eq!(printed.trim(), without_reporting);
+}
