@@ -35,7 +35,8 @@ pub use accumulation::accumulation_steps;
 pub use config::{Config, Report, StrategyReport};
 pub use input::{parse_percent, percent_text, Field, InputError, InputErrorKind, Limits};
 pub use memory::{
-    max_trainable_params, BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup,
+    max_trainable_params, max_trainable_sweep, BytesPerParam, MemoryBreakdown, MemoryBudget,
+    TrainingSetup,
 };
 pub use optimizer::Optimizer;
 pub use precision::Precision;

@@ -361,3 +361,51 @@ mod tests {
         assert_eq!(err.field, Field::Overhead);
     }
 }
+
+/// The largest trainable model of every strategy (in [`Strategy::ALL`]'s order)
+/// for each GPU count in `gpu_counts`: the data of a scaling chart.
+///
+/// ZeRO-1 and ZeRO-2 level off as N grows (toward usable ÷ (2p) and usable ÷ p);
+/// ZeRO-3 grows in proportion to N.
+pub fn max_trainable_sweep(
+    budget: &MemoryBudget,
+    precision: Precision,
+    optimizer: Optimizer,
+    gpu_counts: impl IntoIterator<Item = u32>,
+) -> Vec<(u32, [ParamCount; 4])> {
+    gpu_counts
+        .into_iter()
+        .map(|gpus| {
+            let per_strategy = Strategy::ALL
+                .map(|strategy| max_trainable_params(budget, strategy, precision, optimizer, gpus));
+            (gpus, per_strategy)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod sweep_tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn zero1_and_zero2_level_off_while_zero3_grows_with_the_cluster() {
+        let budget = MemoryBudget::new(Bytes::from_gb(80.0), 0.2).unwrap();
+        let sweep = max_trainable_sweep(&budget, Precision::Fp16, Optimizer::Adam, 1..=1024);
+        assert_eq!(sweep.len(), 1024);
+        let at = |gpus: u32, strategy: Strategy| {
+            sweep[gpus as usize - 1].1[strategy as usize].billions()
+        };
+        // One GPU: every strategy is DDP, 64 GB / 16 B = 4 B.
+        for strategy in Strategy::ALL {
+            assert!((at(1, strategy) - 4.0).abs() < 1e-9);
+        }
+        // DDP never grows; ZeRO-1 tends to 64 / 4 = 16 B, ZeRO-2 to 64 / 2 = 32 B; ZeRO-3 = 4 N B.
+        assert!((at(1024, Strategy::Ddp) - 4.0).abs() < 1e-9);
+        assert!(at(1024, Strategy::Zero1) < 16.0 && at(1024, Strategy::Zero1) > 15.9);
+        assert!(at(1024, Strategy::Zero2) < 32.0 && at(1024, Strategy::Zero2) > 31.8);
+        assert!((at(1024, Strategy::Zero3) - 4096.0).abs() < 1e-6);
+    }
+}
