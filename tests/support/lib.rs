@@ -185,6 +185,59 @@ pub fn inline_scripts(html: &str) -> Vec<&str> {
     scripts
 }
 
+/// The transfer-size budget of the first view: HTML, JavaScript, WebAssembly,
+/// CSS and fonts, each compressed with gzip at level 9, summed (bytes).
+pub const FIRST_VIEW_BUDGET_BYTES: u64 = 150_000;
+
+/// One file of the first view: its name, raw size and gzip -9 size in bytes.
+#[derive(Debug, Clone)]
+pub struct FileSize {
+    /// The file's name in `dist/`.
+    pub name: String,
+    /// Bytes on disk.
+    pub raw: u64,
+    /// Bytes after gzip at level 9.
+    pub gzip: u64,
+}
+
+/// The files of the first view in `dist` (HTML, JS, wasm, CSS, fonts; not the
+/// icon, which the browser fetches after the page is shown), with their sizes.
+pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
+    let mut sizes: Vec<FileSize> = std::fs::read_dir(dist)
+        .expect("dist/")
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            let extension = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or_default();
+            matches!(
+                extension,
+                "html" | "js" | "wasm" | "css" | "woff" | "woff2" | "ttf"
+            )
+        })
+        .map(|path| {
+            let bytes = std::fs::read(&path).expect("a built file");
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            std::io::Write::write_all(&mut encoder, &bytes).expect("gzip in memory");
+            let gzip = encoder.finish().expect("gzip in memory").len() as u64;
+            FileSize {
+                name: path
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+                raw: bytes.len() as u64,
+                gzip,
+            }
+        })
+        .collect();
+    sizes.sort_by(|a, b| b.gzip.cmp(&a.gzip));
+    sizes
+}
+
 /// The folder of the release build.
 pub fn dist_dir() -> PathBuf {
     let dist = std::env::var_os("VRAM_DIST")

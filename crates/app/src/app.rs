@@ -66,7 +66,10 @@ pub fn App() -> impl IntoView {
     });
 
     let query = Memo::new(move |_| link::encode(&config.get()));
-    Effect::new(move |_| share::replace_query(&query.get()));
+    Effect::new(move |_| {
+        share::replace_query(&query.get());
+        crate::timing::mark(crate::timing::LINK_WRITTEN);
+    });
     let share_url = move || share::page_url(&query.get());
 
     let error_of = |memo: Memo<Result<f64, InputError>>| Signal::derive(move || memo.get().err());

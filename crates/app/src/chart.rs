@@ -39,6 +39,7 @@ pub fn MaxParamsChart(report: Memo<Report>) -> impl IntoView {
         if let Some(canvas) = canvas_ref.get() {
             // A drawing error leaves the previous picture; the table still holds every figure.
             let _ = draw(&canvas, &report);
+            crate::timing::mark(crate::timing::CHART_DRAWN);
         }
     });
     let description = move || describe(&report.read());
@@ -89,8 +90,15 @@ fn draw(canvas: &HtmlCanvasElement, report: &Report) -> Result<(), String> {
         h if h > 0 => h as f64,
         _ => f64::from(HEIGHT_CSS),
     };
-    canvas.set_width((css_width * scale).round() as u32);
-    canvas.set_height((css_height * scale).round() as u32);
+    let (width, height) = (
+        (css_width * scale).round() as u32,
+        (css_height * scale).round() as u32,
+    );
+    // Assigning a canvas's size, even the same size, reallocates and clears it: only on change.
+    if canvas.width() != width || canvas.height() != height {
+        canvas.set_width(width);
+        canvas.set_height(height);
+    }
     let measure = TextMeasure::of(canvas);
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D context")?;
     let root = backend.into_drawing_area();

@@ -12,6 +12,7 @@ mod form;
 mod results;
 mod share;
 mod text;
+pub mod timing;
 
 pub use app::App;
 pub use crash::{install_panic_hook, show_crash_message};

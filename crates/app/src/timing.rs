@@ -1,0 +1,16 @@
+//! Performance marks that `scripts/bench` reads: when the chart was last drawn
+//! and the link last written, on the page's own clock (`performance.now()`).
+
+/// Marked each time the chart has been drawn.
+pub const CHART_DRAWN: &str = "vram-chart-drawn";
+/// Marked each time the address bar has been rewritten.
+pub const LINK_WRITTEN: &str = "vram-link-written";
+
+/// Adds a performance mark named `name`; does nothing where there is no `performance`.
+pub fn mark(name: &str) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        // Keep the buffer small: only the latest mark of each name is of use.
+        performance.clear_marks_with_mark_name(name);
+        let _ = performance.mark(name);
+    }
+}

@@ -1,0 +1,197 @@
+//! `vram-bench`: the figures of the performance budgets, measured on this
+//! machine. Run through `scripts/bench`, which builds the release page and runs
+//! the core's divan benchmark first. Prints a table and writes `target/bench.json`.
+//!
+//! Arguments: the divan output file, the commit, the date.
+
+use std::time::Duration;
+
+use serde_json::json;
+use vram_e2e::{dist_dir, first_view_sizes, Browser, FIRST_VIEW_BUDGET_BYTES};
+
+const COLD_LOADS: usize = 10;
+const UPDATES: usize = 60;
+const LOAD_BUDGET_MS: f64 = 250.0;
+const UPDATE_P50_BUDGET_MS: f64 = 8.0;
+const UPDATE_P95_BUDGET_MS: f64 = 16.0;
+const SWEEP_BUDGET_US: f64 = 1000.0;
+
+/// Milliseconds from navigation to the results, the link and the chart all done.
+const LOAD_TIME: &str = "
+    const last = name => (performance.getEntriesByName(name).pop() || {startTime: NaN}).startTime;
+    return Math.max(last('vram-chart-drawn'), last('vram-link-written'));";
+
+/// Types a model size through a real bubbling `input` event and times, on the
+/// page's clock, until every effect of it has run (a macrotask after the event).
+const UPDATE_TIME: &str = "
+    const [value, done] = arguments;
+    const input = document.querySelector(\"input[name='params']\");
+    input.value = value;
+    const t0 = performance.now();
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+        const t1 = performance.now();
+        const drawn = performance.getEntriesByName('vram-chart-drawn').pop();
+        done([t1 - t0, drawn ? drawn.startTime - t0 : -1, location.search,
+              document.querySelector(\"[data-testid='mem-total-ddp']\").dataset.value]);
+    };
+    channel.port2.postMessage(0);";
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let rank = (p / 100.0 * (sorted.len() - 1) as f64).round() as usize;
+    sorted[rank.min(sorted.len() - 1)]
+}
+
+/// The median of a divan benchmark, in microseconds, from its printed table.
+fn divan_median_us(output: &str, bench: &str) -> Option<f64> {
+    let line = output.lines().find(|line| line.contains(bench))?;
+    let median = line.split('│').nth(2)?.trim();
+    let (number, unit) = median.split_once(' ')?;
+    let value: f64 = number.parse().ok()?;
+    let factor = match unit.trim() {
+        "ns" => 1e-3,
+        "µs" | "us" => 1.0,
+        "ms" => 1e3,
+        "s" => 1e6,
+        _ => return None,
+    };
+    Some(value * factor)
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "ok"
+    } else {
+        "OVER BUDGET"
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let core_output = args
+        .get(1)
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .unwrap_or_default();
+    let commit = args.get(2).cloned().unwrap_or_default();
+    let date = args.get(3).cloned().unwrap_or_default();
+
+    let sizes = first_view_sizes(&dist_dir());
+    let total_raw: u64 = sizes.iter().map(|f| f.raw).sum();
+    let total_gzip: u64 = sizes.iter().map(|f| f.gzip).sum();
+
+    let mut loads = Vec::new();
+    for _ in 0..COLD_LOADS {
+        // A new browser with a new profile each time: nothing cached, nothing compiled.
+        let browser = Browser::start().await;
+        browser.open("").await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let ms = browser.eval(LOAD_TIME).await.as_f64().unwrap_or(f64::NAN);
+        loads.push(ms);
+        browser.close().await;
+    }
+    loads.sort_by(f64::total_cmp);
+
+    let browser = Browser::start().await;
+    browser.open("").await;
+    let mut updates = Vec::new();
+    for i in 0..UPDATES {
+        let value = format!("{}", 8 + (i % 50)); // never the current 7, never twice in a row
+        let result = browser
+            .client
+            .execute_async(UPDATE_TIME, vec![json!(value)])
+            .await
+            .expect("the update script runs");
+        let [elapsed, drawn, search, total] = &result.as_array().expect("four results")[..] else {
+            panic!("unexpected result {result}");
+        };
+        let expected_total = value.parse::<f64>().unwrap() * 16.0;
+        let total: f64 = total
+            .as_str()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(f64::NAN);
+        assert!(
+            (total - expected_total).abs() < 1e-9,
+            "the table did not follow: {total}"
+        );
+        assert!(
+            drawn.as_f64().unwrap_or(-1.0) >= 0.0,
+            "the chart was not redrawn"
+        );
+        assert!(search
+            .as_str()
+            .unwrap_or_default()
+            .contains(&format!("params={value}&")));
+        updates.push(elapsed.as_f64().unwrap_or(f64::NAN));
+    }
+    browser.close().await;
+    updates.sort_by(f64::total_cmp);
+
+    let load_median = percentile(&loads, 50.0);
+    let update_p50 = percentile(&updates, 50.0);
+    let update_p95 = percentile(&updates, 95.0);
+    let sweep_us = divan_median_us(&core_output, "chart_sweep_1_to_1024_gpus");
+    let report_ns = divan_median_us(&core_output, "report_of_the_lesson").map(|us| us * 1e3);
+
+    println!("vram-calculator benchmark  {date}  {commit}");
+    println!();
+    println!(
+        "{:<38} {:>10} {:>10}",
+        "first view file", "raw B", "gzip -9 B"
+    );
+    for file in &sizes {
+        println!("{:<38} {:>10} {:>10}", file.name, file.raw, file.gzip);
+    }
+    println!(
+        "{:<38} {:>10} {:>10}   budget {} B: {}",
+        "total",
+        total_raw,
+        total_gzip,
+        FIRST_VIEW_BUDGET_BYTES,
+        verdict(total_gzip <= FIRST_VIEW_BUDGET_BYTES)
+    );
+    println!();
+    println!(
+        "cold load to results + chart ({COLD_LOADS}x)   median {load_median:.1} ms  min {:.1}  max {:.1}   budget {LOAD_BUDGET_MS} ms: {}",
+        loads[0],
+        loads[loads.len() - 1],
+        verdict(load_median <= LOAD_BUDGET_MS)
+    );
+    println!(
+        "input to table + link + chart ({UPDATES}x)   p50 {update_p50:.2} ms  p95 {update_p95:.2} ms   budget {UPDATE_P50_BUDGET_MS}/{UPDATE_P95_BUDGET_MS} ms: {}",
+        verdict(update_p50 <= UPDATE_P50_BUDGET_MS && update_p95 <= UPDATE_P95_BUDGET_MS)
+    );
+    match sweep_us {
+        Some(us) => println!(
+            "core sweep, 4 strategies x 1..1024 GPUs  median {us:.2} µs   budget {SWEEP_BUDGET_US} µs: {}",
+            verdict(us <= SWEEP_BUDGET_US)
+        ),
+        None => println!("core sweep: no divan output given"),
+    }
+    if let Some(ns) = report_ns {
+        println!("core report of the lesson               median {ns:.1} ns");
+    }
+
+    let json = json!({
+        "date": date,
+        "commit": commit,
+        "first_view": {
+            "files": sizes.iter().map(|f| json!({"name": f.name, "raw_bytes": f.raw, "gzip9_bytes": f.gzip})).collect::<Vec<_>>(),
+            "total_raw_bytes": total_raw,
+            "total_gzip9_bytes": total_gzip,
+            "budget_gzip9_bytes": FIRST_VIEW_BUDGET_BYTES,
+        },
+        "cold_load_ms": {"median": load_median, "min": loads[0], "max": loads[loads.len() - 1], "samples": loads, "budget_median": LOAD_BUDGET_MS},
+        "update_ms": {"p50": update_p50, "p95": update_p95, "samples": updates.len(), "budget_p50": UPDATE_P50_BUDGET_MS, "budget_p95": UPDATE_P95_BUDGET_MS},
+        "core": {"sweep_median_us": sweep_us, "report_median_ns": report_ns, "budget_sweep_us": SWEEP_BUDGET_US},
+    });
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench.json");
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&json).unwrap_or_default() + "\n",
+    )
+    .expect("target/bench.json");
+    println!();
+    println!("written to {}", path.display());
+}

@@ -1,0 +1,29 @@
+//! The size budget of the first view (sizes are deterministic; times are not and
+//! are measured by `scripts/bench`, not tested).
+
+use vram_e2e::{dist_dir, first_view_sizes, FIRST_VIEW_BUDGET_BYTES};
+
+#[test]
+fn first_view_fits_the_transfer_budget() {
+    let sizes = first_view_sizes(&dist_dir());
+    let kinds: Vec<&str> = sizes
+        .iter()
+        .filter_map(|f| f.name.rsplit('.').next())
+        .collect();
+    for kind in ["html", "js", "wasm", "css"] {
+        assert!(
+            kinds.contains(&kind),
+            "no .{kind} file in the build: {sizes:?}"
+        );
+    }
+    let total: u64 = sizes.iter().map(|f| f.gzip).sum();
+    let table: Vec<String> = sizes
+        .iter()
+        .map(|f| format!("{:>8} B gzip  {}", f.gzip, f.name))
+        .collect();
+    assert!(
+        total <= FIRST_VIEW_BUDGET_BYTES,
+        "first view is {total} B gzip, over the budget of {FIRST_VIEW_BUDGET_BYTES} B:\n{}",
+        table.join("\n")
+    );
+}
