@@ -234,7 +234,7 @@ pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
             }
         })
         .collect();
-    sizes.sort_by(|a, b| b.gzip.cmp(&a.gzip));
+    sizes.sort_by_key(|file| std::cmp::Reverse(file.gzip));
     sizes
 }
 
