@@ -26,19 +26,26 @@ const HEIGHT_CSS: u32 = 300;
 #[component]
 pub fn MaxParamsChart(report: Memo<Report>) -> impl IntoView {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
-    let width = RwSignal::new(0i32);
+    // The canvas's size in CSS pixels: read once, then on every resize. Reading it
+    // forces a layout, which would otherwise cost every redraw a millisecond or more.
+    let css_size = RwSignal::new(None::<(f64, f64)>);
     let resize = window_event_listener(leptos::ev::resize, move |_| {
         if let Some(canvas) = canvas_ref.get_untracked() {
-            width.set(canvas.client_width());
+            css_size.set(Some(client_size(&canvas)));
         }
     });
     on_cleanup(move || resize.remove());
     Effect::new(move |_| {
-        width.track();
+        css_size.track();
         let report = report.read();
         if let Some(canvas) = canvas_ref.get() {
+            let size = css_size.get_untracked().unwrap_or_else(|| {
+                let size = client_size(&canvas);
+                css_size.update_untracked(|stored| *stored = Some(size));
+                size
+            });
             // A drawing error leaves the previous picture; the table still holds every figure.
-            let _ = draw(&canvas, &report);
+            let _ = draw(&canvas, &report, size);
             crate::timing::mark(crate::timing::CHART_DRAWN);
         }
     });
@@ -77,19 +84,25 @@ fn describe(report: &Report) -> String {
     )
 }
 
-/// Draws the chart at the device's pixel density.
-fn draw(canvas: &HtmlCanvasElement, report: &Report) -> Result<(), String> {
+/// The canvas's laid-out size in CSS pixels (a default before layout).
+fn client_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
+    let width = match canvas.client_width() {
+        w if w > 0 => f64::from(w),
+        _ => 640.0,
+    };
+    let height = match canvas.client_height() {
+        h if h > 0 => f64::from(h),
+        _ => f64::from(HEIGHT_CSS),
+    };
+    (width, height)
+}
+
+/// Draws the chart at the device's pixel density on a canvas of `css_size`.
+fn draw(canvas: &HtmlCanvasElement, report: &Report, css_size: (f64, f64)) -> Result<(), String> {
     let scale = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
         .max(1.0);
-    let css_width = match canvas.client_width() {
-        w if w > 0 => w as f64,
-        _ => 640.0,
-    };
-    let css_height = match canvas.client_height() {
-        h if h > 0 => h as f64,
-        _ => f64::from(HEIGHT_CSS),
-    };
+    let (css_width, css_height) = css_size;
     let (width, height) = (
         (css_width * scale).round() as u32,
         (css_height * scale).round() as u32,
