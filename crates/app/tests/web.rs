@@ -574,3 +574,29 @@ fn the_crash_message_is_text_with_a_reset_link() {
         .remove_attribute("data-crashed")
         .unwrap();
 }
+
+/// When the chart was last drawn, on the page's clock.
+fn last_chart_draw() -> f64 {
+    let performance = web_sys::window().unwrap().performance().unwrap();
+    let marks = performance.get_entries_by_name(vram_app::timing::CHART_DRAWN);
+    let last = marks.get(marks.length().saturating_sub(1));
+    js_sys::Reflect::get(&last, &"startTime".into())
+        .unwrap()
+        .as_f64()
+        .unwrap_or(f64::NAN)
+}
+
+#[wasm_bindgen_test]
+async fn the_chart_is_redrawn_only_when_its_data_changes() {
+    let _turn = Turn::take().await;
+    let page = Page::open("").await;
+    let first = last_chart_draw();
+    assert!(first.is_finite(), "the chart was drawn");
+    // The same configuration written differently: nothing to redraw.
+    page.type_into("params", "7.0").await;
+    page.type_into("gpus", " 8 ").await;
+    assert_eq!(last_chart_draw(), first);
+    // A different configuration: drawn again.
+    page.type_into("params", "8").await;
+    assert!(last_chart_draw() > first);
+}
