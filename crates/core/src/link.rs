@@ -107,11 +107,14 @@ pub fn value_of(config: &Config, field: Field) -> String {
 /// here, and version-1 links keep being read by [`decode_v1`].
 pub fn decode(query: &str) -> DecodedLink {
     let query = query.strip_prefix('?').unwrap_or(query);
-    let mut seen = std::collections::HashSet::new();
-    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
-        .filter(|(key, _)| seen.insert(key.clone()))
-        .map(|(key, value)| (key.into_owned(), value.into_owned()))
-        .collect();
+    // Only known keys matter, so only they are remembered: no hashing of hostile input.
+    let known = |key: &str| key == VERSION_KEY || LINK_FIELDS.iter().any(|f| f.key() == key);
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+        if known(&key) && !pairs.iter().any(|(seen, _)| *seen == key) {
+            pairs.push((key.into_owned(), value.into_owned()));
+        }
+    }
     let mut problems = Vec::new();
     match pairs.iter().find(|(key, _)| key == VERSION_KEY) {
         None => {}
