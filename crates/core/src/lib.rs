@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod accumulation;
+pub mod activations;
 pub mod architecture;
 pub mod config;
 pub mod format;
