@@ -69,7 +69,7 @@ async fn a_shared_link_opens_the_13b_zero2_case_highlighted() {
     let query = browser.wait_for_query("stage=2").await;
     assert_eq!(
         query,
-        "v=1&params=13&gpus=8&gpu_mem=80&dtype=fp16&opt=adam&overhead=0.2&stage=2"
+        "v=1&params=13&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=2"
     );
     browser.close().await;
 }

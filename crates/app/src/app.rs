@@ -9,7 +9,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vram_core::link::{self, value_of, LinkProblem};
 use vram_core::{
-    parse_percent, percent_text, Config, Field, InputError, Optimizer, Precision, Report, Strategy,
+    parse_percent, percent_text, Config, Field, GradientPrecision, InputError, Optimizer,
+    Precision, Report, Strategy,
 };
 
 use crate::chart::MaxParamsChart;
@@ -31,6 +32,7 @@ pub fn App() -> impl IntoView {
     let gpu_mem_text = RwSignal::new(value_of(&initial, Field::GpuMemory));
     let overhead_text = RwSignal::new(percent_text(initial.overhead));
     let precision = RwSignal::new(initial.precision);
+    let gradients = RwSignal::new(initial.gradients);
     let optimizer = RwSignal::new(initial.optimizer);
     let highlight = RwSignal::new(initial.highlight);
     let link_problems = RwSignal::new(problems);
@@ -49,6 +51,7 @@ pub fn App() -> impl IntoView {
             gpu_mem_gb: gpu_mem.get().ok()?,
             overhead: overhead.get().ok()?,
             precision: precision.get(),
+            gradients: gradients.get(),
             optimizer: optimizer.get(),
             highlight: highlight.get(),
         })
@@ -97,6 +100,9 @@ pub fn App() -> impl IntoView {
                     <ChoiceField field=Field::Precision label=text::LABEL_PRECISION value=precision
                         key=Precision::key
                         choices=Precision::ALL.iter().map(|p| (*p, p.label())).collect() />
+                    <ChoiceField field=Field::GradAcc label=text::LABEL_GRAD_ACC value=gradients
+                        key=GradientPrecision::key
+                        choices=GradientPrecision::ALL.iter().map(|g| (*g, g.label())).collect() />
                     <ChoiceField field=Field::Optimizer label=text::LABEL_OPTIMIZER value=optimizer
                         key=Optimizer::key
                         choices=Optimizer::ALL.iter().map(|o| (*o, o.label())).collect() />

@@ -22,7 +22,8 @@ pub const UNIT_GPU_MEM: &str = "GB";
 pub const LABEL_OVERHEAD: &str = "Reserved overhead";
 pub const UNIT_OVERHEAD: &str = "%";
 pub const HINT_OVERHEAD: &str = "Held back for activations, buffers and the framework.";
-pub const LABEL_PRECISION: &str = "Precision (weights, gradients)";
+pub const LABEL_PRECISION: &str = "Precision";
+pub const LABEL_GRAD_ACC: &str = "Gradients accumulated in";
 pub const LABEL_OPTIMIZER: &str = "Optimizer";
 pub const LABEL_STAGE: &str = "Highlighted strategy";
 
@@ -109,9 +110,9 @@ fn field_error_for_link(error: &InputError) -> String {
             format_number(limits.min),
             format_number(limits.max)
         ),
-        (Field::Precision, InputErrorKind::UnknownChoice) => "Use fp32, fp16 or bf16.".into(),
-        (Field::Optimizer, InputErrorKind::UnknownChoice) => "Use adam or sgd.".into(),
-        (Field::Stage, InputErrorKind::UnknownChoice) => "Use ddp, 1, 2 or 3.".into(),
+        (_, InputErrorKind::UnknownChoice) => {
+            format!("Use one of: {}.", error.field.choices().join(", "))
+        }
         _ => field_error(error),
     }
 }

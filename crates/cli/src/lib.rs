@@ -373,6 +373,7 @@ pub fn json(config: &Config, report: &Report) -> String {
             "gpus": config.gpus,
             "gpu_mem": figure(config.gpu_mem_gb, "GB"),
             "dtype": config.precision.key(),
+            "grad_acc": config.gradients.key(),
             "opt": config.optimizer.key(),
             "overhead": figure(config.overhead, "fraction"),
             "stage": config.highlight.key(),

@@ -123,7 +123,7 @@ fn a_bad_link_value_names_the_key_and_exits_2() {
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.contains("dtype=\"fp8\": precision (dtype) must be one of fp32, fp16, bf16"),
+        stderr.contains("dtype=\"fp8\": precision (dtype) must be one of fp32, fp16, bf16, fp32-pure, bf16-pure"),
         "{stderr}"
     );
     assert!(stderr.contains("overhead=\"1\""), "{stderr}");
@@ -155,9 +155,11 @@ fn help_documents_every_option_with_its_default_and_unit() {
         "--gpu-mem <GB>",
         "in GB of 10^9 bytes: 0.1 to 10000 [default: 80]",
         "--dtype <CHOICE>",
-        "fp32, fp16, bf16 [default: fp16]",
+        "fp32, fp16, bf16, fp32-pure, bf16-pure [default: fp16]",
+        "--grad-acc <CHOICE>",
+        "model, fp32 [default: model]",
         "--opt <CHOICE>",
-        "adam, sgd [default: adam]",
+        "adam, sgd, sgd-momentum, adam8bit, adafactor, lion [default: adam]",
         "--overhead <FRACTION>",
         "0 to 0.95 [default: 0.2]",
         "--stage <CHOICE>",
@@ -188,7 +190,7 @@ fn link_prints_the_page_address_of_the_configuration() {
     assert!(output.status.success());
     assert_eq!(
         String::from_utf8(output.stdout).unwrap(),
-        "https://example.org/vram/?v=1&params=70&gpus=64&gpu_mem=80&dtype=fp16&opt=adam&overhead=0.2&stage=3\n"
+        "https://example.org/vram/?v=1&params=70&gpus=64&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=3\n"
     );
 }
 

@@ -14,7 +14,9 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod benches {
-    use vram_core::{max_trainable_sweep, Bytes, Config, MemoryBudget, Optimizer, Precision};
+    use vram_core::{
+        max_trainable_sweep, Bytes, Config, MemoryBudget, Optimizer, Precision, Recipe,
+    };
 
     /// Every strategy's largest trainable model for every GPU count from 1 to 1024.
     #[divan::bench]
@@ -22,8 +24,7 @@ mod benches {
         let budget = MemoryBudget::new(Bytes::from_gb(80.0), 0.2).expect("valid budget");
         let sweep = max_trainable_sweep(
             divan::black_box(&budget),
-            Precision::Fp16,
-            Optimizer::Adam,
+            Recipe::lesson(Precision::Fp16, Optimizer::Adam),
             1..=1024,
         );
         sweep.len()

@@ -4,11 +4,12 @@
 use serde::{Deserialize, Serialize};
 
 use crate::input::{Field, InputError};
+use crate::memory::Recipe;
 use crate::memory::{
     max_trainable_params, BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup,
 };
 use crate::units::{Bytes, ParamCount};
-use crate::{Optimizer, Precision, Strategy};
+use crate::{GradientPrecision, Optimizer, Precision, Strategy};
 
 /// Every input of the calculator, in the units the user types them in.
 ///
@@ -24,6 +25,8 @@ pub struct Config {
     pub gpu_mem_gb: f64,
     /// Precision of weights and gradients.
     pub precision: Precision,
+    /// Format gradients are accumulated in.
+    pub gradients: GradientPrecision,
     /// Optimizer.
     pub optimizer: Optimizer,
     /// Fraction of each GPU's memory held back (0.2 = 20 %).
@@ -39,6 +42,7 @@ impl Default for Config {
             gpus: 8,
             gpu_mem_gb: 80.0,
             precision: Precision::Fp16,
+            gradients: GradientPrecision::AsWeights,
             optimizer: Optimizer::Adam,
             overhead: 0.2,
             highlight: Strategy::Ddp,
@@ -50,12 +54,20 @@ impl Config {
     /// The training setup, or the first error among model size and GPU count.
     pub fn setup(&self) -> Result<TrainingSetup, InputError> {
         Field::Params.check(self.params_billions)?;
-        TrainingSetup::new(
+        TrainingSetup::with_recipe(
             ParamCount::from_billions(self.params_billions),
-            self.precision,
-            self.optimizer,
+            self.recipe(),
             self.gpus,
         )
+    }
+
+    /// Precision, gradients' format and optimizer.
+    pub fn recipe(&self) -> Recipe {
+        Recipe {
+            precision: self.precision,
+            gradients: self.gradients,
+            optimizer: self.optimizer,
+        }
     }
 
     /// The per-GPU memory budget, or the first error among memory and overhead.
@@ -107,8 +119,7 @@ impl Default for Report {
         let config = Config::default();
         let setup = TrainingSetup {
             params: ParamCount::from_billions(config.params_billions),
-            precision: config.precision,
-            optimizer: config.optimizer,
+            recipe: config.recipe(),
             gpus: config.gpus,
         };
         let budget = MemoryBudget {
@@ -129,13 +140,7 @@ impl Report {
                 bytes_per_param: setup.bytes_per_param(strategy),
                 memory,
                 fits: budget.fits(memory.total),
-                max_params: max_trainable_params(
-                    &budget,
-                    strategy,
-                    setup.precision(),
-                    setup.optimizer(),
-                    setup.gpus(),
-                ),
+                max_params: max_trainable_params(&budget, strategy, setup.recipe(), setup.gpus()),
             }
         });
         Report {

@@ -19,6 +19,8 @@ pub enum Field {
     Overhead,
     /// Precision of weights and gradients.
     Precision,
+    /// Format gradients are accumulated in.
+    GradAcc,
     /// Optimizer.
     Optimizer,
     /// Strategy shown highlighted.
@@ -54,6 +56,7 @@ impl Field {
             Field::GpuMemory => "gpu_mem",
             Field::Overhead => "overhead",
             Field::Precision => "dtype",
+            Field::GradAcc => "grad_acc",
             Field::Optimizer => "opt",
             Field::Stage => "stage",
             Field::GlobalBatch => "global_batch",
@@ -69,6 +72,7 @@ impl Field {
             Field::GpuMemory => "memory per GPU",
             Field::Overhead => "reserved overhead",
             Field::Precision => "precision",
+            Field::GradAcc => "gradient accumulation format",
             Field::Optimizer => "optimizer",
             Field::Stage => "highlighted strategy",
             Field::GlobalBatch => "global batch size",
@@ -84,15 +88,23 @@ impl Field {
             Field::GpuMemory => Some("GB of 10^9 bytes"),
             Field::Overhead => Some("fraction of each GPU's memory"),
             Field::GlobalBatch | Field::MicroBatch => Some("samples"),
-            Field::Precision | Field::Optimizer | Field::Stage => None,
+            Field::Precision | Field::GradAcc | Field::Optimizer | Field::Stage => None,
         }
     }
 
     /// The values a choice field accepts; empty for a numeric field.
     pub const fn choices(self) -> &'static [&'static str] {
         match self {
-            Field::Precision => &["fp32", "fp16", "bf16"],
-            Field::Optimizer => &["adam", "sgd"],
+            Field::Precision => &["fp32", "fp16", "bf16", "fp32-pure", "bf16-pure"],
+            Field::GradAcc => &["model", "fp32"],
+            Field::Optimizer => &[
+                "adam",
+                "sgd",
+                "sgd-momentum",
+                "adam8bit",
+                "adafactor",
+                "lion",
+            ],
             Field::Stage => &["ddp", "1", "2", "3"],
             _ => &[],
         }
@@ -110,7 +122,7 @@ impl Field {
             Field::GpuMemory => (0.1, 1e4),
             Field::Overhead => (0.0, 0.95),
             Field::GlobalBatch | Field::MicroBatch => (1.0, 16_777_216.0),
-            Field::Precision | Field::Optimizer | Field::Stage => return None,
+            Field::Precision | Field::GradAcc | Field::Optimizer | Field::Stage => return None,
         };
         Some(Limits { min, max })
     }
@@ -287,7 +299,10 @@ mod tests {
         let message = Field::Precision
             .error(InputErrorKind::UnknownChoice)
             .to_string();
-        assert_eq!(message, "precision (dtype) must be one of fp32, fp16, bf16");
+        assert_eq!(
+            message,
+            "precision (dtype) must be one of fp32, fp16, bf16, fp32-pure, bf16-pure"
+        );
     }
 }
 

@@ -38,10 +38,10 @@ pub use config::{Config, Report, StrategyReport};
 pub use input::{parse_percent, percent_text, Field, InputError, InputErrorKind, Limits};
 pub use memory::{
     max_trainable_params, max_trainable_sweep, BytesPerParam, MemoryBreakdown, MemoryBudget,
-    TrainingSetup,
+    Recipe, TrainingSetup,
 };
 pub use optimizer::Optimizer;
-pub use precision::Precision;
+pub use precision::{GradientPrecision, Precision};
 pub use strategy::Strategy;
 pub use units::{Bytes, ParamCount};
 

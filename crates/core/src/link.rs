@@ -8,8 +8,9 @@
 //! | `params`   | model size, billions of params | `7`     |
 //! | `gpus`     | number of GPUs, whole          | `8`     |
 //! | `gpu_mem`  | memory per GPU, GB (10^9 B)    | `80`    |
-//! | `dtype`    | `fp32`, `fp16`, `bf16`         | `fp16`  |
-//! | `opt`      | `adam`, `sgd`                  | `adam`  |
+//! | `dtype`    | `fp32`, `fp16`, `bf16`, `fp32-pure`, `bf16-pure` | `fp16` |
+//! | `grad_acc` | `model`, `fp32`                | `model` |
+//! | `opt`      | `adam`, `sgd`, `sgd-momentum`, `adam8bit`, `adafactor`, `lion` | `adam` |
 //! | `overhead` | reserved fraction, 0 to 0.95   | `0.2`   |
 //! | `stage`    | `ddp`, `1`, `2`, `3`           | `ddp`   |
 //!
@@ -20,7 +21,7 @@
 
 use crate::config::Config;
 use crate::input::{Field, InputError, InputErrorKind};
-use crate::{Optimizer, Precision, Strategy};
+use crate::{GradientPrecision, Optimizer, Precision, Strategy};
 
 /// The version of the link contract that [`encode`] writes.
 pub const LINK_VERSION: &str = "1";
@@ -29,11 +30,12 @@ pub const LINK_VERSION: &str = "1";
 pub const VERSION_KEY: &str = "v";
 
 /// The fields that the link carries, in the order [`encode`] writes them.
-pub const LINK_FIELDS: [Field; 7] = [
+pub const LINK_FIELDS: [Field; 8] = [
     Field::Params,
     Field::Gpus,
     Field::GpuMemory,
     Field::Precision,
+    Field::GradAcc,
     Field::Optimizer,
     Field::Overhead,
     Field::Stage,
@@ -92,6 +94,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Gpus => config.gpus.to_string(),
         Field::GpuMemory => config.gpu_mem_gb.to_string(),
         Field::Precision => config.precision.key().to_string(),
+        Field::GradAcc => config.gradients.key().to_string(),
         Field::Optimizer => config.optimizer.key().to_string(),
         Field::Overhead => config.overhead.to_string(),
         Field::Stage => config.highlight.key().to_string(),
@@ -161,6 +164,9 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
         Field::GpuMemory => config.gpu_mem_gb = field.parse_number(text)?,
         Field::Overhead => config.overhead = field.parse_number(text)?,
         Field::Precision => config.precision = Precision::from_key(&choice).ok_or_else(unknown)?,
+        Field::GradAcc => {
+            config.gradients = GradientPrecision::from_key(&choice).ok_or_else(unknown)?;
+        }
         Field::Optimizer => config.optimizer = Optimizer::from_key(&choice).ok_or_else(unknown)?,
         Field::Stage => config.highlight = Strategy::from_key(&choice).ok_or_else(unknown)?,
         Field::GlobalBatch | Field::MicroBatch => return Err(unknown()),
@@ -179,7 +185,7 @@ mod tests {
     fn default_config_encodes_every_key() {
         assert_eq!(
             encode(&Config::default()),
-            "v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&opt=adam&overhead=0.2&stage=ddp"
+            "v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp"
         );
     }
 
@@ -198,6 +204,29 @@ mod tests {
                 assert_eq!(value_of(&config, field), *choice);
             }
         }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn every_value_of_every_choice_is_listed() {
+        let keys = |field: Field| field.choices().to_vec();
+        assert_eq!(keys(Field::Precision), Precision::ALL.map(Precision::key));
+        assert_eq!(
+            keys(Field::GradAcc),
+            GradientPrecision::ALL.map(GradientPrecision::key)
+        );
+        assert_eq!(keys(Field::Optimizer), Optimizer::ALL.map(Optimizer::key));
+        assert_eq!(keys(Field::Stage), Strategy::ALL.map(Strategy::key));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn links_without_grad_acc_keep_the_lessons_gradients() {
+        let old = decode("?params=7&dtype=bf16&opt=adam");
+        assert_eq!(old.config.gradients, GradientPrecision::AsWeights);
+        let megatron = decode("?dtype=bf16&grad_acc=fp32").config.report().unwrap();
+        // 2 + 4 + 12 = 18 bytes per parameter: 7 B × 18 = 126 GB under DDP.
+        assert_eq!(megatron.strategy(Strategy::Ddp).memory.total.gb(), 126.0);
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -233,7 +262,7 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn every_key_decodes() {
         let decoded =
-            decode("v=1&params=70.5&gpus=64&gpu_mem=40&dtype=bf16&opt=sgd&overhead=0.1&stage=3");
+            decode("v=1&params=70.5&gpus=64&gpu_mem=40&dtype=bf16&grad_acc=model&opt=sgd&overhead=0.1&stage=3");
         assert!(decoded.problems.is_empty());
         assert_eq!(
             decoded.config,
@@ -242,6 +271,7 @@ mod tests {
                 gpus: 64,
                 gpu_mem_gb: 40.0,
                 precision: Precision::Bf16,
+                gradients: GradientPrecision::AsWeights,
                 optimizer: Optimizer::Sgd,
                 overhead: 0.1,
                 highlight: Strategy::Zero3,
@@ -299,6 +329,7 @@ mod tests {
             gpus: 1024,
             gpu_mem_gb: 81.920_000_001,
             precision: Precision::Fp32,
+            gradients: GradientPrecision::Fp32,
             optimizer: Optimizer::Sgd,
             overhead: 0.0,
             highlight: Strategy::Zero1,

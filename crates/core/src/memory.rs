@@ -19,6 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::input::{Field, InputError};
+use crate::precision::GradientPrecision;
 use crate::units::{Bytes, ParamCount};
 use crate::{Optimizer, Precision, Strategy};
 
@@ -34,17 +35,23 @@ pub struct BytesPerParam {
 }
 
 impl BytesPerParam {
-    /// Bytes per parameter of one strategy, for weights and gradients of
-    /// `precision`, the states of `optimizer`, sharded over `gpus` GPUs.
-    pub fn of(strategy: Strategy, precision: Precision, optimizer: Optimizer, gpus: u32) -> Self {
+    /// Bytes per parameter of one strategy, for weights of `precision`, gradients
+    /// of `gradients`, the states of `optimizer`, sharded over `gpus` GPUs.
+    pub fn of(strategy: Strategy, recipe: Recipe, gpus: u32) -> Self {
         let n = f64::from(gpus.max(1));
         let shard = |sharded: bool, bytes: f64| if sharded { bytes / n } else { bytes };
         BytesPerParam {
-            weights: shard(strategy.shards_weights(), precision.bytes_per_param()),
-            gradients: shard(strategy.shards_gradients(), precision.bytes_per_param()),
+            weights: shard(
+                strategy.shards_weights(),
+                recipe.precision.bytes_per_param(),
+            ),
+            gradients: shard(
+                strategy.shards_gradients(),
+                recipe.gradients.bytes_per_param(recipe.precision),
+            ),
             optimizer_states: shard(
                 strategy.shards_optimizer_states(),
-                optimizer.state_bytes_per_param(),
+                recipe.optimizer.state_bytes_per_param(recipe.precision),
             ),
         }
     }
@@ -56,12 +63,33 @@ impl BytesPerParam {
     }
 }
 
+/// How the model is trained, numerically: precision, gradient format, optimizer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Recipe {
+    /// Weights' format and master copy.
+    pub precision: Precision,
+    /// Gradients' format.
+    pub gradients: GradientPrecision,
+    /// The optimizer.
+    pub optimizer: Optimizer,
+}
+
+impl Recipe {
+    /// The lesson's recipe with `precision` and `optimizer`: gradients as the weights.
+    pub const fn lesson(precision: Precision, optimizer: Optimizer) -> Self {
+        Recipe {
+            precision,
+            gradients: GradientPrecision::AsWeights,
+            optimizer,
+        }
+    }
+}
+
 /// A model to train and how: the inputs of the per-GPU memory formulas.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct TrainingSetup {
     pub(crate) params: ParamCount,
-    pub(crate) precision: Precision,
-    pub(crate) optimizer: Optimizer,
+    pub(crate) recipe: Recipe,
     pub(crate) gpus: u32,
 }
 
@@ -77,12 +105,16 @@ impl TrainingSetup {
         optimizer: Optimizer,
         gpus: u32,
     ) -> Result<Self, InputError> {
+        Self::with_recipe(params, Recipe::lesson(precision, optimizer), gpus)
+    }
+
+    /// A setup of `params` parameters trained with `recipe` on `gpus` GPUs.
+    pub fn with_recipe(params: ParamCount, recipe: Recipe, gpus: u32) -> Result<Self, InputError> {
         Field::Params.check(params.billions())?;
         Field::Gpus.check(f64::from(gpus))?;
         Ok(TrainingSetup {
             params,
-            precision,
-            optimizer,
+            recipe,
             gpus,
         })
     }
@@ -92,14 +124,19 @@ impl TrainingSetup {
         self.params
     }
 
-    /// Precision of weights and gradients.
+    /// Precision of the weights.
     pub fn precision(&self) -> Precision {
-        self.precision
+        self.recipe.precision
     }
 
     /// The optimizer.
     pub fn optimizer(&self) -> Optimizer {
-        self.optimizer
+        self.recipe.optimizer
+    }
+
+    /// Precision, gradients' format and optimizer together.
+    pub fn recipe(&self) -> Recipe {
+        self.recipe
     }
 
     /// Number of data-parallel GPUs.
@@ -109,7 +146,7 @@ impl TrainingSetup {
 
     /// Bytes per parameter on each GPU under `strategy`.
     pub fn bytes_per_param(&self, strategy: Strategy) -> BytesPerParam {
-        BytesPerParam::of(strategy, self.precision, self.optimizer, self.gpus)
+        BytesPerParam::of(strategy, self.recipe, self.gpus)
     }
 
     /// Memory of the model states on each GPU under `strategy`.
@@ -182,11 +219,10 @@ impl MemoryBudget {
 pub fn max_trainable_params(
     budget: &MemoryBudget,
     strategy: Strategy,
-    precision: Precision,
-    optimizer: Optimizer,
+    recipe: Recipe,
     gpus: u32,
 ) -> ParamCount {
-    let per_param = BytesPerParam::of(strategy, precision, optimizer, gpus);
+    let per_param = BytesPerParam::of(strategy, recipe, gpus);
     ParamCount::new(budget.usable().get() / per_param.total())
 }
 
@@ -271,8 +307,7 @@ mod tests {
         let max = max_trainable_params(
             &lesson_budget(),
             Strategy::Ddp,
-            Precision::Fp16,
-            Optimizer::Adam,
+            Recipe::lesson(Precision::Fp16, Optimizer::Adam),
             8,
         );
         assert!((max.billions() - 4.0).abs() < 1e-9, "{}", max.billions());
@@ -284,8 +319,7 @@ mod tests {
         let max = max_trainable_params(
             &lesson_budget(),
             Strategy::Zero3,
-            Precision::Fp16,
-            Optimizer::Adam,
+            Recipe::lesson(Precision::Fp16, Optimizer::Adam),
             8,
         );
         assert!((max.billions() - 32.0).abs() < 1e-9, "{}", max.billions());
@@ -296,8 +330,13 @@ mod tests {
     fn strategy_table_of_the_lesson_part_3() {
         // 64 GB usable / (4 + 12/8), / (2 + 14/8): 11.636… B and 17.066… B.
         let max = |s| {
-            max_trainable_params(&lesson_budget(), s, Precision::Fp16, Optimizer::Adam, 8)
-                .billions()
+            max_trainable_params(
+                &lesson_budget(),
+                s,
+                Recipe::lesson(Precision::Fp16, Optimizer::Adam),
+                8,
+            )
+            .billions()
         };
         assert!((max(Strategy::Zero1) - 64.0 / 5.5).abs() < 1e-9);
         assert!((max(Strategy::Zero2) - 64.0 / 3.75).abs() < 1e-9);
@@ -369,15 +408,14 @@ mod tests {
 /// ZeRO-3 grows in proportion to N.
 pub fn max_trainable_sweep(
     budget: &MemoryBudget,
-    precision: Precision,
-    optimizer: Optimizer,
+    recipe: Recipe,
     gpu_counts: impl IntoIterator<Item = u32>,
 ) -> Vec<(u32, [ParamCount; 4])> {
     gpu_counts
         .into_iter()
         .map(|gpus| {
-            let per_strategy = Strategy::ALL
-                .map(|strategy| max_trainable_params(budget, strategy, precision, optimizer, gpus));
+            let per_strategy =
+                Strategy::ALL.map(|strategy| max_trainable_params(budget, strategy, recipe, gpus));
             (gpus, per_strategy)
         })
         .collect()
@@ -393,7 +431,11 @@ mod sweep_tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn zero1_and_zero2_level_off_while_zero3_grows_with_the_cluster() {
         let budget = MemoryBudget::new(Bytes::from_gb(80.0), 0.2).unwrap();
-        let sweep = max_trainable_sweep(&budget, Precision::Fp16, Optimizer::Adam, 1..=1024);
+        let sweep = max_trainable_sweep(
+            &budget,
+            Recipe::lesson(Precision::Fp16, Optimizer::Adam),
+            1..=1024,
+        );
         assert_eq!(sweep.len(), 1024);
         let at = |gpus: u32, strategy: Strategy| {
             sweep[gpus as usize - 1].1[strategy as usize].billions()

@@ -4,29 +4,54 @@ use serde::{Deserialize, Serialize};
 
 /// The optimizer whose states are kept for every parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
 pub enum Optimizer {
-    /// Adam or AdamW in mixed precision: an fp32 master copy of the weights,
-    /// the first moment (momentum) and the second moment (variance), 4 bytes each.
+    /// Adam or AdamW: first and second moments in fp32, 8 bytes.
     Adam,
-    /// Plain SGD as the lesson counts it: the fp32 master copy of the weights only.
+    /// Plain SGD: no state of its own.
     Sgd,
+    /// SGD with momentum: one fp32 buffer, 4 bytes.
+    SgdMomentum,
+    /// 8-bit Adam (Dettmers et al. 2022, bitsandbytes): both moments in 8 bits, 2 bytes
+    /// (plus one fp32 scale per block of 2048 values, negligible).
+    Adam8bit,
+    /// Adafactor (Shazeer and Stern 2018) without momentum: the second moment of a
+    /// matrix is factored into a row and a column vector, about 4(1/rows + 1/cols)
+    /// bytes per parameter, counted as 0.
+    Adafactor,
+    /// Lion (Chen et al. 2023): one fp32 momentum buffer, 4 bytes.
+    Lion,
 }
 
 impl Optimizer {
     /// Every optimizer, in the order the page lists them.
-    pub const ALL: [Optimizer; 2] = [Optimizer::Adam, Optimizer::Sgd];
+    pub const ALL: [Optimizer; 6] = [
+        Optimizer::Adam,
+        Optimizer::Sgd,
+        Optimizer::SgdMomentum,
+        Optimizer::Adam8bit,
+        Optimizer::Adafactor,
+        Optimizer::Lion,
+    ];
 
-    /// Bytes of optimizer state per parameter.
-    ///
-    /// Adam: 4 + 4 + 4 = 12 (fp32 master weights, momentum, variance); SGD: 4.
-    /// Source: the lesson (Q1), after Rajbhandari et al. 2020, "ZeRO: Memory
-    /// Optimizations Toward Training Trillion Parameter Models", section 3.1 (K = 12).
-    pub const fn state_bytes_per_param(self) -> f64 {
+    /// Bytes per parameter of the optimizer's own states (moments), without the
+    /// fp32 master copy that mixed precision adds ([`crate::Precision::master_copy_bytes`]).
+    pub const fn moment_bytes_per_param(self) -> f64 {
         match self {
-            Optimizer::Adam => 12.0,
-            Optimizer::Sgd => 4.0,
+            Optimizer::Adam => 8.0,
+            Optimizer::Sgd | Optimizer::Adafactor => 0.0,
+            Optimizer::SgdMomentum | Optimizer::Lion => 4.0,
+            Optimizer::Adam8bit => 2.0,
         }
+    }
+
+    /// Bytes of optimizer state per parameter in `precision`: master copy plus moments.
+    ///
+    /// With the lesson's mixed precision: Adam 4 + 4 + 4 = 12 (fp32 master weights,
+    /// momentum, variance), SGD 4. Source: the lesson (Q1), after Rajbhandari et al.
+    /// 2020, "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models",
+    /// section 3.1 (K = 12).
+    pub const fn state_bytes_per_param(self, precision: crate::Precision) -> f64 {
+        precision.master_copy_bytes() + self.moment_bytes_per_param()
     }
 
     /// The value of this optimizer in the shared link's `opt` key.
@@ -34,6 +59,10 @@ impl Optimizer {
         match self {
             Optimizer::Adam => "adam",
             Optimizer::Sgd => "sgd",
+            Optimizer::SgdMomentum => "sgd-momentum",
+            Optimizer::Adam8bit => "adam8bit",
+            Optimizer::Adafactor => "adafactor",
+            Optimizer::Lion => "lion",
         }
     }
 
@@ -47,6 +76,43 @@ impl Optimizer {
         match self {
             Optimizer::Adam => "Adam / AdamW",
             Optimizer::Sgd => "SGD",
+            Optimizer::SgdMomentum => "SGD with momentum",
+            Optimizer::Adam8bit => "8-bit Adam",
+            Optimizer::Adafactor => "Adafactor",
+            Optimizer::Lion => "Lion",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::precision::{GradientPrecision, Precision};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn bytes_per_parameter_of_each_recipe() {
+        let total = |p: Precision, o: Optimizer, g: GradientPrecision| {
+            p.bytes_per_param() + g.bytes_per_param(p) + o.state_bytes_per_param(p)
+        };
+        use GradientPrecision::{AsWeights, Fp32};
+        assert_eq!(total(Precision::Fp16, Optimizer::Adam, AsWeights), 16.0); // the lesson
+        assert_eq!(total(Precision::Bf16, Optimizer::Adam, Fp32), 18.0); // Megatron-LM, DeepSpeed
+        assert_eq!(total(Precision::Fp16, Optimizer::Sgd, AsWeights), 8.0); // the lesson's 56 GB / 7 B
+        assert_eq!(total(Precision::Fp32, Optimizer::Adam, AsWeights), 20.0); // the lesson's fp32
+        assert_eq!(total(Precision::Fp32Pure, Optimizer::Adam, AsWeights), 16.0);
+        assert_eq!(total(Precision::Bf16Pure, Optimizer::Adam, AsWeights), 12.0);
+        assert_eq!(total(Precision::Bf16, Optimizer::Adam8bit, AsWeights), 10.0);
+        assert_eq!(total(Precision::Bf16, Optimizer::Lion, AsWeights), 12.0);
+        assert_eq!(
+            total(Precision::Bf16, Optimizer::SgdMomentum, AsWeights),
+            12.0
+        );
+        assert_eq!(
+            total(Precision::Bf16Pure, Optimizer::Adafactor, AsWeights),
+            4.0
+        );
     }
 }

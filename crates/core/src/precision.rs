@@ -1,31 +1,53 @@
-//! Numeric precision of the weights and gradients.
+//! Numeric precision of training: the format of weights and gradients, and
+//! whether an fp32 master copy of the weights is kept.
 
 use serde::{Deserialize, Serialize};
 
-/// The number format that weights and gradients are kept in during training.
+/// How weights (and, by default, gradients) are stored during training.
 ///
-/// As in the lesson, the optimizer's states are counted separately by
-/// [`crate::Optimizer::state_bytes_per_param`], whatever the precision.
+/// The lesson's modes keep an fp32 master copy of the weights, which it counts
+/// among the optimizer states (4 of Adam's 12 bytes), even for FP32 training.
+/// The two `…Pure` modes keep none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
 pub enum Precision {
-    /// IEEE 754 single precision: 4 bytes.
+    /// FP32 weights and gradients (4 bytes), counted as the lesson does: with an
+    /// fp32 master copy (4 + 4 + 12 = 20 bytes per parameter with Adam).
     Fp32,
-    /// IEEE 754 half precision: 2 bytes.
+    /// Mixed precision: FP16 weights and gradients (2 bytes), fp32 master copy.
     Fp16,
-    /// bfloat16 (8-bit exponent, 7-bit mantissa): 2 bytes.
+    /// Mixed precision: BF16 weights and gradients (2 bytes), fp32 master copy.
     Bf16,
+    /// Pure FP32 training: weights are their own master copy (4 + 4 + 8 = 16 with Adam).
+    Fp32Pure,
+    /// Pure BF16 training without a master copy: BF16 weights and gradients,
+    /// fp32 optimizer moments (2 + 2 + 8 = 12 with Adam).
+    Bf16Pure,
 }
 
 impl Precision {
     /// Every precision, in the order the page lists them.
-    pub const ALL: [Precision; 3] = [Precision::Fp32, Precision::Fp16, Precision::Bf16];
+    pub const ALL: [Precision; 5] = [
+        Precision::Fp32,
+        Precision::Fp16,
+        Precision::Bf16,
+        Precision::Fp32Pure,
+        Precision::Bf16Pure,
+    ];
 
-    /// Bytes that one parameter's weight, or one gradient, takes in this format.
+    /// Bytes of one weight (and one gradient, unless accumulated in fp32).
     pub const fn bytes_per_param(self) -> f64 {
         match self {
-            Precision::Fp32 => 4.0,
-            Precision::Fp16 | Precision::Bf16 => 2.0,
+            Precision::Fp32 | Precision::Fp32Pure => 4.0,
+            Precision::Fp16 | Precision::Bf16 | Precision::Bf16Pure => 2.0,
+        }
+    }
+
+    /// Bytes per parameter of the fp32 master copy of the weights, kept with the
+    /// optimizer states: 4 in the lesson's modes, 0 in the pure ones.
+    pub const fn master_copy_bytes(self) -> f64 {
+        match self {
+            Precision::Fp32 | Precision::Fp16 | Precision::Bf16 => 4.0,
+            Precision::Fp32Pure | Precision::Bf16Pure => 0.0,
         }
     }
 
@@ -35,6 +57,8 @@ impl Precision {
             Precision::Fp32 => "fp32",
             Precision::Fp16 => "fp16",
             Precision::Bf16 => "bf16",
+            Precision::Fp32Pure => "fp32-pure",
+            Precision::Bf16Pure => "bf16-pure",
         }
     }
 
@@ -43,12 +67,59 @@ impl Precision {
         Self::ALL.into_iter().find(|p| p.key() == key)
     }
 
-    /// The name people write: `FP32`, `FP16`, `BF16`.
+    /// The name people write.
     pub const fn label(self) -> &'static str {
         match self {
             Precision::Fp32 => "FP32",
-            Precision::Fp16 => "FP16",
-            Precision::Bf16 => "BF16",
+            Precision::Fp16 => "FP16 (mixed)",
+            Precision::Bf16 => "BF16 (mixed)",
+            Precision::Fp32Pure => "FP32, no master copy",
+            Precision::Bf16Pure => "BF16, no master copy",
+        }
+    }
+}
+
+/// The format gradients are accumulated in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum GradientPrecision {
+    /// As the weights: the lesson and the ZeRO paper.
+    #[default]
+    AsWeights,
+    /// fp32, as Megatron-LM and DeepSpeed keep them: 2 + 4 + 12 = 18 bytes per
+    /// parameter for mixed-precision Adam.
+    Fp32,
+}
+
+impl GradientPrecision {
+    /// Every choice, in the order the page lists them.
+    pub const ALL: [GradientPrecision; 2] = [GradientPrecision::AsWeights, GradientPrecision::Fp32];
+
+    /// Bytes of one gradient when the weights are in `precision`.
+    pub const fn bytes_per_param(self, precision: Precision) -> f64 {
+        match self {
+            GradientPrecision::AsWeights => precision.bytes_per_param(),
+            GradientPrecision::Fp32 => 4.0,
+        }
+    }
+
+    /// The value in the shared link's `grad_acc` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            GradientPrecision::AsWeights => "model",
+            GradientPrecision::Fp32 => "fp32",
+        }
+    }
+
+    /// The choice whose [`key`](Self::key) is `key`.
+    pub fn from_key(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|g| g.key() == key)
+    }
+
+    /// The name people write.
+    pub const fn label(self) -> &'static str {
+        match self {
+            GradientPrecision::AsWeights => "as the weights",
+            GradientPrecision::Fp32 => "fp32",
         }
     }
 }

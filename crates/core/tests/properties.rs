@@ -4,10 +4,13 @@
 
 use proptest::prelude::*;
 use vram_core::link::{decode, encode};
-use vram_core::{Config, Field, Optimizer, Precision, Strategy as ZeroStrategy};
+use vram_core::{Config, Field, GradientPrecision, Optimizer, Precision, Strategy as ZeroStrategy};
 
 fn any_precision() -> impl Strategy<Value = Precision> {
     prop::sample::select(Precision::ALL.to_vec())
+}
+fn any_gradients() -> impl Strategy<Value = GradientPrecision> {
+    prop::sample::select(GradientPrecision::ALL.to_vec())
 }
 fn any_optimizer() -> impl Strategy<Value = Optimizer> {
     prop::sample::select(Optimizer::ALL.to_vec())
@@ -22,18 +25,27 @@ fn any_config() -> impl Strategy<Value = Config> {
         any::<f64>(),
         any::<u32>(),
         any::<f64>(),
-        any_precision(),
+        (any_precision(), any_gradients()),
         any_optimizer(),
         any::<f64>(),
         any_strategy(),
     )
         .prop_map(
-            |(params_billions, gpus, gpu_mem_gb, precision, optimizer, overhead, highlight)| {
+            |(
+                params_billions,
+                gpus,
+                gpu_mem_gb,
+                (precision, gradients),
+                optimizer,
+                overhead,
+                highlight,
+            )| {
                 Config {
                     params_billions,
                     gpus,
                     gpu_mem_gb,
                     precision,
+                    gradients,
                     optimizer,
                     overhead,
                     highlight,
@@ -48,18 +60,27 @@ fn valid_config() -> impl Strategy<Value = Config> {
         0.001f64..=1e6,
         1u32..=1_048_576,
         0.1f64..=1e4,
-        any_precision(),
+        (any_precision(), any_gradients()),
         any_optimizer(),
         0.0f64..=0.95,
         any_strategy(),
     )
         .prop_map(
-            |(params_billions, gpus, gpu_mem_gb, precision, optimizer, overhead, highlight)| {
+            |(
+                params_billions,
+                gpus,
+                gpu_mem_gb,
+                (precision, gradients),
+                optimizer,
+                overhead,
+                highlight,
+            )| {
                 Config {
                     params_billions,
                     gpus,
                     gpu_mem_gb,
                     precision,
+                    gradients,
                     optimizer,
                     overhead,
                     highlight,
@@ -130,7 +151,7 @@ proptest! {
     #[test]
     fn decode_never_panics_on_link_shaped_strings(
         pairs in prop::collection::vec(
-            (prop::sample::select(vec!["v", "params", "gpus", "gpu_mem", "dtype", "opt", "overhead", "stage", "x"]),
+            (prop::sample::select(vec!["v", "params", "gpus", "gpu_mem", "dtype", "grad_acc", "opt", "overhead", "stage", "x"]),
              "[-+.eE0-9a-zA-Z%<>\"'& =#?\u{4e03}]{0,12}"),
             0..10)
     ) {
