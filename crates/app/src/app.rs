@@ -54,6 +54,9 @@ pub fn App() -> impl IntoView {
             gradients: gradients.get(),
             optimizer: optimizer.get(),
             highlight: highlight.get(),
+            model: initial.model,
+            gpu: initial.gpu,
+            global_batch: initial.global_batch,
         })
     };
     let stale = Memo::new(move |_| parsed().is_none());

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use vram_core::format::{format_bytes, format_params, format_percent, MemoryUnit};
-use vram_core::link::{self, apply, value_of, LINK_FIELDS};
+use vram_core::link::{self, all_fields, apply, value_of};
 use vram_core::{Config, Field, Report};
 
 /// Where `--link` points when `--base-url` is not given: what `scripts/serve` serves.
@@ -54,20 +54,26 @@ pub fn command() -> Command {
                 .value_name("LINK")
                 .help("A shared link of the page, or its query string (?params=13&gpus=8); options override it"),
         );
-    for field in LINK_FIELDS {
+    for field in all_fields() {
+        let default = match value_of(&defaults, field) {
+            value if value.is_empty() => String::new(),
+            value => format!(" [default: {value}]"),
+        };
         let help = match (field.unit(), field.limits()) {
             (Some(unit), Some(limits)) => format!(
-                "{}, in {unit}: {} to {} [default: {}]",
+                "{}, in {unit}: {} to {}{default}",
                 capitalise(field.label()),
                 limits.min,
                 limits.max,
-                value_of(&defaults, field)
+            ),
+            _ if field.choices().is_empty() => format!(
+                "{}: a preset id (see README){default}",
+                capitalise(field.label())
             ),
             _ => format!(
-                "{}: {} [default: {}]",
+                "{}: {}{default}",
                 capitalise(field.label()),
                 field.choices().join(", "),
-                value_of(&defaults, field)
             ),
         };
         command = command.arg(
@@ -146,7 +152,7 @@ pub fn config_from(matches: &ArgMatches) -> Result<Config, UsageError> {
         }
         None => Config::default(),
     };
-    for field in LINK_FIELDS {
+    for field in all_fields() {
         if let Some(text) = matches.get_one::<String>(field.key()) {
             if let Err(error) = apply(&mut config, field, text) {
                 problems.push(format!(
@@ -254,16 +260,23 @@ pub fn table(report: &Report, color: bool) -> String {
         format_percent(budget.reserved_fraction()),
         format_bytes(budget.usable(), UNIT),
     );
-    let header = [
-        "Strategy".to_string(),
+    let with_activations = report.activations.is_some();
+    let mut header: Vec<String> = vec![
+        "Strategy".into(),
         "Weights".into(),
         "Gradients".into(),
         "Optimizer states".into(),
+    ];
+    if with_activations {
+        header.push("Activations".into());
+    }
+    header.extend([
         "Total per GPU".into(),
         "Fits".into(),
+        "Fewest GPUs".into(),
         "Largest model".into(),
-    ];
-    let rows: Vec<[String; 7]> = report
+    ]);
+    let rows: Vec<Vec<String>> = report
         .strategies
         .iter()
         .map(|row| {
@@ -272,18 +285,27 @@ pub fn table(report: &Report, color: bool) -> String {
             } else {
                 " "
             };
-            [
+            let mut cells = vec![
                 format!("{mark} {}", row.strategy.label()),
                 format_bytes(row.memory.weights, UNIT),
                 format_bytes(row.memory.gradients, UNIT),
                 format_bytes(row.memory.optimizer_states, UNIT),
+            ];
+            if with_activations {
+                cells.push(format_bytes(row.memory.activations, UNIT));
+            }
+            cells.extend([
                 format_bytes(row.memory.total, UNIT),
                 if row.fits { "yes".into() } else { "no".into() },
+                row.fewest_gpus.map_or("none".into(), |n| n.to_string()),
                 format_params(row.max_params),
-            ]
+            ]);
+            cells
         })
         .collect();
-    let widths: Vec<usize> = (0..7)
+    let columns = header.len();
+    let fits_column = columns - 3;
+    let widths: Vec<usize> = (0..columns)
         .map(|c| {
             rows.iter()
                 .map(|r| r[c].chars().count())
@@ -292,17 +314,17 @@ pub fn table(report: &Report, color: bool) -> String {
                 .unwrap_or(0)
         })
         .collect();
-    let line = |cells: &[String; 7], fits: Option<bool>, bold: bool| {
+    let line = |cells: &[String], fits: Option<bool>, bold: bool| {
         let mut text = String::new();
         for (c, cell) in cells.iter().enumerate() {
-            let padded = if c == 0 || c == 5 {
+            let padded = if c == 0 || c == fits_column {
                 format!("{cell:<w$}", w = widths[c])
             } else {
                 format!("{cell:>w$}", w = widths[c])
             };
-            let styled = match (c, fits) {
-                (5, Some(true)) => paint(&padded, "32"),
-                (5, Some(false)) => paint(&padded, "31"),
+            let styled = match (c == fits_column, fits) {
+                (true, Some(true)) => paint(&padded, "32"),
+                (true, Some(false)) => paint(&padded, "31"),
                 _ => padded,
             };
             if c > 0 {
@@ -327,6 +349,28 @@ pub fn table(report: &Report, color: bool) -> String {
         );
     }
     let _ = writeln!(out);
+    if let (Some(model), Some(activations)) = (report.model, report.activations) {
+        let _ = writeln!(
+            out,
+            "Activations per GPU: {} ({} per layer, {} outside the layers): {} tokens x {} sequences, recompute {}, FlashAttention {}.",
+            format_bytes(activations.total, UNIT),
+            format_bytes(activations.per_layer, UNIT),
+            format_bytes(activations.embeddings_and_logits, UNIT),
+            model.seq_len,
+            model.micro_batch,
+            model.recompute.key(),
+            if model.flash_attention { "on" } else { "off" },
+        );
+    }
+    if let Some(steps) = report.accumulation_steps {
+        let _ = match steps {
+            Ok(steps) => writeln!(
+                out,
+                "Gradient accumulation: {steps} steps per optimizer step."
+            ),
+            Err(error) => writeln!(out, "Gradient accumulation: {error}."),
+        };
+    }
     let _ = writeln!(
         out,
         "* highlighted ({}). Fits: total per GPU <= usable memory. GB = 10^9 bytes.",

@@ -3,6 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::accumulation::accumulation_steps;
+use crate::activations::{activation_memory, ActivationMemory, ActivationSetup, Recompute};
+use crate::architecture::{Architecture, ModelPreset};
+use crate::gpu::GpuPreset;
+use crate::input::InputErrorKind;
 use crate::input::{Field, InputError};
 use crate::memory::Recipe;
 use crate::memory::{
@@ -11,11 +16,87 @@ use crate::memory::{
 use crate::units::{Bytes, ParamCount};
 use crate::{GradientPrecision, Optimizer, Precision, Strategy};
 
+/// A model given by its architecture, and how a step runs: what activations need.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelSpec {
+    /// The preset the architecture starts from; what the link cannot carry
+    /// (biases, norm, position embeddings) comes from it.
+    pub base: &'static ModelPreset,
+    /// The architecture.
+    pub architecture: Architecture,
+    /// Sequence length in tokens.
+    pub seq_len: u32,
+    /// Micro-batch per GPU, in sequences.
+    pub micro_batch: u32,
+    /// What the backward pass recomputes.
+    pub recompute: Recompute,
+    /// Whether attention runs as FlashAttention.
+    pub flash_attention: bool,
+}
+
+impl ModelSpec {
+    /// The preset `preset` with a 2,048-token sequence, micro-batch 1,
+    /// FlashAttention and no recomputation.
+    pub const fn of(preset: &'static ModelPreset) -> Self {
+        ModelSpec {
+            base: preset,
+            architecture: preset.architecture,
+            seq_len: 2048,
+            micro_batch: 1,
+            recompute: Recompute::None,
+            flash_attention: true,
+        }
+    }
+
+    /// The preset, if the architecture is still exactly its; `None` once edited (custom).
+    pub fn preset(&self) -> Option<&'static ModelPreset> {
+        (self.architecture == self.base.architecture).then_some(self.base)
+    }
+
+    /// The activation setup, with values of `precision`'s width and no dropout
+    /// (the presets' models train without it).
+    pub fn activation_setup(&self, precision: Precision) -> ActivationSetup {
+        ActivationSetup {
+            seq_len: self.seq_len,
+            micro_batch: self.micro_batch,
+            bytes_per_value: precision.bytes_per_param(),
+            flash_attention: self.flash_attention,
+            recompute: self.recompute,
+            dropout: false,
+        }
+    }
+
+    /// Checks the architecture and the step: each value within its field's limits,
+    /// heads dividing the hidden size, key/value heads dividing the heads.
+    pub fn validate(&self) -> Result<(), InputError> {
+        let a = &self.architecture;
+        for (field, value) in [
+            (Field::Layers, a.layers),
+            (Field::Hidden, a.hidden),
+            (Field::Ffn, a.ffn),
+            (Field::Heads, a.heads),
+            (Field::KvHeads, a.kv_heads),
+            (Field::Vocab, a.vocab),
+            (Field::Seq, self.seq_len),
+            (Field::MicroBatch, self.micro_batch),
+        ] {
+            field.check(f64::from(value))?;
+        }
+        if a.hidden % a.heads != 0 {
+            return Err(Field::Heads.error(InputErrorKind::NotDivisible));
+        }
+        if a.heads % a.kv_heads != 0 {
+            return Err(Field::KvHeads.error(InputErrorKind::NotDivisible));
+        }
+        Ok(())
+    }
+}
+
 /// Every input of the calculator, in the units the user types them in.
 ///
 /// The default is the lesson's example: 7 B parameters, 8 GPUs of 80 GB, FP16,
 /// Adam, 20 % reserved, DDP highlighted.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Config {
     /// Model size, in billions of parameters.
     pub params_billions: f64,
@@ -33,6 +114,13 @@ pub struct Config {
     pub overhead: f64,
     /// The strategy the page highlights.
     pub highlight: Strategy,
+    /// The model's architecture, if given: its exact parameter count replaces
+    /// `params_billions`, and activations are counted.
+    pub model: Option<ModelSpec>,
+    /// The GPU preset whose memory `gpu_mem_gb` holds, if one was chosen.
+    pub gpu: Option<&'static GpuPreset>,
+    /// Global batch size in sequences, for the gradient-accumulation steps.
+    pub global_batch: Option<u32>,
 }
 
 impl Default for Config {
@@ -46,6 +134,9 @@ impl Default for Config {
             optimizer: Optimizer::Adam,
             overhead: 0.2,
             highlight: Strategy::Ddp,
+            model: None,
+            gpu: None,
+            global_batch: None,
         }
     }
 }
@@ -53,12 +144,22 @@ impl Default for Config {
 impl Config {
     /// The training setup, or the first error among model size and GPU count.
     pub fn setup(&self) -> Result<TrainingSetup, InputError> {
-        Field::Params.check(self.params_billions)?;
-        TrainingSetup::with_recipe(
-            ParamCount::from_billions(self.params_billions),
-            self.recipe(),
-            self.gpus,
-        )
+        TrainingSetup::with_recipe(self.params()?, self.recipe(), self.gpus)
+    }
+
+    /// The parameter count: the architecture's, exactly, or the size typed.
+    pub fn params(&self) -> Result<ParamCount, InputError> {
+        match &self.model {
+            Some(model) => {
+                model.validate()?;
+                let params = ParamCount::new(model.architecture.param_count() as f64);
+                Field::Params.check(params.billions())?;
+                Ok(params)
+            }
+            None => Ok(ParamCount::from_billions(
+                Field::Params.check(self.params_billions)?,
+            )),
+        }
     }
 
     /// Precision, gradients' format and optimizer.
@@ -79,7 +180,17 @@ impl Config {
     /// Every figure for this configuration, or every input error, each naming its field.
     pub fn report(&self) -> Result<Report, Vec<InputError>> {
         match (self.setup(), self.budget()) {
-            (Ok(setup), Ok(budget)) => Ok(Report::new(setup, budget, self.highlight)),
+            (Ok(setup), Ok(budget)) => {
+                let mut report = Report::new(setup, budget, self.highlight);
+                if let Some(model) = &self.model {
+                    report.add_activations(model);
+                }
+                report.accumulation_steps = self.global_batch.map(|global| {
+                    let micro = self.model.map_or(1, |m| m.micro_batch);
+                    accumulation_steps(global, micro, self.gpus)
+                });
+                Ok(report)
+            }
             (setup, budget) => Err([setup.err(), budget.err()].into_iter().flatten().collect()),
         }
     }
@@ -96,12 +207,18 @@ pub struct StrategyReport {
     pub memory: MemoryBreakdown,
     /// Whether [`memory.total`](MemoryBreakdown::total) fits in the usable memory.
     pub fits: bool,
-    /// The largest model whose states fit in the usable memory.
+    /// Usable memory left over (negative when it does not fit).
+    pub headroom: Bytes,
+    /// The largest model whose states fit in the usable memory (activations aside).
     pub max_params: ParamCount,
+    /// The fewest GPUs with which this strategy fits, up to 2^20; `None` if none do.
+    pub fewest_gpus: Option<u32>,
+    /// The largest micro-batch that fits, when activations are counted.
+    pub max_micro_batch: Option<u32>,
 }
 
 /// Every figure the page shows for a valid configuration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Report {
     /// The model and how it is trained.
     pub setup: TrainingSetup,
@@ -111,6 +228,12 @@ pub struct Report {
     pub highlight: Strategy,
     /// One entry per strategy, in [`Strategy::ALL`]'s order.
     pub strategies: [StrategyReport; 4],
+    /// The model's architecture and step, when given.
+    pub model: Option<ModelSpec>,
+    /// Activation memory per GPU, when the architecture is known.
+    pub activations: Option<ActivationMemory>,
+    /// Gradient-accumulation steps for the global batch, when one was given.
+    pub accumulation_steps: Option<Result<u32, InputError>>,
 }
 
 impl Default for Report {
@@ -140,7 +263,10 @@ impl Report {
                 bytes_per_param: setup.bytes_per_param(strategy),
                 memory,
                 fits: budget.fits(memory.total),
+                headroom: Bytes::new(budget.usable().get() - memory.total.get()),
                 max_params: max_trainable_params(&budget, strategy, setup.recipe(), setup.gpus()),
+                fewest_gpus: fewest_gpus(&setup, &budget, strategy, Bytes::ZERO),
+                max_micro_batch: None,
             }
         });
         Report {
@@ -148,7 +274,40 @@ impl Report {
             budget,
             highlight,
             strategies,
+            model: None,
+            activations: None,
+            accumulation_steps: None,
         }
+    }
+
+    /// Adds `model`'s activations to every strategy: they are per GPU, whatever
+    /// the sharding.
+    fn add_activations(&mut self, model: &ModelSpec) {
+        let setup = model.activation_setup(self.setup.precision());
+        let activations = activation_memory(&model.architecture, &setup);
+        let per_sequence = activation_memory(
+            &model.architecture,
+            &ActivationSetup {
+                micro_batch: 1,
+                ..setup
+            },
+        )
+        .total;
+        let usable = self.budget.usable();
+        for row in &mut self.strategies {
+            row.memory.activations = activations.total;
+            row.memory.total = row.memory.total + activations.total;
+            row.fits = self.budget.fits(row.memory.total);
+            row.headroom = Bytes::new(usable.get() - row.memory.total.get());
+            row.fewest_gpus =
+                fewest_gpus(&self.setup, &self.budget, row.strategy, activations.total);
+            let states = row.memory.total.get() - activations.total.get();
+            // Activations grow in proportion to the micro-batch.
+            let fitting = ((usable.get() - states) / per_sequence.get()).floor();
+            row.max_micro_batch = (fitting >= 1.0).then(|| fitting.min(f64::from(u32::MAX)) as u32);
+        }
+        self.activations = Some(activations);
+        self.model = Some(*model);
     }
 
     /// The figures of `strategy`.
@@ -169,6 +328,47 @@ impl Report {
             .find(|row| row.fits)
             .map(|row| row.strategy)
     }
+}
+
+/// The fewest GPUs (up to [`Field::Gpus`]' limit) with which `strategy` fits
+/// `setup`'s model states plus `activations` per GPU in `budget`.
+///
+/// Bytes per GPU are `Ψ × (fixed + sharded / N) + activations`, so N is the
+/// smallest whole number with `sharded / N ≤ (usable − activations) / Ψ − fixed`.
+pub fn fewest_gpus(
+    setup: &TrainingSetup,
+    budget: &MemoryBudget,
+    strategy: Strategy,
+    activations: Bytes,
+) -> Option<u32> {
+    let one = BytesPerParam::of(strategy, setup.recipe(), 1);
+    let sharded = [
+        (strategy.shards_weights(), one.weights),
+        (strategy.shards_gradients(), one.gradients),
+        (strategy.shards_optimizer_states(), one.optimizer_states),
+    ];
+    let fixed: f64 = sharded.iter().filter(|(s, _)| !s).map(|(_, b)| b).sum();
+    let shardable: f64 = sharded.iter().filter(|(s, _)| *s).map(|(_, b)| b).sum();
+    let room = (budget.usable().get() - activations.get()) / setup.params().get() - fixed;
+    let max = Field::Gpus.limits().map_or(1.0, |l| l.max);
+    if room < 0.0 || (room == 0.0 && shardable > 0.0) {
+        return None;
+    }
+    let needed = if shardable == 0.0 {
+        1.0
+    } else {
+        (shardable / room).ceil().max(1.0)
+    };
+    // The division may land a hair above a whole number: check the one below.
+    let fits_with = |n: f64| {
+        setup.params().get() * (fixed + shardable / n) + activations.get() <= budget.usable().get()
+    };
+    let needed = if needed > 1.0 && fits_with(needed - 1.0) {
+        needed - 1.0
+    } else {
+        needed
+    };
+    (needed <= max).then_some(needed as u32)
 }
 
 #[cfg(test)]
@@ -194,6 +394,70 @@ mod tests {
         assert!((report.strategy(Strategy::Zero3).max_params.billions() - 32.0).abs() < 1e-9);
         assert_eq!(report.least_sharding_that_fits(), Some(Strategy::Zero1));
         assert_eq!(report.highlighted().strategy, Strategy::Ddp);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn fewest_gpus_for_the_lessons_7b() {
+        let report = Config::default().report().unwrap();
+        let fewest = report.strategies.map(|r| r.fewest_gpus);
+        // DDP never fits (112 > 64 GB); ZeRO-1 (4 + 12/3) × 7 = 56 GB; ZeRO-2 (2 + 14/2) × 7 = 63 GB;
+        // ZeRO-3 16/2 × 7 = 56 GB.
+        assert_eq!(fewest, [None, Some(3), Some(2), Some(2)]);
+        assert!((report.strategy(Strategy::Zero1).headroom.gb() - (64.0 - 38.5)).abs() < 1e-9);
+        assert!((report.strategy(Strategy::Ddp).headroom.gb() + 48.0).abs() < 1e-9);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn activations_add_to_every_strategy_and_bound_the_micro_batch() {
+        let config =
+            crate::link::decode("?model=llama2-7b&seq=4096&mbs=2&flash=1&gpus=8&gpu_mem=80").config;
+        let report = config.report().unwrap();
+        let activations = report.activations.unwrap();
+        assert_eq!(report.setup.params().get(), 6_738_415_616.0);
+        for row in report.strategies {
+            let states = row.memory.weights.get()
+                + row.memory.gradients.get()
+                + row.memory.optimizer_states.get();
+            assert_eq!(row.memory.activations, activations.total);
+            assert!((row.memory.total.get() - states - activations.total.get()).abs() < 1.0);
+            if let Some(batch) = row.max_micro_batch {
+                // The largest micro-batch fits, one more does not.
+                let per_sequence = activations.total.get() / 2.0;
+                let usable = report.budget.usable().get();
+                assert!(states + f64::from(batch) * per_sequence <= usable * (1.0 + 1e-12));
+                assert!(states + f64::from(batch + 1) * per_sequence > usable);
+            }
+        }
+        assert_eq!(report.strategy(Strategy::Ddp).max_micro_batch, None);
+        // About 20.9 GB of activations per 4,096-token sequence without recomputation:
+        // ZeRO-3's 14 GB of states leave room for two.
+        assert_eq!(report.strategy(Strategy::Zero3).max_micro_batch, Some(2));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn invalid_architectures_name_their_field() {
+        let with = |edit: fn(&mut Architecture)| {
+            let mut model = ModelSpec::of(crate::architecture::model_preset("llama2-7b").unwrap());
+            edit(&mut model.architecture);
+            Config {
+                model: Some(model),
+                ..Config::default()
+            }
+            .report()
+            .unwrap_err()[0]
+                .field
+        };
+        assert_eq!(with(|a| a.heads = 33), Field::Heads);
+        assert_eq!(with(|a| a.kv_heads = 3), Field::KvHeads);
+        assert_eq!(with(|a| a.layers = 0), Field::Layers);
+        // 10,000 layers of width 1,048,576: far more than 10^15 parameters.
+        assert_eq!(
+            with(|a| (a.layers, a.hidden, a.heads, a.kv_heads) = (10_000, 1_048_576, 1, 1)),
+            Field::Params
+        );
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]

@@ -29,6 +29,32 @@ pub enum Field {
     GlobalBatch,
     /// Micro-batch per GPU, in samples.
     MicroBatch,
+    /// Model preset, or `custom`.
+    Model,
+    /// Transformer layers.
+    Layers,
+    /// Hidden size.
+    Hidden,
+    /// FFN (intermediate) size.
+    Ffn,
+    /// Attention heads.
+    Heads,
+    /// Key/value heads.
+    KvHeads,
+    /// Vocabulary size.
+    Vocab,
+    /// Whether the output head is tied to the embedding.
+    Tied,
+    /// MLP kind.
+    Mlp,
+    /// GPU preset.
+    Gpu,
+    /// Sequence length, in tokens.
+    Seq,
+    /// Activation recomputation.
+    Recompute,
+    /// FlashAttention.
+    Flash,
 }
 
 /// The range a numeric field accepts, in the unit the user types it in.
@@ -60,7 +86,20 @@ impl Field {
             Field::Optimizer => "opt",
             Field::Stage => "stage",
             Field::GlobalBatch => "global_batch",
-            Field::MicroBatch => "micro_batch",
+            Field::MicroBatch => "mbs",
+            Field::Model => "model",
+            Field::Layers => "layers",
+            Field::Hidden => "hidden",
+            Field::Ffn => "ffn",
+            Field::Heads => "heads",
+            Field::KvHeads => "kv_heads",
+            Field::Vocab => "vocab",
+            Field::Tied => "tied",
+            Field::Mlp => "mlp",
+            Field::Gpu => "gpu",
+            Field::Seq => "seq",
+            Field::Recompute => "recompute",
+            Field::Flash => "flash",
         }
     }
 
@@ -77,6 +116,19 @@ impl Field {
             Field::Stage => "highlighted strategy",
             Field::GlobalBatch => "global batch size",
             Field::MicroBatch => "micro-batch per GPU",
+            Field::Model => "model",
+            Field::Layers => "layers",
+            Field::Hidden => "hidden size",
+            Field::Ffn => "FFN size",
+            Field::Heads => "attention heads",
+            Field::KvHeads => "key/value heads",
+            Field::Vocab => "vocabulary",
+            Field::Tied => "tied embeddings",
+            Field::Mlp => "MLP",
+            Field::Gpu => "GPU",
+            Field::Seq => "sequence length",
+            Field::Recompute => "activation recomputation",
+            Field::Flash => "FlashAttention",
         }
     }
 
@@ -87,8 +139,12 @@ impl Field {
             Field::Gpus => Some("GPUs"),
             Field::GpuMemory => Some("GB of 10^9 bytes"),
             Field::Overhead => Some("fraction of each GPU's memory"),
-            Field::GlobalBatch | Field::MicroBatch => Some("samples"),
-            Field::Precision | Field::GradAcc | Field::Optimizer | Field::Stage => None,
+            Field::GlobalBatch | Field::MicroBatch => Some("sequences"),
+            Field::Layers | Field::Heads | Field::KvHeads => Some("count"),
+            Field::Hidden | Field::Ffn => Some("features"),
+            Field::Vocab => Some("tokens"),
+            Field::Seq => Some("tokens"),
+            _ => None,
         }
     }
 
@@ -106,6 +162,9 @@ impl Field {
                 "lion",
             ],
             Field::Stage => &["ddp", "1", "2", "3"],
+            Field::Tied | Field::Flash => &["0", "1"],
+            Field::Mlp => &["gelu", "swiglu"],
+            Field::Recompute => &["none", "selective", "full"],
             _ => &[],
         }
     }
@@ -122,7 +181,22 @@ impl Field {
             Field::GpuMemory => (0.1, 1e4),
             Field::Overhead => (0.0, 0.95),
             Field::GlobalBatch | Field::MicroBatch => (1.0, 16_777_216.0),
-            Field::Precision | Field::GradAcc | Field::Optimizer | Field::Stage => return None,
+            Field::Layers => (1.0, 10_000.0),
+            Field::Hidden => (1.0, 1_048_576.0),
+            Field::Ffn => (1.0, 16_777_216.0),
+            Field::Heads | Field::KvHeads => (1.0, 65_536.0),
+            Field::Vocab => (1.0, 16_777_216.0),
+            Field::Seq => (1.0, 1e7),
+            Field::Precision
+            | Field::GradAcc
+            | Field::Optimizer
+            | Field::Stage
+            | Field::Model
+            | Field::Tied
+            | Field::Mlp
+            | Field::Gpu
+            | Field::Recompute
+            | Field::Flash => return None,
         };
         Some(Limits { min, max })
     }
@@ -206,12 +280,17 @@ impl InputError {
                 Some(unit) => format!("must be between {min} and {max} ({unit})"),
                 None => format!("must be between {min} and {max}"),
             },
+            InputErrorKind::UnknownChoice if self.field.choices().is_empty() => {
+                "is not one of the presets".into()
+            }
             InputErrorKind::UnknownChoice => {
                 format!("must be one of {}", self.field.choices().join(", "))
             }
-            InputErrorKind::NotDivisible => {
-                "must be a multiple of micro-batch × number of GPUs".into()
-            }
+            InputErrorKind::NotDivisible => match self.field {
+                Field::Heads => "must divide the hidden size".into(),
+                Field::KvHeads => "must divide the number of heads".into(),
+                _ => "must be a multiple of micro-batch × number of GPUs".into(),
+            },
         }
     }
 }
@@ -335,14 +414,8 @@ impl Field {
         if text.is_empty() {
             return Err(InputErrorKind::Empty);
         }
-        // Rust's float syntax also takes "inf", "infinity" and "nan"; only digits are numbers here.
-        if text
-            .chars()
-            .any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E')
-        {
-            return Err(InputErrorKind::NotANumber);
-        }
-        let value: f64 = text.parse().map_err(|_| InputErrorKind::NotANumber)?;
+        // Digits only: no "inf" or "NaN" (see `decimal` for why not `str::parse`).
+        let value = crate::decimal::parse_decimal(text).ok_or(InputErrorKind::NotANumber)?;
         if value.is_finite() {
             Ok(value)
         } else {

@@ -19,7 +19,10 @@
 //! page); an invalid value is reported as a [`LinkProblem`] naming its key, and
 //! that key takes its default. Decoding is total: no string makes it panic.
 
-use crate::config::Config;
+use crate::activations::Recompute;
+use crate::architecture::{model_preset, Architecture, Mlp};
+use crate::config::{Config, ModelSpec};
+use crate::gpu::gpu_preset;
 use crate::input::{Field, InputError, InputErrorKind};
 use crate::{GradientPrecision, Optimizer, Precision, Strategy};
 
@@ -78,19 +81,101 @@ pub struct DecodedLink {
 /// so that a link never depends on defaults: `v=1&params=7&gpus=8&…`.
 ///
 /// Numbers are written in Rust's shortest form that reads back to the same `f64`.
+/// The GPU, model and global-batch keys are written when they are set.
 pub fn encode(config: &Config) -> String {
     let mut query = form_urlencoded::Serializer::new(String::new());
     query.append_pair(VERSION_KEY, LINK_VERSION);
-    for field in LINK_FIELDS {
+    let mut fields: Vec<Field> = LINK_FIELDS.to_vec();
+    if config.gpu.is_some() {
+        fields.push(Field::Gpu);
+    }
+    if config.model.is_some() {
+        fields.extend(MODEL_FIELDS);
+    }
+    if config.global_batch.is_some() {
+        fields.push(Field::GlobalBatch);
+    }
+    for field in fields {
         query.append_pair(field.key(), &value_of(config, field));
     }
     query.finish()
 }
 
-/// The link's text for one field of `config`.
+/// The fields of a model given by its architecture, in the order [`encode`] writes them.
+pub const MODEL_FIELDS: [Field; 13] = [
+    Field::Model,
+    Field::Layers,
+    Field::Hidden,
+    Field::Ffn,
+    Field::Heads,
+    Field::KvHeads,
+    Field::Vocab,
+    Field::Tied,
+    Field::Mlp,
+    Field::Seq,
+    Field::MicroBatch,
+    Field::Recompute,
+    Field::Flash,
+];
+
+/// Every field a link may carry, in the order [`decode`] applies them: the model
+/// and the GPU preset first, so that explicit values refine what a preset filled.
+pub const DECODE_ORDER: [Field; 23] = [
+    Field::Model,
+    Field::Layers,
+    Field::Hidden,
+    Field::Ffn,
+    Field::Heads,
+    Field::KvHeads,
+    Field::Vocab,
+    Field::Tied,
+    Field::Mlp,
+    Field::Seq,
+    Field::MicroBatch,
+    Field::Recompute,
+    Field::Flash,
+    Field::Gpu,
+    Field::Params,
+    Field::Gpus,
+    Field::GpuMemory,
+    Field::Precision,
+    Field::GradAcc,
+    Field::Optimizer,
+    Field::Overhead,
+    Field::Stage,
+    Field::GlobalBatch,
+];
+
+/// Every field a link may carry, in the order [`encode`] writes them.
+pub fn all_fields() -> impl Iterator<Item = Field> {
+    LINK_FIELDS
+        .into_iter()
+        .chain([Field::Gpu])
+        .chain(MODEL_FIELDS)
+        .chain([Field::GlobalBatch])
+}
+
+/// The model used when architecture keys come without a `model` key.
+pub const DEFAULT_ARCHITECTURE_PRESET: &str = "llama2-7b";
+
+fn default_model() -> Option<ModelSpec> {
+    model_preset(DEFAULT_ARCHITECTURE_PRESET).map(ModelSpec::of)
+}
+
+fn flag(value: bool) -> String {
+    if value { "1" } else { "0" }.to_string()
+}
+
+/// The link's text for one field of `config` (empty for a field it does not hold).
 pub fn value_of(config: &Config, field: Field) -> String {
+    let model = config.model.as_ref();
+    let arch =
+        |get: fn(&Architecture) -> String| model.map(|m| get(&m.architecture)).unwrap_or_default();
     match field {
-        Field::Params => config.params_billions.to_string(),
+        Field::Params => match model {
+            Some(m) => (m.architecture.param_count() as f64 / 1e9).to_string(),
+            None => config.params_billions.to_string(),
+        },
         Field::Gpus => config.gpus.to_string(),
         Field::GpuMemory => config.gpu_mem_gb.to_string(),
         Field::Precision => config.precision.key().to_string(),
@@ -98,7 +183,26 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Optimizer => config.optimizer.key().to_string(),
         Field::Overhead => config.overhead.to_string(),
         Field::Stage => config.highlight.key().to_string(),
-        Field::GlobalBatch | Field::MicroBatch => String::new(),
+        Field::GlobalBatch => config
+            .global_batch
+            .map(|b| b.to_string())
+            .unwrap_or_default(),
+        Field::Gpu => config.gpu.map(|g| g.id.to_string()).unwrap_or_default(),
+        Field::Model => model.map(|m| m.base.id.to_string()).unwrap_or_default(),
+        Field::Layers => arch(|a| a.layers.to_string()),
+        Field::Hidden => arch(|a| a.hidden.to_string()),
+        Field::Ffn => arch(|a| a.ffn.to_string()),
+        Field::Heads => arch(|a| a.heads.to_string()),
+        Field::KvHeads => arch(|a| a.kv_heads.to_string()),
+        Field::Vocab => arch(|a| a.vocab.to_string()),
+        Field::Tied => arch(|a| flag(a.tied_embeddings)),
+        Field::Mlp => arch(|a| a.mlp.key().to_string()),
+        Field::Seq => model.map(|m| m.seq_len.to_string()).unwrap_or_default(),
+        Field::MicroBatch => model.map(|m| m.micro_batch.to_string()).unwrap_or_default(),
+        Field::Recompute => model
+            .map(|m| m.recompute.key().to_string())
+            .unwrap_or_default(),
+        Field::Flash => model.map(|m| flag(m.flash_attention)).unwrap_or_default(),
     }
 }
 
@@ -111,7 +215,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
 pub fn decode(query: &str) -> DecodedLink {
     let query = query.strip_prefix('?').unwrap_or(query);
     // Only known keys matter, so only they are remembered: no hashing of hostile input.
-    let known = |key: &str| key == VERSION_KEY || LINK_FIELDS.iter().any(|f| f.key() == key);
+    let known = |key: &str| key == VERSION_KEY || DECODE_ORDER.iter().any(|f| f.key() == key);
     let mut pairs: Vec<(String, String)> = Vec::new();
     for (key, value) in form_urlencoded::parse(query.as_bytes()) {
         if known(&key) && !pairs.iter().any(|(seen, _)| *seen == key) {
@@ -139,8 +243,8 @@ pub fn decode(query: &str) -> DecodedLink {
 pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     let mut config = Config::default();
     let mut problems = Vec::new();
-    for (key, value) in pairs {
-        let Some(field) = LINK_FIELDS.into_iter().find(|f| f.key() == key) else {
+    for field in DECODE_ORDER {
+        let Some((key, value)) = pairs.iter().find(|(key, _)| key == field.key()) else {
             continue;
         };
         if let Err(error) = apply(&mut config, field, value) {
@@ -151,6 +255,31 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             });
         }
     }
+    // An architecture whose values are each in range may still be impossible (heads
+    // not dividing the hidden size) or too large: it is set aside for its preset's.
+    if let Some(model) = &mut config.model {
+        let whole = Config {
+            model: Some(*model),
+            ..Config::default()
+        };
+        if let Err(error) = whole.params() {
+            let key = error.field.key();
+            let value = pairs
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
+            problems.push(LinkProblem {
+                key: key.to_string(),
+                value,
+                error: Some(error),
+            });
+            model.architecture = model.base.architecture;
+        }
+        config.params_billions = model.architecture.param_count() as f64 / 1e9;
+    }
+    // Problems in the order the link wrote them.
+    problems.sort_unstable_by_key(|p| pairs.iter().position(|(key, _)| *key == p.key));
     DecodedLink { config, problems }
 }
 
@@ -158,10 +287,30 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
 pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputError> {
     let choice = text.trim().to_ascii_lowercase();
     let unknown = || field.error(InputErrorKind::UnknownChoice);
+    let flag = |text: &str| match text {
+        "1" => Ok(true),
+        "0" => Ok(false),
+        _ => Err(unknown()),
+    };
+    // Architecture fields edit the model, which they create (as custom) if needed.
+    // Any architecture or step key implies a model: Llama 2 7B's unless `model`
+    // named one. An edited architecture is custom: no longer its preset.
+    let mut edit_model = |edit: &mut dyn FnMut(&mut ModelSpec)| {
+        let mut model = config.model.or_else(default_model).ok_or_else(unknown)?;
+        edit(&mut model);
+        config.model = Some(model);
+        Ok(())
+    };
     match field {
         Field::Params => config.params_billions = field.parse_number(text)?,
         Field::Gpus => config.gpus = field.parse_count(text)?,
-        Field::GpuMemory => config.gpu_mem_gb = field.parse_number(text)?,
+        Field::GpuMemory => {
+            let gb = field.parse_number(text)?;
+            if config.gpu.is_some_and(|gpu| gpu.memory().gb() != gb) {
+                config.gpu = None;
+            }
+            config.gpu_mem_gb = gb;
+        }
         Field::Overhead => config.overhead = field.parse_number(text)?,
         Field::Precision => config.precision = Precision::from_key(&choice).ok_or_else(unknown)?,
         Field::GradAcc => {
@@ -169,7 +318,73 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
         }
         Field::Optimizer => config.optimizer = Optimizer::from_key(&choice).ok_or_else(unknown)?,
         Field::Stage => config.highlight = Strategy::from_key(&choice).ok_or_else(unknown)?,
-        Field::GlobalBatch | Field::MicroBatch => return Err(unknown()),
+        Field::GlobalBatch => config.global_batch = Some(field.parse_count(text)?),
+        Field::Gpu => {
+            let gpu = gpu_preset(&choice).ok_or_else(unknown)?;
+            config.gpu = Some(gpu);
+            config.gpu_mem_gb = gpu.memory().gb();
+        }
+        Field::Model => {
+            let preset = model_preset(&choice).ok_or_else(unknown)?;
+            let mut model = config.model.unwrap_or(ModelSpec::of(preset));
+            model.base = preset;
+            model.architecture = preset.architecture;
+            config.model = Some(model);
+        }
+        Field::Layers => {
+            let v = field.parse_count(text)?;
+            edit_model(&mut |m| m.architecture.layers = v)?;
+        }
+        Field::Hidden => {
+            let v = field.parse_count(text)?;
+            edit_model(&mut |m| m.architecture.hidden = v)?;
+        }
+        Field::Ffn => {
+            let v = field.parse_count(text)?;
+            edit_model(&mut |m| m.architecture.ffn = v)?;
+        }
+        Field::Heads => {
+            let v = field.parse_count(text)?;
+            edit_model(&mut |m| m.architecture.heads = v)?;
+        }
+        Field::KvHeads => {
+            let v = field.parse_count(text)?;
+            edit_model(&mut |m| m.architecture.kv_heads = v)?;
+        }
+        Field::Vocab => {
+            let v = field.parse_count(text)?;
+            edit_model(&mut |m| m.architecture.vocab = v)?;
+        }
+        Field::Tied => {
+            let v = flag(&choice)?;
+            edit_model(&mut |m| m.architecture.tied_embeddings = v)?;
+        }
+        Field::Mlp => {
+            let v = [Mlp::Gelu, Mlp::SwiGlu]
+                .into_iter()
+                .find(|m| m.key() == choice)
+                .ok_or_else(unknown)?;
+            edit_model(&mut |m| m.architecture.mlp = v)?;
+        }
+        Field::Seq => {
+            let v = field.parse_count(text)?;
+            edit_model(&mut |m| m.seq_len = v)?;
+        }
+        Field::MicroBatch => {
+            let v = field.parse_count(text)?;
+            edit_model(&mut |m| m.micro_batch = v)?;
+        }
+        Field::Recompute => {
+            let v = [Recompute::None, Recompute::Selective, Recompute::Full]
+                .into_iter()
+                .find(|r| r.key() == choice)
+                .ok_or_else(unknown)?;
+            edit_model(&mut |m| m.recompute = v)?;
+        }
+        Field::Flash => {
+            let v = flag(&choice)?;
+            edit_model(&mut |m| m.flash_attention = v)?;
+        }
     }
     Ok(())
 }
@@ -231,6 +446,54 @@ mod tests {
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn model_and_gpu_presets_decode_and_round_trip() {
+        let decoded = decode("?gpus=8&model=llama2-70b&gpu=h100-80gb&seq=4096&recompute=full&flash=0&global_batch=512");
+        assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
+        let config = decoded.config;
+        let model = config.model.unwrap();
+        assert_eq!(model.preset().map(|p| p.id), Some("llama2-70b"));
+        assert_eq!((model.seq_len, model.micro_batch), (4096, 1));
+        assert_eq!(model.recompute, Recompute::Full);
+        assert!(!model.flash_attention);
+        assert_eq!(config.gpu.map(|g| g.id), Some("h100-80gb"));
+        assert_eq!(config.gpu_mem_gb, 81_559.0 * 1_048_576.0 / 1e9);
+        assert_eq!(config.global_batch, Some(512));
+        let again = decode(&encode(&config));
+        assert!(again.problems.is_empty());
+        assert_eq!(again.config, config);
+        let report = config.report().unwrap();
+        assert_eq!(report.setup.params().get(), 68_976_648_192.0);
+        assert_eq!(report.accumulation_steps, Some(Ok(64)));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn edited_architectures_are_custom() {
+        let edited = decode("?model=llama2-7b&layers=40").config.model.unwrap();
+        assert_eq!(edited.preset(), None);
+        assert_eq!(edited.base.id, "llama2-7b");
+        assert_eq!(edited.architecture.layers, 40);
+        let same = decode("?model=llama2-7b&layers=32").config.model.unwrap();
+        assert_eq!(same.preset().map(|p| p.id), Some("llama2-7b"));
+        let bare = decode("?layers=40").config.model.unwrap();
+        assert_eq!((bare.preset(), bare.architecture.hidden), (None, 4096));
+        // What the link does not carry comes from the base: Qwen's QKV biases stay.
+        let qwen = decode("?model=qwen2.5-7b&layers=30").config;
+        assert_eq!(decode(&encode(&qwen)).config, qwen);
+        // An impossible architecture is set aside, and named.
+        let impossible = decode("?model=qwen2.5-72b&heads=7");
+        assert_eq!(impossible.problems[0].key, "heads");
+        assert!(impossible.config.report().is_ok());
+        let explicit_memory = decode("?gpu=a100-80gb&gpu_mem=80").config;
+        assert_eq!(
+            (explicit_memory.gpu, explicit_memory.gpu_mem_gb),
+            (None, 80.0)
+        );
+        assert!(decode("?model=gpt5").problems[0].key == "model");
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn empty_query_is_the_lesson_default() {
         for query in ["", "?", "?v=1", "utm_source=course"] {
             assert_eq!(
@@ -275,6 +538,7 @@ mod tests {
                 optimizer: Optimizer::Sgd,
                 overhead: 0.1,
                 highlight: Strategy::Zero3,
+                ..Config::default()
             }
         );
     }
@@ -333,6 +597,7 @@ mod tests {
             optimizer: Optimizer::Sgd,
             overhead: 0.0,
             highlight: Strategy::Zero1,
+            ..Config::default()
         };
         assert_eq!(
             decode(&encode(&config)),

@@ -156,6 +156,7 @@ impl TrainingSetup {
             weights: self.params * per_param.weights,
             gradients: self.params * per_param.gradients,
             optimizer_states: self.params * per_param.optimizer_states,
+            activations: Bytes::ZERO,
             total: self.params * per_param.total(),
         }
     }
@@ -170,7 +171,9 @@ pub struct MemoryBreakdown {
     pub gradients: Bytes,
     /// The optimizer states (or this GPU's shard).
     pub optimizer_states: Bytes,
-    /// Everything above: Ψ × total bytes per parameter.
+    /// Activations, when the architecture is known (never sharded).
+    pub activations: Bytes,
+    /// Everything above: Ψ × total bytes per parameter, plus activations.
     pub total: Bytes,
 }
 

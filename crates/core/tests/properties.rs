@@ -49,6 +49,7 @@ fn any_config() -> impl Strategy<Value = Config> {
                     optimizer,
                     overhead,
                     highlight,
+                    ..Config::default()
                 }
             },
         )
@@ -84,6 +85,7 @@ fn valid_config() -> impl Strategy<Value = Config> {
                     optimizer,
                     overhead,
                     highlight,
+                    ..Config::default()
                 }
             },
         )
@@ -151,8 +153,19 @@ proptest! {
     #[test]
     fn decode_never_panics_on_link_shaped_strings(
         pairs in prop::collection::vec(
-            (prop::sample::select(vec!["v", "params", "gpus", "gpu_mem", "dtype", "grad_acc", "opt", "overhead", "stage", "x"]),
-             "[-+.eE0-9a-zA-Z%<>\"'& =#?\u{4e03}]{0,12}"),
+            (prop::sample::select(vec![
+                "v", "params", "gpus", "gpu_mem", "dtype", "grad_acc", "opt", "overhead", "stage", "x",
+                "model", "layers", "hidden", "ffn", "heads", "kv_heads", "vocab", "tied", "mlp", "gpu",
+                "seq", "mbs", "recompute", "flash", "global_batch",
+            ]),
+             prop_oneof![
+                 "[-+.eE0-9a-zA-Z%<>\"'& =#?\u{4e03}]{0,12}",
+                 "[0-9]{1,7}",
+                 prop::sample::select(vec![
+                     "llama2-70b", "qwen2.5-7b", "gpt3-175b", "h100-80gb", "t4", "swiglu", "gelu",
+                     "full", "selective", "0", "1",
+                 ]).prop_map(str::to_string),
+             ]),
             0..10)
     ) {
         let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -168,10 +181,47 @@ proptest! {
         for field in [Field::Params, Field::GpuMemory, Field::Overhead] {
             let limits = field.limits().unwrap();
             prop_assert_eq!(field.check(value).is_ok(), value.is_finite() && limits.contains(value));
-            // What Rust prints, the field parses back, bit for bit.
+            // What Rust prints, the field parses back: bit for bit from 10^-10 up,
+            // within a few units in the last place below (see vram_core::decimal).
             if let Ok(v) = field.parse_number(&value.to_string()) {
-                prop_assert_eq!(v.to_bits(), value.to_bits());
+                if value.abs() >= 1e-10 || value == 0.0 {
+                    prop_assert_eq!(v.to_bits(), value.to_bits());
+                } else {
+                    prop_assert!((v - value).abs() <= 1e-14 * value.abs() + 1e-320, "{} read as {}", value, v);
+                }
             }
         }
+    }
+}
+
+// The page's own decimal parser against the standard library's.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    #[test]
+    fn decimal_parser_reads_back_every_printed_value(value in prop_oneof![0.0f64..1.0, 1e-3f64..1e7, 1e-12f64..1e-3]) {
+        let text = value.to_string();
+        prop_assert_eq!(vram_core::decimal::parse_decimal(&text).map(f64::to_bits), Some(value.to_bits()), "{}", text);
+    }
+
+    #[test]
+    fn decimal_parser_agrees_with_std_on_decimal_strings(
+        whole in "[0-9]{0,9}",
+        fraction in "[0-9]{0,10}",
+        exponent in -8i32..8,
+        negative in any::<bool>(),
+    ) {
+        prop_assume!(!(whole.is_empty() && fraction.is_empty()));
+        let text = format!("{}{whole}.{fraction}e{exponent}", if negative { "-" } else { "" });
+        let std: f64 = text.parse().unwrap();
+        prop_assert_eq!(vram_core::decimal::parse_decimal(&text).map(f64::to_bits), Some(std.to_bits()), "{}", text);
+    }
+
+    #[test]
+    fn decimal_parser_is_within_one_ulp_on_long_mantissas(digits in "[1-9][0-9]{19,30}", point in 0usize..20) {
+        let text = format!("{}.{}", &digits[..point + 1], &digits[point + 1..]);
+        let std: f64 = text.parse().unwrap();
+        let ours = vram_core::decimal::parse_decimal(&text).unwrap();
+        prop_assert!(ours.to_bits().abs_diff(std.to_bits()) <= 1, "{} {} {}", text, ours, std);
     }
 }
