@@ -1,22 +1,280 @@
 //! The calculator: its state, and the page's layout.
 //!
 //! State is what the user typed, exactly (one signal per control). Everything
-//! else is derived: the core parses each field, the configuration is the last
-//! one whose fields were all valid, the report is the core's report of it, and
-//! the address bar follows the configuration.
+//! else is derived: the core parses the whole form into a configuration, the
+//! shown configuration is the last one that was valid, the report is the core's
+//! report of it, and the address bar follows the configuration.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use vram_core::link::{self, value_of, LinkProblem};
+use vram_core::activations::Recompute;
+use vram_core::architecture::{Architecture, Mlp, ModelPreset, MODEL_PRESETS};
+use vram_core::config::ModelSpec;
+use vram_core::gpu::{GpuPreset, GPU_PRESETS};
+use vram_core::link::{self, value_of, LinkProblem, DEFAULT_ARCHITECTURE_PRESET};
 use vram_core::{
     parse_percent, percent_text, Config, Field, GradientPrecision, InputError, Optimizer,
     Precision, Report, Strategy,
 };
 
 use crate::chart::MaxParamsChart;
-use crate::form::{ChoiceField, NumberField};
-use crate::results::{ResultsTable, Summary};
+use crate::form::{choice_field, index_of, number_field, Choices, NumberSpec};
+use crate::results::{ActivationsLine, ResultsTable, Summary};
 use crate::{share, text};
+
+/// What the user typed and chose, control by control.
+#[derive(Clone, Copy)]
+struct Form {
+    params: RwSignal<String>,
+    gpus: RwSignal<String>,
+    gpu_mem: RwSignal<String>,
+    overhead: RwSignal<String>,
+    // Choices are indices into the lists below (see `Choices`).
+    precision: RwSignal<usize>,
+    gradients: RwSignal<usize>,
+    optimizer: RwSignal<usize>,
+    highlight: RwSignal<usize>,
+    /// 0: custom memory; i: GPU_PRESETS[i - 1].
+    gpu: RwSignal<usize>,
+    /// 0: by size only; i: MODEL_PRESETS[i - 1].
+    model: RwSignal<usize>,
+    layers: RwSignal<String>,
+    hidden: RwSignal<String>,
+    ffn: RwSignal<String>,
+    heads: RwSignal<String>,
+    kv_heads: RwSignal<String>,
+    vocab: RwSignal<String>,
+    tied: RwSignal<usize>,
+    mlp: RwSignal<usize>,
+    seq: RwSignal<String>,
+    mbs: RwSignal<String>,
+    recompute: RwSignal<usize>,
+    flash: RwSignal<usize>,
+    global_batch: RwSignal<String>,
+}
+
+/// The model whose values fill the architecture fields while none is chosen.
+fn default_model() -> ModelSpec {
+    let preset = vram_core::architecture::model_preset(DEFAULT_ARCHITECTURE_PRESET)
+        .unwrap_or(&MODEL_PRESETS[0]);
+    ModelSpec::of(preset)
+}
+
+impl Form {
+    fn new(config: &Config) -> Form {
+        let text = || RwSignal::new(String::new());
+        let choice = || RwSignal::new(0usize);
+        let form = Form {
+            params: text(),
+            gpus: text(),
+            gpu_mem: text(),
+            overhead: text(),
+            precision: choice(),
+            gradients: choice(),
+            optimizer: choice(),
+            highlight: choice(),
+            gpu: choice(),
+            model: choice(),
+            layers: text(),
+            hidden: text(),
+            ffn: text(),
+            heads: text(),
+            kv_heads: text(),
+            vocab: text(),
+            tied: choice(),
+            mlp: choice(),
+            seq: text(),
+            mbs: text(),
+            recompute: choice(),
+            flash: choice(),
+            global_batch: text(),
+        };
+        form.load(config);
+        form
+    }
+
+    /// Sets every control to `config`.
+    fn load(&self, config: &Config) {
+        self.params.set(value_of(config, Field::Params));
+        self.gpus.set(value_of(config, Field::Gpus));
+        self.gpu_mem.set(value_of(config, Field::GpuMemory));
+        self.overhead.set(percent_text(config.overhead));
+        self.precision
+            .set(index_of(&Precision::ALL, &config.precision));
+        self.gradients
+            .set(index_of(&GradientPrecision::ALL, &config.gradients));
+        self.optimizer
+            .set(index_of(&Optimizer::ALL, &config.optimizer));
+        self.highlight
+            .set(index_of(&Strategy::ALL, &config.highlight));
+        self.gpu
+            .set(config.gpu.map_or(0, |g| 1 + index_of(GPU_PRESETS, g)));
+        self.model.set(
+            config
+                .model
+                .map_or(0, |m| 1 + index_of(MODEL_PRESETS, m.base)),
+        );
+        self.load_model(&config.model.unwrap_or_else(default_model));
+        self.global_batch.set(
+            config
+                .global_batch
+                .map(|b| b.to_string())
+                .unwrap_or_default(),
+        );
+    }
+
+    /// Sets the architecture and step controls to `model`.
+    fn load_model(&self, model: &ModelSpec) {
+        let a = model.architecture;
+        for (signal, value) in [
+            (self.layers, a.layers),
+            (self.hidden, a.hidden),
+            (self.ffn, a.ffn),
+            (self.heads, a.heads),
+            (self.kv_heads, a.kv_heads),
+            (self.vocab, a.vocab),
+            (self.seq, model.seq_len),
+            (self.mbs, model.micro_batch),
+        ] {
+            signal.set(value.to_string());
+        }
+        self.tied.set(usize::from(a.tied_embeddings));
+        self.mlp.set(index_of(&Mlp::ALL, &a.mlp));
+        self.recompute
+            .set(index_of(&Recompute::ALL, &model.recompute));
+        self.flash.set(usize::from(!model.flash_attention));
+    }
+
+    /// The configuration the controls describe, or every problem, each naming its field.
+    fn parse(&self) -> Result<Config, Vec<InputError>> {
+        let mut errors = Vec::new();
+        let mut keep = |result: Result<_, InputError>| result.map_err(|e| errors.push(e)).ok();
+        let number = |field: Field, text: RwSignal<String>| text.with(|t| field.parse_number(t));
+        let count = |field: Field, text: RwSignal<String>| text.with(|t| field.parse_count(t));
+        let params = keep(number(Field::Params, self.params));
+        let gpu_mem = keep(number(Field::GpuMemory, self.gpu_mem));
+        let overhead = keep(self.overhead.with(|t| parse_percent(Field::Overhead, t)));
+        let gpus = keep(count(Field::Gpus, self.gpus).map(f64::from)).map(|g| g as u32);
+        let global_batch = self
+            .global_batch
+            .with(|t| (!t.trim().is_empty()).then(|| Field::GlobalBatch.parse_count(t)));
+        let global_batch = global_batch
+            .and_then(|r| keep(r.map(f64::from)))
+            .map(|b| b as u32);
+        let model = match self.model_preset() {
+            None => Some(None),
+            Some(base) => {
+                let mut value =
+                    |field, text| keep(count(field, text).map(f64::from)).map(|v| v as u32);
+                let (layers, hidden, ffn) = (
+                    value(Field::Layers, self.layers),
+                    value(Field::Hidden, self.hidden),
+                    value(Field::Ffn, self.ffn),
+                );
+                let (heads, kv_heads, vocab) = (
+                    value(Field::Heads, self.heads),
+                    value(Field::KvHeads, self.kv_heads),
+                    value(Field::Vocab, self.vocab),
+                );
+                let (seq, mbs) = (
+                    value(Field::Seq, self.seq),
+                    value(Field::MicroBatch, self.mbs),
+                );
+                (|| {
+                    Some(Some(ModelSpec {
+                        base,
+                        architecture: Architecture {
+                            layers: layers?,
+                            hidden: hidden?,
+                            ffn: ffn?,
+                            heads: heads?,
+                            kv_heads: kv_heads?,
+                            vocab: vocab?,
+                            tied_embeddings: self.tied.get() == 1,
+                            mlp: Mlp::ALL[self.mlp.get().min(1)],
+                            ..base.architecture
+                        },
+                        seq_len: seq?,
+                        micro_batch: mbs?,
+                        recompute: Recompute::ALL[self.recompute.get().min(2)],
+                        flash_attention: self.flash.get() == 0,
+                    }))
+                })()
+            }
+        };
+        if matches!(model, Some(Some(_))) {
+            // The model size field is disabled: the architecture gives the size.
+            errors.retain(|e| e.field != Field::Params);
+        }
+        let (Some(gpus), Some(gpu_mem), Some(overhead), Some(model)) =
+            (gpus, gpu_mem, overhead, model)
+        else {
+            return Err(errors);
+        };
+        let params = match (&model, params) {
+            (Some(m), _) => m.architecture.param_count() as f64 / 1e9,
+            (None, Some(params)) => params,
+            (None, None) => return Err(errors),
+        };
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let config = Config {
+            params_billions: params,
+            gpus,
+            gpu_mem_gb: gpu_mem,
+            precision: pick(&Precision::ALL, self.precision),
+            gradients: pick(&GradientPrecision::ALL, self.gradients),
+            optimizer: pick(&Optimizer::ALL, self.optimizer),
+            overhead,
+            highlight: pick(&Strategy::ALL, self.highlight),
+            model,
+            gpu: self.gpu_preset().filter(|g| g.memory().gb() == gpu_mem),
+            global_batch,
+        };
+        // Cross-field rules: heads dividing the hidden size, the model's size.
+        config.params().map(|_| config).map_err(|e| vec![e])
+    }
+}
+
+impl Form {
+    /// The chosen model preset, if any.
+    fn model_preset(&self) -> Option<&'static ModelPreset> {
+        self.model
+            .get()
+            .checked_sub(1)
+            .and_then(|i| MODEL_PRESETS.get(i))
+    }
+
+    /// The chosen GPU preset, if any.
+    fn gpu_preset(&self) -> Option<&'static GpuPreset> {
+        self.gpu
+            .get()
+            .checked_sub(1)
+            .and_then(|i| GPU_PRESETS.get(i))
+    }
+}
+
+/// The value at the index `signal` holds (the first if out of range).
+fn pick<T: Copy>(values: &[T], signal: RwSignal<usize>) -> T {
+    values.get(signal.get()).copied().unwrap_or(values[0])
+}
+
+/// The lesson's Q6 as one-click scenarios: 13B, 33B and 70B on 8 × A100 80GB.
+const SCENARIOS: [(&str, &str); 3] = [
+    (
+        "13B",
+        "?model=llama2-13b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=none&stage=2",
+    ),
+    (
+        "33B",
+        "?model=llama1-33b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=full&stage=3",
+    ),
+    (
+        "70B",
+        "?model=llama2-70b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=full&stage=3",
+    ),
+];
 
 /// The whole page.
 #[component]
@@ -25,43 +283,43 @@ pub fn App() -> impl IntoView {
         config: initial,
         problems,
     } = link::decode(&share::current_query());
-
-    // What the user typed, as typed.
-    let params_text = RwSignal::new(value_of(&initial, Field::Params));
-    let gpus_text = RwSignal::new(value_of(&initial, Field::Gpus));
-    let gpu_mem_text = RwSignal::new(value_of(&initial, Field::GpuMemory));
-    let overhead_text = RwSignal::new(percent_text(initial.overhead));
-    let precision = RwSignal::new(initial.precision);
-    let gradients = RwSignal::new(initial.gradients);
-    let optimizer = RwSignal::new(initial.optimizer);
-    let highlight = RwSignal::new(initial.highlight);
+    let form = Form::new(&initial);
     let link_problems = RwSignal::new(problems);
 
-    // The core's reading of each field.
-    let params = Memo::new(move |_| Field::Params.parse_number(&params_text.read()));
-    let gpus = Memo::new(move |_| Field::Gpus.parse_count(&gpus_text.read()));
-    let gpu_mem = Memo::new(move |_| Field::GpuMemory.parse_number(&gpu_mem_text.read()));
-    let overhead = Memo::new(move |_| parse_percent(Field::Overhead, &overhead_text.read()));
+    // Choosing a preset fills the fields; editing the memory leaves the GPU preset.
+    Effect::new(move |first: Option<()>| {
+        let model = form.model_preset();
+        if first.is_some() {
+            if let Some(preset) = model {
+                let current = untrack(|| form.parse().ok().and_then(|c| c.model));
+                form.load_model(&ModelSpec {
+                    architecture: preset.architecture,
+                    ..current.unwrap_or(ModelSpec::of(preset))
+                });
+            }
+        }
+    });
+    Effect::new(move |first: Option<()>| {
+        let gpu = form.gpu_preset();
+        if let (Some(gpu), Some(())) = (gpu, first) {
+            form.gpu_mem.set(gpu.memory().gb().to_string());
+        }
+    });
+    Effect::new(move |_| {
+        let typed = form.gpu_mem.with(|t| Field::GpuMemory.parse_number(t));
+        if let Some(gpu) = untrack(|| form.gpu_preset()) {
+            if typed != Ok(gpu.memory().gb()) {
+                form.gpu.set(0);
+            }
+        }
+    });
 
-    // The configuration of the last moment when every field was valid.
-    let parsed = move || -> Option<Config> {
-        Some(Config {
-            params_billions: params.get().ok()?,
-            gpus: gpus.get().ok()?,
-            gpu_mem_gb: gpu_mem.get().ok()?,
-            overhead: overhead.get().ok()?,
-            precision: precision.get(),
-            gradients: gradients.get(),
-            optimizer: optimizer.get(),
-            highlight: highlight.get(),
-            model: initial.model,
-            gpu: initial.gpu,
-            global_batch: initial.global_batch,
-        })
-    };
-    let stale = Memo::new(move |_| parsed().is_none());
-    let config = Memo::new(move |previous: Option<&Config>| {
-        parsed().unwrap_or_else(|| previous.copied().unwrap_or(initial))
+    let parsed = Memo::new(move |_| form.parse());
+    let errors = Memo::new(move |_| parsed.with(|p| p.as_ref().err().cloned().unwrap_or_default()));
+    let stale = Memo::new(move |_| parsed.with(Result::is_err));
+    let config = Memo::new(move |previous: Option<&Config>| match parsed.get() {
+        Ok(config) => config,
+        Err(_) => previous.copied().unwrap_or(initial),
     });
     // Every valid configuration has a report; should one ever not, the previous one stays.
     let report = Memo::new(move |previous: Option<&Report>| {
@@ -77,8 +335,20 @@ pub fn App() -> impl IntoView {
         crate::timing::mark(crate::timing::LINK_WRITTEN);
     });
     let share_url = move || share::page_url(&query.get());
-
-    let error_of = |memo: Memo<Result<f64, InputError>>| Signal::derive(move || memo.get().err());
+    let error_of = move |field: Field| {
+        Signal::derive(move || errors.with(|e| e.iter().find(|e| e.field == field).copied()))
+    };
+    let with_model = Signal::derive(move || form.model.get() != 0);
+    let count = move || report.with(|r| r.setup.params().get());
+    let model_note = move || {
+        config.with(|c| match &c.model {
+            Some(m) => match m.preset() {
+                Some(preset) => format!(" ({})", preset.name),
+                None => format!(" ({} {})", text::CUSTOM_FROM, m.base.name),
+            },
+            None => String::new(),
+        })
+    };
 
     view! {
         <main class="calculator">
@@ -91,33 +361,52 @@ pub fn App() -> impl IntoView {
             <div class="layout">
                 <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()>
                     <h2 id="form-heading">{text::FORM_HEADING}</h2>
-                    <NumberField field=Field::Params label=text::LABEL_PARAMS unit=text::UNIT_PARAMS
-                        text=params_text error=error_of(params) />
-                    <NumberField field=Field::Gpus label=text::LABEL_GPUS unit=text::UNIT_GPUS
-                        text=gpus_text inputmode="numeric"
-                        error=Signal::derive(move || gpus.get().err()) />
-                    <NumberField field=Field::GpuMemory label=text::LABEL_GPU_MEM unit=text::UNIT_GPU_MEM
-                        text=gpu_mem_text error=error_of(gpu_mem) />
-                    <NumberField field=Field::Overhead label=text::LABEL_OVERHEAD unit=text::UNIT_OVERHEAD
-                        text=overhead_text error=error_of(overhead) hint=text::HINT_OVERHEAD />
-                    <ChoiceField field=Field::Precision label=text::LABEL_PRECISION value=precision
-                        key=Precision::key
-                        choices=Precision::ALL.iter().map(|p| (*p, p.label())).collect() />
-                    <ChoiceField field=Field::GradAcc label=text::LABEL_GRAD_ACC value=gradients
-                        key=GradientPrecision::key
-                        choices=GradientPrecision::ALL.iter().map(|g| (*g, g.label())).collect() />
-                    <ChoiceField field=Field::Optimizer label=text::LABEL_OPTIMIZER value=optimizer
-                        key=Optimizer::key
-                        choices=Optimizer::ALL.iter().map(|o| (*o, o.label())).collect() />
-                    <ChoiceField field=Field::Stage label=text::LABEL_STAGE value=highlight
-                        key=Strategy::key
-                        choices=Strategy::ALL.iter().map(|s| (*s, s.label())).collect() />
+                    <div class="scenarios">
+                        <span>{text::SCENARIOS}</span>
+                        {SCENARIOS.map(|(name, query)| view! {
+                            <button type="button" class="quiet" data-testid=format!("scenario-{name}")
+                                on:click=move |_| form.load(&link::decode(query).config)>{name}</button>
+                        })}
+                    </div>
+                    {choice_field(Field::Model, text::LABEL_MODEL, Choices::of(form.model,
+                        &std::iter::once(None).chain(MODEL_PRESETS.iter().map(Some)).collect::<Vec<_>>(), model_key, model_label))}
+                    {number_field(NumberSpec { field: Field::Params, label: text::LABEL_PARAMS, unit: text::UNIT_PARAMS, inputmode: "decimal", hint: None }, form.params, error_of(Field::Params), with_model)}
+                    <p class="params-count" data-testid="params-count" data-value=move || count().to_string()>
+                        {move || vram_core::format::format_number(count())} " " {text::PARAMETERS} {model_note}
+                    </p>
+                    <fieldset class="architecture" hidden=move || !with_model.get()>
+                        <legend>{text::ARCHITECTURE}</legend>
+                        {number_field(NumberSpec { field: Field::Layers, label: text::LABEL_LAYERS, unit: "", inputmode: "numeric", hint: None }, form.layers, error_of(Field::Layers), Signal::default())}
+                        {number_field(NumberSpec { field: Field::Hidden, label: text::LABEL_HIDDEN, unit: "", inputmode: "numeric", hint: None }, form.hidden, error_of(Field::Hidden), Signal::default())}
+                        {number_field(NumberSpec { field: Field::Ffn, label: text::LABEL_FFN, unit: "", inputmode: "numeric", hint: None }, form.ffn, error_of(Field::Ffn), Signal::default())}
+                        {number_field(NumberSpec { field: Field::Heads, label: text::LABEL_HEADS, unit: "", inputmode: "numeric", hint: None }, form.heads, error_of(Field::Heads), Signal::default())}
+                        {number_field(NumberSpec { field: Field::KvHeads, label: text::LABEL_KV_HEADS, unit: "", inputmode: "numeric", hint: None }, form.kv_heads, error_of(Field::KvHeads), Signal::default())}
+                        {number_field(NumberSpec { field: Field::Vocab, label: text::LABEL_VOCAB, unit: "", inputmode: "numeric", hint: None }, form.vocab, error_of(Field::Vocab), Signal::default())}
+                        {choice_field(Field::Mlp, text::LABEL_MLP, Choices::of(form.mlp, &Mlp::ALL, Mlp::key, Mlp::label))}
+                        {choice_field(Field::Tied, text::LABEL_TIED, Choices::of(form.tied, &[false, true], flag_key, flag_label))}
+                        {number_field(NumberSpec { field: Field::Seq, label: text::LABEL_SEQ, unit: text::UNIT_TOKENS, inputmode: "numeric", hint: None }, form.seq, error_of(Field::Seq), Signal::default())}
+                        {number_field(NumberSpec { field: Field::MicroBatch, label: text::LABEL_MBS, unit: text::UNIT_SEQUENCES, inputmode: "numeric", hint: None }, form.mbs, error_of(Field::MicroBatch), Signal::default())}
+                        {choice_field(Field::Recompute, text::LABEL_RECOMPUTE, Choices::of(form.recompute, &Recompute::ALL, Recompute::key, Recompute::label))}
+                        {choice_field(Field::Flash, text::LABEL_FLASH, Choices::of(form.flash, &[true, false], flag_key, flag_label))}
+                    </fieldset>
+                    {number_field(NumberSpec { field: Field::Gpus, label: text::LABEL_GPUS, unit: text::UNIT_GPUS, inputmode: "numeric", hint: None }, form.gpus, error_of(Field::Gpus), Signal::default())}
+                    {choice_field(Field::Gpu, text::LABEL_GPU, Choices::of(form.gpu,
+                        &std::iter::once(None).chain(GPU_PRESETS.iter().map(Some)).collect::<Vec<_>>(), gpu_key, gpu_label))}
+                    {number_field(NumberSpec { field: Field::GpuMemory, label: text::LABEL_GPU_MEM, unit: text::UNIT_GPU_MEM, inputmode: "decimal", hint: None }, form.gpu_mem, error_of(Field::GpuMemory), Signal::default())}
+                    <p class="hint" data-testid="gpu-capacity">{move || gpu_capacity(&config.get())}</p>
+                    {number_field(NumberSpec { field: Field::Overhead, label: text::LABEL_OVERHEAD, unit: text::UNIT_OVERHEAD, inputmode: "decimal", hint: Some(text::HINT_OVERHEAD) }, form.overhead, error_of(Field::Overhead), Signal::default())}
+                    {choice_field(Field::Precision, text::LABEL_PRECISION, Choices::of(form.precision, &Precision::ALL, Precision::key, Precision::label))}
+                    {choice_field(Field::GradAcc, text::LABEL_GRAD_ACC, Choices::of(form.gradients, &GradientPrecision::ALL, GradientPrecision::key, GradientPrecision::label))}
+                    {choice_field(Field::Optimizer, text::LABEL_OPTIMIZER, Choices::of(form.optimizer, &Optimizer::ALL, Optimizer::key, Optimizer::label))}
+                    {number_field(NumberSpec { field: Field::GlobalBatch, label: text::LABEL_GLOBAL_BATCH, unit: text::UNIT_SEQUENCES, inputmode: "numeric", hint: Some(text::HINT_GLOBAL_BATCH) }, form.global_batch, error_of(Field::GlobalBatch), Signal::default())}
+                    {choice_field(Field::Stage, text::LABEL_STAGE, Choices::of(form.highlight, &Strategy::ALL, Strategy::key, Strategy::label))}
                 </form>
                 <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
                     <h2 id="results-heading">{text::RESULTS_HEADING}</h2>
                     <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{text::STALE}</p>
                     <Summary report=report />
-                    <ResultsTable report=report highlight=highlight />
+                    <ResultsTable report=report highlight=form.highlight />
+                    <ActivationsLine report=report />
                     <h2>{text::CHART_HEADING}</h2>
                     <MaxParamsChart report=report />
                     <ShareLink url=Signal::derive(share_url) />
@@ -128,12 +417,60 @@ pub fn App() -> impl IntoView {
     }
 }
 
+fn model_key(model: Option<&'static ModelPreset>) -> &'static str {
+    model.map_or("", |preset| preset.id)
+}
+
+fn gpu_key(gpu: Option<&'static GpuPreset>) -> &'static str {
+    gpu.map_or("", |gpu| gpu.id)
+}
+
+fn model_label(model: Option<&'static ModelPreset>) -> &'static str {
+    model.map_or(text::MODEL_BY_SIZE, |preset| preset.name)
+}
+
+fn gpu_label(gpu: Option<&'static GpuPreset>) -> &'static str {
+    gpu.map_or(text::GPU_CUSTOM, |gpu| gpu.name)
+}
+
+fn flag_key(value: bool) -> &'static str {
+    if value {
+        "1"
+    } else {
+        "0"
+    }
+}
+
+fn flag_label(value: bool) -> &'static str {
+    if value {
+        text::YES
+    } else {
+        text::NO
+    }
+}
+
+/// The memory per GPU in both units, so "80 GB" cards read honestly.
+fn gpu_capacity(config: &Config) -> String {
+    use vram_core::format::{format_bytes, MemoryUnit};
+    let memory = vram_core::Bytes::from_gb(config.gpu_mem_gb);
+    let gib = format_bytes(memory, MemoryUnit::Gib);
+    match config.gpu {
+        Some(gpu) => format!(
+            "{}: {} MiB = {} = {}",
+            gpu.name,
+            gpu.memory_mib,
+            format_bytes(memory, MemoryUnit::Gb),
+            gib
+        ),
+        None => format!("= {gib}"),
+    }
+}
+
 /// The keys of the shared link that could not be used, with what was used instead.
 #[component]
 fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>) -> impl IntoView {
     view! {
-        <Show when=move || !problems.read().is_empty()>
-            <div class="notice" role="alert" data-testid="link-problems">
+        <div class="notice" role="alert" data-testid="link-problems" hidden=move || problems.read().is_empty()>
                 <p>{text::LINK_PROBLEMS_HEADING}</p>
                 <ul>
                     {move || problems.read().iter().map(|p| view! {
@@ -141,8 +478,7 @@ fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>) -> impl IntoView {
                     }).collect_view()}
                 </ul>
                 <button type="button" class="quiet" on:click=move |_| problems.set(Vec::new())>{text::DISMISS}</button>
-            </div>
-        </Show>
+        </div>
     }
 }
 

@@ -5,18 +5,37 @@ use vram_core::{Field, InputError};
 
 use crate::text;
 
+/// How a number field looks: its label, unit, keyboard and hint.
+#[derive(Clone, Copy)]
+pub struct NumberSpec {
+    /// The field, whose key is the input's `name`.
+    pub field: Field,
+    /// The visible label.
+    pub label: &'static str,
+    /// The unit shown after the input.
+    pub unit: &'static str,
+    /// `decimal` or `numeric`: the on-screen keyboard.
+    pub inputmode: &'static str,
+    /// A line of help under the input.
+    pub hint: Option<&'static str>,
+}
+
 /// A text field for a number: keeps exactly what the user typed, and shows the
-/// core's verdict on it underneath.
-#[component]
-pub fn NumberField(
-    field: Field,
-    label: &'static str,
-    unit: &'static str,
+/// core's verdict on it underneath. A plain function, not a component: every
+/// field is one call of the same code (the page's size budget counts).
+pub fn number_field(
+    spec: NumberSpec,
     text: RwSignal<String>,
-    #[prop(into)] error: Signal<Option<InputError>>,
-    #[prop(optional)] hint: Option<&'static str>,
-    #[prop(default = "decimal")] inputmode: &'static str,
+    error: Signal<Option<InputError>>,
+    disabled: Signal<bool>,
 ) -> impl IntoView {
+    let NumberSpec {
+        field,
+        label,
+        unit,
+        inputmode,
+        hint,
+    } = spec;
     let id = field.key();
     let error_id = format!("{id}-error");
     let hint_id = format!("{id}-hint");
@@ -37,6 +56,7 @@ pub fn NumberField(
                     autocomplete="off"
                     spellcheck="false"
                     bind:value=text
+                    disabled=disabled
                     aria-invalid=move || error.read().is_some().to_string()
                     aria-describedby=described_by
                 />
@@ -50,37 +70,56 @@ pub fn NumberField(
     }
 }
 
-/// A drop-down list of the values of an enum.
-#[component]
-pub fn ChoiceField<T>(
-    field: Field,
-    label: &'static str,
-    /// Each choice with the text shown for it.
-    choices: Vec<(T, &'static str)>,
-    /// The choice's value in the link.
-    key: fn(T) -> &'static str,
-    value: RwSignal<T>,
-) -> impl IntoView
-where
-    T: Copy + PartialEq + Send + Sync + 'static,
-{
+/// The values a drop-down offers, and the index of the chosen one. Choices are
+/// kept as indices so that one signal type serves every enum: each signal type
+/// costs the page's WebAssembly about a kilobyte.
+#[derive(Clone)]
+pub struct Choices {
+    /// Each choice's value in the link, and the text shown for it.
+    options: Vec<(&'static str, &'static str)>,
+    /// Index of the current choice.
+    index: RwSignal<usize>,
+}
+
+impl Choices {
+    /// Choices for `index` among `values`, each with its link `key` and its `label`.
+    pub fn of<T: Copy>(
+        index: RwSignal<usize>,
+        values: &[T],
+        key: fn(T) -> &'static str,
+        label: fn(T) -> &'static str,
+    ) -> Choices {
+        let options = values.iter().map(|v| (key(*v), label(*v))).collect();
+        Choices { options, index }
+    }
+}
+
+/// The position of `value` in `values` (0 if absent).
+pub fn index_of<T: PartialEq>(values: &[T], value: &T) -> usize {
+    values.iter().position(|v| v == value).unwrap_or(0)
+}
+
+/// A drop-down list; a plain function for the same reason as [`number_field`].
+pub fn choice_field(field: Field, label: &'static str, choices: Choices) -> impl IntoView {
     let id = field.key();
-    let lookup = choices.clone();
+    let Choices { options, index } = choices;
+    let keys: Vec<&'static str> = options.iter().map(|(key, _)| *key).collect();
     let on_change = move |ev| {
         let chosen = event_target_value(&ev);
-        if let Some((choice, _)) = lookup.iter().find(|(c, _)| key(*c) == chosen) {
-            value.set(*choice);
+        if let Some(position) = keys.iter().position(|key| *key == chosen) {
+            index.set(position);
         }
     };
     view! {
         <div class="field">
             <label for=id>{label}</label>
             <select id=id name=id on:change=on_change>
-                {choices
+                {options
                     .into_iter()
-                    .map(|(choice, shown)| {
+                    .enumerate()
+                    .map(|(position, (key, shown))| {
                         view! {
-                            <option value=key(choice) prop:selected=move || value.get() == choice>
+                            <option value=key prop:selected=move || index.get() == position>
                                 {shown}
                             </option>
                         }

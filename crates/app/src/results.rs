@@ -25,7 +25,7 @@ fn memory_cell(
 
 /// One row per strategy: weights, gradients, optimizer states, total, fits, largest model.
 #[component]
-pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<Strategy>) -> impl IntoView {
+pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl IntoView {
     let usable = move || format_bytes(report.read().budget.usable(), UNIT);
     let rows = Strategy::ALL
         .into_iter()
@@ -34,16 +34,16 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<Strategy>) -> impl
             let fits = move || row().fits;
             view! {
                 <tr
-                    class:highlighted=move || highlight.get() == strategy
+                    class:highlighted=move || highlight.get() == strategy as usize
                     class:fits=fits
-                    aria-current=move || (highlight.get() == strategy).then_some("true")
+                    aria-current=move || (highlight.get() == strategy as usize).then_some("true")
                 >
                     <th scope="row">
                         <button
                             type="button"
                             class="strategy"
-                            aria-pressed=move || (highlight.get() == strategy).to_string()
-                            on:click=move |_| highlight.set(strategy)
+                            aria-pressed=move || (highlight.get() == strategy as usize).to_string()
+                            on:click=move |_| highlight.set(strategy as usize)
                         >
                             {strategy.label()}
                         </button>
@@ -51,9 +51,22 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<Strategy>) -> impl
                     {memory_cell(report, strategy, "mem-weights", |r| r.memory.weights)}
                     {memory_cell(report, strategy, "mem-grads", |r| r.memory.gradients)}
                     {memory_cell(report, strategy, "mem-optim", |r| r.memory.optimizer_states)}
+                    {memory_cell(report, strategy, "mem-act", |r| r.memory.activations)}
                     {memory_cell(report, strategy, "mem-total", |r| r.memory.total)}
                     <td class="verdict" data-testid=format!("fits-{}", strategy.id()) data-value=move || fits().to_string()>
                         {move || if fits() { text::FITS_YES } else { text::FITS_NO }}
+                        <span class="sub" data-testid=format!("headroom-{}", strategy.id())
+                            data-value=move || row().headroom.gb().to_string()>
+                            {move || {
+                                let headroom = row().headroom;
+                                let amount = format_bytes(Bytes::new(headroom.get().abs()), UNIT);
+                                format!("{amount} {}", if headroom.get() >= 0.0 { text::FREE } else { text::OVER })
+                            }}
+                        </span>
+                    </td>
+                    <td class="num" data-testid=format!("fewest-gpus-{}", strategy.id())
+                        data-value=move || row().fewest_gpus.map_or(String::new(), |n| n.to_string())>
+                        {move || row().fewest_gpus.map_or(text::NONE.to_string(), |n| n.to_string())}
                     </td>
                     <td class="num" data-testid=format!("max-params-{}", strategy.id())
                         data-value=move || row().max_params.billions().to_string()>
@@ -65,7 +78,7 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<Strategy>) -> impl
         .collect_view();
     view! {
         <div class="table-scroll">
-            <table class="results" data-testid="results">
+            <table class="results" data-testid="results" class:with-activations=move || report.read().activations.is_some()>
                 <caption class="visually-hidden">{text::RESULTS_HEADING}</caption>
                 <thead>
                     <tr>
@@ -73,8 +86,10 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<Strategy>) -> impl
                         <th scope="col" class="num">{text::COL_WEIGHTS}</th>
                         <th scope="col" class="num">{text::COL_GRADS}</th>
                         <th scope="col" class="num">{text::COL_OPTIM}</th>
+                        <th scope="col" class="num act">{text::COL_ACT}</th>
                         <th scope="col" class="num">{text::COL_TOTAL}</th>
                         <th scope="col">{text::COL_FITS} " " <span class="sub">{move || format!("≤ {}", usable())}</span></th>
+                        <th scope="col" class="num">{text::COL_FEWEST}</th>
                         <th scope="col" class="num">{text::COL_MAX}</th>
                     </tr>
                 </thead>
@@ -129,6 +144,56 @@ pub fn Summary(report: Memo<Report>) -> impl IntoView {
     view! {
         <p class="summary" data-testid="summary" class:fits=move || line().3>
             <strong>{move || line().0}</strong> ". " {move || line().1} " " {move || line().2}
+        </p>
+    }
+}
+
+/// Activation memory, the largest micro-batch of the highlighted strategy and
+/// the accumulation steps, when the architecture or the global batch is given.
+#[component]
+pub fn ActivationsLine(report: Memo<Report>) -> impl IntoView {
+    let activations = move || report.read().activations;
+    let line = move || {
+        let report = report.read();
+        let chosen = report.highlighted();
+        let mut parts = Vec::new();
+        if let (Some(a), Some(model)) = (report.activations, report.model) {
+            parts.push(format!(
+                "{}: {} ({} {}, {} {}), {} × {} {}; {} {}: {}.",
+                text::ACTIVATIONS_LINE,
+                format_bytes(a.total, UNIT),
+                format_bytes(a.per_layer, UNIT),
+                text::PER_LAYER,
+                format_bytes(a.embeddings_and_logits, UNIT),
+                text::OUTSIDE_LAYERS,
+                model.micro_batch,
+                model.seq_len,
+                text::UNIT_TOKENS,
+                text::MAX_MICRO_BATCH,
+                chosen.strategy.label(),
+                chosen
+                    .max_micro_batch
+                    .map_or(text::NONE.to_string(), |b| b.to_string()),
+            ));
+        }
+        match report.accumulation_steps {
+            Some(Ok(steps)) => {
+                parts.push(format!("{}: {steps} {}.", text::ACCUMULATION, text::STEPS))
+            }
+            Some(Err(error)) => parts.push(format!(
+                "{}: {}",
+                text::ACCUMULATION,
+                text::field_error(&error)
+            )),
+            None => {}
+        }
+        parts.join(" ")
+    };
+    view! {
+        <p class="activations" data-testid="activations" hidden=move || line().is_empty()>
+            <span hidden data-testid="act-per-layer" data-value=move || activations().map_or(String::new(), |a| a.per_layer.gb().to_string())></span>
+            <span hidden data-testid="act-total" data-value=move || activations().map_or(String::new(), |a| a.total.gb().to_string())></span>
+            {line}
         </p>
     }
 }

@@ -127,14 +127,15 @@ impl Page {
         let input = self.input(name);
         input.set_value(text);
         dispatch(&input, "input");
-        leptos::task::tick().await;
+        // Every effect of the keystroke runs before the next macrotask.
+        sleep_ms(0).await;
     }
 
     async fn choose(&self, name: &str, value: &str) {
         let select = self.select(name);
         select.set_value(value);
         dispatch(&select, "change");
-        leptos::task::tick().await;
+        sleep_ms(0).await;
     }
 
     fn assert_figure(&self, id: &str, expected: f64) {
@@ -599,4 +600,88 @@ async fn the_chart_is_redrawn_only_when_its_data_changes() {
     // A different configuration: drawn again.
     page.type_into("params", "8").await;
     assert!(last_chart_draw() > first);
+}
+
+#[wasm_bindgen_test]
+async fn a_model_preset_link_counts_parameters_exactly_and_adds_activations() {
+    let _turn = Turn::take().await;
+    let page =
+        Page::open("?model=llama2-70b&gpu=h100-80gb&gpus=8&seq=4096&recompute=full&stage=3").await;
+    assert_eq!(page.flag("params-count"), "68976648192");
+    assert_eq!(page.select("model").value(), "llama2-70b");
+    assert_eq!(page.select("gpu").value(), "h100-80gb");
+    assert_eq!(page.input("layers").value(), "80");
+    assert_eq!(page.input("kv_heads").value(), "8");
+    assert!(
+        page.input("params").disabled(),
+        "the architecture gives the size"
+    );
+    let total = page.value("act-total");
+    assert!(total > 1.0, "activations counted: {total} GB");
+    page.assert_figure("mem-act-zero3", total);
+    let zero3 = page.value("mem-total-zero3");
+    let states = page.value("mem-weights-zero3")
+        + page.value("mem-grads-zero3")
+        + page.value("mem-optim-zero3");
+    assert!((zero3 - states - total).abs() < 1e-6);
+    // 81,559 MiB in GB.
+    assert_eq!(page.input("gpu_mem").value(), "85.520809984");
+    assert!(page
+        .testid("gpu-capacity")
+        .text_content()
+        .unwrap()
+        .contains("81559 MiB"));
+    assert_eq!(page.flag("fewest-gpus-ddp"), "");
+    assert!(location_search().contains("model=llama2-70b"));
+}
+
+#[wasm_bindgen_test]
+async fn choosing_a_preset_fills_the_architecture_and_editing_makes_it_custom() {
+    let _turn = Turn::take().await;
+    let page = Page::open("").await;
+    assert_eq!(page.flag("params-count"), "7000000000");
+    page.choose("model", "llama3-8b").await;
+    assert_eq!(page.input("layers").value(), "32");
+    assert_eq!(page.input("vocab").value(), "128256");
+    assert_eq!(page.flag("params-count"), "8030261248");
+    page.type_into("layers", "40").await;
+    let note = page.testid("params-count").text_content().unwrap();
+    assert!(note.contains("custom"), "{note}");
+    assert!(
+        location_search().contains("model=llama3-8b&layers=40"),
+        "{}",
+        location_search()
+    );
+    // An impossible architecture is named next to its field.
+    page.type_into("heads", "33").await;
+    assert!(page.testid("error-heads").text_content().unwrap().len() > 3);
+    assert_eq!(
+        page.find("section.output")
+            .get_attribute("data-stale")
+            .as_deref(),
+        Some("true")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_lessons_q6_scenarios_are_one_click_away() {
+    let _turn = Turn::take().await;
+    let page = Page::open("").await;
+    let button: HtmlElement = page.testid("scenario-70B").unchecked_into();
+    button.click();
+    sleep_ms(0).await;
+    assert_eq!(page.select("model").value(), "llama2-70b");
+    assert_eq!(page.select("gpu").value(), "a100-80gb");
+    assert_eq!(page.input("gpus").value(), "8");
+    assert_eq!(page.flag("fits-zero3"), "false");
+    let fewest: f64 = page.flag("fewest-gpus-zero3").parse().unwrap();
+    assert!(
+        fewest > 8.0,
+        "70 B needs more than 8 A100s even with ZeRO-3: {fewest}"
+    );
+    let button: HtmlElement = page.testid("scenario-13B").unchecked_into();
+    button.click();
+    sleep_ms(0).await;
+    assert_eq!(page.flag("params-count"), "13015864320");
+    assert_eq!(page.flag("fits-zero2"), "true");
 }

@@ -43,6 +43,18 @@ pub enum Recompute {
 }
 
 impl Recompute {
+    /// Every choice, in the order the page lists them.
+    pub const ALL: [Recompute; 3] = [Recompute::None, Recompute::Selective, Recompute::Full];
+
+    /// The name people write.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Recompute::None => "none (store everything)",
+            Recompute::Selective => "selective (attention scores)",
+            Recompute::Full => "full (gradient checkpointing)",
+        }
+    }
+
     /// The value in the shared link's `recompute` key.
     pub const fn key(self) -> &'static str {
         match self {

@@ -21,6 +21,17 @@ pub enum Mlp {
 }
 
 impl Mlp {
+    /// Both kinds, in the order the page lists them.
+    pub const ALL: [Mlp; 2] = [Mlp::SwiGlu, Mlp::Gelu];
+
+    /// The name people write.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Mlp::Gelu => "GELU (2 matrices)",
+            Mlp::SwiGlu => "SwiGLU (3 matrices)",
+        }
+    }
+
     /// Weight matrices of `hidden × ffn` in the block.
     pub const fn matrices(self) -> u64 {
         match self {
@@ -184,8 +195,13 @@ impl Architecture {
     }
 }
 
-/// A well-known model: its id in the shared link, its name, its configuration,
-/// and where the configuration comes from.
+/// A well-known model: its id in the shared link, its name and its configuration.
+///
+/// Sources: each model's `config.json` as published by its authors
+/// (meta-llama/Llama-2-{7,13,70}b-hf, meta-llama/Meta-Llama-3-{8,70}B,
+/// huggyllama/llama-30b for LLaMA 33B, mistralai/Mistral-7B-v0.1,
+/// Qwen/Qwen2.5-{7,14,32,72}B); GPT-3 from Brown et al. 2020, "Language Models are
+/// Few-Shot Learners", table 2.1, with GPT-2's layout. README lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ModelPreset {
     /// The `model` key's value.
@@ -194,8 +210,6 @@ pub struct ModelPreset {
     pub name: &'static str,
     /// The configuration.
     pub architecture: Architecture,
-    /// Where the numbers come from.
-    pub source: &'static str,
 }
 
 const fn llama(
@@ -234,61 +248,56 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         id: "llama2-7b",
         name: "Llama 2 7B",
         architecture: llama(32, 4096, 11008, 32, 32, 32000),
-        source: "meta-llama/Llama-2-7b-hf, config.json",
     },
     ModelPreset {
         id: "llama2-13b",
         name: "Llama 2 13B",
         architecture: llama(40, 5120, 13824, 40, 40, 32000),
-        source: "meta-llama/Llama-2-13b-hf, config.json",
+    },
+    ModelPreset {
+        id: "llama1-33b",
+        name: "LLaMA 33B",
+        architecture: llama(60, 6656, 17920, 52, 52, 32000),
     },
     ModelPreset {
         id: "llama2-70b",
         name: "Llama 2 70B",
         architecture: llama(80, 8192, 28672, 64, 8, 32000),
-        source: "meta-llama/Llama-2-70b-hf, config.json",
     },
     ModelPreset {
         id: "llama3-8b",
         name: "Llama 3 8B",
         architecture: llama(32, 4096, 14336, 32, 8, 128_256),
-        source: "meta-llama/Meta-Llama-3-8B, config.json",
     },
     ModelPreset {
         id: "llama3-70b",
         name: "Llama 3 70B",
         architecture: llama(80, 8192, 28672, 64, 8, 128_256),
-        source: "meta-llama/Meta-Llama-3-70B, config.json",
     },
     ModelPreset {
         id: "mistral-7b",
         name: "Mistral 7B v0.1",
         architecture: llama(32, 4096, 14336, 32, 8, 32000),
-        source: "mistralai/Mistral-7B-v0.1, config.json",
     },
     ModelPreset {
         id: "qwen2.5-7b",
         name: "Qwen2.5 7B",
         architecture: qwen2(28, 3584, 18944, 28, 4),
-        source: "Qwen/Qwen2.5-7B, config.json",
     },
     ModelPreset {
         id: "qwen2.5-14b",
         name: "Qwen2.5 14B",
         architecture: qwen2(48, 5120, 13824, 40, 8),
-        source: "Qwen/Qwen2.5-14B, config.json",
     },
     ModelPreset {
         id: "qwen2.5-32b",
         name: "Qwen2.5 32B",
         architecture: qwen2(64, 5120, 27648, 40, 8),
-        source: "Qwen/Qwen2.5-32B, config.json",
     },
     ModelPreset {
         id: "qwen2.5-72b",
         name: "Qwen2.5 72B",
         architecture: qwen2(80, 8192, 29568, 64, 8),
-        source: "Qwen/Qwen2.5-72B, config.json",
     },
     ModelPreset {
         id: "gpt3-175b",
@@ -306,7 +315,6 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             norm: Norm::LayerNorm,
             learned_positions: 2048,
         },
-        source: "Brown et al. 2020, \"Language Models are Few-Shot Learners\", table 2.1; GPT-2's layout",
     },
 ];
 
@@ -337,6 +345,7 @@ mod tests {
         assert_eq!(count("llama2-13b"), 13_015_864_320);
         assert_eq!(count("llama2-70b"), 68_976_648_192);
         assert_eq!(count("llama3-70b"), 70_553_706_496);
+        assert_eq!(count("llama1-33b"), 32_528_943_616);
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
