@@ -137,7 +137,13 @@ pub fn Summary(report: Memo<Report>) -> impl IntoView {
                 best.label(),
                 format_bytes(report.strategy(best).memory.total, UNIT)
             ),
-            None => " No strategy fits: add GPUs, or choose a smaller model.".into(),
+            None => match report.strategy(Strategy::Zero3).fewest_gpus {
+                Some(gpus) => format!(
+                    " No strategy fits; ZeRO-3 {} {gpus} GPUs, or offload, or a smaller model.",
+                    text::FITS_WITH
+                ),
+                None => " No strategy fits on any number of GPUs: choose a smaller model or micro-batch.".into(),
+            },
         };
         (model, usable, verdict + &advice, chosen.fits)
     };
