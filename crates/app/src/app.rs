@@ -398,6 +398,7 @@ pub fn App() -> impl IntoView {
                     {choice_field(Field::Precision, text::LABEL_PRECISION, Choices::of(form.precision, &Precision::ALL, Precision::key, Precision::label))}
                     {choice_field(Field::GradAcc, text::LABEL_GRAD_ACC, Choices::of(form.gradients, &GradientPrecision::ALL, GradientPrecision::key, GradientPrecision::label))}
                     {choice_field(Field::Optimizer, text::LABEL_OPTIMIZER, Choices::of(form.optimizer, &Optimizer::ALL, Optimizer::key, Optimizer::label))}
+                    <p class="hint" data-testid="optimizer-bytes">{move || config.with(optimizer_note)}</p>
                     {number_field(NumberSpec { field: Field::GlobalBatch, label: text::LABEL_GLOBAL_BATCH, unit: text::UNIT_SEQUENCES, inputmode: "numeric", hint: Some(text::HINT_GLOBAL_BATCH) }, form.global_batch, error_of(Field::GlobalBatch), Signal::default())}
                     {choice_field(Field::Stage, text::LABEL_STAGE, Choices::of(form.highlight, &Strategy::ALL, Strategy::key, Strategy::label))}
                 </form>
@@ -447,6 +448,22 @@ fn flag_label(value: bool) -> &'static str {
     } else {
         text::NO
     }
+}
+
+/// The optimizer's bytes per parameter and their source.
+fn optimizer_note(config: &Config) -> String {
+    use vram_core::format::format_number;
+    let (optimizer, precision) = (config.optimizer, config.precision);
+    format!(
+        "{} B {} + {} B {} = {} B {} ({})",
+        format_number(optimizer.moment_bytes_per_param()),
+        text::MOMENTS,
+        format_number(precision.master_copy_bytes()),
+        text::MASTER_COPY,
+        format_number(optimizer.state_bytes_per_param(precision)),
+        text::PER_PARAMETER,
+        optimizer.source()
+    )
 }
 
 /// The memory per GPU in both units, so "80 GB" cards read honestly.

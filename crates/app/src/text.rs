@@ -129,7 +129,10 @@ pub const CRASH_RELOAD: &str = "Reload";
 pub const CRASH_RESET: &str = "Reset";
 pub const CRASH_DETAILS: &str = "Details";
 
-pub const SCENARIOS: &str = "Lesson Q6 on 8 × A100 80GB:";
+pub const SCENARIOS: &str = "Lesson Q6 on 8 × A100 80GB, 2,048 tokens, micro-batch 1:";
+pub const MOMENTS: &str = "moments";
+pub const MASTER_COPY: &str = "master copy";
+pub const PER_PARAMETER: &str = "per parameter";
 pub const LABEL_MODEL: &str = "Model";
 pub const MODEL_BY_SIZE: &str = "By size only (the lesson)";
 pub const PARAMETERS: &str = "parameters";

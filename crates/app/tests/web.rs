@@ -244,8 +244,15 @@ async fn a_changed_input_changes_table_link_and_chart() {
     let (after, _) = canvas_pixels(&page);
     assert_ne!(before, after, "the chart was not redrawn");
 
+    let note = page.testid("optimizer-bytes").text_content().unwrap();
+    assert!(
+        note.contains("8 B moments + 4 B master copy = 12 B per parameter"),
+        "{note}"
+    );
     page.choose("opt", "sgd").await;
     page.assert_figure("mem-total-ddp", 13.0 * 8.0);
+    let note = page.testid("optimizer-bytes").text_content().unwrap();
+    assert!(note.contains("= 4 B per parameter (the lesson)"), "{note}");
     assert!(location_search().contains("opt=sgd"));
 
     page.type_into("overhead", "50").await;

@@ -54,6 +54,18 @@ impl Optimizer {
         precision.master_copy_bytes() + self.moment_bytes_per_param()
     }
 
+    /// Where its bytes per parameter come from.
+    pub const fn source(self) -> &'static str {
+        match self {
+            Optimizer::Adam => "Kingma & Ba 2015; ZeRO paper §3.1",
+            Optimizer::Sgd => "the lesson",
+            Optimizer::SgdMomentum => "PyTorch torch.optim.SGD",
+            Optimizer::Adam8bit => "Dettmers et al. 2022",
+            Optimizer::Adafactor => "Shazeer & Stern 2018",
+            Optimizer::Lion => "Chen et al. 2023",
+        }
+    }
+
     /// The value of this optimizer in the shared link's `opt` key.
     pub const fn key(self) -> &'static str {
         match self {
