@@ -25,6 +25,7 @@ pub mod activations;
 pub mod architecture;
 pub mod config;
 pub mod decimal;
+pub mod deepspeed;
 pub mod format;
 pub mod gpu;
 pub mod input;
