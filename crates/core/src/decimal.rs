@@ -19,17 +19,7 @@ const MAX_EXACT_POWER: u32 = 27;
 pub fn parse_decimal(text: &str) -> Option<f64> {
     let bytes = text.as_bytes();
     let mut i = 0;
-    let negative = match bytes.first() {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
+    let negative = sign(bytes, &mut i);
     let mut mantissa: u64 = 0;
     let mut digits = 0u32; // significant digits kept in `mantissa`
     let mut exponent: i64 = 0; // decimal exponent of `mantissa`
@@ -69,17 +59,7 @@ pub fn parse_decimal(text: &str) -> Option<f64> {
             return None;
         }
         i += 1;
-        let exponent_negative = match bytes.get(i) {
-            Some(b'-') => {
-                i += 1;
-                true
-            }
-            Some(b'+') => {
-                i += 1;
-                false
-            }
-            _ => false,
-        };
+        let exponent_negative = sign(bytes, &mut i);
         let start = i;
         let mut value: i64 = 0;
         while i < bytes.len() && bytes[i].is_ascii_digit() {
@@ -105,6 +85,21 @@ pub fn parse_decimal(text: &str) -> Option<f64> {
         }
     };
     Some(if negative { -magnitude } else { magnitude })
+}
+
+/// Reads an optional `+` or `-` at `bytes[*i]`; whether it was `-`.
+fn sign(bytes: &[u8], i: &mut usize) -> bool {
+    match bytes.get(*i) {
+        Some(b'-') => {
+            *i += 1;
+            true
+        }
+        Some(b'+') => {
+            *i += 1;
+            false
+        }
+        _ => false,
+    }
 }
 
 /// `mantissa × 10^exponent`, correctly rounded where |exponent| ≤ 27; `inexact`

@@ -283,6 +283,21 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     DecodedLink { config, problems }
 }
 
+/// Where a whole-number field of the model is stored (nowhere for other fields).
+fn count_setter(field: Field) -> fn(&mut ModelSpec, u32) {
+    match field {
+        Field::Layers => |m, v| m.architecture.layers = v,
+        Field::Hidden => |m, v| m.architecture.hidden = v,
+        Field::Ffn => |m, v| m.architecture.ffn = v,
+        Field::Heads => |m, v| m.architecture.heads = v,
+        Field::KvHeads => |m, v| m.architecture.kv_heads = v,
+        Field::Vocab => |m, v| m.architecture.vocab = v,
+        Field::Seq => |m, v| m.seq_len = v,
+        Field::MicroBatch => |m, v| m.micro_batch = v,
+        _ => |_, _| {},
+    }
+}
+
 /// Parses `text` as `field`'s value and stores it in `config`; on error `config` is unchanged.
 pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputError> {
     let choice = text.trim().to_ascii_lowercase();
@@ -331,30 +346,6 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             model.architecture = preset.architecture;
             config.model = Some(model);
         }
-        Field::Layers => {
-            let v = field.parse_count(text)?;
-            edit_model(&mut |m| m.architecture.layers = v)?;
-        }
-        Field::Hidden => {
-            let v = field.parse_count(text)?;
-            edit_model(&mut |m| m.architecture.hidden = v)?;
-        }
-        Field::Ffn => {
-            let v = field.parse_count(text)?;
-            edit_model(&mut |m| m.architecture.ffn = v)?;
-        }
-        Field::Heads => {
-            let v = field.parse_count(text)?;
-            edit_model(&mut |m| m.architecture.heads = v)?;
-        }
-        Field::KvHeads => {
-            let v = field.parse_count(text)?;
-            edit_model(&mut |m| m.architecture.kv_heads = v)?;
-        }
-        Field::Vocab => {
-            let v = field.parse_count(text)?;
-            edit_model(&mut |m| m.architecture.vocab = v)?;
-        }
         Field::Tied => {
             let v = flag(&choice)?;
             edit_model(&mut |m| m.architecture.tied_embeddings = v)?;
@@ -366,13 +357,17 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
                 .ok_or_else(unknown)?;
             edit_model(&mut |m| m.architecture.mlp = v)?;
         }
-        Field::Seq => {
-            let v = field.parse_count(text)?;
-            edit_model(&mut |m| m.seq_len = v)?;
-        }
-        Field::MicroBatch => {
-            let v = field.parse_count(text)?;
-            edit_model(&mut |m| m.micro_batch = v)?;
+        Field::Layers
+        | Field::Hidden
+        | Field::Ffn
+        | Field::Heads
+        | Field::KvHeads
+        | Field::Vocab
+        | Field::Seq
+        | Field::MicroBatch => {
+            let value = field.parse_count(text)?;
+            let set = count_setter(field);
+            edit_model(&mut |m| set(m, value))?;
         }
         Field::Recompute => {
             let v = [Recompute::None, Recompute::Selective, Recompute::Full]
