@@ -403,8 +403,12 @@ pub fn json(config: &Config, report: &Report) -> String {
                 "weights": figure(row.memory.weights.get(), "B"),
                 "gradients": figure(row.memory.gradients.get(), "B"),
                 "optimizer_states": figure(row.memory.optimizer_states.get(), "B"),
+                "activations": figure(row.memory.activations.get(), "B"),
                 "total": figure(row.memory.total.get(), "B"),
                 "fits": row.fits,
+                "headroom": figure(row.headroom.get(), "B"),
+                "fewest_gpus": row.fewest_gpus,
+                "max_micro_batch": row.max_micro_batch,
                 "max_params": figure(row.max_params.get(), "parameters"),
             })
         })
@@ -421,10 +425,19 @@ pub fn json(config: &Config, report: &Report) -> String {
             "opt": config.optimizer.key(),
             "overhead": figure(config.overhead, "fraction"),
             "stage": config.highlight.key(),
+            "model": config.model.map(|m| m.base.id),
+            "gpu": config.gpu.map(|g| g.id),
         },
         "params": figure(report.setup.params().get(), "parameters"),
         "gpu_memory": figure(report.budget.gpu_memory().get(), "B"),
         "usable_memory": figure(report.budget.usable().get(), "B"),
+        "activations": report.activations.map(|a| serde_json::json!({
+            "per_layer": figure(a.per_layer.get(), "B"),
+            "layers": figure(a.layers.get(), "B"),
+            "embeddings_and_logits": figure(a.embeddings_and_logits.get(), "B"),
+            "total": figure(a.total.get(), "B"),
+        })),
+        "accumulation_steps": report.accumulation_steps.and_then(Result::ok),
         "strategies": strategies,
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();

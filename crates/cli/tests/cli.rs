@@ -227,3 +227,33 @@ fn the_cli_and_the_page_decode_links_alike() {
         );
     }
 }
+
+#[test]
+fn a_model_gives_exact_parameters_activations_and_verdicts() {
+    let report = json_of(&[
+        "--model",
+        "llama2-70b",
+        "--gpu",
+        "h100-80gb",
+        "--seq",
+        "4096",
+        "--recompute",
+        "full",
+    ]);
+    assert_eq!(
+        report["params"]["value"].as_f64().unwrap(),
+        68_976_648_192.0
+    );
+    let activations = report["activations"]["total"]["value"].as_f64().unwrap();
+    assert!(activations > 1e9, "{activations}");
+    assert_close(figure(&report, "zero3", "activations"), activations);
+    let zero3 = report["strategies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["strategy"] == "zero3")
+        .unwrap();
+    assert_eq!(zero3["fits"], false);
+    assert!(zero3["fewest_gpus"].as_u64().unwrap() > 8);
+    assert_eq!(report["config"]["gpu"], "h100-80gb");
+}
