@@ -120,31 +120,13 @@ pub const MODEL_FIELDS: [Field; 13] = [
 
 /// Every field a link may carry, in the order [`decode`] applies them: the model
 /// and the GPU preset first, so that explicit values refine what a preset filled.
-pub const DECODE_ORDER: [Field; 23] = [
-    Field::Model,
-    Field::Layers,
-    Field::Hidden,
-    Field::Ffn,
-    Field::Heads,
-    Field::KvHeads,
-    Field::Vocab,
-    Field::Tied,
-    Field::Mlp,
-    Field::Seq,
-    Field::MicroBatch,
-    Field::Recompute,
-    Field::Flash,
-    Field::Gpu,
-    Field::Params,
-    Field::Gpus,
-    Field::GpuMemory,
-    Field::Precision,
-    Field::GradAcc,
-    Field::Optimizer,
-    Field::Overhead,
-    Field::Stage,
-    Field::GlobalBatch,
-];
+pub fn decode_order() -> impl Iterator<Item = Field> {
+    MODEL_FIELDS
+        .into_iter()
+        .chain([Field::Gpu])
+        .chain(LINK_FIELDS)
+        .chain([Field::GlobalBatch])
+}
 
 /// Every field a link may carry, in the order [`encode`] writes them.
 pub fn all_fields() -> impl Iterator<Item = Field> {
@@ -215,7 +197,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
 pub fn decode(query: &str) -> DecodedLink {
     let query = query.strip_prefix('?').unwrap_or(query);
     // Only known keys matter, so only they are remembered: no hashing of hostile input.
-    let known = |key: &str| key == VERSION_KEY || DECODE_ORDER.iter().any(|f| f.key() == key);
+    let known = |key: &str| key == VERSION_KEY || all_fields().any(|f| f.key() == key);
     let mut pairs: Vec<(String, String)> = Vec::new();
     for (key, value) in form_urlencoded::parse(query.as_bytes()) {
         if known(&key) && !pairs.iter().any(|(seen, _)| *seen == key) {
@@ -243,7 +225,7 @@ pub fn decode(query: &str) -> DecodedLink {
 pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     let mut config = Config::default();
     let mut problems = Vec::new();
-    for field in DECODE_ORDER {
+    for field in decode_order() {
         let Some((key, value)) = pairs.iter().find(|(key, _)| key == field.key()) else {
             continue;
         };

@@ -19,6 +19,33 @@ fn any_strategy() -> impl Strategy<Value = ZeroStrategy> {
     prop::sample::select(ZeroStrategy::ALL.to_vec())
 }
 
+/// The fields the generators below draw, in `Config`'s order.
+type Fields = (
+    f64,
+    u32,
+    f64,
+    (Precision, GradientPrecision),
+    Optimizer,
+    f64,
+    ZeroStrategy,
+);
+
+fn config_of(fields: Fields) -> Config {
+    let (params_billions, gpus, gpu_mem_gb, (precision, gradients), optimizer, overhead, highlight) =
+        fields;
+    Config {
+        params_billions,
+        gpus,
+        gpu_mem_gb,
+        precision,
+        gradients,
+        optimizer,
+        overhead,
+        highlight,
+        ..Config::default()
+    }
+}
+
 /// Any configuration, valid or not, including NaN and infinities.
 fn any_config() -> impl Strategy<Value = Config> {
     (
@@ -30,29 +57,7 @@ fn any_config() -> impl Strategy<Value = Config> {
         any::<f64>(),
         any_strategy(),
     )
-        .prop_map(
-            |(
-                params_billions,
-                gpus,
-                gpu_mem_gb,
-                (precision, gradients),
-                optimizer,
-                overhead,
-                highlight,
-            )| {
-                Config {
-                    params_billions,
-                    gpus,
-                    gpu_mem_gb,
-                    precision,
-                    gradients,
-                    optimizer,
-                    overhead,
-                    highlight,
-                    ..Config::default()
-                }
-            },
-        )
+        .prop_map(config_of)
 }
 
 /// Any configuration within every field's limits.
@@ -66,29 +71,7 @@ fn valid_config() -> impl Strategy<Value = Config> {
         0.0f64..=0.95,
         any_strategy(),
     )
-        .prop_map(
-            |(
-                params_billions,
-                gpus,
-                gpu_mem_gb,
-                (precision, gradients),
-                optimizer,
-                overhead,
-                highlight,
-            )| {
-                Config {
-                    params_billions,
-                    gpus,
-                    gpu_mem_gb,
-                    precision,
-                    gradients,
-                    optimizer,
-                    overhead,
-                    highlight,
-                    ..Config::default()
-                }
-            },
-        )
+        .prop_map(config_of)
 }
 
 proptest! {
