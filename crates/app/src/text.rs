@@ -84,6 +84,9 @@ pub fn field_error(error: &InputError) -> String {
                 )
             }
         }
+        InputErrorKind::BelowResolution(resolution) => {
+            format!("Use 0, or at least {}.", format_percent(resolution))
+        }
         InputErrorKind::UnknownChoice => "Choose one of the listed values.".into(),
         InputErrorKind::NotDivisible => "Must divide evenly.".into(),
     }

@@ -57,6 +57,11 @@ pub enum Field {
     Flash,
 }
 
+/// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
+/// fractions mean nothing in memory, and every accepted fraction then reads back
+/// from its shortest decimal form exactly (see [`crate::decimal`]).
+pub const OVERHEAD_RESOLUTION: f64 = 1e-9;
+
 /// The range a numeric field accepts, in the unit the user types it in.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
@@ -230,6 +235,9 @@ impl Field {
             Some(limits) if !limits.contains(value) => {
                 Err(self.error(InputErrorKind::OutOfRange(limits)))
             }
+            _ if self == Field::Overhead && value != 0.0 && value.abs() < OVERHEAD_RESOLUTION => {
+                Err(self.error(InputErrorKind::BelowResolution(OVERHEAD_RESOLUTION)))
+            }
             _ => Ok(value),
         }
     }
@@ -253,6 +261,8 @@ pub enum InputErrorKind {
     NotWhole,
     /// The number lies outside the field's limits.
     OutOfRange(Limits),
+    /// The number is not zero but smaller than the field's resolution.
+    BelowResolution(f64),
     /// The value is none of the field's choices.
     UnknownChoice,
     /// The numbers do not divide as they must (the global batch by micro-batch × GPUs).
@@ -280,6 +290,9 @@ impl InputError {
                 Some(unit) => format!("must be between {min} and {max} ({unit})"),
                 None => format!("must be between {min} and {max}"),
             },
+            InputErrorKind::BelowResolution(resolution) => {
+                format!("must be 0 or at least {resolution}")
+            }
             InputErrorKind::UnknownChoice if self.field.choices().is_empty() => {
                 "is not one of the presets".into()
             }
