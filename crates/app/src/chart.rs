@@ -5,8 +5,9 @@ use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontTransform;
 use plotters_canvas::CanvasBackend;
-use vram_core::format::format_params;
+use vram_core::format::{format_number, format_params};
 use vram_core::{Report, Strategy};
 use web_sys::HtmlCanvasElement;
 
@@ -158,6 +159,8 @@ fn plot(
     scale: f64,
     measure: &TextMeasure,
 ) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
+    // Drawn with plotters' elements on the drawing area directly: its chart
+    // builder and mesh would cost the page some 25 KB of WebAssembly.
     let px = |css: f64| (css * scale).round() as i32;
     let font = |size: f64| (FONT_FAMILY, size * scale).into_font();
     root.fill(&WHITE)?;
@@ -170,105 +173,114 @@ fn plot(
         .fold(model, f64::max);
     let y_max = tallest * 1.2;
 
-    let mut chart = ChartBuilder::on(root)
-        .margin_top(px(16.0))
-        .margin_right(px(16.0))
-        .margin_left(px(8.0))
-        .x_label_area_size(px(34.0))
-        .y_label_area_size(px(56.0))
-        .build_cartesian_2d(-0.5f64..3.5f64, 0f64..y_max)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(0)
-        .y_labels(6)
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(GRID)
-        .axis_style(INK.mix(0.6))
-        .y_desc(text::CHART_Y_AXIS)
-        .y_label_formatter(&|v| vram_core::format::format_number(*v))
-        .label_style(font(12.0).color(&INK))
-        .axis_desc_style(font(12.0).color(&INK))
-        .draw()?;
+    let (width, height) = root.dim_in_pixel();
+    let (left, right) = (px(64.0), width as i32 - px(16.0));
+    let (top, bottom) = (px(16.0), height as i32 - px(34.0));
+    let y_of = |value: f64| bottom - (value / y_max * f64::from(bottom - top)).round() as i32;
+    let slot = f64::from(right - left) / Strategy::ALL.len() as f64;
+    let x_of = |index: usize| left + (slot * (index as f64 + 0.5)).round() as i32;
+    let half_bar = (slot * 0.3).round() as i32;
 
-    let half_width = 0.3;
-    chart.draw_series(report.strategies.iter().enumerate().map(|(i, row)| {
-        let x = i as f64;
+    // Grid and values of the y axis, at 1, 2 or 5 × 10^k.
+    let step = tick_step(y_max);
+    let label_style = font(12.0)
+        .color(&INK)
+        .pos(Pos::new(HPos::Right, VPos::Center));
+    let mut tick = 0.0;
+    while tick <= y_max {
+        let y = y_of(tick);
+        root.draw(&PathElement::new(vec![(left, y), (right, y)], GRID))?;
+        root.draw_text(&format_number(tick), &label_style, (left - px(6.0), y))?;
+        tick += step;
+    }
+    root.draw(&PathElement::new(
+        vec![(left, top), (left, bottom), (right, bottom)],
+        INK.mix(0.6),
+    ))?;
+    root.draw_text(
+        text::CHART_Y_AXIS,
+        &font(12.0)
+            .transform(FontTransform::Rotate270)
+            .color(&INK)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+        (px(4.0), (top + bottom) / 2),
+    )?;
+
+    // Bars, their values, and the strategies' names.
+    let value_style = font(13.0)
+        .color(&INK)
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    let name_style = font(13.0)
+        .color(&INK)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    for (index, row) in report.strategies.iter().enumerate() {
+        let x = x_of(index);
+        let bar_top = y_of(row.max_params.billions());
         let color = if row.max_params.billions() >= model {
             FITS
         } else {
             TOO_SMALL
         };
-        let style = if row.strategy == report.highlight {
+        let highlighted = row.strategy == report.highlight;
+        let fill = if highlighted {
             color.filled()
         } else {
             color.mix(0.75).filled()
         };
-        Rectangle::new(
-            [
-                (x - half_width, 0.0),
-                (x + half_width, row.max_params.billions()),
-            ],
-            style,
-        )
-    }))?;
-    // Outline of the highlighted strategy's bar.
-    let chosen = report.highlight as usize as f64;
-    chart.draw_series(std::iter::once(Rectangle::new(
-        [
-            (chosen - half_width, 0.0),
-            (
-                chosen + half_width,
-                report.highlighted().max_params.billions(),
-            ),
-        ],
-        INK.stroke_width(px(2.0) as u32),
-    )))?;
-    // Value above each bar.
-    let value_style = font(13.0)
-        .color(&INK)
-        .pos(Pos::new(HPos::Center, VPos::Bottom));
-    chart.draw_series(report.strategies.iter().enumerate().map(|(i, row)| {
-        Text::new(
-            format_params(row.max_params),
-            (i as f64, row.max_params.billions() + y_max * 0.01),
-            value_style.clone(),
-        )
-    }))?;
-    // The current model, across every bar.
-    chart.draw_series(LineSeries::new(
-        [(-0.5, model), (3.5, model)],
+        let corners = [(x - half_bar, bar_top), (x + half_bar, bottom)];
+        root.draw(&Rectangle::new(corners, fill))?;
+        if highlighted {
+            root.draw(&Rectangle::new(corners, INK.stroke_width(px(2.0) as u32)))?;
+        }
+        root.draw_text(
+            &format_params(row.max_params),
+            &value_style,
+            (x, bar_top - px(3.0)),
+        )?;
+        root.draw_text(row.strategy.label(), &name_style, (x, bottom + px(8.0)))?;
+    }
+
+    // The current model, across every bar, labelled on a white ground.
+    let line_y = y_of(model);
+    root.draw(&PathElement::new(
+        vec![(left, line_y), (right, line_y)],
         MODEL_LINE.stroke_width(px(2.0) as u32),
     ))?;
-    // Its label, right-aligned above the line on a white ground so bars never hide it.
     let model_label = format!(
         "{}: {}",
         text::CHART_LEGEND_MODEL,
         format_params(report.setup.params())
     );
-    let label_font = font(12.0).color(&MODEL_LINE);
     let text_width = measure.width(&model_label, 12.0 * scale);
-    let text_height = px(12.0);
-    let (right, line_y) = chart.backend_coord(&(3.5, model));
     let pad = px(3.0);
-    let top = (line_y - text_height - 2 * pad).max(0);
+    let label_top = (line_y - px(12.0) - 2 * pad).max(0);
     root.draw(&Rectangle::new(
-        [(right - text_width - 2 * pad, top), (right, line_y - 1)],
+        [
+            (right - text_width - 2 * pad, label_top),
+            (right, line_y - 1),
+        ],
         WHITE.mix(0.9).filled(),
     ))?;
     root.draw_text(
         &model_label,
-        &label_font.pos(Pos::new(HPos::Right, VPos::Top)),
-        (right - pad, top + pad),
+        &font(12.0)
+            .color(&MODEL_LINE)
+            .pos(Pos::new(HPos::Right, VPos::Top)),
+        (right - pad, label_top + pad),
     )?;
-    // Strategy names under the bars.
-    let name_style = font(13.0)
-        .color(&INK)
-        .pos(Pos::new(HPos::Center, VPos::Top));
-    for strategy in Strategy::ALL {
-        let (x, y) = chart.backend_coord(&(strategy as usize as f64, 0.0));
-        root.draw_text(strategy.label(), &name_style, (x, y + px(8.0)))?;
-    }
     root.present()?;
     Ok(())
+}
+
+/// A round step for about five grid lines up to `max`: 1, 2 or 5 × 10^k.
+fn tick_step(max: f64) -> f64 {
+    let raw = (max / 5.0).max(f64::MIN_POSITIVE);
+    let magnitude = 10f64.powi(raw.log10().floor() as i32);
+    let nice = match raw / magnitude {
+        r if r <= 1.0 => 1.0,
+        r if r <= 2.0 => 2.0,
+        r if r <= 5.0 => 5.0,
+        _ => 10.0,
+    };
+    nice * magnitude
 }
