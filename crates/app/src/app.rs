@@ -10,6 +10,7 @@ use leptos::task::spawn_local;
 use vram_core::activations::Recompute;
 use vram_core::architecture::{Architecture, Mlp, ModelPreset, MODEL_PRESETS};
 use vram_core::config::ModelSpec;
+use vram_core::format::MemoryUnit;
 use vram_core::gpu::{GpuPreset, GPU_PRESETS};
 use vram_core::link::{self, value_of, LinkProblem, DEFAULT_ARCHITECTURE_PRESET};
 use vram_core::{
@@ -51,6 +52,7 @@ struct Form {
     recompute: RwSignal<usize>,
     flash: RwSignal<usize>,
     global_batch: RwSignal<String>,
+    unit: RwSignal<usize>,
 }
 
 /// The model whose values fill the architecture fields while none is chosen.
@@ -88,6 +90,7 @@ impl Form {
             recompute: choice(),
             flash: choice(),
             global_batch: text(),
+            unit: choice(),
         };
         form.load(config);
         form
@@ -115,6 +118,7 @@ impl Form {
                 .map_or(0, |m| 1 + index_of(MODEL_PRESETS, m.base)),
         );
         self.load_model(&config.model.unwrap_or_else(default_model));
+        self.unit.set(index_of(&MemoryUnit::ALL, &config.unit));
         self.global_batch.set(
             config
                 .global_batch
@@ -231,6 +235,7 @@ impl Form {
             model,
             gpu: self.gpu_preset().filter(|g| g.memory().gb() == gpu_mem),
             global_batch,
+            unit: pick(&MemoryUnit::ALL, self.unit),
         };
         // Cross-field rules: heads dividing the hidden size, the model's size.
         config.params().map(|_| config).map_err(|e| vec![e])
@@ -400,6 +405,7 @@ pub fn App() -> impl IntoView {
                     {choice_field(Field::Optimizer, text::LABEL_OPTIMIZER, Choices::of(form.optimizer, &Optimizer::ALL, Optimizer::key, Optimizer::label))}
                     <p class="hint" data-testid="optimizer-bytes">{move || config.with(optimizer_note)}</p>
                     {number_field(NumberSpec { field: Field::GlobalBatch, label: text::LABEL_GLOBAL_BATCH, unit: text::UNIT_SEQUENCES, inputmode: "numeric", hint: Some(text::HINT_GLOBAL_BATCH) }, form.global_batch, error_of(Field::GlobalBatch), Signal::default())}
+                    {choice_field(Field::Unit, text::LABEL_UNIT, Choices::of(form.unit, &MemoryUnit::ALL, MemoryUnit::key, MemoryUnit::label))}
                     {choice_field(Field::Stage, text::LABEL_STAGE, Choices::of(form.highlight, &Strategy::ALL, Strategy::key, Strategy::label))}
                 </form>
                 <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>

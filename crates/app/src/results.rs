@@ -1,12 +1,10 @@
 //! The strategy table and the one-line verdict above it.
 
 use leptos::prelude::*;
-use vram_core::format::{format_bytes, format_params, format_percent, MemoryUnit};
+use vram_core::format::{format_bytes, format_params, format_percent};
 use vram_core::{Bytes, Report, Strategy, StrategyReport};
 
 use crate::text;
-
-const UNIT: MemoryUnit = MemoryUnit::Gb;
 
 /// A cell showing a memory figure, with its unrounded value in GB in `data-value`.
 fn memory_cell(
@@ -18,7 +16,7 @@ fn memory_cell(
     let bytes = move || pick(report.read().strategy(strategy));
     view! {
         <td class="num" data-testid=format!("{testid}-{}", strategy.id()) data-value=move || bytes().gb().to_string()>
-            {move || format_bytes(bytes(), UNIT)}
+            {move || format_bytes(bytes(), report.read().unit)}
         </td>
     }
 }
@@ -26,7 +24,10 @@ fn memory_cell(
 /// One row per strategy: weights, gradients, optimizer states, total, fits, largest model.
 #[component]
 pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl IntoView {
-    let usable = move || format_bytes(report.read().budget.usable(), UNIT);
+    let usable = move || {
+        let report = report.read();
+        format_bytes(report.budget.usable(), report.unit)
+    };
     let rows = Strategy::ALL
         .into_iter()
         .map(|strategy| {
@@ -59,7 +60,7 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl In
                             data-value=move || row().headroom.gb().to_string()>
                             {move || {
                                 let headroom = row().headroom;
-                                let amount = format_bytes(Bytes::new(headroom.get().abs()), UNIT);
+                                let amount = format_bytes(Bytes::new(headroom.get().abs()), report.read().unit);
                                 format!("{amount} {}", if headroom.get() >= 0.0 { text::FREE } else { text::OVER })
                             }}
                         </span>
@@ -105,13 +106,14 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl In
 pub fn Summary(report: Memo<Report>) -> impl IntoView {
     let line = move || {
         let report = report.read();
+        let unit = report.unit;
         let budget = report.budget;
         let setup = report.setup;
         let chosen = report.highlighted();
         let usable = format!(
             "{} usable per GPU ({} − {} reserved).",
-            format_bytes(budget.usable(), UNIT),
-            format_bytes(budget.gpu_memory(), UNIT),
+            format_bytes(budget.usable(), unit),
+            format_bytes(budget.gpu_memory(), unit),
             format_percent(budget.reserved_fraction())
         );
         let model = format!(
@@ -123,7 +125,7 @@ pub fn Summary(report: Memo<Report>) -> impl IntoView {
         let verdict = format!(
             "{} needs {} per GPU: {}.",
             chosen.strategy.label(),
-            format_bytes(chosen.memory.total, UNIT),
+            format_bytes(chosen.memory.total, unit),
             if chosen.fits {
                 "it fits"
             } else {
@@ -135,7 +137,7 @@ pub fn Summary(report: Memo<Report>) -> impl IntoView {
             Some(best) => format!(
                 " The least sharding that fits is {} ({}).",
                 best.label(),
-                format_bytes(report.strategy(best).memory.total, UNIT)
+                format_bytes(report.strategy(best).memory.total, unit)
             ),
             None => match report.strategy(Strategy::Zero3).fewest_gpus {
                 Some(gpus) => format!(
@@ -161,16 +163,17 @@ pub fn ActivationsLine(report: Memo<Report>) -> impl IntoView {
     let activations = move || report.read().activations;
     let line = move || {
         let report = report.read();
+        let unit = report.unit;
         let chosen = report.highlighted();
         let mut parts = Vec::new();
         if let (Some(a), Some(model)) = (report.activations, report.model) {
             parts.push(format!(
                 "{}: {} ({} {}, {} {}), {} × {} {}; {} {}: {}.",
                 text::ACTIVATIONS_LINE,
-                format_bytes(a.total, UNIT),
-                format_bytes(a.per_layer, UNIT),
+                format_bytes(a.total, unit),
+                format_bytes(a.per_layer, unit),
                 text::PER_LAYER,
-                format_bytes(a.embeddings_and_logits, UNIT),
+                format_bytes(a.embeddings_and_logits, unit),
                 text::OUTSIDE_LAYERS,
                 model.micro_batch,
                 model.seq_len,

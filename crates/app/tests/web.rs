@@ -692,3 +692,31 @@ async fn the_lessons_q6_scenarios_are_one_click_away() {
     assert_eq!(page.flag("params-count"), "13015864320");
     assert_eq!(page.flag("fits-zero2"), "true");
 }
+
+#[wasm_bindgen_test]
+async fn gib_shows_binary_units_and_keeps_figures_in_gb() {
+    let _turn = Turn::take().await;
+    let page = Page::open("?unit=gib").await;
+    assert_eq!(page.select("unit").value(), "gib");
+    // 112 × 10^9 bytes = 104.31 GiB; data-value stays in GB for scripts.
+    assert_eq!(
+        page.testid("mem-total-ddp").text_content().unwrap().trim(),
+        "104.31 GiB"
+    );
+    page.assert_figure("mem-total-ddp", 112.0);
+    assert!(page
+        .testid("summary")
+        .text_content()
+        .unwrap()
+        .contains("59.6 GiB usable"));
+    page.choose("unit", "gb").await;
+    assert_eq!(
+        page.testid("mem-total-ddp").text_content().unwrap().trim(),
+        "112 GB"
+    );
+    assert!(
+        !location_search().contains("unit="),
+        "GB is the default: {}",
+        location_search()
+    );
+}

@@ -234,8 +234,6 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
     })
 }
 
-const UNIT: MemoryUnit = MemoryUnit::Gb;
-
 /// The strategy table, as the page shows it.
 pub fn table(report: &Report, color: bool) -> String {
     let paint = |text: &str, code: &str| {
@@ -247,6 +245,7 @@ pub fn table(report: &Report, color: bool) -> String {
     };
     let setup = report.setup;
     let budget = report.budget;
+    let unit = report.unit;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -256,9 +255,9 @@ pub fn table(report: &Report, color: bool) -> String {
         setup.optimizer().label(),
         setup.gpus(),
         if setup.gpus() == 1 { "" } else { "s" },
-        format_bytes(budget.gpu_memory(), UNIT),
+        format_bytes(budget.gpu_memory(), unit),
         format_percent(budget.reserved_fraction()),
-        format_bytes(budget.usable(), UNIT),
+        format_bytes(budget.usable(), unit),
     );
     let with_activations = report.activations.is_some();
     let mut header: Vec<String> = vec![
@@ -287,15 +286,15 @@ pub fn table(report: &Report, color: bool) -> String {
             };
             let mut cells = vec![
                 format!("{mark} {}", row.strategy.label()),
-                format_bytes(row.memory.weights, UNIT),
-                format_bytes(row.memory.gradients, UNIT),
-                format_bytes(row.memory.optimizer_states, UNIT),
+                format_bytes(row.memory.weights, unit),
+                format_bytes(row.memory.gradients, unit),
+                format_bytes(row.memory.optimizer_states, unit),
             ];
             if with_activations {
-                cells.push(format_bytes(row.memory.activations, UNIT));
+                cells.push(format_bytes(row.memory.activations, unit));
             }
             cells.extend([
-                format_bytes(row.memory.total, UNIT),
+                format_bytes(row.memory.total, unit),
                 if row.fits { "yes".into() } else { "no".into() },
                 row.fewest_gpus.map_or("none".into(), |n| n.to_string()),
                 format_params(row.max_params),
@@ -353,9 +352,9 @@ pub fn table(report: &Report, color: bool) -> String {
         let _ = writeln!(
             out,
             "Activations per GPU: {} ({} per layer, {} outside the layers): {} tokens x {} sequences, recompute {}, FlashAttention {}.",
-            format_bytes(activations.total, UNIT),
-            format_bytes(activations.per_layer, UNIT),
-            format_bytes(activations.embeddings_and_logits, UNIT),
+            format_bytes(activations.total, unit),
+            format_bytes(activations.per_layer, unit),
+            format_bytes(activations.embeddings_and_logits, unit),
             model.seq_len,
             model.micro_batch,
             model.recompute.key(),
@@ -373,8 +372,12 @@ pub fn table(report: &Report, color: bool) -> String {
     }
     let _ = writeln!(
         out,
-        "* highlighted ({}). Fits: total per GPU <= usable memory. GB = 10^9 bytes.",
-        report.highlight.label()
+        "* highlighted ({}). Fits: total per GPU <= usable memory. {}.",
+        report.highlight.label(),
+        match unit {
+            MemoryUnit::Gb => "GB = 10^9 bytes",
+            MemoryUnit::Gib => "GiB = 2^30 bytes",
+        }
     );
     out
 }
@@ -425,6 +428,7 @@ pub fn json(config: &Config, report: &Report) -> String {
             "opt": config.optimizer.key(),
             "overhead": figure(config.overhead, "fraction"),
             "stage": config.highlight.key(),
+            "unit": config.unit.key(),
             "model": config.model.map(|m| m.base.id),
             "gpu": config.gpu.map(|g| g.id),
         },

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::accumulation::accumulation_steps;
 use crate::activations::{activation_memory, ActivationMemory, ActivationSetup, Recompute};
 use crate::architecture::{Architecture, ModelPreset};
+use crate::format::MemoryUnit;
 use crate::gpu::GpuPreset;
 use crate::input::InputErrorKind;
 use crate::input::{Field, InputError};
@@ -121,6 +122,8 @@ pub struct Config {
     pub gpu: Option<&'static GpuPreset>,
     /// Global batch size in sequences, for the gradient-accumulation steps.
     pub global_batch: Option<u32>,
+    /// The unit memory is shown in (figures stay in bytes).
+    pub unit: MemoryUnit,
 }
 
 impl Default for Config {
@@ -137,6 +140,7 @@ impl Default for Config {
             model: None,
             gpu: None,
             global_batch: None,
+            unit: MemoryUnit::Gb,
         }
     }
 }
@@ -182,6 +186,7 @@ impl Config {
         match (self.setup(), self.budget()) {
             (Ok(setup), Ok(budget)) => {
                 let mut report = Report::new(setup, budget, self.highlight);
+                report.unit = self.unit;
                 if let Some(model) = &self.model {
                     report.add_activations(model);
                 }
@@ -234,6 +239,8 @@ pub struct Report {
     pub activations: Option<ActivationMemory>,
     /// Gradient-accumulation steps for the global batch, when one was given.
     pub accumulation_steps: Option<Result<u32, InputError>>,
+    /// The unit memory is shown in.
+    pub unit: MemoryUnit,
 }
 
 impl Default for Report {
@@ -277,6 +284,7 @@ impl Report {
             model: None,
             activations: None,
             accumulation_steps: None,
+            unit: MemoryUnit::Gb,
         }
     }
 

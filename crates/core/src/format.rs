@@ -18,6 +18,25 @@ pub enum MemoryUnit {
 }
 
 impl MemoryUnit {
+    /// Both units, in the order the page lists them.
+    pub const ALL: [MemoryUnit; 2] = [MemoryUnit::Gb, MemoryUnit::Gib];
+
+    /// The value in the shared link's `unit` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            MemoryUnit::Gb => "gb",
+            MemoryUnit::Gib => "gib",
+        }
+    }
+
+    /// The name people read, with what it means.
+    pub const fn label(self) -> &'static str {
+        match self {
+            MemoryUnit::Gb => "GB (10^9 bytes)",
+            MemoryUnit::Gib => "GiB (2^30 bytes)",
+        }
+    }
+
     /// The unit's base (GB or GiB) in bytes.
     pub const fn bytes(self) -> f64 {
         match self {

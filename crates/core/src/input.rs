@@ -55,6 +55,8 @@ pub enum Field {
     Recompute,
     /// FlashAttention.
     Flash,
+    /// The unit memory is shown in.
+    Unit,
 }
 
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
@@ -105,6 +107,7 @@ impl Field {
             Field::Seq => "seq",
             Field::Recompute => "recompute",
             Field::Flash => "flash",
+            Field::Unit => "unit",
         }
     }
 
@@ -134,6 +137,7 @@ impl Field {
             Field::Seq => "sequence length",
             Field::Recompute => "activation recomputation",
             Field::Flash => "FlashAttention",
+            Field::Unit => "memory unit",
         }
     }
 
@@ -170,6 +174,7 @@ impl Field {
             Field::Tied | Field::Flash => &["0", "1"],
             Field::Mlp => &["gelu", "swiglu"],
             Field::Recompute => &["none", "selective", "full"],
+            Field::Unit => &["gb", "gib"],
             _ => &[],
         }
     }
@@ -201,7 +206,8 @@ impl Field {
             | Field::Mlp
             | Field::Gpu
             | Field::Recompute
-            | Field::Flash => return None,
+            | Field::Flash
+            | Field::Unit => return None,
         };
         Some(Limits { min, max })
     }

@@ -22,6 +22,7 @@
 use crate::activations::Recompute;
 use crate::architecture::{model_preset, Architecture, Mlp};
 use crate::config::{Config, ModelSpec};
+use crate::format::MemoryUnit;
 use crate::gpu::gpu_preset;
 use crate::input::{Field, InputError, InputErrorKind};
 use crate::{GradientPrecision, Optimizer, Precision, Strategy};
@@ -95,6 +96,9 @@ pub fn encode(config: &Config) -> String {
     if config.global_batch.is_some() {
         fields.push(Field::GlobalBatch);
     }
+    if config.unit != MemoryUnit::Gb {
+        fields.push(Field::Unit);
+    }
     for field in fields {
         query.append_pair(field.key(), &value_of(config, field));
     }
@@ -125,7 +129,7 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(LINK_FIELDS)
-        .chain([Field::GlobalBatch])
+        .chain([Field::GlobalBatch, Field::Unit])
 }
 
 /// Every field a link may carry, in the order [`encode`] writes them.
@@ -134,7 +138,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(MODEL_FIELDS)
-        .chain([Field::GlobalBatch])
+        .chain([Field::GlobalBatch, Field::Unit])
 }
 
 /// The model used when architecture keys come without a `model` key.
@@ -185,6 +189,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
             .map(|m| m.recompute.key().to_string())
             .unwrap_or_default(),
         Field::Flash => model.map(|m| flag(m.flash_attention)).unwrap_or_default(),
+        Field::Unit => config.unit.key().to_string(),
     }
 }
 
@@ -350,6 +355,12 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             let value = field.parse_count(text)?;
             let set = count_setter(field);
             edit_model(&mut |m| set(m, value))?;
+        }
+        Field::Unit => {
+            config.unit = MemoryUnit::ALL
+                .into_iter()
+                .find(|u| u.key() == choice)
+                .ok_or_else(unknown)?;
         }
         Field::Recompute => {
             let v = [Recompute::None, Recompute::Selective, Recompute::Full]
