@@ -128,3 +128,26 @@ async fn an_invalid_link_value_is_named_and_the_page_still_works() {
     assert_figure(&browser, "mem-total-zero2", 48.75).await;
     browser.close().await;
 }
+
+#[tokio::test]
+async fn theme_dark_darkens_the_page_and_the_chart() {
+    let browser = Browser::start().await;
+    browser.open("?theme=dark&params=13").await;
+    let ground = browser
+        .eval(
+            "const c = document.querySelector(\"[data-testid='chart-max-params']\");
+             const p = c.getContext('2d').getImageData(2, 2, 1, 1).data;
+             return [p[0], p[1], p[2], getComputedStyle(document.documentElement).backgroundColor];",
+        )
+        .await;
+    let values = ground.as_array().unwrap();
+    for channel in &values[..3] {
+        assert!(channel.as_u64().unwrap() < 60, "a dark chart: {ground}");
+    }
+    assert_eq!(
+        values[3].as_str(),
+        Some("rgb(18, 21, 27)"),
+        "a dark page: {ground}"
+    );
+    browser.close().await;
+}

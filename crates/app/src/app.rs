@@ -10,7 +10,7 @@ use leptos::task::spawn_local;
 use vram_core::activations::Recompute;
 use vram_core::architecture::{Architecture, Mlp, ModelPreset, MODEL_PRESETS};
 use vram_core::config::ModelSpec;
-use vram_core::format::MemoryUnit;
+use vram_core::format::{MemoryUnit, Theme};
 use vram_core::gpu::{GpuPreset, GPU_PRESETS};
 use vram_core::link::{self, value_of, LinkProblem, DEFAULT_ARCHITECTURE_PRESET};
 use vram_core::{
@@ -53,6 +53,7 @@ struct Form {
     flash: RwSignal<usize>,
     global_batch: RwSignal<String>,
     unit: RwSignal<usize>,
+    theme: RwSignal<usize>,
 }
 
 /// The model whose values fill the architecture fields while none is chosen.
@@ -91,6 +92,7 @@ impl Form {
             flash: choice(),
             global_batch: text(),
             unit: choice(),
+            theme: choice(),
         };
         form.load(config);
         form
@@ -119,6 +121,7 @@ impl Form {
         );
         self.load_model(&config.model.unwrap_or_else(default_model));
         self.unit.set(index_of(&MemoryUnit::ALL, &config.unit));
+        self.theme.set(index_of(&Theme::ALL, &config.theme));
         self.global_batch.set(
             config
                 .global_batch
@@ -236,6 +239,7 @@ impl Form {
             gpu: self.gpu_preset().filter(|g| g.memory().gb() == gpu_mem),
             global_batch,
             unit: pick(&MemoryUnit::ALL, self.unit),
+            theme: pick(&Theme::ALL, self.theme),
         };
         // Cross-field rules: heads dividing the hidden size, the model's size.
         config.params().map(|_| config).map_err(|e| vec![e])
@@ -340,6 +344,9 @@ pub fn App() -> impl IntoView {
         crate::timing::mark(crate::timing::LINK_WRITTEN);
     });
     let share_url = move || share::page_url(&query.get());
+    // The forced theme, if any, on <html>, where the style sheet reads it.
+    let theme = Memo::new(move |_| pick(&Theme::ALL, form.theme));
+    Effect::new(move |_| share::set_theme(theme.get().key()));
     let error_of = move |field: Field| {
         Signal::derive(move || errors.with(|e| e.iter().find(|e| e.field == field).copied()))
     };
@@ -406,6 +413,7 @@ pub fn App() -> impl IntoView {
                     <p class="hint" data-testid="optimizer-bytes">{move || config.with(optimizer_note)}</p>
                     {number_field(NumberSpec { field: Field::GlobalBatch, label: text::LABEL_GLOBAL_BATCH, unit: text::UNIT_SEQUENCES, inputmode: "numeric", hint: Some(text::HINT_GLOBAL_BATCH) }, form.global_batch, error_of(Field::GlobalBatch), Signal::default())}
                     {choice_field(Field::Unit, text::LABEL_UNIT, Choices::of(form.unit, &MemoryUnit::ALL, MemoryUnit::key, MemoryUnit::label))}
+                    {choice_field(Field::Theme, text::LABEL_THEME, Choices::of(form.theme, &Theme::ALL, Theme::key, Theme::label))}
                     {choice_field(Field::Stage, text::LABEL_STAGE, Choices::of(form.highlight, &Strategy::ALL, Strategy::key, Strategy::label))}
                 </form>
                 <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
@@ -415,7 +423,7 @@ pub fn App() -> impl IntoView {
                     <ResultsTable report=report highlight=form.highlight />
                     <ActivationsLine report=report />
                     <h2>{text::CHART_HEADING}</h2>
-                    <MaxParamsChart report=report />
+                    <MaxParamsChart report=report theme=theme />
                     <ShareLink url=Signal::derive(share_url) />
                     <p class="footnote">{text::FOOTNOTE}</p>
                 </section>

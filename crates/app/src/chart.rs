@@ -13,19 +13,55 @@ use web_sys::HtmlCanvasElement;
 
 use crate::text;
 
-/// Colours of the chart, readable on the page's light background.
-const FITS: RGBColor = RGBColor(0x1b, 0x7f, 0x5c);
-const TOO_SMALL: RGBColor = RGBColor(0xb4, 0x3c, 0x3c);
-const MODEL_LINE: RGBColor = RGBColor(0x1f, 0x3b, 0x8c);
-const INK: RGBColor = RGBColor(0x22, 0x26, 0x2e);
-const GRID: RGBColor = RGBColor(0xe3, 0xe6, 0xec);
+/// The chart's colours, read from the style sheet's variables so that the chart
+/// follows the page's theme (light or dark).
+#[derive(Clone, Copy)]
+struct Palette {
+    ground: RGBColor,
+    ink: RGBColor,
+    grid: RGBColor,
+    fits: RGBColor,
+    too_small: RGBColor,
+    model: RGBColor,
+}
+
+impl Palette {
+    fn of(canvas: &HtmlCanvasElement) -> Palette {
+        let style = web_sys::window().and_then(|w| w.get_computed_style(canvas).ok().flatten());
+        let color = |name: &str, fallback: RGBColor| {
+            style
+                .as_ref()
+                .and_then(|s| s.get_property_value(name).ok())
+                .and_then(|value| parse_hex(value.trim()))
+                .unwrap_or(fallback)
+        };
+        Palette {
+            ground: color("--chart-ground", RGBColor(0xff, 0xff, 0xff)),
+            ink: color("--ink", RGBColor(0x22, 0x26, 0x2e)),
+            grid: color("--chart-grid", RGBColor(0xe3, 0xe6, 0xec)),
+            fits: color("--chart-fits", RGBColor(0x1b, 0x7f, 0x5c)),
+            too_small: color("--chart-too-small", RGBColor(0xb4, 0x3c, 0x3c)),
+            model: color("--accent", RGBColor(0x1f, 0x3b, 0x8c)),
+        }
+    }
+}
+
+/// `#rrggbb` as a colour.
+fn parse_hex(text: &str) -> Option<RGBColor> {
+    let hex = text.strip_prefix('#').filter(|h| h.len() == 6)?;
+    let channel = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some(RGBColor(channel(0)?, channel(2)?, channel(4)?))
+}
 
 /// Height of the chart in CSS pixels.
 const HEIGHT_CSS: u32 = 300;
 
 /// The chart component: a canvas redrawn whenever the report or the page width changes.
 #[component]
-pub fn MaxParamsChart(report: Memo<Report>) -> impl IntoView {
+pub fn MaxParamsChart(
+    report: Memo<Report>,
+    theme: Memo<vram_core::format::Theme>,
+) -> impl IntoView {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     // The canvas's size in CSS pixels: read once, then on every resize. Reading it
     // forces a layout, which would otherwise cost every redraw a millisecond or more.
@@ -38,6 +74,7 @@ pub fn MaxParamsChart(report: Memo<Report>) -> impl IntoView {
     on_cleanup(move || resize.remove());
     Effect::new(move |_| {
         css_size.track();
+        theme.track();
         let report = report.read();
         if let Some(canvas) = canvas_ref.get() {
             let size = css_size.get_untracked().unwrap_or_else(|| {
@@ -114,9 +151,10 @@ fn draw(canvas: &HtmlCanvasElement, report: &Report, css_size: (f64, f64)) -> Re
         canvas.set_height(height);
     }
     let measure = TextMeasure::of(canvas);
+    let palette = Palette::of(canvas);
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D context")?;
     let root = backend.into_drawing_area();
-    plot(&root, report, scale, &measure).map_err(|e| e.to_string())
+    plot(&root, report, scale, &measure, palette).map_err(|e| e.to_string())
 }
 
 /// Text widths from the canvas itself. plotters' own estimate measures a
@@ -158,12 +196,21 @@ fn plot(
     report: &Report,
     scale: f64,
     measure: &TextMeasure,
+    palette: Palette,
 ) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
+    let Palette {
+        ground,
+        ink,
+        grid,
+        fits,
+        too_small,
+        model: model_line,
+    } = palette;
     // Drawn with plotters' elements on the drawing area directly: its chart
     // builder and mesh would cost the page some 25 KB of WebAssembly.
     let px = |css: f64| (css * scale).round() as i32;
     let font = |size: f64| (FONT_FAMILY, size * scale).into_font();
-    root.fill(&WHITE)?;
+    root.fill(&ground)?;
 
     let model = report.setup.params().billions();
     let tallest = report
@@ -184,42 +231,42 @@ fn plot(
     // Grid and values of the y axis, at 1, 2 or 5 × 10^k.
     let step = tick_step(y_max);
     let label_style = font(12.0)
-        .color(&INK)
+        .color(&ink)
         .pos(Pos::new(HPos::Right, VPos::Center));
     let mut tick = 0.0;
     while tick <= y_max {
         let y = y_of(tick);
-        root.draw(&PathElement::new(vec![(left, y), (right, y)], GRID))?;
+        root.draw(&PathElement::new(vec![(left, y), (right, y)], grid))?;
         root.draw_text(&format_number(tick), &label_style, (left - px(6.0), y))?;
         tick += step;
     }
     root.draw(&PathElement::new(
         vec![(left, top), (left, bottom), (right, bottom)],
-        INK.mix(0.6),
+        ink.mix(0.6),
     ))?;
     root.draw_text(
         text::CHART_Y_AXIS,
         &font(12.0)
             .transform(FontTransform::Rotate270)
-            .color(&INK)
+            .color(&ink)
             .pos(Pos::new(HPos::Center, VPos::Top)),
         (px(4.0), (top + bottom) / 2),
     )?;
 
     // Bars, their values, and the strategies' names.
     let value_style = font(13.0)
-        .color(&INK)
+        .color(&ink)
         .pos(Pos::new(HPos::Center, VPos::Bottom));
     let name_style = font(13.0)
-        .color(&INK)
+        .color(&ink)
         .pos(Pos::new(HPos::Center, VPos::Top));
     for (index, row) in report.strategies.iter().enumerate() {
         let x = x_of(index);
         let bar_top = y_of(row.max_params.billions());
         let color = if row.max_params.billions() >= model {
-            FITS
+            fits
         } else {
-            TOO_SMALL
+            too_small
         };
         let highlighted = row.strategy == report.highlight;
         let fill = if highlighted {
@@ -230,7 +277,7 @@ fn plot(
         let corners = [(x - half_bar, bar_top), (x + half_bar, bottom)];
         root.draw(&Rectangle::new(corners, fill))?;
         if highlighted {
-            root.draw(&Rectangle::new(corners, INK.stroke_width(px(2.0) as u32)))?;
+            root.draw(&Rectangle::new(corners, ink.stroke_width(px(2.0) as u32)))?;
         }
         root.draw_text(
             &format_params(row.max_params),
@@ -244,7 +291,7 @@ fn plot(
     let line_y = y_of(model);
     root.draw(&PathElement::new(
         vec![(left, line_y), (right, line_y)],
-        MODEL_LINE.stroke_width(px(2.0) as u32),
+        model_line.stroke_width(px(2.0) as u32),
     ))?;
     let model_label = format!(
         "{}: {}",
@@ -259,12 +306,12 @@ fn plot(
             (right - text_width - 2 * pad, label_top),
             (right, line_y - 1),
         ],
-        WHITE.mix(0.9).filled(),
+        ground.mix(0.9).filled(),
     ))?;
     root.draw_text(
         &model_label,
         &font(12.0)
-            .color(&MODEL_LINE)
+            .color(&model_line)
             .pos(Pos::new(HPos::Right, VPos::Top)),
         (right - pad, label_top + pad),
     )?;

@@ -46,3 +46,19 @@ pub async fn copy_to_clipboard(text: &str) -> Result<(), JsValue> {
         .await
         .map(|_| ())
 }
+
+/// Sets `data-theme` on `<html>` to `light` or `dark`, or removes it for `auto`
+/// (the style sheet then follows the system).
+pub fn set_theme(key: &str) {
+    let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    else {
+        return;
+    };
+    let _ = if key == "auto" {
+        root.remove_attribute("data-theme")
+    } else {
+        root.set_attribute("data-theme", key)
+    };
+}

@@ -27,6 +27,7 @@ pub const LABEL_GRAD_ACC: &str = "Gradients accumulated in";
 pub const LABEL_OPTIMIZER: &str = "Optimizer";
 pub const LABEL_STAGE: &str = "Highlighted strategy";
 pub const LABEL_UNIT: &str = "Show memory in";
+pub const LABEL_THEME: &str = "Colours";
 
 pub const FORM_HEADING: &str = "Configuration";
 pub const RESULTS_HEADING: &str = "Memory per GPU";

@@ -720,3 +720,25 @@ async fn gib_shows_binary_units_and_keeps_figures_in_gb() {
         location_search()
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_forced_theme_marks_the_document_and_auto_clears_it() {
+    // The colours themselves come from the style sheet: tests/page.rs checks them.
+    let _turn = Turn::take().await;
+    let page = Page::open("?theme=dark").await;
+    let html = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .document_element()
+        .unwrap();
+    assert_eq!(html.get_attribute("data-theme").as_deref(), Some("dark"));
+    assert_eq!(page.select("theme").value(), "dark");
+    page.choose("theme", "auto").await;
+    assert_eq!(
+        html.get_attribute("data-theme"),
+        None,
+        "auto follows the system"
+    );
+    assert!(!location_search().contains("theme="));
+}

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::accumulation::accumulation_steps;
 use crate::activations::{activation_memory, ActivationMemory, ActivationSetup, Recompute};
 use crate::architecture::{Architecture, ModelPreset};
-use crate::format::MemoryUnit;
+use crate::format::{MemoryUnit, Theme};
 use crate::gpu::GpuPreset;
 use crate::input::InputErrorKind;
 use crate::input::{Field, InputError};
@@ -124,6 +124,8 @@ pub struct Config {
     pub global_batch: Option<u32>,
     /// The unit memory is shown in (figures stay in bytes).
     pub unit: MemoryUnit,
+    /// The page's colours.
+    pub theme: Theme,
 }
 
 impl Default for Config {
@@ -141,6 +143,7 @@ impl Default for Config {
             gpu: None,
             global_batch: None,
             unit: MemoryUnit::Gb,
+            theme: Theme::Auto,
         }
     }
 }

@@ -247,3 +247,38 @@ mod tests {
         assert_eq!(format_percent(0.125), "12.5 %");
     }
 }
+
+/// The page's colours: the system's choice, or one forced by the link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Theme {
+    /// Follow the system (`prefers-color-scheme`).
+    #[default]
+    Auto,
+    /// Dark text on light ground.
+    Light,
+    /// Light text on dark ground.
+    Dark,
+}
+
+impl Theme {
+    /// Every choice, in the order the page lists them.
+    pub const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+
+    /// The value in the shared link's `theme` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    /// The name people read.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Theme::Auto => "as the system",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}

@@ -57,6 +57,8 @@ pub enum Field {
     Flash,
     /// The unit memory is shown in.
     Unit,
+    /// Light or dark colours.
+    Theme,
 }
 
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
@@ -108,6 +110,7 @@ impl Field {
             Field::Recompute => "recompute",
             Field::Flash => "flash",
             Field::Unit => "unit",
+            Field::Theme => "theme",
         }
     }
 
@@ -138,6 +141,7 @@ impl Field {
             Field::Recompute => "activation recomputation",
             Field::Flash => "FlashAttention",
             Field::Unit => "memory unit",
+            Field::Theme => "theme",
         }
     }
 
@@ -175,6 +179,7 @@ impl Field {
             Field::Mlp => &["gelu", "swiglu"],
             Field::Recompute => &["none", "selective", "full"],
             Field::Unit => &["gb", "gib"],
+            Field::Theme => &["auto", "light", "dark"],
             _ => &[],
         }
     }
@@ -207,7 +212,8 @@ impl Field {
             | Field::Gpu
             | Field::Recompute
             | Field::Flash
-            | Field::Unit => return None,
+            | Field::Unit
+            | Field::Theme => return None,
         };
         Some(Limits { min, max })
     }

@@ -22,7 +22,7 @@
 use crate::activations::Recompute;
 use crate::architecture::{model_preset, Architecture, Mlp};
 use crate::config::{Config, ModelSpec};
-use crate::format::MemoryUnit;
+use crate::format::{MemoryUnit, Theme};
 use crate::gpu::gpu_preset;
 use crate::input::{Field, InputError, InputErrorKind};
 use crate::{GradientPrecision, Optimizer, Precision, Strategy};
@@ -99,6 +99,9 @@ pub fn encode(config: &Config) -> String {
     if config.unit != MemoryUnit::Gb {
         fields.push(Field::Unit);
     }
+    if config.theme != Theme::Auto {
+        fields.push(Field::Theme);
+    }
     for field in fields {
         query.append_pair(field.key(), &value_of(config, field));
     }
@@ -129,7 +132,7 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(LINK_FIELDS)
-        .chain([Field::GlobalBatch, Field::Unit])
+        .chain([Field::GlobalBatch, Field::Unit, Field::Theme])
 }
 
 /// Every field a link may carry, in the order [`encode`] writes them.
@@ -138,7 +141,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(MODEL_FIELDS)
-        .chain([Field::GlobalBatch, Field::Unit])
+        .chain([Field::GlobalBatch, Field::Unit, Field::Theme])
 }
 
 /// The model used when architecture keys come without a `model` key.
@@ -190,6 +193,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
             .unwrap_or_default(),
         Field::Flash => model.map(|m| flag(m.flash_attention)).unwrap_or_default(),
         Field::Unit => config.unit.key().to_string(),
+        Field::Theme => config.theme.key().to_string(),
     }
 }
 
@@ -355,6 +359,12 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             let value = field.parse_count(text)?;
             let set = count_setter(field);
             edit_model(&mut |m| set(m, value))?;
+        }
+        Field::Theme => {
+            config.theme = Theme::ALL
+                .into_iter()
+                .find(|t| t.key() == choice)
+                .ok_or_else(unknown)?;
         }
         Field::Unit => {
             config.unit = MemoryUnit::ALL
