@@ -2,7 +2,7 @@
 //! change an input, see the link change.
 
 use fantoccini::Locator;
-use vram_e2e::Browser;
+use vram_e2e::{Browser, EMBED_HOST_PATH};
 
 /// Figures are read back from `data-value`, printed in Rust's shortest round-trip
 /// form; the tolerance covers only the core's own floating-point error.
@@ -148,6 +148,48 @@ async fn theme_dark_darkens_the_page_and_the_chart() {
         values[3].as_str(),
         Some("rgb(18, 21, 27)"),
         "a dark page: {ground}"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn embedded_in_a_host_page_it_reports_its_height() {
+    let browser = Browser::start().await;
+    browser
+        .client
+        .goto(&browser.server.url(EMBED_HOST_PATH))
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let heights = loop {
+        let heights = browser.eval("return window.heights;").await;
+        if heights.as_array().is_some_and(|h| !h.is_empty()) {
+            break heights;
+        }
+        assert!(
+            started.elapsed() < vram_e2e::TIMEOUT,
+            "no height message from the iframe"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    let last = heights
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert!(
+        last > 600.0,
+        "the calculator's height in CSS pixels: {heights}"
+    );
+    let iframe_height = browser
+        .eval("return document.getElementById('vram').getBoundingClientRect().height;")
+        .await;
+    assert_eq!(
+        iframe_height.as_f64(),
+        Some(last),
+        "the host resized its iframe"
     );
     browser.close().await;
 }

@@ -30,6 +30,22 @@ pub struct StaticServer {
 /// Where the server takes Content-Security-Policy violation reports (`report-uri`).
 pub const CSP_REPORT_PATH: &str = "/csp-report";
 
+/// A host page, as the course site would be, with the calculator in an iframe.
+pub const EMBED_HOST_PATH: &str = "/embed-host.html";
+
+/// The host page: the README's snippet, recording each height message it receives.
+const EMBED_HOST_PAGE: &str = r#"<!doctype html><title>host</title>
+<iframe id="vram" src="/?embed=1&params=13" style="width: 700px; height: 300px; border: 0" title="GPU memory calculator"></iframe>
+<script>
+window.heights = [];
+addEventListener("message", (event) => {
+  if (event.data && event.data.type === "vram-calculator:height") {
+    window.heights.push(event.data.height);
+    document.getElementById("vram").style.height = event.data.height + "px";
+  }
+});
+</script>"#;
+
 /// A page that breaks any policy without 'unsafe-inline': proof that reports arrive.
 pub const CSP_CANARY_PATH: &str = "/csp-canary.html";
 
@@ -59,7 +75,10 @@ impl StaticServer {
                     let _ = request.respond(tiny_http::Response::empty(204));
                     continue;
                 }
-                let mut response = if request.url() == CSP_CANARY_PATH {
+                let mut response = if request.url() == EMBED_HOST_PATH {
+                    tiny_http::Response::from_data(EMBED_HOST_PAGE.as_bytes().to_vec())
+                        .with_header(header("Content-Type", "text/html; charset=utf-8"))
+                } else if request.url() == CSP_CANARY_PATH {
                     let page = "<!doctype html><title>canary</title><script>document.title = 'ran';</script>";
                     tiny_http::Response::from_data(page.as_bytes().to_vec())
                         .with_header(header("Content-Type", "text/html; charset=utf-8"))

@@ -54,6 +54,8 @@ struct Form {
     global_batch: RwSignal<String>,
     unit: RwSignal<usize>,
     theme: RwSignal<usize>,
+    /// Embedded layout: set by the host page's link, not by the form.
+    embed: bool,
 }
 
 /// The model whose values fill the architecture fields while none is chosen.
@@ -93,6 +95,7 @@ impl Form {
             global_batch: text(),
             unit: choice(),
             theme: choice(),
+            embed: config.embed,
         };
         form.load(config);
         form
@@ -240,6 +243,7 @@ impl Form {
             global_batch,
             unit: pick(&MemoryUnit::ALL, self.unit),
             theme: pick(&Theme::ALL, self.theme),
+            embed: self.embed,
         };
         // Cross-field rules: heads dividing the hidden size, the model's size.
         config.params().map(|_| config).map_err(|e| vec![e])
@@ -344,6 +348,14 @@ pub fn App() -> impl IntoView {
         crate::timing::mark(crate::timing::LINK_WRITTEN);
     });
     let share_url = move || share::page_url(&query.get());
+    // Inside another page's iframe: compact, and the host learns our height.
+    share::set_embedded(initial.embed);
+    if initial.embed {
+        Effect::new(move |_| {
+            report.track();
+            share::post_height();
+        });
+    }
     // The forced theme, if any, on <html>, where the style sheet reads it.
     let theme = Memo::new(move |_| pick(&Theme::ALL, form.theme));
     Effect::new(move |_| share::set_theme(theme.get().key()));

@@ -62,3 +62,39 @@ pub fn set_theme(key: &str) {
         root.set_attribute("data-theme", key)
     };
 }
+
+/// Marks `<html>` with `data-embed` for the compact layout, or clears it.
+pub fn set_embedded(embedded: bool) {
+    let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    else {
+        return;
+    };
+    let _ = if embedded {
+        root.set_attribute("data-embed", "1")
+    } else {
+        root.remove_attribute("data-embed")
+    };
+}
+
+/// The message type the host page listens for: `{ type, height }`, height in CSS pixels.
+pub const HEIGHT_MESSAGE: &str = "vram-calculator:height";
+
+/// Tells the parent window the page's height, so its iframe can fit it.
+pub fn post_height() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let height = window
+        .document()
+        .and_then(|d| d.document_element())
+        .map_or(0, |root| root.scroll_height());
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into());
+    let _ = js_sys::Reflect::set(&message, &"height".into(), &JsValue::from(height));
+    let _ = parent.post_message(&message, "*");
+}

@@ -742,3 +742,23 @@ async fn a_forced_theme_marks_the_document_and_auto_clears_it() {
     );
     assert!(!location_search().contains("theme="));
 }
+
+#[wasm_bindgen_test]
+async fn embed_marks_the_document_for_the_compact_layout() {
+    let _turn = Turn::take().await;
+    let _page = Page::open("?embed=1").await;
+    let html = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .document_element()
+        .unwrap();
+    assert_eq!(html.get_attribute("data-embed").as_deref(), Some("1"));
+    assert!(
+        location_search().contains("embed=1"),
+        "the link keeps the layout"
+    );
+    drop(_page);
+    let _page = Page::open("").await;
+    assert_eq!(html.get_attribute("data-embed"), None);
+}

@@ -126,6 +126,8 @@ pub struct Config {
     pub unit: MemoryUnit,
     /// The page's colours.
     pub theme: Theme,
+    /// Whether the page sits in an iframe of another page (compact, reports its height).
+    pub embed: bool,
 }
 
 impl Default for Config {
@@ -144,6 +146,7 @@ impl Default for Config {
             global_batch: None,
             unit: MemoryUnit::Gb,
             theme: Theme::Auto,
+            embed: false,
         }
     }
 }

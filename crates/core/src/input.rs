@@ -59,6 +59,8 @@ pub enum Field {
     Unit,
     /// Light or dark colours.
     Theme,
+    /// Compact layout for an iframe in another page.
+    Embed,
 }
 
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
@@ -111,6 +113,7 @@ impl Field {
             Field::Flash => "flash",
             Field::Unit => "unit",
             Field::Theme => "theme",
+            Field::Embed => "embed",
         }
     }
 
@@ -142,6 +145,7 @@ impl Field {
             Field::Flash => "FlashAttention",
             Field::Unit => "memory unit",
             Field::Theme => "theme",
+            Field::Embed => "embedded layout",
         }
     }
 
@@ -180,6 +184,7 @@ impl Field {
             Field::Recompute => &["none", "selective", "full"],
             Field::Unit => &["gb", "gib"],
             Field::Theme => &["auto", "light", "dark"],
+            Field::Embed => &["0", "1"],
             _ => &[],
         }
     }
@@ -213,7 +218,8 @@ impl Field {
             | Field::Recompute
             | Field::Flash
             | Field::Unit
-            | Field::Theme => return None,
+            | Field::Theme
+            | Field::Embed => return None,
         };
         Some(Limits { min, max })
     }

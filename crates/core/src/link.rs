@@ -102,6 +102,9 @@ pub fn encode(config: &Config) -> String {
     if config.theme != Theme::Auto {
         fields.push(Field::Theme);
     }
+    if config.embed {
+        fields.push(Field::Embed);
+    }
     for field in fields {
         query.append_pair(field.key(), &value_of(config, field));
     }
@@ -132,7 +135,7 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(LINK_FIELDS)
-        .chain([Field::GlobalBatch, Field::Unit, Field::Theme])
+        .chain([Field::GlobalBatch, Field::Unit, Field::Theme, Field::Embed])
 }
 
 /// Every field a link may carry, in the order [`encode`] writes them.
@@ -141,7 +144,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(MODEL_FIELDS)
-        .chain([Field::GlobalBatch, Field::Unit, Field::Theme])
+        .chain([Field::GlobalBatch, Field::Unit, Field::Theme, Field::Embed])
 }
 
 /// The model used when architecture keys come without a `model` key.
@@ -194,6 +197,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Flash => model.map(|m| flag(m.flash_attention)).unwrap_or_default(),
         Field::Unit => config.unit.key().to_string(),
         Field::Theme => config.theme.key().to_string(),
+        Field::Embed => flag(config.embed),
     }
 }
 
@@ -360,6 +364,7 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             let set = count_setter(field);
             edit_model(&mut |m| set(m, value))?;
         }
+        Field::Embed => config.embed = flag(&choice)?,
         Field::Theme => {
             config.theme = Theme::ALL
                 .into_iter()
