@@ -160,6 +160,16 @@ fn dispatch(target: &web_sys::EventTarget, kind: &str) {
     target.dispatch_event(&event).unwrap();
 }
 
+/// The document's `<html>` element, where the theme and the embedded layout are marked.
+fn html_element() -> web_sys::Element {
+    web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .document_element()
+        .unwrap()
+}
+
 fn location_search() -> String {
     web_sys::window().unwrap().location().search().unwrap()
 }
@@ -726,12 +736,7 @@ async fn a_forced_theme_marks_the_document_and_auto_clears_it() {
     // The colours themselves come from the style sheet: tests/page.rs checks them.
     let _turn = Turn::take().await;
     let page = Page::open("?theme=dark").await;
-    let html = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .document_element()
-        .unwrap();
+    let html = html_element();
     assert_eq!(html.get_attribute("data-theme").as_deref(), Some("dark"));
     assert_eq!(page.select("theme").value(), "dark");
     page.choose("theme", "auto").await;
@@ -747,12 +752,7 @@ async fn a_forced_theme_marks_the_document_and_auto_clears_it() {
 async fn embed_marks_the_document_for_the_compact_layout() {
     let _turn = Turn::take().await;
     let _page = Page::open("?embed=1").await;
-    let html = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .document_element()
-        .unwrap();
+    let html = html_element();
     assert_eq!(html.get_attribute("data-embed").as_deref(), Some("1"));
     assert!(
         location_search().contains("embed=1"),
