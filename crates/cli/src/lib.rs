@@ -5,9 +5,9 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use vram_core::format::{format_bytes, format_params, format_percent, MemoryUnit};
+use vram_core::format::{format_bytes, format_params, format_percent, format_seconds, MemoryUnit};
 use vram_core::link::{self, all_fields, apply, value_of};
-use vram_core::{Config, Field, Report};
+use vram_core::{Bytes, Config, Field, Report, StrategyReport};
 
 /// Where `--link` points when `--base-url` is not given: what `scripts/serve` serves.
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080/";
@@ -269,12 +269,31 @@ pub fn table(report: &Report, color: bool) -> String {
     if with_activations {
         header.push("Activations".into());
     }
+    let any =
+        |part: fn(&StrategyReport) -> Bytes| report.strategies.iter().any(|r| part(r).get() > 0.0);
+    let with_buffers = any(|r| r.memory.buffers);
+    let with_cpu = any(|r| r.cpu_per_node);
+    let with_nvme = any(|r| r.nvme_per_node);
+    if with_buffers {
+        header.push("Buffers".into());
+    }
     header.extend([
         "Total per GPU".into(),
         "Fits".into(),
         "Fewest GPUs".into(),
         "Largest model".into(),
     ]);
+    if with_cpu {
+        header.push("CPU per node".into());
+    }
+    if with_nvme {
+        header.push("NVMe per node".into());
+    }
+    header.push("Sent per step".into());
+    let with_time = report.strategies[0].communication_seconds.is_some();
+    if with_time {
+        header.push("Least comm. time".into());
+    }
     let rows: Vec<Vec<String>> = report
         .strategies
         .iter()
@@ -293,17 +312,30 @@ pub fn table(report: &Report, color: bool) -> String {
             if with_activations {
                 cells.push(format_bytes(row.memory.activations, unit));
             }
+            if with_buffers {
+                cells.push(format_bytes(row.memory.buffers, unit));
+            }
             cells.extend([
                 format_bytes(row.memory.total, unit),
                 if row.fits { "yes".into() } else { "no".into() },
                 row.fewest_gpus.map_or("none".into(), |n| n.to_string()),
                 format_params(row.max_params),
             ]);
+            if with_cpu {
+                cells.push(format_bytes(row.cpu_per_node, unit));
+            }
+            if with_nvme {
+                cells.push(format_bytes(row.nvme_per_node, unit));
+            }
+            cells.push(format_bytes(row.communication, unit));
+            if let Some(seconds) = row.communication_seconds {
+                cells.push(format_seconds(seconds));
+            }
             cells
         })
         .collect();
     let columns = header.len();
-    let fits_column = columns - 3;
+    let fits_column = header.iter().position(|h| h == "Fits").unwrap_or(0);
     let widths: Vec<usize> = (0..columns)
         .map(|c| {
             rows.iter()
@@ -370,6 +402,12 @@ pub fn table(report: &Report, color: bool) -> String {
             Err(error) => writeln!(out, "Gradient accumulation: {error}."),
         };
     }
+    if report.accounting == vram_core::Accounting::DeepSpeed {
+        let _ = writeln!(
+            out,
+            "Accounting: DeepSpeed's estimator for ZeRO-1/2/3 (mixed precision, Adam); it prints GiB and labels them GB."
+        );
+    }
     let _ = writeln!(
         out,
         "* highlighted ({}). Fits: total per GPU <= usable memory. {}.",
@@ -413,6 +451,12 @@ pub fn json(config: &Config, report: &Report) -> String {
                 "fewest_gpus": row.fewest_gpus,
                 "max_micro_batch": row.max_micro_batch,
                 "max_params": figure(row.max_params.get(), "parameters"),
+                "buffers": figure(row.memory.buffers.get(), "B"),
+                "offload": row.offload.key(),
+                "cpu_per_node": figure(row.cpu_per_node.get(), "B"),
+                "nvme_per_node": figure(row.nvme_per_node.get(), "B"),
+                "communication_per_step": figure(row.communication.get(), "B"),
+                "communication_seconds": row.communication_seconds.map(|s| figure(s, "s")),
             })
         })
         .collect();
@@ -431,6 +475,14 @@ pub fn json(config: &Config, report: &Report) -> String {
             "unit": config.unit.key(),
             "model": config.model.map(|m| m.base.id),
             "gpu": config.gpu.map(|g| g.id),
+            "acct": config.runtime.accounting.key(),
+            "offload": config.runtime.offload.key(),
+            "offload_to": config.runtime.offload_device.key(),
+            "nodes": config.runtime.nodes,
+            "largest_layer": config.runtime.largest_layer.map(|l| figure(l.get() / 1e6, "millions of parameters")),
+            "zero_init": config.runtime.zero_init,
+            "buffers": config.runtime.buffers.is_some(),
+            "bw": config.runtime.bandwidth_gb_per_s.map(|bw| figure(bw, "GB/s")),
         },
         "params": figure(report.setup.params().get(), "parameters"),
         "gpu_memory": figure(report.budget.gpu_memory().get(), "B"),

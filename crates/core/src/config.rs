@@ -6,14 +6,14 @@ use serde::{Deserialize, Serialize};
 use crate::accumulation::accumulation_steps;
 use crate::activations::{activation_memory, ActivationMemory, ActivationSetup, Recompute};
 use crate::architecture::{Architecture, ModelPreset};
+use crate::deepspeed::Offload;
 use crate::format::{MemoryUnit, Theme};
 use crate::gpu::GpuPreset;
 use crate::input::InputErrorKind;
 use crate::input::{Field, InputError};
 use crate::memory::Recipe;
-use crate::memory::{
-    max_trainable_params, BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup,
-};
+use crate::memory::{BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup};
+use crate::runtime::{Accounting, Runtime};
 use crate::units::{Bytes, ParamCount};
 use crate::{GradientPrecision, Optimizer, Precision, Strategy};
 
@@ -128,6 +128,8 @@ pub struct Config {
     pub theme: Theme,
     /// Whether the page sits in an iframe of another page (compact, reports its height).
     pub embed: bool,
+    /// Accounting, offload, nodes, buffers and bandwidth; `gpus` is then per node.
+    pub runtime: Runtime,
 }
 
 impl Default for Config {
@@ -147,6 +149,7 @@ impl Default for Config {
             unit: MemoryUnit::Gb,
             theme: Theme::Auto,
             embed: false,
+            runtime: Runtime::default(),
         }
     }
 }
@@ -154,7 +157,21 @@ impl Default for Config {
 impl Config {
     /// The training setup, or the first error among model size and GPU count.
     pub fn setup(&self) -> Result<TrainingSetup, InputError> {
-        TrainingSetup::with_recipe(self.params()?, self.recipe(), self.gpus)
+        let params = self.params()?;
+        Field::Nodes.check(f64::from(self.runtime.nodes))?;
+        TrainingSetup::with_recipe(params, self.recipe(), self.data_parallel_gpus()?)
+    }
+
+    /// The data-parallel degree: GPUs per node × nodes, within [`Field::Gpus`]' limits.
+    pub fn data_parallel_gpus(&self) -> Result<u32, InputError> {
+        let total = u64::from(self.gpus) * u64::from(self.runtime.nodes);
+        let gpus = Field::Gpus.check(total as f64);
+        match self.runtime.nodes {
+            1 => gpus.map(|_| self.gpus),
+            _ => gpus
+                .map(|_| total as u32)
+                .map_err(|e| Field::Nodes.error(e.kind)),
+        }
     }
 
     /// The parameter count: the architecture's, exactly, or the size typed.
@@ -193,9 +210,7 @@ impl Config {
             (Ok(setup), Ok(budget)) => {
                 let mut report = Report::new(setup, budget, self.highlight);
                 report.unit = self.unit;
-                if let Some(model) = &self.model {
-                    report.add_activations(model);
-                }
+                report.place(&self.runtime, self.gpus, self.model.as_ref());
                 report.accumulation_steps = self.global_batch.map(|global| {
                     let micro = self.model.map_or(1, |m| m.micro_batch);
                     accumulation_steps(global, micro, self.gpus)
@@ -226,6 +241,16 @@ pub struct StrategyReport {
     pub fewest_gpus: Option<u32>,
     /// The largest micro-batch that fits, when activations are counted.
     pub max_micro_batch: Option<u32>,
+    /// CPU memory per node, and NVMe bytes per node, that the runtime needs.
+    pub cpu_per_node: Bytes,
+    /// NVMe bytes per node (offload to NVMe).
+    pub nvme_per_node: Bytes,
+    /// What this strategy offloads.
+    pub offload: Offload,
+    /// Bytes each GPU sends and receives per training step.
+    pub communication: Bytes,
+    /// The least time the communication takes at the given bandwidth, in seconds.
+    pub communication_seconds: Option<f64>,
 }
 
 /// Every figure the page shows for a valid configuration.
@@ -247,6 +272,8 @@ pub struct Report {
     pub accumulation_steps: Option<Result<u32, InputError>>,
     /// The unit memory is shown in.
     pub unit: MemoryUnit,
+    /// Whose accounting the memory figures follow.
+    pub accounting: Accounting,
 }
 
 impl Default for Report {
@@ -267,22 +294,24 @@ impl Default for Report {
 }
 
 impl Report {
-    /// Computes every strategy's figures.
+    /// Computes every strategy's figures under the lesson's accounting.
     pub fn new(setup: TrainingSetup, budget: MemoryBudget, highlight: Strategy) -> Self {
-        let strategies = Strategy::ALL.map(|strategy| {
-            let memory = setup.per_gpu_memory(strategy);
-            StrategyReport {
-                strategy,
-                bytes_per_param: setup.bytes_per_param(strategy),
-                memory,
-                fits: budget.fits(memory.total),
-                headroom: Bytes::new(budget.usable().get() - memory.total.get()),
-                max_params: max_trainable_params(&budget, strategy, setup.recipe(), setup.gpus()),
-                fewest_gpus: fewest_gpus(&setup, &budget, strategy, Bytes::ZERO),
-                max_micro_batch: None,
-            }
+        let strategies = Strategy::ALL.map(|strategy| StrategyReport {
+            strategy,
+            bytes_per_param: setup.bytes_per_param(strategy),
+            memory: setup.per_gpu_memory(strategy),
+            fits: false,
+            headroom: Bytes::ZERO,
+            max_params: ParamCount::new(0.0),
+            fewest_gpus: None,
+            max_micro_batch: None,
+            cpu_per_node: Bytes::ZERO,
+            nvme_per_node: Bytes::ZERO,
+            offload: Offload::None,
+            communication: Bytes::ZERO,
+            communication_seconds: None,
         });
-        Report {
+        let mut report = Report {
             setup,
             budget,
             highlight,
@@ -291,37 +320,76 @@ impl Report {
             activations: None,
             accumulation_steps: None,
             unit: MemoryUnit::Gb,
-        }
+            accounting: Accounting::Course,
+        };
+        report.place(&Runtime::default(), setup.gpus(), None);
+        report
     }
 
-    /// Adds `model`'s activations to every strategy: they are per GPU, whatever
-    /// the sharding.
-    fn add_activations(&mut self, model: &ModelSpec) {
-        let setup = model.activation_setup(self.setup.precision());
-        let activations = activation_memory(&model.architecture, &setup);
-        let per_sequence = activation_memory(
-            &model.architecture,
-            &ActivationSetup {
-                micro_batch: 1,
-                ..setup
-            },
-        )
-        .total;
+    /// Places every strategy's bytes as `runtime` says, on `gpus_per_node` GPUs per
+    /// node, with `model`'s activations on every GPU (they are per GPU, whatever
+    /// the sharding). The default runtime gives the lesson's figures.
+    fn place(&mut self, runtime: &Runtime, gpus_per_node: u32, model: Option<&ModelSpec>) {
+        let largest = model.map(|m| ParamCount::new(m.architecture.largest_layer_params() as f64));
+        let step = model.map(|m| (m.architecture, m.activation_setup(self.setup.precision())));
+        let activations = step.map(|(arch, setup)| activation_memory(&arch, &setup));
+        // Activations grow in proportion to the micro-batch.
+        let per_sequence = step.map(|(arch, setup)| {
+            activation_memory(
+                &arch,
+                &ActivationSetup {
+                    micro_batch: 1,
+                    ..setup
+                },
+            )
+            .total
+        });
+        let activation_bytes = activations.map_or(Bytes::ZERO, |a| a.total);
         let usable = self.budget.usable();
+        let setup = self.setup;
         for row in &mut self.strategies {
-            row.memory.activations = activations.total;
-            row.memory.total = row.memory.total + activations.total;
-            row.fits = self.budget.fits(row.memory.total);
-            row.headroom = Bytes::new(usable.get() - row.memory.total.get());
-            row.fewest_gpus =
-                fewest_gpus(&self.setup, &self.budget, row.strategy, activations.total);
-            let states = row.memory.total.get() - activations.total.get();
-            // Activations grow in proportion to the micro-batch.
-            let fitting = ((usable.get() - states) / per_sequence.get()).floor();
-            row.max_micro_batch = (fitting >= 1.0).then(|| fitting.min(f64::from(u32::MAX)) as u32);
+            let strategy = row.strategy;
+            let placement = runtime.place(&setup, strategy, gpus_per_node, largest);
+            let mut memory = placement.gpu;
+            memory.activations = activation_bytes;
+            memory.total = memory.total + activation_bytes;
+            let states = memory.total.get() - activation_bytes.get();
+            *row = StrategyReport {
+                strategy,
+                bytes_per_param: placement.bytes_per_param,
+                memory,
+                fits: self.budget.fits(memory.total),
+                headroom: Bytes::new(usable.get() - memory.total.get()),
+                max_params: ParamCount::new(
+                    ((usable.get() - placement.fixed.get()) / placement.bytes_per_param.total())
+                        .max(0.0),
+                ),
+                fewest_gpus: fewest_gpus(
+                    &self.budget,
+                    setup.params(),
+                    |gpus| {
+                        let setup = TrainingSetup { gpus, ..setup };
+                        runtime
+                            .place(&setup, strategy, gpus_per_node, largest)
+                            .bytes_per_param
+                            .total()
+                    },
+                    placement.fixed + activation_bytes,
+                ),
+                max_micro_batch: per_sequence.and_then(|per_sequence| {
+                    let fitting = ((usable.get() - states) / per_sequence.get()).floor();
+                    (fitting >= 1.0).then(|| fitting.min(f64::from(u32::MAX)) as u32)
+                }),
+                cpu_per_node: placement.cpu_per_node,
+                nvme_per_node: placement.nvme_per_node,
+                offload: placement.offload,
+                communication: placement.communication,
+                communication_seconds: placement.communication_seconds,
+            };
         }
-        self.activations = Some(activations);
-        self.model = Some(*model);
+        self.activations = activations;
+        self.model = model.copied();
+        self.accounting = runtime.accounting;
     }
 
     /// The figures of `strategy`.
@@ -344,39 +412,34 @@ impl Report {
     }
 }
 
-/// The fewest GPUs (up to [`Field::Gpus`]' limit) with which `strategy` fits
-/// `setup`'s model states plus `activations` per GPU in `budget`.
+/// The fewest GPUs (up to [`Field::Gpus`]' limit) with which `params` parameters
+/// of `bytes_per_param(N)` bytes each, plus `fixed` bytes, fit in `budget` on each GPU.
 ///
-/// Bytes per GPU are `Ψ × (fixed + sharded / N) + activations`, so N is the
-/// smallest whole number with `sharded / N ≤ (usable − activations) / Ψ − fixed`.
+/// Every accounting's bytes per parameter have the form `fixed + sharded / N`,
+/// so two values give both parts, and N is the smallest whole number with
+/// `sharded / N ≤ (usable − fixed bytes) / Ψ − fixed per parameter`.
 pub fn fewest_gpus(
-    setup: &TrainingSetup,
     budget: &MemoryBudget,
-    strategy: Strategy,
-    activations: Bytes,
+    params: ParamCount,
+    bytes_per_param: impl Fn(u32) -> f64,
+    fixed: Bytes,
 ) -> Option<u32> {
-    let one = BytesPerParam::of(strategy, setup.recipe(), 1);
-    let sharded = [
-        (strategy.shards_weights(), one.weights),
-        (strategy.shards_gradients(), one.gradients),
-        (strategy.shards_optimizer_states(), one.optimizer_states),
-    ];
-    let fixed: f64 = sharded.iter().filter(|(s, _)| !s).map(|(_, b)| b).sum();
-    let shardable: f64 = sharded.iter().filter(|(s, _)| *s).map(|(_, b)| b).sum();
-    let room = (budget.usable().get() - activations.get()) / setup.params().get() - fixed;
+    let (one, two) = (bytes_per_param(1), bytes_per_param(2));
+    let shardable = 2.0 * (one - two);
+    let unsharded = one - shardable;
+    let room = (budget.usable().get() - fixed.get()) / params.get() - unsharded;
     let max = Field::Gpus.limits().map_or(1.0, |l| l.max);
     if room < 0.0 || (room == 0.0 && shardable > 0.0) {
         return None;
     }
-    let needed = if shardable == 0.0 {
+    let needed = if shardable <= 0.0 {
         1.0
     } else {
         (shardable / room).ceil().max(1.0)
     };
     // The division may land a hair above a whole number: check the one below.
-    let fits_with = |n: f64| {
-        setup.params().get() * (fixed + shardable / n) + activations.get() <= budget.usable().get()
-    };
+    let fits_with =
+        |n: f64| params.get() * (unsharded + shardable / n) + fixed.get() <= budget.usable().get();
     let needed = if needed > 1.0 && fits_with(needed - 1.0) {
         needed - 1.0
     } else {

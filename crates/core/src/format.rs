@@ -104,7 +104,9 @@ pub fn format_bytes(bytes: Bytes, unit: MemoryUnit) -> String {
 pub fn format_params(params: ParamCount) -> String {
     let count = params.get();
     let magnitude = count.abs();
-    let (value, suffix) = if !magnitude.is_finite() || (1e9..1e12).contains(&magnitude) {
+    let (value, suffix) = if !magnitude.is_finite() {
+        (count, "")
+    } else if (1e9..1e12).contains(&magnitude) {
         (params.billions(), " B")
     } else if magnitude >= 1e12 {
         (count / 1e12, " T")
@@ -176,6 +178,18 @@ pub fn format_number(value: f64) -> String {
     grouped
 }
 
+/// A duration: `1.23 s`, `367.5 ms`, `12 µs`.
+pub fn format_seconds(seconds: f64) -> String {
+    let (value, unit) = if seconds >= 1.0 || seconds == 0.0 || !seconds.is_finite() {
+        (seconds, "s")
+    } else if seconds >= 1e-3 {
+        (seconds * 1e3, "ms")
+    } else {
+        (seconds * 1e6, "µs")
+    };
+    format!("{} {unit}", format_number(value))
+}
+
 /// A fraction as a percentage: `0.2` → `20 %`.
 pub fn format_percent(fraction: f64) -> String {
     format!("{} %", format_number(fraction * 100.0))
@@ -232,6 +246,15 @@ mod tests {
         assert_eq!(format_params(ParamCount::from_billions(0.35)), "350 M");
         assert_eq!(format_params(ParamCount::from_billions(1500.0)), "1.5 T");
         assert_eq!(format_params(ParamCount::from_billions(1e6)), "1,000 T");
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn durations_pick_their_unit() {
+        assert_eq!(format_seconds(0.3675), "367.5 ms");
+        assert_eq!(format_seconds(2.5), "2.5 s");
+        assert_eq!(format_seconds(0.0), "0 s");
+        assert_eq!(format_seconds(1.2e-5), "12 µs");
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]

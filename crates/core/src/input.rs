@@ -61,6 +61,22 @@ pub enum Field {
     Theme,
     /// Compact layout for an iframe in another page.
     Embed,
+    /// Whose accounting: the lesson's or DeepSpeed's estimator.
+    Accounting,
+    /// What is offloaded from the GPUs.
+    Offload,
+    /// Where offloaded states go.
+    OffloadTo,
+    /// Nodes, each with the configuration's GPUs.
+    Nodes,
+    /// Parameters of the largest layer, in millions.
+    LargestLayer,
+    /// DeepSpeed's `zero_init`.
+    ZeroInit,
+    /// Whether DeepSpeed's communication buffers are counted.
+    Buffers,
+    /// Bandwidth per GPU, in GB/s.
+    Bandwidth,
 }
 
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
@@ -114,6 +130,14 @@ impl Field {
             Field::Unit => "unit",
             Field::Theme => "theme",
             Field::Embed => "embed",
+            Field::Accounting => "acct",
+            Field::Offload => "offload",
+            Field::OffloadTo => "offload_to",
+            Field::Nodes => "nodes",
+            Field::LargestLayer => "largest_layer",
+            Field::ZeroInit => "zero_init",
+            Field::Buffers => "buffers",
+            Field::Bandwidth => "bw",
         }
     }
 
@@ -146,6 +170,14 @@ impl Field {
             Field::Unit => "memory unit",
             Field::Theme => "theme",
             Field::Embed => "embedded layout",
+            Field::Accounting => "accounting",
+            Field::Offload => "offload",
+            Field::OffloadTo => "offload target",
+            Field::Nodes => "nodes",
+            Field::LargestLayer => "largest layer",
+            Field::ZeroInit => "zero_init",
+            Field::Buffers => "communication buffers",
+            Field::Bandwidth => "bandwidth per GPU",
         }
     }
 
@@ -161,6 +193,9 @@ impl Field {
             Field::Hidden | Field::Ffn => Some("features"),
             Field::Vocab => Some("tokens"),
             Field::Seq => Some("tokens"),
+            Field::Nodes => Some("nodes"),
+            Field::LargestLayer => Some("millions of parameters"),
+            Field::Bandwidth => Some("GB/s of 10^9 bytes"),
             _ => None,
         }
     }
@@ -184,7 +219,10 @@ impl Field {
             Field::Recompute => &["none", "selective", "full"],
             Field::Unit => &["gb", "gib"],
             Field::Theme => &["auto", "light", "dark"],
-            Field::Embed => &["0", "1"],
+            Field::Embed | Field::ZeroInit | Field::Buffers => &["0", "1"],
+            Field::Accounting => &["course", "deepspeed"],
+            Field::Offload => &["none", "optimizer", "all"],
+            Field::OffloadTo => &["cpu", "nvme"],
             _ => &[],
         }
     }
@@ -207,6 +245,9 @@ impl Field {
             Field::Heads | Field::KvHeads => (1.0, 65_536.0),
             Field::Vocab => (1.0, 16_777_216.0),
             Field::Seq => (1.0, 1e7),
+            Field::Nodes => (1.0, 65_536.0),
+            Field::LargestLayer => (0.0, 1e9),
+            Field::Bandwidth => (0.001, 1e6),
             Field::Precision
             | Field::GradAcc
             | Field::Optimizer
@@ -219,7 +260,12 @@ impl Field {
             | Field::Flash
             | Field::Unit
             | Field::Theme
-            | Field::Embed => return None,
+            | Field::Embed
+            | Field::Accounting
+            | Field::Offload
+            | Field::OffloadTo
+            | Field::ZeroInit
+            | Field::Buffers => return None,
         };
         Some(Limits { min, max })
     }

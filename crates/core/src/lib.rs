@@ -33,11 +33,13 @@ pub mod link;
 pub mod memory;
 mod optimizer;
 mod precision;
+pub mod runtime;
 mod strategy;
 pub mod units;
 
 pub use accumulation::accumulation_steps;
 pub use config::{Config, Report, StrategyReport};
+pub use deepspeed::Offload;
 pub use input::{parse_percent, percent_text, Field, InputError, InputErrorKind, Limits};
 pub use memory::{
     max_trainable_params, max_trainable_sweep, BytesPerParam, MemoryBreakdown, MemoryBudget,
@@ -45,6 +47,7 @@ pub use memory::{
 };
 pub use optimizer::Optimizer;
 pub use precision::{GradientPrecision, Precision};
+pub use runtime::{Accounting, BufferSizes, OffloadDevice, Placement, Runtime};
 pub use strategy::Strategy;
 pub use units::{Bytes, ParamCount};
 

@@ -25,7 +25,9 @@ use crate::config::{Config, ModelSpec};
 use crate::format::{MemoryUnit, Theme};
 use crate::gpu::gpu_preset;
 use crate::input::{Field, InputError, InputErrorKind};
-use crate::{GradientPrecision, Optimizer, Precision, Strategy};
+use crate::runtime::{Accounting, BufferSizes, OffloadDevice};
+use crate::units::ParamCount;
+use crate::{GradientPrecision, Offload, Optimizer, Precision, Strategy};
 
 /// The version of the link contract that [`encode`] writes.
 pub const LINK_VERSION: &str = "1";
@@ -105,6 +107,14 @@ pub fn encode(config: &Config) -> String {
     if config.embed {
         fields.push(Field::Embed);
     }
+    // The runtime's keys only where they differ from the default, so links
+    // without them keep meaning what they meant.
+    let default = Config::default();
+    fields.extend(
+        RUNTIME_FIELDS
+            .into_iter()
+            .filter(|&field| value_of(config, field) != value_of(&default, field)),
+    );
     for field in fields {
         query.append_pair(field.key(), &value_of(config, field));
     }
@@ -128,6 +138,19 @@ pub const MODEL_FIELDS: [Field; 13] = [
     Field::Flash,
 ];
 
+/// The fields of [`Runtime`](crate::Runtime), in the order [`encode`] writes them
+/// (each only when it differs from the default).
+pub const RUNTIME_FIELDS: [Field; 8] = [
+    Field::Accounting,
+    Field::Offload,
+    Field::OffloadTo,
+    Field::Nodes,
+    Field::LargestLayer,
+    Field::ZeroInit,
+    Field::Buffers,
+    Field::Bandwidth,
+];
+
 /// Every field a link may carry, in the order [`decode`] applies them: the model
 /// and the GPU preset first, so that explicit values refine what a preset filled.
 pub fn decode_order() -> impl Iterator<Item = Field> {
@@ -136,6 +159,7 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
         .chain([Field::Gpu])
         .chain(LINK_FIELDS)
         .chain([Field::GlobalBatch, Field::Unit, Field::Theme, Field::Embed])
+        .chain(RUNTIME_FIELDS)
 }
 
 /// Every field a link may carry, in the order [`encode`] writes them.
@@ -145,6 +169,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .chain([Field::Gpu])
         .chain(MODEL_FIELDS)
         .chain([Field::GlobalBatch, Field::Unit, Field::Theme, Field::Embed])
+        .chain(RUNTIME_FIELDS)
 }
 
 /// The model used when architecture keys come without a `model` key.
@@ -161,6 +186,7 @@ fn flag(value: bool) -> String {
 /// The link's text for one field of `config` (empty for a field it does not hold).
 pub fn value_of(config: &Config, field: Field) -> String {
     let model = config.model.as_ref();
+    let runtime = &config.runtime;
     let arch =
         |get: fn(&Architecture) -> String| model.map(|m| get(&m.architecture)).unwrap_or_default();
     match field {
@@ -198,6 +224,20 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Unit => config.unit.key().to_string(),
         Field::Theme => config.theme.key().to_string(),
         Field::Embed => flag(config.embed),
+        Field::Accounting => runtime.accounting.key().to_string(),
+        Field::Offload => runtime.offload.key().to_string(),
+        Field::OffloadTo => runtime.offload_device.key().to_string(),
+        Field::Nodes => runtime.nodes.to_string(),
+        Field::LargestLayer => runtime
+            .largest_layer
+            .map(|l| (l.get() / 1e6).to_string())
+            .unwrap_or_default(),
+        Field::ZeroInit => flag(runtime.zero_init),
+        Field::Buffers => flag(runtime.buffers.is_some()),
+        Field::Bandwidth => runtime
+            .bandwidth_gb_per_s
+            .map(|bw| bw.to_string())
+            .unwrap_or_default(),
     }
 }
 
@@ -278,6 +318,11 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     DecodedLink { config, problems }
 }
 
+/// The item of `all` whose key is `choice`.
+fn pick<T: Copy>(all: &[T], key: fn(T) -> &'static str, choice: &str) -> Option<T> {
+    all.iter().copied().find(|&item| key(item) == choice)
+}
+
 /// Where a whole-number field of the model is stored (nowhere for other fields).
 fn count_setter(field: Field) -> fn(&mut ModelSpec, u32) {
     match field {
@@ -302,6 +347,7 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
         "0" => Ok(false),
         _ => Err(unknown()),
     };
+
     // Architecture fields edit the model, which they create (as custom) if needed.
     // Any architecture or step key implies a model: Llama 2 7B's unless `model`
     // named one. An edited architecture is custom: no longer its preset.
@@ -365,6 +411,28 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             edit_model(&mut |m| set(m, value))?;
         }
         Field::Embed => config.embed = flag(&choice)?,
+        Field::Accounting => {
+            config.runtime.accounting =
+                pick(&Accounting::ALL, Accounting::key, &choice).ok_or_else(unknown)?
+        }
+        Field::Offload => {
+            config.runtime.offload =
+                pick(&Offload::ALL, Offload::key, &choice).ok_or_else(unknown)?
+        }
+        Field::OffloadTo => {
+            config.runtime.offload_device =
+                pick(&OffloadDevice::ALL, OffloadDevice::key, &choice).ok_or_else(unknown)?;
+        }
+        Field::Nodes => config.runtime.nodes = field.parse_count(text)?,
+        Field::LargestLayer => {
+            let millions = field.parse_number(text)?;
+            config.runtime.largest_layer = Some(ParamCount::new(millions * 1e6));
+        }
+        Field::ZeroInit => config.runtime.zero_init = flag(&choice)?,
+        Field::Buffers => {
+            config.runtime.buffers = flag(&choice)?.then_some(BufferSizes::DEEPSPEED_DEFAULTS);
+        }
+        Field::Bandwidth => config.runtime.bandwidth_gb_per_s = Some(field.parse_number(text)?),
         Field::Theme => {
             config.theme = Theme::ALL
                 .into_iter()

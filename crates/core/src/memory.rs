@@ -129,6 +129,11 @@ impl TrainingSetup {
         self.recipe.precision
     }
 
+    /// Bytes of one gradient value: the weights' format, or fp32 when accumulated in it.
+    pub fn gradient_bytes_per_param(&self) -> f64 {
+        self.recipe.gradients.bytes_per_param(self.recipe.precision)
+    }
+
     /// The optimizer.
     pub fn optimizer(&self) -> Optimizer {
         self.recipe.optimizer
@@ -157,6 +162,7 @@ impl TrainingSetup {
             gradients: self.params * per_param.gradients,
             optimizer_states: self.params * per_param.optimizer_states,
             activations: Bytes::ZERO,
+            buffers: Bytes::ZERO,
             total: self.params * per_param.total(),
         }
     }
@@ -173,7 +179,9 @@ pub struct MemoryBreakdown {
     pub optimizer_states: Bytes,
     /// Activations, when the architecture is known (never sharded).
     pub activations: Bytes,
-    /// Everything above: Ψ × total bytes per parameter, plus activations.
+    /// Communication buffers and ZeRO-3's gathered largest layer, when counted.
+    pub buffers: Bytes,
+    /// Everything above: Ψ × total bytes per parameter, plus activations and buffers.
     pub total: Bytes,
 }
 

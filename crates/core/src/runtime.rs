@@ -1,0 +1,466 @@
+//! How the training runs beyond the lesson's formulas: whose accounting the
+//! figures follow, what is offloaded (ZeRO-Offload, ZeRO-Infinity), how many
+//! nodes, DeepSpeed's communication buffers and the interconnect's bandwidth;
+//! and where each strategy's bytes then live: per GPU, in each node's CPU memory
+//! and on its NVMe drives.
+//!
+//! The lesson's accounting moves the offloaded model states off the GPU as they
+//! are (no factor); DeepSpeed's follows its estimator ([`crate::deepspeed`]).
+//! Buffer sizes are DeepSpeed's configuration defaults
+//! (`deepspeed/runtime/zero/config.py`), counted in elements of the weights' format.
+
+use serde::{Deserialize, Serialize};
+
+use crate::deepspeed::{
+    communication_elements, zero2_estimate, zero3_estimate, Cluster, DeepSpeedEstimate, Offload,
+    DEFAULT_BUFFER_FACTOR,
+};
+use crate::memory::{BytesPerParam, MemoryBreakdown, TrainingSetup};
+use crate::units::{Bytes, ParamCount};
+use crate::Strategy;
+
+/// Whose accounting the memory figures follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Accounting {
+    /// The lesson's formulas (the ZeRO paper's), with the chosen precision and optimizer.
+    Course,
+    /// DeepSpeed's `estimate_zero2/3_model_states_mem_needs` (mixed precision and
+    /// Adam, whatever the recipe); DDP keeps the lesson's formula, DeepSpeed has
+    /// no estimator for stage 0.
+    DeepSpeed,
+}
+
+impl Accounting {
+    /// Both, in the order the page lists them.
+    pub const ALL: [Accounting; 2] = [Accounting::Course, Accounting::DeepSpeed];
+
+    /// The value of the link's `acct` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Accounting::Course => "course",
+            Accounting::DeepSpeed => "deepspeed",
+        }
+    }
+}
+
+impl Offload {
+    /// Every choice, in the order the page lists them.
+    pub const ALL: [Offload; 3] = [Offload::None, Offload::Optimizer, Offload::All];
+
+    /// The value of the link's `offload` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Offload::None => "none",
+            Offload::Optimizer => "optimizer",
+            Offload::All => "all",
+        }
+    }
+
+    /// What `strategy` can offload of this: nothing under DDP, the optimizer
+    /// states at most under ZeRO-1 and ZeRO-2 (DeepSpeed offloads parameters
+    /// under ZeRO-3 only), all of it under ZeRO-3.
+    pub fn under(self, strategy: Strategy) -> Offload {
+        match (strategy, self) {
+            (Strategy::Ddp, _) => Offload::None,
+            (Strategy::Zero1 | Strategy::Zero2, Offload::All) => Offload::Optimizer,
+            (_, offload) => offload,
+        }
+    }
+}
+
+/// Where offloaded states go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OffloadDevice {
+    /// The node's CPU memory (ZeRO-Offload).
+    Cpu,
+    /// The node's NVMe drives (ZeRO-Infinity).
+    Nvme,
+}
+
+impl OffloadDevice {
+    /// Both, in the order the page lists them.
+    pub const ALL: [OffloadDevice; 2] = [OffloadDevice::Cpu, OffloadDevice::Nvme];
+
+    /// The value of the link's `offload_to` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            OffloadDevice::Cpu => "cpu",
+            OffloadDevice::Nvme => "nvme",
+        }
+    }
+}
+
+/// DeepSpeed's communication buffers, in elements (defaults from
+/// `deepspeed/runtime/zero/config.py`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BufferSizes {
+    /// `reduce_bucket_size`: gradients gathered before a reduce (ZeRO-1/2/3).
+    pub reduce_bucket: f64,
+    /// `allgather_bucket_size`: updated weights gathered at once (ZeRO-1/2).
+    pub allgather_bucket: f64,
+    /// `stage3_prefetch_bucket_size`: parameters fetched ahead of use (ZeRO-3).
+    pub prefetch_bucket: f64,
+    /// `stage3_max_live_parameters`: the most gathered parameters held at once (ZeRO-3).
+    pub max_live_parameters: f64,
+}
+
+impl BufferSizes {
+    /// DeepSpeed's defaults: 5 × 10^8, 5 × 10^8, 5 × 10^7 and 10^9 elements.
+    pub const DEEPSPEED_DEFAULTS: BufferSizes = BufferSizes {
+        reduce_bucket: 5e8,
+        allgather_bucket: 5e8,
+        prefetch_bucket: 5e7,
+        max_live_parameters: 1e9,
+    };
+
+    /// Elements `strategy` holds in buffers on each GPU: the reduce and all-gather
+    /// buckets under ZeRO-1/2; the reduce bucket, the prefetch bucket and the live
+    /// parameters under ZeRO-3; none under DDP (PyTorch's 25 MB buckets are left out).
+    pub fn elements(&self, strategy: Strategy) -> f64 {
+        match strategy {
+            Strategy::Ddp => 0.0,
+            Strategy::Zero1 | Strategy::Zero2 => self.reduce_bucket + self.allgather_bucket,
+            Strategy::Zero3 => self.reduce_bucket + self.prefetch_bucket + self.max_live_parameters,
+        }
+    }
+}
+
+/// The settings beyond the lesson's: accounting, offload, nodes, buffers, bandwidth.
+/// The default changes nothing in the lesson's figures.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Runtime {
+    /// Whose accounting.
+    pub accounting: Accounting,
+    /// What leaves the GPUs.
+    pub offload: Offload,
+    /// Where it goes.
+    pub offload_device: OffloadDevice,
+    /// Nodes; each has the configuration's GPUs per node.
+    pub nodes: u32,
+    /// Parameters of the largest layer, when given for a bare parameter count
+    /// (an architecture computes its own).
+    pub largest_layer: Option<ParamCount>,
+    /// DeepSpeed's `zero_init`: ZeRO-3 builds the model already partitioned.
+    pub zero_init: bool,
+    /// The communication buffers, when counted.
+    pub buffers: Option<BufferSizes>,
+    /// Bandwidth per GPU, in GB (10^9 bytes) per second, when given.
+    pub bandwidth_gb_per_s: Option<f64>,
+}
+
+impl Default for Runtime {
+    fn default() -> Self {
+        Runtime {
+            accounting: Accounting::Course,
+            offload: Offload::None,
+            offload_device: OffloadDevice::Cpu,
+            nodes: 1,
+            largest_layer: None,
+            zero_init: true,
+            buffers: None,
+            bandwidth_gb_per_s: None,
+        }
+    }
+}
+
+/// Where one strategy's bytes live, and what it communicates.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Placement {
+    /// Per GPU: model states and buffers (activations are added by the report).
+    pub gpu: MemoryBreakdown,
+    /// Bytes per parameter on each GPU, after offload, under this accounting.
+    pub bytes_per_param: BytesPerParam,
+    /// Bytes on each GPU that do not scale with the model: buffers and the largest layer.
+    pub fixed: Bytes,
+    /// CPU memory per node.
+    pub cpu_per_node: Bytes,
+    /// NVMe bytes per node.
+    pub nvme_per_node: Bytes,
+    /// What this strategy actually offloads.
+    pub offload: Offload,
+    /// Bytes each GPU sends and receives per training step.
+    pub communication: Bytes,
+    /// The least time that takes at the runtime's bandwidth, in seconds.
+    pub communication_seconds: Option<f64>,
+}
+
+impl Runtime {
+    /// Where `strategy`'s bytes live for `setup` on `gpus_per_node` GPUs per node
+    /// (`setup.gpus()` is the data-parallel degree, nodes × GPUs per node).
+    /// `largest_layer` is the architecture's, which a given one overrides.
+    pub fn place(
+        &self,
+        setup: &TrainingSetup,
+        strategy: Strategy,
+        gpus_per_node: u32,
+        largest_layer: Option<ParamCount>,
+    ) -> Placement {
+        let params = setup.params();
+        let largest = self
+            .largest_layer
+            .or(largest_layer)
+            .map_or(0.0, |l| l.get());
+        let offload = self.offload.under(strategy);
+        let weight_bytes = setup.precision().bytes_per_param();
+        let buffers = self.buffers.map_or(0.0, |b| b.elements(strategy)) * weight_bytes;
+        let n = f64::from(setup.gpus().max(1));
+        let (per_param, mut fixed, offloaded, resident_cpu, exact_total) =
+            match (self.accounting, strategy) {
+                (Accounting::DeepSpeed, Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3) => {
+                    let cluster = Cluster {
+                        nodes: self.nodes,
+                        gpus_per_node,
+                    };
+                    let estimate = |offload: Offload| -> DeepSpeedEstimate {
+                        if strategy == Strategy::Zero3 {
+                            zero3_estimate(
+                                params.get(),
+                                largest,
+                                cluster,
+                                offload,
+                                self.zero_init,
+                                DEFAULT_BUFFER_FACTOR,
+                            )
+                        } else {
+                            zero2_estimate(
+                                params.get(),
+                                cluster,
+                                offload != Offload::None,
+                                DEFAULT_BUFFER_FACTOR,
+                            )
+                        }
+                    };
+                    let with = estimate(offload);
+                    let without = estimate(Offload::None);
+                    // The estimator's bytes per parameter, split as its code explains them.
+                    let per_param = match (strategy, offload) {
+                        (Strategy::Zero3, Offload::None) => bpp(2.0 / n, 4.0 / n, 12.0 / n),
+                        (Strategy::Zero3, Offload::Optimizer) => bpp(2.0 / n, 0.0, 0.0),
+                        (Strategy::Zero3, Offload::All) => bpp(0.0, 0.0, 0.0),
+                        (_, Offload::None) => bpp(2.0, 2.0 + 4.0 / n, 12.0 / n),
+                        (_, _) => bpp(2.0, 0.0, 0.0),
+                    };
+                    let fixed = if strategy == Strategy::Zero3 {
+                        4.0 * largest
+                    } else {
+                        0.0
+                    };
+                    // What offload adds to the estimator's CPU memory is what NVMe
+                    // would take instead.
+                    let resident = without.cpu_per_node.get();
+                    let offloaded = with.cpu_per_node.get() - resident;
+                    (per_param, fixed, offloaded, resident, Some(with.gpu.get()))
+                }
+                _ => {
+                    let states = setup.bytes_per_param(strategy);
+                    let node_share = f64::from(gpus_per_node);
+                    let (per_param, moved, fixed) = match offload {
+                        Offload::None => (states, 0.0, 0.0),
+                        Offload::Optimizer => (
+                            bpp(states.weights, states.gradients, 0.0),
+                            states.optimizer_states,
+                            0.0,
+                        ),
+                        // The gathered layer still passes through the GPU, with its gradient.
+                        Offload::All => (
+                            bpp(0.0, 0.0, 0.0),
+                            states.total(),
+                            largest * (weight_bytes + setup.gradient_bytes_per_param()),
+                        ),
+                    };
+                    (
+                        per_param,
+                        fixed,
+                        moved * params.get() * node_share,
+                        0.0,
+                        None,
+                    )
+                }
+            };
+        fixed += buffers;
+        let mut gpu = MemoryBreakdown {
+            weights: params * per_param.weights,
+            gradients: params * per_param.gradients,
+            optimizer_states: params * per_param.optimizer_states,
+            activations: Bytes::ZERO,
+            buffers: Bytes::new(fixed),
+            total: Bytes::new(params.get() * per_param.total() + fixed),
+        };
+        if let Some(exact) = exact_total {
+            // DeepSpeed truncates its products to whole bytes: keep its total exactly,
+            // and let the optimizer states (the largest part) absorb the difference.
+            let total = exact + buffers;
+            let parts = gpu.weights.get() + gpu.gradients.get() + gpu.buffers.get();
+            if per_param.optimizer_states > 0.0 {
+                gpu.optimizer_states = Bytes::new(total - parts);
+            } else if per_param.weights > 0.0 {
+                gpu.weights = Bytes::new(total - gpu.gradients.get() - gpu.buffers.get());
+            }
+            gpu.total = Bytes::new(total);
+        }
+        let (cpu, nvme) = match self.offload_device {
+            OffloadDevice::Cpu => (resident_cpu + offloaded, 0.0),
+            OffloadDevice::Nvme => (resident_cpu, offloaded),
+        };
+        let communication = Bytes::new(
+            communication_elements(strategy, params.get(), setup.gpus())
+                * setup.gradient_bytes_per_param(),
+        );
+        Placement {
+            gpu,
+            bytes_per_param: per_param,
+            fixed: Bytes::new(fixed),
+            cpu_per_node: Bytes::new(cpu),
+            nvme_per_node: Bytes::new(nvme),
+            offload,
+            communication,
+            communication_seconds: self
+                .bandwidth_gb_per_s
+                .map(|bw| crate::deepspeed::communication_seconds(communication, bw)),
+        }
+    }
+}
+
+const fn bpp(weights: f64, gradients: f64, optimizer_states: f64) -> BytesPerParam {
+    BytesPerParam {
+        weights,
+        gradients,
+        optimizer_states,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::link::decode;
+    use crate::{Report, Strategy};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn report(query: &str) -> Report {
+        let decoded = decode(query);
+        assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
+        decoded.config.report().unwrap()
+    }
+
+    fn gib_2dp(bytes: crate::Bytes) -> f64 {
+        (bytes.gib() * 100.0).round() / 100.0
+    }
+
+    const T5_3B: &str = "params=2.851&gpus=8&acct=deepspeed&largest_layer=32";
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn t5_3b_table_through_a_link() {
+        // DeepSpeed's documented ZeRO-3 example, per GPU and per node's CPU, GiB.
+        for (offload, gpu, cpu) in [
+            ("none", 6.09, 1.43),
+            ("optimizer", 0.78, 63.72),
+            ("all", 0.12, 71.69),
+        ] {
+            let r = report(&format!("{T5_3B}&offload={offload}"));
+            let zero3 = r.strategy(Strategy::Zero3);
+            assert_eq!(gib_2dp(zero3.memory.total), gpu, "offload={offload}");
+            assert_eq!(gib_2dp(zero3.cpu_per_node), cpu, "offload={offload}");
+            // The parts add up to the estimator's total, to the byte.
+            let m = zero3.memory;
+            let parts = m.weights.get() + m.gradients.get() + m.optimizer_states.get();
+            assert!((parts + m.buffers.get() - m.total.get()).abs() < 1e-3);
+            assert_eq!(m.buffers.get(), 4.0 * 32e6);
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn nvme_takes_what_the_cpu_would_hold() {
+        let cpu = report(&format!("{T5_3B}&offload=all"));
+        let nvme = report(&format!("{T5_3B}&offload=all&offload_to=nvme"));
+        let (cpu, nvme) = (
+            cpu.strategy(Strategy::Zero3),
+            nvme.strategy(Strategy::Zero3),
+        );
+        // What stays in CPU memory is the estimator's figure without offload;
+        // the rest of its figure with offload goes to NVMe.
+        assert_eq!(gib_2dp(nvme.cpu_per_node), 1.43);
+        assert_eq!(
+            nvme.nvme_per_node.get() + nvme.cpu_per_node.get(),
+            cpu.cpu_per_node.get()
+        );
+        assert_eq!(nvme.memory.total, cpu.memory.total);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn course_offload_moves_the_optimizer_states_off_the_gpu() {
+        // The lesson's 7 B on 8 GPUs: ZeRO-2 holds 2 + 14/8 B per parameter without
+        // its 12/8 B of optimizer states; each node holds all 8 shards: 84 GB.
+        let r = report("offload=optimizer");
+        let zero2 = r.strategy(Strategy::Zero2);
+        assert!((zero2.memory.total.gb() - 26.25 + 10.5).abs() < 1e-9);
+        assert!((zero2.cpu_per_node.gb() - 84.0).abs() < 1e-9);
+        // DDP cannot offload: unchanged, nothing on the CPU.
+        let ddp = r.strategy(Strategy::Ddp);
+        assert_eq!(ddp.memory.total.gb(), 112.0);
+        assert_eq!(ddp.cpu_per_node.get(), 0.0);
+        // ZeRO-1 and ZeRO-2 never offload parameters.
+        let all = report("offload=all");
+        assert_eq!(all.strategy(Strategy::Zero2).memory, zero2.memory);
+        let zero3 = all.strategy(Strategy::Zero3);
+        assert_eq!(zero3.memory.total.get(), 0.0);
+        assert!((zero3.cpu_per_node.gb() - 112.0).abs() < 1e-9);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn nodes_multiply_the_data_parallel_degree() {
+        // 2 nodes × 8 GPUs: ZeRO-3 shards over 16, 16 B × 7e9 / 16 = 7 GB.
+        let r = report("nodes=2");
+        assert_eq!(r.setup.gpus(), 16);
+        assert!((r.strategy(Strategy::Zero3).memory.total.gb() - 7.0).abs() < 1e-9);
+        assert!((r.strategy(Strategy::Zero3).max_params.billions() - 64.0).abs() < 1e-9);
+        let too_many = decode("gpus=1048576&nodes=2").config.report().unwrap_err();
+        assert_eq!(too_many[0].field, crate::Field::Nodes);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn buffers_are_deepspeeds_default_buckets() {
+        let r = report("buffers=1");
+        // fp16: ZeRO-1/2 reduce + all-gather buckets, 2 × 5e8 × 2 B = 2 GB;
+        // ZeRO-3 reduce + prefetch + live parameters, (5e8 + 5e7 + 1e9) × 2 B = 3.1 GB.
+        let buffers = r.strategies.map(|row| row.memory.buffers.gb());
+        assert_eq!(buffers, [0.0, 2.0, 2.0, 3.1]);
+        assert!((r.strategy(Strategy::Zero1).memory.total.gb() - 40.5).abs() < 1e-9);
+        // Fewer parameters fit: (64 − 3.1) GB / 2 B for ZeRO-3 on 8 GPUs.
+        assert!((r.strategy(Strategy::Zero3).max_params.billions() - 60.9 / 2.0).abs() < 1e-9);
+        assert_eq!(r.strategy(Strategy::Zero3).fewest_gpus, Some(2));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn communication_per_step_and_its_least_time() {
+        let r = report("bw=100");
+        let comm = r.strategies.map(|row| row.communication.gb());
+        // 2Ψ(N−1)/N × 2 B = 24.5 GB; ZeRO-3 3Ψ(N−1)/N × 2 B = 36.75 GB.
+        assert_eq!(comm, [24.5, 24.5, 24.5, 36.75]);
+        let time = r.strategy(Strategy::Zero3).communication_seconds.unwrap();
+        assert!((time - 0.3675).abs() < 1e-12);
+        assert_eq!(
+            report("").strategy(Strategy::Ddp).communication_seconds,
+            None
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn the_default_runtime_keeps_the_lessons_table() {
+        let totals = report("").strategies.map(|row| row.memory.total.gb());
+        assert_eq!(totals, [112.0, 38.5, 26.25, 14.0]);
+        // DeepSpeed's ZeRO-2 keeps 4 B of fp16 weights and gradients on every GPU.
+        let ds = report("acct=deepspeed");
+        assert_eq!(
+            ds.strategy(Strategy::Zero2).memory.total.get(),
+            4.0 * 7e9 + 16.0 * 7e9 / 8.0
+        );
+        assert_eq!(ds.strategy(Strategy::Ddp).memory.total.gb(), 112.0);
+    }
+}
