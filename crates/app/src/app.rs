@@ -13,14 +13,16 @@ use vram_core::config::ModelSpec;
 use vram_core::format::{MemoryUnit, Theme};
 use vram_core::gpu::{GpuPreset, GPU_PRESETS};
 use vram_core::link::{self, value_of, LinkProblem, DEFAULT_ARCHITECTURE_PRESET};
+use vram_core::runtime::BANDWIDTH_PRESETS;
 use vram_core::{
-    parse_percent, percent_text, Config, Field, GradientPrecision, InputError, Optimizer,
-    Precision, Report, Strategy,
+    parse_percent, percent_text, Accounting, BufferSizes, Config, Field, GradientPrecision,
+    InputError, Offload, OffloadDevice, Optimizer, ParamCount, Precision, Report, Runtime,
+    Strategy,
 };
 
 use crate::chart::MaxParamsChart;
 use crate::form::{choice_field, index_of, number_field, Choices, NumberSpec};
-use crate::results::{ActivationsLine, ResultsTable, Summary};
+use crate::results::{ActivationsLine, PlacementTable, ResultsTable, Summary};
 use crate::{share, text};
 
 /// What the user typed and chose, control by control.
@@ -54,6 +56,14 @@ struct Form {
     global_batch: RwSignal<String>,
     unit: RwSignal<usize>,
     theme: RwSignal<usize>,
+    accounting: RwSignal<usize>,
+    offload: RwSignal<usize>,
+    offload_to: RwSignal<usize>,
+    nodes: RwSignal<String>,
+    largest_layer: RwSignal<String>,
+    zero_init: RwSignal<usize>,
+    buffers: RwSignal<usize>,
+    bandwidth: RwSignal<String>,
     /// Embedded layout: set by the host page's link, not by the form.
     embed: bool,
 }
@@ -95,6 +105,14 @@ impl Form {
             global_batch: text(),
             unit: choice(),
             theme: choice(),
+            accounting: choice(),
+            offload: choice(),
+            offload_to: choice(),
+            nodes: text(),
+            largest_layer: text(),
+            zero_init: choice(),
+            buffers: choice(),
+            bandwidth: text(),
             embed: config.embed,
         };
         form.load(config);
@@ -131,6 +149,21 @@ impl Form {
                 .map(|b| b.to_string())
                 .unwrap_or_default(),
         );
+        let runtime = &config.runtime;
+        self.accounting
+            .set(index_of(&Accounting::ALL, &runtime.accounting));
+        self.offload.set(index_of(&Offload::ALL, &runtime.offload));
+        self.offload_to
+            .set(index_of(&OffloadDevice::ALL, &runtime.offload_device));
+        self.zero_init.set(usize::from(runtime.zero_init));
+        self.buffers.set(usize::from(runtime.buffers.is_some()));
+        for (signal, field) in [
+            (self.nodes, Field::Nodes),
+            (self.largest_layer, Field::LargestLayer),
+            (self.bandwidth, Field::Bandwidth),
+        ] {
+            signal.set(value_of(config, field));
+        }
     }
 
     /// Sets the architecture and step controls to `model`.
@@ -165,12 +198,21 @@ impl Form {
         let gpu_mem = keep(number(Field::GpuMemory, self.gpu_mem));
         let overhead = keep(self.overhead.with(|t| parse_percent(Field::Overhead, t)));
         let gpus = keep(count(Field::Gpus, self.gpus).map(f64::from)).map(|g| g as u32);
+        // An optional field: empty is none, anything else must be valid.
+        let optional = |field: Field, text: RwSignal<String>| {
+            text.with(|t| (!t.trim().is_empty()).then(|| field.parse_number(t)))
+        };
         let global_batch = self
             .global_batch
             .with(|t| (!t.trim().is_empty()).then(|| Field::GlobalBatch.parse_count(t)));
         let global_batch = global_batch
             .and_then(|r| keep(r.map(f64::from)))
             .map(|b| b as u32);
+        let nodes = keep(count(Field::Nodes, self.nodes).map(f64::from)).map(|n| n as u32);
+        let largest_layer = optional(Field::LargestLayer, self.largest_layer)
+            .and_then(|r| keep(r))
+            .map(|millions| ParamCount::new(millions * 1e6));
+        let bandwidth = optional(Field::Bandwidth, self.bandwidth).and_then(|r| keep(r));
         let model = match self.model_preset() {
             None => Some(None),
             Some(base) => {
@@ -216,8 +258,8 @@ impl Form {
             // The model size field is disabled: the architecture gives the size.
             errors.retain(|e| e.field != Field::Params);
         }
-        let (Some(gpus), Some(gpu_mem), Some(overhead), Some(model)) =
-            (gpus, gpu_mem, overhead, model)
+        let (Some(gpus), Some(gpu_mem), Some(overhead), Some(model), Some(nodes)) =
+            (gpus, gpu_mem, overhead, model, nodes)
         else {
             return Err(errors);
         };
@@ -244,9 +286,20 @@ impl Form {
             unit: pick(&MemoryUnit::ALL, self.unit),
             theme: pick(&Theme::ALL, self.theme),
             embed: self.embed,
+            runtime: Runtime {
+                accounting: pick(&Accounting::ALL, self.accounting),
+                offload: pick(&Offload::ALL, self.offload),
+                offload_device: pick(&OffloadDevice::ALL, self.offload_to),
+                nodes,
+                largest_layer: largest_layer.filter(|_| model.is_none()),
+                zero_init: self.zero_init.get() == 1,
+                buffers: (self.buffers.get() == 1).then_some(BufferSizes::DEEPSPEED_DEFAULTS),
+                bandwidth_gb_per_s: bandwidth,
+            },
         };
-        // Cross-field rules: heads dividing the hidden size, the model's size.
-        config.params().map(|_| config).map_err(|e| vec![e])
+        // Cross-field rules: heads dividing the hidden size, the model's size,
+        // GPUs × nodes.
+        config.setup().map(|_| config).map_err(|e| vec![e])
     }
 }
 
@@ -427,6 +480,20 @@ pub fn App() -> impl IntoView {
                     {choice_field(Field::Unit, text::LABEL_UNIT, Choices::of(form.unit, &MemoryUnit::ALL, MemoryUnit::key, MemoryUnit::label))}
                     {choice_field(Field::Theme, text::LABEL_THEME, Choices::of(form.theme, &Theme::ALL, Theme::key, Theme::label))}
                     {choice_field(Field::Stage, text::LABEL_STAGE, Choices::of(form.highlight, &Strategy::ALL, Strategy::key, Strategy::label))}
+                    <details class="runtime" open=initial.runtime != Runtime::default()>
+                        <summary>{text::RUNTIME}</summary>
+                        {choice_field(Field::Accounting, text::LABEL_ACCOUNTING, Choices::of(form.accounting, &Accounting::ALL, Accounting::key, accounting_label))}
+                        {choice_field(Field::Offload, text::LABEL_OFFLOAD, Choices::of(form.offload, &Offload::ALL, Offload::key, offload_label))}
+                        {choice_field(Field::OffloadTo, text::LABEL_OFFLOAD_TO, Choices::of(form.offload_to, &OffloadDevice::ALL, OffloadDevice::key, offload_device_label))}
+                        {number_field(NumberSpec { field: Field::Nodes, label: text::LABEL_NODES, unit: text::UNIT_NODES, inputmode: "numeric", hint: Some(text::HINT_NODES) }, form.nodes, error_of(Field::Nodes), Signal::default())}
+                        {number_field(NumberSpec { field: Field::LargestLayer, label: text::LABEL_LARGEST_LAYER, unit: text::UNIT_MILLIONS, inputmode: "decimal", hint: Some(text::HINT_LARGEST_LAYER) }, form.largest_layer, error_of(Field::LargestLayer), with_model)}
+                        {choice_field(Field::ZeroInit, text::LABEL_ZERO_INIT, Choices::of(form.zero_init, &[false, true], flag_key, flag_label))}
+                        {choice_field(Field::Buffers, text::LABEL_BUFFERS, Choices::of(form.buffers, &[false, true], flag_key, flag_label))}
+                        {number_field(NumberSpec { field: Field::Bandwidth, label: text::LABEL_BANDWIDTH, unit: text::UNIT_BANDWIDTH, inputmode: "decimal", hint: Some(text::HINT_BANDWIDTH) }, form.bandwidth, error_of(Field::Bandwidth), Signal::default())}
+                        <datalist id="bw-presets">
+                            {BANDWIDTH_PRESETS.map(|p| view! { <option value=p.gb_per_s>{p.name}</option> })}
+                        </datalist>
+                    </details>
                 </form>
                 <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
                     <h2 id="results-heading">{text::RESULTS_HEADING}</h2>
@@ -434,6 +501,7 @@ pub fn App() -> impl IntoView {
                     <Summary report=report />
                     <ResultsTable report=report highlight=form.highlight />
                     <ActivationsLine report=report />
+                    <PlacementTable report=report />
                     <h2>{text::CHART_HEADING}</h2>
                     <MaxParamsChart report=report theme=theme />
                     <ShareLink url=Signal::derive(share_url) />
@@ -458,6 +526,28 @@ fn model_label(model: Option<&'static ModelPreset>) -> &'static str {
 
 fn gpu_label(gpu: Option<&'static GpuPreset>) -> &'static str {
     gpu.map_or(text::GPU_CUSTOM, |gpu| gpu.name)
+}
+
+fn accounting_label(accounting: Accounting) -> &'static str {
+    match accounting {
+        Accounting::Course => text::ACCOUNTING_COURSE,
+        Accounting::DeepSpeed => text::ACCOUNTING_DEEPSPEED,
+    }
+}
+
+fn offload_label(offload: Offload) -> &'static str {
+    match offload {
+        Offload::None => text::OFFLOAD_NONE,
+        Offload::Optimizer => text::OFFLOAD_OPTIMIZER,
+        Offload::All => text::OFFLOAD_ALL,
+    }
+}
+
+fn offload_device_label(device: OffloadDevice) -> &'static str {
+    match device {
+        OffloadDevice::Cpu => text::OFFLOAD_CPU,
+        OffloadDevice::Nvme => text::OFFLOAD_NVME,
+    }
 }
 
 fn flag_key(value: bool) -> &'static str {

@@ -56,6 +56,8 @@ pub fn number_field(
                     autocomplete="off"
                     spellcheck="false"
                     bind:value=text
+                    // The bandwidth offers the interconnect presets (the page's datalist).
+                    list=(field == Field::Bandwidth).then_some("bw-presets")
                     disabled=disabled
                     aria-invalid=move || error.read().is_some().to_string()
                     aria-describedby=described_by

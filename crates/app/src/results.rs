@@ -1,8 +1,8 @@
 //! The strategy table and the one-line verdict above it.
 
 use leptos::prelude::*;
-use vram_core::format::{format_bytes, format_params, format_percent};
-use vram_core::{Bytes, Report, Strategy, StrategyReport};
+use vram_core::format::{format_bytes, format_params, format_percent, format_seconds, MemoryUnit};
+use vram_core::{Accounting, Bytes, Report, Strategy, StrategyReport};
 
 use crate::text;
 
@@ -53,6 +53,7 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl In
                     {memory_cell(report, strategy, "mem-grads", |r| r.memory.gradients)}
                     {memory_cell(report, strategy, "mem-optim", |r| r.memory.optimizer_states)}
                     {memory_cell(report, strategy, "mem-act", |r| r.memory.activations)}
+                    {memory_cell(report, strategy, "mem-buf", |r| r.memory.buffers)}
                     {memory_cell(report, strategy, "mem-total", |r| r.memory.total)}
                     <td class="verdict" data-testid=format!("fits-{}", strategy.id()) data-value=move || fits().to_string()>
                         {move || if fits() { text::FITS_YES } else { text::FITS_NO }}
@@ -79,7 +80,8 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl In
         .collect_view();
     view! {
         <div class="table-scroll">
-            <table class="results" data-testid="results" class:with-activations=move || report.read().activations.is_some()>
+            <table class="results" data-testid="results" class:with-activations=move || report.read().activations.is_some()
+                class:with-buffers=move || report.read().strategies.iter().any(|r| r.memory.buffers.get() > 0.0)>
                 <caption class="visually-hidden">{text::RESULTS_HEADING}</caption>
                 <thead>
                     <tr>
@@ -88,6 +90,7 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl In
                         <th scope="col" class="num">{text::COL_GRADS}</th>
                         <th scope="col" class="num">{text::COL_OPTIM}</th>
                         <th scope="col" class="num act">{text::COL_ACT}</th>
+                        <th scope="col" class="num buf">{text::COL_BUFFERS}</th>
                         <th scope="col" class="num">{text::COL_TOTAL}</th>
                         <th scope="col">{text::COL_FITS} " " <span class="sub">{move || format!("≤ {}", usable())}</span></th>
                         <th scope="col" class="num">{text::COL_FEWEST}</th>
@@ -204,5 +207,69 @@ pub fn ActivationsLine(report: Memo<Report>) -> impl IntoView {
             <span hidden data-testid="act-total" data-value=move || activations().map_or(String::new(), |a| a.total.gb().to_string())></span>
             {line}
         </p>
+    }
+}
+
+/// Where each strategy's bytes live (GPU, each node's CPU memory and NVMe) and
+/// what it sends per step: the trade of memory for communication.
+#[component]
+pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
+    let rows = Strategy::ALL
+        .into_iter()
+        .map(|strategy| {
+            let row = move || *report.read().strategy(strategy);
+            let seconds = move || row().communication_seconds;
+            view! {
+                <tr>
+                    <th scope="row">{strategy.label()}</th>
+                    {memory_cell(report, strategy, "mem-gpu", |r| r.memory.total)}
+                    {memory_cell(report, strategy, "mem-cpu", |r| r.cpu_per_node)}
+                    {memory_cell(report, strategy, "mem-nvme", |r| r.nvme_per_node)}
+                    {memory_cell(report, strategy, "comm", |r| r.communication)}
+                    <td class="num" data-testid=format!("comm-time-{}", strategy.id())
+                        data-value=move || seconds().map_or(String::new(), |s| s.to_string())>
+                        {move || seconds().map_or(text::NONE.to_string(), format_seconds)}
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let note = move || {
+        let report = report.read();
+        let mut note = String::from(match report.accounting {
+            Accounting::Course => text::PLACEMENT_COURSE,
+            Accounting::DeepSpeed => text::PLACEMENT_DEEPSPEED,
+        });
+        if report.accounting == Accounting::DeepSpeed {
+            let zero3 = report.strategy(Strategy::Zero3);
+            note.push_str(&format!(
+                " ZeRO-3: {} {} = {} {}.",
+                format_bytes(zero3.memory.total, MemoryUnit::Gib),
+                text::PER_GPU,
+                format_bytes(zero3.cpu_per_node, MemoryUnit::Gib),
+                text::PER_NODE_CPU
+            ));
+        }
+        note
+    };
+    view! {
+        <h2>{text::PLACEMENT_HEADING}</h2>
+        <div class="table-scroll">
+            <table class="results placement" data-testid="placement">
+                <caption class="visually-hidden">{text::PLACEMENT_HEADING}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{text::COL_STRATEGY}</th>
+                        <th scope="col" class="num">{text::COL_GPU}</th>
+                        <th scope="col" class="num">{text::COL_CPU}</th>
+                        <th scope="col" class="num">{text::COL_NVME}</th>
+                        <th scope="col" class="num">{text::COL_COMM}</th>
+                        <th scope="col" class="num">{text::COL_COMM_TIME}</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+        <p class="hint" data-testid="placement-note">{note}</p>
     }
 }

@@ -125,6 +125,46 @@ impl BufferSizes {
     }
 }
 
+/// An interconnect and the bandwidth each GPU has on it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BandwidthPreset {
+    /// The name people use.
+    pub name: &'static str,
+    /// Bandwidth per GPU and direction, in GB (10^9 bytes) per second.
+    pub gb_per_s: f64,
+}
+
+/// Interconnect presets, from the vendors' one-direction figures per GPU:
+/// NVLink 4 on H100 (900 GB/s both ways), NVLink 3 on A100 (600 both ways),
+/// PCIe 5.0 and 4.0 x16, and one InfiniBand NDR (400 Gb/s) or HDR (200 Gb/s)
+/// adapter per GPU. Real collectives reach a fraction of these.
+pub const BANDWIDTH_PRESETS: [BandwidthPreset; 6] = [
+    BandwidthPreset {
+        name: "NVLink 4 (H100)",
+        gb_per_s: 450.0,
+    },
+    BandwidthPreset {
+        name: "NVLink 3 (A100)",
+        gb_per_s: 300.0,
+    },
+    BandwidthPreset {
+        name: "PCIe 5.0 x16",
+        gb_per_s: 64.0,
+    },
+    BandwidthPreset {
+        name: "PCIe 4.0 x16",
+        gb_per_s: 32.0,
+    },
+    BandwidthPreset {
+        name: "InfiniBand NDR 400G",
+        gb_per_s: 50.0,
+    },
+    BandwidthPreset {
+        name: "InfiniBand HDR 200G",
+        gb_per_s: 25.0,
+    },
+];
+
 /// The settings beyond the lesson's: accounting, offload, nodes, buffers, bandwidth.
 /// The default changes nothing in the lesson's figures.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
