@@ -217,6 +217,7 @@ fn plot(
         .strategies
         .iter()
         .map(|row| row.max_params.billions())
+        .filter(|billions| billions.is_finite())
         .fold(model, f64::max);
     let y_max = tallest * 1.2;
 
@@ -233,12 +234,14 @@ fn plot(
     let label_style = font(12.0)
         .color(&ink)
         .pos(Pos::new(HPos::Right, VPos::Center));
-    let mut tick = 0.0;
-    while tick <= y_max {
+    // Bounded, whatever the figures: a non-finite maximum must not hang the page.
+    for tick in (0..12)
+        .map(|i| f64::from(i) * step)
+        .take_while(|tick| *tick <= y_max)
+    {
         let y = y_of(tick);
         root.draw(&PathElement::new(vec![(left, y), (right, y)], grid))?;
         root.draw_text(&format_number(tick), &label_style, (left - px(6.0), y))?;
-        tick += step;
     }
     root.draw(&PathElement::new(
         vec![(left, top), (left, bottom), (right, bottom)],
@@ -262,7 +265,8 @@ fn plot(
         .pos(Pos::new(HPos::Center, VPos::Top));
     for (index, row) in report.strategies.iter().enumerate() {
         let x = x_of(index);
-        let bar_top = y_of(row.max_params.billions());
+        // An unbounded model (everything offloaded) fills the chart's height.
+        let bar_top = y_of(row.max_params.billions().min(y_max));
         let color = if row.max_params.billions() >= model {
             fits
         } else {

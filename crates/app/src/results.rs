@@ -240,13 +240,12 @@ pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
             Accounting::Course => text::PLACEMENT_COURSE,
             Accounting::DeepSpeed => text::PLACEMENT_DEEPSPEED,
         });
-        if report.accounting == Accounting::DeepSpeed {
-            let zero3 = report.strategy(Strategy::Zero3);
+        if let Some(estimate) = report.strategy(Strategy::Zero3).deepspeed {
             note.push_str(&format!(
-                " ZeRO-3: {} {} = {} {}.",
-                format_bytes(zero3.memory.total, MemoryUnit::Gib),
+                " ZeRO-3: {} {}, {} {}.",
+                format_bytes(estimate.gpu, MemoryUnit::Gib),
                 text::PER_GPU,
-                format_bytes(zero3.cpu_per_node, MemoryUnit::Gib),
+                format_bytes(estimate.cpu_per_node, MemoryUnit::Gib),
                 text::PER_NODE_CPU
             ));
         }

@@ -180,11 +180,11 @@ pub const ACCOUNTING_COURSE: &str = "The lesson's formulas";
 pub const ACCOUNTING_DEEPSPEED: &str = "DeepSpeed's estimator";
 pub const LABEL_OFFLOAD: &str = "Offload";
 pub const OFFLOAD_NONE: &str = "Nothing";
-pub const OFFLOAD_OPTIMIZER: &str = "Optimizer states (ZeRO-Offload)";
-pub const OFFLOAD_ALL: &str = "Optimizer and parameters (ZeRO-3)";
+pub const OFFLOAD_OPTIMIZER: &str = "Optimizer states";
+pub const OFFLOAD_ALL: &str = "Optimizer + parameters";
 pub const LABEL_OFFLOAD_TO: &str = "Offload to";
 pub const OFFLOAD_CPU: &str = "CPU memory";
-pub const OFFLOAD_NVME: &str = "NVMe (ZeRO-Infinity)";
+pub const OFFLOAD_NVME: &str = "NVMe";
 pub const LABEL_NODES: &str = "Nodes";
 pub const UNIT_NODES: &str = "nodes";
 pub const HINT_NODES: &str = "Data-parallel GPUs = GPUs × nodes.";
@@ -207,5 +207,6 @@ pub const PER_GPU: &str = "per GPU";
 pub const PER_NODE_CPU: &str = "CPU per node";
 pub const PLACEMENT_COURSE: &str = "The lesson's accounting: offloaded states move to the CPU (or NVMe) as they are. \
 Each GPU sends and receives 2Ψ(N−1)/N gradient values per step, 3Ψ(N−1)/N under ZeRO-3 (ZeRO paper, §7).";
-pub const PLACEMENT_DEEPSPEED: &str = "DeepSpeed's estimator (mixed precision, Adam; CPU memory × 1.5 for buffers). \
-DeepSpeed prints GiB and labels them “GB”:";
+pub const PLACEMENT_DEEPSPEED: &str =
+    "DeepSpeed's estimator (mixed precision, Adam; CPU memory × 1.5 for buffers). \
+Its own figures, model states only, in GiB (which DeepSpeed labels “GB”):";

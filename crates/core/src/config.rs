@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::accumulation::accumulation_steps;
 use crate::activations::{activation_memory, ActivationMemory, ActivationSetup, Recompute};
 use crate::architecture::{Architecture, ModelPreset};
-use crate::deepspeed::Offload;
+use crate::deepspeed::{DeepSpeedEstimate, Offload};
 use crate::format::{MemoryUnit, Theme};
 use crate::gpu::GpuPreset;
 use crate::input::InputErrorKind;
@@ -251,6 +251,8 @@ pub struct StrategyReport {
     pub communication: Bytes,
     /// The least time the communication takes at the given bandwidth, in seconds.
     pub communication_seconds: Option<f64>,
+    /// DeepSpeed's own estimate (model states per GPU and CPU per node), under its accounting.
+    pub deepspeed: Option<DeepSpeedEstimate>,
 }
 
 /// Every figure the page shows for a valid configuration.
@@ -310,6 +312,7 @@ impl Report {
             offload: Offload::None,
             communication: Bytes::ZERO,
             communication_seconds: None,
+            deepspeed: None,
         });
         let mut report = Report {
             setup,
@@ -360,9 +363,9 @@ impl Report {
                 memory,
                 fits: self.budget.fits(memory.total),
                 headroom: Bytes::new(usable.get() - memory.total.get()),
-                max_params: ParamCount::new(
-                    ((usable.get() - placement.fixed.get()) / placement.bytes_per_param.total())
-                        .max(0.0),
+                max_params: max_params(
+                    Bytes::new(usable.get() - placement.fixed.get()),
+                    placement.bytes_per_param,
                 ),
                 fewest_gpus: fewest_gpus(
                     &self.budget,
@@ -385,6 +388,7 @@ impl Report {
                 offload: placement.offload,
                 communication: placement.communication,
                 communication_seconds: placement.communication_seconds,
+                deepspeed: placement.deepspeed,
             };
         }
         self.activations = activations;
@@ -410,6 +414,18 @@ impl Report {
             .find(|row| row.fits)
             .map(|row| row.strategy)
     }
+}
+
+/// The largest model whose per-parameter bytes fit in `room`; infinite when the
+/// GPUs hold nothing per parameter (everything offloaded, ZeRO-Infinity): GPU
+/// memory then no longer bounds the model.
+fn max_params(room: Bytes, per_param: BytesPerParam) -> ParamCount {
+    let per_param = per_param.total();
+    ParamCount::new(if per_param > 0.0 {
+        (room.get() / per_param).max(0.0)
+    } else {
+        f64::INFINITY
+    })
 }
 
 /// The fewest GPUs (up to [`Field::Gpus`]' limit) with which `params` parameters

@@ -222,6 +222,9 @@ pub struct Placement {
     pub communication: Bytes,
     /// The least time that takes at the runtime's bandwidth, in seconds.
     pub communication_seconds: Option<f64>,
+    /// DeepSpeed's estimate as its estimator prints it (model states only), under
+    /// its accounting for ZeRO-1/2/3.
+    pub deepspeed: Option<DeepSpeedEstimate>,
 }
 
 impl Runtime {
@@ -244,7 +247,7 @@ impl Runtime {
         let weight_bytes = setup.precision().bytes_per_param();
         let buffers = self.buffers.map_or(0.0, |b| b.elements(strategy)) * weight_bytes;
         let n = f64::from(setup.gpus().max(1));
-        let (per_param, mut fixed, offloaded, resident_cpu, exact_total) =
+        let (per_param, mut fixed, offloaded, resident_cpu, estimate) =
             match (self.accounting, strategy) {
                 (Accounting::DeepSpeed, Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3) => {
                     let cluster = Cluster {
@@ -289,7 +292,7 @@ impl Runtime {
                     // would take instead.
                     let resident = without.cpu_per_node.get();
                     let offloaded = with.cpu_per_node.get() - resident;
-                    (per_param, fixed, offloaded, resident, Some(with.gpu.get()))
+                    (per_param, fixed, offloaded, resident, Some(with))
                 }
                 _ => {
                     let states = setup.bytes_per_param(strategy);
@@ -326,7 +329,7 @@ impl Runtime {
             buffers: Bytes::new(fixed),
             total: Bytes::new(params.get() * per_param.total() + fixed),
         };
-        if let Some(exact) = exact_total {
+        if let Some(exact) = estimate.map(|e| e.gpu.get()) {
             // DeepSpeed truncates its products to whole bytes: keep its total exactly,
             // and let the optimizer states (the largest part) absorb the difference.
             let total = exact + buffers;
@@ -357,6 +360,7 @@ impl Runtime {
             communication_seconds: self
                 .bandwidth_gb_per_s
                 .map(|bw| crate::deepspeed::communication_seconds(communication, bw)),
+            deepspeed: estimate,
         }
     }
 }
@@ -446,6 +450,8 @@ mod tests {
         assert_eq!(all.strategy(Strategy::Zero2).memory, zero2.memory);
         let zero3 = all.strategy(Strategy::Zero3);
         assert_eq!(zero3.memory.total.get(), 0.0);
+        // GPU memory no longer bounds the model.
+        assert_eq!(zero3.max_params.get(), f64::INFINITY);
         assert!((zero3.cpu_per_node.gb() - 112.0).abs() < 1e-9);
     }
 
