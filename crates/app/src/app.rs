@@ -210,9 +210,9 @@ impl Form {
             .map(|b| b as u32);
         let nodes = keep(count(Field::Nodes, self.nodes).map(f64::from)).map(|n| n as u32);
         let largest_layer = optional(Field::LargestLayer, self.largest_layer)
-            .and_then(|r| keep(r))
+            .and_then(&mut keep)
             .map(|millions| ParamCount::new(millions * 1e6));
-        let bandwidth = optional(Field::Bandwidth, self.bandwidth).and_then(|r| keep(r));
+        let bandwidth = optional(Field::Bandwidth, self.bandwidth).and_then(&mut keep);
         let model = match self.model_preset() {
             None => Some(None),
             Some(base) => {
