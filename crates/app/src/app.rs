@@ -16,8 +16,7 @@ use vram_core::link::{self, value_of, LinkProblem, DEFAULT_ARCHITECTURE_PRESET};
 use vram_core::runtime::BANDWIDTH_PRESETS;
 use vram_core::{
     parse_percent, percent_text, Accounting, BufferSizes, Config, Field, GradientPrecision,
-    InputError, Offload, OffloadDevice, Optimizer, ParamCount, Precision, Report, Runtime,
-    Strategy,
+    InputError, Offload, OffloadDevice, Optimizer, Precision, Report, Runtime, Strategy,
 };
 
 use crate::chart::MaxParamsChart;
@@ -63,6 +62,8 @@ struct Form {
     largest_layer: RwSignal<String>,
     zero_init: RwSignal<usize>,
     buffers: RwSignal<usize>,
+    /// Reduce, all-gather and prefetch buckets, most live parameters.
+    buffer_sizes: [RwSignal<String>; 4],
     bandwidth: RwSignal<String>,
     /// Embedded layout: set by the host page's link, not by the form.
     embed: bool,
@@ -112,6 +113,7 @@ impl Form {
             largest_layer: text(),
             zero_init: choice(),
             buffers: choice(),
+            buffer_sizes: [text(), text(), text(), text()],
             bandwidth: text(),
             embed: config.embed,
         };
@@ -156,7 +158,10 @@ impl Form {
         self.offload_to
             .set(index_of(&OffloadDevice::ALL, &runtime.offload_device));
         self.zero_init.set(usize::from(runtime.zero_init));
-        self.buffers.set(usize::from(runtime.buffers.is_some()));
+        self.buffers.set(usize::from(runtime.buffers));
+        for (signal, field) in self.buffer_sizes.into_iter().zip(BUFFER_FIELDS) {
+            signal.set(value_of(config, field));
+        }
         for (signal, field) in [
             (self.nodes, Field::Nodes),
             (self.largest_layer, Field::LargestLayer),
@@ -209,10 +214,10 @@ impl Form {
             .and_then(|r| keep(r.map(f64::from)))
             .map(|b| b as u32);
         let nodes = keep(count(Field::Nodes, self.nodes).map(f64::from)).map(|n| n as u32);
-        let largest_layer = optional(Field::LargestLayer, self.largest_layer)
-            .and_then(&mut keep)
-            .map(|millions| ParamCount::new(millions * 1e6));
+        let largest_layer = optional(Field::LargestLayer, self.largest_layer).and_then(&mut keep);
         let bandwidth = optional(Field::Bandwidth, self.bandwidth).and_then(&mut keep);
+        let [reduce, allgather, prefetch, live] =
+            [0, 1, 2, 3].map(|i| keep(number(BUFFER_FIELDS[i], self.buffer_sizes[i])));
         let model = match self.model_preset() {
             None => Some(None),
             Some(base) => {
@@ -263,6 +268,11 @@ impl Form {
         else {
             return Err(errors);
         };
+        let (Some(reduce_bucket), Some(allgather_bucket), Some(prefetch_bucket), Some(live)) =
+            (reduce, allgather, prefetch, live)
+        else {
+            return Err(errors);
+        };
         let params = match (&model, params) {
             (Some(m), _) => m.architecture.param_count() as f64 / 1e9,
             (None, Some(params)) => params,
@@ -291,9 +301,15 @@ impl Form {
                 offload: pick(&Offload::ALL, self.offload),
                 offload_device: pick(&OffloadDevice::ALL, self.offload_to),
                 nodes,
-                largest_layer: largest_layer.filter(|_| model.is_none()),
+                largest_layer_millions: largest_layer.filter(|_| model.is_none()),
                 zero_init: self.zero_init.get() == 1,
-                buffers: (self.buffers.get() == 1).then_some(BufferSizes::DEEPSPEED_DEFAULTS),
+                buffers: self.buffers.get() == 1,
+                buffer_sizes: BufferSizes {
+                    reduce_bucket,
+                    allgather_bucket,
+                    prefetch_bucket,
+                    max_live_parameters: live,
+                },
                 bandwidth_gb_per_s: bandwidth,
             },
         };
@@ -320,6 +336,14 @@ impl Form {
             .and_then(|i| GPU_PRESETS.get(i))
     }
 }
+
+/// DeepSpeed's buffer sizes, in the order of `Form::buffer_sizes`.
+const BUFFER_FIELDS: [Field; 4] = [
+    Field::ReduceBucket,
+    Field::AllgatherBucket,
+    Field::PrefetchBucket,
+    Field::MaxLive,
+];
 
 /// The value at the index `signal` holds (the first if out of range).
 fn pick<T: Copy>(values: &[T], signal: RwSignal<usize>) -> T {
@@ -416,6 +440,7 @@ pub fn App() -> impl IntoView {
         Signal::derive(move || errors.with(|e| e.iter().find(|e| e.field == field).copied()))
     };
     let with_model = Signal::derive(move || form.model.get() != 0);
+    let without_buffers = Signal::derive(move || form.buffers.get() == 0);
     let count = move || report.with(|r| r.setup.params().get());
     let model_note = move || {
         config.with(|c| match &c.model {
@@ -489,6 +514,9 @@ pub fn App() -> impl IntoView {
                         {number_field(NumberSpec { field: Field::LargestLayer, label: text::LABEL_LARGEST_LAYER, unit: text::UNIT_MILLIONS, inputmode: "decimal", hint: Some(text::HINT_LARGEST_LAYER) }, form.largest_layer, error_of(Field::LargestLayer), with_model)}
                         {choice_field(Field::ZeroInit, text::LABEL_ZERO_INIT, Choices::of(form.zero_init, &[false, true], flag_key, flag_label))}
                         {choice_field(Field::Buffers, text::LABEL_BUFFERS, Choices::of(form.buffers, &[false, true], flag_key, flag_label))}
+                        {BUFFER_FIELDS.into_iter().zip(form.buffer_sizes).zip(text::BUFFER_LABELS).map(|((field, signal), label)| {
+                            number_field(NumberSpec { field, label, unit: text::UNIT_MILLION_ELEMENTS, inputmode: "decimal", hint: None }, signal, error_of(field), without_buffers)
+                        }).collect_view()}
                         {number_field(NumberSpec { field: Field::Bandwidth, label: text::LABEL_BANDWIDTH, unit: text::UNIT_BANDWIDTH, inputmode: "decimal", hint: Some(text::HINT_BANDWIDTH) }, form.bandwidth, error_of(Field::Bandwidth), Signal::default())}
                         <datalist id="bw-presets">
                             {BANDWIDTH_PRESETS.map(|p| view! { <option value=p.gb_per_s>{p.name}</option> })}

@@ -193,6 +193,13 @@ pub const UNIT_MILLIONS: &str = "M params";
 pub const HINT_LARGEST_LAYER: &str = "ZeRO-3 gathers it whole; a chosen model gives its own.";
 pub const LABEL_ZERO_INIT: &str = "zero_init (ZeRO-3)";
 pub const LABEL_BUFFERS: &str = "Count DeepSpeed's buffers";
+pub const BUFFER_LABELS: [&str; 4] = [
+    "Reduce bucket",
+    "All-gather bucket (ZeRO-1/2)",
+    "Prefetch bucket (ZeRO-3)",
+    "Most live parameters (ZeRO-3)",
+];
+pub const UNIT_MILLION_ELEMENTS: &str = "M values";
 pub const LABEL_BANDWIDTH: &str = "Bandwidth per GPU";
 pub const UNIT_BANDWIDTH: &str = "GB/s";
 pub const HINT_BANDWIDTH: &str = "For the least time a step's communication takes.";

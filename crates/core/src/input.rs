@@ -77,6 +77,14 @@ pub enum Field {
     Buffers,
     /// Bandwidth per GPU, in GB/s.
     Bandwidth,
+    /// DeepSpeed's `reduce_bucket_size`, in millions of elements.
+    ReduceBucket,
+    /// DeepSpeed's `allgather_bucket_size`, in millions of elements.
+    AllgatherBucket,
+    /// DeepSpeed's `stage3_prefetch_bucket_size`, in millions of elements.
+    PrefetchBucket,
+    /// DeepSpeed's `stage3_max_live_parameters`, in millions of elements.
+    MaxLive,
 }
 
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
@@ -138,6 +146,10 @@ impl Field {
             Field::ZeroInit => "zero_init",
             Field::Buffers => "buffers",
             Field::Bandwidth => "bw",
+            Field::ReduceBucket => "reduce_bucket",
+            Field::AllgatherBucket => "allgather_bucket",
+            Field::PrefetchBucket => "prefetch_bucket",
+            Field::MaxLive => "max_live",
         }
     }
 
@@ -178,6 +190,10 @@ impl Field {
             Field::ZeroInit => "zero_init",
             Field::Buffers => "communication buffers",
             Field::Bandwidth => "bandwidth per GPU",
+            Field::ReduceBucket => "reduce bucket",
+            Field::AllgatherBucket => "all-gather bucket",
+            Field::PrefetchBucket => "prefetch bucket",
+            Field::MaxLive => "most live parameters",
         }
     }
 
@@ -196,6 +212,10 @@ impl Field {
             Field::Nodes => Some("nodes"),
             Field::LargestLayer => Some("millions of parameters"),
             Field::Bandwidth => Some("GB/s of 10^9 bytes"),
+            Field::ReduceBucket
+            | Field::AllgatherBucket
+            | Field::PrefetchBucket
+            | Field::MaxLive => Some("millions of elements"),
             _ => None,
         }
     }
@@ -248,6 +268,10 @@ impl Field {
             Field::Nodes => (1.0, 65_536.0),
             Field::LargestLayer => (0.0, 1e9),
             Field::Bandwidth => (0.001, 1e6),
+            Field::ReduceBucket
+            | Field::AllgatherBucket
+            | Field::PrefetchBucket
+            | Field::MaxLive => (0.0, 1e6),
             Field::Precision
             | Field::GradAcc
             | Field::Optimizer

@@ -25,8 +25,7 @@ use crate::config::{Config, ModelSpec};
 use crate::format::{MemoryUnit, Theme};
 use crate::gpu::gpu_preset;
 use crate::input::{Field, InputError, InputErrorKind};
-use crate::runtime::{Accounting, BufferSizes, OffloadDevice};
-use crate::units::ParamCount;
+use crate::runtime::{Accounting, OffloadDevice};
 use crate::{GradientPrecision, Offload, Optimizer, Precision, Strategy};
 
 /// The version of the link contract that [`encode`] writes.
@@ -140,7 +139,7 @@ pub const MODEL_FIELDS: [Field; 13] = [
 
 /// The fields of [`Runtime`](crate::Runtime), in the order [`encode`] writes them
 /// (each only when it differs from the default).
-pub const RUNTIME_FIELDS: [Field; 8] = [
+pub const RUNTIME_FIELDS: [Field; 12] = [
     Field::Accounting,
     Field::Offload,
     Field::OffloadTo,
@@ -148,6 +147,10 @@ pub const RUNTIME_FIELDS: [Field; 8] = [
     Field::LargestLayer,
     Field::ZeroInit,
     Field::Buffers,
+    Field::ReduceBucket,
+    Field::AllgatherBucket,
+    Field::PrefetchBucket,
+    Field::MaxLive,
     Field::Bandwidth,
 ];
 
@@ -177,6 +180,10 @@ pub const DEFAULT_ARCHITECTURE_PRESET: &str = "llama2-7b";
 
 fn default_model() -> Option<ModelSpec> {
     model_preset(DEFAULT_ARCHITECTURE_PRESET).map(ModelSpec::of)
+}
+
+fn millions(millions: f64) -> String {
+    millions.to_string()
 }
 
 fn flag(value: bool) -> String {
@@ -229,11 +236,15 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::OffloadTo => runtime.offload_device.key().to_string(),
         Field::Nodes => runtime.nodes.to_string(),
         Field::LargestLayer => runtime
-            .largest_layer
-            .map(|l| (l.get() / 1e6).to_string())
+            .largest_layer_millions
+            .map(|millions| millions.to_string())
             .unwrap_or_default(),
         Field::ZeroInit => flag(runtime.zero_init),
-        Field::Buffers => flag(runtime.buffers.is_some()),
+        Field::Buffers => flag(runtime.buffers),
+        Field::ReduceBucket => millions(runtime.buffer_sizes.reduce_bucket),
+        Field::AllgatherBucket => millions(runtime.buffer_sizes.allgather_bucket),
+        Field::PrefetchBucket => millions(runtime.buffer_sizes.prefetch_bucket),
+        Field::MaxLive => millions(runtime.buffer_sizes.max_live_parameters),
         Field::Bandwidth => runtime
             .bandwidth_gb_per_s
             .map(|bw| bw.to_string())
@@ -312,6 +323,21 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             model.architecture = model.base.architecture;
         }
         config.params_billions = model.architecture.param_count() as f64 / 1e9;
+    }
+    // GPUs per node × nodes within the GPU limit, or the nodes are set aside.
+    if let Err(error) = config.data_parallel_gpus() {
+        let key = Field::Nodes.key();
+        let value = pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
+        problems.push(LinkProblem {
+            key: key.to_string(),
+            value,
+            error: Some(error),
+        });
+        config.runtime.nodes = 1;
     }
     // Problems in the order the link wrote them.
     problems.sort_unstable_by_key(|p| pairs.iter().position(|(key, _)| *key == p.key));
@@ -426,11 +452,21 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
         Field::Nodes => config.runtime.nodes = field.parse_count(text)?,
         Field::LargestLayer => {
             let millions = field.parse_number(text)?;
-            config.runtime.largest_layer = Some(ParamCount::new(millions * 1e6));
+            config.runtime.largest_layer_millions = Some(millions);
         }
         Field::ZeroInit => config.runtime.zero_init = flag(&choice)?,
         Field::Buffers => {
-            config.runtime.buffers = flag(&choice)?.then_some(BufferSizes::DEEPSPEED_DEFAULTS);
+            config.runtime.buffers = flag(&choice)?;
+        }
+        Field::ReduceBucket | Field::AllgatherBucket | Field::PrefetchBucket | Field::MaxLive => {
+            let millions = field.parse_number(text)?;
+            let sizes = &mut config.runtime.buffer_sizes;
+            *match field {
+                Field::ReduceBucket => &mut sizes.reduce_bucket,
+                Field::AllgatherBucket => &mut sizes.allgather_bucket,
+                Field::PrefetchBucket => &mut sizes.prefetch_bucket,
+                _ => &mut sizes.max_live_parameters,
+            } = millions;
         }
         Field::Bandwidth => config.runtime.bandwidth_gb_per_s = Some(field.parse_number(text)?),
         Field::Theme => {

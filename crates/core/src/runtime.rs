@@ -90,8 +90,8 @@ impl OffloadDevice {
     }
 }
 
-/// DeepSpeed's communication buffers, in elements (defaults from
-/// `deepspeed/runtime/zero/config.py`).
+/// DeepSpeed's communication buffers, in millions of elements (the link's unit,
+/// kept as typed; defaults from `deepspeed/runtime/zero/config.py`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct BufferSizes {
     /// `reduce_bucket_size`: gradients gathered before a reduce (ZeRO-1/2/3).
@@ -107,17 +107,17 @@ pub struct BufferSizes {
 impl BufferSizes {
     /// DeepSpeed's defaults: 5 × 10^8, 5 × 10^8, 5 × 10^7 and 10^9 elements.
     pub const DEEPSPEED_DEFAULTS: BufferSizes = BufferSizes {
-        reduce_bucket: 5e8,
-        allgather_bucket: 5e8,
-        prefetch_bucket: 5e7,
-        max_live_parameters: 1e9,
+        reduce_bucket: 500.0,
+        allgather_bucket: 500.0,
+        prefetch_bucket: 50.0,
+        max_live_parameters: 1000.0,
     };
 
     /// Elements `strategy` holds in buffers on each GPU: the reduce and all-gather
     /// buckets under ZeRO-1/2; the reduce bucket, the prefetch bucket and the live
     /// parameters under ZeRO-3; none under DDP (PyTorch's 25 MB buckets are left out).
     pub fn elements(&self, strategy: Strategy) -> f64 {
-        match strategy {
+        1e6 * match strategy {
             Strategy::Ddp => 0.0,
             Strategy::Zero1 | Strategy::Zero2 => self.reduce_bucket + self.allgather_bucket,
             Strategy::Zero3 => self.reduce_bucket + self.prefetch_bucket + self.max_live_parameters,
@@ -177,13 +177,15 @@ pub struct Runtime {
     pub offload_device: OffloadDevice,
     /// Nodes; each has the configuration's GPUs per node.
     pub nodes: u32,
-    /// Parameters of the largest layer, when given for a bare parameter count
-    /// (an architecture computes its own).
-    pub largest_layer: Option<ParamCount>,
+    /// Parameters of the largest layer in millions (the link's unit, kept as
+    /// typed), when given for a bare parameter count; an architecture computes its own.
+    pub largest_layer_millions: Option<f64>,
     /// DeepSpeed's `zero_init`: ZeRO-3 builds the model already partitioned.
     pub zero_init: bool,
-    /// The communication buffers, when counted.
-    pub buffers: Option<BufferSizes>,
+    /// Whether the communication buffers are counted.
+    pub buffers: bool,
+    /// Their sizes (DeepSpeed's defaults unless edited).
+    pub buffer_sizes: BufferSizes,
     /// Bandwidth per GPU, in GB (10^9 bytes) per second, when given.
     pub bandwidth_gb_per_s: Option<f64>,
 }
@@ -195,9 +197,10 @@ impl Default for Runtime {
             offload: Offload::None,
             offload_device: OffloadDevice::Cpu,
             nodes: 1,
-            largest_layer: None,
+            largest_layer_millions: None,
             zero_init: true,
-            buffers: None,
+            buffers: false,
+            buffer_sizes: BufferSizes::DEEPSPEED_DEFAULTS,
             bandwidth_gb_per_s: None,
         }
     }
@@ -240,12 +243,17 @@ impl Runtime {
     ) -> Placement {
         let params = setup.params();
         let largest = self
-            .largest_layer
+            .largest_layer_millions
+            .map(|millions| ParamCount::new(millions * 1e6))
             .or(largest_layer)
             .map_or(0.0, |l| l.get());
         let offload = self.offload.under(strategy);
         let weight_bytes = setup.precision().bytes_per_param();
-        let buffers = self.buffers.map_or(0.0, |b| b.elements(strategy)) * weight_bytes;
+        let buffers = if self.buffers {
+            self.buffer_sizes.elements(strategy) * weight_bytes
+        } else {
+            0.0
+        };
         let n = f64::from(setup.gpus().max(1));
         let (per_param, mut fixed, offloaded, resident_cpu, estimate) =
             match (self.accounting, strategy) {
@@ -463,8 +471,19 @@ mod tests {
         assert_eq!(r.setup.gpus(), 16);
         assert!((r.strategy(Strategy::Zero3).memory.total.gb() - 7.0).abs() < 1e-9);
         assert!((r.strategy(Strategy::Zero3).max_params.billions() - 64.0).abs() < 1e-9);
-        let too_many = decode("gpus=1048576&nodes=2").config.report().unwrap_err();
-        assert_eq!(too_many[0].field, crate::Field::Nodes);
+        // Past the GPU limit: an error naming the nodes, and a link sets them aside.
+        let too_many = crate::Config {
+            gpus: 1_048_576,
+            runtime: super::Runtime {
+                nodes: 2,
+                ..super::Runtime::default()
+            },
+            ..crate::Config::default()
+        };
+        assert_eq!(too_many.report().unwrap_err()[0].field, crate::Field::Nodes);
+        let decoded = decode("gpus=1048576&nodes=2");
+        assert_eq!(decoded.problems[0].key, "nodes");
+        assert_eq!(decoded.config.runtime.nodes, 1);
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -479,6 +498,12 @@ mod tests {
         // Fewer parameters fit: (64 − 3.1) GB / 2 B for ZeRO-3 on 8 GPUs.
         assert!((r.strategy(Strategy::Zero3).max_params.billions() - 60.9 / 2.0).abs() < 1e-9);
         assert_eq!(r.strategy(Strategy::Zero3).fewest_gpus, Some(2));
+        // Each size is editable, in millions of elements: a 200 M reduce bucket and
+        // 100 M all-gather bucket hold 0.6 GB in fp16.
+        let edited = report("buffers=1&reduce_bucket=200&allgather_bucket=100");
+        assert!((edited.strategy(Strategy::Zero2).memory.buffers.gb() - 0.6).abs() < 1e-12);
+        let zero3 = report("buffers=1&prefetch_bucket=0&max_live=0&reduce_bucket=0");
+        assert_eq!(zero3.strategy(Strategy::Zero3).memory.buffers.get(), 0.0);
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]

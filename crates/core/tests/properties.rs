@@ -140,13 +140,15 @@ proptest! {
                 "v", "params", "gpus", "gpu_mem", "dtype", "grad_acc", "opt", "overhead", "stage", "x",
                 "model", "layers", "hidden", "ffn", "heads", "kv_heads", "vocab", "tied", "mlp", "gpu",
                 "seq", "mbs", "recompute", "flash", "global_batch",
+                "acct", "offload", "offload_to", "nodes", "largest_layer", "zero_init", "buffers",
+                "reduce_bucket", "allgather_bucket", "prefetch_bucket", "max_live", "bw",
             ]),
              prop_oneof![
                  "[-+.eE0-9a-zA-Z%<>\"'& =#?\u{4e03}]{0,12}",
                  "[0-9]{1,7}",
                  prop::sample::select(vec![
                      "llama2-70b", "qwen2.5-7b", "gpt3-175b", "h100-80gb", "t4", "swiglu", "gelu",
-                     "full", "selective", "0", "1",
+                     "full", "selective", "0", "1", "deepspeed", "all", "optimizer", "nvme",
                  ]).prop_map(str::to_string),
              ]),
             0..10)
