@@ -10,6 +10,7 @@ use leptos::task::spawn_local;
 use vram_core::activations::Recompute;
 use vram_core::architecture::{Architecture, Mlp, ModelPreset, MODEL_PRESETS};
 use vram_core::config::ModelSpec;
+use vram_core::decimal::shortest_decimal;
 use vram_core::format::{MemoryUnit, Theme};
 use vram_core::gpu::{GpuPreset, GPU_PRESETS};
 use vram_core::link::{self, value_of, LinkProblem, DEFAULT_ARCHITECTURE_PRESET};
@@ -392,7 +393,7 @@ pub fn App() -> impl IntoView {
     Effect::new(move |first: Option<()>| {
         let gpu = form.gpu_preset();
         if let (Some(gpu), Some(())) = (gpu, first) {
-            form.gpu_mem.set(gpu.memory().gb().to_string());
+            form.gpu_mem.set(shortest_decimal(gpu.memory().gb()));
         }
     });
     Effect::new(move |_| {
@@ -473,7 +474,7 @@ pub fn App() -> impl IntoView {
                     {choice_field(Field::Model, text::LABEL_MODEL, Choices::of(form.model,
                         &std::iter::once(None).chain(MODEL_PRESETS.iter().map(Some)).collect::<Vec<_>>(), model_key, model_label))}
                     {number_field(NumberSpec { field: Field::Params, label: text::LABEL_PARAMS, unit: text::UNIT_PARAMS, inputmode: "decimal", hint: None }, form.params, error_of(Field::Params), with_model)}
-                    <p class="params-count" data-testid="params-count" data-value=move || count().to_string()>
+                    <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
                         {move || vram_core::format::format_number(count())} " " {text::PARAMETERS} {model_note}
                     </p>
                     <fieldset class="architecture" hidden=move || !with_model.get()>
@@ -519,7 +520,7 @@ pub fn App() -> impl IntoView {
                         }).collect_view()}
                         {number_field(NumberSpec { field: Field::Bandwidth, label: text::LABEL_BANDWIDTH, unit: text::UNIT_BANDWIDTH, inputmode: "decimal", hint: Some(text::HINT_BANDWIDTH) }, form.bandwidth, error_of(Field::Bandwidth), Signal::default())}
                         <datalist id="bw-presets">
-                            {BANDWIDTH_PRESETS.map(|p| view! { <option value=p.gb_per_s>{p.name}</option> })}
+                            {BANDWIDTH_PRESETS.map(|p| view! { <option value=shortest_decimal(p.gb_per_s)>{p.name}</option> })}
                         </datalist>
                     </details>
                 </form>

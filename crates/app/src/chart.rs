@@ -7,6 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 use plotters_canvas::CanvasBackend;
+use vram_core::decimal::shortest_decimal;
 use vram_core::format::{format_number, format_params};
 use vram_core::{Report, Strategy};
 use web_sys::HtmlCanvasElement;
@@ -177,7 +178,7 @@ impl TextMeasure {
     /// (an estimate if the canvas cannot tell).
     fn width(&self, text: &str, size_px: f64) -> i32 {
         let measured = self.0.as_ref().and_then(|context| {
-            context.set_font(&format!("{size_px}px {FONT_FAMILY}"));
+            context.set_font(&format!("{}px {FONT_FAMILY}", shortest_decimal(size_px)));
             context.measure_text(text).ok().map(|m| m.width())
         });
         measured

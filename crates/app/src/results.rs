@@ -1,6 +1,7 @@
 //! The strategy table and the one-line verdict above it.
 
 use leptos::prelude::*;
+use vram_core::decimal::shortest_decimal;
 use vram_core::format::{format_bytes, format_params, format_percent, format_seconds, MemoryUnit};
 use vram_core::{Accounting, Bytes, Report, Strategy, StrategyReport};
 
@@ -15,7 +16,7 @@ fn memory_cell(
 ) -> impl IntoView {
     let bytes = move || pick(report.read().strategy(strategy));
     view! {
-        <td class="num" data-testid=format!("{testid}-{}", strategy.id()) data-value=move || bytes().gb().to_string()>
+        <td class="num" data-testid=format!("{testid}-{}", strategy.id()) data-value=move || shortest_decimal(bytes().gb())>
             {move || format_bytes(bytes(), report.read().unit)}
         </td>
     }
@@ -58,7 +59,7 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl In
                     <td class="verdict" data-testid=format!("fits-{}", strategy.id()) data-value=move || fits().to_string()>
                         {move || if fits() { text::FITS_YES } else { text::FITS_NO }}
                         <span class="sub" data-testid=format!("headroom-{}", strategy.id())
-                            data-value=move || row().headroom.gb().to_string()>
+                            data-value=move || shortest_decimal(row().headroom.gb())>
                             {move || {
                                 let headroom = row().headroom;
                                 let amount = format_bytes(Bytes::new(headroom.get().abs()), report.read().unit);
@@ -71,7 +72,7 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl In
                         {move || row().fewest_gpus.map_or(text::NONE.to_string(), |n| n.to_string())}
                     </td>
                     <td class="num" data-testid=format!("max-params-{}", strategy.id())
-                        data-value=move || row().max_params.billions().to_string()>
+                        data-value=move || shortest_decimal(row().max_params.billions())>
                         {move || format_params(row().max_params)}
                     </td>
                 </tr>
@@ -203,8 +204,8 @@ pub fn ActivationsLine(report: Memo<Report>) -> impl IntoView {
     };
     view! {
         <p class="activations" data-testid="activations" hidden=move || line().is_empty()>
-            <span hidden data-testid="act-per-layer" data-value=move || activations().map_or(String::new(), |a| a.per_layer.gb().to_string())></span>
-            <span hidden data-testid="act-total" data-value=move || activations().map_or(String::new(), |a| a.total.gb().to_string())></span>
+            <span hidden data-testid="act-per-layer" data-value=move || activations().map_or(String::new(), |a| shortest_decimal(a.per_layer.gb()))></span>
+            <span hidden data-testid="act-total" data-value=move || activations().map_or(String::new(), |a| shortest_decimal(a.total.gb()))></span>
             {line}
         </p>
     }
@@ -227,7 +228,7 @@ pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
                     {memory_cell(report, strategy, "mem-nvme", |r| r.nvme_per_node)}
                     {memory_cell(report, strategy, "comm", |r| r.communication)}
                     <td class="num" data-testid=format!("comm-time-{}", strategy.id())
-                        data-value=move || seconds().map_or(String::new(), |s| s.to_string())>
+                        data-value=move || seconds().map_or(String::new(), shortest_decimal)>
                         {move || seconds().map_or(text::NONE.to_string(), format_seconds)}
                     </td>
                 </tr>

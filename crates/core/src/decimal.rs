@@ -1,4 +1,5 @@
-//! Decimal text to `f64`, correctly rounded, without the standard library's parser.
+//! Decimal text to `f64` and back, without the standard library's float
+//! parser and printer.
 //!
 //! Why: `str::parse::<f64>` brings a 10 KB table of 128-bit powers of five
 //! (Eisel–Lemire) into the page's WebAssembly, almost a tenth of its size budget.
@@ -153,6 +154,120 @@ fn power_of_two(n: i32) -> f64 {
     f64::from_bits(((1023 + n) as u64) << 52)
 }
 
+/// The shortest decimal that [`parse_decimal`] reads back to exactly `value`, in
+/// plain notation (`7`, `2.851`, `0.2`, `1e-9` as `0.000000001`), as Rust's
+/// `Display` writes it for the values this calculator handles.
+///
+/// Why not `value.to_string()`: Rust's float printer (Grisu with a Dragon4
+/// fallback, and their tables) costs the page some 6 KB of its WebAssembly
+/// budget. Here `value × 10^d` is rounded exactly in integers for d = 0, 1, 2, …
+/// decimals, and the first that reads back is kept. Exact for magnitudes from
+/// 10^-10 to 2^75 with up to 17 significant digits (every field's range and
+/// every figure the page shows); beyond, the nearest of 27 decimals or the
+/// integer part.
+pub fn shortest_decimal(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".into();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let sign = if value.is_sign_negative() && value != 0.0 {
+        "-"
+    } else {
+        ""
+    };
+    let magnitude = value.abs();
+    let bits = magnitude.to_bits();
+    let biased = (bits >> 52) as i32;
+    let fraction = bits & ((1 << 52) - 1);
+    // magnitude = m × 2^e exactly.
+    let (m, e) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), biased - 1075)
+    };
+    if e >= 0 {
+        // A whole number: its digits, exactly while they fit in 128 bits.
+        let whole = if e < 75 {
+            u128::from(m) << e
+        } else {
+            u128::MAX
+        };
+        // The fewest significant digits that read back, then zeros (as Rust does).
+        let length = whole.to_string().len() as u32;
+        for dropped in (0..length).rev() {
+            let unit = 10u128.pow(dropped);
+            let quotient = whole / unit;
+            let remainder = whole % unit;
+            let half = unit / 2;
+            let up = unit > 1 && (remainder > half || (remainder == half && quotient & 1 == 1));
+            let Some(rounded) = quotient
+                .checked_add(u128::from(up))
+                .and_then(|q| q.checked_mul(unit))
+            else {
+                continue;
+            };
+            let text = rounded.to_string();
+            if parse_decimal(&text) == Some(magnitude) {
+                return format!("{sign}{text}");
+            }
+        }
+        return format!("{sign}{whole}");
+    }
+    let q = -e as u32;
+    let mut text = String::new();
+    for decimals in 0..=MAX_EXACT_POWER {
+        // round(m × 10^d / 2^q) = round(m × 5^d / 2^(q − d)), in u128.
+        let scaled = u128::from(m) * u128::from(5u64.pow(decimals));
+        let shift = q.saturating_sub(decimals);
+        let scaled = if q >= decimals {
+            round_shift(scaled, shift)
+        } else {
+            scaled << (decimals - q)
+        };
+        text = fixed_point(scaled, decimals as usize);
+        if parse_decimal(&text) == Some(magnitude) {
+            break;
+        }
+    }
+    format!("{sign}{text}")
+}
+
+/// `value / 2^shift`, rounded half to even.
+fn round_shift(value: u128, shift: u32) -> u128 {
+    if shift == 0 {
+        return value;
+    }
+    if shift >= 128 {
+        return 0;
+    }
+    let quotient = value >> shift;
+    let remainder = value & ((1u128 << shift) - 1);
+    let half = 1u128 << (shift - 1);
+    if remainder > half || (remainder == half && quotient & 1 == 1) {
+        quotient + 1
+    } else {
+        quotient
+    }
+}
+
+/// `scaled / 10^decimals` written out, trailing zeros of the fraction dropped.
+fn fixed_point(scaled: u128, decimals: usize) -> String {
+    let digits = scaled.to_string();
+    if decimals == 0 {
+        return digits;
+    }
+    let padded = format!("{digits:0>width$}", width = decimals + 1);
+    let (whole, fraction) = padded.split_at(padded.len() - decimals);
+    let fraction = fraction.trim_end_matches('0');
+    if fraction.is_empty() {
+        whole.to_string()
+    } else {
+        format!("{whole}.{fraction}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,5 +326,44 @@ mod tests {
             let std: f64 = text.parse().unwrap();
             assert_eq!(ours.to_bits(), std.to_bits(), "{text}");
         }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn shortest_decimal_writes_what_rust_writes() {
+        for value in [
+            0.0,
+            7.0,
+            2.851,
+            0.2,
+            80.0,
+            1e-9,
+            0.95,
+            13.015864320,
+            26.25,
+            38.5,
+            1e6,
+            1048576.0,
+            6.54275,
+            0.1 + 0.2,
+            1.0 / 3.0,
+            2.0f64.powi(60),
+            123456.789e3,
+            5e-324,
+            1e-10,
+            9.5e-16,
+        ] {
+            let ours = shortest_decimal(value);
+            if value >= 1e-10 || value == 0.0 {
+                assert_eq!(parse_decimal(&ours), Some(value), "{value:e}: {ours}");
+                assert_eq!(ours, value.to_string(), "{value:e}");
+            }
+            if value != 0.0 {
+                assert_eq!(shortest_decimal(-value), format!("-{ours}"));
+            }
+        }
+        assert_eq!(shortest_decimal(f64::INFINITY), "inf");
+        assert_eq!(shortest_decimal(f64::NAN), "NaN");
+        assert_eq!(shortest_decimal(-0.0), "0");
     }
 }

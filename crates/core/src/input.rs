@@ -6,6 +6,8 @@
 
 use core::fmt;
 
+use crate::decimal::shortest_decimal;
+
 /// An input that the user sets, by a form control or a key of the shared link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Field {
@@ -375,11 +377,19 @@ impl InputError {
             InputErrorKind::NotFinite => "must be a finite number".into(),
             InputErrorKind::NotWhole => "must be a whole number".into(),
             InputErrorKind::OutOfRange(Limits { min, max }) => match self.field.unit() {
-                Some(unit) => format!("must be between {min} and {max} ({unit})"),
-                None => format!("must be between {min} and {max}"),
+                Some(unit) => format!(
+                    "must be between {} and {} ({unit})",
+                    shortest_decimal(min),
+                    shortest_decimal(max)
+                ),
+                None => format!(
+                    "must be between {} and {}",
+                    shortest_decimal(min),
+                    shortest_decimal(max)
+                ),
             },
             InputErrorKind::BelowResolution(resolution) => {
-                format!("must be 0 or at least {resolution}")
+                format!("must be 0 or at least {}", shortest_decimal(resolution))
             }
             InputErrorKind::UnknownChoice if self.field.choices().is_empty() => {
                 "is not one of the presets".into()
@@ -505,7 +515,7 @@ pub fn parse_percent(field: Field, text: &str) -> Result<f64, InputError> {
 /// for every fraction with at most 12 decimals.
 pub fn percent_text(fraction: f64) -> String {
     let percent = ((fraction * 100.0) * 1e10).round() / 1e10;
-    percent.to_string()
+    crate::decimal::shortest_decimal(percent)
 }
 
 impl Field {

@@ -22,6 +22,7 @@
 use crate::activations::Recompute;
 use crate::architecture::{model_preset, Architecture, Mlp};
 use crate::config::{Config, ModelSpec};
+use crate::decimal::shortest_decimal;
 use crate::format::{MemoryUnit, Theme};
 use crate::gpu::gpu_preset;
 use crate::input::{Field, InputError, InputErrorKind};
@@ -82,7 +83,8 @@ pub struct DecodedLink {
 /// Writes `config` as a query string, without the leading `?`, every key explicit
 /// so that a link never depends on defaults: `v=1&params=7&gpus=8&…`.
 ///
-/// Numbers are written in Rust's shortest form that reads back to the same `f64`.
+/// Numbers are written in their shortest decimal form that reads back to the same `f64`
+/// ([`shortest_decimal`]).
 /// The GPU, model and global-batch keys are written when they are set.
 pub fn encode(config: &Config) -> String {
     let mut query = form_urlencoded::Serializer::new(String::new());
@@ -183,7 +185,7 @@ fn default_model() -> Option<ModelSpec> {
 }
 
 fn millions(millions: f64) -> String {
-    millions.to_string()
+    shortest_decimal(millions)
 }
 
 fn flag(value: bool) -> String {
@@ -198,15 +200,15 @@ pub fn value_of(config: &Config, field: Field) -> String {
         |get: fn(&Architecture) -> String| model.map(|m| get(&m.architecture)).unwrap_or_default();
     match field {
         Field::Params => match model {
-            Some(m) => (m.architecture.param_count() as f64 / 1e9).to_string(),
-            None => config.params_billions.to_string(),
+            Some(m) => shortest_decimal(m.architecture.param_count() as f64 / 1e9),
+            None => shortest_decimal(config.params_billions),
         },
         Field::Gpus => config.gpus.to_string(),
-        Field::GpuMemory => config.gpu_mem_gb.to_string(),
+        Field::GpuMemory => shortest_decimal(config.gpu_mem_gb),
         Field::Precision => config.precision.key().to_string(),
         Field::GradAcc => config.gradients.key().to_string(),
         Field::Optimizer => config.optimizer.key().to_string(),
-        Field::Overhead => config.overhead.to_string(),
+        Field::Overhead => shortest_decimal(config.overhead),
         Field::Stage => config.highlight.key().to_string(),
         Field::GlobalBatch => config
             .global_batch
@@ -237,7 +239,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Nodes => runtime.nodes.to_string(),
         Field::LargestLayer => runtime
             .largest_layer_millions
-            .map(|millions| millions.to_string())
+            .map(shortest_decimal)
             .unwrap_or_default(),
         Field::ZeroInit => flag(runtime.zero_init),
         Field::Buffers => flag(runtime.buffers),
@@ -247,7 +249,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::MaxLive => millions(runtime.buffer_sizes.max_live_parameters),
         Field::Bandwidth => runtime
             .bandwidth_gb_per_s
-            .map(|bw| bw.to_string())
+            .map(shortest_decimal)
             .unwrap_or_default(),
     }
 }

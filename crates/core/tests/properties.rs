@@ -162,6 +162,18 @@ proptest! {
     }
 
     #[test]
+    fn shortest_decimal_reads_back_and_matches_rust(bits in any::<u64>()) {
+        let value = f64::from_bits(bits);
+        let text = vram_core::decimal::shortest_decimal(value);
+        if value.is_finite() && (value.abs() >= 1e-10 || value == 0.0) && value.abs() < 3e22 {
+            prop_assert_eq!(vram_core::decimal::parse_decimal(&text), Some(value.abs()).map(|v| if value < 0.0 { -v } else { v }), "{}", text);
+            // As short as Rust's own (on an exact tie the two may round differently).
+            let rust = if value == 0.0 { "0".to_string() } else { value.to_string() };
+            prop_assert_eq!(text.len(), rust.len(), "{} vs {}", text, rust);
+        }
+    }
+
+    #[test]
     fn numeric_fields_accept_exactly_their_limits(value in any::<f64>()) {
         for field in [Field::Params, Field::GpuMemory, Field::Overhead] {
             let limits = field.limits().unwrap();
