@@ -5,13 +5,17 @@
 //! shown configuration is the last one that was valid, the report is the core's
 //! report of it, and the address bar follows the configuration.
 
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vram_core::activations::Recompute;
 use vram_core::architecture::{Architecture, Mlp, ModelPreset, MODEL_PRESETS};
 use vram_core::config::ModelSpec;
 use vram_core::decimal::shortest_decimal;
-use vram_core::format::{MemoryUnit, Theme};
+use vram_core::format::{Lang, MemoryUnit, Theme};
 use vram_core::gpu::{GpuPreset, GPU_PRESETS};
 use vram_core::link::{self, value_of, LinkProblem, DEFAULT_ARCHITECTURE_PRESET};
 use vram_core::runtime::BANDWIDTH_PRESETS;
@@ -23,7 +27,8 @@ use vram_core::{
 use crate::chart::MaxParamsChart;
 use crate::form::{choice_field, index_of, number_field, Choices, NumberSpec};
 use crate::results::{ActivationsLine, PlacementTable, ResultsTable, Summary};
-use crate::{share, text};
+use crate::share;
+use crate::text::{self, Text};
 
 /// What the user typed and chose, control by control.
 #[derive(Clone, Copy)]
@@ -56,6 +61,7 @@ struct Form {
     global_batch: RwSignal<String>,
     unit: RwSignal<usize>,
     theme: RwSignal<usize>,
+    lang: RwSignal<usize>,
     accounting: RwSignal<usize>,
     offload: RwSignal<usize>,
     offload_to: RwSignal<usize>,
@@ -107,6 +113,7 @@ impl Form {
             global_batch: text(),
             unit: choice(),
             theme: choice(),
+            lang: choice(),
             accounting: choice(),
             offload: choice(),
             offload_to: choice(),
@@ -146,6 +153,7 @@ impl Form {
         self.load_model(&config.model.unwrap_or_else(default_model));
         self.unit.set(index_of(&MemoryUnit::ALL, &config.unit));
         self.theme.set(index_of(&Theme::ALL, &config.theme));
+        self.lang.set(index_of(&Lang::ALL, &config.lang));
         self.global_batch.set(
             config
                 .global_batch
@@ -296,6 +304,7 @@ impl Form {
             global_batch,
             unit: pick(&MemoryUnit::ALL, self.unit),
             theme: pick(&Theme::ALL, self.theme),
+            lang: pick(&Lang::ALL, self.lang),
             embed: self.embed,
             runtime: Runtime {
                 accounting: pick(&Accounting::ALL, self.accounting),
@@ -443,102 +452,134 @@ pub fn App() -> impl IntoView {
     let with_model = Signal::derive(move || form.model.get() != 0);
     let without_buffers = Signal::derive(move || form.buffers.get() == 0);
     let count = move || report.with(|r| r.setup.params().get());
-    let model_note = move || {
-        config.with(|c| match &c.model {
-            Some(m) => match m.preset() {
-                Some(preset) => format!(" ({})", preset.name),
-                None => format!(" ({} {})", text::CUSTOM_FROM, m.base.name),
-            },
-            None => String::new(),
-        })
-    };
+    // The language: the link's, else the browser's. Switching it rebuilds the page
+    // in the other language; what the user typed lives in the form's signals and stays.
+    let lang = Memo::new(move |_| {
+        pick(&Lang::ALL, form.lang).resolve(share::preferred_languages().iter().map(String::as_str))
+    });
+    Effect::new(move |_| {
+        let t = text::of(lang.get());
+        share::set_language(t.html_lang, t.title);
+    });
+    // A language switch mounts the page afresh in the other language and unmounts
+    // the old one. (A view that is a reactive closure, or a keyed `<For>`, would
+    // do the same but cost the page 7 to 20 KB of WebAssembly: code to diff one
+    // whole page into another, or to key it.)
+    let container = NodeRef::<leptos::html::Div>::new();
+    let mounted: Rc<RefCell<Option<Box<dyn Any>>>> = Rc::default();
+    Effect::new(move |_| {
+        let t = text::of(lang.get());
+        let Some(parent) = container.get() else {
+            return;
+        };
+        // Unmounts the page in the previous language.
+        mounted.borrow_mut().take();
+        let handle = leptos::mount::mount_to(parent.into(), move || {
+            untrack(move || {
+                let model_note = move || {
+                    config.with(|c| match &c.model {
+                        Some(m) => match m.preset() {
+                            Some(preset) => format!(" ({})", preset.name),
+                            None => format!(" ({} {})", t.custom_from, m.base.name),
+                        },
+                        None => String::new(),
+                    })
+                };
 
-    view! {
-        <main class="calculator">
-            <header class="masthead">
-                <h1>{text::TITLE}</h1>
-                <p class="title-zh" lang="zh-Hans">{text::TITLE_ZH}</p>
-                <p class="intro">{text::INTRO}</p>
-            </header>
-            <LinkProblems problems=link_problems />
-            <div class="layout">
-                <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()>
-                    <h2 id="form-heading">{text::FORM_HEADING}</h2>
-                    <div class="scenarios">
-                        <span>{text::SCENARIOS}</span>
-                        {SCENARIOS.map(|(name, query)| view! {
-                            <button type="button" class="quiet" data-testid=format!("scenario-{name}")
-                                on:click=move |_| form.load(&link::decode(query).config)>{name}</button>
-                        })}
-                    </div>
-                    {choice_field(Field::Model, text::LABEL_MODEL, Choices::of(form.model,
-                        &std::iter::once(None).chain(MODEL_PRESETS.iter().map(Some)).collect::<Vec<_>>(), model_key, model_label))}
-                    {number_field(NumberSpec { field: Field::Params, label: text::LABEL_PARAMS, unit: text::UNIT_PARAMS, inputmode: "decimal", hint: None }, form.params, error_of(Field::Params), with_model)}
-                    <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
-                        {move || vram_core::format::format_number(count())} " " {text::PARAMETERS} {model_note}
-                    </p>
-                    <fieldset class="architecture" hidden=move || !with_model.get()>
-                        <legend>{text::ARCHITECTURE}</legend>
-                        {number_field(NumberSpec { field: Field::Layers, label: text::LABEL_LAYERS, unit: "", inputmode: "numeric", hint: None }, form.layers, error_of(Field::Layers), Signal::default())}
-                        {number_field(NumberSpec { field: Field::Hidden, label: text::LABEL_HIDDEN, unit: "", inputmode: "numeric", hint: None }, form.hidden, error_of(Field::Hidden), Signal::default())}
-                        {number_field(NumberSpec { field: Field::Ffn, label: text::LABEL_FFN, unit: "", inputmode: "numeric", hint: None }, form.ffn, error_of(Field::Ffn), Signal::default())}
-                        {number_field(NumberSpec { field: Field::Heads, label: text::LABEL_HEADS, unit: "", inputmode: "numeric", hint: None }, form.heads, error_of(Field::Heads), Signal::default())}
-                        {number_field(NumberSpec { field: Field::KvHeads, label: text::LABEL_KV_HEADS, unit: "", inputmode: "numeric", hint: None }, form.kv_heads, error_of(Field::KvHeads), Signal::default())}
-                        {number_field(NumberSpec { field: Field::Vocab, label: text::LABEL_VOCAB, unit: "", inputmode: "numeric", hint: None }, form.vocab, error_of(Field::Vocab), Signal::default())}
-                        {choice_field(Field::Mlp, text::LABEL_MLP, Choices::of(form.mlp, &Mlp::ALL, Mlp::key, Mlp::label))}
-                        {choice_field(Field::Tied, text::LABEL_TIED, Choices::of(form.tied, &[false, true], flag_key, flag_label))}
-                        {number_field(NumberSpec { field: Field::Seq, label: text::LABEL_SEQ, unit: text::UNIT_TOKENS, inputmode: "numeric", hint: None }, form.seq, error_of(Field::Seq), Signal::default())}
-                        {number_field(NumberSpec { field: Field::MicroBatch, label: text::LABEL_MBS, unit: text::UNIT_SEQUENCES, inputmode: "numeric", hint: None }, form.mbs, error_of(Field::MicroBatch), Signal::default())}
-                        {choice_field(Field::Recompute, text::LABEL_RECOMPUTE, Choices::of(form.recompute, &Recompute::ALL, Recompute::key, Recompute::label))}
-                        {choice_field(Field::Flash, text::LABEL_FLASH, Choices::of(form.flash, &[true, false], flag_key, flag_label))}
-                    </fieldset>
-                    {number_field(NumberSpec { field: Field::Gpus, label: text::LABEL_GPUS, unit: text::UNIT_GPUS, inputmode: "numeric", hint: None }, form.gpus, error_of(Field::Gpus), Signal::default())}
-                    {choice_field(Field::Gpu, text::LABEL_GPU, Choices::of(form.gpu,
-                        &std::iter::once(None).chain(GPU_PRESETS.iter().map(Some)).collect::<Vec<_>>(), gpu_key, gpu_label))}
-                    {number_field(NumberSpec { field: Field::GpuMemory, label: text::LABEL_GPU_MEM, unit: text::UNIT_GPU_MEM, inputmode: "decimal", hint: None }, form.gpu_mem, error_of(Field::GpuMemory), Signal::default())}
-                    <p class="hint" data-testid="gpu-capacity">{move || gpu_capacity(&config.get())}</p>
-                    {number_field(NumberSpec { field: Field::Overhead, label: text::LABEL_OVERHEAD, unit: text::UNIT_OVERHEAD, inputmode: "decimal", hint: Some(text::HINT_OVERHEAD) }, form.overhead, error_of(Field::Overhead), Signal::default())}
-                    {choice_field(Field::Precision, text::LABEL_PRECISION, Choices::of(form.precision, &Precision::ALL, Precision::key, Precision::label))}
-                    {choice_field(Field::GradAcc, text::LABEL_GRAD_ACC, Choices::of(form.gradients, &GradientPrecision::ALL, GradientPrecision::key, GradientPrecision::label))}
-                    {choice_field(Field::Optimizer, text::LABEL_OPTIMIZER, Choices::of(form.optimizer, &Optimizer::ALL, Optimizer::key, Optimizer::label))}
-                    <p class="hint" data-testid="optimizer-bytes">{move || config.with(optimizer_note)}</p>
-                    {number_field(NumberSpec { field: Field::GlobalBatch, label: text::LABEL_GLOBAL_BATCH, unit: text::UNIT_SEQUENCES, inputmode: "numeric", hint: Some(text::HINT_GLOBAL_BATCH) }, form.global_batch, error_of(Field::GlobalBatch), Signal::default())}
-                    {choice_field(Field::Unit, text::LABEL_UNIT, Choices::of(form.unit, &MemoryUnit::ALL, MemoryUnit::key, MemoryUnit::label))}
-                    {choice_field(Field::Theme, text::LABEL_THEME, Choices::of(form.theme, &Theme::ALL, Theme::key, Theme::label))}
-                    {choice_field(Field::Stage, text::LABEL_STAGE, Choices::of(form.highlight, &Strategy::ALL, Strategy::key, Strategy::label))}
-                    <details class="runtime" open=initial.runtime != Runtime::default()>
-                        <summary>{text::RUNTIME}</summary>
-                        {choice_field(Field::Accounting, text::LABEL_ACCOUNTING, Choices::of(form.accounting, &Accounting::ALL, Accounting::key, accounting_label))}
-                        {choice_field(Field::Offload, text::LABEL_OFFLOAD, Choices::of(form.offload, &Offload::ALL, Offload::key, offload_label))}
-                        {choice_field(Field::OffloadTo, text::LABEL_OFFLOAD_TO, Choices::of(form.offload_to, &OffloadDevice::ALL, OffloadDevice::key, offload_device_label))}
-                        {number_field(NumberSpec { field: Field::Nodes, label: text::LABEL_NODES, unit: text::UNIT_NODES, inputmode: "numeric", hint: Some(text::HINT_NODES) }, form.nodes, error_of(Field::Nodes), Signal::default())}
-                        {number_field(NumberSpec { field: Field::LargestLayer, label: text::LABEL_LARGEST_LAYER, unit: text::UNIT_MILLIONS, inputmode: "decimal", hint: Some(text::HINT_LARGEST_LAYER) }, form.largest_layer, error_of(Field::LargestLayer), with_model)}
-                        {choice_field(Field::ZeroInit, text::LABEL_ZERO_INIT, Choices::of(form.zero_init, &[false, true], flag_key, flag_label))}
-                        {choice_field(Field::Buffers, text::LABEL_BUFFERS, Choices::of(form.buffers, &[false, true], flag_key, flag_label))}
-                        {BUFFER_FIELDS.into_iter().zip(form.buffer_sizes).zip(text::BUFFER_LABELS).map(|((field, signal), label)| {
-                            number_field(NumberSpec { field, label, unit: text::UNIT_MILLION_ELEMENTS, inputmode: "decimal", hint: None }, signal, error_of(field), without_buffers)
-                        }).collect_view()}
-                        {number_field(NumberSpec { field: Field::Bandwidth, label: text::LABEL_BANDWIDTH, unit: text::UNIT_BANDWIDTH, inputmode: "decimal", hint: Some(text::HINT_BANDWIDTH) }, form.bandwidth, error_of(Field::Bandwidth), Signal::default())}
-                        <datalist id="bw-presets">
-                            {BANDWIDTH_PRESETS.map(|p| view! { <option value=shortest_decimal(p.gb_per_s)>{p.name}</option> })}
-                        </datalist>
-                    </details>
-                </form>
-                <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
-                    <h2 id="results-heading">{text::RESULTS_HEADING}</h2>
-                    <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{text::STALE}</p>
-                    <Summary report=report />
-                    <ResultsTable report=report highlight=form.highlight />
-                    <ActivationsLine report=report />
-                    <PlacementTable report=report />
-                    <h2>{text::CHART_HEADING}</h2>
-                    <MaxParamsChart report=report theme=theme />
-                    <ShareLink url=Signal::derive(share_url) />
-                    <p class="footnote">{text::FOOTNOTE}</p>
-                </section>
-            </div>
-        </main>
-    }
+                view! {
+                    <main class="calculator">
+                        <header class="masthead">
+                            <h1>{t.title}</h1>
+                            <p class="title-alt" lang=t.subtitle_lang>{t.subtitle}</p>
+                            <p class="intro">{t.intro}</p>
+                        </header>
+                        <LinkProblems problems=link_problems t=t />
+                        <div class="layout">
+                            <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()>
+                                <h2 id="form-heading">{t.form_heading}</h2>
+                                <div class="scenarios">
+                                    <span>{t.scenarios}</span>
+                                    {SCENARIOS.map(|(name, query)| view! {
+                                        <button type="button" class="quiet" data-testid=format!("scenario-{name}")
+                                            on:click=move |_| form.load(&link::decode(query).config)>{name}</button>
+                                    })}
+                                </div>
+                                {choice_field(Field::Model, t.label_model, Choices::of(form.model,
+                                    &std::iter::once(None).chain(MODEL_PRESETS.iter().map(Some)).collect::<Vec<_>>(), model_key,
+                                    &std::iter::once(t.model_by_size).chain(MODEL_PRESETS.iter().map(|m| m.name)).collect::<Vec<_>>()))}
+                                {number_field(NumberSpec { field: Field::Params, label: t.label_params, unit: t.unit_params, inputmode: "decimal", hint: None }, form.params, error_of(Field::Params), with_model, t)}
+                                <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
+                                    {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
+                                </p>
+                                <fieldset class="architecture" hidden=move || !with_model.get()>
+                                    <legend>{t.architecture}</legend>
+                                    {number_field(NumberSpec { field: Field::Layers, label: t.label_layers, unit: "", inputmode: "numeric", hint: None }, form.layers, error_of(Field::Layers), Signal::default(), t)}
+                                    {number_field(NumberSpec { field: Field::Hidden, label: t.label_hidden, unit: "", inputmode: "numeric", hint: None }, form.hidden, error_of(Field::Hidden), Signal::default(), t)}
+                                    {number_field(NumberSpec { field: Field::Ffn, label: t.label_ffn, unit: "", inputmode: "numeric", hint: None }, form.ffn, error_of(Field::Ffn), Signal::default(), t)}
+                                    {number_field(NumberSpec { field: Field::Heads, label: t.label_heads, unit: "", inputmode: "numeric", hint: None }, form.heads, error_of(Field::Heads), Signal::default(), t)}
+                                    {number_field(NumberSpec { field: Field::KvHeads, label: t.label_kv_heads, unit: "", inputmode: "numeric", hint: None }, form.kv_heads, error_of(Field::KvHeads), Signal::default(), t)}
+                                    {number_field(NumberSpec { field: Field::Vocab, label: t.label_vocab, unit: "", inputmode: "numeric", hint: None }, form.vocab, error_of(Field::Vocab), Signal::default(), t)}
+                                    {choice_field(Field::Mlp, t.label_mlp, Choices::of(form.mlp, &Mlp::ALL, Mlp::key, &Mlp::ALL.map(Mlp::label)))}
+                                    {choice_field(Field::Tied, t.label_tied, Choices::of(form.tied, &[false, true], flag_key, &[t.no, t.yes]))}
+                                    {number_field(NumberSpec { field: Field::Seq, label: t.label_seq, unit: t.unit_tokens, inputmode: "numeric", hint: None }, form.seq, error_of(Field::Seq), Signal::default(), t)}
+                                    {number_field(NumberSpec { field: Field::MicroBatch, label: t.label_mbs, unit: t.unit_sequences, inputmode: "numeric", hint: None }, form.mbs, error_of(Field::MicroBatch), Signal::default(), t)}
+                                    {choice_field(Field::Recompute, t.label_recompute, Choices::of(form.recompute, &Recompute::ALL, Recompute::key, &t.recompute))}
+                                    {choice_field(Field::Flash, t.label_flash, Choices::of(form.flash, &[true, false], flag_key, &[t.yes, t.no]))}
+                                </fieldset>
+                                {number_field(NumberSpec { field: Field::Gpus, label: t.label_gpus, unit: t.unit_gpus, inputmode: "numeric", hint: None }, form.gpus, error_of(Field::Gpus), Signal::default(), t)}
+                                {choice_field(Field::Gpu, t.label_gpu, Choices::of(form.gpu,
+                                    &std::iter::once(None).chain(GPU_PRESETS.iter().map(Some)).collect::<Vec<_>>(), gpu_key,
+                                    &std::iter::once(t.gpu_custom).chain(GPU_PRESETS.iter().map(|g| g.name)).collect::<Vec<_>>()))}
+                                {number_field(NumberSpec { field: Field::GpuMemory, label: t.label_gpu_mem, unit: t.unit_gb, inputmode: "decimal", hint: None }, form.gpu_mem, error_of(Field::GpuMemory), Signal::default(), t)}
+                                <p class="hint" data-testid="gpu-capacity">{move || gpu_capacity(&config.get())}</p>
+                                {number_field(NumberSpec { field: Field::Overhead, label: t.label_overhead, unit: t.unit_percent, inputmode: "decimal", hint: Some(t.hint_overhead) }, form.overhead, error_of(Field::Overhead), Signal::default(), t)}
+                                {choice_field(Field::Precision, t.label_precision, Choices::of(form.precision, &Precision::ALL, Precision::key, &t.precision))}
+                                {choice_field(Field::GradAcc, t.label_grad_acc, Choices::of(form.gradients, &GradientPrecision::ALL, GradientPrecision::key, &t.gradients))}
+                                {choice_field(Field::Optimizer, t.label_optimizer, Choices::of(form.optimizer, &Optimizer::ALL, Optimizer::key, &t.optimizer))}
+                                <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
+                                {number_field(NumberSpec { field: Field::GlobalBatch, label: t.label_global_batch, unit: t.unit_sequences, inputmode: "numeric", hint: Some(t.hint_global_batch) }, form.global_batch, error_of(Field::GlobalBatch), Signal::default(), t)}
+                                {choice_field(Field::Unit, t.label_unit, Choices::of(form.unit, &MemoryUnit::ALL, MemoryUnit::key, &t.unit))}
+                                {choice_field(Field::Lang, t.label_lang, Choices::of(form.lang, &Lang::ALL, Lang::key, &t.lang))}
+                                {choice_field(Field::Theme, t.label_theme, Choices::of(form.theme, &Theme::ALL, Theme::key, &t.theme))}
+                                {choice_field(Field::Stage, t.label_stage, Choices::of(form.highlight, &Strategy::ALL, Strategy::key, &Strategy::ALL.map(Strategy::label)))}
+                                <details class="runtime" open=initial.runtime != Runtime::default()>
+                                    <summary>{t.runtime}</summary>
+                                    {choice_field(Field::Accounting, t.label_accounting, Choices::of(form.accounting, &Accounting::ALL, Accounting::key, &t.accounting))}
+                                    {choice_field(Field::Offload, t.label_offload, Choices::of(form.offload, &Offload::ALL, Offload::key, &t.offload))}
+                                    {choice_field(Field::OffloadTo, t.label_offload_to, Choices::of(form.offload_to, &OffloadDevice::ALL, OffloadDevice::key, &t.offload_to))}
+                                    {number_field(NumberSpec { field: Field::Nodes, label: t.label_nodes, unit: t.unit_nodes, inputmode: "numeric", hint: Some(t.hint_nodes) }, form.nodes, error_of(Field::Nodes), Signal::default(), t)}
+                                    {number_field(NumberSpec { field: Field::LargestLayer, label: t.label_largest_layer, unit: t.unit_millions, inputmode: "decimal", hint: Some(t.hint_largest_layer) }, form.largest_layer, error_of(Field::LargestLayer), with_model, t)}
+                                    {choice_field(Field::ZeroInit, t.label_zero_init, Choices::of(form.zero_init, &[false, true], flag_key, &[t.no, t.yes]))}
+                                    {choice_field(Field::Buffers, t.label_buffers, Choices::of(form.buffers, &[false, true], flag_key, &[t.no, t.yes]))}
+                                    {BUFFER_FIELDS.into_iter().zip(form.buffer_sizes).zip(t.buffer_labels).map(|((field, signal), label)| {
+                                        number_field(NumberSpec { field, label, unit: t.unit_million_elements, inputmode: "decimal", hint: None }, signal, error_of(field), without_buffers, t)
+                                    }).collect_view()}
+                                    {number_field(NumberSpec { field: Field::Bandwidth, label: t.label_bandwidth, unit: t.unit_bandwidth, inputmode: "decimal", hint: Some(t.hint_bandwidth) }, form.bandwidth, error_of(Field::Bandwidth), Signal::default(), t)}
+                                    <datalist id="bw-presets">
+                                        {BANDWIDTH_PRESETS.map(|p| view! { <option value=shortest_decimal(p.gb_per_s)>{p.name}</option> })}
+                                    </datalist>
+                                </details>
+                            </form>
+                            <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
+                                <h2 id="results-heading">{t.results_heading}</h2>
+                                <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
+                                <Summary report=report t=t />
+                                <ResultsTable report=report highlight=form.highlight t=t />
+                                <ActivationsLine report=report t=t />
+                                <PlacementTable report=report t=t />
+                                <h2>{t.chart_heading}</h2>
+                                <MaxParamsChart report=report theme=theme t=t />
+                                <ShareLink url=Signal::derive(share_url) t=t />
+                                <p class="footnote">{t.footnote}</p>
+                            </section>
+                        </div>
+                    </main>
+                }
+            })
+        });
+        *mounted.borrow_mut() = Some(Box::new(handle));
+    });
+    view! { <div class="page" node_ref=container></div> }
 }
 
 fn model_key(model: Option<&'static ModelPreset>) -> &'static str {
@@ -549,36 +590,6 @@ fn gpu_key(gpu: Option<&'static GpuPreset>) -> &'static str {
     gpu.map_or("", |gpu| gpu.id)
 }
 
-fn model_label(model: Option<&'static ModelPreset>) -> &'static str {
-    model.map_or(text::MODEL_BY_SIZE, |preset| preset.name)
-}
-
-fn gpu_label(gpu: Option<&'static GpuPreset>) -> &'static str {
-    gpu.map_or(text::GPU_CUSTOM, |gpu| gpu.name)
-}
-
-fn accounting_label(accounting: Accounting) -> &'static str {
-    match accounting {
-        Accounting::Course => text::ACCOUNTING_COURSE,
-        Accounting::DeepSpeed => text::ACCOUNTING_DEEPSPEED,
-    }
-}
-
-fn offload_label(offload: Offload) -> &'static str {
-    match offload {
-        Offload::None => text::OFFLOAD_NONE,
-        Offload::Optimizer => text::OFFLOAD_OPTIMIZER,
-        Offload::All => text::OFFLOAD_ALL,
-    }
-}
-
-fn offload_device_label(device: OffloadDevice) -> &'static str {
-    match device {
-        OffloadDevice::Cpu => text::OFFLOAD_CPU,
-        OffloadDevice::Nvme => text::OFFLOAD_NVME,
-    }
-}
-
 fn flag_key(value: bool) -> &'static str {
     if value {
         "1"
@@ -587,27 +598,18 @@ fn flag_key(value: bool) -> &'static str {
     }
 }
 
-fn flag_label(value: bool) -> &'static str {
-    if value {
-        text::YES
-    } else {
-        text::NO
-    }
-}
-
 /// The optimizer's bytes per parameter and their source.
-fn optimizer_note(config: &Config) -> String {
+fn optimizer_note(t: &Text, config: &Config) -> String {
     use vram_core::format::format_number;
     let (optimizer, precision) = (config.optimizer, config.precision);
-    format!(
-        "{} B {} + {} B {} = {} B {} ({})",
-        format_number(optimizer.moment_bytes_per_param()),
-        text::MOMENTS,
-        format_number(precision.master_copy_bytes()),
-        text::MASTER_COPY,
-        format_number(optimizer.state_bytes_per_param(precision)),
-        text::PER_PARAMETER,
-        optimizer.source()
+    text::fill(
+        t.optimizer_note,
+        &[
+            &format_number(optimizer.moment_bytes_per_param()),
+            &format_number(precision.master_copy_bytes()),
+            &format_number(optimizer.state_bytes_per_param(precision)),
+            optimizer.source(),
+        ],
     )
 }
 
@@ -630,38 +632,38 @@ fn gpu_capacity(config: &Config) -> String {
 
 /// The keys of the shared link that could not be used, with what was used instead.
 #[component]
-fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>) -> impl IntoView {
+fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>, t: &'static Text) -> impl IntoView {
     view! {
         <div class="notice" role="alert" data-testid="link-problems" hidden=move || problems.read().is_empty()>
-                <p>{text::LINK_PROBLEMS_HEADING}</p>
+                <p>{t.link_problems_heading}</p>
                 <ul>
                     {move || problems.read().iter().map(|p| view! {
-                        <li data-key=p.key.clone()>{text::link_problem(p)}</li>
+                        <li data-key=p.key.clone()>{text::link_problem(t, p)}</li>
                     }).collect_view()}
                 </ul>
-                <button type="button" class="quiet" on:click=move |_| problems.set(Vec::new())>{text::DISMISS}</button>
+                <button type="button" class="quiet" on:click=move |_| problems.set(Vec::new())>{t.dismiss}</button>
         </div>
     }
 }
 
 /// The link to this configuration, and a button that copies it.
 #[component]
-fn ShareLink(url: Signal<String>) -> impl IntoView {
+fn ShareLink(url: Signal<String>, t: &'static Text) -> impl IntoView {
     let status = RwSignal::new(None::<&'static str>);
     let copy = move |_| {
         let url = url.get_untracked();
         spawn_local(async move {
             let outcome = share::copy_to_clipboard(&url).await;
             status.set(Some(if outcome.is_ok() {
-                text::COPIED
+                t.copied
             } else {
-                text::COPY_FAILED
+                t.copy_failed
             }));
         });
     };
     view! {
         <div class="share">
-            <label for="share-url">{text::SHARE_LABEL}</label>
+            <label for="share-url">{t.share_label}</label>
             <div class="share-row">
                 <input id="share-url" type="text" readonly data-testid="share-url" prop:value=url
                     on:focus=|ev| {
@@ -670,7 +672,7 @@ fn ShareLink(url: Signal<String>) -> impl IntoView {
                             input.select();
                         }
                     } />
-                <button type="button" on:click=copy data-testid="copy-link">{text::COPY_LINK}</button>
+                <button type="button" on:click=copy data-testid="copy-link">{t.copy_link}</button>
             </div>
             <p class="copy-status" aria-live="polite" data-testid="copy-status">{move || status.get()}</p>
         </div>

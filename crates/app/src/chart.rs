@@ -12,7 +12,7 @@ use vram_core::format::{format_number, format_params};
 use vram_core::{Report, Strategy};
 use web_sys::HtmlCanvasElement;
 
-use crate::text;
+use crate::text::Text;
 
 /// The chart's colours, read from the style sheet's variables so that the chart
 /// follows the page's theme (light or dark).
@@ -62,6 +62,7 @@ const HEIGHT_CSS: u32 = 300;
 pub fn MaxParamsChart(
     report: Memo<Report>,
     theme: Memo<vram_core::format::Theme>,
+    t: &'static Text,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     // The canvas's size in CSS pixels: read once, then on every resize. Reading it
@@ -84,11 +85,11 @@ pub fn MaxParamsChart(
                 size
             });
             // A drawing error leaves the previous picture; the table still holds every figure.
-            let _ = draw(&canvas, &report, size);
+            let _ = draw(&canvas, &report, size, t);
             crate::timing::mark(crate::timing::CHART_DRAWN);
         }
     });
-    let description = move || describe(&report.read());
+    let description = move || describe(t, &report.read());
     view! {
         <figure class="chart">
             <canvas
@@ -99,16 +100,16 @@ pub fn MaxParamsChart(
                 height=HEIGHT_CSS
             ></canvas>
             <figcaption>
-                <span class="swatch fits"></span> {text::CHART_LEGEND_FITS} " "
-                <span class="swatch too-small"></span> {text::CHART_LEGEND_TOO_SMALL} " "
-                <span class="swatch model"></span> {text::CHART_LEGEND_MODEL}
+                <span class="swatch fits"></span> {t.chart_legend_fits} " "
+                <span class="swatch too-small"></span> {t.chart_legend_too_small} " "
+                <span class="swatch model"></span> {t.chart_legend_model}
             </figcaption>
         </figure>
     }
 }
 
 /// The chart's figures in words, for screen readers.
-fn describe(report: &Report) -> String {
+fn describe(t: &Text, report: &Report) -> String {
     let bars: Vec<String> = report
         .strategies
         .iter()
@@ -116,9 +117,9 @@ fn describe(report: &Report) -> String {
         .collect();
     format!(
         "{}: {}. {}: {}.",
-        text::CHART_Y_AXIS,
+        t.chart_y_axis,
         bars.join(", "),
-        text::CHART_LEGEND_MODEL,
+        t.chart_legend_model,
         format_params(report.setup.params())
     )
 }
@@ -137,7 +138,12 @@ fn client_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
 }
 
 /// Draws the chart at the device's pixel density on a canvas of `css_size`.
-fn draw(canvas: &HtmlCanvasElement, report: &Report, css_size: (f64, f64)) -> Result<(), String> {
+fn draw(
+    canvas: &HtmlCanvasElement,
+    report: &Report,
+    css_size: (f64, f64),
+    t: &Text,
+) -> Result<(), String> {
     let scale = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
         .max(1.0);
@@ -155,7 +161,7 @@ fn draw(canvas: &HtmlCanvasElement, report: &Report, css_size: (f64, f64)) -> Re
     let palette = Palette::of(canvas);
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D context")?;
     let root = backend.into_drawing_area();
-    plot(&root, report, scale, &measure, palette).map_err(|e| e.to_string())
+    plot(&root, report, scale, &measure, palette, t).map_err(|e| e.to_string())
 }
 
 /// Text widths from the canvas itself. plotters' own estimate measures a
@@ -198,6 +204,7 @@ fn plot(
     scale: f64,
     measure: &TextMeasure,
     palette: Palette,
+    t: &Text,
 ) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
     let Palette {
         ground,
@@ -249,7 +256,7 @@ fn plot(
         ink.mix(0.6),
     ))?;
     root.draw_text(
-        text::CHART_Y_AXIS,
+        t.chart_y_axis,
         &font(12.0)
             .transform(FontTransform::Rotate270)
             .color(&ink)
@@ -300,7 +307,7 @@ fn plot(
     ))?;
     let model_label = format!(
         "{}: {}",
-        text::CHART_LEGEND_MODEL,
+        t.chart_legend_model,
         format_params(report.setup.params())
     );
     let text_width = measure.width(&model_label, 12.0 * scale);

@@ -6,6 +6,8 @@
 
 use std::panic::PanicHookInfo;
 
+use vram_core::format::Lang;
+
 use crate::text;
 
 /// Installs the panic hook: the panic goes to the console (with a stack trace,
@@ -24,6 +26,15 @@ pub fn show_crash_message(detail: &str) {
         return;
     };
     let Some(body) = document.body() else { return };
+    // The page's language, as the page last set it on <html>.
+    let lang = document
+        .document_element()
+        .and_then(|html| html.get_attribute("lang"));
+    let t = text::of(if lang.is_some_and(|l| l.starts_with("zh")) {
+        Lang::Zh
+    } else {
+        Lang::En
+    });
     let element = |tag: &str, content: &str| -> Option<web_sys::Element> {
         let node = document.create_element(tag).ok()?;
         node.set_text_content(Some(content));
@@ -34,14 +45,14 @@ pub fn show_crash_message(detail: &str) {
         panel.set_class_name("crash");
         panel.set_attribute("role", "alert").ok()?;
         panel.set_attribute("data-testid", "crash").ok()?;
-        let child = element("h2", text::CRASH_HEADING)?;
+        let child = element("h2", t.crash_heading)?;
         panel.append_child(&child).ok()?;
-        let child = element("p", text::CRASH_EXPLANATION)?;
+        let child = element("p", t.crash_explanation)?;
         panel.append_child(&child).ok()?;
         let actions = document.create_element("p").ok()?;
-        let reload = element("a", text::CRASH_RELOAD)?;
+        let reload = element("a", t.crash_reload)?;
         reload.set_attribute("href", "").ok()?;
-        let reset = element("a", text::CRASH_RESET)?;
+        let reset = element("a", t.crash_reset)?;
         // The page's own path without the query: the lesson's default configuration.
         let path = web_sys::window()
             .and_then(|w| w.location().pathname().ok())
@@ -55,7 +66,7 @@ pub fn show_crash_message(detail: &str) {
         actions.append_child(&reset).ok()?;
         panel.append_child(&actions).ok()?;
         let details = document.create_element("details").ok()?;
-        let child = element("summary", text::CRASH_DETAILS)?;
+        let child = element("summary", t.crash_details)?;
         details.append_child(&child).ok()?;
         let child = element("pre", detail)?;
         details.append_child(&child).ok()?;

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use vram_core::{Field, InputError};
 
-use crate::text;
+use crate::text::{self, Text};
 
 /// How a number field looks: its label, unit, keyboard and hint.
 #[derive(Clone, Copy)]
@@ -28,6 +28,7 @@ pub fn number_field(
     text: RwSignal<String>,
     error: Signal<Option<InputError>>,
     disabled: Signal<bool>,
+    t: &'static Text,
 ) -> impl IntoView {
     let NumberSpec {
         field,
@@ -66,7 +67,7 @@ pub fn number_field(
             </div>
             {hint.map(|hint| view! { <p class="hint" id=hint_id>{hint}</p> })}
             <p class="error" id=error_id data-testid=format!("error-{id}") aria-live="polite">
-                {move || error.get().map(|e| text::field_error(&e))}
+                {move || error.get().map(|e| text::field_error(t, &e))}
             </p>
         </div>
     }
@@ -84,14 +85,19 @@ pub struct Choices {
 }
 
 impl Choices {
-    /// Choices for `index` among `values`, each with its link `key` and its `label`.
+    /// Choices for `index` among `values`, each with its link `key`, shown as
+    /// the label at the same position in `labels` (in the page's language).
     pub fn of<T: Copy>(
         index: RwSignal<usize>,
         values: &[T],
         key: fn(T) -> &'static str,
-        label: fn(T) -> &'static str,
+        labels: &[&'static str],
     ) -> Choices {
-        let options = values.iter().map(|v| (key(*v), label(*v))).collect();
+        let options = values
+            .iter()
+            .zip(labels)
+            .map(|(v, label)| (key(*v), *label))
+            .collect();
         Choices { options, index }
     }
 }

@@ -3,9 +3,9 @@
 use leptos::prelude::*;
 use vram_core::decimal::shortest_decimal;
 use vram_core::format::{format_bytes, format_params, format_percent, format_seconds, MemoryUnit};
-use vram_core::{Accounting, Bytes, Report, Strategy, StrategyReport};
+use vram_core::{Bytes, Report, Strategy, StrategyReport};
 
-use crate::text;
+use crate::text::{self, Text};
 
 /// A cell showing a memory figure, with its unrounded value in GB in `data-value`.
 fn memory_cell(
@@ -24,7 +24,11 @@ fn memory_cell(
 
 /// One row per strategy: weights, gradients, optimizer states, total, fits, largest model.
 #[component]
-pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl IntoView {
+pub fn ResultsTable(
+    report: Memo<Report>,
+    highlight: RwSignal<usize>,
+    t: &'static Text,
+) -> impl IntoView {
     let usable = move || {
         let report = report.read();
         format_bytes(report.budget.usable(), report.unit)
@@ -57,19 +61,19 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl In
                     {memory_cell(report, strategy, "mem-buf", |r| r.memory.buffers)}
                     {memory_cell(report, strategy, "mem-total", |r| r.memory.total)}
                     <td class="verdict" data-testid=format!("fits-{}", strategy.id()) data-value=move || fits().to_string()>
-                        {move || if fits() { text::FITS_YES } else { text::FITS_NO }}
+                        {move || if fits() { t.fits_yes } else { t.fits_no }}
                         <span class="sub" data-testid=format!("headroom-{}", strategy.id())
                             data-value=move || shortest_decimal(row().headroom.gb())>
                             {move || {
                                 let headroom = row().headroom;
                                 let amount = format_bytes(Bytes::new(headroom.get().abs()), report.read().unit);
-                                format!("{amount} {}", if headroom.get() >= 0.0 { text::FREE } else { text::OVER })
+                                text::fill(if headroom.get() >= 0.0 { t.free } else { t.over }, &[&amount])
                             }}
                         </span>
                     </td>
                     <td class="num" data-testid=format!("fewest-gpus-{}", strategy.id())
                         data-value=move || row().fewest_gpus.map_or(String::new(), |n| n.to_string())>
-                        {move || row().fewest_gpus.map_or(text::NONE.to_string(), |n| n.to_string())}
+                        {move || row().fewest_gpus.map_or(t.none.to_string(), |n| n.to_string())}
                     </td>
                     <td class="num" data-testid=format!("max-params-{}", strategy.id())
                         data-value=move || shortest_decimal(row().max_params.billions())>
@@ -83,19 +87,19 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl In
         <div class="table-scroll">
             <table class="results" data-testid="results" class:with-activations=move || report.read().activations.is_some()
                 class:with-buffers=move || report.read().strategies.iter().any(|r| r.memory.buffers.get() > 0.0)>
-                <caption class="visually-hidden">{text::RESULTS_HEADING}</caption>
+                <caption class="visually-hidden">{t.results_heading}</caption>
                 <thead>
                     <tr>
-                        <th scope="col">{text::COL_STRATEGY}</th>
-                        <th scope="col" class="num">{text::COL_WEIGHTS}</th>
-                        <th scope="col" class="num">{text::COL_GRADS}</th>
-                        <th scope="col" class="num">{text::COL_OPTIM}</th>
-                        <th scope="col" class="num act">{text::COL_ACT}</th>
-                        <th scope="col" class="num buf">{text::COL_BUFFERS}</th>
-                        <th scope="col" class="num">{text::COL_TOTAL}</th>
-                        <th scope="col">{text::COL_FITS} " " <span class="sub">{move || format!("≤ {}", usable())}</span></th>
-                        <th scope="col" class="num">{text::COL_FEWEST}</th>
-                        <th scope="col" class="num">{text::COL_MAX}</th>
+                        <th scope="col">{t.col_strategy}</th>
+                        <th scope="col" class="num">{t.col_weights}</th>
+                        <th scope="col" class="num">{t.col_grads}</th>
+                        <th scope="col" class="num">{t.col_optim}</th>
+                        <th scope="col" class="num act">{t.col_act}</th>
+                        <th scope="col" class="num buf">{t.col_buffers}</th>
+                        <th scope="col" class="num">{t.col_total}</th>
+                        <th scope="col">{t.col_fits} " " <span class="sub">{move || format!("≤ {}", usable())}</span></th>
+                        <th scope="col" class="num">{t.col_fewest}</th>
+                        <th scope="col" class="num">{t.col_max}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
@@ -107,48 +111,54 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<usize>) -> impl In
 /// The verdict in words: usable memory, the highlighted strategy, and the least
 /// sharding that fits.
 #[component]
-pub fn Summary(report: Memo<Report>) -> impl IntoView {
+pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
     let line = move || {
         let report = report.read();
         let unit = report.unit;
         let budget = report.budget;
         let setup = report.setup;
         let chosen = report.highlighted();
-        let usable = format!(
-            "{} usable per GPU ({} − {} reserved).",
-            format_bytes(budget.usable(), unit),
-            format_bytes(budget.gpu_memory(), unit),
-            format_percent(budget.reserved_fraction())
+        let usable = text::fill(
+            t.summary_usable,
+            &[
+                &format_bytes(budget.usable(), unit),
+                &format_bytes(budget.gpu_memory(), unit),
+                &format_percent(budget.reserved_fraction()),
+            ],
         );
-        let model = format!(
-            "{} parameters on {} GPU{}",
-            format_params(setup.params()),
-            setup.gpus(),
-            if setup.gpus() == 1 { "" } else { "s" }
+        let gpus = setup.gpus().to_string();
+        let model = text::fill(
+            t.summary_model,
+            &[
+                &format_params(setup.params()),
+                &gpus,
+                if setup.gpus() == 1 { "" } else { t.plural_s },
+            ],
         );
-        let verdict = format!(
-            "{} needs {} per GPU: {}.",
-            chosen.strategy.label(),
-            format_bytes(chosen.memory.total, unit),
-            if chosen.fits {
-                "it fits"
-            } else {
-                "it does not fit"
-            }
+        let verdict = text::fill(
+            t.summary_needs,
+            &[
+                chosen.strategy.label(),
+                &format_bytes(chosen.memory.total, unit),
+                if chosen.fits {
+                    t.it_fits
+                } else {
+                    t.it_does_not_fit
+                },
+            ],
         );
         let advice = match report.least_sharding_that_fits() {
             Some(best) if best == chosen.strategy => String::new(),
-            Some(best) => format!(
-                " The least sharding that fits is {} ({}).",
-                best.label(),
-                format_bytes(report.strategy(best).memory.total, unit)
+            Some(best) => text::fill(
+                t.least_sharding,
+                &[
+                    best.label(),
+                    &format_bytes(report.strategy(best).memory.total, unit),
+                ],
             ),
             None => match report.strategy(Strategy::Zero3).fewest_gpus {
-                Some(gpus) => format!(
-                    " No strategy fits; ZeRO-3 {} {gpus} GPUs, or offload, or a smaller model.",
-                    text::FITS_WITH
-                ),
-                None => " No strategy fits on any number of GPUs: choose a smaller model or micro-batch.".into(),
+                Some(gpus) => text::fill(t.zero3_fits_on, &[&gpus.to_string()]),
+                None => t.nothing_fits.into(),
             },
         };
         (model, usable, verdict + &advice, chosen.fits)
@@ -163,7 +173,7 @@ pub fn Summary(report: Memo<Report>) -> impl IntoView {
 /// Activation memory, the largest micro-batch of the highlighted strategy and
 /// the accumulation steps, when the architecture or the global batch is given.
 #[component]
-pub fn ActivationsLine(report: Memo<Report>) -> impl IntoView {
+pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView {
     let activations = move || report.read().activations;
     let line = move || {
         let report = report.read();
@@ -171,32 +181,27 @@ pub fn ActivationsLine(report: Memo<Report>) -> impl IntoView {
         let chosen = report.highlighted();
         let mut parts = Vec::new();
         if let (Some(a), Some(model)) = (report.activations, report.model) {
-            parts.push(format!(
-                "{}: {} ({} {}, {} {}), {} × {} {}; {} {}: {}.",
-                text::ACTIVATIONS_LINE,
-                format_bytes(a.total, unit),
-                format_bytes(a.per_layer, unit),
-                text::PER_LAYER,
-                format_bytes(a.embeddings_and_logits, unit),
-                text::OUTSIDE_LAYERS,
-                model.micro_batch,
-                model.seq_len,
-                text::UNIT_TOKENS,
-                text::MAX_MICRO_BATCH,
-                chosen.strategy.label(),
-                chosen
-                    .max_micro_batch
-                    .map_or(text::NONE.to_string(), |b| b.to_string()),
+            let max_micro_batch = chosen
+                .max_micro_batch
+                .map_or(t.none.to_string(), |b| b.to_string());
+            parts.push(text::fill(
+                t.activations_line,
+                &[
+                    &format_bytes(a.total, unit),
+                    &format_bytes(a.per_layer, unit),
+                    &format_bytes(a.embeddings_and_logits, unit),
+                    &model.micro_batch.to_string(),
+                    &model.seq_len.to_string(),
+                    chosen.strategy.label(),
+                    &max_micro_batch,
+                ],
             ));
         }
         match report.accumulation_steps {
-            Some(Ok(steps)) => {
-                parts.push(format!("{}: {steps} {}.", text::ACCUMULATION, text::STEPS))
-            }
-            Some(Err(error)) => parts.push(format!(
-                "{}: {}",
-                text::ACCUMULATION,
-                text::field_error(&error)
+            Some(Ok(steps)) => parts.push(text::fill(t.accumulation, &[&steps.to_string()])),
+            Some(Err(error)) => parts.push(text::fill(
+                t.accumulation_error,
+                &[&text::field_error(t, &error)],
             )),
             None => {}
         }
@@ -214,7 +219,7 @@ pub fn ActivationsLine(report: Memo<Report>) -> impl IntoView {
 /// Where each strategy's bytes live (GPU, each node's CPU memory and NVMe) and
 /// what it sends per step: the trade of memory for communication.
 #[component]
-pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
+pub fn PlacementTable(report: Memo<Report>, t: &'static Text) -> impl IntoView {
     let rows = Strategy::ALL
         .into_iter()
         .map(|strategy| {
@@ -229,7 +234,7 @@ pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
                     {memory_cell(report, strategy, "comm", |r| r.communication)}
                     <td class="num" data-testid=format!("comm-time-{}", strategy.id())
                         data-value=move || seconds().map_or(String::new(), shortest_decimal)>
-                        {move || seconds().map_or(text::NONE.to_string(), format_seconds)}
+                        {move || seconds().map_or(t.none.to_string(), format_seconds)}
                     </td>
                 </tr>
             }
@@ -237,34 +242,31 @@ pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
         .collect_view();
     let note = move || {
         let report = report.read();
-        let mut note = String::from(match report.accounting {
-            Accounting::Course => text::PLACEMENT_COURSE,
-            Accounting::DeepSpeed => text::PLACEMENT_DEEPSPEED,
-        });
-        if let Some(estimate) = report.strategy(Strategy::Zero3).deepspeed {
-            note.push_str(&format!(
-                " ZeRO-3: {} {}, {} {}.",
-                format_bytes(estimate.gpu, MemoryUnit::Gib),
-                text::PER_GPU,
-                format_bytes(estimate.cpu_per_node, MemoryUnit::Gib),
-                text::PER_NODE_CPU
-            ));
-        }
+        let note = match report.strategy(Strategy::Zero3).deepspeed {
+            Some(estimate) => text::fill(
+                t.placement_deepspeed,
+                &[
+                    &format_bytes(estimate.gpu, MemoryUnit::Gib),
+                    &format_bytes(estimate.cpu_per_node, MemoryUnit::Gib),
+                ],
+            ),
+            None => t.placement_course.to_string(),
+        };
         note
     };
     view! {
-        <h2>{text::PLACEMENT_HEADING}</h2>
+        <h2>{t.placement_heading}</h2>
         <div class="table-scroll">
             <table class="results placement" data-testid="placement">
-                <caption class="visually-hidden">{text::PLACEMENT_HEADING}</caption>
+                <caption class="visually-hidden">{t.placement_heading}</caption>
                 <thead>
                     <tr>
-                        <th scope="col">{text::COL_STRATEGY}</th>
-                        <th scope="col" class="num">{text::COL_GPU}</th>
-                        <th scope="col" class="num">{text::COL_CPU}</th>
-                        <th scope="col" class="num">{text::COL_NVME}</th>
-                        <th scope="col" class="num">{text::COL_COMM}</th>
-                        <th scope="col" class="num">{text::COL_COMM_TIME}</th>
+                        <th scope="col">{t.col_strategy}</th>
+                        <th scope="col" class="num">{t.col_gpu}</th>
+                        <th scope="col" class="num">{t.col_cpu}</th>
+                        <th scope="col" class="num">{t.col_nvme}</th>
+                        <th scope="col" class="num">{t.col_comm}</th>
+                        <th scope="col" class="num">{t.col_comm_time}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>

@@ -98,3 +98,26 @@ pub fn post_height() {
     let _ = js_sys::Reflect::set(&message, &"height".into(), &JsValue::from(height));
     let _ = parent.post_message(&message, "*");
 }
+
+/// The browser's preferred languages, most preferred first (`navigator.languages`).
+pub fn preferred_languages() -> Vec<String> {
+    web_sys::window()
+        .map(|w| {
+            w.navigator()
+                .languages()
+                .iter()
+                .filter_map(|l| l.as_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Tells the browser and screen readers the page's language, and titles the tab.
+pub fn set_language(html_lang: &str, title: &str) {
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        if let Some(html) = document.document_element() {
+            let _ = html.set_attribute("lang", html_lang);
+        }
+        document.set_title(title);
+    }
+}

@@ -1,219 +1,377 @@
-//! Every string the page shows, in one place, and the wording of errors.
+//! Every string the page shows, in Simplified Chinese and English, in one table.
 //!
-//! Messages are built from the core's typed errors; the numbers in them (limits,
-//! defaults) come from the core too.
+//! One typed table: each entry names its English and its Chinese text, so a
+//! missing translation does not compile, and `every_string_is_translated`
+//! fails on an empty or untranslated one. Sentences with figures are templates
+//! whose `{}` are filled in order ([`fill`]); the figures come from the core.
 
-use vram_core::format::{format_number, format_percent};
+use vram_core::format::{format_number, format_percent, Lang};
 use vram_core::link::{value_of, LinkProblem};
 use vram_core::{Config, Field, InputError, InputErrorKind};
 
-pub const TITLE: &str = "GPU memory for LLM training";
-pub const TITLE_ZH: &str = "大模型训练显存计算器：DDP 与 ZeRO-1/2/3";
-pub const INTRO: &str = "How much memory each GPU needs for the model states (weights, gradients, \
-optimizer states) under DDP and DeepSpeed ZeRO, and the largest model your cluster can train. \
-GB = 10⁹ bytes.";
+macro_rules! texts {
+    ($($name:ident: $ty:ty = $en:expr, $zh:expr;)*) => {
+        /// The page's strings in one language.
+        pub struct Text {
+            $(pub $name: $ty,)*
+        }
 
-pub const LABEL_PARAMS: &str = "Model size";
-pub const UNIT_PARAMS: &str = "B params";
-pub const LABEL_GPUS: &str = "Number of GPUs";
-pub const UNIT_GPUS: &str = "GPUs";
-pub const LABEL_GPU_MEM: &str = "Memory per GPU";
-pub const UNIT_GPU_MEM: &str = "GB";
-pub const LABEL_OVERHEAD: &str = "Reserved overhead";
-pub const UNIT_OVERHEAD: &str = "%";
-pub const HINT_OVERHEAD: &str = "Held back for activations, buffers and the framework.";
-pub const LABEL_PRECISION: &str = "Precision";
-pub const LABEL_GRAD_ACC: &str = "Gradients accumulated in";
-pub const LABEL_OPTIMIZER: &str = "Optimizer";
-pub const LABEL_STAGE: &str = "Highlighted strategy";
-pub const LABEL_UNIT: &str = "Show memory in";
-pub const LABEL_THEME: &str = "Colours";
+        /// English.
+        pub static EN: Text = Text { $($name: $en,)* };
 
-pub const FORM_HEADING: &str = "Configuration";
-pub const RESULTS_HEADING: &str = "Memory per GPU";
-pub const CHART_HEADING: &str = "Largest trainable model";
-pub const STALE: &str = "Showing the last valid result: correct the highlighted field.";
+        /// Simplified Chinese.
+        pub static ZH: Text = Text { $($name: $zh,)* };
 
-pub const COL_STRATEGY: &str = "Strategy";
-pub const COL_WEIGHTS: &str = "Weights";
-pub const COL_GRADS: &str = "Gradients";
-pub const COL_OPTIM: &str = "Optimizer";
-pub const COL_TOTAL: &str = "Total";
-pub const COL_FITS: &str = "Fits?";
-pub const COL_MAX: &str = "Largest model";
-pub const FITS_YES: &str = "✓ fits";
-pub const FITS_NO: &str = "✗ too big";
-pub const FITS_WITH: &str = "fits on";
-
-pub const COPY_LINK: &str = "Copy link";
-pub const COPIED: &str = "Link copied.";
-pub const COPY_FAILED: &str = "Could not copy: select the link and copy it.";
-pub const SHARE_LABEL: &str = "Link to this configuration";
-pub const DISMISS: &str = "Dismiss";
-pub const LINK_PROBLEMS_HEADING: &str = "Some values in this link could not be used:";
-
-pub const CHART_LEGEND_FITS: &str = "can train your model";
-pub const CHART_LEGEND_TOO_SMALL: &str = "cannot";
-pub const CHART_LEGEND_MODEL: &str = "your model";
-pub const CHART_Y_AXIS: &str = "Largest trainable model (B parameters)";
-
-pub const FOOTNOTE: &str =
-    "Model states only, as in the lesson “06. VRAM Calculation and ZeRO” and the \
-ZeRO paper (Rajbhandari et al. 2020): weights and gradients in the chosen precision, 12 bytes per \
-parameter of Adam states (fp32 master weights, momentum, variance) or 4 of SGD; ZeRO-1 shards the \
-optimizer states over the GPUs, ZeRO-2 the gradients too, ZeRO-3 the weights too. Activations and \
-buffers must fit in the reserved part.";
-
-/// What to tell the user about a field's error, in the unit the form shows.
-pub fn field_error(error: &InputError) -> String {
-    match error.kind {
-        InputErrorKind::Empty => "Enter a value.".into(),
-        InputErrorKind::NotANumber => "Not a number: use digits, like 7 or 6.7.".into(),
-        InputErrorKind::NotFinite => "Too large: enter a finite number.".into(),
-        InputErrorKind::NotWhole => "Enter a whole number.".into(),
-        InputErrorKind::OutOfRange(limits) => {
-            if error.field == Field::Overhead {
-                format!(
-                    "Enter {} to {}.",
-                    format_percent(limits.min),
-                    format_percent(limits.max)
-                )
-            } else {
-                format!(
-                    "Enter {} to {}.",
-                    format_number(limits.min),
-                    format_number(limits.max)
-                )
+        #[cfg(test)]
+        impl Text {
+            /// Every entry: its name and its strings.
+            fn entries(&self) -> Vec<(&'static str, Vec<&'static str>)> {
+                vec![$((stringify!($name), Strings::strings(&self.$name)),)*]
             }
         }
-        InputErrorKind::BelowResolution(resolution) => {
-            format!("Use 0, or at least {}.", format_percent(resolution))
+    };
+}
+
+#[cfg(test)]
+trait Strings {
+    fn strings(&self) -> Vec<&'static str>;
+}
+
+#[cfg(test)]
+impl Strings for &'static str {
+    fn strings(&self) -> Vec<&'static str> {
+        vec![*self]
+    }
+}
+
+#[cfg(test)]
+impl<const N: usize> Strings for [&'static str; N] {
+    fn strings(&self) -> Vec<&'static str> {
+        self.to_vec()
+    }
+}
+
+/// The strings of `lang`.
+pub fn of(lang: Lang) -> &'static Text {
+    match lang {
+        Lang::Zh => &ZH,
+        _ => &EN,
+    }
+}
+
+/// `template` with each `{}` replaced by the next of `args`.
+pub fn fill(template: &str, args: &[&str]) -> String {
+    let mut out = String::with_capacity(template.len() + 16 * args.len());
+    let mut args = args.iter();
+    let mut rest = template;
+    while let Some(at) = rest.find("{}") {
+        out.push_str(&rest[..at]);
+        out.push_str(args.next().copied().unwrap_or_default());
+        rest = &rest[at + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+texts! {
+    html_lang: &'static str = "en", "zh-Hans";
+    title: &'static str = "GPU memory for LLM training", "大模型训练显存计算器";
+    subtitle: &'static str = "大模型训练显存计算器：DDP 与 ZeRO-1/2/3", "GPU memory for LLM training: DDP and ZeRO-1/2/3";
+    subtitle_lang: &'static str = "zh-Hans", "en";
+    intro: &'static str =
+        "How much memory each GPU needs for the model states (weights, gradients, optimizer states) \
+         under DDP and DeepSpeed ZeRO, and the largest model your cluster can train.",
+        "在 DDP 与 DeepSpeed ZeRO 下，每张 GPU 需要多少显存存放模型状态（权重、梯度、优化器状态），\
+         以及你的集群能训练多大的模型。";
+    label_lang: &'static str = "Language", "语言";
+    lang: [&'static str; 3] = ["as the browser", "中文", "English"], ["跟随浏览器", "中文", "English"];
+    label_params: &'static str = "Model size", "模型规模";
+    unit_params: &'static str = "B params", "B 参数";
+    label_gpus: &'static str = "Number of GPUs", "GPU 数量";
+    unit_gpus: &'static str = "GPUs", "张";
+    label_gpu_mem: &'static str = "Memory per GPU", "单卡显存";
+    unit_gb: &'static str = "GB", "GB";
+    label_overhead: &'static str = "Reserved overhead", "预留比例";
+    unit_percent: &'static str = "%", "%";
+    hint_overhead: &'static str = "Held back for activations, buffers and the framework.",
+        "留给激活值、缓冲区和框架本身。";
+    label_precision: &'static str = "Precision", "精度";
+    precision: [&'static str; 5] =
+        ["FP32", "FP16 (mixed)", "BF16 (mixed)", "FP32, no master copy", "BF16, no master copy"],
+        ["FP32", "FP16（混合精度）", "BF16（混合精度）", "FP32（无主权重副本）", "BF16（无主权重副本）"];
+    label_grad_acc: &'static str = "Gradients accumulated in", "梯度累加格式";
+    gradients: [&'static str; 2] = ["as the weights", "FP32"], ["与权重相同", "FP32"];
+    label_optimizer: &'static str = "Optimizer", "优化器";
+    optimizer: [&'static str; 6] =
+        ["Adam / AdamW", "SGD", "SGD with momentum", "8-bit Adam", "Adafactor", "Lion"],
+        ["Adam / AdamW", "SGD", "带动量的 SGD", "8-bit Adam", "Adafactor", "Lion"];
+    optimizer_note: &'static str = "{} B moments + {} B master copy = {} B per parameter ({})",
+        "{} B 动量 + {} B 主权重副本 = 每参数 {} B（{}）";
+    label_stage: &'static str = "Highlighted strategy", "高亮的策略";
+    label_unit: &'static str = "Show memory in", "显存单位";
+    unit: [&'static str; 2] = ["GB (10^9 bytes)", "GiB (2^30 bytes)"], ["GB（10^9 字节）", "GiB（2^30 字节）"];
+    label_theme: &'static str = "Colours", "配色";
+    theme: [&'static str; 3] = ["as the system", "light", "dark"], ["跟随系统", "浅色", "深色"];
+    form_heading: &'static str = "Configuration", "配置";
+    results_heading: &'static str = "Memory per GPU", "每张 GPU 的显存";
+    chart_heading: &'static str = "Largest trainable model", "可训练的最大模型";
+    stale: &'static str = "Showing the last valid result: correct the highlighted field.",
+        "显示的是上一次有效的结果：请修改标红的输入。";
+    col_strategy: &'static str = "Strategy", "策略";
+    col_weights: &'static str = "Weights", "权重";
+    col_grads: &'static str = "Gradients", "梯度";
+    col_optim: &'static str = "Optimizer", "优化器状态";
+    col_act: &'static str = "Activations", "激活值";
+    col_buffers: &'static str = "Buffers", "缓冲区";
+    col_total: &'static str = "Total", "合计";
+    col_fits: &'static str = "Fits?", "放得下？";
+    col_fewest: &'static str = "Min GPUs", "最少 GPU";
+    col_max: &'static str = "Largest model", "最大模型";
+    fits_yes: &'static str = "✓ fits", "✓ 放得下";
+    fits_no: &'static str = "✗ too big", "✗ 放不下";
+    free: &'static str = "{} free", "余 {}";
+    over: &'static str = "{} over", "超 {}";
+    none: &'static str = "none", "无";
+    copy_link: &'static str = "Copy link", "复制链接";
+    copied: &'static str = "Link copied.", "链接已复制。";
+    copy_failed: &'static str = "Could not copy: select the link and copy it.", "复制失败：请选中链接后手动复制。";
+    share_label: &'static str = "Link to this configuration", "本配置的链接";
+    dismiss: &'static str = "Dismiss", "关闭";
+    link_problems_heading: &'static str = "Some values in this link could not be used:",
+        "链接中有些值无法使用：";
+    link_problem: &'static str = "“{}”: {} The default, {}, is used.", "“{}”：{}已改用默认值 {}。";
+    link_version: &'static str = "“{}”: unknown link version; read as version 1.",
+        "“{}”：未知的链接版本，按版本 1 读取。";
+    chart_legend_fits: &'static str = "can train your model", "能训练你的模型";
+    chart_legend_too_small: &'static str = "cannot", "不能";
+    chart_legend_model: &'static str = "your model", "你的模型";
+    chart_y_axis: &'static str = "Largest trainable model (B parameters)", "可训练的最大模型（B 参数）";
+    footnote: &'static str =
+        "Model states as in the lesson “06. VRAM Calculation and ZeRO” and the ZeRO paper \
+         (Rajbhandari et al. 2020): weights and gradients in the chosen precision, 12 bytes per \
+         parameter of Adam states (fp32 master weights, momentum, variance) or 4 of SGD; ZeRO-1 \
+         shards the optimizer states over the GPUs, ZeRO-2 the gradients too, ZeRO-3 the weights \
+         too. Without an architecture, activations and buffers must fit in the reserved part. \
+         GB = 10⁹ bytes, GiB = 2³⁰ bytes.",
+        "模型状态的算法与课程《06. 显存计算与 ZeRO》及 ZeRO 论文（Rajbhandari 等，2020）一致：\
+         权重和梯度按所选精度计，Adam 每参数 12 字节状态（fp32 主权重、一阶动量、二阶动量），\
+         SGD 为 4 字节；ZeRO-1 把优化器状态切分到各 GPU，ZeRO-2 再切分梯度，ZeRO-3 再切分权重。\
+         不给模型结构时，激活值和缓冲区需放在预留部分里。GB = 10⁹ 字节，GiB = 2³⁰ 字节。";
+    err_empty: &'static str = "Enter a value.", "请输入一个值。";
+    err_not_a_number: &'static str = "Not a number: use digits, like 7 or 6.7.", "不是数字：请输入如 7 或 6.7 的数字。";
+    err_not_finite: &'static str = "Too large: enter a finite number.", "太大了：请输入有限的数。";
+    err_not_whole: &'static str = "Enter a whole number.", "请输入整数。";
+    err_range: &'static str = "Enter {} to {}.", "请输入 {} 到 {} 之间的值。";
+    err_resolution: &'static str = "Use 0, or at least {}.", "请输入 0，或不小于 {} 的值。";
+    err_choice: &'static str = "Choose one of the listed values.", "请从列出的选项中选择。";
+    err_divisible: &'static str = "Must divide evenly.", "必须能整除。";
+    err_heads: &'static str = "Must divide the hidden size.", "必须能整除隐藏层维度。";
+    err_kv_heads: &'static str = "Must divide the number of heads.", "必须能整除注意力头数。";
+    err_batch: &'static str = "Must be a multiple of micro-batch × number of GPUs.", "必须是 微批次 × GPU 数 的整数倍。";
+    link_err_fraction: &'static str = "Enter a fraction from {} to {}.", "请输入 {} 到 {} 之间的比例。";
+    link_err_choice: &'static str = "Use one of: {}.", "可用的值：{}。";
+    crash_heading: &'static str = "The calculator stopped", "计算器停止运行了";
+    crash_explanation: &'static str =
+        "An internal error stopped the calculator. Reload to try the same link again, or reset to \
+         the lesson's example. Please report the details below.",
+        "内部错误使计算器停止运行。可以重新加载再试一次同一个链接，或重置为课程中的例子。\
+         请把下面的详细信息反馈给我们。";
+    crash_reload: &'static str = "Reload", "重新加载";
+    crash_reset: &'static str = "Reset", "重置";
+    crash_details: &'static str = "Details", "详细信息";
+    scenarios: &'static str = "Lesson Q6 on 8 × A100 80GB, 2,048 tokens, micro-batch 1:",
+        "课程第 6 题，8 × A100 80GB，序列 2,048 词元，微批次 1：";
+    label_model: &'static str = "Model", "模型";
+    model_by_size: &'static str = "By size only (the lesson)", "只按参数量（课程做法）";
+    parameters: &'static str = "parameters", "个参数";
+    custom_from: &'static str = "custom, from", "自定义，基于";
+    architecture: &'static str = "Architecture and step", "模型结构与训练步";
+    label_layers: &'static str = "Layers", "层数";
+    label_hidden: &'static str = "Hidden size", "隐藏层维度";
+    label_ffn: &'static str = "FFN size", "FFN 维度";
+    label_heads: &'static str = "Attention heads", "注意力头数";
+    label_kv_heads: &'static str = "Key/value heads", "KV 头数";
+    label_vocab: &'static str = "Vocabulary", "词表大小";
+    label_mlp: &'static str = "MLP", "MLP 类型";
+    label_tied: &'static str = "Tied embeddings", "输入输出嵌入共享";
+    label_seq: &'static str = "Sequence length", "序列长度";
+    unit_tokens: &'static str = "tokens", "词元";
+    label_mbs: &'static str = "Micro-batch per GPU", "单卡微批次";
+    unit_sequences: &'static str = "seqs", "条";
+    label_recompute: &'static str = "Activation recomputation", "激活重计算";
+    recompute: [&'static str; 3] = ["none", "selective", "full"], ["不重计算", "选择性", "完全"];
+    label_flash: &'static str = "FlashAttention", "FlashAttention";
+    yes: &'static str = "yes", "是";
+    no: &'static str = "no", "否";
+    label_gpu: &'static str = "GPU", "GPU 型号";
+    gpu_custom: &'static str = "Custom memory", "自定义显存";
+    label_global_batch: &'static str = "Global batch (optional)", "全局批次（可选）";
+    hint_global_batch: &'static str = "For the gradient-accumulation steps.", "用于计算梯度累积步数。";
+    activations_line: &'static str =
+        "Activations per GPU (not sharded by ZeRO): {} ({} per layer, {} for embeddings and logits), \
+         {} × {} tokens; largest micro-batch that fits with {}: {}.",
+        "每张 GPU 的激活值（ZeRO 不切分）：{}（每层 {}，嵌入与 logits {}），{} × {} 词元；\
+         {} 下放得下的最大微批次：{}。";
+    accumulation: &'static str = "Gradient accumulation: {} steps per optimizer step.",
+        "梯度累积：每次优化器更新 {} 步。";
+    accumulation_error: &'static str = "Gradient accumulation: {}", "梯度累积：{}";
+    summary_model: &'static str = "{} parameters on {} GPU{}", "{} 参数，{} 张 GPU{}";
+    plural_s: &'static str = "s", "";
+    summary_usable: &'static str = "{} usable per GPU ({} − {} reserved).", "每张 GPU 可用 {}（{} − 预留 {}）。";
+    summary_needs: &'static str = "{} needs {} per GPU: {}.", "{} 每张 GPU 需要 {}：{}。";
+    it_fits: &'static str = "it fits", "放得下";
+    it_does_not_fit: &'static str = "it does not fit", "放不下";
+    least_sharding: &'static str = " The least sharding that fits is {} ({}).", "放得下的最轻切分是 {}（{}）。";
+    zero3_fits_on: &'static str = " No strategy fits; ZeRO-3 fits on {} GPUs, or offload, or a smaller model.",
+        "没有策略放得下；ZeRO-3 需要 {} 张 GPU，或者卸载，或者换更小的模型。";
+    nothing_fits: &'static str = " No strategy fits on any number of GPUs: choose a smaller model or micro-batch.",
+        "多少张 GPU 都放不下：请选更小的模型或微批次。";
+    runtime: &'static str = "DeepSpeed: accounting, offload, nodes, communication", "DeepSpeed：口径、卸载、节点、通信";
+    label_accounting: &'static str = "Accounting", "计算口径";
+    accounting: [&'static str; 2] = ["The lesson's formulas", "DeepSpeed's estimator"], ["课程公式", "DeepSpeed 估算器"];
+    label_offload: &'static str = "Offload", "卸载";
+    offload: [&'static str; 3] = ["Nothing", "Optimizer states", "Optimizer + parameters"],
+        ["不卸载", "优化器状态", "优化器 + 参数"];
+    label_offload_to: &'static str = "Offload to", "卸载到";
+    offload_to: [&'static str; 2] = ["CPU memory", "NVMe"], ["CPU 内存", "NVMe"];
+    label_nodes: &'static str = "Nodes", "节点数";
+    unit_nodes: &'static str = "nodes", "个";
+    hint_nodes: &'static str = "Data-parallel GPUs = GPUs × nodes.", "数据并行 GPU 数 = 每节点 GPU 数 × 节点数。";
+    label_largest_layer: &'static str = "Largest layer", "最大层";
+    unit_millions: &'static str = "M params", "M 参数";
+    hint_largest_layer: &'static str = "ZeRO-3 gathers it whole; a chosen model gives its own.",
+        "ZeRO-3 会把它完整聚合；选了模型时自动计算。";
+    label_zero_init: &'static str = "zero_init (ZeRO-3)", "zero_init（ZeRO-3）";
+    label_buffers: &'static str = "Count DeepSpeed's buffers", "计入 DeepSpeed 缓冲区";
+    buffer_labels: [&'static str; 4] = [
+            "Reduce bucket",
+            "All-gather bucket (ZeRO-1/2)",
+            "Prefetch bucket (ZeRO-3)",
+            "Most live parameters (ZeRO-3)",
+        ],
+        ["Reduce 桶", "All-gather 桶（ZeRO-1/2）", "预取桶（ZeRO-3）", "最多常驻参数（ZeRO-3）"];
+    unit_million_elements: &'static str = "M values", "M 个值";
+    label_bandwidth: &'static str = "Bandwidth per GPU", "单卡带宽";
+    unit_bandwidth: &'static str = "GB/s", "GB/s";
+    hint_bandwidth: &'static str = "For the least time a step's communication takes.", "用于估算每步通信的最短时间。";
+    placement_heading: &'static str = "Where the bytes live, and what each step sends", "数据放在哪里，每步通信多少";
+    col_gpu: &'static str = "Per GPU", "每张 GPU";
+    col_cpu: &'static str = "CPU per node", "每节点 CPU 内存";
+    col_nvme: &'static str = "NVMe per node", "每节点 NVMe";
+    col_comm: &'static str = "Sent per step", "每步通信量";
+    col_comm_time: &'static str = "Least time", "最短时间";
+    placement_course: &'static str =
+        "The lesson's accounting: offloaded states move to the CPU (or NVMe) as they are. Each GPU \
+         sends and receives 2Ψ(N−1)/N gradient values per step, 3Ψ(N−1)/N under ZeRO-3 (ZeRO paper, §7).",
+        "课程口径：卸载的状态原样移到 CPU（或 NVMe）。每张 GPU 每步收发 2Ψ(N−1)/N 个梯度值，\
+         ZeRO-3 为 3Ψ(N−1)/N（ZeRO 论文第 7 节）。";
+    placement_deepspeed: &'static str =
+        "DeepSpeed's estimator (mixed precision, Adam; CPU memory × 1.5 for buffers). Its own \
+         figures, model states only, in GiB (which DeepSpeed labels “GB”): ZeRO-3 {} per GPU, {} \
+         CPU per node.",
+        "DeepSpeed 估算器口径（混合精度、Adam；CPU 内存 × 1.5 作缓冲）。它自己的数字（仅模型状态，\
+         单位 GiB，DeepSpeed 写作 “GB”）：ZeRO-3 每张 GPU {}，每节点 CPU 内存 {}。";
+}
+
+/// What to tell the user about a field's error, in the unit the form shows.
+pub fn field_error(t: &Text, error: &InputError) -> String {
+    match error.kind {
+        InputErrorKind::Empty => t.err_empty.into(),
+        InputErrorKind::NotANumber => t.err_not_a_number.into(),
+        InputErrorKind::NotFinite => t.err_not_finite.into(),
+        InputErrorKind::NotWhole => t.err_not_whole.into(),
+        InputErrorKind::OutOfRange(limits) => {
+            let shown = if error.field == Field::Overhead {
+                format_percent
+            } else {
+                format_number
+            };
+            fill(t.err_range, &[&shown(limits.min), &shown(limits.max)])
         }
-        InputErrorKind::UnknownChoice => "Choose one of the listed values.".into(),
-        InputErrorKind::NotDivisible => "Must divide evenly.".into(),
+        InputErrorKind::BelowResolution(resolution) => {
+            fill(t.err_resolution, &[&format_percent(resolution)])
+        }
+        InputErrorKind::UnknownChoice => t.err_choice.into(),
+        InputErrorKind::NotDivisible => match error.field {
+            Field::Heads => t.err_heads,
+            Field::KvHeads => t.err_kv_heads,
+            Field::GlobalBatch => t.err_batch,
+            _ => t.err_divisible,
+        }
+        .into(),
     }
 }
 
 /// One line about a key of the shared link that was set aside.
-pub fn link_problem(problem: &LinkProblem) -> String {
+pub fn link_problem(t: &Text, problem: &LinkProblem) -> String {
     let written = format!("{}={}", problem.key, problem.value);
     match &problem.error {
-        Some(error) => format!(
-            "“{written}”: {} The default, {}, is used.",
-            field_error_for_link(error),
-            default_of(error.field)
+        Some(error) => fill(
+            t.link_problem,
+            &[
+                &written,
+                &field_error_for_link(t, error),
+                &value_of(&Config::default(), error.field),
+            ],
         ),
-        None => format!("“{written}”: unknown link version; read as version 1."),
+        None => fill(t.link_version, &[&written]),
     }
 }
 
 /// Link values are in the link's units (the overhead as a fraction), so the
 /// limits are said that way.
-fn field_error_for_link(error: &InputError) -> String {
+fn field_error_for_link(t: &Text, error: &InputError) -> String {
     match (error.field, error.kind) {
-        (Field::Overhead, InputErrorKind::OutOfRange(limits)) => format!(
-            "Enter a fraction from {} to {}.",
-            format_number(limits.min),
-            format_number(limits.max)
+        (Field::Overhead, InputErrorKind::OutOfRange(limits)) => fill(
+            t.link_err_fraction,
+            &[&format_number(limits.min), &format_number(limits.max)],
         ),
         (_, InputErrorKind::UnknownChoice) => {
-            format!("Use one of: {}.", error.field.choices().join(", "))
+            fill(t.link_err_choice, &[&error.field.choices().join(", ")])
         }
-        _ => field_error(error),
+        _ => field_error(t, error),
     }
 }
 
-fn default_of(field: Field) -> String {
-    value_of(&Config::default(), field)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Entries that read the same in both languages: units, names and code.
+    const SAME_IN_BOTH: &[&str] = &[
+        "unit_gb",
+        "unit_percent",
+        "label_flash",
+        "unit_bandwidth",
+        "lang",
+    ];
+
+    #[test]
+    fn every_string_is_translated() {
+        let (en, zh) = (EN.entries(), ZH.entries());
+        assert_eq!(en.len(), zh.len());
+        for ((name, english), (_, chinese)) in en.iter().zip(&zh) {
+            for (e, c) in english.iter().zip(chinese) {
+                assert!(
+                    !e.trim().is_empty() && !c.trim().is_empty(),
+                    "{name} is empty"
+                );
+                assert_eq!(
+                    e.matches("{}").count(),
+                    c.matches("{}").count(),
+                    "{name}: both must take the same figures"
+                );
+            }
+            if !SAME_IN_BOTH.contains(name) {
+                assert_ne!(english, chinese, "{name} is not translated");
+            }
+        }
+    }
+
+    #[test]
+    fn templates_fill_in_order() {
+        assert_eq!(fill("{} to {}.", &["1", "2"]), "1 to 2.");
+        assert_eq!(fill("no slots", &["x"]), "no slots");
+        assert_eq!(fill("{} and {}", &["only"]), "only and ");
+    }
 }
-
-pub const CRASH_HEADING: &str = "The calculator stopped";
-pub const CRASH_EXPLANATION: &str = "An internal error stopped the calculator. Reload to try the \
-same link again, or reset to the lesson's example. Please report the details below.";
-pub const CRASH_RELOAD: &str = "Reload";
-pub const CRASH_RESET: &str = "Reset";
-pub const CRASH_DETAILS: &str = "Details";
-
-pub const SCENARIOS: &str = "Lesson Q6 on 8 × A100 80GB, 2,048 tokens, micro-batch 1:";
-pub const MOMENTS: &str = "moments";
-pub const MASTER_COPY: &str = "master copy";
-pub const PER_PARAMETER: &str = "per parameter";
-pub const LABEL_MODEL: &str = "Model";
-pub const MODEL_BY_SIZE: &str = "By size only (the lesson)";
-pub const PARAMETERS: &str = "parameters";
-pub const CUSTOM_FROM: &str = "custom, from";
-pub const ARCHITECTURE: &str = "Architecture and step";
-pub const LABEL_LAYERS: &str = "Layers";
-pub const LABEL_HIDDEN: &str = "Hidden size";
-pub const LABEL_FFN: &str = "FFN size";
-pub const LABEL_HEADS: &str = "Attention heads";
-pub const LABEL_KV_HEADS: &str = "Key/value heads";
-pub const LABEL_VOCAB: &str = "Vocabulary";
-pub const LABEL_MLP: &str = "MLP";
-pub const LABEL_TIED: &str = "Tied embeddings";
-pub const LABEL_SEQ: &str = "Sequence length";
-pub const UNIT_TOKENS: &str = "tokens";
-pub const LABEL_MBS: &str = "Micro-batch per GPU";
-pub const UNIT_SEQUENCES: &str = "seqs";
-pub const LABEL_RECOMPUTE: &str = "Activation recomputation";
-pub const LABEL_FLASH: &str = "FlashAttention";
-pub const YES: &str = "yes";
-pub const NO: &str = "no";
-pub const LABEL_GPU: &str = "GPU";
-pub const GPU_CUSTOM: &str = "Custom memory";
-pub const LABEL_GLOBAL_BATCH: &str = "Global batch (optional)";
-pub const HINT_GLOBAL_BATCH: &str = "For the gradient-accumulation steps.";
-pub const COL_ACT: &str = "Activations";
-pub const COL_FEWEST: &str = "Min GPUs";
-pub const NONE: &str = "none";
-pub const FREE: &str = "free";
-pub const OVER: &str = "over";
-pub const ACTIVATIONS_LINE: &str = "Activations per GPU (not sharded by ZeRO)";
-pub const PER_LAYER: &str = "per layer";
-pub const OUTSIDE_LAYERS: &str = "embeddings and logits";
-pub const MAX_MICRO_BATCH: &str = "largest micro-batch that fits with";
-pub const ACCUMULATION: &str = "Gradient accumulation";
-pub const STEPS: &str = "steps per optimizer step";
-pub const RUNTIME: &str = "DeepSpeed: accounting, offload, nodes, communication";
-pub const LABEL_ACCOUNTING: &str = "Accounting";
-pub const ACCOUNTING_COURSE: &str = "The lesson's formulas";
-pub const ACCOUNTING_DEEPSPEED: &str = "DeepSpeed's estimator";
-pub const LABEL_OFFLOAD: &str = "Offload";
-pub const OFFLOAD_NONE: &str = "Nothing";
-pub const OFFLOAD_OPTIMIZER: &str = "Optimizer states";
-pub const OFFLOAD_ALL: &str = "Optimizer + parameters";
-pub const LABEL_OFFLOAD_TO: &str = "Offload to";
-pub const OFFLOAD_CPU: &str = "CPU memory";
-pub const OFFLOAD_NVME: &str = "NVMe";
-pub const LABEL_NODES: &str = "Nodes";
-pub const UNIT_NODES: &str = "nodes";
-pub const HINT_NODES: &str = "Data-parallel GPUs = GPUs × nodes.";
-pub const LABEL_LARGEST_LAYER: &str = "Largest layer";
-pub const UNIT_MILLIONS: &str = "M params";
-pub const HINT_LARGEST_LAYER: &str = "ZeRO-3 gathers it whole; a chosen model gives its own.";
-pub const LABEL_ZERO_INIT: &str = "zero_init (ZeRO-3)";
-pub const LABEL_BUFFERS: &str = "Count DeepSpeed's buffers";
-pub const BUFFER_LABELS: [&str; 4] = [
-    "Reduce bucket",
-    "All-gather bucket (ZeRO-1/2)",
-    "Prefetch bucket (ZeRO-3)",
-    "Most live parameters (ZeRO-3)",
-];
-pub const UNIT_MILLION_ELEMENTS: &str = "M values";
-pub const LABEL_BANDWIDTH: &str = "Bandwidth per GPU";
-pub const UNIT_BANDWIDTH: &str = "GB/s";
-pub const HINT_BANDWIDTH: &str = "For the least time a step's communication takes.";
-pub const COL_BUFFERS: &str = "Buffers";
-pub const PLACEMENT_HEADING: &str = "Where the bytes live, and what each step sends";
-pub const COL_GPU: &str = "Per GPU";
-pub const COL_CPU: &str = "CPU per node";
-pub const COL_NVME: &str = "NVMe per node";
-pub const COL_COMM: &str = "Sent per step";
-pub const COL_COMM_TIME: &str = "Least time";
-pub const PER_GPU: &str = "per GPU";
-pub const PER_NODE_CPU: &str = "CPU per node";
-pub const PLACEMENT_COURSE: &str = "The lesson's accounting: offloaded states move to the CPU (or NVMe) as they are. \
-Each GPU sends and receives 2Ψ(N−1)/N gradient values per step, 3Ψ(N−1)/N under ZeRO-3 (ZeRO paper, §7).";
-pub const PLACEMENT_DEEPSPEED: &str =
-    "DeepSpeed's estimator (mixed precision, Adam; CPU memory × 1.5 for buffers). \
-Its own figures, model states only, in GiB (which DeepSpeed labels “GB”):";

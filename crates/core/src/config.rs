@@ -7,7 +7,7 @@ use crate::accumulation::accumulation_steps;
 use crate::activations::{activation_memory, ActivationMemory, ActivationSetup, Recompute};
 use crate::architecture::{Architecture, ModelPreset};
 use crate::deepspeed::{DeepSpeedEstimate, Offload};
-use crate::format::{MemoryUnit, Theme};
+use crate::format::{Lang, MemoryUnit, Theme};
 use crate::gpu::GpuPreset;
 use crate::input::InputErrorKind;
 use crate::input::{Field, InputError};
@@ -126,6 +126,8 @@ pub struct Config {
     pub unit: MemoryUnit,
     /// The page's colours.
     pub theme: Theme,
+    /// The page's language.
+    pub lang: Lang,
     /// Whether the page sits in an iframe of another page (compact, reports its height).
     pub embed: bool,
     /// Accounting, offload, nodes, buffers and bandwidth; `gpus` is then per node.
@@ -148,6 +150,7 @@ impl Default for Config {
             global_batch: None,
             unit: MemoryUnit::Gb,
             theme: Theme::Auto,
+            lang: Lang::Auto,
             embed: false,
             runtime: Runtime::default(),
         }

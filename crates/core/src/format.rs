@@ -305,3 +305,66 @@ impl Theme {
         }
     }
 }
+
+/// The page's language: the browser's, or one chosen by the link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Lang {
+    /// The browser's preferred language (Chinese if it starts with `zh`, else English).
+    #[default]
+    Auto,
+    /// Simplified Chinese.
+    Zh,
+    /// English.
+    En,
+}
+
+impl Lang {
+    /// Every choice, in the order the page lists them.
+    pub const ALL: [Lang; 3] = [Lang::Auto, Lang::Zh, Lang::En];
+
+    /// The value in the shared link's `lang` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Lang::Auto => "auto",
+            Lang::Zh => "zh",
+            Lang::En => "en",
+        }
+    }
+
+    /// The language to show: this one, or for `Auto` the first of the browser's
+    /// preferred languages (BCP 47 tags, like `navigator.languages`) that the page has.
+    pub fn resolve<'a>(self, preferred: impl IntoIterator<Item = &'a str>) -> Lang {
+        match self {
+            Lang::Auto => preferred
+                .into_iter()
+                .find_map(|tag| {
+                    let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
+                    match primary.as_str() {
+                        "zh" => Some(Lang::Zh),
+                        "en" => Some(Lang::En),
+                        _ => None,
+                    }
+                })
+                .unwrap_or(Lang::En),
+            chosen => chosen,
+        }
+    }
+}
+
+#[cfg(test)]
+mod lang_tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn the_browsers_first_known_language_wins() {
+        assert_eq!(Lang::Auto.resolve(["zh-CN", "en"]), Lang::Zh);
+        assert_eq!(Lang::Auto.resolve(["zh-Hant-TW"]), Lang::Zh);
+        assert_eq!(Lang::Auto.resolve(["fr-FR", "en-GB", "zh"]), Lang::En);
+        assert_eq!(Lang::Auto.resolve(["de"]), Lang::En);
+        assert_eq!(Lang::Auto.resolve([]), Lang::En);
+        assert_eq!(Lang::Zh.resolve(["en-US"]), Lang::Zh);
+    }
+}

@@ -87,6 +87,8 @@ pub enum Field {
     PrefetchBucket,
     /// DeepSpeed's `stage3_max_live_parameters`, in millions of elements.
     MaxLive,
+    /// The page's language.
+    Lang,
 }
 
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
@@ -152,6 +154,7 @@ impl Field {
             Field::AllgatherBucket => "allgather_bucket",
             Field::PrefetchBucket => "prefetch_bucket",
             Field::MaxLive => "max_live",
+            Field::Lang => "lang",
         }
     }
 
@@ -196,6 +199,7 @@ impl Field {
             Field::AllgatherBucket => "all-gather bucket",
             Field::PrefetchBucket => "prefetch bucket",
             Field::MaxLive => "most live parameters",
+            Field::Lang => "language",
         }
     }
 
@@ -241,6 +245,7 @@ impl Field {
             Field::Recompute => &["none", "selective", "full"],
             Field::Unit => &["gb", "gib"],
             Field::Theme => &["auto", "light", "dark"],
+            Field::Lang => &["auto", "zh", "en"],
             Field::Embed | Field::ZeroInit | Field::Buffers => &["0", "1"],
             Field::Accounting => &["course", "deepspeed"],
             Field::Offload => &["none", "optimizer", "all"],
@@ -291,7 +296,8 @@ impl Field {
             | Field::Offload
             | Field::OffloadTo
             | Field::ZeroInit
-            | Field::Buffers => return None,
+            | Field::Buffers
+            | Field::Lang => return None,
         };
         Some(Limits { min, max })
     }

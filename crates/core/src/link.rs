@@ -23,7 +23,7 @@ use crate::activations::Recompute;
 use crate::architecture::{model_preset, Architecture, Mlp};
 use crate::config::{Config, ModelSpec};
 use crate::decimal::shortest_decimal;
-use crate::format::{MemoryUnit, Theme};
+use crate::format::{Lang, MemoryUnit, Theme};
 use crate::gpu::gpu_preset;
 use crate::input::{Field, InputError, InputErrorKind};
 use crate::runtime::{Accounting, OffloadDevice};
@@ -105,6 +105,9 @@ pub fn encode(config: &Config) -> String {
     if config.theme != Theme::Auto {
         fields.push(Field::Theme);
     }
+    if config.lang != Lang::Auto {
+        fields.push(Field::Lang);
+    }
     if config.embed {
         fields.push(Field::Embed);
     }
@@ -163,7 +166,13 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(LINK_FIELDS)
-        .chain([Field::GlobalBatch, Field::Unit, Field::Theme, Field::Embed])
+        .chain([
+            Field::GlobalBatch,
+            Field::Unit,
+            Field::Theme,
+            Field::Lang,
+            Field::Embed,
+        ])
         .chain(RUNTIME_FIELDS)
 }
 
@@ -173,7 +182,13 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(MODEL_FIELDS)
-        .chain([Field::GlobalBatch, Field::Unit, Field::Theme, Field::Embed])
+        .chain([
+            Field::GlobalBatch,
+            Field::Unit,
+            Field::Theme,
+            Field::Lang,
+            Field::Embed,
+        ])
         .chain(RUNTIME_FIELDS)
 }
 
@@ -232,6 +247,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Flash => model.map(|m| flag(m.flash_attention)).unwrap_or_default(),
         Field::Unit => config.unit.key().to_string(),
         Field::Theme => config.theme.key().to_string(),
+        Field::Lang => config.lang.key().to_string(),
         Field::Embed => flag(config.embed),
         Field::Accounting => runtime.accounting.key().to_string(),
         Field::Offload => runtime.offload.key().to_string(),
@@ -471,6 +487,7 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             } = millions;
         }
         Field::Bandwidth => config.runtime.bandwidth_gb_per_s = Some(field.parse_number(text)?),
+        Field::Lang => config.lang = pick(&Lang::ALL, Lang::key, &choice).ok_or_else(unknown)?,
         Field::Theme => {
             config.theme = Theme::ALL
                 .into_iter()
