@@ -5,10 +5,6 @@
 //! shown configuration is the last one that was valid, the report is the core's
 //! report of it, and the address bar follows the configuration.
 
-use std::any::Any;
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vram_core::activations::Recompute;
@@ -177,6 +173,51 @@ impl Form {
             (self.bandwidth, Field::Bandwidth),
         ] {
             signal.set(value_of(config, field));
+        }
+    }
+
+    /// Every text control with its key, for keeping what was typed across a reload.
+    fn texts(&self) -> [(Field, RwSignal<String>); 20] {
+        let [reduce, allgather, prefetch, live] = self.buffer_sizes;
+        [
+            (Field::Params, self.params),
+            (Field::Gpus, self.gpus),
+            (Field::GpuMemory, self.gpu_mem),
+            (Field::Overhead, self.overhead),
+            (Field::Layers, self.layers),
+            (Field::Hidden, self.hidden),
+            (Field::Ffn, self.ffn),
+            (Field::Heads, self.heads),
+            (Field::KvHeads, self.kv_heads),
+            (Field::Vocab, self.vocab),
+            (Field::Seq, self.seq),
+            (Field::MicroBatch, self.mbs),
+            (Field::GlobalBatch, self.global_batch),
+            (Field::Nodes, self.nodes),
+            (Field::LargestLayer, self.largest_layer),
+            (Field::Bandwidth, self.bandwidth),
+            (Field::ReduceBucket, reduce),
+            (Field::AllgatherBucket, allgather),
+            (Field::PrefetchBucket, prefetch),
+            (Field::MaxLive, live),
+        ]
+    }
+
+    /// What is typed in every text control, as a query string.
+    fn typed(&self) -> String {
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        for (field, text) in self.texts() {
+            text.with_untracked(|text| query.append_pair(field.key(), text));
+        }
+        query.finish()
+    }
+
+    /// Puts back what [`typed`](Self::typed) kept.
+    fn restore(&self, typed: &str) {
+        for (key, value) in form_urlencoded::parse(typed.as_bytes()) {
+            if let Some((_, text)) = self.texts().into_iter().find(|(f, _)| f.key() == key) {
+                text.set(value.into_owned());
+            }
         }
     }
 
@@ -384,6 +425,10 @@ pub fn App() -> impl IntoView {
         problems,
     } = link::decode(&share::current_query());
     let form = Form::new(&initial);
+    // After a language switch: what was typed, valid or not.
+    if let Some(typed) = share::take_typed() {
+        form.restore(&typed);
+    }
     let link_problems = RwSignal::new(problems);
 
     // Choosing a preset fills the fields; editing the memory leaves the GPU preset.
@@ -452,134 +497,129 @@ pub fn App() -> impl IntoView {
     let with_model = Signal::derive(move || form.model.get() != 0);
     let without_buffers = Signal::derive(move || form.buffers.get() == 0);
     let count = move || report.with(|r| r.setup.params().get());
-    // The language: the link's, else the browser's. Switching it rebuilds the page
-    // in the other language; what the user typed lives in the form's signals and stays.
-    let lang = Memo::new(move |_| {
-        pick(&Lang::ALL, form.lang).resolve(share::preferred_languages().iter().map(String::as_str))
+    // The language: the link's, else the browser's. The page is built once in it;
+    // a switch reloads the page with the new link, what was typed kept in the
+    // session (a page rebuilt in place would cost 3 to 20 KB of WebAssembly in
+    // code to unmount or diff it).
+    let chosen_lang = Memo::new(move |_| pick(&Lang::ALL, form.lang));
+    let lang = chosen_lang
+        .get_untracked()
+        .resolve(share::preferred_languages().iter().map(String::as_str));
+    let t = text::of(lang);
+    share::set_language(t.html_lang, t.title);
+    Effect::new(move |first: Option<()>| {
+        let chosen = chosen_lang.get();
+        if first.is_some() {
+            let switched = Config {
+                lang: chosen,
+                ..config.get_untracked()
+            };
+            share::reload_with(&link::encode(&switched), &form.typed());
+        }
     });
-    Effect::new(move |_| {
-        let t = text::of(lang.get());
-        share::set_language(t.html_lang, t.title);
-    });
-    // A language switch mounts the page afresh in the other language and unmounts
-    // the old one. (A view that is a reactive closure, or a keyed `<For>`, would
-    // do the same but cost the page 7 to 20 KB of WebAssembly: code to diff one
-    // whole page into another, or to key it.)
-    let container = NodeRef::<leptos::html::Div>::new();
-    let mounted: Rc<RefCell<Option<Box<dyn Any>>>> = Rc::default();
-    Effect::new(move |_| {
-        let t = text::of(lang.get());
-        let Some(parent) = container.get() else {
-            return;
-        };
-        // Unmounts the page in the previous language.
-        mounted.borrow_mut().take();
-        let handle = leptos::mount::mount_to(parent.into(), move || {
-            untrack(move || {
-                let model_note = move || {
-                    config.with(|c| match &c.model {
-                        Some(m) => match m.preset() {
-                            Some(preset) => format!(" ({})", preset.name),
-                            None => format!(" ({} {})", t.custom_from, m.base.name),
-                        },
-                        None => String::new(),
-                    })
-                };
+    {
+        {
+            let model_note = move || {
+                config.with(|c| match &c.model {
+                    Some(m) => match m.preset() {
+                        Some(preset) => format!(" ({})", preset.name),
+                        None => format!(" ({} {})", t.custom_from, m.base.name),
+                    },
+                    None => String::new(),
+                })
+            };
 
-                view! {
-                    <main class="calculator">
-                        <header class="masthead">
-                            <h1>{t.title}</h1>
-                            <p class="title-alt" lang=t.subtitle_lang>{t.subtitle}</p>
-                            <p class="intro">{t.intro}</p>
-                        </header>
-                        <LinkProblems problems=link_problems t=t />
-                        <div class="layout">
-                            <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()>
-                                <h2 id="form-heading">{t.form_heading}</h2>
-                                <div class="scenarios">
-                                    <span>{t.scenarios}</span>
-                                    {SCENARIOS.map(|(name, query)| view! {
-                                        <button type="button" class="quiet" data-testid=format!("scenario-{name}")
-                                            on:click=move |_| form.load(&link::decode(query).config)>{name}</button>
-                                    })}
-                                </div>
-                                {choice_field(Field::Model, t.label_model, Choices::of(form.model,
-                                    &std::iter::once(None).chain(MODEL_PRESETS.iter().map(Some)).collect::<Vec<_>>(), model_key,
-                                    &std::iter::once(t.model_by_size).chain(MODEL_PRESETS.iter().map(|m| m.name)).collect::<Vec<_>>()))}
-                                {number_field(NumberSpec { field: Field::Params, label: t.label_params, unit: t.unit_params, inputmode: "decimal", hint: None }, form.params, error_of(Field::Params), with_model, t)}
-                                <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
-                                    {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
-                                </p>
-                                <fieldset class="architecture" hidden=move || !with_model.get()>
-                                    <legend>{t.architecture}</legend>
-                                    {number_field(NumberSpec { field: Field::Layers, label: t.label_layers, unit: "", inputmode: "numeric", hint: None }, form.layers, error_of(Field::Layers), Signal::default(), t)}
-                                    {number_field(NumberSpec { field: Field::Hidden, label: t.label_hidden, unit: "", inputmode: "numeric", hint: None }, form.hidden, error_of(Field::Hidden), Signal::default(), t)}
-                                    {number_field(NumberSpec { field: Field::Ffn, label: t.label_ffn, unit: "", inputmode: "numeric", hint: None }, form.ffn, error_of(Field::Ffn), Signal::default(), t)}
-                                    {number_field(NumberSpec { field: Field::Heads, label: t.label_heads, unit: "", inputmode: "numeric", hint: None }, form.heads, error_of(Field::Heads), Signal::default(), t)}
-                                    {number_field(NumberSpec { field: Field::KvHeads, label: t.label_kv_heads, unit: "", inputmode: "numeric", hint: None }, form.kv_heads, error_of(Field::KvHeads), Signal::default(), t)}
-                                    {number_field(NumberSpec { field: Field::Vocab, label: t.label_vocab, unit: "", inputmode: "numeric", hint: None }, form.vocab, error_of(Field::Vocab), Signal::default(), t)}
-                                    {choice_field(Field::Mlp, t.label_mlp, Choices::of(form.mlp, &Mlp::ALL, Mlp::key, &Mlp::ALL.map(Mlp::label)))}
-                                    {choice_field(Field::Tied, t.label_tied, Choices::of(form.tied, &[false, true], flag_key, &[t.no, t.yes]))}
-                                    {number_field(NumberSpec { field: Field::Seq, label: t.label_seq, unit: t.unit_tokens, inputmode: "numeric", hint: None }, form.seq, error_of(Field::Seq), Signal::default(), t)}
-                                    {number_field(NumberSpec { field: Field::MicroBatch, label: t.label_mbs, unit: t.unit_sequences, inputmode: "numeric", hint: None }, form.mbs, error_of(Field::MicroBatch), Signal::default(), t)}
-                                    {choice_field(Field::Recompute, t.label_recompute, Choices::of(form.recompute, &Recompute::ALL, Recompute::key, &t.recompute))}
-                                    {choice_field(Field::Flash, t.label_flash, Choices::of(form.flash, &[true, false], flag_key, &[t.yes, t.no]))}
-                                </fieldset>
-                                {number_field(NumberSpec { field: Field::Gpus, label: t.label_gpus, unit: t.unit_gpus, inputmode: "numeric", hint: None }, form.gpus, error_of(Field::Gpus), Signal::default(), t)}
-                                {choice_field(Field::Gpu, t.label_gpu, Choices::of(form.gpu,
-                                    &std::iter::once(None).chain(GPU_PRESETS.iter().map(Some)).collect::<Vec<_>>(), gpu_key,
-                                    &std::iter::once(t.gpu_custom).chain(GPU_PRESETS.iter().map(|g| g.name)).collect::<Vec<_>>()))}
-                                {number_field(NumberSpec { field: Field::GpuMemory, label: t.label_gpu_mem, unit: t.unit_gb, inputmode: "decimal", hint: None }, form.gpu_mem, error_of(Field::GpuMemory), Signal::default(), t)}
-                                <p class="hint" data-testid="gpu-capacity">{move || gpu_capacity(&config.get())}</p>
-                                {number_field(NumberSpec { field: Field::Overhead, label: t.label_overhead, unit: t.unit_percent, inputmode: "decimal", hint: Some(t.hint_overhead) }, form.overhead, error_of(Field::Overhead), Signal::default(), t)}
-                                {choice_field(Field::Precision, t.label_precision, Choices::of(form.precision, &Precision::ALL, Precision::key, &t.precision))}
-                                {choice_field(Field::GradAcc, t.label_grad_acc, Choices::of(form.gradients, &GradientPrecision::ALL, GradientPrecision::key, &t.gradients))}
-                                {choice_field(Field::Optimizer, t.label_optimizer, Choices::of(form.optimizer, &Optimizer::ALL, Optimizer::key, &t.optimizer))}
-                                <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
-                                {number_field(NumberSpec { field: Field::GlobalBatch, label: t.label_global_batch, unit: t.unit_sequences, inputmode: "numeric", hint: Some(t.hint_global_batch) }, form.global_batch, error_of(Field::GlobalBatch), Signal::default(), t)}
-                                {choice_field(Field::Unit, t.label_unit, Choices::of(form.unit, &MemoryUnit::ALL, MemoryUnit::key, &t.unit))}
-                                {choice_field(Field::Lang, t.label_lang, Choices::of(form.lang, &Lang::ALL, Lang::key, &t.lang))}
-                                {choice_field(Field::Theme, t.label_theme, Choices::of(form.theme, &Theme::ALL, Theme::key, &t.theme))}
-                                {choice_field(Field::Stage, t.label_stage, Choices::of(form.highlight, &Strategy::ALL, Strategy::key, &Strategy::ALL.map(Strategy::label)))}
-                                <details class="runtime" open=initial.runtime != Runtime::default()>
-                                    <summary>{t.runtime}</summary>
-                                    {choice_field(Field::Accounting, t.label_accounting, Choices::of(form.accounting, &Accounting::ALL, Accounting::key, &t.accounting))}
-                                    {choice_field(Field::Offload, t.label_offload, Choices::of(form.offload, &Offload::ALL, Offload::key, &t.offload))}
-                                    {choice_field(Field::OffloadTo, t.label_offload_to, Choices::of(form.offload_to, &OffloadDevice::ALL, OffloadDevice::key, &t.offload_to))}
-                                    {number_field(NumberSpec { field: Field::Nodes, label: t.label_nodes, unit: t.unit_nodes, inputmode: "numeric", hint: Some(t.hint_nodes) }, form.nodes, error_of(Field::Nodes), Signal::default(), t)}
-                                    {number_field(NumberSpec { field: Field::LargestLayer, label: t.label_largest_layer, unit: t.unit_millions, inputmode: "decimal", hint: Some(t.hint_largest_layer) }, form.largest_layer, error_of(Field::LargestLayer), with_model, t)}
-                                    {choice_field(Field::ZeroInit, t.label_zero_init, Choices::of(form.zero_init, &[false, true], flag_key, &[t.no, t.yes]))}
-                                    {choice_field(Field::Buffers, t.label_buffers, Choices::of(form.buffers, &[false, true], flag_key, &[t.no, t.yes]))}
-                                    {BUFFER_FIELDS.into_iter().zip(form.buffer_sizes).zip(t.buffer_labels).map(|((field, signal), label)| {
-                                        number_field(NumberSpec { field, label, unit: t.unit_million_elements, inputmode: "decimal", hint: None }, signal, error_of(field), without_buffers, t)
-                                    }).collect_view()}
-                                    {number_field(NumberSpec { field: Field::Bandwidth, label: t.label_bandwidth, unit: t.unit_bandwidth, inputmode: "decimal", hint: Some(t.hint_bandwidth) }, form.bandwidth, error_of(Field::Bandwidth), Signal::default(), t)}
-                                    <datalist id="bw-presets">
-                                        {BANDWIDTH_PRESETS.map(|p| view! { <option value=shortest_decimal(p.gb_per_s)>{p.name}</option> })}
-                                    </datalist>
-                                </details>
-                            </form>
-                            <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
-                                <h2 id="results-heading">{t.results_heading}</h2>
-                                <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
-                                <Summary report=report t=t />
-                                <ResultsTable report=report highlight=form.highlight t=t />
-                                <ActivationsLine report=report t=t />
-                                <PlacementTable report=report t=t />
-                                <h2>{t.chart_heading}</h2>
-                                <MaxParamsChart report=report theme=theme t=t />
-                                <ShareLink url=Signal::derive(share_url) t=t />
-                                <p class="footnote">{t.footnote}</p>
-                            </section>
-                        </div>
-                    </main>
-                }
-            })
-        });
-        *mounted.borrow_mut() = Some(Box::new(handle));
-    });
-    view! { <div class="page" node_ref=container></div> }
+            view! {
+                <main class="calculator">
+                    <header class="masthead">
+                        <h1>{t.title}</h1>
+                        <p class="title-alt" lang=t.subtitle_lang>{t.subtitle}</p>
+                        <p class="intro">{t.intro}</p>
+                    </header>
+                    <LinkProblems problems=link_problems t=t />
+                    <div class="layout">
+                        <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()>
+                            <h2 id="form-heading">{t.form_heading}</h2>
+                            <div class="scenarios">
+                                <span>{t.scenarios}</span>
+                                {SCENARIOS.map(|(name, query)| view! {
+                                    <button type="button" class="quiet" data-testid=format!("scenario-{name}")
+                                        on:click=move |_| form.load(&link::decode(query).config)>{name}</button>
+                                })}
+                            </div>
+                            {choice_field(Field::Model, t.label_model, Choices::of(form.model,
+                                &std::iter::once(None).chain(MODEL_PRESETS.iter().map(Some)).collect::<Vec<_>>(), model_key,
+                                &std::iter::once(t.model_by_size).chain(MODEL_PRESETS.iter().map(|m| m.name)).collect::<Vec<_>>()))}
+                            {number_field(NumberSpec { field: Field::Params, label: t.label_params, unit: t.unit_params, inputmode: "decimal", hint: None }, form.params, error_of(Field::Params), with_model, t)}
+                            <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
+                                {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
+                            </p>
+                            <fieldset class="architecture" hidden=move || !with_model.get()>
+                                <legend>{t.architecture}</legend>
+                                {number_field(NumberSpec { field: Field::Layers, label: t.label_layers, unit: "", inputmode: "numeric", hint: None }, form.layers, error_of(Field::Layers), Signal::default(), t)}
+                                {number_field(NumberSpec { field: Field::Hidden, label: t.label_hidden, unit: "", inputmode: "numeric", hint: None }, form.hidden, error_of(Field::Hidden), Signal::default(), t)}
+                                {number_field(NumberSpec { field: Field::Ffn, label: t.label_ffn, unit: "", inputmode: "numeric", hint: None }, form.ffn, error_of(Field::Ffn), Signal::default(), t)}
+                                {number_field(NumberSpec { field: Field::Heads, label: t.label_heads, unit: "", inputmode: "numeric", hint: None }, form.heads, error_of(Field::Heads), Signal::default(), t)}
+                                {number_field(NumberSpec { field: Field::KvHeads, label: t.label_kv_heads, unit: "", inputmode: "numeric", hint: None }, form.kv_heads, error_of(Field::KvHeads), Signal::default(), t)}
+                                {number_field(NumberSpec { field: Field::Vocab, label: t.label_vocab, unit: "", inputmode: "numeric", hint: None }, form.vocab, error_of(Field::Vocab), Signal::default(), t)}
+                                {choice_field(Field::Mlp, t.label_mlp, Choices::of(form.mlp, &Mlp::ALL, Mlp::key, &Mlp::ALL.map(Mlp::label)))}
+                                {choice_field(Field::Tied, t.label_tied, Choices::of(form.tied, &[false, true], flag_key, &[t.no, t.yes]))}
+                                {number_field(NumberSpec { field: Field::Seq, label: t.label_seq, unit: t.unit_tokens, inputmode: "numeric", hint: None }, form.seq, error_of(Field::Seq), Signal::default(), t)}
+                                {number_field(NumberSpec { field: Field::MicroBatch, label: t.label_mbs, unit: t.unit_sequences, inputmode: "numeric", hint: None }, form.mbs, error_of(Field::MicroBatch), Signal::default(), t)}
+                                {choice_field(Field::Recompute, t.label_recompute, Choices::of(form.recompute, &Recompute::ALL, Recompute::key, &t.recompute))}
+                                {choice_field(Field::Flash, t.label_flash, Choices::of(form.flash, &[true, false], flag_key, &[t.yes, t.no]))}
+                            </fieldset>
+                            {number_field(NumberSpec { field: Field::Gpus, label: t.label_gpus, unit: t.unit_gpus, inputmode: "numeric", hint: None }, form.gpus, error_of(Field::Gpus), Signal::default(), t)}
+                            {choice_field(Field::Gpu, t.label_gpu, Choices::of(form.gpu,
+                                &std::iter::once(None).chain(GPU_PRESETS.iter().map(Some)).collect::<Vec<_>>(), gpu_key,
+                                &std::iter::once(t.gpu_custom).chain(GPU_PRESETS.iter().map(|g| g.name)).collect::<Vec<_>>()))}
+                            {number_field(NumberSpec { field: Field::GpuMemory, label: t.label_gpu_mem, unit: t.unit_gb, inputmode: "decimal", hint: None }, form.gpu_mem, error_of(Field::GpuMemory), Signal::default(), t)}
+                            <p class="hint" data-testid="gpu-capacity">{move || gpu_capacity(&config.get())}</p>
+                            {number_field(NumberSpec { field: Field::Overhead, label: t.label_overhead, unit: t.unit_percent, inputmode: "decimal", hint: Some(t.hint_overhead) }, form.overhead, error_of(Field::Overhead), Signal::default(), t)}
+                            {choice_field(Field::Precision, t.label_precision, Choices::of(form.precision, &Precision::ALL, Precision::key, &t.precision))}
+                            {choice_field(Field::GradAcc, t.label_grad_acc, Choices::of(form.gradients, &GradientPrecision::ALL, GradientPrecision::key, &t.gradients))}
+                            {choice_field(Field::Optimizer, t.label_optimizer, Choices::of(form.optimizer, &Optimizer::ALL, Optimizer::key, &t.optimizer))}
+                            <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
+                            {number_field(NumberSpec { field: Field::GlobalBatch, label: t.label_global_batch, unit: t.unit_sequences, inputmode: "numeric", hint: Some(t.hint_global_batch) }, form.global_batch, error_of(Field::GlobalBatch), Signal::default(), t)}
+                            {choice_field(Field::Unit, t.label_unit, Choices::of(form.unit, &MemoryUnit::ALL, MemoryUnit::key, &t.unit))}
+                            {choice_field(Field::Lang, t.label_lang, Choices::of(form.lang, &Lang::ALL, Lang::key, &t.lang))}
+                            {choice_field(Field::Theme, t.label_theme, Choices::of(form.theme, &Theme::ALL, Theme::key, &t.theme))}
+                            {choice_field(Field::Stage, t.label_stage, Choices::of(form.highlight, &Strategy::ALL, Strategy::key, &Strategy::ALL.map(Strategy::label)))}
+                            <details class="runtime" open=initial.runtime != Runtime::default()>
+                                <summary>{t.runtime}</summary>
+                                {choice_field(Field::Accounting, t.label_accounting, Choices::of(form.accounting, &Accounting::ALL, Accounting::key, &t.accounting))}
+                                {choice_field(Field::Offload, t.label_offload, Choices::of(form.offload, &Offload::ALL, Offload::key, &t.offload))}
+                                {choice_field(Field::OffloadTo, t.label_offload_to, Choices::of(form.offload_to, &OffloadDevice::ALL, OffloadDevice::key, &t.offload_to))}
+                                {number_field(NumberSpec { field: Field::Nodes, label: t.label_nodes, unit: t.unit_nodes, inputmode: "numeric", hint: Some(t.hint_nodes) }, form.nodes, error_of(Field::Nodes), Signal::default(), t)}
+                                {number_field(NumberSpec { field: Field::LargestLayer, label: t.label_largest_layer, unit: t.unit_millions, inputmode: "decimal", hint: Some(t.hint_largest_layer) }, form.largest_layer, error_of(Field::LargestLayer), with_model, t)}
+                                {choice_field(Field::ZeroInit, t.label_zero_init, Choices::of(form.zero_init, &[false, true], flag_key, &[t.no, t.yes]))}
+                                {choice_field(Field::Buffers, t.label_buffers, Choices::of(form.buffers, &[false, true], flag_key, &[t.no, t.yes]))}
+                                {BUFFER_FIELDS.into_iter().zip(form.buffer_sizes).zip(t.buffer_labels).map(|((field, signal), label)| {
+                                    number_field(NumberSpec { field, label, unit: t.unit_million_elements, inputmode: "decimal", hint: None }, signal, error_of(field), without_buffers, t)
+                                }).collect_view()}
+                                {number_field(NumberSpec { field: Field::Bandwidth, label: t.label_bandwidth, unit: t.unit_bandwidth, inputmode: "decimal", hint: Some(t.hint_bandwidth) }, form.bandwidth, error_of(Field::Bandwidth), Signal::default(), t)}
+                                <datalist id="bw-presets">
+                                    {BANDWIDTH_PRESETS.map(|p| view! { <option value=shortest_decimal(p.gb_per_s)>{p.name}</option> })}
+                                </datalist>
+                            </details>
+                        </form>
+                        <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
+                            <h2 id="results-heading">{t.results_heading}</h2>
+                            <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
+                            <Summary report=report t=t />
+                            <ResultsTable report=report highlight=form.highlight t=t />
+                            <ActivationsLine report=report t=t />
+                            <PlacementTable report=report t=t />
+                            <h2>{t.chart_heading}</h2>
+                            <MaxParamsChart report=report theme=theme t=t />
+                            <ShareLink url=Signal::derive(share_url) t=t />
+                            <p class="footnote">{t.footnote}</p>
+                        </section>
+                    </div>
+                </main>
+            }
+        }
+    }
 }
 
 fn model_key(model: Option<&'static ModelPreset>) -> &'static str {

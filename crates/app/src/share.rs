@@ -121,3 +121,27 @@ pub fn set_language(html_lang: &str, title: &str) {
         document.set_title(title);
     }
 }
+
+/// The session key under which typed text survives a language switch.
+const TYPED_KEY: &str = "vram-calculator-typed";
+
+/// Reloads the page at `query`, keeping `typed` (the form's text, as a query
+/// string) in the session for [`take_typed`].
+pub fn reload_with(query: &str, typed: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if let Ok(Some(storage)) = window.session_storage() {
+        let _ = storage.set_item(TYPED_KEY, typed);
+    }
+    let hash = window.location().hash().unwrap_or_default();
+    let _ = window.location().replace(&format!("?{query}{hash}"));
+}
+
+/// What [`reload_with`] kept, once.
+pub fn take_typed() -> Option<String> {
+    let storage = web_sys::window()?.session_storage().ok()??;
+    let typed = storage.get_item(TYPED_KEY).ok()??;
+    let _ = storage.remove_item(TYPED_KEY);
+    Some(typed)
+}
