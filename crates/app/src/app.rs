@@ -562,7 +562,7 @@ pub fn App() -> impl IntoView {
                                 {number_field(NumberSpec { field: Field::Heads, label: t.label_heads, unit: "", inputmode: "numeric", hint: None }, form.heads, error_of(Field::Heads), Signal::default(), t)}
                                 {number_field(NumberSpec { field: Field::KvHeads, label: t.label_kv_heads, unit: "", inputmode: "numeric", hint: None }, form.kv_heads, error_of(Field::KvHeads), Signal::default(), t)}
                                 {number_field(NumberSpec { field: Field::Vocab, label: t.label_vocab, unit: "", inputmode: "numeric", hint: None }, form.vocab, error_of(Field::Vocab), Signal::default(), t)}
-                                {choice_field(Field::Mlp, t.label_mlp, Choices::of(form.mlp, &Mlp::ALL, Mlp::key, &Mlp::ALL.map(Mlp::label)))}
+                                {choice_field(Field::Mlp, t.label_mlp, Choices::of(form.mlp, &Mlp::ALL, Mlp::key, &t.mlp))}
                                 {choice_field(Field::Tied, t.label_tied, Choices::of(form.tied, &[false, true], flag_key, &[t.no, t.yes]))}
                                 {number_field(NumberSpec { field: Field::Seq, label: t.label_seq, unit: t.unit_tokens, inputmode: "numeric", hint: None }, form.seq, error_of(Field::Seq), Signal::default(), t)}
                                 {number_field(NumberSpec { field: Field::MicroBatch, label: t.label_mbs, unit: t.unit_sequences, inputmode: "numeric", hint: None }, form.mbs, error_of(Field::MicroBatch), Signal::default(), t)}

@@ -165,7 +165,7 @@ pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
     };
     view! {
         <p class="summary" data-testid="summary" class:fits=move || line().3>
-            <strong>{move || line().0}</strong> ". " {move || line().1} " " {move || line().2}
+            <strong>{move || line().0}</strong> {t.sentence_end} {move || line().1} " " {move || line().2}
         </p>
     }
 }

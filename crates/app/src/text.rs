@@ -100,7 +100,7 @@ texts! {
         ["FP32", "FP16 (mixed)", "BF16 (mixed)", "FP32, no master copy", "BF16, no master copy"],
         ["FP32", "FP16（混合精度）", "BF16（混合精度）", "FP32（无主权重副本）", "BF16（无主权重副本）"];
     label_grad_acc: &'static str = "Gradients accumulated in", "梯度累加格式";
-    gradients: [&'static str; 2] = ["as the weights", "FP32"], ["与权重相同", "FP32"];
+    gradients: [&'static str; 2] = ["as the weights", "fp32"], ["与权重相同", "fp32"];
     label_optimizer: &'static str = "Optimizer", "优化器";
     optimizer: [&'static str; 6] =
         ["Adam / AdamW", "SGD", "SGD with momentum", "8-bit Adam", "Adafactor", "Lion"],
@@ -193,13 +193,16 @@ texts! {
     label_kv_heads: &'static str = "Key/value heads", "KV 头数";
     label_vocab: &'static str = "Vocabulary", "词表大小";
     label_mlp: &'static str = "MLP", "MLP 类型";
+    mlp: [&'static str; 2] = ["SwiGLU (3 matrices)", "GELU (2 matrices)"], ["SwiGLU（3 个矩阵）", "GELU（2 个矩阵）"];
     label_tied: &'static str = "Tied embeddings", "输入输出嵌入共享";
     label_seq: &'static str = "Sequence length", "序列长度";
     unit_tokens: &'static str = "tokens", "词元";
     label_mbs: &'static str = "Micro-batch per GPU", "单卡微批次";
     unit_sequences: &'static str = "seqs", "条";
     label_recompute: &'static str = "Activation recomputation", "激活重计算";
-    recompute: [&'static str; 3] = ["none", "selective", "full"], ["不重计算", "选择性", "完全"];
+    recompute: [&'static str; 3] =
+        ["none (store everything)", "selective (attention scores)", "full (gradient checkpointing)"],
+        ["不重计算（全部保存）", "选择性（注意力分数）", "完全（梯度检查点）"];
     label_flash: &'static str = "FlashAttention", "FlashAttention";
     yes: &'static str = "yes", "是";
     no: &'static str = "no", "否";
@@ -217,6 +220,7 @@ texts! {
     accumulation_error: &'static str = "Gradient accumulation: {}", "梯度累积：{}";
     summary_model: &'static str = "{} parameters on {} GPU{}", "{} 参数，{} 张 GPU{}";
     plural_s: &'static str = "s", "";
+    sentence_end: &'static str = ". ", "。";
     summary_usable: &'static str = "{} usable per GPU ({} − {} reserved).", "每张 GPU 可用 {}（{} − 预留 {}）。";
     summary_needs: &'static str = "{} needs {} per GPU: {}.", "{} 每张 GPU 需要 {}：{}。";
     it_fits: &'static str = "it fits", "放得下";
@@ -346,6 +350,9 @@ mod tests {
         "lang",
     ];
 
+    /// Entries that one language leaves empty: Chinese has no plural ending.
+    const EMPTY_IN_ONE: &[&str] = &["plural_s"];
+
     #[test]
     fn every_string_is_translated() {
         let (en, zh) = (EN.entries(), ZH.entries());
@@ -353,7 +360,7 @@ mod tests {
         for ((name, english), (_, chinese)) in en.iter().zip(&zh) {
             for (e, c) in english.iter().zip(chinese) {
                 assert!(
-                    !e.trim().is_empty() && !c.trim().is_empty(),
+                    EMPTY_IN_ONE.contains(name) || !e.trim().is_empty() && !c.trim().is_empty(),
                     "{name} is empty"
                 );
                 assert_eq!(
@@ -366,6 +373,30 @@ mod tests {
                 assert_ne!(english, chinese, "{name} is not translated");
             }
         }
+    }
+
+    /// The lists of choices are in the order of the core's lists, whose English
+    /// names they repeat: a list out of order would label one choice as another.
+    #[test]
+    fn choice_labels_follow_the_cores_order() {
+        use vram_core::activations::Recompute;
+        use vram_core::architecture::Mlp;
+        use vram_core::format::{MemoryUnit, Theme};
+        use vram_core::{GradientPrecision, Optimizer, Precision};
+        assert_eq!(EN.precision, Precision::ALL.map(Precision::label));
+        assert_eq!(
+            EN.gradients,
+            GradientPrecision::ALL.map(GradientPrecision::label)
+        );
+        assert_eq!(EN.optimizer, Optimizer::ALL.map(Optimizer::label));
+        assert_eq!(EN.mlp, Mlp::ALL.map(Mlp::label));
+        assert_eq!(EN.recompute, Recompute::ALL.map(Recompute::label));
+        assert_eq!(EN.unit, MemoryUnit::ALL.map(MemoryUnit::label));
+        assert_eq!(EN.theme, Theme::ALL.map(Theme::label));
+        assert_eq!(EN.lang.len(), vram_core::format::Lang::ALL.len());
+        assert_eq!(EN.accounting.len(), vram_core::Accounting::ALL.len());
+        assert_eq!(EN.offload.len(), vram_core::Offload::ALL.len());
+        assert_eq!(EN.offload_to.len(), vram_core::OffloadDevice::ALL.len());
     }
 
     #[test]

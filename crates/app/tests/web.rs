@@ -844,3 +844,44 @@ async fn nodes_bandwidth_and_buffers_change_every_figure_they_touch() {
     page.assert_figure("mem-total-zero3", 10.1);
     assert_eq!(page.input("nodes").value(), "0");
 }
+
+#[wasm_bindgen_test]
+async fn a_chinese_link_shows_every_part_in_chinese_with_the_same_figures() {
+    let _turn = Turn::take().await;
+    let page = Page::open("?lang=zh&bw=100").await;
+    assert_eq!(
+        page.find("h1").text_content().unwrap(),
+        "大模型训练显存计算器"
+    );
+    assert_eq!(
+        html_element().get_attribute("lang").as_deref(),
+        Some("zh-Hans")
+    );
+    assert_eq!(page.select("lang").value(), "zh");
+    // The lesson's figures do not depend on the language.
+    page.assert_figure("mem-total-zero1", 38.5);
+    page.assert_figure("comm-time-zero3", 0.3675);
+    let summary = page.testid("summary").text_content().unwrap();
+    assert!(summary.contains("每张 GPU 可用 64 GB"), "{summary}");
+    assert!(page
+        .testid("fits-zero3")
+        .text_content()
+        .unwrap()
+        .contains("放得下"));
+    // Errors too.
+    page.type_into("gpus", "0").await;
+    let error = page.testid("error-gpus").text_content().unwrap();
+    assert!(error.starts_with("请输入 1 到"), "{error}");
+    // No English label is left among the controls.
+    for label in ["模型", "单卡显存", "精度", "优化器", "卸载"] {
+        assert!(
+            page.find("form").text_content().unwrap().contains(label),
+            "{label}"
+        );
+    }
+    assert!(!page
+        .find("form")
+        .text_content()
+        .unwrap()
+        .contains("Memory per GPU"));
+}

@@ -1,0 +1,165 @@
+//! Languages, units, themes and layouts on the release build: each link gives
+//! its texts and the same figures, a language switch keeps what was typed, and
+//! screenshots of both languages and themes at phone and desktop widths are
+//! written under `target/screenshots/` for people to look at.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use fantoccini::Locator;
+use vram_e2e::{Browser, TIMEOUT};
+
+/// The text of the first element matching `css`.
+async fn text_of(browser: &Browser, css: &str) -> String {
+    browser
+        .client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no {css}: {e}"))
+        .text()
+        .await
+        .expect("text read")
+}
+
+/// Waits until `script` (a JavaScript expression) is true in the page.
+async fn wait_until(browser: &Browser, script: &str) {
+    let started = Instant::now();
+    loop {
+        let done = browser.eval(&format!("return !!({script});")).await;
+        if done.as_bool() == Some(true) {
+            return;
+        }
+        assert!(started.elapsed() < TIMEOUT, "never true: {script}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn each_language_unit_and_theme_link_gives_its_texts_and_the_same_figures() {
+    let browser = Browser::start().await;
+    browser.open("?lang=zh").await;
+    assert_eq!(text_of(&browser, "h1").await, "大模型训练显存计算器");
+    let lang = browser.eval("return document.documentElement.lang;").await;
+    assert_eq!(lang.as_str(), Some("zh-Hans"));
+    assert_eq!(browser.figure("mem-total-zero1").await, 38.5);
+    assert_eq!(browser.text("mem-total-zero1").await, "38.5 GB");
+    assert!(browser.text("fits-zero1").await.starts_with("✓ 放得下"));
+    assert!(browser
+        .text("summary")
+        .await
+        .contains("每张 GPU 可用 64 GB"));
+    // The chart's text alternative is in the page's language too.
+    let label = browser.attribute("chart-max-params", "aria-label").await;
+    assert!(label.starts_with("可训练的最大模型"), "{label}");
+
+    browser.open("?lang=en&unit=gib").await;
+    assert_eq!(text_of(&browser, "h1").await, "GPU memory for LLM training");
+    assert_eq!(browser.text("mem-total-ddp").await, "104.31 GiB");
+    assert_eq!(browser.figure("mem-total-ddp").await, 112.0);
+    assert!(browser
+        .text("summary")
+        .await
+        .contains("59.6 GiB usable per GPU"));
+
+    browser.open("?lang=zh&theme=dark").await;
+    let ground = browser
+        .eval("return getComputedStyle(document.body).backgroundColor;")
+        .await;
+    assert_ne!(ground.as_str(), Some("rgb(255, 255, 255)"), "dark ground");
+    assert_eq!(text_of(&browser, "h1").await, "大模型训练显存计算器");
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_language_switch_reloads_in_it_and_keeps_what_was_typed() {
+    let browser = Browser::start().await;
+    browser.open("?params=13&stage=2").await;
+    // An invalid value, which the link cannot carry.
+    browser
+        .eval(
+            r#"const input = document.querySelector("input[name='gpus']");
+               input.value = "8x";
+               input.dispatchEvent(new Event("input", { bubbles: true }));
+               const lang = document.querySelector("select[name='lang']");
+               lang.value = "zh";
+               lang.dispatchEvent(new Event("change", { bubbles: true }));
+               return true;"#,
+        )
+        .await;
+    wait_until(&browser, "document.querySelector('h1') && document.querySelector('h1').textContent === '大模型训练显存计算器'").await;
+    wait_until(&browser, "document.querySelector(\"input[name='gpus']\")").await;
+    let typed = browser
+        .eval("return document.querySelector(\"input[name='gpus']\").value;")
+        .await;
+    assert_eq!(
+        typed.as_str(),
+        Some("8x"),
+        "what was typed survives the switch"
+    );
+    let query = browser.wait_for_query("lang=zh").await;
+    assert!(
+        query.contains("params=13") && query.contains("stage=2"),
+        "{query}"
+    );
+    assert!(
+        !browser.text("error-gpus").await.is_empty(),
+        "and is still named wrong"
+    );
+    browser.close().await;
+}
+
+/// Where the screenshots go: `target/screenshots/`.
+fn screenshot_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots");
+    std::fs::create_dir_all(&dir).expect("target/screenshots");
+    dir
+}
+
+#[tokio::test]
+async fn screenshots_of_both_languages_and_themes_at_phone_and_desktop_widths() {
+    let browser = Browser::start().await;
+    let dir = screenshot_dir();
+    for width in [375u32, 1280] {
+        for lang in ["zh", "en"] {
+            for theme in ["light", "dark"] {
+                browser
+                    .client
+                    .set_window_size(width, 1000)
+                    .await
+                    .expect("window size");
+                browser
+                    .open(&format!(
+                        "?lang={lang}&theme={theme}&model=llama2-7b&gpu=a100-80gb&stage=2&bw=300"
+                    ))
+                    .await;
+                // Nothing wider than the window: no sideways scrolling of the page.
+                let overflow = browser
+                    .eval("return document.documentElement.scrollWidth - window.innerWidth;")
+                    .await
+                    .as_i64()
+                    .unwrap_or(i64::MAX);
+                assert!(
+                    overflow <= 0,
+                    "{lang} {theme} at {width} px: {overflow} px too wide"
+                );
+                // The whole page, in one picture.
+                let height = browser
+                    .eval("return document.documentElement.scrollHeight;")
+                    .await
+                    .as_u64()
+                    .unwrap_or(1000) as u32;
+                browser
+                    .client
+                    .set_window_size(width, height.min(8000) + 140)
+                    .await
+                    .expect("window size");
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                let png = browser.client.screenshot().await.expect("screenshot");
+                assert!(png.len() > 10_000, "an empty screenshot");
+                let path = dir.join(format!("{lang}-{theme}-{width}.png"));
+                std::fs::write(&path, png).expect("screenshot written");
+            }
+        }
+    }
+    browser.close().await;
+}
