@@ -27,6 +27,10 @@ pub enum Output {
     Json,
     /// The page's link for the configuration.
     Link,
+    /// The strategy table in Markdown, for a homework or an issue.
+    Markdown,
+    /// Every strategy's figures in bytes, unrounded, as CSV.
+    Csv,
 }
 
 /// Bad input: one message per problem, each naming its option or link key.
@@ -98,6 +102,20 @@ pub fn command() -> Command {
                 .action(ArgAction::SetTrue)
                 .conflicts_with("json")
                 .help("Print the page's link for this configuration"),
+        )
+        .arg(
+            Arg::new("markdown")
+                .long("markdown")
+                .action(ArgAction::SetTrue)
+                .conflicts_with_all(["json", "print-link"])
+                .help("Print the strategy table in Markdown"),
+        )
+        .arg(
+            Arg::new("csv")
+                .long("csv")
+                .action(ArgAction::SetTrue)
+                .conflicts_with_all(["json", "print-link", "markdown"])
+                .help("Print every strategy's figures in bytes, unrounded, as CSV"),
         )
         .arg(
             Arg::new("base-url")
@@ -195,6 +213,10 @@ where
         Output::Json
     } else if matches.get_flag("print-link") {
         Output::Link
+    } else if matches.get_flag("markdown") {
+        Output::Markdown
+    } else if matches.get_flag("csv") {
+        Output::Csv
     } else {
         let color = match matches.get_one::<String>("color").map(String::as_str) {
             Some("always") => true,
@@ -226,6 +248,23 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
     Ok(match output {
         Output::Table { color } => table(&report, color),
         Output::Json => json(config, &report),
+        Output::Markdown => vram_core::export::markdown(
+            &report,
+            (
+                [
+                    "Strategy",
+                    "Weights",
+                    "Gradients",
+                    "Optimizer states",
+                    "Activations",
+                    "Total per GPU",
+                    "Fits",
+                    "Largest model",
+                ],
+                ["yes", "no"],
+            ),
+        ),
+        Output::Csv => vram_core::export::csv(&report),
         Output::Link => format!(
             "{}?{}\n",
             base_url.split('?').next().unwrap_or(base_url),

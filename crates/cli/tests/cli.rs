@@ -257,3 +257,19 @@ fn a_model_gives_exact_parameters_activations_and_verdicts() {
     assert!(zero3["fewest_gpus"].as_u64().unwrap() > 8);
     assert_eq!(report["config"]["gpu"], "h100-80gb");
 }
+
+#[test]
+fn markdown_and_csv_for_homework_and_spreadsheets() {
+    let output = vram().arg("--markdown").output().unwrap();
+    assert!(output.status.success());
+    let markdown = String::from_utf8(output.stdout).unwrap();
+    assert!(markdown.contains("| ZeRO-2 | 14 GB | 1.75 GB | 10.5 GB | 26.25 GB | yes | 17.07 B |"));
+    let output = vram().args(["--csv", "--params", "13"]).output().unwrap();
+    assert!(output.status.success());
+    let csv = String::from_utf8(output.stdout).unwrap();
+    let zero2 = csv.lines().find(|l| l.starts_with("zero2,")).unwrap();
+    // 13e9 × (2 + 14/8) bytes = 48.75 GB, unrounded in bytes.
+    assert_eq!(zero2.split(',').nth(6), Some("48750000000"));
+    let both = vram().args(["--csv", "--markdown"]).output().unwrap();
+    assert_eq!(both.status.code(), Some(2), "one format at a time");
+}

@@ -26,6 +26,7 @@ pub mod architecture;
 pub mod config;
 pub mod decimal;
 pub mod deepspeed;
+pub mod export;
 pub mod format;
 pub mod gpu;
 pub mod input;
