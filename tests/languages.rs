@@ -119,6 +119,25 @@ fn screenshot_dir() -> PathBuf {
 async fn screenshots_of_both_languages_and_themes_at_phone_and_desktop_widths() {
     let browser = Browser::start().await;
     let dir = screenshot_dir();
+    // The narrowest phones: nothing wider than the window in either language.
+    for lang in ["zh", "en"] {
+        browser
+            .client
+            .set_window_size(320, 900)
+            .await
+            .expect("window size");
+        browser
+            .open(&format!("?lang={lang}&model=llama2-70b&buffers=1&bw=25"))
+            .await;
+        let inner = browser.eval("return window.innerWidth;").await.as_i64();
+        assert_eq!(inner, Some(320), "the window is as narrow as asked");
+        let overflow = browser
+            .eval("return document.documentElement.scrollWidth - window.innerWidth;")
+            .await
+            .as_i64()
+            .unwrap_or(i64::MAX);
+        assert!(overflow <= 0, "{lang} at 320 px: {overflow} px too wide");
+    }
     for width in [375u32, 1280] {
         for lang in ["zh", "en"] {
             for theme in ["light", "dark"] {
