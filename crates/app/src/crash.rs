@@ -14,8 +14,9 @@ use crate::text;
 /// by `console_error_panic_hook`) and a message replaces the calculator.
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info: &PanicHookInfo<'_>| {
-        console_error_panic_hook::hook(info);
-        show_crash_message(&info.to_string());
+        let detail = info.to_string();
+        web_sys::console::error_1(&detail.as_str().into());
+        show_crash_message(&detail);
     }));
 }
 
