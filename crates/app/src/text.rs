@@ -215,6 +215,9 @@ texts! {
          {} × {} tokens; largest micro-batch that fits with {}: {}.",
         "每张 GPU 的激活值（ZeRO 不切分）：{}（每层 {}，嵌入与 logits {}），{} × {} 词元；\
          {} 下放得下的最大微批次：{}。";
+    derivation: &'static str = "{} per GPU, by the lesson's formula: {}", "{} 每张 GPU，按课程公式：{}";
+    word_activations: &'static str = "activations", "激活值";
+    word_buffers: &'static str = "buffers", "缓冲区";
     accumulation: &'static str = "Gradient accumulation: {} steps per optimizer step.",
         "梯度累积：每次优化器更新 {} 步。";
     accumulation_error: &'static str = "Gradient accumulation: {}", "梯度累积：{}";

@@ -410,6 +410,59 @@ impl Report {
         self.strategy(self.highlight)
     }
 
+    /// The lesson's formula for the highlighted strategy with this report's own
+    /// numbers, `(2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB`: bytes per parameter of
+    /// weights, gradients and optimizer states (a shard written `÷ N`), times the
+    /// parameters, plus activations and buffers when counted (each followed by its
+    /// word: `activations`, `buffers`), in the report's unit. `None` where the
+    /// figures follow no such formula: DeepSpeed's accounting, or offload.
+    pub fn derivation(&self, activations: &str, buffers: &str) -> Option<String> {
+        use crate::format::{format_bytes, format_number};
+        let row = self.highlighted();
+        if self.accounting != Accounting::Course || row.offload != Offload::None {
+            return None;
+        }
+        let strategy = row.strategy;
+        let recipe = self.setup.recipe();
+        let n = self.setup.gpus();
+        let terms = [
+            (
+                recipe.precision.bytes_per_param(),
+                strategy.shards_weights(),
+            ),
+            (
+                recipe.gradients.bytes_per_param(recipe.precision),
+                strategy.shards_gradients(),
+            ),
+            (
+                recipe.optimizer.state_bytes_per_param(recipe.precision),
+                strategy.shards_optimizer_states(),
+            ),
+        ]
+        .iter()
+        .filter(|(bytes, _)| *bytes > 0.0)
+        .map(|&(bytes, sharded)| match sharded {
+            true if n > 1 => format!("{} ÷ {n}", format_number(bytes)),
+            _ => format_number(bytes),
+        })
+        .collect::<Vec<_>>()
+        .join(" + ");
+        let mut text = format!(
+            "({terms}) B × {} × 10⁹",
+            format_number(self.setup.params().billions())
+        );
+        for (bytes, word) in [
+            (row.memory.activations, activations),
+            (row.memory.buffers, buffers),
+        ] {
+            if bytes.get() > 0.0 {
+                text.push_str(&format!(" + {} {word}", format_bytes(bytes, self.unit)));
+            }
+        }
+        text.push_str(&format!(" = {}", format_bytes(row.memory.total, self.unit)));
+        Some(text)
+    }
+
     /// The strategy with the least memory per GPU that fits, if any does.
     pub fn least_sharding_that_fits(&self) -> Option<Strategy> {
         self.strategies
@@ -554,6 +607,43 @@ mod tests {
             with(|a| (a.layers, a.hidden, a.heads, a.kv_heads) = (10_000, 1_048_576, 1, 1)),
             Field::Params
         );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn derivations_write_the_lessons_formula_with_its_numbers() {
+        let derive = |query: &str| {
+            crate::link::decode(query)
+                .config
+                .report()
+                .unwrap()
+                .derivation("activations", "buffers")
+        };
+        assert_eq!(
+            derive("stage=ddp").unwrap(),
+            "(2 + 2 + 12) B × 7 × 10⁹ = 112 GB"
+        );
+        assert_eq!(
+            derive("stage=1").unwrap(),
+            "(2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB"
+        );
+        assert_eq!(
+            derive("stage=2").unwrap(),
+            "(2 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ = 26.25 GB"
+        );
+        assert_eq!(
+            derive("stage=3&opt=sgd").unwrap(),
+            "(2 ÷ 8 + 2 ÷ 8 + 4 ÷ 8) B × 7 × 10⁹ = 7 GB"
+        );
+        assert_eq!(
+            derive("stage=3&buffers=1").unwrap(),
+            "(2 ÷ 8 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ + 3.1 GB buffers = 17.1 GB"
+        );
+        assert!(derive("stage=3&model=llama2-7b")
+            .unwrap()
+            .contains("GB activations = "));
+        assert_eq!(derive("stage=3&offload=optimizer"), None);
+        assert_eq!(derive("stage=3&acct=deepspeed"), None);
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
