@@ -608,10 +608,6 @@ pub fn App() -> impl IntoView {
                             <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
                             <Summary report=report t=t />
                             <ResultsTable report=report highlight=form.highlight t=t />
-                            <p class="derivation" data-testid="derivation">{move || report.with(|r| {
-                                r.derivation(t.word_activations, t.word_buffers)
-                                    .map(|formula| text::fill(t.derivation, &[r.highlighted().strategy.label(), &formula]))
-                            })}</p>
                             <ActivationsLine report=report t=t />
                             <PlacementTable report=report t=t />
                             <h2>{t.chart_heading}</h2>

@@ -180,6 +180,12 @@ pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView 
         let unit = report.unit;
         let chosen = report.highlighted();
         let mut parts = Vec::new();
+        if let Some(formula) = report.derivation(t.word_activations, t.word_buffers) {
+            parts.push(text::fill(
+                t.derivation,
+                &[chosen.strategy.label(), &formula],
+            ));
+        }
         if let (Some(a), Some(model)) = (report.activations, report.model) {
             let max_micro_batch = chosen
                 .max_micro_batch

@@ -79,10 +79,9 @@ texts! {
     subtitle: &'static str = "大模型训练显存计算器：DDP 与 ZeRO-1/2/3", "GPU memory for LLM training: DDP and ZeRO-1/2/3";
     subtitle_lang: &'static str = "zh-Hans", "en";
     intro: &'static str =
-        "How much memory each GPU needs for the model states (weights, gradients, optimizer states) \
-         under DDP and DeepSpeed ZeRO, and the largest model your cluster can train.",
-        "在 DDP 与 DeepSpeed ZeRO 下，每张 GPU 需要多少显存存放模型状态（权重、梯度、优化器状态），\
-         以及你的集群能训练多大的模型。";
+        "Memory per GPU for the model states under DDP and DeepSpeed ZeRO, and the largest model \
+         your cluster can train.",
+        "DDP 与 DeepSpeed ZeRO 下每张 GPU 的模型状态显存，以及集群能训练的最大模型。";
     label_lang: &'static str = "Language", "语言";
     lang: [&'static str; 3] = ["as the browser", "中文", "English"], ["跟随浏览器", "中文", "English"];
     label_params: &'static str = "Model size", "模型规模";
@@ -147,16 +146,13 @@ texts! {
     chart_legend_model: &'static str = "your model", "你的模型";
     chart_y_axis: &'static str = "Largest trainable model (B parameters)", "可训练的最大模型（B 参数）";
     footnote: &'static str =
-        "Model states as in the lesson “06. VRAM Calculation and ZeRO” and the ZeRO paper \
-         (Rajbhandari et al. 2020): weights and gradients in the chosen precision, 12 bytes per \
-         parameter of Adam states (fp32 master weights, momentum, variance) or 4 of SGD; ZeRO-1 \
-         shards the optimizer states over the GPUs, ZeRO-2 the gradients too, ZeRO-3 the weights \
-         too. Without an architecture, activations and buffers must fit in the reserved part. \
-         GB = 10⁹ bytes, GiB = 2³⁰ bytes.",
-        "模型状态的算法与课程《06. 显存计算与 ZeRO》及 ZeRO 论文（Rajbhandari 等，2020）一致：\
-         权重和梯度按所选精度计，Adam 每参数 12 字节状态（fp32 主权重、一阶动量、二阶动量），\
-         SGD 为 4 字节；ZeRO-1 把优化器状态切分到各 GPU，ZeRO-2 再切分梯度，ZeRO-3 再切分权重。\
-         不给模型结构时，激活值和缓冲区需放在预留部分里。GB = 10⁹ 字节，GiB = 2³⁰ 字节。";
+        "Formulas of the lesson “06. VRAM Calculation and ZeRO” and the ZeRO paper (Rajbhandari \
+         et al. 2020): ZeRO-1 shards the optimizer states over the GPUs, ZeRO-2 the gradients too, \
+         ZeRO-3 the weights too. Without an architecture, activations and buffers must fit in the \
+         reserved part. GB = 10⁹ bytes, GiB = 2³⁰ bytes.",
+        "公式出自课程《06. 显存计算与 ZeRO》与 ZeRO 论文（Rajbhandari 等，2020）：ZeRO-1 把优化器状态\
+         切分到各 GPU，ZeRO-2 再切分梯度，ZeRO-3 再切分权重。不给模型结构时，激活值和缓冲区需放在\
+         预留部分里。GB = 10⁹ 字节，GiB = 2³⁰ 字节。";
     err_empty: &'static str = "Enter a value.", "请输入一个值。";
     err_not_a_number: &'static str = "Not a number: use digits, like 7 or 6.7.", "不是数字：请输入如 7 或 6.7 的数字。";
     err_not_finite: &'static str = "Too large: enter a finite number.", "太大了：请输入有限的数。";
@@ -179,8 +175,7 @@ texts! {
     crash_reload: &'static str = "Reload", "重新加载";
     crash_reset: &'static str = "Reset", "重置";
     crash_details: &'static str = "Details", "详细信息";
-    scenarios: &'static str = "Lesson Q6 on 8 × A100 80GB, 2,048 tokens, micro-batch 1:",
-        "课程第 6 题，8 × A100 80GB，序列 2,048 词元，微批次 1：";
+    scenarios: &'static str = "Lesson Q6 on 8 × A100 80GB:", "课程第 6 题（8 × A100 80GB）：";
     label_model: &'static str = "Model", "模型";
     model_by_size: &'static str = "By size only (the lesson)", "只按参数量（课程做法）";
     parameters: &'static str = "parameters", "个参数";
@@ -215,7 +210,7 @@ texts! {
          {} × {} tokens; largest micro-batch that fits with {}: {}.",
         "每张 GPU 的激活值（ZeRO 不切分）：{}（每层 {}，嵌入与 logits {}），{} × {} 词元；\
          {} 下放得下的最大微批次：{}。";
-    derivation: &'static str = "{} per GPU, by the lesson's formula: {}", "{} 每张 GPU，按课程公式：{}";
+    derivation: &'static str = "{} per GPU, by the lesson's formula: {}.", "{} 每张 GPU，按课程公式：{}。";
     word_activations: &'static str = "activations", "激活值";
     word_buffers: &'static str = "buffers", "缓冲区";
     accumulation: &'static str = "Gradient accumulation: {} steps per optimizer step.",
@@ -246,8 +241,8 @@ texts! {
     hint_nodes: &'static str = "Data-parallel GPUs = GPUs × nodes.", "数据并行 GPU 数 = 每节点 GPU 数 × 节点数。";
     label_largest_layer: &'static str = "Largest layer", "最大层";
     unit_millions: &'static str = "M params", "M 参数";
-    hint_largest_layer: &'static str = "ZeRO-3 gathers it whole; a chosen model gives its own.",
-        "ZeRO-3 会把它完整聚合；选了模型时自动计算。";
+    hint_largest_layer: &'static str = "ZeRO-3 gathers it whole; a model gives its own.",
+        "ZeRO-3 会完整聚合它；选了模型则自动计算。";
     label_zero_init: &'static str = "zero_init (ZeRO-3)", "zero_init（ZeRO-3）";
     label_buffers: &'static str = "Count DeepSpeed's buffers", "计入 DeepSpeed 缓冲区";
     buffer_labels: [&'static str; 4] = [
