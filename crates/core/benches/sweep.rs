@@ -30,6 +30,20 @@ mod benches {
         sweep.len()
     }
 
+    /// The shortest decimal of a figure the page shows (13.476831232 GB), as a
+    /// `data-value` and in the link: the page writes some 60 per update.
+    #[divan::bench]
+    fn shortest_decimal_of_a_figure() -> String {
+        vram_core::decimal::shortest_decimal(divan::black_box(13.476_831_232))
+    }
+
+    /// The shared link of a configuration with a model: written on every update.
+    #[divan::bench]
+    fn link_of_a_model() -> String {
+        let config = vram_core::link::decode("model=llama2-7b&gpu=a100-80gb&stage=2&bw=300").config;
+        vram_core::link::encode(divan::black_box(&config))
+    }
+
     /// Everything the page's table shows, for the lesson's configuration.
     #[divan::bench]
     fn report_of_the_lesson() -> bool {
