@@ -283,15 +283,11 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::NotFinite => t.err_not_finite.into(),
         InputErrorKind::NotWhole => t.err_not_whole.into(),
         InputErrorKind::OutOfRange(limits) => {
-            let shown = if error.field == Field::Overhead {
-                format_percent
-            } else {
-                format_number
-            };
+            let shown = shown_as(error.field);
             fill(t.err_range, &[&shown(limits.min), &shown(limits.max)])
         }
         InputErrorKind::BelowResolution(resolution) => {
-            fill(t.err_resolution, &[&format_percent(resolution)])
+            fill(t.err_resolution, &[&shown_as(error.field)(resolution)])
         }
         InputErrorKind::UnknownChoice => t.err_choice.into(),
         InputErrorKind::NotDivisible => match error.field {
@@ -301,6 +297,15 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
             _ => t.err_divisible,
         }
         .into(),
+    }
+}
+
+/// How a value of `field` reads in the form: the overhead as a percentage.
+fn shown_as(field: Field) -> fn(f64) -> String {
+    if field == Field::Overhead {
+        format_percent
+    } else {
+        format_number
     }
 }
 

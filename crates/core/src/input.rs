@@ -96,6 +96,11 @@ pub enum Field {
 /// from its shortest decimal form exactly (see [`crate::decimal`]).
 pub const OVERHEAD_RESOLUTION: f64 = 1e-9;
 
+/// The smallest non-zero count given in millions (a largest layer, a DeepSpeed
+/// buffer): 10^-6, one parameter or one element. Finer values mean nothing, and
+/// every accepted one reads back from its shortest decimal form exactly.
+pub const MILLIONS_RESOLUTION: f64 = 1e-6;
+
 /// The range a numeric field accepts, in the unit the user types it in.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
@@ -331,10 +336,25 @@ impl Field {
             Some(limits) if !limits.contains(value) => {
                 Err(self.error(InputErrorKind::OutOfRange(limits)))
             }
-            _ if self == Field::Overhead && value != 0.0 && value.abs() < OVERHEAD_RESOLUTION => {
-                Err(self.error(InputErrorKind::BelowResolution(OVERHEAD_RESOLUTION)))
-            }
-            _ => Ok(value),
+            _ => match self.resolution() {
+                Some(resolution) if value != 0.0 && value.abs() < resolution => {
+                    Err(self.error(InputErrorKind::BelowResolution(resolution)))
+                }
+                _ => Ok(value),
+            },
+        }
+    }
+
+    /// The smallest non-zero value of a field whose range starts at 0.
+    pub const fn resolution(self) -> Option<f64> {
+        match self {
+            Field::Overhead => Some(OVERHEAD_RESOLUTION),
+            Field::LargestLayer
+            | Field::ReduceBucket
+            | Field::AllgatherBucket
+            | Field::PrefetchBucket
+            | Field::MaxLive => Some(MILLIONS_RESOLUTION),
+            _ => None,
         }
     }
 

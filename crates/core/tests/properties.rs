@@ -175,9 +175,9 @@ proptest! {
 
     #[test]
     fn numeric_fields_accept_exactly_their_limits(value in any::<f64>()) {
-        for field in [Field::Params, Field::GpuMemory, Field::Overhead] {
+        for field in [Field::Params, Field::GpuMemory, Field::Overhead, Field::LargestLayer, Field::MaxLive, Field::Bandwidth] {
             let limits = field.limits().unwrap();
-            let resolved = field != Field::Overhead || value == 0.0 || value.abs() >= vram_core::input::OVERHEAD_RESOLUTION;
+            let resolved = field.resolution().is_none_or(|r| value == 0.0 || value.abs() >= r);
             prop_assert_eq!(field.check(value).is_ok(), value.is_finite() && limits.contains(value) && resolved);
             // What Rust prints, every field parses back, bit for bit.
             if let Ok(v) = field.parse_number(&value.to_string()) {
