@@ -92,8 +92,7 @@ texts! {
     unit_gb: &'static str = "GB", "GB";
     label_overhead: &'static str = "Reserved overhead", "预留比例";
     unit_percent: &'static str = "%", "%";
-    hint_overhead: &'static str = "Held back for activations, buffers and the framework.",
-        "留给激活值、缓冲区和框架本身。";
+    hint_overhead: &'static str = "For activations, buffers and the framework.", "留给激活值、缓冲区和框架。";
     label_precision: &'static str = "Precision", "精度";
     precision: [&'static str; 5] =
         ["FP32", "FP16 (mixed)", "BF16 (mixed)", "FP32, no master copy", "BF16, no master copy"],
@@ -226,8 +225,8 @@ texts! {
     least_sharding: &'static str = " The least sharding that fits is {} ({}).", "放得下的最轻切分是 {}（{}）。";
     zero3_fits_on: &'static str = " No strategy fits; ZeRO-3 fits on {} GPUs, or offload, or a smaller model.",
         "没有策略放得下；ZeRO-3 需要 {} 张 GPU，或者卸载，或者换更小的模型。";
-    nothing_fits: &'static str = " No strategy fits on any number of GPUs: choose a smaller model or micro-batch.",
-        "多少张 GPU 都放不下：请选更小的模型或微批次。";
+    nothing_fits: &'static str = " No number of GPUs fits it: choose a smaller model or micro-batch.",
+        "多少张 GPU 都放不下：请换更小的模型或微批次。";
     runtime: &'static str = "DeepSpeed: accounting, offload, nodes, communication", "DeepSpeed：口径、卸载、节点、通信";
     label_accounting: &'static str = "Accounting", "计算口径";
     accounting: [&'static str; 2] = ["The lesson's formulas", "DeepSpeed's estimator"], ["课程公式", "DeepSpeed 估算器"];
@@ -255,7 +254,7 @@ texts! {
     unit_million_elements: &'static str = "M values", "M 个值";
     label_bandwidth: &'static str = "Bandwidth per GPU", "单卡带宽";
     unit_bandwidth: &'static str = "GB/s", "GB/s";
-    hint_bandwidth: &'static str = "For the least time a step's communication takes.", "用于估算每步通信的最短时间。";
+    hint_bandwidth: &'static str = "For the least communication time per step.", "用于估算每步最短通信时间。";
     placement_heading: &'static str = "Where the bytes live, and what each step sends", "数据放在哪里，每步通信多少";
     col_gpu: &'static str = "Per GPU", "每张 GPU";
     col_cpu: &'static str = "CPU per node", "每节点 CPU 内存";
