@@ -612,7 +612,7 @@ pub fn App() -> impl IntoView {
                             <PlacementTable report=report t=t />
                             <h2>{t.chart_heading}</h2>
                             <MaxParamsChart report=report theme=theme t=t />
-                            <ShareLink url=Signal::derive(share_url) t=t />
+                            <ShareLink url=Signal::derive(share_url) report=report t=t />
                             <p class="footnote">{t.footnote}</p>
                         </section>
                     </div>
@@ -670,6 +670,26 @@ fn gpu_capacity(config: &Config) -> String {
     }
 }
 
+/// The results as a Markdown table, in the page's words.
+fn markdown_table(t: &Text, report: &Report) -> String {
+    vram_core::export::markdown(
+        report,
+        (
+            [
+                t.col_strategy,
+                t.col_weights,
+                t.col_grads,
+                t.col_optim,
+                t.col_act,
+                t.col_total,
+                t.col_fits,
+                t.col_max,
+            ],
+            [t.yes, t.no],
+        ),
+    )
+}
+
 /// The keys of the shared link that could not be used, with what was used instead.
 #[component]
 fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>, t: &'static Text) -> impl IntoView {
@@ -688,18 +708,36 @@ fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>, t: &'static Text) -> impl 
 
 /// The link to this configuration, and a button that copies it.
 #[component]
-fn ShareLink(url: Signal<String>, t: &'static Text) -> impl IntoView {
+fn ShareLink(url: Signal<String>, report: Memo<Report>, t: &'static Text) -> impl IntoView {
     let status = RwSignal::new(None::<&'static str>);
-    let copy = move |_| {
-        let url = url.get_untracked();
+    // Copies the link (`markdown` false) or the results as a Markdown table.
+    let copy = move |markdown: bool| {
+        let text = if markdown {
+            report.with_untracked(|r| markdown_table(t, r))
+        } else {
+            url.get_untracked()
+        };
         spawn_local(async move {
-            let outcome = share::copy_to_clipboard(&url).await;
-            status.set(Some(if outcome.is_ok() {
-                t.copied
-            } else {
-                t.copy_failed
+            let outcome = share::copy_to_clipboard(&text).await;
+            status.set(Some(match (outcome.is_ok(), markdown) {
+                (true, false) => t.copied,
+                (true, true) => t.markdown_copied,
+                (false, _) => t.copy_failed,
             }));
         });
+    };
+    // The CSV is made when its link is followed, as a data: URL.
+    let csv = move |ev: leptos::ev::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let csv = report.with_untracked(vram_core::export::csv);
+        let encoded =
+            percent_encoding::utf8_percent_encode(&csv, percent_encoding::NON_ALPHANUMERIC);
+        let link = ev
+            .current_target()
+            .and_then(|l| l.dyn_into::<web_sys::Element>().ok());
+        if let Some(link) = link {
+            let _ = link.set_attribute("href", &format!("data:text/csv;charset=utf-8,{encoded}"));
+        }
     };
     view! {
         <div class="share">
@@ -712,7 +750,11 @@ fn ShareLink(url: Signal<String>, t: &'static Text) -> impl IntoView {
                             input.select();
                         }
                     } />
-                <button type="button" on:click=copy data-testid="copy-link">{t.copy_link}</button>
+                <button type="button" on:click=move |_| copy(false) data-testid="copy-link">{t.copy_link}</button>
+            </div>
+            <div class="share-row exports">
+                <button type="button" class="quiet" on:click=move |_| copy(true) data-testid="export-markdown">{t.copy_markdown}</button>
+                <a class="button" download="vram-calculator.csv" href="#" on:click=csv data-testid="export-csv">{t.download_csv}</a>
             </div>
             <p class="copy-status" aria-live="polite" data-testid="copy-status">{move || status.get()}</p>
         </div>

@@ -102,7 +102,17 @@ pub fn MaxParamsChart(
             <figcaption>
                 <span class="swatch fits"></span> {t.chart_legend_fits} " "
                 <span class="swatch too-small"></span> {t.chart_legend_too_small} " "
-                <span class="swatch model"></span> {t.chart_legend_model}
+                <span class="swatch model"></span> {t.chart_legend_model} " "
+                // The picture as drawn, taken when the link is followed.
+                <a class="button" download="vram-chart.png" href="#" data-testid="export-png"
+                    on:click=move |ev| {
+                        use wasm_bindgen::JsCast;
+                        let url = canvas_ref.get_untracked().and_then(|c| c.to_data_url().ok());
+                        let link = ev.current_target().and_then(|l| l.dyn_into::<web_sys::Element>().ok());
+                        if let (Some(url), Some(link)) = (url, link) {
+                            let _ = link.set_attribute("href", &url);
+                        }
+                    }>{t.download_png}</a>
             </figcaption>
         </figure>
     }

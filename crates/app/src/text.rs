@@ -131,6 +131,10 @@ texts! {
     over: &'static str = "{} over", "超 {}";
     none: &'static str = "none", "无";
     copy_link: &'static str = "Copy link", "复制链接";
+    copy_markdown: &'static str = "Copy results as Markdown", "复制结果（Markdown 表格）";
+    markdown_copied: &'static str = "Markdown table copied.", "Markdown 表格已复制。";
+    download_csv: &'static str = "Download CSV", "下载 CSV";
+    download_png: &'static str = "Chart as PNG", "下载图表 PNG";
     copied: &'static str = "Link copied.", "链接已复制。";
     copy_failed: &'static str = "Could not copy: select the link and copy it.", "复制失败：请选中链接后手动复制。";
     share_label: &'static str = "Link to this configuration", "本配置的链接";

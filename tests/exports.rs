@@ -1,0 +1,83 @@
+//! The export buttons on the release build: the Markdown table goes to the
+//! clipboard, the CSV and each chart's PNG download as data: links, each of
+//! exactly what the page shows.
+
+use std::time::{Duration, Instant};
+
+use vram_e2e::{Browser, TIMEOUT};
+
+/// Clicks the element with `data-testid=id` from the page's own script.
+async fn click(browser: &Browser, id: &str) {
+    browser
+        .eval(&format!(
+            "document.querySelector(\"[data-testid='{id}']\").click(); return true;"
+        ))
+        .await;
+}
+
+#[tokio::test]
+async fn markdown_csv_and_png_hold_what_the_page_shows() {
+    let browser = Browser::start().await;
+    browser.open("?stage=1").await;
+
+    // The clipboard as the page sees it (headless Chromium may refuse the real one).
+    browser
+        .eval(
+            "window.copied = null;
+             navigator.clipboard.writeText = text => { window.copied = text; return Promise.resolve(); };
+             return true;",
+        )
+        .await;
+    click(&browser, "export-markdown").await;
+    let started = Instant::now();
+    let markdown = loop {
+        if let Some(text) = browser.eval("return window.copied;").await.as_str() {
+            break text.to_string();
+        }
+        assert!(started.elapsed() < TIMEOUT, "nothing was copied");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(
+        markdown,
+        "| Strategy | Weights | Gradients | Optimizer | Total | Fits? | Largest model |\n\
+         | --- | ---: | ---: | ---: | ---: | --- | ---: |\n\
+         | DDP | 14 GB | 14 GB | 84 GB | 112 GB | no | 4 B |\n\
+         | ZeRO-1 | 14 GB | 14 GB | 10.5 GB | 38.5 GB | yes | 11.64 B |\n\
+         | ZeRO-2 | 14 GB | 1.75 GB | 10.5 GB | 26.25 GB | yes | 17.07 B |\n\
+         | ZeRO-3 | 1.75 GB | 1.75 GB | 10.5 GB | 14 GB | yes | 32 B |\n"
+    );
+    assert_eq!(browser.text("copy-status").await, "Markdown table copied.");
+
+    click(&browser, "export-csv").await;
+    let csv = browser
+        .eval(
+            "const href = document.querySelector(\"[data-testid='export-csv']\").getAttribute('href');
+             return decodeURIComponent(href.slice('data:text/csv;charset=utf-8,'.length));",
+        )
+        .await;
+    let csv = csv.as_str().expect("a CSV");
+    let lines: Vec<&str> = csv.split("\r\n").collect();
+    assert!(
+        lines[0].starts_with("strategy,weights_bytes,"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[2].starts_with("zero1,14000000000,14000000000,10500000000,0,0,38500000000,true,"),
+        "{}",
+        lines[2]
+    );
+    assert_eq!(lines.len(), 6);
+
+    click(&browser, "export-png").await;
+    let png = browser
+        .eval("return document.querySelector(\"[data-testid='export-png']\").getAttribute('href');")
+        .await;
+    let png = png.as_str().expect("a link");
+    assert!(
+        png.starts_with("data:image/png;base64,") && png.len() > 10_000,
+        "{}",
+        &png[..40.min(png.len())]
+    );
+    browser.close().await;
+}
