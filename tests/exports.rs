@@ -69,9 +69,9 @@ async fn markdown_csv_and_png_hold_what_the_page_shows() {
     );
     assert_eq!(lines.len(), 6);
 
-    click(&browser, "export-png").await;
+    click(&browser, "export-png-max-params").await;
     let png = browser
-        .eval("return document.querySelector(\"[data-testid='export-png']\").getAttribute('href');")
+        .eval("return document.querySelector(\"[data-testid='export-png-max-params']\").getAttribute('href');")
         .await;
     let png = png.as_str().expect("a link");
     assert!(

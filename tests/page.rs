@@ -16,9 +16,9 @@ async fn assert_figure(browser: &Browser, id: &str, expected: f64) {
     );
 }
 
-/// Counts the chart's non-white pixels.
+/// Counts the non-white pixels of the chart whose id is the script's argument.
 const INKED_PIXELS: &str = r#"
-    const canvas = document.querySelector("[data-testid='chart-max-params']");
+    const canvas = document.querySelector(`[data-testid='chart-${arguments[0]}']`);
     const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
     let inked = 0;
     for (let i = 0; i < data.length; i += 4) {
@@ -44,8 +44,17 @@ async fn bare_page_shows_the_lessons_numbers() {
     assert_eq!(browser.attribute("fits-ddp", "data-value").await, "false");
     assert_eq!(browser.attribute("fits-zero3", "data-value").await, "true");
     assert_eq!(browser.text("mem-total-zero1").await, "38.5 GB");
-    let inked = browser.eval(INKED_PIXELS).await.as_u64().unwrap_or(0);
-    assert!(inked > 5_000, "the chart drew only {inked} pixels");
+    // Every canvas drew.
+    for chart in ["memory", "max-params"] {
+        let inked = browser
+            .client
+            .execute(INKED_PIXELS, vec![serde_json::json!(chart)])
+            .await
+            .expect("script runs")
+            .as_u64()
+            .unwrap_or(0);
+        assert!(inked > 5_000, "chart-{chart} drew only {inked} pixels");
+    }
     browser.close().await;
 }
 

@@ -20,7 +20,7 @@ use vram_core::{
     InputError, Offload, OffloadDevice, Optimizer, Precision, Report, Runtime, Strategy,
 };
 
-use crate::chart::MaxParamsChart;
+use crate::chart::{Chart, ChartKind};
 use crate::form::{choice_field, index_of, number_field, Choices, NumberSpec};
 use crate::results::{ActivationsLine, PlacementTable, ResultsTable, Summary};
 use crate::share;
@@ -610,8 +610,10 @@ pub fn App() -> impl IntoView {
                             <ResultsTable report=report highlight=form.highlight t=t />
                             <ActivationsLine report=report t=t />
                             <PlacementTable report=report t=t />
+                            <h2>{t.chart_memory_heading}</h2>
+                            <Chart report=report theme=theme t=t kind=ChartKind::Memory />
                             <h2>{t.chart_heading}</h2>
-                            <MaxParamsChart report=report theme=theme t=t />
+                            <Chart report=report theme=theme t=t kind=ChartKind::MaxParams />
                             <ShareLink url=Signal::derive(share_url) report=report t=t />
                             <p class="footnote">{t.footnote}</p>
                         </section>

@@ -1,5 +1,7 @@
-//! The chart: the largest trainable model per strategy, with the current model
-//! size drawn across, so one sees which strategies can train it.
+//! The charts, one canvas each, drawn with plotters' elements: each GPU's memory
+//! per strategy, stacked by part, with the usable memory and the card's capacity
+//! drawn across; and the largest trainable model per strategy, with the current
+//! model drawn across, so one sees which strategies can train it.
 
 use leptos::prelude::*;
 use plotters::coord::Shift;
@@ -8,11 +10,50 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 use plotters_canvas::CanvasBackend;
 use vram_core::decimal::shortest_decimal;
-use vram_core::format::{format_number, format_params};
+use vram_core::format::{format_bytes, format_number, format_params};
 use vram_core::{Report, Strategy};
 use web_sys::HtmlCanvasElement;
 
-use crate::text::Text;
+use crate::text::{fill, Text};
+
+/// What a chart shows.
+#[derive(Clone, Copy, PartialEq)]
+pub enum ChartKind {
+    /// Each GPU's memory per strategy, stacked by part.
+    Memory,
+    /// The largest trainable model per strategy.
+    MaxParams,
+}
+
+impl ChartKind {
+    /// The chart's name in test ids: `chart-memory`, `export-png-max-params`.
+    fn id(self) -> &'static str {
+        match self {
+            ChartKind::Memory => "memory",
+            ChartKind::MaxParams => "max-params",
+        }
+    }
+
+    /// The legend: each swatch's class and label.
+    fn legend(self, t: &'static Text) -> Vec<(&'static str, &'static str)> {
+        match self {
+            ChartKind::Memory => vec![
+                ("part-0", t.col_weights),
+                ("part-1", t.col_grads),
+                ("part-2", t.col_optim),
+                ("part-3", t.col_act),
+                ("part-4", t.col_buffers),
+                ("model", t.chart_usable),
+                ("capacity", t.chart_capacity),
+            ],
+            ChartKind::MaxParams => vec![
+                ("fits", t.chart_legend_fits),
+                ("too-small", t.chart_legend_too_small),
+                ("model", t.chart_legend_model),
+            ],
+        }
+    }
+}
 
 /// The chart's colours, read from the style sheet's variables so that the chart
 /// follows the page's theme (light or dark).
@@ -24,6 +65,8 @@ struct Palette {
     fits: RGBColor,
     too_small: RGBColor,
     model: RGBColor,
+    /// Weights, gradients, optimizer states, activations, buffers.
+    parts: [RGBColor; 5],
 }
 
 impl Palette {
@@ -43,6 +86,13 @@ impl Palette {
             fits: color("--chart-fits", RGBColor(0x1b, 0x7f, 0x5c)),
             too_small: color("--chart-too-small", RGBColor(0xb4, 0x3c, 0x3c)),
             model: color("--accent", RGBColor(0x1f, 0x3b, 0x8c)),
+            parts: [
+                color("--part-0", RGBColor(0x1f, 0x3b, 0x8c)),
+                color("--part-1", RGBColor(0x4a, 0x7b, 0xd0)),
+                color("--part-2", RGBColor(0xd0, 0x8a, 0x2e)),
+                color("--part-3", RGBColor(0x2e, 0x9e, 0x8f)),
+                color("--part-4", RGBColor(0x8e, 0x8e, 0x99)),
+            ],
         }
     }
 }
@@ -57,12 +107,13 @@ fn parse_hex(text: &str) -> Option<RGBColor> {
 /// Height of the chart in CSS pixels.
 const HEIGHT_CSS: u32 = 300;
 
-/// The chart component: a canvas redrawn whenever the report or the page width changes.
+/// A chart: a canvas redrawn whenever the report or the page width changes.
 #[component]
-pub fn MaxParamsChart(
+pub fn Chart(
     report: Memo<Report>,
     theme: Memo<vram_core::format::Theme>,
     t: &'static Text,
+    kind: ChartKind,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     // The canvas's size in CSS pixels: read once, then on every resize. Reading it
@@ -85,26 +136,27 @@ pub fn MaxParamsChart(
                 size
             });
             // A drawing error leaves the previous picture; the table still holds every figure.
-            let _ = draw(&canvas, &report, size, t);
+            let _ = draw(&canvas, &report, size, t, kind);
             crate::timing::mark(crate::timing::CHART_DRAWN);
         }
     });
-    let description = move || describe(t, &report.read());
+    let description = move || describe(t, &report.read(), kind);
     view! {
         <figure class="chart">
             <canvas
                 node_ref=canvas_ref
-                data-testid="chart-max-params"
+                data-testid=format!("chart-{}", kind.id())
                 role="img"
                 aria-label=description
                 height=HEIGHT_CSS
             ></canvas>
             <figcaption>
-                <span class="swatch fits"></span> {t.chart_legend_fits} " "
-                <span class="swatch too-small"></span> {t.chart_legend_too_small} " "
-                <span class="swatch model"></span> {t.chart_legend_model} " "
+                {kind.legend(t).into_iter().map(|(class, label)| view! {
+                    <span class=format!("swatch {class}")></span> {label} " "
+                }).collect_view()}
                 // The picture as drawn, taken when the link is followed.
-                <a class="button" download="vram-chart.png" href="#" data-testid="export-png"
+                <a class="button" download=format!("vram-{}.png", kind.id()) href="#"
+                    data-testid=format!("export-png-{}", kind.id())
                     on:click=move |ev| {
                         use wasm_bindgen::JsCast;
                         let url = canvas_ref.get_untracked().and_then(|c| c.to_data_url().ok());
@@ -119,19 +171,29 @@ pub fn MaxParamsChart(
 }
 
 /// The chart's figures in words, for screen readers.
-fn describe(t: &Text, report: &Report) -> String {
+fn describe(t: &Text, report: &Report, kind: ChartKind) -> String {
+    let figure = |row: &vram_core::StrategyReport| match kind {
+        ChartKind::Memory => format_bytes(row.memory.total, report.unit),
+        ChartKind::MaxParams => format_params(row.max_params),
+    };
     let bars: Vec<String> = report
         .strategies
         .iter()
-        .map(|row| format!("{} {}", row.strategy.label(), format_params(row.max_params)))
+        .map(|row| format!("{} {}", row.strategy.label(), figure(row)))
         .collect();
-    format!(
-        "{}: {}. {}: {}.",
-        t.chart_y_axis,
-        bars.join(", "),
-        t.chart_legend_model,
-        format_params(report.setup.params())
-    )
+    let (axis, line, value) = match kind {
+        ChartKind::Memory => (
+            fill(t.chart_memory_axis, &[report.unit.symbol()]),
+            t.chart_usable,
+            format_bytes(report.budget.usable(), report.unit),
+        ),
+        ChartKind::MaxParams => (
+            t.chart_y_axis.to_string(),
+            t.chart_legend_model,
+            format_params(report.setup.params()),
+        ),
+    };
+    format!("{axis}: {}. {line}: {value}.", bars.join(", "))
 }
 
 /// The canvas's laid-out size in CSS pixels (a default before layout).
@@ -153,6 +215,7 @@ fn draw(
     report: &Report,
     css_size: (f64, f64),
     t: &Text,
+    kind: ChartKind,
 ) -> Result<(), String> {
     let scale = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
@@ -171,7 +234,7 @@ fn draw(
     let palette = Palette::of(canvas);
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D context")?;
     let root = backend.into_drawing_area();
-    plot(&root, report, scale, &measure, palette, t).map_err(|e| e.to_string())
+    plot(&root, report, scale, &measure, palette, t, kind).map_err(|e| e.to_string())
 }
 
 /// Text widths from the canvas itself. plotters' own estimate measures a
@@ -215,6 +278,7 @@ fn plot(
     measure: &TextMeasure,
     palette: Palette,
     t: &Text,
+    kind: ChartKind,
 ) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
     let Palette {
         ground,
@@ -223,6 +287,7 @@ fn plot(
         fits,
         too_small,
         model: model_line,
+        parts,
     } = palette;
     // Drawn with plotters' elements on the drawing area directly: its chart
     // builder and mesh would cost the page some 25 KB of WebAssembly.
@@ -231,12 +296,25 @@ fn plot(
     root.fill(&ground)?;
 
     let model = report.setup.params().billions();
+    // Memory in the page's unit, so the axis reads as the table does.
+    let in_unit = |bytes: vram_core::Bytes| bytes.get() / report.unit.bytes();
+    let value_of = |row: &vram_core::StrategyReport| match kind {
+        ChartKind::Memory => in_unit(row.memory.total),
+        ChartKind::MaxParams => row.max_params.billions(),
+    };
+    let (reference, axis) = match kind {
+        ChartKind::Memory => (
+            in_unit(report.budget.gpu_memory()),
+            fill(t.chart_memory_axis, &[report.unit.symbol()]),
+        ),
+        ChartKind::MaxParams => (model, t.chart_y_axis.to_string()),
+    };
     let tallest = report
         .strategies
         .iter()
-        .map(|row| row.max_params.billions())
-        .filter(|billions| billions.is_finite())
-        .fold(model, f64::max);
+        .map(value_of)
+        .filter(|value| value.is_finite())
+        .fold(reference, f64::max);
     let y_max = tallest * 1.2;
 
     let (width, height) = root.dim_in_pixel();
@@ -266,7 +344,7 @@ fn plot(
         ink.mix(0.6),
     ))?;
     root.draw_text(
-        t.chart_y_axis,
+        &axis,
         &font(12.0)
             .transform(FontTransform::Rotate270)
             .color(&ink)
@@ -284,59 +362,118 @@ fn plot(
     for (index, row) in report.strategies.iter().enumerate() {
         let x = x_of(index);
         // An unbounded model (everything offloaded) fills the chart's height.
-        let bar_top = y_of(row.max_params.billions().min(y_max));
-        let color = if row.max_params.billions() >= model {
-            fits
-        } else {
-            too_small
-        };
+        let bar_top = y_of(value_of(row).min(y_max));
         let highlighted = row.strategy == report.highlight;
-        let fill = if highlighted {
-            color.filled()
-        } else {
-            color.mix(0.75).filled()
+        let shade = |color: RGBColor| {
+            if highlighted {
+                color.filled()
+            } else {
+                color.mix(0.75).filled()
+            }
         };
-        let corners = [(x - half_bar, bar_top), (x + half_bar, bottom)];
-        root.draw(&Rectangle::new(corners, fill))?;
+        let label = match kind {
+            ChartKind::Memory => {
+                // Weights, gradients, optimizer states, activations, buffers, stacked.
+                let m = row.memory;
+                let mut base = 0.0;
+                for (part, color) in [
+                    m.weights,
+                    m.gradients,
+                    m.optimizer_states,
+                    m.activations,
+                    m.buffers,
+                ]
+                .into_iter()
+                .zip(parts)
+                {
+                    let top = base + in_unit(part);
+                    root.draw(&Rectangle::new(
+                        [
+                            (x - half_bar, y_of(top.min(y_max))),
+                            (x + half_bar, y_of(base.min(y_max))),
+                        ],
+                        shade(color),
+                    ))?;
+                    base = top;
+                }
+                format_bytes(m.total, report.unit)
+            }
+            ChartKind::MaxParams => {
+                let color = if row.max_params.billions() >= model {
+                    fits
+                } else {
+                    too_small
+                };
+                root.draw(&Rectangle::new(
+                    [(x - half_bar, bar_top), (x + half_bar, bottom)],
+                    shade(color),
+                ))?;
+                format_params(row.max_params)
+            }
+        };
         if highlighted {
-            root.draw(&Rectangle::new(corners, ink.stroke_width(px(2.0) as u32)))?;
+            root.draw(&Rectangle::new(
+                [(x - half_bar, bar_top), (x + half_bar, bottom)],
+                ink.stroke_width(px(2.0) as u32),
+            ))?;
         }
-        root.draw_text(
-            &format_params(row.max_params),
-            &value_style,
-            (x, bar_top - px(3.0)),
-        )?;
+        root.draw_text(&label, &value_style, (x, bar_top - px(3.0)))?;
         root.draw_text(row.strategy.label(), &name_style, (x, bottom + px(8.0)))?;
     }
 
-    // The current model, across every bar, labelled on a white ground.
-    let line_y = y_of(model);
-    root.draw(&PathElement::new(
-        vec![(left, line_y), (right, line_y)],
-        model_line.stroke_width(px(2.0) as u32),
-    ))?;
-    let model_label = format!(
-        "{}: {}",
-        t.chart_legend_model,
-        format_params(report.setup.params())
-    );
-    let text_width = measure.width(&model_label, 12.0 * scale);
-    let pad = px(3.0);
-    let label_top = (line_y - px(12.0) - 2 * pad).max(0);
-    root.draw(&Rectangle::new(
-        [
-            (right - text_width - 2 * pad, label_top),
-            (right, line_y - 1),
+    // Lines across every bar, each labelled on the chart's ground: the current
+    // model; or the usable memory and the card's capacity.
+    let lines = match kind {
+        ChartKind::Memory => vec![
+            (
+                in_unit(report.budget.usable()),
+                model_line,
+                t.chart_usable,
+                report.budget.usable(),
+            ),
+            (
+                in_unit(report.budget.gpu_memory()),
+                ink,
+                t.chart_capacity,
+                report.budget.gpu_memory(),
+            ),
         ],
-        ground.mix(0.9).filled(),
-    ))?;
-    root.draw_text(
-        &model_label,
-        &font(12.0)
-            .color(&model_line)
-            .pos(Pos::new(HPos::Right, VPos::Top)),
-        (right - pad, label_top + pad),
-    )?;
+        ChartKind::MaxParams => vec![(
+            model,
+            model_line,
+            t.chart_legend_model,
+            vram_core::Bytes::ZERO,
+        )],
+    };
+    for (value, color, name, bytes) in lines {
+        let line_y = y_of(value);
+        root.draw(&PathElement::new(
+            vec![(left, line_y), (right, line_y)],
+            color.stroke_width(px(2.0) as u32),
+        ))?;
+        let shown = match kind {
+            ChartKind::Memory => format_bytes(bytes, report.unit),
+            ChartKind::MaxParams => format_params(report.setup.params()),
+        };
+        let line_label = format!("{name}: {shown}");
+        let text_width = measure.width(&line_label, 12.0 * scale);
+        let pad = px(3.0);
+        let label_top = (line_y - px(12.0) - 2 * pad).max(0);
+        root.draw(&Rectangle::new(
+            [
+                (right - text_width - 2 * pad, label_top),
+                (right, line_y - 1),
+            ],
+            ground.mix(0.9).filled(),
+        ))?;
+        root.draw_text(
+            &line_label,
+            &font(12.0)
+                .color(&color)
+                .pos(Pos::new(HPos::Right, VPos::Top)),
+            (right - pad, label_top + pad),
+        )?;
+    }
     root.present()?;
     Ok(())
 }

@@ -144,6 +144,10 @@ texts! {
     link_problem: &'static str = "“{}”: {} The default, {}, is used.", "“{}”：{}已改用默认值 {}。";
     link_version: &'static str = "“{}”: unknown link version; read as version 1.",
         "“{}”：未知的链接版本，按版本 1 读取。";
+    chart_memory_heading: &'static str = "Memory per GPU, by part", "每张 GPU 的显存构成";
+    chart_memory_axis: &'static str = "Memory per GPU ({})", "每张 GPU 的显存（{}）";
+    chart_usable: &'static str = "usable", "可用";
+    chart_capacity: &'static str = "GPU", "单卡容量";
     chart_legend_fits: &'static str = "can train your model", "能训练你的模型";
     chart_legend_too_small: &'static str = "cannot", "不能";
     chart_legend_model: &'static str = "your model", "你的模型";
