@@ -732,8 +732,7 @@ fn ShareLink(url: Signal<String>, report: Memo<Report>, t: &'static Text) -> imp
     let csv = move |ev: leptos::ev::MouseEvent| {
         use wasm_bindgen::JsCast;
         let csv = report.with_untracked(vram_core::export::csv);
-        let encoded =
-            percent_encoding::utf8_percent_encode(&csv, percent_encoding::NON_ALPHANUMERIC);
+        let encoded = String::from(js_sys::encode_uri_component(&csv));
         let link = ev
             .current_target()
             .and_then(|l| l.dyn_into::<web_sys::Element>().ok());
