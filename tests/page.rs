@@ -45,7 +45,7 @@ async fn bare_page_shows_the_lessons_numbers() {
     assert_eq!(browser.attribute("fits-zero3", "data-value").await, "true");
     assert_eq!(browser.text("mem-total-zero1").await, "38.5 GB");
     // Every canvas drew.
-    for chart in ["memory", "max-params"] {
+    for chart in ["memory", "max-params", "scaling"] {
         let inked = browser
             .client
             .execute(INKED_PIXELS, vec![serde_json::json!(chart)])

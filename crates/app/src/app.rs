@@ -614,6 +614,8 @@ pub fn App() -> impl IntoView {
                             <Chart report=report theme=theme t=t kind=ChartKind::Memory />
                             <h2>{t.chart_heading}</h2>
                             <Chart report=report theme=theme t=t kind=ChartKind::MaxParams />
+                            <h2>{t.chart_scaling_heading}</h2>
+                            <Chart report=report theme=theme t=t kind=ChartKind::Scaling />
                             <ShareLink url=Signal::derive(share_url) report=report t=t />
                             <p class="footnote">{t.footnote}</p>
                         </section>

@@ -23,6 +23,8 @@ pub enum ChartKind {
     Memory,
     /// The largest trainable model per strategy.
     MaxParams,
+    /// The largest trainable model against the number of GPUs, 1 to 1,024.
+    Scaling,
 }
 
 impl ChartKind {
@@ -31,6 +33,7 @@ impl ChartKind {
         match self {
             ChartKind::Memory => "memory",
             ChartKind::MaxParams => "max-params",
+            ChartKind::Scaling => "scaling",
         }
     }
 
@@ -51,6 +54,12 @@ impl ChartKind {
                 ("too-small", t.chart_legend_too_small),
                 ("model", t.chart_legend_model),
             ],
+            ChartKind::Scaling => Strategy::ALL
+                .iter()
+                .zip(["part-0", "part-1", "part-2", "part-3"])
+                .map(|(strategy, class)| (class, strategy.label()))
+                .chain([("model", t.chart_gpus_now)])
+                .collect(),
         }
     }
 }
@@ -174,8 +183,17 @@ pub fn Chart(
 fn describe(t: &Text, report: &Report, kind: ChartKind) -> String {
     let figure = |row: &vram_core::StrategyReport| match kind {
         ChartKind::Memory => format_bytes(row.memory.total, report.unit),
-        ChartKind::MaxParams => format_params(row.max_params),
+        _ => format_params(row.max_params),
     };
+    if kind == ChartKind::Scaling {
+        let (_, at_most) = &scaling(report)[10];
+        let lines: Vec<String> = Strategy::ALL
+            .iter()
+            .zip(at_most)
+            .map(|(strategy, params)| format!("{} {}", strategy.label(), format_params(*params)))
+            .collect();
+        return fill(t.chart_scaling_alt, &[&lines.join(", ")]);
+    }
     let bars: Vec<String> = report
         .strategies
         .iter()
@@ -187,7 +205,7 @@ fn describe(t: &Text, report: &Report, kind: ChartKind) -> String {
             t.chart_usable,
             format_bytes(report.budget.usable(), report.unit),
         ),
-        ChartKind::MaxParams => (
+        _ => (
             t.chart_y_axis.to_string(),
             t.chart_legend_model,
             format_params(report.setup.params()),
@@ -234,7 +252,11 @@ fn draw(
     let palette = Palette::of(canvas);
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D context")?;
     let root = backend.into_drawing_area();
-    plot(&root, report, scale, &measure, palette, t, kind).map_err(|e| e.to_string())
+    match kind {
+        ChartKind::Scaling => plot_scaling(&root, report, scale, palette),
+        _ => plot(&root, report, scale, &measure, palette, t, kind),
+    }
+    .map_err(|e| e.to_string())
 }
 
 /// Text widths from the canvas itself. plotters' own estimate measures a
@@ -300,14 +322,14 @@ fn plot(
     let in_unit = |bytes: vram_core::Bytes| bytes.get() / report.unit.bytes();
     let value_of = |row: &vram_core::StrategyReport| match kind {
         ChartKind::Memory => in_unit(row.memory.total),
-        ChartKind::MaxParams => row.max_params.billions(),
+        _ => row.max_params.billions(),
     };
     let (reference, axis) = match kind {
         ChartKind::Memory => (
             in_unit(report.budget.gpu_memory()),
             fill(t.chart_memory_axis, &[report.unit.symbol()]),
         ),
-        ChartKind::MaxParams => (model, t.chart_y_axis.to_string()),
+        _ => (model, t.chart_y_axis.to_string()),
     };
     let tallest = report
         .strategies
@@ -398,7 +420,7 @@ fn plot(
                 }
                 format_bytes(m.total, report.unit)
             }
-            ChartKind::MaxParams => {
+            _ => {
                 let color = if row.max_params.billions() >= model {
                     fits
                 } else {
@@ -438,7 +460,7 @@ fn plot(
                 report.budget.gpu_memory(),
             ),
         ],
-        ChartKind::MaxParams => vec![(
+        _ => vec![(
             model,
             model_line,
             t.chart_legend_model,
@@ -453,7 +475,7 @@ fn plot(
         ))?;
         let shown = match kind {
             ChartKind::Memory => format_bytes(bytes, report.unit),
-            ChartKind::MaxParams => format_params(report.setup.params()),
+            _ => format_params(report.setup.params()),
         };
         let line_label = format!("{name}: {shown}");
         let text_width = measure.width(&line_label, 12.0 * scale);
@@ -473,6 +495,106 @@ fn plot(
                 .pos(Pos::new(HPos::Right, VPos::Top)),
             (right - pad, label_top + pad),
         )?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// The largest trainable model of each strategy by the lesson's formula, on
+/// 1, 2, 4, … 1,024 GPUs of this report's memory and recipe.
+fn scaling(report: &Report) -> Vec<(u32, [vram_core::ParamCount; 4])> {
+    vram_core::max_trainable_sweep(
+        &report.budget,
+        report.setup.recipe(),
+        (0..=10).map(|k| 1u32 << k),
+    )
+}
+
+/// The largest trainable model against the number of GPUs, both on logarithmic
+/// scales, one line per strategy, the current number of GPUs marked (the
+/// heading names the axes): DDP stays flat, ZeRO-1 and ZeRO-2 level off,
+/// ZeRO-3 grows with the cluster.
+fn plot_scaling(
+    root: &Area,
+    report: &Report,
+    scale: f64,
+    palette: Palette,
+) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
+    let Palette {
+        ground,
+        ink,
+        grid,
+        model: mark,
+        parts,
+        ..
+    } = palette;
+    let px = |css: f64| (css * scale).round() as i32;
+    let font = |size: f64| (FONT_FAMILY, size * scale).into_font();
+    root.fill(&ground)?;
+    let sweep = scaling(report);
+    let (low, high) = sweep
+        .iter()
+        .flat_map(|(_, params)| params.map(|p| p.billions()))
+        .filter(|b| b.is_finite() && *b > 0.0)
+        .fold((f64::MAX, f64::MIN), |(low, high), b| {
+            (low.min(b), high.max(b))
+        });
+    let low = low.log10().floor();
+    let high = high.log10().ceil().max(low + 1.0);
+    let (width, height) = root.dim_in_pixel();
+    let (left, right) = (px(64.0), width as i32 - px(16.0));
+    let (top, bottom) = (px(16.0), height as i32 - px(34.0));
+    let y_of = |billions: f64| {
+        bottom - ((billions.log10() - low) / (high - low) * f64::from(bottom - top)).round() as i32
+    };
+    let x_of = |log2: f64| left + (log2 / 10.0 * f64::from(right - left)).round() as i32;
+    let label = |h, v| font(12.0).color(&ink).pos(Pos::new(h, v));
+    // Powers of ten across (bounded, whatever the figures), powers of two along.
+    for exponent in (low as i32..=high as i32).take(12) {
+        let y = y_of(10f64.powi(exponent));
+        root.draw(&PathElement::new(vec![(left, y), (right, y)], grid))?;
+        root.draw_text(
+            &format_number(10f64.powi(exponent)),
+            &label(HPos::Right, VPos::Center),
+            (left - px(6.0), y),
+        )?;
+    }
+    for k in (0..=10).step_by(2) {
+        root.draw_text(
+            &(1u32 << k).to_string(),
+            &label(HPos::Center, VPos::Top),
+            (x_of(f64::from(k)), bottom + px(8.0)),
+        )?;
+    }
+    root.draw(&PathElement::new(
+        vec![(left, top), (left, bottom), (right, bottom)],
+        ink.mix(0.6),
+    ))?;
+    // The current number of GPUs, where the axis has it.
+    let gpus = report.setup.gpus();
+    if gpus <= 1024 {
+        let x = x_of(f64::from(gpus).log10() / std::f64::consts::LOG10_2);
+        root.draw(&PathElement::new(
+            vec![(x, top), (x, bottom)],
+            mark.stroke_width(px(2.0) as u32),
+        ))?;
+    }
+    for (index, color) in parts.into_iter().take(4).enumerate() {
+        let points: Vec<(i32, i32)> = sweep
+            .iter()
+            .map(|(gpus, params)| (f64::from(gpus.trailing_zeros()), params[index].billions()))
+            .filter(|(_, b)| b.is_finite() && *b > 0.0)
+            .map(|(k, b)| (x_of(k), y_of(b)))
+            .collect();
+        let width = if Strategy::ALL[index] == report.highlight {
+            4.0
+        } else {
+            2.0
+        };
+        root.draw(&PathElement::new(
+            points,
+            color.stroke_width(px(width) as u32),
+        ))?;
     }
     root.present()?;
     Ok(())

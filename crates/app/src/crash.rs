@@ -50,28 +50,16 @@ pub fn show_crash_message(detail: &str) {
         panel.append_child(&child).ok()?;
         let child = element("p", t.crash_explanation)?;
         panel.append_child(&child).ok()?;
-        let actions = document.create_element("p").ok()?;
-        let reload = element("a", t.crash_reload)?;
-        reload.set_attribute("href", "").ok()?;
+        // Reset: the page's own path without the query, the lesson's example.
         let reset = element("a", t.crash_reset)?;
-        // The page's own path without the query: the lesson's default configuration.
         let path = web_sys::window()
             .and_then(|w| w.location().pathname().ok())
             .unwrap_or_else(|| "./".into());
         reset.set_attribute("href", &path).ok()?;
         reset.set_attribute("data-testid", "crash-reset").ok()?;
-        actions.append_child(&reload).ok()?;
-        actions
-            .append_child(&document.create_text_node(" · "))
-            .ok()?;
-        actions.append_child(&reset).ok()?;
-        panel.append_child(&actions).ok()?;
-        let details = document.create_element("details").ok()?;
-        let child = element("summary", t.crash_details)?;
-        details.append_child(&child).ok()?;
+        panel.append_child(&reset).ok()?;
         let child = element("pre", detail)?;
-        details.append_child(&child).ok()?;
-        panel.append_child(&details).ok()?;
+        panel.append_child(&child).ok()?;
         Some(panel)
     };
     if let Some(panel) = build() {

@@ -148,6 +148,11 @@ texts! {
     chart_memory_axis: &'static str = "Memory per GPU ({})", "每张 GPU 的显存（{}）";
     chart_usable: &'static str = "usable", "可用";
     chart_capacity: &'static str = "GPU", "单卡容量";
+    chart_scaling_heading: &'static str = "Largest trainable model as the cluster grows (1 to 1,024 GPUs)",
+        "集群变大时可训练的最大模型（1 到 1,024 张 GPU）";
+    chart_scaling_alt: &'static str = "Largest trainable model on 1,024 GPUs, by the lesson's formula: {}.",
+        "1,024 张 GPU 时可训练的最大模型（课程公式）：{}。";
+    chart_gpus_now: &'static str = "your GPUs", "你的 GPU 数";
     chart_legend_fits: &'static str = "can train your model", "能训练你的模型";
     chart_legend_too_small: &'static str = "cannot", "不能";
     chart_legend_model: &'static str = "your model", "你的模型";
@@ -175,13 +180,11 @@ texts! {
     link_err_choice: &'static str = "Use one of: {}.", "可用的值：{}。";
     crash_heading: &'static str = "The calculator stopped", "计算器停止运行了";
     crash_explanation: &'static str =
-        "An internal error stopped the calculator. Reload to try the same link again, or reset to \
-         the lesson's example. Please report the details below.",
-        "内部错误使计算器停止运行。可以重新加载再试一次同一个链接，或重置为课程中的例子。\
+        "An internal error stopped the calculator. Reload the page to try the same link again, or \
+         reset to the lesson's example. Please report the details below.",
+        "内部错误使计算器停止运行。可以刷新页面再试一次同一个链接，或重置为课程中的例子。\
          请把下面的详细信息反馈给我们。";
-    crash_reload: &'static str = "Reload", "重新加载";
-    crash_reset: &'static str = "Reset", "重置";
-    crash_details: &'static str = "Details", "详细信息";
+    crash_reset: &'static str = "Reset to the lesson's example", "重置为课程中的例子";
     scenarios: &'static str = "Lesson Q6 on 8 × A100 80GB:", "课程第 6 题（8 × A100 80GB）：";
     label_model: &'static str = "Model", "模型";
     model_by_size: &'static str = "By size only (the lesson)", "只按参数量（课程做法）";
