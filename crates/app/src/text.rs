@@ -148,8 +148,8 @@ texts! {
     chart_memory_axis: &'static str = "Memory per GPU ({})", "每张 GPU 的显存（{}）";
     chart_usable: &'static str = "usable", "可用";
     chart_capacity: &'static str = "GPU", "单卡容量";
-    chart_scaling_heading: &'static str = "Largest trainable model as the cluster grows (1 to 1,024 GPUs)",
-        "集群变大时可训练的最大模型（1 到 1,024 张 GPU）";
+    chart_scaling_heading: &'static str = "Largest trainable model on 1 to 1,024 GPUs",
+        "1 到 1,024 张 GPU 可训练的最大模型";
     chart_scaling_alt: &'static str = "Largest trainable model on 1,024 GPUs, by the lesson's formula: {}.",
         "1,024 张 GPU 时可训练的最大模型（课程公式）：{}。";
     chart_gpus_now: &'static str = "your GPUs", "你的 GPU 数";
@@ -216,9 +216,9 @@ texts! {
     label_global_batch: &'static str = "Global batch (optional)", "全局批次（可选）";
     hint_global_batch: &'static str = "For the gradient-accumulation steps.", "用于计算梯度累积步数。";
     activations_line: &'static str =
-        "Activations per GPU (not sharded by ZeRO): {} ({} per layer, {} for embeddings and logits), \
-         {} × {} tokens; largest micro-batch that fits with {}: {}.",
-        "每张 GPU 的激活值（ZeRO 不切分）：{}（每层 {}，嵌入与 logits {}），{} × {} 词元；\
+        "Activations per GPU (Korthikanti et al. 2022; not sharded by ZeRO): {} ({} per layer, {} for \
+         embeddings and logits), {} × {} tokens; largest micro-batch that fits with {}: {}.",
+        "每张 GPU 的激活值（Korthikanti 等，2022；ZeRO 不切分）：{}（每层 {}，嵌入与 logits {}），{} × {} 词元；\
          {} 下放得下的最大微批次：{}。";
     derivation: &'static str = "{} per GPU, by the lesson's formula: {}.", "{} 每张 GPU，按课程公式：{}。";
     word_activations: &'static str = "activations", "激活值";
