@@ -58,7 +58,7 @@ impl ChartKind {
                 .iter()
                 .zip(["part-0", "part-1", "part-2", "part-3"])
                 .map(|(strategy, class)| (class, strategy.label()))
-                .chain([("model", t.chart_gpus_now)])
+                .chain([("capacity", t.chart_gpus_now)])
                 .collect(),
         }
     }
@@ -524,7 +524,6 @@ fn plot_scaling(
         ground,
         ink,
         grid,
-        model: mark,
         parts,
         ..
     } = palette;
@@ -576,7 +575,7 @@ fn plot_scaling(
         let x = x_of(f64::from(gpus).log10() / std::f64::consts::LOG10_2);
         root.draw(&PathElement::new(
             vec![(x, top), (x, bottom)],
-            mark.stroke_width(px(2.0) as u32),
+            ink.stroke_width(px(1.0) as u32),
         ))?;
     }
     for (index, color) in parts.into_iter().take(4).enumerate() {
