@@ -230,14 +230,14 @@ pub fn PlacementTable(report: Memo<Report>, t: &'static Text) -> impl IntoView {
         .into_iter()
         .map(|strategy| {
             let row = move || *report.read().strategy(strategy);
-            let seconds = move || row().communication_seconds;
+            let seconds = move || row().beyond.communication_seconds;
             view! {
                 <tr>
                     <th scope="row">{strategy.label()}</th>
                     {memory_cell(report, strategy, "mem-gpu", |r| r.memory.total)}
-                    {memory_cell(report, strategy, "mem-cpu", |r| r.cpu_per_node)}
-                    {memory_cell(report, strategy, "mem-nvme", |r| r.nvme_per_node)}
-                    {memory_cell(report, strategy, "comm", |r| r.communication)}
+                    {memory_cell(report, strategy, "mem-cpu", |r| r.beyond.cpu_per_node)}
+                    {memory_cell(report, strategy, "mem-nvme", |r| r.beyond.nvme_per_node)}
+                    {memory_cell(report, strategy, "comm", |r| r.beyond.communication)}
                     <td class="num" data-testid=format!("comm-time-{}", strategy.id())
                         data-value=move || seconds().map_or(String::new(), shortest_decimal)>
                         {move || seconds().map_or(t.none.to_string(), format_seconds)}
@@ -248,7 +248,7 @@ pub fn PlacementTable(report: Memo<Report>, t: &'static Text) -> impl IntoView {
         .collect_view();
     let note = move || {
         let report = report.read();
-        let note = match report.strategy(Strategy::Zero3).deepspeed {
+        let note = match report.strategy(Strategy::Zero3).beyond.deepspeed {
             Some(estimate) => text::fill(
                 t.placement_deepspeed,
                 &[

@@ -311,8 +311,8 @@ pub fn table(report: &Report, color: bool) -> String {
     let any =
         |part: fn(&StrategyReport) -> Bytes| report.strategies.iter().any(|r| part(r).get() > 0.0);
     let with_buffers = any(|r| r.memory.buffers);
-    let with_cpu = any(|r| r.cpu_per_node);
-    let with_nvme = any(|r| r.nvme_per_node);
+    let with_cpu = any(|r| r.beyond.cpu_per_node);
+    let with_nvme = any(|r| r.beyond.nvme_per_node);
     if with_buffers {
         header.push("Buffers".into());
     }
@@ -329,7 +329,7 @@ pub fn table(report: &Report, color: bool) -> String {
         header.push("NVMe per node".into());
     }
     header.push("Sent per step".into());
-    let with_time = report.strategies[0].communication_seconds.is_some();
+    let with_time = report.strategies[0].beyond.communication_seconds.is_some();
     if with_time {
         header.push("Least comm. time".into());
     }
@@ -361,13 +361,13 @@ pub fn table(report: &Report, color: bool) -> String {
                 format_params(row.max_params),
             ]);
             if with_cpu {
-                cells.push(format_bytes(row.cpu_per_node, unit));
+                cells.push(format_bytes(row.beyond.cpu_per_node, unit));
             }
             if with_nvme {
-                cells.push(format_bytes(row.nvme_per_node, unit));
+                cells.push(format_bytes(row.beyond.nvme_per_node, unit));
             }
-            cells.push(format_bytes(row.communication, unit));
-            if let Some(seconds) = row.communication_seconds {
+            cells.push(format_bytes(row.beyond.communication, unit));
+            if let Some(seconds) = row.beyond.communication_seconds {
                 cells.push(format_seconds(seconds));
             }
             cells
@@ -491,11 +491,11 @@ pub fn json(config: &Config, report: &Report) -> String {
                 "max_micro_batch": row.max_micro_batch,
                 "max_params": figure(row.max_params.get(), "parameters"),
                 "buffers": figure(row.memory.buffers.get(), "B"),
-                "offload": row.offload.key(),
-                "cpu_per_node": figure(row.cpu_per_node.get(), "B"),
-                "nvme_per_node": figure(row.nvme_per_node.get(), "B"),
-                "communication_per_step": figure(row.communication.get(), "B"),
-                "communication_seconds": row.communication_seconds.map(|s| figure(s, "s")),
+                "offload": row.beyond.offload.key(),
+                "cpu_per_node": figure(row.beyond.cpu_per_node.get(), "B"),
+                "nvme_per_node": figure(row.beyond.nvme_per_node.get(), "B"),
+                "communication_per_step": figure(row.beyond.communication.get(), "B"),
+                "communication_seconds": row.beyond.communication_seconds.map(|s| figure(s, "s")),
             })
         })
         .collect();

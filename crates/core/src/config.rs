@@ -6,14 +6,14 @@ use serde::{Deserialize, Serialize};
 use crate::accumulation::accumulation_steps;
 use crate::activations::{activation_memory, ActivationMemory, ActivationSetup, Recompute};
 use crate::architecture::{Architecture, ModelPreset};
-use crate::deepspeed::{DeepSpeedEstimate, Offload};
+use crate::deepspeed::Offload;
 use crate::format::{Lang, MemoryUnit, Theme};
 use crate::gpu::GpuPreset;
 use crate::input::InputErrorKind;
 use crate::input::{Field, InputError};
 use crate::memory::Recipe;
 use crate::memory::{BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup};
-use crate::runtime::{Accounting, Runtime};
+use crate::runtime::{Accounting, BeyondGpu, Runtime};
 use crate::units::{Bytes, ParamCount};
 use crate::{GradientPrecision, Optimizer, Precision, Strategy};
 
@@ -244,18 +244,8 @@ pub struct StrategyReport {
     pub fewest_gpus: Option<u32>,
     /// The largest micro-batch that fits, when activations are counted.
     pub max_micro_batch: Option<u32>,
-    /// CPU memory per node, and NVMe bytes per node, that the runtime needs.
-    pub cpu_per_node: Bytes,
-    /// NVMe bytes per node (offload to NVMe).
-    pub nvme_per_node: Bytes,
-    /// What this strategy offloads.
-    pub offload: Offload,
-    /// Bytes each GPU sends and receives per training step.
-    pub communication: Bytes,
-    /// The least time the communication takes at the given bandwidth, in seconds.
-    pub communication_seconds: Option<f64>,
-    /// DeepSpeed's own estimate (model states per GPU and CPU per node), under its accounting.
-    pub deepspeed: Option<DeepSpeedEstimate>,
+    /// Each node's CPU memory and NVMe, and the network.
+    pub beyond: BeyondGpu,
 }
 
 /// Every figure the page shows for a valid configuration.
@@ -310,12 +300,7 @@ impl Report {
             max_params: ParamCount::new(0.0),
             fewest_gpus: None,
             max_micro_batch: None,
-            cpu_per_node: Bytes::ZERO,
-            nvme_per_node: Bytes::ZERO,
-            offload: Offload::None,
-            communication: Bytes::ZERO,
-            communication_seconds: None,
-            deepspeed: None,
+            beyond: BeyondGpu::NOTHING,
         });
         let mut report = Report {
             setup,
@@ -386,12 +371,7 @@ impl Report {
                     let fitting = ((usable.get() - states) / per_sequence.get()).floor();
                     (fitting >= 1.0).then(|| fitting.min(f64::from(u32::MAX)) as u32)
                 }),
-                cpu_per_node: placement.cpu_per_node,
-                nvme_per_node: placement.nvme_per_node,
-                offload: placement.offload,
-                communication: placement.communication,
-                communication_seconds: placement.communication_seconds,
-                deepspeed: placement.deepspeed,
+                beyond: placement.beyond,
             };
         }
         self.activations = activations;
@@ -419,7 +399,7 @@ impl Report {
     pub fn derivation(&self, activations: &str, buffers: &str) -> Option<String> {
         use crate::format::{format_bytes, format_number};
         let row = self.highlighted();
-        if self.accounting != Accounting::Course || row.offload != Offload::None {
+        if self.accounting != Accounting::Course || row.beyond.offload != Offload::None {
             return None;
         }
         let strategy = row.strategy;

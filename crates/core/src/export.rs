@@ -83,10 +83,14 @@ pub fn csv(report: &Report) -> String {
             shortest_decimal(r.headroom.get()),
             shortest_decimal(r.max_params.get()),
             optional(r.fewest_gpus.map(f64::from)),
-            [r.cpu_per_node, r.nvme_per_node, r.communication]
-                .map(|b| shortest_decimal(b.get()))
-                .join(","),
-            optional(r.communication_seconds),
+            [
+                r.beyond.cpu_per_node,
+                r.beyond.nvme_per_node,
+                r.beyond.communication
+            ]
+            .map(|b| shortest_decimal(b.get()))
+            .join(","),
+            optional(r.beyond.communication_seconds),
         ));
     }
     text

@@ -48,7 +48,7 @@ pub use memory::{
 };
 pub use optimizer::Optimizer;
 pub use precision::{GradientPrecision, Precision};
-pub use runtime::{Accounting, BufferSizes, OffloadDevice, Placement, Runtime};
+pub use runtime::{Accounting, BeyondGpu, BufferSizes, OffloadDevice, Placement, Runtime};
 pub use strategy::Strategy;
 pub use units::{Bytes, ParamCount};
 

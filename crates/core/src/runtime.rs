@@ -215,6 +215,14 @@ pub struct Placement {
     pub bytes_per_param: BytesPerParam,
     /// Bytes on each GPU that do not scale with the model: buffers and the largest layer.
     pub fixed: Bytes,
+    /// Each node's CPU memory and NVMe, and the network.
+    pub beyond: BeyondGpu,
+}
+
+/// What a strategy needs beyond its GPUs' memory: each node's CPU memory and
+/// NVMe, and what goes over the network.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BeyondGpu {
     /// CPU memory per node.
     pub cpu_per_node: Bytes,
     /// NVMe bytes per node.
@@ -228,6 +236,18 @@ pub struct Placement {
     /// DeepSpeed's estimate as its estimator prints it (model states only), under
     /// its accounting for ZeRO-1/2/3.
     pub deepspeed: Option<DeepSpeedEstimate>,
+}
+
+impl BeyondGpu {
+    /// Nothing beyond the GPUs, and nothing sent.
+    pub const NOTHING: BeyondGpu = BeyondGpu {
+        cpu_per_node: Bytes::ZERO,
+        nvme_per_node: Bytes::ZERO,
+        offload: Offload::None,
+        communication: Bytes::ZERO,
+        communication_seconds: None,
+        deepspeed: None,
+    };
 }
 
 impl Runtime {
@@ -361,14 +381,16 @@ impl Runtime {
             gpu,
             bytes_per_param: per_param,
             fixed: Bytes::new(fixed),
-            cpu_per_node: Bytes::new(cpu),
-            nvme_per_node: Bytes::new(nvme),
-            offload,
-            communication,
-            communication_seconds: self
-                .bandwidth_gb_per_s
-                .map(|bw| crate::deepspeed::communication_seconds(communication, bw)),
-            deepspeed: estimate,
+            beyond: BeyondGpu {
+                cpu_per_node: Bytes::new(cpu),
+                nvme_per_node: Bytes::new(nvme),
+                offload,
+                communication,
+                communication_seconds: self
+                    .bandwidth_gb_per_s
+                    .map(|bw| crate::deepspeed::communication_seconds(communication, bw)),
+                deepspeed: estimate,
+            },
         }
     }
 }
@@ -412,7 +434,7 @@ mod tests {
             let r = report(&format!("{T5_3B}&offload={offload}"));
             let zero3 = r.strategy(Strategy::Zero3);
             assert_eq!(gib_2dp(zero3.memory.total), gpu, "offload={offload}");
-            assert_eq!(gib_2dp(zero3.cpu_per_node), cpu, "offload={offload}");
+            assert_eq!(gib_2dp(zero3.beyond.cpu_per_node), cpu, "offload={offload}");
             // The parts add up to the estimator's total, to the byte.
             let m = zero3.memory;
             let parts = m.weights.get() + m.gradients.get() + m.optimizer_states.get();
@@ -432,10 +454,10 @@ mod tests {
         );
         // What stays in CPU memory is the estimator's figure without offload;
         // the rest of its figure with offload goes to NVMe.
-        assert_eq!(gib_2dp(nvme.cpu_per_node), 1.43);
+        assert_eq!(gib_2dp(nvme.beyond.cpu_per_node), 1.43);
         assert_eq!(
-            nvme.nvme_per_node.get() + nvme.cpu_per_node.get(),
-            cpu.cpu_per_node.get()
+            nvme.beyond.nvme_per_node.get() + nvme.beyond.cpu_per_node.get(),
+            cpu.beyond.cpu_per_node.get()
         );
         assert_eq!(nvme.memory.total, cpu.memory.total);
     }
@@ -448,11 +470,11 @@ mod tests {
         let r = report("offload=optimizer");
         let zero2 = r.strategy(Strategy::Zero2);
         assert!((zero2.memory.total.gb() - 26.25 + 10.5).abs() < 1e-9);
-        assert!((zero2.cpu_per_node.gb() - 84.0).abs() < 1e-9);
+        assert!((zero2.beyond.cpu_per_node.gb() - 84.0).abs() < 1e-9);
         // DDP cannot offload: unchanged, nothing on the CPU.
         let ddp = r.strategy(Strategy::Ddp);
         assert_eq!(ddp.memory.total.gb(), 112.0);
-        assert_eq!(ddp.cpu_per_node.get(), 0.0);
+        assert_eq!(ddp.beyond.cpu_per_node.get(), 0.0);
         // ZeRO-1 and ZeRO-2 never offload parameters.
         let all = report("offload=all");
         assert_eq!(all.strategy(Strategy::Zero2).memory, zero2.memory);
@@ -460,7 +482,7 @@ mod tests {
         assert_eq!(zero3.memory.total.get(), 0.0);
         // GPU memory no longer bounds the model.
         assert_eq!(zero3.max_params.get(), f64::INFINITY);
-        assert!((zero3.cpu_per_node.gb() - 112.0).abs() < 1e-9);
+        assert!((zero3.beyond.cpu_per_node.gb() - 112.0).abs() < 1e-9);
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -510,13 +532,20 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn communication_per_step_and_its_least_time() {
         let r = report("bw=100");
-        let comm = r.strategies.map(|row| row.communication.gb());
+        let comm = r.strategies.map(|row| row.beyond.communication.gb());
         // 2Ψ(N−1)/N × 2 B = 24.5 GB; ZeRO-3 3Ψ(N−1)/N × 2 B = 36.75 GB.
         assert_eq!(comm, [24.5, 24.5, 24.5, 36.75]);
-        let time = r.strategy(Strategy::Zero3).communication_seconds.unwrap();
+        let time = r
+            .strategy(Strategy::Zero3)
+            .beyond
+            .communication_seconds
+            .unwrap();
         assert!((time - 0.3675).abs() < 1e-12);
         assert_eq!(
-            report("").strategy(Strategy::Ddp).communication_seconds,
+            report("")
+                .strategy(Strategy::Ddp)
+                .beyond
+                .communication_seconds,
             None
         );
     }
