@@ -126,6 +126,39 @@ async fn typing_a_new_model_size_changes_the_figures_and_the_link() {
     browser.close().await;
 }
 
+/// Types each model size from 1 to the script's argument into the field, one
+/// macrotask apart, as a held arrow key would.
+const BURST_OF_INPUTS: &str = r#"
+    const [last, done] = arguments;
+    const input = document.querySelector("input[name='params']");
+    (async () => {
+        for (let billions = 1; billions <= last; billions++) {
+            input.value = String(billions);
+            input.dispatchEvent(new Event("input", { bubbles: true }));
+            await new Promise(resolve => setTimeout(resolve, 0));
+        }
+        done();
+    })();
+"#;
+
+/// Chromium ignores a page's address updates beyond 200 in 10 s (this browser
+/// runs with its flooding protection on): the address must still end up
+/// holding the last configuration.
+#[tokio::test]
+async fn the_address_follows_a_burst_of_changes() {
+    let browser = Browser::start().await;
+    browser.open("").await;
+    browser
+        .client
+        .execute_async(BURST_OF_INPUTS, vec![serde_json::json!(300)])
+        .await
+        .expect("the burst runs");
+    assert_figure(&browser, "mem-total-ddp", 300.0 * 16.0).await;
+    let query = browser.wait_for_query("params=300&").await;
+    assert!(query.starts_with("v=1&params=300&gpus=8&"), "{query}");
+    browser.close().await;
+}
+
 #[tokio::test]
 async fn an_invalid_link_value_is_named_and_the_page_still_works() {
     let browser = Browser::start().await;

@@ -475,10 +475,7 @@ pub fn App() -> impl IntoView {
     });
 
     let query = Memo::new(move |_| link::encode(&config.get()));
-    Effect::new(move |_| {
-        share::replace_query(&query.get());
-        crate::timing::mark(crate::timing::LINK_WRITTEN);
-    });
+    share::follow_in_address(query);
     let share_url = move || share::page_url(&query.get());
     // Inside another page's iframe: compact, and the host learns our height.
     share::set_embedded(initial.embed);

@@ -1,6 +1,9 @@
-//! The shared link in the browser: reading it on load, rewriting it on every
-//! change with `history.replaceState`, copying it.
+//! The shared link in the browser: reading it on load, keeping the address bar
+//! on it with `history.replaceState` (at most every 100 ms), copying it.
 
+use std::time::Duration;
+
+use leptos::prelude::{set_timeout, Effect, GetUntracked, Memo, Track};
 use wasm_bindgen::JsValue;
 
 /// The query string of the page's address, with its leading `?` (empty if none).
@@ -10,18 +13,58 @@ pub fn current_query() -> String {
         .unwrap_or_default()
 }
 
-/// Replaces the address's query with `query` (no leading `?`), keeping path and
-/// fragment, without reloading and without a new history entry.
-pub fn replace_query(query: &str) {
+/// Least time between two rewrites of the address, in milliseconds. Browsers
+/// refuse a page that rewrites it too often (Chromium ignores more than 200
+/// updates in 10 s, Firefox throws): a held arrow key in a number field would
+/// leave an old link in the address bar.
+const ADDRESS_INTERVAL_MS: f64 = 100.0;
+
+thread_local! {
+    /// When the address was last written (`Date.now()`, ms), and whether a write
+    /// is scheduled.
+    static ADDRESS: std::cell::Cell<(f64, bool)> = const { std::cell::Cell::new((f64::NEG_INFINITY, false)) };
+}
+
+/// Keeps the address's query (no leading `?`) that of `query`, keeping path and
+/// fragment, without reloading and without new history entries: at once, or, if
+/// the address changed less than [`ADDRESS_INTERVAL_MS`] ago, at the end of that
+/// interval with `query`'s value by then.
+pub fn follow_in_address(query: Memo<String>) {
+    Effect::new(move |_| {
+        query.track();
+        let (last, scheduled) = ADDRESS.get();
+        let wait = last + ADDRESS_INTERVAL_MS - js_sys::Date::now();
+        if scheduled {
+        } else if wait > 0.0 {
+            ADDRESS.set((last, true));
+            set_timeout(
+                // The page may be gone by then (unmounted): nothing to write.
+                move || match query.try_get_untracked() {
+                    Some(query) => write_address(&query),
+                    None => ADDRESS.set((last, false)),
+                },
+                Duration::from_millis(wait.ceil() as u64),
+            );
+        } else {
+            write_address(&query.get_untracked());
+        }
+    });
+}
+
+/// Writes `query` into the address.
+fn write_address(query: &str) {
+    ADDRESS.set((js_sys::Date::now(), false));
     let Some(window) = web_sys::window() else {
         return;
     };
     let hash = window.location().hash().unwrap_or_default();
     let url = format!("?{query}{hash}");
     if let Ok(history) = window.history() {
-        // Fails only for a cross-origin URL, which a bare query cannot be.
+        // Fails for a cross-origin URL, which a bare query cannot be, or when
+        // throttled, which the interval above prevents.
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }
+    crate::timing::mark(crate::timing::LINK_WRITTEN);
 }
 
 /// The page's own address with `query`: what "copy link" copies.

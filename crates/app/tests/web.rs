@@ -60,8 +60,9 @@ struct Page {
 impl Page {
     /// Mounts the page as if opened with `query` in the address bar.
     async fn open(query: &str) -> Page {
-        // Let effects still queued by an earlier page settle before the address is set.
-        sleep_ms(0).await;
+        // Let effects and address writes still queued by an earlier page settle
+        // before the address is set.
+        sleep_ms(ADDRESS_SETTLED_MS).await;
         let window = web_sys::window().unwrap();
         window
             .history()
@@ -174,6 +175,15 @@ fn location_search() -> String {
     web_sys::window().unwrap().location().search().unwrap()
 }
 
+/// Longer than the page's least interval between two address writes (100 ms).
+const ADDRESS_SETTLED_MS: i32 = 150;
+
+/// The address's query once the page's latest write has landed.
+async fn address_query() -> String {
+    sleep_ms(ADDRESS_SETTLED_MS).await;
+    location_search()
+}
+
 /// A fingerprint of the canvas's pixels and the number of pixels that are not white.
 fn canvas_pixels(page: &Page) -> (u64, usize) {
     let canvas: HtmlCanvasElement = page.testid("chart-max-params").unchecked_into();
@@ -230,7 +240,7 @@ async fn bare_page_shows_the_lessons_numbers() {
     );
     // The address bar now holds the whole configuration.
     assert_eq!(
-        location_search(),
+        address_query().await,
         "?v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp"
     );
 }
@@ -247,9 +257,9 @@ async fn a_changed_input_changes_table_link_and_chart() {
     page.assert_figure("mem-total-zero1", 71.5);
     assert_eq!(page.flag("fits-zero1"), "false");
     assert!(
-        location_search().contains("params=13&"),
+        address_query().await.contains("params=13&"),
         "{}",
-        location_search()
+        address_query().await
     );
     let (after, _) = canvas_pixels(&page);
     assert_ne!(before, after, "the chart was not redrawn");
@@ -263,10 +273,10 @@ async fn a_changed_input_changes_table_link_and_chart() {
     page.assert_figure("mem-total-ddp", 13.0 * 8.0);
     let note = page.testid("optimizer-bytes").text_content().unwrap();
     assert!(note.contains("= 4 B per parameter (the lesson)"), "{note}");
-    assert!(location_search().contains("opt=sgd"));
+    assert!(address_query().await.contains("opt=sgd"));
 
     page.type_into("overhead", "50").await;
-    assert!(location_search().contains("overhead=0.5"));
+    assert!(address_query().await.contains("overhead=0.5"));
     // 80 GB × (1 − 0.5) = 40 GB usable; SGD under DDP takes 2 + 2 + 4 = 8 bytes per parameter.
     page.assert_figure("max-params-ddp", 5.0);
 }
@@ -289,7 +299,7 @@ async fn a_shared_link_fills_the_form_and_highlights_its_strategy() {
         .text_content()
         .unwrap()
         .contains("ZeRO-2 needs 48.75 GB"));
-    assert!(location_search().contains("stage=2"));
+    assert!(address_query().await.contains("stage=2"));
 }
 
 #[wasm_bindgen_test]
@@ -327,7 +337,7 @@ async fn invalid_input_keeps_the_text_and_the_last_result_marked_stale() {
         Some("true")
     );
     page.assert_figure("mem-total-zero2", 48.75);
-    assert!(location_search().contains("params=13&"));
+    assert!(address_query().await.contains("params=13&"));
 
     page.type_into("gpus", "0").await;
     assert!(page
@@ -357,9 +367,9 @@ async fn clicking_a_strategy_highlights_it() {
     leptos::task::tick().await;
     assert_eq!(page.select("stage").value(), "3");
     assert!(
-        location_search().ends_with("stage=3"),
+        address_query().await.ends_with("stage=3"),
         "{}",
-        location_search()
+        address_query().await
     );
     assert_eq!(
         button.get_attribute("aria-pressed").as_deref(),
@@ -675,7 +685,7 @@ async fn a_model_preset_link_counts_parameters_exactly_and_adds_activations() {
         .unwrap()
         .contains("81559 MiB"));
     assert_eq!(page.flag("fewest-gpus-ddp"), "");
-    assert!(location_search().contains("model=llama2-70b"));
+    assert!(address_query().await.contains("model=llama2-70b"));
 }
 
 #[wasm_bindgen_test]
@@ -691,9 +701,9 @@ async fn choosing_a_preset_fills_the_architecture_and_editing_makes_it_custom() 
     let note = page.testid("params-count").text_content().unwrap();
     assert!(note.contains("custom"), "{note}");
     assert!(
-        location_search().contains("model=llama3-8b&layers=40"),
+        address_query().await.contains("model=llama3-8b&layers=40"),
         "{}",
-        location_search()
+        address_query().await
     );
     // An impossible architecture is named next to its field.
     page.type_into("heads", "33").await;
@@ -751,9 +761,9 @@ async fn gib_shows_binary_units_and_keeps_figures_in_gb() {
         "112 GB"
     );
     assert!(
-        !location_search().contains("unit="),
+        !address_query().await.contains("unit="),
         "GB is the default: {}",
-        location_search()
+        address_query().await
     );
 }
 
@@ -771,7 +781,7 @@ async fn a_forced_theme_marks_the_document_and_auto_clears_it() {
         None,
         "auto follows the system"
     );
-    assert!(!location_search().contains("theme="));
+    assert!(!address_query().await.contains("theme="));
 }
 
 #[wasm_bindgen_test]
@@ -781,7 +791,7 @@ async fn embed_marks_the_document_for_the_compact_layout() {
     let html = html_element();
     assert_eq!(html.get_attribute("data-embed").as_deref(), Some("1"));
     assert!(
-        location_search().contains("embed=1"),
+        address_query().await.contains("embed=1"),
         "the link keeps the layout"
     );
     drop(_page);
@@ -810,9 +820,9 @@ async fn deepspeeds_t5_3b_table_and_offload_on_the_page() {
     assert_eq!(two_dp(gib("mem-gpu-zero3")), 0.12);
     assert_eq!(two_dp(gib("mem-cpu-zero3")), 71.69);
     assert!(
-        location_search().contains("offload=all"),
+        address_query().await.contains("offload=all"),
         "{}",
-        location_search()
+        address_query().await
     );
     page.choose("offload_to", "nvme").await;
     assert_eq!(two_dp(gib("mem-cpu-zero3")), 1.43);
