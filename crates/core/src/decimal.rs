@@ -263,7 +263,11 @@ fn digits(mut n: u128) -> String {
             break;
         }
     }
-    reversed.iter().rev().map(|&digit| char::from(digit)).collect()
+    reversed
+        .iter()
+        .rev()
+        .map(|&digit| char::from(digit))
+        .collect()
 }
 
 /// `scaled / 10^decimals` written out, trailing zeros of the fraction dropped.
