@@ -177,7 +177,6 @@ pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView 
     let activations = move || report.read().activations;
     let line = move || {
         let report = report.read();
-        let unit = report.unit;
         let chosen = report.highlighted();
         let mut parts = Vec::new();
         if let Some(formula) = report.derivation(t.word_activations, t.word_buffers) {
@@ -186,18 +185,16 @@ pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView 
                 &[chosen.strategy.label(), &formula],
             ));
         }
-        if let (Some(a), Some(model)) = (report.activations, report.model) {
+        if let (Some(formula), Some(model)) = (report.activation_derivation(), report.model) {
             let max_micro_batch = chosen
                 .max_micro_batch
                 .map_or(t.none.to_string(), |b| b.to_string());
             parts.push(text::fill(
                 t.activations_line,
                 &[
-                    &format_bytes(a.total, unit),
-                    &format_bytes(a.per_layer, unit),
-                    &format_bytes(a.embeddings_and_logits, unit),
                     &model.micro_batch.to_string(),
                     &model.seq_len.to_string(),
+                    &formula,
                     chosen.strategy.label(),
                     &max_micro_batch,
                 ],
@@ -211,7 +208,7 @@ pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView 
             )),
             None => {}
         }
-        parts.join(" ")
+        parts.join("\n")
     };
     view! {
         <p class="activations" data-testid="activations" hidden=move || line().is_empty()>

@@ -216,10 +216,12 @@ texts! {
     label_global_batch: &'static str = "Global batch (optional)", "全局批次（可选）";
     hint_global_batch: &'static str = "For the gradient-accumulation steps.", "用于计算梯度累积步数。";
     activations_line: &'static str =
-        "Activations per GPU (Korthikanti et al. 2022; not sharded by ZeRO): {} ({} per layer, {} for \
-         embeddings and logits), {} × {} tokens; largest micro-batch that fits with {}: {}.",
-        "每张 GPU 的激活值（Korthikanti 等，2022；ZeRO 不切分）：{}（每层 {}，嵌入与 logits {}），{} × {} 词元；\
-         {} 下放得下的最大微批次：{}。";
+        "Activations per GPU (Korthikanti et al. 2022; not sharded by ZeRO), {} × {} tokens:\n{},\nwith L \
+         layers, e bytes per value, s tokens, b micro-batch, h hidden size, k key/value width, m 4 for \
+         SwiGLU or 2 for GELU, f FFN width, a heads, v vocabulary.\nLargest micro-batch that fits with {}: {}.",
+        "每张 GPU 的激活值（Korthikanti 等，2022；ZeRO 不切分），{} × {} 词元：\n{}，\n其中 L 为层数，e 为每个值的\
+         字节数，s 为词元数，b 为微批次，h 为隐藏维度，k 为键/值宽度，m 在 SwiGLU 取 4、GELU 取 2，f 为 FFN \
+         宽度，a 为注意力头数，v 为词表大小。\n{} 下放得下的最大微批次：{}。";
     derivation: &'static str = "{} per GPU, by the lesson's formula: {}.", "{} 每张 GPU，按课程公式：{}。";
     word_activations: &'static str = "activations", "激活值";
     word_buffers: &'static str = "buffers", "缓冲区";

@@ -916,3 +916,34 @@ async fn the_highlighted_strategy_shows_the_lessons_formula_with_its_numbers() {
     page.choose("offload", "optimizer").await;
     assert!(!notes().contains("formula"), "{}", notes());
 }
+
+#[wasm_bindgen_test]
+async fn the_activation_formula_is_written_with_the_models_numbers() {
+    let _turn = Turn::take().await;
+    let page = Page::open("?model=llama2-7b&stage=2").await;
+    let notes = || page.testid("activations").text_content().unwrap();
+    // Llama 2 7B: 32 layers, h = k = 4096, f = 11008, SwiGLU, 32,000 tokens of
+    // vocabulary; 2,048 tokens, micro-batch 1, FlashAttention (no scores).
+    assert!(
+        notes().contains(
+            "L·[e·s·b·(6h + 2k + m·f)] + 2e·s·b·h + (e + 4)·s·b·v = \
+             32 × [2 × 2048 × 1 × (6 × 4096 + 2 × 4096 + 4 × 11008)] + \
+             4 × 2048 × 1 × 4096 + 6 × 2048 × 1 × 32000 B = 10.49 GB"
+        ),
+        "{}",
+        notes()
+    );
+    assert!(notes().contains("Korthikanti et al. 2022"), "{}", notes());
+    // Without FlashAttention the scores are stored: 2e·a·s²·b per layer.
+    page.choose("flash", "0").await;
+    page.type_into("mbs", "2").await;
+    assert!(
+        notes().contains("+ 4 × 32 × 2048² × 2] + 4 × 2048 × 2 × 4096"),
+        "{}",
+        notes()
+    );
+    // The figure follows the unit of the page.
+    page.choose("unit", "gib").await;
+    assert!(notes().contains(" B = "), "{}", notes());
+    assert!(notes().contains(" GiB,"), "{}", notes());
+}

@@ -28,6 +28,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::architecture::{Architecture, Mlp};
+use crate::format::MemoryUnit;
 use crate::units::Bytes;
 
 /// What the backward pass recomputes instead of storing.
@@ -133,6 +134,91 @@ pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -
     }
 }
 
+/// The formula of [`activation_memory`] with `architecture`'s and `setup`'s own
+/// numbers, for a learner to follow, the total in `unit`. For Llama-3-8B at
+/// 2,048 tokens with FlashAttention:
+///
+/// ```
+/// use vram_core::activations::{activation_derivation, ActivationSetup, Recompute};
+/// use vram_core::architecture::model_preset;
+/// use vram_core::format::MemoryUnit;
+///
+/// let llama3 = model_preset("llama3-8b").unwrap().architecture;
+/// let setup = ActivationSetup {
+///     seq_len: 2048,
+///     micro_batch: 1,
+///     bytes_per_value: 2.0,
+///     flash_attention: true,
+///     recompute: Recompute::None,
+///     dropout: false,
+/// };
+/// assert_eq!(
+///     activation_derivation(&llama3, &setup, MemoryUnit::Gb),
+///     "L·[e·s·b·(6h + 2k + m·f)] + 2e·s·b·h + (e + 4)·s·b·v = \
+///      32 × [2 × 2048 × 1 × (6 × 4096 + 2 × 1024 + 4 × 14336)] + \
+///      4 × 2048 × 1 × 4096 + 6 × 2048 × 1 × 128256 B = 12.62 GB"
+/// );
+/// ```
+///
+/// `L` layers, `e` bytes per value, `s` tokens, `b` micro-batch, `h` hidden size,
+/// `k` key/value width, `m` 4 for SwiGLU or 2 for GELU, `f` FFN width, `a` heads,
+/// `v` vocabulary. Dropout adds its masks (`2·s·b·h`, the `+ 1` of `(2e + 1)`);
+/// stored attention scores add `(2e + 1)·a·s²·b`; full recomputation stores
+/// `L·e·s·b·h` and one layer's working set instead of `L` layers.
+pub fn activation_derivation(
+    architecture: &Architecture,
+    setup: &ActivationSetup,
+    unit: MemoryUnit,
+) -> String {
+    let number = crate::format::format_number;
+    let (s, b, h) = (setup.seq_len, setup.micro_batch, architecture.hidden);
+    let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
+    let m = match architecture.mlp {
+        Mlp::Gelu => 2,
+        Mlp::SwiGlu => 4,
+    };
+    let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
+    // One layer's terms, symbols and numbers side by side.
+    let mut symbols = String::from("e·s·b·(6h + 2k + m·f)");
+    let mut numbers = format!(
+        "{e_text} × {s} × {b} × (6 × {h} + 2 × {} + {m} × {})",
+        architecture.kv_width(),
+        architecture.ffn
+    );
+    if setup.dropout {
+        symbols.push_str(" + 2·s·b·h");
+        numbers.push_str(&format!(" + 2 × {s} × {b} × {h}"));
+    }
+    let scores_kept = match setup.recompute {
+        Recompute::None => !setup.flash_attention,
+        Recompute::Selective => false,
+        Recompute::Full => !setup.flash_attention, // in the working set
+    };
+    let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
+    if scores_kept {
+        symbols.push_str(&format!(" + {two_e}·a·s²·b"));
+        numbers.push_str(&format!(
+            " + {e2_text} × {} × {s}² × {b}",
+            architecture.heads
+        ));
+    }
+    let layers = architecture.layers;
+    let (symbols, numbers) = match setup.recompute {
+        Recompute::Full => (
+            format!("L·e·s·b·h + [{symbols}]"),
+            format!("{layers} × {e_text} × {s} × {b} × {h} + [{numbers}]"),
+        ),
+        _ => (format!("L·[{symbols}]"), format!("{layers} × [{numbers}]")),
+    };
+    let total = activation_memory(architecture, setup).total;
+    format!(
+        "{symbols} + {two_e}·s·b·h + (e + 4)·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
+        number(e + 4.0),
+        architecture.vocab,
+        crate::format::format_bytes(total, unit)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,5 +298,155 @@ mod tests {
         let outside = 2.0 * 2.0 * sb * 4096.0 + 2.0 * sb * 128_256.0 + logits_fp32;
         assert_eq!(memory.embeddings_and_logits.get(), outside);
         assert_eq!(memory.total.get(), memory.layers.get() + outside);
+    }
+
+    /// The value of a derivation's numbers: decimals (thousands grouped or not)
+    /// with `+`, `×`, `²`, `( )` and `[ ]`.
+    fn evaluate(expression: &str) -> f64 {
+        fn sum(t: &mut std::iter::Peekable<std::vec::IntoIter<char>>) -> f64 {
+            let mut value = product(t);
+            while t.next_if_eq(&'+').is_some() {
+                value += product(t);
+            }
+            value
+        }
+        fn product(t: &mut std::iter::Peekable<std::vec::IntoIter<char>>) -> f64 {
+            let mut value = power(t);
+            while t.next_if_eq(&'×').is_some() {
+                value *= power(t);
+            }
+            value
+        }
+        fn power(t: &mut std::iter::Peekable<std::vec::IntoIter<char>>) -> f64 {
+            let value = match t.next_if(|c| matches!(c, '(' | '[')) {
+                Some(_) => {
+                    let value = sum(t);
+                    assert!(t.next_if(|c| matches!(c, ')' | ']')).is_some(), "unclosed");
+                    value
+                }
+                None => {
+                    let mut digits = String::new();
+                    while let Some(c) = t.next_if(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
+                    {
+                        digits.push(c);
+                    }
+                    digits.replace(',', "").parse().expect("a number")
+                }
+            };
+            match t.next_if_eq(&'²') {
+                Some(_) => value * value,
+                None => value,
+            }
+        }
+        let mut tokens = expression
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .peekable();
+        let value = sum(&mut tokens);
+        assert_eq!(tokens.next(), None, "{expression}");
+        value
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn derivations_add_up_to_the_figures_they_explain() {
+        let llama3 = model_preset("llama3-8b").unwrap().architecture;
+        let mut cases = Vec::new();
+        for recompute in Recompute::ALL {
+            for flash_attention in [false, true] {
+                cases.push((gpt3(), paper_setup(recompute, flash_attention)));
+                let setup = ActivationSetup {
+                    dropout: false,
+                    micro_batch: 3,
+                    ..paper_setup(recompute, flash_attention)
+                };
+                cases.push((llama3, setup));
+            }
+        }
+        for (architecture, setup) in cases {
+            let text = activation_derivation(&architecture, &setup, MemoryUnit::Gb);
+            let [symbols, numbers, total] = text.split(" = ").collect::<Vec<_>>()[..] else {
+                panic!("{text}");
+            };
+            let total_bytes = activation_memory(&architecture, &setup).total;
+            let numbers = numbers.strip_suffix(" B").expect("in bytes");
+            assert_eq!(evaluate(numbers), total_bytes.get(), "{text}");
+            assert_eq!(
+                total,
+                crate::format::format_bytes(total_bytes, MemoryUnit::Gb)
+            );
+            // The symbols, given their values, are the same sum.
+            let values = [
+                ('L', f64::from(architecture.layers)),
+                ('e', setup.bytes_per_value),
+                ('s', f64::from(setup.seq_len)),
+                ('b', f64::from(setup.micro_batch)),
+                ('h', f64::from(architecture.hidden)),
+                ('k', architecture.kv_width() as f64),
+                (
+                    'm',
+                    if architecture.mlp == Mlp::SwiGlu {
+                        4.0
+                    } else {
+                        2.0
+                    },
+                ),
+                ('f', f64::from(architecture.ffn)),
+                ('a', f64::from(architecture.heads)),
+                ('v', f64::from(architecture.vocab)),
+            ];
+            let mut substituted = String::new();
+            for c in symbols.chars() {
+                match values.iter().find(|(symbol, _)| *symbol == c) {
+                    Some((_, value)) => {
+                        if substituted.ends_with(|p: char| p.is_ascii_digit() || p == ')') {
+                            substituted.push('×');
+                        }
+                        substituted.push_str(&format!("({value})"));
+                    }
+                    None if c == '·' => substituted.push('×'),
+                    None => substituted.push(c),
+                }
+            }
+            assert_eq!(evaluate(&substituted), total_bytes.get(), "{substituted}");
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn derivation_writes_the_papers_34_and_5as_terms_for_gpt3() {
+        let text = activation_derivation(
+            &gpt3(),
+            &paper_setup(Recompute::None, false),
+            MemoryUnit::Gb,
+        );
+        // 2·(6h + 2h + 2·4h) + 2 = 34 per s·b·h, (2e + 1) = 5 per a·s²·b.
+        assert!(
+            text.starts_with(
+                "L·[e·s·b·(6h + 2k + m·f) + 2·s·b·h + (2e + 1)·a·s²·b] + (2e + 1)·s·b·h + \
+                 (e + 4)·s·b·v = 96 × [2 × 2048 × 1 × (6 × 12288 + 2 × 12288 + 2 × 49152) + \
+                 2 × 2048 × 1 × 12288 + 5 × 96 × 2048² × 1] + 5 × 2048 × 1 × 12288 + \
+                 6 × 2048 × 1 × 50257 B = "
+            ),
+            "{text}"
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn derivation_of_full_recomputation_keeps_inputs_and_one_working_set() {
+        let llama3 = model_preset("llama3-8b").unwrap().architecture;
+        let setup = ActivationSetup {
+            dropout: false,
+            ..paper_setup(Recompute::Full, true)
+        };
+        assert_eq!(
+            activation_derivation(&llama3, &setup, MemoryUnit::Gib),
+            "L·e·s·b·h + [e·s·b·(6h + 2k + m·f)] + 2e·s·b·h + (e + 4)·s·b·v = \
+             32 × 2 × 2048 × 1 × 4096 + [2 × 2048 × 1 × (6 × 4096 + 2 × 1024 + 4 × 14336)] + \
+             4 × 2048 × 1 × 4096 + 6 × 2048 × 1 × 128256 B = 2.32 GiB"
+        );
     }
 }

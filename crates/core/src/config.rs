@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::accumulation::accumulation_steps;
-use crate::activations::{activation_memory, ActivationMemory, ActivationSetup, Recompute};
+use crate::activations::{
+    activation_derivation, activation_memory, ActivationMemory, ActivationSetup, Recompute,
+};
 use crate::architecture::{Architecture, ModelPreset};
 use crate::deepspeed::Offload;
 use crate::format::{Lang, MemoryUnit, Theme};
@@ -441,6 +443,17 @@ impl Report {
         }
         text.push_str(&format!(" = {}", format_bytes(row.memory.total, self.unit)));
         Some(text)
+    }
+
+    /// The activation formula with this report's numbers, in its unit
+    /// ([`activation_derivation`]), when the model's architecture is given.
+    pub fn activation_derivation(&self) -> Option<String> {
+        let model = self.model?;
+        Some(activation_derivation(
+            &model.architecture,
+            &model.activation_setup(self.setup.precision()),
+            self.unit,
+        ))
     }
 
     /// The strategy with the least memory per GPU that fits, if any does.
