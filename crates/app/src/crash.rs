@@ -10,8 +10,8 @@ use vram_core::format::Lang;
 
 use crate::text;
 
-/// Installs the panic hook: the panic goes to the console (with a stack trace,
-/// by `console_error_panic_hook`) and a message replaces the calculator.
+/// Installs the panic hook: the panic's message and location go to the console
+/// and into a panel above the calculator, which stops responding.
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info: &PanicHookInfo<'_>| {
         let detail = info.to_string();
