@@ -180,5 +180,18 @@ async fn screenshots_of_both_languages_and_themes_at_phone_and_desktop_widths() 
             }
         }
     }
+    // README's third picture: the top of the page at 1,280 × 1,000 for Llama 2 70B on
+    // 8 × H100, 4,096 tokens, full recomputation, with its activation formula.
+    browser
+        .client
+        .set_window_size(1280, 1000)
+        .await
+        .expect("window size");
+    browser
+        .open("?lang=en&model=llama2-70b&gpu=h100-80gb&seq=4096&recompute=full&stage=3&global_batch=512")
+        .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let png = browser.client.screenshot().await.expect("screenshot");
+    std::fs::write(dir.join("readme-70b-h100.png"), png).expect("screenshot written");
     browser.close().await;
 }
