@@ -303,21 +303,22 @@ mod tests {
     /// The value of a derivation's numbers: decimals (thousands grouped or not)
     /// with `+`, `×`, `²`, `( )` and `[ ]`.
     fn evaluate(expression: &str) -> f64 {
-        fn sum(t: &mut std::iter::Peekable<std::vec::IntoIter<char>>) -> f64 {
+        type Tokens = std::iter::Peekable<std::vec::IntoIter<char>>;
+        fn sum(t: &mut Tokens) -> f64 {
             let mut value = product(t);
             while t.next_if_eq(&'+').is_some() {
                 value += product(t);
             }
             value
         }
-        fn product(t: &mut std::iter::Peekable<std::vec::IntoIter<char>>) -> f64 {
+        fn product(t: &mut Tokens) -> f64 {
             let mut value = power(t);
             while t.next_if_eq(&'×').is_some() {
                 value *= power(t);
             }
             value
         }
-        fn power(t: &mut std::iter::Peekable<std::vec::IntoIter<char>>) -> f64 {
+        fn power(t: &mut Tokens) -> f64 {
             let value = match t.next_if(|c| matches!(c, '(' | '[')) {
                 Some(_) => {
                     let value = sum(t);
