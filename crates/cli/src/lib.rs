@@ -432,6 +432,21 @@ pub fn table(report: &Report, color: bool) -> String {
             if model.flash_attention { "on" } else { "off" },
         );
     }
+    if let Some(formula) = report.derivation("activations", "buffers") {
+        let _ = writeln!(
+            out,
+            "{} per GPU, by the lesson's formula: {formula}.",
+            report.highlight.label()
+        );
+    }
+    if let Some(formula) = report.activation_derivation() {
+        let _ = writeln!(
+            out,
+            "Activation formula (Korthikanti et al. 2022): {formula}, with L layers, e bytes per value, \
+             s tokens, b micro-batch, h hidden size, k key/value width, m 4 for SwiGLU or 2 for GELU, \
+             f FFN width, a heads, v vocabulary."
+        );
+    }
     if let Some(steps) = report.accumulation_steps {
         let _ = match steps {
             Ok(steps) => writeln!(
@@ -540,6 +555,8 @@ pub fn json(config: &Config, report: &Report) -> String {
             "total": figure(a.total.get(), "B"),
         })),
         "accumulation_steps": report.accumulation_steps.and_then(Result::ok),
+        "derivation": report.derivation("activations", "buffers"),
+        "activation_derivation": report.activation_derivation(),
         "strategies": strategies,
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();

@@ -256,6 +256,13 @@ fn a_model_gives_exact_parameters_activations_and_verdicts() {
     assert_eq!(zero3["fits"], false);
     assert!(zero3["fewest_gpus"].as_u64().unwrap() > 8);
     assert_eq!(report["config"]["gpu"], "h100-80gb");
+    // Full recomputation: each layer's input, then one layer's working set.
+    let formula = report["activation_derivation"].as_str().unwrap();
+    assert!(
+        formula.starts_with("L·e·s·b·h + [e·s·b·(6h + 2k + m·f)] + ")
+            && formula.contains("= 80 × 2 × 4096 × 1 × 8192 + [2 × 4096 × 1 × "),
+        "{formula}"
+    );
 }
 
 #[test]
