@@ -25,17 +25,19 @@ thread_local! {
     static ADDRESS: std::cell::Cell<(f64, bool)> = const { std::cell::Cell::new((f64::NEG_INFINITY, false)) };
 }
 
-/// Keeps the address's query (no leading `?`) that of `query`, keeping path and
-/// fragment, without reloading and without new history entries: at once, or, if
-/// the address changed less than [`ADDRESS_INTERVAL_MS`] ago, at the end of that
-/// interval with `query`'s value by then.
+/// Keeps the address's query string equal to `query` (written without its `?`),
+/// path and fragment kept, without reloading and without new history entries:
+/// at once, or, if the address changed less than [`ADDRESS_INTERVAL_MS`] ago, at
+/// the end of that interval with `query`'s value by then.
 pub fn follow_in_address(query: Memo<String>) {
     Effect::new(move |_| {
         query.track();
         let (last, scheduled) = ADDRESS.get();
-        let wait = last + ADDRESS_INTERVAL_MS - js_sys::Date::now();
         if scheduled {
-        } else if wait > 0.0 {
+            return; // the write on its way takes the newest value
+        }
+        let wait = last + ADDRESS_INTERVAL_MS - js_sys::Date::now();
+        if wait > 0.0 {
             ADDRESS.set((last, true));
             set_timeout(
                 // The page may be gone by then (unmounted): nothing to write.
