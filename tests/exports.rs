@@ -15,12 +15,9 @@ async fn click(browser: &Browser, id: &str) {
         .await;
 }
 
-#[tokio::test]
-async fn markdown_csv_and_png_hold_what_the_page_shows() {
-    let browser = Browser::start().await;
-    browser.open("?stage=1").await;
-
-    // The clipboard as the page sees it (headless Chromium may refuse the real one).
+/// Clicks "Copy results as Markdown" and returns what went to the clipboard, as
+/// the page sees it (headless Chromium may refuse the real one).
+async fn copied_markdown(browser: &Browser) -> String {
     browser
         .eval(
             "window.copied = null;
@@ -28,15 +25,53 @@ async fn markdown_csv_and_png_hold_what_the_page_shows() {
              return true;",
         )
         .await;
-    click(&browser, "export-markdown").await;
+    click(browser, "export-markdown").await;
     let started = Instant::now();
-    let markdown = loop {
+    loop {
         if let Some(text) = browser.eval("return window.copied;").await.as_str() {
-            break text.to_string();
+            return text.to_string();
         }
         assert!(started.elapsed() < TIMEOUT, "nothing was copied");
         tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    }
+}
+
+#[tokio::test]
+async fn markdown_of_a_model_carries_the_formulas_as_paragraphs() {
+    let browser = Browser::start().await;
+    browser
+        .open("?model=llama2-7b&stage=2&global_batch=64")
+        .await;
+    let markdown = copied_markdown(&browser).await;
+    let paragraphs: Vec<&str> = markdown.trim_end().split("\n\n").collect();
+    assert!(paragraphs[0].starts_with("| Strategy |"), "{markdown}");
+    assert!(
+        paragraphs[1]
+            .starts_with("ZeRO-2 per GPU, by the lesson's formula: (2 + 2 ÷ 8 + 12 ÷ 8) B"),
+        "{markdown}"
+    );
+    assert!(
+        paragraphs.iter().any(|p| p.starts_with(
+            "L·[e·s·b·(6h + 2k + m·f)] + 2e·s·b·h + (e + 4)·s·b·v = 32 × [2 × 2048 × 1 × "
+        )),
+        "{markdown}"
+    );
+    assert!(
+        paragraphs
+            .last()
+            .unwrap()
+            .contains("Gradient accumulation: 8 steps"),
+        "{markdown}"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn markdown_csv_and_png_hold_what_the_page_shows() {
+    let browser = Browser::start().await;
+    browser.open("?stage=1").await;
+
+    let markdown = copied_markdown(&browser).await;
     assert_eq!(
         markdown,
         "| Strategy | Weights | Gradients | Optimizer | Total | Fits? | Largest model |\n\
@@ -44,7 +79,9 @@ async fn markdown_csv_and_png_hold_what_the_page_shows() {
          | DDP | 14 GB | 14 GB | 84 GB | 112 GB | no | 4 B |\n\
          | ZeRO-1 | 14 GB | 14 GB | 10.5 GB | 38.5 GB | yes | 11.64 B |\n\
          | ZeRO-2 | 14 GB | 1.75 GB | 10.5 GB | 26.25 GB | yes | 17.07 B |\n\
-         | ZeRO-3 | 1.75 GB | 1.75 GB | 10.5 GB | 14 GB | yes | 32 B |\n"
+         | ZeRO-3 | 1.75 GB | 1.75 GB | 10.5 GB | 14 GB | yes | 32 B |\n\
+         \n\
+         ZeRO-1 per GPU, by the lesson's formula: (2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB.\n"
     );
     assert_eq!(browser.text("copy-status").await, "Markdown table copied.");
 

@@ -671,9 +671,11 @@ fn gpu_capacity(config: &Config) -> String {
     }
 }
 
-/// The results as a Markdown table, in the page's words.
+/// The results as a Markdown table, in the page's words, with the notes under
+/// it, a paragraph each.
 fn markdown_table(t: &Text, report: &Report) -> String {
-    vram_core::export::markdown(
+    let notes = crate::results::notes(t, report);
+    let table = vram_core::export::markdown(
         report,
         (
             [
@@ -688,7 +690,11 @@ fn markdown_table(t: &Text, report: &Report) -> String {
             ],
             [t.yes, t.no],
         ),
-    )
+    );
+    match notes.is_empty() {
+        true => table,
+        false => format!("{table}\n{}\n", notes.replace('\n', "\n\n")),
+    }
 }
 
 /// The keys of the shared link that could not be used, with what was used instead.

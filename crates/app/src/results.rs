@@ -170,46 +170,50 @@ pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
     }
 }
 
-/// Activation memory, the largest micro-batch of the highlighted strategy and
-/// the accumulation steps, when the architecture or the global batch is given.
+/// The notes under the table, one a line: the highlighted strategy by the
+/// lesson's formula, the activation formula with the largest micro-batch, the
+/// accumulation steps, each where it applies (empty if none does). The Markdown
+/// export puts them under its table too.
+pub fn notes(t: &Text, report: &Report) -> String {
+    let chosen = report.highlighted();
+    let mut parts = Vec::new();
+    if let Some(formula) = report.derivation(t.word_activations, t.word_buffers) {
+        parts.push(text::fill(
+            t.derivation,
+            &[chosen.strategy.label(), &formula],
+        ));
+    }
+    if let (Some(formula), Some(model)) = (report.activation_derivation(), report.model) {
+        let max_micro_batch = chosen
+            .max_micro_batch
+            .map_or(t.none.to_string(), |b| b.to_string());
+        parts.push(text::fill(
+            t.activations_line,
+            &[
+                &model.micro_batch.to_string(),
+                &model.seq_len.to_string(),
+                &formula,
+                chosen.strategy.label(),
+                &max_micro_batch,
+            ],
+        ));
+    }
+    match report.accumulation_steps {
+        Some(Ok(steps)) => parts.push(text::fill(t.accumulation, &[&steps.to_string()])),
+        Some(Err(error)) => parts.push(text::fill(
+            t.accumulation_error,
+            &[&text::field_error(t, &error)],
+        )),
+        None => {}
+    }
+    parts.join("\n")
+}
+
+/// The notes under the table ([`notes`]), with the activation figures as data.
 #[component]
 pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView {
     let activations = move || report.read().activations;
-    let line = move || {
-        let report = report.read();
-        let chosen = report.highlighted();
-        let mut parts = Vec::new();
-        if let Some(formula) = report.derivation(t.word_activations, t.word_buffers) {
-            parts.push(text::fill(
-                t.derivation,
-                &[chosen.strategy.label(), &formula],
-            ));
-        }
-        if let (Some(formula), Some(model)) = (report.activation_derivation(), report.model) {
-            let max_micro_batch = chosen
-                .max_micro_batch
-                .map_or(t.none.to_string(), |b| b.to_string());
-            parts.push(text::fill(
-                t.activations_line,
-                &[
-                    &model.micro_batch.to_string(),
-                    &model.seq_len.to_string(),
-                    &formula,
-                    chosen.strategy.label(),
-                    &max_micro_batch,
-                ],
-            ));
-        }
-        match report.accumulation_steps {
-            Some(Ok(steps)) => parts.push(text::fill(t.accumulation, &[&steps.to_string()])),
-            Some(Err(error)) => parts.push(text::fill(
-                t.accumulation_error,
-                &[&text::field_error(t, &error)],
-            )),
-            None => {}
-        }
-        parts.join("\n")
-    };
+    let line = move || notes(t, &report.read());
     view! {
         <p class="activations" data-testid="activations" hidden=move || line().is_empty()>
             <span hidden data-testid="act-per-layer" data-value=move || activations().map_or(String::new(), |a| shortest_decimal(a.per_layer.gb()))></span>
