@@ -248,22 +248,7 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
     Ok(match output {
         Output::Table { color } => table(&report, color),
         Output::Json => json(config, &report),
-        Output::Markdown => vram_core::export::markdown(
-            &report,
-            (
-                [
-                    "Strategy",
-                    "Weights",
-                    "Gradients",
-                    "Optimizer states",
-                    "Activations",
-                    "Total per GPU",
-                    "Fits",
-                    "Largest model",
-                ],
-                ["yes", "no"],
-            ),
-        ),
+        Output::Markdown => markdown(&report),
         Output::Csv => vram_core::export::csv(&report),
         Output::Link => format!(
             "{}?{}\n",
@@ -432,20 +417,8 @@ pub fn table(report: &Report, color: bool) -> String {
             if model.flash_attention { "on" } else { "off" },
         );
     }
-    if let Some(formula) = report.derivation("activations", "buffers") {
-        let _ = writeln!(
-            out,
-            "{} per GPU, by the lesson's formula: {formula}.",
-            report.highlight.label()
-        );
-    }
-    if let Some(formula) = report.activation_derivation() {
-        let _ = writeln!(
-            out,
-            "Activation formula (Korthikanti et al. 2022): {formula}, with L layers, e bytes per value, \
-             s tokens, b micro-batch, h hidden size, k key/value width, m 4 for SwiGLU or 2 for GELU, \
-             f FFN width, a heads, v vocabulary."
-        );
+    for line in formulas(report) {
+        let _ = writeln!(out, "{line}");
     }
     if let Some(steps) = report.accumulation_steps {
         let _ = match steps {
@@ -472,6 +445,51 @@ pub fn table(report: &Report, color: bool) -> String {
         }
     );
     out
+}
+
+/// The table in Markdown, then the formula lines, a paragraph each.
+fn markdown(report: &Report) -> String {
+    let mut text = vram_core::export::markdown(
+        report,
+        (
+            [
+                "Strategy",
+                "Weights",
+                "Gradients",
+                "Optimizer states",
+                "Activations",
+                "Total per GPU",
+                "Fits",
+                "Largest model",
+            ],
+            ["yes", "no"],
+        ),
+    );
+    for line in formulas(report) {
+        text.push_str(&format!("\n{line}\n"));
+    }
+    text
+}
+
+/// The page's formula lines with the report's numbers: the highlighted strategy
+/// by the lesson's formula, and the activation formula with its legend, each
+/// where it applies.
+fn formulas(report: &Report) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(formula) = report.derivation("activations", "buffers") {
+        lines.push(format!(
+            "{} per GPU, by the lesson's formula: {formula}.",
+            report.highlight.label()
+        ));
+    }
+    if let Some(formula) = report.activation_derivation() {
+        lines.push(format!(
+            "Activation formula (Korthikanti et al. 2022): {formula}, with L layers, e bytes per value, \
+             s tokens, b micro-batch, h hidden size, k key/value width, m 4 for SwiGLU or 2 for GELU, \
+             f FFN width, a heads, v vocabulary."
+        ));
+    }
+    lines
 }
 
 fn figure(value: f64, unit: &str) -> serde_json::Value {

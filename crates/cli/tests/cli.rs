@@ -271,6 +271,13 @@ fn markdown_and_csv_for_homework_and_spreadsheets() {
     assert!(output.status.success());
     let markdown = String::from_utf8(output.stdout).unwrap();
     assert!(markdown.contains("| ZeRO-2 | 14 GB | 1.75 GB | 10.5 GB | 26.25 GB | yes | 17.07 B |"));
+    // The formula under the table, as a paragraph of its own.
+    assert!(
+        markdown.ends_with(
+            "| 32 B |\n\nDDP per GPU, by the lesson's formula: (2 + 2 + 12) B × 7 × 10⁹ = 112 GB.\n"
+        ),
+        "{markdown}"
+    );
     let output = vram().args(["--csv", "--params", "13"]).output().unwrap();
     assert!(output.status.success());
     let csv = String::from_utf8(output.stdout).unwrap();
