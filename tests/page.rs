@@ -159,6 +159,44 @@ async fn the_address_follows_a_burst_of_changes() {
     browser.close().await;
 }
 
+/// On a phone the results come after the long form: a link at the top leads to
+/// them; side by side on a wide screen, there is no such link.
+#[tokio::test]
+async fn on_a_phone_a_link_at_the_top_leads_to_the_results() {
+    let browser = Browser::start().await;
+    let display =
+        "return getComputedStyle(document.querySelector(\"[data-testid='to-results']\")).display;";
+    browser
+        .client
+        .set_window_size(1280, 900)
+        .await
+        .expect("window size");
+    browser.open("").await;
+    assert_eq!(browser.eval(display).await, "none");
+    browser
+        .client
+        .set_window_size(375, 800)
+        .await
+        .expect("window size");
+    browser.open("").await;
+    assert_eq!(browser.eval(display).await, "block");
+    let results_top = "return Math.round(document.getElementById('results-heading').getBoundingClientRect().top);";
+    let before = browser.eval(results_top).await.as_i64().unwrap_or(0);
+    assert!(
+        before > 800,
+        "the results start below the first screen: {before}"
+    );
+    browser
+        .eval("document.querySelector(\"[data-testid='to-results']\").click(); return true;")
+        .await;
+    let after = browser.eval(results_top).await.as_i64().unwrap_or(i64::MAX);
+    assert!(
+        (0..100).contains(&after),
+        "the results heading is at {after} px"
+    );
+    browser.close().await;
+}
+
 #[tokio::test]
 async fn an_invalid_link_value_is_named_and_the_page_still_works() {
     let browser = Browser::start().await;

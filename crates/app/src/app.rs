@@ -531,7 +531,7 @@ pub fn App() -> impl IntoView {
                     <header class="masthead">
                         <h1>{t.title}</h1>
                         <p class="title-alt" lang=t.subtitle_lang>{t.subtitle}</p>
-                        <p class="intro">{t.intro}</p>
+                        <p class="intro">{t.intro} <a class="to-results" href="#results-heading" data-testid="to-results">{t.to_results}</a></p>
                     </header>
                     <LinkProblems problems=link_problems t=t />
                     <div class="layout">

@@ -112,6 +112,7 @@ texts! {
     theme: [&'static str; 3] = ["as the system", "light", "dark"], ["跟随系统", "浅色", "深色"];
     form_heading: &'static str = "Configuration", "配置";
     results_heading: &'static str = "Memory per GPU", "每张 GPU 的显存";
+    to_results: &'static str = "Results ↓", "查看结果 ↓";
     chart_heading: &'static str = "Largest trainable model", "可训练的最大模型";
     stale: &'static str = "Showing the last valid result: correct the highlighted field.",
         "显示的是上一次有效的结果：请修改标红的输入。";
