@@ -83,6 +83,15 @@ pub struct ActivationSetup {
     pub dropout: bool,
 }
 
+impl ActivationSetup {
+    /// Whether the attention scores count: stored per layer without
+    /// recomputation, or in the one working set full recomputation rebuilds;
+    /// never with FlashAttention nor with selective recomputation.
+    fn scores_counted(&self) -> bool {
+        !self.flash_attention && self.recompute != Recompute::Selective
+    }
+}
+
 /// Activation memory on one GPU.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ActivationMemory {
@@ -115,14 +124,17 @@ pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -
 
     let without_scores = e * s * b * (6.0 * h + 2.0 * k + m * f) + mask * 2.0 * s * b * h;
     let scores = (2.0 * e + mask) * a * s * s * b;
-    let stores_scores = !setup.flash_attention && setup.recompute == Recompute::None;
-    let per_layer = without_scores + if stores_scores { scores } else { 0.0 };
-    let working_set = without_scores + if setup.flash_attention { 0.0 } else { scores };
+    // Each stored layer without recomputation, or the one working set with full.
+    let layer_term = without_scores + if setup.scores_counted() { scores } else { 0.0 };
+    let per_layer = match setup.recompute {
+        Recompute::Full => without_scores,
+        Recompute::None | Recompute::Selective => layer_term,
+    };
 
     let layer_count = f64::from(architecture.layers);
     let layers = match setup.recompute {
-        Recompute::None | Recompute::Selective => layer_count * per_layer,
-        Recompute::Full => layer_count * e * s * b * h + working_set,
+        Recompute::None | Recompute::Selective => layer_count * layer_term,
+        Recompute::Full => layer_count * e * s * b * h + layer_term,
     };
     let embeddings_and_logits =
         mask * s * b * h + 2.0 * e * s * b * h + e * s * b * v + 4.0 * s * b * v;
@@ -189,13 +201,8 @@ pub fn activation_derivation(
         symbols.push_str(" + 2·s·b·h");
         numbers.push_str(&format!(" + 2 × {s} × {b} × {h}"));
     }
-    let scores_kept = match setup.recompute {
-        Recompute::None => !setup.flash_attention,
-        Recompute::Selective => false,
-        Recompute::Full => !setup.flash_attention, // in the working set
-    };
     let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
-    if scores_kept {
+    if setup.scores_counted() {
         symbols.push_str(&format!(" + {two_e}·a·s²·b"));
         numbers.push_str(&format!(
             " + {e2_text} × {} × {s}² × {b}",
