@@ -324,7 +324,7 @@ impl Form {
             return Err(errors);
         };
         let params = match (&model, params) {
-            (Some(m), _) => m.architecture.param_count() as f64 / 1e9,
+            (Some(m), _) => m.params_billions(),
             (None, Some(params)) => params,
             (None, None) => return Err(errors),
         };
@@ -673,7 +673,7 @@ fn gpu_capacity(config: &Config) -> String {
 
 /// The results as a Markdown table, in the page's words, with the notes under
 /// it, a paragraph each.
-fn markdown_table(t: &Text, report: &Report) -> String {
+fn markdown_results(t: &Text, report: &Report) -> String {
     let notes = crate::results::notes(t, report);
     let table = vram_core::export::markdown(
         report,
@@ -720,7 +720,7 @@ fn ShareLink(url: Signal<String>, report: Memo<Report>, t: &'static Text) -> imp
     // Copies the link (`markdown` false) or the results as a Markdown table.
     let copy = move |markdown: bool| {
         let text = if markdown {
-            report.with_untracked(|r| markdown_table(t, r))
+            report.with_untracked(|r| markdown_results(t, r))
         } else {
             url.get_untracked()
         };

@@ -51,6 +51,12 @@ impl ModelSpec {
         }
     }
 
+    /// The architecture's exact parameter count in billions, the unit of the
+    /// link's `params` and the form's model size.
+    pub fn params_billions(&self) -> f64 {
+        ParamCount::new(self.architecture.param_count() as f64).billions()
+    }
+
     /// The preset, if the architecture is still exactly its; `None` once edited (custom).
     pub fn preset(&self) -> Option<&'static ModelPreset> {
         (self.architecture == self.base.architecture).then_some(self.base)

@@ -215,7 +215,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
         |get: fn(&Architecture) -> String| model.map(|m| get(&m.architecture)).unwrap_or_default();
     match field {
         Field::Params => match model {
-            Some(m) => shortest_decimal(m.architecture.param_count() as f64 / 1e9),
+            Some(m) => shortest_decimal(m.params_billions()),
             None => shortest_decimal(config.params_billions),
         },
         Field::Gpus => config.gpus.to_string(),
@@ -302,6 +302,22 @@ pub fn decode(query: &str) -> DecodedLink {
     decoded
 }
 
+/// The problem of `field`'s value, valid alone but not with the others, which
+/// the decoder sets aside: the key and the value as the link wrote them.
+fn set_aside(pairs: &[(String, String)], field: Field, error: InputError) -> LinkProblem {
+    let key = field.key();
+    let value = pairs
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
+    LinkProblem {
+        key: key.to_string(),
+        value,
+        error: Some(error),
+    }
+}
+
 /// Version 1 of the contract: each known key parsed by its field's rules; unknown
 /// keys (and `v`) ignored; a bad value reported and left at its default.
 pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
@@ -327,34 +343,14 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             ..Config::default()
         };
         if let Err(error) = whole.params() {
-            let key = error.field.key();
-            let value = pairs
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default();
-            problems.push(LinkProblem {
-                key: key.to_string(),
-                value,
-                error: Some(error),
-            });
+            problems.push(set_aside(pairs, error.field, error));
             model.architecture = model.base.architecture;
         }
-        config.params_billions = model.architecture.param_count() as f64 / 1e9;
+        config.params_billions = model.params_billions();
     }
     // GPUs per node × nodes within the GPU limit, or the nodes are set aside.
     if let Err(error) = config.data_parallel_gpus() {
-        let key = Field::Nodes.key();
-        let value = pairs
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default();
-        problems.push(LinkProblem {
-            key: key.to_string(),
-            value,
-            error: Some(error),
-        });
+        problems.push(set_aside(pairs, Field::Nodes, error));
         config.runtime.nodes = 1;
     }
     // Problems in the order the link wrote them.
