@@ -18,6 +18,13 @@ const MAX_EXACT_POWER: u32 = 27;
 /// Parses `[+-]digits[.digits][(e|E)[+-]digits]` (at least one digit before the
 /// exponent; `.5` and `5.` are numbers). No `inf`, no `NaN`; `None` for anything else.
 pub fn parse_decimal(text: &str) -> Option<f64> {
+    parse_decimal_times_ten_to(text, 0)
+}
+
+/// The number `text` writes (as [`parse_decimal`] reads it) times 10^`shift`,
+/// rounded once: a percentage typed as `0.0000001` is the fraction nearest
+/// 10^-9 itself, which dividing the parsed percentage by 100 would miss by an ulp.
+pub fn parse_decimal_times_ten_to(text: &str, shift: i64) -> Option<f64> {
     let bytes = text.as_bytes();
     let mut i = 0;
     let negative = sign(bytes, &mut i);
@@ -72,6 +79,7 @@ pub fn parse_decimal(text: &str) -> Option<f64> {
         }
         exponent += if exponent_negative { -value } else { value };
     }
+    exponent += shift;
     // Dropped digits lie between `mantissa` and `mantissa + 1`: when both ends
     // round to the same double, so does the number; else it is within one ulp.
     let magnitude = match inexact {

@@ -117,6 +117,137 @@ impl Limits {
     }
 }
 
+/// When the page's form uses a field: a model's architecture brings its own
+/// size and layers, so some fields mean something only with a model, some only
+/// without one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Always used.
+    Always,
+    /// Used only with a model's architecture (its layers, its step).
+    WithModel,
+    /// Used only for a bare parameter count (the size itself, the largest layer).
+    WithoutModel,
+}
+
+impl Scope {
+    /// Whether a field of this scope is used, with or without a model.
+    pub const fn applies(self, with_model: bool) -> bool {
+        match self {
+            Scope::Always => true,
+            Scope::WithModel => with_model,
+            Scope::WithoutModel => !with_model,
+        }
+    }
+}
+
+impl Field {
+    /// Every field, in the order of the enum's declaration: `Field::ALL[f as usize] == f`.
+    pub const ALL: [Field; 39] = [
+        Field::Params,
+        Field::Gpus,
+        Field::GpuMemory,
+        Field::Overhead,
+        Field::Precision,
+        Field::GradAcc,
+        Field::Optimizer,
+        Field::Stage,
+        Field::GlobalBatch,
+        Field::MicroBatch,
+        Field::Model,
+        Field::Layers,
+        Field::Hidden,
+        Field::Ffn,
+        Field::Heads,
+        Field::KvHeads,
+        Field::Vocab,
+        Field::Tied,
+        Field::Mlp,
+        Field::Gpu,
+        Field::Seq,
+        Field::Recompute,
+        Field::Flash,
+        Field::Unit,
+        Field::Theme,
+        Field::Embed,
+        Field::Accounting,
+        Field::Offload,
+        Field::OffloadTo,
+        Field::Nodes,
+        Field::LargestLayer,
+        Field::ZeroInit,
+        Field::Buffers,
+        Field::Bandwidth,
+        Field::ReduceBucket,
+        Field::AllgatherBucket,
+        Field::PrefetchBucket,
+        Field::MaxLive,
+        Field::Lang,
+    ];
+
+    /// The field's position in [`Field::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Whether the field takes a number (the others take one of their choices).
+    pub const fn is_number(self) -> bool {
+        self.limits().is_some()
+    }
+
+    /// Whether the field's number is a whole count (GPUs, layers, tokens).
+    pub const fn is_whole(self) -> bool {
+        matches!(
+            self,
+            Field::Gpus
+                | Field::GlobalBatch
+                | Field::MicroBatch
+                | Field::Layers
+                | Field::Hidden
+                | Field::Ffn
+                | Field::Heads
+                | Field::KvHeads
+                | Field::Vocab
+                | Field::Seq
+                | Field::Nodes
+        )
+    }
+
+    /// Whether the field may be left unset: an empty form field, or no key in the link.
+    pub const fn is_optional(self) -> bool {
+        matches!(
+            self,
+            Field::GlobalBatch | Field::LargestLayer | Field::Bandwidth | Field::Model | Field::Gpu
+        )
+    }
+
+    /// When the form uses the field (see [`Scope`]).
+    pub const fn scope(self) -> Scope {
+        match self {
+            Field::Params | Field::LargestLayer => Scope::WithoutModel,
+            Field::Layers
+            | Field::Hidden
+            | Field::Ffn
+            | Field::Heads
+            | Field::KvHeads
+            | Field::Vocab
+            | Field::Tied
+            | Field::Mlp
+            | Field::Seq
+            | Field::MicroBatch
+            | Field::Recompute
+            | Field::Flash => Scope::WithModel,
+            _ => Scope::Always,
+        }
+    }
+
+    /// Whether the form shows the field as a percentage of its link value (the
+    /// reserved fraction 0.2 is typed as 20).
+    pub const fn is_percent(self) -> bool {
+        matches!(self, Field::Overhead)
+    }
+}
+
 impl Field {
     /// The field's key in the shared link and its `name` in the page's form.
     pub const fn key(self) -> &'static str {
@@ -525,23 +656,46 @@ mod tests {
 /// Parses a percentage typed for a fraction field (`20` → `0.2`) and checks the
 /// fraction against the field's limits.
 ///
-/// The division by 100 is correctly rounded, so `7` gives exactly the `f64` nearest 0.07.
+/// The typed decimal is divided by 100 before it is rounded to an `f64`, so `7`
+/// gives exactly the `f64` nearest 0.07 and `0.0000001` the one nearest 10^-9.
 pub fn parse_percent(field: Field, text: &str) -> Result<f64, InputError> {
     let text = text.trim();
-    let percent = field
-        .parse_number_unchecked(text)
-        .map_err(|kind| field.error(kind))?;
-    field.check(percent / 100.0)
+    if text.is_empty() {
+        return Err(field.error(InputErrorKind::Empty));
+    }
+    let fraction = crate::decimal::parse_decimal_times_ten_to(text, -2)
+        .ok_or(field.error(InputErrorKind::NotANumber))?;
+    field.check(fraction)
 }
 
 /// A fraction written as a percentage for a form field: `0.2` → `20`, `0.07` → `7`.
 ///
-/// Rounded to 10 decimals so that binary noise (`0.07 × 100 = 7.000000000000001`)
-/// does not reach the user; [`parse_percent`] reads the text back to the same fraction
-/// for every fraction with at most 12 decimals.
+/// The fraction's shortest decimal with its point moved two places, so there is
+/// no binary noise (`0.07 × 100 = 7.000000000000001`) and [`parse_percent`] reads
+/// the text back to the same fraction, every digit kept.
 pub fn percent_text(fraction: f64) -> String {
-    let percent = ((fraction * 100.0) * 1e10).round() / 1e10;
-    crate::decimal::shortest_decimal(percent)
+    let decimal = crate::decimal::shortest_decimal(fraction);
+    if decimal.contains(['e', 'E']) {
+        // Not written so for a fraction within the field's limits and resolution.
+        let percent = ((fraction * 100.0) * 1e10).round() / 1e10;
+        return crate::decimal::shortest_decimal(percent);
+    }
+    let (sign, unsigned) = match decimal.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", decimal.as_str()),
+    };
+    let (whole, fraction_digits) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let padded = format!("{fraction_digits:0<2}");
+    let (moved, rest) = padded.split_at(2);
+    let whole = format!("{whole}{moved}");
+    let whole = match whole.trim_start_matches('0') {
+        "" => "0",
+        trimmed => trimmed,
+    };
+    match rest.trim_end_matches('0') {
+        "" => format!("{sign}{whole}"),
+        rest => format!("{sign}{whole}.{rest}"),
+    }
 }
 
 impl Field {
@@ -576,6 +730,22 @@ mod percent_tests {
         assert_eq!(percent_text(0.07), "7");
         assert_eq!(percent_text(0.125), "12.5");
         assert_eq!(percent_text(0.0), "0");
+        assert_eq!(percent_text(0.000_000_001), "0.0000001");
+        assert_eq!(percent_text(0.123_456_789_012_345), "12.3456789012345");
+        for fraction in [
+            0.000_000_001,
+            0.123_456_789_012_345,
+            0.95,
+            0.5,
+            0.010_000_000_000_000_002,
+        ] {
+            let text = percent_text(fraction);
+            assert_eq!(
+                parse_percent(Field::Overhead, &text),
+                Ok(fraction),
+                "{text}"
+            );
+        }
         for text in ["0", "7", "12.5", "33.3", "95"] {
             let fraction = parse_percent(Field::Overhead, text).unwrap();
             assert_eq!(percent_text(fraction), text);

@@ -27,6 +27,7 @@ pub mod config;
 pub mod decimal;
 pub mod deepspeed;
 pub mod export;
+pub mod form;
 pub mod format;
 pub mod gpu;
 pub mod input;
@@ -41,7 +42,7 @@ pub mod units;
 pub use accumulation::accumulation_steps;
 pub use config::{Config, Report, StrategyReport};
 pub use deepspeed::Offload;
-pub use input::{parse_percent, percent_text, Field, InputError, InputErrorKind, Limits};
+pub use input::{parse_percent, percent_text, Field, InputError, InputErrorKind, Limits, Scope};
 pub use memory::{
     max_trainable_params, max_trainable_sweep, BytesPerParam, MemoryBreakdown, MemoryBudget,
     Recipe, TrainingSetup,

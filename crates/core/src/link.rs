@@ -318,23 +318,33 @@ fn set_aside(pairs: &[(String, String)], field: Field, error: InputError) -> Lin
     }
 }
 
+/// Applies fields to the defaults in [`decode_order`]: `apply_one` stores a
+/// field's value, or gives `None` for a field it has no value for. Every error is
+/// kept, in that order; a field that fails keeps its value from before. The link
+/// decoder and the page's form ([`crate::form::parse`]) both read through here.
+pub fn apply_in_order(
+    mut apply_one: impl FnMut(&mut Config, Field) -> Option<Result<(), InputError>>,
+) -> (Config, Vec<InputError>) {
+    let mut config = Config::default();
+    let mut errors = Vec::new();
+    for field in decode_order() {
+        if let Some(Err(error)) = apply_one(&mut config, field) {
+            errors.push(error);
+        }
+    }
+    (config, errors)
+}
+
 /// Version 1 of the contract: each known key parsed by its field's rules; unknown
 /// keys (and `v`) ignored; a bad value reported and left at its default.
 pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
-    let mut config = Config::default();
-    let mut problems = Vec::new();
-    for field in decode_order() {
-        let Some((key, value)) = pairs.iter().find(|(key, _)| key == field.key()) else {
-            continue;
-        };
-        if let Err(error) = apply(&mut config, field, value) {
-            problems.push(LinkProblem {
-                key: key.clone(),
-                value: value.clone(),
-                error: Some(error),
-            });
-        }
-    }
+    let value = |field: Field| pairs.iter().find(|(key, _)| key == field.key());
+    let (mut config, errors) =
+        apply_in_order(|config, field| value(field).map(|(_, text)| apply(config, field, text)));
+    let mut problems: Vec<LinkProblem> = errors
+        .into_iter()
+        .map(|error| set_aside(pairs, error.field, error))
+        .collect();
     // An architecture whose values are each in range may still be impossible (heads
     // not dividing the hidden size) or too large: it is set aside for its preset's.
     if let Some(model) = &mut config.model {

@@ -116,6 +116,12 @@ proptest! {
     }
 
     #[test]
+    fn the_form_reads_back_every_valid_configuration(config in valid_config()) {
+        let parsed = vram_core::form::parse(|field| vram_core::form::text_of(&config, field));
+        prop_assert_eq!(parsed, Ok(config));
+    }
+
+    #[test]
     fn encode_then_decode_is_identity(config in valid_config()) {
         let decoded = decode(&encode(&config));
         prop_assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
@@ -156,6 +162,13 @@ proptest! {
         let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let decoded = decode(&query.join("&"));
         prop_assert!(decoded.config.report().is_ok());
+        // The page's form, filled from the link, reads back to the same link
+        // (a largest layer beside a model is the one value the form drops).
+        let config = decoded.config;
+        if config.model.is_none() || config.runtime.largest_layer_millions.is_none() {
+            let parsed = vram_core::form::parse(|field| vram_core::form::text_of(&config, field));
+            prop_assert_eq!(parsed.map(|c| encode(&c)), Ok(encode(&config)));
+        }
         for problem in decoded.problems {
             prop_assert!(problem.key == "v" || problem.error.map(|e| e.field.key()) == Some(problem.key.as_str()));
         }

@@ -1,0 +1,314 @@
+//! The page's form as data: what a person types, field by field, shown from a
+//! configuration and read back by the shared link's own rules.
+//!
+//! The form keeps one text per [`Field`] (a choice is its key, as in the link)
+//! and nothing else. [`parse`] starts from the defaults and applies each text in
+//! the link decoder's order with [`link::apply`], then checks what only the whole
+//! configuration can tell (heads dividing the hidden size, GPUs × nodes). So a
+//! value typed in the form means exactly what it means in a link.
+//!
+//! What the form does differently from a link, each a rule of its own here:
+//! - the reserved fraction is typed as a percentage ([`Field::is_percent`]);
+//! - an optional field left empty is unset ([`Field::is_optional`]);
+//! - a field outside its [`Scope`] is not read: the size without a model, the
+//!   architecture with one;
+//! - choosing a preset fills the fields it determines ([`edited`]).
+
+use crate::config::{Config, ModelSpec};
+use crate::input::{parse_percent, percent_text, Field, InputError, Scope};
+use crate::link::{self, apply, value_of, DEFAULT_ARCHITECTURE_PRESET};
+
+/// What the form's control of `field` shows for `config`.
+///
+/// Like the link's [`value_of`], but the reserved fraction is a percentage, and
+/// without a model the architecture fields show the model a link's architecture
+/// keys would start from (they are hidden then, and ready when one is chosen).
+pub fn text_of(config: &Config, field: Field) -> String {
+    if field.is_percent() {
+        return percent_text(config.overhead);
+    }
+    match (config.model, field.scope()) {
+        (None, Scope::WithModel) => {
+            let with_model = Config {
+                model: default_model(),
+                ..*config
+            };
+            value_of(&with_model, field)
+        }
+        _ => value_of(config, field),
+    }
+}
+
+/// The model whose values the architecture fields show while none is chosen.
+fn default_model() -> Option<ModelSpec> {
+    crate::architecture::model_preset(DEFAULT_ARCHITECTURE_PRESET).map(ModelSpec::of)
+}
+
+/// The keys a choice field's control offers, in order: its [`Field::choices`],
+/// or for a preset field none (`""`: the size only, or custom memory) and then
+/// every preset's id.
+pub fn options(field: Field) -> Vec<&'static str> {
+    use crate::architecture::MODEL_PRESETS;
+    use crate::gpu::GPU_PRESETS;
+    match field {
+        Field::Model => core::iter::once("")
+            .chain(MODEL_PRESETS.iter().map(|m| m.id))
+            .collect(),
+        Field::Gpu => core::iter::once("")
+            .chain(GPU_PRESETS.iter().map(|g| g.id))
+            .collect(),
+        _ => field.choices().to_vec(),
+    }
+}
+
+/// Stores what the form's control of `field` holds in `config`: [`link::apply`],
+/// with the reserved fraction read as a percentage.
+pub fn apply_typed(config: &mut Config, field: Field, text: &str) -> Result<(), InputError> {
+    if field.is_percent() {
+        config.overhead = parse_percent(field, text)?;
+        return Ok(());
+    }
+    apply(config, field, text)
+}
+
+/// The configuration the form describes, given each field's text, or every
+/// problem, each naming its field.
+///
+/// Each field is applied in [`link::decode_order`] (the model and the GPU first)
+/// unless it is an optional field left empty or outside its scope; every field
+/// that fails is reported. Then the rules between fields are checked.
+pub fn parse(mut text: impl FnMut(Field) -> String) -> Result<Config, Vec<InputError>> {
+    let (mut config, errors) = link::apply_in_order(|config, field| {
+        let typed = text(field);
+        let unset = field.is_optional() && typed.trim().is_empty();
+        let used = field.scope().applies(config.model.is_some());
+        (!unset && used).then(|| apply_typed(config, field, &typed))
+    });
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    if let Some(model) = &config.model {
+        config.params_billions = model.params_billions();
+    }
+    // The architecture as a whole, the model's size, GPUs × nodes.
+    config.setup().map(|_| config).map_err(|e| vec![e])
+}
+
+/// The other fields whose text changes when the user sets `field` to `text`,
+/// with their new text, given what every field holds now (`text_of_field`).
+///
+/// Choosing a model fills its architecture (the step, sequence and micro-batch,
+/// stays as typed); choosing a GPU fills its memory; typing a memory other than
+/// the chosen GPU's makes the GPU custom.
+pub fn edited(
+    field: Field,
+    text: &str,
+    text_of_field: impl Fn(Field) -> String,
+) -> Vec<(Field, String)> {
+    let mut preset = Config::default();
+    match field {
+        Field::Model | Field::Gpu if apply(&mut preset, field, text).is_ok() => filled_by(field)
+            .iter()
+            .map(|&filled| (filled, value_of(&preset, filled)))
+            .collect(),
+        Field::GpuMemory => {
+            let gpu = text_of_field(Field::Gpu);
+            let mut chosen = Config::default();
+            let keeps_gpu = gpu.is_empty()
+                || (apply(&mut chosen, Field::Gpu, &gpu).is_ok()
+                    && apply(&mut chosen, Field::GpuMemory, text).is_ok()
+                    && chosen.gpu.is_some());
+            match keeps_gpu {
+                true => Vec::new(),
+                false => vec![(Field::Gpu, String::new())],
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The fields a preset field fills when a preset is chosen.
+pub fn filled_by(field: Field) -> &'static [Field] {
+    match field {
+        Field::Model => &[
+            Field::Layers,
+            Field::Hidden,
+            Field::Ffn,
+            Field::Heads,
+            Field::KvHeads,
+            Field::Vocab,
+            Field::Tied,
+            Field::Mlp,
+        ],
+        Field::Gpu => &[Field::GpuMemory],
+        _ => &[],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::InputErrorKind;
+    use crate::link::decode;
+    use crate::Strategy;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The form's texts for `config`, as the page loads them.
+    fn texts(config: &Config) -> Vec<String> {
+        Field::ALL.iter().map(|&f| text_of(config, f)).collect()
+    }
+
+    fn parse_texts(texts: &[String]) -> Result<Config, Vec<InputError>> {
+        parse(|field| texts[field.index()].clone())
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn field_all_is_in_declaration_order() {
+        for (i, field) in Field::ALL.into_iter().enumerate() {
+            assert_eq!(field.index(), i, "{field:?}");
+        }
+        // Every field the link knows is in the table, and only those.
+        let mut linked: Vec<Field> = link::all_fields().collect();
+        linked.sort_by_key(|f| f.index());
+        assert_eq!(linked, Field::ALL);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn the_lessons_form_shows_the_lessons_values() {
+        let texts = texts(&Config::default());
+        let at = |f: Field| texts[f.index()].as_str();
+        assert_eq!(at(Field::Params), "7");
+        assert_eq!(at(Field::Overhead), "20");
+        assert_eq!(at(Field::Precision), "fp16");
+        assert_eq!(at(Field::Model), "");
+        assert_eq!(at(Field::GlobalBatch), "");
+        // Hidden until a model is chosen, and ready then: Llama 2 7B's.
+        assert_eq!((at(Field::Layers), at(Field::Vocab)), ("32", "32000"));
+        assert_eq!(parse_texts(&texts), Ok(Config::default()));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn every_golden_configuration_reads_back_from_its_form() {
+        let golden = include_str!("../tests/links.golden");
+        let mut checked = 0;
+        for line in golden.lines().filter(|l| !l.starts_with('#')) {
+            let query = line.split('\t').next().unwrap_or_default();
+            let config = decode(query).config;
+            // What the link writes is what the form makes of it, except a largest
+            // layer beside a model, which the form has no use for.
+            if config.model.is_some() && config.runtime.largest_layer_millions.is_some() {
+                continue;
+            }
+            let parsed = parse_texts(&texts(&config));
+            assert_eq!(
+                parsed.map(|c| link::encode(&c)),
+                Ok(link::encode(&config)),
+                "{query}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 80, "{checked}");
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn every_bad_field_is_reported_and_fields_out_of_scope_are_not_read() {
+        let mut texts = texts(&Config::default());
+        texts[Field::Params.index()] = "13x".into();
+        texts[Field::Gpus.index()] = "0".into();
+        texts[Field::Layers.index()] = "many".into(); // hidden: no model
+        let errors = parse_texts(&texts).unwrap_err();
+        let fields: Vec<Field> = errors.iter().map(|e| e.field).collect();
+        assert_eq!(fields, [Field::Params, Field::Gpus]);
+        assert_eq!(errors[0].kind, InputErrorKind::NotANumber);
+        // With a model, the size is the architecture's and its text is not read:
+        // Llama 2 7B's widths with 40 layers, a custom model.
+        texts[Field::Model.index()] = "llama2-7b".into();
+        texts[Field::Gpus.index()] = "8".into();
+        texts[Field::Layers.index()] = "40".into();
+        let model = parse_texts(&texts).unwrap().model.unwrap();
+        assert_eq!(model.params_billions(), 8.357_482_496);
+        assert_eq!(model.preset(), None);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn empty_optional_fields_are_unset_and_rules_between_fields_are_errors() {
+        let mut texts = texts(&decode("?global_batch=64&bw=400").config);
+        assert_eq!(texts[Field::GlobalBatch.index()], "64");
+        texts[Field::GlobalBatch.index()] = " ".into();
+        texts[Field::Bandwidth.index()] = String::new();
+        let config = parse_texts(&texts).unwrap();
+        assert_eq!(
+            (config.global_batch, config.runtime.bandwidth_gb_per_s),
+            (None, None)
+        );
+        // Heads that do not divide the hidden size: an error, not a preset's value.
+        let mut texts = self::texts(&decode("?model=llama2-7b").config);
+        texts[Field::Heads.index()] = "33".into();
+        let errors = parse_texts(&texts).unwrap_err();
+        assert_eq!(errors, [Field::Heads.error(InputErrorKind::NotDivisible)]);
+        // Too many GPUs in all: the nodes are named.
+        let mut texts = self::texts(&Config::default());
+        texts[Field::Nodes.index()] = "65536".into();
+        texts[Field::Gpus.index()] = "1024".into();
+        assert_eq!(parse_texts(&texts).unwrap_err()[0].field, Field::Nodes);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn choosing_presets_fills_their_fields_and_other_memory_makes_the_gpu_custom() {
+        let config = decode("?model=llama2-7b&seq=4096&gpu=a100-40gb").config;
+        let texts = texts(&config);
+        let now = |f: Field| texts[f.index()].clone();
+        let filled = edited(Field::Model, "llama3-8b", now);
+        assert!(
+            filled.contains(&(Field::Vocab, "128256".into())),
+            "{filled:?}"
+        );
+        assert!(filled.contains(&(Field::KvHeads, "8".into())));
+        assert!(
+            filled.iter().all(|(f, _)| *f != Field::Seq),
+            "the step stays"
+        );
+        assert_eq!(edited(Field::Model, "", now), []);
+        assert_eq!(
+            edited(Field::Gpu, "h100-80gb", now),
+            [(Field::GpuMemory, "85.520809984".into())]
+        );
+        assert_eq!(edited(Field::GpuMemory, "42.94967296", now), []);
+        assert_eq!(
+            edited(Field::GpuMemory, "40", now),
+            [(Field::Gpu, String::new())]
+        );
+        assert_eq!(
+            edited(Field::GpuMemory, "4x", now),
+            [(Field::Gpu, String::new())]
+        );
+        assert_eq!(edited(Field::Params, "13", now), []);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn every_option_of_every_choice_applies() {
+        for field in Field::ALL.into_iter().filter(|f| !f.is_number()) {
+            let options = options(field);
+            assert!(!options.is_empty(), "{field:?}");
+            for option in options {
+                let mut config = Config::default();
+                let result = apply_typed(&mut config, field, option);
+                match option {
+                    "" => assert!(field.is_optional(), "{field:?}"),
+                    _ => assert_eq!(result, Ok(()), "{}={option}", field.key()),
+                }
+            }
+        }
+        let mut config = Config::default();
+        apply_typed(&mut config, Field::Stage, "3").unwrap();
+        assert_eq!(config.highlight, Strategy::Zero3);
+    }
+}
