@@ -1,42 +1,135 @@
-//! The form's controls. Each control's `name` and `id` is its key in the shared link.
+//! The form: what the user typed, one text per field, and the controls that
+//! show and edit it. Each control's `name` and `id` is its key in the shared link.
+//!
+//! The page parses nothing itself: the texts go to [`vram_core::form::parse`],
+//! the link decoder's own path, and what an edit fills in (a preset's fields)
+//! comes from [`vram_core::form::edited`].
 
+use leptos::either::Either;
 use leptos::prelude::*;
-use vram_core::{Field, InputError};
+use vram_core::form::{self, apply_typed, options, text_of};
+use vram_core::{Config, Field, InputError};
 
-use crate::text::{self, Text};
+use crate::text::{self, field_text, Text};
 
-/// How a number field looks: its label, unit, keyboard and hint.
+/// What the user typed and chose, field by field (a choice is its key, as in
+/// the link): the page's only state.
 #[derive(Clone, Copy)]
-pub struct NumberSpec {
-    /// The field, whose key is the input's `name`.
-    pub field: Field,
-    /// The visible label.
-    pub label: &'static str,
-    /// The unit shown after the input.
-    pub unit: &'static str,
-    /// `decimal` or `numeric`: the on-screen keyboard.
-    pub inputmode: &'static str,
-    /// A line of help under the input.
-    pub hint: Option<&'static str>,
+pub struct Form {
+    texts: [RwSignal<String>; Field::ALL.len()],
+}
+
+impl Form {
+    /// A form showing `config`.
+    pub fn new(config: &Config) -> Form {
+        let form = Form {
+            texts: std::array::from_fn(|_| RwSignal::new(String::new())),
+        };
+        form.load(config);
+        form
+    }
+
+    /// The text of `field`'s control.
+    pub fn text(self, field: Field) -> RwSignal<String> {
+        self.texts[field.index()]
+    }
+
+    /// Sets every control to `config`.
+    pub fn load(self, config: &Config) {
+        for field in Field::ALL {
+            self.text(field).set(text_of(config, field));
+        }
+    }
+
+    /// The user set `field` to `text`: keeps it, and fills what it determines
+    /// (a preset's fields).
+    pub fn set(self, field: Field, text: String) {
+        let filled = form::edited(field, &text, |f| self.text(f).get_untracked());
+        self.text(field).set(text);
+        for (field, text) in filled {
+            self.text(field).set(text);
+        }
+    }
+
+    /// The configuration the form describes, or every problem, each naming its field.
+    pub fn parse(self) -> Result<Config, Vec<InputError>> {
+        form::parse(|field| self.text(field).get())
+    }
+
+    /// Whether `field`'s control takes input now.
+    pub fn is_enabled(self, field: Field) -> bool {
+        form::is_enabled(field, |f| self.text(f).get())
+    }
+
+    /// The defaults with only `field` applied: a choice that the page follows
+    /// even while another field is invalid (the theme, the language).
+    pub fn chosen(self, field: Field) -> Config {
+        let mut config = Config::default();
+        let _ = self
+            .text(field)
+            .with(|text| apply_typed(&mut config, field, text));
+        config
+    }
+
+    /// Every field's text as a query string, to keep what was typed across a reload.
+    pub fn typed(self) -> String {
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        for field in Field::ALL {
+            self.text(field)
+                .with_untracked(|text| query.append_pair(field.key(), text));
+        }
+        query.finish()
+    }
+
+    /// Puts back what [`typed`](Self::typed) kept.
+    pub fn restore(self, typed: &str) {
+        for (key, value) in form_urlencoded::parse(typed.as_bytes()) {
+            if let Some(field) = Field::ALL.into_iter().find(|f| f.key() == key) {
+                self.text(field).set(value.into_owned());
+            }
+        }
+    }
+}
+
+/// The control of `field`: a text box for a number, a drop-down for a choice,
+/// with its label, unit, hint and the core's verdict on what was typed.
+pub fn control(
+    field: Field,
+    form: Form,
+    errors: Memo<Vec<InputError>>,
+    t: &'static Text,
+) -> impl IntoView {
+    let disabled = move || !form.is_enabled(field);
+    match field.is_number() {
+        true => Either::Left(number_field(field, form, errors, disabled, t)),
+        false => Either::Right(choice_field(field, form, disabled, t)),
+    }
+}
+
+/// The controls of `fields`, in order.
+pub fn controls(
+    fields: &[Field],
+    form: Form,
+    errors: Memo<Vec<InputError>>,
+    t: &'static Text,
+) -> impl IntoView {
+    fields
+        .iter()
+        .map(|&field| control(field, form, errors, t))
+        .collect_view()
 }
 
 /// A text field for a number: keeps exactly what the user typed, and shows the
-/// core's verdict on it underneath. A plain function, not a component: every
-/// field is one call of the same code (the page's size budget counts).
-pub fn number_field(
-    spec: NumberSpec,
-    text: RwSignal<String>,
-    error: Signal<Option<InputError>>,
-    disabled: Signal<bool>,
+/// core's verdict on it underneath.
+fn number_field(
+    field: Field,
+    form: Form,
+    errors: Memo<Vec<InputError>>,
+    disabled: impl Fn() -> bool + Send + Sync + 'static,
     t: &'static Text,
 ) -> impl IntoView {
-    let NumberSpec {
-        field,
-        label,
-        unit,
-        inputmode,
-        hint,
-    } = spec;
+    let text::FieldText { label, unit, hint } = field_text(t, field);
+    let error = move || errors.with(|e| e.iter().find(|e| e.field == field).copied());
     let id = field.key();
     let error_id = format!("{id}-error");
     let hint_id = format!("{id}-hint");
@@ -45,94 +138,61 @@ pub fn number_field(
     } else {
         error_id.clone()
     };
+    let value = form.text(field);
     view! {
-        <div class="field" class:invalid=move || error.read().is_some()>
+        <div class="field" class:invalid=move || error().is_some()>
             <label for=id>{label}</label>
             <div class="with-unit">
                 <input
                     id=id
                     name=id
                     type="text"
-                    inputmode=inputmode
+                    inputmode=if field.is_whole() { "numeric" } else { "decimal" }
                     autocomplete="off"
                     spellcheck="false"
-                    bind:value=text
+                    prop:value=value
+                    on:input=move |ev| form.set(field, event_target_value(&ev))
                     // The bandwidth offers the interconnect presets (the page's datalist).
                     list=(field == Field::Bandwidth).then_some("bw-presets")
                     disabled=disabled
-                    aria-invalid=move || error.read().is_some().to_string()
+                    aria-invalid=move || error().is_some().to_string()
                     aria-describedby=described_by
                 />
                 <span class="unit" aria-hidden="true">{unit}</span>
             </div>
             {hint.map(|hint| view! { <p class="hint" id=hint_id>{hint}</p> })}
             <p class="error" id=error_id data-testid=format!("error-{id}") aria-live="polite">
-                {move || error.get().map(|e| text::field_error(t, &e))}
+                {move || error().map(|e| text::field_error(t, &e))}
             </p>
         </div>
     }
 }
 
-/// The values a drop-down offers, and the index of the chosen one. Choices are
-/// kept as indices so that one signal type serves every enum: each signal type
-/// costs the page's WebAssembly about a kilobyte.
-#[derive(Clone)]
-pub struct Choices {
-    /// Each choice's value in the link, and the text shown for it.
-    options: Vec<(&'static str, &'static str)>,
-    /// Index of the current choice.
-    index: RwSignal<usize>,
-}
-
-impl Choices {
-    /// Choices for `index` among `values`, each with its link `key`, shown as
-    /// the label at the same position in `labels` (in the page's language).
-    pub fn of<T: Copy>(
-        index: RwSignal<usize>,
-        values: &[T],
-        key: fn(T) -> &'static str,
-        labels: &[&'static str],
-    ) -> Choices {
-        let options = values
-            .iter()
-            .zip(labels)
-            .map(|(v, label)| (key(*v), *label))
-            .collect();
-        Choices { options, index }
-    }
-}
-
-/// The position of `value` in `values` (0 if absent).
-pub fn index_of<T: PartialEq>(values: &[T], value: &T) -> usize {
-    values.iter().position(|v| v == value).unwrap_or(0)
-}
-
-/// A drop-down list; a plain function for the same reason as [`number_field`].
-pub fn choice_field(field: Field, label: &'static str, choices: Choices) -> impl IntoView {
+/// A drop-down list of the field's options, each shown in the page's words.
+fn choice_field(
+    field: Field,
+    form: Form,
+    disabled: impl Fn() -> bool + Send + Sync + 'static,
+    t: &'static Text,
+) -> impl IntoView {
     let id = field.key();
-    let Choices { options, index } = choices;
-    let keys: Vec<&'static str> = options.iter().map(|(key, _)| *key).collect();
-    let on_change = move |ev| {
-        let chosen = event_target_value(&ev);
-        if let Some(position) = keys.iter().position(|key| *key == chosen) {
-            index.set(position);
-        }
-    };
+    let label = field_text(t, field).label;
+    let chosen = form.text(field);
+    let options = options(field)
+        .into_iter()
+        .zip(text::choice_labels(t, field))
+        .map(|(key, shown)| {
+            view! {
+                <option value=key prop:selected=move || *chosen.read() == key>{shown}</option>
+            }
+        })
+        .collect_view();
     view! {
         <div class="field">
             <label for=id>{label}</label>
-            <select id=id name=id on:change=on_change>
-                {options
-                    .into_iter()
-                    .enumerate()
-                    .map(|(position, (key, shown))| {
-                        view! {
-                            <option value=key prop:selected=move || index.get() == position>
-                                {shown}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
+            <select id=id name=id disabled=disabled
+                on:change=move |ev| form.set(field, event_target_value(&ev))>
+                {options}
             </select>
         </div>
     }

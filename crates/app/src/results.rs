@@ -26,7 +26,7 @@ fn memory_cell(
 #[component]
 pub fn ResultsTable(
     report: Memo<Report>,
-    highlight: RwSignal<usize>,
+    highlight: RwSignal<String>,
     t: &'static Text,
 ) -> impl IntoView {
     let usable = move || {
@@ -38,18 +38,19 @@ pub fn ResultsTable(
         .map(|strategy| {
             let row = move || *report.read().strategy(strategy);
             let fits = move || row().fits;
+            let chosen = move || *highlight.read() == strategy.key();
             view! {
                 <tr
-                    class:highlighted=move || highlight.get() == strategy as usize
+                    class:highlighted=chosen
                     class:fits=fits
-                    aria-current=move || (highlight.get() == strategy as usize).then_some("true")
+                    aria-current=move || chosen().then_some("true")
                 >
                     <th scope="row">
                         <button
                             type="button"
                             class="strategy"
-                            aria-pressed=move || (highlight.get() == strategy as usize).to_string()
-                            on:click=move |_| highlight.set(strategy as usize)
+                            aria-pressed=move || chosen().to_string()
+                            on:click=move |_| highlight.set(strategy.key().to_string())
                         >
                             {strategy.label()}
                         </button>

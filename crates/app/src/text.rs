@@ -338,6 +338,110 @@ pub fn link_problem(t: &Text, problem: &LinkProblem) -> String {
     }
 }
 
+/// What the form writes around a field's control: its label, the unit after it
+/// (empty for none) and a line of help under it.
+pub struct FieldText {
+    /// The visible label.
+    pub label: &'static str,
+    /// The unit shown after a number (empty for a count or a choice).
+    pub unit: &'static str,
+    /// A line of help under the control.
+    pub hint: Option<&'static str>,
+}
+
+/// The form's words for `field`: the one place a new field's label goes.
+pub fn field_text(t: &Text, field: Field) -> FieldText {
+    let (label, unit, hint) = match field {
+        Field::Params => (t.label_params, t.unit_params, None),
+        Field::Gpus => (t.label_gpus, t.unit_gpus, None),
+        Field::GpuMemory => (t.label_gpu_mem, t.unit_gb, None),
+        Field::Overhead => (t.label_overhead, t.unit_percent, Some(t.hint_overhead)),
+        Field::Precision => (t.label_precision, "", None),
+        Field::GradAcc => (t.label_grad_acc, "", None),
+        Field::Optimizer => (t.label_optimizer, "", None),
+        Field::Stage => (t.label_stage, "", None),
+        Field::GlobalBatch => (
+            t.label_global_batch,
+            t.unit_sequences,
+            Some(t.hint_global_batch),
+        ),
+        Field::MicroBatch => (t.label_mbs, t.unit_sequences, None),
+        Field::Model => (t.label_model, "", None),
+        Field::Layers => (t.label_layers, "", None),
+        Field::Hidden => (t.label_hidden, "", None),
+        Field::Ffn => (t.label_ffn, "", None),
+        Field::Heads => (t.label_heads, "", None),
+        Field::KvHeads => (t.label_kv_heads, "", None),
+        Field::Vocab => (t.label_vocab, "", None),
+        Field::Tied => (t.label_tied, "", None),
+        Field::Mlp => (t.label_mlp, "", None),
+        Field::Gpu => (t.label_gpu, "", None),
+        Field::Seq => (t.label_seq, t.unit_tokens, None),
+        Field::Recompute => (t.label_recompute, "", None),
+        Field::Flash => (t.label_flash, "", None),
+        Field::Unit => (t.label_unit, "", None),
+        Field::Theme => (t.label_theme, "", None),
+        Field::Lang => (t.label_lang, "", None),
+        // Set by the host page's link; no control.
+        Field::Embed => ("embed", "", None),
+        Field::Accounting => (t.label_accounting, "", None),
+        Field::Offload => (t.label_offload, "", None),
+        Field::OffloadTo => (t.label_offload_to, "", None),
+        Field::Nodes => (t.label_nodes, t.unit_nodes, Some(t.hint_nodes)),
+        Field::LargestLayer => (
+            t.label_largest_layer,
+            t.unit_millions,
+            Some(t.hint_largest_layer),
+        ),
+        Field::ZeroInit => (t.label_zero_init, "", None),
+        Field::Buffers => (t.label_buffers, "", None),
+        Field::ReduceBucket => (t.buffer_labels[0], t.unit_million_elements, None),
+        Field::AllgatherBucket => (t.buffer_labels[1], t.unit_million_elements, None),
+        Field::PrefetchBucket => (t.buffer_labels[2], t.unit_million_elements, None),
+        Field::MaxLive => (t.buffer_labels[3], t.unit_million_elements, None),
+        Field::Bandwidth => (t.label_bandwidth, t.unit_bandwidth, Some(t.hint_bandwidth)),
+    };
+    FieldText { label, unit, hint }
+}
+
+/// The words for each option of a choice field, in the order of
+/// [`vram_core::form::options`].
+pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
+    use vram_core::architecture::MODEL_PRESETS;
+    use vram_core::gpu::GPU_PRESETS;
+    let list: &[&'static str] = match field {
+        Field::Model => {
+            return core::iter::once(t.model_by_size)
+                .chain(MODEL_PRESETS.iter().map(|m| m.name))
+                .collect()
+        }
+        Field::Gpu => {
+            return core::iter::once(t.gpu_custom)
+                .chain(GPU_PRESETS.iter().map(|g| g.name))
+                .collect()
+        }
+        Field::Stage => {
+            return vram_core::Strategy::ALL
+                .map(vram_core::Strategy::label)
+                .to_vec()
+        }
+        Field::Precision => &t.precision,
+        Field::GradAcc => &t.gradients,
+        Field::Optimizer => &t.optimizer,
+        Field::Mlp => &t.mlp,
+        Field::Recompute => &t.recompute,
+        Field::Unit => &t.unit,
+        Field::Theme => &t.theme,
+        Field::Lang => &t.lang,
+        Field::Accounting => &t.accounting,
+        Field::Offload => &t.offload,
+        Field::OffloadTo => &t.offload_to,
+        // The flags: "0", "1".
+        _ => return vec![t.no, t.yes],
+    };
+    list.to_vec()
+}
+
 /// Link values are in the link's units (the overhead as a fraction), so the
 /// limits are said that way.
 fn field_error_for_link(t: &Text, error: &InputError) -> String {
@@ -413,6 +517,28 @@ mod tests {
         assert_eq!(EN.accounting.len(), vram_core::Accounting::ALL.len());
         assert_eq!(EN.offload.len(), vram_core::Offload::ALL.len());
         assert_eq!(EN.offload_to.len(), vram_core::OffloadDevice::ALL.len());
+    }
+
+    /// Every choice field has a word for each of its options, in both languages,
+    /// and every field a label.
+    #[test]
+    fn every_field_has_its_words() {
+        use vram_core::form::options;
+        for t in [&EN, &ZH] {
+            for field in Field::ALL {
+                assert!(!field_text(t, field).label.is_empty(), "{field:?}");
+                if !field.is_number() {
+                    assert_eq!(
+                        choice_labels(t, field).len(),
+                        options(field).len(),
+                        "{field:?}"
+                    );
+                }
+            }
+        }
+        // The flags' words follow their keys, "0" then "1".
+        assert_eq!(options(Field::Flash), ["0", "1"]);
+        assert_eq!(choice_labels(&EN, Field::Flash), [EN.no, EN.yes]);
     }
 
     #[test]

@@ -127,6 +127,19 @@ pub fn edited(
     }
 }
 
+/// Whether the form's control of `field` takes input, given what every field
+/// holds now: a field outside its [`Scope`] is greyed (the size when a model
+/// gives it), and so are DeepSpeed's buffer sizes while its buffers are not
+/// counted (they are still read, so that a link's sizes are kept).
+pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool {
+    let with_model = !text_of_field(Field::Model).is_empty();
+    let buffer_size = matches!(
+        field,
+        Field::ReduceBucket | Field::AllgatherBucket | Field::PrefetchBucket | Field::MaxLive
+    );
+    field.scope().applies(with_model) && (!buffer_size || text_of_field(Field::Buffers) == "1")
+}
+
 /// The fields a preset field fills when a preset is chosen.
 pub fn filled_by(field: Field) -> &'static [Field] {
     match field {
@@ -290,6 +303,19 @@ mod tests {
             [(Field::Gpu, String::new())]
         );
         assert_eq!(edited(Field::Params, "13", now), []);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn fields_are_greyed_where_they_mean_nothing() {
+        let bare = texts(&Config::default());
+        let enabled = |texts: &[String], f: Field| is_enabled(f, |g| texts[g.index()].clone());
+        assert!(enabled(&bare, Field::Params) && enabled(&bare, Field::LargestLayer));
+        assert!(!enabled(&bare, Field::Layers) && !enabled(&bare, Field::ReduceBucket));
+        let model = texts(&decode("?model=llama2-7b&buffers=1").config);
+        assert!(!enabled(&model, Field::Params) && !enabled(&model, Field::LargestLayer));
+        assert!(enabled(&model, Field::Seq) && enabled(&model, Field::MaxLive));
+        assert!(enabled(&model, Field::Gpus));
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]

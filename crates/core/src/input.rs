@@ -377,7 +377,7 @@ impl Field {
             ],
             Field::Stage => &["ddp", "1", "2", "3"],
             Field::Tied | Field::Flash => &["0", "1"],
-            Field::Mlp => &["gelu", "swiglu"],
+            Field::Mlp => &["swiglu", "gelu"],
             Field::Recompute => &["none", "selective", "full"],
             Field::Unit => &["gb", "gib"],
             Field::Theme => &["auto", "light", "dark"],

@@ -442,7 +442,7 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             edit_model(&mut |m| m.architecture.tied_embeddings = v)?;
         }
         Field::Mlp => {
-            let v = [Mlp::Gelu, Mlp::SwiGlu]
+            let v = Mlp::ALL
                 .into_iter()
                 .find(|m| m.key() == choice)
                 .ok_or_else(unknown)?;
@@ -564,6 +564,20 @@ mod tests {
         );
         assert_eq!(keys(Field::Optimizer), Optimizer::ALL.map(Optimizer::key));
         assert_eq!(keys(Field::Stage), Strategy::ALL.map(Strategy::key));
+        assert_eq!(keys(Field::Mlp), Mlp::ALL.map(Mlp::key));
+        assert_eq!(keys(Field::Recompute), Recompute::ALL.map(Recompute::key));
+        assert_eq!(keys(Field::Unit), MemoryUnit::ALL.map(MemoryUnit::key));
+        assert_eq!(keys(Field::Theme), Theme::ALL.map(Theme::key));
+        assert_eq!(keys(Field::Lang), Lang::ALL.map(Lang::key));
+        assert_eq!(
+            keys(Field::Accounting),
+            Accounting::ALL.map(Accounting::key)
+        );
+        assert_eq!(keys(Field::Offload), Offload::ALL.map(Offload::key));
+        assert_eq!(
+            keys(Field::OffloadTo),
+            OffloadDevice::ALL.map(OffloadDevice::key)
+        );
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
