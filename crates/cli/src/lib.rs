@@ -141,12 +141,16 @@ pub fn option_name(field: Field) -> String {
     field.key().replace('_', "-")
 }
 
+/// The option's value as `--help` names it, from the field's kind.
 fn value_name(field: Field) -> &'static str {
     match field {
         Field::Params => "BILLIONS",
-        Field::Gpus => "N",
         Field::GpuMemory => "GB",
         Field::Overhead => "FRACTION",
+        Field::Bandwidth => "GB_PER_S",
+        Field::Model | Field::Gpu => "ID",
+        _ if field.is_whole() => "N",
+        _ if field.is_number() => "MILLIONS",
         _ => "CHOICE",
     }
 }
