@@ -58,12 +58,24 @@ impl StaticServer {
     /// Serves the files under `root`, adding `headers` to every response; takes
     /// violation reports at [`CSP_REPORT_PATH`] and serves [`CSP_CANARY_PATH`].
     pub fn start_with_headers(root: PathBuf, headers: Vec<(String, String)>) -> StaticServer {
+        StaticServer::serve(root, headers, false)
+    }
+
+    /// Serves the files under `root` gzip-encoded (level 9) to a browser that
+    /// accepts it, as a static host does: what a learner's browser transfers.
+    pub fn start_compressed(root: PathBuf) -> StaticServer {
+        StaticServer::serve(root, Vec::new(), true)
+    }
+
+    fn serve(root: PathBuf, headers: Vec<(String, String)>, compress: bool) -> StaticServer {
         let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind 127.0.0.1"));
         let address = server.server_addr().to_ip().expect("an IP address");
         let serving = server.clone();
         let reports = Arc::new(Mutex::new(Vec::new()));
         let received = reports.clone();
         let thread = std::thread::spawn(move || {
+            // Each file compressed once, so that no request waits for deflate.
+            let mut compressed: std::collections::HashMap<String, Vec<u8>> = Default::default();
             for mut request in serving.incoming_requests() {
                 if request.url() == CSP_REPORT_PATH {
                     let mut body = String::new();
@@ -82,6 +94,8 @@ impl StaticServer {
                     let page = "<!doctype html><title>canary</title><script>document.title = 'ran';</script>";
                     tiny_http::Response::from_data(page.as_bytes().to_vec())
                         .with_header(header("Content-Type", "text/html; charset=utf-8"))
+                } else if compress && accepts_gzip(&request) {
+                    respond_compressed(&root, request.url(), &mut compressed)
                 } else {
                     respond(&root, request.url())
                 };
@@ -156,6 +170,42 @@ fn respond(root: &Path, url: &str) -> tiny_http::Response<std::io::Cursor<Vec<u8
         }
         _ => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
     }
+}
+
+fn accepts_gzip(request: &tiny_http::Request) -> bool {
+    request
+        .headers()
+        .iter()
+        .any(|h| h.field.equiv("Accept-Encoding") && h.value.as_str().contains("gzip"))
+}
+
+/// [`respond`], with the body gzip-encoded at level 9 (each file compressed once).
+fn respond_compressed(
+    root: &Path,
+    url: &str,
+    cache: &mut std::collections::HashMap<String, Vec<u8>>,
+) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
+    let response = respond(root, url);
+    if response.status_code() != tiny_http::StatusCode(200) {
+        return response;
+    }
+    let path = url.split(['?', '#']).next().unwrap_or("/").to_string();
+    let content_type = response
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv("Content-Type"))
+        .cloned();
+    let body = cache.entry(path).or_insert_with(|| {
+        let mut raw = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut response.into_reader(), &mut raw);
+        gzip9(&raw)
+    });
+    let mut compressed = tiny_http::Response::from_data(body.clone())
+        .with_header(header("Content-Encoding", "gzip"));
+    if let Some(content_type) = content_type {
+        compressed.add_header(content_type);
+    }
+    compressed
 }
 
 fn header(name: &str, value: &str) -> tiny_http::Header {
@@ -238,10 +288,7 @@ pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
         })
         .map(|path| {
             let bytes = std::fs::read(&path).expect("a built file");
-            let mut encoder =
-                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-            std::io::Write::write_all(&mut encoder, &bytes).expect("gzip in memory");
-            let gzip = encoder.finish().expect("gzip in memory").len() as u64;
+            let gzip = gzip9(&bytes).len() as u64;
             FileSize {
                 name: path
                     .file_name()
@@ -255,6 +302,13 @@ pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
         .collect();
     sizes.sort_by_key(|file| std::cmp::Reverse(file.gzip));
     sizes
+}
+
+/// `bytes` compressed as `gzip -9` does (zlib's deflate at level 9).
+pub fn gzip9(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut encoder, bytes).expect("gzip in memory");
+    encoder.finish().expect("gzip in memory")
 }
 
 /// The folder of the release build.
@@ -491,6 +545,33 @@ impl Browser {
             .execute(script, vec![])
             .await
             .expect("script runs")
+    }
+
+    /// Runs a Chrome DevTools Protocol command in this session through
+    /// chromedriver (`goog/cdp/execute`), e.g. `Network.emulateNetworkConditions`.
+    pub async fn cdp(&self, command: &str, params: serde_json::Value) {
+        let session = self
+            .client
+            .session_id()
+            .await
+            .expect("the session's id")
+            .expect("an open session");
+        let body = json!({ "cmd": command, "params": params }).to_string();
+        let mut stream =
+            TcpStream::connect(("127.0.0.1", self._driver.port)).expect("chromedriver listens");
+        let request = format!(
+            "POST /session/{session}/goog/cdp/execute HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        std::io::Write::write_all(&mut stream, request.as_bytes()).expect("CDP request sent");
+        let mut response = String::new();
+        std::io::Read::read_to_string(&mut stream, &mut response).expect("CDP response");
+        assert!(
+            response.starts_with("HTTP/1.1 200"),
+            "{command}: {}",
+            response.lines().last().unwrap_or_default()
+        );
     }
 
     /// Ends the session.

@@ -3,6 +3,7 @@
 fn main() {
     vram_app::install_panic_hook();
     vram_app::mount();
+    vram_app::timing::mark(vram_app::timing::FIRST_FIGURE);
 }
 
 /// A free-list allocator (sorted by address, neighbours merged) instead of the

@@ -1,7 +1,10 @@
-//! Performance marks that `scripts/bench` reads: when the chart was last drawn
-//! and the link last written, on the page's own clock (`performance.now()`).
+//! Performance marks that `scripts/bench` reads: when the figures were first in
+//! the document, a chart last drawn and the link last written, on the page's own clock (`performance.now()`).
 
-/// Marked each time the chart has been drawn.
+/// Marked once, when the page is mounted with its figures in the document
+/// (the charts are drawn after it, by effects).
+pub const FIRST_FIGURE: &str = "vram-first-figure";
+/// Marked each time a chart has been drawn.
 pub const CHART_DRAWN: &str = "vram-chart-drawn";
 /// Marked each time the address bar has been rewritten.
 pub const LINK_WRITTEN: &str = "vram-link-written";
