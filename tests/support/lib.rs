@@ -565,8 +565,32 @@ impl Browser {
             body.len()
         );
         std::io::Write::write_all(&mut stream, request.as_bytes()).expect("CDP request sent");
-        let mut response = String::new();
-        std::io::Read::read_to_string(&mut stream, &mut response).expect("CDP response");
+        // chromedriver may keep the connection open: read the head, then the
+        // body's Content-Length bytes.
+        stream
+            .set_read_timeout(Some(TIMEOUT))
+            .expect("a read timeout");
+        let mut received = Vec::new();
+        let mut buffer = [0u8; 4096];
+        let response = loop {
+            let n = std::io::Read::read(&mut stream, &mut buffer).expect("CDP response");
+            received.extend_from_slice(&buffer[..n]);
+            let text = String::from_utf8_lossy(&received).into_owned();
+            if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                let length = head
+                    .lines()
+                    .find_map(|l| {
+                        let (name, value) = l.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse::<usize>().ok())?
+                    })
+                    .unwrap_or(0);
+                if body.len() >= length {
+                    break text;
+                }
+            }
+            assert!(n > 0, "chromedriver closed the connection early");
+        };
         assert!(
             response.starts_with("HTTP/1.1 200"),
             "{command}: {}",

@@ -69,6 +69,19 @@ const SCENARIOS: [(&str, &str); 3] = [
     ),
 ];
 
+/// The configuration of a scenario's `query`, shown as the page is shown now:
+/// a scenario changes what is computed, not the language, units or colours
+/// (a scenario that reset the language would reload the page).
+fn scenario(query: &str, shown: &Config) -> Config {
+    Config {
+        unit: shown.unit,
+        theme: shown.theme,
+        lang: shown.lang,
+        embed: shown.embed,
+        ..link::decode(query).config
+    }
+}
+
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
@@ -162,7 +175,7 @@ pub fn App() -> impl IntoView {
                         <span>{t.scenarios}</span>
                         {SCENARIOS.map(|(name, query)| view! {
                             <button type="button" class="quiet" data-testid=format!("scenario-{name}")
-                                on:click=move |_| form.load(&link::decode(query).config)>{name}</button>
+                                on:click=move |_| form.load(&scenario(query, &config.get_untracked()))>{name}</button>
                         })}
                     </div>
                     {section(&sections::MODEL)}

@@ -737,6 +737,16 @@ async fn the_lessons_q6_scenarios_are_one_click_away() {
     sleep_ms(0).await;
     assert_eq!(page.flag("params-count"), "13015864320");
     assert_eq!(page.flag("fits-zero2"), "true");
+    // A scenario keeps how the page is shown.
+    drop(page);
+    let page = Page::open("?unit=gib&theme=dark").await;
+    let button: HtmlElement = page.testid("scenario-33B").unchecked_into();
+    button.click();
+    sleep_ms(0).await;
+    assert_eq!(page.select("model").value(), "llama1-33b");
+    assert_eq!(page.select("unit").value(), "gib");
+    assert_eq!(page.select("theme").value(), "dark");
+    assert!(address_query().await.contains("unit=gib"));
 }
 
 #[wasm_bindgen_test]

@@ -143,16 +143,7 @@ pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool
 /// The fields a preset field fills when a preset is chosen.
 pub fn filled_by(field: Field) -> &'static [Field] {
     match field {
-        Field::Model => &[
-            Field::Layers,
-            Field::Hidden,
-            Field::Ffn,
-            Field::Heads,
-            Field::KvHeads,
-            Field::Vocab,
-            Field::Tied,
-            Field::Mlp,
-        ],
+        Field::Model => link::ARCHITECTURE_FIELDS,
         Field::Gpu => &[Field::GpuMemory],
         _ => &[],
     }
@@ -278,6 +269,19 @@ mod tests {
         let config = decode("?model=llama2-7b&seq=4096&gpu=a100-40gb").config;
         let texts = texts(&config);
         let now = |f: Field| texts[f.index()].clone();
+        assert_eq!(
+            filled_by(Field::Model),
+            [
+                Field::Layers,
+                Field::Hidden,
+                Field::Ffn,
+                Field::Heads,
+                Field::KvHeads,
+                Field::Vocab,
+                Field::Tied,
+                Field::Mlp
+            ]
+        );
         let filled = edited(Field::Model, "llama3-8b", now);
         assert!(
             filled.contains(&(Field::Vocab, "128256".into())),

@@ -8,6 +8,20 @@ use core::fmt;
 
 use crate::decimal::shortest_decimal;
 
+/// Declares `Field` and `Field::ALL` from one list, so the two cannot drift apart.
+macro_rules! fields {
+    ($(#[$enum_meta:meta])* pub enum Field { $($(#[$meta:meta])* $name:ident,)* }) => {
+        $(#[$enum_meta])*
+        pub enum Field { $($(#[$meta])* $name,)* }
+
+        impl Field {
+            /// Every field, in the order of its declaration: `Field::ALL[f.index()] == f`.
+            pub const ALL: [Field; [$(Field::$name),*].len()] = [$(Field::$name),*];
+        }
+    };
+}
+
+fields! {
 /// An input that the user sets, by a form control or a key of the shared link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Field {
@@ -90,6 +104,7 @@ pub enum Field {
     /// The page's language.
     Lang,
 }
+}
 
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
 /// fractions mean nothing in memory, and every accepted fraction then reads back
@@ -142,49 +157,6 @@ impl Scope {
 }
 
 impl Field {
-    /// Every field, in the order of the enum's declaration: `Field::ALL[f as usize] == f`.
-    pub const ALL: [Field; 39] = [
-        Field::Params,
-        Field::Gpus,
-        Field::GpuMemory,
-        Field::Overhead,
-        Field::Precision,
-        Field::GradAcc,
-        Field::Optimizer,
-        Field::Stage,
-        Field::GlobalBatch,
-        Field::MicroBatch,
-        Field::Model,
-        Field::Layers,
-        Field::Hidden,
-        Field::Ffn,
-        Field::Heads,
-        Field::KvHeads,
-        Field::Vocab,
-        Field::Tied,
-        Field::Mlp,
-        Field::Gpu,
-        Field::Seq,
-        Field::Recompute,
-        Field::Flash,
-        Field::Unit,
-        Field::Theme,
-        Field::Embed,
-        Field::Accounting,
-        Field::Offload,
-        Field::OffloadTo,
-        Field::Nodes,
-        Field::LargestLayer,
-        Field::ZeroInit,
-        Field::Buffers,
-        Field::Bandwidth,
-        Field::ReduceBucket,
-        Field::AllgatherBucket,
-        Field::PrefetchBucket,
-        Field::MaxLive,
-        Field::Lang,
-    ];
-
     /// The field's position in [`Field::ALL`].
     pub const fn index(self) -> usize {
         self as usize
@@ -221,22 +193,13 @@ impl Field {
         )
     }
 
-    /// When the form uses the field (see [`Scope`]).
-    pub const fn scope(self) -> Scope {
+    /// When the form uses the field (see [`Scope`]): a model's fields only with
+    /// a model (the preset itself always), the size only without one.
+    pub fn scope(self) -> Scope {
         match self {
             Field::Params | Field::LargestLayer => Scope::WithoutModel,
-            Field::Layers
-            | Field::Hidden
-            | Field::Ffn
-            | Field::Heads
-            | Field::KvHeads
-            | Field::Vocab
-            | Field::Tied
-            | Field::Mlp
-            | Field::Seq
-            | Field::MicroBatch
-            | Field::Recompute
-            | Field::Flash => Scope::WithModel,
+            Field::Model => Scope::Always,
+            _ if crate::link::MODEL_FIELDS.contains(&self) => Scope::WithModel,
             _ => Scope::Always,
         }
     }

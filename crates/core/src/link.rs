@@ -125,7 +125,9 @@ pub fn encode(config: &Config) -> String {
     query.finish()
 }
 
-/// The fields of a model given by its architecture, in the order [`encode`] writes them.
+/// The fields of a model given by its architecture, in the order [`encode`] writes them:
+/// the preset, its architecture ([`ARCHITECTURE_FIELDS`], which a preset fills)
+/// and the training step (the last four, which a preset leaves as they are).
 pub const MODEL_FIELDS: [Field; 13] = [
     Field::Model,
     Field::Layers,
@@ -141,6 +143,9 @@ pub const MODEL_FIELDS: [Field; 13] = [
     Field::Recompute,
     Field::Flash,
 ];
+
+/// The fields of a model's architecture: what choosing a model preset fills.
+pub const ARCHITECTURE_FIELDS: &[Field] = MODEL_FIELDS.split_at(9).0.split_at(1).1;
 
 /// The fields of [`Runtime`](crate::Runtime), in the order [`encode`] writes them
 /// (each only when it differs from the default).
