@@ -106,6 +106,29 @@ pub enum Field {
 }
 }
 
+/// The fields of a model given by its architecture, in the order the link writes them
+/// ([`crate::link::encode`]):
+/// the preset, its architecture ([`ARCHITECTURE_FIELDS`], which a preset fills)
+/// and the training step (the last four, which a preset leaves as they are).
+pub const MODEL_FIELDS: [Field; 13] = [
+    Field::Model,
+    Field::Layers,
+    Field::Hidden,
+    Field::Ffn,
+    Field::Heads,
+    Field::KvHeads,
+    Field::Vocab,
+    Field::Tied,
+    Field::Mlp,
+    Field::Seq,
+    Field::MicroBatch,
+    Field::Recompute,
+    Field::Flash,
+];
+
+/// The fields of a model's architecture: what choosing a model preset fills.
+pub const ARCHITECTURE_FIELDS: &[Field] = MODEL_FIELDS.split_at(9).0.split_at(1).1;
+
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
 /// fractions mean nothing in memory, and every accepted fraction then reads back
 /// from its shortest decimal form exactly (see [`crate::decimal`]).
@@ -199,7 +222,7 @@ impl Field {
         match self {
             Field::Params | Field::LargestLayer => Scope::WithoutModel,
             Field::Model => Scope::Always,
-            _ if crate::link::MODEL_FIELDS.contains(&self) => Scope::WithModel,
+            _ if MODEL_FIELDS.contains(&self) => Scope::WithModel,
             _ => Scope::Always,
         }
     }

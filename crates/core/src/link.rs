@@ -125,27 +125,7 @@ pub fn encode(config: &Config) -> String {
     query.finish()
 }
 
-/// The fields of a model given by its architecture, in the order [`encode`] writes them:
-/// the preset, its architecture ([`ARCHITECTURE_FIELDS`], which a preset fills)
-/// and the training step (the last four, which a preset leaves as they are).
-pub const MODEL_FIELDS: [Field; 13] = [
-    Field::Model,
-    Field::Layers,
-    Field::Hidden,
-    Field::Ffn,
-    Field::Heads,
-    Field::KvHeads,
-    Field::Vocab,
-    Field::Tied,
-    Field::Mlp,
-    Field::Seq,
-    Field::MicroBatch,
-    Field::Recompute,
-    Field::Flash,
-];
-
-/// The fields of a model's architecture: what choosing a model preset fills.
-pub const ARCHITECTURE_FIELDS: &[Field] = MODEL_FIELDS.split_at(9).0.split_at(1).1;
+pub use crate::input::{ARCHITECTURE_FIELDS, MODEL_FIELDS};
 
 /// The fields of [`Runtime`](crate::Runtime), in the order [`encode`] writes them
 /// (each only when it differs from the default).
