@@ -102,6 +102,10 @@ impl StaticServer {
                 for (name, value) in &headers {
                     response.add_header(header(name, value));
                 }
+                // One request per connection: on a kept-alive connection a
+                // VitePress page's next module request sometimes never reached
+                // the server, and the page's load never finished.
+                response.add_header(header("Connection", "close"));
                 let _ = request.respond(response);
             }
         });
@@ -270,7 +274,8 @@ pub struct FileSize {
 }
 
 /// The files of the first view in `dist` (HTML, JS, wasm, CSS, fonts; not the
-/// icon, which the browser fetches after the page is shown), with their sizes.
+/// icon, which the browser fetches after the page is shown, nor the host pages'
+/// `embed.js`), with their sizes.
 pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
     let mut sizes: Vec<FileSize> = std::fs::read_dir(dist)
         .expect("dist/")
@@ -281,10 +286,13 @@ pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
                 .extension()
                 .and_then(|e| e.to_str())
                 .unwrap_or_default();
-            matches!(
-                extension,
-                "html" | "js" | "wasm" | "css" | "woff" | "woff2" | "ttf"
-            )
+            // embed.js is for host pages; the calculator does not load it.
+            let for_hosts = path.file_name().is_some_and(|n| n == "embed.js");
+            !for_hosts
+                && matches!(
+                    extension,
+                    "html" | "js" | "wasm" | "css" | "woff" | "woff2" | "ttf"
+                )
         })
         .map(|path| {
             let bytes = std::fs::read(&path).expect("a built file");
@@ -438,6 +446,8 @@ impl Browser {
         ];
         args.sort();
         let mut options = json!({ "args": args });
+        // The console's messages, for `console_messages`.
+        let logging = json!({ "browser": "ALL" });
         if let Ok(binary) = std::env::var("CHROMIUM") {
             options["binary"] = json!(binary);
         } else if Path::new("/usr/bin/chromium").exists() {
@@ -445,6 +455,7 @@ impl Browser {
         }
         let mut capabilities = serde_json::Map::new();
         capabilities.insert("goog:chromeOptions".into(), options);
+        capabilities.insert("goog:loggingPrefs".into(), logging);
         let mut attempt = 1;
         let (client, driver) = loop {
             let driver = Chromedriver::shared();
@@ -550,21 +561,48 @@ impl Browser {
     /// Runs a Chrome DevTools Protocol command in this session through
     /// chromedriver (`goog/cdp/execute`), e.g. `Network.emulateNetworkConditions`.
     pub async fn cdp(&self, command: &str, params: serde_json::Value) {
+        let body = json!({ "cmd": command, "params": params });
+        self.driver_post("goog/cdp/execute", &body).await;
+    }
+
+    /// The browser's console messages since the last call, of the page and of
+    /// every frame in it (chromedriver's log of type `browser`): each as
+    /// `LEVEL text`.
+    pub async fn console_messages(&self) -> Vec<String> {
+        let answer = self
+            .driver_post("se/log", &json!({ "type": "browser" }))
+            .await;
+        answer["value"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|entry| {
+                format!(
+                    "{} {}",
+                    entry["level"].as_str().unwrap_or_default(),
+                    entry["message"].as_str().unwrap_or_default()
+                )
+            })
+            .collect()
+    }
+
+    /// POSTs `body` to chromedriver's `/session/{id}/{path}` and returns its answer.
+    async fn driver_post(&self, path: &str, body: &serde_json::Value) -> serde_json::Value {
         let session = self
             .client
             .session_id()
             .await
             .expect("the session's id")
             .expect("an open session");
-        let body = json!({ "cmd": command, "params": params }).to_string();
+        let body = body.to_string();
         let mut stream =
             TcpStream::connect(("127.0.0.1", self._driver.port)).expect("chromedriver listens");
         let request = format!(
-            "POST /session/{session}/goog/cdp/execute HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+            "POST /session/{session}/{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\
              Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
         );
-        std::io::Write::write_all(&mut stream, request.as_bytes()).expect("CDP request sent");
+        std::io::Write::write_all(&mut stream, request.as_bytes()).expect("request sent");
         // chromedriver may keep the connection open: read the head, then the
         // body's Content-Length bytes.
         stream
@@ -572,8 +610,8 @@ impl Browser {
             .expect("a read timeout");
         let mut received = Vec::new();
         let mut buffer = [0u8; 4096];
-        let response = loop {
-            let n = std::io::Read::read(&mut stream, &mut buffer).expect("CDP response");
+        loop {
+            let n = std::io::Read::read(&mut stream, &mut buffer).expect("chromedriver answers");
             received.extend_from_slice(&buffer[..n]);
             let text = String::from_utf8_lossy(&received).into_owned();
             if let Some((head, body)) = text.split_once("\r\n\r\n") {
@@ -586,16 +624,12 @@ impl Browser {
                     })
                     .unwrap_or(0);
                 if body.len() >= length {
-                    break text;
+                    assert!(head.starts_with("HTTP/1.1 200"), "{path}: {body}");
+                    return serde_json::from_str(body).unwrap_or_default();
                 }
             }
             assert!(n > 0, "chromedriver closed the connection early");
-        };
-        assert!(
-            response.starts_with("HTTP/1.1 200"),
-            "{command}: {}",
-            response.lines().last().unwrap_or_default()
-        );
+        }
     }
 
     /// Ends the session.
