@@ -114,14 +114,9 @@ pub fn App() -> impl IntoView {
     let query = Memo::new(move |_| link::encode(&config.get()));
     share::follow_in_address(query);
     let share_url = move || share::page_url(&query.get());
-    // Inside another page's iframe: compact, and the host learns our height.
+    // Inside another page's iframe: compact (embed=1), and the host learns our height.
     share::set_embedded(initial.embed);
-    if initial.embed {
-        Effect::new(move |_| {
-            report.track();
-            share::post_height();
-        });
-    }
+    share::follow_height_in_host();
     // The forced theme, if any, on <html>, where the style sheet reads it.
     let theme = Memo::new(move |_| form.chosen(Field::Theme).theme);
     Effect::new(move |_| share::set_theme(theme.get().key()));

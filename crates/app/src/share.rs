@@ -123,23 +123,71 @@ pub fn set_embedded(embedded: bool) {
     };
 }
 
-/// The message type the host page listens for: `{ type, height }`, height in CSS pixels.
+/// The type of the message the calculator posts to the page that frames it:
+/// `{ type: "vram-calculator:height", v: 1, height }`, the height in CSS pixels
+/// (version 1 of the embedding protocol; README, "Embedding").
 pub const HEIGHT_MESSAGE: &str = "vram-calculator:height";
 
-/// Tells the parent window the page's height, so its iframe can fit it.
-pub fn post_height() {
+/// The type of the message a host sends to ask for the height again
+/// (`{ type: "vram-calculator:measure", v: 1 }`): `embed.js` does, for a frame
+/// that loaded before it was listening.
+pub const MEASURE_MESSAGE: &str = "vram-calculator:measure";
+
+/// The version of the embedding protocol the messages carry as `v`.
+pub const EMBED_PROTOCOL_VERSION: u32 = 1;
+
+/// Keeps the framing page told of this page's height: whenever the document's
+/// size changes (new figures, a model's fields shown, a narrower window, a
+/// section opened), and whenever the host asks. Does nothing outside a frame.
+pub fn follow_height_in_host() {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if window
+        .parent()
+        .ok()
+        .flatten()
+        .is_none_or(|parent| parent == window)
+    {
+        return;
+    }
+    let Some(root) = window.document().and_then(|d| d.document_element()) else {
+        return;
+    };
+    let resized = Closure::<dyn FnMut()>::new(post_height);
+    if let Ok(observer) = web_sys::ResizeObserver::new(resized.as_ref().unchecked_ref()) {
+        observer.observe(&root);
+    }
+    resized.forget(); // lives as long as the page
+    let asked = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
+        let kind = js_sys::Reflect::get(&event.data(), &"type".into()).ok();
+        if kind.and_then(|k| k.as_string()).as_deref() == Some(MEASURE_MESSAGE) {
+            post_height();
+        }
+    });
+    let _ = window.add_event_listener_with_callback("message", asked.as_ref().unchecked_ref());
+    asked.forget();
+}
+
+/// Tells the parent window the page's height, so its iframe can fit it: the
+/// height of `<html>` itself, which, unlike its scroll height, shrinks with the
+/// content when the frame is taller.
+fn post_height() {
     let Some(window) = web_sys::window() else {
         return;
     };
     let height = window
         .document()
         .and_then(|d| d.document_element())
-        .map_or(0, |root| root.scroll_height());
+        .map_or(0.0, |root| root.get_bounding_client_rect().height().ceil());
     let Ok(Some(parent)) = window.parent() else {
         return;
     };
     let message = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into());
+    let _ = js_sys::Reflect::set(&message, &"v".into(), &EMBED_PROTOCOL_VERSION.into());
     let _ = js_sys::Reflect::set(&message, &"height".into(), &JsValue::from(height));
     let _ = parent.post_message(&message, "*");
 }
