@@ -273,3 +273,41 @@ async fn embedded_in_a_host_page_it_reports_its_height() {
     );
     browser.close().await;
 }
+
+/// Nothing scrolls sideways on a 360 px phone nor in a course site's 688 px
+/// column, in either language: the strategy tables become cards of labelled
+/// figures where they would not fit, every figure and data-testid kept.
+#[tokio::test]
+async fn nothing_scrolls_sideways_on_a_phone_or_in_a_course_column() {
+    let browser = Browser::start().await;
+    for (width, query) in [
+        (360, "?model=llama2-7b&buffers=1&bw=400"),
+        (360, "?lang=zh&model=llama2-7b&nodes=2&offload=optimizer"),
+        (688, "?embed=1&model=llama2-7b&buffers=1"),
+        (688, "?embed=1&lang=zh&model=llama2-70b&gpu=h100-80gb"),
+    ] {
+        browser
+            .client
+            .set_window_size(width, 1000)
+            .await
+            .expect("window resized");
+        browser.open(query).await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        // The page, and any box of it that scrolls on its own (the tables' did).
+        let sideways = browser
+            .eval(
+                "const root = document.documentElement;
+                 const scrolls = (e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+                 return [root, ...document.querySelectorAll('body *')]
+                     .filter((e) => (e === root || scrolls(e)) && e.scrollWidth > e.clientWidth + 1)
+                     .map((e) => e.className || e.tagName);",
+            )
+            .await;
+        assert_eq!(sideways, serde_json::json!([]), "{width} px, {query}");
+        // Every figure is still there, labelled by its column.
+        assert!(browser.figure("mem-total-zero3").await > 0.0);
+        let label = browser.attribute("mem-act-zero2", "data-label").await;
+        assert!(!label.is_empty(), "{query}");
+    }
+    browser.close().await;
+}

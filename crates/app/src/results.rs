@@ -12,11 +12,12 @@ fn memory_cell(
     report: Memo<Report>,
     strategy: Strategy,
     testid: &'static str,
+    label: &'static str,
     pick: fn(&StrategyReport) -> Bytes,
 ) -> impl IntoView {
     let bytes = move || pick(report.read().strategy(strategy));
     view! {
-        <td class="num" data-testid=format!("{testid}-{}", strategy.id()) data-value=move || shortest_decimal(bytes().gb())>
+        <td class="num" data-label=label data-testid=format!("{testid}-{}", strategy.id()) data-value=move || shortest_decimal(bytes().gb())>
             {move || format_bytes(bytes(), report.read().unit)}
         </td>
     }
@@ -55,13 +56,13 @@ pub fn ResultsTable(
                             {strategy.label()}
                         </button>
                     </th>
-                    {memory_cell(report, strategy, "mem-weights", |r| r.memory.weights)}
-                    {memory_cell(report, strategy, "mem-grads", |r| r.memory.gradients)}
-                    {memory_cell(report, strategy, "mem-optim", |r| r.memory.optimizer_states)}
-                    {memory_cell(report, strategy, "mem-act", |r| r.memory.activations)}
-                    {memory_cell(report, strategy, "mem-buf", |r| r.memory.buffers)}
-                    {memory_cell(report, strategy, "mem-total", |r| r.memory.total)}
-                    <td class="verdict" data-testid=format!("fits-{}", strategy.id()) data-value=move || fits().to_string()>
+                    {memory_cell(report, strategy, "mem-weights", t.col_weights, |r| r.memory.weights)}
+                    {memory_cell(report, strategy, "mem-grads", t.col_grads, |r| r.memory.gradients)}
+                    {memory_cell(report, strategy, "mem-optim", t.col_optim, |r| r.memory.optimizer_states)}
+                    {memory_cell(report, strategy, "mem-act", t.col_act, |r| r.memory.activations)}
+                    {memory_cell(report, strategy, "mem-buf", t.col_buffers, |r| r.memory.buffers)}
+                    {memory_cell(report, strategy, "mem-total", t.col_total, |r| r.memory.total)}
+                    <td class="verdict" data-label=t.col_fits data-testid=format!("fits-{}", strategy.id()) data-value=move || fits().to_string()>
                         {move || if fits() { t.fits_yes } else { t.fits_no }}
                         <span class="sub" data-testid=format!("headroom-{}", strategy.id())
                             data-value=move || shortest_decimal(row().headroom.gb())>
@@ -72,11 +73,11 @@ pub fn ResultsTable(
                             }}
                         </span>
                     </td>
-                    <td class="num" data-testid=format!("fewest-gpus-{}", strategy.id())
+                    <td class="num" data-label=t.col_fewest data-testid=format!("fewest-gpus-{}", strategy.id())
                         data-value=move || row().fewest_gpus.map_or(String::new(), |n| n.to_string())>
                         {move || row().fewest_gpus.map_or(t.none.to_string(), |n| n.to_string())}
                     </td>
-                    <td class="num" data-testid=format!("max-params-{}", strategy.id())
+                    <td class="num" data-label=t.col_max data-testid=format!("max-params-{}", strategy.id())
                         data-value=move || shortest_decimal(row().max_params.billions())>
                         {move || format_params(row().max_params)}
                     </td>
@@ -236,11 +237,11 @@ pub fn PlacementTable(report: Memo<Report>, t: &'static Text) -> impl IntoView {
             view! {
                 <tr>
                     <th scope="row">{strategy.label()}</th>
-                    {memory_cell(report, strategy, "mem-gpu", |r| r.memory.total)}
-                    {memory_cell(report, strategy, "mem-cpu", |r| r.beyond.cpu_per_node)}
-                    {memory_cell(report, strategy, "mem-nvme", |r| r.beyond.nvme_per_node)}
-                    {memory_cell(report, strategy, "comm", |r| r.beyond.communication)}
-                    <td class="num" data-testid=format!("comm-time-{}", strategy.id())
+                    {memory_cell(report, strategy, "mem-gpu", t.col_gpu, |r| r.memory.total)}
+                    {memory_cell(report, strategy, "mem-cpu", t.col_cpu, |r| r.beyond.cpu_per_node)}
+                    {memory_cell(report, strategy, "mem-nvme", t.col_nvme, |r| r.beyond.nvme_per_node)}
+                    {memory_cell(report, strategy, "comm", t.col_comm, |r| r.beyond.communication)}
+                    <td class="num" data-label=t.col_comm_time data-testid=format!("comm-time-{}", strategy.id())
                         data-value=move || seconds().map_or(String::new(), shortest_decimal)>
                         {move || seconds().map_or(t.none.to_string(), format_seconds)}
                     </td>
