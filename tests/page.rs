@@ -285,6 +285,10 @@ async fn nothing_scrolls_sideways_on_a_phone_or_in_a_course_column() {
         (360, "?lang=zh&model=llama2-7b&nodes=2&offload=optimizer"),
         (688, "?embed=1&model=llama2-7b&buffers=1"),
         (688, "?embed=1&lang=zh&model=llama2-70b&gpu=h100-80gb"),
+        (
+            360,
+            "?lang=zh&model=llama2-13b&gpu=a100-80gb&show=table,placement&controls=0",
+        ),
     ] {
         browser
             .client

@@ -6,7 +6,7 @@
 //! iframe as tall as the calculator inside it on a direct load, after a
 //! client-side navigation, after the calculator grows and after a resize;
 //! VitePress's dark switch turns the calculator dark. Screenshots of the lesson
-//! in both themes go to `target/screenshots/`.
+//! in both themes, and of its read-only table, go to `target/screenshots/`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,17 +25,17 @@ const CONFIG: &str = r#"export default {
 
 const INDEX: &str = "# LLM engineering\n\n- [06. VRAM Calculation and ZeRO](/lesson)\n";
 
-/// A lesson with README's iframe twice: the whole calculator, and the lesson's
-/// Q6 13B case.
+/// A lesson with README's two iframes: the whole calculator, and the lesson's
+/// Q6 13B case as a read-only table.
 const LESSON: &str = r#"# 06. VRAM Calculation and ZeRO
 
 The calculator, with the lesson's example:
 
 <iframe data-vram-calculator src="/vram/?embed=1" title="GPU memory calculator" style="width: 100%; height: 600px; border: 0"></iframe>
 
-Q6: a 13B model on 8 × A100 80GB with ZeRO-2.
+Q6: Llama 2 13B on 8 × A100 80GB with ZeRO-2.
 
-<iframe data-vram-calculator src="/vram/?embed=1&params=13&stage=2" title="GPU memory calculator: 13B with ZeRO-2" style="width: 100%; height: 600px; border: 0"></iframe>
+<iframe data-vram-calculator src="/vram/?embed=1&model=llama2-13b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=none&stage=2&show=table&controls=0" title="Llama 2 13B on 8 × A100 80GB" style="width: 100%; height: 600px; border: 0"></iframe>
 "#;
 
 /// For each calculator iframe: its height, its document's height, whether its
@@ -160,11 +160,32 @@ async fn a_vitepress_lesson_sizes_its_calculators_and_follows_the_dark_switch() 
         .await
         .expect("the link is followed");
     let frames = frames_fitted(&browser, "after a client-side navigation").await;
+    // The whole calculator is long; the lesson's table alone is not.
+    let content = |f: &serde_json::Value| f["content"].as_f64().unwrap_or(0.0);
+    assert!(content(&frames[0]) > 1500.0, "{frames:?}");
     assert!(
-        frames
-            .iter()
-            .all(|f| f["content"].as_f64().unwrap_or(0.0) > 1000.0),
+        (300.0..content(&frames[0]) / 2.0).contains(&content(&frames[1])),
         "{frames:?}"
+    );
+    // The second is a read-only figure of the lesson's case, with the way out.
+    let second = browser
+        .eval(
+            "const inner = document.querySelectorAll('iframe[data-vram-calculator]')[1].contentDocument;
+             return {
+                 controls: inner.querySelectorAll('form, input, select, canvas').length,
+                 fits: inner.querySelector(\"[data-testid='fits-zero2']\").dataset.value,
+                 open: inner.querySelector(\"[data-testid='open-full']\").href,
+             };",
+        )
+        .await;
+    assert_eq!(second["controls"], json!(0), "{second}");
+    assert_eq!(second["fits"], json!("true"), "{second}");
+    let open = second["open"].as_str().unwrap_or_default();
+    assert!(
+        open.contains("/vram/?v=1&")
+            && open.contains("model=llama2-13b")
+            && !open.contains("show="),
+        "{open}"
     );
     assert_eq!(problems(&browser).await, Vec::<String>::new());
 
@@ -216,6 +237,11 @@ async fn a_vitepress_lesson_sizes_its_calculators_and_follows_the_dark_switch() 
     let dir = screenshots();
     let png = browser.client.screenshot().await.expect("screenshot");
     std::fs::write(dir.join("vitepress-lesson-light.png"), png).expect("screenshot written");
+    std::fs::write(
+        dir.join("vitepress-table-light.png"),
+        second_frame_shot(&browser).await,
+    )
+    .expect("screenshot written");
 
     // VitePress's dark switch turns both calculators dark.
     browser
@@ -239,6 +265,11 @@ async fn a_vitepress_lesson_sizes_its_calculators_and_follows_the_dark_switch() 
     frames_fitted(&browser, "dark").await;
     let png = browser.client.screenshot().await.expect("screenshot");
     std::fs::write(dir.join("vitepress-lesson-dark.png"), png).expect("screenshot written");
+    std::fs::write(
+        dir.join("vitepress-table-dark.png"),
+        second_frame_shot(&browser).await,
+    )
+    .expect("screenshot written");
     assert_eq!(problems(&browser).await, Vec::<String>::new());
     // The log does see both the host's console and a calculator's.
     browser
@@ -255,6 +286,21 @@ async fn a_vitepress_lesson_sizes_its_calculators_and_follows_the_dark_switch() 
     );
     browser.close().await;
     let _ = std::fs::remove_dir_all(site.join("../.."));
+}
+
+/// A screenshot with the lesson's second calculator (its read-only table) in view.
+async fn second_frame_shot(browser: &Browser) -> Vec<u8> {
+    browser
+        .eval(
+            "document.querySelectorAll('iframe[data-vram-calculator]')[1].scrollIntoView();
+             window.scrollBy(0, -80);
+             return true;",
+        )
+        .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let png = browser.client.screenshot().await.expect("screenshot");
+    browser.eval("window.scrollTo(0, 0); return true;").await;
+    png
 }
 
 /// Where the screenshots go: `target/screenshots/`.

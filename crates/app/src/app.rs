@@ -5,13 +5,14 @@
 //! the shown configuration is the last one that was valid, the report is the
 //! core's report of it, and the address bar follows the configuration.
 
+use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vram_core::config::ModelSpec;
 use vram_core::decimal::shortest_decimal;
 use vram_core::link::{self, LinkProblem};
 use vram_core::runtime::BANDWIDTH_PRESETS;
-use vram_core::{Config, Field, Report, Runtime};
+use vram_core::{Config, Field, Part, Report, Runtime};
 
 use crate::chart::{Chart, ChartKind};
 use crate::form::{controls, Form};
@@ -36,6 +37,24 @@ mod sections {
     pub const RECIPE: [Field; 4] = [Overhead, Precision, GradAcc, Optimizer];
     /// The batch, and how the page shows its results.
     pub const DISPLAY: [Field; 5] = [GlobalBatch, Unit, Lang, Theme, Stage];
+    /// What a read-only figure's caption names after the parameter count (then
+    /// the gradients' format and DeepSpeed's settings where they differ from
+    /// their defaults): the step, the
+    /// GPUs and the recipe, not the architecture's shape (the count and the
+    /// model's name say it).
+    pub const CAPTION: [Field; 11] = [
+        Seq,
+        MicroBatch,
+        Recompute,
+        Flash,
+        Gpus,
+        Gpu,
+        GpuMemory,
+        Overhead,
+        Precision,
+        Optimizer,
+        GlobalBatch,
+    ];
     /// DeepSpeed's accounting, offload, nodes, buffers and communication.
     pub const DEEPSPEED: [Field; 12] = [
         Accounting,
@@ -78,6 +97,8 @@ fn scenario(query: &str, shown: &Config) -> Config {
         theme: shown.theme,
         lang: shown.lang,
         embed: shown.embed,
+        show: shown.show,
+        controls: shown.controls,
         ..link::decode(query).config
     }
 }
@@ -142,18 +163,74 @@ pub fn App() -> impl IntoView {
             share::reload_with(&link::encode(&switched), &form.typed());
         }
     });
-    let model_note = move || {
-        config.with(|c| match c.model.as_ref().map(ModelSpec::preset) {
-            Some(Some(preset)) => format!(" ({})", preset.name),
-            Some(None) => format!(
-                " ({} {})",
-                t.custom_from,
-                c.model.map_or("", |m| m.base.name)
-            ),
-            None => String::new(),
+    let model_note = move || config.with(|c| model_note(t, c));
+    let section = move |fields: &[Field]| controls(fields, form, errors, t);
+    // What the link shows (a lesson's embed may want one part), and whether it
+    // can be changed: both fixed for the page's life, like the language.
+    let shows = move |part: Part| initial.show.contains(part);
+    let editable = initial.controls;
+
+    let form_view = shows(Part::Form).then(|| view! {
+        <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()>
+            <h2 id="form-heading">{t.form_heading}</h2>
+            {editable.then(|| view! {
+                <div class="scenarios">
+                    <span>{t.scenarios}</span>
+                    {SCENARIOS.map(|(name, query)| view! {
+                        <button type="button" class="quiet" data-testid=format!("scenario-{name}")
+                            on:click=move |_| form.load(&scenario(query, &config.get_untracked()))>{name}</button>
+                    })}
+                </div>
+            })}
+            {section(&sections::MODEL)}
+            <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
+                {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
+            </p>
+            <fieldset class="architecture" hidden=move || !with_model.get()>
+                <legend>{t.architecture}</legend>
+                {section(&sections::ARCHITECTURE)}
+            </fieldset>
+            {section(&sections::GPUS)}
+            <p class="hint" data-testid="gpu-capacity">{move || gpu_capacity(&config.get())}</p>
+            {section(&sections::RECIPE)}
+            <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
+            {section(&sections::DISPLAY)}
+            <details class="runtime" open=initial.runtime != Runtime::default()>
+                <summary>{t.runtime}</summary>
+                {section(&sections::DEEPSPEED)}
+                <datalist id="bw-presets">
+                    {BANDWIDTH_PRESETS.map(|p| view! { <option value=shortest_decimal(p.gb_per_s)>{p.name}</option> })}
+                </datalist>
+            </details>
+        </form>
+    });
+    // Without the form, a read-only figure says what it is a figure of.
+    let caption = (!editable && !shows(Part::Form)).then(|| {
+        view! {
+            <p class="caption" data-testid="caption">
+                <strong>{t.caption_heading}</strong> " " {caption(t, &initial)}
+            </p>
+        }
+    });
+    let chart = move |part: Part, heading: &'static str, kind: ChartKind| {
+        shows(part).then(|| {
+            view! {
+                <h2>{heading}</h2>
+                <Chart report=report theme=theme t=t kind=kind />
+            }
         })
     };
-    let section = move |fields: &[Field]| controls(fields, form, errors, t);
+    let share = match editable {
+        true => {
+            Either::Left(view! { <ShareLink url=Signal::derive(share_url) report=report t=t /> })
+        }
+        false => Either::Right(view! {
+            <p class="open-full">
+                <a href=share::page_url(&link::encode(&whole_calculator(&initial)))
+                    target="_blank" rel="noopener" data-testid="open-full">{t.open_full}</a>
+            </p>
+        }),
+    };
 
     view! {
         <main class="calculator">
@@ -163,56 +240,96 @@ pub fn App() -> impl IntoView {
                 <p class="intro">{t.intro} <a class="to-results" href="#results-heading" data-testid="to-results">{t.to_results}</a></p>
             </header>
             <LinkProblems problems=link_problems t=t />
-            <div class="layout">
-                <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()>
-                    <h2 id="form-heading">{t.form_heading}</h2>
-                    <div class="scenarios">
-                        <span>{t.scenarios}</span>
-                        {SCENARIOS.map(|(name, query)| view! {
-                            <button type="button" class="quiet" data-testid=format!("scenario-{name}")
-                                on:click=move |_| form.load(&scenario(query, &config.get_untracked()))>{name}</button>
-                        })}
-                    </div>
-                    {section(&sections::MODEL)}
-                    <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
-                        {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
-                    </p>
-                    <fieldset class="architecture" hidden=move || !with_model.get()>
-                        <legend>{t.architecture}</legend>
-                        {section(&sections::ARCHITECTURE)}
-                    </fieldset>
-                    {section(&sections::GPUS)}
-                    <p class="hint" data-testid="gpu-capacity">{move || gpu_capacity(&config.get())}</p>
-                    {section(&sections::RECIPE)}
-                    <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
-                    {section(&sections::DISPLAY)}
-                    <details class="runtime" open=initial.runtime != Runtime::default()>
-                        <summary>{t.runtime}</summary>
-                        {section(&sections::DEEPSPEED)}
-                        <datalist id="bw-presets">
-                            {BANDWIDTH_PRESETS.map(|p| view! { <option value=shortest_decimal(p.gb_per_s)>{p.name}</option> })}
-                        </datalist>
-                    </details>
-                </form>
+            <div class="layout" class:single=!shows(Part::Form)>
+                {form_view}
                 <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
                     <h2 id="results-heading">{t.results_heading}</h2>
+                    {caption}
                     <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
-                    <Summary report=report t=t />
-                    <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
-                    <ActivationsLine report=report t=t />
-                    <PlacementTable report=report t=t />
-                    <h2>{t.chart_memory_heading}</h2>
-                    <Chart report=report theme=theme t=t kind=ChartKind::Memory />
-                    <h2>{t.chart_heading}</h2>
-                    <Chart report=report theme=theme t=t kind=ChartKind::MaxParams />
-                    <h2>{t.chart_scaling_heading}</h2>
-                    <Chart report=report theme=theme t=t kind=ChartKind::Scaling />
-                    <ShareLink url=Signal::derive(share_url) report=report t=t />
+                    {shows(Part::Table).then(|| view! {
+                        <Summary report=report t=t />
+                        <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
+                        <ActivationsLine report=report t=t />
+                    })}
+                    {shows(Part::Placement).then(|| view! { <PlacementTable report=report t=t /> })}
+                    {chart(Part::MemoryChart, t.chart_memory_heading, ChartKind::Memory)}
+                    {chart(Part::LargestChart, t.chart_heading, ChartKind::MaxParams)}
+                    {chart(Part::ScalingChart, t.chart_scaling_heading, ChartKind::Scaling)}
+                    {share}
                     <p class="footnote">{t.footnote}</p>
                 </section>
             </div>
         </main>
     }
+}
+
+/// The whole, editable calculator with `config`'s configuration: where a
+/// read-only figure's link goes (language, unit and theme kept).
+fn whole_calculator(config: &Config) -> Config {
+    let whole = Config::default();
+    Config {
+        embed: whole.embed,
+        show: whole.show,
+        controls: whole.controls,
+        ..*config
+    }
+}
+
+/// The model's name after its parameter count: ` (Llama 2 13B)`, or
+/// ` (custom from Llama 2 13B)` for an edited architecture; empty for a bare size.
+fn model_note(t: &Text, config: &Config) -> String {
+    match config.model.as_ref().map(ModelSpec::preset) {
+        Some(Some(preset)) => format!(" ({})", preset.name),
+        Some(None) => format!(
+            " ({} {})",
+            t.custom_from,
+            config.model.map_or("", |m| m.base.name)
+        ),
+        None => String::new(),
+    }
+}
+
+/// A read-only figure's configuration in words: each field the form would
+/// show, as the form shows it, after the exact parameter count
+/// (`13,015,864,320 parameters (Llama 2 13B) · Sequence length 2048 tokens · …`).
+fn caption(t: &Text, config: &Config) -> String {
+    use vram_core::form::{is_enabled, options, text_of};
+    let text = |field: Field| text_of(config, field);
+    let default = Config::default();
+    let params = config.params().map_or(0.0, |p| p.get());
+    let size = format!(
+        "{} {}{}",
+        vram_core::format::format_number(params),
+        t.parameters,
+        model_note(t, config)
+    );
+    let changed = |field: &Field| text_of(&default, *field) != text(*field);
+    let if_changed = core::iter::once(Field::GradAcc).chain(sections::DEEPSPEED);
+    let fields = sections::CAPTION
+        .into_iter()
+        .chain(if_changed.filter(changed))
+        .filter(|&field| is_enabled(field, text) && !text(field).is_empty())
+        // The GPU's memory is in its name.
+        .filter(|&field| !(field == Field::GpuMemory && config.gpu.is_some()))
+        .map(|field| {
+            let words = text::field_text(t, field);
+            let value = match field.is_number() {
+                true => format!("{} {}", text(field), words.unit)
+                    .trim_end()
+                    .to_string(),
+                false => options(field)
+                    .iter()
+                    .position(|&key| key == text(field))
+                    .and_then(|i| text::choice_labels(t, field).get(i).copied())
+                    .unwrap_or_default()
+                    .to_string(),
+            };
+            format!("{} {value}", words.label)
+        });
+    core::iter::once(size)
+        .chain(fields)
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// The optimizer's bytes per parameter and their source.

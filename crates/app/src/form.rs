@@ -17,13 +17,16 @@ use crate::text::{self, field_text, Text};
 #[derive(Clone, Copy)]
 pub struct Form {
     texts: [RwSignal<String>; Field::ALL.len()],
+    /// False for a read-only figure (`controls=0`): every control is disabled.
+    editable: bool,
 }
 
 impl Form {
-    /// A form showing `config`.
+    /// A form showing `config`, editable unless its link says `controls=0`.
     pub fn new(config: &Config) -> Form {
         let form = Form {
             texts: std::array::from_fn(|_| RwSignal::new(String::new())),
+            editable: config.controls,
         };
         form.load(config);
         form
@@ -58,7 +61,7 @@ impl Form {
 
     /// Whether `field`'s control takes input now.
     pub fn is_enabled(self, field: Field) -> bool {
-        form::is_enabled(field, |f| self.text(f).get())
+        self.editable && form::is_enabled(field, |f| self.text(f).get())
     }
 
     /// The defaults with only `field` applied: a choice that the page follows

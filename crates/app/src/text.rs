@@ -179,6 +179,10 @@ texts! {
     err_batch: &'static str = "Must be a multiple of micro-batch × number of GPUs.", "必须是 微批次 × GPU 数 的整数倍。";
     link_err_fraction: &'static str = "Enter a fraction from {} to {}.", "请输入 {} 到 {} 之间的比例。";
     link_err_choice: &'static str = "Use one of: {}.", "可用的值：{}。";
+    link_err_parts: &'static str = "List one or more of {}, separated by commas.",
+        "请列出以下一项或多项，用英文逗号分隔：{}。";
+    open_full: &'static str = "Open in the calculator ↗", "在计算器中打开 ↗";
+    caption_heading: &'static str = "Configuration:", "配置：";
     crash_heading: &'static str = "The calculator stopped", "计算器停止运行了";
     crash_explanation: &'static str =
         "An internal error stopped the calculator. Reload the page to try the same link again, or \
@@ -384,6 +388,8 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Lang => (t.label_lang, "", None),
         // Set by the host page's link; no control.
         Field::Embed => ("embed", "", None),
+        Field::Show => ("show", "", None),
+        Field::Controls => ("controls", "", None),
         Field::Accounting => (t.label_accounting, "", None),
         Field::Offload => (t.label_offload, "", None),
         Field::OffloadTo => (t.label_offload_to, "", None),
@@ -436,6 +442,8 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::Accounting => &t.accounting,
         Field::Offload => &t.offload,
         Field::OffloadTo => &t.offload_to,
+        // Set by a link only, and said in its keys.
+        Field::Show => return Field::Show.choices().to_vec(),
         // The flags: "0", "1".
         _ => return vec![t.no, t.yes],
     };
@@ -450,6 +458,9 @@ fn field_error_for_link(t: &Text, error: &InputError) -> String {
             t.link_err_fraction,
             &[&format_number(limits.min), &format_number(limits.max)],
         ),
+        (Field::Show, InputErrorKind::UnknownChoice) => {
+            fill(t.link_err_parts, &[&error.field.choices().join(", ")])
+        }
         (_, InputErrorKind::UnknownChoice) => {
             fill(t.link_err_choice, &[&error.field.choices().join(", ")])
         }

@@ -957,3 +957,80 @@ async fn the_activation_formula_is_written_with_the_models_numbers() {
     assert!(notes().contains(" B = "), "{}", notes());
     assert!(notes().contains(" GiB,"), "{}", notes());
 }
+
+/// Whether the page has an element matching `selector`.
+fn has(page: &Page, selector: &str) -> bool {
+    page.root.query_selector(selector).unwrap().is_some()
+}
+
+#[wasm_bindgen_test]
+async fn a_lesson_embed_shows_its_parts_only_as_a_read_only_figure() {
+    let _turn = Turn::take().await;
+    let query = "?show=table&controls=0&model=llama2-13b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=none&stage=2";
+    let page = Page::open(query).await;
+    // The core's figures of the same link, shown and highlighted.
+    let report = vram_core::link::decode(query).config.report().unwrap();
+    let zero2 = report.strategy(vram_core::Strategy::Zero2);
+    page.assert_figure("mem-total-zero2", zero2.memory.total.gb());
+    assert_eq!(page.flag("fits-zero2"), "true");
+    assert!(has(&page, "[data-testid='summary']"));
+    // Nothing but the table: no form, placement, chart, share box or scenario.
+    for absent in [
+        "form",
+        "input",
+        "select",
+        "[data-testid='placement']",
+        "canvas",
+        "[data-testid='share-url']",
+        "[data-testid='scenario-13B']",
+    ] {
+        assert!(!has(&page, absent), "{absent} is shown");
+    }
+    // It says what it is a figure of, and leads to the whole calculator.
+    let caption = page.testid("caption").text_content().unwrap_or_default();
+    for words in ["13,015,864,320", "Llama 2 13B", "A100 80GB", "2048"] {
+        assert!(caption.contains(words), "{caption}");
+    }
+    let open = page.testid("open-full").get_attribute("href").unwrap();
+    assert!(
+        open.contains("model=llama2-13b&") && open.contains("stage=2"),
+        "{open}"
+    );
+    for key in ["show=", "controls=", "embed="] {
+        assert!(!open.contains(key), "{open}");
+    }
+    let address = address_query().await;
+    assert!(address.ends_with("&show=table&controls=0"), "{address}");
+}
+
+#[wasm_bindgen_test]
+async fn controls_off_disables_the_whole_form_and_charts_can_stand_alone() {
+    let _turn = Turn::take().await;
+    let page = Page::open("?controls=0&params=13").await;
+    let fields = page.root.query_selector_all("input, select").unwrap();
+    assert!(fields.length() > 20);
+    for i in 0..fields.length() {
+        let field = fields.item(i).unwrap().unchecked_into::<web_sys::Element>();
+        assert!(
+            field.has_attribute("disabled"),
+            "{} is editable",
+            field.id()
+        );
+    }
+    assert!(!has(&page, "[data-testid='scenario-13B']"));
+    assert!(!has(&page, "[data-testid='caption']"), "the form says it");
+    assert!(has(&page, "[data-testid='open-full']"));
+    drop(page);
+
+    let page = Page::open("?show=scaling,memory").await;
+    let charts = page.root.query_selector_all("canvas").unwrap();
+    assert_eq!(charts.length(), 2);
+    assert!(has(&page, "[data-testid='chart-memory']"));
+    assert!(has(&page, "[data-testid='chart-scaling']"));
+    assert!(!has(&page, "[data-testid='results']") && !has(&page, "form"));
+    assert!(
+        has(&page, "[data-testid='share-url']"),
+        "editable: the link is offered"
+    );
+    assert!(address_query().await.contains("show=memory,scaling"));
+}

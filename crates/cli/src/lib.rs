@@ -70,6 +70,11 @@ pub fn command() -> Command {
                 limits.min,
                 limits.max,
             ),
+            _ if field.is_list() => format!(
+                "{}: one or more of {}, comma-separated{default}",
+                capitalise(field.label()),
+                field.choices().join(", "),
+            ),
             _ if field.choices().is_empty() => format!(
                 "{}: a preset id (see README){default}",
                 capitalise(field.label())
@@ -149,6 +154,7 @@ fn value_name(field: Field) -> &'static str {
         Field::Overhead => "FRACTION",
         Field::Bandwidth => "GB_PER_S",
         Field::Model | Field::Gpu => "ID",
+        Field::Show => "PARTS",
         _ if field.is_whole() => "N",
         _ if field.is_number() => "MILLIONS",
         _ => "CHOICE",

@@ -17,6 +17,7 @@ use crate::memory::Recipe;
 use crate::memory::{BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup};
 use crate::runtime::{Accounting, BeyondGpu, Runtime};
 use crate::units::{Bytes, ParamCount};
+use crate::view::Parts;
 use crate::{GradientPrecision, Optimizer, Precision, Strategy};
 
 /// A model given by its architecture, and how a step runs: what activations need.
@@ -138,6 +139,11 @@ pub struct Config {
     pub lang: Lang,
     /// Whether the page sits in an iframe of another page (compact, reports its height).
     pub embed: bool,
+    /// The parts of the page shown (`show`); all by default.
+    pub show: Parts,
+    /// Whether the page can be changed (`controls`); without, a read-only figure
+    /// with a link to the whole calculator.
+    pub controls: bool,
     /// Accounting, offload, nodes, buffers and bandwidth; `gpus` is then per node.
     pub runtime: Runtime,
 }
@@ -160,6 +166,8 @@ impl Default for Config {
             theme: Theme::Auto,
             lang: Lang::Auto,
             embed: false,
+            show: Parts::ALL,
+            controls: true,
             runtime: Runtime::default(),
         }
     }

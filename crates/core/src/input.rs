@@ -7,6 +7,7 @@
 use core::fmt;
 
 use crate::decimal::shortest_decimal;
+use crate::view::Part;
 
 /// Declares `Field` and `Field::ALL` from one list, so the two cannot drift apart.
 macro_rules! fields {
@@ -77,6 +78,10 @@ pub enum Field {
     Theme,
     /// Compact layout for an iframe in another page.
     Embed,
+    /// Which parts of the page are shown (a list of [`crate::view::Part`]s).
+    Show,
+    /// Whether the page can be changed: `0` shows a read-only figure.
+    Controls,
     /// Whose accounting: the lesson's or DeepSpeed's estimator.
     Accounting,
     /// What is offloaded from the GPUs.
@@ -128,6 +133,17 @@ pub const MODEL_FIELDS: [Field; 13] = [
 
 /// The fields of a model's architecture: what choosing a model preset fills.
 pub const ARCHITECTURE_FIELDS: &[Field] = MODEL_FIELDS.split_at(9).0.split_at(1).1;
+
+/// The keys of [`Part::ALL`], the choices of [`Field::Show`].
+const PART_KEYS: [&str; Part::ALL.len()] = {
+    let mut keys = [""; Part::ALL.len()];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = Part::ALL[i].key();
+        i += 1;
+    }
+    keys
+};
 
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
 /// fractions mean nothing in memory, and every accepted fraction then reads back
@@ -227,6 +243,11 @@ impl Field {
         }
     }
 
+    /// Whether the field takes a comma-separated list of its choices (`show=table,memory`).
+    pub const fn is_list(self) -> bool {
+        matches!(self, Field::Show)
+    }
+
     /// Whether the form shows the field as a percentage of its link value (the
     /// reserved fraction 0.2 is typed as 20).
     pub const fn is_percent(self) -> bool {
@@ -264,6 +285,8 @@ impl Field {
             Field::Unit => "unit",
             Field::Theme => "theme",
             Field::Embed => "embed",
+            Field::Show => "show",
+            Field::Controls => "controls",
             Field::Accounting => "acct",
             Field::Offload => "offload",
             Field::OffloadTo => "offload_to",
@@ -309,6 +332,8 @@ impl Field {
             Field::Unit => "memory unit",
             Field::Theme => "theme",
             Field::Embed => "embedded layout",
+            Field::Show => "parts shown",
+            Field::Controls => "editable controls",
             Field::Accounting => "accounting",
             Field::Offload => "offload",
             Field::OffloadTo => "offload target",
@@ -368,7 +393,8 @@ impl Field {
             Field::Unit => &["gb", "gib"],
             Field::Theme => &["auto", "light", "dark"],
             Field::Lang => &["auto", "zh", "en"],
-            Field::Embed | Field::ZeroInit | Field::Buffers => &["0", "1"],
+            Field::Embed | Field::Controls | Field::ZeroInit | Field::Buffers => &["0", "1"],
+            Field::Show => &PART_KEYS,
             Field::Accounting => &["course", "deepspeed"],
             Field::Offload => &["none", "optimizer", "all"],
             Field::OffloadTo => &["cpu", "nvme"],
@@ -414,6 +440,8 @@ impl Field {
             | Field::Unit
             | Field::Theme
             | Field::Embed
+            | Field::Show
+            | Field::Controls
             | Field::Accounting
             | Field::Offload
             | Field::OffloadTo

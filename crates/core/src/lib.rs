@@ -38,6 +38,7 @@ mod precision;
 pub mod runtime;
 mod strategy;
 pub mod units;
+pub mod view;
 
 pub use accumulation::accumulation_steps;
 pub use config::{Config, Report, StrategyReport};
@@ -52,6 +53,7 @@ pub use precision::{GradientPrecision, Precision};
 pub use runtime::{Accounting, BeyondGpu, BufferSizes, OffloadDevice, Placement, Runtime};
 pub use strategy::Strategy;
 pub use units::{Bytes, ParamCount};
+pub use view::{Part, Parts};
 
 // Under `cargo test --target wasm32-unknown-unknown` the unit tests run in headless Chromium.
 #[cfg(all(test, target_arch = "wasm32"))]

@@ -27,6 +27,7 @@ use crate::format::{Lang, MemoryUnit, Theme};
 use crate::gpu::gpu_preset;
 use crate::input::{Field, InputError, InputErrorKind};
 use crate::runtime::{Accounting, OffloadDevice};
+use crate::view::Parts;
 use crate::{GradientPrecision, Offload, Optimizer, Precision, Strategy};
 
 /// The version of the link contract that [`encode`] writes.
@@ -87,8 +88,7 @@ pub struct DecodedLink {
 /// ([`shortest_decimal`]).
 /// The GPU, model and global-batch keys are written when they are set.
 pub fn encode(config: &Config) -> String {
-    let mut query = form_urlencoded::Serializer::new(String::new());
-    query.append_pair(VERSION_KEY, LINK_VERSION);
+    let mut query = format!("{VERSION_KEY}={LINK_VERSION}");
     let mut fields: Vec<Field> = LINK_FIELDS.to_vec();
     if config.gpu.is_some() {
         fields.push(Field::Gpu);
@@ -111,6 +111,13 @@ pub fn encode(config: &Config) -> String {
     if config.embed {
         fields.push(Field::Embed);
     }
+    // A lesson's embed: which parts, and read-only; absent from every other link.
+    if config.show != Parts::ALL {
+        fields.push(Field::Show);
+    }
+    if !config.controls {
+        fields.push(Field::Controls);
+    }
     // The runtime's keys only where they differ from the default, so links
     // without them keep meaning what they meant.
     let default = Config::default();
@@ -120,9 +127,18 @@ pub fn encode(config: &Config) -> String {
             .filter(|&field| value_of(config, field) != value_of(&default, field)),
     );
     for field in fields {
-        query.append_pair(field.key(), &value_of(config, field));
+        let value = value_of(config, field);
+        query.push('&');
+        query.push_str(field.key());
+        query.push('=');
+        match field.is_list() {
+            // Keys of lowercase letters and commas: nothing to escape (a comma is
+            // one of RFC 3986's sub-delims), so `show=table,memory` stays readable.
+            true => query.push_str(&value),
+            false => query.extend(form_urlencoded::byte_serialize(value.as_bytes())),
+        }
     }
-    query.finish()
+    query
 }
 
 pub use crate::input::{ARCHITECTURE_FIELDS, MODEL_FIELDS};
@@ -144,6 +160,18 @@ pub const RUNTIME_FIELDS: [Field; 12] = [
     Field::Bandwidth,
 ];
 
+/// The global batch, and how the page shows what it computes: each written
+/// only when set or when it differs from its default.
+const SHOWING_FIELDS: [Field; 7] = [
+    Field::GlobalBatch,
+    Field::Unit,
+    Field::Theme,
+    Field::Lang,
+    Field::Embed,
+    Field::Show,
+    Field::Controls,
+];
+
 /// Every field a link may carry, in the order [`decode`] applies them: the model
 /// and the GPU preset first, so that explicit values refine what a preset filled.
 pub fn decode_order() -> impl Iterator<Item = Field> {
@@ -151,13 +179,7 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(LINK_FIELDS)
-        .chain([
-            Field::GlobalBatch,
-            Field::Unit,
-            Field::Theme,
-            Field::Lang,
-            Field::Embed,
-        ])
+        .chain(SHOWING_FIELDS)
         .chain(RUNTIME_FIELDS)
 }
 
@@ -167,13 +189,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(MODEL_FIELDS)
-        .chain([
-            Field::GlobalBatch,
-            Field::Unit,
-            Field::Theme,
-            Field::Lang,
-            Field::Embed,
-        ])
+        .chain(SHOWING_FIELDS)
         .chain(RUNTIME_FIELDS)
 }
 
@@ -234,6 +250,8 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Theme => config.theme.key().to_string(),
         Field::Lang => config.lang.key().to_string(),
         Field::Embed => flag(config.embed),
+        Field::Show => config.show.key(),
+        Field::Controls => flag(config.controls),
         Field::Accounting => runtime.accounting.key().to_string(),
         Field::Offload => runtime.offload.key().to_string(),
         Field::OffloadTo => runtime.offload_device.key().to_string(),
@@ -446,6 +464,8 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             edit_model(&mut |m| set(m, value))?;
         }
         Field::Embed => config.embed = flag(&choice)?,
+        Field::Show => config.show = Parts::from_key(&choice).ok_or_else(unknown)?,
+        Field::Controls => config.controls = flag(&choice)?,
         Field::Accounting => {
             config.runtime.accounting =
                 pick(&Accounting::ALL, Accounting::key, &choice).ok_or_else(unknown)?
@@ -511,6 +531,27 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn a_lesson_embed_is_written_readably_and_only_when_used() {
+        use crate::view::Part;
+        let lesson = Config {
+            show: Parts::NONE.with(Part::MemoryChart).with(Part::Table),
+            controls: false,
+            ..Config::default()
+        };
+        let query = encode(&lesson);
+        assert!(query.ends_with("&show=table,memory&controls=0"), "{query}");
+        assert_eq!(decode(&query).config, lesson);
+        let whole = encode(&Config::default());
+        assert!(!whole.contains("show=") && !whole.contains("controls="));
+        // Without a list the text is what form_urlencoded's serializer writes.
+        let model = encode(&decode("model=llama2-70b&gpu=h100-80gb&bw=1e3").config);
+        let mut serializer = form_urlencoded::Serializer::new(String::new());
+        serializer.extend_pairs(form_urlencoded::parse(model.as_bytes()));
+        assert_eq!(serializer.finish(), model);
+    }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]

@@ -4,7 +4,9 @@
 
 use proptest::prelude::*;
 use vram_core::link::{decode, encode};
-use vram_core::{Config, Field, GradientPrecision, Optimizer, Precision, Strategy as ZeroStrategy};
+use vram_core::{
+    Config, Field, GradientPrecision, Optimizer, Part, Parts, Precision, Strategy as ZeroStrategy,
+};
 
 fn any_precision() -> impl Strategy<Value = Precision> {
     prop::sample::select(Precision::ALL.to_vec())
@@ -28,11 +30,20 @@ type Fields = (
     Optimizer,
     f64,
     ZeroStrategy,
+    (Parts, bool),
 );
 
 fn config_of(fields: Fields) -> Config {
-    let (params_billions, gpus, gpu_mem_gb, (precision, gradients), optimizer, overhead, highlight) =
-        fields;
+    let (
+        params_billions,
+        gpus,
+        gpu_mem_gb,
+        (precision, gradients),
+        optimizer,
+        overhead,
+        highlight,
+        (show, controls),
+    ) = fields;
     Config {
         params_billions,
         gpus,
@@ -42,8 +53,16 @@ fn config_of(fields: Fields) -> Config {
         optimizer,
         overhead,
         highlight,
+        show,
+        controls,
         ..Config::default()
     }
+}
+
+/// Any non-empty set of the page's parts.
+fn any_parts() -> impl Strategy<Value = Parts> {
+    prop::sample::subsequence(Part::ALL.to_vec(), 1..=Part::ALL.len())
+        .prop_map(|parts| parts.into_iter().fold(Parts::NONE, Parts::with))
 }
 
 /// Any configuration, valid or not, including NaN and infinities.
@@ -56,6 +75,7 @@ fn any_config() -> impl Strategy<Value = Config> {
         any_optimizer(),
         any::<f64>(),
         any_strategy(),
+        (any_parts(), any::<bool>()),
     )
         .prop_map(config_of)
 }
@@ -70,6 +90,7 @@ fn valid_config() -> impl Strategy<Value = Config> {
         any_optimizer(),
         prop_oneof![Just(0.0), 1e-9f64..=0.95],
         any_strategy(),
+        (any_parts(), any::<bool>()),
     )
         .prop_map(config_of)
 }
@@ -142,19 +163,16 @@ proptest! {
     #[test]
     fn decode_never_panics_on_link_shaped_strings(
         pairs in prop::collection::vec(
-            (prop::sample::select(vec![
-                "v", "params", "gpus", "gpu_mem", "dtype", "grad_acc", "opt", "overhead", "stage", "x",
-                "model", "layers", "hidden", "ffn", "heads", "kv_heads", "vocab", "tied", "mlp", "gpu",
-                "seq", "mbs", "recompute", "flash", "global_batch",
-                "acct", "offload", "offload_to", "nodes", "largest_layer", "zero_init", "buffers",
-                "reduce_bucket", "allgather_bucket", "prefetch_bucket", "max_live", "bw",
-            ]),
+            (prop::sample::select(
+                vram_core::link::all_fields().map(Field::key).chain(["v", "x"]).collect::<Vec<_>>()
+            ),
              prop_oneof![
                  "[-+.eE0-9a-zA-Z%<>\"'& =#?\u{4e03}]{0,12}",
                  "[0-9]{1,7}",
                  prop::sample::select(vec![
                      "llama2-70b", "qwen2.5-7b", "gpt3-175b", "h100-80gb", "t4", "swiglu", "gelu",
                      "full", "selective", "0", "1", "deepspeed", "all", "optimizer", "nvme",
+                     "table", "form,memory", "scaling, Table", "table,",
                  ]).prop_map(str::to_string),
              ]),
             0..10)
