@@ -27,6 +27,8 @@ mod sections {
 
     /// The model: a preset or a bare size.
     pub const MODEL: [Field; 2] = [Model, Params];
+    /// What is trained: every parameter, or adapters (their settings greyed without).
+    pub const FINE_TUNING: [Field; 5] = [Method, Rank, Targets, Quant, DoubleQuant];
     /// A model's architecture and its training step (shown with a model only).
     pub const ARCHITECTURE: [Field; 12] = [
         Layers, Hidden, Ffn, Heads, KvHeads, Vocab, Mlp, Tied, Seq, MicroBatch, Recompute, Flash,
@@ -142,7 +144,8 @@ pub fn App() -> impl IntoView {
     let theme = Memo::new(move |_| form.chosen(Field::Theme).theme);
     Effect::new(move |_| share::set_theme(theme.get().key()));
     let with_model = Signal::derive(move || !form.text(Field::Model).read().is_empty());
-    let count = move || report.with(|r| r.setup.params().get());
+    // The model's own count (with LoRA the report's parameters include the adapters).
+    let count = move || config.with(|c| c.params().map_or(0.0, |p| p.get()));
     // The language: the link's, else the browser's. The page is built once in it;
     // a switch reloads the page with the new link, what was typed kept in the
     // session (a page rebuilt in place would cost 3 to 20 KB of WebAssembly in
@@ -190,6 +193,7 @@ pub fn App() -> impl IntoView {
                 <legend>{t.architecture}</legend>
                 {section(&sections::ARCHITECTURE)}
             </fieldset>
+            {section(&sections::FINE_TUNING)}
             {section(&sections::GPUS)}
             <p class="hint" data-testid="gpu-capacity">{move || gpu_capacity(&config.get())}</p>
             {section(&sections::RECIPE)}
@@ -304,7 +308,10 @@ fn caption(t: &Text, config: &Config) -> String {
         model_note(t, config)
     );
     let changed = |field: &Field| text_of(&default, *field) != text(*field);
-    let if_changed = core::iter::once(Field::GradAcc).chain(sections::DEEPSPEED);
+    let if_changed = sections::FINE_TUNING
+        .into_iter()
+        .chain([Field::GradAcc])
+        .chain(sections::DEEPSPEED);
     let fields = sections::CAPTION
         .into_iter()
         .chain(if_changed.filter(changed))

@@ -105,7 +105,7 @@ pub fn control(
     let disabled = move || !form.is_enabled(field);
     match field.is_number() {
         true => Either::Left(number_field(field, form, errors, disabled, t)),
-        false => Either::Right(choice_field(field, form, disabled, t)),
+        false => Either::Right(choice_field(field, form, errors, disabled, t)),
     }
 }
 
@@ -171,15 +171,18 @@ fn number_field(
     }
 }
 
-/// A drop-down list of the field's options, each shown in the page's words.
+/// A drop-down list of the field's options, each shown in the page's words,
+/// with its hint and the core's verdict when the choice needs another field.
 fn choice_field(
     field: Field,
     form: Form,
+    errors: Memo<Vec<InputError>>,
     disabled: impl Fn() -> bool + Send + Sync + 'static,
     t: &'static Text,
 ) -> impl IntoView {
     let id = field.key();
-    let label = field_text(t, field).label;
+    let text::FieldText { label, hint, .. } = field_text(t, field);
+    let error = move || errors.with(|e| e.iter().find(|e| e.field == field).copied());
     let chosen = form.text(field);
     let options = options(field)
         .into_iter()
@@ -190,13 +193,19 @@ fn choice_field(
             }
         })
         .collect_view();
+    let error_id = format!("{id}-error");
     view! {
-        <div class="field">
+        <div class="field" class:invalid=move || error().is_some()>
             <label for=id>{label}</label>
-            <select id=id name=id disabled=disabled
+            <select id=id name=id disabled=disabled aria-describedby=error_id.clone()
+                aria-invalid=move || error().is_some().to_string()
                 on:change=move |ev| form.set(field, event_target_value(&ev))>
                 {options}
             </select>
+            {hint.map(|hint| view! { <p class="hint">{hint}</p> })}
+            <p class="error" id=error_id data-testid=format!("error-{id}") aria-live="polite">
+                {move || error().map(|e| text::field_error(t, &e))}
+            </p>
         </div>
     }
 }

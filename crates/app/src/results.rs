@@ -172,6 +172,33 @@ pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
     }
 }
 
+/// What LoRA trains and freezes, as PEFT's `print_trainable_parameters` counts
+/// it, and what the frozen base holds.
+fn adapters_note(t: &Text, report: &Report, adapters: vram_core::finetune::Adapters) -> String {
+    use vram_core::format::{format_bytes, format_number};
+    let all = report.setup.params().get();
+    let trainable = adapters.trainable as f64;
+    let quantised = report.fine_tuning.method == vram_core::finetune::Method::Qlora;
+    text::fill(
+        t.adapters_line,
+        &[
+            report.fine_tuning.method_label(),
+            &format_number(trainable),
+            &format_number(all),
+            &vram_core::decimal::shortest_decimal((trainable / all * 1e6).round() / 1e4),
+            &format_bytes(
+                vram_core::Bytes::new(adapters.frozen_bytes as f64),
+                report.unit,
+            ),
+            if quantised {
+                t.frozen_quantised
+            } else {
+                t.frozen_16bit
+            },
+        ],
+    )
+}
+
 /// The notes under the table, one a line: the highlighted strategy by the
 /// lesson's formula, the activation formula with the largest micro-batch, the
 /// accumulation steps, each where it applies (empty if none does). The Markdown
@@ -179,6 +206,9 @@ pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
 pub fn notes(t: &Text, report: &Report) -> String {
     let chosen = report.highlighted();
     let mut parts = Vec::new();
+    if let Some(adapters) = report.setup.adapters() {
+        parts.push(adapters_note(t, report, adapters));
+    }
     if let Some(formula) = report.derivation(t.word_activations, t.word_buffers) {
         parts.push(text::fill(
             t.derivation,
@@ -220,6 +250,8 @@ pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView 
         <p class="activations" data-testid="activations" hidden=move || line().is_empty()>
             <span hidden data-testid="act-per-layer" data-value=move || activations().map_or(String::new(), |a| shortest_decimal(a.per_layer.gb()))></span>
             <span hidden data-testid="act-total" data-value=move || activations().map_or(String::new(), |a| shortest_decimal(a.total.gb()))></span>
+            <span hidden data-testid="trainable-params" data-value=move || report.read().setup.adapters().map_or(String::new(), |a| a.trainable.to_string())></span>
+            <span hidden data-testid="frozen-bytes" data-value=move || report.read().setup.adapters().map_or(String::new(), |a| a.frozen_bytes.to_string())></span>
             {line}
         </p>
     }

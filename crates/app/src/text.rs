@@ -174,6 +174,7 @@ texts! {
     err_resolution: &'static str = "Use 0, or at least {}.", "请输入 0，或不小于 {} 的值。";
     err_choice: &'static str = "Choose one of the listed values.", "请从列出的选项中选择。";
     err_divisible: &'static str = "Must divide evenly.", "必须能整除。";
+    err_needs_model: &'static str = "Adapters need a model's layers: choose a model.", "适配器需要模型的结构：请选择一个模型。";
     err_heads: &'static str = "Must divide the hidden size.", "必须能整除隐藏层维度。";
     err_kv_heads: &'static str = "Must divide the number of heads.", "必须能整除注意力头数。";
     err_batch: &'static str = "Must be a multiple of micro-batch × number of GPUs.", "必须是 微批次 × GPU 数 的整数倍。";
@@ -253,6 +254,23 @@ texts! {
         ["不卸载", "优化器状态", "优化器 + 参数"];
     label_offload_to: &'static str = "Offload to", "卸载到";
     offload_to: [&'static str; 2] = ["CPU memory", "NVMe"], ["CPU 内存", "NVMe"];
+    label_method: &'static str = "Fine-tuning method", "微调方法";
+    method: [&'static str; 3] = ["Full (every parameter)", "LoRA (16-bit base)", "QLoRA (quantised base)"],
+        ["全参数训练", "LoRA（冻结的 16 位基座）", "QLoRA（冻结的量化基座）"];
+    hint_method: &'static str = "LoRA adapts a model's linear layers: without a chosen model, Llama 2 7B's.",
+        "LoRA 作用于模型的线性层：未选模型时使用 Llama 2 7B 的结构。";
+    label_rank: &'static str = "LoRA rank r", "LoRA 秩 r";
+    label_targets: &'static str = "Adapted layers", "加适配器的层";
+    targets: [&'static str; 4] = ["q and v (PEFT's default)", "attention: q, k, v, o", "MLP", "every linear layer (all-linear)"],
+        ["q 与 v（PEFT 默认）", "注意力：q、k、v、o", "MLP", "全部线性层（all-linear）"];
+    label_quant: &'static str = "Base stored as", "基座存储格式";
+    quant: [&'static str; 2] = ["NF4, 4 bits", "LLM.int8, 8 bits"], ["NF4（4 位）", "LLM.int8（8 位）"];
+    label_double_quant: &'static str = "Double quantisation", "双重量化";
+    adapters_line: &'static str =
+        "{}: {} trainable parameters of {} ({} %), each with the recipe's bytes; the frozen base holds {} ({}).",
+        "{}：可训练参数 {} / {}（{} %），按所选精度与优化器计；冻结的基座占 {}（{}）。";
+    frozen_16bit: &'static str = "16-bit weights", "16 位权重";
+    frozen_quantised: &'static str = "linear weights quantised, the rest in 16 bits", "线性层权重量化，其余为 16 位";
     label_nodes: &'static str = "Nodes", "节点数";
     unit_nodes: &'static str = "nodes", "个";
     hint_nodes: &'static str = "Data-parallel GPUs = GPUs × nodes.", "数据并行 GPU 数 = 每节点 GPU 数 × 节点数。";
@@ -307,6 +325,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
             fill(t.err_resolution, &[&shown_as(error.field)(resolution)])
         }
         InputErrorKind::UnknownChoice => t.err_choice.into(),
+        InputErrorKind::NeedsModel => t.err_needs_model.into(),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,
@@ -390,6 +409,11 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Embed => ("embed", "", None),
         Field::Show => ("show", "", None),
         Field::Controls => ("controls", "", None),
+        Field::Method => (t.label_method, "", Some(t.hint_method)),
+        Field::Rank => (t.label_rank, "", None),
+        Field::Targets => (t.label_targets, "", None),
+        Field::Quant => (t.label_quant, "", None),
+        Field::DoubleQuant => (t.label_double_quant, "", None),
         Field::Accounting => (t.label_accounting, "", None),
         Field::Offload => (t.label_offload, "", None),
         Field::OffloadTo => (t.label_offload_to, "", None),
@@ -442,6 +466,9 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::Accounting => &t.accounting,
         Field::Offload => &t.offload,
         Field::OffloadTo => &t.offload_to,
+        Field::Method => &t.method,
+        Field::Targets => &t.targets,
+        Field::Quant => &t.quant,
         // Set by a link only, and said in its keys.
         Field::Show => return Field::Show.choices().to_vec(),
         // The flags: "0", "1".

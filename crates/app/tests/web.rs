@@ -1034,3 +1034,56 @@ async fn controls_off_disables_the_whole_form_and_charts_can_stand_alone() {
     );
     assert!(address_query().await.contains("show=memory,scaling"));
 }
+
+#[wasm_bindgen_test]
+async fn lora_trains_the_adapters_on_a_frozen_base_and_needs_a_model() {
+    let _turn = Turn::take().await;
+    let page = Page::open("").await;
+    // Greyed under full training.
+    assert!(page.input("rank").disabled());
+    assert!(page.select("quant").disabled());
+    // LoRA by size: the default architecture is filled in, and said.
+    page.choose("method", "lora").await;
+    assert_eq!(page.select("model").value(), "llama2-7b");
+    assert!(!page.input("rank").disabled() && page.select("quant").disabled());
+    assert_eq!(page.flag("trainable-params"), "4194304");
+    assert_eq!(
+        page.flag("frozen-bytes"),
+        (2u64 * 6_738_415_616).to_string()
+    );
+    assert_eq!(page.flag("params-count"), "6738415616");
+    let report = vram_core::link::decode("model=llama2-7b&method=lora")
+        .config
+        .report()
+        .unwrap();
+    page.assert_figure(
+        "mem-total-ddp",
+        report.strategy(vram_core::Strategy::Ddp).memory.total.gb(),
+    );
+    assert!(address_query().await.contains("&method=lora"));
+    let notes = page
+        .testid("activations")
+        .text_content()
+        .unwrap_or_default();
+    assert!(
+        notes.contains("4,194,304") && notes.contains("6,742,609,920"),
+        "{notes}"
+    );
+    // Back to a bare size: the method says what it needs, the last result stays.
+    page.choose("model", "").await;
+    assert_eq!(page.flag("trainable-params"), "4194304");
+    let error = page
+        .testid("error-method")
+        .text_content()
+        .unwrap_or_default();
+    assert!(!error.is_empty());
+    assert_eq!(page.testid("stale").get_attribute("hidden"), None);
+    // QLoRA on a 70B: the 4-bit base fits one 80 GB GPU.
+    drop(page);
+    let page = Page::open(
+        "?model=llama2-70b&gpu=h100-80gb&gpus=1&method=qlora&rank=64&targets=all&dtype=bf16-pure&opt=adam8bit&recompute=full",
+    )
+    .await;
+    assert!(!page.select("double_quant").disabled());
+    assert_eq!(page.flag("fits-ddp"), "true");
+}

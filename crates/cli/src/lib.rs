@@ -5,7 +5,10 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use vram_core::format::{format_bytes, format_params, format_percent, format_seconds, MemoryUnit};
+use vram_core::decimal::shortest_decimal;
+use vram_core::format::{
+    format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
+};
 use vram_core::link::{self, all_fields, apply, value_of};
 use vram_core::{Bytes, Config, Field, Report, StrategyReport};
 
@@ -486,6 +489,17 @@ fn markdown(report: &Report) -> String {
 /// where it applies.
 fn formulas(report: &Report) -> Vec<String> {
     let mut lines = Vec::new();
+    if let Some(adapters) = report.setup.adapters() {
+        let all = report.setup.params().get();
+        lines.push(format!(
+            "{}: {} trainable parameters of {} ({} %), as PEFT counts them; the frozen base holds {}.",
+            report.fine_tuning.method_label(),
+            format_number(adapters.trainable as f64),
+            format_number(all),
+            shortest_decimal((adapters.trainable as f64 / all * 1e6).round() / 1e4),
+            format_bytes(Bytes::new(adapters.frozen_bytes as f64), report.unit),
+        ));
+    }
     if let Some(formula) = report.derivation("activations", "buffers") {
         lines.push(format!(
             "{} per GPU, by the lesson's formula: {formula}.",
@@ -572,14 +586,24 @@ pub fn json(config: &Config, report: &Report) -> String {
                 "unit": "millions of elements",
             },
             "bw": config.runtime.bandwidth_gb_per_s.map(|bw| figure(bw, "GB/s")),
+            "method": config.fine_tuning.method.key(),
+            "rank": config.fine_tuning.rank,
+            "targets": config.fine_tuning.targets.key(),
+            "quant": config.fine_tuning.quant.key(),
+            "double_quant": config.fine_tuning.double_quant,
         },
         "params": figure(report.setup.params().get(), "parameters"),
+        // Exact integers: every parameter is trainable without adapters.
+        "trainable_params": report.setup.adapters().map_or(report.setup.params().get() as u64, |a| a.trainable),
+        "frozen_params": report.setup.adapters().map_or(0, |a| a.frozen),
+        "frozen_bytes": report.setup.adapters().map(|a| figure(a.frozen_bytes as f64, "B")),
         "gpu_memory": figure(report.budget.gpu_memory().get(), "B"),
         "usable_memory": figure(report.budget.usable().get(), "B"),
         "activations": report.activations.map(|a| serde_json::json!({
             "per_layer": figure(a.per_layer.get(), "B"),
             "layers": figure(a.layers.get(), "B"),
             "embeddings_and_logits": figure(a.embeddings_and_logits.get(), "B"),
+            "adapters": figure(a.adapters.get(), "B"),
             "total": figure(a.total.get(), "B"),
         })),
         "accumulation_steps": report.accumulation_steps.and_then(Result::ok),

@@ -102,6 +102,9 @@ pub struct ActivationMemory {
     /// Outside the layers: the embedding's dropout mask, the final norm's and the
     /// output head's inputs, the logits, and their fp32 copy for the loss.
     pub embeddings_and_logits: Bytes,
+    /// What LoRA's adapters keep: each adapted layer's r-wide intermediate
+    /// (zero without adapters; see [`crate::finetune::Adapters::activations`]).
+    pub adapters: Bytes,
     /// Everything above.
     pub total: Bytes,
 }
@@ -142,6 +145,7 @@ pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -
         per_layer: Bytes::new(per_layer),
         layers: Bytes::new(layers),
         embeddings_and_logits: Bytes::new(embeddings_and_logits),
+        adapters: Bytes::ZERO,
         total: Bytes::new(layers + embeddings_and_logits),
     }
 }

@@ -199,7 +199,7 @@ impl Architecture {
 ///
 /// Sources: each model's `config.json` as published by its authors
 /// (meta-llama/Llama-2-{7,13,70}b-hf, meta-llama/Meta-Llama-3-{8,70}B,
-/// huggyllama/llama-30b for LLaMA 33B, mistralai/Mistral-7B-v0.1,
+/// huggyllama/llama-30b and llama-65b for LLaMA 33B and 65B, mistralai/Mistral-7B-v0.1,
 /// Qwen/Qwen2.5-{7,14,32,72}B); GPT-3 from Brown et al. 2020, "Language Models are
 /// Few-Shot Learners", table 2.1, with GPT-2's layout. README lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,6 +258,11 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         id: "llama1-33b",
         name: "LLaMA 33B",
         architecture: llama(60, 6656, 17920, 52, 52, 32000),
+    },
+    ModelPreset {
+        id: "llama1-65b",
+        name: "LLaMA 65B",
+        architecture: llama(80, 8192, 22016, 64, 64, 32000),
     },
     ModelPreset {
         id: "llama2-70b",
@@ -346,6 +351,7 @@ mod tests {
         assert_eq!(count("llama2-70b"), 68_976_648_192);
         assert_eq!(count("llama3-70b"), 70_553_706_496);
         assert_eq!(count("llama1-33b"), 32_528_943_616);
+        assert_eq!(count("llama1-65b"), 65_285_660_672);
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]

@@ -9,6 +9,7 @@ use crate::activations::{
 };
 use crate::architecture::{Architecture, ModelPreset};
 use crate::deepspeed::Offload;
+use crate::finetune::{Adapters, FineTuning};
 use crate::format::{Lang, MemoryUnit, Theme};
 use crate::gpu::GpuPreset;
 use crate::input::InputErrorKind;
@@ -146,6 +147,8 @@ pub struct Config {
     pub controls: bool,
     /// Accounting, offload, nodes, buffers and bandwidth; `gpus` is then per node.
     pub runtime: Runtime,
+    /// What is trained: every parameter, or LoRA/QLoRA adapters on a frozen base.
+    pub fine_tuning: FineTuning,
 }
 
 impl Default for Config {
@@ -169,6 +172,7 @@ impl Default for Config {
             show: Parts::ALL,
             controls: true,
             runtime: Runtime::default(),
+            fine_tuning: FineTuning::default(),
         }
     }
 }
@@ -178,7 +182,25 @@ impl Config {
     pub fn setup(&self) -> Result<TrainingSetup, InputError> {
         let params = self.params()?;
         Field::Nodes.check(f64::from(self.runtime.nodes))?;
-        TrainingSetup::with_recipe(params, self.recipe(), self.data_parallel_gpus()?)
+        let setup = TrainingSetup::with_recipe(params, self.recipe(), self.data_parallel_gpus()?)?;
+        Ok(match self.adapters()? {
+            Some(adapters) => setup.with_adapters(adapters),
+            None => setup,
+        })
+    }
+
+    /// The adapters LoRA or QLoRA trains on this model (`None` for full
+    /// training), its unquantised weights in the precision's format; an error
+    /// on the method when there is no architecture to adapt.
+    pub fn adapters(&self) -> Result<Option<Adapters>, InputError> {
+        if !self.fine_tuning.method.uses_adapters() {
+            return Ok(None);
+        }
+        let model = self
+            .model
+            .ok_or(Field::Method.error(InputErrorKind::NeedsModel))?;
+        let weight_bytes = self.precision.bytes_per_param() as u64;
+        Ok(self.fine_tuning.adapters(&model.architecture, weight_bytes))
     }
 
     /// The data-parallel degree: GPUs per node × nodes, within [`Field::Gpus`]' limits.
@@ -229,6 +251,7 @@ impl Config {
             (Ok(setup), Ok(budget)) => {
                 let mut report = Report::new(setup, budget, self.highlight);
                 report.unit = self.unit;
+                report.fine_tuning = self.fine_tuning;
                 report.place(&self.runtime, self.gpus, self.model.as_ref());
                 report.accumulation_steps = self.global_batch.map(|global| {
                     let micro = self.model.map_or(1, |m| m.micro_batch);
@@ -285,6 +308,8 @@ pub struct Report {
     pub unit: MemoryUnit,
     /// Whose accounting the memory figures follow.
     pub accounting: Accounting,
+    /// What is trained (the adapters' counts are in [`TrainingSetup::adapters`]).
+    pub fine_tuning: FineTuning,
 }
 
 impl Default for Report {
@@ -295,6 +320,7 @@ impl Default for Report {
             params: ParamCount::from_billions(config.params_billions),
             recipe: config.recipe(),
             gpus: config.gpus,
+            adapters: None,
         };
         let budget = MemoryBudget {
             gpu_memory: Bytes::from_gb(config.gpu_mem_gb),
@@ -328,6 +354,7 @@ impl Report {
             accumulation_steps: None,
             unit: MemoryUnit::Gb,
             accounting: Accounting::Course,
+            fine_tuning: FineTuning::default(),
         };
         report.place(&Runtime::default(), setup.gpus(), None);
         report
@@ -339,10 +366,19 @@ impl Report {
     fn place(&mut self, runtime: &Runtime, gpus_per_node: u32, model: Option<&ModelSpec>) {
         let largest = model.map(|m| ParamCount::new(m.architecture.largest_layer_params() as f64));
         let step = model.map(|m| (m.architecture, m.activation_setup(self.setup.precision())));
-        let activations = step.map(|(arch, setup)| activation_memory(&arch, &setup));
+        let adapters = self.setup.adapters();
+        let memory_of = |arch: &Architecture, setup: &ActivationSetup| {
+            let mut memory = activation_memory(arch, setup);
+            if let Some(adapters) = adapters {
+                memory.adapters = adapters.activations(arch, setup);
+                memory.total = memory.total + memory.adapters;
+            }
+            memory
+        };
+        let activations = step.map(|(arch, setup)| memory_of(&arch, &setup));
         // Activations grow in proportion to the micro-batch.
         let per_sequence = step.map(|(arch, setup)| {
-            activation_memory(
+            memory_of(
                 &arch,
                 &ActivationSetup {
                     micro_batch: 1,
@@ -351,6 +387,8 @@ impl Report {
             )
             .total
         });
+        // QLoRA's dequantised weight is on every GPU, whatever the sharding.
+        let working = Bytes::new(adapters.map_or(0, |a| a.working_bytes) as f64);
         let activation_bytes = activations.map_or(Bytes::ZERO, |a| a.total);
         let usable = self.budget.usable();
         let setup = self.setup;
@@ -359,7 +397,9 @@ impl Report {
             let placement = runtime.place(&setup, strategy, gpus_per_node, largest);
             let mut memory = placement.gpu;
             memory.activations = activation_bytes;
-            memory.total = memory.total + activation_bytes;
+            memory.buffers = memory.buffers + working;
+            memory.total = memory.total + activation_bytes + working;
+            let fixed = placement.fixed + working;
             let states = memory.total.get() - activation_bytes.get();
             *row = StrategyReport {
                 strategy,
@@ -368,7 +408,7 @@ impl Report {
                 fits: self.budget.fits(memory.total),
                 headroom: Bytes::new(usable.get() - memory.total.get()),
                 max_params: max_params(
-                    Bytes::new(usable.get() - placement.fixed.get()),
+                    Bytes::new(usable.get() - fixed.get()),
                     placement.bytes_per_param,
                 ),
                 fewest_gpus: fewest_gpus(
@@ -381,7 +421,7 @@ impl Report {
                             .bytes_per_param
                             .total()
                     },
-                    placement.fixed + activation_bytes,
+                    fixed + activation_bytes,
                 ),
                 max_micro_batch: per_sequence.and_then(|per_sequence| {
                     let fitting = ((usable.get() - states) / per_sequence.get()).floor();
@@ -410,7 +450,9 @@ impl Report {
     /// numbers, `(2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB`: bytes per parameter of
     /// weights, gradients and optimizer states (a shard written `÷ N`), times the
     /// parameters, plus activations and buffers when counted (each followed by its
-    /// word: `activations`, `buffers`), in the report's unit. `None` where the
+    /// word: `activations`, `buffers`), in the report's unit. With LoRA the
+    /// frozen base comes first and the recipe applies to the adapters:
+    /// `13.48 GB + (2 + 2 + 12 ÷ 8) B × 4.19 × 10⁶ = …`. `None` where the
     /// figures follow no such formula: DeepSpeed's accounting, or offload.
     pub fn derivation(&self, activations: &str, buffers: &str) -> Option<String> {
         use crate::format::{format_bytes, format_number};
@@ -443,10 +485,24 @@ impl Report {
         })
         .collect::<Vec<_>>()
         .join(" + ");
-        let mut text = format!(
-            "({terms}) B × {} × 10⁹",
-            format_number(self.setup.params().billions())
-        );
+        let mut text = match self.setup.adapters() {
+            // The frozen base as stored (ZeRO-3 shards it), then the recipe on the adapters.
+            Some(adapters) => {
+                let frozen = format_bytes(Bytes::new(adapters.frozen_bytes as f64), self.unit);
+                let frozen = match strategy.shards_weights() && n > 1 {
+                    true => format!("{frozen} ÷ {n}"),
+                    false => frozen,
+                };
+                format!(
+                    "{frozen} + ({terms}) B × {} × 10⁶",
+                    format_number(adapters.trainable as f64 / 1e6)
+                )
+            }
+            None => format!(
+                "({terms}) B × {} × 10⁹",
+                format_number(self.setup.params().billions())
+            ),
+        };
         for (bytes, word) in [
             (row.memory.activations, activations),
             (row.memory.buffers, buffers),
@@ -462,12 +518,25 @@ impl Report {
     /// The activation formula with this report's numbers, in its unit
     /// ([`activation_derivation`]), when the model's architecture is given.
     pub fn activation_derivation(&self) -> Option<String> {
+        use crate::format::{format_bytes, format_number};
         let model = self.model?;
-        Some(activation_derivation(
-            &model.architecture,
-            &model.activation_setup(self.setup.precision()),
-            self.unit,
-        ))
+        let setup = model.activation_setup(self.setup.precision());
+        let mut text = activation_derivation(&model.architecture, &setup, self.unit);
+        // LoRA's r-wide intermediates: adapted layers per block n, rank r.
+        let adapters = self.activations.map_or(Bytes::ZERO, |a| a.adapters);
+        if let (Some(lora), true) = (self.setup.adapters(), adapters.get() > 0.0) {
+            text.push_str(&format!(
+                "; LoRA adds L·n·s·b·r·e = {} × {} × {} × {} × {} × {} B = {}",
+                model.architecture.layers,
+                lora.adapted_per_layer,
+                setup.seq_len,
+                setup.micro_batch,
+                lora.rank,
+                format_number(setup.bytes_per_value),
+                format_bytes(adapters, self.unit)
+            ));
+        }
+        Some(text)
     }
 
     /// The strategy with the least memory per GPU that fits, if any does.

@@ -123,6 +123,14 @@ pub fn edited(
                 false => vec![(Field::Gpu, String::new())],
             }
         }
+        // Adapters need a model's layers: with none chosen, the model a link's
+        // step keys start from is filled in, as a link without one would use.
+        Field::Method if text != "full" && text_of_field(Field::Model).is_empty() => {
+            let model = DEFAULT_ARCHITECTURE_PRESET.to_string();
+            let mut filled = edited(Field::Model, &model, text_of_field);
+            filled.push((Field::Model, model));
+            filled
+        }
         _ => Vec::new(),
     }
 }
@@ -130,14 +138,22 @@ pub fn edited(
 /// Whether the form's control of `field` takes input, given what every field
 /// holds now: a field outside its [`Scope`] is greyed (the size when a model
 /// gives it), and so are DeepSpeed's buffer sizes while its buffers are not
-/// counted (they are still read, so that a link's sizes are kept).
+/// counted, and LoRA's settings under full training (they are still read, so
+/// that a link's values are kept).
 pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool {
     let with_model = !text_of_field(Field::Model).is_empty();
-    let buffer_size = matches!(
-        field,
-        Field::ReduceBucket | Field::AllgatherBucket | Field::PrefetchBucket | Field::MaxLive
-    );
-    field.scope().applies(with_model) && (!buffer_size || text_of_field(Field::Buffers) == "1")
+    let method = text_of_field(Field::Method);
+    let used = match field {
+        Field::ReduceBucket | Field::AllgatherBucket | Field::PrefetchBucket | Field::MaxLive => {
+            text_of_field(Field::Buffers) == "1"
+        }
+        // The adapters' settings with adapters, the base's storage with QLoRA.
+        Field::Rank | Field::Targets => method != "full",
+        Field::Quant => method == "qlora",
+        Field::DoubleQuant => method == "qlora" && text_of_field(Field::Quant) == "nf4",
+        _ => true,
+    };
+    field.scope().applies(with_model) && used
 }
 
 /// The fields a preset field fills when a preset is chosen.

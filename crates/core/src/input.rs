@@ -108,6 +108,16 @@ pub enum Field {
     MaxLive,
     /// The page's language.
     Lang,
+    /// What is trained: every parameter, LoRA or QLoRA adapters.
+    Method,
+    /// The adapters' rank.
+    Rank,
+    /// Which linear layers get adapters.
+    Targets,
+    /// How QLoRA stores the frozen base's linear weights.
+    Quant,
+    /// Whether QLoRA's NF4 constants are quantised too.
+    DoubleQuant,
 }
 }
 
@@ -221,6 +231,7 @@ impl Field {
                 | Field::Vocab
                 | Field::Seq
                 | Field::Nodes
+                | Field::Rank
         )
     }
 
@@ -300,6 +311,11 @@ impl Field {
             Field::PrefetchBucket => "prefetch_bucket",
             Field::MaxLive => "max_live",
             Field::Lang => "lang",
+            Field::Method => "method",
+            Field::Rank => "rank",
+            Field::Targets => "targets",
+            Field::Quant => "quant",
+            Field::DoubleQuant => "double_quant",
         }
     }
 
@@ -347,6 +363,11 @@ impl Field {
             Field::PrefetchBucket => "prefetch bucket",
             Field::MaxLive => "most live parameters",
             Field::Lang => "language",
+            Field::Method => "fine-tuning method",
+            Field::Rank => "LoRA rank",
+            Field::Targets => "LoRA targets",
+            Field::Quant => "base quantisation",
+            Field::DoubleQuant => "double quantisation",
         }
     }
 
@@ -363,6 +384,7 @@ impl Field {
             Field::Vocab => Some("tokens"),
             Field::Seq => Some("tokens"),
             Field::Nodes => Some("nodes"),
+            Field::Rank => Some("count"),
             Field::LargestLayer => Some("millions of parameters"),
             Field::Bandwidth => Some("GB/s of 10^9 bytes"),
             Field::ReduceBucket
@@ -395,6 +417,10 @@ impl Field {
             Field::Lang => &["auto", "zh", "en"],
             Field::Embed | Field::Controls | Field::ZeroInit | Field::Buffers => &["0", "1"],
             Field::Show => &PART_KEYS,
+            Field::Method => &["full", "lora", "qlora"],
+            Field::Targets => &["qv", "attn", "mlp", "all"],
+            Field::Quant => &["nf4", "int8"],
+            Field::DoubleQuant => &["0", "1"],
             Field::Accounting => &["course", "deepspeed"],
             Field::Offload => &["none", "optimizer", "all"],
             Field::OffloadTo => &["cpu", "nvme"],
@@ -421,6 +447,7 @@ impl Field {
             Field::Vocab => (1.0, 16_777_216.0),
             Field::Seq => (1.0, 1e7),
             Field::Nodes => (1.0, 65_536.0),
+            Field::Rank => (1.0, 65_536.0),
             Field::LargestLayer => (0.0, 1e9),
             Field::Bandwidth => (0.001, 1e6),
             Field::ReduceBucket
@@ -447,7 +474,11 @@ impl Field {
             | Field::OffloadTo
             | Field::ZeroInit
             | Field::Buffers
-            | Field::Lang => return None,
+            | Field::Lang
+            | Field::Method
+            | Field::Targets
+            | Field::Quant
+            | Field::DoubleQuant => return None,
         };
         Some(Limits { min, max })
     }
@@ -528,6 +559,8 @@ pub enum InputErrorKind {
     UnknownChoice,
     /// The numbers do not divide as they must (the global batch by micro-batch × GPUs).
     NotDivisible,
+    /// The value needs a model's architecture, and none is chosen (LoRA's adapters).
+    NeedsModel,
 }
 
 /// A typed error that names the field it is about.
@@ -573,6 +606,7 @@ impl InputError {
                 Field::KvHeads => "must divide the number of heads".into(),
                 _ => "must be a multiple of micro-batch × number of GPUs".into(),
             },
+            InputErrorKind::NeedsModel => "needs a model's architecture: choose a model".into(),
         }
     }
 }

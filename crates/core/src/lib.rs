@@ -27,6 +27,7 @@ pub mod config;
 pub mod decimal;
 pub mod deepspeed;
 pub mod export;
+pub mod finetune;
 pub mod form;
 pub mod format;
 pub mod gpu;

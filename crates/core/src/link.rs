@@ -23,6 +23,7 @@ use crate::activations::Recompute;
 use crate::architecture::{model_preset, Architecture, Mlp};
 use crate::config::{Config, ModelSpec};
 use crate::decimal::shortest_decimal;
+use crate::finetune::{Method, Quant, Targets};
 use crate::format::{Lang, MemoryUnit, Theme};
 use crate::gpu::gpu_preset;
 use crate::input::{Field, InputError, InputErrorKind};
@@ -124,6 +125,7 @@ pub fn encode(config: &Config) -> String {
     fields.extend(
         RUNTIME_FIELDS
             .into_iter()
+            .chain(FINE_TUNING_FIELDS)
             .filter(|&field| value_of(config, field) != value_of(&default, field)),
     );
     for field in fields {
@@ -172,6 +174,16 @@ const SHOWING_FIELDS: [Field; 7] = [
     Field::Controls,
 ];
 
+/// The fields of [`FineTuning`](crate::finetune::FineTuning), in the order
+/// [`encode`] writes them (each only when it differs from the default).
+pub const FINE_TUNING_FIELDS: [Field; 5] = [
+    Field::Method,
+    Field::Rank,
+    Field::Targets,
+    Field::Quant,
+    Field::DoubleQuant,
+];
+
 /// Every field a link may carry, in the order [`decode`] applies them: the model
 /// and the GPU preset first, so that explicit values refine what a preset filled.
 pub fn decode_order() -> impl Iterator<Item = Field> {
@@ -181,6 +193,7 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
         .chain(LINK_FIELDS)
         .chain(SHOWING_FIELDS)
         .chain(RUNTIME_FIELDS)
+        .chain(FINE_TUNING_FIELDS)
 }
 
 /// Every field a link may carry, in the order [`encode`] writes them.
@@ -191,6 +204,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .chain(MODEL_FIELDS)
         .chain(SHOWING_FIELDS)
         .chain(RUNTIME_FIELDS)
+        .chain(FINE_TUNING_FIELDS)
 }
 
 /// The model used when architecture keys come without a `model` key.
@@ -252,6 +266,11 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Embed => flag(config.embed),
         Field::Show => config.show.key(),
         Field::Controls => flag(config.controls),
+        Field::Method => config.fine_tuning.method.key().to_string(),
+        Field::Rank => config.fine_tuning.rank.to_string(),
+        Field::Targets => config.fine_tuning.targets.key().to_string(),
+        Field::Quant => config.fine_tuning.quant.key().to_string(),
+        Field::DoubleQuant => flag(config.fine_tuning.double_quant),
         Field::Accounting => runtime.accounting.key().to_string(),
         Field::Offload => runtime.offload.key().to_string(),
         Field::OffloadTo => runtime.offload_device.key().to_string(),
@@ -361,6 +380,14 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         }
         config.params_billions = model.params_billions();
     }
+    // Adapters need an architecture: without a model, the one the step keys
+    // start from (Llama 2 7B), as they do.
+    if config.fine_tuning.method.uses_adapters() && config.model.is_none() {
+        config.model = default_model();
+        if let Some(model) = &config.model {
+            config.params_billions = model.params_billions();
+        }
+    }
     // GPUs per node × nodes within the GPU limit, or the nodes are set aside.
     if let Err(error) = config.data_parallel_gpus() {
         problems.push(set_aside(pairs, Field::Nodes, error));
@@ -466,6 +493,19 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
         Field::Embed => config.embed = flag(&choice)?,
         Field::Show => config.show = Parts::from_key(&choice).ok_or_else(unknown)?,
         Field::Controls => config.controls = flag(&choice)?,
+        Field::Method => {
+            config.fine_tuning.method =
+                pick(&Method::ALL, Method::key, &choice).ok_or_else(unknown)?
+        }
+        Field::Rank => config.fine_tuning.rank = field.parse_count(text)?,
+        Field::Targets => {
+            config.fine_tuning.targets =
+                pick(&Targets::ALL, Targets::key, &choice).ok_or_else(unknown)?
+        }
+        Field::Quant => {
+            config.fine_tuning.quant = pick(&Quant::ALL, Quant::key, &choice).ok_or_else(unknown)?
+        }
+        Field::DoubleQuant => config.fine_tuning.double_quant = flag(&choice)?,
         Field::Accounting => {
             config.runtime.accounting =
                 pick(&Accounting::ALL, Accounting::key, &choice).ok_or_else(unknown)?

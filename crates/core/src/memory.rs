@@ -18,6 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::finetune::Adapters;
 use crate::input::{Field, InputError};
 use crate::precision::GradientPrecision;
 use crate::units::{Bytes, ParamCount};
@@ -91,6 +92,8 @@ pub struct TrainingSetup {
     pub(crate) params: ParamCount,
     pub(crate) recipe: Recipe,
     pub(crate) gpus: u32,
+    /// LoRA's adapters on a frozen base; `None` when every parameter is trained.
+    pub(crate) adapters: Option<Adapters>,
 }
 
 impl TrainingSetup {
@@ -116,7 +119,23 @@ impl TrainingSetup {
             params,
             recipe,
             gpus,
+            adapters: None,
         })
+    }
+
+    /// This setup with only `adapters` trained on a frozen base: the parameters
+    /// become the base's and the adapters' (PEFT's "all params").
+    pub fn with_adapters(self, adapters: Adapters) -> Self {
+        TrainingSetup {
+            params: ParamCount::new((adapters.frozen + adapters.trainable) as f64),
+            adapters: Some(adapters),
+            ..self
+        }
+    }
+
+    /// The adapters, when only they are trained.
+    pub fn adapters(&self) -> Option<Adapters> {
+        self.adapters
     }
 
     /// The number of parameters.
@@ -150,8 +169,31 @@ impl TrainingSetup {
     }
 
     /// Bytes per parameter on each GPU under `strategy`.
+    ///
+    /// With adapters, per parameter of the whole (base and adapters): the frozen
+    /// base's bytes are weights (sharded by ZeRO-3 only), and the recipe's
+    /// bytes apply to the adapters' share `t` of the parameters alone:
+    /// weights `(frozen + t·p)`, gradients `t·p`, optimizer states `t·K`, each
+    /// divided by N where the strategy shards it.
     pub fn bytes_per_param(&self, strategy: Strategy) -> BytesPerParam {
-        BytesPerParam::of(strategy, self.recipe, self.gpus)
+        let full = BytesPerParam::of(strategy, self.recipe, self.gpus);
+        let Some(adapters) = self.adapters else {
+            return full;
+        };
+        let all = self.params.get().max(1.0);
+        let trained = adapters.trainable as f64 / all;
+        let frozen = adapters.frozen_bytes as f64 / all;
+        let n = f64::from(self.gpus.max(1));
+        let frozen = if strategy.shards_weights() {
+            frozen / n
+        } else {
+            frozen
+        };
+        BytesPerParam {
+            weights: frozen + trained * full.weights,
+            gradients: trained * full.gradients,
+            optimizer_states: trained * full.optimizer_states,
+        }
     }
 
     /// Memory of the model states on each GPU under `strategy`.

@@ -3,6 +3,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use vram_core::architecture::MODEL_PRESETS;
+use vram_core::config::ModelSpec;
+use vram_core::finetune::{FineTuning, Method, Quant, Targets};
 use vram_core::link::{decode, encode};
 use vram_core::{
     Config, Field, GradientPrecision, Optimizer, Part, Parts, Precision, Strategy as ZeroStrategy,
@@ -31,9 +34,22 @@ type Fields = (
     f64,
     ZeroStrategy,
     (Parts, bool),
+    (Option<ModelSpec>, FineTuning),
 );
 
 fn config_of(fields: Fields) -> Config {
+    let config = config_of_fields(fields);
+    // A model gives its own size.
+    match config.model {
+        Some(model) => Config {
+            params_billions: model.params_billions(),
+            ..config
+        },
+        None => config,
+    }
+}
+
+fn config_of_fields(fields: Fields) -> Config {
     let (
         params_billions,
         gpus,
@@ -43,6 +59,7 @@ fn config_of(fields: Fields) -> Config {
         overhead,
         highlight,
         (show, controls),
+        (model, fine_tuning),
     ) = fields;
     Config {
         params_billions,
@@ -55,8 +72,37 @@ fn config_of(fields: Fields) -> Config {
         highlight,
         show,
         controls,
+        model,
+        fine_tuning,
         ..Config::default()
     }
+}
+
+/// Full training without a model, or any method on a preset (adapters need
+/// an architecture), with any rank, targets and storage.
+fn any_fine_tuning() -> impl Strategy<Value = (Option<ModelSpec>, FineTuning)> {
+    let tuning = (
+        prop::sample::select(Method::ALL.to_vec()),
+        1u32..=65_536,
+        prop::sample::select(Targets::ALL.to_vec()),
+        prop::sample::select(Quant::ALL.to_vec()),
+        any::<bool>(),
+    )
+        .prop_map(|(method, rank, targets, quant, double_quant)| FineTuning {
+            method,
+            rank,
+            targets,
+            quant,
+            double_quant,
+        });
+    prop_oneof![
+        Just((None, FineTuning::default())),
+        (
+            prop::sample::select(MODEL_PRESETS.iter().collect::<Vec<_>>()),
+            tuning
+        )
+            .prop_map(|(preset, tuning)| (Some(ModelSpec::of(preset)), tuning)),
+    ]
 }
 
 /// Any non-empty set of the page's parts.
@@ -76,6 +122,7 @@ fn any_config() -> impl Strategy<Value = Config> {
         any::<f64>(),
         any_strategy(),
         (any_parts(), any::<bool>()),
+        any_fine_tuning(),
     )
         .prop_map(config_of)
 }
@@ -91,6 +138,7 @@ fn valid_config() -> impl Strategy<Value = Config> {
         prop_oneof![Just(0.0), 1e-9f64..=0.95],
         any_strategy(),
         (any_parts(), any::<bool>()),
+        any_fine_tuning(),
     )
         .prop_map(config_of)
 }
@@ -122,16 +170,22 @@ proptest! {
         let mut previous_total = f64::INFINITY;
         for row in report.strategies {
             let m = row.memory;
-            let parts = m.weights.get() + m.gradients.get() + m.optimizer_states.get();
+            let parts = m.weights.get()
+                + m.gradients.get()
+                + m.optimizer_states.get()
+                + m.activations.get()
+                + m.buffers.get();
             prop_assert!(m.total.get() > 0.0 && m.total.get().is_finite());
             prop_assert!((parts - m.total.get()).abs() <= 1e-12 * m.total.get());
             // Each stage shards more, so it never needs more memory than the one before.
             prop_assert!(m.total.get() <= previous_total);
             previous_total = m.total.get();
-            // The inverse: the largest model's states fill the usable memory exactly.
+            // The inverse: the largest model's states fill the usable memory
+            // exactly, beside what does not grow with the model (QLoRA's buffer).
             let filled = row.max_params.get() * row.bytes_per_param.total();
             let usable = report.budget.usable().get();
-            prop_assert!((filled - usable).abs() <= 1e-9 * usable.max(1.0));
+            let room = (usable - m.buffers.get()).max(0.0);
+            prop_assert!((filled - room).abs() <= 1e-9 * usable.max(1.0));
             prop_assert_eq!(row.fits, m.total <= report.budget.usable());
         }
     }
@@ -173,6 +227,7 @@ proptest! {
                      "llama2-70b", "qwen2.5-7b", "gpt3-175b", "h100-80gb", "t4", "swiglu", "gelu",
                      "full", "selective", "0", "1", "deepspeed", "all", "optimizer", "nvme",
                      "table", "form,memory", "scaling, Table", "table,",
+                     "lora", "qlora", "attn", "mlp", "int8", "nf4", "64",
                  ]).prop_map(str::to_string),
              ]),
             0..10)

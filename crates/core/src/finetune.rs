@@ -1,0 +1,585 @@
+//! Fine-tuning with adapters: LoRA on a frozen 16-bit base, QLoRA on a 4-bit
+//! (or 8-bit) one. What is trained, what is frozen, and what each costs.
+//!
+//! Sources, read in their code:
+//! - PEFT (huggingface/peft, `src/peft/tuners/lora/layer.py`): LoRA on a linear
+//!   layer `d_in → d_out` adds `lora_A` (`d_in → r`) and `lora_B` (`r → d_out`),
+//!   both without bias, so `r·(d_in + d_out)` trainable parameters; PEFT's
+//!   default targets for Llama-style models are `q_proj` and `v_proj`, and
+//!   `all-linear` is every linear layer of the blocks, the output head left out.
+//! - bitsandbytes (`bitsandbytes/functional.py`, `quantize_4bit`, `QuantState`):
+//!   a weight of `n` values in NF4 is `(n + 1) / 2` bytes of packed values, one
+//!   fp32 absmax per block of 64 and the 16-value code in fp32; with double
+//!   quantisation (`compress_statistics`) the absmaxes are one byte each, with an
+//!   fp32 absmax per 256 of them, an fp32 offset, and the shared 256-value
+//!   dynamic map. LLM.int8 (`Linear8bitLt`) keeps one byte per weight and an fp32
+//!   scale per output row.
+//! - Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized LLMs":
+//!   0.127 bits of constants per parameter with double quantisation (8/64 + 32/(64·256)).
+
+use serde::{Deserialize, Serialize};
+
+use crate::activations::{ActivationSetup, Recompute};
+use crate::architecture::{Architecture, Mlp};
+use crate::units::Bytes;
+
+/// What is trained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Method {
+    /// Every parameter (the lesson's case).
+    #[default]
+    Full,
+    /// LoRA adapters on a frozen base in the weights' 16-bit format.
+    Lora,
+    /// LoRA adapters on a quantised frozen base (QLoRA).
+    Qlora,
+}
+
+impl Method {
+    /// Every method, in the order the page lists them.
+    pub const ALL: [Method; 3] = [Method::Full, Method::Lora, Method::Qlora];
+
+    /// The value in the link's `method` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Method::Full => "full",
+            Method::Lora => "lora",
+            Method::Qlora => "qlora",
+        }
+    }
+
+    /// The method's name.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Method::Full => "full training",
+            Method::Lora => "LoRA",
+            Method::Qlora => "QLoRA",
+        }
+    }
+
+    /// Whether adapters are trained on a frozen base.
+    pub const fn uses_adapters(self) -> bool {
+        !matches!(self, Method::Full)
+    }
+}
+
+/// Which linear layers of each block get an adapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Targets {
+    /// The query and value projections (PEFT's default for Llama-style models).
+    #[default]
+    Qv,
+    /// The four attention projections: query, key, value, output.
+    Attn,
+    /// The MLP's matrices (gate, up, down; or the two of a GELU MLP).
+    Mlp,
+    /// Every linear layer of the blocks (PEFT's `all-linear`, without the output head).
+    All,
+}
+
+impl Targets {
+    /// Every target set, in the order the page lists them.
+    pub const ALL: [Targets; 4] = [Targets::Qv, Targets::Attn, Targets::Mlp, Targets::All];
+
+    /// The value in the link's `targets` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Targets::Qv => "qv",
+            Targets::Attn => "attn",
+            Targets::Mlp => "mlp",
+            Targets::All => "all",
+        }
+    }
+
+    /// Whether a linear layer of `kind` gets an adapter.
+    const fn includes(self, kind: Linear) -> bool {
+        match self {
+            Targets::Qv => matches!(kind, Linear::Query | Linear::Value),
+            Targets::Attn => !matches!(kind, Linear::Mlp),
+            Targets::Mlp => matches!(kind, Linear::Mlp),
+            Targets::All => true,
+        }
+    }
+}
+
+/// How QLoRA stores the frozen base's linear weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Quant {
+    /// 4-bit NormalFloat in blocks of 64 (bitsandbytes `nf4`).
+    #[default]
+    Nf4,
+    /// LLM.int8: one byte per weight and an fp32 scale per output row.
+    Int8,
+}
+
+impl Quant {
+    /// Every format, in the order the page lists them.
+    pub const ALL: [Quant; 2] = [Quant::Nf4, Quant::Int8];
+
+    /// The value in the link's `quant` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Quant::Nf4 => "nf4",
+            Quant::Int8 => "int8",
+        }
+    }
+}
+
+/// How a model is fine-tuned: the method, and for adapters their rank and
+/// targets and the base's storage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FineTuning {
+    /// What is trained.
+    pub method: Method,
+    /// The adapters' rank `r`.
+    pub rank: u32,
+    /// Which linear layers get adapters.
+    pub targets: Targets,
+    /// How QLoRA stores the base.
+    pub quant: Quant,
+    /// Whether QLoRA's NF4 absmaxes are quantised too (`bnb_4bit_use_double_quant`).
+    pub double_quant: bool,
+}
+
+impl Default for FineTuning {
+    /// Full training; for adapters PEFT's defaults (r = 8 on q and v) and the
+    /// QLoRA paper's NF4 with double quantisation.
+    fn default() -> Self {
+        FineTuning {
+            method: Method::Full,
+            rank: 8,
+            targets: Targets::Qv,
+            quant: Quant::Nf4,
+            double_quant: true,
+        }
+    }
+}
+
+/// A linear layer's role in a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Linear {
+    Query,
+    Key,
+    Value,
+    Output,
+    Mlp,
+}
+
+/// The linear layers of one block, as `(role, d_in, d_out)`: the attention
+/// projections, then the MLP's matrices (gate, up, down for SwiGLU; up, down for GELU).
+fn block_linears(arch: &Architecture) -> impl Iterator<Item = (Linear, u64, u64)> {
+    let h = u64::from(arch.hidden);
+    let kv = arch.kv_width();
+    let f = u64::from(arch.ffn);
+    let mlp: &[(u64, u64)] = match arch.mlp {
+        Mlp::SwiGlu => &[(0, 1), (0, 1), (1, 0)],
+        Mlp::Gelu => &[(0, 1), (1, 0)],
+    };
+    let width = move |side: u64| if side == 0 { h } else { f };
+    [
+        (Linear::Query, h, h),
+        (Linear::Key, h, kv),
+        (Linear::Value, h, kv),
+        (Linear::Output, h, h),
+    ]
+    .into_iter()
+    .chain(
+        mlp.iter()
+            .map(move |&(from, to)| (Linear::Mlp, width(from), width(to))),
+    )
+}
+
+/// The adapters' parameters, exactly as PEFT counts them: `r·(d_in + d_out)`
+/// for each targeted linear layer of each block.
+pub fn adapter_params(arch: &Architecture, targets: Targets, rank: u32) -> u64 {
+    let per_layer: u64 = block_linears(arch)
+        .filter(|&(kind, _, _)| targets.includes(kind))
+        .map(|(_, d_in, d_out)| u64::from(rank) * (d_in + d_out))
+        .sum();
+    u64::from(arch.layers) * per_layer
+}
+
+/// How many linear layers of each block get an adapter.
+pub fn adapted_per_layer(arch: &Architecture, targets: Targets) -> u64 {
+    block_linears(arch)
+        .filter(|&(kind, _, _)| targets.includes(kind))
+        .count() as u64
+}
+
+/// The weights of the blocks' linear layers: what QLoRA quantises (biases,
+/// norms, embeddings and the output head stay in 16 bits).
+pub fn block_linear_params(arch: &Architecture) -> u64 {
+    let per_layer: u64 = block_linears(arch).map(|(_, i, o)| i * o).sum();
+    u64::from(arch.layers) * per_layer
+}
+
+/// The largest linear weight of a block, in values: what QLoRA dequantises
+/// into a 16-bit working buffer for each matrix product.
+pub fn largest_block_linear(arch: &Architecture) -> u64 {
+    block_linears(arch)
+        .map(|(_, i, o)| i * o)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The 256-value fp32 dynamic map that double quantisation shares among all
+/// tensors (bitsandbytes' `name2qmap["dynamic"]`).
+const SHARED_DYNAMIC_MAP_BYTES: u64 = 256 * 4;
+
+/// Bytes of one weight of `n` values stored as `quant`, with all its
+/// quantisation constants, for a layer of `d_out` output rows.
+pub fn quantized_tensor_bytes(n: u64, d_out: u64, quant: Quant, double_quant: bool) -> u64 {
+    match quant {
+        Quant::Int8 => n + 4 * d_out,
+        Quant::Nf4 => {
+            // bitsandbytes allocates (n + 1) // 2 bytes: two values a byte.
+            let packed = n.div_ceil(2);
+            let blocks = n.div_ceil(64);
+            let code = 16 * 4;
+            let absmax = if double_quant {
+                // One byte per absmax, an fp32 absmax per 256 of them, the fp32 offset.
+                blocks + 4 * blocks.div_ceil(256) + 4
+            } else {
+                4 * blocks
+            };
+            packed + code + absmax
+        }
+    }
+}
+
+/// Bytes of all the blocks' linear weights stored as `quant`.
+pub fn quantized_bytes(arch: &Architecture, quant: Quant, double_quant: bool) -> u64 {
+    let per_layer: u64 = block_linears(arch)
+        .map(|(_, d_in, d_out)| quantized_tensor_bytes(d_in * d_out, d_out, quant, double_quant))
+        .sum();
+    let shared = match (quant, double_quant) {
+        (Quant::Nf4, true) => SHARED_DYNAMIC_MAP_BYTES,
+        _ => 0,
+    };
+    u64::from(arch.layers) * per_layer + shared
+}
+
+/// What adapters change in a model: the trainable and frozen parameters, and
+/// the bytes of the frozen base as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Adapters {
+    /// The adapters' parameters: the only ones with gradients and optimizer states.
+    pub trainable: u64,
+    /// The base's parameters, frozen.
+    pub frozen: u64,
+    /// Bytes of the frozen base: 16-bit, or quantised linear weights and the rest in 16 bits.
+    pub frozen_bytes: u64,
+    /// QLoRA's working buffer: the largest linear weight dequantised to 16 bits.
+    pub working_bytes: u64,
+    /// How many linear layers of each block have an adapter.
+    pub adapted_per_layer: u64,
+    /// The adapters' rank.
+    pub rank: u32,
+}
+
+impl Adapters {
+    /// What the adapters keep for the backward pass on one GPU: the output of
+    /// each adapted layer's `lora_A`, `r` values per token, which `lora_B`
+    /// needs (the input of `lora_A` is the base layer's, already counted; with
+    /// PEFT's default `lora_dropout = 0` it is the same tensor). Full
+    /// recomputation keeps only the layers' inputs, so nothing more.
+    pub fn activations(&self, arch: &Architecture, setup: &ActivationSetup) -> Bytes {
+        if setup.recompute == Recompute::Full {
+            return Bytes::ZERO;
+        }
+        let tokens = f64::from(setup.seq_len) * f64::from(setup.micro_batch);
+        let per_layer = self.adapted_per_layer as f64 * tokens * f64::from(self.rank);
+        Bytes::new(f64::from(arch.layers) * per_layer * setup.bytes_per_value)
+    }
+}
+
+impl FineTuning {
+    /// The method's name (`QLoRA`).
+    pub const fn method_label(&self) -> &'static str {
+        self.method.label()
+    }
+
+    /// The adapters of `arch` fine-tuned this way, its unquantised weights of
+    /// `weight_bytes` bytes each; `None` for full training.
+    pub fn adapters(&self, arch: &Architecture, weight_bytes: u64) -> Option<Adapters> {
+        let base = arch.param_count();
+        let (frozen_bytes, working_bytes) = match self.method {
+            Method::Full => return None,
+            Method::Lora => (base * weight_bytes, 0),
+            Method::Qlora => {
+                let quantized = block_linear_params(arch);
+                (
+                    (base - quantized) * weight_bytes
+                        + quantized_bytes(arch, self.quant, self.double_quant),
+                    largest_block_linear(arch) * 2,
+                )
+            }
+        };
+        Some(Adapters {
+            trainable: adapter_params(arch, self.targets, self.rank),
+            frozen: base,
+            frozen_bytes,
+            working_bytes,
+            adapted_per_layer: adapted_per_layer(arch, self.targets),
+            rank: self.rank,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::architecture::{model_preset, MODEL_PRESETS};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn arch(id: &str) -> Architecture {
+        model_preset(id).expect("a preset").architecture
+    }
+
+    /// PEFT's `print_trainable_parameters` for Llama 2 7B, r = 8, q and v.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn peft_counts_llama2_7b_with_its_defaults() {
+        let llama = arch("llama2-7b");
+        let trainable = adapter_params(&llama, Targets::Qv, 8);
+        assert_eq!(trainable, 4_194_304);
+        assert_eq!(llama.param_count() + trainable, 6_742_609_920);
+    }
+
+    /// Every preset, every target set, r = 8, 16, 64: the sum over the blocks of
+    /// r·(d_in + d_out), written out per target set from the shapes.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn adapter_counts_follow_the_shapes_for_every_preset() {
+        for preset in MODEL_PRESETS {
+            let a = preset.architecture;
+            let (l, h, kv, f) = (
+                u64::from(a.layers),
+                u64::from(a.hidden),
+                a.kv_width(),
+                u64::from(a.ffn),
+            );
+            let mlp_matrices = match a.mlp {
+                Mlp::SwiGlu => 3,
+                Mlp::Gelu => 2,
+            };
+            for r in [8u64, 16, 64] {
+                let qv = r * (2 * h) + r * (h + kv);
+                let attn = r * (2 * h) * 2 + r * (h + kv) * 2;
+                let mlp = mlp_matrices * r * (h + f);
+                let rank = r as u32;
+                assert_eq!(
+                    adapter_params(&a, Targets::Qv, rank),
+                    l * qv,
+                    "{}",
+                    preset.id
+                );
+                assert_eq!(adapter_params(&a, Targets::Attn, rank), l * attn);
+                assert_eq!(adapter_params(&a, Targets::Mlp, rank), l * mlp);
+                assert_eq!(adapter_params(&a, Targets::All, rank), l * (attn + mlp));
+            }
+        }
+    }
+
+    /// Llama 3 8B's grouped-query attention: k and v project to 1,024 features.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn grouped_query_attention_narrows_the_key_and_value_adapters() {
+        let llama3 = arch("llama3-8b");
+        assert_eq!(llama3.kv_width(), 1024);
+        // 32 layers × 16 × [(4096 + 4096) + (4096 + 1024)].
+        assert_eq!(adapter_params(&llama3, Targets::Qv, 16), 6_815_744);
+        // PEFT's all-linear at r = 16 on Llama 3 8B: 41,943,040.
+        assert_eq!(adapter_params(&llama3, Targets::All, 16), 41_943_040);
+    }
+
+    /// One NF4 weight of 4096 × 4096, as bitsandbytes allocates it.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn nf4_tensor_bytes_are_bitsandbytes_tensors() {
+        let n = 4096 * 4096;
+        // 8,388,608 packed + 64 code + 262,144 absmax of fp32.
+        assert_eq!(
+            quantized_tensor_bytes(n, 4096, Quant::Nf4, false),
+            8_388_608 + 64 + 262_144 * 4
+        );
+        // Double: 262,144 one-byte absmaxes, 1,024 fp32 second-level ones, the offset.
+        assert_eq!(
+            quantized_tensor_bytes(n, 4096, Quant::Nf4, true),
+            8_388_608 + 64 + 262_144 + 1_024 * 4 + 4
+        );
+        // (n + 1) / 2 packed bytes: an odd count's last value takes a byte of its own.
+        assert_eq!(quantized_tensor_bytes(3, 1, Quant::Nf4, false), 2 + 64 + 4);
+        assert_eq!(
+            quantized_tensor_bytes(n, 4096, Quant::Int8, false),
+            n + 4 * 4096
+        );
+    }
+
+    /// The QLoRA paper's constants: 0.5 bits per parameter of fp32 absmaxes,
+    /// 0.127 with double quantisation, on top of 4 bits per value.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn nf4_constants_cost_what_the_qlora_paper_says() {
+        let llama = arch("llama1-65b");
+        let n = block_linear_params(&llama) as f64;
+        let bits = |double| 8.0 * quantized_bytes(&llama, Quant::Nf4, double) as f64 / n;
+        assert!((bits(false) - 4.5).abs() < 1e-4, "{}", bits(false));
+        assert!((bits(true) - 4.127).abs() < 1e-3, "{}", bits(true));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn full_training_has_no_adapters_and_lora_freezes_the_whole_base() {
+        let llama = arch("llama2-7b");
+        assert_eq!(FineTuning::default().adapters(&llama, 2), None);
+        let lora = FineTuning {
+            method: Method::Lora,
+            ..FineTuning::default()
+        };
+        let adapters = lora.adapters(&llama, 2).unwrap();
+        assert_eq!(adapters.frozen, 6_738_415_616);
+        assert_eq!(adapters.frozen_bytes, 2 * 6_738_415_616);
+        assert_eq!(adapters.working_bytes, 0);
+        assert_eq!(adapters.adapted_per_layer, 2);
+        let qlora = FineTuning {
+            method: Method::Qlora,
+            ..lora
+        };
+        let adapters = qlora.adapters(&llama, 2).unwrap();
+        let linear = block_linear_params(&llama);
+        assert_eq!(
+            adapters.frozen_bytes,
+            (6_738_415_616 - linear) * 2 + quantized_bytes(&llama, Quant::Nf4, true)
+        );
+        // The MLP's 4096 × 11008 matrices are the largest.
+        assert_eq!(adapters.working_bytes, 2 * 4096 * 11008);
+    }
+
+    fn report_of(query: &str) -> crate::Report {
+        let decoded = crate::link::decode(query);
+        assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
+        decoded.config.report().expect("a report")
+    }
+
+    /// LoRA on Llama 2 7B, FP16 + Adam, 8 GPUs: the frozen base in 2 bytes per
+    /// parameter, the lesson's 2 + 2 + 12 on the adapters only, each sharded as
+    /// the strategy shards it. Within 0.01 byte (the figures go through f64).
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn lora_memory_is_the_frozen_base_and_the_recipe_on_the_adapters() {
+        use crate::Strategy;
+        let report = report_of("model=llama2-7b&method=lora&recompute=full");
+        let (base, t) = (6_738_415_616.0, 4_194_304.0);
+        assert_eq!(report.setup.params().get(), base + t);
+        let expect = [
+            (Strategy::Ddp, 2.0 * base + 2.0 * t, 2.0 * t, 12.0 * t),
+            (
+                Strategy::Zero1,
+                2.0 * base + 2.0 * t,
+                2.0 * t,
+                12.0 * t / 8.0,
+            ),
+            (
+                Strategy::Zero2,
+                2.0 * base + 2.0 * t,
+                2.0 * t / 8.0,
+                12.0 * t / 8.0,
+            ),
+            (
+                Strategy::Zero3,
+                (2.0 * base + 2.0 * t) / 8.0,
+                2.0 * t / 8.0,
+                12.0 * t / 8.0,
+            ),
+        ];
+        for (strategy, weights, gradients, optimizer) in expect {
+            let memory = report.strategy(strategy).memory;
+            for (got, want) in [
+                (memory.weights.get(), weights),
+                (memory.gradients.get(), gradients),
+                (memory.optimizer_states.get(), optimizer),
+            ] {
+                assert!((got - want).abs() < 0.01, "{strategy:?}: {got} ≠ {want}");
+            }
+        }
+        // Full recomputation: no adapter activations beyond the layers' inputs.
+        assert_eq!(report.activations.unwrap().adapters.get(), 0.0);
+    }
+
+    /// Without recomputation each adapted layer keeps s·b·r values.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn adapters_keep_their_r_wide_intermediates() {
+        let report = report_of("model=llama2-7b&method=lora&rank=16&targets=all&seq=2048&mbs=2");
+        // 32 layers × 7 adapted layers × 2,048 × 2 tokens × r 16 × 2 bytes.
+        let adapters = report.activations.unwrap().adapters.get();
+        assert_eq!(adapters, 32.0 * 7.0 * 4096.0 * 16.0 * 2.0);
+        let without = report_of("model=llama2-7b&seq=2048&mbs=2")
+            .activations
+            .unwrap();
+        let total = report.activations.unwrap().total.get();
+        assert_eq!(total, without.total.get() + adapters);
+    }
+
+    /// Dettmers et al. 2023, abstract: fine-tuning a 65B model takes more than
+    /// 780 GB in 16 bits and under 48 GB with QLoRA (r = 64 on every linear
+    /// layer, 8-bit paged Adam, gradient checkpointing; here at 512 tokens, one
+    /// sequence, the adapters in bf16 as the paper's `qlora.py` keeps them).
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn the_qlora_papers_bounds_hold_for_llama_65b() {
+        use crate::Strategy;
+        let step = "model=llama1-65b&gpus=1&seq=512&mbs=1&recompute=full&flash=1";
+        let full = report_of(&format!("{step}&dtype=bf16"));
+        assert!(full.strategy(Strategy::Ddp).memory.total.gb() > 780.0);
+        let qlora = report_of(&format!(
+            "{step}&dtype=bf16-pure&opt=adam8bit&method=qlora&rank=64&targets=all"
+        ));
+        let total = qlora.strategy(Strategy::Ddp).memory.total.gb();
+        assert!(total < 48.0, "{total} GB");
+        assert!(
+            total > 35.0,
+            "{total} GB: the 4-bit base alone is about 35 GB"
+        );
+    }
+
+    /// Full training is what it was: no adapter term anywhere.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn full_training_keeps_the_lessons_figures() {
+        let report = report_of("");
+        assert_eq!(
+            report.strategy(crate::Strategy::Zero1).memory.total.gb(),
+            38.5
+        );
+        let lora_keys_ignored = report_of("rank=64&targets=all&quant=int8");
+        assert_eq!(
+            lora_keys_ignored
+                .strategy(crate::Strategy::Zero1)
+                .memory
+                .total
+                .gb(),
+            38.5
+        );
+    }
+
+    /// A link asking for adapters without a model uses Llama 2 7B's
+    /// architecture, as the step keys do.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn adapters_without_a_model_adapt_the_default_architecture() {
+        let config = crate::link::decode("params=70&method=qlora").config;
+        assert_eq!(config.model.map(|m| m.base.id), Some("llama2-7b"));
+        // The form, where a model can be taken away, says what is missing.
+        let bare = crate::Config {
+            model: None,
+            ..config
+        };
+        assert_eq!(
+            bare.setup().unwrap_err(),
+            crate::Field::Method.error(crate::InputErrorKind::NeedsModel)
+        );
+    }
+}
