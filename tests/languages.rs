@@ -193,5 +193,18 @@ async fn screenshots_of_both_languages_and_themes_at_phone_and_desktop_widths() 
     tokio::time::sleep(Duration::from_millis(300)).await;
     let png = browser.client.screenshot().await.expect("screenshot");
     std::fs::write(dir.join("readme-70b-h100.png"), png).expect("screenshot written");
+    // QLoRA on one GPU, in both languages: Llama 2 70B fits one H100.
+    for lang in ["en", "zh"] {
+        browser
+            .open(&format!(
+                "?lang={lang}&model=llama2-70b&gpu=h100-80gb&gpus=1&method=qlora&rank=64&targets=all\
+                 &dtype=bf16-pure&opt=adam8bit&recompute=full"
+            ))
+            .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(browser.attribute("fits-ddp", "data-value").await, "true");
+        let png = browser.client.screenshot().await.expect("screenshot");
+        std::fs::write(dir.join(format!("qlora-70b-{lang}.png")), png).expect("screenshot written");
+    }
     browser.close().await;
 }
