@@ -58,8 +58,9 @@ mod sections {
         GlobalBatch,
     ];
     /// DeepSpeed's accounting, offload, nodes, buffers and communication.
-    pub const DEEPSPEED: [Field; 12] = [
+    pub const DEEPSPEED: [Field; 13] = [
         Accounting,
+        BufferFactor,
         Offload,
         OffloadTo,
         Nodes,

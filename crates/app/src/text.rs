@@ -271,6 +271,9 @@ texts! {
         "{}：可训练参数 {} / {}（{} %），按所选精度与优化器计；冻结的基座占 {}（{}）。";
     frozen_16bit: &'static str = "16-bit weights", "16 位权重";
     frozen_quantised: &'static str = "linear weights quantised, the rest in 16 bits", "线性层权重量化，其余为 16 位";
+    label_buffer_factor: &'static str = "CPU buffer factor", "CPU 缓冲系数";
+    hint_buffer_factor: &'static str = "DeepSpeed's additional_buffer_factor: its CPU figures × this.",
+        "DeepSpeed 的 additional_buffer_factor：其 CPU 内存估算乘以此系数。";
     label_nodes: &'static str = "Nodes", "节点数";
     unit_nodes: &'static str = "nodes", "个";
     hint_nodes: &'static str = "Data-parallel GPUs = GPUs × nodes.", "数据并行 GPU 数 = 每节点 GPU 数 × 节点数。";
@@ -414,6 +417,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Targets => (t.label_targets, "", None),
         Field::Quant => (t.label_quant, "", None),
         Field::DoubleQuant => (t.label_double_quant, "", None),
+        Field::BufferFactor => (t.label_buffer_factor, "×", Some(t.hint_buffer_factor)),
         Field::Accounting => (t.label_accounting, "", None),
         Field::Offload => (t.label_offload, "", None),
         Field::OffloadTo => (t.label_offload_to, "", None),

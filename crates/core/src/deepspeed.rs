@@ -61,7 +61,10 @@ fn int(x: f64) -> f64 {
 }
 
 /// `estimate_zero2_model_states_mem_needs`: ZeRO-2 (and, in DeepSpeed, ZeRO-1),
-/// with the optimizer offloaded to the CPU or not.
+/// with the optimizer offloaded to the CPU or not. Without offload, the code's
+/// `2Ψ + int(18Ψ/N)` since DeepSpeed v0.14.3 (deepspeedai/DeepSpeed,
+/// `deepspeed/runtime/zero/stage_1_and_2.py`, read at 02aa38c; 0.19.8 the same);
+/// before, and still in its documentation, `4Ψ + int(16Ψ/N)`.
 pub fn zero2_estimate(
     total_params: f64,
     cluster: Cluster,
@@ -76,8 +79,10 @@ pub fn zero2_estimate(
             total_params * (4.0 * gpus).max(16.0) * buffer_factor,
         )
     } else {
+        // 2 B of 16-bit weights whole; sharded: 2 + 4 B of 16- and 32-bit
+        // gradients, 4 B of fp32 weights and 8 B of Adam's moments.
         (
-            4.0 * total_params + int(16.0 * total_params / gpus),
+            2.0 * total_params + int(18.0 * total_params / gpus),
             total_params * 4.0 * per_node * buffer_factor,
         )
     };
@@ -207,9 +212,10 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn zero2_follows_the_code_not_the_older_documentation() {
         let e = zero2_estimate(T5_3B, ONE_NODE_OF_8, false, DEFAULT_BUFFER_FACTOR);
-        // 4Ψ + 16Ψ/8 = 17.106 GB = 15.93 GiB per GPU.
-        assert_eq!(e.gpu.get(), 4.0 * T5_3B + 16.0 * T5_3B / 8.0);
-        assert_eq!(gib_2dp(e.gpu), 15.93);
+        // The code: 2Ψ + 18Ψ/8 = 12.117 GB = 11.28 GiB per GPU (the documentation's
+        // older 4Ψ + 16Ψ/8 printed 15.93).
+        assert_eq!(e.gpu.get(), 2.0 * T5_3B + 18.0 * T5_3B / 8.0);
+        assert_eq!(gib_2dp(e.gpu), 11.28);
         let offloaded = zero2_estimate(T5_3B, ONE_NODE_OF_8, true, DEFAULT_BUFFER_FACTOR);
         assert_eq!(offloaded.gpu.get(), 2.0 * T5_3B);
         // max(4 × 8, 16) × Ψ × 1.5.

@@ -150,6 +150,8 @@ pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool
         // The adapters' settings with adapters, the base's storage with QLoRA.
         Field::Rank | Field::Targets => method != "full",
         Field::Quant => method == "qlora",
+        // DeepSpeed's own factor, used by its accounting only.
+        Field::BufferFactor => text_of_field(Field::Accounting) == "deepspeed",
         Field::DoubleQuant => method == "qlora" && text_of_field(Field::Quant) == "nf4",
         _ => true,
     };

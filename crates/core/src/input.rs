@@ -118,6 +118,8 @@ pub enum Field {
     Quant,
     /// Whether QLoRA's NF4 constants are quantised too.
     DoubleQuant,
+    /// DeepSpeed's `additional_buffer_factor` on its CPU figures.
+    BufferFactor,
 }
 }
 
@@ -316,6 +318,7 @@ impl Field {
             Field::Targets => "targets",
             Field::Quant => "quant",
             Field::DoubleQuant => "double_quant",
+            Field::BufferFactor => "buffer_factor",
         }
     }
 
@@ -368,6 +371,7 @@ impl Field {
             Field::Targets => "LoRA targets",
             Field::Quant => "base quantisation",
             Field::DoubleQuant => "double quantisation",
+            Field::BufferFactor => "CPU buffer factor",
         }
     }
 
@@ -385,6 +389,7 @@ impl Field {
             Field::Seq => Some("tokens"),
             Field::Nodes => Some("nodes"),
             Field::Rank => Some("count"),
+            Field::BufferFactor => Some("times"),
             Field::LargestLayer => Some("millions of parameters"),
             Field::Bandwidth => Some("GB/s of 10^9 bytes"),
             Field::ReduceBucket
@@ -448,6 +453,7 @@ impl Field {
             Field::Seq => (1.0, 1e7),
             Field::Nodes => (1.0, 65_536.0),
             Field::Rank => (1.0, 65_536.0),
+            Field::BufferFactor => (1.0, 100.0),
             Field::LargestLayer => (0.0, 1e9),
             Field::Bandwidth => (0.001, 1e6),
             Field::ReduceBucket

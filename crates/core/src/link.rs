@@ -147,7 +147,7 @@ pub use crate::input::{ARCHITECTURE_FIELDS, MODEL_FIELDS};
 
 /// The fields of [`Runtime`](crate::Runtime), in the order [`encode`] writes them
 /// (each only when it differs from the default).
-pub const RUNTIME_FIELDS: [Field; 12] = [
+pub const RUNTIME_FIELDS: [Field; 13] = [
     Field::Accounting,
     Field::Offload,
     Field::OffloadTo,
@@ -160,6 +160,7 @@ pub const RUNTIME_FIELDS: [Field; 12] = [
     Field::PrefetchBucket,
     Field::MaxLive,
     Field::Bandwidth,
+    Field::BufferFactor,
 ];
 
 /// The global batch, and how the page shows what it computes: each written
@@ -289,6 +290,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
             .bandwidth_gb_per_s
             .map(shortest_decimal)
             .unwrap_or_default(),
+        Field::BufferFactor => shortest_decimal(runtime.buffer_factor),
     }
 }
 
@@ -538,6 +540,7 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             } = millions;
         }
         Field::Bandwidth => config.runtime.bandwidth_gb_per_s = Some(field.parse_number(text)?),
+        Field::BufferFactor => config.runtime.buffer_factor = field.parse_number(text)?,
         Field::Lang => config.lang = pick(&Lang::ALL, Lang::key, &choice).ok_or_else(unknown)?,
         Field::Theme => {
             config.theme = Theme::ALL

@@ -188,6 +188,8 @@ pub struct Runtime {
     pub buffer_sizes: BufferSizes,
     /// Bandwidth per GPU, in GB (10^9 bytes) per second, when given.
     pub bandwidth_gb_per_s: Option<f64>,
+    /// DeepSpeed's `additional_buffer_factor`: its CPU figures are multiplied by it.
+    pub buffer_factor: f64,
 }
 
 impl Default for Runtime {
@@ -202,6 +204,7 @@ impl Default for Runtime {
             buffers: false,
             buffer_sizes: BufferSizes::DEEPSPEED_DEFAULTS,
             bandwidth_gb_per_s: None,
+            buffer_factor: DEFAULT_BUFFER_FACTOR,
         }
     }
 }
@@ -264,7 +267,7 @@ impl Runtime {
         let params = setup.params();
         let largest = self
             .largest_layer_millions
-            .map(|millions| ParamCount::new(millions * 1e6))
+            .map(ParamCount::from_millions)
             .or(largest_layer)
             .map_or(0.0, |l| l.get());
         let offload = self.offload.under(strategy);
@@ -290,14 +293,14 @@ impl Runtime {
                                 cluster,
                                 offload,
                                 self.zero_init,
-                                DEFAULT_BUFFER_FACTOR,
+                                self.buffer_factor,
                             )
                         } else {
                             zero2_estimate(
                                 params.get(),
                                 cluster,
                                 offload != Offload::None,
-                                DEFAULT_BUFFER_FACTOR,
+                                self.buffer_factor,
                             )
                         }
                     };
@@ -308,7 +311,7 @@ impl Runtime {
                         (Strategy::Zero3, Offload::None) => bpp(2.0 / n, 4.0 / n, 12.0 / n),
                         (Strategy::Zero3, Offload::Optimizer) => bpp(2.0 / n, 0.0, 0.0),
                         (Strategy::Zero3, Offload::All) => bpp(0.0, 0.0, 0.0),
-                        (_, Offload::None) => bpp(2.0, 2.0 + 4.0 / n, 12.0 / n),
+                        (_, Offload::None) => bpp(2.0, 6.0 / n, 12.0 / n),
                         (_, _) => bpp(2.0, 0.0, 0.0),
                     };
                     let fixed = if strategy == Strategy::Zero3 {
@@ -443,6 +446,26 @@ mod tests {
         }
     }
 
+    /// `additional_buffer_factor` scales DeepSpeed's CPU figures and nothing else
+    /// (each truncated to whole bytes by its `int()`).
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn the_buffer_factor_scales_deepspeeds_cpu_figures() {
+        for offload in ["none", "optimizer", "all"] {
+            let default = report(&format!("{T5_3B}&offload={offload}"));
+            let one = report(&format!("{T5_3B}&offload={offload}&buffer_factor=1"));
+            for strategy in [Strategy::Zero2, Strategy::Zero3] {
+                let (d, o) = (default.strategy(strategy), one.strategy(strategy));
+                let scaled = o.beyond.cpu_per_node.get() * 1.5;
+                assert!(
+                    (scaled - d.beyond.cpu_per_node.get()).abs() <= 1.5,
+                    "{offload}"
+                );
+                assert_eq!(o.memory, d.memory);
+            }
+        }
+    }
+
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn nvme_takes_what_the_cpu_would_hold() {
@@ -555,12 +578,14 @@ mod tests {
     fn the_default_runtime_keeps_the_lessons_table() {
         let totals = report("").strategies.map(|row| row.memory.total.gb());
         assert_eq!(totals, [112.0, 38.5, 26.25, 14.0]);
-        // DeepSpeed's ZeRO-2 keeps 4 B of fp16 weights and gradients on every GPU.
+        // DeepSpeed's ZeRO-2 keeps the 2 B of 16-bit weights whole on every GPU,
+        // and shards 18 B: 2 + 4 of gradients, 4 of fp32 weights, 8 of moments.
         let ds = report("acct=deepspeed");
-        assert_eq!(
-            ds.strategy(Strategy::Zero2).memory.total.get(),
-            4.0 * 7e9 + 16.0 * 7e9 / 8.0
-        );
+        let zero2 = ds.strategy(Strategy::Zero2).memory;
+        assert_eq!(zero2.total.get(), 2.0 * 7e9 + 18.0 * 7e9 / 8.0);
+        assert_eq!(zero2.weights.get(), 2.0 * 7e9);
+        assert!((zero2.gradients.get() - 6.0 * 7e9 / 8.0).abs() < 1e-3);
+        assert_eq!(ds.strategy(Strategy::Zero1).memory, zero2);
         assert_eq!(ds.strategy(Strategy::Ddp).memory.total.gb(), 112.0);
     }
 }

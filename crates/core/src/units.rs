@@ -105,9 +105,19 @@ impl ParamCount {
         ParamCount(params)
     }
 
-    /// A count given in billions of parameters (the "7" of "7B").
+    /// A count given in billions of parameters (the "7" of "7B"): the whole
+    /// number of parameters its decimal says. `4.17802242` is 4,178,022,420,
+    /// where the product in binary floating point is 4,178,022,419.9999995;
+    /// below the limit of 10^15 parameters that error stays under 0.25, so the
+    /// nearest whole number is the decimal's own.
     pub fn from_billions(billions: f64) -> Self {
-        ParamCount(billions * PARAMS_PER_BILLION)
+        ParamCount((billions * PARAMS_PER_BILLION).round())
+    }
+
+    /// A count given in millions of parameters (a largest layer), as a whole
+    /// number of parameters, like [`from_billions`](Self::from_billions).
+    pub fn from_millions(millions: f64) -> Self {
+        ParamCount((millions * 1e6).round())
     }
 
     /// The number of parameters.
