@@ -174,6 +174,9 @@ texts! {
     err_resolution: &'static str = "Use 0, or at least {}.", "请输入 0，或不小于 {} 的值。";
     err_choice: &'static str = "Choose one of the listed values.", "请从列出的选项中选择。";
     err_divisible: &'static str = "Must divide evenly.", "必须能整除。";
+    err_too_many_gpus: &'static str = "{} GPUs per node × these nodes = {} GPUs, more than {}.",
+        "每节点 {} 张 GPU × 节点数 = {} 张 GPU，超过上限 {}。";
+    err_larger_than_model: &'static str = "Larger than the whole model.", "比整个模型还大。";
     err_needs_model: &'static str = "Adapters need a model's layers: choose a model.", "适配器需要模型的结构：请选择一个模型。";
     err_heads: &'static str = "Must divide the hidden size.", "必须能整除隐藏层维度。";
     err_kv_heads: &'static str = "Must divide the number of heads.", "必须能整除注意力头数。";
@@ -329,6 +332,18 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         }
         InputErrorKind::UnknownChoice => t.err_choice.into(),
         InputErrorKind::NeedsModel => t.err_needs_model.into(),
+        InputErrorKind::TooManyGpus {
+            gpus_per_node,
+            total,
+        } => fill(
+            t.err_too_many_gpus,
+            &[
+                &gpus_per_node.to_string(),
+                &format_number(total as f64),
+                &format_number(Field::Gpus.limits().map_or(0.0, |l| l.max)),
+            ],
+        ),
+        InputErrorKind::LargerThanModel => t.err_larger_than_model.into(),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,

@@ -863,6 +863,14 @@ async fn nodes_bandwidth_and_buffers_change_every_figure_they_touch() {
         .is_empty());
     page.assert_figure("mem-total-zero3", 10.1);
     assert_eq!(page.input("nodes").value(), "0");
+    // Too many GPUs in all: the product is named, next to the nodes.
+    page.type_into("nodes", "2").await;
+    page.type_into("gpus", "1048576").await;
+    let error = page.testid("error-nodes").text_content().unwrap();
+    assert!(
+        error.contains("2,097,152") && error.contains("1,048,576"),
+        "{error}"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -182,6 +182,12 @@ impl Config {
     pub fn setup(&self) -> Result<TrainingSetup, InputError> {
         let params = self.params()?;
         Field::Nodes.check(f64::from(self.runtime.nodes))?;
+        // A bare count's largest layer is one of its layers: no larger than the model.
+        if let (None, Some(millions)) = (self.model, self.runtime.largest_layer_millions) {
+            if ParamCount::from_millions(millions).get() > params.get() {
+                return Err(Field::LargestLayer.error(InputErrorKind::LargerThanModel));
+            }
+        }
         let setup = TrainingSetup::with_recipe(params, self.recipe(), self.data_parallel_gpus()?)?;
         Ok(match self.adapters()? {
             Some(adapters) => setup.with_adapters(adapters),
@@ -209,9 +215,12 @@ impl Config {
         let gpus = Field::Gpus.check(total as f64);
         match self.runtime.nodes {
             1 => gpus.map(|_| self.gpus),
-            _ => gpus
-                .map(|_| total as u32)
-                .map_err(|e| Field::Nodes.error(e.kind)),
+            _ => gpus.map(|_| total as u32).map_err(|_| {
+                Field::Nodes.error(InputErrorKind::TooManyGpus {
+                    gpus_per_node: self.gpus,
+                    total,
+                })
+            }),
         }
     }
 
@@ -602,6 +611,41 @@ mod tests {
     use crate::input::InputErrorKind;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Too many GPUs over the nodes names the product and both keys; a largest
+    /// layer larger than the model is an error of the largest layer.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn errors_between_fields_say_what_they_compare() {
+        let mut config = Config {
+            gpus: 1_048_576,
+            ..Config::default()
+        };
+        config.runtime.nodes = 2;
+        let error = config.setup().unwrap_err();
+        assert_eq!(
+            error.kind,
+            InputErrorKind::TooManyGpus {
+                gpus_per_node: 1_048_576,
+                total: 2_097_152
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            "nodes (nodes) times gpus (1048576) is 2097152 GPUs, more than 1048576"
+        );
+        let mut config = Config {
+            params_billions: 1.0,
+            ..Config::default()
+        };
+        config.runtime.largest_layer_millions = Some(1000.000001);
+        assert_eq!(
+            config.setup().unwrap_err(),
+            Field::LargestLayer.error(InputErrorKind::LargerThanModel)
+        );
+        config.runtime.largest_layer_millions = Some(1000.0);
+        assert!(config.setup().is_ok(), "a one-layer model");
+    }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]

@@ -567,6 +567,15 @@ pub enum InputErrorKind {
     NotDivisible,
     /// The value needs a model's architecture, and none is chosen (LoRA's adapters).
     NeedsModel,
+    /// GPUs per node × nodes is more data-parallel GPUs than [`Field::Gpus`] allows.
+    TooManyGpus {
+        /// The `gpus` key's value.
+        gpus_per_node: u32,
+        /// Their product with the nodes.
+        total: u64,
+    },
+    /// A part of the model (its largest layer) larger than the whole model.
+    LargerThanModel,
 }
 
 /// A typed error that names the field it is about.
@@ -613,6 +622,14 @@ impl InputError {
                 _ => "must be a multiple of micro-batch × number of GPUs".into(),
             },
             InputErrorKind::NeedsModel => "needs a model's architecture: choose a model".into(),
+            InputErrorKind::TooManyGpus {
+                gpus_per_node,
+                total,
+            } => format!(
+                "times gpus ({gpus_per_node}) is {total} GPUs, more than {}",
+                Field::Gpus.limits().map_or(0.0, |l| l.max)
+            ),
+            InputErrorKind::LargerThanModel => "is larger than the model (params)".into(),
         }
     }
 }

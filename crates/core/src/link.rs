@@ -395,6 +395,13 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         problems.push(set_aside(pairs, Field::Nodes, error));
         config.runtime.nodes = 1;
     }
+    // A largest layer larger than the model is set aside.
+    if let Err(error) = config.setup() {
+        if error.field == Field::LargestLayer {
+            problems.push(set_aside(pairs, Field::LargestLayer, error));
+            config.runtime.largest_layer_millions = None;
+        }
+    }
     // Problems in the order the link wrote them.
     problems.sort_unstable_by_key(|p| pairs.iter().position(|(key, _)| *key == p.key));
     DecodedLink { config, problems }
