@@ -275,6 +275,9 @@ texts! {
     frozen_16bit: &'static str = "16-bit weights", "16 位权重";
     frozen_quantised: &'static str = "linear weights quantised, the rest in 16 bits", "线性层权重量化，其余为 16 位";
     label_buffer_factor: &'static str = "CPU buffer factor", "CPU 缓冲系数";
+    label_dropout: &'static str = "Dropout probability", "Dropout 概率";
+    hint_dropout: &'static str = "Above 0, each dropout keeps a 1-byte mask per value, as on a GPU.",
+        "大于 0 时，每个 dropout 为每个值保存 1 字节的掩码（与 GPU 上一致）。";
     hint_buffer_factor: &'static str = "DeepSpeed's additional_buffer_factor: its CPU figures × this.",
         "DeepSpeed 的 additional_buffer_factor：其 CPU 内存估算乘以此系数。";
     label_nodes: &'static str = "Nodes", "节点数";
@@ -433,6 +436,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Quant => (t.label_quant, "", None),
         Field::DoubleQuant => (t.label_double_quant, "", None),
         Field::BufferFactor => (t.label_buffer_factor, "×", Some(t.hint_buffer_factor)),
+        Field::Dropout => (t.label_dropout, "", Some(t.hint_dropout)),
         Field::Accounting => (t.label_accounting, "", None),
         Field::Offload => (t.label_offload, "", None),
         Field::OffloadTo => (t.label_offload_to, "", None),

@@ -37,6 +37,8 @@ pub struct ModelSpec {
     pub recompute: Recompute,
     /// Whether attention runs as FlashAttention.
     pub flash_attention: bool,
+    /// The attention and hidden dropout probability (0: none, as the presets train).
+    pub dropout: f64,
 }
 
 impl ModelSpec {
@@ -50,6 +52,7 @@ impl ModelSpec {
             micro_batch: 1,
             recompute: Recompute::None,
             flash_attention: true,
+            dropout: 0.0,
         }
     }
 
@@ -64,8 +67,8 @@ impl ModelSpec {
         (self.architecture == self.base.architecture).then_some(self.base)
     }
 
-    /// The activation setup, with values of `precision`'s width and no dropout
-    /// (the presets' models train without it).
+    /// The activation setup, with values of `precision`'s width; with dropout,
+    /// its masks of one byte per value, as on a GPU (Korthikanti et al. 2022).
     pub fn activation_setup(&self, precision: Precision) -> ActivationSetup {
         ActivationSetup {
             seq_len: self.seq_len,
@@ -73,7 +76,7 @@ impl ModelSpec {
             bytes_per_value: precision.bytes_per_param(),
             flash_attention: self.flash_attention,
             recompute: self.recompute,
-            dropout: false,
+            dropout: self.dropout > 0.0,
         }
     }
 
@@ -611,6 +614,34 @@ mod tests {
     use crate::input::InputErrorKind;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Korthikanti et al. 2022, table 2: GPT-3 175B at s = 2,048, b = 1, 16-bit,
+    /// with dropout and no recomputation keeps sbh(34 + 5as/h) = 2,868,903,936
+    /// bytes per layer; without dropout its masks (2sbh + as²b bytes) go.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn korthikantis_table_2_holds_with_dropout() {
+        let per_layer = |query: &str| {
+            let config = crate::link::decode(query).config;
+            config
+                .report()
+                .unwrap()
+                .activations
+                .unwrap()
+                .per_layer
+                .get()
+        };
+        let step = "model=gpt3-175b&seq=2048&mbs=1&flash=0&recompute=none&dtype=fp16";
+        assert_eq!(per_layer(&format!("{step}&dropout=0.1")), 2_868_903_936.0);
+        let (s, h, a) = (2048.0, 12288.0, 96.0);
+        assert_eq!(
+            per_layer(&format!("{step}&dropout=0.1")) - per_layer(step),
+            2.0 * s * h + a * s * s
+        );
+        // Written only when used.
+        let link = crate::link::encode(&crate::link::decode(step).config);
+        assert!(!link.contains("dropout"));
+    }
 
     /// Too many GPUs over the nodes names the product and both keys; a largest
     /// layer larger than the model is an error of the largest layer.

@@ -120,6 +120,8 @@ pub enum Field {
     DoubleQuant,
     /// DeepSpeed's `additional_buffer_factor` on its CPU figures.
     BufferFactor,
+    /// The attention and hidden dropout probability.
+    Dropout,
 }
 }
 
@@ -251,6 +253,7 @@ impl Field {
         match self {
             Field::Params | Field::LargestLayer => Scope::WithoutModel,
             Field::Model => Scope::Always,
+            Field::Dropout => Scope::WithModel,
             _ if MODEL_FIELDS.contains(&self) => Scope::WithModel,
             _ => Scope::Always,
         }
@@ -319,6 +322,7 @@ impl Field {
             Field::Quant => "quant",
             Field::DoubleQuant => "double_quant",
             Field::BufferFactor => "buffer_factor",
+            Field::Dropout => "dropout",
         }
     }
 
@@ -372,6 +376,7 @@ impl Field {
             Field::Quant => "base quantisation",
             Field::DoubleQuant => "double quantisation",
             Field::BufferFactor => "CPU buffer factor",
+            Field::Dropout => "dropout",
         }
     }
 
@@ -390,6 +395,7 @@ impl Field {
             Field::Nodes => Some("nodes"),
             Field::Rank => Some("count"),
             Field::BufferFactor => Some("times"),
+            Field::Dropout => Some("probability"),
             Field::LargestLayer => Some("millions of parameters"),
             Field::Bandwidth => Some("GB/s of 10^9 bytes"),
             Field::ReduceBucket
@@ -454,6 +460,7 @@ impl Field {
             Field::Nodes => (1.0, 65_536.0),
             Field::Rank => (1.0, 65_536.0),
             Field::BufferFactor => (1.0, 100.0),
+            Field::Dropout => (0.0, 0.95),
             Field::LargestLayer => (0.0, 1e9),
             Field::Bandwidth => (0.001, 1e6),
             Field::ReduceBucket

@@ -94,8 +94,12 @@ pub fn encode(config: &Config) -> String {
     if config.gpu.is_some() {
         fields.push(Field::Gpu);
     }
-    if config.model.is_some() {
+    if let Some(model) = config.model {
         fields.extend(MODEL_FIELDS);
+        // Written only when used, so links without it keep their meaning.
+        if model.dropout != 0.0 {
+            fields.push(Field::Dropout);
+        }
     }
     if config.global_batch.is_some() {
         fields.push(Field::GlobalBatch);
@@ -190,7 +194,7 @@ pub const FINE_TUNING_FIELDS: [Field; 5] = [
 pub fn decode_order() -> impl Iterator<Item = Field> {
     MODEL_FIELDS
         .into_iter()
-        .chain([Field::Gpu])
+        .chain([Field::Dropout, Field::Gpu])
         .chain(LINK_FIELDS)
         .chain(SHOWING_FIELDS)
         .chain(RUNTIME_FIELDS)
@@ -203,6 +207,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(MODEL_FIELDS)
+        .chain([Field::Dropout])
         .chain(SHOWING_FIELDS)
         .chain(RUNTIME_FIELDS)
         .chain(FINE_TUNING_FIELDS)
@@ -261,6 +266,9 @@ pub fn value_of(config: &Config, field: Field) -> String {
             .map(|m| m.recompute.key().to_string())
             .unwrap_or_default(),
         Field::Flash => model.map(|m| flag(m.flash_attention)).unwrap_or_default(),
+        Field::Dropout => model
+            .map(|m| shortest_decimal(m.dropout))
+            .unwrap_or_default(),
         Field::Unit => config.unit.key().to_string(),
         Field::Theme => config.theme.key().to_string(),
         Field::Lang => config.lang.key().to_string(),
@@ -498,6 +506,10 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             let value = field.parse_count(text)?;
             let set = count_setter(field);
             edit_model(&mut |m| set(m, value))?;
+        }
+        Field::Dropout => {
+            let p = field.parse_number(text)?;
+            edit_model(&mut |m| m.dropout = p)?;
         }
         Field::Embed => config.embed = flag(&choice)?,
         Field::Show => config.show = Parts::from_key(&choice).ok_or_else(unknown)?,
