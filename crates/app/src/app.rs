@@ -30,9 +30,9 @@ mod sections {
     /// What is trained: every parameter, or adapters (their settings greyed without).
     pub const FINE_TUNING: [Field; 5] = [Method, Rank, Targets, Quant, DoubleQuant];
     /// A model's architecture and its training step (shown with a model only).
-    pub const ARCHITECTURE: [Field; 13] = [
+    pub const ARCHITECTURE: [Field; 15] = [
         Layers, Hidden, Ffn, Heads, KvHeads, Vocab, Mlp, Tied, Seq, MicroBatch, Recompute, Flash,
-        Dropout,
+        Dropout, Framework, Attention,
     ];
     /// The GPUs.
     pub const GPUS: [Field; 3] = [Gpus, Gpu, GpuMemory];
@@ -312,7 +312,12 @@ fn caption(t: &Text, config: &Config) -> String {
     let changed = |field: &Field| text_of(&default, *field) != text(*field);
     let if_changed = sections::FINE_TUNING
         .into_iter()
-        .chain([Field::GradAcc, Field::Dropout])
+        .chain([
+            Field::GradAcc,
+            Field::Dropout,
+            Field::Framework,
+            Field::Attention,
+        ])
         .chain(sections::DEEPSPEED);
     let fields = sections::CAPTION
         .into_iter()

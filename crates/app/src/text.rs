@@ -177,6 +177,8 @@ texts! {
     err_too_many_gpus: &'static str = "{} GPUs per node × these nodes = {} GPUs, more than {}.",
         "每节点 {} 张 GPU × 节点数 = {} 张 GPU，超过上限 {}。";
     err_larger_than_model: &'static str = "Larger than the whole model.", "比整个模型还大。";
+    err_not_covered: &'static str = "Measured on Llama-, Mistral- and Qwen2-style (SwiGLU) models only.",
+        "仅对 Llama、Mistral、Qwen2 式（SwiGLU）模型实测过。";
     err_needs_model: &'static str = "Adapters need a model's layers: choose a model.", "适配器需要模型的结构：请选择一个模型。";
     err_heads: &'static str = "Must divide the hidden size.", "必须能整除隐藏层维度。";
     err_kv_heads: &'static str = "Must divide the number of heads.", "必须能整除注意力头数。";
@@ -276,6 +278,12 @@ texts! {
     frozen_quantised: &'static str = "linear weights quantised, the rest in 16 bits", "线性层权重量化，其余为 16 位";
     label_buffer_factor: &'static str = "CPU buffer factor", "CPU 缓冲系数";
     label_dropout: &'static str = "Dropout probability", "Dropout 概率";
+    label_framework: &'static str = "Activations counted as", "激活值口径";
+    framework: [&'static str; 2] = ["Megatron-LM (Korthikanti et al.)", "Hugging Face transformers (measured)"],
+        ["Megatron-LM（Korthikanti 等）", "Hugging Face transformers（实测）"];
+    label_attention: &'static str = "Attention implementation", "注意力实现";
+    attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
+        ["按 FlashAttention 设置", "eager", "SDPA", "FlashAttention-2"];
     hint_dropout: &'static str = "Above 0, each dropout keeps a 1-byte mask per value, as on a GPU.",
         "大于 0 时，每个 dropout 为每个值保存 1 字节的掩码（与 GPU 上一致）。";
     hint_buffer_factor: &'static str = "DeepSpeed's additional_buffer_factor: its CPU figures × this.",
@@ -347,6 +355,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
             ],
         ),
         InputErrorKind::LargerThanModel => t.err_larger_than_model.into(),
+        InputErrorKind::NotCovered => t.err_not_covered.into(),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,
@@ -437,6 +446,8 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::DoubleQuant => (t.label_double_quant, "", None),
         Field::BufferFactor => (t.label_buffer_factor, "×", Some(t.hint_buffer_factor)),
         Field::Dropout => (t.label_dropout, "", Some(t.hint_dropout)),
+        Field::Framework => (t.label_framework, "", None),
+        Field::Attention => (t.label_attention, "", None),
         Field::Accounting => (t.label_accounting, "", None),
         Field::Offload => (t.label_offload, "", None),
         Field::OffloadTo => (t.label_offload_to, "", None),
@@ -490,6 +501,8 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::Offload => &t.offload,
         Field::OffloadTo => &t.offload_to,
         Field::Method => &t.method,
+        Field::Framework => &t.framework,
+        Field::Attention => &t.attention,
         Field::Targets => &t.targets,
         Field::Quant => &t.quant,
         // Set by a link only, and said in its keys.

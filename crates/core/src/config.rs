@@ -12,6 +12,7 @@ use crate::deepspeed::Offload;
 use crate::finetune::{Adapters, FineTuning};
 use crate::format::{Lang, MemoryUnit, Theme};
 use crate::gpu::GpuPreset;
+use crate::hf::{hf_activation_memory, Attention, Framework, Numerics};
 use crate::input::InputErrorKind;
 use crate::input::{Field, InputError};
 use crate::memory::Recipe;
@@ -39,6 +40,11 @@ pub struct ModelSpec {
     pub flash_attention: bool,
     /// The attention and hidden dropout probability (0: none, as the presets train).
     pub dropout: f64,
+    /// Whose activation accounting: Korthikanti's (Megatron-LM) or Hugging Face's.
+    pub framework: Framework,
+    /// transformers' attention implementation; without it, `flash_attention` decides
+    /// (SDPA's flash kernel, or eager).
+    pub attention: Option<Attention>,
 }
 
 impl ModelSpec {
@@ -53,7 +59,18 @@ impl ModelSpec {
             recompute: Recompute::None,
             flash_attention: true,
             dropout: 0.0,
+            framework: Framework::Megatron,
+            attention: None,
         }
+    }
+
+    /// The attention implementation Hugging Face runs: the chosen one, or SDPA
+    /// with FlashAttention on and eager without.
+    pub fn hf_attention(&self) -> Attention {
+        self.attention.unwrap_or(match self.flash_attention {
+            true => Attention::Sdpa,
+            false => Attention::Eager,
+        })
     }
 
     /// The architecture's exact parameter count in billions, the unit of the
@@ -185,6 +202,12 @@ impl Config {
     pub fn setup(&self) -> Result<TrainingSetup, InputError> {
         let params = self.params()?;
         Field::Nodes.check(f64::from(self.runtime.nodes))?;
+        // Hugging Face's accounting was measured on SwiGLU models only.
+        if let Some(model) = self.model {
+            if model.framework == Framework::Hf && !crate::hf::covers(&model.architecture) {
+                return Err(Field::Framework.error(InputErrorKind::NotCovered));
+            }
+        }
         // A bare count's largest layer is one of its layers: no larger than the model.
         if let (None, Some(millions)) = (self.model, self.runtime.largest_layer_millions) {
             if ParamCount::from_millions(millions).get() > params.get() {
@@ -379,8 +402,17 @@ impl Report {
         let largest = model.map(|m| ParamCount::new(m.architecture.largest_layer_params() as f64));
         let step = model.map(|m| (m.architecture, m.activation_setup(self.setup.precision())));
         let adapters = self.setup.adapters();
+        let precision = self.setup.precision();
+        let hf = model
+            .filter(|m| m.framework == Framework::Hf)
+            .map(|m| (hf_numerics(precision), m.hf_attention()));
         let memory_of = |arch: &Architecture, setup: &ActivationSetup| {
-            let mut memory = activation_memory(arch, setup);
+            let mut memory = match hf {
+                Some((numerics, attention)) => {
+                    hf_activation_memory(arch, setup, numerics, attention)
+                }
+                None => activation_memory(arch, setup),
+            };
             if let Some(adapters) = adapters {
                 memory.adapters = adapters.activations(arch, setup);
                 memory.total = memory.total + memory.adapters;
@@ -533,7 +565,25 @@ impl Report {
         use crate::format::{format_bytes, format_number};
         let model = self.model?;
         let setup = model.activation_setup(self.setup.precision());
-        let mut text = activation_derivation(&model.architecture, &setup, self.unit);
+        let mut text =
+            match (model.framework, self.activations) {
+                // Hugging Face's measured terms (crate::hf), summed.
+                (Framework::Hf, Some(kept)) => format!(
+                "Hugging Face transformers 5.24 on PyTorch 2.15, {} attention, {}: {} per layer, \
+                 {} all layers, {} outside them (with the logits) = {} kept for backward",
+                model.hf_attention().key(),
+                match hf_numerics(self.setup.precision()) {
+                    Numerics::Fp32 => "fp32",
+                    Numerics::Pure16 => "pure 16-bit",
+                    Numerics::Autocast16 => "16-bit autocast",
+                },
+                format_bytes(kept.per_layer, self.unit),
+                format_bytes(kept.layers, self.unit),
+                format_bytes(kept.embeddings_and_logits, self.unit),
+                format_bytes(Bytes::new(kept.total.get() - kept.adapters.get()), self.unit)
+            ),
+                _ => activation_derivation(&model.architecture, &setup, self.unit),
+            };
         // LoRA's r-wide intermediates: adapted layers per block n, rank r.
         let adapters = self.activations.map_or(Bytes::ZERO, |a| a.adapters);
         if let (Some(lora), true) = (self.setup.adapters(), adapters.get() > 0.0) {
@@ -557,6 +607,17 @@ impl Report {
             .iter()
             .find(|row| row.fits)
             .map(|row| row.strategy)
+    }
+}
+
+/// How Hugging Face computes in `precision`: fp32, pure 16 bits (the model
+/// loaded in bf16), or autocast for the mixed precisions (fp32 weights, 16-bit
+/// compute, as `Trainer(bf16=True)` or `fp16=True` runs).
+fn hf_numerics(precision: Precision) -> Numerics {
+    match precision {
+        Precision::Fp32 | Precision::Fp32Pure => Numerics::Fp32,
+        Precision::Bf16Pure => Numerics::Pure16,
+        Precision::Fp16 | Precision::Bf16 => Numerics::Autocast16,
     }
 }
 

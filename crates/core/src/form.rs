@@ -57,6 +57,10 @@ pub fn options(field: Field) -> Vec<&'static str> {
         Field::Gpu => core::iter::once("")
             .chain(GPU_PRESETS.iter().map(|g| g.id))
             .collect(),
+        // Unset: FlashAttention decides (SDPA's flash kernel, or eager).
+        Field::Attention => core::iter::once("")
+            .chain(field.choices().iter().copied())
+            .collect(),
         _ => field.choices().to_vec(),
     }
 }

@@ -122,6 +122,10 @@ pub enum Field {
     BufferFactor,
     /// The attention and hidden dropout probability.
     Dropout,
+    /// Whose activation accounting: Megatron-LM's (Korthikanti) or Hugging Face's.
+    Framework,
+    /// transformers' attention implementation.
+    Attention,
 }
 }
 
@@ -243,7 +247,12 @@ impl Field {
     pub const fn is_optional(self) -> bool {
         matches!(
             self,
-            Field::GlobalBatch | Field::LargestLayer | Field::Bandwidth | Field::Model | Field::Gpu
+            Field::GlobalBatch
+                | Field::LargestLayer
+                | Field::Bandwidth
+                | Field::Model
+                | Field::Gpu
+                | Field::Attention
         )
     }
 
@@ -253,7 +262,7 @@ impl Field {
         match self {
             Field::Params | Field::LargestLayer => Scope::WithoutModel,
             Field::Model => Scope::Always,
-            Field::Dropout => Scope::WithModel,
+            Field::Dropout | Field::Framework | Field::Attention => Scope::WithModel,
             _ if MODEL_FIELDS.contains(&self) => Scope::WithModel,
             _ => Scope::Always,
         }
@@ -323,6 +332,8 @@ impl Field {
             Field::DoubleQuant => "double_quant",
             Field::BufferFactor => "buffer_factor",
             Field::Dropout => "dropout",
+            Field::Framework => "framework",
+            Field::Attention => "attn",
         }
     }
 
@@ -377,6 +388,8 @@ impl Field {
             Field::DoubleQuant => "double quantisation",
             Field::BufferFactor => "CPU buffer factor",
             Field::Dropout => "dropout",
+            Field::Framework => "activation accounting",
+            Field::Attention => "attention implementation",
         }
     }
 
@@ -432,6 +445,8 @@ impl Field {
             Field::Targets => &["qv", "attn", "mlp", "all"],
             Field::Quant => &["nf4", "int8"],
             Field::DoubleQuant => &["0", "1"],
+            Field::Framework => &["megatron", "hf"],
+            Field::Attention => &["eager", "sdpa", "flash_attention_2"],
             Field::Accounting => &["course", "deepspeed"],
             Field::Offload => &["none", "optimizer", "all"],
             Field::OffloadTo => &["cpu", "nvme"],
@@ -491,7 +506,9 @@ impl Field {
             | Field::Method
             | Field::Targets
             | Field::Quant
-            | Field::DoubleQuant => return None,
+            | Field::DoubleQuant
+            | Field::Framework
+            | Field::Attention => return None,
         };
         Some(Limits { min, max })
     }
@@ -583,6 +600,9 @@ pub enum InputErrorKind {
     },
     /// A part of the model (its largest layer) larger than the whole model.
     LargerThanModel,
+    /// The choice does not cover this model (Hugging Face's measured accounting
+    /// and a GELU MLP).
+    NotCovered,
 }
 
 /// A typed error that names the field it is about.
@@ -637,6 +657,9 @@ impl InputError {
                 Field::Gpus.limits().map_or(0.0, |l| l.max)
             ),
             InputErrorKind::LargerThanModel => "is larger than the model (params)".into(),
+            InputErrorKind::NotCovered => {
+                "covers Llama-, Mistral- and Qwen2-style models (SwiGLU), not this one".into()
+            }
         }
     }
 }

@@ -31,6 +31,7 @@ pub mod finetune;
 pub mod form;
 pub mod format;
 pub mod gpu;
+pub mod hf;
 pub mod input;
 pub mod link;
 pub mod memory;

@@ -26,6 +26,7 @@ use crate::decimal::shortest_decimal;
 use crate::finetune::{Method, Quant, Targets};
 use crate::format::{Lang, MemoryUnit, Theme};
 use crate::gpu::gpu_preset;
+use crate::hf::{Attention, Framework};
 use crate::input::{Field, InputError, InputErrorKind};
 use crate::runtime::{Accounting, OffloadDevice};
 use crate::view::Parts;
@@ -99,6 +100,12 @@ pub fn encode(config: &Config) -> String {
         // Written only when used, so links without it keep their meaning.
         if model.dropout != 0.0 {
             fields.push(Field::Dropout);
+        }
+        if model.framework != crate::hf::Framework::Megatron {
+            fields.push(Field::Framework);
+        }
+        if model.attention.is_some() {
+            fields.push(Field::Attention);
         }
     }
     if config.global_batch.is_some() {
@@ -194,7 +201,12 @@ pub const FINE_TUNING_FIELDS: [Field; 5] = [
 pub fn decode_order() -> impl Iterator<Item = Field> {
     MODEL_FIELDS
         .into_iter()
-        .chain([Field::Dropout, Field::Gpu])
+        .chain([
+            Field::Dropout,
+            Field::Framework,
+            Field::Attention,
+            Field::Gpu,
+        ])
         .chain(LINK_FIELDS)
         .chain(SHOWING_FIELDS)
         .chain(RUNTIME_FIELDS)
@@ -207,7 +219,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(MODEL_FIELDS)
-        .chain([Field::Dropout])
+        .chain([Field::Dropout, Field::Framework, Field::Attention])
         .chain(SHOWING_FIELDS)
         .chain(RUNTIME_FIELDS)
         .chain(FINE_TUNING_FIELDS)
@@ -268,6 +280,13 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Flash => model.map(|m| flag(m.flash_attention)).unwrap_or_default(),
         Field::Dropout => model
             .map(|m| shortest_decimal(m.dropout))
+            .unwrap_or_default(),
+        Field::Framework => model
+            .map(|m| m.framework.key().to_string())
+            .unwrap_or_default(),
+        Field::Attention => model
+            .and_then(|m| m.attention)
+            .map(|a| a.key().to_string())
             .unwrap_or_default(),
         Field::Unit => config.unit.key().to_string(),
         Field::Theme => config.theme.key().to_string(),
@@ -403,11 +422,21 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         problems.push(set_aside(pairs, Field::Nodes, error));
         config.runtime.nodes = 1;
     }
-    // A largest layer larger than the model is set aside.
-    if let Err(error) = config.setup() {
-        if error.field == Field::LargestLayer {
-            problems.push(set_aside(pairs, Field::LargestLayer, error));
-            config.runtime.largest_layer_millions = None;
+    // Hugging Face's accounting on a model it does not cover, and a largest
+    // layer larger than the model, are set aside.
+    for _ in 0..2 {
+        match config.setup() {
+            Err(error) if error.field == Field::Framework => {
+                problems.push(set_aside(pairs, Field::Framework, error));
+                if let Some(model) = &mut config.model {
+                    model.framework = Framework::Megatron;
+                }
+            }
+            Err(error) if error.field == Field::LargestLayer => {
+                problems.push(set_aside(pairs, Field::LargestLayer, error));
+                config.runtime.largest_layer_millions = None;
+            }
+            _ => break,
         }
     }
     // Problems in the order the link wrote them.
@@ -510,6 +539,14 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
         Field::Dropout => {
             let p = field.parse_number(text)?;
             edit_model(&mut |m| m.dropout = p)?;
+        }
+        Field::Framework => {
+            let framework = pick(&Framework::ALL, Framework::key, &choice).ok_or_else(unknown)?;
+            edit_model(&mut |m| m.framework = framework)?;
+        }
+        Field::Attention => {
+            let attention = pick(&Attention::ALL, Attention::key, &choice).ok_or_else(unknown)?;
+            edit_model(&mut |m| m.attention = Some(attention))?;
         }
         Field::Embed => config.embed = flag(&choice)?,
         Field::Show => config.show = Parts::from_key(&choice).ok_or_else(unknown)?,

@@ -5,8 +5,10 @@
 //! Native only (it reads JSON with serde_json).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use serde::Deserialize;
-use vram_core::{link, Strategy};
+use vram_core::Strategy;
 
 #[derive(Deserialize)]
 struct Measured {
@@ -57,14 +59,7 @@ fn every_measured_case_is_deepspeeds_figure_to_the_byte() {
             row.offload,
             u8::from(row.zero_init),
         );
-        let decoded = link::decode(&query);
-        assert!(
-            decoded.problems.is_empty(),
-            "{query}: {:?}",
-            decoded.problems
-        );
-        let report = decoded.config.report().expect("a report");
-        assert_eq!(report.setup.params().get(), row.params as f64, "{query}");
+        let report = common::report_of_exact_link(&query, row.params);
         let strategy = match row.stage.as_str() {
             "2" => Strategy::Zero2,
             _ => Strategy::Zero3,

@@ -1,0 +1,214 @@
+//! Activations as Hugging Face transformers on PyTorch keeps them
+//! (`framework=hf`): what one training step of a Llama-, Mistral- or
+//! Qwen2-style model (`LlamaForCausalLM` and its kin) saves for backward, to
+//! the byte.
+//!
+//! Derived from the tensors PyTorch saves (autograd's saved-tensor hooks, each
+//! storage once, parameters left out) in transformers 5.24 on torch 2.15, and
+//! checked against 96 measured cases (`crates/core/tests/measured/hf.json`,
+//! `scripts/measure-activations`). With s tokens, b sequences, hidden h,
+//! key/value width k, FFN f, a heads of width d, vocabulary v and e bytes of
+//! compute per value:
+//! - each RMSNorm keeps its input upcast to fp32 (4sbh), the fp32 reciprocal
+//!   root (4sb), the normalised tensor and its weighted output (2e·sbh; under
+//!   autocast the fp32 normalised tensor, 4sbh, and each consuming projection
+//!   its own 16-bit cast of the input, 2sbh);
+//! - SDPA keeps q, k, v (k and v at their key/value width, `enable_gqa`), its
+//!   output (which is the output projection's input) and an fp32 log-sum-exp
+//!   per head and token (4asb); eager attention keeps q, k and v repeated to
+//!   the full width (a view, not a copy, with one key/value head and one
+//!   sequence), the fp32 softmax (4as²b) and in 16 bits its 16-bit copy too,
+//!   and the output projection's input;
+//! - the SwiGLU MLP keeps the gate's and the up projection's outputs, the
+//!   SiLU's and the product (4e·sbf);
+//! - gradient checkpointing (`recompute=full`) keeps each layer's input (e·sbh)
+//!   and nothing inside the layers;
+//! - outside the layers: the token ids (8sb), the rotary cos and sin (2e·sd,
+//!   fp32 under autocast, once for all layers and sequences), the final norm,
+//!   the loss's fp32 log-softmax (4sbv), the shifted labels (8(s + 1) for one
+//!   sequence, where the shift is a view; 8sb for more), a scalar (4), and the
+//!   output logits (e·sbv);
+//! - autocast also keeps a 16-bit copy of every linear weight (its cast cache)
+//!   until backward: 2 bytes per weight of the blocks' projections and the
+//!   output head.
+//!
+//! What the CPU measurement does not show: FlashAttention-2's kernels
+//! (`attn=flash_attention_2` is counted as SDPA's flash kernel, which saves the
+//! same tensors), dropout masks (none here: the configs train without dropout),
+//! and the CUDA allocator's caching and fragmentation.
+
+use serde::{Deserialize, Serialize};
+
+use crate::activations::{ActivationMemory, ActivationSetup, Recompute};
+use crate::architecture::{Architecture, Mlp};
+use crate::units::Bytes;
+
+/// Whose activation accounting: Korthikanti et al.'s (Megatron-LM's), or what
+/// Hugging Face transformers on PyTorch keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Framework {
+    /// Korthikanti et al. 2022, the page's accounting until now.
+    #[default]
+    Megatron,
+    /// Hugging Face transformers on PyTorch, as measured.
+    Hf,
+}
+
+impl Framework {
+    /// Every framework, in the order the page lists them.
+    pub const ALL: [Framework; 2] = [Framework::Megatron, Framework::Hf];
+
+    /// The value in the link's `framework` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Framework::Megatron => "megatron",
+            Framework::Hf => "hf",
+        }
+    }
+}
+
+/// transformers' `attn_implementation`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Attention {
+    /// The model's own matrix products and softmax.
+    Eager,
+    /// PyTorch's `scaled_dot_product_attention`.
+    Sdpa,
+    /// FlashAttention-2 (counted as SDPA's flash kernel).
+    FlashAttention2,
+}
+
+impl Attention {
+    /// Every implementation, in the order the page lists them.
+    pub const ALL: [Attention; 3] = [
+        Attention::Eager,
+        Attention::Sdpa,
+        Attention::FlashAttention2,
+    ];
+
+    /// The value in the link's `attn` key (transformers' own name).
+    pub const fn key(self) -> &'static str {
+        match self {
+            Attention::Eager => "eager",
+            Attention::Sdpa => "sdpa",
+            Attention::FlashAttention2 => "flash_attention_2",
+        }
+    }
+}
+
+/// How the step computes: in fp32, in pure 16 bits (a model loaded in bf16),
+/// or under autocast (fp32 weights, 16-bit compute: `Trainer(bf16=True)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Numerics {
+    /// Everything in fp32.
+    Fp32,
+    /// Weights and compute in 16 bits.
+    Pure16,
+    /// fp32 weights, 16-bit compute under `torch.autocast`.
+    Autocast16,
+}
+
+/// What one step keeps for backward under Hugging Face transformers, per GPU.
+/// `per_layer` is one layer without checkpointing; `layers` what all keep;
+/// `embeddings_and_logits` everything outside them, the output logits and, under
+/// autocast, the weights' 16-bit copies included.
+pub fn hf_activation_memory(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    numerics: Numerics,
+    attention: Attention,
+) -> ActivationMemory {
+    let s = f64::from(setup.seq_len);
+    let b = f64::from(setup.micro_batch);
+    let h = f64::from(arch.hidden);
+    let a = f64::from(arch.heads);
+    let f = f64::from(arch.ffn);
+    let v = f64::from(arch.vocab);
+    let d = arch.head_dim() as f64;
+    let k = arch.kv_width() as f64;
+    let layers = f64::from(arch.layers);
+    let (sb, sbh) = (s * b, s * b * h);
+    // The expand of repeat_kv stays a view with one key/value head and one sequence.
+    let repeated = if arch.kv_heads == 1 && setup.micro_batch == 1 {
+        k
+    } else {
+        h
+    };
+    let labels = if setup.micro_batch == 1 {
+        8.0 * (s + 1.0)
+    } else {
+        8.0 * sb
+    };
+    let checkpointed = setup.recompute == Recompute::Full;
+    let eager = attention == Attention::Eager;
+    let (norm, per_layer, layer_input, rope, weight_copies, head_input, e) = match numerics {
+        Numerics::Fp32 | Numerics::Pure16 => {
+            let e = if numerics == Numerics::Fp32 { 4.0 } else { 2.0 };
+            let norm = 4.0 * sbh + 4.0 * sb + 2.0 * e * sbh;
+            let attention = if eager {
+                let copy = if e == 4.0 { 0.0 } else { e * a * s * s * b };
+                2.0 * e * sbh + 2.0 * e * sb * repeated + 4.0 * a * s * s * b + copy
+            } else {
+                e * sb * (2.0 * h + 2.0 * k) + 4.0 * a * sb
+            };
+            let mlp = 4.0 * e * sb * f;
+            let layer = 2.0 * norm + attention + mlp;
+            (norm, layer, e * sbh, 2.0 * e * s * d, 0.0, 0.0, e)
+        }
+        Numerics::Autocast16 => {
+            let norm = 8.0 * sbh + 4.0 * sb;
+            // q, k and v each cast their input; rotary embeddings in fp32 make
+            // q and k fp32, so eager's cast of k materialises the full width.
+            let attention = if eager {
+                3.0 * 2.0 * sbh
+                    + 2.0 * sbh
+                    + 2.0 * sbh
+                    + 6.0 * a * s * s * b
+                    + 2.0 * sb * repeated
+                    + 2.0 * sbh
+            } else {
+                3.0 * 2.0 * sbh + 2.0 * sbh + 4.0 * sb * k + 4.0 * a * sb + 2.0 * sbh
+            };
+            let mlp = 2.0 * 2.0 * sbh + 8.0 * sb * f;
+            let block_weights = 2.0 * h * h + 2.0 * h * k + 3.0 * h * f;
+            let layer = 2.0 * norm + attention + mlp + 2.0 * block_weights;
+            (
+                norm,
+                layer,
+                4.0 * sbh,
+                2.0 * 4.0 * s * d,
+                2.0 * v * h,
+                2.0 * sbh,
+                2.0,
+            )
+        }
+    };
+    let kept_layers = if checkpointed {
+        layers * layer_input
+    } else {
+        layers * per_layer
+    };
+    let rope = if checkpointed { 0.0 } else { rope };
+    let outside = 8.0 * sb
+        + rope
+        + norm
+        + weight_copies
+        + head_input
+        + 4.0 * sb * v
+        + labels
+        + 4.0
+        + e * sb * v;
+    ActivationMemory {
+        per_layer: Bytes::new(per_layer),
+        layers: Bytes::new(kept_layers),
+        embeddings_and_logits: Bytes::new(outside),
+        adapters: Bytes::ZERO,
+        total: Bytes::new(kept_layers + outside),
+    }
+}
+
+/// Whether the measured accounting covers `arch`: the Llama family's SwiGLU
+/// MLP (Llama, Mistral, Qwen2); GPT-2-style models were not measured.
+pub const fn covers(arch: &Architecture) -> bool {
+    matches!(arch.mlp, Mlp::SwiGlu)
+}

@@ -1,0 +1,106 @@
+//! Hugging Face transformers on PyTorch, measured: what one training step
+//! keeps for backward (`scripts/measure-activations`: transformers 5.24, torch
+//! 2.15, CPU; 96 cases in `measured/hf.json`), reproduced to the byte by
+//! `framework=hf` through links (`vram_core::hf` says what each term is).
+//! Native only (it reads JSON with serde_json).
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use serde::Deserialize;
+use vram_core::architecture::{model_preset, Architecture};
+use vram_core::hf::{hf_activation_memory, Attention, Numerics};
+use vram_core::link;
+
+#[derive(Deserialize)]
+struct Measured {
+    torch: String,
+    transformers: String,
+    rows: Vec<Row>,
+}
+
+#[derive(Deserialize)]
+struct Row {
+    model_type: String,
+    hidden: u32,
+    ffn: u32,
+    layers: u32,
+    heads: u32,
+    kv_heads: u32,
+    vocab: u32,
+    seq: u32,
+    micro_batch: u32,
+    numerics: String,
+    attn: String,
+    checkpointing: bool,
+    kept: u64,
+    params: u64,
+}
+
+fn measured() -> Measured {
+    serde_json::from_str(include_str!("measured/hf.json")).expect("the fixture")
+}
+
+/// The row's model as a link: Llama 2 7B's keys edited (Qwen2 with q/k/v
+/// biases from the Qwen2.5 preset), the step, the framework and the numerics.
+fn query(row: &Row) -> String {
+    let (model, dtype) = (
+        if row.model_type == "qwen2" {
+            "qwen2.5-7b"
+        } else {
+            "llama2-7b"
+        },
+        match row.numerics.as_str() {
+            "fp32" => "fp32-pure",
+            "bf16" => "bf16-pure",
+            _ => "bf16",
+        },
+    );
+    format!(
+        "model={model}&layers={}&hidden={}&ffn={}&heads={}&kv_heads={}&vocab={}&tied=0&seq={}&mbs={}\
+         &recompute={}&framework=hf&attn={}&dtype={dtype}",
+        row.layers,
+        row.hidden,
+        row.ffn,
+        row.heads,
+        row.kv_heads,
+        row.vocab,
+        row.seq,
+        row.micro_batch,
+        if row.checkpointing { "full" } else { "none" },
+        row.attn,
+    )
+}
+
+#[test]
+fn every_measured_step_is_kept_to_the_byte() {
+    let measured = measured();
+    assert!(measured.torch.starts_with("2.15.0"), "{}", measured.torch);
+    assert_eq!(measured.transformers, "5.24.0");
+    assert_eq!(measured.rows.len(), 96);
+    for row in &measured.rows {
+        let query = query(row);
+        let report = common::report_of_exact_link(&query, row.params);
+        let kept = report.activations.expect("activations").total.get();
+        assert_eq!(kept, row.kept as f64, "{query}");
+    }
+}
+
+/// FlashAttention-2 keeps what SDPA's flash kernel keeps; Megatron's accounting
+/// stays the default, unchanged.
+#[test]
+fn flash_attention_2_is_counted_as_sdpa_and_megatron_stays_the_default() {
+    let arch: Architecture = model_preset("llama3-8b").unwrap().architecture;
+    let setup = vram_core::config::ModelSpec::of(model_preset("llama3-8b").unwrap())
+        .activation_setup(vram_core::Precision::Bf16Pure);
+    let sdpa = hf_activation_memory(&arch, &setup, Numerics::Pure16, Attention::Sdpa);
+    let fa2 = hf_activation_memory(&arch, &setup, Numerics::Pure16, Attention::FlashAttention2);
+    assert_eq!(sdpa, fa2);
+    let megatron = link::decode("model=llama3-8b").config.report().unwrap();
+    let hf = link::decode("model=llama3-8b&framework=hf")
+        .config
+        .report()
+        .unwrap();
+    assert_ne!(megatron.activations, hf.activations);
+    assert!(!link::encode(&link::decode("model=llama3-8b").config).contains("framework"));
+}
