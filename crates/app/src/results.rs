@@ -199,6 +199,37 @@ fn adapters_note(t: &Text, report: &Report, adapters: vram_core::finetune::Adapt
     )
 }
 
+/// What Hugging Face keeps, in the page's words: the attention, the numerics
+/// and each part.
+fn hf_parts(
+    t: &Text,
+    report: &Report,
+    model: &vram_core::config::ModelSpec,
+    kept: &vram_core::activations::ActivationMemory,
+) -> String {
+    use vram_core::format::format_bytes;
+    use vram_core::hf::Numerics;
+    let numerics = match vram_core::hf::numerics_of(report.setup.precision()) {
+        Numerics::Fp32 => 0,
+        Numerics::Pure16 => 1,
+        Numerics::Autocast16 => 2,
+    };
+    let bytes = |b: vram_core::Bytes| format_bytes(b, report.unit);
+    text::fill(
+        t.hf_parts,
+        &[
+            model.hf_attention().key(),
+            t.hf_numerics[numerics],
+            &bytes(kept.per_layer),
+            &bytes(kept.layers),
+            &bytes(kept.embeddings_and_logits),
+            &bytes(vram_core::Bytes::new(
+                kept.total.get() - kept.adapters.get(),
+            )),
+        ],
+    )
+}
+
 /// The notes under the table, one a line: the highlighted strategy by the
 /// lesson's formula, the activation formula with the largest micro-batch, the
 /// accumulation steps, each where it applies (empty if none does). The Markdown
@@ -219,8 +250,14 @@ pub fn notes(t: &Text, report: &Report) -> String {
         let max_micro_batch = chosen
             .max_micro_batch
             .map_or(t.none.to_string(), |b| b.to_string());
+        let (template, formula) = match (model.framework, report.activations) {
+            (vram_core::hf::Framework::Hf, Some(kept)) => {
+                (t.activations_line_hf, hf_parts(t, report, &model, &kept))
+            }
+            _ => (t.activations_line, formula),
+        };
         parts.push(text::fill(
-            t.activations_line,
+            template,
             &[
                 &model.micro_batch.to_string(),
                 &model.seq_len.to_string(),

@@ -226,6 +226,13 @@ texts! {
     gpu_custom: &'static str = "Custom memory", "自定义显存";
     label_global_batch: &'static str = "Global batch (optional)", "全局批次（可选）";
     hint_global_batch: &'static str = "For the gradient-accumulation steps.", "用于计算梯度累积步数。";
+    hf_parts: &'static str =
+        "Hugging Face transformers 5.24 on PyTorch 2.15, {} attention, {}: {} per layer, {} all layers, {} outside them (with the logits) = {} kept for backward",
+        "Hugging Face transformers 5.24、PyTorch 2.15，{} 注意力，{}：每层 {}，全部层 {}，层外 {}（含 logits），共 {} 为反向保存";
+    hf_numerics: [&'static str; 3] = ["fp32", "pure 16-bit", "16-bit autocast"], ["fp32", "纯 16 位", "16 位 autocast"];
+    activations_line_hf: &'static str =
+        "Activations per GPU (as measured; not sharded by ZeRO), {} × {} tokens:\n{}.\nLargest micro-batch that fits with {}: {}.",
+        "每张 GPU 的激活值（实测口径；ZeRO 不切分），{} × {} 词元：\n{}。\n{} 下放得下的最大微批次：{}。";
     activations_line: &'static str =
         "Activations per GPU (Korthikanti et al. 2022; not sharded by ZeRO), {} × {} tokens:\n{},\nwith L \
          layers, e bytes per value, s tokens, b micro-batch, h hidden size, k key/value width, m 4 for \
@@ -279,8 +286,8 @@ texts! {
     label_buffer_factor: &'static str = "CPU buffer factor", "CPU 缓冲系数";
     label_dropout: &'static str = "Dropout probability", "Dropout 概率";
     label_framework: &'static str = "Activations counted as", "激活值口径";
-    framework: [&'static str; 2] = ["Megatron-LM (Korthikanti et al.)", "Hugging Face transformers (measured)"],
-        ["Megatron-LM（Korthikanti 等）", "Hugging Face transformers（实测）"];
+    framework: [&'static str; 2] = ["Megatron-LM (Korthikanti)", "Hugging Face (measured)"],
+        ["Megatron-LM（Korthikanti）", "Hugging Face（实测）"];
     label_attention: &'static str = "Attention implementation", "注意力实现";
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
         ["按 FlashAttention 设置", "eager", "SDPA", "FlashAttention-2"];

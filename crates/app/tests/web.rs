@@ -1095,3 +1095,30 @@ async fn lora_trains_the_adapters_on_a_frozen_base_and_needs_a_model() {
     assert!(!page.select("double_quant").disabled());
     assert_eq!(page.flag("fits-ddp"), "true");
 }
+
+#[wasm_bindgen_test]
+async fn hugging_faces_accounting_is_a_choice_of_the_step() {
+    let _turn = Turn::take().await;
+    let query = "?model=llama3-8b&framework=hf&attn=eager&dtype=bf16-pure&seq=1024";
+    let page = Page::open(query).await;
+    let kept = vram_core::link::decode(query)
+        .config
+        .report()
+        .unwrap()
+        .activations
+        .unwrap()
+        .total
+        .gb();
+    page.assert_figure("act-total", kept);
+    assert_eq!(page.select("framework").value(), "hf");
+    assert_eq!(page.select("attn").value(), "eager");
+    let notes = page
+        .testid("activations")
+        .text_content()
+        .unwrap_or_default();
+    assert!(notes.contains("eager attention, pure 16-bit"), "{notes}");
+    // Back to Megatron's accounting: the link forgets the key.
+    page.choose("framework", "megatron").await;
+    assert!(page.value("act-total") != kept);
+    assert!(!address_query().await.contains("framework="));
+}

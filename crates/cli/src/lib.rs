@@ -506,7 +506,12 @@ fn formulas(report: &Report) -> Vec<String> {
             report.highlight.label()
         ));
     }
-    if let Some(formula) = report.activation_derivation() {
+    let measured = report
+        .model
+        .is_some_and(|m| m.framework == vram_core::hf::Framework::Hf);
+    if let (Some(formula), true) = (report.activation_derivation(), measured) {
+        lines.push(format!("Activations as measured: {formula}."));
+    } else if let Some(formula) = report.activation_derivation() {
         lines.push(format!(
             "Activation formula (Korthikanti et al. 2022): {formula}, with L layers, e bytes per value, \
              s tokens, b micro-batch, h hidden size, k key/value width, m 4 for SwiGLU or 2 for GELU, \

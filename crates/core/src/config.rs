@@ -405,7 +405,7 @@ impl Report {
         let precision = self.setup.precision();
         let hf = model
             .filter(|m| m.framework == Framework::Hf)
-            .map(|m| (hf_numerics(precision), m.hf_attention()));
+            .map(|m| (crate::hf::numerics_of(precision), m.hf_attention()));
         let memory_of = |arch: &Architecture, setup: &ActivationSetup| {
             let mut memory = match hf {
                 Some((numerics, attention)) => {
@@ -572,7 +572,7 @@ impl Report {
                 "Hugging Face transformers 5.24 on PyTorch 2.15, {} attention, {}: {} per layer, \
                  {} all layers, {} outside them (with the logits) = {} kept for backward",
                 model.hf_attention().key(),
-                match hf_numerics(self.setup.precision()) {
+                match crate::hf::numerics_of(self.setup.precision()) {
                     Numerics::Fp32 => "fp32",
                     Numerics::Pure16 => "pure 16-bit",
                     Numerics::Autocast16 => "16-bit autocast",
@@ -607,17 +607,6 @@ impl Report {
             .iter()
             .find(|row| row.fits)
             .map(|row| row.strategy)
-    }
-}
-
-/// How Hugging Face computes in `precision`: fp32, pure 16 bits (the model
-/// loaded in bf16), or autocast for the mixed precisions (fp32 weights, 16-bit
-/// compute, as `Trainer(bf16=True)` or `fp16=True` runs).
-fn hf_numerics(precision: Precision) -> Numerics {
-    match precision {
-        Precision::Fp32 | Precision::Fp32Pure => Numerics::Fp32,
-        Precision::Bf16Pure => Numerics::Pure16,
-        Precision::Fp16 | Precision::Bf16 => Numerics::Autocast16,
     }
 }
 

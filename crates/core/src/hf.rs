@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use crate::activations::{ActivationMemory, ActivationSetup, Recompute};
 use crate::architecture::{Architecture, Mlp};
 use crate::units::Bytes;
+use crate::Precision;
 
 /// Whose activation accounting: Korthikanti et al.'s (Megatron-LM's), or what
 /// Hugging Face transformers on PyTorch keeps.
@@ -106,6 +107,17 @@ pub enum Numerics {
     Pure16,
     /// fp32 weights, 16-bit compute under `torch.autocast`.
     Autocast16,
+}
+
+/// How Hugging Face computes in `precision`: fp32, pure 16 bits (the model
+/// loaded in bf16), or autocast for the mixed precisions (fp32 weights, 16-bit
+/// compute, as `Trainer(bf16=True)` or `fp16=True` runs).
+pub fn numerics_of(precision: Precision) -> Numerics {
+    match precision {
+        Precision::Fp32 | Precision::Fp32Pure => Numerics::Fp32,
+        Precision::Bf16Pure => Numerics::Pure16,
+        Precision::Fp16 | Precision::Bf16 => Numerics::Autocast16,
+    }
 }
 
 /// What one step keeps for backward under Hugging Face transformers, per GPU.
