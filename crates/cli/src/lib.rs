@@ -158,6 +158,8 @@ fn value_name(field: Field) -> &'static str {
         Field::Bandwidth => "GB_PER_S",
         Field::Model | Field::Gpu => "ID",
         Field::Show => "PARTS",
+        Field::Dropout => "FRACTION",
+        Field::BufferFactor => "FACTOR",
         _ if field.is_whole() => "N",
         _ if field.is_number() => "MILLIONS",
         _ => "CHOICE",

@@ -387,7 +387,7 @@ impl Field {
             Field::Quant => "base quantisation",
             Field::DoubleQuant => "double quantisation",
             Field::BufferFactor => "CPU buffer factor",
-            Field::Dropout => "dropout",
+            Field::Dropout => "dropout probability",
             Field::Framework => "activation accounting",
             Field::Attention => "attention implementation",
         }
@@ -407,8 +407,8 @@ impl Field {
             Field::Seq => Some("tokens"),
             Field::Nodes => Some("nodes"),
             Field::Rank => Some("count"),
-            Field::BufferFactor => Some("times"),
-            Field::Dropout => Some("probability"),
+            Field::BufferFactor => Some("multiples"),
+            Field::Dropout => Some("fraction (0.1 = 10 %)"),
             Field::LargestLayer => Some("millions of parameters"),
             Field::Bandwidth => Some("GB/s of 10^9 bytes"),
             Field::ReduceBucket
