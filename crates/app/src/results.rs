@@ -121,11 +121,15 @@ pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
         let setup = report.setup;
         let chosen = report.highlighted();
         let usable = text::fill(
-            t.summary_usable,
+            match budget.context().get() > 0.0 {
+                true => t.summary_usable_context,
+                false => t.summary_usable,
+            },
             &[
                 &format_bytes(budget.usable(), unit),
                 &format_bytes(budget.gpu_memory(), unit),
                 &format_percent(budget.reserved_fraction()),
+                &format_bytes(budget.context(), unit),
             ],
         );
         let gpus = setup.gpus().to_string();

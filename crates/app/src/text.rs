@@ -286,6 +286,11 @@ texts! {
     label_buffer_factor: &'static str = "CPU buffer factor", "CPU 缓冲系数";
     label_dropout: &'static str = "Dropout probability", "Dropout 概率";
     label_framework: &'static str = "Activations counted as", "激活值口径";
+    label_context: &'static str = "CUDA context and allocator", "CUDA 上下文与分配器";
+    hint_context: &'static str = "Held back per GPU beside the reserved share; 0 keeps the lesson's view.",
+        "在预留比例之外每张 GPU 再扣除；0 即课程的算法。";
+    summary_usable_context: &'static str = "{} usable per GPU ({} − {} reserved − {} context).",
+        "每张 GPU 可用 {}（{} − 预留 {} − 上下文 {}）。";
     framework: [&'static str; 2] = ["Megatron-LM (Korthikanti)", "Hugging Face (measured)"],
         ["Megatron-LM（Korthikanti）", "Hugging Face（实测）"];
     label_attention: &'static str = "Attention implementation", "注意力实现";
@@ -455,6 +460,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Dropout => (t.label_dropout, "", Some(t.hint_dropout)),
         Field::Framework => (t.label_framework, "", None),
         Field::Attention => (t.label_attention, "", None),
+        Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Accounting => (t.label_accounting, "", None),
         Field::Offload => (t.label_offload, "", None),
         Field::OffloadTo => (t.label_offload_to, "", None),

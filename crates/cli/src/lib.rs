@@ -288,7 +288,7 @@ pub fn table(report: &Report, color: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} parameters, {}, {}, {} GPU{} of {}, {} reserved: {} usable per GPU",
+        "{} parameters, {}, {}, {} GPU{} of {}, {} reserved{}: {} usable per GPU",
         format_params(setup.params()),
         setup.precision().label(),
         setup.optimizer().label(),
@@ -296,6 +296,13 @@ pub fn table(report: &Report, color: bool) -> String {
         if setup.gpus() == 1 { "" } else { "s" },
         format_bytes(budget.gpu_memory(), unit),
         format_percent(budget.reserved_fraction()),
+        match budget.context().get() > 0.0 {
+            true => format!(
+                " and {} of CUDA context",
+                format_bytes(budget.context(), unit)
+            ),
+            false => String::new(),
+        },
         format_bytes(budget.usable(), unit),
     );
     let with_activations = report.activations.is_some();

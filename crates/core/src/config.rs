@@ -277,7 +277,9 @@ impl Config {
     /// The per-GPU memory budget, or the first error among memory and overhead.
     pub fn budget(&self) -> Result<MemoryBudget, InputError> {
         Field::GpuMemory.check(self.gpu_mem_gb)?;
-        MemoryBudget::new(Bytes::from_gb(self.gpu_mem_gb), self.overhead)
+        Field::Context.check(self.runtime.context_gb)?;
+        MemoryBudget::new(Bytes::from_gb(self.gpu_mem_gb), self.overhead)?
+            .with_context(Bytes::from_gb(self.runtime.context_gb))
     }
 
     /// Every figure for this configuration, or every input error, each naming its field.
@@ -360,6 +362,7 @@ impl Default for Report {
         let budget = MemoryBudget {
             gpu_memory: Bytes::from_gb(config.gpu_mem_gb),
             reserved_fraction: config.overhead,
+            context: Bytes::ZERO,
         };
         Report::new(setup, budget, config.highlight)
     }
@@ -664,6 +667,34 @@ mod tests {
     use crate::input::InputErrorKind;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The CUDA context reserve is held back beside the reserved fraction, and
+    /// one that leaves nothing is refused, naming what is left.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn a_context_reserve_comes_off_the_usable_memory() {
+        let report = crate::link::decode("context=0.5").config.report().unwrap();
+        assert_eq!(report.budget.usable().gb(), 63.5);
+        assert_eq!(report.budget.context().gb(), 0.5);
+        // Unchanged figures, less room: the largest model shrinks with it.
+        let lesson = Report::default();
+        assert_eq!(report.strategies[1].memory, lesson.strategies[1].memory);
+        assert!(report.strategies[1].max_params.get() < lesson.strategies[1].max_params.get());
+        let mut config = Config::default();
+        config.runtime.context_gb = 64.0;
+        assert_eq!(
+            config.report().unwrap_err(),
+            vec![
+                Field::Context.error(InputErrorKind::OutOfRange(crate::Limits {
+                    min: 0.0,
+                    max: 64.0
+                }))
+            ]
+        );
+        let decoded = crate::link::decode("context=64");
+        assert_eq!(decoded.problems.len(), 1);
+        assert_eq!(decoded.config.runtime.context_gb, 0.0);
+    }
 
     /// Korthikanti et al. 2022, table 2: GPT-3 175B at s = 2,048, b = 1, 16-bit,
     /// with dropout and no recomputation keeps sbh(34 + 5as/h) = 2,868,903,936

@@ -126,6 +126,8 @@ pub enum Field {
     Framework,
     /// transformers' attention implementation.
     Attention,
+    /// The CUDA context and allocator reserve per GPU, in GB.
+    Context,
 }
 }
 
@@ -334,6 +336,7 @@ impl Field {
             Field::Dropout => "dropout",
             Field::Framework => "framework",
             Field::Attention => "attn",
+            Field::Context => "context",
         }
     }
 
@@ -390,6 +393,7 @@ impl Field {
             Field::Dropout => "dropout probability",
             Field::Framework => "activation accounting",
             Field::Attention => "attention implementation",
+            Field::Context => "CUDA context and allocator reserve",
         }
     }
 
@@ -408,6 +412,7 @@ impl Field {
             Field::Nodes => Some("nodes"),
             Field::Rank => Some("count"),
             Field::BufferFactor => Some("multiples"),
+            Field::Context => Some("GB of 10^9 bytes per GPU"),
             Field::Dropout => Some("fraction (0.1 = 10 %)"),
             Field::LargestLayer => Some("millions of parameters"),
             Field::Bandwidth => Some("GB/s of 10^9 bytes"),
@@ -475,6 +480,7 @@ impl Field {
             Field::Nodes => (1.0, 65_536.0),
             Field::Rank => (1.0, 65_536.0),
             Field::BufferFactor => (1.0, 100.0),
+            Field::Context => (0.0, 1000.0),
             Field::Dropout => (0.0, 0.95),
             Field::LargestLayer => (0.0, 1e9),
             Field::Bandwidth => (0.001, 1e6),

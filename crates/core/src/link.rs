@@ -158,7 +158,7 @@ pub use crate::input::{ARCHITECTURE_FIELDS, MODEL_FIELDS};
 
 /// The fields of [`Runtime`](crate::Runtime), in the order [`encode`] writes them
 /// (each only when it differs from the default).
-pub const RUNTIME_FIELDS: [Field; 13] = [
+pub const RUNTIME_FIELDS: [Field; 14] = [
     Field::Accounting,
     Field::Offload,
     Field::OffloadTo,
@@ -172,6 +172,7 @@ pub const RUNTIME_FIELDS: [Field; 13] = [
     Field::MaxLive,
     Field::Bandwidth,
     Field::BufferFactor,
+    Field::Context,
 ];
 
 /// The global batch, and how the page shows what it computes: each written
@@ -318,6 +319,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
             .map(shortest_decimal)
             .unwrap_or_default(),
         Field::BufferFactor => shortest_decimal(runtime.buffer_factor),
+        Field::Context => shortest_decimal(runtime.context_gb),
     }
 }
 
@@ -437,6 +439,13 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                 config.runtime.largest_layer_millions = None;
             }
             _ => break,
+        }
+    }
+    // A context reserve that leaves nothing usable is set aside.
+    if let Err(error) = config.budget() {
+        if error.field == Field::Context {
+            problems.push(set_aside(pairs, Field::Context, error));
+            config.runtime.context_gb = 0.0;
         }
     }
     // Problems in the order the link wrote them.
@@ -597,6 +606,7 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
         }
         Field::Bandwidth => config.runtime.bandwidth_gb_per_s = Some(field.parse_number(text)?),
         Field::BufferFactor => config.runtime.buffer_factor = field.parse_number(text)?,
+        Field::Context => config.runtime.context_gb = field.parse_number(text)?,
         Field::Lang => config.lang = pick(&Lang::ALL, Lang::key, &choice).ok_or_else(unknown)?,
         Field::Theme => {
             config.theme = Theme::ALL

@@ -232,6 +232,9 @@ pub struct MemoryBreakdown {
 pub struct MemoryBudget {
     pub(crate) gpu_memory: Bytes,
     pub(crate) reserved_fraction: f64,
+    /// A fixed reserve per GPU (the CUDA context, the allocator's cache), 0 in the lesson.
+    #[serde(default)]
+    pub(crate) context: Bytes,
 }
 
 impl MemoryBudget {
@@ -243,7 +246,28 @@ impl MemoryBudget {
         Ok(MemoryBudget {
             gpu_memory,
             reserved_fraction,
+            context: Bytes::ZERO,
         })
+    }
+
+    /// This budget with `context` bytes more held back on each GPU (the CUDA
+    /// context and the allocator's reserve, named apart from the reserved
+    /// fraction); an error on [`Field::Context`] if nothing would be left.
+    pub fn with_context(self, context: Bytes) -> Result<Self, InputError> {
+        let room = self.gpu_memory * (1.0 - self.reserved_fraction);
+        if context.get() >= room.get() {
+            let limits = crate::input::Limits {
+                min: 0.0,
+                max: room.gb(),
+            };
+            return Err(Field::Context.error(crate::input::InputErrorKind::OutOfRange(limits)));
+        }
+        Ok(MemoryBudget { context, ..self })
+    }
+
+    /// The fixed reserve per GPU.
+    pub fn context(&self) -> Bytes {
+        self.context
     }
 
     /// The GPU's whole memory.
@@ -256,9 +280,9 @@ impl MemoryBudget {
         self.reserved_fraction
     }
 
-    /// Memory left for model states: memory × (1 − reserved fraction).
+    /// Memory left for model states: memory × (1 − reserved fraction) − context.
     pub fn usable(&self) -> Bytes {
-        self.gpu_memory * (1.0 - self.reserved_fraction)
+        Bytes::new((self.gpu_memory * (1.0 - self.reserved_fraction)).get() - self.context.get())
     }
 
     /// Whether model states of `bytes` per GPU fit in the usable memory.

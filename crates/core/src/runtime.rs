@@ -190,6 +190,9 @@ pub struct Runtime {
     pub bandwidth_gb_per_s: Option<f64>,
     /// DeepSpeed's `additional_buffer_factor`: its CPU figures are multiplied by it.
     pub buffer_factor: f64,
+    /// The CUDA context and allocator reserve per GPU, in GB (10^9 bytes), held
+    /// back beside the reserved fraction; 0 in the lesson, which counts it there.
+    pub context_gb: f64,
 }
 
 impl Default for Runtime {
@@ -205,6 +208,7 @@ impl Default for Runtime {
             buffer_sizes: BufferSizes::DEEPSPEED_DEFAULTS,
             bandwidth_gb_per_s: None,
             buffer_factor: DEFAULT_BUFFER_FACTOR,
+            context_gb: 0.0,
         }
     }
 }
