@@ -10,6 +10,7 @@ use vram_core::format::{
     format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
 };
 use vram_core::link::{self, all_fields, apply, value_of};
+use vram_core::step::Phase;
 use vram_core::{Bytes, Config, Field, Report, StrategyReport};
 
 /// Where `--link` points when `--base-url` is not given: what `scripts/serve` serves.
@@ -323,12 +324,11 @@ pub fn table(report: &Report, color: bool) -> String {
     if with_buffers {
         header.push("Buffers".into());
     }
-    header.extend([
-        "Total per GPU".into(),
-        "Fits".into(),
-        "Fewest GPUs".into(),
-        "Largest model".into(),
-    ]);
+    header.push("Total per GPU".into());
+    if with_activations {
+        header.push("Peak of step".into());
+    }
+    header.extend(["Fits".into(), "Fewest GPUs".into(), "Largest model".into()]);
     if with_cpu {
         header.push("CPU per node".into());
     }
@@ -361,8 +361,11 @@ pub fn table(report: &Report, color: bool) -> String {
             if with_buffers {
                 cells.push(format_bytes(row.memory.buffers, unit));
             }
+            cells.push(format_bytes(row.memory.total, unit));
+            if with_activations {
+                cells.push(format_bytes(row.step.peak().1, unit));
+            }
             cells.extend([
-                format_bytes(row.memory.total, unit),
                 if row.fits { "yes".into() } else { "no".into() },
                 row.fewest_gpus.map_or("none".into(), |n| n.to_string()),
                 format_params(row.max_params),
@@ -439,6 +442,26 @@ pub fn table(report: &Report, color: bool) -> String {
             if model.flash_attention { "on" } else { "off" },
         );
     }
+    if with_activations {
+        let step = report.highlighted().step;
+        let (at, peak) = step.peak();
+        let moments: Vec<String> = Phase::ALL
+            .into_iter()
+            .filter_map(|phase| {
+                step.at(phase)
+                    .map(|bytes| format!("{} {}", phase.label(), format_bytes(bytes, unit)))
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "Peak of the step ({}): {} at {}; kept {}; {}.",
+            report.highlight.label(),
+            format_bytes(peak, unit),
+            at.label(),
+            format_bytes(step.kept, unit),
+            moments.join(", "),
+        );
+    }
     for line in formulas(report) {
         let _ = writeln!(out, "{line}");
     }
@@ -459,8 +482,13 @@ pub fn table(report: &Report, color: bool) -> String {
     }
     let _ = writeln!(
         out,
-        "* highlighted ({}). Fits: total per GPU <= usable memory. {}.",
+        "* highlighted ({}). Fits: {} per GPU <= usable memory. {}.",
         report.highlight.label(),
+        if with_activations {
+            "the step's peak"
+        } else {
+            "total"
+        },
         match unit {
             MemoryUnit::Gb => "GB = 10^9 bytes",
             MemoryUnit::Gib => "GiB = 2^30 bytes",
@@ -556,6 +584,15 @@ pub fn json(config: &Config, report: &Report) -> String {
                 "optimizer_states": figure(row.memory.optimizer_states.get(), "B"),
                 "activations": figure(row.memory.activations.get(), "B"),
                 "total": figure(row.memory.total.get(), "B"),
+                "step": {
+                    "kept": figure(row.step.kept.get(), "B"),
+                    "forward_end": figure(row.step.forward_end.get(), "B"),
+                    "backward_start": figure(row.step.backward_start.get(), "B"),
+                    "recomputed_layer": row.step.recomputed_layer.map(|b| figure(b.get(), "B")),
+                    "optimizer_step": figure(row.step.optimizer_step.get(), "B"),
+                    "peak": figure(row.step.peak().1.get(), "B"),
+                    "peak_at": row.step.peak().0.key(),
+                },
                 "fits": row.fits,
                 "headroom": figure(row.headroom.get(), "B"),
                 "fewest_gpus": row.fewest_gpus,

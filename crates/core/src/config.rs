@@ -12,12 +12,13 @@ use crate::deepspeed::Offload;
 use crate::finetune::{Adapters, FineTuning};
 use crate::format::{Lang, MemoryUnit, Theme};
 use crate::gpu::GpuPreset;
-use crate::hf::{hf_activation_memory, Attention, Framework, Numerics};
+use crate::hf::{hf_activation_memory, hf_step_transients, Attention, Framework, Numerics};
 use crate::input::InputErrorKind;
 use crate::input::{Field, InputError};
 use crate::memory::Recipe;
 use crate::memory::{BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup};
 use crate::runtime::{Accounting, BeyondGpu, Runtime};
+use crate::step::{megatron_step_transients, StepMemory, StepTransients};
 use crate::units::{Bytes, ParamCount};
 use crate::view::Parts;
 use crate::{GradientPrecision, Optimizer, Precision, Strategy};
@@ -310,9 +311,13 @@ pub struct StrategyReport {
     pub bytes_per_param: BytesPerParam,
     /// Memory of the model states on one GPU.
     pub memory: MemoryBreakdown,
-    /// Whether [`memory.total`](MemoryBreakdown::total) fits in the usable memory.
+    /// The step's moments around [`memory.total`](MemoryBreakdown::total),
+    /// what is kept.
+    pub step: StepMemory,
+    /// Whether the peak of the step fits in the usable memory.
     pub fits: bool,
-    /// Usable memory left over (negative when it does not fit).
+    /// Usable memory left over at the peak of the step (negative when it does
+    /// not fit).
     pub headroom: Bytes,
     /// The largest model whose states fit in the usable memory (activations aside).
     pub max_params: ParamCount,
@@ -339,6 +344,8 @@ pub struct Report {
     pub model: Option<ModelSpec>,
     /// Activation memory per GPU, when the architecture is known.
     pub activations: Option<ActivationMemory>,
+    /// What the step holds around the kept activations, when they are known.
+    pub step: Option<StepTransients>,
     /// Gradient-accumulation steps for the global batch, when one was given.
     pub accumulation_steps: Option<Result<u32, InputError>>,
     /// The unit memory is shown in.
@@ -368,6 +375,20 @@ impl Default for Report {
     }
 }
 
+/// How far the peak of the step rises above what is kept, in bytes: the
+/// largest moment's difference (none of the frameworks the page follows holds
+/// less than what it keeps at every moment).
+fn peak_beyond_kept(transients: &StepTransients) -> f64 {
+    [
+        Some(transients.forward_end),
+        Some(transients.backward_start),
+        transients.recomputed_layer,
+    ]
+    .into_iter()
+    .flatten()
+    .fold(0.0, |most, bytes| bytes.get().max(most))
+}
+
 impl Report {
     /// Computes every strategy's figures under the lesson's accounting.
     pub fn new(setup: TrainingSetup, budget: MemoryBudget, highlight: Strategy) -> Self {
@@ -375,6 +396,7 @@ impl Report {
             strategy,
             bytes_per_param: setup.bytes_per_param(strategy),
             memory: setup.per_gpu_memory(strategy),
+            step: StepMemory::of(&setup.per_gpu_memory(strategy), None),
             fits: false,
             headroom: Bytes::ZERO,
             max_params: ParamCount::new(0.0),
@@ -389,6 +411,7 @@ impl Report {
             strategies,
             model: None,
             activations: None,
+            step: None,
             accumulation_steps: None,
             unit: MemoryUnit::Gb,
             accounting: Accounting::Course,
@@ -422,18 +445,26 @@ impl Report {
             }
             memory
         };
+        let transients_of =
+            |arch: &Architecture, setup: &ActivationSetup, kept: &ActivationMemory| match hf {
+                Some((numerics, attention)) => hf_step_transients(arch, setup, numerics, attention),
+                None => megatron_step_transients(setup, kept),
+            };
         let activations = step.map(|(arch, setup)| memory_of(&arch, &setup));
-        // Activations grow in proportion to the micro-batch.
+        let transients = step
+            .zip(activations.as_ref())
+            .map(|((arch, setup), kept)| transients_of(&arch, &setup, kept));
+        // Activations, and what the step holds beyond them, grow in proportion
+        // to the micro-batch.
         let per_sequence = step.map(|(arch, setup)| {
-            memory_of(
-                &arch,
-                &ActivationSetup {
-                    micro_batch: 1,
-                    ..setup
-                },
-            )
-            .total
+            let setup = ActivationSetup {
+                micro_batch: 1,
+                ..setup
+            };
+            let kept = memory_of(&arch, &setup);
+            Bytes::new(kept.total.get() + peak_beyond_kept(&transients_of(&arch, &setup, &kept)))
         });
+        let beyond_kept = transients.as_ref().map_or(0.0, peak_beyond_kept);
         // QLoRA's dequantised weight is on every GPU, whatever the sharding.
         let working = Bytes::new(adapters.map_or(0, |a| a.working_bytes) as f64);
         let activation_bytes = activations.map_or(Bytes::ZERO, |a| a.total);
@@ -448,12 +479,15 @@ impl Report {
             memory.total = memory.total + activation_bytes + working;
             let fixed = placement.fixed + working;
             let states = memory.total.get() - activation_bytes.get();
+            let step = StepMemory::of(&memory, transients.as_ref());
+            let peak = step.peak().1;
             *row = StrategyReport {
                 strategy,
                 bytes_per_param: placement.bytes_per_param,
                 memory,
-                fits: self.budget.fits(memory.total),
-                headroom: Bytes::new(usable.get() - memory.total.get()),
+                step,
+                fits: self.budget.fits(peak),
+                headroom: Bytes::new(usable.get() - peak.get()),
                 max_params: max_params(
                     Bytes::new(usable.get() - fixed.get()),
                     placement.bytes_per_param,
@@ -468,7 +502,7 @@ impl Report {
                             .bytes_per_param
                             .total()
                     },
-                    fixed + activation_bytes,
+                    Bytes::new(fixed.get() + activation_bytes.get() + beyond_kept),
                 ),
                 max_micro_batch: per_sequence.and_then(|per_sequence| {
                     let fitting = ((usable.get() - states) / per_sequence.get()).floor();
@@ -478,6 +512,7 @@ impl Report {
             };
         }
         self.activations = activations;
+        self.step = transients;
         self.model = model.copied();
         self.accounting = runtime.accounting;
     }

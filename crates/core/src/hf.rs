@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::activations::{ActivationMemory, ActivationSetup, Recompute};
 use crate::architecture::{Architecture, Mlp};
+use crate::step::StepTransients;
 use crate::units::Bytes;
 use crate::Precision;
 
@@ -216,6 +217,95 @@ pub fn hf_activation_memory(
         embeddings_and_logits: Bytes::new(outside),
         adapters: Bytes::ZERO,
         total: Bytes::new(kept_layers + outside),
+    }
+}
+
+/// What a Hugging Face step holds beyond what it keeps for backward, as
+/// measured (`scripts/measure-activations` replays every storage's birth and
+/// death with parameters, gradients and optimizer states left out):
+/// - at the loss, `ForCausalLMLoss`'s fp32 upcast of 16-bit logits (4sbv) and
+///   a scalar (4); the padded labels (8b(s + 1)) beside their shifted copy for
+///   more than one sequence; under autocast the final norm's fp32 output (4sbh,
+///   the head keeps its 16-bit cast) and the cast cache's 16-bit biases, and
+///   with checkpointing every block weight's 16-bit copy (the cache lasts
+///   until autocast exits);
+/// - at backward start, the gradients of the log-softmax's output and input
+///   (8sbv, fp32) and a scalar, the labels released;
+/// - with gradient checkpointing, what the checkpoints keep as their inputs
+///   all step long: the rotary cos and sin (2·sd values, fp32 unless the model
+///   is 16-bit), the position ids (8s) and eager attention's mask (b·s²); and
+///   while one layer is rebuilt, at most that layer's working set on top
+///   (an upper bound: the loss's tensors are gone by then).
+pub fn hf_step_transients(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    numerics: Numerics,
+    attention: Attention,
+) -> StepTransients {
+    let s = f64::from(setup.seq_len);
+    let b = f64::from(setup.micro_batch);
+    let h = f64::from(arch.hidden);
+    let v = f64::from(arch.vocab);
+    let d = arch.head_dim() as f64;
+    let k = arch.kv_width() as f64;
+    let f = f64::from(arch.ffn);
+    let layers = f64::from(arch.layers);
+    let (sb, sbv) = (s * b, s * b * v);
+    let autocast = numerics == Numerics::Autocast16;
+    let checkpointed = setup.recompute == Recompute::Full;
+    let labels = if setup.micro_batch == 1 {
+        8.0 * (s + 1.0)
+    } else {
+        8.0 * sb
+    };
+    // The tensors a checkpoint keeps as its inputs, in the model's dtype.
+    let model_bytes = if numerics == Numerics::Pure16 {
+        2.0
+    } else {
+        4.0
+    };
+    let inputs = if checkpointed {
+        let mask = if attention == Attention::Eager {
+            model_bytes * b * s * s
+        } else {
+            0.0
+        };
+        2.0 * model_bytes * s * d + 8.0 * s + mask
+    } else {
+        0.0
+    };
+    let upcast = if numerics == Numerics::Fp32 {
+        0.0
+    } else {
+        4.0 * sbv
+    };
+    let padded = if setup.micro_batch > 1 {
+        8.0 * b * (s + 1.0)
+    } else {
+        0.0
+    };
+    let cast_cache = if autocast {
+        let biases = match arch.biases {
+            crate::architecture::Biases::None => 0.0,
+            crate::architecture::Biases::Qkv => h + 2.0 * k,
+            crate::architecture::Biases::All => {
+                2.0 * h + 2.0 * k + (arch.mlp.matrices() - 1) as f64 * f + h
+            }
+        };
+        let weights = if checkpointed {
+            2.0 * h * h + 2.0 * h * k + arch.mlp.matrices() as f64 * h * f
+        } else {
+            0.0
+        };
+        4.0 * sb * h + 2.0 * layers * (biases + weights)
+    } else {
+        0.0
+    };
+    let per_layer = hf_activation_memory(arch, setup, numerics, attention).per_layer;
+    StepTransients {
+        forward_end: Bytes::new(upcast + 4.0 + padded + cast_cache + inputs),
+        backward_start: Bytes::new(8.0 * sbv - labels + 4.0 + inputs),
+        recomputed_layer: checkpointed.then(|| Bytes::new(inputs + per_layer.get())),
     }
 }
 

@@ -38,6 +38,7 @@ pub mod memory;
 mod optimizer;
 mod precision;
 pub mod runtime;
+pub mod step;
 mod strategy;
 pub mod units;
 pub mod view;

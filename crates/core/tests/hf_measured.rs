@@ -34,6 +34,10 @@ struct Row {
     attn: String,
     checkpointing: bool,
     kept: u64,
+    forward_peak: u64,
+    backward_start_peak: u64,
+    backward_peak: u64,
+    optimizer_step_extra: u64,
     params: u64,
 }
 
@@ -83,6 +87,54 @@ fn every_measured_step_is_kept_to_the_byte() {
         let report = common::report_of_exact_link(&query, row.params);
         let kept = report.activations.expect("activations").total.get();
         assert_eq!(kept, row.kept as f64, "{query}");
+    }
+}
+
+/// The step's moments beyond what is kept (`vram_core::hf::hf_step_transients`),
+/// against the live bytes of the same 96 steps with parameters, gradients and
+/// optimizer states left out:
+/// - the backward's start, to the byte in every row;
+/// - the loss, to the byte in every row but eager attention checkpointed in
+///   fp32 or pure bf16, where the forward's peak is inside a layer (its
+///   attention scores), at most one layer's working set above the loss;
+/// - without checkpointing the backward's peak is its start; with it, the
+///   rebuilt layer stays under the page's bound;
+/// - the fused AdamW step allocates nothing beyond its states.
+#[test]
+fn every_measured_step_peaks_where_the_page_says() {
+    for row in &measured().rows {
+        let query = query(row);
+        let report = common::report_of_exact_link(&query, row.params);
+        let step = report.step.expect("the step's moments");
+        let kept = row.kept as f64;
+        assert_eq!(
+            kept + step.backward_start.get(),
+            row.backward_start_peak as f64,
+            "{query}"
+        );
+        let forward_end = kept + step.forward_end.get();
+        let peak_in_a_layer =
+            row.attn == "eager" && row.checkpointing && row.numerics != "autocast-bf16";
+        if peak_in_a_layer {
+            let per_layer = report.activations.unwrap().per_layer.get();
+            let above = row.forward_peak as f64 - forward_end;
+            assert!((0.0..per_layer).contains(&above), "{query}: {above}");
+        } else {
+            assert_eq!(forward_end, row.forward_peak as f64, "{query}");
+        }
+        match step.recomputed_layer {
+            None => {
+                assert!(!row.checkpointing);
+                assert_eq!(row.backward_peak, row.backward_start_peak, "{query}");
+            }
+            Some(rebuilt) => {
+                assert!(row.checkpointing);
+                let bound = kept + rebuilt.get();
+                assert!((row.backward_peak as f64) <= bound, "{query}");
+                assert!(row.backward_peak >= row.backward_start_peak, "{query}");
+            }
+        }
+        assert_eq!(row.optimizer_step_extra, 0, "{query}");
     }
 }
 

@@ -1,0 +1,244 @@
+//! One training step over time: what each GPU holds at the moments that can
+//! set its peak, beside what is kept for backward.
+//!
+//! The page's totals are what is *kept*: the model states, the activations
+//! saved for backward and the buffers, all at once. A step's memory moves
+//! around that figure:
+//! - **forward end**, the loss: everything kept is alive, plus what the loss
+//!   computes and drops (Hugging Face upcasts 16-bit logits to fp32);
+//! - **backward start**: the loss's gradients over the vocabulary arrive while
+//!   every saved activation is still alive;
+//! - **recomputed layer** (full recomputation only): the backward pass rebuilds
+//!   one layer's working set on top of the layers' inputs;
+//! - **optimizer step**: activations are freed; the states and the buffers
+//!   remain. The optimizers the page follows update in place (DeepSpeed's and
+//!   Megatron-LM's `FusedAdam`, transformers' default `adamw_torch_fused` since
+//!   torch 2.8), so the step adds nothing of its own.
+//!
+//! Each moment is a difference from what is kept ([`StepTransients`], the same
+//! on every GPU whatever the sharding); [`StepMemory`] adds it to a strategy's
+//! total. The peak of the step is the largest moment; whether a strategy fits is
+//! judged on it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::activations::{ActivationMemory, ActivationSetup, Recompute};
+use crate::memory::MemoryBreakdown;
+use crate::units::Bytes;
+
+/// A moment of the step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    /// The end of the forward pass, when the loss is computed.
+    ForwardEnd,
+    /// The start of the backward pass, the loss's gradients just computed.
+    BackwardStart,
+    /// One layer rebuilt in the backward pass under full recomputation.
+    RecomputedLayer,
+    /// The optimizer's update, activations freed.
+    OptimizerStep,
+}
+
+impl Phase {
+    /// Every moment, in the order they happen.
+    pub const ALL: [Phase; 4] = [
+        Phase::ForwardEnd,
+        Phase::BackwardStart,
+        Phase::RecomputedLayer,
+        Phase::OptimizerStep,
+    ];
+
+    /// The words for it.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Phase::ForwardEnd => "forward end",
+            Phase::BackwardStart => "backward start",
+            Phase::RecomputedLayer => "recomputed layer",
+            Phase::OptimizerStep => "optimizer step",
+        }
+    }
+
+    /// The name in `--json`.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Phase::ForwardEnd => "forward_end",
+            Phase::BackwardStart => "backward_start",
+            Phase::RecomputedLayer => "recomputed_layer",
+            Phase::OptimizerStep => "optimizer_step",
+        }
+    }
+}
+
+/// What a GPU holds at each moment beyond what is kept for backward, in bytes
+/// (negative where the moment holds less).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StepTransients {
+    /// At the loss.
+    pub forward_end: Bytes,
+    /// When the loss's gradients have been computed.
+    pub backward_start: Bytes,
+    /// While one layer is rebuilt; `None` without full recomputation.
+    pub recomputed_layer: Option<Bytes>,
+}
+
+/// What Megatron-LM's step holds beyond Korthikanti et al.'s kept activations.
+///
+/// Megatron-LM's loss (`megatron/core/tensor_parallel/cross_entropy.py`,
+/// `_VocabParallelCrossEntropy`) upcasts the logits to fp32 once, turns that
+/// copy into the softmax in place and saves it; its backward writes the
+/// gradient into the same buffer. The page's kept activations count the
+/// logits and that fp32 copy, so the loss adds nothing; at backward start the
+/// logits, which nothing saves, are gone and their 16-bit gradient takes their
+/// place. Under full recomputation the one layer's working set the kept total
+/// includes only exists while that layer is rebuilt.
+pub fn megatron_step_transients(
+    setup: &ActivationSetup,
+    activations: &ActivationMemory,
+) -> StepTransients {
+    match setup.recompute {
+        Recompute::Full => {
+            let not_yet = Bytes::new(-activations.per_layer.get());
+            StepTransients {
+                forward_end: not_yet,
+                backward_start: not_yet,
+                recomputed_layer: Some(Bytes::ZERO),
+            }
+        }
+        Recompute::None | Recompute::Selective => StepTransients {
+            forward_end: Bytes::ZERO,
+            backward_start: Bytes::ZERO,
+            recomputed_layer: None,
+        },
+    }
+}
+
+/// A strategy's memory per GPU at each moment of the step, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StepMemory {
+    /// What is kept: the strategy's total (model states, activations, buffers).
+    pub kept: Bytes,
+    /// At the loss.
+    pub forward_end: Bytes,
+    /// At the start of the backward pass.
+    pub backward_start: Bytes,
+    /// While one layer is rebuilt (full recomputation only).
+    pub recomputed_layer: Option<Bytes>,
+    /// During the optimizer's update: everything but the activations.
+    pub optimizer_step: Bytes,
+}
+
+impl StepMemory {
+    /// The moments of `memory` (a strategy's total with its activations) under
+    /// `transients`; without a model every moment is the total.
+    pub fn of(memory: &MemoryBreakdown, transients: Option<&StepTransients>) -> StepMemory {
+        let kept = memory.total;
+        let at = |extra: Bytes| Bytes::new(kept.get() + extra.get());
+        let (forward_end, backward_start, recomputed_layer) = match transients {
+            Some(t) => (
+                at(t.forward_end),
+                at(t.backward_start),
+                t.recomputed_layer.map(at),
+            ),
+            None => (kept, kept, None),
+        };
+        StepMemory {
+            kept,
+            forward_end,
+            backward_start,
+            recomputed_layer,
+            optimizer_step: Bytes::new(kept.get() - memory.activations.get()),
+        }
+    }
+
+    /// The bytes at `phase`, `None` for a moment this step does not have.
+    pub fn at(&self, phase: Phase) -> Option<Bytes> {
+        match phase {
+            Phase::ForwardEnd => Some(self.forward_end),
+            Phase::BackwardStart => Some(self.backward_start),
+            Phase::RecomputedLayer => self.recomputed_layer,
+            Phase::OptimizerStep => Some(self.optimizer_step),
+        }
+    }
+
+    /// The largest moment and when it happens (the first of equals).
+    pub fn peak(&self) -> (Phase, Bytes) {
+        Phase::ALL
+            .into_iter()
+            .filter_map(|phase| self.at(phase).map(|bytes| (phase, bytes)))
+            .fold((Phase::ForwardEnd, self.forward_end), |best, next| {
+                if next.1.get() > best.1.get() {
+                    next
+                } else {
+                    best
+                }
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::activations::activation_memory;
+    use crate::architecture::model_preset;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn setup(recompute: Recompute) -> ActivationSetup {
+        ActivationSetup {
+            seq_len: 4096,
+            micro_batch: 1,
+            bytes_per_value: 2.0,
+            flash_attention: true,
+            recompute,
+            dropout: false,
+        }
+    }
+
+    fn breakdown(states: f64, activations: Bytes) -> MemoryBreakdown {
+        MemoryBreakdown {
+            weights: Bytes::new(states),
+            gradients: Bytes::ZERO,
+            optimizer_states: Bytes::ZERO,
+            activations,
+            buffers: Bytes::ZERO,
+            total: Bytes::new(states + activations.get()),
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn megatron_peaks_at_what_is_kept_and_the_optimizer_step_drops_the_activations() {
+        let arch = model_preset("llama3-8b").unwrap().architecture;
+        for recompute in Recompute::ALL {
+            let setup = setup(recompute);
+            let activations = activation_memory(&arch, &setup);
+            let transients = megatron_step_transients(&setup, &activations);
+            let memory = breakdown(16.0e9, activations.total);
+            let step = StepMemory::of(&memory, Some(&transients));
+            assert_eq!(step.peak().1, memory.total, "{recompute:?}");
+            assert_eq!(step.optimizer_step.get(), 16.0e9);
+            let expected_phase = match recompute {
+                Recompute::Full => Phase::RecomputedLayer,
+                _ => Phase::ForwardEnd,
+            };
+            assert_eq!(step.peak().0, expected_phase, "{recompute:?}");
+            if recompute == Recompute::Full {
+                // The rebuilt layer is what the forward end does not hold yet.
+                assert_eq!(
+                    step.recomputed_layer.unwrap().get() - step.forward_end.get(),
+                    activations.per_layer.get()
+                );
+            }
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn without_a_model_every_moment_is_the_total_but_the_step_frees_nothing() {
+        let memory = breakdown(112.0e9, Bytes::ZERO);
+        let step = StepMemory::of(&memory, None);
+        assert_eq!(step.peak(), (Phase::ForwardEnd, Bytes::new(112.0e9)));
+        assert_eq!(step.optimizer_step.get(), 112.0e9);
+        assert_eq!(step.recomputed_layer, None);
+    }
+}
