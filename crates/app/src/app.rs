@@ -259,6 +259,12 @@ pub fn App() -> impl IntoView {
                     })}
                     {shows(Part::Placement).then(|| view! { <PlacementTable report=report t=t /> })}
                     {chart(Part::MemoryChart, t.chart_memory_heading, ChartKind::Memory)}
+                    {shows(Part::MemoryChart).then(|| view! {
+                        <div class="step-chart" data-testid="step-chart" hidden=move || report.read().activations.is_none()>
+                            <h2>{t.chart_step_heading}</h2>
+                            <Chart report=report theme=theme t=t kind=ChartKind::Step />
+                        </div>
+                    })}
                     {chart(Part::LargestChart, t.chart_heading, ChartKind::MaxParams)}
                     {chart(Part::ScalingChart, t.chart_scaling_heading, ChartKind::Scaling)}
                     {share}

@@ -25,6 +25,8 @@ pub enum ChartKind {
     MaxParams,
     /// The largest trainable model against the number of GPUs, 1 to 1,024.
     Scaling,
+    /// The highlighted strategy's memory over one step.
+    Step,
 }
 
 impl ChartKind {
@@ -34,6 +36,7 @@ impl ChartKind {
             ChartKind::Memory => "memory",
             ChartKind::MaxParams => "max-params",
             ChartKind::Scaling => "scaling",
+            ChartKind::Step => "step",
         }
     }
 
@@ -60,6 +63,12 @@ impl ChartKind {
                 .map(|(strategy, class)| (class, strategy.label()))
                 .chain([("capacity", t.chart_gpus_now)])
                 .collect(),
+            ChartKind::Step => vec![
+                ("part-0", t.chart_states),
+                ("part-3", t.chart_step_activations),
+                ("model", t.chart_usable),
+                ("capacity", t.chart_kept),
+            ],
         }
     }
 }
@@ -141,7 +150,10 @@ pub fn Chart(
         if let Some(canvas) = canvas_ref.get() {
             let size = css_size.get_untracked().unwrap_or_else(|| {
                 let size = client_size(&canvas);
-                css_size.update_untracked(|stored| *stored = Some(size));
+                // A hidden canvas has no width yet: measure again when shown.
+                if canvas.client_width() > 0 {
+                    css_size.update_untracked(|stored| *stored = Some(size));
+                }
                 size
             });
             // A drawing error leaves the previous picture; the table still holds every figure.
@@ -193,6 +205,16 @@ fn describe(t: &Text, report: &Report, kind: ChartKind) -> String {
             .map(|(strategy, params)| format!("{} {}", strategy.label(), format_params(*params)))
             .collect();
         return fill(t.chart_scaling_alt, &[&lines.join(", ")]);
+    }
+    if kind == ChartKind::Step {
+        let moments: Vec<String> = step_points(t, report)
+            .into_iter()
+            .map(|(name, bytes)| format!("{name} {}", format_bytes(bytes, report.unit)))
+            .collect();
+        return fill(
+            t.chart_step_alt,
+            &[report.highlight.label(), &moments.join(", ")],
+        );
     }
     let bars: Vec<String> = report
         .strategies
@@ -254,6 +276,7 @@ fn draw(
     let root = backend.into_drawing_area();
     match kind {
         ChartKind::Scaling => plot_scaling(&root, report, scale, palette),
+        ChartKind::Step => plot_step(&root, report, scale, &measure, palette, t),
         _ => plot(&root, report, scale, &measure, palette, t, kind),
     }
     .map_err(|e| e.to_string())
@@ -594,6 +617,213 @@ fn plot_scaling(
             points,
             color.stroke_width(px(width) as u32),
         ))?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// The moments of the highlighted strategy's step, in order, each with its
+/// name: the start (states and buffers), the forward's end, the backward's
+/// start, the rebuilt layer under full recomputation, the optimizer's update.
+fn step_points(t: &Text, report: &Report) -> Vec<(&'static str, vram_core::Bytes)> {
+    use vram_core::step::Phase;
+    let step = report.highlighted().step;
+    std::iter::once((t.phase_start, step.optimizer_step))
+        .chain(
+            Phase::ALL
+                .into_iter()
+                .filter_map(|phase| step.at(phase).map(|bytes| (phase_name(t, phase), bytes))),
+        )
+        .collect()
+}
+
+/// A moment's name in the page's language.
+pub fn phase_name(t: &Text, phase: vram_core::step::Phase) -> &'static str {
+    use vram_core::step::Phase;
+    match phase {
+        Phase::ForwardEnd => t.phase_forward_end,
+        Phase::BackwardStart => t.phase_backward_start,
+        Phase::RecomputedLayer => t.phase_recomputed_layer,
+        Phase::OptimizerStep => t.phase_optimizer_step,
+    }
+}
+
+/// The highlighted strategy's memory over one step: the states and buffers
+/// held throughout, the activations rising through the forward pass to the
+/// loss, the backward's start, the rebuilt layer, and freed for the
+/// optimizer's update; the usable memory and what is kept drawn across.
+fn plot_step(
+    root: &Area,
+    report: &Report,
+    scale: f64,
+    measure: &TextMeasure,
+    palette: Palette,
+    t: &Text,
+) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
+    let Palette {
+        ground,
+        ink,
+        grid,
+        model: usable_line,
+        parts,
+        ..
+    } = palette;
+    let px = |css: f64| (css * scale).round() as i32;
+    let font = |size: f64| (FONT_FAMILY, size * scale).into_font();
+    root.fill(&ground)?;
+    let unit = report.unit;
+    let in_unit = |bytes: vram_core::Bytes| bytes.get() / unit.bytes();
+    let points = step_points(t, report);
+    let step = report.highlighted().step;
+    let base = in_unit(step.optimizer_step);
+    let usable = in_unit(report.budget.usable());
+    let y_max = points
+        .iter()
+        .map(|(_, bytes)| in_unit(*bytes))
+        .filter(|value| value.is_finite())
+        .fold(usable, f64::max)
+        * 1.2;
+    let (width, height) = root.dim_in_pixel();
+    let (left, right) = (px(64.0), width as i32 - px(16.0));
+    let (top, bottom) = (px(16.0), height as i32 - px(44.0));
+    let y_of =
+        |value: f64| bottom - (value.min(y_max) / y_max * f64::from(bottom - top)).round() as i32;
+    let slot = f64::from(right - left) / points.len() as f64;
+    let x_of = |index: usize| left + (slot * (index as f64 + 0.5)).round() as i32;
+
+    let tick = tick_step(y_max);
+    let tick_style = font(12.0)
+        .color(&ink)
+        .pos(Pos::new(HPos::Right, VPos::Center));
+    for value in (0..12)
+        .map(|i| f64::from(i) * tick)
+        .take_while(|v| *v <= y_max)
+    {
+        let y = y_of(value);
+        root.draw(&PathElement::new(vec![(left, y), (right, y)], grid))?;
+        root.draw_text(&format_number(value), &tick_style, (left - px(6.0), y))?;
+    }
+    root.draw_text(
+        &fill(t.chart_memory_axis, &[unit.symbol()]),
+        &font(12.0)
+            .transform(FontTransform::Rotate270)
+            .color(&ink)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+        (px(4.0), (top + bottom) / 2),
+    )?;
+
+    // What stays all step long, then the activations' profile above it, from
+    // the first moment's column to the last's.
+    let (first, last) = (x_of(0), x_of(points.len() - 1));
+    root.draw(&Rectangle::new(
+        [(first, y_of(base)), (last, bottom)],
+        parts[0].mix(0.85).filled(),
+    ))?;
+    let outline: Vec<(i32, i32)> = points
+        .iter()
+        .enumerate()
+        .map(|(index, (_, bytes))| (x_of(index), y_of(in_unit(*bytes))))
+        .collect();
+    let profile: Vec<(i32, i32)> = outline
+        .iter()
+        .copied()
+        .chain([(last, y_of(base)), (first, y_of(base))])
+        .collect();
+    root.draw(&Polygon::new(profile, parts[3].mix(0.85).filled()))?;
+    root.draw(&PathElement::new(
+        outline.clone(),
+        ink.stroke_width(px(2.0) as u32),
+    ))?;
+    root.draw(&PathElement::new(
+        vec![(left, top), (left, bottom), (right, bottom)],
+        ink.mix(0.6),
+    ))?;
+
+    // Each moment's figure above it, its name below the axis (a word a line
+    // where the column is too narrow for the whole name).
+    let value_style = font(12.0)
+        .color(&ink)
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    let (peak_phase, _) = step.peak();
+    let peak_name = phase_name(t, peak_phase);
+    // Where the figures are wider than their columns, only the peak's and the
+    // optimizer step's are written (the table has every figure).
+    let crowded = points.iter().any(|(_, bytes)| {
+        f64::from(measure.width(&format_bytes(*bytes, unit), 13.0 * scale)) > slot * 0.9
+    });
+    let name_size = if crowded { 11.0 } else { 12.0 };
+    let name_style = font(name_size)
+        .color(&ink)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    for (index, (name, bytes)) in points.iter().enumerate() {
+        let (x, y) = outline[index];
+        let figure = format_bytes(*bytes, unit);
+        let written = !crowded || *name == peak_name || index + 1 == points.len();
+        let figure = if written { figure } else { String::new() };
+        let style = if *name == peak_name {
+            font(13.0)
+                .style(FontStyle::Bold)
+                .color(&ink)
+                .pos(Pos::new(HPos::Center, VPos::Bottom))
+        } else {
+            value_style.clone()
+        };
+        root.draw_text(&figure, &style, (x, y - px(4.0)))?;
+        let lines: Vec<&str> = if f64::from(measure.width(name, name_size * scale)) > slot * 0.95 {
+            name.split(' ').collect()
+        } else {
+            vec![name]
+        };
+        for (row, line) in lines.iter().enumerate() {
+            root.draw_text(line, &name_style, (x, bottom + px(6.0 + 14.0 * row as f64)))?;
+        }
+    }
+
+    // The usable memory across, labelled above at the right; what is kept
+    // across, labelled below at the left (clear of the moments' figures).
+    for (value, color, name, bytes, weight, at_right) in [
+        (
+            usable,
+            usable_line,
+            t.chart_usable,
+            report.budget.usable(),
+            2.0,
+            true,
+        ),
+        (in_unit(step.kept), ink, t.chart_kept, step.kept, 1.0, false),
+    ] {
+        let y = y_of(value);
+        root.draw(&PathElement::new(
+            vec![(left, y), (right, y)],
+            color.stroke_width(px(weight) as u32),
+        ))?;
+        let label = format!("{name}: {}", format_bytes(bytes, unit));
+        let text_width = measure.width(&label, 12.0 * scale);
+        let pad = px(3.0);
+        let (box_left, box_top) = match at_right {
+            true => (
+                right - text_width - 2 * pad,
+                (y - px(12.0) - 2 * pad).max(0),
+            ),
+            false => (left + px(2.0), y + 1),
+        };
+        root.draw(&Rectangle::new(
+            [
+                (box_left, box_top),
+                (
+                    box_left + text_width + 2 * pad,
+                    box_top + px(12.0) + 2 * pad - 1,
+                ),
+            ],
+            ground.mix(0.9).filled(),
+        ))?;
+        root.draw_text(
+            &label,
+            &font(12.0)
+                .color(&color)
+                .pos(Pos::new(HPos::Left, VPos::Top)),
+            (box_left + pad, box_top + pad),
+        )?;
     }
     root.present()?;
     Ok(())

@@ -61,7 +61,19 @@ pub fn ResultsTable(
                     {memory_cell(report, strategy, "mem-optim", t.col_optim, |r| r.memory.optimizer_states)}
                     {memory_cell(report, strategy, "mem-act", t.col_act, |r| r.memory.activations)}
                     {memory_cell(report, strategy, "mem-buf", t.col_buffers, |r| r.memory.buffers)}
-                    {memory_cell(report, strategy, "mem-total", t.col_total, |r| r.memory.total)}
+                    <td class="num" data-label=t.col_total data-testid=format!("mem-total-{}", strategy.id()) data-value=move || shortest_decimal(row().memory.total.gb())>
+                        {move || format_bytes(row().memory.total, report.read().unit)}
+                        // The step's peak, where it rises above what is kept.
+                        <span class="sub" data-testid=format!("peak-{}", strategy.id())
+                            data-value=move || shortest_decimal(row().step.peak().1.gb())
+                            hidden=move || row().step.peak().1.get() <= row().memory.total.get()>
+                            {move || {
+                                let (kept, peak) = (row().memory.total, row().step.peak().1);
+                                (peak.get() > kept.get())
+                                    .then(|| text::fill(t.peak_sub, &[&format_bytes(peak, report.read().unit)]))
+                            }}
+                        </span>
+                    </td>
                     <td class="verdict" data-label=t.col_fits data-testid=format!("fits-{}", strategy.id()) data-value=move || fits().to_string()>
                         {move || if fits() { t.fits_yes } else { t.fits_no }}
                         <span class="sub" data-testid=format!("headroom-{}", strategy.id())
@@ -141,18 +153,28 @@ pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
                 if setup.gpus() == 1 { "" } else { t.plural_s },
             ],
         );
-        let verdict = text::fill(
-            t.summary_needs,
-            &[
-                chosen.strategy.label(),
-                &format_bytes(chosen.memory.total, unit),
-                if chosen.fits {
-                    t.it_fits
-                } else {
-                    t.it_does_not_fit
-                },
-            ],
-        );
+        let fits = if chosen.fits {
+            t.it_fits
+        } else {
+            t.it_does_not_fit
+        };
+        // What is kept, or the step's peak where it rises above it.
+        let (phase, peak) = chosen.step.peak();
+        let kept = format_bytes(chosen.memory.total, unit);
+        let verdict = if report.activations.is_some() && peak.get() > chosen.memory.total.get() {
+            text::fill(
+                t.summary_needs_peak,
+                &[
+                    chosen.strategy.label(),
+                    &format_bytes(peak, unit),
+                    crate::chart::phase_name(t, phase),
+                    &kept,
+                    fits,
+                ],
+            )
+        } else {
+            text::fill(t.summary_needs, &[chosen.strategy.label(), &kept, fits])
+        };
         let advice = match report.least_sharding_that_fits() {
             Some(best) if best == chosen.strategy => String::new(),
             Some(best) => text::fill(

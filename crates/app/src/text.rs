@@ -148,6 +148,21 @@ texts! {
     chart_memory_heading: &'static str = "Memory per GPU, by part", "每张 GPU 的显存构成";
     chart_memory_axis: &'static str = "Memory per GPU ({})", "每张 GPU 的显存（{}）";
     chart_usable: &'static str = "usable", "可用";
+    chart_step_heading: &'static str = "One step of the highlighted strategy, over time",
+        "高亮策略的一步训练：显存随时间的变化";
+    chart_step_alt: &'static str = "Memory per GPU over one step of {}: {}.",
+        "{} 一步训练中每张 GPU 的显存：{}。";
+    chart_states: &'static str = "states and buffers", "模型状态与缓冲区";
+    chart_step_activations: &'static str = "activations and the loss's tensors", "激活值与损失的张量";
+    chart_kept: &'static str = "kept", "保存总量";
+    phase_start: &'static str = "start", "开始";
+    phase_forward_end: &'static str = "forward end", "前向结束";
+    phase_backward_start: &'static str = "backward start", "反向开始";
+    phase_recomputed_layer: &'static str = "recomputed layer", "重算一层";
+    phase_optimizer_step: &'static str = "optimizer step", "优化器更新";
+    peak_sub: &'static str = "peak {}", "峰值 {}";
+    summary_needs_peak: &'static str = "{} needs {} per GPU at the peak of its step ({}; {} kept): {}.",
+        "{} 在一步训练的峰值需要每张 GPU {}（{}；保存总量 {}）：{}。";
     chart_capacity: &'static str = "GPU", "单卡容量";
     chart_scaling_heading: &'static str = "Largest trainable model on 1 to 1,024 GPUs",
         "1 到 1,024 张 GPU 可训练的最大模型";

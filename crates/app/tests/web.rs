@@ -1122,3 +1122,43 @@ async fn hugging_faces_accounting_is_a_choice_of_the_step() {
     assert!(page.value("act-total") != kept);
     assert!(!address_query().await.contains("framework="));
 }
+
+/// The peak of the step beside what is kept: under Hugging Face's accounting
+/// the backward's start holds the loss's fp32 gradients on top (8·s·b·v
+/// bytes), the verdict is judged on the peak, and the step's chart is shown;
+/// without a model the chart is hidden and the totals stand alone.
+#[wasm_bindgen_test]
+async fn the_step_peaks_above_what_is_kept_and_the_verdict_follows_the_peak() {
+    let _turn = Turn::take().await;
+    let query = "?model=llama3-8b&framework=hf&seq=8192&stage=3";
+    let page = Page::open(query).await;
+    let report = vram_core::link::decode(query).config.report().unwrap();
+    let row = report.strategy(vram_core::Strategy::Zero3);
+    let (phase, peak) = row.step.peak();
+    assert_eq!(phase, vram_core::step::Phase::BackwardStart);
+    // 8 × 8192 × 128256 bytes of fp32 gradients, less the labels, plus a scalar.
+    let above = peak.get() - row.memory.total.get();
+    assert_eq!(above, 8.0 * 8192.0 * 128_256.0 - 8.0 * 8193.0 + 4.0);
+    page.assert_figure("peak-zero3", peak.gb());
+    page.assert_figure("mem-total-zero3", row.memory.total.gb());
+    assert_eq!(page.testid("peak-zero3").get_attribute("hidden"), None);
+    let summary = page.testid("summary").text_content().unwrap_or_default();
+    assert!(
+        summary.contains("at the peak of its step (backward start"),
+        "{summary}"
+    );
+    assert_eq!(page.testid("step-chart").get_attribute("hidden"), None);
+    let canvas: HtmlCanvasElement = page.testid("chart-step").unchecked_into();
+    assert!(canvas.width() > 0);
+    // Without a model nothing rises above the totals, and the chart goes.
+    page.choose("model", "").await;
+    assert!(page.testid("step-chart").get_attribute("hidden").is_some());
+    assert!(page.testid("peak-zero3").get_attribute("hidden").is_some());
+    assert_eq!(
+        page.testid("peak-zero3")
+            .text_content()
+            .unwrap_or_default()
+            .trim(),
+        ""
+    );
+}

@@ -10,7 +10,8 @@ pub enum Part {
     Table,
     /// Where each state lives: GPU, CPU or NVMe, per strategy.
     Placement,
-    /// The chart of memory per GPU, per strategy, by kind of state.
+    /// The charts of memory per GPU: per strategy by kind of state, and over
+    /// one step of the highlighted strategy (when activations are counted).
     MemoryChart,
     /// The chart of the largest trainable model against the number of GPUs.
     LargestChart,
