@@ -1034,7 +1034,10 @@ async fn controls_off_disables_the_whole_form_and_charts_can_stand_alone() {
     // The memory part's two charts (the step's hidden without a model) and the scaling one.
     let charts = page.root.query_selector_all("canvas").unwrap();
     assert_eq!(charts.length(), 3);
-    assert!(has(&page, "[data-testid='step-chart'][hidden] [data-testid='chart-step']"));
+    assert!(has(
+        &page,
+        "[data-testid='step-chart'][hidden] [data-testid='chart-step']"
+    ));
     assert!(has(&page, "[data-testid='chart-memory']"));
     assert!(has(&page, "[data-testid='chart-scaling']"));
     assert!(!has(&page, "[data-testid='results']") && !has(&page, "form"));
