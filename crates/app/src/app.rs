@@ -37,7 +37,7 @@ mod sections {
     /// The GPUs.
     pub const GPUS: [Field; 3] = [Gpus, Gpu, GpuMemory];
     /// The lesson's reserved share and training recipe.
-    pub const RECIPE: [Field; 5] = [Overhead, Context, Precision, GradAcc, Optimizer];
+    pub const RECIPE: [Field; 6] = [Overhead, Context, Precision, Amp, GradAcc, Optimizer];
     /// The batch, and how the page shows its results.
     pub const DISPLAY: [Field; 5] = [GlobalBatch, Unit, Lang, Theme, Stage];
     /// What a read-only figure's caption names after the parameter count (then

@@ -293,6 +293,10 @@ texts! {
     label_quant: &'static str = "Base stored as", "基座存储格式";
     quant: [&'static str; 2] = ["NF4, 4 bits", "LLM.int8, 8 bits"], ["NF4（4 位）", "LLM.int8（8 位）"];
     label_double_quant: &'static str = "Double quantisation", "双重量化";
+    label_amp: &'static str = "Autocast (AMP)", "自动混合精度（autocast）";
+    hint_amp: &'static str = "fp32 weights and gradients, 16-bit compute, no master copy (Trainer(bf16=True)).",
+        "fp32 权重与梯度、16 位计算、无主副本（Trainer(bf16=True) 的做法）。";
+    err_needs_mixed: &'static str = "Needs a mixed precision: FP16 or BF16 (mixed).", "需要混合精度：FP16 或 BF16（混合）。";
     adapters_line: &'static str =
         "{}: {} trainable parameters of {} ({} %), each with the recipe's bytes; the frozen base holds {} ({}).",
         "{}：可训练参数 {} / {}（{} %），按所选精度与优化器计；冻结的基座占 {}（{}）。";
@@ -383,6 +387,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         ),
         InputErrorKind::LargerThanModel => t.err_larger_than_model.into(),
         InputErrorKind::NotCovered => t.err_not_covered.into(),
+        InputErrorKind::NeedsMixedPrecision => t.err_needs_mixed.into(),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,
@@ -471,6 +476,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Targets => (t.label_targets, "", None),
         Field::Quant => (t.label_quant, "", None),
         Field::DoubleQuant => (t.label_double_quant, "", None),
+        Field::Amp => (t.label_amp, "", Some(t.hint_amp)),
         Field::BufferFactor => (t.label_buffer_factor, "×", Some(t.hint_buffer_factor)),
         Field::Dropout => (t.label_dropout, "", Some(t.hint_dropout)),
         Field::Framework => (t.label_framework, "", None),

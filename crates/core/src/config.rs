@@ -170,6 +170,9 @@ pub struct Config {
     pub runtime: Runtime,
     /// What is trained: every parameter, or LoRA/QLoRA adapters on a frozen base.
     pub fine_tuning: FineTuning,
+    /// Whether the mixed precision runs under autocast (`amp`): fp32 weights
+    /// and gradients, no master copy (see [`Recipe::autocast`]).
+    pub amp: bool,
 }
 
 impl Default for Config {
@@ -194,6 +197,7 @@ impl Default for Config {
             controls: true,
             runtime: Runtime::default(),
             fine_tuning: FineTuning::default(),
+            amp: false,
         }
     }
 }
@@ -203,6 +207,9 @@ impl Config {
     pub fn setup(&self) -> Result<TrainingSetup, InputError> {
         let params = self.params()?;
         Field::Nodes.check(f64::from(self.runtime.nodes))?;
+        if self.amp && !self.precision.is_mixed() {
+            return Err(Field::Amp.error(InputErrorKind::NeedsMixedPrecision));
+        }
         // Hugging Face's accounting was measured on SwiGLU models only.
         if let Some(model) = self.model {
             if model.framework == Framework::Hf && !crate::hf::covers(&model.architecture) {
@@ -272,6 +279,7 @@ impl Config {
             precision: self.precision,
             gradients: self.gradients,
             optimizer: self.optimizer,
+            autocast: self.amp,
         }
     }
 
@@ -547,15 +555,15 @@ impl Report {
         let n = self.setup.gpus();
         let terms = [
             (
-                recipe.precision.bytes_per_param(),
+                recipe.storage().bytes_per_param(),
                 strategy.shards_weights(),
             ),
             (
-                recipe.gradients.bytes_per_param(recipe.precision),
+                recipe.gradients.bytes_per_param(recipe.storage()),
                 strategy.shards_gradients(),
             ),
             (
-                recipe.optimizer.state_bytes_per_param(recipe.precision),
+                recipe.optimizer.state_bytes_per_param(recipe.storage()),
                 strategy.shards_optimizer_states(),
             ),
         ]
@@ -955,5 +963,53 @@ mod tests {
         assert!((zero2.memory.total.gb() - 48.75).abs() < 1e-9);
         assert!(zero2.fits);
         assert!(!report.strategy(Strategy::Zero1).fits); // 71.5 GB > 64 GB
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn autocast_keeps_fp32_weights_so_zero_shards_less_of_the_same_16_bytes() {
+        let report = |query: &str| crate::link::decode(query).config.report().unwrap();
+        let lesson = report("dtype=bf16");
+        let amp = report("dtype=bf16&amp=1");
+        let ddp = amp.strategy(Strategy::Ddp).bytes_per_param;
+        assert_eq!(
+            (ddp.weights, ddp.gradients, ddp.optimizer_states),
+            (4.0, 4.0, 8.0)
+        );
+        // The same 16 bytes under DDP: 112 GB for 7 B parameters.
+        assert_eq!(amp.strategy(Strategy::Ddp).memory.total.gb(), 112.0);
+        // ZeRO-1 shards Adam's 8 bytes, not the lesson's 12: (4 + 4 + 8 / 8) × 7 = 63 GB.
+        assert_eq!(amp.strategy(Strategy::Zero1).memory.total.gb(), 63.0);
+        assert_eq!(lesson.strategy(Strategy::Zero1).memory.total.gb(), 38.5);
+        assert_eq!(amp.strategy(Strategy::Zero3).memory.total.gb(), 14.0);
+        // Activations stay 16-bit: the compute precision is still bf16.
+        let with_model = |query: &str| report(query).activations.unwrap().total;
+        assert_eq!(
+            with_model("model=llama3-8b&dtype=bf16&amp=1"),
+            with_model("model=llama3-8b&dtype=bf16")
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn autocast_needs_a_mixed_precision() {
+        let config = Config {
+            amp: true,
+            precision: Precision::Fp32Pure,
+            ..Config::default()
+        };
+        let errors = config.report().unwrap_err();
+        assert_eq!(errors[0].field, Field::Amp);
+        assert_eq!(errors[0].kind, InputErrorKind::NeedsMixedPrecision);
+        // In a link it is set aside, and the link forgets it.
+        let decoded = crate::link::decode("dtype=fp32&amp=1");
+        assert_eq!(decoded.problems.len(), 1);
+        assert_eq!(decoded.problems[0].key, "amp");
+        assert!(!decoded.config.amp);
+        assert!(!crate::link::encode(&decoded.config).contains("amp"));
+        assert!(
+            crate::link::encode(&crate::link::decode("dtype=fp16&amp=1").config)
+                .ends_with("&amp=1")
+        );
     }
 }

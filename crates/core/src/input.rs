@@ -128,6 +128,8 @@ pub enum Field {
     Attention,
     /// The CUDA context and allocator reserve per GPU, in GB.
     Context,
+    /// Whether the mixed precision runs under autocast (fp32 weights).
+    Amp,
 }
 }
 
@@ -337,6 +339,7 @@ impl Field {
             Field::Framework => "framework",
             Field::Attention => "attn",
             Field::Context => "context",
+            Field::Amp => "amp",
         }
     }
 
@@ -394,6 +397,7 @@ impl Field {
             Field::Framework => "activation accounting",
             Field::Attention => "attention implementation",
             Field::Context => "CUDA context and allocator reserve",
+            Field::Amp => "autocast (fp32 weights, 16-bit compute)",
         }
     }
 
@@ -449,7 +453,7 @@ impl Field {
             Field::Method => &["full", "lora", "qlora"],
             Field::Targets => &["qv", "attn", "mlp", "all"],
             Field::Quant => &["nf4", "int8"],
-            Field::DoubleQuant => &["0", "1"],
+            Field::DoubleQuant | Field::Amp => &["0", "1"],
             Field::Framework => &["megatron", "hf"],
             Field::Attention => &["eager", "sdpa", "flash_attention_2"],
             Field::Accounting => &["course", "deepspeed"],
@@ -513,6 +517,7 @@ impl Field {
             | Field::Targets
             | Field::Quant
             | Field::DoubleQuant
+            | Field::Amp
             | Field::Framework
             | Field::Attention => return None,
         };
@@ -609,6 +614,8 @@ pub enum InputErrorKind {
     /// The choice does not cover this model (Hugging Face's measured accounting
     /// and a GELU MLP).
     NotCovered,
+    /// Autocast with a precision that is not mixed (fp16 or bf16).
+    NeedsMixedPrecision,
 }
 
 /// A typed error that names the field it is about.
@@ -665,6 +672,9 @@ impl InputError {
             InputErrorKind::LargerThanModel => "is larger than the model (params)".into(),
             InputErrorKind::NotCovered => {
                 "covers Llama-, Mistral- and Qwen2-style models (SwiGLU), not this one".into()
+            }
+            InputErrorKind::NeedsMixedPrecision => {
+                "needs a mixed precision (dtype fp16 or bf16)".into()
             }
         }
     }

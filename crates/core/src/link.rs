@@ -130,6 +130,9 @@ pub fn encode(config: &Config) -> String {
     if !config.controls {
         fields.push(Field::Controls);
     }
+    if config.amp {
+        fields.push(Field::Amp);
+    }
     // The runtime's keys only where they differ from the default, so links
     // without them keep meaning what they meant.
     let default = Config::default();
@@ -212,6 +215,7 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
         .chain(SHOWING_FIELDS)
         .chain(RUNTIME_FIELDS)
         .chain(FINE_TUNING_FIELDS)
+        .chain([Field::Amp])
 }
 
 /// Every field a link may carry, in the order [`encode`] writes them.
@@ -222,6 +226,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .chain(MODEL_FIELDS)
         .chain([Field::Dropout, Field::Framework, Field::Attention])
         .chain(SHOWING_FIELDS)
+        .chain([Field::Amp])
         .chain(RUNTIME_FIELDS)
         .chain(FINE_TUNING_FIELDS)
 }
@@ -300,6 +305,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Targets => config.fine_tuning.targets.key().to_string(),
         Field::Quant => config.fine_tuning.quant.key().to_string(),
         Field::DoubleQuant => flag(config.fine_tuning.double_quant),
+        Field::Amp => flag(config.amp),
         Field::Accounting => runtime.accounting.key().to_string(),
         Field::Offload => runtime.offload.key().to_string(),
         Field::OffloadTo => runtime.offload_device.key().to_string(),
@@ -424,10 +430,15 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         problems.push(set_aside(pairs, Field::Nodes, error));
         config.runtime.nodes = 1;
     }
-    // Hugging Face's accounting on a model it does not cover, and a largest
-    // layer larger than the model, are set aside.
-    for _ in 0..2 {
+    // Hugging Face's accounting on a model it does not cover, a largest layer
+    // larger than the model, and autocast without a mixed precision are set
+    // aside.
+    for _ in 0..3 {
         match config.setup() {
+            Err(error) if error.field == Field::Amp => {
+                problems.push(set_aside(pairs, Field::Amp, error));
+                config.amp = false;
+            }
             Err(error) if error.field == Field::Framework => {
                 problems.push(set_aside(pairs, Field::Framework, error));
                 if let Some(model) = &mut config.model {
@@ -573,6 +584,7 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             config.fine_tuning.quant = pick(&Quant::ALL, Quant::key, &choice).ok_or_else(unknown)?
         }
         Field::DoubleQuant => config.fine_tuning.double_quant = flag(&choice)?,
+        Field::Amp => config.amp = flag(&choice)?,
         Field::Accounting => {
             config.runtime.accounting =
                 pick(&Accounting::ALL, Accounting::key, &choice).ok_or_else(unknown)?

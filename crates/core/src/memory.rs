@@ -44,15 +44,15 @@ impl BytesPerParam {
         BytesPerParam {
             weights: shard(
                 strategy.shards_weights(),
-                recipe.precision.bytes_per_param(),
+                recipe.storage().bytes_per_param(),
             ),
             gradients: shard(
                 strategy.shards_gradients(),
-                recipe.gradients.bytes_per_param(recipe.precision),
+                recipe.gradients.bytes_per_param(recipe.storage()),
             ),
             optimizer_states: shard(
                 strategy.shards_optimizer_states(),
-                recipe.optimizer.state_bytes_per_param(recipe.precision),
+                recipe.optimizer.state_bytes_per_param(recipe.storage()),
             ),
         }
     }
@@ -73,6 +73,10 @@ pub struct Recipe {
     pub gradients: GradientPrecision,
     /// The optimizer.
     pub optimizer: Optimizer,
+    /// Whether a mixed precision runs under autocast (`torch.autocast`, what
+    /// `Trainer(bf16=True)` does): fp32 weights and gradients, the optimizer's
+    /// moments without a master copy, 16-bit compute.
+    pub autocast: bool,
 }
 
 impl Recipe {
@@ -82,6 +86,19 @@ impl Recipe {
             precision,
             gradients: GradientPrecision::AsWeights,
             optimizer,
+            autocast: false,
+        }
+    }
+
+    /// The format the states are stored in: the precision's, or under
+    /// autocast fp32 weights that are their own master copy (4 + 4 + 8 bytes
+    /// with Adam: the lesson's 16, split so ZeRO shards 8 or 12 of them, not
+    /// 12 or 14).
+    pub const fn storage(&self) -> Precision {
+        if self.autocast && self.precision.is_mixed() {
+            Precision::Fp32Pure
+        } else {
+            self.precision
         }
     }
 }
@@ -143,14 +160,14 @@ impl TrainingSetup {
         self.params
     }
 
-    /// Precision of the weights.
+    /// The precision chosen: what activations are computed in.
     pub fn precision(&self) -> Precision {
         self.recipe.precision
     }
 
     /// Bytes of one gradient value: the weights' format, or fp32 when accumulated in it.
     pub fn gradient_bytes_per_param(&self) -> f64 {
-        self.recipe.gradients.bytes_per_param(self.recipe.precision)
+        self.recipe.gradients.bytes_per_param(self.recipe.storage())
     }
 
     /// The optimizer.

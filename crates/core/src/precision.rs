@@ -34,6 +34,12 @@ impl Precision {
         Precision::Bf16Pure,
     ];
 
+    /// Whether this is a mixed precision (16-bit compute beside fp32 state),
+    /// the only precisions autocast applies to.
+    pub const fn is_mixed(self) -> bool {
+        matches!(self, Precision::Fp16 | Precision::Bf16)
+    }
+
     /// Bytes of one weight (and one gradient, unless accumulated in fp32).
     pub const fn bytes_per_param(self) -> f64 {
         match self {

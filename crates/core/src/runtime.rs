@@ -275,7 +275,7 @@ impl Runtime {
             .or(largest_layer)
             .map_or(0.0, |l| l.get());
         let offload = self.offload.under(strategy);
-        let weight_bytes = setup.precision().bytes_per_param();
+        let weight_bytes = setup.recipe().storage().bytes_per_param();
         let buffers = if self.buffers {
             self.buffer_sizes.elements(strategy) * weight_bytes
         } else {

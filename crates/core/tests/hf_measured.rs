@@ -46,7 +46,8 @@ fn measured() -> Measured {
 }
 
 /// The row's model as a link: Llama 2 7B's keys edited (Qwen2 with q/k/v
-/// biases from the Qwen2.5 preset), the step, the framework and the numerics.
+/// biases from the Qwen2.5 preset), the step, the framework and the numerics
+/// (autocast as `amp=1`: fp32 weights, 16-bit compute).
 fn query(row: &Row) -> String {
     let (model, dtype) = (
         if row.model_type == "qwen2" {
@@ -57,7 +58,7 @@ fn query(row: &Row) -> String {
         match row.numerics.as_str() {
             "fp32" => "fp32-pure",
             "bf16" => "bf16-pure",
-            _ => "bf16",
+            _ => "bf16&amp=1",
         },
     );
     format!(
