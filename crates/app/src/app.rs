@@ -34,6 +34,18 @@ mod sections {
         Layers, Hidden, Ffn, Heads, KvHeads, Vocab, Mlp, Tied, Seq, MicroBatch, Recompute, Flash,
         Dropout, Framework, Attention,
     ];
+    /// Beyond a Llama: a head size of its own, q/k norms, experts, latent
+    /// attention, and the experts' capacity (in a fold of their own).
+    pub const EXPERTS: [Field; 15] = {
+        let extra = vram_core::link::EXTRA_ARCHITECTURE_FIELDS;
+        let mut all = [Capacity; 15];
+        let mut i = 0;
+        while i < extra.len() {
+            all[i] = extra[i];
+            i += 1;
+        }
+        all
+    };
     /// The GPUs.
     pub const GPUS: [Field; 3] = [Gpus, Gpu, GpuMemory];
     /// The lesson's reserved share and training recipe.
@@ -190,10 +202,15 @@ pub fn App() -> impl IntoView {
             {section(&sections::MODEL)}
             <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
                 {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
+                {move || active_note(t, &config.get())}
             </p>
             <fieldset class="architecture" hidden=move || !with_model.get()>
                 <legend>{t.architecture}</legend>
                 {section(&sections::ARCHITECTURE)}
+                <details class="experts" data-testid="experts-details" open=initial.model.is_some_and(|m| m.architecture.moe.is_moe() || m.architecture.mla.is_latent() || m.architecture.head_dim > 0)>
+                    <summary>{t.moe_details}</summary>
+                    {section(&sections::EXPERTS)}
+                </details>
             </fieldset>
             {section(&sections::FINE_TUNING)}
             {section(&sections::GPUS)}
@@ -289,6 +306,22 @@ fn whole_calculator(config: &Config) -> Config {
 
 /// The model's name after its parameter count: ` (Llama 2 13B)`, or
 /// ` (custom from Llama 2 13B)` for an edited architecture; empty for a bare size.
+/// A mixture of experts' active parameters per token, after its total.
+fn active_note(t: &Text, config: &Config) -> String {
+    match config.model.map(|m| m.architecture) {
+        Some(arch) if arch.moe.is_moe() => format!(
+            " · {}",
+            text::fill(
+                t.active_params,
+                &[&vram_core::format::format_number(
+                    arch.active_param_count() as f64
+                )]
+            )
+        ),
+        _ => String::new(),
+    }
+}
+
 fn model_note(t: &Text, config: &Config) -> String {
     match config.model.as_ref().map(ModelSpec::preset) {
         Some(Some(preset)) => format!(" ({})", preset.name),

@@ -280,6 +280,9 @@ pub fn notes(t: &Text, report: &Report) -> String {
             (vram_core::hf::Framework::Hf, Some(kept)) => {
                 (t.activations_line_hf, hf_parts(t, report, &model, &kept))
             }
+            _ if !vram_core::activations::is_plain(&model.architecture) => {
+                (t.activations_line_general, formula)
+            }
             _ => (t.activations_line, formula),
         };
         parts.push(text::fill(

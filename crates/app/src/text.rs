@@ -255,6 +255,18 @@ texts! {
         "每张 GPU 的激活值（Korthikanti 等，2022；ZeRO 不切分），{} × {} 词元：\n{}，\n其中 L 为层数，e 为每个值的\
          字节数，s 为词元数，b 为微批次，h 为隐藏维度，k 为键/值宽度，m 在 SwiGLU 取 4、GELU 取 2，f 为 FFN \
          宽度，a 为注意力头数，v 为词表大小。\n{} 下放得下的最大微批次：{}。";
+    activations_line_general: &'static str =
+        "Activations per GPU (Korthikanti et al. 2022, generalised; not sharded by ZeRO), {} × {} tokens:\n{},\n\
+         with L_d dense and L_e expert layers, A the attention's values per token (4h + q + k + v + o, latent \
+         attention's compressed vectors added), e bytes per value, s tokens, b micro-batch, h hidden size, m 4 \
+         for SwiGLU or 2 for GELU, f, f_e and f_s the dense, expert and shared FFN widths, t experts per token, \
+         c the capacity factor, n shared experts, E routed experts, a heads, v vocabulary.\nLargest \
+         micro-batch that fits with {}: {}.",
+        "每张 GPU 的激活值（Korthikanti 等，2022，推广形式；ZeRO 不切分），{} × {} 词元：\n{}，\n其中 L_d 为稠密层数、\
+         L_e 为专家层数，A 为注意力每个词元保存的值数（4h + q + k + v + o，潜在注意力另加压缩向量），e 为每个值的字节数，\
+         s 为词元数，b 为微批次，h 为隐藏维度，m 在 SwiGLU 取 4、GELU 取 2，f、f_e、f_s 分别为稠密、专家、共享专家的 \
+         FFN 宽度，t 为每个词元的专家数，c 为容量因子，n 为共享专家数，E 为路由专家数，a 为注意力头数，v 为词表大小。\
+         \n{} 下放得下的最大微批次：{}。";
     derivation: &'static str = "{} per GPU, by the lesson's formula: {}.", "{} 每张 GPU，按课程公式：{}。";
     word_activations: &'static str = "activations", "激活值";
     word_buffers: &'static str = "buffers", "缓冲区";
@@ -313,6 +325,31 @@ texts! {
     framework: [&'static str; 2] = ["Megatron-LM (Korthikanti)", "Hugging Face (measured)"],
         ["Megatron-LM（Korthikanti）", "Hugging Face（实测）"];
     label_attention: &'static str = "Attention implementation", "注意力实现";
+    moe_details: &'static str = "Experts and attention details", "专家与注意力细节";
+    label_head_dim: &'static str = "Head size", "注意力头维度";
+    hint_head_dim: &'static str = "0: hidden size ÷ heads. Qwen3 sets its own (128).", "0 表示 隐藏层维度 ÷ 头数；Qwen3 单独设定（128）。";
+    label_qk_norm: &'static str = "Norms on q and k", "q、k 上的归一化";
+    label_experts: &'static str = "Routed experts", "路由专家数";
+    hint_experts: &'static str = "0: a dense model. Memory follows all experts; compute the active ones.",
+        "0 表示稠密模型。显存按全部专家计，计算量按激活的专家计。";
+    label_top_k: &'static str = "Experts per token", "每个词元的专家数";
+    label_expert_ffn: &'static str = "Expert FFN size", "专家 FFN 维度";
+    label_shared_experts: &'static str = "Shared experts", "共享专家数";
+    label_shared_ffn: &'static str = "Shared expert FFN size", "共享专家 FFN 维度";
+    label_shared_gate: &'static str = "Shared expert gate", "共享专家门控";
+    label_dense_layers: &'static str = "Leading dense layers", "前置稠密层数";
+    label_q_rank: &'static str = "Latent query rank", "潜在查询秩";
+    label_kv_rank: &'static str = "Latent key/value rank", "潜在键值秩";
+    hint_kv_rank: &'static str = "0: no latent attention. DeepSeek-V3: 512.", "0 表示不用潜在注意力（MLA）；DeepSeek-V3 为 512。";
+    label_rope_dim: &'static str = "Rotary head size", "旋转位置部分的头维度";
+    label_nope_dim: &'static str = "Non-rotary head size", "非旋转部分的头维度";
+    label_v_dim: &'static str = "Value head size", "值的头维度";
+    label_capacity: &'static str = "Expert capacity factor", "专家容量因子";
+    hint_capacity: &'static str = "Copies of each token's activations per routed expert: 1 for uniform routing.",
+        "每个路由专家按词元保存的激活值份数：均匀路由为 1。";
+    active_params: &'static str = "{} active per token", "每个词元激活 {}";
+    err_dense_only: &'static str = "Adapters here adapt dense models only (not experts or latent attention).",
+        "此处的适配器只适用于稠密模型（不含专家与潜在注意力）。";
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
         ["按 FlashAttention 设置", "eager", "SDPA", "FlashAttention-2"];
     hint_dropout: &'static str = "Above 0, each dropout keeps a 1-byte mask per value, as on a GPU.",
@@ -388,6 +425,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::LargerThanModel => t.err_larger_than_model.into(),
         InputErrorKind::NotCovered => t.err_not_covered.into(),
         InputErrorKind::NeedsMixedPrecision => t.err_needs_mixed.into(),
+        InputErrorKind::DenseOnly => t.err_dense_only.into(),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,
@@ -480,6 +518,21 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::BufferFactor => (t.label_buffer_factor, "×", Some(t.hint_buffer_factor)),
         Field::Dropout => (t.label_dropout, "", Some(t.hint_dropout)),
         Field::Framework => (t.label_framework, "", None),
+        Field::HeadDim => (t.label_head_dim, "", Some(t.hint_head_dim)),
+        Field::QkNorm => (t.label_qk_norm, "", None),
+        Field::Experts => (t.label_experts, "", Some(t.hint_experts)),
+        Field::TopK => (t.label_top_k, "", None),
+        Field::ExpertFfn => (t.label_expert_ffn, "", None),
+        Field::SharedExperts => (t.label_shared_experts, "", None),
+        Field::SharedFfn => (t.label_shared_ffn, "", None),
+        Field::SharedGate => (t.label_shared_gate, "", None),
+        Field::DenseLayers => (t.label_dense_layers, "", None),
+        Field::QRank => (t.label_q_rank, "", None),
+        Field::KvRank => (t.label_kv_rank, "", Some(t.hint_kv_rank)),
+        Field::RopeDim => (t.label_rope_dim, "", None),
+        Field::NopeDim => (t.label_nope_dim, "", None),
+        Field::VDim => (t.label_v_dim, "", None),
+        Field::Capacity => (t.label_capacity, "×", Some(t.hint_capacity)),
         Field::Attention => (t.label_attention, "", None),
         Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Accounting => (t.label_accounting, "", None),

@@ -526,6 +526,23 @@ fn markdown(report: &Report) -> String {
 /// where it applies.
 fn formulas(report: &Report) -> Vec<String> {
     let mut lines = Vec::new();
+    if let Some(arch) = report
+        .model
+        .map(|m| m.architecture)
+        .filter(|a| a.moe.is_moe())
+    {
+        lines.push(format!(
+            "Mixture of experts: {} parameters in memory, {} active per token ({} of {} routed experts{}).",
+            format_number(arch.param_count() as f64),
+            format_number(arch.active_param_count() as f64),
+            arch.moe.top_k,
+            arch.moe.experts,
+            match arch.moe.shared_experts {
+                0 => String::new(),
+                n => format!(", {n} shared"),
+            },
+        ));
+    }
     if let Some(adapters) = report.setup.adapters() {
         let all = report.setup.params().get();
         lines.push(format!(
@@ -549,11 +566,24 @@ fn formulas(report: &Report) -> Vec<String> {
     if let (Some(formula), true) = (report.activation_derivation(), measured) {
         lines.push(format!("Activations as measured: {formula}."));
     } else if let Some(formula) = report.activation_derivation() {
-        lines.push(format!(
-            "Activation formula (Korthikanti et al. 2022): {formula}, with L layers, e bytes per value, \
-             s tokens, b micro-batch, h hidden size, k key/value width, m 4 for SwiGLU or 2 for GELU, \
-             f FFN width, a heads, v vocabulary."
-        ));
+        let plain = report
+            .model
+            .is_none_or(|m| vram_core::activations::is_plain(&m.architecture));
+        lines.push(match plain {
+            true => format!(
+                "Activation formula (Korthikanti et al. 2022): {formula}, with L layers, e bytes per value, \
+                 s tokens, b micro-batch, h hidden size, k key/value width, m 4 for SwiGLU or 2 for GELU, \
+                 f FFN width, a heads, v vocabulary."
+            ),
+            false => format!(
+                "Activation formula (Korthikanti et al. 2022, generalised): {formula}, with L_d dense and \
+                 L_e expert layers, A the attention's values per token (4h + q + k + v + o, latent \
+                 attention's compressed vectors added), e bytes per value, s tokens, b micro-batch, \
+                 h hidden size, m 4 for SwiGLU or 2 for GELU, f, f_e and f_s the dense, expert and shared \
+                 FFN widths, t experts per token, c the capacity factor, n shared experts, E routed \
+                 experts, a heads, v vocabulary."
+            ),
+        });
     }
     lines
 }
@@ -644,6 +674,10 @@ pub fn json(config: &Config, report: &Report) -> String {
             "double_quant": config.fine_tuning.double_quant,
         },
         "params": figure(report.setup.params().get(), "parameters"),
+        // What a token goes through: a mixture of experts' top-k, all of a dense model.
+        "active_params": report
+            .model
+            .map_or(report.setup.params().get() as u64, |m| m.architecture.active_param_count()),
         // Exact integers: every parameter is trainable without adapters.
         "trainable_params": report.setup.adapters().map_or(report.setup.params().get() as u64, |a| a.trainable),
         "frozen_params": report.setup.adapters().map_or(0, |a| a.frozen),

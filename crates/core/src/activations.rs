@@ -81,6 +81,10 @@ pub struct ActivationSetup {
     pub recompute: Recompute,
     /// Whether the model applies dropout (1-byte masks are stored).
     pub dropout: bool,
+    /// How many copies of its tokens each routed expert takes, relative to
+    /// uniform routing (Megatron-LM's `moe_expert_capacity_factor`; 1 for
+    /// uniform, more for imbalance). Dense models ignore it.
+    pub capacity: f64,
 }
 
 impl ActivationSetup {
@@ -115,29 +119,38 @@ pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -
     let b = f64::from(setup.micro_batch);
     let h = f64::from(architecture.hidden);
     let a = f64::from(architecture.heads);
-    let f = f64::from(architecture.ffn);
-    let k = architecture.kv_width() as f64;
     let v = f64::from(architecture.vocab);
     let e = setup.bytes_per_value;
     let mask = if setup.dropout { 1.0 } else { 0.0 };
-    let m = match architecture.mlp {
-        Mlp::Gelu => 2.0,
-        Mlp::SwiGlu => 4.0,
-    };
-
-    let without_scores = e * s * b * (6.0 * h + 2.0 * k + m * f) + mask * 2.0 * s * b * h;
+    let (dense_mlp, moe_mlp) = mlp_terms(architecture, setup.capacity);
+    let attention = attention_term(architecture);
+    let without_scores = |mlp: f64| e * s * b * (attention + mlp) + mask * 2.0 * s * b * h;
+    let (dense_layer, moe_layer) = (
+        without_scores(dense_mlp),
+        // The router's fp32 logits, one per expert and token.
+        without_scores(moe_mlp) + 4.0 * s * b * f64::from(architecture.moe.experts),
+    );
     let scores = (2.0 * e + mask) * a * s * s * b;
-    // Each stored layer without recomputation, or the one working set with full.
-    let layer_term = without_scores + if setup.scores_counted() { scores } else { 0.0 };
-    let per_layer = match setup.recompute {
-        Recompute::Full => without_scores,
-        Recompute::None | Recompute::Selective => layer_term,
+    let scores = if setup.scores_counted() { scores } else { 0.0 };
+    let dense_count = f64::from(architecture.dense_layer_count());
+    let moe_count = f64::from(architecture.layers) - dense_count;
+    // One layer: a mixture of experts' where most layers are.
+    let widest = if moe_count > 0.0 {
+        moe_layer
+    } else {
+        dense_layer
     };
-
+    let per_layer = match setup.recompute {
+        Recompute::Full => widest,
+        Recompute::None | Recompute::Selective => widest + scores,
+    };
     let layer_count = f64::from(architecture.layers);
     let layers = match setup.recompute {
-        Recompute::None | Recompute::Selective => layer_count * layer_term,
-        Recompute::Full => layer_count * e * s * b * h + layer_term,
+        Recompute::None | Recompute::Selective => {
+            dense_count * (dense_layer + scores) + moe_count * (moe_layer + scores)
+        }
+        // Each layer's input, and the largest layer's working set rebuilt.
+        Recompute::Full => layer_count * e * s * b * h + dense_layer.max(moe_layer) + scores,
     };
     let embeddings_and_logits =
         mask * s * b * h + 2.0 * e * s * b * h + e * s * b * v + 4.0 * s * b * v;
@@ -148,6 +161,154 @@ pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -
         adapters: Bytes::ZERO,
         total: Bytes::new(layers + embeddings_and_logits),
     }
+}
+
+/// [`activation_derivation`] for an architecture beyond Korthikanti's: the
+/// attention's values per token written `A` (see [`attention_term`]), dense
+/// layers `L_d` and mixture-of-experts layers `L_e` apart, each with its
+/// numbers; `t` experts per token, `c` the capacity factor, `n` shared
+/// experts, `E` routed experts.
+fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: MemoryUnit) -> String {
+    let number = crate::format::format_number;
+    let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
+    let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
+    let m = match arch.mlp {
+        Mlp::Gelu => 2,
+        Mlp::SwiGlu => 4,
+    };
+    let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
+    let a_text = crate::decimal::shortest_decimal(attention_term(arch));
+    let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
+    let mut tail_symbols = String::new();
+    let mut tail_numbers = String::new();
+    if setup.dropout {
+        tail_symbols.push_str(" + 2·s·b·h");
+        tail_numbers.push_str(&format!(" + 2 × {s} × {b} × {h}"));
+    }
+    if setup.scores_counted() {
+        tail_symbols.push_str(&format!(" + {two_e}·a·s²·b"));
+        tail_numbers.push_str(&format!(" + {e2_text} × {} × {s}² × {b}", arch.heads));
+    }
+    let dense = (
+        format!("e·s·b·(A + m·f){tail_symbols}"),
+        format!(
+            "{e_text} × {s} × {b} × ({a_text} + {m} × {}){tail_numbers}",
+            arch.ffn
+        ),
+    );
+    let moe = arch.moe;
+    let sparse = (
+        format!("e·s·b·(A + t·c·(h + m·f_e) + n·m·f_s) + 4·s·b·E{tail_symbols}"),
+        format!(
+            "{e_text} × {s} × {b} × ({a_text} + {} × {} × ({h} + {m} × {}) + {} × {m} × {}) + 4 × {s} × {b} × {}{tail_numbers}",
+            moe.top_k,
+            number(setup.capacity),
+            moe.expert_ffn,
+            moe.shared_experts,
+            moe.shared_ffn,
+            moe.experts
+        ),
+    );
+    let (dense_count, sparse_count) = (
+        arch.dense_layer_count(),
+        arch.layers - arch.dense_layer_count(),
+    );
+    let (symbols, numbers) = match setup.recompute {
+        Recompute::Full => {
+            let memory = |mlp: f64| attention_term(arch) + mlp;
+            let (dense_mlp, moe_mlp) = mlp_terms(arch, setup.capacity);
+            let widest = if sparse_count > 0
+                && memory(moe_mlp) * e + 4.0 * f64::from(moe.experts) >= memory(dense_mlp) * e
+            {
+                sparse
+            } else {
+                dense
+            };
+            (
+                format!("L·e·s·b·h + [{}]", widest.0),
+                format!(
+                    "{} × {e_text} × {s} × {b} × {h} + [{}]",
+                    arch.layers, widest.1
+                ),
+            )
+        }
+        _ => {
+            let parts: Vec<(String, String)> =
+                [(dense_count, "L_d", dense), (sparse_count, "L_e", sparse)]
+                    .into_iter()
+                    .filter(|(count, _, _)| *count > 0)
+                    .map(|(count, name, (sym, num))| {
+                        (format!("{name}·[{sym}]"), format!("{count} × [{num}]"))
+                    })
+                    .collect();
+            (
+                parts
+                    .iter()
+                    .map(|p| p.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                parts
+                    .iter()
+                    .map(|p| p.1.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+            )
+        }
+    };
+    let total = activation_memory(arch, setup).total;
+    format!(
+        "{symbols} + {two_e}·s·b·h + (e + 4)·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
+        number(e + 4.0),
+        arch.vocab,
+        crate::format::format_bytes(total, unit)
+    )
+}
+
+/// Values per token of one layer's attention, kept in 16 bits (times `e`):
+/// the QKV input, Q, K, V, the output projection's input, the two norms'
+/// inputs and the MLP's input, `4h + q + k + v + o`: Korthikanti's `6h + 2k`
+/// when q and the output are `hidden` wide. Latent attention adds its
+/// compressed query and key/value (each a norm's input and the up-projection's
+/// input, `2·q_rank + 2·kv_rank`, and the rotary key, `rope`).
+fn attention_term(arch: &Architecture) -> f64 {
+    let h = f64::from(arch.hidden);
+    let (q, k) = (arch.q_width() as f64, arch.kv_width() as f64);
+    let (v, o) = if arch.mla.is_latent() {
+        (arch.v_width() as f64, arch.v_width() as f64)
+    } else {
+        (k, q)
+    };
+    let latent = if arch.mla.is_latent() {
+        2.0 * f64::from(arch.mla.q_rank)
+            + 2.0 * f64::from(arch.mla.kv_rank)
+            + f64::from(arch.mla.rope_dim)
+    } else {
+        0.0
+    };
+    4.0 * h + q + k + v + o + latent
+}
+
+/// Values per token of a dense MLP (`m·f`, m = 2 for GELU, 4 for SwiGLU) and
+/// of a mixture of experts: each token's `top_k` routed copies (× the capacity
+/// factor) keep their dispatched input and the expert's `m·f_e`, and every
+/// shared expert its `m·f_s`.
+fn mlp_terms(arch: &Architecture, capacity: f64) -> (f64, f64) {
+    let m = match arch.mlp {
+        Mlp::Gelu => 2.0,
+        Mlp::SwiGlu => 4.0,
+    };
+    let moe = arch.moe;
+    let routed =
+        f64::from(moe.top_k) * capacity * (f64::from(arch.hidden) + m * f64::from(moe.expert_ffn));
+    let shared = f64::from(moe.shared_experts) * m * f64::from(moe.shared_ffn);
+    (m * f64::from(arch.ffn), routed + shared)
+}
+
+/// Whether the architecture is the one Korthikanti's formula is written for
+/// (dense, `hidden`-wide queries, no latent attention): the derivation then
+/// shows the paper's terms.
+pub const fn is_plain(arch: &Architecture) -> bool {
+    !arch.moe.is_moe() && !arch.mla.is_latent() && arch.q_width() == arch.hidden as u64
 }
 
 /// The formula of [`activation_memory`] with `architecture`'s and `setup`'s own
@@ -167,6 +328,7 @@ pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -
 ///     flash_attention: true,
 ///     recompute: Recompute::None,
 ///     dropout: false,
+///     capacity: 1.0,
 /// };
 /// assert_eq!(
 ///     activation_derivation(&llama3, &setup, MemoryUnit::Gb),
@@ -194,6 +356,9 @@ pub fn activation_derivation(
         Mlp::SwiGlu => 4,
     };
     let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
+    if !is_plain(architecture) {
+        return general_derivation(architecture, setup, unit);
+    }
     // One layer's terms, symbols and numbers side by side.
     let mut symbols = String::from("e·s·b·(6h + 2k + m·f)");
     let mut numbers = format!(
@@ -245,6 +410,7 @@ mod tests {
             flash_attention,
             recompute,
             dropout: true,
+            capacity: 1.0,
         }
     }
 
@@ -296,6 +462,7 @@ mod tests {
             flash_attention: true,
             recompute: Recompute::None,
             dropout: false,
+            capacity: 1.0,
         };
         let memory = activation_memory(&llama3, &setup);
         let sb = 8192.0;
@@ -361,6 +528,56 @@ mod tests {
         value
     }
 
+    /// Beyond Korthikanti's architecture (a head size of its own, experts,
+    /// latent attention), the generalised formula's numbers still add up to
+    /// the figure, with every recomputation, dropout and capacity.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn generalised_derivations_add_up_for_experts_and_latent_attention() {
+        for id in ["qwen3-0.6b", "mixtral-8x7b", "qwen3-30b-a3b", "deepseek-v3"] {
+            let arch = model_preset(id).unwrap().architecture;
+            assert!(!is_plain(&arch), "{id}");
+            for recompute in Recompute::ALL {
+                for (dropout, flash, capacity) in [(false, true, 1.0), (true, false, 1.25)] {
+                    let setup = ActivationSetup {
+                        seq_len: 4096,
+                        micro_batch: 2,
+                        bytes_per_value: 2.0,
+                        flash_attention: flash,
+                        recompute,
+                        dropout,
+                        capacity,
+                    };
+                    let text = activation_derivation(&arch, &setup, MemoryUnit::Gb);
+                    let numbers = text.split(" = ").nth(1).expect("numbers");
+                    let numbers = numbers.strip_suffix(" B").expect("in bytes");
+                    let total = activation_memory(&arch, &setup).total.get();
+                    assert_eq!(evaluate(numbers), total, "{id}: {text}");
+                }
+            }
+        }
+        // Mixtral's experts: two copies of each token, each with its input and
+        // the expert's four SwiGLU values, and the router's fp32 logits.
+        let mixtral = model_preset("mixtral-8x7b").unwrap().architecture;
+        let setup = |capacity| ActivationSetup {
+            seq_len: 1,
+            micro_batch: 1,
+            bytes_per_value: 2.0,
+            flash_attention: true,
+            recompute: Recompute::None,
+            dropout: false,
+            capacity,
+        };
+        let one = activation_memory(&mixtral, &setup(1.0)).per_layer.get();
+        let attention = 2.0 * (6.0 * 4096.0 + 2.0 * 1024.0);
+        assert_eq!(
+            one,
+            attention + 2.0 * 2.0 * (4096.0 + 4.0 * 14336.0) + 4.0 * 8.0
+        );
+        let imbalanced = activation_memory(&mixtral, &setup(1.5)).per_layer.get();
+        assert_eq!(imbalanced - one, 2.0 * 1.0 * (4096.0 + 4.0 * 14336.0));
+    }
+
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn derivations_add_up_to_the_figures_they_explain() {
@@ -371,6 +588,7 @@ mod tests {
                 cases.push((gpt3(), paper_setup(recompute, flash_attention)));
                 let setup = ActivationSetup {
                     dropout: false,
+                    capacity: 1.0,
                     micro_batch: 3,
                     ..paper_setup(recompute, flash_attention)
                 };
@@ -452,6 +670,7 @@ mod tests {
         let llama3 = model_preset("llama3-8b").unwrap().architecture;
         let setup = ActivationSetup {
             dropout: false,
+            capacity: 1.0,
             ..paper_setup(Recompute::Full, true)
         };
         assert_eq!(

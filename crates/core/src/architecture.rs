@@ -1,12 +1,17 @@
 //! Transformer architectures: the exact parameter count of a decoder-only model
 //! from its configuration, and the presets of well-known models.
 //!
-//! Counted, per layer: the attention projections (Q and O of `hidden × hidden`, K and
-//! V of `hidden × kv_heads × head_dim`), the MLP (two matrices of `hidden × ffn` with
-//! GELU, three with SwiGLU), the biases the model has, and two norms (RMSNorm: a
-//! weight; LayerNorm: a weight and a bias). Outside the layers: the token embedding,
-//! learned position embeddings if any, the final norm, and the output head unless it
-//! is tied to the embedding.
+//! Counted, per layer, as the Hugging Face modeling code creates the tensors:
+//! the attention projections (Q `hidden → heads × head_dim`, K and V `hidden →
+//! kv_heads × head_dim`, O back; Qwen3's RMSNorms of `head_dim` on q and k; or
+//! DeepSeek's multi-head latent attention, [`Mla`]), the MLP (two matrices of
+//! `hidden × ffn` with GELU, three with SwiGLU; or a mixture of experts, [`Moe`]:
+//! a router, the routed experts, the shared ones), the biases the model has, and
+//! two norms (RMSNorm: a weight; LayerNorm: a weight and a bias). Outside the
+//! layers: the token embedding, learned position embeddings if any, the final
+//! norm, and the output head unless it is tied to the embedding. DeepSeek-V3's
+//! multi-token-prediction layer is not counted: transformers' model code does
+//! not build it (671 B; the Hub's checkpoint with it holds 685 B).
 
 use serde::{Deserialize, Serialize};
 
@@ -104,6 +109,86 @@ pub struct Architecture {
     pub norm: Norm,
     /// Learned position embeddings (`n_positions`), 0 for rotary or none.
     pub learned_positions: u32,
+    /// Width of one attention head (`head_dim`); 0 for `hidden / heads`.
+    pub head_dim: u32,
+    /// Whether q and k get an RMSNorm of `head_dim` each (Qwen3's `q_norm`, `k_norm`).
+    pub qk_norm: bool,
+    /// The mixture of experts; [`Moe::DENSE`] for a dense model.
+    pub moe: Moe,
+    /// Multi-head latent attention; [`Mla::NONE`] for the usual projections.
+    pub mla: Mla,
+}
+
+/// A mixture-of-experts MLP (Mixtral, Qwen3-MoE, DeepSeek-V3), as the Hub's
+/// `config.json` describes it. Zero routed experts is a dense model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Moe {
+    /// Routed experts per MoE layer (`num_local_experts`, `num_experts`, `n_routed_experts`).
+    pub experts: u32,
+    /// Routed experts each token goes to (`num_experts_per_tok`).
+    pub top_k: u32,
+    /// Width of a routed expert's MLP (`moe_intermediate_size`; Mixtral's `intermediate_size`).
+    pub expert_ffn: u32,
+    /// Shared experts every token goes through (`n_shared_experts`; 1 for Qwen2-MoE's).
+    pub shared_experts: u32,
+    /// Width of each shared expert's MLP (`moe_intermediate_size` in DeepSeek,
+    /// `shared_expert_intermediate_size` in Qwen2-MoE).
+    pub shared_ffn: u32,
+    /// Qwen2-MoE's `shared_expert_gate`, a `hidden → 1` projection.
+    pub shared_gate: bool,
+    /// Leading dense layers with the dense `ffn` (`first_k_dense_replace`).
+    pub dense_layers: u32,
+}
+
+impl Moe {
+    /// No experts: every layer's MLP is dense.
+    pub const DENSE: Moe = Moe {
+        experts: 0,
+        top_k: 0,
+        expert_ffn: 0,
+        shared_experts: 0,
+        shared_ffn: 0,
+        shared_gate: false,
+        dense_layers: 0,
+    };
+
+    /// Whether the MLP is a mixture of experts.
+    pub const fn is_moe(&self) -> bool {
+        self.experts > 0
+    }
+}
+
+/// DeepSeek's multi-head latent attention (`DeepseekV3Attention`): queries
+/// through an optional low-rank `q_lora_rank`, keys and values through a
+/// shared latent of `kv_lora_rank` plus a rotary part of `qk_rope_head_dim`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Mla {
+    /// `q_lora_rank`; 0 projects the queries directly.
+    pub q_rank: u32,
+    /// `kv_lora_rank`; 0 is no latent attention.
+    pub kv_rank: u32,
+    /// `qk_rope_head_dim`: the rotary part of each query and key head.
+    pub rope_dim: u32,
+    /// `qk_nope_head_dim`: the part without position.
+    pub nope_dim: u32,
+    /// `v_head_dim`.
+    pub v_dim: u32,
+}
+
+impl Mla {
+    /// The usual attention projections.
+    pub const NONE: Mla = Mla {
+        q_rank: 0,
+        kv_rank: 0,
+        rope_dim: 0,
+        nope_dim: 0,
+        v_dim: 0,
+    };
+
+    /// Whether the attention is latent.
+    pub const fn is_latent(&self) -> bool {
+        self.kv_rank > 0
+    }
 }
 
 /// Parameters of one part of a model.
@@ -127,49 +212,141 @@ impl ParamBreakdown {
 }
 
 impl Architecture {
-    /// Width of one attention head: `hidden / heads`.
+    /// Width of one attention head: `head_dim`, or `hidden / heads` without it
+    /// (under latent attention, a query's and a key's: nope + rope).
     pub const fn head_dim(&self) -> u64 {
-        if self.heads == 0 {
+        if self.mla.is_latent() {
+            (self.mla.nope_dim + self.mla.rope_dim) as u64
+        } else if self.head_dim > 0 {
+            self.head_dim as u64
+        } else if self.heads == 0 {
             0
         } else {
             self.hidden as u64 / self.heads as u64
         }
     }
 
-    /// Width of the keys (and of the values): `kv_heads × head_dim`.
-    pub const fn kv_width(&self) -> u64 {
-        self.kv_heads as u64 * self.head_dim()
+    /// Width of the queries (and of the attention's output): `heads × head_dim`,
+    /// `hidden` unless the head size is set apart (Qwen3) or latent.
+    pub const fn q_width(&self) -> u64 {
+        self.heads as u64 * self.head_dim()
     }
 
-    /// Parameters of one transformer layer.
-    pub const fn params_per_layer(&self) -> u64 {
+    /// Width of the keys: `kv_heads × head_dim` (latent: every head's key).
+    pub const fn kv_width(&self) -> u64 {
+        if self.mla.is_latent() {
+            self.heads as u64 * self.head_dim()
+        } else {
+            self.kv_heads as u64 * self.head_dim()
+        }
+    }
+
+    /// Width of the values and of the output projection's input.
+    pub const fn v_width(&self) -> u64 {
+        if self.mla.is_latent() {
+            self.heads as u64 * self.mla.v_dim as u64
+        } else {
+            self.q_width()
+        }
+    }
+
+    /// Parameters of one layer's attention: projections, their biases, the
+    /// q/k norms or the latent attention's norms.
+    pub const fn attention_params(&self) -> u64 {
         let h = self.hidden as u64;
+        let heads = self.heads as u64;
+        if self.mla.is_latent() {
+            let m = self.mla;
+            let qk = self.head_dim();
+            let q = if m.q_rank > 0 {
+                h * m.q_rank as u64 + m.q_rank as u64 + m.q_rank as u64 * heads * qk
+            } else {
+                h * heads * qk
+            };
+            let kv_rank = m.kv_rank as u64;
+            let kv = h * (kv_rank + m.rope_dim as u64)
+                + kv_rank
+                + kv_rank * heads * (m.nope_dim as u64 + m.v_dim as u64);
+            return q + kv + self.v_width() * h;
+        }
+        let q = self.q_width();
         let kv = self.kv_width();
-        let f = self.ffn as u64;
-        let attention = 2 * h * h + 2 * h * kv;
-        let attention_bias = match self.biases {
+        let biases = match self.biases {
             Biases::None => 0,
-            Biases::Qkv => h + 2 * kv,
-            Biases::All => h + 2 * kv + h,
+            Biases::Qkv => q + 2 * kv,
+            Biases::All => q + 2 * kv + h,
         };
-        let mlp = self.mlp.matrices() * h * f;
-        let mlp_bias = match self.biases {
+        let norms = if self.qk_norm { 2 * self.head_dim() } else { 0 };
+        2 * h * q + 2 * h * kv + biases + norms
+    }
+
+    /// Parameters of a dense MLP of width `ffn`, with its biases.
+    pub const fn dense_mlp_params(&self) -> u64 {
+        let h = self.hidden as u64;
+        let f = self.ffn as u64;
+        let biases = match self.biases {
             Biases::All => match self.mlp {
                 Mlp::Gelu => f + h,
                 Mlp::SwiGlu => 2 * f + h,
             },
             _ => 0,
         };
-        attention + attention_bias + mlp + mlp_bias + 2 * self.norm.params(h)
+        self.mlp.matrices() * h * f + biases
+    }
+
+    /// Parameters of a mixture-of-experts MLP with `routed` of its routed
+    /// experts: the router, those experts, the shared experts and their gate.
+    const fn moe_mlp_params(&self, routed: u64) -> u64 {
+        let h = self.hidden as u64;
+        let m = self.moe;
+        let matrices = self.mlp.matrices();
+        let gate = if m.shared_gate { h } else { 0 };
+        m.experts as u64 * h
+            + routed * matrices * h * m.expert_ffn as u64
+            + m.shared_experts as u64 * matrices * h * m.shared_ffn as u64
+            + gate
+    }
+
+    /// Layers whose MLP is dense: all of a dense model's, the leading ones of
+    /// a mixture of experts.
+    pub const fn dense_layer_count(&self) -> u32 {
+        if !self.moe.is_moe() {
+            self.layers
+        } else if self.moe.dense_layers < self.layers {
+            self.moe.dense_layers
+        } else {
+            self.layers
+        }
+    }
+
+    /// Parameters of one dense layer (every layer of a dense model).
+    pub const fn params_per_layer(&self) -> u64 {
+        self.attention_params() + self.dense_mlp_params() + 2 * self.norm.params(self.hidden as u64)
+    }
+
+    /// Parameters of one mixture-of-experts layer, all its experts counted.
+    pub const fn params_per_moe_layer(&self) -> u64 {
+        self.attention_params()
+            + self.moe_mlp_params(self.moe.experts as u64)
+            + 2 * self.norm.params(self.hidden as u64)
     }
 
     /// Parameters of each part, exactly.
     pub const fn param_breakdown(&self) -> ParamBreakdown {
+        self.breakdown(self.moe.experts as u64)
+    }
+
+    /// The parts with `routed` routed experts per MoE layer.
+    const fn breakdown(&self, routed: u64) -> ParamBreakdown {
         let h = self.hidden as u64;
         let token_embedding = self.vocab as u64 * h;
+        let dense = self.dense_layer_count() as u64;
+        let sparse = self.layers as u64 - dense;
+        let per_moe_layer =
+            self.attention_params() + self.moe_mlp_params(routed) + 2 * self.norm.params(h);
         ParamBreakdown {
             embeddings: token_embedding + self.learned_positions as u64 * h,
-            layers: self.layers as u64 * self.params_per_layer(),
+            layers: dense * self.params_per_layer() + sparse * per_moe_layer,
             final_norm: self.norm.params(h),
             output_head: if self.tied_embeddings {
                 0
@@ -184,14 +361,43 @@ impl Architecture {
         self.param_breakdown().total()
     }
 
-    /// Parameters of the largest single layer (a weight matrix or the embedding),
-    /// the unit that ZeRO-3 gathers at once: usually the embedding.
+    /// The parameters a token goes through: every dense part and, in each MoE
+    /// layer, the router, its `top_k` routed experts and the shared ones (the
+    /// embedding and the output head included). A dense model's are all.
+    pub const fn active_param_count(&self) -> u64 {
+        let routed = if self.moe.top_k < self.moe.experts {
+            self.moe.top_k
+        } else {
+            self.moe.experts
+        };
+        self.breakdown(routed as u64).total()
+    }
+
+    /// The routed experts' parameters, all layers: what expert parallelism divides.
+    pub const fn routed_expert_params(&self) -> u64 {
+        let sparse = (self.layers - self.dense_layer_count()) as u64;
+        sparse
+            * self.moe.experts as u64
+            * self.mlp.matrices()
+            * self.hidden as u64
+            * self.moe.expert_ffn as u64
+    }
+
+    /// Parameters of the largest single tensor (a weight matrix, the embedding,
+    /// or the routed experts' fused weights as transformers stores them), the
+    /// unit that ZeRO-3 gathers at once: usually the embedding.
     pub fn largest_layer_params(&self) -> u64 {
         let h = self.hidden as u64;
         let embedding = self.vocab as u64 * h;
-        let projection = h * h;
+        let projection = h * self.q_width().max(self.v_width());
         let mlp_matrix = h * self.ffn as u64;
-        embedding.max(projection).max(mlp_matrix)
+        // gate and up of every expert in one tensor (`experts.gate_up_proj`).
+        let experts = if self.moe.is_moe() {
+            (self.mlp.matrices() - 1) * self.moe.experts as u64 * h * self.moe.expert_ffn as u64
+        } else {
+            0
+        };
+        embedding.max(projection).max(mlp_matrix).max(experts)
     }
 }
 
@@ -232,6 +438,10 @@ const fn llama(
         biases: Biases::None,
         norm: Norm::RmsNorm,
         learned_positions: 0,
+        head_dim: 0,
+        qk_norm: false,
+        moe: Moe::DENSE,
+        mla: Mla::NONE,
     }
 }
 
@@ -239,6 +449,32 @@ const fn qwen2(layers: u32, hidden: u32, ffn: u32, heads: u32, kv_heads: u32) ->
     Architecture {
         biases: Biases::Qkv,
         ..llama(layers, hidden, ffn, heads, kv_heads, 152_064)
+    }
+}
+
+const fn qwen3(
+    layers: u32,
+    hidden: u32,
+    ffn: u32,
+    heads: u32,
+    kv_heads: u32,
+    tied_embeddings: bool,
+) -> Architecture {
+    Architecture {
+        head_dim: 128,
+        qk_norm: true,
+        tied_embeddings,
+        ..llama(layers, hidden, ffn, heads, kv_heads, 151_936)
+    }
+}
+
+/// Routed experts only, no shared ones, every layer sparse (Mixtral, Qwen3-MoE).
+const fn routed(experts: u32, top_k: u32, expert_ffn: u32) -> Moe {
+    Moe {
+        experts,
+        top_k,
+        expert_ffn,
+        ..Moe::DENSE
     }
 }
 
@@ -280,6 +516,21 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         architecture: llama(80, 8192, 28672, 64, 8, 128_256),
     },
     ModelPreset {
+        id: "llama3.1-8b",
+        name: "Llama 3.1 8B",
+        architecture: llama(32, 4096, 14336, 32, 8, 128_256),
+    },
+    ModelPreset {
+        id: "llama3.1-70b",
+        name: "Llama 3.1 70B",
+        architecture: llama(80, 8192, 28672, 64, 8, 128_256),
+    },
+    ModelPreset {
+        id: "llama3.1-405b",
+        name: "Llama 3.1 405B",
+        architecture: llama(126, 16384, 53248, 128, 8, 128_256),
+    },
+    ModelPreset {
         id: "mistral-7b",
         name: "Mistral 7B v0.1",
         architecture: llama(32, 4096, 14336, 32, 8, 32000),
@@ -305,6 +556,76 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         architecture: qwen2(80, 8192, 29568, 64, 8),
     },
     ModelPreset {
+        id: "qwen3-0.6b",
+        name: "Qwen3 0.6B",
+        architecture: qwen3(28, 1024, 3072, 16, 8, true),
+    },
+    ModelPreset {
+        id: "qwen3-8b",
+        name: "Qwen3 8B",
+        architecture: qwen3(36, 4096, 12288, 32, 8, false),
+    },
+    ModelPreset {
+        id: "qwen3-32b",
+        name: "Qwen3 32B",
+        architecture: qwen3(64, 5120, 25600, 64, 8, false),
+    },
+    ModelPreset {
+        id: "mixtral-8x7b",
+        name: "Mixtral 8x7B",
+        architecture: Architecture {
+            moe: routed(8, 2, 14336),
+            ..llama(32, 4096, 14336, 32, 8, 32000)
+        },
+    },
+    ModelPreset {
+        id: "mixtral-8x22b",
+        name: "Mixtral 8x22B",
+        architecture: Architecture {
+            moe: routed(8, 2, 16384),
+            ..llama(56, 6144, 16384, 48, 8, 32768)
+        },
+    },
+    ModelPreset {
+        id: "qwen3-30b-a3b",
+        name: "Qwen3-30B-A3B",
+        architecture: Architecture {
+            moe: routed(128, 8, 768),
+            ..qwen3(48, 2048, 6144, 32, 4, false)
+        },
+    },
+    ModelPreset {
+        id: "qwen3-235b-a22b",
+        name: "Qwen3-235B-A22B",
+        architecture: Architecture {
+            moe: routed(128, 8, 1536),
+            ..qwen3(94, 4096, 12288, 64, 4, false)
+        },
+    },
+    ModelPreset {
+        id: "deepseek-v3",
+        name: "DeepSeek-V3",
+        architecture: Architecture {
+            moe: Moe {
+                experts: 256,
+                top_k: 8,
+                expert_ffn: 2048,
+                shared_experts: 1,
+                shared_ffn: 2048,
+                shared_gate: false,
+                dense_layers: 3,
+            },
+            mla: Mla {
+                q_rank: 1536,
+                kv_rank: 512,
+                rope_dim: 64,
+                nope_dim: 128,
+                v_dim: 128,
+            },
+            ..llama(61, 7168, 18432, 128, 128, 129_280)
+        },
+    },
+    ModelPreset {
         id: "gpt3-175b",
         name: "GPT-3 175B",
         architecture: Architecture {
@@ -319,6 +640,10 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             biases: Biases::All,
             norm: Norm::LayerNorm,
             learned_positions: 2048,
+            head_dim: 0,
+            qk_norm: false,
+            moe: Moe::DENSE,
+            mla: Mla::NONE,
         },
     },
 ];

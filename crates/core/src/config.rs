@@ -46,6 +46,8 @@ pub struct ModelSpec {
     /// transformers' attention implementation; without it, `flash_attention` decides
     /// (SDPA's flash kernel, or eager).
     pub attention: Option<Attention>,
+    /// The routed experts' capacity factor (1: uniform routing).
+    pub capacity: f64,
 }
 
 impl ModelSpec {
@@ -62,6 +64,7 @@ impl ModelSpec {
             dropout: 0.0,
             framework: Framework::Megatron,
             attention: None,
+            capacity: 1.0,
         }
     }
 
@@ -95,6 +98,7 @@ impl ModelSpec {
             flash_attention: self.flash_attention,
             recompute: self.recompute,
             dropout: self.dropout > 0.0,
+            capacity: self.capacity,
         }
     }
 
@@ -114,14 +118,77 @@ impl ModelSpec {
         ] {
             field.check(f64::from(value))?;
         }
-        if a.hidden % a.heads != 0 {
+        for field in crate::input::EXTRA_ARCHITECTURE_FIELDS {
+            if field.is_whole() {
+                field.check(f64::from(crate::link::count_of(self, field)))?;
+            }
+        }
+        Field::Capacity.check(self.capacity)?;
+        let within = |field: Field, value: u32, min: f64, max: f64| {
+            let limits = crate::input::Limits { min, max };
+            match limits.contains(f64::from(value)) {
+                true => Ok(()),
+                false => Err(field.error(InputErrorKind::OutOfRange(limits))),
+            }
+        };
+        // A head size of its own, or latent attention, need not divide the width.
+        if a.head_dim == 0 && !a.mla.is_latent() && a.hidden % a.heads != 0 {
             return Err(Field::Heads.error(InputErrorKind::NotDivisible));
         }
         if a.heads % a.kv_heads != 0 {
             return Err(Field::KvHeads.error(InputErrorKind::NotDivisible));
         }
+        if a.moe.is_moe() {
+            within(Field::TopK, a.moe.top_k, 1.0, f64::from(a.moe.experts))?;
+            within(Field::ExpertFfn, a.moe.expert_ffn, 1.0, 16_777_216.0)?;
+            within(
+                Field::DenseLayers,
+                a.moe.dense_layers,
+                0.0,
+                f64::from(a.layers),
+            )?;
+            if a.moe.shared_experts > 0 {
+                within(Field::SharedFfn, a.moe.shared_ffn, 1.0, 16_777_216.0)?;
+            }
+        }
+        if a.mla.is_latent() {
+            within(Field::RopeDim, a.mla.rope_dim, 1.0, 65_536.0)?;
+            within(Field::NopeDim, a.mla.nope_dim, 1.0, 65_536.0)?;
+            within(Field::VDim, a.mla.v_dim, 1.0, 65_536.0)?;
+        }
+        // At most a quadrillion parameters (the size's limit), estimated in
+        // floating point before the exact count, which could not hold more.
+        if let Some(limits) = Field::Params.limits() {
+            if estimated_params(a) > limits.max * 1e9 {
+                return Err(Field::Params.error(InputErrorKind::OutOfRange(limits)));
+            }
+        }
         Ok(())
     }
+}
+
+/// The parameter count in floating point (within a few parts in 10^16 of the
+/// exact one), safe for any field values.
+fn estimated_params(a: &Architecture) -> f64 {
+    let h = f64::from(a.hidden);
+    let heads = f64::from(a.heads);
+    let d = if a.mla.is_latent() {
+        f64::from(a.mla.nope_dim) + f64::from(a.mla.rope_dim)
+    } else if a.head_dim > 0 {
+        f64::from(a.head_dim)
+    } else {
+        h / heads
+    };
+    let latent = f64::from(a.mla.q_rank) * (h + heads * d)
+        + f64::from(a.mla.kv_rank) * (h + heads * (d + f64::from(a.mla.v_dim)));
+    let attention = 2.0 * h * heads * d + 2.0 * h * f64::from(a.kv_heads) * d + latent;
+    let matrices = a.mlp.matrices() as f64;
+    let mlp = matrices
+        * h
+        * (f64::from(a.ffn)
+            + f64::from(a.moe.experts) * f64::from(a.moe.expert_ffn)
+            + f64::from(a.moe.shared_experts) * f64::from(a.moe.shared_ffn));
+    f64::from(a.layers) * (attention + mlp + 4.0 * h) + 2.0 * f64::from(a.vocab) * h
 }
 
 /// Every input of the calculator, in the units the user types them in.
@@ -239,6 +306,10 @@ impl Config {
         let model = self
             .model
             .ok_or(Field::Method.error(InputErrorKind::NeedsModel))?;
+        let arch = model.architecture;
+        if arch.moe.is_moe() || arch.mla.is_latent() {
+            return Err(Field::Method.error(InputErrorKind::DenseOnly));
+        }
         let weight_bytes = self.precision.bytes_per_param() as u64;
         Ok(self.fine_tuning.adapters(&model.architecture, weight_bytes))
     }

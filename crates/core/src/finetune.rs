@@ -176,11 +176,12 @@ fn block_linears(arch: &Architecture) -> impl Iterator<Item = (Linear, u64, u64)
         Mlp::Gelu => &[(0, 1), (1, 0)],
     };
     let width = move |side: u64| if side == 0 { h } else { f };
+    let q = arch.q_width();
     [
-        (Linear::Query, h, h),
+        (Linear::Query, h, q),
         (Linear::Key, h, kv),
         (Linear::Value, h, kv),
-        (Linear::Output, h, h),
+        (Linear::Output, q, h),
     ]
     .into_iter()
     .chain(
@@ -352,11 +353,16 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn adapter_counts_follow_the_shapes_for_every_preset() {
-        for preset in MODEL_PRESETS {
+        // LoRA adapts dense models (not experts nor latent attention).
+        for preset in MODEL_PRESETS
+            .iter()
+            .filter(|p| !p.architecture.moe.is_moe() && !p.architecture.mla.is_latent())
+        {
             let a = preset.architecture;
-            let (l, h, kv, f) = (
+            let (l, h, q, kv, f) = (
                 u64::from(a.layers),
                 u64::from(a.hidden),
+                a.q_width(),
                 a.kv_width(),
                 u64::from(a.ffn),
             );
@@ -365,8 +371,8 @@ mod tests {
                 Mlp::Gelu => 2,
             };
             for r in [8u64, 16, 64] {
-                let qv = r * (2 * h) + r * (h + kv);
-                let attn = r * (2 * h) * 2 + r * (h + kv) * 2;
+                let qv = r * (h + q) + r * (h + kv);
+                let attn = r * (h + q) * 2 + r * (h + kv) * 2;
                 let mlp = mlp_matrices * r * (h + f);
                 let rank = r as u32;
                 assert_eq!(

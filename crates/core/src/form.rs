@@ -157,6 +157,17 @@ pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool
         // DeepSpeed's own factor, used by its accounting only.
         Field::BufferFactor => text_of_field(Field::Accounting) == "deepspeed",
         Field::DoubleQuant => method == "qlora" && text_of_field(Field::Quant) == "nf4",
+        // The experts' settings with experts, latent attention's with its rank.
+        Field::TopK
+        | Field::ExpertFfn
+        | Field::SharedExperts
+        | Field::SharedFfn
+        | Field::SharedGate
+        | Field::DenseLayers
+        | Field::Capacity => !matches!(text_of_field(Field::Experts).trim(), "" | "0"),
+        Field::QRank | Field::RopeDim | Field::NopeDim | Field::VDim => {
+            !matches!(text_of_field(Field::KvRank).trim(), "" | "0")
+        }
         _ => true,
     };
     field.scope().applies(with_model) && used
@@ -165,7 +176,7 @@ pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool
 /// The fields a preset field fills when a preset is chosen.
 pub fn filled_by(field: Field) -> &'static [Field] {
     match field {
-        Field::Model => link::ARCHITECTURE_FIELDS,
+        Field::Model => &crate::input::PRESET_FIELDS,
         Field::Gpu => &[Field::GpuMemory],
         _ => &[],
     }
@@ -292,7 +303,7 @@ mod tests {
         let texts = texts(&config);
         let now = |f: Field| texts[f.index()].clone();
         assert_eq!(
-            filled_by(Field::Model),
+            filled_by(Field::Model)[..8],
             [
                 Field::Layers,
                 Field::Hidden,
@@ -310,6 +321,17 @@ mod tests {
             "{filled:?}"
         );
         assert!(filled.contains(&(Field::KvHeads, "8".into())));
+        // A mixture of experts fills its experts; back to a dense preset empties them.
+        let mixtral = edited(Field::Model, "mixtral-8x7b", now);
+        assert!(
+            mixtral.contains(&(Field::Experts, "8".into())),
+            "{mixtral:?}"
+        );
+        assert!(mixtral.contains(&(Field::TopK, "2".into())));
+        assert_eq!(
+            filled_by(Field::Model)[8..],
+            crate::input::EXTRA_ARCHITECTURE_FIELDS
+        );
         assert!(
             filled.iter().all(|(f, _)| *f != Field::Seq),
             "the step stays"

@@ -309,8 +309,14 @@ pub fn hf_step_transients(
     }
 }
 
-/// Whether the measured accounting covers `arch`: the Llama family's SwiGLU
-/// MLP (Llama, Mistral, Qwen2); GPT-2-style models were not measured.
+/// Whether the measured accounting covers `arch`: the Llama family's dense
+/// SwiGLU layers with `hidden`-wide queries (Llama, Mistral, Qwen2). GPT-2-style
+/// models, Qwen3's head size and q/k norms, mixtures of experts and latent
+/// attention were not measured.
 pub const fn covers(arch: &Architecture) -> bool {
     matches!(arch.mlp, Mlp::SwiGlu)
+        && !arch.qk_norm
+        && !arch.moe.is_moe()
+        && !arch.mla.is_latent()
+        && arch.q_width() == arch.hidden as u64
 }

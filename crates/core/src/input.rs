@@ -130,6 +130,36 @@ pub enum Field {
     Context,
     /// Whether the mixed precision runs under autocast (fp32 weights).
     Amp,
+    /// Width of one attention head, when not hidden ÷ heads (0: hidden ÷ heads).
+    HeadDim,
+    /// Whether q and k get an RMSNorm of the head's width (Qwen3).
+    QkNorm,
+    /// Routed experts per MoE layer (0: a dense model).
+    Experts,
+    /// Routed experts each token goes to.
+    TopK,
+    /// Width of a routed expert's MLP.
+    ExpertFfn,
+    /// Shared experts every token goes through.
+    SharedExperts,
+    /// Width of each shared expert's MLP.
+    SharedFfn,
+    /// Whether the shared expert has Qwen2-MoE's gate.
+    SharedGate,
+    /// Leading layers with a dense MLP (DeepSeek's `first_k_dense_replace`).
+    DenseLayers,
+    /// Latent attention's query rank (`q_lora_rank`; 0: direct queries).
+    QRank,
+    /// Latent attention's key/value rank (`kv_lora_rank`; 0: no latent attention).
+    KvRank,
+    /// Latent attention's rotary part of each query and key head.
+    RopeDim,
+    /// Latent attention's part of each query and key head without position.
+    NopeDim,
+    /// Latent attention's value head width.
+    VDim,
+    /// The routed experts' capacity factor (1: uniform routing).
+    Capacity,
 }
 }
 
@@ -155,6 +185,43 @@ pub const MODEL_FIELDS: [Field; 13] = [
 
 /// The fields of a model's architecture: what choosing a model preset fills.
 pub const ARCHITECTURE_FIELDS: &[Field] = MODEL_FIELDS.split_at(9).0.split_at(1).1;
+
+/// The architecture's fields beyond [`ARCHITECTURE_FIELDS`]: a head size of
+/// its own, q/k norms, a mixture of experts and latent attention. A preset
+/// fills them too; a link writes each only where it is not a dense model's
+/// default (0, or off), so links without them keep their meaning.
+pub const EXTRA_ARCHITECTURE_FIELDS: [Field; 14] = [
+    Field::HeadDim,
+    Field::QkNorm,
+    Field::Experts,
+    Field::TopK,
+    Field::ExpertFfn,
+    Field::SharedExperts,
+    Field::SharedFfn,
+    Field::SharedGate,
+    Field::DenseLayers,
+    Field::QRank,
+    Field::KvRank,
+    Field::RopeDim,
+    Field::NopeDim,
+    Field::VDim,
+];
+
+/// Every field a model preset fills: [`ARCHITECTURE_FIELDS`], then
+/// [`EXTRA_ARCHITECTURE_FIELDS`].
+pub const PRESET_FIELDS: [Field; 22] = {
+    let mut all = [Field::Layers; 22];
+    let mut i = 0;
+    while i < 8 {
+        all[i] = MODEL_FIELDS[i + 1];
+        i += 1;
+    }
+    while i < 22 {
+        all[i] = EXTRA_ARCHITECTURE_FIELDS[i - 8];
+        i += 1;
+    }
+    all
+};
 
 /// The keys of [`Part::ALL`], the choices of [`Field::Show`].
 const PART_KEYS: [&str; Part::ALL.len()] = {
@@ -244,6 +311,18 @@ impl Field {
                 | Field::Seq
                 | Field::Nodes
                 | Field::Rank
+                | Field::HeadDim
+                | Field::Experts
+                | Field::TopK
+                | Field::ExpertFfn
+                | Field::SharedExperts
+                | Field::SharedFfn
+                | Field::DenseLayers
+                | Field::QRank
+                | Field::KvRank
+                | Field::RopeDim
+                | Field::NopeDim
+                | Field::VDim
         )
     }
 
@@ -267,6 +346,8 @@ impl Field {
             Field::Params | Field::LargestLayer => Scope::WithoutModel,
             Field::Model => Scope::Always,
             Field::Dropout | Field::Framework | Field::Attention => Scope::WithModel,
+            _ if EXTRA_ARCHITECTURE_FIELDS.contains(&self) => Scope::WithModel,
+            Field::Capacity => Scope::WithModel,
             _ if MODEL_FIELDS.contains(&self) => Scope::WithModel,
             _ => Scope::Always,
         }
@@ -340,6 +421,21 @@ impl Field {
             Field::Attention => "attn",
             Field::Context => "context",
             Field::Amp => "amp",
+            Field::HeadDim => "head_dim",
+            Field::QkNorm => "qk_norm",
+            Field::Experts => "experts",
+            Field::TopK => "top_k",
+            Field::ExpertFfn => "expert_ffn",
+            Field::SharedExperts => "shared_experts",
+            Field::SharedFfn => "shared_ffn",
+            Field::SharedGate => "shared_gate",
+            Field::DenseLayers => "dense_layers",
+            Field::QRank => "q_rank",
+            Field::KvRank => "kv_rank",
+            Field::RopeDim => "rope_dim",
+            Field::NopeDim => "nope_dim",
+            Field::VDim => "v_dim",
+            Field::Capacity => "capacity",
         }
     }
 
@@ -398,6 +494,21 @@ impl Field {
             Field::Attention => "attention implementation",
             Field::Context => "CUDA context and allocator reserve",
             Field::Amp => "autocast (fp32 weights, 16-bit compute)",
+            Field::HeadDim => "head size",
+            Field::QkNorm => "q/k norms",
+            Field::Experts => "routed experts",
+            Field::TopK => "experts per token",
+            Field::ExpertFfn => "expert FFN size",
+            Field::SharedExperts => "shared experts",
+            Field::SharedFfn => "shared expert FFN size",
+            Field::SharedGate => "shared expert gate",
+            Field::DenseLayers => "leading dense layers",
+            Field::QRank => "latent query rank",
+            Field::KvRank => "latent key/value rank",
+            Field::RopeDim => "rotary head size",
+            Field::NopeDim => "non-rotary head size",
+            Field::VDim => "value head size",
+            Field::Capacity => "expert capacity factor",
         }
     }
 
@@ -415,6 +526,18 @@ impl Field {
             Field::Seq => Some("tokens"),
             Field::Nodes => Some("nodes"),
             Field::Rank => Some("count"),
+            Field::Experts | Field::TopK | Field::SharedExperts | Field::DenseLayers => {
+                Some("count")
+            }
+            Field::HeadDim
+            | Field::ExpertFfn
+            | Field::SharedFfn
+            | Field::QRank
+            | Field::KvRank
+            | Field::RopeDim
+            | Field::NopeDim
+            | Field::VDim => Some("features"),
+            Field::Capacity => Some("multiples of uniform routing"),
             Field::BufferFactor => Some("multiples"),
             Field::Context => Some("GB of 10^9 bytes per GPU"),
             Field::Dropout => Some("fraction (0.1 = 10 %)"),
@@ -453,7 +576,7 @@ impl Field {
             Field::Method => &["full", "lora", "qlora"],
             Field::Targets => &["qv", "attn", "mlp", "all"],
             Field::Quant => &["nf4", "int8"],
-            Field::DoubleQuant | Field::Amp => &["0", "1"],
+            Field::DoubleQuant | Field::Amp | Field::QkNorm | Field::SharedGate => &["0", "1"],
             Field::Framework => &["megatron", "hf"],
             Field::Attention => &["eager", "sdpa", "flash_attention_2"],
             Field::Accounting => &["course", "deepspeed"],
@@ -483,6 +606,16 @@ impl Field {
             Field::Seq => (1.0, 1e7),
             Field::Nodes => (1.0, 65_536.0),
             Field::Rank => (1.0, 65_536.0),
+            Field::HeadDim
+            | Field::QRank
+            | Field::KvRank
+            | Field::RopeDim
+            | Field::NopeDim
+            | Field::VDim => (0.0, 65_536.0),
+            Field::Experts | Field::TopK | Field::SharedExperts => (0.0, 65_536.0),
+            Field::ExpertFfn | Field::SharedFfn => (0.0, 16_777_216.0),
+            Field::DenseLayers => (0.0, 10_000.0),
+            Field::Capacity => (1.0, 64.0),
             Field::BufferFactor => (1.0, 100.0),
             Field::Context => (0.0, 1000.0),
             Field::Dropout => (0.0, 0.95),
@@ -518,6 +651,8 @@ impl Field {
             | Field::Quant
             | Field::DoubleQuant
             | Field::Amp
+            | Field::QkNorm
+            | Field::SharedGate
             | Field::Framework
             | Field::Attention => return None,
         };
@@ -616,6 +751,9 @@ pub enum InputErrorKind {
     NotCovered,
     /// Autocast with a precision that is not mixed (fp16 or bf16).
     NeedsMixedPrecision,
+    /// The choice counts dense models' linear layers only (LoRA on experts or
+    /// latent attention).
+    DenseOnly,
 }
 
 /// A typed error that names the field it is about.
@@ -671,10 +809,13 @@ impl InputError {
             ),
             InputErrorKind::LargerThanModel => "is larger than the model (params)".into(),
             InputErrorKind::NotCovered => {
-                "covers Llama-, Mistral- and Qwen2-style models (SwiGLU), not this one".into()
+                "covers dense Llama-, Mistral- and Qwen2-style models (SwiGLU), not this one".into()
             }
             InputErrorKind::NeedsMixedPrecision => {
                 "needs a mixed precision (dtype fp16 or bf16)".into()
+            }
+            InputErrorKind::DenseOnly => {
+                "adapts dense models' linear layers, not experts or latent attention".into()
             }
         }
     }

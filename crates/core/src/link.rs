@@ -20,7 +20,7 @@
 //! that key takes its default. Decoding is total: no string makes it panic.
 
 use crate::activations::Recompute;
-use crate::architecture::{model_preset, Architecture, Mlp};
+use crate::architecture::{model_preset, Architecture, Mla, Mlp, Moe};
 use crate::config::{Config, ModelSpec};
 use crate::decimal::shortest_decimal;
 use crate::finetune::{Method, Quant, Targets};
@@ -107,6 +107,28 @@ pub fn encode(config: &Config) -> String {
         if model.attention.is_some() {
             fields.push(Field::Attention);
         }
+        // A dense model's defaults (0, off, uniform routing) are not written.
+        let dense = ModelSpec {
+            architecture: Architecture {
+                head_dim: 0,
+                qk_norm: false,
+                moe: Moe::DENSE,
+                mla: Mla::NONE,
+                ..model.architecture
+            },
+            capacity: 1.0,
+            ..model
+        };
+        let dense = Config {
+            model: Some(dense),
+            ..*config
+        };
+        fields.extend(
+            EXTRA_ARCHITECTURE_FIELDS
+                .into_iter()
+                .chain([Field::Capacity])
+                .filter(|&field| value_of(config, field) != value_of(&dense, field)),
+        );
     }
     if config.global_batch.is_some() {
         fields.push(Field::GlobalBatch);
@@ -157,7 +179,7 @@ pub fn encode(config: &Config) -> String {
     query
 }
 
-pub use crate::input::{ARCHITECTURE_FIELDS, MODEL_FIELDS};
+pub use crate::input::{ARCHITECTURE_FIELDS, EXTRA_ARCHITECTURE_FIELDS, MODEL_FIELDS};
 
 /// The fields of [`Runtime`](crate::Runtime), in the order [`encode`] writes them
 /// (each only when it differs from the default).
@@ -205,7 +227,9 @@ pub const FINE_TUNING_FIELDS: [Field; 5] = [
 pub fn decode_order() -> impl Iterator<Item = Field> {
     MODEL_FIELDS
         .into_iter()
+        .chain(EXTRA_ARCHITECTURE_FIELDS)
         .chain([
+            Field::Capacity,
             Field::Dropout,
             Field::Framework,
             Field::Attention,
@@ -224,7 +248,13 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain([Field::Gpu])
         .chain(MODEL_FIELDS)
-        .chain([Field::Dropout, Field::Framework, Field::Attention])
+        .chain(EXTRA_ARCHITECTURE_FIELDS)
+        .chain([
+            Field::Capacity,
+            Field::Dropout,
+            Field::Framework,
+            Field::Attention,
+        ])
         .chain(SHOWING_FIELDS)
         .chain([Field::Amp])
         .chain(RUNTIME_FIELDS)
@@ -278,6 +308,25 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Vocab => arch(|a| a.vocab.to_string()),
         Field::Tied => arch(|a| flag(a.tied_embeddings)),
         Field::Mlp => arch(|a| a.mlp.key().to_string()),
+        Field::QkNorm => arch(|a| flag(a.qk_norm)),
+        Field::SharedGate => arch(|a| flag(a.moe.shared_gate)),
+        Field::HeadDim
+        | Field::Experts
+        | Field::TopK
+        | Field::ExpertFfn
+        | Field::SharedExperts
+        | Field::SharedFfn
+        | Field::DenseLayers
+        | Field::QRank
+        | Field::KvRank
+        | Field::RopeDim
+        | Field::NopeDim
+        | Field::VDim => model
+            .map(|m| count_getter(field)(m).to_string())
+            .unwrap_or_default(),
+        Field::Capacity => model
+            .map(|m| shortest_decimal(m.capacity))
+            .unwrap_or_default(),
         Field::Seq => model.map(|m| m.seq_len.to_string()).unwrap_or_default(),
         Field::MicroBatch => model.map(|m| m.micro_batch.to_string()).unwrap_or_default(),
         Field::Recompute => model
@@ -433,8 +482,12 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     // Hugging Face's accounting on a model it does not cover, a largest layer
     // larger than the model, and autocast without a mixed precision are set
     // aside.
-    for _ in 0..3 {
+    for _ in 0..4 {
         match config.setup() {
+            Err(error) if error.kind == InputErrorKind::DenseOnly => {
+                problems.push(set_aside(pairs, Field::Method, error));
+                config.fine_tuning.method = crate::finetune::Method::Full;
+            }
             Err(error) if error.field == Field::Amp => {
                 problems.push(set_aside(pairs, Field::Amp, error));
                 config.amp = false;
@@ -480,7 +533,43 @@ fn count_setter(field: Field) -> fn(&mut ModelSpec, u32) {
         Field::Vocab => |m, v| m.architecture.vocab = v,
         Field::Seq => |m, v| m.seq_len = v,
         Field::MicroBatch => |m, v| m.micro_batch = v,
+        Field::HeadDim => |m, v| m.architecture.head_dim = v,
+        Field::Experts => |m, v| m.architecture.moe.experts = v,
+        Field::TopK => |m, v| m.architecture.moe.top_k = v,
+        Field::ExpertFfn => |m, v| m.architecture.moe.expert_ffn = v,
+        Field::SharedExperts => |m, v| m.architecture.moe.shared_experts = v,
+        Field::SharedFfn => |m, v| m.architecture.moe.shared_ffn = v,
+        Field::DenseLayers => |m, v| m.architecture.moe.dense_layers = v,
+        Field::QRank => |m, v| m.architecture.mla.q_rank = v,
+        Field::KvRank => |m, v| m.architecture.mla.kv_rank = v,
+        Field::RopeDim => |m, v| m.architecture.mla.rope_dim = v,
+        Field::NopeDim => |m, v| m.architecture.mla.nope_dim = v,
+        Field::VDim => |m, v| m.architecture.mla.v_dim = v,
         _ => |_, _| {},
+    }
+}
+
+/// The value of a whole-number field beyond the base architecture.
+pub(crate) fn count_of(model: &ModelSpec, field: Field) -> u32 {
+    count_getter(field)(model)
+}
+
+/// Where a whole-number field beyond the base architecture is read from.
+fn count_getter(field: Field) -> fn(&ModelSpec) -> u32 {
+    match field {
+        Field::HeadDim => |m| m.architecture.head_dim,
+        Field::Experts => |m| m.architecture.moe.experts,
+        Field::TopK => |m| m.architecture.moe.top_k,
+        Field::ExpertFfn => |m| m.architecture.moe.expert_ffn,
+        Field::SharedExperts => |m| m.architecture.moe.shared_experts,
+        Field::SharedFfn => |m| m.architecture.moe.shared_ffn,
+        Field::DenseLayers => |m| m.architecture.moe.dense_layers,
+        Field::QRank => |m| m.architecture.mla.q_rank,
+        Field::KvRank => |m| m.architecture.mla.kv_rank,
+        Field::RopeDim => |m| m.architecture.mla.rope_dim,
+        Field::NopeDim => |m| m.architecture.mla.nope_dim,
+        Field::VDim => |m| m.architecture.mla.v_dim,
+        _ => |_| 0,
     }
 }
 
@@ -537,6 +626,18 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
             let v = flag(&choice)?;
             edit_model(&mut |m| m.architecture.tied_embeddings = v)?;
         }
+        Field::QkNorm => {
+            let v = flag(&choice)?;
+            edit_model(&mut |m| m.architecture.qk_norm = v)?;
+        }
+        Field::SharedGate => {
+            let v = flag(&choice)?;
+            edit_model(&mut |m| m.architecture.moe.shared_gate = v)?;
+        }
+        Field::Capacity => {
+            let v = field.parse_number(text)?;
+            edit_model(&mut |m| m.capacity = v)?;
+        }
         Field::Mlp => {
             let v = Mlp::ALL
                 .into_iter()
@@ -551,7 +652,19 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
         | Field::KvHeads
         | Field::Vocab
         | Field::Seq
-        | Field::MicroBatch => {
+        | Field::MicroBatch
+        | Field::HeadDim
+        | Field::Experts
+        | Field::TopK
+        | Field::ExpertFfn
+        | Field::SharedExperts
+        | Field::SharedFfn
+        | Field::DenseLayers
+        | Field::QRank
+        | Field::KvRank
+        | Field::RopeDim
+        | Field::NopeDim
+        | Field::VDim => {
             let value = field.parse_count(text)?;
             let set = count_setter(field);
             edit_model(&mut |m| set(m, value))?;

@@ -191,6 +191,7 @@ mod tests {
             flash_attention: true,
             recompute,
             dropout: false,
+            capacity: 1.0,
         }
     }
 
