@@ -61,6 +61,15 @@ pub fn command() -> Command {
             Arg::new("link")
                 .value_name("LINK")
                 .help("A shared link of the page, or its query string (?params=13&gpus=8); options override it"),
+        )
+        .arg(
+            Arg::new("config")
+                .long("config")
+                .value_name("FILE")
+                .help(
+                    "A Hugging Face config.json (llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, \
+                     qwen3_moe, deepseek_v3, gpt2): the model's architecture; options override it",
+                ),
         );
     for field in all_fields() {
         let default = match value_of(&defaults, field) {
@@ -186,6 +195,15 @@ pub fn config_from(matches: &ArgMatches) -> Result<Config, UsageError> {
         }
         None => Config::default(),
     };
+    if let Some(path) = matches.get_one::<String>("config") {
+        match std::fs::read_to_string(path) {
+            Err(error) => problems.push(format!("--config {path:?}: {error}")),
+            Ok(text) => match vram_core::hub::read_config(&text) {
+                Ok(hub) => config = config.with_hub_config(&hub),
+                Err(error) => problems.push(format!("--config {path:?}: {error}")),
+            },
+        }
+    }
     for field in all_fields() {
         if let Some(text) = matches.get_one::<String>(field.key()) {
             if let Err(error) = apply(&mut config, field, text) {

@@ -287,3 +287,40 @@ fn markdown_and_csv_for_homework_and_spreadsheets() {
     let both = vram().args(["--csv", "--markdown"]).output().unwrap();
     assert_eq!(both.status.code(), Some(2), "one format at a time");
 }
+
+#[test]
+fn a_config_json_gives_the_model_with_total_and_active_counts() {
+    let configs = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/configs");
+    let mixtral = json_of(&["--config", &format!("{configs}/mixtral-8x7b.json")]);
+    assert_eq!(mixtral["params"]["value"], 46_702_792_704.0);
+    assert_eq!(mixtral["active_params"], 12_879_925_248u64);
+    // Options override what the file says.
+    let fewer = json_of(&[
+        "--config",
+        &format!("{configs}/deepseek-v3.json"),
+        "--layers",
+        "4",
+        "--dense-layers",
+        "1",
+    ]);
+    assert!(fewer["params"]["value"].as_f64().unwrap() < 1e11);
+    // A file that is no config.json: status 2, the option and the reason.
+    let output = vram()
+        .args([
+            "--config",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("--config") && stderr.contains("not valid JSON (line 1"),
+        "{stderr}"
+    );
+    let missing = vram()
+        .args(["--config", "/no/such/config.json"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+}

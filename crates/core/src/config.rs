@@ -124,6 +124,7 @@ impl ModelSpec {
             }
         }
         Field::Capacity.check(self.capacity)?;
+        Field::Positions.check(f64::from(a.learned_positions))?;
         let within = |field: Field, value: u32, min: f64, max: f64| {
             let limits = crate::input::Limits { min, max };
             match limits.contains(f64::from(value)) {
@@ -312,6 +313,23 @@ impl Config {
         }
         let weight_bytes = self.precision.bytes_per_param() as u64;
         Ok(self.fine_tuning.adapters(&model.architecture, weight_bytes))
+    }
+
+    /// This configuration with the model a pasted `config.json` describes:
+    /// its architecture on its family's preset, the step (sequence,
+    /// micro-batch, recomputation …) kept from the model chosen before.
+    pub fn with_hub_config(&self, hub: &crate::hub::HubConfig) -> Config {
+        let step = self.model.unwrap_or(ModelSpec::of(hub.base));
+        let model = ModelSpec {
+            base: hub.base,
+            architecture: hub.architecture,
+            ..step
+        };
+        Config {
+            model: Some(model),
+            params_billions: model.params_billions(),
+            ..*self
+        }
     }
 
     /// The data-parallel degree: GPUs per node × nodes, within [`Field::Gpus`]' limits.

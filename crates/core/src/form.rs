@@ -329,7 +329,7 @@ mod tests {
         );
         assert!(mixtral.contains(&(Field::TopK, "2".into())));
         assert_eq!(
-            filled_by(Field::Model)[8..],
+            filled_by(Field::Model)[8..22],
             crate::input::EXTRA_ARCHITECTURE_FIELDS
         );
         assert!(

@@ -160,6 +160,8 @@ pub enum Field {
     VDim,
     /// The routed experts' capacity factor (1: uniform routing).
     Capacity,
+    /// Learned position embeddings (GPT-2's `n_positions`; 0 for rotary).
+    Positions,
 }
 }
 
@@ -208,9 +210,9 @@ pub const EXTRA_ARCHITECTURE_FIELDS: [Field; 14] = [
 ];
 
 /// Every field a model preset fills: [`ARCHITECTURE_FIELDS`], then
-/// [`EXTRA_ARCHITECTURE_FIELDS`].
-pub const PRESET_FIELDS: [Field; 22] = {
-    let mut all = [Field::Layers; 22];
+/// [`EXTRA_ARCHITECTURE_FIELDS`], then the learned positions.
+pub const PRESET_FIELDS: [Field; 23] = {
+    let mut all = [Field::Positions; 23];
     let mut i = 0;
     while i < 8 {
         all[i] = MODEL_FIELDS[i + 1];
@@ -323,6 +325,7 @@ impl Field {
                 | Field::RopeDim
                 | Field::NopeDim
                 | Field::VDim
+                | Field::Positions
         )
     }
 
@@ -347,7 +350,7 @@ impl Field {
             Field::Model => Scope::Always,
             Field::Dropout | Field::Framework | Field::Attention => Scope::WithModel,
             _ if EXTRA_ARCHITECTURE_FIELDS.contains(&self) => Scope::WithModel,
-            Field::Capacity => Scope::WithModel,
+            Field::Capacity | Field::Positions => Scope::WithModel,
             _ if MODEL_FIELDS.contains(&self) => Scope::WithModel,
             _ => Scope::Always,
         }
@@ -436,6 +439,7 @@ impl Field {
             Field::NopeDim => "nope_dim",
             Field::VDim => "v_dim",
             Field::Capacity => "capacity",
+            Field::Positions => "positions",
         }
     }
 
@@ -509,6 +513,7 @@ impl Field {
             Field::NopeDim => "non-rotary head size",
             Field::VDim => "value head size",
             Field::Capacity => "expert capacity factor",
+            Field::Positions => "learned positions",
         }
     }
 
@@ -538,6 +543,7 @@ impl Field {
             | Field::NopeDim
             | Field::VDim => Some("features"),
             Field::Capacity => Some("multiples of uniform routing"),
+            Field::Positions => Some("positions"),
             Field::BufferFactor => Some("multiples"),
             Field::Context => Some("GB of 10^9 bytes per GPU"),
             Field::Dropout => Some("fraction (0.1 = 10 %)"),
@@ -616,6 +622,7 @@ impl Field {
             Field::ExpertFfn | Field::SharedFfn => (0.0, 16_777_216.0),
             Field::DenseLayers => (0.0, 10_000.0),
             Field::Capacity => (1.0, 64.0),
+            Field::Positions => (0.0, 1e7),
             Field::BufferFactor => (1.0, 100.0),
             Field::Context => (0.0, 1000.0),
             Field::Dropout => (0.0, 0.95),

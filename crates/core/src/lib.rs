@@ -32,6 +32,7 @@ pub mod form;
 pub mod format;
 pub mod gpu;
 pub mod hf;
+pub mod hub;
 pub mod input;
 pub mod link;
 pub mod memory;

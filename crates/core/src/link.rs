@@ -129,6 +129,10 @@ pub fn encode(config: &Config) -> String {
                 .chain([Field::Capacity])
                 .filter(|&field| value_of(config, field) != value_of(&dense, field)),
         );
+        // Learned positions come from the preset unless they differ from it.
+        if model.architecture.learned_positions != model.base.architecture.learned_positions {
+            fields.push(Field::Positions);
+        }
     }
     if config.global_batch.is_some() {
         fields.push(Field::GlobalBatch);
@@ -229,6 +233,7 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain(EXTRA_ARCHITECTURE_FIELDS)
         .chain([
+            Field::Positions,
             Field::Capacity,
             Field::Dropout,
             Field::Framework,
@@ -250,6 +255,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .chain(MODEL_FIELDS)
         .chain(EXTRA_ARCHITECTURE_FIELDS)
         .chain([
+            Field::Positions,
             Field::Capacity,
             Field::Dropout,
             Field::Framework,
@@ -327,6 +333,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
         Field::Capacity => model
             .map(|m| shortest_decimal(m.capacity))
             .unwrap_or_default(),
+        Field::Positions => arch(|a| a.learned_positions.to_string()),
         Field::Seq => model.map(|m| m.seq_len.to_string()).unwrap_or_default(),
         Field::MicroBatch => model.map(|m| m.micro_batch.to_string()).unwrap_or_default(),
         Field::Recompute => model
@@ -545,6 +552,7 @@ fn count_setter(field: Field) -> fn(&mut ModelSpec, u32) {
         Field::RopeDim => |m, v| m.architecture.mla.rope_dim = v,
         Field::NopeDim => |m, v| m.architecture.mla.nope_dim = v,
         Field::VDim => |m, v| m.architecture.mla.v_dim = v,
+        Field::Positions => |m, v| m.architecture.learned_positions = v,
         _ => |_, _| {},
     }
 }
@@ -664,7 +672,8 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
         | Field::KvRank
         | Field::RopeDim
         | Field::NopeDim
-        | Field::VDim => {
+        | Field::VDim
+        | Field::Positions => {
             let value = field.parse_count(text)?;
             let set = count_setter(field);
             edit_model(&mut |m| set(m, value))?;

@@ -312,3 +312,40 @@ proptest! {
         prop_assert!(ours.to_bits().abs_diff(std.to_bits()) <= 1, "{} {} {}", text, ours, std);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4_000))]
+
+    /// A pasted config.json of any family with any values: read or refused,
+    /// and what is read gives a report or errors naming fields, never a panic.
+    #[test]
+    fn pasted_configs_never_panic(
+        family in prop::sample::select(vram_core::hub::MODEL_TYPES.map(|(t, _)| t).to_vec()),
+        values in prop::collection::vec(
+            prop_oneof![
+                Just("0".to_string()),
+                Just("null".to_string()),
+                Just("true".to_string()),
+                Just("-1".to_string()),
+                Just("1e999".to_string()),
+                (0u64..=u64::MAX).prop_map(|n| n.to_string()),
+                (0u32..=8192).prop_map(|n| n.to_string()),
+            ],
+            24,
+        ),
+    ) {
+        const KEYS: [&str; 24] = [
+            "hidden_size", "num_attention_heads", "num_hidden_layers", "num_key_value_heads",
+            "intermediate_size", "vocab_size", "head_dim", "tie_word_embeddings",
+            "num_local_experts", "num_experts", "n_routed_experts", "num_experts_per_tok",
+            "moe_intermediate_size", "shared_expert_intermediate_size", "n_shared_experts",
+            "first_k_dense_replace", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
+            "qk_nope_head_dim", "v_head_dim", "n_embd", "n_layer", "n_head",
+        ];
+        let body: Vec<String> = KEYS.iter().zip(&values).map(|(k, v)| format!("\"{k}\": {v}")).collect();
+        let text = format!("{{\"model_type\": \"{family}\", {}}}", body.join(", "));
+        if let Ok(hub) = vram_core::hub::read_config(&text) {
+            let _ = Config::default().with_hub_config(&hub).report();
+        }
+    }
+}

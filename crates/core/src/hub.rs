@@ -1,0 +1,387 @@
+//! A Hugging Face `config.json`, read into an [`Architecture`]: what a user
+//! pastes to describe any model of a family the page counts.
+//!
+//! Families, with the keys each reads as transformers 5.24's configuration
+//! classes and modeling code use them: `llama`, `mistral`, `qwen2`, `qwen3`
+//! (`head_dim`, q/k norms), `mixtral`, `qwen2_moe`, `qwen3_moe` (experts),
+//! `deepseek_v3` (experts and latent attention) and `gpt2`. A key the family
+//! reads but the text leaves out takes the configuration class's default,
+//! and is listed as assumed; a key that would change the count but that the
+//! page does not read is listed as not understood. Nothing leaves the page.
+
+use serde_json::{Map, Value};
+
+use crate::architecture::{model_preset, Architecture, Biases, Mla, Mlp, ModelPreset, Moe, Norm};
+
+/// What a `config.json` gave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HubConfig {
+    /// Its `model_type`.
+    pub model_type: String,
+    /// The architecture it describes.
+    pub architecture: Architecture,
+    /// The preset of its family, for what a link cannot carry (biases, norms).
+    pub base: &'static ModelPreset,
+    /// Each key read, with its value as written.
+    pub read: Vec<(String, String)>,
+    /// Each key the family reads that the text left out, with the default used.
+    pub assumed: Vec<(String, String)>,
+    /// Keys that look like they change the count but that the page does not read.
+    pub not_understood: Vec<String>,
+    /// DeepSeek's multi-token-prediction layers, which are not counted.
+    pub mtp_layers: u32,
+}
+
+/// Why a `config.json` could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HubConfigError {
+    /// Not JSON: the parser's message, at a line and column (from 1).
+    Json {
+        /// Line of the error.
+        line: usize,
+        /// Column of the error.
+        column: usize,
+    },
+    /// JSON, but not an object.
+    NotAnObject,
+    /// No `model_type` string.
+    NoModelType,
+    /// A `model_type` the page does not count.
+    UnknownModelType(String),
+    /// A key the family needs is missing.
+    Missing(&'static str),
+    /// A key has the wrong type or an impossible value (a negative count, a
+    /// fraction, more than 2^32 − 1, or what the model cannot have).
+    Invalid(&'static str),
+    /// A key's value describes layers the page does not count (a bias on the
+    /// output projection, experts on only some layers).
+    Unsupported(&'static str),
+}
+
+impl core::fmt::Display for HubConfigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            HubConfigError::Json { line, column } => {
+                write!(f, "not valid JSON (line {line}, column {column})")
+            }
+            HubConfigError::NotAnObject => write!(f, "not a JSON object"),
+            HubConfigError::NoModelType => write!(f, "no \"model_type\""),
+            HubConfigError::UnknownModelType(t) => {
+                write!(f, "model_type \"{t}\" is not counted here")
+            }
+            HubConfigError::Missing(key) => write!(f, "\"{key}\" is missing"),
+            HubConfigError::Invalid(key) => write!(f, "\"{key}\" has an impossible value"),
+            HubConfigError::Unsupported(key) => {
+                write!(f, "\"{key}\" describes layers not counted here")
+            }
+        }
+    }
+}
+
+/// The families read, each with its preset (for what a link cannot carry).
+pub const MODEL_TYPES: [(&str, &str); 9] = [
+    ("llama", "llama3-8b"),
+    ("mistral", "mistral-7b"),
+    ("qwen2", "qwen2.5-7b"),
+    ("qwen3", "qwen3-8b"),
+    ("mixtral", "mixtral-8x7b"),
+    ("qwen2_moe", "qwen2.5-7b"),
+    ("qwen3_moe", "qwen3-30b-a3b"),
+    ("deepseek_v3", "deepseek-v3"),
+    ("gpt2", "gpt3-175b"),
+];
+
+/// Keys read by no family that still do not change the count.
+const HARMLESS: &[&str] = &[
+    "rms_norm_eps",
+    "layer_norm_eps",
+    "layer_norm_epsilon",
+    "max_position_embeddings",
+    "max_window_layers",
+    "sliding_window",
+    "use_sliding_window",
+    "rope_theta",
+    "rope_scaling",
+    "rope_parameters",
+    "partial_rotary_factor",
+    "initializer_range",
+    "use_cache",
+    "bos_token_id",
+    "eos_token_id",
+    "pad_token_id",
+    "torch_dtype",
+    "dtype",
+    "transformers_version",
+    "architectures",
+    "model_type",
+    "hidden_act",
+    "activation_function",
+    "attention_dropout",
+    "resid_pdrop",
+    "embd_pdrop",
+    "attn_pdrop",
+    "router_aux_loss_coef",
+    "output_router_logits",
+    "router_jitter_noise",
+    "norm_topk_prob",
+    "routed_scaling_factor",
+    "n_group",
+    "topk_group",
+    "topk_method",
+    "scoring_func",
+    "aux_loss_alpha",
+    "seq_aux",
+    "ep_size",
+    "pretraining_tp",
+    "quantization_config",
+    "n_ctx",
+    "layer_types",
+    "auto_map",
+    "rope_interleave",
+];
+
+/// Words in a key that suggest it changes the count.
+const COUNTING_WORDS: &[&str] = &[
+    "size",
+    "dim",
+    "rank",
+    "expert",
+    "layer",
+    "head",
+    "bias",
+    "vocab",
+    "norm",
+    "tie",
+    "embd",
+    "inner",
+    "positions",
+    "n_",
+];
+
+struct Reader<'a> {
+    object: &'a Map<String, Value>,
+    read: Vec<(String, String)>,
+    assumed: Vec<(String, String)>,
+}
+
+impl Reader<'_> {
+    /// A count: a whole number from 0 to 2^32 − 1; `default` when absent (or
+    /// null, where `null_is` says what null means).
+    fn count(&mut self, key: &'static str, default: Option<u32>) -> Result<u32, HubConfigError> {
+        match self.object.get(key) {
+            None | Some(Value::Null) => match default {
+                Some(value) => {
+                    if self.object.get(key).is_none() {
+                        self.assumed.push((key.into(), value.to_string()));
+                    } else {
+                        self.read.push((key.into(), "null".into()));
+                    }
+                    Ok(value)
+                }
+                None => Err(HubConfigError::Missing(key)),
+            },
+            Some(value) => {
+                let n = value
+                    .as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or(HubConfigError::Invalid(key))?;
+                self.read.push((key.into(), n.to_string()));
+                Ok(n)
+            }
+        }
+    }
+
+    fn flag(&mut self, key: &'static str, default: bool) -> Result<bool, HubConfigError> {
+        match self.object.get(key) {
+            None => {
+                self.assumed.push((key.into(), default.to_string()));
+                Ok(default)
+            }
+            Some(value) => {
+                let b = value.as_bool().ok_or(HubConfigError::Invalid(key))?;
+                self.read.push((key.into(), b.to_string()));
+                Ok(b)
+            }
+        }
+    }
+
+    /// A list that must be empty for the page to count the layers.
+    fn empty_list(&mut self, key: &'static str) -> Result<(), HubConfigError> {
+        match self.object.get(key) {
+            None => Ok(()),
+            Some(Value::Array(items)) if items.is_empty() => {
+                self.read.push((key.into(), "[]".into()));
+                Ok(())
+            }
+            Some(Value::Array(_)) => Err(HubConfigError::Unsupported(key)),
+            Some(_) => Err(HubConfigError::Invalid(key)),
+        }
+    }
+}
+
+/// Reads `text`, a `config.json`.
+pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| HubConfigError::Json {
+        line: e.line(),
+        column: e.column(),
+    })?;
+    let object = value.as_object().ok_or(HubConfigError::NotAnObject)?;
+    let model_type = object
+        .get("model_type")
+        .and_then(Value::as_str)
+        .ok_or(HubConfigError::NoModelType)?;
+    let (_, base_id) = MODEL_TYPES
+        .iter()
+        .find(|(t, _)| *t == model_type)
+        .ok_or_else(|| HubConfigError::UnknownModelType(model_type.chars().take(64).collect()))?;
+    let base = model_preset(base_id).expect("every family's preset exists");
+    let mut r = Reader {
+        object,
+        read: Vec::new(),
+        assumed: Vec::new(),
+    };
+    let mut mtp_layers = 0;
+    let architecture = if model_type == "gpt2" {
+        let hidden = r.count("n_embd", Some(768))?;
+        let inner = r.count("n_inner", Some(hidden.saturating_mul(4)))?;
+        let heads = r.count("n_head", Some(12))?;
+        Architecture {
+            layers: r.count("n_layer", Some(12))?,
+            hidden,
+            ffn: inner,
+            heads,
+            kv_heads: heads,
+            vocab: r.count("vocab_size", Some(50257))?,
+            tied_embeddings: r.flag("tie_word_embeddings", true)?,
+            mlp: Mlp::Gelu,
+            biases: Biases::All,
+            norm: Norm::LayerNorm,
+            learned_positions: r.count("n_positions", Some(1024))?,
+            head_dim: 0,
+            qk_norm: false,
+            moe: Moe::DENSE,
+            mla: Mla::NONE,
+        }
+    } else {
+        let hidden = r.count("hidden_size", None)?;
+        let heads = r.count("num_attention_heads", None)?;
+        let layers = r.count("num_hidden_layers", None)?;
+        let kv_heads = r.count("num_key_value_heads", Some(heads))?;
+        let ffn = r.count("intermediate_size", None)?;
+        let vocab = r.count("vocab_size", None)?;
+        let tied = r.flag("tie_word_embeddings", false)?;
+        let qwen3 = matches!(model_type, "qwen3" | "qwen3_moe");
+        let head_dim = match model_type {
+            "deepseek_v3" => 0,
+            _ if qwen3 => r.count("head_dim", Some(128))?,
+            _ if object.contains_key("head_dim") => r.count("head_dim", Some(0))?,
+            _ => 0,
+        };
+        let biases = match model_type {
+            "qwen2" | "qwen2_moe" => Biases::Qkv,
+            _ => {
+                if matches!(model_type, "llama" | "qwen3" | "qwen3_moe" | "deepseek_v3")
+                    && r.flag("attention_bias", false)?
+                {
+                    return Err(HubConfigError::Unsupported("attention_bias"));
+                }
+                if model_type == "llama" && r.flag("mlp_bias", false)? {
+                    return Err(HubConfigError::Unsupported("mlp_bias"));
+                }
+                Biases::None
+            }
+        };
+        let moe = match model_type {
+            "mixtral" => Moe {
+                experts: r.count("num_local_experts", Some(8))?,
+                top_k: r.count("num_experts_per_tok", Some(2))?,
+                expert_ffn: ffn,
+                ..Moe::DENSE
+            },
+            "qwen2_moe" | "qwen3_moe" => {
+                if r.count("decoder_sparse_step", Some(1))? != 1 {
+                    return Err(HubConfigError::Unsupported("decoder_sparse_step"));
+                }
+                r.empty_list("mlp_only_layers")?;
+                let shared_ffn = match model_type {
+                    "qwen2_moe" => r.count("shared_expert_intermediate_size", None)?,
+                    _ => 0,
+                };
+                Moe {
+                    experts: r.count("num_experts", None)?,
+                    top_k: r.count("num_experts_per_tok", None)?,
+                    expert_ffn: r.count("moe_intermediate_size", None)?,
+                    shared_experts: u32::from(shared_ffn > 0),
+                    shared_ffn,
+                    shared_gate: shared_ffn > 0,
+                    dense_layers: 0,
+                }
+            }
+            "deepseek_v3" => {
+                if r.count("moe_layer_freq", Some(1))? != 1 {
+                    return Err(HubConfigError::Unsupported("moe_layer_freq"));
+                }
+                let expert_ffn = r.count("moe_intermediate_size", None)?;
+                let shared_experts = r.count("n_shared_experts", Some(1))?;
+                mtp_layers = r.count("num_nextn_predict_layers", Some(0))?;
+                Moe {
+                    experts: r.count("n_routed_experts", None)?,
+                    top_k: r.count("num_experts_per_tok", None)?,
+                    expert_ffn,
+                    shared_experts,
+                    shared_ffn: if shared_experts > 0 { expert_ffn } else { 0 },
+                    shared_gate: false,
+                    dense_layers: r.count("first_k_dense_replace", Some(0))?,
+                }
+            }
+            _ => Moe::DENSE,
+        };
+        let mla = match model_type {
+            "deepseek_v3" => Mla {
+                q_rank: r.count("q_lora_rank", Some(0))?,
+                kv_rank: r.count("kv_lora_rank", None)?,
+                rope_dim: r.count("qk_rope_head_dim", None)?,
+                nope_dim: r.count("qk_nope_head_dim", None)?,
+                v_dim: r.count("v_head_dim", None)?,
+            },
+            _ => Mla::NONE,
+        };
+        Architecture {
+            layers,
+            hidden,
+            ffn,
+            heads,
+            kv_heads,
+            vocab,
+            tied_embeddings: tied,
+            mlp: Mlp::SwiGlu,
+            biases,
+            norm: Norm::RmsNorm,
+            learned_positions: 0,
+            head_dim,
+            qk_norm: qwen3,
+            moe,
+            mla,
+        }
+    };
+    let not_understood = object
+        .keys()
+        .filter(|key| {
+            !r.read.iter().any(|(k, _)| k == *key)
+                && !r.assumed.iter().any(|(k, _)| k == *key)
+                && !HARMLESS.contains(&key.as_str())
+                && COUNTING_WORDS.iter().any(|word| key.contains(word))
+        })
+        .take(32)
+        .map(|key| key.chars().take(64).collect())
+        .collect();
+    Ok(HubConfig {
+        model_type: model_type.to_string(),
+        architecture,
+        base,
+        read: r.read,
+        assumed: r.assumed,
+        not_understood,
+        mtp_layers,
+    })
+}

@@ -1,0 +1,162 @@
+//! A pasted Hugging Face `config.json` (`vram_core::hub`): each family's
+//! published config (`tests/configs/`) gives the count transformers 5.24
+//! builds from it (`measured/counts.json`, `scripts/measure-counts`), the
+//! preset of that model where there is one, and a link that carries it; bad
+//! JSON of every kind is a typed error, never a panic. Native only (it reads
+//! the fixture with serde_json and the files from disk).
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeMap;
+
+use vram_core::architecture::model_preset;
+use vram_core::hub::{read_config, HubConfigError};
+use vram_core::{link, Config};
+
+fn measured() -> BTreeMap<String, u64> {
+    let value: serde_json::Value =
+        serde_json::from_str(include_str!("measured/counts.json")).expect("the fixture");
+    serde_json::from_value(value["configs"].clone()).expect("configs")
+}
+
+fn config_text(file: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/tests/configs/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("a config")
+}
+
+#[test]
+fn every_published_config_counts_as_transformers_builds_it() {
+    let measured = measured();
+    assert_eq!(measured.len(), 9);
+    for (file, params) in &measured {
+        let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(hub.architecture.param_count(), *params, "{file}");
+        // The preset of the same name, where there is one, is the same model.
+        if let Some(preset) = model_preset(file.trim_end_matches(".json")) {
+            assert_eq!(hub.architecture, preset.architecture, "{file}");
+        }
+        // The page's link carries it: decoding the link gives the same count.
+        let config = Config::default().with_hub_config(&hub);
+        let decoded = link::decode(&link::encode(&config));
+        assert!(
+            decoded.problems.is_empty(),
+            "{file}: {:?}",
+            decoded.problems
+        );
+        assert_eq!(
+            decoded.config.model.unwrap().architecture,
+            hub.architecture,
+            "{file}"
+        );
+        assert!(config.report().is_ok(), "{file}");
+    }
+}
+
+#[test]
+fn what_was_read_assumed_and_not_understood_is_listed() {
+    let hub = read_config(&config_text("deepseek-v3.json")).unwrap();
+    assert_eq!(hub.model_type, "deepseek_v3");
+    assert_eq!(hub.mtp_layers, 1);
+    assert!(hub.read.contains(&("kv_lora_rank".into(), "512".into())));
+    assert!(hub.not_understood.is_empty(), "{:?}", hub.not_understood);
+    // Qwen3 without `head_dim` takes Qwen3Config's 128; without
+    // `num_key_value_heads`, one key/value head per head.
+    let qwen3 = read_config(
+        r#"{"model_type": "qwen3", "hidden_size": 1024, "num_attention_heads": 16,
+        "num_hidden_layers": 28, "intermediate_size": 3072, "vocab_size": 151936,
+        "tie_word_embeddings": true, "num_experts_soon": 4}"#,
+    )
+    .unwrap();
+    assert!(qwen3.assumed.contains(&("head_dim".into(), "128".into())));
+    assert!(qwen3
+        .assumed
+        .contains(&("num_key_value_heads".into(), "16".into())));
+    assert_eq!(qwen3.not_understood, ["num_experts_soon"]);
+}
+
+#[test]
+fn bad_json_is_a_clear_error() {
+    let text = config_text("mixtral-8x7b.json");
+    let full = text.trim_end();
+    // Truncated anywhere: an error (JSON, or a key missing), never a panic.
+    for end in 0..full.len() {
+        if let Ok(hub) = read_config(&full[..end]) {
+            panic!("{end}: {hub:?}");
+        }
+    }
+    assert_eq!(
+        read_config("{\"model_type\": \"llama\",\n \"hidden_size\": }"),
+        Err(HubConfigError::Json {
+            line: 2,
+            column: 17
+        })
+    );
+    assert_eq!(read_config("[1, 2]"), Err(HubConfigError::NotAnObject));
+    assert_eq!(read_config("{}"), Err(HubConfigError::NoModelType));
+    assert_eq!(
+        read_config(r#"{"model_type": "gemma2"}"#),
+        Err(HubConfigError::UnknownModelType("gemma2".into()))
+    );
+    let llama = |extra: &str| {
+        read_config(&format!(
+            r#"{{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+            "num_hidden_layers": 32, "intermediate_size": 11008, "vocab_size": 32000{extra}}}"#
+        ))
+    };
+    assert!(llama("").is_ok());
+    for (extra, error) in [
+        (
+            r#", "hidden_size": "4096""#,
+            HubConfigError::Invalid("hidden_size"),
+        ),
+        (
+            r#", "num_hidden_layers": -1"#,
+            HubConfigError::Invalid("num_hidden_layers"),
+        ),
+        (
+            r#", "num_hidden_layers": 2.5"#,
+            HubConfigError::Invalid("num_hidden_layers"),
+        ),
+        (
+            r#", "vocab_size": 1e300"#,
+            HubConfigError::Invalid("vocab_size"),
+        ),
+        (
+            r#", "vocab_size": 4294967296"#,
+            HubConfigError::Invalid("vocab_size"),
+        ),
+        (
+            r#", "tie_word_embeddings": "no""#,
+            HubConfigError::Invalid("tie_word_embeddings"),
+        ),
+        (
+            r#", "attention_bias": true"#,
+            HubConfigError::Unsupported("attention_bias"),
+        ),
+    ] {
+        // A repeated key: serde_json keeps the last, as Python's json does.
+        assert_eq!(llama(extra), Err(error), "{extra}");
+    }
+    assert_eq!(
+        read_config(r#"{"model_type": "llama", "hidden_size": 4096}"#),
+        Err(HubConfigError::Missing("num_attention_heads"))
+    );
+    // Hostile: deep nesting stops at serde_json's recursion limit; a huge
+    // string is just an unknown type.
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(matches!(
+        read_config(&deep),
+        Err(HubConfigError::Json { .. })
+    ));
+    let long = format!(r#"{{"model_type": "{}"}}"#, "x".repeat(1_000_000));
+    match read_config(&long) {
+        Err(HubConfigError::UnknownModelType(t)) => assert_eq!(t.len(), 64),
+        other => panic!("{other:?}"),
+    }
+    // Impossible architectures read, then the core's own checks refuse them.
+    let zero_heads = llama(r#", "num_attention_heads": 0"#).unwrap();
+    let config = Config::default().with_hub_config(&zero_heads);
+    assert!(config.report().is_err());
+}
