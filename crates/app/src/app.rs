@@ -36,9 +36,10 @@ mod sections {
     ];
     /// Beyond a Llama: a head size of its own, q/k norms, experts, latent
     /// attention, and the experts' capacity (in a fold of their own).
-    pub const EXPERTS: [Field; 15] = {
+    pub const EXPERTS: [Field; 16] = {
         let extra = vram_core::link::EXTRA_ARCHITECTURE_FIELDS;
-        let mut all = [Capacity; 15];
+        let mut all = [Positions; 16];
+        all[14] = Capacity;
         let mut i = 0;
         while i < extra.len() {
             all[i] = extra[i];
@@ -200,6 +201,7 @@ pub fn App() -> impl IntoView {
                 </div>
             })}
             {section(&sections::MODEL)}
+            {editable.then(|| view! { <PasteConfig config=config form=form t=t /> })}
             <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
                 {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
                 {move || active_note(t, &config.get())}
@@ -511,5 +513,122 @@ fn ShareLink(url: Signal<String>, report: Memo<Report>, t: &'static Text) -> imp
             </div>
             <p class="copy-status" aria-live="polite" data-testid="copy-status">{move || status.get()}</p>
         </div>
+    }
+}
+
+/// The words of a `config.json` that could not be read.
+fn hub_error(t: &Text, error: &vram_core::hub::HubConfigError) -> String {
+    use vram_core::hub::HubConfigError as E;
+    match error {
+        E::Json { line, column } => {
+            text::fill(t.hub_json, &[&line.to_string(), &column.to_string()])
+        }
+        E::NotAnObject => t.hub_not_object.into(),
+        E::NoModelType => t.hub_no_type.into(),
+        E::UnknownModelType(kind) => text::fill(t.hub_unknown_type, &[kind]),
+        E::Missing(key) => text::fill(t.hub_missing, &[key]),
+        E::Invalid(key) => text::fill(t.hub_invalid, &[key]),
+        E::Unsupported(key) => text::fill(t.hub_unsupported, &[key]),
+    }
+}
+
+/// What a read `config.json` gave, in words: the keys read, those assumed,
+/// those not understood, and DeepSeek's uncounted prediction layers.
+fn hub_summary(t: &Text, hub: &vram_core::hub::HubConfig) -> Vec<String> {
+    let pairs = |list: &[(String, String)]| {
+        list.iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut lines = vec![text::fill(
+        t.paste_done,
+        &[
+            &hub.model_type,
+            &vram_core::format::format_number(hub.architecture.param_count() as f64),
+            &pairs(&hub.read),
+        ],
+    )];
+    if !hub.assumed.is_empty() {
+        lines.push(text::fill(t.paste_assumed, &[&pairs(&hub.assumed)]));
+    }
+    if !hub.not_understood.is_empty() {
+        lines.push(text::fill(
+            t.paste_not_understood,
+            &[&hub.not_understood.join(", ")],
+        ));
+    }
+    if hub.mtp_layers > 0 {
+        lines.push(text::fill(t.paste_mtp, &[&hub.mtp_layers.to_string()]));
+    }
+    lines
+}
+
+/// A box for a pasted (or chosen, or dropped) `config.json`: read in the page,
+/// it fills the architecture; a text that cannot be read is said next to the
+/// box, and the form keeps what it had.
+#[component]
+fn PasteConfig(config: Memo<Config>, form: crate::form::Form, t: &'static Text) -> impl IntoView {
+    let text = RwSignal::new(String::new());
+    let outcome = RwSignal::new(None::<Result<Vec<String>, String>>);
+    let read = move |source: &str| {
+        let result = vram_core::hub::read_config(source);
+        outcome.set(Some(match result {
+            Ok(hub) => {
+                form.load(&config.get_untracked().with_hub_config(&hub));
+                Ok(hub_summary(t, &hub))
+            }
+            Err(error) => Err(hub_error(t, &error)),
+        }));
+    };
+    let read_file = move |file: Option<web_sys::File>| {
+        if let Some(file) = file {
+            wasm_bindgen_futures::spawn_local(async move {
+                let contents = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+                if let Some(contents) = contents.ok().and_then(|v| v.as_string()) {
+                    text.set(contents.clone());
+                    read(&contents);
+                }
+            });
+        }
+    };
+    view! {
+        <details class="paste" data-testid="paste-config">
+            <summary>{t.paste_heading}</summary>
+            <p class="hint">{t.paste_hint}</p>
+            <textarea data-testid="paste-text" rows="6" spellcheck="false" aria-label=t.paste_heading
+                prop:value=move || text.get()
+                on:input=move |ev| text.set(event_target_value(&ev))
+                on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()
+                on:drop=move |ev: web_sys::DragEvent| {
+                    let file = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0));
+                    if file.is_some() {
+                        ev.prevent_default();
+                        read_file(file);
+                    }
+                }></textarea>
+            <div class="paste-actions">
+                <button type="button" data-testid="paste-read" on:click=move |_| read(&text.get_untracked())>{t.paste_read}</button>
+                <label class="paste-file">{t.paste_file} " "
+                    <input type="file" accept=".json,application/json" data-testid="paste-file"
+                        on:change=move |ev| {
+                            use wasm_bindgen::JsCast;
+                            let input = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+                            read_file(input.and_then(|i| i.files()).and_then(|f| f.get(0)));
+                        } />
+                </label>
+            </div>
+            {move || match outcome.get() {
+                None => ().into_any(),
+                Some(Ok(lines)) => view! {
+                    <ul class="paste-summary" data-testid="paste-summary">
+                        {lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                    </ul>
+                }.into_any(),
+                Some(Err(message)) => view! {
+                    <p class="error" role="alert" data-testid="paste-error">{message}</p>
+                }.into_any(),
+            }}
+        </details>
     }
 }

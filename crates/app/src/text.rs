@@ -348,6 +348,24 @@ texts! {
     hint_capacity: &'static str = "Copies of each token's activations per routed expert: 1 for uniform routing.",
         "每个路由专家按词元保存的激活值份数：均匀路由为 1。";
     active_params: &'static str = "{} active per token", "每个词元激活 {}";
+    label_positions: &'static str = "Learned positions", "可学习位置嵌入数";
+    paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";
+    paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
+        "Hugging Face 的 config.json（Llama、Mistral、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
+    paste_read: &'static str = "Read it", "读取";
+    paste_file: &'static str = "or choose a file", "或选择文件";
+    paste_done: &'static str = "Read {} ({}): {}.", "已读取 {}（{}）：{}。";
+    paste_assumed: &'static str = "Assumed (absent): {}.", "缺省（未给出，按默认）：{}。";
+    paste_not_understood: &'static str = "Not understood, may change the count: {}.", "未能理解、可能影响参数量：{}。";
+    paste_mtp: &'static str = "Its {} multi-token-prediction layer(s) are not counted, as transformers does not build them.",
+        "其 {} 个多词元预测（MTP）层未计入，与 transformers 一致。";
+    hub_json: &'static str = "Not valid JSON (line {}, column {}).", "不是有效的 JSON（第 {} 行，第 {} 列）。";
+    hub_not_object: &'static str = "Not a JSON object.", "不是 JSON 对象。";
+    hub_no_type: &'static str = "No \"model_type\".", "缺少 \"model_type\"。";
+    hub_unknown_type: &'static str = "model_type \"{}\" is not counted here.", "此处不计算 model_type \"{}\"。";
+    hub_missing: &'static str = "\"{}\" is missing.", "缺少 \"{}\"。";
+    hub_invalid: &'static str = "\"{}\" has an impossible value.", "\"{}\" 的值不可能。";
+    hub_unsupported: &'static str = "\"{}\" describes layers not counted here.", "\"{}\" 描述的层此处不计算。";
     err_dense_only: &'static str = "Adapters here adapt dense models only (not experts or latent attention).",
         "此处的适配器只适用于稠密模型（不含专家与潜在注意力）。";
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
@@ -533,6 +551,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::NopeDim => (t.label_nope_dim, "", None),
         Field::VDim => (t.label_v_dim, "", None),
         Field::Capacity => (t.label_capacity, "×", Some(t.hint_capacity)),
+        Field::Positions => (t.label_positions, "", None),
         Field::Attention => (t.label_attention, "", None),
         Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Accounting => (t.label_accounting, "", None),

@@ -1167,3 +1167,47 @@ async fn the_step_peaks_above_what_is_kept_and_the_verdict_follows_the_peak() {
         ""
     );
 }
+
+/// A pasted config.json fills the architecture (Mixtral: its experts, its
+/// exact count and its active parameters); a text that is no config.json is
+/// said next to the box and the form keeps what it had.
+#[wasm_bindgen_test]
+async fn a_pasted_config_json_fills_the_model_and_bad_json_changes_nothing() {
+    let _turn = Turn::take().await;
+    let page = Page::open("?lang=en").await;
+    let area: web_sys::HtmlTextAreaElement = page.testid("paste-text").unchecked_into();
+    let read: web_sys::HtmlElement = page.testid("paste-read").unchecked_into();
+    area.set_value(include_str!("../../core/tests/configs/mixtral-8x7b.json"));
+    dispatch(&area, "input");
+    read.click();
+    sleep_ms(0).await;
+    assert_eq!(page.input("experts").value(), "8");
+    assert_eq!(page.input("top_k").value(), "2");
+    page.assert_figure("params-count", 46_702_792_704.0);
+    let count = page
+        .testid("params-count")
+        .text_content()
+        .unwrap_or_default();
+    assert!(count.contains("12,879,925,248 active per token"), "{count}");
+    let summary = page
+        .testid("paste-summary")
+        .text_content()
+        .unwrap_or_default();
+    assert!(
+        summary.contains("Read mixtral") && summary.contains("num_local_experts = 8"),
+        "{summary}"
+    );
+    assert!(address_query().await.contains("experts=8&top_k=2"));
+    // Truncated JSON: its line and column, and the model stays Mixtral.
+    area.set_value("{\"model_type\": \"llama\",\n \"hidden_size\": ");
+    dispatch(&area, "input");
+    read.click();
+    sleep_ms(0).await;
+    let error = page
+        .testid("paste-error")
+        .text_content()
+        .unwrap_or_default();
+    assert!(error.contains("Not valid JSON (line 2"), "{error}");
+    assert_eq!(page.input("experts").value(), "8");
+    page.assert_figure("params-count", 46_702_792_704.0);
+}
