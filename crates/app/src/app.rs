@@ -36,10 +36,11 @@ mod sections {
     ];
     /// Beyond a Llama: a head size of its own, q/k norms, experts, latent
     /// attention, and the experts' capacity (in a fold of their own).
-    pub const EXPERTS: [Field; 16] = {
+    pub const EXPERTS: [Field; 17] = {
         let extra = vram_core::link::EXTRA_ARCHITECTURE_FIELDS;
-        let mut all = [Positions; 16];
+        let mut all = [Positions; 17];
         all[14] = Capacity;
+        all[15] = Ep;
         let mut i = 0;
         while i < extra.len() {
             all[i] = extra[i];

@@ -349,6 +349,11 @@ texts! {
         "每个路由专家按词元保存的激活值份数：均匀路由为 1。";
     active_params: &'static str = "{} active per token", "每个词元激活 {}";
     label_positions: &'static str = "Learned positions", "可学习位置嵌入数";
+    label_ep: &'static str = "Expert parallelism (EP)", "专家并行（EP）";
+    hint_ep: &'static str = "Routed experts divided over EP GPUs; their states sharded over GPUs ÷ EP.",
+        "路由专家分到 EP 张 GPU 上；它们的状态在 GPU 数 ÷ EP 的组内切分。";
+    err_needs_experts: &'static str = "Needs a mixture of experts (routed experts > 0).", "需要混合专家模型（路由专家数 > 0）。";
+    err_not_in_deepspeed: &'static str = "Counted with the lesson's accounting and without offload only.", "仅在课程口径且不卸载时计算。";
     paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";
     paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
         "Hugging Face 的 config.json（Llama、Mistral、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
@@ -444,6 +449,8 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::NotCovered => t.err_not_covered.into(),
         InputErrorKind::NeedsMixedPrecision => t.err_needs_mixed.into(),
         InputErrorKind::DenseOnly => t.err_dense_only.into(),
+        InputErrorKind::NeedsExperts => t.err_needs_experts.into(),
+        InputErrorKind::NotInDeepSpeed => t.err_not_in_deepspeed.into(),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,
@@ -552,6 +559,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::VDim => (t.label_v_dim, "", None),
         Field::Capacity => (t.label_capacity, "×", Some(t.hint_capacity)),
         Field::Positions => (t.label_positions, "", None),
+        Field::Ep => (t.label_ep, "", Some(t.hint_ep)),
         Field::Attention => (t.label_attention, "", None),
         Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Accounting => (t.label_accounting, "", None),

@@ -48,6 +48,9 @@ pub struct ModelSpec {
     pub attention: Option<Attention>,
     /// The routed experts' capacity factor (1: uniform routing).
     pub capacity: f64,
+    /// Expert parallelism: the routed experts divided over this many ranks,
+    /// their states sharded over the expert-data-parallel group (GPUs ÷ EP).
+    pub ep: u32,
 }
 
 impl ModelSpec {
@@ -65,6 +68,7 @@ impl ModelSpec {
             framework: Framework::Megatron,
             attention: None,
             capacity: 1.0,
+            ep: 1,
         }
     }
 
@@ -278,6 +282,21 @@ impl Config {
         if self.amp && !self.precision.is_mixed() {
             return Err(Field::Amp.error(InputErrorKind::NeedsMixedPrecision));
         }
+        if let Some(model) = self.model.filter(|m| m.ep > 1) {
+            let experts = model.architecture.moe.experts;
+            let error = |kind| Err(Field::Ep.error(kind));
+            if experts == 0 {
+                return error(InputErrorKind::NeedsExperts);
+            }
+            if experts % model.ep != 0 || self.data_parallel_gpus()? % model.ep != 0 {
+                return error(InputErrorKind::NotDivisible);
+            }
+            if self.runtime.accounting == Accounting::DeepSpeed
+                || self.runtime.offload != crate::Offload::None
+            {
+                return error(InputErrorKind::NotInDeepSpeed);
+            }
+        }
         // Hugging Face's accounting was measured on SwiGLU models only.
         if let Some(model) = self.model {
             if model.framework == Framework::Hf && !crate::hf::covers(&model.architecture) {
@@ -472,6 +491,73 @@ impl Default for Report {
     }
 }
 
+/// A strategy's placement with expert parallelism (Megatron-LM's layout):
+/// the dense parameters as data parallelism places them over every GPU, the
+/// routed experts divided over `ep` ranks, each rank's experts replicated
+/// over the expert-data-parallel group of N ÷ EP GPUs, where ZeRO shards their
+/// states: a state the strategy shards takes `bytes ÷ (N ÷ EP)` for each of
+/// the rank's `routed ÷ EP` parameters (`bytes ÷ N` per routed parameter),
+/// one it does not shard `bytes` (`bytes ÷ EP` per routed parameter). Bytes per
+/// parameter are given per parameter of the whole model. Offload and
+/// DeepSpeed's estimator are refused with EP (see [`Config::setup`]).
+fn place_with_experts(
+    runtime: &Runtime,
+    setup: &TrainingSetup,
+    strategy: Strategy,
+    gpus_per_node: u32,
+    largest: Option<ParamCount>,
+    routed: f64,
+    ep: u32,
+) -> crate::runtime::Placement {
+    let all = setup.params().get();
+    let dense_setup = TrainingSetup {
+        params: ParamCount::new(all - routed),
+        ..*setup
+    };
+    let dense = runtime.place(&dense_setup, strategy, gpus_per_node, largest);
+    let ep = f64::from(ep);
+    let sharded = setup.bytes_per_param(strategy);
+    let part = |bytes: f64, shards: bool| if shards { bytes } else { bytes / ep };
+    let expert = BytesPerParam {
+        weights: part(sharded.weights, strategy.shards_weights()),
+        gradients: part(sharded.gradients, strategy.shards_gradients()),
+        optimizer_states: part(sharded.optimizer_states, strategy.shards_optimizer_states()),
+    };
+    let add = |a: Bytes, per_param: f64| Bytes::new(a.get() + routed * per_param);
+    let dense_share = (all - routed) / all;
+    let d = dense.bytes_per_param;
+    let weigh = |d: f64, e: f64| d * dense_share + e * routed / all;
+    // Each rank's experts' gradients are reduced within its group of N ÷ EP.
+    let groups = (setup.gpus() as f64 / ep).max(1.0) as u32;
+    let expert_elements = crate::deepspeed::communication_elements(strategy, routed / ep, groups);
+    let communication = Bytes::new(
+        dense.beyond.communication.get() + expert_elements * setup.gradient_bytes_per_param(),
+    );
+    crate::runtime::Placement {
+        gpu: MemoryBreakdown {
+            weights: add(dense.gpu.weights, expert.weights),
+            gradients: add(dense.gpu.gradients, expert.gradients),
+            optimizer_states: add(dense.gpu.optimizer_states, expert.optimizer_states),
+            activations: Bytes::ZERO,
+            buffers: dense.gpu.buffers,
+            total: add(dense.gpu.total, expert.total()),
+        },
+        bytes_per_param: BytesPerParam {
+            weights: weigh(d.weights, expert.weights),
+            gradients: weigh(d.gradients, expert.gradients),
+            optimizer_states: weigh(d.optimizer_states, expert.optimizer_states),
+        },
+        fixed: dense.fixed,
+        beyond: BeyondGpu {
+            communication,
+            communication_seconds: runtime
+                .bandwidth_gb_per_s
+                .map(|bw| crate::deepspeed::communication_seconds(communication, bw)),
+            ..dense.beyond
+        },
+    }
+}
+
 /// How far the peak of the step rises above what is kept, in bytes: the
 /// largest moment's difference (none of the frameworks the page follows holds
 /// less than what it keeps at every moment).
@@ -567,9 +653,19 @@ impl Report {
         let activation_bytes = activations.map_or(Bytes::ZERO, |a| a.total);
         let usable = self.budget.usable();
         let setup = self.setup;
+        // Expert parallelism: the routed experts' share of the parameters and EP.
+        let experts = model
+            .filter(|m| m.ep > 1)
+            .map(|m| (m.architecture.routed_expert_params() as f64, m.ep));
+        let place = |setup: &TrainingSetup, strategy: Strategy| match experts {
+            None => runtime.place(setup, strategy, gpus_per_node, largest),
+            Some((routed, ep)) => {
+                place_with_experts(runtime, setup, strategy, gpus_per_node, largest, routed, ep)
+            }
+        };
         for row in &mut self.strategies {
             let strategy = row.strategy;
-            let placement = runtime.place(&setup, strategy, gpus_per_node, largest);
+            let placement = place(&setup, strategy);
             let mut memory = placement.gpu;
             memory.activations = activation_bytes;
             memory.buffers = memory.buffers + working;
@@ -594,13 +690,15 @@ impl Report {
                     setup.params(),
                     |gpus| {
                         let setup = TrainingSetup { gpus, ..setup };
-                        runtime
-                            .place(&setup, strategy, gpus_per_node, largest)
-                            .bytes_per_param
-                            .total()
+                        place(&setup, strategy).bytes_per_param.total()
                     },
                     Bytes::new(fixed.get() + activation_bytes.get() + beyond_kept),
-                ),
+                )
+                // With expert parallelism, a multiple of EP (memory only falls with more).
+                .and_then(|n| match experts {
+                    Some((_, ep)) => n.checked_next_multiple_of(ep),
+                    None => Some(n),
+                }),
                 max_micro_batch: per_sequence.and_then(|per_sequence| {
                     let fitting = ((usable.get() - states) / per_sequence.get()).floor();
                     (fitting >= 1.0).then(|| fitting.min(f64::from(u32::MAX)) as u32)
@@ -636,7 +734,11 @@ impl Report {
     pub fn derivation(&self, activations: &str, buffers: &str) -> Option<String> {
         use crate::format::{format_bytes, format_number};
         let row = self.highlighted();
-        if self.accounting != Accounting::Course || row.beyond.offload != Offload::None {
+        let expert_parallel = self.model.is_some_and(|m| m.ep > 1);
+        if self.accounting != Accounting::Course
+            || row.beyond.offload != Offload::None
+            || expert_parallel
+        {
             return None;
         }
         let strategy = row.strategy;
@@ -1100,5 +1202,76 @@ mod tests {
             crate::link::encode(&crate::link::decode("dtype=fp16&amp=1").config)
                 .ends_with("&amp=1")
         );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over_ep() {
+        let report = |query: &str| crate::link::decode(query).config.report().unwrap();
+        let arch = crate::architecture::model_preset("mixtral-8x7b")
+            .unwrap()
+            .architecture;
+        let (all, routed) = (
+            arch.param_count() as f64,
+            arch.routed_expert_params() as f64,
+        );
+        assert_eq!(routed, 32.0 * 8.0 * 3.0 * 4096.0 * 14336.0);
+        let dense = all - routed;
+        let ep8 = report("model=mixtral-8x7b&gpus=8&ep=8");
+        let total = |r: &Report, s: Strategy| {
+            let m = r.strategy(s).memory;
+            m.total.get() - m.activations.get()
+        };
+        // ZeRO-1: the dense part over 8 GPUs (2 + 2 + 12/8), each GPU's 1/8 of
+        // the experts alone in its expert-data-parallel group (16 bytes each).
+        assert_eq!(
+            total(&ep8, Strategy::Zero1),
+            dense * (2.0 + 2.0 + 12.0 / 8.0) + routed / 8.0 * 16.0
+        );
+        // ZeRO-3 shards everything over 8 either way: the same bytes.
+        let ep1 = report("model=mixtral-8x7b&gpus=8");
+        assert!((total(&ep8, Strategy::Zero3) - total(&ep1, Strategy::Zero3)).abs() < 1.0);
+        // DDP: the experts no longer replicated on every GPU.
+        assert_eq!(
+            total(&ep8, Strategy::Ddp),
+            dense * 16.0 + routed / 8.0 * 16.0
+        );
+        // EP 2 on 8 GPUs: expert-data-parallel groups of 4.
+        let ep2 = report("model=mixtral-8x7b&gpus=8&ep=2");
+        assert_eq!(
+            total(&ep2, Strategy::Zero2),
+            dense * (2.0 + 14.0 / 8.0) + routed / 2.0 * (2.0 + 14.0 / 4.0)
+        );
+        assert!(ep8.derivation("activations", "buffers").is_none());
+        // The fewest GPUs follow the same layout: with EP 8, ZeRO-3 fits on some number.
+        let fewest = ep8.strategy(Strategy::Zero3).fewest_gpus.unwrap();
+        assert_eq!(fewest % 8, 0, "{fewest}");
+        let on = report(&format!("model=mixtral-8x7b&gpus={fewest}&ep=8&stage=3"));
+        assert!(on.strategy(Strategy::Zero3).fits);
+        // Refused: a dense model, EP not dividing the experts or the GPUs, DeepSpeed's estimator.
+        for (query, kind) in [
+            ("model=llama2-7b&ep=2", InputErrorKind::NeedsExperts),
+            (
+                "model=mixtral-8x7b&gpus=8&ep=16",
+                InputErrorKind::NotDivisible,
+            ),
+            (
+                "model=mixtral-8x7b&gpus=6&ep=4",
+                InputErrorKind::NotDivisible,
+            ),
+            (
+                "model=mixtral-8x7b&gpus=8&ep=2&acct=deepspeed",
+                InputErrorKind::NotInDeepSpeed,
+            ),
+        ] {
+            let decoded = crate::link::decode(query);
+            assert_eq!(decoded.problems.len(), 1, "{query}");
+            assert_eq!(decoded.problems[0].key, "ep", "{query}");
+            assert_eq!(
+                decoded.problems[0].error.map(|e| e.kind),
+                Some(kind),
+                "{query}"
+            );
+        }
     }
 }

@@ -164,7 +164,8 @@ pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool
         | Field::SharedFfn
         | Field::SharedGate
         | Field::DenseLayers
-        | Field::Capacity => !matches!(text_of_field(Field::Experts).trim(), "" | "0"),
+        | Field::Capacity
+        | Field::Ep => !matches!(text_of_field(Field::Experts).trim(), "" | "0"),
         Field::QRank | Field::RopeDim | Field::NopeDim | Field::VDim => {
             !matches!(text_of_field(Field::KvRank).trim(), "" | "0")
         }

@@ -162,6 +162,8 @@ pub enum Field {
     Capacity,
     /// Learned position embeddings (GPT-2's `n_positions`; 0 for rotary).
     Positions,
+    /// Expert parallelism: the ranks the routed experts are divided over.
+    Ep,
 }
 }
 
@@ -326,6 +328,7 @@ impl Field {
                 | Field::NopeDim
                 | Field::VDim
                 | Field::Positions
+                | Field::Ep
         )
     }
 
@@ -350,7 +353,7 @@ impl Field {
             Field::Model => Scope::Always,
             Field::Dropout | Field::Framework | Field::Attention => Scope::WithModel,
             _ if EXTRA_ARCHITECTURE_FIELDS.contains(&self) => Scope::WithModel,
-            Field::Capacity | Field::Positions => Scope::WithModel,
+            Field::Capacity | Field::Positions | Field::Ep => Scope::WithModel,
             _ if MODEL_FIELDS.contains(&self) => Scope::WithModel,
             _ => Scope::Always,
         }
@@ -440,6 +443,7 @@ impl Field {
             Field::VDim => "v_dim",
             Field::Capacity => "capacity",
             Field::Positions => "positions",
+            Field::Ep => "ep",
         }
     }
 
@@ -514,6 +518,7 @@ impl Field {
             Field::VDim => "value head size",
             Field::Capacity => "expert capacity factor",
             Field::Positions => "learned positions",
+            Field::Ep => "expert parallelism",
         }
     }
 
@@ -544,6 +549,7 @@ impl Field {
             | Field::VDim => Some("features"),
             Field::Capacity => Some("multiples of uniform routing"),
             Field::Positions => Some("positions"),
+            Field::Ep => Some("ranks"),
             Field::BufferFactor => Some("multiples"),
             Field::Context => Some("GB of 10^9 bytes per GPU"),
             Field::Dropout => Some("fraction (0.1 = 10 %)"),
@@ -623,6 +629,7 @@ impl Field {
             Field::DenseLayers => (0.0, 10_000.0),
             Field::Capacity => (1.0, 64.0),
             Field::Positions => (0.0, 1e7),
+            Field::Ep => (1.0, 65_536.0),
             Field::BufferFactor => (1.0, 100.0),
             Field::Context => (0.0, 1000.0),
             Field::Dropout => (0.0, 0.95),
@@ -761,6 +768,11 @@ pub enum InputErrorKind {
     /// The choice counts dense models' linear layers only (LoRA on experts or
     /// latent attention).
     DenseOnly,
+    /// Expert parallelism without a mixture of experts.
+    NeedsExperts,
+    /// Expert parallelism under DeepSpeed's estimator, which has none, or with
+    /// offload, which the page does not place per expert.
+    NotInDeepSpeed,
 }
 
 /// A typed error that names the field it is about.
@@ -820,6 +832,10 @@ impl InputError {
             }
             InputErrorKind::NeedsMixedPrecision => {
                 "needs a mixed precision (dtype fp16 or bf16)".into()
+            }
+            InputErrorKind::NeedsExperts => "needs a mixture of experts (experts > 0)".into(),
+            InputErrorKind::NotInDeepSpeed => {
+                "is counted with the lesson's accounting and without offload only".into()
             }
             InputErrorKind::DenseOnly => {
                 "adapts dense models' linear layers, not experts or latent attention".into()

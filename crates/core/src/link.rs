@@ -117,6 +117,7 @@ pub fn encode(config: &Config) -> String {
                 ..model.architecture
             },
             capacity: 1.0,
+            ep: 1,
             ..model
         };
         let dense = Config {
@@ -126,7 +127,7 @@ pub fn encode(config: &Config) -> String {
         fields.extend(
             EXTRA_ARCHITECTURE_FIELDS
                 .into_iter()
-                .chain([Field::Capacity])
+                .chain([Field::Capacity, Field::Ep])
                 .filter(|&field| value_of(config, field) != value_of(&dense, field)),
         );
         // Learned positions come from the preset unless they differ from it.
@@ -233,8 +234,9 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
         .into_iter()
         .chain(EXTRA_ARCHITECTURE_FIELDS)
         .chain([
-            Field::Positions,
             Field::Capacity,
+            Field::Ep,
+            Field::Positions,
             Field::Dropout,
             Field::Framework,
             Field::Attention,
@@ -255,8 +257,9 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .chain(MODEL_FIELDS)
         .chain(EXTRA_ARCHITECTURE_FIELDS)
         .chain([
-            Field::Positions,
             Field::Capacity,
+            Field::Ep,
+            Field::Positions,
             Field::Dropout,
             Field::Framework,
             Field::Attention,
@@ -334,6 +337,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
             .map(|m| shortest_decimal(m.capacity))
             .unwrap_or_default(),
         Field::Positions => arch(|a| a.learned_positions.to_string()),
+        Field::Ep => model.map(|m| m.ep.to_string()).unwrap_or_default(),
         Field::Seq => model.map(|m| m.seq_len.to_string()).unwrap_or_default(),
         Field::MicroBatch => model.map(|m| m.micro_batch.to_string()).unwrap_or_default(),
         Field::Recompute => model
@@ -489,11 +493,17 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     // Hugging Face's accounting on a model it does not cover, a largest layer
     // larger than the model, and autocast without a mixed precision are set
     // aside.
-    for _ in 0..4 {
+    for _ in 0..5 {
         match config.setup() {
             Err(error) if error.kind == InputErrorKind::DenseOnly => {
                 problems.push(set_aside(pairs, Field::Method, error));
                 config.fine_tuning.method = crate::finetune::Method::Full;
+            }
+            Err(error) if error.field == Field::Ep => {
+                problems.push(set_aside(pairs, Field::Ep, error));
+                if let Some(model) = &mut config.model {
+                    model.ep = 1;
+                }
             }
             Err(error) if error.field == Field::Amp => {
                 problems.push(set_aside(pairs, Field::Amp, error));
@@ -553,6 +563,7 @@ fn count_setter(field: Field) -> fn(&mut ModelSpec, u32) {
         Field::NopeDim => |m, v| m.architecture.mla.nope_dim = v,
         Field::VDim => |m, v| m.architecture.mla.v_dim = v,
         Field::Positions => |m, v| m.architecture.learned_positions = v,
+        Field::Ep => |m, v| m.ep = v,
         _ => |_, _| {},
     }
 }
@@ -673,7 +684,8 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
         | Field::RopeDim
         | Field::NopeDim
         | Field::VDim
-        | Field::Positions => {
+        | Field::Positions
+        | Field::Ep => {
             let value = field.parse_count(text)?;
             let set = count_setter(field);
             edit_model(&mut |m| set(m, value))?;
