@@ -29,7 +29,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 9);
+    assert_eq!(measured.len(), 10);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
@@ -61,6 +61,10 @@ fn what_was_read_assumed_and_not_understood_is_listed() {
     assert_eq!(hub.mtp_layers, 1);
     assert!(hub.read.contains(&("kv_lora_rank".into(), "512".into())));
     assert!(hub.not_understood.is_empty(), "{:?}", hub.not_understood);
+    // Qwen1.5-MoE-A2.7B: its shared expert and gate; 14.3 B, 2.7 B active (its name).
+    let qwen_moe = read_config(&config_text("qwen1.5-moe-a2.7b.json")).unwrap();
+    assert!(qwen_moe.architecture.moe.shared_gate);
+    assert_eq!(qwen_moe.architecture.active_param_count(), 2_689_173_504);
     // Qwen3 without `head_dim` takes Qwen3Config's 128; without
     // `num_key_value_heads`, one key/value head per head.
     let qwen3 = read_config(
