@@ -257,6 +257,10 @@ fn draw(
     t: &Text,
     kind: ChartKind,
 ) -> Result<(), String> {
+    // The step's chart is hidden without a model: nothing to draw.
+    if kind == ChartKind::Step && report.activations.is_none() {
+        return Ok(());
+    }
     let scale = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
         .max(1.0);
