@@ -560,7 +560,14 @@ fn hub_summary(t: &Text, hub: &vram_core::hub::HubConfig) -> Vec<String> {
         ));
     }
     if hub.mtp_layers > 0 {
-        lines.push(text::fill(t.paste_mtp, &[&hub.mtp_layers.to_string()]));
+        let params = u64::from(hub.mtp_layers) * hub.architecture.mtp_layer_params();
+        lines.push(text::fill(
+            t.paste_mtp,
+            &[
+                &hub.mtp_layers.to_string(),
+                &vram_core::format::format_number(params as f64),
+            ],
+        ));
     }
     lines
 }

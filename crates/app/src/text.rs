@@ -362,8 +362,8 @@ texts! {
     paste_done: &'static str = "Read {} ({}): {}.", "已读取 {}（{}）：{}。";
     paste_assumed: &'static str = "Assumed (absent): {}.", "缺省（未给出，按默认）：{}。";
     paste_not_understood: &'static str = "Not understood, may change the count: {}.", "未能理解、可能影响参数量：{}。";
-    paste_mtp: &'static str = "Its {} multi-token-prediction layer(s) are not counted, as transformers does not build them.",
-        "其 {} 个多词元预测（MTP）层未计入，与 transformers 一致。";
+    paste_mtp: &'static str = "Its {} multi-token-prediction layer(s), {} parameters as its checkpoint stores them, are counted apart: transformers does not build them.",
+        "其 {} 个多词元预测（MTP）层按检查点存储共 {} 个参数，单独计算、不计入总数：transformers 不构建它们。";
     hub_json: &'static str = "Not valid JSON (line {}, column {}).", "不是有效的 JSON（第 {} 行，第 {} 列）。";
     hub_not_object: &'static str = "Not a JSON object.", "不是 JSON 对象。";
     hub_no_type: &'static str = "No \"model_type\".", "缺少 \"model_type\"。";

@@ -373,6 +373,22 @@ impl Architecture {
         self.breakdown(routed as u64).total()
     }
 
+    /// Parameters of one multi-token-prediction layer as DeepSeek-V3's
+    /// checkpoint stores it (`model.layers.61.*`, which transformers does not
+    /// build): a decoder layer like the last (`self_attn`, `mlp`, two norms),
+    /// `enorm` and `hnorm`, `eh_proj` (2·hidden → hidden), its own
+    /// `embed_tokens` and `shared_head` (a norm and the output head). Counted
+    /// apart from [`param_count`](Self::param_count).
+    pub const fn mtp_layer_params(&self) -> u64 {
+        let h = self.hidden as u64;
+        let block = if self.moe.is_moe() && self.moe.dense_layers < self.layers {
+            self.params_per_moe_layer()
+        } else {
+            self.params_per_layer()
+        };
+        block + 2 * h + 2 * h * h + h + 2 * self.vocab as u64 * h
+    }
+
     /// The routed experts' parameters, all layers: what expert parallelism divides.
     pub const fn routed_expert_params(&self) -> u64 {
         let sparse = (self.layers - self.dense_layer_count()) as u64;

@@ -59,6 +59,17 @@ fn what_was_read_assumed_and_not_understood_is_listed() {
     let hub = read_config(&config_text("deepseek-v3.json")).unwrap();
     assert_eq!(hub.model_type, "deepseek_v3");
     assert_eq!(hub.mtp_layers, 1);
+    // Its prediction layer, counted apart from the tensors of the checkpoint's
+    // `model.layers.61`: the latent attention (q_a 7168 × 1536 and its norm,
+    // q_b 1536 × 128·192, kv_a 7168 × 576 and its norm, kv_b 512 × 128·256,
+    // o 16384 × 7168), the router and 256 + 1 experts, two norms; enorm, hnorm,
+    // eh_proj 14336 × 7168, embed_tokens and shared_head (norm, head).
+    let attention =
+        7168 * 1536 + 1536 + 1536 * 128 * 192 + 7168 * 576 + 512 + 512 * 128 * 256 + 16384 * 7168;
+    let experts = 256 * 7168 + 257 * 3 * 7168 * 2048;
+    let mtp = attention + experts + 2 * 7168 + 2 * 7168 + 14336 * 7168 + 7168 + 2 * 129_280 * 7168;
+    assert_eq!(hub.architecture.mtp_layer_params(), mtp);
+    assert_eq!(mtp, 13_463_426_048);
     assert!(hub.read.contains(&("kv_lora_rank".into(), "512".into())));
     assert!(hub.not_understood.is_empty(), "{:?}", hub.not_understood);
     // Qwen1.5-MoE-A2.7B: its shared expert and gate; 14.3 B, 2.7 B active (its name).
