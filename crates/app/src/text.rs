@@ -371,8 +371,8 @@ texts! {
     hub_missing: &'static str = "\"{}\" is missing.", "缺少 \"{}\"。";
     hub_invalid: &'static str = "\"{}\" has an impossible value.", "\"{}\" 的值不可能。";
     hub_unsupported: &'static str = "\"{}\" describes layers not counted here.", "\"{}\" 描述的层此处不计算。";
-    err_dense_only: &'static str = "Adapters here adapt dense models only (not experts or latent attention).",
-        "此处的适配器只适用于稠密模型（不含专家与潜在注意力）。";
+    err_dense_only: &'static str = "On a mixture of experts, LoRA adapts the attention only (q and v, or all four); not latent attention, not QLoRA.",
+        "混合专家模型上 LoRA 只适配注意力（q、v 或全部四个投影）；不支持潜在注意力，也不支持 QLoRA。";
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
         ["按 FlashAttention 设置", "eager", "SDPA", "FlashAttention-2"];
     hint_dropout: &'static str = "Above 0, each dropout keeps a 1-byte mask per value, as on a GPU.",

@@ -326,9 +326,20 @@ impl Config {
         let model = self
             .model
             .ok_or(Field::Method.error(InputErrorKind::NeedsModel))?;
+        // PEFT adapts nn.Linear layers: a mixture of experts' attention
+        // projections are, transformers' fused expert tensors are not (nor does
+        // bitsandbytes quantise them); latent attention has no q and v to adapt.
         let arch = model.architecture;
-        if arch.moe.is_moe() || arch.mla.is_latent() {
+        let method = self.fine_tuning.method;
+        if arch.mla.is_latent() || (arch.moe.is_moe() && method == crate::finetune::Method::Qlora) {
             return Err(Field::Method.error(InputErrorKind::DenseOnly));
+        }
+        let attention_only = matches!(
+            self.fine_tuning.targets,
+            crate::finetune::Targets::Qv | crate::finetune::Targets::Attn
+        );
+        if arch.moe.is_moe() && !attention_only {
+            return Err(Field::Targets.error(InputErrorKind::DenseOnly));
         }
         let weight_bytes = self.precision.bytes_per_param() as u64;
         Ok(self.fine_tuning.adapters(&model.architecture, weight_bytes))
@@ -1272,6 +1283,30 @@ mod tests {
                 Some(kind),
                 "{query}"
             );
+        }
+    }
+
+    /// LoRA on a mixture of experts adapts the attention (PEFT's q_proj and
+    /// v_proj, nn.Linear in Mixtral and Qwen3-MoE); the experts' fused tensors,
+    /// QLoRA and latent attention are refused, and set aside in a link.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn lora_on_a_mixture_of_experts_adapts_its_attention() {
+        let decoded = crate::link::decode("model=mixtral-8x7b&method=lora&rank=8");
+        assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
+        let adapters = decoded.config.report().unwrap().setup.adapters().unwrap();
+        // 32 layers × r × (q: 4096 + 4096, v: 4096 + 1024).
+        assert_eq!(adapters.trainable, 32 * 8 * ((4096 + 4096) + (4096 + 1024)));
+        assert_eq!(adapters.frozen, 46_702_792_704);
+        for (query, key) in [
+            ("model=mixtral-8x7b&method=lora&targets=all", "targets"),
+            ("model=mixtral-8x7b&method=qlora", "method"),
+            ("model=deepseek-v3&method=lora", "method"),
+        ] {
+            let decoded = crate::link::decode(query);
+            assert_eq!(decoded.problems.len(), 1, "{query}");
+            assert_eq!(decoded.problems[0].key, key, "{query}");
+            assert!(decoded.config.report().is_ok(), "{query}");
         }
     }
 }

@@ -838,7 +838,7 @@ impl InputError {
                 "is counted with the lesson's accounting and without offload only".into()
             }
             InputErrorKind::DenseOnly => {
-                "adapts dense models' linear layers, not experts or latent attention".into()
+                "adapts a mixture of experts' attention only (LoRA, targets qv or attn), and not latent attention".into()
             }
         }
     }

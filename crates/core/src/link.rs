@@ -496,8 +496,11 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     for _ in 0..5 {
         match config.setup() {
             Err(error) if error.kind == InputErrorKind::DenseOnly => {
-                problems.push(set_aside(pairs, Field::Method, error));
-                config.fine_tuning.method = crate::finetune::Method::Full;
+                problems.push(set_aside(pairs, error.field, error));
+                match error.field {
+                    Field::Targets => config.fine_tuning.targets = Default::default(),
+                    _ => config.fine_tuning.method = crate::finetune::Method::Full,
+                }
             }
             Err(error) if error.field == Field::Ep => {
                 problems.push(set_aside(pairs, Field::Ep, error));
