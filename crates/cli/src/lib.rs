@@ -186,6 +186,14 @@ fn capitalise(text: &str) -> String {
 
 /// The configuration the arguments describe: the link's (or the defaults), then each option.
 pub fn config_from(matches: &ArgMatches) -> Result<Config, UsageError> {
+    config_and_hub_from(matches).map(|(config, _)| config)
+}
+
+/// [`config_from`], with what `--config` read.
+fn config_and_hub_from(
+    matches: &ArgMatches,
+) -> Result<(Config, Option<vram_core::hub::HubConfig>), UsageError> {
+    let mut pasted = None;
     let mut problems = Vec::new();
     let mut config = match matches.get_one::<String>("link") {
         Some(link) => {
@@ -199,7 +207,10 @@ pub fn config_from(matches: &ArgMatches) -> Result<Config, UsageError> {
         match std::fs::read_to_string(path) {
             Err(error) => problems.push(format!("--config {path:?}: {error}")),
             Ok(text) => match vram_core::hub::read_config(&text) {
-                Ok(hub) => config = config.with_hub_config(&hub),
+                Ok(hub) => {
+                    config = config.with_hub_config(&hub);
+                    pasted = Some(hub);
+                }
                 Err(error) => problems.push(format!("--config {path:?}: {error}")),
             },
         }
@@ -217,7 +228,7 @@ pub fn config_from(matches: &ArgMatches) -> Result<Config, UsageError> {
         }
     }
     if problems.is_empty() {
-        Ok(config)
+        Ok((config, pasted))
     } else {
         Err(UsageError(problems))
     }
@@ -242,7 +253,7 @@ where
     let matches = command()
         .try_get_matches_from(args)
         .map_err(RunError::Clap)?;
-    let config = config_from(&matches).map_err(RunError::Usage)?;
+    let (config, pasted) = config_and_hub_from(&matches).map_err(RunError::Usage)?;
     let output = if matches.get_flag("json") {
         Output::Json
     } else if matches.get_flag("print-link") {
@@ -262,7 +273,47 @@ where
     let base_url = matches
         .get_one::<String>("base-url")
         .map_or(DEFAULT_BASE_URL, String::as_str);
-    render(&config, output, base_url).map_err(RunError::Usage)
+    let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
+    // Under the table, what a config.json gave (the JSON and the other formats stay as they are).
+    if let (Some(hub), Output::Table { .. }) = (pasted, output) {
+        text.push_str(&config_json_lines(&hub));
+    }
+    Ok(text)
+}
+
+/// What `--config` read, assumed and did not understand, a line each.
+fn config_json_lines(hub: &vram_core::hub::HubConfig) -> String {
+    let pairs = |list: &[(String, String)]| {
+        list.iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut lines = format!(
+        "config.json ({}): read {}.\n",
+        hub.model_type,
+        pairs(&hub.read)
+    );
+    if !hub.assumed.is_empty() {
+        lines.push_str(&format!(
+            "config.json: assumed (absent) {}.\n",
+            pairs(&hub.assumed)
+        ));
+    }
+    if !hub.not_understood.is_empty() {
+        lines.push_str(&format!(
+            "config.json: not understood, may change the count: {}.\n",
+            hub.not_understood.join(", ")
+        ));
+    }
+    if hub.mtp_layers > 0 {
+        lines.push_str(&format!(
+            "config.json: {} multi-token-prediction layer(s), {} parameters as the checkpoint stores them, counted apart.\n",
+            hub.mtp_layers,
+            format_number((u64::from(hub.mtp_layers) * hub.architecture.mtp_layer_params()) as f64)
+        ));
+    }
+    lines
 }
 
 /// Why `run` printed nothing on stdout.

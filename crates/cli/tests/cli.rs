@@ -304,6 +304,25 @@ fn a_config_json_gives_the_model_with_total_and_active_counts() {
         "1",
     ]);
     assert!(fewer["params"]["value"].as_f64().unwrap() < 1e11);
+    // Under the table, what the file gave.
+    let table = vram()
+        .args([
+            "--config",
+            &format!("{configs}/deepseek-v3.json"),
+            "--color",
+            "never",
+        ])
+        .output()
+        .unwrap();
+    let table = String::from_utf8(table.stdout).unwrap();
+    assert!(
+        table.contains("config.json (deepseek_v3): read hidden_size=7168"),
+        "{table}"
+    );
+    assert!(
+        table.contains("1 multi-token-prediction layer(s), 13,463,426,048 parameters"),
+        "{table}"
+    );
     // A file that is no config.json: status 2, the option and the reason.
     let output = vram()
         .args([
