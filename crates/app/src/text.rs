@@ -6,6 +6,7 @@
 //! whose `{}` are filled in order ([`fill`]); the figures come from the core.
 
 use vram_core::format::{format_number, format_percent, Lang};
+use vram_core::input::Splits;
 use vram_core::link::{value_of, LinkProblem};
 use vram_core::{Config, Field, InputError, InputErrorKind};
 
@@ -354,6 +355,39 @@ texts! {
         "路由专家分到 EP 张 GPU 上；它们的状态在 GPU 数 ÷ EP 的组内切分。";
     err_needs_experts: &'static str = "Needs a mixture of experts (routed experts > 0).", "需要混合专家模型（路由专家数 > 0）。";
     err_not_in_deepspeed: &'static str = "Counted with the lesson's accounting and without offload only.", "仅在课程口径且不卸载时计算。";
+    label_tp: &'static str = "Tensor parallelism (TP)", "张量并行（TP）";
+    hint_tp: &'static str = "Each layer's matrices split over TP GPUs, best within a node.", "每层的矩阵切到 TP 张 GPU 上，最好在一个节点内。";
+    label_pp: &'static str = "Pipeline stages (PP)", "流水线级数（PP）";
+    hint_pp: &'static str = "The layers cut into PP consecutive stages (1F1B).", "把层切成 PP 个连续的流水线级（1F1B）。";
+    label_vpp: &'static str = "Virtual stages per rank", "每个流水线 rank 的虚拟级数";
+    hint_vpp: &'static str = "Interleaved 1F1B: a smaller bubble, more microbatches in flight.", "交错式 1F1B：气泡更小，但同时在途的微批更多。";
+    label_cp: &'static str = "Context parallelism (CP)", "上下文并行（CP）";
+    hint_cp: &'static str = "The sequence split over CP GPUs.", "把序列切到 CP 张 GPU 上。";
+    label_sp: &'static str = "Sequence parallelism (SP)", "序列并行（SP）";
+    label_mfu: &'static str = "Model FLOPs utilisation (MFU)", "模型算力利用率（MFU）";
+    hint_mfu: &'static str = "The fraction of the peak the compute kernels reach; the bubble and exposed communication come on top.",
+        "计算内核达到峰值算力的比例；流水线气泡和未被掩盖的通信另算。";
+    label_tflops: &'static str = "Peak 16-bit throughput", "16 位峰值算力";
+    unit_tflops: &'static str = "TFLOP/s", "TFLOP/s";
+    hint_tflops: &'static str = "Dense BF16/FP16 tensor peak per GPU (the GPU preset's datasheet figure when empty).",
+        "每张 GPU 的稠密 BF16/FP16 张量峰值（留空则用所选 GPU 数据手册的数值）。";
+    label_nvlink: &'static str = "Bandwidth within a node", "节点内带宽";
+    label_network: &'static str = "Bandwidth between nodes", "节点间带宽";
+    hint_links: &'static str = "Per GPU, each way (the GPU preset's when empty).", "每张 GPU、单向（留空则用所选 GPU 的数值）。";
+    label_tokens: &'static str = "Training tokens", "训练词元数";
+    unit_billion_tokens: &'static str = "B tokens", "B 词元";
+    label_price: &'static str = "Price per GPU-hour", "每 GPU 小时价格";
+    err_divides: &'static str = "Must divide {}; {} would.", "必须整除{}；{} 可以。";
+    splits_gpus: &'static str = "the {} GPUs", "GPU 总数 {}";
+    splits_heads: &'static str = "the {} attention heads", "注意力头数 {}";
+    splits_kv_heads: &'static str = "the {} key/value heads", "KV 头数 {}";
+    splits_layers: &'static str = "the {} layers", "层数 {}";
+    splits_sequence: &'static str = "the sequence's {} tokens in 2 × CP chunks", "序列长度 {}（分成 2 × CP 块）";
+    err_needs_pipeline: &'static str = "Needs pipeline stages (PP > 1).", "需要流水线并行（PP > 1）。";
+    err_needs_tp: &'static str = "Needs tensor parallelism (TP > 1).", "需要张量并行（TP > 1）。";
+    err_needs_megatron: &'static str = "Splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting.",
+        "按 Megatron-LM 的方式切分模型：不适用于 DeepSpeed 估算器或 Hugging Face 口径。";
+    err_full_training_only: &'static str = "Splits full training only (method: full).", "仅对全参数训练切分（方法：全参数）。";
     paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";
     paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
         "Hugging Face 的 config.json（Llama、Mistral、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
@@ -451,6 +485,23 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::DenseOnly => t.err_dense_only.into(),
         InputErrorKind::NeedsExperts => t.err_needs_experts.into(),
         InputErrorKind::NotInDeepSpeed => t.err_not_in_deepspeed.into(),
+        InputErrorKind::DoesNotDivide { splits, largest } => {
+            let (words, n) = match splits {
+                Splits::Gpus(n) => (t.splits_gpus, n),
+                Splits::Heads(n) => (t.splits_heads, n),
+                Splits::KvHeads(n) => (t.splits_kv_heads, n),
+                Splits::Layers(n) => (t.splits_layers, n),
+                Splits::Sequence(n) => (t.splits_sequence, n),
+            };
+            fill(
+                t.err_divides,
+                &[&fill(words, &[&n.to_string()]), &largest.to_string()],
+            )
+        }
+        InputErrorKind::NeedsPipeline => t.err_needs_pipeline.into(),
+        InputErrorKind::NeedsTensorParallel => t.err_needs_tp.into(),
+        InputErrorKind::NeedsMegatron => t.err_needs_megatron.into(),
+        InputErrorKind::FullTrainingOnly => t.err_full_training_only.into(),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,
@@ -560,6 +611,17 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Capacity => (t.label_capacity, "×", Some(t.hint_capacity)),
         Field::Positions => (t.label_positions, "", None),
         Field::Ep => (t.label_ep, "", Some(t.hint_ep)),
+        Field::Tp => (t.label_tp, "", Some(t.hint_tp)),
+        Field::Pp => (t.label_pp, "", Some(t.hint_pp)),
+        Field::Vpp => (t.label_vpp, "", Some(t.hint_vpp)),
+        Field::Cp => (t.label_cp, "", Some(t.hint_cp)),
+        Field::Sp => (t.label_sp, "", None),
+        Field::Mfu => (t.label_mfu, "", Some(t.hint_mfu)),
+        Field::Tflops => (t.label_tflops, t.unit_tflops, Some(t.hint_tflops)),
+        Field::Nvlink => (t.label_nvlink, t.unit_bandwidth, Some(t.hint_links)),
+        Field::Network => (t.label_network, t.unit_bandwidth, Some(t.hint_links)),
+        Field::Tokens => (t.label_tokens, t.unit_billion_tokens, None),
+        Field::Price => (t.label_price, "", None),
         Field::Attention => (t.label_attention, "", None),
         Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Accounting => (t.label_accounting, "", None),
@@ -655,6 +717,7 @@ mod tests {
         "unit_percent",
         "label_flash",
         "unit_bandwidth",
+        "unit_tflops",
         "lang",
     ];
 

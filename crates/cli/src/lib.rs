@@ -362,8 +362,8 @@ pub fn table(report: &Report, color: bool) -> String {
         format_params(setup.params()),
         setup.precision().label(),
         setup.optimizer().label(),
-        setup.gpus(),
-        if setup.gpus() == 1 { "" } else { "s" },
+        report.gpus(),
+        if report.gpus() == 1 { "" } else { "s" },
         format_bytes(budget.gpu_memory(), unit),
         format_percent(budget.reserved_fraction()),
         match budget.context().get() > 0.0 {
@@ -435,7 +435,11 @@ pub fn table(report: &Report, color: bool) -> String {
                 cells.push(format_bytes(row.step.peak().1, unit));
             }
             cells.extend([
-                if row.fits { "yes".into() } else { "no".into() },
+                match (row.supported, row.fits) {
+                    (false, _) => "n/a".into(),
+                    (true, true) => "yes".into(),
+                    (true, false) => "no".into(),
+                },
                 row.fewest_gpus.map_or("none".into(), |n| n.to_string()),
                 format_params(row.max_params),
             ]);
@@ -498,6 +502,59 @@ pub fn table(report: &Report, color: bool) -> String {
         );
     }
     let _ = writeln!(out);
+    if let Some(layout) = &report.layout {
+        let l = layout.layout;
+        let mut parts = vec![format!("TP {}", l.tp)];
+        if l.sp {
+            parts[0].push_str(" with SP");
+        }
+        parts.push(match l.vpp {
+            1 => format!("PP {}", l.pp),
+            v => format!("PP {} x {v} virtual", l.pp),
+        });
+        if l.cp > 1 {
+            parts.push(format!("CP {}", l.cp));
+        }
+        parts.push(format!("DP {}", layout.data_parallel));
+        let row = report.highlighted();
+        let stage = row
+            .rank
+            .and_then(|rank| layout.stages.get(rank as usize))
+            .map(|s| {
+                format!(
+                    "; the most loaded GPU ({}) is on pipeline rank {} of {}: {} layers, {} parameters",
+                    report.highlight.label(),
+                    s.rank + 1,
+                    l.pp,
+                    s.layers,
+                    format_params(vram_core::ParamCount::new(s.params as f64)),
+                )
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "Layout: {} = {} GPUs; ZeRO shards over DP x CP = {}{stage}{}.",
+            parts.join(" x "),
+            report.gpus(),
+            report.setup.gpus(),
+            match layout.microbatches {
+                Some(m) => format!("; {m} microbatches per step"),
+                None => String::new(),
+            },
+        );
+        if layout.across_nodes {
+            let _ = writeln!(
+                out,
+                "Tensor parallelism spans nodes: its all-reduces run over the network."
+            );
+        }
+        if report.strategies.iter().any(|r| !r.supported) {
+            let _ = writeln!(
+                out,
+                "n/a: DeepSpeed's pipeline engine runs ZeRO-1 only (ZeRO-2 and ZeRO-3 are refused with PP > 1)."
+            );
+        }
+    }
     if let (Some(model), Some(activations)) = (report.model, report.activations) {
         let _ = writeln!(
             out,
@@ -634,6 +691,9 @@ fn formulas(report: &Report) -> Vec<String> {
         .is_some_and(|m| m.framework == vram_core::hf::Framework::Hf);
     if let (Some(formula), true) = (report.activation_derivation(), measured) {
         lines.push(format!("Activations as measured: {formula}."));
+    } else if let (Some(formula), true) = (report.activation_derivation(), report.layout.is_some())
+    {
+        lines.push(format!("Activations: {formula}."));
     } else if let Some(formula) = report.activation_derivation() {
         let plain = report
             .model

@@ -115,51 +115,50 @@ pub struct ActivationMemory {
 
 /// The activation memory of `architecture` trained as `setup`, per GPU.
 pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -> ActivationMemory {
-    let s = f64::from(setup.seq_len);
-    let b = f64::from(setup.micro_batch);
-    let h = f64::from(architecture.hidden);
-    let a = f64::from(architecture.heads);
-    let v = f64::from(architecture.vocab);
+    crate::parallel::stage_activations(
+        architecture,
+        setup,
+        &crate::parallel::Layout::SINGLE,
+        0,
+        None,
+    )
+}
+
+/// Bytes one layer keeps per token (per query–key pair for the scores),
+/// split as tensor parallelism splits them (Korthikanti et al. 2022, §4.1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayerValues {
+    /// Outside the tensor-parallel region: the two norms' inputs, the QKV and
+    /// MLP inputs (`4h`), latent attention's compressed vectors, the two
+    /// dropout masks (`2h`, 1 byte each) and a mixture of experts' fp32 router
+    /// logits: what sequence parallelism divides.
+    pub outside: f64,
+    /// Inside it: Q, K, V, the output projection's input and the MLP's
+    /// activations, divided by tensor parallelism.
+    pub inside: f64,
+    /// The attention scores per query and key: the softmax's output and its
+    /// input (`2e`) and its dropout mask, times the heads.
+    pub scores: f64,
+}
+
+/// [`LayerValues`] of a dense layer, or of a mixture of experts' layer (`moe`).
+pub fn layer_values(arch: &Architecture, setup: &ActivationSetup, moe: bool) -> LayerValues {
+    let h = f64::from(arch.hidden);
     let e = setup.bytes_per_value;
     let mask = if setup.dropout { 1.0 } else { 0.0 };
-    let (dense_mlp, moe_mlp) = mlp_terms(architecture, setup.capacity);
-    let attention = attention_term(architecture);
-    let without_scores = |mlp: f64| e * s * b * (attention + mlp) + mask * 2.0 * s * b * h;
-    let (dense_layer, moe_layer) = (
-        without_scores(dense_mlp),
-        // The router's fp32 logits, one per expert and token.
-        without_scores(moe_mlp) + 4.0 * s * b * f64::from(architecture.moe.experts),
-    );
-    let scores = (2.0 * e + mask) * a * s * s * b;
-    let scores = if setup.scores_counted() { scores } else { 0.0 };
-    let dense_count = f64::from(architecture.dense_layer_count());
-    let moe_count = f64::from(architecture.layers) - dense_count;
-    // One layer: a mixture of experts' where most layers are.
-    let widest = if moe_count > 0.0 {
-        moe_layer
+    let (dense_mlp, moe_mlp) = mlp_terms(arch, setup.capacity);
+    let attention = attention_term(arch);
+    let split = attention - 4.0 * h - latent_term(arch);
+    let router = if moe {
+        4.0 * f64::from(arch.moe.experts)
     } else {
-        dense_layer
+        0.0
     };
-    let per_layer = match setup.recompute {
-        Recompute::Full => widest,
-        Recompute::None | Recompute::Selective => widest + scores,
-    };
-    let layer_count = f64::from(architecture.layers);
-    let layers = match setup.recompute {
-        Recompute::None | Recompute::Selective => {
-            dense_count * (dense_layer + scores) + moe_count * (moe_layer + scores)
-        }
-        // Each layer's input, and the largest layer's working set rebuilt.
-        Recompute::Full => layer_count * e * s * b * h + dense_layer.max(moe_layer) + scores,
-    };
-    let embeddings_and_logits =
-        mask * s * b * h + 2.0 * e * s * b * h + e * s * b * v + 4.0 * s * b * v;
-    ActivationMemory {
-        per_layer: Bytes::new(per_layer),
-        layers: Bytes::new(layers),
-        embeddings_and_logits: Bytes::new(embeddings_and_logits),
-        adapters: Bytes::ZERO,
-        total: Bytes::new(layers + embeddings_and_logits),
+    let mlp = if moe { moe_mlp } else { dense_mlp };
+    LayerValues {
+        outside: e * (attention - split) + mask * 2.0 * h + router,
+        inside: e * (split + mlp),
+        scores: (2.0 * e + mask) * f64::from(arch.heads),
     }
 }
 
@@ -278,14 +277,20 @@ fn attention_term(arch: &Architecture) -> f64 {
     } else {
         (k, q)
     };
-    let latent = if arch.mla.is_latent() {
+    4.0 * h + q + k + v + o + latent_term(arch)
+}
+
+/// Latent attention's compressed query and key/value per token, each a
+/// norm's input and an up-projection's input, and the rotary key:
+/// `2·q_rank + 2·kv_rank + rope` (0 without latent attention).
+fn latent_term(arch: &Architecture) -> f64 {
+    if arch.mla.is_latent() {
         2.0 * f64::from(arch.mla.q_rank)
             + 2.0 * f64::from(arch.mla.kv_rank)
             + f64::from(arch.mla.rope_dim)
     } else {
         0.0
-    };
-    4.0 * h + q + k + v + o + latent
+    }
 }
 
 /// Values per token of a dense MLP (`m·f`, m = 2 for GELU, 4 for SwiGLU) and

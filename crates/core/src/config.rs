@@ -4,9 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::accumulation::accumulation_steps;
-use crate::activations::{
-    activation_derivation, activation_memory, ActivationMemory, ActivationSetup, Recompute,
-};
+use crate::activations::{activation_derivation, ActivationMemory, ActivationSetup, Recompute};
 use crate::architecture::{Architecture, ModelPreset};
 use crate::deepspeed::Offload;
 use crate::finetune::{Adapters, FineTuning};
@@ -17,6 +15,7 @@ use crate::input::InputErrorKind;
 use crate::input::{Field, InputError};
 use crate::memory::Recipe;
 use crate::memory::{BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup};
+use crate::parallel::{stage_activations, stage_params, Layout, StageParams};
 use crate::runtime::{Accounting, BeyondGpu, Runtime};
 use crate::step::{megatron_step_transients, StepMemory, StepTransients};
 use crate::units::{Bytes, ParamCount};
@@ -282,13 +281,14 @@ impl Config {
         if self.amp && !self.precision.is_mixed() {
             return Err(Field::Amp.error(InputErrorKind::NeedsMixedPrecision));
         }
+        let zero_group = self.zero_group()?;
         if let Some(model) = self.model.filter(|m| m.ep > 1) {
             let experts = model.architecture.moe.experts;
             let error = |kind| Err(Field::Ep.error(kind));
             if experts == 0 {
                 return error(InputErrorKind::NeedsExperts);
             }
-            if experts % model.ep != 0 || self.data_parallel_gpus()? % model.ep != 0 {
+            if experts % model.ep != 0 || zero_group % model.ep != 0 {
                 return error(InputErrorKind::NotDivisible);
             }
             if self.runtime.accounting == Accounting::DeepSpeed
@@ -309,7 +309,7 @@ impl Config {
                 return Err(Field::LargestLayer.error(InputErrorKind::LargerThanModel));
             }
         }
-        let setup = TrainingSetup::with_recipe(params, self.recipe(), self.data_parallel_gpus()?)?;
+        let setup = TrainingSetup::with_recipe(params, self.recipe(), zero_group)?;
         Ok(match self.adapters()? {
             Some(adapters) => setup.with_adapters(adapters),
             None => setup,
@@ -360,6 +360,36 @@ impl Config {
             params_billions: model.params_billions(),
             ..*self
         }
+    }
+
+    /// The GPUs ZeRO shards over: all of them (`gpus` × `nodes`) without a
+    /// layout, the data-parallel × context-parallel ones with one; an error
+    /// naming the layout's key that does not fit the model or the GPUs.
+    pub fn zero_group(&self) -> Result<u32, InputError> {
+        let world = self.data_parallel_gpus()?;
+        let layout = self.runtime.layout;
+        if layout == Layout::SINGLE {
+            return Ok(world);
+        }
+        // The first layout key that is not its default names the problem.
+        let key = [
+            (Field::Tp, layout.tp != 1),
+            (Field::Pp, layout.pp != 1),
+            (Field::Vpp, layout.vpp != 1),
+            (Field::Cp, layout.cp != 1),
+        ]
+        .into_iter()
+        .find_map(|(field, set)| set.then_some(field))
+        .unwrap_or(Field::Sp);
+        let model = self.model.ok_or(key.error(InputErrorKind::NeedsModel))?;
+        if model.framework == Framework::Hf || self.runtime.accounting == Accounting::DeepSpeed {
+            return Err(key.error(InputErrorKind::NeedsMegatron));
+        }
+        if self.fine_tuning.method.uses_adapters() {
+            return Err(key.error(InputErrorKind::FullTrainingOnly));
+        }
+        layout.validate(&model.architecture, model.seq_len)?;
+        layout.zero_group(world)
     }
 
     /// The data-parallel degree: GPUs per node × nodes, within [`Field::Gpus`]' limits.
@@ -417,11 +447,14 @@ impl Config {
                 let mut report = Report::new(setup, budget, self.highlight);
                 report.unit = self.unit;
                 report.fine_tuning = self.fine_tuning;
-                report.place(&self.runtime, self.gpus, self.model.as_ref());
+                // Each data-parallel rank's share of the global batch, in micro-batches.
+                let data_parallel = setup.gpus() / self.runtime.layout.cp;
                 report.accumulation_steps = self.global_batch.map(|global| {
                     let micro = self.model.map_or(1, |m| m.micro_batch);
-                    accumulation_steps(global, micro, self.gpus)
+                    accumulation_steps(global, micro, data_parallel)
                 });
+                let microbatches = report.accumulation_steps.and_then(Result::ok);
+                report.place(&self.runtime, self.gpus, self.model.as_ref(), microbatches);
                 Ok(report)
             }
             (setup, budget) => Err([setup.err(), budget.err()].into_iter().flatten().collect()),
@@ -454,6 +487,45 @@ pub struct StrategyReport {
     pub max_micro_batch: Option<u32>,
     /// Each node's CPU memory and NVMe, and the network.
     pub beyond: BeyondGpu,
+    /// With a layout: the pipeline rank of the most loaded GPU, whose figures these are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
+    /// Whether a framework runs this strategy with the layout: DeepSpeed's
+    /// pipeline engine refuses ZeRO-2 and ZeRO-3 (`PipelineEngine` asserts a
+    /// stage below 2). An unsupported strategy never fits.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub supported: bool,
+}
+
+const fn yes() -> bool {
+    true
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
+/// One pipeline rank as the report evaluates it.
+struct Stage {
+    params: Option<StageParams>,
+    kept: Option<ActivationMemory>,
+    transients: Option<StepTransients>,
+    per_sequence: Option<Bytes>,
+}
+
+/// The layout's figures: how the GPUs divide, and each stage's parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LayoutReport {
+    /// The layout.
+    pub layout: Layout,
+    /// The data-parallel degree: GPUs ÷ (TP × PP × CP).
+    pub data_parallel: u32,
+    /// Microbatches per step on each pipeline, when a global batch is given.
+    pub microbatches: Option<u32>,
+    /// One GPU's parameters on each pipeline rank.
+    pub stages: Vec<StageParams>,
+    /// Whether tensor parallelism spans nodes (it then runs over the slow link).
+    pub across_nodes: bool,
 }
 
 /// Every figure the page shows for a valid configuration.
@@ -481,6 +553,8 @@ pub struct Report {
     pub accounting: Accounting,
     /// What is trained (the adapters' counts are in [`TrainingSetup::adapters`]).
     pub fine_tuning: FineTuning,
+    /// How the model is split over the GPUs, when it is.
+    pub layout: Option<LayoutReport>,
 }
 
 impl Default for Report {
@@ -597,6 +671,8 @@ impl Report {
             fewest_gpus: None,
             max_micro_batch: None,
             beyond: BeyondGpu::NOTHING,
+            rank: None,
+            supported: true,
         });
         let mut report = Report {
             setup,
@@ -610,15 +686,23 @@ impl Report {
             unit: MemoryUnit::Gb,
             accounting: Accounting::Course,
             fine_tuning: FineTuning::default(),
+            layout: None,
         };
-        report.place(&Runtime::default(), setup.gpus(), None);
+        report.place(&Runtime::default(), setup.gpus(), None, None);
         report
     }
 
     /// Places every strategy's bytes as `runtime` says, on `gpus_per_node` GPUs per
     /// node, with `model`'s activations on every GPU (they are per GPU, whatever
-    /// the sharding). The default runtime gives the lesson's figures.
-    fn place(&mut self, runtime: &Runtime, gpus_per_node: u32, model: Option<&ModelSpec>) {
+    /// the sharding), `microbatches` per step on each pipeline when known. The
+    /// default runtime gives the lesson's figures.
+    fn place(
+        &mut self,
+        runtime: &Runtime,
+        gpus_per_node: u32,
+        model: Option<&ModelSpec>,
+        microbatches: Option<u32>,
+    ) {
         let largest = model.map(|m| ParamCount::new(m.architecture.largest_layer_params() as f64));
         let step = model.map(|m| (m.architecture, m.activation_setup(self.setup.precision())));
         let adapters = self.setup.adapters();
@@ -626,12 +710,13 @@ impl Report {
         let hf = model
             .filter(|m| m.framework == Framework::Hf)
             .map(|m| (crate::hf::numerics_of(precision), m.hf_attention()));
-        let memory_of = |arch: &Architecture, setup: &ActivationSetup| {
+        let layout = runtime.layout;
+        let memory_of = |arch: &Architecture, setup: &ActivationSetup, rank: u32| {
             let mut memory = match hf {
                 Some((numerics, attention)) => {
                     hf_activation_memory(arch, setup, numerics, attention)
                 }
-                None => activation_memory(arch, setup),
+                None => stage_activations(arch, setup, &layout, rank, microbatches),
             };
             if let Some(adapters) = adapters {
                 memory.adapters = adapters.activations(arch, setup);
@@ -644,83 +729,157 @@ impl Report {
                 Some((numerics, attention)) => hf_step_transients(arch, setup, numerics, attention),
                 None => megatron_step_transients(setup, kept),
             };
-        let activations = step.map(|(arch, setup)| memory_of(&arch, &setup));
-        let transients = step
-            .zip(activations.as_ref())
-            .map(|((arch, setup), kept)| transients_of(&arch, &setup, kept));
-        // Activations, and what the step holds beyond them, grow in proportion
-        // to the micro-batch.
-        let per_sequence = step.map(|(arch, setup)| {
-            let setup = ActivationSetup {
-                micro_batch: 1,
-                ..setup
-            };
-            let kept = memory_of(&arch, &setup);
-            Bytes::new(kept.total.get() + peak_beyond_kept(&transients_of(&arch, &setup, &kept)))
-        });
-        let beyond_kept = transients.as_ref().map_or(0.0, peak_beyond_kept);
+        // Each pipeline rank: one GPU's parameters, its activations, what its
+        // step holds beyond them, and that for one sequence (activations, and
+        // what the step holds beyond them, grow in proportion to the micro-batch).
+        let ranks = if model.is_some() { layout.pp } else { 1 };
+        let stages: Vec<Stage> = (0..ranks)
+            .map(|rank| {
+                let params = model.map(|m| stage_params(&m.architecture, &layout, rank));
+                let kept = step.map(|(arch, setup)| memory_of(&arch, &setup, rank));
+                let transients = step
+                    .zip(kept.as_ref())
+                    .map(|((arch, setup), kept)| transients_of(&arch, &setup, kept));
+                let per_sequence = step.map(|(arch, setup)| {
+                    let setup = ActivationSetup {
+                        micro_batch: 1,
+                        ..setup
+                    };
+                    let kept = memory_of(&arch, &setup, rank);
+                    Bytes::new(
+                        kept.total.get() + peak_beyond_kept(&transients_of(&arch, &setup, &kept)),
+                    )
+                });
+                Stage {
+                    params,
+                    kept,
+                    transients,
+                    per_sequence,
+                }
+            })
+            .collect();
         // QLoRA's dequantised weight is on every GPU, whatever the sharding.
         let working = Bytes::new(adapters.map_or(0, |a| a.working_bytes) as f64);
-        let activation_bytes = activations.map_or(Bytes::ZERO, |a| a.total);
         let usable = self.budget.usable();
-        let setup = self.setup;
-        // Expert parallelism: the routed experts' share of the parameters and EP.
-        let experts = model
-            .filter(|m| m.ep > 1)
-            .map(|m| (m.architecture.routed_expert_params() as f64, m.ep));
-        let place = |setup: &TrainingSetup, strategy: Strategy| match experts {
-            None => runtime.place(setup, strategy, gpus_per_node, largest),
-            Some((routed, ep)) => {
-                place_with_experts(runtime, setup, strategy, gpus_per_node, largest, routed, ep)
-            }
+        let whole = self.setup;
+        let split = layout != Layout::SINGLE && model.is_some();
+        let model_parallel = layout.model_parallel() as f64;
+        let ep = model.map_or(1, |m| m.ep);
+        // Expert parallelism divides the routed experts (on this GPU) over EP.
+        let place = |setup: &TrainingSetup, strategy: Strategy, routed: f64| match ep {
+            1 => runtime.place(setup, strategy, gpus_per_node, largest),
+            ep => place_with_experts(runtime, setup, strategy, gpus_per_node, largest, routed, ep),
         };
         for row in &mut self.strategies {
             let strategy = row.strategy;
-            let placement = place(&setup, strategy);
-            let mut memory = placement.gpu;
-            memory.activations = activation_bytes;
-            memory.buffers = memory.buffers + working;
-            memory.total = memory.total + activation_bytes + working;
-            let fixed = placement.fixed + working;
-            let states = memory.total.get() - activation_bytes.get();
-            let step = StepMemory::of(&memory, transients.as_ref());
-            let peak = step.peak().1;
-            *row = StrategyReport {
-                strategy,
-                bytes_per_param: placement.bytes_per_param,
-                memory,
-                step,
-                fits: self.budget.fits(peak),
-                headroom: Bytes::new(usable.get() - peak.get()),
-                max_params: max_params(
-                    Bytes::new(usable.get() - fixed.get()),
-                    placement.bytes_per_param,
-                ),
-                fewest_gpus: fewest_gpus(
-                    &self.budget,
-                    setup.params(),
-                    |gpus| {
-                        let setup = TrainingSetup { gpus, ..setup };
-                        place(&setup, strategy).bytes_per_param.total()
-                    },
-                    Bytes::new(fixed.get() + activation_bytes.get() + beyond_kept),
-                )
-                // With expert parallelism, a multiple of EP (memory only falls with more).
-                .and_then(|n| match experts {
-                    Some((_, ep)) => n.checked_next_multiple_of(ep),
-                    None => Some(n),
-                }),
-                max_micro_batch: per_sequence.and_then(|per_sequence| {
-                    let fitting = ((usable.get() - states) / per_sequence.get()).floor();
-                    (fitting >= 1.0).then(|| fitting.min(f64::from(u32::MAX)) as u32)
-                }),
-                beyond: placement.beyond,
+            // DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3.
+            let supported =
+                !(layout.pp > 1 && matches!(strategy, Strategy::Zero2 | Strategy::Zero3));
+            let evaluate = |stage: &Stage| {
+                let (setup, routed) = match stage.params.filter(|_| split) {
+                    Some(params) => (
+                        TrainingSetup {
+                            params: ParamCount::new(params.params as f64),
+                            ..whole
+                        },
+                        params.routed_experts as f64,
+                    ),
+                    None => (
+                        whole,
+                        model.map_or(0.0, |m| m.architecture.routed_expert_params() as f64),
+                    ),
+                };
+                let activation_bytes = stage.kept.map_or(Bytes::ZERO, |a| a.total);
+                let beyond_kept = stage.transients.as_ref().map_or(0.0, peak_beyond_kept);
+                let placement = place(&setup, strategy, routed);
+                let mut memory = placement.gpu;
+                memory.activations = activation_bytes;
+                memory.buffers = memory.buffers + working;
+                memory.total = memory.total + activation_bytes + working;
+                let fixed = placement.fixed + working;
+                let states = memory.total.get() - activation_bytes.get();
+                let step = StepMemory::of(&memory, stage.transients.as_ref());
+                let peak = step.peak().1;
+                // With a layout, the model's whole count per GPU share.
+                let scale = whole.params().get() / setup.params().get();
+                StrategyReport {
+                    strategy,
+                    bytes_per_param: placement.bytes_per_param,
+                    memory,
+                    step,
+                    fits: supported && self.budget.fits(peak),
+                    headroom: Bytes::new(usable.get() - peak.get()),
+                    max_params: ParamCount::new(
+                        max_params(
+                            Bytes::new(usable.get() - fixed.get()),
+                            placement.bytes_per_param,
+                        )
+                        .get()
+                            * scale,
+                    ),
+                    fewest_gpus: fewest_gpus(
+                        &self.budget,
+                        setup.params(),
+                        |gpus| {
+                            let setup = TrainingSetup { gpus, ..setup };
+                            place(&setup, strategy, routed).bytes_per_param.total()
+                        },
+                        Bytes::new(fixed.get() + activation_bytes.get() + beyond_kept),
+                    )
+                    // A multiple of EP and of CP (memory only falls with more),
+                    // times the GPUs of one model copy.
+                    .and_then(|n| n.checked_next_multiple_of(ep))
+                    .and_then(|n| n.checked_next_multiple_of(layout.cp))
+                    .and_then(|n| {
+                        let all = f64::from(n) / f64::from(layout.cp) * model_parallel;
+                        let max = Field::Gpus.limits().map_or(1.0, |l| l.max);
+                        (all <= max).then_some(all as u32)
+                    }),
+                    max_micro_batch: stage.per_sequence.and_then(|per_sequence| {
+                        let fitting = ((usable.get() - states) / per_sequence.get()).floor();
+                        (fitting >= 1.0).then(|| fitting.min(f64::from(u32::MAX)) as u32)
+                    }),
+                    beyond: placement.beyond,
+                    rank: split.then_some(stage.params.map_or(0, |p| p.rank)),
+                    supported,
+                }
             };
+            // The most loaded GPU: the rank whose step peaks highest.
+            let (rank, report) = stages
+                .iter()
+                .enumerate()
+                .map(|(i, stage)| (i, evaluate(stage)))
+                .fold(
+                    None,
+                    |most: Option<(usize, StrategyReport)>, (i, r)| match most {
+                        Some((_, m)) if m.step.peak().1.get() >= r.step.peak().1.get() => most,
+                        _ => Some((i, r)),
+                    },
+                )
+                .expect("at least one rank");
+            *row = report;
+            if strategy == self.highlight {
+                self.activations = stages[rank].kept;
+                self.step = stages[rank].transients;
+            }
         }
-        self.activations = activations;
-        self.step = transients;
+        self.layout = split.then(|| LayoutReport {
+            layout,
+            data_parallel: whole.gpus() / layout.cp,
+            microbatches,
+            stages: stages.iter().filter_map(|s| s.params).collect(),
+            across_nodes: layout.tp > gpus_per_node,
+        });
         self.model = model.copied();
         self.accounting = runtime.accounting;
+    }
+
+    /// All the GPUs: the data-parallel (ZeRO) group, times TP × PP with a layout.
+    pub fn gpus(&self) -> u32 {
+        match &self.layout {
+            Some(layout) => layout.data_parallel * layout.layout.model_parallel() as u32,
+            None => self.setup.gpus(),
+        }
     }
 
     /// The figures of `strategy`.
@@ -790,10 +949,17 @@ impl Report {
                     format_number(adapters.trainable as f64 / 1e6)
                 )
             }
-            None => format!(
-                "({terms}) B × {} × 10⁹",
-                format_number(self.setup.params().billions())
-            ),
+            None => {
+                // Under a layout, one GPU's share of its pipeline rank.
+                let params = match (&self.layout, row.rank) {
+                    (Some(layout), Some(rank)) => layout
+                        .stages
+                        .get(rank as usize)
+                        .map_or(self.setup.params(), |s| ParamCount::new(s.params as f64)),
+                    _ => self.setup.params(),
+                };
+                format!("({terms}) B × {} × 10⁹", format_number(params.billions()))
+            }
         };
         for (bytes, word) in [
             (row.memory.activations, activations),
@@ -805,6 +971,56 @@ impl Report {
         }
         text.push_str(&format!(" = {}", format_bytes(row.memory.total, self.unit)));
         Some(text)
+    }
+
+    /// Under a layout, the highlighted strategy's most loaded rank: its
+    /// microbatches in flight × its layers × each layer's bytes (÷ TP inside
+    /// the tensor-parallel region, ÷ TP outside it too with SP), plus what
+    /// lies outside the layers on that rank.
+    fn layout_derivation(&self, model: &ModelSpec, kept: &ActivationMemory) -> String {
+        use crate::format::{format_bytes, format_number};
+        let Some(layout) = &self.layout else {
+            return String::new();
+        };
+        let rank = self.highlighted().rank.unwrap_or(0);
+        let l = layout.layout;
+        let layers = layout
+            .stages
+            .get(rank as usize)
+            .map_or(model.architecture.layers, |s| s.layers);
+        let in_flight = l.in_flight(rank, layout.microbatches);
+        let split = match (l.tp, l.sp) {
+            (1, _) => String::new(),
+            (t, false) => format!(", TP {t} dividing the tensor-parallel region"),
+            (t, true) => format!(", TP {t} with SP dividing all of it"),
+        };
+        let cp = match l.cp {
+            1 => String::new(),
+            c => format!(", CP {c} dividing the sequence"),
+        };
+        // Full recomputation keeps each layer's input and rebuilds one layer.
+        let (each, rebuilt) = match model.recompute {
+            Recompute::Full => {
+                let inputs = kept.layers.get() - kept.per_layer.get();
+                (
+                    Bytes::new(inputs / (in_flight * f64::from(layers))),
+                    format!(
+                        " (each layer's input) + {} (one layer rebuilt)",
+                        format_bytes(kept.per_layer, self.unit)
+                    ),
+                )
+            }
+            _ => (kept.per_layer, String::new()),
+        };
+        let head = format_bytes(each, self.unit);
+        format!(
+            "Pipeline rank {} of {} (Korthikanti et al. 2022, Table 2{split}{cp}): {} microbatches in flight × {layers} layers × {head}{rebuilt} + {} outside the layers = {}",
+            rank + 1,
+            l.pp,
+            format_number(in_flight),
+            format_bytes(kept.embeddings_and_logits, self.unit),
+            format_bytes(kept.total, self.unit)
+        )
     }
 
     /// The activation formula with this report's numbers, in its unit
@@ -830,6 +1046,7 @@ impl Report {
                 format_bytes(kept.embeddings_and_logits, self.unit),
                 format_bytes(Bytes::new(kept.total.get() - kept.adapters.get()), self.unit)
             ),
+                (_, Some(kept)) if self.layout.is_some() => self.layout_derivation(&model, &kept),
                 _ => activation_derivation(&model.architecture, &setup, self.unit),
             };
         // LoRA's r-wide intermediates: adapted layers per block n, rank r.

@@ -164,6 +164,28 @@ pub enum Field {
     Positions,
     /// Expert parallelism: the ranks the routed experts are divided over.
     Ep,
+    /// Tensor-parallel size, in GPUs.
+    Tp,
+    /// Pipeline-parallel stages.
+    Pp,
+    /// Virtual pipeline stages per pipeline rank (interleaved 1F1B).
+    Vpp,
+    /// Context-parallel size, in GPUs.
+    Cp,
+    /// Sequence parallelism (with tensor parallelism).
+    Sp,
+    /// Model FLOPs utilisation: the fraction of the GPU's peak its kernels reach.
+    Mfu,
+    /// The GPU's dense 16-bit tensor peak, in TFLOP/s (10^12 per second).
+    Tflops,
+    /// Bandwidth per GPU within a node (NVLink), in GB/s of 10^9 bytes, each way.
+    Nvlink,
+    /// Bandwidth per GPU between nodes (the network), in GB/s of 10^9 bytes.
+    Network,
+    /// Training tokens, in billions.
+    Tokens,
+    /// Price of one GPU-hour, in the user's currency.
+    Price,
 }
 }
 
@@ -329,6 +351,10 @@ impl Field {
                 | Field::VDim
                 | Field::Positions
                 | Field::Ep
+                | Field::Tp
+                | Field::Pp
+                | Field::Vpp
+                | Field::Cp
         )
     }
 
@@ -342,6 +368,11 @@ impl Field {
                 | Field::Model
                 | Field::Gpu
                 | Field::Attention
+                | Field::Tflops
+                | Field::Nvlink
+                | Field::Network
+                | Field::Tokens
+                | Field::Price
         )
     }
 
@@ -354,6 +385,7 @@ impl Field {
             Field::Dropout | Field::Framework | Field::Attention => Scope::WithModel,
             _ if EXTRA_ARCHITECTURE_FIELDS.contains(&self) => Scope::WithModel,
             Field::Capacity | Field::Positions | Field::Ep => Scope::WithModel,
+            Field::Tp | Field::Pp | Field::Vpp | Field::Cp | Field::Sp => Scope::WithModel,
             _ if MODEL_FIELDS.contains(&self) => Scope::WithModel,
             _ => Scope::Always,
         }
@@ -444,6 +476,17 @@ impl Field {
             Field::Capacity => "capacity",
             Field::Positions => "positions",
             Field::Ep => "ep",
+            Field::Tp => "tp",
+            Field::Pp => "pp",
+            Field::Vpp => "vpp",
+            Field::Cp => "cp",
+            Field::Sp => "sp",
+            Field::Mfu => "mfu",
+            Field::Tflops => "tflops",
+            Field::Nvlink => "nvlink",
+            Field::Network => "net",
+            Field::Tokens => "tokens",
+            Field::Price => "price",
         }
     }
 
@@ -519,6 +562,17 @@ impl Field {
             Field::Capacity => "expert capacity factor",
             Field::Positions => "learned positions",
             Field::Ep => "expert parallelism",
+            Field::Tp => "tensor parallelism",
+            Field::Pp => "pipeline stages",
+            Field::Vpp => "virtual stages per pipeline rank",
+            Field::Cp => "context parallelism",
+            Field::Sp => "sequence parallelism",
+            Field::Mfu => "model FLOPs utilisation",
+            Field::Tflops => "peak 16-bit throughput per GPU",
+            Field::Nvlink => "bandwidth per GPU within a node",
+            Field::Network => "bandwidth per GPU between nodes",
+            Field::Tokens => "training tokens",
+            Field::Price => "price per GPU-hour",
         }
     }
 
@@ -550,6 +604,14 @@ impl Field {
             Field::Capacity => Some("multiples of uniform routing"),
             Field::Positions => Some("positions"),
             Field::Ep => Some("ranks"),
+            Field::Tp | Field::Cp => Some("GPUs"),
+            Field::Pp => Some("stages"),
+            Field::Vpp => Some("stages per rank"),
+            Field::Mfu => Some("fraction of peak"),
+            Field::Tflops => Some("TFLOP/s"),
+            Field::Nvlink | Field::Network => Some("GB/s of 10^9 bytes"),
+            Field::Tokens => Some("billions of tokens"),
+            Field::Price => Some("per GPU-hour"),
             Field::BufferFactor => Some("multiples"),
             Field::Context => Some("GB of 10^9 bytes per GPU"),
             Field::Dropout => Some("fraction (0.1 = 10 %)"),
@@ -588,7 +650,9 @@ impl Field {
             Field::Method => &["full", "lora", "qlora"],
             Field::Targets => &["qv", "attn", "mlp", "all"],
             Field::Quant => &["nf4", "int8"],
-            Field::DoubleQuant | Field::Amp | Field::QkNorm | Field::SharedGate => &["0", "1"],
+            Field::DoubleQuant | Field::Amp | Field::QkNorm | Field::SharedGate | Field::Sp => {
+                &["0", "1"]
+            }
             Field::Framework => &["megatron", "hf"],
             Field::Attention => &["eager", "sdpa", "flash_attention_2"],
             Field::Accounting => &["course", "deepspeed"],
@@ -630,6 +694,13 @@ impl Field {
             Field::Capacity => (1.0, 64.0),
             Field::Positions => (0.0, 1e7),
             Field::Ep => (1.0, 65_536.0),
+            Field::Tp | Field::Pp | Field::Cp => (1.0, 65_536.0),
+            Field::Vpp => (1.0, 1024.0),
+            Field::Mfu => (0.01, 1.0),
+            Field::Tflops => (0.001, 1e6),
+            Field::Nvlink | Field::Network => (0.001, 1e6),
+            Field::Tokens => (0.000_001, 1e6),
+            Field::Price => (0.0, 1e6),
             Field::BufferFactor => (1.0, 100.0),
             Field::Context => (0.0, 1000.0),
             Field::Dropout => (0.0, 0.95),
@@ -668,7 +739,8 @@ impl Field {
             | Field::QkNorm
             | Field::SharedGate
             | Field::Framework
-            | Field::Attention => return None,
+            | Field::Attention
+            | Field::Sp => return None,
         };
         Some(Limits { min, max })
     }
@@ -773,6 +845,62 @@ pub enum InputErrorKind {
     /// Expert parallelism under DeepSpeed's estimator, which has none, or with
     /// offload, which the page does not place per expert.
     NotInDeepSpeed,
+    /// A layout size that does not divide what it splits; `largest` is the
+    /// largest size up to the one typed that would.
+    DoesNotDivide {
+        /// What the size splits.
+        splits: Splits,
+        /// The largest size that divides it.
+        largest: u32,
+    },
+    /// Virtual stages without pipeline stages.
+    NeedsPipeline,
+    /// Sequence parallelism without tensor parallelism.
+    NeedsTensorParallel,
+    /// Model parallelism where the accounting is DeepSpeed's estimator or
+    /// Hugging Face's Trainer, which have none.
+    NeedsMegatron,
+    /// Model parallelism with LoRA or QLoRA, which the page counts on one GPU's whole model.
+    FullTrainingOnly,
+}
+
+/// What a layout size splits, and how many of it there are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Splits {
+    /// All GPUs (nodes × GPUs per node).
+    Gpus(u32),
+    /// The attention heads.
+    Heads(u32),
+    /// The key/value heads.
+    KvHeads(u32),
+    /// The transformer layers (pipeline stages × virtual stages).
+    Layers(u32),
+    /// The sequence's tokens (in 2 × CP chunks).
+    Sequence(u32),
+}
+
+impl Splits {
+    /// How many there are.
+    pub const fn count(self) -> u32 {
+        match self {
+            Splits::Gpus(n)
+            | Splits::Heads(n)
+            | Splits::KvHeads(n)
+            | Splits::Layers(n)
+            | Splits::Sequence(n) => n,
+        }
+    }
+
+    /// What they are, in words: `the 8 key/value heads`.
+    pub fn words(self) -> String {
+        match self {
+            Splits::Gpus(n) => format!("the {n} GPUs"),
+            Splits::Heads(n) => format!("the {n} attention heads"),
+            Splits::KvHeads(n) => format!("the {n} key/value heads"),
+            Splits::Layers(n) => format!("the {n} layers"),
+            Splits::Sequence(n) => format!("the sequence's {n} tokens in 2 × CP chunks"),
+        }
+    }
 }
 
 /// A typed error that names the field it is about.
@@ -836,6 +964,17 @@ impl InputError {
             InputErrorKind::NeedsExperts => "needs a mixture of experts (experts > 0)".into(),
             InputErrorKind::NotInDeepSpeed => {
                 "is counted with the lesson's accounting and without offload only".into()
+            }
+            InputErrorKind::DoesNotDivide { splits, largest } => {
+                format!("must divide {} ({largest} would)", splits.words())
+            }
+            InputErrorKind::NeedsPipeline => "needs pipeline stages (pp > 1)".into(),
+            InputErrorKind::NeedsTensorParallel => "needs tensor parallelism (tp > 1)".into(),
+            InputErrorKind::FullTrainingOnly => {
+                "splits full training only (method full)".into()
+            }
+            InputErrorKind::NeedsMegatron => {
+                "splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting".into()
             }
             InputErrorKind::DenseOnly => {
                 "adapts a mixture of experts' attention only (LoRA, targets qv or attn), and not latent attention".into()

@@ -37,10 +37,12 @@ pub mod input;
 pub mod link;
 pub mod memory;
 mod optimizer;
+pub mod parallel;
 mod precision;
 pub mod runtime;
 pub mod step;
 mod strategy;
+pub mod time;
 pub mod units;
 pub mod view;
 

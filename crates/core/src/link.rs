@@ -167,6 +167,7 @@ pub fn encode(config: &Config) -> String {
         RUNTIME_FIELDS
             .into_iter()
             .chain(FINE_TUNING_FIELDS)
+            .chain(PARALLEL_FIELDS)
             .filter(|&field| value_of(config, field) != value_of(&default, field)),
     );
     for field in fields {
@@ -203,6 +204,23 @@ pub const RUNTIME_FIELDS: [Field; 14] = [
     Field::Bandwidth,
     Field::BufferFactor,
     Field::Context,
+];
+
+/// The layout over the GPUs and what the step's time assumes, in the order
+/// [`encode`] writes them (each only when it differs from the default: no
+/// model parallelism, 40 % MFU, the GPU preset's peak and links, no run).
+pub const PARALLEL_FIELDS: [Field; 11] = [
+    Field::Tp,
+    Field::Pp,
+    Field::Vpp,
+    Field::Cp,
+    Field::Sp,
+    Field::Mfu,
+    Field::Tflops,
+    Field::Nvlink,
+    Field::Network,
+    Field::Tokens,
+    Field::Price,
 ];
 
 /// The global batch, and how the page shows what it computes: each written
@@ -247,6 +265,7 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
         .chain(RUNTIME_FIELDS)
         .chain(FINE_TUNING_FIELDS)
         .chain([Field::Amp])
+        .chain(PARALLEL_FIELDS)
 }
 
 /// Every field a link may carry, in the order [`encode`] writes them.
@@ -268,6 +287,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
         .chain([Field::Amp])
         .chain(RUNTIME_FIELDS)
         .chain(FINE_TUNING_FIELDS)
+        .chain(PARALLEL_FIELDS)
 }
 
 /// The model used when architecture keys come without a `model` key.
@@ -386,7 +406,22 @@ pub fn value_of(config: &Config, field: Field) -> String {
             .unwrap_or_default(),
         Field::BufferFactor => shortest_decimal(runtime.buffer_factor),
         Field::Context => shortest_decimal(runtime.context_gb),
+        Field::Tp => runtime.layout.tp.to_string(),
+        Field::Pp => runtime.layout.pp.to_string(),
+        Field::Vpp => runtime.layout.vpp.to_string(),
+        Field::Cp => runtime.layout.cp.to_string(),
+        Field::Sp => flag(runtime.layout.sp),
+        Field::Mfu => shortest_decimal(runtime.speed.mfu),
+        Field::Tflops => optional(runtime.speed.tflops),
+        Field::Nvlink => optional(runtime.speed.nvlink_gb_per_s),
+        Field::Network => optional(runtime.speed.network_gb_per_s),
+        Field::Tokens => optional(runtime.speed.tokens_billions),
+        Field::Price => optional(runtime.speed.price_per_gpu_hour),
     }
+}
+
+fn optional(value: Option<f64>) -> String {
+    value.map(shortest_decimal).unwrap_or_default()
 }
 
 /// Reads a query string (with or without its leading `?`) into a configuration.
@@ -493,7 +528,7 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     // Hugging Face's accounting on a model it does not cover, a largest layer
     // larger than the model, and autocast without a mixed precision are set
     // aside.
-    for _ in 0..5 {
+    for _ in 0..10 {
         match config.setup() {
             Err(error) if error.kind == InputErrorKind::DenseOnly => {
                 problems.push(set_aside(pairs, error.field, error));
@@ -506,6 +541,18 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                 problems.push(set_aside(pairs, Field::Ep, error));
                 if let Some(model) = &mut config.model {
                     model.ep = 1;
+                }
+            }
+            Err(error) if PARALLEL_FIELDS[..5].contains(&error.field) => {
+                problems.push(set_aside(pairs, error.field, error));
+                let layout = &mut config.runtime.layout;
+                let single = crate::parallel::Layout::SINGLE;
+                match error.field {
+                    Field::Tp => layout.tp = single.tp,
+                    Field::Pp => layout.pp = single.pp,
+                    Field::Vpp => layout.vpp = single.vpp,
+                    Field::Cp => layout.cp = single.cp,
+                    _ => layout.sp = single.sp,
                 }
             }
             Err(error) if error.field == Field::Amp => {
@@ -756,6 +803,17 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
         Field::Bandwidth => config.runtime.bandwidth_gb_per_s = Some(field.parse_number(text)?),
         Field::BufferFactor => config.runtime.buffer_factor = field.parse_number(text)?,
         Field::Context => config.runtime.context_gb = field.parse_number(text)?,
+        Field::Tp => config.runtime.layout.tp = field.parse_count(text)?,
+        Field::Pp => config.runtime.layout.pp = field.parse_count(text)?,
+        Field::Vpp => config.runtime.layout.vpp = field.parse_count(text)?,
+        Field::Cp => config.runtime.layout.cp = field.parse_count(text)?,
+        Field::Sp => config.runtime.layout.sp = flag(&choice)?,
+        Field::Mfu => config.runtime.speed.mfu = field.parse_number(text)?,
+        Field::Tflops => config.runtime.speed.tflops = Some(field.parse_number(text)?),
+        Field::Nvlink => config.runtime.speed.nvlink_gb_per_s = Some(field.parse_number(text)?),
+        Field::Network => config.runtime.speed.network_gb_per_s = Some(field.parse_number(text)?),
+        Field::Tokens => config.runtime.speed.tokens_billions = Some(field.parse_number(text)?),
+        Field::Price => config.runtime.speed.price_per_gpu_hour = Some(field.parse_number(text)?),
         Field::Lang => config.lang = pick(&Lang::ALL, Lang::key, &choice).ok_or_else(unknown)?,
         Field::Theme => {
             config.theme = Theme::ALL

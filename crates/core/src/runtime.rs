@@ -193,6 +193,10 @@ pub struct Runtime {
     /// The CUDA context and allocator reserve per GPU, in GB (10^9 bytes), held
     /// back beside the reserved fraction; 0 in the lesson, which counts it there.
     pub context_gb: f64,
+    /// How the model is split over the GPUs (tensor, pipeline, context parallelism).
+    pub layout: crate::parallel::Layout,
+    /// What the step's time assumes: throughput, links, tokens and price.
+    pub speed: crate::time::Speed,
 }
 
 impl Default for Runtime {
@@ -209,6 +213,8 @@ impl Default for Runtime {
             bandwidth_gb_per_s: None,
             buffer_factor: DEFAULT_BUFFER_FACTOR,
             context_gb: 0.0,
+            layout: crate::parallel::Layout::SINGLE,
+            speed: crate::time::Speed::DEFAULT,
         }
     }
 }

@@ -1,0 +1,561 @@
+//! Tensor, pipeline, sequence and context parallelism: how Megatron-LM lays a
+//! model out over GPUs, what each GPU then holds, and what it keeps for the
+//! backward pass.
+//!
+//! Sources: Shoeybi et al. 2019, "Megatron-LM" (tensor parallelism: column-
+//! and row-parallel linear layers, the vocabulary-parallel embedding);
+//! Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU
+//! Clusters" (pipeline stages, 1F1B and its interleaved schedule); Korthikanti
+//! et al. 2022, "Reducing Activation Recomputation in Large Transformer Models"
+//! (sequence parallelism, selective recomputation, Table 2 and §4.2.3 for the
+//! pipeline's microbatches in flight); Megatron-LM's modules for what is split
+//! and what is replicated (`megatron/core/transformer/`, `tensor_parallel/`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::activations::{layer_values, ActivationMemory, ActivationSetup, Recompute};
+use crate::architecture::{Architecture, Biases};
+use crate::input::{Field, InputError, InputErrorKind, Splits};
+use crate::units::Bytes;
+
+/// How the GPUs split the model: the sizes of the tensor-, pipeline- and
+/// context-parallel groups, the interleaved stages and sequence parallelism.
+/// What is left over is data parallelism, over which ZeRO shards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layout {
+    /// Tensor-parallel size: each layer's matrices split over this many GPUs.
+    pub tp: u32,
+    /// Pipeline stages: the layers split into this many consecutive groups.
+    pub pp: u32,
+    /// Virtual stages per pipeline rank (the interleaved 1F1B schedule); 1 without.
+    pub vpp: u32,
+    /// Context-parallel size: the sequence split over this many GPUs.
+    pub cp: u32,
+    /// Sequence parallelism: what tensor parallelism leaves whole (norms,
+    /// dropout) split along the sequence over the same GPUs.
+    pub sp: bool,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout::SINGLE
+    }
+}
+
+impl Layout {
+    /// Every GPU holds the whole model (data parallelism only).
+    pub const SINGLE: Layout = Layout {
+        tp: 1,
+        pp: 1,
+        vpp: 1,
+        cp: 1,
+        sp: false,
+    };
+
+    /// Whether the layout splits the model at all.
+    pub const fn is_single(&self) -> bool {
+        self.tp == 1 && self.pp == 1 && self.cp == 1
+    }
+
+    /// GPUs that share one copy of the model: TP × PP × CP.
+    pub const fn model_parallel(&self) -> u64 {
+        self.tp as u64 * self.pp as u64 * self.cp as u64
+    }
+
+    /// The data-parallel degree on `world` GPUs: world ÷ (TP × PP × CP), or an
+    /// error naming the first size that does not divide.
+    pub fn data_parallel(&self, world: u32) -> Result<u32, InputError> {
+        for (field, size) in [
+            (Field::Tp, self.tp),
+            (Field::Pp, self.pp),
+            (Field::Cp, self.cp),
+        ] {
+            if world % size != 0 {
+                return Err(not_dividing(field, Splits::Gpus(world), size));
+            }
+        }
+        let shared = self.model_parallel();
+        if u64::from(world) % shared != 0 {
+            return Err(not_dividing(Field::Tp, Splits::Gpus(world), self.tp));
+        }
+        Ok((u64::from(world) / shared) as u32)
+    }
+
+    /// ZeRO's group: the data-parallel GPUs times the context-parallel ones
+    /// (Megatron-LM's distributed optimizer shards over DP × CP).
+    pub fn zero_group(&self, world: u32) -> Result<u32, InputError> {
+        Ok(self.data_parallel(world)? * self.cp)
+    }
+
+    /// Checks the layout against the model and the step: TP must divide the
+    /// attention heads and the KV heads, PP × VPP the layers, 2 × CP the
+    /// sequence (Megatron-LM splits it into 2·CP chunks to balance the causal
+    /// mask), and SP needs TP > 1.
+    pub fn validate(&self, arch: &Architecture, seq_len: u32) -> Result<(), InputError> {
+        if arch.heads % self.tp != 0 {
+            return Err(not_dividing(Field::Tp, Splits::Heads(arch.heads), self.tp));
+        }
+        if !arch.mla.is_latent() && arch.kv_heads % self.tp != 0 {
+            return Err(not_dividing(
+                Field::Tp,
+                Splits::KvHeads(arch.kv_heads),
+                self.tp,
+            ));
+        }
+        if arch.layers % self.pp != 0 {
+            return Err(not_dividing(
+                Field::Pp,
+                Splits::Layers(arch.layers),
+                self.pp,
+            ));
+        }
+        if self.vpp > 1 {
+            if self.pp == 1 {
+                return Err(Field::Vpp.error(InputErrorKind::NeedsPipeline));
+            }
+            let stages = self.pp * self.vpp;
+            if arch.layers % stages != 0 {
+                let per_rank = arch.layers / self.pp;
+                return Err(not_dividing(Field::Vpp, Splits::Layers(per_rank), self.vpp));
+            }
+        }
+        if self.cp > 1 && seq_len % (2 * self.cp) != 0 {
+            return Err(not_dividing(Field::Cp, Splits::Sequence(seq_len), self.cp));
+        }
+        if self.sp && self.tp == 1 {
+            return Err(Field::Sp.error(InputErrorKind::NeedsTensorParallel));
+        }
+        Ok(())
+    }
+
+    /// The pipeline rank that holds layer `layer` (from 0): the layers are cut
+    /// into PP × VPP chunks, dealt to the ranks in turn.
+    pub const fn rank_of_layer(&self, layer: u32, layers: u32) -> u32 {
+        let chunk = layers / (self.pp * self.vpp);
+        (layer / chunk) % self.pp
+    }
+
+    /// Microbatches in flight on pipeline rank `rank` under 1F1B (Narayanan et
+    /// al. 2021, §2.2): it runs min(m, PP − rank) forward passes before its
+    /// first backward; the interleaved schedule holds 1 + (PP − 1)/(PP·VPP)
+    /// times that (Korthikanti et al. 2022, §4.2.3). `microbatches` unknown
+    /// (no global batch) counts the pipeline full.
+    pub fn in_flight(&self, rank: u32, microbatches: Option<u32>) -> f64 {
+        let waiting = self.pp - rank;
+        let held = microbatches.map_or(waiting, |m| m.min(waiting));
+        let interleaved = if self.vpp > 1 {
+            let (p, v) = (f64::from(self.pp), f64::from(self.vpp));
+            1.0 + (p - 1.0) / (p * v)
+        } else {
+            1.0
+        };
+        f64::from(held) * interleaved
+    }
+}
+
+/// The error of a layout size that does not divide what it splits: the key,
+/// what it splits, and the largest size up to `typed` that would divide it.
+fn not_dividing(field: Field, splits: Splits, typed: u32) -> InputError {
+    let whole = splits.count();
+    let largest = (1..=typed.max(1))
+        .rev()
+        .find(|d| {
+            whole % d == 0 && (!matches!(splits, Splits::Sequence(_)) || whole % (2 * d) == 0)
+        })
+        .unwrap_or(1);
+    field.error(InputErrorKind::DoesNotDivide { splits, largest })
+}
+
+/// One GPU's share of the parameters of one pipeline stage, exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StageParams {
+    /// The pipeline rank (0 is the first stage).
+    pub rank: u32,
+    /// Its transformer layers.
+    pub layers: u32,
+    /// Parameters on one of its GPUs: the split matrices' shares, the
+    /// replicated norms and biases, its experts' shares (÷ TP, not yet ÷ EP).
+    pub params: u64,
+    /// Of which routed experts' (÷ TP; expert parallelism divides them further).
+    pub routed_experts: u64,
+}
+
+/// Parameters of one layer, split as Megatron-LM's modules hold them:
+/// `(split over TP, replicated, routed experts)`.
+///
+/// Split: the column-parallel q/k/v (and the MLP's first matrices) with their
+/// biases, the row-parallel output projection and down projection (their
+/// biases replicated, added after the all-reduce). Replicated: the norms, the
+/// q/k norms, the router and the shared expert's gate, and latent attention's
+/// down projections and their norms (`linear_q_down_proj`,
+/// `linear_kv_down_proj`: `parallel_mode="duplicated"`). Routed experts are
+/// split over the expert-tensor-parallel size, which defaults to TP.
+fn layer_split(arch: &Architecture, moe_layer: bool) -> (u64, u64, u64) {
+    let h = u64::from(arch.hidden);
+    let norms = 2 * arch.norm.params(h);
+    let (attention_split, attention_replicated) = if arch.mla.is_latent() {
+        let m = arch.mla;
+        let (q_rank, kv_rank) = (u64::from(m.q_rank), u64::from(m.kv_rank));
+        let down = if q_rank > 0 { h * q_rank + q_rank } else { 0 }
+            + h * (kv_rank + u64::from(m.rope_dim))
+            + kv_rank;
+        (arch.attention_params() - down, down)
+    } else {
+        let o_bias = if arch.biases == Biases::All { h } else { 0 };
+        let qk_norms = if arch.qk_norm { 2 * arch.head_dim() } else { 0 };
+        let replicated = o_bias + qk_norms;
+        (arch.attention_params() - replicated, replicated)
+    };
+    if !moe_layer {
+        let down_bias = if arch.biases == Biases::All { h } else { 0 };
+        let mlp = arch.dense_mlp_params();
+        return (
+            attention_split + mlp - down_bias,
+            attention_replicated + norms + down_bias,
+            0,
+        );
+    }
+    let moe = arch.moe;
+    let matrices = arch.mlp.matrices();
+    let shared = u64::from(moe.shared_experts) * matrices * h * u64::from(moe.shared_ffn);
+    let router = u64::from(moe.experts) * h;
+    let gate = if moe.shared_gate { h } else { 0 };
+    let routed = u64::from(moe.experts) * matrices * h * u64::from(moe.expert_ffn);
+    (
+        attention_split + shared,
+        attention_replicated + norms + router + gate,
+        routed,
+    )
+}
+
+/// One GPU's parameters on pipeline rank `rank` under `layout` (validated):
+/// its layers' split parts ÷ TP (rounded up) and replicated parts; the first
+/// stage the vocabulary-parallel embedding (vocab ÷ TP rows) and learned
+/// positions; the last the final norm and the output head, or with tied
+/// embeddings and PP > 1 its own copy of the embedding (Megatron-LM keeps one
+/// on the last stage and all-reduces their gradients).
+pub fn stage_params(arch: &Architecture, layout: &Layout, rank: u32) -> StageParams {
+    let tp = u64::from(layout.tp);
+    let share = |n: u64| n.div_ceil(tp);
+    let dense_layers = arch.dense_layer_count();
+    let (mut split, mut replicated, mut routed, mut layers) = (0, 0, 0, 0);
+    for layer in 0..arch.layers {
+        if layout.rank_of_layer(layer, arch.layers) != rank {
+            continue;
+        }
+        let (s, r, e) = layer_split(arch, layer >= dense_layers);
+        split += s;
+        replicated += r;
+        routed += e;
+        layers += 1;
+    }
+    let h = u64::from(arch.hidden);
+    let embedding_share = share(u64::from(arch.vocab)) * h;
+    let first = rank == 0;
+    let last = rank == layout.pp - 1;
+    let mut params = share(split) + replicated;
+    if first {
+        params += embedding_share + u64::from(arch.learned_positions) * h;
+    }
+    if last {
+        params += arch.norm.params(h);
+        if !arch.tied_embeddings || layout.pp > 1 {
+            params += embedding_share;
+        }
+    }
+    let routed_experts = share(routed);
+    StageParams {
+        rank,
+        layers,
+        params: params + routed_experts,
+        routed_experts,
+    }
+}
+
+/// What one GPU of pipeline rank `rank` keeps for the backward pass under
+/// `layout`, `microbatches` per step (unknown: the pipeline full).
+///
+/// Korthikanti et al. 2022, Table 2, generalised as [`crate::activations`]
+/// does: TP divides what lives inside the tensor-parallel region (Q, K, V, the
+/// output projection's input, the MLP, the attention scores), SP divides the
+/// rest too (the norms' inputs, the dropout masks, the QKV and MLP inputs);
+/// full recomputation keeps each layer's input (÷ TP with SP) and rebuilds one
+/// layer; CP divides the sequence (each rank keeps its s ÷ CP queries' values,
+/// and without FlashAttention their scores against all s keys). The rank's
+/// layers are held [`Layout::in_flight`] times; the first stage adds the
+/// embedding's dropout mask, the last the final norm's and the output head's
+/// inputs and the vocabulary-parallel logits (÷ TP).
+pub fn stage_activations(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    layout: &Layout,
+    rank: u32,
+    microbatches: Option<u32>,
+) -> ActivationMemory {
+    let tp = f64::from(layout.tp);
+    let cp = f64::from(layout.cp);
+    let outside = if layout.sp { tp } else { 1.0 };
+    let s = f64::from(setup.seq_len) / cp;
+    let b = f64::from(setup.micro_batch);
+    let h = f64::from(arch.hidden);
+    let v = f64::from(arch.vocab);
+    let e = setup.bytes_per_value;
+    let mask = if setup.dropout { 1.0 } else { 0.0 };
+    let scores_counted = !setup.flash_attention && setup.recompute != Recompute::Selective;
+    let layer = |moe: bool| {
+        let values = layer_values(arch, setup, moe);
+        (values.outside / outside + values.inside / tp) * s * b
+    };
+    let (dense, moe) = (layer(false), layer(true));
+    let scores = if scores_counted {
+        (2.0 * e + mask) * f64::from(arch.heads) * s * f64::from(setup.seq_len) * b / tp
+    } else {
+        0.0
+    };
+    let dense_layers = arch.dense_layer_count();
+    let (mut dense_here, mut moe_here) = (0.0, 0.0);
+    for i in 0..arch.layers {
+        if layout.rank_of_layer(i, arch.layers) == rank {
+            if i < dense_layers {
+                dense_here += 1.0;
+            } else {
+                moe_here += 1.0;
+            }
+        }
+    }
+    // One layer: a mixture of experts' where the rank has one.
+    let widest = if moe_here > 0.0 { moe } else { dense };
+    let in_flight = layout.in_flight(rank, microbatches);
+    let (per_layer, layers) = match setup.recompute {
+        Recompute::None | Recompute::Selective => (
+            widest + scores,
+            (dense_here * (dense + scores) + moe_here * (moe + scores)) * in_flight,
+        ),
+        // Each layer's input, and the largest layer's working set rebuilt.
+        Recompute::Full => {
+            let input = e * s * b * h / outside;
+            let rebuilt = if moe_here > 0.0 && dense_here > 0.0 {
+                dense.max(moe)
+            } else {
+                widest
+            };
+            (
+                widest,
+                (dense_here + moe_here) * input * in_flight + rebuilt + scores,
+            )
+        }
+    };
+    let mut outside_layers = 0.0;
+    if rank == 0 {
+        outside_layers += mask * s * b * h / outside * in_flight;
+    }
+    if rank == layout.pp - 1 {
+        outside_layers += 2.0 * e * s * b * h / outside + (e + 4.0) * s * b * v / tp;
+    }
+    ActivationMemory {
+        per_layer: Bytes::new(per_layer),
+        layers: Bytes::new(layers),
+        embeddings_and_logits: Bytes::new(outside_layers),
+        adapters: Bytes::ZERO,
+        total: Bytes::new(layers + outside_layers),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::architecture::model_preset;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn arch(id: &str) -> Architecture {
+        model_preset(id).unwrap().architecture
+    }
+
+    fn layout(tp: u32, pp: u32, sp: bool) -> Layout {
+        Layout {
+            tp,
+            pp,
+            sp,
+            ..Layout::SINGLE
+        }
+    }
+
+    /// Korthikanti et al. 2022, Table 2, for GPT-3 175B (a = 96, h = 12,288,
+    /// s = 2,048, b = 1) at t = 8, per layer, 16-bit with dropout: sbh × (34 +
+    /// 5as/h) without parallelism, (10 + 24/t + 5as/(ht)) with TP, (34/t +
+    /// 5as/(ht)) with SP, (10 + 24/t) TP + selective, 34/t SP + selective.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn table_2_of_korthikanti_et_al() {
+        let gpt3 = arch("gpt3-175b");
+        let (s, h, a, t) = (2048.0, 12288.0, 96.0, 8.0);
+        let sbh = s * h;
+        let per_layer = |layout: Layout, recompute: Recompute| {
+            let setup = ActivationSetup {
+                seq_len: 2048,
+                micro_batch: 1,
+                bytes_per_value: 2.0,
+                flash_attention: false,
+                recompute,
+                dropout: true,
+                capacity: 1.0,
+            };
+            stage_activations(&gpt3, &setup, &layout, 0, None)
+                .per_layer
+                .get()
+        };
+        let rows = [
+            (
+                layout(1, 1, false),
+                Recompute::None,
+                sbh * (34.0 + 5.0 * a * s / h),
+            ),
+            (
+                layout(8, 1, false),
+                Recompute::None,
+                sbh * (10.0 + 24.0 / t + 5.0 * a * s / (h * t)),
+            ),
+            (
+                layout(8, 1, true),
+                Recompute::None,
+                sbh * (34.0 / t + 5.0 * a * s / (h * t)),
+            ),
+            (
+                layout(8, 1, false),
+                Recompute::Selective,
+                sbh * (10.0 + 24.0 / t),
+            ),
+            (layout(8, 1, true), Recompute::Selective, sbh * 34.0 / t),
+        ];
+        for (layout, recompute, expected) in rows {
+            assert_eq!(
+                per_layer(layout, recompute),
+                expected,
+                "{layout:?} {recompute:?}"
+            );
+        }
+        // Full recomputation keeps 2sbh per layer, ÷ t with SP (Table 2's last rows).
+        let full = |layout: Layout| {
+            let setup = ActivationSetup {
+                seq_len: 2048,
+                micro_batch: 1,
+                bytes_per_value: 2.0,
+                flash_attention: true,
+                recompute: Recompute::Full,
+                dropout: true,
+                capacity: 1.0,
+            };
+            let m = stage_activations(&gpt3, &setup, &layout, 0, None);
+            (m.layers.get() - m.per_layer.get()) / 96.0
+        };
+        assert_eq!(full(layout(8, 1, false)), 2.0 * sbh);
+        assert_eq!(full(layout(8, 1, true)), 2.0 * sbh / t);
+    }
+
+    /// Summed over TP ranks and stages, the split and replicated parts give
+    /// back every parameter once (untied, or tied on one stage); with tied
+    /// embeddings over stages the last stage adds its copy.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn stages_hold_every_parameter() {
+        for id in [
+            "llama2-70b",
+            "qwen3-30b-a3b",
+            "deepseek-v3",
+            "gpt3-175b",
+            "qwen3-0.6b",
+        ] {
+            let a = arch(id);
+            let single = stage_params(&a, &Layout::SINGLE, 0);
+            assert_eq!(single.params, a.param_count(), "{id}");
+            assert_eq!(single.routed_experts, a.routed_expert_params(), "{id}");
+            let split = layout(1, a.layers.min(4), false);
+            if a.layers % split.pp == 0 {
+                let sum: u64 = (0..split.pp)
+                    .map(|r| stage_params(&a, &split, r).params)
+                    .sum();
+                let copy = if a.tied_embeddings {
+                    u64::from(a.vocab) * u64::from(a.hidden)
+                } else {
+                    0
+                };
+                assert_eq!(sum, a.param_count() + copy, "{id}");
+            }
+        }
+        // Llama 2 70B at TP 8 PP 4: 20 layers a stage; the first adds the
+        // embedding's 4,000 rows × 8,192, the last the head's and the norm.
+        let a = arch("llama2-70b");
+        let l = layout(8, 4, false);
+        let first = stage_params(&a, &l, 0);
+        let last = stage_params(&a, &l, 3);
+        assert_eq!(first.layers, 20);
+        let layer = a.params_per_layer() - 2 * 8192;
+        assert_eq!(first.params, 20 * (layer / 8 + 2 * 8192) + 4000 * 8192);
+        assert_eq!(last.params, first.params + 8192);
+    }
+
+    /// Each wrong size names its key and the largest that divides.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn sizes_that_do_not_divide_say_what_would() {
+        let a = arch("llama2-70b"); // 64 heads, 8 KV heads, 80 layers
+        let kind = |l: Layout, seq: u32| l.validate(&a, seq).map_err(|e| (e.field, e.kind));
+        assert_eq!(
+            kind(layout(16, 1, false), 4096),
+            Err((
+                Field::Tp,
+                InputErrorKind::DoesNotDivide {
+                    splits: Splits::KvHeads(8),
+                    largest: 8
+                }
+            ))
+        );
+        assert_eq!(
+            kind(layout(1, 3, false), 4096),
+            Err((
+                Field::Pp,
+                InputErrorKind::DoesNotDivide {
+                    splits: Splits::Layers(80),
+                    largest: 2
+                }
+            ))
+        );
+        let cp = Layout {
+            cp: 3,
+            ..Layout::SINGLE
+        };
+        assert_eq!(
+            kind(cp, 4096),
+            Err((
+                Field::Cp,
+                InputErrorKind::DoesNotDivide {
+                    splits: Splits::Sequence(4096),
+                    largest: 2
+                }
+            ))
+        );
+        assert_eq!(
+            kind(layout(1, 1, true), 4096),
+            Err((Field::Sp, InputErrorKind::NeedsTensorParallel))
+        );
+        assert_eq!(
+            layout(4, 1, false).data_parallel(6).map_err(|e| e.field),
+            Err(Field::Tp)
+        );
+        assert_eq!(layout(2, 2, false).data_parallel(16), Ok(4));
+    }
+
+    /// 1F1B: the first of 4 stages holds 4 microbatches, the last 1; fewer
+    /// microbatches than stages hold fewer; interleaving 2 adds (p−1)/(p·v).
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn microbatches_in_flight() {
+        let l = layout(1, 4, false);
+        assert_eq!(l.in_flight(0, None), 4.0);
+        assert_eq!(l.in_flight(3, None), 1.0);
+        assert_eq!(l.in_flight(0, Some(2)), 2.0);
+        let v = Layout { vpp: 2, ..l };
+        assert_eq!(v.in_flight(0, Some(64)), 4.0 * (1.0 + 3.0 / 8.0));
+    }
+}

@@ -1,0 +1,397 @@
+//! How long a training step takes: the model's FLOPs at a fraction of the
+//! GPUs' peak, the pipeline's bubble, and the communication the step cannot
+//! hide.
+//!
+//! Sources: Megatron-LM's `num_floating_point_operations`
+//! (`megatron/training/training.py`, commit d98e8a6) for the FLOPs of one
+//! global batch; Narayanan et al. 2021, "Efficient Large-Scale Language Model
+//! Training on GPU Clusters" (§2.2 the bubble (p − 1)/(m·v), §3.3 the 4/3 of
+//! full recomputation, §5.1 the published training times); Rajbhandari et al.
+//! 2020 §7 for data parallelism's and ZeRO's traffic; ring all-reduce sends
+//! 2(n − 1)/n of the buffer per GPU.
+
+use serde::{Deserialize, Serialize};
+
+use crate::activations::Recompute;
+use crate::architecture::{Architecture, Mlp};
+use crate::parallel::Layout;
+use crate::Strategy;
+
+/// What the step's time assumes beyond the GPU's preset.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Speed {
+    /// Model FLOPs utilisation: the fraction of the peak the compute kernels
+    /// reach (the bubble and exposed communication come on top).
+    pub mfu: f64,
+    /// The GPU's dense 16-bit tensor peak in TFLOP/s, when typed (else the preset's).
+    pub tflops: Option<f64>,
+    /// Bandwidth per GPU within a node in GB/s each way, when typed.
+    pub nvlink_gb_per_s: Option<f64>,
+    /// Bandwidth per GPU between nodes in GB/s each way, when typed.
+    pub network_gb_per_s: Option<f64>,
+    /// Training tokens in billions, when given: the run's days and cost follow.
+    pub tokens_billions: Option<f64>,
+    /// Price of one GPU-hour, when given.
+    pub price_per_gpu_hour: Option<f64>,
+}
+
+impl Speed {
+    /// 40 % of peak, the preset's links, no run.
+    pub const DEFAULT: Speed = Speed {
+        mfu: 0.4,
+        tflops: None,
+        nvlink_gb_per_s: None,
+        network_gb_per_s: None,
+        tokens_billions: None,
+        price_per_gpu_hour: None,
+    };
+}
+
+impl Default for Speed {
+    fn default() -> Self {
+        Speed::DEFAULT
+    }
+}
+
+/// The FLOPs of one global batch of `sequences` sequences of `seq_len`
+/// tokens, forward and backward, as Megatron-LM's
+/// `num_floating_point_operations` counts them for a transformer (BSHD, no
+/// multi-token prediction, the vocabulary as given): 3 GEMMs per weight
+/// (forward, weight and data gradients) × 2 per multiply–add × tokens ×
+/// (MLP, routed and shared experts, attention's projections, the logits),
+/// plus the causal attention's QKᵀ and softmax·V per token pair.
+pub fn megatron_flops(arch: &Architecture, sequences: f64, seq_len: u32) -> f64 {
+    let s = f64::from(seq_len);
+    let tokens = sequences * s;
+    let pairs = sequences * s * s;
+    let h = f64::from(arch.hidden);
+    let fwd_bwd = 3.0;
+    let fma = 2.0;
+    let ffn_factor = match arch.mlp {
+        Mlp::SwiGlu => 3.0,
+        Mlp::Gelu => 2.0,
+    };
+    let moe = arch.moe;
+    let dense_layers = f64::from(arch.dense_layer_count());
+    let moe_layers = f64::from(arch.layers) - dense_layers;
+    let heads = f64::from(arch.heads);
+    let (attention, core) = if arch.mla.is_latent() {
+        let m = arch.mla;
+        let (nope, rope, v) = (
+            f64::from(m.nope_dim),
+            f64::from(m.rope_dim),
+            f64::from(m.v_dim),
+        );
+        let q_term = if m.q_rank == 0 {
+            h * heads * (nope + rope)
+        } else {
+            f64::from(m.q_rank) * (h + heads * (nope + rope) + 1.0)
+        };
+        let linear = fwd_bwd
+            * fma
+            * (q_term
+                + f64::from(m.kv_rank) * (h + heads * (nope + v) + 1.0)
+                + h * rope
+                + heads * v * h);
+        let core = fwd_bwd * fma * (heads * (nope + rope) / 2.0 + heads * v / 2.0);
+        (linear, core)
+    } else {
+        let q = arch.q_width() as f64;
+        let kv = arch.kv_width() as f64;
+        let linear = fwd_bwd * fma * (h * (q + kv + kv) + q * h);
+        let core = fwd_bwd * fma * q / 2.0 * 2.0;
+        (linear, core)
+    };
+    let layers = f64::from(arch.layers);
+    let routed = if moe.is_moe() {
+        f64::from(moe.expert_ffn) * f64::from(moe.top_k) * ffn_factor
+    } else {
+        0.0
+    };
+    tokens
+        * (fwd_bwd
+            * fma
+            * h
+            * (f64::from(arch.ffn) * ffn_factor * dense_layers
+                + routed * moe_layers
+                + f64::from(moe.shared_experts)
+                    * f64::from(moe.shared_ffn)
+                    * ffn_factor
+                    * moe_layers)
+            + attention * layers
+            + fwd_bwd * fma * h * f64::from(arch.vocab))
+        + pairs * core * layers
+}
+
+/// The links and peak a step runs on, per GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Machine {
+    /// Dense 16-bit tensor peak, FLOP/s.
+    pub peak_flops: f64,
+    /// Model FLOPs utilisation (0 to 1).
+    pub mfu: f64,
+    /// Within a node, bytes per second each way.
+    pub nvlink_bytes_per_s: f64,
+    /// Between nodes, bytes per second each way.
+    pub network_bytes_per_s: f64,
+    /// Host to GPU (offload), bytes per second each way.
+    pub pcie_bytes_per_s: f64,
+    /// GPUs per node.
+    pub gpus_per_node: u32,
+}
+
+/// One step's work, what it moves and where.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepWork<'a> {
+    /// The model.
+    pub arch: &'a Architecture,
+    /// The layout (validated).
+    pub layout: Layout,
+    /// Data-parallel degree.
+    pub dp: u32,
+    /// Microbatches per step on each pipeline (global batch ÷ (micro-batch × DP)).
+    pub microbatches: u32,
+    /// Sequences per micro-batch.
+    pub micro_batch: u32,
+    /// Tokens per sequence.
+    pub seq_len: u32,
+    /// Recomputation.
+    pub recompute: Recompute,
+    /// Bytes of one activation value (TP's and the pipeline's messages).
+    pub activation_bytes: f64,
+    /// The ZeRO stage (or DDP) over DP × CP.
+    pub strategy: Strategy,
+    /// Parameters on one GPU (its stage's share).
+    pub params_on_gpu: f64,
+    /// Bytes of one gradient element as reduced.
+    pub gradient_bytes: f64,
+    /// Bytes of one weight element as gathered.
+    pub weight_bytes: f64,
+    /// Bytes per parameter moved over PCIe each step by offload (0 without).
+    pub offload_bytes_per_param: f64,
+}
+
+/// The time of one step, its parts in seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StepTime {
+    /// FLOPs of the global batch (Megatron-LM's count, × 4/3 with full recomputation).
+    pub flops: f64,
+    /// The compute at MFU × peak on every GPU.
+    pub compute_seconds: f64,
+    /// The pipeline's idle time: (p − 1)/(m·v) of the compute.
+    pub bubble_seconds: f64,
+    /// Tensor parallelism's all-reduces (or SP's all-gathers and
+    /// reduce-scatters), not overlapped, and the pipeline's sends.
+    pub tensor_parallel_seconds: f64,
+    /// Data parallelism's and ZeRO's traffic beyond what the backward pass hides.
+    pub data_parallel_seconds: f64,
+    /// Offload's PCIe traffic.
+    pub offload_seconds: f64,
+    /// Everything exposed beyond the compute and bubble.
+    pub exposed_communication_seconds: f64,
+    /// The step.
+    pub step_seconds: f64,
+    /// Tokens per second per GPU.
+    pub tokens_per_second_per_gpu: f64,
+}
+
+/// The step's time for `work` on `machine`.
+///
+/// Tensor parallelism sends, per layer and microbatch, two all-reduces of the
+/// layer's s·b·h activations forward and two backward (three of each with
+/// full recomputation, which runs the forward again); a ring all-reduce moves
+/// 2(t − 1)/t of the buffer per GPU, as do SP's all-gather plus reduce-scatter.
+/// The pipeline sends each microbatch's activations forward and its gradient
+/// back across each stage boundary. Data parallelism: DDP and ZeRO-1 reduce
+/// the gradients once a step (2Ψ(n − 1)/n elements); ZeRO-2 reduce-scatters
+/// them every microbatch and gathers the weights once; ZeRO-3 gathers the
+/// weights forward and backward and reduce-scatters the gradients every
+/// microbatch (3Ψ(n − 1)/n each). Gradient traffic hides behind the backward
+/// passes (2/3 of the compute), ZeRO-3's gathers behind all of it; the rest is
+/// exposed. Offload moves its bytes over PCIe once a step, unhidden.
+pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
+    let l = work.layout;
+    let world = f64::from(work.dp) * l.model_parallel() as f64;
+    let m = f64::from(work.microbatches.max(1));
+    let sequences = m * f64::from(work.micro_batch) * f64::from(work.dp);
+    let recompute = if work.recompute == Recompute::Full {
+        4.0 / 3.0
+    } else {
+        1.0
+    };
+    let flops = megatron_flops(work.arch, sequences, work.seq_len) * recompute;
+    let compute = flops / (world * machine.peak_flops * machine.mfu);
+    let (p, v) = (f64::from(l.pp), f64::from(l.vpp));
+    let bubble = compute * (p - 1.0) / (m * v);
+    // Megatron's rank order puts TP innermost, then CP, DP, PP outermost.
+    let node = u64::from(machine.gpus_per_node.max(1));
+    let link = |span: u64| {
+        if span > node {
+            machine.network_bytes_per_s
+        } else {
+            machine.nvlink_bytes_per_s
+        }
+    };
+    let tp = f64::from(l.tp);
+    let tokens_local = f64::from(work.seq_len) / f64::from(l.cp) * f64::from(work.micro_batch);
+    let message = tokens_local * f64::from(work.arch.hidden) * work.activation_bytes;
+    let layers_here = f64::from(work.arch.layers / l.pp);
+    let passes = if work.recompute == Recompute::Full {
+        6.0
+    } else {
+        4.0
+    };
+    let tensor = if l.tp > 1 {
+        layers_here * m * passes * message * 2.0 * (tp - 1.0) / tp / link(u64::from(l.tp))
+    } else {
+        0.0
+    };
+    let inner = u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp);
+    let pipeline = if l.pp > 1 {
+        let message = if l.sp { message / tp } else { message };
+        2.0 * m * v * message / link(inner + 1)
+    } else {
+        0.0
+    };
+    let n = f64::from(work.dp) * f64::from(l.cp);
+    let ring = (n - 1.0) / n;
+    let psi = work.params_on_gpu;
+    let (gradient_elements, gather_elements) = match work.strategy {
+        Strategy::Ddp | Strategy::Zero1 => (2.0 * psi * ring, 0.0),
+        Strategy::Zero2 => (m * psi * ring, psi * ring),
+        Strategy::Zero3 => (m * psi * ring, 2.0 * m * psi * ring),
+    };
+    let dp_link = link(u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp));
+    let gradients = gradient_elements * work.gradient_bytes / dp_link;
+    let gathers = gather_elements * work.weight_bytes / dp_link;
+    let hidden_gradients = (gradients - compute * 2.0 / 3.0).max(0.0);
+    let hidden_gathers = if work.strategy == Strategy::Zero3 {
+        (gathers - compute / 3.0).max(0.0)
+    } else {
+        gathers
+    };
+    let data_parallel = hidden_gradients + hidden_gathers;
+    let offload = psi * work.offload_bytes_per_param / machine.pcie_bytes_per_s;
+    let exposed = tensor + pipeline + data_parallel + offload;
+    let step = compute + bubble + exposed;
+    StepTime {
+        flops,
+        compute_seconds: compute,
+        bubble_seconds: bubble,
+        tensor_parallel_seconds: tensor + pipeline,
+        data_parallel_seconds: data_parallel,
+        offload_seconds: offload,
+        exposed_communication_seconds: exposed,
+        step_seconds: step,
+        tokens_per_second_per_gpu: sequences * f64::from(work.seq_len) / step / world,
+    }
+}
+
+/// A whole run: `tokens` training tokens in steps of `tokens_per_step`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Training {
+    /// Steps (rounded up).
+    pub steps: f64,
+    /// Seconds.
+    pub seconds: f64,
+    /// Days of 86,400 seconds.
+    pub days: f64,
+    /// Price × GPU-hours, when a price is given.
+    pub cost: Option<f64>,
+}
+
+/// The run of `tokens` at `step` seconds a step of `tokens_per_step`, on
+/// `gpus` GPUs at `price` per GPU-hour.
+pub fn training(
+    tokens: f64,
+    tokens_per_step: f64,
+    step: f64,
+    gpus: f64,
+    price: Option<f64>,
+) -> Training {
+    let steps = (tokens / tokens_per_step).ceil();
+    let seconds = steps * step;
+    Training {
+        steps,
+        seconds,
+        days: seconds / 86_400.0,
+        cost: price.map(|p| p * gpus * seconds / 3600.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::architecture::model_preset;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Narayanan et al. 2021, §5.1: with the throughput set to the achieved
+    /// figure, GPT-3 175B on 1,024 A100s at 140 TFLOP/s per GPU for 300 B
+    /// tokens trains in about 34 days; the 1 T model on 3,072 GPUs at 163
+    /// TFLOP/s for 450 B tokens in about 84 days (full recomputation). The
+    /// compute part within 5 %.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn published_training_times() {
+        let days = |arch: &Architecture, gpus: f64, achieved: f64, tokens: f64| {
+            let batch = 1536.0;
+            let flops = megatron_flops(arch, batch, 2048) * 4.0 / 3.0;
+            let step = flops / (gpus * achieved);
+            training(tokens, batch * 2048.0, step, gpus, None).days
+        };
+        let gpt3 = model_preset("gpt3-175b").unwrap().architecture;
+        let d = days(&gpt3, 1024.0, 140e12, 300e9);
+        assert!((d / 34.0 - 1.0).abs() < 0.05, "{d}");
+        // The 1 T model of the paper's Table 1: 128 layers, h = 25,600, 160 heads.
+        let one_t = Architecture {
+            layers: 128,
+            hidden: 25_600,
+            ffn: 4 * 25_600,
+            heads: 160,
+            kv_heads: 160,
+            ..gpt3
+        };
+        let d = days(&one_t, 3072.0, 163e12, 450e9);
+        assert!((d / 84.0 - 1.0).abs() < 0.05, "{d}");
+    }
+
+    /// The bubble is (p − 1)/(m·v) of the compute; no TP, no traffic.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn the_bubble_follows_the_schedule() {
+        let arch = model_preset("llama2-70b").unwrap().architecture;
+        let machine = Machine {
+            peak_flops: 312e12,
+            mfu: 0.5,
+            nvlink_bytes_per_s: 300e9,
+            network_bytes_per_s: 25e9,
+            pcie_bytes_per_s: 32e9,
+            gpus_per_node: 8,
+        };
+        let work = StepWork {
+            arch: &arch,
+            layout: Layout {
+                pp: 4,
+                vpp: 2,
+                ..Layout::SINGLE
+            },
+            dp: 1,
+            microbatches: 16,
+            micro_batch: 1,
+            seq_len: 4096,
+            recompute: Recompute::None,
+            activation_bytes: 2.0,
+            strategy: Strategy::Ddp,
+            params_on_gpu: 1e9,
+            gradient_bytes: 2.0,
+            weight_bytes: 2.0,
+            offload_bytes_per_param: 0.0,
+        };
+        let t = step_time(&work, &machine);
+        assert_eq!(t.bubble_seconds, t.compute_seconds * 3.0 / 32.0);
+        assert_eq!(t.data_parallel_seconds, 0.0);
+        let expected = megatron_flops(&arch, 16.0, 4096) / (4.0 * 312e12 * 0.5);
+        assert!((t.compute_seconds / expected - 1.0).abs() < 1e-12);
+    }
+}
