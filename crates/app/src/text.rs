@@ -288,7 +288,7 @@ texts! {
         "多少张 GPU 都放不下：请换更小的模型或微批次。";
     runtime: &'static str = "DeepSpeed: accounting, offload, nodes, communication", "DeepSpeed：口径、卸载、节点、通信";
     label_accounting: &'static str = "Accounting", "计算口径";
-    accounting: [&'static str; 2] = ["The lesson's formulas", "DeepSpeed's estimator"], ["课程公式", "DeepSpeed 估算器"];
+    accounting: [&'static str; 3] = ["The lesson's formulas", "DeepSpeed's estimator", "Beside Megatron-LM's estimate"], ["课程公式", "DeepSpeed 估算器", "并列 Megatron-LM 的估算"];
     label_offload: &'static str = "Offload", "卸载";
     offload: [&'static str; 3] = ["Nothing", "Optimizer states", "Optimizer + parameters"],
         ["不卸载", "优化器状态", "优化器 + 参数"];

@@ -600,6 +600,33 @@ pub fn table(report: &Report, color: bool) -> String {
             Err(error) => writeln!(out, "Gradient accumulation: {error}."),
         };
     }
+    for line in time_lines(report) {
+        let _ = writeln!(out, "{line}");
+    }
+    if let Some(m) = report.megatron {
+        let mb = |e: &vram_core::megatron::MegatronEstimate| {
+            format!(
+                "weight and optimizer={:.2} MB, activation={:.2} MB, total={:.2} MB ({})",
+                e.printed_mb[0],
+                e.printed_mb[1],
+                e.printed_mb[2],
+                format_bytes(e.total, unit)
+            )
+        };
+        let _ = writeln!(
+            out,
+            "Megatron-LM (d98e8a6, theoretical_memory_usage.py) would print, MB = 2^20 bytes: DDP (no distributed optimizer) {}; ZeRO-1 (its distributed optimizer) {}. The page: DDP {}, ZeRO-1 {} per GPU. Megatron counts 18 B per parameter (bf16 weights, fp32 main gradients, weights and Adam moments; 6 + 12/DP distributed), its first pipeline stage's activations with Table 2's h-wide constants ({}), not the head size, experts or the step's peak.",
+            mb(&m.without_distributed_optimizer),
+            mb(&m.with_distributed_optimizer),
+            format_bytes(report.strategy(vram_core::Strategy::Ddp).memory.total, unit),
+            format_bytes(report.strategy(vram_core::Strategy::Zero1).memory.total, unit),
+            if m.without_distributed_optimizer.sequence_parallel_path {
+                "SP with selective recomputation: (18 + 4·ffn/h)·sbh per layer ÷ TP"
+            } else {
+                "without SP: (10 + 24/TP)·sbh per layer, 5 % added"
+            },
+        );
+    }
     if report.accounting == vram_core::Accounting::DeepSpeed {
         let _ = writeln!(
             out,
@@ -713,6 +740,56 @@ fn formulas(report: &Report) -> Vec<String> {
                  experts, a heads, v vocabulary."
             ),
         });
+    }
+    lines
+}
+
+/// The highlighted strategy's step time and, with tokens, the run.
+fn time_lines(report: &Report) -> Vec<String> {
+    let mut lines = Vec::new();
+    let (Some(time), Some(machine)) = (report.highlighted().time, report.machine) else {
+        return lines;
+    };
+    let mut parts = vec![
+        format!("compute {}", format_seconds(time.compute_seconds)),
+        format!("bubble {}", format_seconds(time.bubble_seconds)),
+    ];
+    for (seconds, name) in [
+        (time.tensor_parallel_seconds, "tensor/pipeline parallel"),
+        (time.expert_parallel_seconds, "expert all-to-all"),
+        (time.data_parallel_seconds, "data parallel exposed"),
+        (time.offload_seconds, "offload over PCIe"),
+    ] {
+        if seconds > 0.0 {
+            parts.push(format!("{name} {}", format_seconds(seconds)));
+        }
+    }
+    lines.push(format!(
+        "Step time ({}, MFU {} of {} TFLOP/s): {} = {}; {} tokens/s per GPU; {} PFLOP per step (Megatron-LM's count{}).",
+        report.highlight.label(),
+        format_percent(machine.mfu),
+        format_number(machine.peak_flops / 1e12),
+        format_seconds(time.step_seconds),
+        parts.join(" + "),
+        format_number(time.tokens_per_second_per_gpu.round()),
+        format_number(time.flops / 1e15),
+        if report.model.is_some_and(|m| m.recompute == vram_core::activations::Recompute::Full) {
+            ", x 4/3 for full recomputation"
+        } else {
+            ""
+        },
+    ));
+    if let Some(run) = report.training {
+        lines.push(format!(
+            "Training {} B tokens: {} steps, {} days on {} GPUs{}.",
+            format_number(run.tokens / 1e9),
+            format_number(run.steps),
+            format_number(run.days),
+            report.gpus(),
+            run.cost
+                .map(|c| format!(", cost {}", format_number(c.round())))
+                .unwrap_or_default(),
+        ));
     }
     lines
 }

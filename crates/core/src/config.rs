@@ -282,6 +282,15 @@ impl Config {
             return Err(Field::Amp.error(InputErrorKind::NeedsMixedPrecision));
         }
         let zero_group = self.zero_group()?;
+        // Megatron-LM's estimate needs an architecture and trains every parameter.
+        if self.runtime.accounting == Accounting::Megatron {
+            if self.model.is_none() {
+                return Err(Field::Accounting.error(InputErrorKind::NeedsModel));
+            }
+            if self.fine_tuning.method.uses_adapters() {
+                return Err(Field::Accounting.error(InputErrorKind::FullTrainingOnly));
+            }
+        }
         if let Some(model) = self.model.filter(|m| m.ep > 1) {
             let experts = model.architecture.moe.experts;
             let error = |kind| Err(Field::Ep.error(kind));
@@ -392,6 +401,109 @@ impl Config {
         layout.zero_group(world)
     }
 
+    /// The peak and links the step runs on: the GPU preset's, or those typed
+    /// (a custom GPU needs its peak; its links default to PCIe 4.0's 32 GB/s
+    /// within a node and 12.5 GB/s between nodes).
+    pub fn machine(&self) -> Option<crate::time::Machine> {
+        let speed = self.runtime.speed;
+        let tflops = speed.tflops.or(self.gpu.map(|g| g.tflops_16bit))?;
+        let (nvlink, network, pcie) = self.gpu.map_or((32.0, 12.5, 32.0), |g| {
+            (g.nvlink_gb_per_s, g.network_gb_per_s, g.pcie_gb_per_s)
+        });
+        Some(crate::time::Machine {
+            peak_flops: tflops * 1e12,
+            mfu: speed.mfu,
+            nvlink_bytes_per_s: speed.nvlink_gb_per_s.unwrap_or(nvlink) * 1e9,
+            network_bytes_per_s: speed.network_gb_per_s.unwrap_or(network) * 1e9,
+            pcie_bytes_per_s: pcie * 1e9,
+            gpus_per_node: self.gpus,
+        })
+    }
+
+    /// Each strategy's step time on [`Config::machine`], `microbatches` per
+    /// step, and the run of the highlighted one when tokens are given.
+    fn time_steps(&self, report: &mut Report, microbatches: u32) {
+        let (Some(model), Some(machine)) = (self.model, self.machine()) else {
+            return;
+        };
+        let setup = report.setup;
+        let layout = self.runtime.layout;
+        let dp = report
+            .layout
+            .as_ref()
+            .map_or(setup.gpus(), |l| l.data_parallel);
+        let stages: Vec<u64> = report
+            .layout
+            .as_ref()
+            .map_or(Vec::new(), |l| l.stages.iter().map(|s| s.params).collect());
+        let weight_bytes = setup.recipe().storage().bytes_per_param();
+        let gradient_bytes = setup.gradient_bytes_per_param();
+        let m = f64::from(microbatches);
+        for row in &mut report.strategies {
+            let params_on_gpu = row
+                .rank
+                .and_then(|r| stages.get(r as usize))
+                .map_or(setup.params().get(), |&p| p as f64);
+            let offload_bytes_per_param = match row.beyond.offload {
+                Offload::None => 0.0,
+                Offload::Optimizer => gradient_bytes + weight_bytes,
+                Offload::All => gradient_bytes + weight_bytes + 2.0 * m * weight_bytes,
+            };
+            let work = crate::time::StepWork {
+                arch: &model.architecture,
+                layout,
+                dp,
+                microbatches,
+                micro_batch: model.micro_batch,
+                seq_len: model.seq_len,
+                recompute: model.recompute,
+                activation_bytes: model.activation_setup(setup.precision()).bytes_per_value,
+                strategy: row.strategy,
+                ep: model.ep,
+                params_on_gpu,
+                gradient_bytes,
+                weight_bytes,
+                offload_bytes_per_param,
+            };
+            row.time = Some(crate::time::step_time(&work, &machine));
+        }
+        report.machine = Some(machine);
+        let tokens_per_step =
+            m * f64::from(model.micro_batch) * f64::from(dp) * f64::from(model.seq_len);
+        report.training = self
+            .runtime
+            .speed
+            .tokens_billions
+            .zip(report.highlighted().time)
+            .map(|(tokens, time)| {
+                crate::time::training(
+                    tokens * 1e9,
+                    tokens_per_step,
+                    time.step_seconds,
+                    f64::from(report.gpus()),
+                    self.runtime.speed.price_per_gpu_hour,
+                )
+            });
+    }
+
+    /// The arguments Megatron-LM would be given for this model, layout and
+    /// GPUs, with its distributed optimizer (`distributed`, ZeRO-1) or without
+    /// (DDP); `None` without a model.
+    pub fn megatron_args(&self, distributed: bool) -> Option<crate::megatron::MegatronArgs> {
+        let model = self.model?;
+        let world = self.data_parallel_gpus().ok()?;
+        Some(crate::megatron::args_of(
+            &model.architecture,
+            &self.runtime.layout,
+            world,
+            model.ep,
+            distributed,
+            model.seq_len,
+            model.micro_batch,
+            model.recompute,
+        ))
+    }
+
     /// The data-parallel degree: GPUs per node × nodes, within [`Field::Gpus`]' limits.
     pub fn data_parallel_gpus(&self) -> Result<u32, InputError> {
         let total = u64::from(self.gpus) * u64::from(self.runtime.nodes);
@@ -455,6 +567,19 @@ impl Config {
                 });
                 let microbatches = report.accumulation_steps.and_then(Result::ok);
                 report.place(&self.runtime, self.gpus, self.model.as_ref(), microbatches);
+                // Megatron-LM's own figures, with its number of microbatches
+                // (1 without a global batch: its default global batch is
+                // micro-batch × DP).
+                self.time_steps(&mut report, microbatches.unwrap_or(1));
+                if self.runtime.accounting == Accounting::Megatron {
+                    let m = Some(microbatches.unwrap_or(1));
+                    report.megatron = self.megatron_args(false).zip(self.megatron_args(true)).map(
+                        |(ddp, distributed)| MegatronReport {
+                            without_distributed_optimizer: crate::megatron::estimate(&ddp, m),
+                            with_distributed_optimizer: crate::megatron::estimate(&distributed, m),
+                        },
+                    );
+                }
                 Ok(report)
             }
             (setup, budget) => Err([setup.err(), budget.err()].into_iter().flatten().collect()),
@@ -495,6 +620,9 @@ pub struct StrategyReport {
     /// stage below 2). An unsupported strategy never fits.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub supported: bool,
+    /// The step's time, with a model on a GPU whose peak is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<crate::time::StepTime>,
 }
 
 const fn yes() -> bool {
@@ -555,6 +683,23 @@ pub struct Report {
     pub fine_tuning: FineTuning,
     /// How the model is split over the GPUs, when it is.
     pub layout: Option<LayoutReport>,
+    /// What Megatron-LM would print, under `acct=megatron`.
+    pub megatron: Option<MegatronReport>,
+    /// The whole run of the highlighted strategy, when training tokens are given.
+    pub training: Option<crate::time::Training>,
+    /// The peak and links the step times assume.
+    pub machine: Option<crate::time::Machine>,
+}
+
+/// Megatron-LM's estimate for this configuration: without its distributed
+/// optimizer (the page's DDP row) and with it (ZeRO-1's). Megatron has no
+/// ZeRO-2 or ZeRO-3.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MegatronReport {
+    /// `--use-distributed-optimizer` off.
+    pub without_distributed_optimizer: crate::megatron::MegatronEstimate,
+    /// `--use-distributed-optimizer` on.
+    pub with_distributed_optimizer: crate::megatron::MegatronEstimate,
 }
 
 impl Default for Report {
@@ -673,6 +818,7 @@ impl Report {
             beyond: BeyondGpu::NOTHING,
             rank: None,
             supported: true,
+            time: None,
         });
         let mut report = Report {
             setup,
@@ -687,6 +833,9 @@ impl Report {
             accounting: Accounting::Course,
             fine_tuning: FineTuning::default(),
             layout: None,
+            megatron: None,
+            training: None,
+            machine: None,
         };
         report.place(&Runtime::default(), setup.gpus(), None, None);
         report
@@ -842,6 +991,7 @@ impl Report {
                     beyond: placement.beyond,
                     rank: split.then_some(stage.params.map_or(0, |p| p.rank)),
                     supported,
+                    time: None,
                 }
             };
             // The most loaded GPU: the rank whose step peaks highest.

@@ -655,7 +655,7 @@ impl Field {
             }
             Field::Framework => &["megatron", "hf"],
             Field::Attention => &["eager", "sdpa", "flash_attention_2"],
-            Field::Accounting => &["course", "deepspeed"],
+            Field::Accounting => &["course", "deepspeed", "megatron"],
             Field::Offload => &["none", "optimizer", "all"],
             Field::OffloadTo => &["cpu", "nvme"],
             _ => &[],

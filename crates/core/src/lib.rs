@@ -35,6 +35,7 @@ pub mod hf;
 pub mod hub;
 pub mod input;
 pub mod link;
+pub mod megatron;
 pub mod memory;
 mod optimizer;
 pub mod parallel;

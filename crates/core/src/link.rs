@@ -555,6 +555,10 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                     _ => layout.sp = single.sp,
                 }
             }
+            Err(error) if error.field == Field::Accounting => {
+                problems.push(set_aside(pairs, Field::Accounting, error));
+                config.runtime.accounting = Accounting::Course;
+            }
             Err(error) if error.field == Field::Amp => {
                 problems.push(set_aside(pairs, Field::Amp, error));
                 config.amp = false;

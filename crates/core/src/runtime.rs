@@ -28,17 +28,25 @@ pub enum Accounting {
     /// Adam, whatever the recipe); DDP keeps the lesson's formula, DeepSpeed has
     /// no estimator for stage 0.
     DeepSpeed,
+    /// The lesson's figures in the table, and beside them what Megatron-LM
+    /// prints at start-up ([`crate::megatron`]).
+    Megatron,
 }
 
 impl Accounting {
     /// Both, in the order the page lists them.
-    pub const ALL: [Accounting; 2] = [Accounting::Course, Accounting::DeepSpeed];
+    pub const ALL: [Accounting; 3] = [
+        Accounting::Course,
+        Accounting::DeepSpeed,
+        Accounting::Megatron,
+    ];
 
     /// The value of the link's `acct` key.
     pub const fn key(self) -> &'static str {
         match self {
             Accounting::Course => "course",
             Accounting::DeepSpeed => "deepspeed",
+            Accounting::Megatron => "megatron",
         }
     }
 }

@@ -56,11 +56,12 @@ impl Default for Speed {
 /// The FLOPs of one global batch of `sequences` sequences of `seq_len`
 /// tokens, forward and backward, as Megatron-LM's
 /// `num_floating_point_operations` counts them for a transformer (BSHD, no
-/// multi-token prediction, the vocabulary as given): 3 GEMMs per weight
+/// multi-token prediction, its vocabulary padded to `vocab`, see
+/// [`crate::megatron::padded_vocab`]): 3 GEMMs per weight
 /// (forward, weight and data gradients) × 2 per multiply–add × tokens ×
 /// (MLP, routed and shared experts, attention's projections, the logits),
 /// plus the causal attention's QKᵀ and softmax·V per token pair.
-pub fn megatron_flops(arch: &Architecture, sequences: f64, seq_len: u32) -> f64 {
+pub fn megatron_flops(arch: &Architecture, sequences: f64, seq_len: u32, vocab: u32) -> f64 {
     let s = f64::from(seq_len);
     let tokens = sequences * s;
     let pairs = sequences * s * s;
@@ -119,7 +120,7 @@ pub fn megatron_flops(arch: &Architecture, sequences: f64, seq_len: u32) -> f64 
                     * ffn_factor
                     * moe_layers)
             + attention * layers
-            + fwd_bwd * fma * h * f64::from(arch.vocab))
+            + fwd_bwd * fma * h * f64::from(vocab))
         + pairs * core * layers
 }
 
@@ -161,6 +162,8 @@ pub struct StepWork<'a> {
     pub activation_bytes: f64,
     /// The ZeRO stage (or DDP) over DP × CP.
     pub strategy: Strategy,
+    /// Expert-parallel ranks (1 without).
+    pub ep: u32,
     /// Parameters on one GPU (its stage's share).
     pub params_on_gpu: f64,
     /// Bytes of one gradient element as reduced.
@@ -183,6 +186,9 @@ pub struct StepTime {
     /// Tensor parallelism's all-reduces (or SP's all-gathers and
     /// reduce-scatters), not overlapped, and the pipeline's sends.
     pub tensor_parallel_seconds: f64,
+    /// Expert parallelism's all-to-alls (each token's top-k copies dispatched
+    /// and combined, forward and backward), not overlapped.
+    pub expert_parallel_seconds: f64,
     /// Data parallelism's and ZeRO's traffic beyond what the backward pass hides.
     pub data_parallel_seconds: f64,
     /// Offload's PCIe traffic.
@@ -219,7 +225,8 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     } else {
         1.0
     };
-    let flops = megatron_flops(work.arch, sequences, work.seq_len) * recompute;
+    let vocab = crate::megatron::padded_vocab(work.arch.vocab, l.tp);
+    let flops = megatron_flops(work.arch, sequences, work.seq_len, vocab) * recompute;
     let compute = flops / (world * machine.peak_flops * machine.mfu);
     let (p, v) = (f64::from(l.pp), f64::from(l.vpp));
     let bubble = compute * (p - 1.0) / (m * v);
@@ -253,6 +260,17 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     } else {
         0.0
     };
+    let expert = if work.ep > 1 && work.arch.moe.is_moe() {
+        let ep = f64::from(work.ep);
+        let moe_layers = f64::from(work.arch.layers - work.arch.dense_layer_count()) / p;
+        let message = if l.sp { message / tp } else { message };
+        let span = u64::from(l.tp) * u64::from(l.cp) * u64::from(work.ep);
+        moe_layers * m * passes * f64::from(work.arch.moe.top_k) * message * (ep - 1.0)
+            / ep
+            / link(span)
+    } else {
+        0.0
+    };
     let n = f64::from(work.dp) * f64::from(l.cp);
     let ring = (n - 1.0) / n;
     let psi = work.params_on_gpu;
@@ -272,13 +290,14 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     };
     let data_parallel = hidden_gradients + hidden_gathers;
     let offload = psi * work.offload_bytes_per_param / machine.pcie_bytes_per_s;
-    let exposed = tensor + pipeline + data_parallel + offload;
+    let exposed = tensor + pipeline + expert + data_parallel + offload;
     let step = compute + bubble + exposed;
     StepTime {
         flops,
         compute_seconds: compute,
         bubble_seconds: bubble,
         tensor_parallel_seconds: tensor + pipeline,
+        expert_parallel_seconds: expert,
         data_parallel_seconds: data_parallel,
         offload_seconds: offload,
         exposed_communication_seconds: exposed,
@@ -290,6 +309,8 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
 /// A whole run: `tokens` training tokens in steps of `tokens_per_step`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Training {
+    /// Training tokens.
+    pub tokens: f64,
     /// Steps (rounded up).
     pub steps: f64,
     /// Seconds.
@@ -312,6 +333,7 @@ pub fn training(
     let steps = (tokens / tokens_per_step).ceil();
     let seconds = steps * step;
     Training {
+        tokens,
         steps,
         seconds,
         days: seconds / 86_400.0,
@@ -336,7 +358,7 @@ mod tests {
     fn published_training_times() {
         let days = |arch: &Architecture, gpus: f64, achieved: f64, tokens: f64| {
             let batch = 1536.0;
-            let flops = megatron_flops(arch, batch, 2048) * 4.0 / 3.0;
+            let flops = megatron_flops(arch, batch, 2048, arch.vocab) * 4.0 / 3.0;
             let step = flops / (gpus * achieved);
             training(tokens, batch * 2048.0, step, gpus, None).days
         };
@@ -383,6 +405,7 @@ mod tests {
             recompute: Recompute::None,
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
+            ep: 1,
             params_on_gpu: 1e9,
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
@@ -391,7 +414,7 @@ mod tests {
         let t = step_time(&work, &machine);
         assert_eq!(t.bubble_seconds, t.compute_seconds * 3.0 / 32.0);
         assert_eq!(t.data_parallel_seconds, 0.0);
-        let expected = megatron_flops(&arch, 16.0, 4096) / (4.0 * 312e12 * 0.5);
+        let expected = megatron_flops(&arch, 16.0, 4096, arch.vocab) / (4.0 * 312e12 * 0.5);
         assert!((t.compute_seconds / expected - 1.0).abs() < 1e-12);
     }
 }
