@@ -115,6 +115,16 @@ pub fn command() -> Command {
                 .help("Print every figure unrounded, with its unit, as JSON"),
         )
         .arg(
+            Arg::new("plans")
+                .long("plans")
+                .action(ArgAction::SetTrue)
+                .conflicts_with_all(["print-link"])
+                .help(
+                    "Rank every layout of the cluster (TP, PP, CP, SP, EP, ZeRO stage, \
+                     recomputation, offload, micro-batch): the fastest that fit first",
+                ),
+        )
+        .arg(
             Arg::new("print-link")
                 .long("link")
                 .action(ArgAction::SetTrue)
@@ -274,6 +284,18 @@ where
         .get_one::<String>("base-url")
         .map_or(DEFAULT_BASE_URL, String::as_str);
     let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
+    if matches.get_flag("plans") {
+        let plans = vram_core::plans::plans(&config);
+        match output {
+            Output::Json => {
+                let report = config.report().map_err(|e| {
+                    RunError::Usage(UsageError(e.iter().map(ToString::to_string).collect()))
+                })?;
+                text = json_with_plans(&config, &report, Some(&plans));
+            }
+            _ => text.push_str(&plans_table(&config, &plans)),
+        }
+    }
     // Under the table, what a config.json gave (the JSON and the other formats stay as they are).
     if let (Some(hub), Output::Table { .. }) = (pasted, output) {
         text.push_str(&config_json_lines(&hub));
@@ -794,12 +816,211 @@ fn time_lines(report: &Report) -> Vec<String> {
     lines
 }
 
+/// The keys a layout, a step time, a run, Megatron's estimate and plans add
+/// (each only when there is one, so other reports keep their exact JSON).
+fn json_extras(
+    report: &Report,
+    plans: Option<&[vram_core::plans::Plan]>,
+) -> Vec<(&'static str, serde_json::Value)> {
+    use serde_json::json;
+    let mut extras = Vec::new();
+    if let Some(layout) = &report.layout {
+        let l = layout.layout;
+        extras.push((
+            "layout",
+            json!({
+                "tp": l.tp, "pp": l.pp, "dp": layout.data_parallel, "cp": l.cp, "vpp": l.vpp,
+                "sp": l.sp, "microbatches": layout.microbatches,
+                "most_loaded_rank": report.highlighted().rank,
+                "stage_params": layout.stages.iter().map(|s| s.params).collect::<Vec<_>>(),
+                "tensor_parallel_across_nodes": layout.across_nodes,
+            }),
+        ));
+    }
+    if let Some(t) = report.highlighted().time {
+        extras.push((
+            "step",
+            json!({
+                "flops": t.flops,
+                "compute_seconds": t.compute_seconds,
+                "bubble_seconds": t.bubble_seconds,
+                "tensor_parallel_seconds": t.tensor_parallel_seconds,
+                "expert_parallel_seconds": t.expert_parallel_seconds,
+                "data_parallel_seconds": t.data_parallel_seconds,
+                "offload_seconds": t.offload_seconds,
+                "exposed_communication_seconds": t.exposed_communication_seconds,
+                "step_seconds": t.step_seconds,
+                "tokens_per_second_per_gpu": t.tokens_per_second_per_gpu,
+            }),
+        ));
+    }
+    if let Some(run) = report.training {
+        extras.push((
+            "training",
+            json!({"tokens": run.tokens, "steps": run.steps, "seconds": run.seconds, "days": run.days, "cost": run.cost}),
+        ));
+    }
+    if let Some(m) = report.megatron {
+        let one = |e: &vram_core::megatron::MegatronEstimate| {
+            json!({
+                "weight_and_optimizer": figure(e.weight_and_optimizer.get(), "B"),
+                "activations": figure(e.activations.get(), "B"),
+                "total": figure(e.total.get(), "B"),
+                "printed_mb": e.printed_mb,
+                "sequence_parallel_path": e.sequence_parallel_path,
+            })
+        };
+        extras.push((
+            "megatron",
+            json!({
+                "source": "NVIDIA/Megatron-LM d98e8a6 megatron/training/theoretical_memory_usage.py",
+                "without_distributed_optimizer": one(&m.without_distributed_optimizer),
+                "with_distributed_optimizer": one(&m.with_distributed_optimizer),
+            }),
+        ));
+    }
+    if let Some(plans) = plans {
+        extras.push((
+            "plans",
+            plans
+                .iter()
+                .map(|p| {
+                    json!({
+                        "layout": {"tp": p.layout.tp, "pp": p.layout.pp, "dp": p.dp, "cp": p.layout.cp,
+                                   "vpp": p.layout.vpp, "sp": p.layout.sp, "ep": p.ep,
+                                   "microbatches": p.microbatches},
+                        "strategy": p.strategy.id(),
+                        "recompute": p.recompute.key(),
+                        "offload": p.offload.key(),
+                        "micro_batch": p.micro_batch,
+                        "per_gpu": figure(p.peak.get(), "B"),
+                        "fits": p.fits,
+                        "step_seconds": p.time.map(|t| t.step_seconds),
+                    })
+                })
+                .collect(),
+        ));
+    }
+    extras
+}
+
 fn figure(value: f64, unit: &str) -> serde_json::Value {
     serde_json::json!({ "value": value, "unit": unit })
 }
 
+/// The ranked plans: the ten fastest that fit (or, when none does, the ten
+/// that come closest), a line each, and how many of how many fit.
+pub fn plans_table(config: &Config, plans: &[vram_core::plans::Plan]) -> String {
+    let unit = config.unit;
+    let mut out = String::new();
+    let fitting = plans.iter().filter(|p| p.fits).count();
+    let _ = writeln!(out);
+    if plans.is_empty() {
+        let _ = writeln!(
+            out,
+            "Plans: none to rank (they need a model, full training, and the lesson's or Megatron's accounting)."
+        );
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "Plans: {fitting} of {} layouts fit{}.",
+        plans.len(),
+        if fitting == 0 {
+            "; the closest are listed"
+        } else {
+            "; the fastest are listed"
+        }
+    );
+    let header: Vec<String> = [
+        "#",
+        "TP",
+        "PP",
+        "CP",
+        "SP",
+        "EP",
+        "DP",
+        "Strategy",
+        "Recompute",
+        "Offload",
+        "mbs",
+        "m",
+        "Peak per GPU",
+        "Fits",
+        "Step",
+        "Tokens/s/GPU",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows: Vec<Vec<String>> = plans
+        .iter()
+        .take(10)
+        .enumerate()
+        .map(|(i, p)| {
+            vec![
+                (i + 1).to_string(),
+                p.layout.tp.to_string(),
+                p.layout.pp.to_string(),
+                p.layout.cp.to_string(),
+                if p.layout.sp { "yes" } else { "no" }.into(),
+                p.ep.to_string(),
+                p.dp.to_string(),
+                p.strategy.label().into(),
+                p.recompute.key().into(),
+                p.offload.key().into(),
+                p.micro_batch.to_string(),
+                p.microbatches.to_string(),
+                format_bytes(p.peak, unit),
+                if p.fits { "yes" } else { "no" }.into(),
+                p.time
+                    .map_or("-".into(), |t| format_seconds(t.step_seconds)),
+                p.time.map_or("-".into(), |t| {
+                    format_number(t.tokens_per_second_per_gpu.round())
+                }),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].chars().count())
+                .chain([header[c].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for cells in std::iter::once(&header).chain(&rows) {
+        let line: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| match c {
+                7..=9 => format!("{cell:<w$}", w = widths[c]),
+                _ => format!("{cell:>w$}", w = widths[c]),
+            })
+            .collect();
+        let _ = writeln!(out, "{}", line.join("  ").trim_end());
+    }
+    if let Some(best) = plans.first() {
+        let _ = writeln!(
+            out,
+            "The first as a link: ?{}",
+            link::encode(&best.apply(config))
+        );
+    }
+    out
+}
+
 /// Every figure unrounded, with its unit: the schema [`JSON_SCHEMA`], described in README.
 pub fn json(config: &Config, report: &Report) -> String {
+    json_with_plans(config, report, None)
+}
+
+/// [`json`], with the ranked plans when given.
+pub fn json_with_plans(
+    config: &Config,
+    report: &Report,
+    plans: Option<&[vram_core::plans::Plan]>,
+) -> String {
     let strategies: Vec<serde_json::Value> = report
         .strategies
         .iter()
@@ -902,6 +1123,12 @@ pub fn json(config: &Config, report: &Report) -> String {
         "activation_derivation": report.activation_derivation(),
         "strategies": strategies,
     });
+    let mut value = value;
+    if let Some(object) = value.as_object_mut() {
+        for (key, extra) in json_extras(report, plans) {
+            object.insert(key.into(), extra);
+        }
+    }
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
     text

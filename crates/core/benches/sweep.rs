@@ -50,4 +50,24 @@ mod benches {
         let report = divan::black_box(Config::default()).report();
         report.is_ok()
     }
+
+    /// One whole report of Llama 3 70B over 32 nodes with TP 8 × PP 4 and SP.
+    #[divan::bench]
+    fn report_of_a_layout() -> bool {
+        let config = vram_core::link::decode(
+            "model=llama3-70b&gpu=a100-80gb&gpus=8&nodes=32&tp=8&pp=4&sp=1&recompute=selective&global_batch=1024",
+        )
+        .config;
+        divan::black_box(config).report().is_ok()
+    }
+
+    /// Every plan of Llama 3 70B on 128 nodes of 8 A100s (1,024 GPUs).
+    #[divan::bench]
+    fn plans_of_llama3_70b_on_1024_gpus() -> usize {
+        let config = vram_core::link::decode(
+            "model=llama3-70b&gpu=a100-80gb&gpus=8&nodes=128&seq=4096&global_batch=1024",
+        )
+        .config;
+        vram_core::plans::plans(divan::black_box(&config)).len()
+    }
 }

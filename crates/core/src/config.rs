@@ -444,11 +444,6 @@ impl Config {
                 .rank
                 .and_then(|r| stages.get(r as usize))
                 .map_or(setup.params().get(), |&p| p as f64);
-            let offload_bytes_per_param = match row.beyond.offload {
-                Offload::None => 0.0,
-                Offload::Optimizer => gradient_bytes + weight_bytes,
-                Offload::All => gradient_bytes + weight_bytes + 2.0 * m * weight_bytes,
-            };
             let work = crate::time::StepWork {
                 arch: &model.architecture,
                 layout,
@@ -463,7 +458,14 @@ impl Config {
                 params_on_gpu,
                 gradient_bytes,
                 weight_bytes,
-                offload_bytes_per_param,
+                offload_bytes_per_param: 0.0,
+            };
+            let work = crate::time::StepWork {
+                offload_bytes_per_param: crate::plans::offload_bytes_per_param(
+                    &work,
+                    row.beyond.offload,
+                ),
+                ..work
             };
             row.time = Some(crate::time::step_time(&work, &machine));
         }
@@ -730,7 +732,7 @@ impl Default for Report {
 /// one it does not shard `bytes` (`bytes ÷ EP` per routed parameter). Bytes per
 /// parameter are given per parameter of the whole model. Offload and
 /// DeepSpeed's estimator are refused with EP (see [`Config::setup`]).
-fn place_with_experts(
+pub(crate) fn place_with_experts(
     runtime: &Runtime,
     setup: &TrainingSetup,
     strategy: Strategy,

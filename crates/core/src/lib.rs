@@ -39,6 +39,7 @@ pub mod megatron;
 pub mod memory;
 mod optimizer;
 pub mod parallel;
+pub mod plans;
 mod precision;
 pub mod runtime;
 pub mod step;

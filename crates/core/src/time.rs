@@ -124,6 +124,16 @@ pub fn megatron_flops(arch: &Architecture, sequences: f64, seq_len: u32, vocab: 
         + pairs * core * layers
 }
 
+/// Bytes the host's Adam step moves per parameter: reads and writes its fp32
+/// weight and two moments (24), reads its 16-bit gradient and writes the
+/// 16-bit weight (4).
+pub const HOST_ADAM_BYTES_PER_PARAM: f64 = 28.0;
+
+/// What a node's memory streams in practice, bytes per second: the page's
+/// assumption for the host's optimizer step under offload (a two-socket
+/// server's eight or more DDR channels peak at several times this).
+pub const HOST_BYTES_PER_S: f64 = 100e9;
+
 /// The links and peak a step runs on, per GPU.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Machine {
@@ -214,7 +224,8 @@ pub struct StepTime {
 /// weights forward and backward and reduce-scatters the gradients every
 /// microbatch (3Ψ(n − 1)/n each). Gradient traffic hides behind the backward
 /// passes (2/3 of the compute), ZeRO-3's gathers behind all of it; the rest is
-/// exposed. Offload moves its bytes over PCIe once a step, unhidden.
+/// exposed. Offload moves its bytes over PCIe once a step, unhidden, and the
+/// host runs the optimizer step on its node's shards at [`HOST_BYTES_PER_S`].
 pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let l = work.layout;
     let world = f64::from(work.dp) * l.model_parallel() as f64;
@@ -289,7 +300,15 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         gathers
     };
     let data_parallel = hidden_gradients + hidden_gathers;
-    let offload = psi * work.offload_bytes_per_param / machine.pcie_bytes_per_s;
+    // Offload: the bytes over PCIe, and the optimizer step on the host, which
+    // streams each offloaded parameter's fp32 copy and moments in and out.
+    let offload = if work.offload_bytes_per_param > 0.0 {
+        let host_params = psi / n * f64::from(machine.gpus_per_node);
+        psi * work.offload_bytes_per_param / machine.pcie_bytes_per_s
+            + host_params * HOST_ADAM_BYTES_PER_PARAM / HOST_BYTES_PER_S
+    } else {
+        0.0
+    };
     let exposed = tensor + pipeline + expert + data_parallel + offload;
     let step = compute + bubble + exposed;
     StepTime {

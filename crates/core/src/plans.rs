@@ -1,0 +1,410 @@
+//! Ranked plans: every layout of the cluster the page can evaluate, its
+//! most loaded GPU's memory and its step time, fastest fitting first.
+//!
+//! The search runs over tensor parallelism (the divisors of the GPUs per
+//! node that divide the heads and KV heads), pipeline stages (the divisors of
+//! the layers), context parallelism (for sequences of 8,192 tokens or more),
+//! sequence parallelism with TP, expert parallelism for a mixture of experts,
+//! each strategy (ZeRO-2 and ZeRO-3 only without pipeline stages, as
+//! DeepSpeed runs them), recomputation none/selective/full and offload
+//! none/optimizer/all where the strategy allows it; for each, the largest
+//! micro-batch dividing each data-parallel rank's share of the global batch
+//! that fits (or the configured one without a global batch). Each plan's
+//! figures are the report's for the configuration [`Plan::apply`] gives
+//! (tested): the same functions, evaluated on the pipeline ranks that can be
+//! the most loaded (the first, the second and the last).
+
+use serde::{Deserialize, Serialize};
+
+use crate::activations::{ActivationSetup, Recompute};
+use crate::config::place_with_experts;
+use crate::deepspeed::Offload;
+use crate::memory::TrainingSetup;
+use crate::parallel::{stage_activations, stage_params, Layout};
+use crate::step::{megatron_step_transients, StepMemory};
+use crate::time::{step_time, StepTime, StepWork};
+use crate::units::{Bytes, ParamCount};
+use crate::{Config, Strategy};
+
+/// One evaluated layout.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    /// TP, PP, CP, SP (VPP 1).
+    pub layout: Layout,
+    /// Expert-parallel ranks.
+    pub ep: u32,
+    /// Data-parallel degree.
+    pub dp: u32,
+    /// The strategy over DP × CP.
+    pub strategy: Strategy,
+    /// Recomputation.
+    pub recompute: Recompute,
+    /// What is offloaded.
+    pub offload: Offload,
+    /// Sequences per micro-batch.
+    pub micro_batch: u32,
+    /// Microbatches per step on each pipeline.
+    pub microbatches: u32,
+    /// The pipeline rank of the most loaded GPU.
+    pub rank: u32,
+    /// The peak of the step on that GPU.
+    pub peak: Bytes,
+    /// Whether it fits in the usable memory.
+    pub fits: bool,
+    /// The step's time, when the GPU's peak is known.
+    pub time: Option<StepTime>,
+}
+
+impl Plan {
+    /// The step's seconds (infinite without a known peak).
+    pub fn step_seconds(&self) -> f64 {
+        self.time.map_or(f64::INFINITY, |t| t.step_seconds)
+    }
+
+    /// `config` with this plan's layout, strategy, recomputation, offload and
+    /// micro-batch: the configuration whose report shows this plan.
+    pub fn apply(&self, config: &Config) -> Config {
+        let mut applied = *config;
+        applied.runtime.layout = self.layout;
+        applied.runtime.offload = self.offload;
+        applied.highlight = self.strategy;
+        if let Some(model) = &mut applied.model {
+            model.recompute = self.recompute;
+            model.micro_batch = self.micro_batch;
+            model.ep = self.ep;
+        }
+        applied
+    }
+}
+
+/// The divisors of `n` up to `limit`, ascending.
+fn divisors(n: u32, limit: u32) -> impl DoubleEndedIterator<Item = u32> {
+    (1..=limit.min(n)).filter(move |d| n % d == 0)
+}
+
+/// Every layout of `world` GPUs, `gpus_per_node` a node, that fits the model
+/// and the sequence, with its data-parallel degree: TP within a node, PP
+/// dividing the layers, CP for sequences of at least 4,096 × CP tokens, SP
+/// with TP.
+fn layouts(
+    arch: &crate::architecture::Architecture,
+    seq: u32,
+    world: u32,
+    gpus_per_node: u32,
+) -> Vec<(Layout, u32)> {
+    let mut all = Vec::new();
+    for tp in divisors(gpus_per_node, gpus_per_node) {
+        for pp in divisors(arch.layers, arch.layers) {
+            for cp in [1, 2, 4, 8] {
+                if cp > 1 && seq < 4096 * cp {
+                    continue;
+                }
+                for sp in [false, true] {
+                    let layout = Layout {
+                        tp,
+                        pp,
+                        vpp: 1,
+                        cp,
+                        sp,
+                    };
+                    if layout.validate(arch, seq).is_ok() {
+                        if let Ok(dp) = layout.data_parallel(world) {
+                            all.push((layout, dp));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    all
+}
+
+/// The pipeline ranks that can hold the most: the first (most microbatches
+/// in flight, the embedding), the second (where leading dense layers leave
+/// the first lighter) and the last (the output head).
+fn candidate_ranks(pp: u32) -> Vec<u32> {
+    let mut ranks = vec![0];
+    for rank in [1, pp - 1] {
+        if rank < pp && !ranks.contains(&rank) {
+            ranks.push(rank);
+        }
+    }
+    ranks
+}
+
+/// Every plan for `config`'s model and cluster, fastest fitting first (then
+/// the others by their peak); empty without a model, when the configuration
+/// is invalid as it stands, or where the page splits nothing (Hugging Face's
+/// accounting, DeepSpeed's estimator, LoRA).
+pub fn plans(config: &Config) -> Vec<Plan> {
+    let Some(model) = config.model else {
+        return Vec::new();
+    };
+    let single = Config {
+        runtime: crate::Runtime {
+            layout: Layout::SINGLE,
+            ..config.runtime
+        },
+        ..*config
+    };
+    let (Ok(whole), Ok(budget), Ok(world)) =
+        (single.setup(), config.budget(), config.data_parallel_gpus())
+    else {
+        return Vec::new();
+    };
+    if config.runtime.accounting == crate::Accounting::DeepSpeed
+        || model.framework == crate::hf::Framework::Hf
+        || config.fine_tuning.method.uses_adapters()
+    {
+        return Vec::new();
+    }
+    let search = Search {
+        config,
+        model,
+        whole,
+        budget,
+        machine: config.machine(),
+        largest: ParamCount::new(model.architecture.largest_layer_params() as f64),
+    };
+    let mut plans = Vec::new();
+    for (layout, dp) in layouts(&model.architecture, model.seq_len, world, config.gpus) {
+        search.layout(layout, dp, &mut plans);
+    }
+    plans.sort_by(|a, b| {
+        b.fits
+            .cmp(&a.fits)
+            .then(a.step_seconds().total_cmp(&b.step_seconds()))
+            .then(a.peak.get().total_cmp(&b.peak.get()))
+    });
+    // Of plans as fast as each other, the one that needs least memory.
+    plans.dedup_by(|later, kept| {
+        later.fits == kept.fits
+            && later.time.is_some()
+            && (later.step_seconds() - kept.step_seconds()).abs() <= 1e-9 * kept.step_seconds()
+    });
+    plans
+}
+
+/// What every evaluation shares.
+struct Search<'a> {
+    config: &'a Config,
+    model: crate::config::ModelSpec,
+    whole: TrainingSetup,
+    budget: crate::MemoryBudget,
+    machine: Option<crate::time::Machine>,
+    largest: ParamCount,
+}
+
+impl Search<'_> {
+    /// The plans of one layout: for each expert-parallel size, recomputation,
+    /// strategy and offload, the largest micro-batch that fits (the smallest
+    /// when none does).
+    fn layout(&self, layout: Layout, dp: u32, plans: &mut Vec<Plan>) {
+        let arch = self.model.architecture;
+        let group = dp * layout.cp;
+        let micro_batches: Vec<(u32, u32)> = match self.config.global_batch {
+            Some(global) if global % dp == 0 => {
+                let share = global / dp;
+                divisors(share, 64).rev().map(|b| (b, share / b)).collect()
+            }
+            Some(_) => return,
+            None => vec![(self.model.micro_batch, 1)],
+        };
+        let ranks = candidate_ranks(layout.pp);
+        let stages: Vec<_> = ranks
+            .iter()
+            .map(|&r| stage_params(&arch, &layout, r))
+            .collect();
+        let eps: Vec<u32> = match arch.moe.experts {
+            0 => vec![1],
+            experts => divisors(experts, experts)
+                .filter(|e| group % e == 0)
+                .collect(),
+        };
+        for &ep in &eps {
+            let combos: Vec<(Strategy, Offload)> = Strategy::ALL
+                .into_iter()
+                .filter(|s| layout.pp == 1 || matches!(s, Strategy::Ddp | Strategy::Zero1))
+                .flat_map(|s| {
+                    Offload::ALL
+                        .into_iter()
+                        .filter(move |&o| o.under(s) == o && (ep == 1 || o == Offload::None))
+                        .map(move |o| (s, o))
+                })
+                .collect();
+            // With FlashAttention selective recomputation keeps what none does.
+            let recomputes = Recompute::ALL
+                .into_iter()
+                .filter(|&r| !(self.model.flash_attention && r == Recompute::Selective));
+            for recompute in recomputes {
+                let mut found: Vec<Option<Plan>> = vec![None; combos.len()];
+                for (i, &(micro_batch, microbatches)) in micro_batches.iter().enumerate() {
+                    if found.iter().all(|p| p.is_some_and(|p| p.fits)) {
+                        break;
+                    }
+                    let last = i + 1 == micro_batches.len();
+                    let setup = ActivationSetup {
+                        micro_batch,
+                        recompute,
+                        ..self.model.activation_setup(self.whole.precision())
+                    };
+                    let in_flight = self.config.global_batch.map(|_| microbatches);
+                    let kept: Vec<_> = ranks
+                        .iter()
+                        .map(|&r| stage_activations(&arch, &setup, &layout, r, in_flight))
+                        .collect();
+                    for (slot, &(strategy, offload)) in found.iter_mut().zip(&combos) {
+                        if slot.is_some_and(|p| p.fits) {
+                            continue;
+                        }
+                        let runtime = crate::Runtime {
+                            offload,
+                            layout,
+                            ..self.config.runtime
+                        };
+                        // The most loaded of the candidate ranks.
+                        let mut most: Option<(u32, Bytes, f64)> = None;
+                        for ((&rank, stage), kept) in ranks.iter().zip(&stages).zip(&kept) {
+                            let shard = TrainingSetup {
+                                params: ParamCount::new(stage.params as f64),
+                                gpus: group,
+                                ..self.whole
+                            };
+                            let largest = Some(self.largest);
+                            let gpus_per_node = self.config.gpus;
+                            let placement = match ep {
+                                1 => runtime.place(&shard, strategy, gpus_per_node, largest),
+                                ep => place_with_experts(
+                                    &runtime,
+                                    &shard,
+                                    strategy,
+                                    gpus_per_node,
+                                    largest,
+                                    stage.routed_experts as f64,
+                                    ep,
+                                ),
+                            };
+                            let mut memory = placement.gpu;
+                            memory.activations = kept.total;
+                            memory.total = memory.total + kept.total;
+                            let transients = megatron_step_transients(&setup, kept);
+                            let peak = StepMemory::of(&memory, Some(&transients)).peak().1;
+                            if most.is_none_or(|(_, p, _)| peak.get() > p.get()) {
+                                most = Some((rank, peak, stage.params as f64));
+                            }
+                        }
+                        let Some((rank, peak, params_on_gpu)) = most else {
+                            continue;
+                        };
+                        let fits = self.budget.fits(peak);
+                        if !fits && !last {
+                            continue;
+                        }
+                        let work = StepWork {
+                            arch: &arch,
+                            layout,
+                            dp,
+                            microbatches,
+                            micro_batch,
+                            seq_len: self.model.seq_len,
+                            recompute,
+                            activation_bytes: setup.bytes_per_value,
+                            strategy,
+                            ep,
+                            params_on_gpu,
+                            gradient_bytes: self.whole.gradient_bytes_per_param(),
+                            weight_bytes: self.whole.recipe().storage().bytes_per_param(),
+                            offload_bytes_per_param: 0.0,
+                        };
+                        let work = StepWork {
+                            offload_bytes_per_param: offload_bytes_per_param(&work, offload),
+                            ..work
+                        };
+                        *slot = Some(Plan {
+                            layout,
+                            ep,
+                            dp,
+                            strategy,
+                            recompute,
+                            offload,
+                            micro_batch,
+                            microbatches,
+                            rank,
+                            peak,
+                            fits,
+                            time: self.machine.map(|machine| step_time(&work, &machine)),
+                        });
+                    }
+                }
+                plans.extend(found.into_iter().flatten());
+            }
+        }
+    }
+}
+
+/// Bytes per parameter offload moves over PCIe each step: the gradients to
+/// the host and the updated weights back; with the weights offloaded too,
+/// each microbatch's forward and backward fetch them.
+pub fn offload_bytes_per_param(work: &StepWork, offload: Offload) -> f64 {
+    let both = work.gradient_bytes + work.weight_bytes;
+    match offload {
+        Offload::None => 0.0,
+        Offload::Optimizer => both,
+        Offload::All => both + 2.0 * f64::from(work.microbatches) * work.weight_bytes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::decode;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Each plan's figures are those of the report of the configuration it
+    /// applies: the same peak on the same rank, the same step time.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn a_plan_is_what_its_configuration_reports() {
+        for query in [
+            "model=llama2-70b&gpu=a100-80gb&gpus=8&seq=2048&global_batch=64",
+            "model=llama3-8b&gpu=h100-80gb&gpus=8&nodes=2&seq=8192&global_batch=128",
+            "model=mixtral-8x7b&gpu=h100-80gb&gpus=8&nodes=2&seq=4096&global_batch=256",
+            "model=deepseek-v3&gpu=h200&gpus=8&nodes=32&seq=4096&global_batch=512",
+        ] {
+            let config = decode(query).config;
+            let all = plans(&config);
+            assert!(!all.is_empty(), "{query}");
+            for plan in all.iter().take(12).chain(all.iter().rev().take(3)) {
+                let applied = plan.apply(&config);
+                let report = applied.report().unwrap();
+                let row = report.highlighted();
+                assert_eq!(row.step.peak().1, plan.peak, "{query} {plan:?}");
+                assert_eq!(row.fits, plan.fits, "{query} {plan:?}");
+                assert_eq!(row.time, plan.time, "{query} {plan:?}");
+                assert_eq!(row.rank.unwrap_or(0), plan.rank, "{query} {plan:?}");
+            }
+        }
+    }
+
+    /// The lesson's Q6: no ZeRO stage fits 70 B on 8 × A100 80GB alone, some
+    /// layouts (with offload) do; fitting plans come first, fastest first.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn the_lessons_q6_has_plans() {
+        let config = decode(
+            "model=llama2-70b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=full&stage=3&global_batch=64",
+        )
+        .config;
+        let report = config.report().unwrap();
+        assert!(report.strategies.iter().all(|r| !r.fits));
+        let all = plans(&config);
+        let fitting: Vec<_> = all.iter().filter(|p| p.fits).collect();
+        assert!(!fitting.is_empty());
+        assert!(fitting.iter().all(|p| p.offload != Offload::None));
+        assert!(fitting
+            .windows(2)
+            .all(|w| w[0].step_seconds() <= w[1].step_seconds()));
+        assert!(all.iter().skip(fitting.len()).all(|p| !p.fits));
+    }
+}
