@@ -130,3 +130,71 @@ fn scripts_csp_prints_the_policy_the_tests_use() {
     let without_reporting = tested.split("; report-uri").next().unwrap();
     assert_eq!(printed.trim(), without_reporting);
 }
+
+/// The config.json reader is WebAssembly of its own: not fetched with the
+/// page, imported on the first reading (under the strict policy, with no
+/// violation), and what it reads fills the form: Mixtral's experts, its exact
+/// count and its active parameters; a truncated text is said next to the box
+/// and the form keeps what it had.
+#[tokio::test]
+async fn a_pasted_config_json_is_read_by_the_reader_loaded_on_demand() {
+    let (browser, _) = browser_under_csp().await;
+    browser.open("?lang=en").await;
+    let fetched_reader =
+        "return performance.getEntriesByType('resource').some(e => e.name.includes('/lazy/'))";
+    assert_eq!(browser.eval(fetched_reader).await, serde_json::json!(false));
+    let paste = |text: &str| {
+        format!(
+            "const area = document.querySelector(\"[data-testid='paste-text']\");
+             area.value = {};
+             area.dispatchEvent(new Event('input', {{ bubbles: true }}));
+             document.querySelector(\"[data-testid='paste-read']\").click();",
+            serde_json::to_string(text).unwrap()
+        )
+    };
+    let wait_for = |id: &'static str| {
+        let browser = &browser;
+        async move {
+            browser
+                .client
+                .wait()
+                .at_most(Duration::from_secs(20))
+                .for_element(fantoccini::Locator::Css(&format!("[data-testid='{id}']")))
+                .await
+                .unwrap_or_else(|e| panic!("no {id}: {e}"));
+        }
+    };
+    browser
+        .eval(&paste(include_str!(
+            "../crates/core/tests/configs/mixtral-8x7b.json"
+        )))
+        .await;
+    wait_for("paste-summary").await;
+    assert_eq!(browser.eval(fetched_reader).await, serde_json::json!(true));
+    assert_eq!(browser.figure("params-count").await, 46_702_792_704.0);
+    let count = browser.text("params-count").await;
+    assert!(count.contains("12,879,925,248 active per token"), "{count}");
+    // The fold is closed: its words are read as the page holds them.
+    let text_of =
+        |id: &str| format!("return document.querySelector(\"[data-testid='{id}']\").textContent");
+    let summary = browser.eval(&text_of("paste-summary")).await;
+    let summary = summary.as_str().unwrap_or_default();
+    assert!(
+        summary.contains("Read mixtral") && summary.contains("num_local_experts = 8"),
+        "{summary}"
+    );
+    browser.wait_for_query("experts=8&top_k=2").await;
+    // Truncated JSON: its line and column; the model stays Mixtral.
+    browser
+        .eval(&paste("{\"model_type\": \"llama\",\n \"hidden_size\": "))
+        .await;
+    wait_for("paste-error").await;
+    let error = browser.eval(&text_of("paste-error")).await;
+    let error = error.as_str().unwrap_or_default();
+    assert!(error.contains("Not valid JSON (line 2"), "{error}");
+    assert_eq!(browser.figure("params-count").await, 46_702_792_704.0);
+    tokio::time::sleep(REPORT_WAIT).await;
+    let reports = browser.server.csp_reports();
+    assert!(reports.is_empty(), "violations: {reports:?}");
+    browser.close().await;
+}

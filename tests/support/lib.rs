@@ -277,10 +277,27 @@ pub struct FileSize {
 /// icon, which the browser fetches after the page is shown, nor the host pages'
 /// `embed.js`), with their sizes.
 pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
-    let mut sizes: Vec<FileSize> = std::fs::read_dir(dist)
-        .expect("dist/")
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
+    // dist/ and its folders (wasm-bindgen's snippets/), but not lazy/: what
+    // the page imports only when it is used (the config.json reader).
+    let mut paths = Vec::new();
+    let mut folders = vec![dist.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for path in std::fs::read_dir(&folder)
+            .expect("dist/")
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+        {
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "lazy") {
+                    folders.push(path);
+                }
+            } else {
+                paths.push(path);
+            }
+        }
+    }
+    let mut sizes: Vec<FileSize> = paths
+        .into_iter()
         .filter(|path| {
             let extension = path
                 .extension()
@@ -299,8 +316,8 @@ pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
             let gzip = gzip9(&bytes).len() as u64;
             FileSize {
                 name: path
-                    .file_name()
-                    .unwrap_or_default()
+                    .strip_prefix(dist)
+                    .unwrap_or(&path)
                     .to_string_lossy()
                     .into_owned(),
                 raw: bytes.len() as u64,

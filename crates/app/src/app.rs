@@ -579,15 +579,21 @@ fn hub_summary(t: &Text, hub: &vram_core::hub::HubConfig) -> Vec<String> {
 fn PasteConfig(config: Memo<Config>, form: crate::form::Form, t: &'static Text) -> impl IntoView {
     let text = RwSignal::new(String::new());
     let outcome = RwSignal::new(None::<Result<Vec<String>, String>>);
+    // The reader is WebAssembly of its own (crates/hub), imported the first
+    // time a text is read; the form changes only when it could be read.
     let read = move |source: &str| {
-        let result = vram_core::hub::read_config(source);
-        outcome.set(Some(match result {
-            Ok(hub) => {
-                form.load(&config.get_untracked().with_hub_config(&hub));
-                Ok(hub_summary(t, &hub))
-            }
-            Err(error) => Err(hub_error(t, &error)),
-        }));
+        let source = source.to_string();
+        wasm_bindgen_futures::spawn_local(async move {
+            let reply = crate::share::read_config_lazily(&source).await;
+            outcome.set(Some(match reply {
+                Some(Ok(hub)) => {
+                    form.load(&config.get_untracked().with_hub_config(&hub));
+                    Ok(hub_summary(t, &hub))
+                }
+                Some(Err(error)) => Err(hub_error(t, &error)),
+                None => Err(t.hub_unavailable.into()),
+            }));
+        });
     };
     let read_file = move |file: Option<web_sys::File>| {
         if let Some(file) = file {

@@ -238,3 +238,32 @@ pub fn take_typed() -> Option<String> {
     let _ = storage.remove_item(TYPED_KEY);
     Some(typed)
 }
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
+export function import_hub() {
+  return import(new URL("lazy/vram_hub.js", document.baseURI).href).then(async (hub) => {
+    await hub.default();
+    return hub;
+  });
+}
+export function read_with(hub, text) { return hub.read(text); }
+"#)]
+extern "C" {
+    /// Imports the config.json reader (`lazy/vram_hub.js`, next to the page)
+    /// and starts its WebAssembly; the browser imports it once.
+    fn import_hub() -> js_sys::Promise;
+    /// The reader's answer for `text`.
+    fn read_with(hub: &JsValue, text: &str) -> String;
+}
+
+/// Reads `text`, a pasted `config.json`, with the lazily loaded reader
+/// (`crates/hub`); `None` when it could not be loaded or answered something
+/// else than a reply.
+pub async fn read_config_lazily(
+    text: &str,
+) -> Option<Result<vram_core::hub::HubConfig, vram_core::hub::HubConfigError>> {
+    let hub = wasm_bindgen_futures::JsFuture::from(import_hub())
+        .await
+        .ok()?;
+    vram_core::hub::decode_reply(&read_with(&hub, text))
+}

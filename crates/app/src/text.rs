@@ -392,6 +392,7 @@ texts! {
     paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
         "Hugging Face 的 config.json（Llama、Mistral、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
     paste_read: &'static str = "Read it", "读取";
+    hub_unavailable: &'static str = "The reader could not be loaded; reload the page and try again.", "读取器未能加载；请刷新页面后重试。";
     paste_file: &'static str = "or choose a file", "或选择文件";
     paste_done: &'static str = "Read {} ({}): {}.", "已读取 {}（{}）：{}。";
     paste_assumed: &'static str = "Assumed (absent): {}.", "缺省（未给出，按默认）：{}。";

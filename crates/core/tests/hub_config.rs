@@ -124,31 +124,31 @@ fn bad_json_is_a_clear_error() {
     for (extra, error) in [
         (
             r#", "hidden_size": "4096""#,
-            HubConfigError::Invalid("hidden_size"),
+            HubConfigError::Invalid("hidden_size".into()),
         ),
         (
             r#", "num_hidden_layers": -1"#,
-            HubConfigError::Invalid("num_hidden_layers"),
+            HubConfigError::Invalid("num_hidden_layers".into()),
         ),
         (
             r#", "num_hidden_layers": 2.5"#,
-            HubConfigError::Invalid("num_hidden_layers"),
+            HubConfigError::Invalid("num_hidden_layers".into()),
         ),
         (
             r#", "vocab_size": 1e300"#,
-            HubConfigError::Invalid("vocab_size"),
+            HubConfigError::Invalid("vocab_size".into()),
         ),
         (
             r#", "vocab_size": 4294967296"#,
-            HubConfigError::Invalid("vocab_size"),
+            HubConfigError::Invalid("vocab_size".into()),
         ),
         (
             r#", "tie_word_embeddings": "no""#,
-            HubConfigError::Invalid("tie_word_embeddings"),
+            HubConfigError::Invalid("tie_word_embeddings".into()),
         ),
         (
             r#", "attention_bias": true"#,
-            HubConfigError::Unsupported("attention_bias"),
+            HubConfigError::Unsupported("attention_bias".into()),
         ),
     ] {
         // A repeated key: serde_json keeps the last, as Python's json does.
@@ -156,7 +156,7 @@ fn bad_json_is_a_clear_error() {
     }
     assert_eq!(
         read_config(r#"{"model_type": "llama", "hidden_size": 4096}"#),
-        Err(HubConfigError::Missing("num_attention_heads"))
+        Err(HubConfigError::Missing("num_attention_heads".into()))
     );
     // Hostile: deep nesting stops at serde_json's recursion limit; a huge
     // string is just an unknown type.
@@ -174,4 +174,35 @@ fn bad_json_is_a_clear_error() {
     let zero_heads = llama(r#", "num_attention_heads": 0"#).unwrap();
     let config = Config::default().with_hub_config(&zero_heads);
     assert!(config.report().is_err());
+}
+
+/// What the lazily loaded reader sends the page reads back as it was: every
+/// published config, and every kind of error.
+#[test]
+fn a_reply_reads_back_as_it_was_written() {
+    use vram_core::hub::{decode_reply, encode_reply};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/configs");
+    let mut read = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let result = read_config(&text);
+        assert!(result.is_ok());
+        assert_eq!(decode_reply(&encode_reply(&result)), Some(result));
+        read += 1;
+    }
+    assert!(read >= 10);
+    for text in [
+        "{\"model_type\": \"llama\",\n \"hidden_size\": ",
+        "[1]",
+        "{}",
+        "{\"model_type\": \"gemma2\"}",
+        "{\"model_type\": \"llama\"}",
+        "{\"model_type\": \"llama\", \"hidden_size\": -1}",
+        "{\"model_type\": \"mixtral\", \"hidden_size\": 8, \"num_hidden_layers\": 1, \"num_attention_heads\": 1, \"intermediate_size\": 8, \"vocab_size\": 8, \"num_local_experts\": 2, \"num_experts_per_tok\": 1, \"mlp_only_layers\": [0]}",
+        "{\"model_type\": \"llama\", \"a=b&c\": 1, \"num_hidden_layers\": 2, \"hidden_size\": 8, \"num_attention_heads\": 2, \"intermediate_size\": 16, \"vocab_size\": 32, \"head_size_ratio\": 3}",
+    ] {
+        let result = read_config(text);
+        assert_eq!(decode_reply(&encode_reply(&result)), Some(result), "{text}");
+    }
+    assert_eq!(decode_reply("nothing=1"), None);
 }
