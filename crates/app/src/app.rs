@@ -52,6 +52,10 @@ mod sections {
     pub const GPUS: [Field; 3] = [Gpus, Gpu, GpuMemory];
     /// The lesson's reserved share and training recipe.
     pub const RECIPE: [Field; 6] = [Overhead, Context, Precision, Amp, GradAcc, Optimizer];
+    /// How the GPUs split the model (with a model only).
+    pub const PARALLEL: [Field; 5] = [Tp, Pp, Vpp, Cp, Sp];
+    /// What the step's time assumes.
+    pub const SPEED: [Field; 6] = [Mfu, Tflops, Nvlink, Network, Tokens, Price];
     /// The batch, and how the page shows its results.
     pub const DISPLAY: [Field; 5] = [GlobalBatch, Unit, Lang, Theme, Stage];
     /// What a read-only figure's caption names after the parameter count (then
@@ -94,15 +98,15 @@ mod sections {
 const SCENARIOS: [(&str, &str); 3] = [
     (
         "13B",
-        "?model=llama2-13b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=none&stage=2",
+        "?model=llama2-13b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=none&stage=2&global_batch=64",
     ),
     (
         "33B",
-        "?model=llama1-33b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=full&stage=3",
+        "?model=llama1-33b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=full&stage=3&global_batch=64",
     ),
     (
         "70B",
-        "?model=llama2-70b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=full&stage=3",
+        "?model=llama2-70b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=full&stage=3&global_batch=64",
     ),
 ];
 
@@ -183,6 +187,8 @@ pub fn App() -> impl IntoView {
         }
     });
     let model_note = move || config.with(|c| model_note(t, c));
+    // The ranked plans are computed while their fold is open; the lesson's Q6 opens it.
+    let plans_open = RwSignal::new(false);
     let section = move |fields: &[Field]| controls(fields, form, errors, t);
     // What the link shows (a lesson's embed may want one part), and whether it
     // can be changed: both fixed for the page's life, like the language.
@@ -197,7 +203,10 @@ pub fn App() -> impl IntoView {
                     <span>{t.scenarios}</span>
                     {SCENARIOS.map(|(name, query)| view! {
                         <button type="button" class="quiet" data-testid=format!("scenario-{name}")
-                            on:click=move |_| form.load(&scenario(query, &config.get_untracked()))>{name}</button>
+                            on:click=move |_| {
+                                form.load(&scenario(query, &config.get_untracked()));
+                                plans_open.set(true);
+                            }>{name}</button>
                     })}
                 </div>
             })}
@@ -221,6 +230,12 @@ pub fn App() -> impl IntoView {
             {section(&sections::RECIPE)}
             <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
             {section(&sections::DISPLAY)}
+            <details class="parallel" data-testid="parallel-details"
+                open=initial.runtime.layout != vram_core::parallel::Layout::SINGLE || initial.runtime.speed.tokens_billions.is_some()>
+                <summary>{t.parallel_heading}</summary>
+                <div hidden=move || !with_model.get()>{section(&sections::PARALLEL)}</div>
+                {section(&sections::SPEED)}
+            </details>
             <details class="runtime" open=initial.runtime != Runtime::default()>
                 <summary>{t.runtime}</summary>
                 {section(&sections::DEEPSPEED)}
@@ -276,6 +291,7 @@ pub fn App() -> impl IntoView {
                         <Summary report=report t=t />
                         <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
                         <ActivationsLine report=report t=t />
+                        <crate::results::MegatronLine config=config report=report t=t />
                     })}
                     {shows(Part::Placement).then(|| view! { <PlacementTable report=report t=t /> })}
                     {chart(Part::MemoryChart, t.chart_memory_heading, ChartKind::Memory)}
@@ -287,6 +303,9 @@ pub fn App() -> impl IntoView {
                     })}
                     {chart(Part::LargestChart, t.chart_heading, ChartKind::MaxParams)}
                     {chart(Part::ScalingChart, t.chart_scaling_heading, ChartKind::Scaling)}
+                    {(shows(Part::Form) && editable).then(|| view! {
+                        <crate::plans::Plans config=config form=form open=plans_open theme=theme t=t />
+                    })}
                     {share}
                     <p class="footnote">{t.footnote}</p>
                 </section>
@@ -579,12 +598,12 @@ fn hub_summary(t: &Text, hub: &vram_core::hub::HubConfig) -> Vec<String> {
 fn PasteConfig(config: Memo<Config>, form: crate::form::Form, t: &'static Text) -> impl IntoView {
     let text = RwSignal::new(String::new());
     let outcome = RwSignal::new(None::<Result<Vec<String>, String>>);
-    // The reader is WebAssembly of its own (crates/hub), imported the first
+    // The reader is WebAssembly of its own (crates/lazy), imported the first
     // time a text is read; the form changes only when it could be read.
     let read = move |source: &str| {
         let source = source.to_string();
-        wasm_bindgen_futures::spawn_local(async move {
-            let reply = crate::share::read_config_lazily(&source).await;
+        crate::share::with_lazy(Box::new(move |lazy| {
+            let reply = lazy.and_then(|lazy| crate::share::read_config_with(lazy, &source));
             outcome.set(Some(match reply {
                 Some(Ok(hub)) => {
                     form.load(&config.get_untracked().with_hub_config(&hub));
@@ -593,7 +612,7 @@ fn PasteConfig(config: Memo<Config>, form: crate::form::Form, t: &'static Text) 
                 Some(Err(error)) => Err(hub_error(t, &error)),
                 None => Err(t.hub_unavailable.into()),
             }));
-        });
+        }));
     };
     let read_file = move |file: Option<web_sys::File>| {
         if let Some(file) = file {

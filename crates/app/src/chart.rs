@@ -11,6 +11,7 @@ use plotters::style::FontTransform;
 use plotters_canvas::CanvasBackend;
 use vram_core::decimal::shortest_decimal;
 use vram_core::format::{format_bytes, format_number, format_params};
+use vram_core::plans::Plan;
 use vram_core::{Report, Strategy};
 use web_sys::HtmlCanvasElement;
 
@@ -27,6 +28,8 @@ pub enum ChartKind {
     Scaling,
     /// The highlighted strategy's memory over one step.
     Step,
+    /// Every ranked plan: its most loaded GPU's memory against its step time.
+    Plans,
 }
 
 impl ChartKind {
@@ -37,6 +40,7 @@ impl ChartKind {
             ChartKind::MaxParams => "max-params",
             ChartKind::Scaling => "scaling",
             ChartKind::Step => "step",
+            ChartKind::Plans => "plans",
         }
     }
 
@@ -63,6 +67,11 @@ impl ChartKind {
                 .map(|(strategy, class)| (class, strategy.label()))
                 .chain([("capacity", t.chart_gpus_now)])
                 .collect(),
+            ChartKind::Plans => vec![
+                ("fits", t.chart_legend_fits),
+                ("too-small", t.plans_legend_over),
+                ("model", t.chart_usable),
+            ],
             ChartKind::Step => vec![
                 ("part-0", t.chart_states),
                 ("part-3", t.chart_step_activations),
@@ -157,7 +166,7 @@ pub fn Chart(
                 size
             });
             // A drawing error leaves the previous picture; the table still holds every figure.
-            let _ = draw(&canvas, &report, size, t, kind);
+            let _ = draw(&canvas, &report, &[], size, t, kind);
             crate::timing::mark(crate::timing::CHART_DRAWN);
         }
     });
@@ -189,6 +198,119 @@ pub fn Chart(
             </figcaption>
         </figure>
     }
+}
+
+/// Draws `plans` on `canvas` at its laid-out size (the lazily loaded module's
+/// part of [`crate::plans::render`]).
+pub(crate) fn draw_plans(canvas: &HtmlCanvasElement, report: &Report, plans: &[Plan], t: &Text) {
+    let _ = draw(
+        canvas,
+        report,
+        plans,
+        client_size(canvas),
+        t,
+        ChartKind::Plans,
+    );
+}
+
+/// Every plan as a dot: its step time across, its most loaded GPU's memory
+/// up; those that fit in one colour, the others in another; the usable memory
+/// drawn across.
+fn plot_plans(
+    root: &Area,
+    report: &Report,
+    plans: &[Plan],
+    scale: f64,
+    palette: Palette,
+    t: &Text,
+) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
+    let px = |css: f64| (css * scale).round() as i32;
+    let font = |size: f64| (FONT_FAMILY, size * scale).into_font();
+    root.fill(&palette.ground)?;
+    let unit = report.unit;
+    let usable = report.budget.usable().get() / unit.bytes();
+    let finite = |v: f64| v.is_finite();
+    let x_max = plans
+        .iter()
+        .map(Plan::step_seconds)
+        .filter(|v| finite(*v))
+        .fold(0.0, f64::max)
+        * 1.05;
+    let y_max = plans
+        .iter()
+        .map(|p| p.peak.get() / unit.bytes())
+        .fold(usable, f64::max)
+        * 1.1;
+    let (width, height) = root.dim_in_pixel();
+    let (left, right) = (px(64.0), width as i32 - px(16.0));
+    let (top, bottom) = (px(16.0), height as i32 - px(44.0));
+    let y_of = |v: f64| bottom - (v / y_max * f64::from(bottom - top)).round() as i32;
+    let x_of = |v: f64| left + (v / x_max.max(1e-9) * f64::from(right - left)).round() as i32;
+    let ink = palette.ink;
+    let tick_style = font(12.0).color(&ink);
+    for value in (0..12)
+        .map(|i| f64::from(i) * tick_step(y_max))
+        .take_while(|v| *v <= y_max)
+    {
+        let y = y_of(value);
+        root.draw(&PathElement::new(vec![(left, y), (right, y)], palette.grid))?;
+        root.draw_text(
+            &format_number(value),
+            &tick_style.pos(Pos::new(HPos::Right, VPos::Center)),
+            (left - px(6.0), y),
+        )?;
+    }
+    for value in (0..12)
+        .map(|i| f64::from(i) * tick_step(x_max))
+        .take_while(|v| *v <= x_max)
+    {
+        root.draw_text(
+            &format_number(value),
+            &tick_style.pos(Pos::new(HPos::Center, VPos::Top)),
+            (x_of(value), bottom + px(6.0)),
+        )?;
+    }
+    root.draw_text(
+        &fill(t.chart_memory_axis, &[unit.symbol()]),
+        &font(12.0)
+            .transform(FontTransform::Rotate270)
+            .color(&ink)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+        (px(4.0), (top + bottom) / 2),
+    )?;
+    root.draw_text(
+        t.plans_axis,
+        &tick_style.pos(Pos::new(HPos::Center, VPos::Bottom)),
+        ((left + right) / 2, height as i32 - px(2.0)),
+    )?;
+    let y = y_of(usable);
+    root.draw(&PathElement::new(
+        vec![(left, y), (right, y)],
+        palette.model.stroke_width(px(2.0) as u32),
+    ))?;
+    // Those that do not fit first, so the fitting ones are drawn on top.
+    for fits in [false, true] {
+        let color = if fits {
+            palette.fits
+        } else {
+            palette.too_small
+        };
+        for plan in plans
+            .iter()
+            .filter(|p| p.fits == fits && finite(p.step_seconds()))
+        {
+            let at = (
+                x_of(plan.step_seconds()),
+                y_of(plan.peak.get() / unit.bytes()),
+            );
+            root.draw(&Circle::new(at, px(3.5), color.mix(0.8).filled()))?;
+        }
+    }
+    root.draw(&PathElement::new(
+        vec![(left, top), (left, bottom), (right, bottom)],
+        ink.mix(0.6),
+    ))?;
+    Ok(())
 }
 
 /// The chart's figures in words, for screen readers.
@@ -253,12 +375,15 @@ fn client_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
 fn draw(
     canvas: &HtmlCanvasElement,
     report: &Report,
+    plans: &[Plan],
     css_size: (f64, f64),
     t: &Text,
     kind: ChartKind,
 ) -> Result<(), String> {
     // The step's chart is hidden without a model: nothing to draw.
-    if kind == ChartKind::Step && report.activations.is_none() {
+    if (kind == ChartKind::Step && report.activations.is_none())
+        || (kind == ChartKind::Plans && plans.is_empty())
+    {
         return Ok(());
     }
     let scale = web_sys::window()
@@ -281,6 +406,7 @@ fn draw(
     match kind {
         ChartKind::Scaling => plot_scaling(&root, report, scale, palette),
         ChartKind::Step => plot_step(&root, report, scale, &measure, palette, t),
+        ChartKind::Plans => plot_plans(&root, report, plans, scale, palette, t),
         _ => plot(&root, report, scale, &measure, palette, t, kind),
     }
     .map_err(|e| e.to_string())

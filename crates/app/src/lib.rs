@@ -9,6 +9,7 @@ mod app;
 mod chart;
 mod crash;
 mod form;
+pub mod plans;
 mod results;
 mod share;
 mod text;

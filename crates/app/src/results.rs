@@ -2,7 +2,9 @@
 
 use leptos::prelude::*;
 use vram_core::decimal::shortest_decimal;
-use vram_core::format::{format_bytes, format_params, format_percent, format_seconds, MemoryUnit};
+use vram_core::format::{
+    format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
+};
 use vram_core::{Bytes, Report, Strategy, StrategyReport};
 
 use crate::text::{self, Text};
@@ -75,7 +77,11 @@ pub fn ResultsTable(
                         </span>
                     </td>
                     <td class="verdict" data-label=t.col_fits data-testid=format!("fits-{}", strategy.id()) data-value=move || fits().to_string()>
-                        {move || if fits() { t.fits_yes } else { t.fits_no }}
+                        {move || match (row().supported, fits()) {
+                            (false, _) => t.not_run,
+                            (true, true) => t.fits_yes,
+                            (true, false) => t.fits_no,
+                        }}
                         <span class="sub" data-testid=format!("headroom-{}", strategy.id())
                             data-value=move || shortest_decimal(row().headroom.gb())>
                             {move || {
@@ -144,13 +150,13 @@ pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
                 &format_bytes(budget.context(), unit),
             ],
         );
-        let gpus = setup.gpus().to_string();
+        let gpus = report.gpus().to_string();
         let model = text::fill(
             t.summary_model,
             &[
                 &format_params(setup.params()),
                 &gpus,
-                if setup.gpus() == 1 { "" } else { t.plural_s },
+                if report.gpus() == 1 { "" } else { t.plural_s },
             ],
         );
         let fits = if chosen.fits {
@@ -272,7 +278,13 @@ pub fn notes(t: &Text, report: &Report) -> String {
             &[chosen.strategy.label(), &formula],
         ));
     }
-    if let (Some(formula), Some(model)) = (report.activation_derivation(), report.model) {
+    if let Some(layout) = &report.layout {
+        parts.push(layout_note(t, report, layout));
+    }
+    let layout = report.layout.is_some();
+    if let (false, Some(formula), Some(model)) =
+        (layout, report.activation_derivation(), report.model)
+    {
         let max_micro_batch = chosen
             .max_micro_batch
             .map_or(t.none.to_string(), |b| b.to_string());
@@ -296,6 +308,9 @@ pub fn notes(t: &Text, report: &Report) -> String {
             ],
         ));
     }
+    if let (Some(time), Some(machine)) = (chosen.time, report.machine) {
+        parts.push(time_note(t, report, &time, &machine));
+    }
     match report.accumulation_steps {
         Some(Ok(steps)) => parts.push(text::fill(t.accumulation, &[&steps.to_string()])),
         Some(Err(error)) => parts.push(text::fill(
@@ -307,6 +322,144 @@ pub fn notes(t: &Text, report: &Report) -> String {
     parts.join("\n")
 }
 
+/// The layout in words: its sizes, ZeRO's group, the most loaded GPU's rank,
+/// layers, parameters and activations; TP across nodes and ZeRO-2/3 under
+/// pipeline parallelism said.
+fn layout_note(t: &Text, report: &Report, layout: &vram_core::config::LayoutReport) -> String {
+    let l = layout.layout;
+    let ep = report.model.map_or(1, |m| m.ep);
+    let sizes = crate::plans::layout_words(l, ep, layout.data_parallel);
+    let chosen = report.highlighted();
+    let rank = chosen.rank.unwrap_or(0);
+    let stage = layout.stages.get(rank as usize);
+    let mut note = text::fill(
+        t.layout_note,
+        &[
+            &sizes,
+            &report.gpus().to_string(),
+            &report.setup.gpus().to_string(),
+            chosen.strategy.label(),
+            &(rank + 1).to_string(),
+            &l.pp.to_string(),
+            &stage.map_or(0, |s| s.layers).to_string(),
+            &format_params(vram_core::ParamCount::new(
+                stage.map_or(0, |s| s.params) as f64
+            )),
+            &format_number(l.in_flight(rank, layout.microbatches)),
+            &format_bytes(chosen.memory.activations, report.unit),
+        ],
+    );
+    if layout.across_nodes {
+        note.push(' ');
+        note.push_str(t.tp_across_nodes);
+    }
+    if report.strategies.iter().any(|r| !r.supported) {
+        note.push(' ');
+        note.push_str(t.zero_with_pipeline);
+    }
+    note
+}
+
+/// What Megatron-LM would print, beside the page's DDP and ZeRO-1 figures:
+/// asked of the lazily loaded module under `acct=megatron`.
+#[component]
+pub fn MegatronLine(
+    config: Memo<vram_core::Config>,
+    report: Memo<Report>,
+    t: &'static Text,
+) -> impl IntoView {
+    let megatron = RwSignal::new(None::<vram_core::config::MegatronReport>);
+    Effect::new(move |_| {
+        let shown = config.get();
+        if shown.runtime.accounting != vram_core::Accounting::Megatron {
+            megatron.set(None);
+            return;
+        }
+        crate::share::with_lazy(Box::new(move |lazy| {
+            if config.get_untracked() == shown {
+                megatron.set(lazy.and_then(|lazy| crate::share::megatron_of(lazy, &shown)));
+            }
+        }));
+    });
+    let line = move || {
+        let m = megatron.get()?;
+        let report = report.read();
+        // As Megatron prints them, two decimals (in integers: Rust's float
+        // printer stays out of the page).
+        let mb = |e: &vram_core::megatron::MegatronEstimate| {
+            let [w, a, total] = e.printed_mb.map(|v| {
+                let cents = (v * 100.0).round() as u64;
+                format!("{}.{:02}", cents / 100, cents % 100)
+            });
+            text::fill(t.megatron_printed, &[&w, &a, &total])
+        };
+        Some(text::fill(
+            t.megatron_note,
+            &[
+                &mb(&m.without_distributed_optimizer),
+                &mb(&m.with_distributed_optimizer),
+                &format_bytes(report.strategy(Strategy::Ddp).memory.total, report.unit),
+                &format_bytes(report.strategy(Strategy::Zero1).memory.total, report.unit),
+            ],
+        ))
+    };
+    view! {
+        <p class="activations" data-testid="megatron" hidden=move || megatron.read().is_none()>{line}</p>
+    }
+}
+
+/// The highlighted strategy's step time, its parts, and the run with tokens.
+fn time_note(
+    t: &Text,
+    report: &Report,
+    time: &vram_core::time::StepTime,
+    machine: &vram_core::time::Machine,
+) -> String {
+    let parts = [
+        (time.compute_seconds, t.time_compute),
+        (time.bubble_seconds, t.time_bubble),
+        (time.tensor_parallel_seconds, t.time_tensor),
+        (time.expert_parallel_seconds, t.time_expert),
+        (time.data_parallel_seconds, t.time_data),
+        (time.offload_seconds, t.time_offload),
+    ]
+    .iter()
+    .filter(|(seconds, _)| *seconds > 0.0)
+    .map(|(seconds, name)| format!("{name} {}", format_seconds(*seconds)))
+    .collect::<Vec<_>>()
+    .join(" + ");
+    let mut note = text::fill(
+        t.time_note,
+        &[
+            report.highlight.label(),
+            &format_percent(machine.mfu),
+            &format_number(machine.peak_flops / 1e12),
+            &format_seconds(time.step_seconds),
+            &parts,
+            &format_number(time.tokens_per_second_per_gpu.round()),
+        ],
+    );
+    if let Some(run) = report.training {
+        note.push(' ');
+        note.push_str(&text::fill(
+            t.training_note,
+            &[
+                &format_number(run.tokens / 1e9),
+                &format_number(run.steps),
+                &format_number((run.days * 10.0).round() / 10.0),
+                &report.gpus().to_string(),
+            ],
+        ));
+        if let Some(cost) = run.cost {
+            note.push_str(&text::fill(
+                t.training_cost,
+                &[&format_number(cost.round())],
+            ));
+        }
+    }
+    note
+}
+
 /// The notes under the table ([`notes`]), with the activation figures as data.
 #[component]
 pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView {
@@ -316,6 +469,7 @@ pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView 
         <p class="activations" data-testid="activations" hidden=move || line().is_empty()>
             <span hidden data-testid="act-per-layer" data-value=move || activations().map_or(String::new(), |a| shortest_decimal(a.per_layer.gb()))></span>
             <span hidden data-testid="act-total" data-value=move || activations().map_or(String::new(), |a| shortest_decimal(a.total.gb()))></span>
+
             <span hidden data-testid="trainable-params" data-value=move || report.read().setup.adapters().map_or(String::new(), |a| a.trainable.to_string())></span>
             <span hidden data-testid="frozen-bytes" data-value=move || report.read().setup.adapters().map_or(String::new(), |a| a.frozen_bytes.to_string())></span>
             {line}

@@ -240,30 +240,79 @@ pub fn take_typed() -> Option<String> {
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
-export function import_hub() {
-  return import(new URL("lazy/vram_hub.js", document.baseURI).href).then(async (hub) => {
-    await hub.default();
-    return hub;
+export function import_lazy() {
+  return import(new URL("lazy/vram_lazy.js", document.baseURI).href).then(async (lazy) => {
+    await lazy.default();
+    return lazy;
   });
 }
-export function read_with(hub, text) { return hub.read(text); }
+export function read_with(lazy, text) { return lazy.read_config(text); }
+export function megatron_with(lazy, query) { return lazy.megatron(query); }
+export function render_plans_with(lazy, query, zh, place, canvas) { lazy.render_plans(query, zh, place, canvas); }
 "#)]
 extern "C" {
-    /// Imports the config.json reader (`lazy/vram_hub.js`, next to the page)
-    /// and starts its WebAssembly; the browser imports it once.
-    fn import_hub() -> js_sys::Promise;
-    /// The reader's answer for `text`.
-    fn read_with(hub: &JsValue, text: &str) -> String;
+    /// Imports what the page loads when it is used (`lazy/vram_lazy.js`, next
+    /// to the page) and starts its WebAssembly; the browser imports it once.
+    fn import_lazy() -> js_sys::Promise;
+    /// The config.json reader's answer for `text`.
+    fn read_with(lazy: &JsValue, text: &str) -> String;
+    /// What Megatron-LM would print for the configuration whose link is `query`.
+    fn megatron_with(lazy: &JsValue, query: &str) -> String;
+    /// Ranks the plans of the configuration whose link is `query` and shows
+    /// them in `place` and on `canvas` ([`crate::plans::render`]).
+    fn render_plans_with(
+        lazy: &JsValue,
+        query: &str,
+        zh: bool,
+        place: &web_sys::Element,
+        canvas: &web_sys::HtmlCanvasElement,
+    );
 }
 
-/// Reads `text`, a pasted `config.json`, with the lazily loaded reader
-/// (`crates/hub`); `None` when it could not be loaded or answered something
-/// else than a reply.
-pub async fn read_config_lazily(
+/// Ranks and shows the plans of the configuration whose link is `query`,
+/// with the lazily loaded module.
+pub fn render_plans(
+    lazy: &JsValue,
+    query: &str,
+    zh: bool,
+    place: &web_sys::Element,
+    canvas: &web_sys::HtmlCanvasElement,
+) {
+    render_plans_with(lazy, query, zh, place, canvas);
+}
+
+/// What runs once the lazily loaded module is there (or could not be).
+pub type WithLazy = Box<dyn FnOnce(Option<&JsValue>)>;
+
+/// Runs `then` with the lazily loaded module (`crates/lazy`), started, or
+/// `None` when it could not be loaded. One task for every use, so that each
+/// caller's code stays synchronous (an async block per caller costs the page
+/// kilobytes of state machine).
+pub fn with_lazy(then: WithLazy) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let lazy = wasm_bindgen_futures::JsFuture::from(import_lazy())
+            .await
+            .ok();
+        then(lazy.as_ref());
+    });
+}
+
+/// Reads `text`, a pasted `config.json`, with the lazily loaded reader;
+/// `None` for an answer that is not a reply.
+pub fn read_config_with(
+    lazy: &JsValue,
     text: &str,
 ) -> Option<Result<vram_core::hub::HubConfig, vram_core::hub::HubConfigError>> {
-    let hub = wasm_bindgen_futures::JsFuture::from(import_hub())
-        .await
-        .ok()?;
-    vram_core::hub::decode_reply(&read_with(&hub, text))
+    vram_core::hub::decode_reply(&read_with(lazy, text))
+}
+
+/// What Megatron-LM would print for `config`, from the lazily loaded module.
+pub fn megatron_of(
+    lazy: &JsValue,
+    config: &vram_core::Config,
+) -> Option<vram_core::config::MegatronReport> {
+    vram_core::config::MegatronReport::decode(&megatron_with(
+        lazy,
+        &vram_core::link::encode(config),
+    ))
 }

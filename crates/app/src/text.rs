@@ -355,14 +355,50 @@ texts! {
         "路由专家分到 EP 张 GPU 上；它们的状态在 GPU 数 ÷ EP 的组内切分。";
     err_needs_experts: &'static str = "Needs a mixture of experts (routed experts > 0).", "需要混合专家模型（路由专家数 > 0）。";
     err_not_in_deepspeed: &'static str = "Counted with the lesson's accounting and without offload only.", "仅在课程口径且不卸载时计算。";
+    parallel_heading: &'static str = "Parallel layout and step time", "并行布局与单步时间";
+    not_run: &'static str = "n/a", "不适用";
+    plans_heading: &'static str = "Which layout? Ranked plans for these GPUs", "选哪种并行布局？这些 GPU 上的方案排名";
+    plans_hint: &'static str =
+        "Every layout (TP within a node, PP, CP, SP, EP, ZeRO stage, recomputation, offload) with the largest micro-batch that fits; fastest first.",
+        "枚举所有布局（节点内 TP、PP、CP、SP、EP、ZeRO 阶段、重计算、卸载），各取放得下的最大微批；最快的在前。";
+    plans_count: &'static str = "{} of {} plans fit.", "{} / {} 个方案放得下。";
+    plans_none: &'static str =
+        "Nothing fits, even with offload: try an 8-bit optimizer, LoRA or QLoRA, or more GPUs. The closest:",
+        "即使卸载也放不下：可试 8 位优化器、LoRA 或 QLoRA，或更多 GPU。最接近的方案：";
+    plans_legend_over: &'static str = "over the usable memory", "超出可用显存";
+    plans_axis: &'static str = "Step time (s)", "单步时间（秒）";
+    plans_apply: &'static str = "Use", "采用";
+    col_layout: &'static str = "Layout", "布局";
+    col_recompute: &'static str = "Recompute", "重计算";
+    col_offload: &'static str = "Offload", "卸载";
+    col_micro: &'static str = "Micro-batch × m", "微批 × m";
+    col_step: &'static str = "Step", "单步";
+    col_tokens: &'static str = "Tokens/s per GPU", "每卡每秒词元";
+    layout_note: &'static str =
+        "Layout: {} = {} GPUs; ZeRO over DP × CP = {}. Most loaded GPU ({}): pipeline rank {} of {}, {} layers, {} parameters, {} microbatches in flight, {} of activations.",
+        "布局：{} = {} 张 GPU；ZeRO 在 DP × CP = {} 上切分。负载最重的 GPU（{}）：第 {}/{} 级流水线，{} 层、{} 参数，在途 {} 个微批，激活值 {}。";
+    tp_across_nodes: &'static str = "Tensor parallelism spans nodes: its all-reduces run over the network.", "张量并行跨越节点：它的 all-reduce 走节点间网络。";
+    zero_with_pipeline: &'static str = "ZeRO-2 and ZeRO-3 are n/a: DeepSpeed's pipeline engine runs ZeRO-1 only.", "ZeRO-2 与 ZeRO-3 不适用：DeepSpeed 的流水线引擎只支持 ZeRO-1。";
+    time_note: &'static str =
+        "Step time ({}, MFU {} of {} TFLOP/s): {} = {}; {} tokens/s per GPU (Megatron-LM's FLOPs count).",
+        "单步时间（{}，MFU {}，峰值 {} TFLOP/s）：{} = {}；每张 GPU 每秒 {} 个词元（Megatron-LM 的 FLOPs 计数）。";
+    time_compute: &'static str = "compute", "计算";
+    time_bubble: &'static str = "bubble", "流水线气泡";
+    time_tensor: &'static str = "tensor/pipeline parallel", "张量/流水线并行通信";
+    time_expert: &'static str = "expert all-to-all", "专家 all-to-all";
+    time_data: &'static str = "data parallel, not hidden", "未被掩盖的数据并行通信";
+    time_offload: &'static str = "offload", "卸载";
+    training_note: &'static str = "{} B tokens: {} steps, {} days on {} GPUs", "{} B 词元：{} 步，共 {} 天（{} 张 GPU）";
+    training_cost: &'static str = ", cost {}.", "，费用 {}。";
+    megatron_printed: &'static str = "weight and optimizer={} MB, activation={} MB, total={} MB", "weight and optimizer={} MB, activation={} MB, total={} MB";
+    megatron_note: &'static str =
+        "Megatron-LM (d98e8a6) prints (MB = 2^20 B): DDP {}; ZeRO-1 (distributed optimizer) {}. This page: {}, {}. Megatron counts 18 B per parameter and Table 2's constants for the first stage.",
+        "Megatron-LM（d98e8a6）打印（MB = 2^20 B）：DDP {}；ZeRO-1（分布式优化器）{}。本页：{}、{}。Megatron 按每参数 18 B、用表 2 常数算第一级。";
     label_tp: &'static str = "Tensor parallelism (TP)", "张量并行（TP）";
-    hint_tp: &'static str = "Each layer's matrices split over TP GPUs, best within a node.", "每层的矩阵切到 TP 张 GPU 上，最好在一个节点内。";
     label_pp: &'static str = "Pipeline stages (PP)", "流水线级数（PP）";
-    hint_pp: &'static str = "The layers cut into PP consecutive stages (1F1B).", "把层切成 PP 个连续的流水线级（1F1B）。";
     label_vpp: &'static str = "Virtual stages per rank", "每个流水线 rank 的虚拟级数";
     hint_vpp: &'static str = "Interleaved 1F1B: a smaller bubble, more microbatches in flight.", "交错式 1F1B：气泡更小，但同时在途的微批更多。";
     label_cp: &'static str = "Context parallelism (CP)", "上下文并行（CP）";
-    hint_cp: &'static str = "The sequence split over CP GPUs.", "把序列切到 CP 张 GPU 上。";
     label_sp: &'static str = "Sequence parallelism (SP)", "序列并行（SP）";
     label_mfu: &'static str = "Model FLOPs utilisation (MFU)", "模型算力利用率（MFU）";
     hint_mfu: &'static str = "The fraction of the peak the compute kernels reach; the bubble and exposed communication come on top.",
@@ -612,10 +648,10 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Capacity => (t.label_capacity, "×", Some(t.hint_capacity)),
         Field::Positions => (t.label_positions, "", None),
         Field::Ep => (t.label_ep, "", Some(t.hint_ep)),
-        Field::Tp => (t.label_tp, "", Some(t.hint_tp)),
-        Field::Pp => (t.label_pp, "", Some(t.hint_pp)),
+        Field::Tp => (t.label_tp, "", None),
+        Field::Pp => (t.label_pp, "", None),
         Field::Vpp => (t.label_vpp, "", Some(t.hint_vpp)),
-        Field::Cp => (t.label_cp, "", Some(t.hint_cp)),
+        Field::Cp => (t.label_cp, "", None),
         Field::Sp => (t.label_sp, "", None),
         Field::Mfu => (t.label_mfu, "", Some(t.hint_mfu)),
         Field::Tflops => (t.label_tflops, t.unit_tflops, Some(t.hint_tflops)),
@@ -719,6 +755,7 @@ mod tests {
         "label_flash",
         "unit_bandwidth",
         "unit_tflops",
+        "megatron_printed",
         "lang",
     ];
 

@@ -288,9 +288,10 @@ where
         let plans = vram_core::plans::plans(&config);
         match output {
             Output::Json => {
-                let report = config.report().map_err(|e| {
+                let mut report = config.report().map_err(|e| {
                     RunError::Usage(UsageError(e.iter().map(ToString::to_string).collect()))
                 })?;
+                report.megatron = config.megatron_report();
                 text = json_with_plans(&config, &report, Some(&plans));
             }
             _ => text.push_str(&plans_table(&config, &plans)),
@@ -740,8 +741,7 @@ fn formulas(report: &Report) -> Vec<String> {
         .is_some_and(|m| m.framework == vram_core::hf::Framework::Hf);
     if let (Some(formula), true) = (report.activation_derivation(), measured) {
         lines.push(format!("Activations as measured: {formula}."));
-    } else if let (Some(formula), true) = (report.activation_derivation(), report.layout.is_some())
-    {
+    } else if let Some(formula) = report.layout_derivation() {
         lines.push(format!("Activations: {formula}."));
     } else if let Some(formula) = report.activation_derivation() {
         let plain = report

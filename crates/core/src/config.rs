@@ -488,6 +488,24 @@ impl Config {
             });
     }
 
+    /// What Megatron-LM would print for this configuration, under
+    /// `acct=megatron` (`None` otherwise, or without a model), with its number
+    /// of microbatches: the global batch's, else 1 (its default global batch
+    /// is micro-batch × DP). [`Config::report`] leaves [`Report::megatron`] to
+    /// this: the page asks its lazily loaded module for it.
+    pub fn megatron_report(&self) -> Option<MegatronReport> {
+        if self.runtime.accounting != Accounting::Megatron {
+            return None;
+        }
+        let report = self.report().ok()?;
+        let m = Some(report.accumulation_steps.and_then(Result::ok).unwrap_or(1));
+        let (ddp, distributed) = (self.megatron_args(false)?, self.megatron_args(true)?);
+        Some(MegatronReport {
+            without_distributed_optimizer: crate::megatron::estimate(&ddp, m),
+            with_distributed_optimizer: crate::megatron::estimate(&distributed, m),
+        })
+    }
+
     /// The arguments Megatron-LM would be given for this model, layout and
     /// GPUs, with its distributed optimizer (`distributed`, ZeRO-1) or without
     /// (DDP); `None` without a model.
@@ -573,15 +591,6 @@ impl Config {
                 // (1 without a global batch: its default global batch is
                 // micro-batch × DP).
                 self.time_steps(&mut report, microbatches.unwrap_or(1));
-                if self.runtime.accounting == Accounting::Megatron {
-                    let m = Some(microbatches.unwrap_or(1));
-                    report.megatron = self.megatron_args(false).zip(self.megatron_args(true)).map(
-                        |(ddp, distributed)| MegatronReport {
-                            without_distributed_optimizer: crate::megatron::estimate(&ddp, m),
-                            with_distributed_optimizer: crate::megatron::estimate(&distributed, m),
-                        },
-                    );
-                }
                 Ok(report)
             }
             (setup, budget) => Err([setup.err(), budget.err()].into_iter().flatten().collect()),
@@ -685,7 +694,9 @@ pub struct Report {
     pub fine_tuning: FineTuning,
     /// How the model is split over the GPUs, when it is.
     pub layout: Option<LayoutReport>,
-    /// What Megatron-LM would print, under `acct=megatron`.
+    /// What Megatron-LM would print, under `acct=megatron`: filled by
+    /// [`Config::megatron_report`] where it is wanted (the CLI), `None` from
+    /// [`Config::report`].
     pub megatron: Option<MegatronReport>,
     /// The whole run of the highlighted strategy, when training tokens are given.
     pub training: Option<crate::time::Training>,
@@ -702,6 +713,54 @@ pub struct MegatronReport {
     pub without_distributed_optimizer: crate::megatron::MegatronEstimate,
     /// `--use-distributed-optimizer` on.
     pub with_distributed_optimizer: crate::megatron::MegatronEstimate,
+}
+
+impl MegatronReport {
+    /// As the lazily loaded module sends it to the page: every float's 64
+    /// bits, comma-separated. [`MegatronReport::decode`] reads it back exactly.
+    pub fn encode(&self) -> String {
+        let mut fields = Vec::new();
+        for e in [
+            &self.without_distributed_optimizer,
+            &self.with_distributed_optimizer,
+        ] {
+            let floats = [
+                e.weight_and_optimizer.get(),
+                e.activations.get(),
+                e.total.get(),
+            ];
+            fields.extend(
+                floats
+                    .iter()
+                    .chain(&e.printed_mb)
+                    .map(|v| v.to_bits().to_string()),
+            );
+            fields.push(u8::from(e.sequence_parallel_path).to_string());
+        }
+        fields.join(",")
+    }
+
+    /// The report [`MegatronReport::encode`] wrote.
+    pub fn decode(text: &str) -> Option<MegatronReport> {
+        let fields: Vec<u64> = text
+            .split(',')
+            .map(|f| f.parse().ok())
+            .collect::<Option<_>>()?;
+        let one = |f: &[u64]| {
+            let v = |i: usize| f64::from_bits(f[i]);
+            crate::megatron::MegatronEstimate {
+                weight_and_optimizer: Bytes::new(v(0)),
+                activations: Bytes::new(v(1)),
+                total: Bytes::new(v(2)),
+                printed_mb: [v(3), v(4), v(5)],
+                sequence_parallel_path: f[6] == 1,
+            }
+        };
+        (fields.len() == 14).then(|| MegatronReport {
+            without_distributed_optimizer: one(&fields[..7]),
+            with_distributed_optimizer: one(&fields[7..]),
+        })
+    }
 }
 
 impl Default for Report {
@@ -1125,15 +1184,13 @@ impl Report {
         Some(text)
     }
 
-    /// Under a layout, the highlighted strategy's most loaded rank: its
+    /// Under a layout (`None` without), the highlighted strategy's most loaded rank: its
     /// microbatches in flight × its layers × each layer's bytes (÷ TP inside
     /// the tensor-parallel region, ÷ TP outside it too with SP), plus what
     /// lies outside the layers on that rank.
-    fn layout_derivation(&self, model: &ModelSpec, kept: &ActivationMemory) -> String {
+    pub fn layout_derivation(&self) -> Option<String> {
         use crate::format::{format_bytes, format_number};
-        let Some(layout) = &self.layout else {
-            return String::new();
-        };
+        let (layout, model, kept) = (self.layout.as_ref()?, self.model?, self.activations?);
         let rank = self.highlighted().rank.unwrap_or(0);
         let l = layout.layout;
         let layers = layout
@@ -1165,14 +1222,14 @@ impl Report {
             _ => (kept.per_layer, String::new()),
         };
         let head = format_bytes(each, self.unit);
-        format!(
+        Some(format!(
             "Pipeline rank {} of {} (Korthikanti et al. 2022, Table 2{split}{cp}): {} microbatches in flight × {layers} layers × {head}{rebuilt} + {} outside the layers = {}",
             rank + 1,
             l.pp,
             format_number(in_flight),
             format_bytes(kept.embeddings_and_logits, self.unit),
             format_bytes(kept.total, self.unit)
-        )
+        ))
     }
 
     /// The activation formula with this report's numbers, in its unit
@@ -1198,7 +1255,6 @@ impl Report {
                 format_bytes(kept.embeddings_and_logits, self.unit),
                 format_bytes(Bytes::new(kept.total.get() - kept.adapters.get()), self.unit)
             ),
-                (_, Some(kept)) if self.layout.is_some() => self.layout_derivation(&model, &kept),
                 _ => activation_derivation(&model.architecture, &setup, self.unit),
             };
         // LoRA's r-wide intermediates: adapted layers per block n, rank r.

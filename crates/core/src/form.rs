@@ -154,6 +154,9 @@ pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool
         // The adapters' settings with adapters, the base's storage with QLoRA.
         Field::Rank | Field::Targets => method != "full",
         Field::Quant => method == "qlora",
+        // Virtual stages interleave a pipeline; SP splits what TP leaves whole.
+        Field::Vpp => !matches!(text_of_field(Field::Pp).trim(), "" | "1"),
+        Field::Sp => !matches!(text_of_field(Field::Tp).trim(), "" | "1"),
         // DeepSpeed's own factor, used by its accounting only.
         Field::BufferFactor => text_of_field(Field::Accounting) == "deepspeed",
         Field::DoubleQuant => method == "qlora" && text_of_field(Field::Quant) == "nf4",

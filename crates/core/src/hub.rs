@@ -385,7 +385,7 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
         mtp_layers,
     })
 }
-/// A reading as the lazily loaded reader (`crates/hub`, WebAssembly of its
+/// A reading as the lazily loaded reader (`crates/lazy`, WebAssembly of its
 /// own) sends it to the page: a query string, so the page decodes it with the
 /// link's parser and never links serde_json. [`decode_reply`] reads back
 /// exactly what [`encode_reply`] wrote (tested).

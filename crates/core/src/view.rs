@@ -4,7 +4,8 @@
 /// A part of the page that a link's `show` key can choose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Part {
-    /// The form (with the lesson's scenarios).
+    /// The form (with the lesson's scenarios, and the ranked plans under the
+    /// charts, which apply to it).
     Form,
     /// The strategy table, with its summary above and its notes below.
     Table,

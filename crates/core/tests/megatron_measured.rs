@@ -59,8 +59,12 @@ fn megatrons_own_estimate_to_the_bit() {
         assert_eq!(e.printed_mb, case.reported_mb, "{}", case.link);
         // The report under acct=megatron carries the same figures.
         let query = format!("{}&acct=megatron", case.link);
-        let report = decode(&query).config.report().unwrap();
-        let m = report.megatron.unwrap();
+        let applied = decode(&query).config;
+        let m = applied.megatron_report().unwrap();
+        assert_eq!(
+            vram_core::config::MegatronReport::decode(&m.encode()),
+            Some(m)
+        );
         let shown = match distributed {
             true => m.with_distributed_optimizer,
             false => m.without_distributed_optimizer,
