@@ -198,3 +198,63 @@ async fn a_pasted_config_json_is_read_by_the_reader_loaded_on_demand() {
     assert!(reports.is_empty(), "violations: {reports:?}");
     browser.close().await;
 }
+
+/// The lesson's Q6 70B button opens the ranked plans, which the module
+/// loaded on demand searches and draws (under the strict policy): 70 B fits
+/// on 8 × A100 80GB only with a layout and offload, the first is the fastest
+/// that fits, and one click puts it into the form and the link.
+#[tokio::test]
+async fn the_lessons_q6_opens_its_ranked_plans() {
+    let (browser, _) = browser_under_csp().await;
+    browser.open("?lang=en").await;
+    browser
+        .eval("document.querySelector(\"[data-testid='scenario-70B']\").click();")
+        .await;
+    browser
+        .client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(fantoccini::Locator::Css("[data-testid='plan-use-0']"))
+        .await
+        .expect("the plans appear");
+    let count = browser.text("plans-count").await;
+    assert!(count.contains(" plans fit."), "{count}");
+    let fitting: u32 = count.split(' ').next().unwrap().parse().unwrap();
+    assert!(fitting > 0, "{count}");
+    let first = browser.text("plan-0").await;
+    assert!(
+        first.contains("TP ") && first.contains("Optimizer"),
+        "{first}"
+    );
+    let inked = browser
+        .eval(
+            "const c = document.querySelector(\"[data-testid='chart-plans']\");
+             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+             let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] < 250) n++; return n;",
+        )
+        .await;
+    assert!(inked.as_u64().unwrap_or(0) > 5_000, "the plans' chart drew");
+    browser
+        .eval("document.querySelector(\"[data-testid='plan-use-0']\").click();")
+        .await;
+    let query = browser.wait_for_query("&offload=").await;
+    assert!(query.contains("&tp="), "{query}");
+    // The table now shows that plan highlighted, and it fits.
+    let stage = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("stage="))
+        .unwrap()
+        .to_string();
+    let id = match stage.as_str() {
+        "ddp" => "ddp".to_string(),
+        n => format!("zero{n}"),
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        browser.attribute(&format!("fits-{id}"), "data-value").await,
+        "true"
+    );
+    let reports = browser.server.csp_reports();
+    assert!(reports.is_empty(), "violations: {reports:?}");
+    browser.close().await;
+}

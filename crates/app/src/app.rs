@@ -188,7 +188,8 @@ pub fn App() -> impl IntoView {
     });
     let model_note = move || config.with(|c| model_note(t, c));
     // The ranked plans are computed while their fold is open; the lesson's Q6 opens it.
-    let plans_open = RwSignal::new(false);
+    // A link ending in #plans opens them too.
+    let plans_open = RwSignal::new(share::current_hash() == "#plans");
     let section = move |fields: &[Field]| controls(fields, form, errors, t);
     // What the link shows (a lesson's embed may want one part), and whether it
     // can be changed: both fixed for the page's life, like the language.

@@ -83,7 +83,8 @@ pub fn ResultsTable(
                             (true, false) => t.fits_no,
                         }}
                         <span class="sub" data-testid=format!("headroom-{}", strategy.id())
-                            data-value=move || shortest_decimal(row().headroom.gb())>
+                            data-value=move || shortest_decimal(row().headroom.gb())
+                            hidden=move || !row().supported>
                             {move || {
                                 let headroom = row().headroom;
                                 let amount = format_bytes(Bytes::new(headroom.get().abs()), report.read().unit);

@@ -6,6 +6,13 @@ use std::time::Duration;
 use leptos::prelude::{set_timeout, Effect, GetUntracked, Memo, Track};
 use wasm_bindgen::JsValue;
 
+/// The page's fragment, `#…` (empty when there is none).
+pub fn current_hash() -> String {
+    web_sys::window()
+        .and_then(|window| window.location().hash().ok())
+        .unwrap_or_default()
+}
+
 /// The query string of the page's address, with its leading `?` (empty if none).
 pub fn current_query() -> String {
     web_sys::window()

@@ -1027,24 +1027,27 @@ impl Report {
                         .get()
                             * scale,
                     ),
-                    fewest_gpus: fewest_gpus(
-                        &self.budget,
-                        setup.params(),
-                        |gpus| {
-                            let setup = TrainingSetup { gpus, ..setup };
-                            place(&setup, strategy, routed).bytes_per_param.total()
-                        },
-                        Bytes::new(fixed.get() + activation_bytes.get() + beyond_kept),
-                    )
-                    // A multiple of EP and of CP (memory only falls with more),
-                    // times the GPUs of one model copy.
-                    .and_then(|n| n.checked_next_multiple_of(ep))
-                    .and_then(|n| n.checked_next_multiple_of(layout.cp))
-                    .and_then(|n| {
-                        let all = f64::from(n) / f64::from(layout.cp) * model_parallel;
-                        let max = Field::Gpus.limits().map_or(1.0, |l| l.max);
-                        (all <= max).then_some(all as u32)
-                    }),
+                    // A strategy no framework runs with this layout needs no count of GPUs.
+                    fewest_gpus: supported.then_some(()).and(
+                        fewest_gpus(
+                            &self.budget,
+                            setup.params(),
+                            |gpus| {
+                                let setup = TrainingSetup { gpus, ..setup };
+                                place(&setup, strategy, routed).bytes_per_param.total()
+                            },
+                            Bytes::new(fixed.get() + activation_bytes.get() + beyond_kept),
+                        )
+                        // A multiple of EP and of CP (memory only falls with more),
+                        // times the GPUs of one model copy.
+                        .and_then(|n| n.checked_next_multiple_of(ep))
+                        .and_then(|n| n.checked_next_multiple_of(layout.cp))
+                        .and_then(|n| {
+                            let all = f64::from(n) / f64::from(layout.cp) * model_parallel;
+                            let max = Field::Gpus.limits().map_or(1.0, |l| l.max);
+                            (all <= max).then_some(all as u32)
+                        }),
+                    ),
                     max_micro_batch: stage.per_sequence.and_then(|per_sequence| {
                         let fitting = ((usable.get() - states) / per_sequence.get()).floor();
                         (fitting >= 1.0).then(|| fitting.min(f64::from(u32::MAX)) as u32)
