@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use vram_core::link::{decode, encode};
+use vram_core::input::link::{decode, encode};
 
 fuzz_target!(|data: &[u8]| {
     let query = String::from_utf8_lossy(data);

@@ -9,9 +9,9 @@ use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vram_core::config::ModelSpec;
-use vram_core::decimal::shortest_decimal;
-use vram_core::link::{self, LinkProblem};
-use vram_core::runtime::BANDWIDTH_PRESETS;
+use vram_core::frameworks::runtime::BANDWIDTH_PRESETS;
+use vram_core::input::decimal::shortest_decimal;
+use vram_core::input::link::{self, LinkProblem};
 use vram_core::{Config, Field, Part, Report, Runtime};
 
 use crate::chart::{Chart, ChartKind};
@@ -37,7 +37,7 @@ mod sections {
     /// Beyond a Llama: a head size of its own, q/k norms, experts, latent
     /// attention, and the experts' capacity (in a fold of their own).
     pub const EXPERTS: [Field; 17] = {
-        let extra = vram_core::link::EXTRA_ARCHITECTURE_FIELDS;
+        let extra = vram_core::input::link::EXTRA_ARCHITECTURE_FIELDS;
         let mut all = [Positions; 17];
         all[14] = Capacity;
         all[15] = Ep;
@@ -214,7 +214,7 @@ pub fn App() -> impl IntoView {
             {section(&sections::MODEL)}
             {editable.then(|| view! { <PasteConfig config=config form=form t=t /> })}
             <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
-                {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
+                {move || vram_core::report::format::format_number(count())} " " {t.parameters} {model_note}
                 {move || active_note(t, &config.get())}
             </p>
             <fieldset class="architecture" hidden=move || !with_model.get()>
@@ -232,7 +232,7 @@ pub fn App() -> impl IntoView {
             <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
             {section(&sections::DISPLAY)}
             <details class="parallel" data-testid="parallel-details"
-                open=initial.runtime.layout != vram_core::parallel::Layout::SINGLE || initial.runtime.speed.tokens_billions.is_some()>
+                open=initial.runtime.layout != vram_core::memory::parallel::Layout::SINGLE || initial.runtime.speed.tokens_billions.is_some()>
                 <summary>{t.parallel_heading}</summary>
                 <div hidden=move || !with_model.get()>{section(&sections::PARALLEL)}</div>
                 {section(&sections::SPEED)}
@@ -336,7 +336,7 @@ fn active_note(t: &Text, config: &Config) -> String {
             " · {}",
             text::fill(
                 t.active_params,
-                &[&vram_core::format::format_number(
+                &[&vram_core::report::format::format_number(
                     arch.active_param_count() as f64
                 )]
             )
@@ -361,13 +361,13 @@ fn model_note(t: &Text, config: &Config) -> String {
 /// show, as the form shows it, after the exact parameter count
 /// (`13,015,864,320 parameters (Llama 2 13B) · Sequence length 2048 tokens · …`).
 fn caption(t: &Text, config: &Config) -> String {
-    use vram_core::form::{is_enabled, options, text_of};
+    use vram_core::input::form::{is_enabled, options, text_of};
     let text = |field: Field| text_of(config, field);
     let default = Config::default();
     let params = config.params().map_or(0.0, |p| p.get());
     let size = format!(
         "{} {}{}",
-        vram_core::format::format_number(params),
+        vram_core::report::format::format_number(params),
         t.parameters,
         model_note(t, config)
     );
@@ -411,7 +411,7 @@ fn caption(t: &Text, config: &Config) -> String {
 
 /// The optimizer's bytes per parameter and their source.
 fn optimizer_note(t: &Text, config: &Config) -> String {
-    use vram_core::format::format_number;
+    use vram_core::report::format::format_number;
     let (optimizer, precision) = (config.optimizer, config.precision);
     text::fill(
         t.optimizer_note,
@@ -426,7 +426,7 @@ fn optimizer_note(t: &Text, config: &Config) -> String {
 
 /// The memory per GPU in both units, so "80 GB" cards read honestly.
 fn gpu_capacity(config: &Config) -> String {
-    use vram_core::format::{format_bytes, MemoryUnit};
+    use vram_core::report::format::{format_bytes, MemoryUnit};
     let memory = vram_core::Bytes::from_gb(config.gpu_mem_gb);
     let gib = format_bytes(memory, MemoryUnit::Gib);
     match config.gpu {
@@ -445,7 +445,7 @@ fn gpu_capacity(config: &Config) -> String {
 /// it, a paragraph each.
 fn markdown_results(t: &Text, report: &Report) -> String {
     let notes = crate::results::notes(t, report);
-    let table = vram_core::export::markdown(
+    let table = vram_core::report::export::markdown(
         report,
         (
             [
@@ -506,7 +506,7 @@ fn ShareLink(url: Signal<String>, report: Memo<Report>, t: &'static Text) -> imp
     // The CSV is made when its link is followed, as a data: URL.
     let csv = move |ev: leptos::ev::MouseEvent| {
         use wasm_bindgen::JsCast;
-        let csv = report.with_untracked(vram_core::export::csv);
+        let csv = report.with_untracked(vram_core::report::export::csv);
         let encoded = String::from(js_sys::encode_uri_component(&csv));
         let link = ev
             .current_target()
@@ -538,8 +538,8 @@ fn ShareLink(url: Signal<String>, report: Memo<Report>, t: &'static Text) -> imp
 }
 
 /// The words of a `config.json` that could not be read.
-fn hub_error(t: &Text, error: &vram_core::hub::HubConfigError) -> String {
-    use vram_core::hub::HubConfigError as E;
+fn hub_error(t: &Text, error: &vram_core::model::hub::HubConfigError) -> String {
+    use vram_core::model::hub::HubConfigError as E;
     match error {
         E::Json { line, column } => {
             text::fill(t.hub_json, &[&line.to_string(), &column.to_string()])
@@ -555,7 +555,7 @@ fn hub_error(t: &Text, error: &vram_core::hub::HubConfigError) -> String {
 
 /// What a read `config.json` gave, in words: the keys read, those assumed,
 /// those not understood, and DeepSeek's uncounted prediction layers.
-fn hub_summary(t: &Text, hub: &vram_core::hub::HubConfig) -> Vec<String> {
+fn hub_summary(t: &Text, hub: &vram_core::model::hub::HubConfig) -> Vec<String> {
     let pairs = |list: &[(String, String)]| {
         list.iter()
             .map(|(k, v)| format!("{k} = {v}"))
@@ -566,7 +566,7 @@ fn hub_summary(t: &Text, hub: &vram_core::hub::HubConfig) -> Vec<String> {
         t.paste_done,
         &[
             &hub.model_type,
-            &vram_core::format::format_number(hub.architecture.param_count() as f64),
+            &vram_core::report::format::format_number(hub.architecture.param_count() as f64),
             &pairs(&hub.read),
         ],
     )];
@@ -585,7 +585,7 @@ fn hub_summary(t: &Text, hub: &vram_core::hub::HubConfig) -> Vec<String> {
             t.paste_mtp,
             &[
                 &hub.mtp_layers.to_string(),
-                &vram_core::format::format_number(params as f64),
+                &vram_core::report::format::format_number(params as f64),
             ],
         ));
     }

@@ -9,9 +9,9 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 use plotters_canvas::CanvasBackend;
-use vram_core::decimal::shortest_decimal;
-use vram_core::format::{format_bytes, format_number, format_params};
-use vram_core::plans::Plan;
+use vram_core::input::decimal::shortest_decimal;
+use vram_core::report::format::{format_bytes, format_number, format_params};
+use vram_core::time::plans::Plan;
 use vram_core::{Report, Strategy};
 use web_sys::HtmlCanvasElement;
 
@@ -138,7 +138,7 @@ const HEIGHT_CSS: u32 = 300;
 #[component]
 pub fn Chart(
     report: Memo<Report>,
-    theme: Memo<vram_core::format::Theme>,
+    theme: Memo<vram_core::report::format::Theme>,
     t: &'static Text,
     kind: ChartKind,
 ) -> impl IntoView {
@@ -756,7 +756,7 @@ fn plot_scaling(
 /// name: the start (states and buffers), the forward's end, the backward's
 /// start, the rebuilt layer under full recomputation, the optimizer's update.
 fn step_points(t: &Text, report: &Report) -> Vec<(&'static str, vram_core::Bytes)> {
-    use vram_core::step::Phase;
+    use vram_core::memory::step::Phase;
     let step = report.highlighted().step;
     std::iter::once((t.phase_start, step.optimizer_step))
         .chain(
@@ -768,8 +768,8 @@ fn step_points(t: &Text, report: &Report) -> Vec<(&'static str, vram_core::Bytes
 }
 
 /// A moment's name in the page's language.
-pub fn phase_name(t: &Text, phase: vram_core::step::Phase) -> &'static str {
-    use vram_core::step::Phase;
+pub fn phase_name(t: &Text, phase: vram_core::memory::step::Phase) -> &'static str {
+    use vram_core::memory::step::Phase;
     match phase {
         Phase::ForwardEnd => t.phase_forward_end,
         Phase::BackwardStart => t.phase_backward_start,

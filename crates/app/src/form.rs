@@ -1,13 +1,13 @@
 //! The form: what the user typed, one text per field, and the controls that
 //! show and edit it. Each control's `name` and `id` is its key in the shared link.
 //!
-//! The page parses nothing itself: the texts go to [`vram_core::form::parse`],
+//! The page parses nothing itself: the texts go to [`vram_core::input::form::parse`],
 //! the link decoder's own path, and what an edit fills in (a preset's fields)
-//! comes from [`vram_core::form::edited`].
+//! comes from [`vram_core::input::form::edited`].
 
 use leptos::either::Either;
 use leptos::prelude::*;
-use vram_core::form::{self, apply_typed, options, text_of};
+use vram_core::input::form::{self, apply_typed, options, text_of};
 use vram_core::{Config, Field, InputError};
 
 use crate::text::{self, field_text, Text};

@@ -1,5 +1,5 @@
 //! The ranked plans: a fold under the results that, while open, ranks every
-//! layout of the cluster ([`vram_core::plans::plans`]) and shows the ten
+//! layout of the cluster ([`vram_core::time::plans::plans`]) and shows the ten
 //! fastest that fit, each one click from the form, with a chart of all.
 //!
 //! The search and the drawing run in the lazily loaded module
@@ -7,15 +7,16 @@
 //! a table's place, a canvas and one listener, so the first view stays small.
 
 use leptos::prelude::*;
-use vram_core::format::{format_bytes, format_number, format_seconds, Lang, MemoryUnit};
-use vram_core::plans::Plan;
-use vram_core::{link, Config};
+use vram_core::input::link;
+use vram_core::report::format::{format_bytes, format_number, format_seconds, Lang, MemoryUnit};
+use vram_core::time::plans::Plan;
+use vram_core::Config;
 
 use crate::form::Form;
 use crate::text::{self, Text};
 
 /// What sets a plan apart: its layout's sizes (SP, VPP, CP and EP only when used).
-pub fn layout_words(l: vram_core::parallel::Layout, ep: u32, dp: u32) -> String {
+pub fn layout_words(l: vram_core::memory::parallel::Layout, ep: u32, dp: u32) -> String {
     let mut words = vec![format!("TP {}", l.tp)];
     if l.sp {
         words.push("SP".into());
@@ -37,7 +38,7 @@ pub fn layout_words(l: vram_core::parallel::Layout, ep: u32, dp: u32) -> String 
 /// One plan as a table row, its cells labelled for the phone layout, its
 /// button carrying the link of the configuration it applies.
 fn plan_row(t: &Text, i: usize, plan: &Plan, config: &Config) -> String {
-    let recompute = vram_core::activations::Recompute::ALL
+    let recompute = vram_core::memory::activations::Recompute::ALL
         .iter()
         .position(|&r| r == plan.recompute)
         .map_or("", |i| t.recompute[i]);
@@ -124,7 +125,7 @@ pub fn render(
 ) {
     let config = link::decode(query).config;
     let t = text::of(if zh { Lang::Zh } else { Lang::En });
-    let plans = vram_core::plans::plans(&config);
+    let plans = vram_core::time::plans::plans(&config);
     place.set_inner_html(&table(t, &config, &plans));
     let report = config.report().unwrap_or_default();
     crate::chart::draw_plans(canvas, &report, &plans, t);
@@ -148,7 +149,7 @@ pub fn Plans(
     config: Memo<Config>,
     form: Form,
     open: RwSignal<bool>,
-    theme: Memo<vram_core::format::Theme>,
+    theme: Memo<vram_core::report::format::Theme>,
     t: &'static Text,
 ) -> impl IntoView {
     let place = NodeRef::<leptos::html::Div>::new();

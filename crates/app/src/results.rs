@@ -1,8 +1,8 @@
 //! The strategy table and the one-line verdict above it.
 
 use leptos::prelude::*;
-use vram_core::decimal::shortest_decimal;
-use vram_core::format::{
+use vram_core::input::decimal::shortest_decimal;
+use vram_core::report::format::{
     format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
 };
 use vram_core::{Bytes, Report, Strategy, StrategyReport};
@@ -207,18 +207,22 @@ pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
 
 /// What LoRA trains and freezes, as PEFT's `print_trainable_parameters` counts
 /// it, and what the frozen base holds.
-fn adapters_note(t: &Text, report: &Report, adapters: vram_core::finetune::Adapters) -> String {
-    use vram_core::format::{format_bytes, format_number};
+fn adapters_note(
+    t: &Text,
+    report: &Report,
+    adapters: vram_core::memory::finetune::Adapters,
+) -> String {
+    use vram_core::report::format::{format_bytes, format_number};
     let all = report.setup.params().get();
     let trainable = adapters.trainable as f64;
-    let quantised = report.fine_tuning.method == vram_core::finetune::Method::Qlora;
+    let quantised = report.fine_tuning.method == vram_core::memory::finetune::Method::Qlora;
     text::fill(
         t.adapters_line,
         &[
             report.fine_tuning.method_label(),
             &format_number(trainable),
             &format_number(all),
-            &vram_core::decimal::shortest_decimal((trainable / all * 1e6).round() / 1e4),
+            &vram_core::input::decimal::shortest_decimal((trainable / all * 1e6).round() / 1e4),
             &format_bytes(
                 vram_core::Bytes::new(adapters.frozen_bytes as f64),
                 report.unit,
@@ -238,11 +242,11 @@ fn hf_parts(
     t: &Text,
     report: &Report,
     model: &vram_core::config::ModelSpec,
-    kept: &vram_core::activations::ActivationMemory,
+    kept: &vram_core::memory::activations::ActivationMemory,
 ) -> String {
-    use vram_core::format::format_bytes;
-    use vram_core::hf::Numerics;
-    let numerics = match vram_core::hf::numerics_of(report.setup.precision()) {
+    use vram_core::frameworks::hf::Numerics;
+    use vram_core::report::format::format_bytes;
+    let numerics = match vram_core::frameworks::hf::numerics_of(report.setup.precision()) {
         Numerics::Fp32 => 0,
         Numerics::Pure16 => 1,
         Numerics::Autocast16 => 2,
@@ -290,10 +294,10 @@ pub fn notes(t: &Text, report: &Report) -> String {
             .max_micro_batch
             .map_or(t.none.to_string(), |b| b.to_string());
         let (template, formula) = match (model.framework, report.activations) {
-            (vram_core::hf::Framework::Hf, Some(kept)) => {
+            (vram_core::frameworks::hf::Framework::Hf, Some(kept)) => {
                 (t.activations_line_hf, hf_parts(t, report, &model, &kept))
             }
-            _ if !vram_core::activations::is_plain(&model.architecture) => {
+            _ if !vram_core::memory::activations::is_plain(&model.architecture) => {
                 (t.activations_line_general, formula)
             }
             _ => (t.activations_line, formula),
@@ -387,7 +391,7 @@ pub fn MegatronLine(
         let report = report.read();
         // As Megatron prints them, two decimals (in integers: Rust's float
         // printer stays out of the page).
-        let mb = |e: &vram_core::megatron::MegatronEstimate| {
+        let mb = |e: &vram_core::frameworks::megatron::MegatronEstimate| {
             let [w, a, total] = e.printed_mb.map(|v| {
                 let cents = (v * 100.0).round() as u64;
                 format!("{}.{:02}", cents / 100, cents % 100)

@@ -309,8 +309,8 @@ pub fn with_lazy(then: WithLazy) {
 pub fn read_config_with(
     lazy: &JsValue,
     text: &str,
-) -> Option<Result<vram_core::hub::HubConfig, vram_core::hub::HubConfigError>> {
-    vram_core::hub::decode_reply(&read_with(lazy, text))
+) -> Option<Result<vram_core::model::hub::HubConfig, vram_core::model::hub::HubConfigError>> {
+    vram_core::model::hub::decode_reply(&read_with(lazy, text))
 }
 
 /// What Megatron-LM would print for `config`, from the lazily loaded module.
@@ -320,6 +320,6 @@ pub fn megatron_of(
 ) -> Option<vram_core::config::MegatronReport> {
     vram_core::config::MegatronReport::decode(&megatron_with(
         lazy,
-        &vram_core::link::encode(config),
+        &vram_core::input::link::encode(config),
     ))
 }

@@ -5,9 +5,9 @@
 //! fails on an empty or untranslated one. Sentences with figures are templates
 //! whose `{}` are filled in order ([`fill`]); the figures come from the core.
 
-use vram_core::format::{format_number, format_percent, Lang};
-use vram_core::input::Splits;
-use vram_core::link::{value_of, LinkProblem};
+use vram_core::input::field::Splits;
+use vram_core::input::link::{value_of, LinkProblem};
+use vram_core::report::format::{format_number, format_percent, Lang};
 use vram_core::{Config, Field, InputError, InputErrorKind};
 
 macro_rules! texts {
@@ -682,10 +682,10 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
 }
 
 /// The words for each option of a choice field, in the order of
-/// [`vram_core::form::options`].
+/// [`vram_core::input::form::options`].
 pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
-    use vram_core::architecture::MODEL_PRESETS;
     use vram_core::gpu::GPU_PRESETS;
+    use vram_core::model::architecture::MODEL_PRESETS;
     let list: &[&'static str] = match field {
         Field::Model => {
             return core::iter::once(t.model_by_size)
@@ -788,9 +788,9 @@ mod tests {
     /// names they repeat: a list out of order would label one choice as another.
     #[test]
     fn choice_labels_follow_the_cores_order() {
-        use vram_core::activations::Recompute;
-        use vram_core::architecture::Mlp;
-        use vram_core::format::{MemoryUnit, Theme};
+        use vram_core::memory::activations::Recompute;
+        use vram_core::model::architecture::Mlp;
+        use vram_core::report::format::{MemoryUnit, Theme};
         use vram_core::{GradientPrecision, Optimizer, Precision};
         assert_eq!(EN.precision, Precision::ALL.map(Precision::label));
         assert_eq!(
@@ -802,7 +802,7 @@ mod tests {
         assert_eq!(EN.recompute, Recompute::ALL.map(Recompute::label));
         assert_eq!(EN.unit, MemoryUnit::ALL.map(MemoryUnit::label));
         assert_eq!(EN.theme, Theme::ALL.map(Theme::label));
-        assert_eq!(EN.lang.len(), vram_core::format::Lang::ALL.len());
+        assert_eq!(EN.lang.len(), vram_core::report::format::Lang::ALL.len());
         assert_eq!(EN.accounting.len(), vram_core::Accounting::ALL.len());
         assert_eq!(EN.offload.len(), vram_core::Offload::ALL.len());
         assert_eq!(EN.offload_to.len(), vram_core::OffloadDevice::ALL.len());
@@ -812,7 +812,7 @@ mod tests {
     /// and every field a label.
     #[test]
     fn every_field_has_its_words() {
-        use vram_core::form::options;
+        use vram_core::input::form::options;
         for t in [&EN, &ZH] {
             for field in Field::ALL {
                 assert!(!field_text(t, field).label.is_empty(), "{field:?}");

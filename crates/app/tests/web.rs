@@ -977,7 +977,10 @@ async fn a_lesson_embed_shows_its_parts_only_as_a_read_only_figure() {
     let query = "?show=table&controls=0&model=llama2-13b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=none&stage=2";
     let page = Page::open(query).await;
     // The core's figures of the same link, shown and highlighted.
-    let report = vram_core::link::decode(query).config.report().unwrap();
+    let report = vram_core::input::link::decode(query)
+        .config
+        .report()
+        .unwrap();
     let zero2 = report.strategy(vram_core::Strategy::Zero2);
     page.assert_figure("mem-total-zero2", zero2.memory.total.gb());
     assert_eq!(page.flag("fits-zero2"), "true");
@@ -1065,7 +1068,7 @@ async fn lora_trains_the_adapters_on_a_frozen_base_and_needs_a_model() {
         (2u64 * 6_738_415_616).to_string()
     );
     assert_eq!(page.flag("params-count"), "6738415616");
-    let report = vram_core::link::decode("model=llama2-7b&method=lora")
+    let report = vram_core::input::link::decode("model=llama2-7b&method=lora")
         .config
         .report()
         .unwrap();
@@ -1106,7 +1109,7 @@ async fn hugging_faces_accounting_is_a_choice_of_the_step() {
     let _turn = Turn::take().await;
     let query = "?model=llama3-8b&framework=hf&attn=eager&dtype=bf16-pure&seq=1024";
     let page = Page::open(query).await;
-    let kept = vram_core::link::decode(query)
+    let kept = vram_core::input::link::decode(query)
         .config
         .report()
         .unwrap()
@@ -1137,10 +1140,13 @@ async fn the_step_peaks_above_what_is_kept_and_the_verdict_follows_the_peak() {
     let _turn = Turn::take().await;
     let query = "?model=llama3-8b&framework=hf&seq=8192&stage=3";
     let page = Page::open(query).await;
-    let report = vram_core::link::decode(query).config.report().unwrap();
+    let report = vram_core::input::link::decode(query)
+        .config
+        .report()
+        .unwrap();
     let row = report.strategy(vram_core::Strategy::Zero3);
     let (phase, peak) = row.step.peak();
-    assert_eq!(phase, vram_core::step::Phase::BackwardStart);
+    assert_eq!(phase, vram_core::memory::step::Phase::BackwardStart);
     // 8 × 8192 × 128256 bytes of fp32 gradients, less the labels, plus a scalar.
     let above = peak.get() - row.memory.total.get();
     assert_eq!(above, 8.0 * 8192.0 * 128_256.0 - 8.0 * 8193.0 + 4.0);

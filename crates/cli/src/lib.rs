@@ -5,12 +5,12 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use vram_core::decimal::shortest_decimal;
-use vram_core::format::{
+use vram_core::input::decimal::shortest_decimal;
+use vram_core::input::link::{self, all_fields, apply, value_of};
+use vram_core::memory::step::Phase;
+use vram_core::report::format::{
     format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
 };
-use vram_core::link::{self, all_fields, apply, value_of};
-use vram_core::step::Phase;
 use vram_core::{Bytes, Config, Field, Report, StrategyReport};
 
 /// Where `--link` points when `--base-url` is not given: what `scripts/serve` serves.
@@ -202,7 +202,7 @@ pub fn config_from(matches: &ArgMatches) -> Result<Config, UsageError> {
 /// [`config_from`], with what `--config` read.
 fn config_and_hub_from(
     matches: &ArgMatches,
-) -> Result<(Config, Option<vram_core::hub::HubConfig>), UsageError> {
+) -> Result<(Config, Option<vram_core::model::hub::HubConfig>), UsageError> {
     let mut pasted = None;
     let mut problems = Vec::new();
     let mut config = match matches.get_one::<String>("link") {
@@ -216,7 +216,7 @@ fn config_and_hub_from(
     if let Some(path) = matches.get_one::<String>("config") {
         match std::fs::read_to_string(path) {
             Err(error) => problems.push(format!("--config {path:?}: {error}")),
-            Ok(text) => match vram_core::hub::read_config(&text) {
+            Ok(text) => match vram_core::model::hub::read_config(&text) {
                 Ok(hub) => {
                     config = config.with_hub_config(&hub);
                     pasted = Some(hub);
@@ -285,7 +285,7 @@ where
         .map_or(DEFAULT_BASE_URL, String::as_str);
     let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
     if matches.get_flag("plans") {
-        let plans = vram_core::plans::plans(&config);
+        let plans = vram_core::time::plans::plans(&config);
         match output {
             Output::Json => {
                 let mut report = config.report().map_err(|e| {
@@ -305,7 +305,7 @@ where
 }
 
 /// What `--config` read, assumed and did not understand, a line each.
-fn config_json_lines(hub: &vram_core::hub::HubConfig) -> String {
+fn config_json_lines(hub: &vram_core::model::hub::HubConfig) -> String {
     let pairs = |list: &[(String, String)]| {
         list.iter()
             .map(|(k, v)| format!("{k}={v}"))
@@ -357,7 +357,7 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
         Output::Table { color } => table(&report, color),
         Output::Json => json(config, &report),
         Output::Markdown => markdown(&report),
-        Output::Csv => vram_core::export::csv(&report),
+        Output::Csv => vram_core::report::export::csv(&report),
         Output::Link => format!(
             "{}?{}\n",
             base_url.split('?').next().unwrap_or(base_url),
@@ -627,7 +627,7 @@ pub fn table(report: &Report, color: bool) -> String {
         let _ = writeln!(out, "{line}");
     }
     if let Some(m) = report.megatron {
-        let mb = |e: &vram_core::megatron::MegatronEstimate| {
+        let mb = |e: &vram_core::frameworks::megatron::MegatronEstimate| {
             format!(
                 "weight and optimizer={:.2} MB, activation={:.2} MB, total={:.2} MB ({})",
                 e.printed_mb[0],
@@ -675,7 +675,7 @@ pub fn table(report: &Report, color: bool) -> String {
 
 /// The table in Markdown, then the formula lines, a paragraph each.
 fn markdown(report: &Report) -> String {
-    let mut text = vram_core::export::markdown(
+    let mut text = vram_core::report::export::markdown(
         report,
         (
             [
@@ -738,7 +738,7 @@ fn formulas(report: &Report) -> Vec<String> {
     }
     let measured = report
         .model
-        .is_some_and(|m| m.framework == vram_core::hf::Framework::Hf);
+        .is_some_and(|m| m.framework == vram_core::frameworks::hf::Framework::Hf);
     if let (Some(formula), true) = (report.activation_derivation(), measured) {
         lines.push(format!("Activations as measured: {formula}."));
     } else if let Some(formula) = report.layout_derivation() {
@@ -746,7 +746,7 @@ fn formulas(report: &Report) -> Vec<String> {
     } else if let Some(formula) = report.activation_derivation() {
         let plain = report
             .model
-            .is_none_or(|m| vram_core::activations::is_plain(&m.architecture));
+            .is_none_or(|m| vram_core::memory::activations::is_plain(&m.architecture));
         lines.push(match plain {
             true => format!(
                 "Activation formula (Korthikanti et al. 2022): {formula}, with L layers, e bytes per value, \
@@ -795,7 +795,7 @@ fn time_lines(report: &Report) -> Vec<String> {
         parts.join(" + "),
         format_number(time.tokens_per_second_per_gpu.round()),
         format_number(time.flops / 1e15),
-        if report.model.is_some_and(|m| m.recompute == vram_core::activations::Recompute::Full) {
+        if report.model.is_some_and(|m| m.recompute == vram_core::memory::activations::Recompute::Full) {
             ", x 4/3 for full recomputation"
         } else {
             ""
@@ -820,7 +820,7 @@ fn time_lines(report: &Report) -> Vec<String> {
 /// (each only when there is one, so other reports keep their exact JSON).
 fn json_extras(
     report: &Report,
-    plans: Option<&[vram_core::plans::Plan]>,
+    plans: Option<&[vram_core::time::plans::Plan]>,
 ) -> Vec<(&'static str, serde_json::Value)> {
     use serde_json::json;
     let mut extras = Vec::new();
@@ -861,7 +861,7 @@ fn json_extras(
         ));
     }
     if let Some(m) = report.megatron {
-        let one = |e: &vram_core::megatron::MegatronEstimate| {
+        let one = |e: &vram_core::frameworks::megatron::MegatronEstimate| {
             json!({
                 "weight_and_optimizer": figure(e.weight_and_optimizer.get(), "B"),
                 "activations": figure(e.activations.get(), "B"),
@@ -910,7 +910,7 @@ fn figure(value: f64, unit: &str) -> serde_json::Value {
 
 /// The ranked plans: the ten fastest that fit (or, when none does, the ten
 /// that come closest), a line each, and how many of how many fit.
-pub fn plans_table(config: &Config, plans: &[vram_core::plans::Plan]) -> String {
+pub fn plans_table(config: &Config, plans: &[vram_core::time::plans::Plan]) -> String {
     let unit = config.unit;
     let mut out = String::new();
     let fitting = plans.iter().filter(|p| p.fits).count();
@@ -1019,7 +1019,7 @@ pub fn json(config: &Config, report: &Report) -> String {
 pub fn json_with_plans(
     config: &Config,
     report: &Report,
-    plans: Option<&[vram_core::plans::Plan]>,
+    plans: Option<&[vram_core::time::plans::Plan]>,
 ) -> String {
     let strategies: Vec<serde_json::Value> = report
         .strategies

@@ -3,7 +3,7 @@
 
 use assert_cmd::Command;
 use serde_json::Value;
-use vram_core::link::{decode, encode};
+use vram_core::input::link::{decode, encode};
 
 fn vram() -> Command {
     let mut command = Command::cargo_bin("vram").expect("the vram binary");

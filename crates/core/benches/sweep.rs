@@ -34,14 +34,15 @@ mod benches {
     /// `data-value` and in the link: the page writes some 60 per update.
     #[divan::bench]
     fn shortest_decimal_of_a_figure() -> String {
-        vram_core::decimal::shortest_decimal(divan::black_box(13.476_831_232))
+        vram_core::input::decimal::shortest_decimal(divan::black_box(13.476_831_232))
     }
 
     /// The shared link of a configuration with a model: written on every update.
     #[divan::bench]
     fn link_of_a_model() -> String {
-        let config = vram_core::link::decode("model=llama2-7b&gpu=a100-80gb&stage=2&bw=300").config;
-        vram_core::link::encode(divan::black_box(&config))
+        let config =
+            vram_core::input::link::decode("model=llama2-7b&gpu=a100-80gb&stage=2&bw=300").config;
+        vram_core::input::link::encode(divan::black_box(&config))
     }
 
     /// Everything the page's table shows, for the lesson's configuration.
@@ -54,7 +55,7 @@ mod benches {
     /// One whole report of Llama 3 70B over 32 nodes with TP 8 × PP 4 and SP.
     #[divan::bench]
     fn report_of_a_layout() -> bool {
-        let config = vram_core::link::decode(
+        let config = vram_core::input::link::decode(
             "model=llama3-70b&gpu=a100-80gb&gpus=8&nodes=32&tp=8&pp=4&sp=1&recompute=selective&global_batch=1024",
         )
         .config;
@@ -64,10 +65,10 @@ mod benches {
     /// Every plan of Llama 3 70B on 128 nodes of 8 A100s (1,024 GPUs).
     #[divan::bench]
     fn plans_of_llama3_70b_on_1024_gpus() -> usize {
-        let config = vram_core::link::decode(
+        let config = vram_core::input::link::decode(
             "model=llama3-70b&gpu=a100-80gb&gpus=8&nodes=128&seq=4096&global_batch=1024",
         )
         .config;
-        vram_core::plans::plans(divan::black_box(&config)).len()
+        vram_core::time::plans::plans(divan::black_box(&config)).len()
     }
 }

@@ -3,24 +3,28 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::accumulation::accumulation_steps;
-use crate::activations::{activation_derivation, ActivationMemory, ActivationSetup, Recompute};
-use crate::architecture::{Architecture, ModelPreset};
-use crate::deepspeed::Offload;
-use crate::finetune::{Adapters, FineTuning};
-use crate::format::{Lang, MemoryUnit, Theme};
+use crate::frameworks::deepspeed::Offload;
+use crate::frameworks::hf::{
+    hf_activation_memory, hf_step_transients, Attention, Framework, Numerics,
+};
+use crate::frameworks::runtime::{Accounting, BeyondGpu, Runtime};
 use crate::gpu::GpuPreset;
-use crate::hf::{hf_activation_memory, hf_step_transients, Attention, Framework, Numerics};
-use crate::input::InputErrorKind;
+use crate::input::field::InputErrorKind;
+use crate::input::view::Parts;
 use crate::input::{Field, InputError};
+use crate::memory::accumulation::accumulation_steps;
+use crate::memory::activations::{
+    activation_derivation, ActivationMemory, ActivationSetup, Recompute,
+};
+use crate::memory::finetune::{Adapters, FineTuning};
+use crate::memory::parallel::{stage_activations, stage_params, Layout, StageParams};
+use crate::memory::step::{megatron_step_transients, StepMemory, StepTransients};
 use crate::memory::Recipe;
 use crate::memory::{BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup};
-use crate::parallel::{stage_activations, stage_params, Layout, StageParams};
-use crate::runtime::{Accounting, BeyondGpu, Runtime};
-use crate::step::{megatron_step_transients, StepMemory, StepTransients};
+use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
+use crate::model::architecture::{Architecture, ModelPreset};
+use crate::report::format::{Lang, MemoryUnit, Theme};
 use crate::units::{Bytes, ParamCount};
-use crate::view::Parts;
-use crate::{GradientPrecision, Optimizer, Precision, Strategy};
 
 /// A model given by its architecture, and how a step runs: what activations need.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,15 +125,15 @@ impl ModelSpec {
         ] {
             field.check(f64::from(value))?;
         }
-        for field in crate::input::EXTRA_ARCHITECTURE_FIELDS {
+        for field in crate::input::field::EXTRA_ARCHITECTURE_FIELDS {
             if field.is_whole() {
-                field.check(f64::from(crate::link::count_of(self, field)))?;
+                field.check(f64::from(crate::input::link::count_of(self, field)))?;
             }
         }
         Field::Capacity.check(self.capacity)?;
         Field::Positions.check(f64::from(a.learned_positions))?;
         let within = |field: Field, value: u32, min: f64, max: f64| {
-            let limits = crate::input::Limits { min, max };
+            let limits = crate::input::field::Limits { min, max };
             match limits.contains(f64::from(value)) {
                 true => Ok(()),
                 false => Err(field.error(InputErrorKind::OutOfRange(limits))),
@@ -301,14 +305,16 @@ impl Config {
                 return error(InputErrorKind::NotDivisible);
             }
             if self.runtime.accounting == Accounting::DeepSpeed
-                || self.runtime.offload != crate::Offload::None
+                || self.runtime.offload != crate::frameworks::deepspeed::Offload::None
             {
                 return error(InputErrorKind::NotInDeepSpeed);
             }
         }
         // Hugging Face's accounting was measured on SwiGLU models only.
         if let Some(model) = self.model {
-            if model.framework == Framework::Hf && !crate::hf::covers(&model.architecture) {
+            if model.framework == Framework::Hf
+                && !crate::frameworks::hf::covers(&model.architecture)
+            {
                 return Err(Field::Framework.error(InputErrorKind::NotCovered));
             }
         }
@@ -340,12 +346,14 @@ impl Config {
         // bitsandbytes quantise them); latent attention has no q and v to adapt.
         let arch = model.architecture;
         let method = self.fine_tuning.method;
-        if arch.mla.is_latent() || (arch.moe.is_moe() && method == crate::finetune::Method::Qlora) {
+        if arch.mla.is_latent()
+            || (arch.moe.is_moe() && method == crate::memory::finetune::Method::Qlora)
+        {
             return Err(Field::Method.error(InputErrorKind::DenseOnly));
         }
         let attention_only = matches!(
             self.fine_tuning.targets,
-            crate::finetune::Targets::Qv | crate::finetune::Targets::Attn
+            crate::memory::finetune::Targets::Qv | crate::memory::finetune::Targets::Attn
         );
         if arch.moe.is_moe() && !attention_only {
             return Err(Field::Targets.error(InputErrorKind::DenseOnly));
@@ -357,7 +365,7 @@ impl Config {
     /// This configuration with the model a pasted `config.json` describes:
     /// its architecture on its family's preset, the step (sequence,
     /// micro-batch, recomputation …) kept from the model chosen before.
-    pub fn with_hub_config(&self, hub: &crate::hub::HubConfig) -> Config {
+    pub fn with_hub_config(&self, hub: &crate::model::hub::HubConfig) -> Config {
         let step = self.model.unwrap_or(ModelSpec::of(hub.base));
         let model = ModelSpec {
             base: hub.base,
@@ -461,7 +469,7 @@ impl Config {
                 offload_bytes_per_param: 0.0,
             };
             let work = crate::time::StepWork {
-                offload_bytes_per_param: crate::plans::offload_bytes_per_param(
+                offload_bytes_per_param: crate::time::plans::offload_bytes_per_param(
                     &work,
                     row.beyond.offload,
                 ),
@@ -501,18 +509,21 @@ impl Config {
         let m = Some(report.accumulation_steps.and_then(Result::ok).unwrap_or(1));
         let (ddp, distributed) = (self.megatron_args(false)?, self.megatron_args(true)?);
         Some(MegatronReport {
-            without_distributed_optimizer: crate::megatron::estimate(&ddp, m),
-            with_distributed_optimizer: crate::megatron::estimate(&distributed, m),
+            without_distributed_optimizer: crate::frameworks::megatron::estimate(&ddp, m),
+            with_distributed_optimizer: crate::frameworks::megatron::estimate(&distributed, m),
         })
     }
 
     /// The arguments Megatron-LM would be given for this model, layout and
     /// GPUs, with its distributed optimizer (`distributed`, ZeRO-1) or without
     /// (DDP); `None` without a model.
-    pub fn megatron_args(&self, distributed: bool) -> Option<crate::megatron::MegatronArgs> {
+    pub fn megatron_args(
+        &self,
+        distributed: bool,
+    ) -> Option<crate::frameworks::megatron::MegatronArgs> {
         let model = self.model?;
         let world = self.data_parallel_gpus().ok()?;
-        Some(crate::megatron::args_of(
+        Some(crate::frameworks::megatron::args_of(
             &model.architecture,
             &self.runtime.layout,
             world,
@@ -710,9 +721,9 @@ pub struct Report {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct MegatronReport {
     /// `--use-distributed-optimizer` off.
-    pub without_distributed_optimizer: crate::megatron::MegatronEstimate,
+    pub without_distributed_optimizer: crate::frameworks::megatron::MegatronEstimate,
     /// `--use-distributed-optimizer` on.
-    pub with_distributed_optimizer: crate::megatron::MegatronEstimate,
+    pub with_distributed_optimizer: crate::frameworks::megatron::MegatronEstimate,
 }
 
 impl MegatronReport {
@@ -748,7 +759,7 @@ impl MegatronReport {
             .collect::<Option<_>>()?;
         let one = |f: &[u64]| {
             let v = |i: usize| f64::from_bits(f[i]);
-            crate::megatron::MegatronEstimate {
+            crate::frameworks::megatron::MegatronEstimate {
                 weight_and_optimizer: Bytes::new(v(0)),
                 activations: Bytes::new(v(1)),
                 total: Bytes::new(v(2)),
@@ -799,7 +810,7 @@ pub(crate) fn place_with_experts(
     largest: Option<ParamCount>,
     routed: f64,
     ep: u32,
-) -> crate::runtime::Placement {
+) -> crate::frameworks::runtime::Placement {
     let all = setup.params().get();
     let dense_setup = TrainingSetup {
         params: ParamCount::new(all - routed),
@@ -820,11 +831,12 @@ pub(crate) fn place_with_experts(
     let weigh = |d: f64, e: f64| d * dense_share + e * routed / all;
     // Each rank's experts' gradients are reduced within its group of N ÷ EP.
     let groups = (setup.gpus() as f64 / ep).max(1.0) as u32;
-    let expert_elements = crate::deepspeed::communication_elements(strategy, routed / ep, groups);
+    let expert_elements =
+        crate::frameworks::deepspeed::communication_elements(strategy, routed / ep, groups);
     let communication = Bytes::new(
         dense.beyond.communication.get() + expert_elements * setup.gradient_bytes_per_param(),
     );
-    crate::runtime::Placement {
+    crate::frameworks::runtime::Placement {
         gpu: MemoryBreakdown {
             weights: add(dense.gpu.weights, expert.weights),
             gradients: add(dense.gpu.gradients, expert.gradients),
@@ -843,7 +855,7 @@ pub(crate) fn place_with_experts(
             communication,
             communication_seconds: runtime
                 .bandwidth_gb_per_s
-                .map(|bw| crate::deepspeed::communication_seconds(communication, bw)),
+                .map(|bw| crate::frameworks::deepspeed::communication_seconds(communication, bw)),
             ..dense.beyond
         },
     }
@@ -917,9 +929,12 @@ impl Report {
         let step = model.map(|m| (m.architecture, m.activation_setup(self.setup.precision())));
         let adapters = self.setup.adapters();
         let precision = self.setup.precision();
-        let hf = model
-            .filter(|m| m.framework == Framework::Hf)
-            .map(|m| (crate::hf::numerics_of(precision), m.hf_attention()));
+        let hf = model.filter(|m| m.framework == Framework::Hf).map(|m| {
+            (
+                crate::frameworks::hf::numerics_of(precision),
+                m.hf_attention(),
+            )
+        });
         let layout = runtime.layout;
         let memory_of = |arch: &Architecture, setup: &ActivationSetup, rank: u32| {
             let mut memory = match hf {
@@ -1116,7 +1131,7 @@ impl Report {
     /// `13.48 GB + (2 + 2 + 12 ÷ 8) B × 4.19 × 10⁶ = …`. `None` where the
     /// figures follow no such formula: DeepSpeed's accounting, or offload.
     pub fn derivation(&self, activations: &str, buffers: &str) -> Option<String> {
-        use crate::format::{format_bytes, format_number};
+        use crate::report::format::{format_bytes, format_number};
         let row = self.highlighted();
         let expert_parallel = self.model.is_some_and(|m| m.ep > 1);
         if self.accounting != Accounting::Course
@@ -1192,7 +1207,7 @@ impl Report {
     /// the tensor-parallel region, ÷ TP outside it too with SP), plus what
     /// lies outside the layers on that rank.
     pub fn layout_derivation(&self) -> Option<String> {
-        use crate::format::{format_bytes, format_number};
+        use crate::report::format::{format_bytes, format_number};
         let (layout, model, kept) = (self.layout.as_ref()?, self.model?, self.activations?);
         let rank = self.highlighted().rank.unwrap_or(0);
         let l = layout.layout;
@@ -1238,17 +1253,17 @@ impl Report {
     /// The activation formula with this report's numbers, in its unit
     /// ([`activation_derivation`]), when the model's architecture is given.
     pub fn activation_derivation(&self) -> Option<String> {
-        use crate::format::{format_bytes, format_number};
+        use crate::report::format::{format_bytes, format_number};
         let model = self.model?;
         let setup = model.activation_setup(self.setup.precision());
         let mut text =
             match (model.framework, self.activations) {
-                // Hugging Face's measured terms (crate::hf), summed.
+                // Hugging Face's measured terms (crate::frameworks::hf), summed.
                 (Framework::Hf, Some(kept)) => format!(
                 "Hugging Face transformers 5.24 on PyTorch 2.15, {} attention, {}: {} per layer, \
                  {} all layers, {} outside them (with the logits) = {} kept for backward",
                 model.hf_attention().key(),
-                match crate::hf::numerics_of(self.setup.precision()) {
+                match crate::frameworks::hf::numerics_of(self.setup.precision()) {
                     Numerics::Fp32 => "fp32",
                     Numerics::Pure16 => "pure 16-bit",
                     Numerics::Autocast16 => "16-bit autocast",
@@ -1337,7 +1352,7 @@ pub fn fewest_gpus(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::InputErrorKind;
+    use crate::input::field::InputErrorKind;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -1346,7 +1361,10 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn a_context_reserve_comes_off_the_usable_memory() {
-        let report = crate::link::decode("context=0.5").config.report().unwrap();
+        let report = crate::input::link::decode("context=0.5")
+            .config
+            .report()
+            .unwrap();
         assert_eq!(report.budget.usable().gb(), 63.5);
         assert_eq!(report.budget.context().gb(), 0.5);
         // Unchanged figures, less room: the largest model shrinks with it.
@@ -1358,13 +1376,13 @@ mod tests {
         assert_eq!(
             config.report().unwrap_err(),
             vec![
-                Field::Context.error(InputErrorKind::OutOfRange(crate::Limits {
+                Field::Context.error(InputErrorKind::OutOfRange(crate::input::Limits {
                     min: 0.0,
                     max: 64.0
                 }))
             ]
         );
-        let decoded = crate::link::decode("context=64");
+        let decoded = crate::input::link::decode("context=64");
         assert_eq!(decoded.problems.len(), 1);
         assert_eq!(decoded.config.runtime.context_gb, 0.0);
     }
@@ -1376,7 +1394,7 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn korthikantis_table_2_holds_with_dropout() {
         let per_layer = |query: &str| {
-            let config = crate::link::decode(query).config;
+            let config = crate::input::link::decode(query).config;
             config
                 .report()
                 .unwrap()
@@ -1393,7 +1411,7 @@ mod tests {
             2.0 * s * h + a * s * s
         );
         // Written only when used.
-        let link = crate::link::encode(&crate::link::decode(step).config);
+        let link = crate::input::link::encode(&crate::input::link::decode(step).config);
         assert!(!link.contains("dropout"));
     }
 
@@ -1466,7 +1484,8 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn activations_add_to_every_strategy_and_bound_the_micro_batch() {
         let config =
-            crate::link::decode("?model=llama2-7b&seq=4096&mbs=2&flash=1&gpus=8&gpu_mem=80").config;
+            crate::input::link::decode("?model=llama2-7b&seq=4096&mbs=2&flash=1&gpus=8&gpu_mem=80")
+                .config;
         let report = config.report().unwrap();
         let activations = report.activations.unwrap();
         assert_eq!(report.setup.params().get(), 6_738_415_616.0);
@@ -1494,7 +1513,8 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn invalid_architectures_name_their_field() {
         let with = |edit: fn(&mut Architecture)| {
-            let mut model = ModelSpec::of(crate::architecture::model_preset("llama2-7b").unwrap());
+            let mut model =
+                ModelSpec::of(crate::model::architecture::model_preset("llama2-7b").unwrap());
             edit(&mut model.architecture);
             Config {
                 model: Some(model),
@@ -1518,7 +1538,7 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn derivations_write_the_lessons_formula_with_its_numbers() {
         let derive = |query: &str| {
-            crate::link::decode(query)
+            crate::input::link::decode(query)
                 .config
                 .report()
                 .unwrap()
@@ -1598,7 +1618,7 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn autocast_keeps_fp32_weights_so_zero_shards_less_of_the_same_16_bytes() {
-        let report = |query: &str| crate::link::decode(query).config.report().unwrap();
+        let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
         let lesson = report("dtype=bf16");
         let amp = report("dtype=bf16&amp=1");
         let ddp = amp.strategy(Strategy::Ddp).bytes_per_param;
@@ -1632,13 +1652,13 @@ mod tests {
         assert_eq!(errors[0].field, Field::Amp);
         assert_eq!(errors[0].kind, InputErrorKind::NeedsMixedPrecision);
         // In a link it is set aside, and the link forgets it.
-        let decoded = crate::link::decode("dtype=fp32&amp=1");
+        let decoded = crate::input::link::decode("dtype=fp32&amp=1");
         assert_eq!(decoded.problems.len(), 1);
         assert_eq!(decoded.problems[0].key, "amp");
         assert!(!decoded.config.amp);
-        assert!(!crate::link::encode(&decoded.config).contains("amp"));
+        assert!(!crate::input::link::encode(&decoded.config).contains("amp"));
         assert!(
-            crate::link::encode(&crate::link::decode("dtype=fp16&amp=1").config)
+            crate::input::link::encode(&crate::input::link::decode("dtype=fp16&amp=1").config)
                 .ends_with("&amp=1")
         );
     }
@@ -1646,8 +1666,8 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over_ep() {
-        let report = |query: &str| crate::link::decode(query).config.report().unwrap();
-        let arch = crate::architecture::model_preset("mixtral-8x7b")
+        let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
+        let arch = crate::model::architecture::model_preset("mixtral-8x7b")
             .unwrap()
             .architecture;
         let (all, routed) = (
@@ -1703,7 +1723,7 @@ mod tests {
                 InputErrorKind::NotInDeepSpeed,
             ),
         ] {
-            let decoded = crate::link::decode(query);
+            let decoded = crate::input::link::decode(query);
             assert_eq!(decoded.problems.len(), 1, "{query}");
             assert_eq!(decoded.problems[0].key, "ep", "{query}");
             assert_eq!(
@@ -1720,7 +1740,7 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn lora_on_a_mixture_of_experts_adapts_its_attention() {
-        let decoded = crate::link::decode("model=mixtral-8x7b&method=lora&rank=8");
+        let decoded = crate::input::link::decode("model=mixtral-8x7b&method=lora&rank=8");
         assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
         let adapters = decoded.config.report().unwrap().setup.adapters().unwrap();
         // 32 layers × r × (q: 4096 + 4096, v: 4096 + 1024).
@@ -1731,7 +1751,7 @@ mod tests {
             ("model=mixtral-8x7b&method=qlora", "method"),
             ("model=deepseek-v3&method=lora", "method"),
         ] {
-            let decoded = crate::link::decode(query);
+            let decoded = crate::input::link::decode(query);
             assert_eq!(decoded.problems.len(), 1, "{query}");
             assert_eq!(decoded.problems[0].key, key, "{query}");
             assert!(decoded.config.report().is_ok(), "{query}");

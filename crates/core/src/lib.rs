@@ -20,48 +20,29 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod accumulation;
-pub mod activations;
-pub mod architecture;
 pub mod config;
-pub mod decimal;
-pub mod deepspeed;
-pub mod export;
-pub mod finetune;
-pub mod form;
-pub mod format;
+pub mod frameworks;
 pub mod gpu;
-pub mod hf;
-pub mod hub;
 pub mod input;
-pub mod link;
-pub mod megatron;
 pub mod memory;
-mod optimizer;
-pub mod parallel;
-pub mod plans;
-mod precision;
-pub mod runtime;
-pub mod step;
-mod strategy;
+pub mod model;
+pub mod report;
 pub mod time;
 pub mod units;
-pub mod view;
 
-pub use accumulation::accumulation_steps;
 pub use config::{Config, Report, StrategyReport};
-pub use deepspeed::Offload;
-pub use input::{parse_percent, percent_text, Field, InputError, InputErrorKind, Limits, Scope};
-pub use memory::{
-    max_trainable_params, max_trainable_sweep, BytesPerParam, MemoryBreakdown, MemoryBudget,
-    Recipe, TrainingSetup,
+pub use frameworks::deepspeed::Offload;
+pub use frameworks::runtime::{
+    Accounting, BeyondGpu, BufferSizes, OffloadDevice, Placement, Runtime,
 };
-pub use optimizer::Optimizer;
-pub use precision::{GradientPrecision, Precision};
-pub use runtime::{Accounting, BeyondGpu, BufferSizes, OffloadDevice, Placement, Runtime};
-pub use strategy::Strategy;
+pub use input::view::{Part, Parts};
+pub use input::{parse_percent, percent_text, Field, InputError, InputErrorKind, Limits, Scope};
+pub use memory::accumulation::accumulation_steps;
+pub use memory::{
+    max_trainable_params, max_trainable_sweep, BytesPerParam, GradientPrecision, MemoryBreakdown,
+    MemoryBudget, Optimizer, Precision, Recipe, Strategy, TrainingSetup,
+};
 pub use units::{Bytes, ParamCount};
-pub use view::{Part, Parts};
 
 // Under `cargo test --target wasm32-unknown-unknown` the unit tests run in headless Chromium.
 #[cfg(all(test, target_arch = "wasm32"))]

@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-use vram_core::link::{decode, encode};
+use vram_core::input::link::{decode, encode};
 
 fn expectation(query: &str) -> (String, String) {
     let decoded = decode(query);

@@ -1,16 +1,16 @@
 //! Hugging Face transformers on PyTorch, measured: what one training step
 //! keeps for backward (`scripts/measure-activations`: transformers 5.24, torch
 //! 2.15, CPU; 96 cases in `measured/hf.json`), reproduced to the byte by
-//! `framework=hf` through links (`vram_core::hf` says what each term is).
+//! `framework=hf` through links (`vram_core::frameworks::hf` says what each term is).
 //! Native only (it reads JSON with serde_json).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
 use serde::Deserialize;
-use vram_core::architecture::{model_preset, Architecture};
-use vram_core::hf::{hf_activation_memory, Attention, Numerics};
-use vram_core::link;
+use vram_core::frameworks::hf::{hf_activation_memory, Attention, Numerics};
+use vram_core::input::link;
+use vram_core::model::architecture::{model_preset, Architecture};
 
 #[derive(Deserialize)]
 struct Measured {
@@ -91,7 +91,7 @@ fn every_measured_step_is_kept_to_the_byte() {
     }
 }
 
-/// The step's moments beyond what is kept (`vram_core::hf::hf_step_transients`),
+/// The step's moments beyond what is kept (`vram_core::frameworks::hf::hf_step_transients`),
 /// against the live bytes of the same 96 steps with parameters, gradients and
 /// optimizer states left out:
 /// - the backward's start, to the byte in every row;

@@ -1,4 +1,4 @@
-//! A pasted Hugging Face `config.json` (`vram_core::hub`): each family's
+//! A pasted Hugging Face `config.json` (`vram_core::model::hub`): each family's
 //! published config (`tests/configs/`) gives the count transformers 5.24
 //! builds from it (`measured/counts.json`, `scripts/measure-counts`), the
 //! preset of that model where there is one, and a link that carries it; bad
@@ -8,9 +8,10 @@
 
 use std::collections::BTreeMap;
 
-use vram_core::architecture::model_preset;
-use vram_core::hub::{read_config, HubConfigError};
-use vram_core::{link, Config};
+use vram_core::input::link;
+use vram_core::model::architecture::model_preset;
+use vram_core::model::hub::{read_config, HubConfigError};
+use vram_core::Config;
 
 fn measured() -> BTreeMap<String, u64> {
     let value: serde_json::Value =
@@ -180,7 +181,7 @@ fn bad_json_is_a_clear_error() {
 /// published config, and every kind of error.
 #[test]
 fn a_reply_reads_back_as_it_was_written() {
-    use vram_core::hub::{decode_reply, encode_reply};
+    use vram_core::model::hub::{decode_reply, encode_reply};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/configs");
     let mut read = 0;
     for entry in std::fs::read_dir(dir).unwrap() {

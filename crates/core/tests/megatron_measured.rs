@@ -6,8 +6,8 @@
 //! the same float, to the last bit.
 
 use serde::Deserialize;
-use vram_core::link::decode;
-use vram_core::megatron::{estimate, MegatronArgs};
+use vram_core::frameworks::megatron::{estimate, MegatronArgs};
+use vram_core::input::link::decode;
 
 #[derive(Deserialize)]
 struct Case {

@@ -3,10 +3,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use vram_core::architecture::MODEL_PRESETS;
 use vram_core::config::ModelSpec;
-use vram_core::finetune::{FineTuning, Method, Quant, Targets};
-use vram_core::link::{decode, encode};
+use vram_core::input::link::{decode, encode};
+use vram_core::memory::finetune::{FineTuning, Method, Quant, Targets};
+use vram_core::model::architecture::MODEL_PRESETS;
 use vram_core::{
     Config, Field, GradientPrecision, Optimizer, Part, Parts, Precision, Strategy as ZeroStrategy,
 };
@@ -200,7 +200,7 @@ proptest! {
 
     #[test]
     fn the_form_reads_back_every_valid_configuration(config in valid_config()) {
-        let parsed = vram_core::form::parse(|field| vram_core::form::text_of(&config, field));
+        let parsed = vram_core::input::form::parse(|field| vram_core::input::form::text_of(&config, field));
         prop_assert_eq!(parsed, Ok(config));
     }
 
@@ -226,7 +226,7 @@ proptest! {
     fn decode_never_panics_on_link_shaped_strings(
         pairs in prop::collection::vec(
             (prop::sample::select(
-                vram_core::link::all_fields().map(Field::key).chain(["v", "x"]).collect::<Vec<_>>()
+                vram_core::input::link::all_fields().map(Field::key).chain(["v", "x"]).collect::<Vec<_>>()
             ),
              prop_oneof![
                  "[-+.eE0-9a-zA-Z%<>\"'& =#?\u{4e03}]{0,12}",
@@ -247,7 +247,7 @@ proptest! {
         // (a largest layer beside a model is the one value the form drops).
         let config = decoded.config;
         if config.model.is_none() || config.runtime.largest_layer_millions.is_none() {
-            let parsed = vram_core::form::parse(|field| vram_core::form::text_of(&config, field));
+            let parsed = vram_core::input::form::parse(|field| vram_core::input::form::text_of(&config, field));
             prop_assert_eq!(parsed.map(|c| encode(&c)), Ok(encode(&config)));
         }
         for problem in decoded.problems {
@@ -258,9 +258,9 @@ proptest! {
     #[test]
     fn shortest_decimal_reads_back_and_matches_rust(bits in any::<u64>()) {
         let value = f64::from_bits(bits);
-        let text = vram_core::decimal::shortest_decimal(value);
+        let text = vram_core::input::decimal::shortest_decimal(value);
         if value.is_finite() && (value.abs() >= 1e-10 || value == 0.0) && value.abs() < 3e22 {
-            prop_assert_eq!(vram_core::decimal::parse_decimal(&text), Some(value.abs()).map(|v| if value < 0.0 { -v } else { v }), "{}", text);
+            prop_assert_eq!(vram_core::input::decimal::parse_decimal(&text), Some(value.abs()).map(|v| if value < 0.0 { -v } else { v }), "{}", text);
             // As short as Rust's own (on an exact tie the two may round differently).
             let rust = if value == 0.0 { "0".to_string() } else { value.to_string() };
             prop_assert_eq!(text.len(), rust.len(), "{} vs {}", text, rust);
@@ -288,7 +288,7 @@ proptest! {
     #[test]
     fn decimal_parser_reads_back_every_printed_value(value in prop_oneof![0.0f64..1.0, 1e-3f64..1e7, 1e-12f64..1e-3]) {
         let text = value.to_string();
-        prop_assert_eq!(vram_core::decimal::parse_decimal(&text).map(f64::to_bits), Some(value.to_bits()), "{}", text);
+        prop_assert_eq!(vram_core::input::decimal::parse_decimal(&text).map(f64::to_bits), Some(value.to_bits()), "{}", text);
     }
 
     #[test]
@@ -301,14 +301,14 @@ proptest! {
         prop_assume!(!(whole.is_empty() && fraction.is_empty()));
         let text = format!("{}{whole}.{fraction}e{exponent}", if negative { "-" } else { "" });
         let std: f64 = text.parse().unwrap();
-        prop_assert_eq!(vram_core::decimal::parse_decimal(&text).map(f64::to_bits), Some(std.to_bits()), "{}", text);
+        prop_assert_eq!(vram_core::input::decimal::parse_decimal(&text).map(f64::to_bits), Some(std.to_bits()), "{}", text);
     }
 
     #[test]
     fn decimal_parser_is_within_one_ulp_on_long_mantissas(digits in "[1-9][0-9]{19,30}", point in 0usize..20) {
         let text = format!("{}.{}", &digits[..point + 1], &digits[point + 1..]);
         let std: f64 = text.parse().unwrap();
-        let ours = vram_core::decimal::parse_decimal(&text).unwrap();
+        let ours = vram_core::input::decimal::parse_decimal(&text).unwrap();
         prop_assert!(ours.to_bits().abs_diff(std.to_bits()) <= 1, "{} {} {}", text, ours, std);
     }
 }
@@ -320,7 +320,7 @@ proptest! {
     /// and what is read gives a report or errors naming fields, never a panic.
     #[test]
     fn pasted_configs_never_panic(
-        family in prop::sample::select(vram_core::hub::MODEL_TYPES.map(|(t, _)| t).to_vec()),
+        family in prop::sample::select(vram_core::model::hub::MODEL_TYPES.map(|(t, _)| t).to_vec()),
         values in prop::collection::vec(
             prop_oneof![
                 Just("0".to_string()),
@@ -344,7 +344,7 @@ proptest! {
         ];
         let body: Vec<String> = KEYS.iter().zip(&values).map(|(k, v)| format!("\"{k}\": {v}")).collect();
         let text = format!("{{\"model_type\": \"{family}\", {}}}", body.join(", "));
-        if let Ok(hub) = vram_core::hub::read_config(&text) {
+        if let Ok(hub) = vram_core::model::hub::read_config(&text) {
             let _ = Config::default().with_hub_config(&hub).report();
         }
     }

@@ -1,6 +1,7 @@
 //! What the measured-fixture tests share.
 
-use vram_core::{link, Report};
+use vram_core::input::link;
+use vram_core::Report;
 
 /// The report of a link that must decode without a problem, with exactly
 /// `params` parameters (the measured model's count).

@@ -18,11 +18,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::finetune::Adapters;
 use crate::input::{Field, InputError};
-use crate::precision::GradientPrecision;
+use crate::memory::finetune::Adapters;
+use crate::memory::GradientPrecision;
+use crate::memory::{Optimizer, Precision, Strategy};
 use crate::units::{Bytes, ParamCount};
-use crate::{Optimizer, Precision, Strategy};
 
 /// Bytes per parameter of each model state on one GPU, after sharding.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -273,11 +273,13 @@ impl MemoryBudget {
     pub fn with_context(self, context: Bytes) -> Result<Self, InputError> {
         let room = self.gpu_memory * (1.0 - self.reserved_fraction);
         if context.get() >= room.get() {
-            let limits = crate::input::Limits {
+            let limits = crate::input::field::Limits {
                 min: 0.0,
                 max: room.gb(),
             };
-            return Err(Field::Context.error(crate::input::InputErrorKind::OutOfRange(limits)));
+            return Err(
+                Field::Context.error(crate::input::field::InputErrorKind::OutOfRange(limits))
+            );
         }
         Ok(MemoryBudget { context, ..self })
     }

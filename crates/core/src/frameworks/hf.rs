@@ -39,11 +39,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::activations::{ActivationMemory, ActivationSetup, Recompute};
-use crate::architecture::{Architecture, Mlp};
-use crate::step::StepTransients;
+use crate::memory::activations::{ActivationMemory, ActivationSetup, Recompute};
+use crate::memory::step::StepTransients;
+use crate::memory::Precision;
+use crate::model::architecture::{Architecture, Mlp};
 use crate::units::Bytes;
-use crate::Precision;
 
 /// Whose activation accounting: Korthikanti et al.'s (Megatron-LM's), or what
 /// Hugging Face transformers on PyTorch keeps.
@@ -286,9 +286,9 @@ pub fn hf_step_transients(
     };
     let cast_cache = if autocast {
         let biases = match arch.biases {
-            crate::architecture::Biases::None => 0.0,
-            crate::architecture::Biases::Qkv => h + 2.0 * k,
-            crate::architecture::Biases::All => {
+            crate::model::architecture::Biases::None => 0.0,
+            crate::model::architecture::Biases::Qkv => h + 2.0 * k,
+            crate::model::architecture::Biases::All => {
                 2.0 * h + 2.0 * k + (arch.mlp.matrices() - 1) as f64 * f + h
             }
         };

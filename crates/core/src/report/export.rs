@@ -1,9 +1,9 @@
 //! The results to take away: a Markdown table for a homework or an issue, in
 //! the reader's words, and CSV for a spreadsheet, in bytes and unrounded.
 
-use crate::decimal::shortest_decimal;
-use crate::format::{format_bytes, format_params};
-use crate::Report;
+use crate::config::Report;
+use crate::input::decimal::shortest_decimal;
+use crate::report::format::{format_bytes, format_params};
 
 /// The Markdown table's headings and verdicts, in the page's language: strategy,
 /// weights, gradients, optimizer states, activations, total, fits, largest model;
@@ -99,7 +99,7 @@ pub fn csv(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Config;
+    use crate::config::Config;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 

@@ -15,8 +15,8 @@
 //! - choosing a preset fills the fields it determines ([`edited`]).
 
 use crate::config::{Config, ModelSpec};
+use crate::input::link::{self, apply, value_of, DEFAULT_ARCHITECTURE_PRESET};
 use crate::input::{parse_percent, percent_text, Field, InputError, Scope};
-use crate::link::{self, apply, value_of, DEFAULT_ARCHITECTURE_PRESET};
 
 /// What the form's control of `field` shows for `config`.
 ///
@@ -41,15 +41,15 @@ pub fn text_of(config: &Config, field: Field) -> String {
 
 /// The model whose values the architecture fields show while none is chosen.
 fn default_model() -> Option<ModelSpec> {
-    crate::architecture::model_preset(DEFAULT_ARCHITECTURE_PRESET).map(ModelSpec::of)
+    crate::model::architecture::model_preset(DEFAULT_ARCHITECTURE_PRESET).map(ModelSpec::of)
 }
 
 /// The keys a choice field's control offers, in order: its [`Field::choices`],
 /// or for a preset field none (`""`: the size only, or custom memory) and then
 /// every preset's id.
 pub fn options(field: Field) -> Vec<&'static str> {
-    use crate::architecture::MODEL_PRESETS;
     use crate::gpu::GPU_PRESETS;
+    use crate::model::architecture::MODEL_PRESETS;
     match field {
         Field::Model => core::iter::once("")
             .chain(MODEL_PRESETS.iter().map(|m| m.id))
@@ -180,7 +180,7 @@ pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool
 /// The fields a preset field fills when a preset is chosen.
 pub fn filled_by(field: Field) -> &'static [Field] {
     match field {
-        Field::Model => &crate::input::PRESET_FIELDS,
+        Field::Model => &crate::input::field::PRESET_FIELDS,
         Field::Gpu => &[Field::GpuMemory],
         _ => &[],
     }
@@ -189,9 +189,9 @@ pub fn filled_by(field: Field) -> &'static [Field] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::InputErrorKind;
-    use crate::link::decode;
-    use crate::Strategy;
+    use crate::input::field::InputErrorKind;
+    use crate::input::link::decode;
+    use crate::memory::Strategy;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -234,7 +234,7 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn every_golden_configuration_reads_back_from_its_form() {
-        let golden = include_str!("../tests/links.golden");
+        let golden = include_str!("../../tests/links.golden");
         let mut checked = 0;
         for line in golden.lines().filter(|l| !l.starts_with('#')) {
             let query = line.split('\t').next().unwrap_or_default();
@@ -334,7 +334,7 @@ mod tests {
         assert!(mixtral.contains(&(Field::TopK, "2".into())));
         assert_eq!(
             filled_by(Field::Model)[8..22],
-            crate::input::EXTRA_ARCHITECTURE_FIELDS
+            crate::input::field::EXTRA_ARCHITECTURE_FIELDS
         );
         assert!(
             filled.iter().all(|(f, _)| *f != Field::Seq),

@@ -10,12 +10,14 @@
 //! 2020 §7 for data parallelism's and ZeRO's traffic; ring all-reduce sends
 //! 2(n − 1)/n of the buffer per GPU.
 
+pub mod plans;
+
 use serde::{Deserialize, Serialize};
 
-use crate::activations::Recompute;
-use crate::architecture::{Architecture, Mlp};
-use crate::parallel::Layout;
-use crate::Strategy;
+use crate::memory::activations::Recompute;
+use crate::memory::parallel::Layout;
+use crate::memory::Strategy;
+use crate::model::architecture::{Architecture, Mlp};
 
 /// What the step's time assumes beyond the GPU's preset.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -57,7 +59,7 @@ impl Default for Speed {
 /// tokens, forward and backward, as Megatron-LM's
 /// `num_floating_point_operations` counts them for a transformer (BSHD, no
 /// multi-token prediction, its vocabulary padded to `vocab`, see
-/// [`crate::megatron::padded_vocab`]): 3 GEMMs per weight
+/// [`crate::frameworks::megatron::padded_vocab`]): 3 GEMMs per weight
 /// (forward, weight and data gradients) × 2 per multiply–add × tokens ×
 /// (MLP, routed and shared experts, attention's projections, the logits),
 /// plus the causal attention's QKᵀ and softmax·V per token pair.
@@ -236,7 +238,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     } else {
         1.0
     };
-    let vocab = crate::megatron::padded_vocab(work.arch.vocab, l.tp);
+    let vocab = crate::frameworks::megatron::padded_vocab(work.arch.vocab, l.tp);
     let flops = megatron_flops(work.arch, sequences, work.seq_len, vocab) * recompute;
     let compute = flops / (world * machine.peak_flops * machine.mfu);
     let (p, v) = (f64::from(l.pp), f64::from(l.vpp));
@@ -363,7 +365,7 @@ pub fn training(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::architecture::model_preset;
+    use crate::model::architecture::model_preset;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 

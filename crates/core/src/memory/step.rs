@@ -22,7 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::activations::{ActivationMemory, ActivationSetup, Recompute};
+use crate::memory::activations::{ActivationMemory, ActivationSetup, Recompute};
 use crate::memory::MemoryBreakdown;
 use crate::units::Bytes;
 
@@ -178,8 +178,8 @@ impl StepMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::activations::activation_memory;
-    use crate::architecture::model_preset;
+    use crate::memory::activations::activation_memory;
+    use crate::model::architecture::model_preset;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 

@@ -34,7 +34,7 @@ impl Optimizer {
     ];
 
     /// Bytes per parameter of the optimizer's own states (moments), without the
-    /// fp32 master copy that mixed precision adds ([`crate::Precision::master_copy_bytes`]).
+    /// fp32 master copy that mixed precision adds ([`crate::memory::Precision::master_copy_bytes`]).
     pub const fn moment_bytes_per_param(self) -> f64 {
         match self {
             Optimizer::Adam => 8.0,
@@ -50,7 +50,7 @@ impl Optimizer {
     /// momentum, variance), SGD 4. Source: the lesson (Q1), after Rajbhandari et al.
     /// 2020, "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models",
     /// section 3.1 (K = 12).
-    pub const fn state_bytes_per_param(self, precision: crate::Precision) -> f64 {
+    pub const fn state_bytes_per_param(self, precision: crate::memory::Precision) -> f64 {
         precision.master_copy_bytes() + self.moment_bytes_per_param()
     }
 
@@ -99,7 +99,7 @@ impl Optimizer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::precision::{GradientPrecision, Precision};
+    use crate::memory::{GradientPrecision, Precision};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 

@@ -13,8 +13,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::memory::Strategy;
 use crate::units::Bytes;
-use crate::Strategy;
 
 /// DeepSpeed's default `additional_buffer_factor`.
 pub const DEFAULT_BUFFER_FACTOR: f64 = 1.5;

@@ -16,9 +16,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::activations::Recompute;
-use crate::architecture::{Architecture, Biases, Mlp, Norm};
-use crate::parallel::Layout;
+use crate::memory::activations::Recompute;
+use crate::memory::parallel::Layout;
+use crate::model::architecture::{Architecture, Biases, Mlp, Norm};
 use crate::units::Bytes;
 
 /// The arguments Megatron-LM's estimate reads, named as its `args` are.

@@ -5,19 +5,19 @@
 //! and on its NVMe drives.
 //!
 //! The lesson's accounting moves the offloaded model states off the GPU as they
-//! are (no factor); DeepSpeed's follows its estimator ([`crate::deepspeed`]).
+//! are (no factor); DeepSpeed's follows its estimator ([`crate::frameworks::deepspeed`]).
 //! Buffer sizes are DeepSpeed's configuration defaults
 //! (`deepspeed/runtime/zero/config.py`), counted in elements of the weights' format.
 
 use serde::{Deserialize, Serialize};
 
-use crate::deepspeed::{
+use crate::frameworks::deepspeed::{
     communication_elements, zero2_estimate, zero3_estimate, Cluster, DeepSpeedEstimate, Offload,
     DEFAULT_BUFFER_FACTOR,
 };
+use crate::memory::Strategy;
 use crate::memory::{BytesPerParam, MemoryBreakdown, TrainingSetup};
 use crate::units::{Bytes, ParamCount};
-use crate::Strategy;
 
 /// Whose accounting the memory figures follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -29,7 +29,7 @@ pub enum Accounting {
     /// no estimator for stage 0.
     DeepSpeed,
     /// The lesson's figures in the table, and beside them what Megatron-LM
-    /// prints at start-up ([`crate::megatron`]).
+    /// prints at start-up ([`crate::frameworks::megatron`]).
     Megatron,
 }
 
@@ -202,7 +202,7 @@ pub struct Runtime {
     /// back beside the reserved fraction; 0 in the lesson, which counts it there.
     pub context_gb: f64,
     /// How the model is split over the GPUs (tensor, pipeline, context parallelism).
-    pub layout: crate::parallel::Layout,
+    pub layout: crate::memory::parallel::Layout,
     /// What the step's time assumes: throughput, links, tokens and price.
     pub speed: crate::time::Speed,
 }
@@ -221,7 +221,7 @@ impl Default for Runtime {
             bandwidth_gb_per_s: None,
             buffer_factor: DEFAULT_BUFFER_FACTOR,
             context_gb: 0.0,
-            layout: crate::parallel::Layout::SINGLE,
+            layout: crate::memory::parallel::Layout::SINGLE,
             speed: crate::time::Speed::DEFAULT,
         }
     }
@@ -407,9 +407,9 @@ impl Runtime {
                 nvme_per_node: Bytes::new(nvme),
                 offload,
                 communication,
-                communication_seconds: self
-                    .bandwidth_gb_per_s
-                    .map(|bw| crate::deepspeed::communication_seconds(communication, bw)),
+                communication_seconds: self.bandwidth_gb_per_s.map(|bw| {
+                    crate::frameworks::deepspeed::communication_seconds(communication, bw)
+                }),
                 deepspeed: estimate,
             },
         }
@@ -426,8 +426,9 @@ const fn bpp(weights: f64, gradients: f64, optimizer_states: f64) -> BytesPerPar
 
 #[cfg(test)]
 mod tests {
-    use crate::link::decode;
-    use crate::{Report, Strategy};
+    use crate::config::Report;
+    use crate::input::link::decode;
+    use crate::memory::Strategy;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -437,7 +438,7 @@ mod tests {
         decoded.config.report().unwrap()
     }
 
-    fn gib_2dp(bytes: crate::Bytes) -> f64 {
+    fn gib_2dp(bytes: crate::units::Bytes) -> f64 {
         (bytes.gib() * 100.0).round() / 100.0
     }
 
@@ -535,15 +536,18 @@ mod tests {
         assert!((r.strategy(Strategy::Zero3).memory.total.gb() - 7.0).abs() < 1e-9);
         assert!((r.strategy(Strategy::Zero3).max_params.billions() - 64.0).abs() < 1e-9);
         // Past the GPU limit: an error naming the nodes, and a link sets them aside.
-        let too_many = crate::Config {
+        let too_many = crate::config::Config {
             gpus: 1_048_576,
             runtime: super::Runtime {
                 nodes: 2,
                 ..super::Runtime::default()
             },
-            ..crate::Config::default()
+            ..crate::config::Config::default()
         };
-        assert_eq!(too_many.report().unwrap_err()[0].field, crate::Field::Nodes);
+        assert_eq!(
+            too_many.report().unwrap_err()[0].field,
+            crate::input::Field::Nodes
+        );
         let decoded = decode("gpus=1048576&nodes=2");
         assert_eq!(decoded.problems[0].key, "nodes");
         assert_eq!(decoded.config.runtime.nodes, 1);

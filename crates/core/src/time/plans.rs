@@ -16,15 +16,16 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::activations::{ActivationSetup, Recompute};
 use crate::config::place_with_experts;
-use crate::deepspeed::Offload;
+use crate::config::Config;
+use crate::frameworks::deepspeed::Offload;
+use crate::memory::activations::{ActivationSetup, Recompute};
+use crate::memory::parallel::{stage_activations, stage_params, Layout};
+use crate::memory::step::{megatron_step_transients, StepMemory};
+use crate::memory::Strategy;
 use crate::memory::TrainingSetup;
-use crate::parallel::{stage_activations, stage_params, Layout};
-use crate::step::{megatron_step_transients, StepMemory};
 use crate::time::{step_time, StepTime, StepWork};
 use crate::units::{Bytes, ParamCount};
-use crate::{Config, Strategy};
 
 /// One evaluated layout.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -87,7 +88,7 @@ fn divisors(n: u32, limit: u32) -> impl DoubleEndedIterator<Item = u32> {
 /// dividing the layers, CP for sequences of at least 4,096 × CP tokens, SP
 /// with TP.
 fn layouts(
-    arch: &crate::architecture::Architecture,
+    arch: &crate::model::architecture::Architecture,
     seq: u32,
     world: u32,
     gpus_per_node: u32,
@@ -141,7 +142,7 @@ pub fn plans(config: &Config) -> Vec<Plan> {
         return Vec::new();
     };
     let single = Config {
-        runtime: crate::Runtime {
+        runtime: crate::frameworks::runtime::Runtime {
             layout: Layout::SINGLE,
             ..config.runtime
         },
@@ -152,8 +153,8 @@ pub fn plans(config: &Config) -> Vec<Plan> {
     else {
         return Vec::new();
     };
-    if config.runtime.accounting == crate::Accounting::DeepSpeed
-        || model.framework == crate::hf::Framework::Hf
+    if config.runtime.accounting == crate::frameworks::runtime::Accounting::DeepSpeed
+        || model.framework == crate::frameworks::hf::Framework::Hf
         || config.fine_tuning.method.uses_adapters()
     {
         return Vec::new();
@@ -190,7 +191,7 @@ struct Search<'a> {
     config: &'a Config,
     model: crate::config::ModelSpec,
     whole: TrainingSetup,
-    budget: crate::MemoryBudget,
+    budget: crate::memory::MemoryBudget,
     machine: Option<crate::time::Machine>,
     largest: ParamCount,
 }
@@ -257,7 +258,7 @@ impl Search<'_> {
                         if slot.is_some_and(|p| p.fits) {
                             continue;
                         }
-                        let runtime = crate::Runtime {
+                        let runtime = crate::frameworks::runtime::Runtime {
                             offload,
                             layout,
                             ..self.config.runtime
@@ -469,7 +470,7 @@ fn decode_plan(text: &str) -> Option<Plan> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::link::decode;
+    use crate::input::link::decode;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 

@@ -19,18 +19,19 @@
 //! page); an invalid value is reported as a [`LinkProblem`] naming its key, and
 //! that key takes its default. Decoding is total: no string makes it panic.
 
-use crate::activations::Recompute;
-use crate::architecture::{model_preset, Architecture, Mla, Mlp, Moe};
 use crate::config::{Config, ModelSpec};
-use crate::decimal::shortest_decimal;
-use crate::finetune::{Method, Quant, Targets};
-use crate::format::{Lang, MemoryUnit, Theme};
+use crate::frameworks::deepspeed::Offload;
+use crate::frameworks::hf::{Attention, Framework};
+use crate::frameworks::runtime::{Accounting, OffloadDevice};
 use crate::gpu::gpu_preset;
-use crate::hf::{Attention, Framework};
+use crate::input::decimal::shortest_decimal;
+use crate::input::view::Parts;
 use crate::input::{Field, InputError, InputErrorKind};
-use crate::runtime::{Accounting, OffloadDevice};
-use crate::view::Parts;
-use crate::{GradientPrecision, Offload, Optimizer, Precision, Strategy};
+use crate::memory::activations::Recompute;
+use crate::memory::finetune::{Method, Quant, Targets};
+use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
+use crate::model::architecture::{model_preset, Architecture, Mla, Mlp, Moe};
+use crate::report::format::{Lang, MemoryUnit, Theme};
 
 /// The version of the link contract that [`encode`] writes.
 pub const LINK_VERSION: &str = "1";
@@ -101,7 +102,7 @@ pub fn encode(config: &Config) -> String {
         if model.dropout != 0.0 {
             fields.push(Field::Dropout);
         }
-        if model.framework != crate::hf::Framework::Megatron {
+        if model.framework != crate::frameworks::hf::Framework::Megatron {
             fields.push(Field::Framework);
         }
         if model.attention.is_some() {
@@ -187,7 +188,7 @@ pub fn encode(config: &Config) -> String {
 
 pub use crate::input::{ARCHITECTURE_FIELDS, EXTRA_ARCHITECTURE_FIELDS, MODEL_FIELDS};
 
-/// The fields of [`Runtime`](crate::Runtime), in the order [`encode`] writes them
+/// The fields of [`Runtime`](crate::frameworks::runtime::Runtime), in the order [`encode`] writes them
 /// (each only when it differs from the default).
 pub const RUNTIME_FIELDS: [Field; 14] = [
     Field::Accounting,
@@ -235,7 +236,7 @@ const SHOWING_FIELDS: [Field; 7] = [
     Field::Controls,
 ];
 
-/// The fields of [`FineTuning`](crate::finetune::FineTuning), in the order
+/// The fields of [`FineTuning`](crate::memory::finetune::FineTuning), in the order
 /// [`encode`] writes them (each only when it differs from the default).
 pub const FINE_TUNING_FIELDS: [Field; 5] = [
     Field::Method,
@@ -475,7 +476,7 @@ fn set_aside(pairs: &[(String, String)], field: Field, error: InputError) -> Lin
 /// Applies fields to the defaults in [`decode_order`]: `apply_one` stores a
 /// field's value, or gives `None` for a field it has no value for. Every error is
 /// kept, in that order; a field that fails keeps its value from before. The link
-/// decoder and the page's form ([`crate::form::parse`]) both read through here.
+/// decoder and the page's form ([`crate::input::form::parse`]) both read through here.
 pub fn apply_in_order(
     mut apply_one: impl FnMut(&mut Config, Field) -> Option<Result<(), InputError>>,
 ) -> (Config, Vec<InputError>) {
@@ -534,7 +535,7 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                 problems.push(set_aside(pairs, error.field, error));
                 match error.field {
                     Field::Targets => config.fine_tuning.targets = Default::default(),
-                    _ => config.fine_tuning.method = crate::finetune::Method::Full,
+                    _ => config.fine_tuning.method = crate::memory::finetune::Method::Full,
                 }
             }
             Err(error) if error.field == Field::Ep => {
@@ -546,7 +547,7 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             Err(error) if PARALLEL_FIELDS[..5].contains(&error.field) => {
                 problems.push(set_aside(pairs, error.field, error));
                 let layout = &mut config.runtime.layout;
-                let single = crate::parallel::Layout::SINGLE;
+                let single = crate::memory::parallel::Layout::SINGLE;
                 match error.field {
                     Field::Tp => layout.tp = single.tp,
                     Field::Pp => layout.pp = single.pp,
@@ -855,7 +856,7 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn a_lesson_embed_is_written_readably_and_only_when_used() {
-        use crate::view::Part;
+        use crate::input::view::Part;
         let lesson = Config {
             show: Parts::NONE.with(Part::MemoryChart).with(Part::Table),
             controls: false,

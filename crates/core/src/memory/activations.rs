@@ -27,8 +27,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::architecture::{Architecture, Mlp};
-use crate::format::MemoryUnit;
+use crate::model::architecture::{Architecture, Mlp};
+use crate::report::format::MemoryUnit;
 use crate::units::Bytes;
 
 /// What the backward pass recomputes instead of storing.
@@ -107,7 +107,7 @@ pub struct ActivationMemory {
     /// output head's inputs, the logits, and their fp32 copy for the loss.
     pub embeddings_and_logits: Bytes,
     /// What LoRA's adapters keep: each adapted layer's r-wide intermediate
-    /// (zero without adapters; see [`crate::finetune::Adapters::activations`]).
+    /// (zero without adapters; see [`crate::memory::finetune::Adapters::activations`]).
     pub adapters: Bytes,
     /// Everything above.
     pub total: Bytes,
@@ -115,10 +115,10 @@ pub struct ActivationMemory {
 
 /// The activation memory of `architecture` trained as `setup`, per GPU.
 pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -> ActivationMemory {
-    crate::parallel::stage_activations(
+    crate::memory::parallel::stage_activations(
         architecture,
         setup,
-        &crate::parallel::Layout::SINGLE,
+        &crate::memory::parallel::Layout::SINGLE,
         0,
         None,
     )
@@ -168,7 +168,7 @@ pub fn layer_values(arch: &Architecture, setup: &ActivationSetup, moe: bool) -> 
 /// numbers; `t` experts per token, `c` the capacity factor, `n` shared
 /// experts, `E` routed experts.
 fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: MemoryUnit) -> String {
-    let number = crate::format::format_number;
+    let number = crate::report::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
     let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
     let m = match arch.mlp {
@@ -176,7 +176,7 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
         Mlp::SwiGlu => 4,
     };
     let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
-    let a_text = crate::decimal::shortest_decimal(attention_term(arch));
+    let a_text = crate::input::decimal::shortest_decimal(attention_term(arch));
     let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
     let mut tail_symbols = String::new();
     let mut tail_numbers = String::new();
@@ -259,7 +259,7 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
         "{symbols} + {two_e}·s·b·h + (e + 4)·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
         number(e + 4.0),
         arch.vocab,
-        crate::format::format_bytes(total, unit)
+        crate::report::format::format_bytes(total, unit)
     )
 }
 
@@ -321,9 +321,9 @@ pub const fn is_plain(arch: &Architecture) -> bool {
 /// 2,048 tokens with FlashAttention:
 ///
 /// ```
-/// use vram_core::activations::{activation_derivation, ActivationSetup, Recompute};
-/// use vram_core::architecture::model_preset;
-/// use vram_core::format::MemoryUnit;
+/// use vram_core::memory::activations::{activation_derivation, ActivationSetup, Recompute};
+/// use vram_core::model::architecture::model_preset;
+/// use vram_core::report::format::MemoryUnit;
 ///
 /// let llama3 = model_preset("llama3-8b").unwrap().architecture;
 /// let setup = ActivationSetup {
@@ -353,7 +353,7 @@ pub fn activation_derivation(
     setup: &ActivationSetup,
     unit: MemoryUnit,
 ) -> String {
-    let number = crate::format::format_number;
+    let number = crate::report::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, architecture.hidden);
     let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
     let m = match architecture.mlp {
@@ -396,14 +396,14 @@ pub fn activation_derivation(
         "{symbols} + {two_e}·s·b·h + (e + 4)·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
         number(e + 4.0),
         architecture.vocab,
-        crate::format::format_bytes(total, unit)
+        crate::report::format::format_bytes(total, unit)
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::architecture::model_preset;
+    use crate::model::architecture::model_preset;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -610,7 +610,7 @@ mod tests {
             assert_eq!(evaluate(numbers), total_bytes.get(), "{text}");
             assert_eq!(
                 total,
-                crate::format::format_bytes(total_bytes, MemoryUnit::Gb)
+                crate::report::format::format_bytes(total_bytes, MemoryUnit::Gb)
             );
             // The symbols, given their values, are the same sum.
             let values = [

@@ -6,8 +6,8 @@
 
 use core::fmt;
 
-use crate::decimal::shortest_decimal;
-use crate::view::Part;
+use crate::input::decimal::shortest_decimal;
+use crate::input::view::Part;
 
 /// Declares `Field` and `Field::ALL` from one list, so the two cannot drift apart.
 macro_rules! fields {
@@ -78,7 +78,7 @@ pub enum Field {
     Theme,
     /// Compact layout for an iframe in another page.
     Embed,
-    /// Which parts of the page are shown (a list of [`crate::view::Part`]s).
+    /// Which parts of the page are shown (a list of [`crate::input::view::Part`]s).
     Show,
     /// Whether the page can be changed: `0` shows a read-only figure.
     Controls,
@@ -190,7 +190,7 @@ pub enum Field {
 }
 
 /// The fields of a model given by its architecture, in the order the link writes them
-/// ([`crate::link::encode`]):
+/// ([`crate::input::link::encode`]):
 /// the preset, its architecture ([`ARCHITECTURE_FIELDS`], which a preset fills)
 /// and the training step (the last four, which a preset leaves as they are).
 pub const MODEL_FIELDS: [Field; 13] = [
@@ -262,7 +262,7 @@ const PART_KEYS: [&str; Part::ALL.len()] = {
 
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
 /// fractions mean nothing in memory, and every accepted fraction then reads back
-/// from its shortest decimal form exactly (see [`crate::decimal`]).
+/// from its shortest decimal form exactly (see [`crate::input::decimal`]).
 pub const OVERHEAD_RESOLUTION: f64 = 1e-9;
 
 /// The smallest non-zero count given in millions (a largest layer, a DeepSpeed
@@ -1083,7 +1083,7 @@ pub fn parse_percent(field: Field, text: &str) -> Result<f64, InputError> {
     if text.is_empty() {
         return Err(field.error(InputErrorKind::Empty));
     }
-    let fraction = crate::decimal::parse_decimal_times_ten_to(text, -2)
+    let fraction = crate::input::decimal::parse_decimal_times_ten_to(text, -2)
         .ok_or(field.error(InputErrorKind::NotANumber))?;
     field.check(fraction)
 }
@@ -1094,11 +1094,11 @@ pub fn parse_percent(field: Field, text: &str) -> Result<f64, InputError> {
 /// no binary noise (`0.07 × 100 = 7.000000000000001`) and [`parse_percent`] reads
 /// the text back to the same fraction, every digit kept.
 pub fn percent_text(fraction: f64) -> String {
-    let decimal = crate::decimal::shortest_decimal(fraction);
+    let decimal = crate::input::decimal::shortest_decimal(fraction);
     if decimal.contains(['e', 'E']) {
         // Not written so for a fraction within the field's limits and resolution.
         let percent = ((fraction * 100.0) * 1e10).round() / 1e10;
-        return crate::decimal::shortest_decimal(percent);
+        return crate::input::decimal::shortest_decimal(percent);
     }
     let (sign, unsigned) = match decimal.strip_prefix('-') {
         Some(rest) => ("-", rest),
@@ -1126,7 +1126,7 @@ impl Field {
             return Err(InputErrorKind::Empty);
         }
         // Digits only: no "inf" or "NaN" (see `decimal` for why not `str::parse`).
-        let value = crate::decimal::parse_decimal(text).ok_or(InputErrorKind::NotANumber)?;
+        let value = crate::input::decimal::parse_decimal(text).ok_or(InputErrorKind::NotANumber)?;
         if value.is_finite() {
             Ok(value)
         } else {

@@ -13,9 +13,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::activations::{layer_values, ActivationMemory, ActivationSetup, Recompute};
-use crate::architecture::{Architecture, Biases};
 use crate::input::{Field, InputError, InputErrorKind, Splits};
+use crate::memory::activations::{layer_values, ActivationMemory, ActivationSetup, Recompute};
+use crate::model::architecture::{Architecture, Biases};
 use crate::units::Bytes;
 
 /// How the GPUs split the model: the sizes of the tensor-, pipeline- and
@@ -275,7 +275,7 @@ pub fn stage_params(arch: &Architecture, layout: &Layout, rank: u32) -> StagePar
 /// What one GPU of pipeline rank `rank` keeps for the backward pass under
 /// `layout`, `microbatches` per step (unknown: the pipeline full).
 ///
-/// Korthikanti et al. 2022, Table 2, generalised as [`crate::activations`]
+/// Korthikanti et al. 2022, Table 2, generalised as [`crate::memory::activations`]
 /// does: TP divides what lives inside the tensor-parallel region (Q, K, V, the
 /// output projection's input, the MLP, the attention scores), SP divides the
 /// rest too (the norms' inputs, the dropout masks, the QKV and MLP inputs);
@@ -364,7 +364,7 @@ pub fn stage_activations(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::architecture::model_preset;
+    use crate::model::architecture::model_preset;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 

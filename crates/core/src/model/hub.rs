@@ -11,7 +11,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::architecture::{model_preset, Architecture, Biases, Mla, Mlp, ModelPreset, Moe, Norm};
+use crate::model::architecture::{
+    model_preset, Architecture, Biases, Mla, Mlp, ModelPreset, Moe, Norm,
+};
 
 /// What a `config.json` gave.
 #[derive(Debug, Clone, PartialEq)]

@@ -19,8 +19,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::activations::{ActivationSetup, Recompute};
-use crate::architecture::{Architecture, Mlp};
+use crate::memory::activations::{ActivationSetup, Recompute};
+use crate::model::architecture::{Architecture, Mlp};
 use crate::units::Bytes;
 
 /// What is trained.
@@ -330,7 +330,7 @@ impl FineTuning {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::architecture::{model_preset, MODEL_PRESETS};
+    use crate::model::architecture::{model_preset, MODEL_PRESETS};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -463,8 +463,8 @@ mod tests {
         assert_eq!(adapters.working_bytes, 2 * 4096 * 11008);
     }
 
-    fn report_of(query: &str) -> crate::Report {
-        let decoded = crate::link::decode(query);
+    fn report_of(query: &str) -> crate::config::Report {
+        let decoded = crate::input::link::decode(query);
         assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
         decoded.config.report().expect("a report")
     }
@@ -475,7 +475,7 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn lora_memory_is_the_frozen_base_and_the_recipe_on_the_adapters() {
-        use crate::Strategy;
+        use crate::memory::Strategy;
         let report = report_of("model=llama2-7b&method=lora&recompute=full");
         let (base, t) = (6_738_415_616.0, 4_194_304.0);
         assert_eq!(report.setup.params().get(), base + t);
@@ -536,7 +536,7 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn the_qlora_papers_bounds_hold_for_llama_65b() {
-        use crate::Strategy;
+        use crate::memory::Strategy;
         let step = "model=llama1-65b&gpus=1&seq=512&mbs=1&recompute=full&flash=1";
         let full = report_of(&format!("{step}&dtype=bf16"));
         assert!(full.strategy(Strategy::Ddp).memory.total.gb() > 780.0);
@@ -557,13 +557,17 @@ mod tests {
     fn full_training_keeps_the_lessons_figures() {
         let report = report_of("");
         assert_eq!(
-            report.strategy(crate::Strategy::Zero1).memory.total.gb(),
+            report
+                .strategy(crate::memory::Strategy::Zero1)
+                .memory
+                .total
+                .gb(),
             38.5
         );
         let lora_keys_ignored = report_of("rank=64&targets=all&quant=int8");
         assert_eq!(
             lora_keys_ignored
-                .strategy(crate::Strategy::Zero1)
+                .strategy(crate::memory::Strategy::Zero1)
                 .memory
                 .total
                 .gb(),
@@ -576,16 +580,16 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn adapters_without_a_model_adapt_the_default_architecture() {
-        let config = crate::link::decode("params=70&method=qlora").config;
+        let config = crate::input::link::decode("params=70&method=qlora").config;
         assert_eq!(config.model.map(|m| m.base.id), Some("llama2-7b"));
         // The form, where a model can be taken away, says what is missing.
-        let bare = crate::Config {
+        let bare = crate::config::Config {
             model: None,
             ..config
         };
         assert_eq!(
             bare.setup().unwrap_err(),
-            crate::Field::Method.error(crate::InputErrorKind::NeedsModel)
+            crate::input::Field::Method.error(crate::input::InputErrorKind::NeedsModel)
         );
     }
 }

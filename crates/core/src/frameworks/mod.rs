@@ -1,0 +1,10 @@
+//! What the frameworks themselves say and do: DeepSpeed's estimator and
+//! communication ([`deepspeed`]), Megatron-LM's start-up estimate
+//! ([`megatron`]), Hugging Face's measured activations ([`hf`]), and how a run
+//! is placed beyond the GPU: accounting, offload, nodes and buffers
+//! ([`runtime`]).
+
+pub mod deepspeed;
+pub mod hf;
+pub mod megatron;
+pub mod runtime;

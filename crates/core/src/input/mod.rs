@@ -1,0 +1,14 @@
+//! What the user gives: the fields and their declaration, the shared link, the
+//! page's form as data, decimal text, and which parts of the page are shown.
+//!
+//! Text enters here and leaves as a [`Config`](crate::config::Config): the link
+//! codec ([`link`]) and the form ([`form`]) both read each field through its
+//! one declaration ([`field`]).
+
+pub mod decimal;
+pub mod field;
+pub mod form;
+pub mod link;
+pub mod view;
+
+pub use field::*;
