@@ -36,18 +36,25 @@ mod sections {
     ];
     /// Beyond a Llama: a head size of its own, q/k norms, experts, latent
     /// attention, and the experts' capacity (in a fold of their own).
-    pub const EXPERTS: [Field; 17] = {
-        let extra = vram_core::input::link::EXTRA_ARCHITECTURE_FIELDS;
-        let mut all = [Positions; 17];
-        all[14] = Capacity;
-        all[15] = Ep;
-        let mut i = 0;
-        while i < extra.len() {
-            all[i] = extra[i];
-            i += 1;
-        }
-        all
-    };
+    pub const EXPERTS: [Field; 17] = [
+        HeadDim,
+        QkNorm,
+        Experts,
+        TopK,
+        ExpertFfn,
+        SharedExperts,
+        SharedFfn,
+        SharedGate,
+        DenseLayers,
+        QRank,
+        KvRank,
+        RopeDim,
+        NopeDim,
+        VDim,
+        Capacity,
+        Ep,
+        Positions,
+    ];
     /// The GPUs.
     pub const GPUS: [Field; 3] = [Gpus, Gpu, GpuMemory];
     /// The lesson's reserved share and training recipe.

@@ -102,7 +102,7 @@ pub fn command() -> Command {
             Arg::new(field.key())
                 .long(option_name(field))
                 .alias(field.key())
-                .value_name(value_name(field))
+                .value_name(field.value_name())
                 .allow_hyphen_values(true)
                 .help(help),
         );
@@ -167,23 +167,6 @@ pub fn command() -> Command {
 /// `--gpu-mem` for the link's `gpu_mem`.
 pub fn option_name(field: Field) -> String {
     field.key().replace('_', "-")
-}
-
-/// The option's value as `--help` names it, from the field's kind.
-fn value_name(field: Field) -> &'static str {
-    match field {
-        Field::Params => "BILLIONS",
-        Field::GpuMemory => "GB",
-        Field::Overhead => "FRACTION",
-        Field::Bandwidth => "GB_PER_S",
-        Field::Model | Field::Gpu => "ID",
-        Field::Show => "PARTS",
-        Field::Dropout => "FRACTION",
-        Field::BufferFactor => "FACTOR",
-        _ if field.is_whole() => "N",
-        _ if field.is_number() => "MILLIONS",
-        _ => "CHOICE",
-    }
 }
 
 fn capitalise(text: &str) -> String {

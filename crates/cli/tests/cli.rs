@@ -171,6 +171,46 @@ fn help_documents_every_option_with_its_default_and_unit() {
     }
 }
 
+/// Every field of the core's table is an option, named after its link key,
+/// with its unit's placeholder, its label, its unit and its choices.
+#[test]
+fn help_names_every_field_with_its_unit() {
+    let output = vram().arg("--help").output().unwrap();
+    let help = String::from_utf8(output.stdout).unwrap();
+    for field in vram_core::Field::ALL {
+        let option = format!(
+            "--{} <{}>",
+            field.key().replace('_', "-"),
+            field.value_name()
+        );
+        let at = help
+            .find(&format!("{option}\n"))
+            .unwrap_or_else(|| panic!("help lacks {option:?}:\n{help}"));
+        // The option's description: the lines after it up to the next option.
+        let text = help[at + option.len()..]
+            .split("\n      -")
+            .next()
+            .unwrap_or_default()
+            .to_lowercase();
+        assert!(
+            text.contains(&field.label().to_lowercase()),
+            "{option}: {text}"
+        );
+        if let Some(unit) = field.unit() {
+            assert!(
+                text.contains(&unit.words().to_lowercase()),
+                "{option}: {text}"
+            );
+        }
+        if !field.choices().is_empty() {
+            assert!(
+                text.contains(&field.choices().join(", ")),
+                "{option}: {text}"
+            );
+        }
+    }
+}
+
 #[test]
 fn link_prints_the_page_address_of_the_configuration() {
     let output = vram()

@@ -57,6 +57,30 @@ pub struct ModelSpec {
 }
 
 impl ModelSpec {
+    /// This model without what goes beyond a dense model's defaults: no head
+    /// size of its own, q/k norms, experts or latent attention, uniform
+    /// routing, no expert parallelism, no dropout, Megatron's activation
+    /// accounting and no attention implementation named. A link writes a
+    /// field of these only where the model differs from this.
+    pub fn dense(self) -> ModelSpec {
+        use crate::model::architecture::{Mla, Moe};
+        ModelSpec {
+            architecture: Architecture {
+                head_dim: 0,
+                qk_norm: false,
+                moe: Moe::DENSE,
+                mla: Mla::NONE,
+                ..self.architecture
+            },
+            capacity: 1.0,
+            ep: 1,
+            dropout: 0.0,
+            framework: Framework::Megatron,
+            attention: None,
+            ..self
+        }
+    }
+
     /// The preset `preset` with a 2,048-token sequence, micro-batch 1,
     /// FlashAttention and no recomputation.
     pub const fn of(preset: &'static ModelPreset) -> Self {
@@ -125,9 +149,15 @@ impl ModelSpec {
         ] {
             field.check(f64::from(value))?;
         }
-        for field in crate::input::field::EXTRA_ARCHITECTURE_FIELDS {
-            if field.is_whole() {
-                field.check(f64::from(crate::input::link::count_of(self, field)))?;
+        // Every count the preset fills (the architecture beyond Llama's too),
+        // through the field's own reading.
+        let config = Config {
+            model: Some(*self),
+            ..Config::default()
+        };
+        for field in Field::ALL {
+            if field.filled_by() == Some(Field::Model) && field.is_whole() {
+                field.parse_count(&field.read(&config))?;
             }
         }
         Field::Capacity.check(self.capacity)?;

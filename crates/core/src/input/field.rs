@@ -1,274 +1,146 @@
-//! The user's inputs: their fields, their limits, parsing and typed errors.
+//! Every field the user sets, each declared once.
 //!
-//! The page's form and the shared-link decoder both parse through
-//! [`Field::parse_number`] and [`Field::parse_count`], so a value means the same
-//! wherever it was typed.
+//! A field's declaration ([`Declaration`]) holds everything about it: its link
+//! key (also the CLI's option and the form control's `name`), its label, the
+//! kind of value it takes (a number in a [`Unit`] within limits, a choice, a
+//! preset), when the form uses it ([`Scope`]), when the link writes it
+//! ([`Written`]), and how it reads from and writes into a [`Config`]. The link
+//! codec, the form, the CLI's options and help, and the JSON's configuration
+//! all walk [`Field::ALL`] and ask each field's declaration; none lists fields
+//! of its own.
+//!
+//! The declarations stand in the order the link writes its keys: links written
+//! before stay byte for byte the same.
 
-use core::fmt;
-
+use crate::config::{Config, ModelSpec};
+use crate::frameworks::deepspeed::Offload;
+use crate::frameworks::hf::{Attention, Framework};
+use crate::frameworks::runtime::{Accounting, OffloadDevice};
+use crate::gpu::gpu_preset;
 use crate::input::decimal::shortest_decimal;
-use crate::input::view::Part;
+use crate::input::view::{Part, Parts};
+use crate::memory::activations::Recompute;
+use crate::memory::finetune::{Method, Quant, Targets};
+use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
+use crate::model::architecture::{model_preset, Mlp};
+use crate::report::format::{Lang, MemoryUnit, Theme};
 
-/// Declares `Field` and `Field::ALL` from one list, so the two cannot drift apart.
-macro_rules! fields {
-    ($(#[$enum_meta:meta])* pub enum Field { $($(#[$meta:meta])* $name:ident,)* }) => {
-        $(#[$enum_meta])*
-        pub enum Field { $($(#[$meta])* $name,)* }
+pub use crate::input::error::{InputError, InputErrorKind, Splits};
 
-        impl Field {
-            /// Every field, in the order of its declaration: `Field::ALL[f.index()] == f`.
-            pub const ALL: [Field; [$(Field::$name),*].len()] = [$(Field::$name),*];
-        }
-    };
-}
-
-fields! {
-/// An input that the user sets, by a form control or a key of the shared link.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Field {
-    /// Model size, in billions of parameters.
-    Params,
-    /// Number of data-parallel GPUs.
+/// The unit a numeric field is typed in, in the link and on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Billions of parameters.
+    BillionsOfParams,
+    /// Millions of parameters.
+    MillionsOfParams,
+    /// Millions of elements (DeepSpeed's buffers).
+    MillionsOfElements,
+    /// Billions of tokens.
+    BillionsOfTokens,
+    /// GPUs.
     Gpus,
-    /// Memory per GPU, in GB (10^9 bytes).
-    GpuMemory,
-    /// Fraction of each GPU's memory held back for activations, buffers and the framework.
-    Overhead,
-    /// Precision of weights and gradients.
-    Precision,
-    /// Format gradients are accumulated in.
-    GradAcc,
-    /// Optimizer.
-    Optimizer,
-    /// Strategy shown highlighted.
-    Stage,
-    /// Global batch size, in samples.
-    GlobalBatch,
-    /// Micro-batch per GPU, in samples.
-    MicroBatch,
-    /// Model preset, or `custom`.
-    Model,
-    /// Transformer layers.
-    Layers,
-    /// Hidden size.
-    Hidden,
-    /// FFN (intermediate) size.
-    Ffn,
-    /// Attention heads.
-    Heads,
-    /// Key/value heads.
-    KvHeads,
-    /// Vocabulary size.
-    Vocab,
-    /// Whether the output head is tied to the embedding.
-    Tied,
-    /// MLP kind.
-    Mlp,
-    /// GPU preset.
-    Gpu,
-    /// Sequence length, in tokens.
-    Seq,
-    /// Activation recomputation.
-    Recompute,
-    /// FlashAttention.
-    Flash,
-    /// The unit memory is shown in.
-    Unit,
-    /// Light or dark colours.
-    Theme,
-    /// Compact layout for an iframe in another page.
-    Embed,
-    /// Which parts of the page are shown (a list of [`crate::input::view::Part`]s).
-    Show,
-    /// Whether the page can be changed: `0` shows a read-only figure.
-    Controls,
-    /// Whose accounting: the lesson's or DeepSpeed's estimator.
-    Accounting,
-    /// What is offloaded from the GPUs.
-    Offload,
-    /// Where offloaded states go.
-    OffloadTo,
-    /// Nodes, each with the configuration's GPUs.
-    Nodes,
-    /// Parameters of the largest layer, in millions.
-    LargestLayer,
-    /// DeepSpeed's `zero_init`.
-    ZeroInit,
-    /// Whether DeepSpeed's communication buffers are counted.
-    Buffers,
-    /// Bandwidth per GPU, in GB/s.
-    Bandwidth,
-    /// DeepSpeed's `reduce_bucket_size`, in millions of elements.
-    ReduceBucket,
-    /// DeepSpeed's `allgather_bucket_size`, in millions of elements.
-    AllgatherBucket,
-    /// DeepSpeed's `stage3_prefetch_bucket_size`, in millions of elements.
-    PrefetchBucket,
-    /// DeepSpeed's `stage3_max_live_parameters`, in millions of elements.
-    MaxLive,
-    /// The page's language.
-    Lang,
-    /// What is trained: every parameter, LoRA or QLoRA adapters.
-    Method,
-    /// The adapters' rank.
-    Rank,
-    /// Which linear layers get adapters.
-    Targets,
-    /// How QLoRA stores the frozen base's linear weights.
-    Quant,
-    /// Whether QLoRA's NF4 constants are quantised too.
-    DoubleQuant,
-    /// DeepSpeed's `additional_buffer_factor` on its CPU figures.
-    BufferFactor,
-    /// The attention and hidden dropout probability.
-    Dropout,
-    /// Whose activation accounting: Megatron-LM's (Korthikanti) or Hugging Face's.
-    Framework,
-    /// transformers' attention implementation.
-    Attention,
-    /// The CUDA context and allocator reserve per GPU, in GB.
-    Context,
-    /// Whether the mixed precision runs under autocast (fp32 weights).
-    Amp,
-    /// Width of one attention head, when not hidden ÷ heads (0: hidden ÷ heads).
-    HeadDim,
-    /// Whether q and k get an RMSNorm of the head's width (Qwen3).
-    QkNorm,
-    /// Routed experts per MoE layer (0: a dense model).
-    Experts,
-    /// Routed experts each token goes to.
-    TopK,
-    /// Width of a routed expert's MLP.
-    ExpertFfn,
-    /// Shared experts every token goes through.
-    SharedExperts,
-    /// Width of each shared expert's MLP.
-    SharedFfn,
-    /// Whether the shared expert has Qwen2-MoE's gate.
-    SharedGate,
-    /// Leading layers with a dense MLP (DeepSeek's `first_k_dense_replace`).
-    DenseLayers,
-    /// Latent attention's query rank (`q_lora_rank`; 0: direct queries).
-    QRank,
-    /// Latent attention's key/value rank (`kv_lora_rank`; 0: no latent attention).
-    KvRank,
-    /// Latent attention's rotary part of each query and key head.
-    RopeDim,
-    /// Latent attention's part of each query and key head without position.
-    NopeDim,
-    /// Latent attention's value head width.
-    VDim,
-    /// The routed experts' capacity factor (1: uniform routing).
-    Capacity,
-    /// Learned position embeddings (GPT-2's `n_positions`; 0 for rotary).
-    Positions,
-    /// Expert parallelism: the ranks the routed experts are divided over.
-    Ep,
-    /// Tensor-parallel size, in GPUs.
-    Tp,
-    /// Pipeline-parallel stages.
-    Pp,
-    /// Virtual pipeline stages per pipeline rank (interleaved 1F1B).
-    Vpp,
-    /// Context-parallel size, in GPUs.
-    Cp,
-    /// Sequence parallelism (with tensor parallelism).
-    Sp,
-    /// Model FLOPs utilisation: the fraction of the GPU's peak its kernels reach.
-    Mfu,
-    /// The GPU's dense 16-bit tensor peak, in TFLOP/s (10^12 per second).
+    /// GB of 10^9 bytes.
+    Gb,
+    /// GB of 10^9 bytes on each GPU.
+    GbPerGpu,
+    /// GB of 10^9 bytes per second.
+    GbPerSecond,
+    /// TFLOP/s, 10^12 floating-point operations per second.
     Tflops,
-    /// Bandwidth per GPU within a node (NVLink), in GB/s of 10^9 bytes, each way.
-    Nvlink,
-    /// Bandwidth per GPU between nodes (the network), in GB/s of 10^9 bytes.
-    Network,
-    /// Training tokens, in billions.
+    /// A fraction of each GPU's memory.
+    ReservedFraction,
+    /// A fraction of the GPU's peak.
+    FractionOfPeak,
+    /// A probability (0.1 = 10 %).
+    Probability,
+    /// Multiples of uniform routing.
+    RoutingMultiple,
+    /// Multiples.
+    Multiples,
+    /// Sequences (samples).
+    Sequences,
+    /// A count.
+    Count,
+    /// Features (a width).
+    Features,
+    /// Tokens.
     Tokens,
-    /// Price of one GPU-hour, in the user's currency.
-    Price,
+    /// Positions.
+    Positions,
+    /// Nodes.
+    Nodes,
+    /// Ranks.
+    Ranks,
+    /// Pipeline stages.
+    Stages,
+    /// Pipeline stages per rank.
+    StagesPerRank,
+    /// The user's currency per GPU-hour.
+    PerGpuHour,
 }
+
+impl Unit {
+    /// The unit in words, as `--help` and error messages write it.
+    pub const fn words(self) -> &'static str {
+        match self {
+            Unit::BillionsOfParams => "billions of parameters",
+            Unit::MillionsOfParams => "millions of parameters",
+            Unit::MillionsOfElements => "millions of elements",
+            Unit::BillionsOfTokens => "billions of tokens",
+            Unit::Gpus => "GPUs",
+            Unit::Gb => "GB of 10^9 bytes",
+            Unit::GbPerGpu => "GB of 10^9 bytes per GPU",
+            Unit::GbPerSecond => "GB/s of 10^9 bytes",
+            Unit::Tflops => "TFLOP/s",
+            Unit::ReservedFraction => "fraction of each GPU's memory",
+            Unit::FractionOfPeak => "fraction of peak",
+            Unit::Probability => "fraction (0.1 = 10 %)",
+            Unit::RoutingMultiple => "multiples of uniform routing",
+            Unit::Multiples => "multiples",
+            Unit::Sequences => "sequences",
+            Unit::Count => "count",
+            Unit::Features => "features",
+            Unit::Tokens => "tokens",
+            Unit::Positions => "positions",
+            Unit::Nodes => "nodes",
+            Unit::Ranks => "ranks",
+            Unit::Stages => "stages",
+            Unit::StagesPerRank => "stages per rank",
+            Unit::PerGpuHour => "per GPU-hour",
+        }
+    }
+
+    /// The placeholder `--help` gives a value of this unit (`--gpu-mem GB`).
+    pub const fn value_name(self) -> &'static str {
+        match self {
+            Unit::BillionsOfParams | Unit::BillionsOfTokens => "BILLIONS",
+            Unit::MillionsOfParams | Unit::MillionsOfElements => "MILLIONS",
+            Unit::Gb | Unit::GbPerGpu => "GB",
+            Unit::GbPerSecond => "GB_PER_S",
+            Unit::Tflops => "TFLOP_PER_S",
+            Unit::ReservedFraction | Unit::FractionOfPeak | Unit::Probability => "FRACTION",
+            Unit::RoutingMultiple | Unit::Multiples => "FACTOR",
+            Unit::PerGpuHour => "PRICE",
+            Unit::Gpus
+            | Unit::Sequences
+            | Unit::Count
+            | Unit::Features
+            | Unit::Tokens
+            | Unit::Positions
+            | Unit::Nodes
+            | Unit::Ranks
+            | Unit::Stages
+            | Unit::StagesPerRank => "N",
+        }
+    }
 }
 
-/// The fields of a model given by its architecture, in the order the link writes them
-/// ([`crate::input::link::encode`]):
-/// the preset, its architecture ([`ARCHITECTURE_FIELDS`], which a preset fills)
-/// and the training step (the last four, which a preset leaves as they are).
-pub const MODEL_FIELDS: [Field; 13] = [
-    Field::Model,
-    Field::Layers,
-    Field::Hidden,
-    Field::Ffn,
-    Field::Heads,
-    Field::KvHeads,
-    Field::Vocab,
-    Field::Tied,
-    Field::Mlp,
-    Field::Seq,
-    Field::MicroBatch,
-    Field::Recompute,
-    Field::Flash,
-];
-
-/// The fields of a model's architecture: what choosing a model preset fills.
-pub const ARCHITECTURE_FIELDS: &[Field] = MODEL_FIELDS.split_at(9).0.split_at(1).1;
-
-/// The architecture's fields beyond [`ARCHITECTURE_FIELDS`]: a head size of
-/// its own, q/k norms, a mixture of experts and latent attention. A preset
-/// fills them too; a link writes each only where it is not a dense model's
-/// default (0, or off), so links without them keep their meaning.
-pub const EXTRA_ARCHITECTURE_FIELDS: [Field; 14] = [
-    Field::HeadDim,
-    Field::QkNorm,
-    Field::Experts,
-    Field::TopK,
-    Field::ExpertFfn,
-    Field::SharedExperts,
-    Field::SharedFfn,
-    Field::SharedGate,
-    Field::DenseLayers,
-    Field::QRank,
-    Field::KvRank,
-    Field::RopeDim,
-    Field::NopeDim,
-    Field::VDim,
-];
-
-/// Every field a model preset fills: [`ARCHITECTURE_FIELDS`], then
-/// [`EXTRA_ARCHITECTURE_FIELDS`], then the learned positions.
-pub const PRESET_FIELDS: [Field; 23] = {
-    let mut all = [Field::Positions; 23];
-    let mut i = 0;
-    while i < 8 {
-        all[i] = MODEL_FIELDS[i + 1];
-        i += 1;
+impl core::fmt::Display for Unit {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.words())
     }
-    while i < 22 {
-        all[i] = EXTRA_ARCHITECTURE_FIELDS[i - 8];
-        i += 1;
-    }
-    all
-};
-
-/// The keys of [`Part::ALL`], the choices of [`Field::Show`].
-const PART_KEYS: [&str; Part::ALL.len()] = {
-    let mut keys = [""; Part::ALL.len()];
-    let mut i = 0;
-    while i < keys.len() {
-        keys[i] = Part::ALL[i].key();
-        i += 1;
-    }
-    keys
-};
-
-/// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
-/// fractions mean nothing in memory, and every accepted fraction then reads back
-/// from its shortest decimal form exactly (see [`crate::input::decimal`]).
-pub const OVERHEAD_RESOLUTION: f64 = 1e-9;
-
-/// The smallest non-zero count given in millions (a largest layer, a DeepSpeed
-/// buffer): 10^-6, one parameter or one element. Finer values mean nothing, and
-/// every accepted one reads back from its shortest decimal form exactly.
-pub const MILLIONS_RESOLUTION: f64 = 1e-6;
+}
 
 /// The range a numeric field accepts, in the unit the user types it in.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -285,6 +157,61 @@ impl Limits {
         value >= self.min && value <= self.max
     }
 }
+
+/// What kind of value a field takes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    /// A decimal number in `unit` within `limits`.
+    Number {
+        /// Its unit.
+        unit: Unit,
+        /// What it accepts.
+        limits: Limits,
+        /// Whether only whole numbers are accepted (a count).
+        whole: bool,
+        /// The smallest non-zero value, for a range that starts at 0.
+        resolution: Option<f64>,
+    },
+    /// One of these keys.
+    Choice(&'static [&'static str]),
+    /// A comma-separated list of these keys (`show=table,memory`).
+    List(&'static [&'static str]),
+    /// A preset's id (a model or a GPU).
+    Preset,
+}
+
+/// A decimal number in `unit` from `min` to `max`.
+const fn number(unit: Unit, min: f64, max: f64) -> Value {
+    Value::Number {
+        unit,
+        limits: Limits { min, max },
+        whole: false,
+        resolution: None,
+    }
+}
+
+/// A whole number in `unit` from `min` to `max`.
+const fn count(unit: Unit, min: f64, max: f64) -> Value {
+    Value::Number {
+        unit,
+        limits: Limits { min, max },
+        whole: true,
+        resolution: None,
+    }
+}
+
+/// A decimal number from 0 to `max` whose smallest non-zero value is `resolution`.
+const fn fine(unit: Unit, max: f64, resolution: f64) -> Value {
+    Value::Number {
+        unit,
+        limits: Limits { min: 0.0, max },
+        whole: false,
+        resolution: Some(resolution),
+    }
+}
+
+/// `0` or `1`.
+const FLAG: Value = Value::Choice(&["0", "1"]);
 
 /// When the page's form uses a field: a model's architecture brings its own
 /// size and layers, so some fields mean something only with a model, some only
@@ -310,439 +237,1150 @@ impl Scope {
     }
 }
 
+/// When the link ([`crate::input::link::encode`]) writes a field. A key added
+/// to the contract is written only where it differs from its default, so
+/// that links written before it keep their meaning and their text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// In every link: the lesson's inputs.
+    Always,
+    /// When it holds a value (a preset chosen, a batch given).
+    WhenSet,
+    /// Whenever the configuration has a model.
+    WithModel,
+    /// With a model, where it differs from a dense model's default (0, off,
+    /// uniform routing, no dropout, Megatron's accounting).
+    WhenNotDense,
+    /// With a model, where it differs from the model's preset.
+    WhenNotPreset,
+    /// Where it differs from the lesson's default configuration.
+    WhenNotDefault,
+}
+
+/// Reads a field's text from a configuration (empty for a value it does not hold).
+pub type Read = fn(&Config) -> String;
+
+/// Parses a field's text into a configuration; on error the configuration is unchanged.
+pub type Write = fn(&mut Config, Field, &str) -> Result<(), InputError>;
+
+/// Everything about one field.
+#[derive(Debug, Clone, Copy)]
+pub struct Declaration {
+    /// The link key, the CLI's `--key-with-dashes` and the form control's `name`.
+    pub key: &'static str,
+    /// What the field is, in English words, without its unit.
+    pub label: &'static str,
+    /// The kind of value it takes.
+    pub value: Value,
+    /// Whether it may be left unset: an empty form field, or no key in the link.
+    pub optional: bool,
+    /// When the form uses it.
+    pub scope: Scope,
+    /// When the link writes it.
+    pub written: Written,
+    /// The preset field whose choice fills it (a model fills its architecture,
+    /// a GPU its memory).
+    pub filled_by: Option<Field>,
+    /// Whether the form shows it as a percentage of its link value (20 for 0.2).
+    pub percent: bool,
+    /// Its text in a configuration.
+    pub read: Read,
+    /// Stores its text in a configuration.
+    pub write: Write,
+}
+
+/// The defaults of a declaration's optional parts.
+const BASE: Declaration = Declaration {
+    key: "",
+    label: "",
+    value: Value::Preset,
+    optional: false,
+    scope: Scope::Always,
+    written: Written::WhenNotDefault,
+    filled_by: None,
+    percent: false,
+    read: |_| String::new(),
+    write: |_, _, _| Ok(()),
+};
+
+/// Declares `Field`, `Field::ALL` and every field's [`Declaration`] from one
+/// list, so that nothing about a field is written twice.
+macro_rules! fields {
+    ($($(#[$meta:meta])* $name:ident => $declaration:expr,)*) => {
+        /// An input that the user sets, by a form control, a link key or a CLI option.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Field { $($(#[$meta])* $name,)* }
+
+        impl Field {
+            /// Every field, in the order of its declaration (the order the link
+            /// writes them): `Field::ALL[f.index()] == f`.
+            pub const ALL: [Field; [$(Field::$name),*].len()] = [$(Field::$name),*];
+        }
+
+        /// Every field's declaration, at its index.
+        static DECLARATIONS: [Declaration; Field::ALL.len()] = [$($declaration,)*];
+    };
+}
+
+fields! {
+    // The lesson's inputs, in every link.
+
+    /// Model size, in billions of parameters.
+    Params => Declaration {
+        key: "params",
+        label: "model size",
+        value: number(Unit::BillionsOfParams, 0.001, 1e6),
+        scope: Scope::WithoutModel,
+        written: Written::Always,
+        read: |c| shortest_decimal(c.model.map_or(c.params_billions, |m| m.params_billions())),
+        write: |c, f, t| set(&mut c.params_billions, f.parse_number(t)),
+        ..BASE
+    },
+    /// Number of GPUs per node.
+    Gpus => Declaration {
+        key: "gpus",
+        label: "number of GPUs",
+        value: count(Unit::Gpus, 1.0, 1_048_576.0),
+        written: Written::Always,
+        read: |c| c.gpus.to_string(),
+        write: |c, f, t| set(&mut c.gpus, f.parse_count(t)),
+        ..BASE
+    },
+    /// Memory per GPU, in GB (10^9 bytes).
+    GpuMemory => Declaration {
+        key: "gpu_mem",
+        label: "memory per GPU",
+        value: number(Unit::Gb, 0.1, 1e4),
+        written: Written::Always,
+        filled_by: Some(Field::Gpu),
+        read: |c| shortest_decimal(c.gpu_mem_gb),
+        write: |c, f, t| {
+            let gb = f.parse_number(t)?;
+            // Another memory than the chosen GPU's makes the GPU custom.
+            if c.gpu.is_some_and(|gpu| gpu.memory().gb() != gb) {
+                c.gpu = None;
+            }
+            c.gpu_mem_gb = gb;
+            Ok(())
+        },
+        ..BASE
+    },
+    /// Precision of weights and gradients.
+    Precision => Declaration {
+        key: "dtype",
+        label: "precision",
+        value: Value::Choice(&["fp32", "fp16", "bf16", "fp32-pure", "bf16-pure"]),
+        written: Written::Always,
+        read: |c| c.precision.key().to_string(),
+        write: |c, f, t| set(&mut c.precision, pick(f, &Precision::ALL, Precision::key, t)),
+        ..BASE
+    },
+    /// Format gradients are accumulated in.
+    GradAcc => Declaration {
+        key: "grad_acc",
+        label: "gradient accumulation format",
+        value: Value::Choice(&["model", "fp32"]),
+        written: Written::Always,
+        read: |c| c.gradients.key().to_string(),
+        write: |c, f, t| {
+            let all = &GradientPrecision::ALL;
+            set(&mut c.gradients, pick(f, all, GradientPrecision::key, t))
+        },
+        ..BASE
+    },
+    /// Optimizer.
+    Optimizer => Declaration {
+        key: "opt",
+        label: "optimizer",
+        value: Value::Choice(&["adam", "sgd", "sgd-momentum", "adam8bit", "adafactor", "lion"]),
+        written: Written::Always,
+        read: |c| c.optimizer.key().to_string(),
+        write: |c, f, t| set(&mut c.optimizer, pick(f, &Optimizer::ALL, Optimizer::key, t)),
+        ..BASE
+    },
+    /// Fraction of each GPU's memory held back for activations, buffers and the framework.
+    Overhead => Declaration {
+        key: "overhead",
+        label: "reserved overhead",
+        // 10^-9 is 80 bytes of 80 GB: finer fractions mean nothing in memory,
+        // and every accepted fraction reads back from its shortest decimal.
+        value: fine(Unit::ReservedFraction, 0.95, OVERHEAD_RESOLUTION),
+        written: Written::Always,
+        percent: true,
+        read: |c| shortest_decimal(c.overhead),
+        write: |c, f, t| set(&mut c.overhead, f.parse_number(t)),
+        ..BASE
+    },
+    /// Strategy shown highlighted.
+    Stage => Declaration {
+        key: "stage",
+        label: "highlighted strategy",
+        value: Value::Choice(&["ddp", "1", "2", "3"]),
+        written: Written::Always,
+        read: |c| c.highlight.key().to_string(),
+        write: |c, f, t| set(&mut c.highlight, pick(f, &Strategy::ALL, Strategy::key, t)),
+        ..BASE
+    },
+
+    // Presets, written when chosen.
+
+    /// GPU preset.
+    Gpu => Declaration {
+        key: "gpu",
+        label: "GPU",
+        optional: true,
+        written: Written::WhenSet,
+        read: |c| c.gpu.map(|g| g.id.to_string()).unwrap_or_default(),
+        write: |c, f, t| {
+            let gpu = gpu_preset(&choice(t)).ok_or(f.error(InputErrorKind::UnknownChoice))?;
+            c.gpu = Some(gpu);
+            c.gpu_mem_gb = gpu.memory().gb();
+            Ok(())
+        },
+        ..BASE
+    },
+    /// Model preset, or none for a bare size.
+    Model => Declaration {
+        key: "model",
+        label: "model",
+        optional: true,
+        written: Written::WithModel,
+        read: |c| c.model.map(|m| m.base.id.to_string()).unwrap_or_default(),
+        write: |c, f, t| {
+            let preset = model_preset(&choice(t)).ok_or(f.error(InputErrorKind::UnknownChoice))?;
+            // The step (sequence, micro-batch, recomputation) stays as it was.
+            let mut model = c.model.unwrap_or(ModelSpec::of(preset));
+            model.base = preset;
+            model.architecture = preset.architecture;
+            c.model = Some(model);
+            Ok(())
+        },
+        ..BASE
+    },
+
+    // A model's architecture (filled by its preset) and its step.
+
+    /// Transformer layers.
+    Layers => architecture(
+        "layers", "layers", count(Unit::Count, 1.0, 10_000.0),
+        |c| model_count(c, |m| m.architecture.layers),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.layers),
+    ),
+    /// Hidden size.
+    Hidden => architecture(
+        "hidden", "hidden size", count(Unit::Features, 1.0, 1_048_576.0),
+        |c| model_count(c, |m| m.architecture.hidden),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.hidden),
+    ),
+    /// FFN (intermediate) size.
+    Ffn => architecture(
+        "ffn", "FFN size", count(Unit::Features, 1.0, 16_777_216.0),
+        |c| model_count(c, |m| m.architecture.ffn),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.ffn),
+    ),
+    /// Attention heads.
+    Heads => architecture(
+        "heads", "attention heads", count(Unit::Count, 1.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.heads),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.heads),
+    ),
+    /// Key/value heads.
+    KvHeads => architecture(
+        "kv_heads", "key/value heads", count(Unit::Count, 1.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.kv_heads),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.kv_heads),
+    ),
+    /// Vocabulary size.
+    Vocab => architecture(
+        "vocab", "vocabulary", count(Unit::Tokens, 1.0, 16_777_216.0),
+        |c| model_count(c, |m| m.architecture.vocab),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.vocab),
+    ),
+    /// Whether the output head is tied to the embedding.
+    Tied => architecture(
+        "tied", "tied embeddings", FLAG,
+        |c| model_flag(c, |m| m.architecture.tied_embeddings),
+        |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.tied_embeddings),
+    ),
+    /// MLP kind.
+    Mlp => architecture(
+        "mlp", "MLP", Value::Choice(&["swiglu", "gelu"]),
+        |c| model_text(c, |m| m.architecture.mlp.key().to_string()),
+        |c, f, t| {
+            let mlp = pick(f, &Mlp::ALL, Mlp::key, t)?;
+            edit_model(c, f, |m| m.architecture.mlp = mlp)
+        },
+    ),
+    /// Sequence length, in tokens.
+    Seq => step(
+        "seq", "sequence length", count(Unit::Tokens, 1.0, 1e7),
+        |c| model_count(c, |m| m.seq_len),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.seq_len),
+    ),
+    /// Micro-batch per GPU, in samples.
+    MicroBatch => step(
+        "mbs", "micro-batch per GPU", count(Unit::Sequences, 1.0, 16_777_216.0),
+        |c| model_count(c, |m| m.micro_batch),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.micro_batch),
+    ),
+    /// Activation recomputation.
+    Recompute => step(
+        "recompute", "activation recomputation", Value::Choice(&["none", "selective", "full"]),
+        |c| model_text(c, |m| m.recompute.key().to_string()),
+        |c, f, t| {
+            let recompute = pick(f, &Recompute::ALL, Recompute::key, t)?;
+            edit_model(c, f, |m| m.recompute = recompute)
+        },
+    ),
+    /// FlashAttention.
+    Flash => step(
+        "flash", "FlashAttention", FLAG,
+        |c| model_flag(c, |m| m.flash_attention),
+        |c, f, t| edit_flag(c, f, t, |m| &mut m.flash_attention),
+    ),
+
+    // How the step is accounted, written where it differs from a dense model's default.
+
+    /// The attention and hidden dropout probability.
+    Dropout => Declaration {
+        written: Written::WhenNotDense,
+        ..step(
+            "dropout", "dropout probability", number(Unit::Probability, 0.0, 0.95),
+            |c| model_text(c, |m| shortest_decimal(m.dropout)),
+            |c, f, t| {
+                let p = f.parse_number(t)?;
+                edit_model(c, f, |m| m.dropout = p)
+            },
+        )
+    },
+    /// Whose activation accounting: Megatron-LM's (Korthikanti) or Hugging Face's.
+    Framework => Declaration {
+        written: Written::WhenNotDense,
+        ..step(
+            "framework", "activation accounting", Value::Choice(&["megatron", "hf"]),
+            |c| model_text(c, |m| m.framework.key().to_string()),
+            |c, f, t| {
+                let framework = pick(f, &Framework::ALL, Framework::key, t)?;
+                edit_model(c, f, |m| m.framework = framework)
+            },
+        )
+    },
+    /// transformers' attention implementation.
+    Attention => Declaration {
+        written: Written::WhenNotDense,
+        optional: true,
+        ..step(
+            "attn", "attention implementation",
+            Value::Choice(&["eager", "sdpa", "flash_attention_2"]),
+            |c| model_text(c, |m| m.attention.map(|a| a.key().to_string()).unwrap_or_default()),
+            |c, f, t| {
+                let attention = pick(f, &Attention::ALL, Attention::key, t)?;
+                edit_model(c, f, |m| m.attention = Some(attention))
+            },
+        )
+    },
+
+    // The architecture beyond Llama's: written where not a dense model's default.
+
+    /// Width of one attention head, when not hidden ÷ heads (0: hidden ÷ heads).
+    HeadDim => beyond_dense(
+        "head_dim", "head size", count(Unit::Features, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.head_dim),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.head_dim),
+    ),
+    /// Whether q and k get an RMSNorm of the head's width (Qwen3).
+    QkNorm => beyond_dense(
+        "qk_norm", "q/k norms", FLAG,
+        |c| model_flag(c, |m| m.architecture.qk_norm),
+        |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.qk_norm),
+    ),
+    /// Routed experts per MoE layer (0: a dense model).
+    Experts => beyond_dense(
+        "experts", "routed experts", count(Unit::Count, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.moe.experts),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.experts),
+    ),
+    /// Routed experts each token goes to.
+    TopK => beyond_dense(
+        "top_k", "experts per token", count(Unit::Count, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.moe.top_k),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.top_k),
+    ),
+    /// Width of a routed expert's MLP.
+    ExpertFfn => beyond_dense(
+        "expert_ffn", "expert FFN size", count(Unit::Features, 0.0, 16_777_216.0),
+        |c| model_count(c, |m| m.architecture.moe.expert_ffn),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.expert_ffn),
+    ),
+    /// Shared experts every token goes through.
+    SharedExperts => beyond_dense(
+        "shared_experts", "shared experts", count(Unit::Count, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.moe.shared_experts),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.shared_experts),
+    ),
+    /// Width of each shared expert's MLP.
+    SharedFfn => beyond_dense(
+        "shared_ffn", "shared expert FFN size", count(Unit::Features, 0.0, 16_777_216.0),
+        |c| model_count(c, |m| m.architecture.moe.shared_ffn),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.shared_ffn),
+    ),
+    /// Whether the shared expert has Qwen2-MoE's gate.
+    SharedGate => beyond_dense(
+        "shared_gate", "shared expert gate", FLAG,
+        |c| model_flag(c, |m| m.architecture.moe.shared_gate),
+        |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.moe.shared_gate),
+    ),
+    /// Leading layers with a dense MLP (DeepSeek's `first_k_dense_replace`).
+    DenseLayers => beyond_dense(
+        "dense_layers", "leading dense layers", count(Unit::Count, 0.0, 10_000.0),
+        |c| model_count(c, |m| m.architecture.moe.dense_layers),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.dense_layers),
+    ),
+    /// Latent attention's query rank (`q_lora_rank`; 0: direct queries).
+    QRank => beyond_dense(
+        "q_rank", "latent query rank", count(Unit::Features, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.mla.q_rank),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.q_rank),
+    ),
+    /// Latent attention's key/value rank (`kv_lora_rank`; 0: no latent attention).
+    KvRank => beyond_dense(
+        "kv_rank", "latent key/value rank", count(Unit::Features, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.mla.kv_rank),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.kv_rank),
+    ),
+    /// Latent attention's rotary part of each query and key head.
+    RopeDim => beyond_dense(
+        "rope_dim", "rotary head size", count(Unit::Features, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.mla.rope_dim),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.rope_dim),
+    ),
+    /// Latent attention's part of each query and key head without position.
+    NopeDim => beyond_dense(
+        "nope_dim", "non-rotary head size", count(Unit::Features, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.mla.nope_dim),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.nope_dim),
+    ),
+    /// Latent attention's value head width.
+    VDim => beyond_dense(
+        "v_dim", "value head size", count(Unit::Features, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.mla.v_dim),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.v_dim),
+    ),
+    /// The routed experts' capacity factor (1: uniform routing).
+    Capacity => Declaration {
+        filled_by: None,
+        ..beyond_dense(
+            "capacity", "expert capacity factor", number(Unit::RoutingMultiple, 1.0, 64.0),
+            |c| model_text(c, |m| shortest_decimal(m.capacity)),
+            |c, f, t| {
+                let factor = f.parse_number(t)?;
+                edit_model(c, f, |m| m.capacity = factor)
+            },
+        )
+    },
+    /// Expert parallelism: the ranks the routed experts are divided over.
+    Ep => Declaration {
+        filled_by: None,
+        ..beyond_dense(
+            "ep", "expert parallelism", count(Unit::Ranks, 1.0, 65_536.0),
+            |c| model_count(c, |m| m.ep),
+            |c, f, t| edit_count(c, f, t, |m| &mut m.ep),
+        )
+    },
+    /// Learned position embeddings (GPT-2's `n_positions`; 0 for rotary).
+    Positions => Declaration {
+        written: Written::WhenNotPreset,
+        ..architecture(
+            "positions", "learned positions", count(Unit::Positions, 0.0, 1e7),
+            |c| model_count(c, |m| m.architecture.learned_positions),
+            |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.learned_positions),
+        )
+    },
+
+    // The batch, and how the page shows what it computes.
+
+    /// Global batch size, in samples.
+    GlobalBatch => Declaration {
+        key: "global_batch",
+        label: "global batch size",
+        value: count(Unit::Sequences, 1.0, 16_777_216.0),
+        optional: true,
+        written: Written::WhenSet,
+        read: |c| c.global_batch.map(|b| b.to_string()).unwrap_or_default(),
+        write: |c, f, t| set(&mut c.global_batch, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+    /// The unit memory is shown in.
+    Unit => Declaration {
+        key: "unit",
+        label: "memory unit",
+        value: Value::Choice(&["gb", "gib"]),
+        read: |c| c.unit.key().to_string(),
+        write: |c, f, t| set(&mut c.unit, pick(f, &MemoryUnit::ALL, MemoryUnit::key, t)),
+        ..BASE
+    },
+    /// Light or dark colours.
+    Theme => Declaration {
+        key: "theme",
+        label: "theme",
+        value: Value::Choice(&["auto", "light", "dark"]),
+        read: |c| c.theme.key().to_string(),
+        write: |c, f, t| set(&mut c.theme, pick(f, &Theme::ALL, Theme::key, t)),
+        ..BASE
+    },
+    /// The page's language.
+    Lang => Declaration {
+        key: "lang",
+        label: "language",
+        value: Value::Choice(&["auto", "zh", "en"]),
+        read: |c| c.lang.key().to_string(),
+        write: |c, f, t| set(&mut c.lang, pick(f, &Lang::ALL, Lang::key, t)),
+        ..BASE
+    },
+    /// Compact layout for an iframe in another page.
+    Embed => Declaration {
+        key: "embed",
+        label: "embedded layout",
+        value: FLAG,
+        read: |c| flag_text(c.embed),
+        write: |c, f, t| set(&mut c.embed, parse_flag(f, t)),
+        ..BASE
+    },
+    /// Which parts of the page are shown (a list of [`Part`]s).
+    Show => Declaration {
+        key: "show",
+        label: "parts shown",
+        value: Value::List(&PART_KEYS),
+        read: |c| c.show.key(),
+        write: |c, f, t| {
+            let parts = Parts::from_key(&choice(t));
+            set(&mut c.show, parts.ok_or(f.error(InputErrorKind::UnknownChoice)))
+        },
+        ..BASE
+    },
+    /// Whether the page can be changed: `0` shows a read-only figure.
+    Controls => Declaration {
+        key: "controls",
+        label: "editable controls",
+        value: FLAG,
+        read: |c| flag_text(c.controls),
+        write: |c, f, t| set(&mut c.controls, parse_flag(f, t)),
+        ..BASE
+    },
+    /// Whether the mixed precision runs under autocast (fp32 weights).
+    Amp => Declaration {
+        key: "amp",
+        label: "autocast (fp32 weights, 16-bit compute)",
+        value: FLAG,
+        read: |c| flag_text(c.amp),
+        write: |c, f, t| set(&mut c.amp, parse_flag(f, t)),
+        ..BASE
+    },
+
+    // How the training runs: DeepSpeed's accounting, offload, nodes and buffers.
+
+    /// Whose accounting: the lesson's, DeepSpeed's estimator or Megatron-LM's.
+    Accounting => Declaration {
+        key: "acct",
+        label: "accounting",
+        value: Value::Choice(&["course", "deepspeed", "megatron"]),
+        read: |c| c.runtime.accounting.key().to_string(),
+        write: |c, f, t| {
+            let accounting = pick(f, &Accounting::ALL, Accounting::key, t);
+            set(&mut c.runtime.accounting, accounting)
+        },
+        ..BASE
+    },
+    /// What is offloaded from the GPUs.
+    Offload => Declaration {
+        key: "offload",
+        label: "offload",
+        value: Value::Choice(&["none", "optimizer", "all"]),
+        read: |c| c.runtime.offload.key().to_string(),
+        write: |c, f, t| set(&mut c.runtime.offload, pick(f, &Offload::ALL, Offload::key, t)),
+        ..BASE
+    },
+    /// Where offloaded states go.
+    OffloadTo => Declaration {
+        key: "offload_to",
+        label: "offload target",
+        value: Value::Choice(&["cpu", "nvme"]),
+        read: |c| c.runtime.offload_device.key().to_string(),
+        write: |c, f, t| {
+            let device = pick(f, &OffloadDevice::ALL, OffloadDevice::key, t);
+            set(&mut c.runtime.offload_device, device)
+        },
+        ..BASE
+    },
+    /// Nodes, each with the configuration's GPUs.
+    Nodes => Declaration {
+        key: "nodes",
+        label: "nodes",
+        value: count(Unit::Nodes, 1.0, 65_536.0),
+        read: |c| c.runtime.nodes.to_string(),
+        write: |c, f, t| set(&mut c.runtime.nodes, f.parse_count(t)),
+        ..BASE
+    },
+    /// Parameters of the largest layer, in millions.
+    LargestLayer => Declaration {
+        key: "largest_layer",
+        label: "largest layer",
+        value: fine(Unit::MillionsOfParams, 1e9, MILLIONS_RESOLUTION),
+        optional: true,
+        scope: Scope::WithoutModel,
+        read: |c| optional_text(c.runtime.largest_layer_millions),
+        write: |c, f, t| set(&mut c.runtime.largest_layer_millions, f.parse_number(t).map(Some)),
+        ..BASE
+    },
+    /// DeepSpeed's `zero_init`.
+    ZeroInit => Declaration {
+        key: "zero_init",
+        label: "zero_init",
+        value: FLAG,
+        read: |c| flag_text(c.runtime.zero_init),
+        write: |c, f, t| set(&mut c.runtime.zero_init, parse_flag(f, t)),
+        ..BASE
+    },
+    /// Whether DeepSpeed's communication buffers are counted.
+    Buffers => Declaration {
+        key: "buffers",
+        label: "communication buffers",
+        value: FLAG,
+        read: |c| flag_text(c.runtime.buffers),
+        write: |c, f, t| set(&mut c.runtime.buffers, parse_flag(f, t)),
+        ..BASE
+    },
+    /// DeepSpeed's `reduce_bucket_size`, in millions of elements.
+    ReduceBucket => Declaration {
+        key: "reduce_bucket",
+        label: "reduce bucket",
+        value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
+        read: |c| shortest_decimal(c.runtime.buffer_sizes.reduce_bucket),
+        write: |c, f, t| set(&mut c.runtime.buffer_sizes.reduce_bucket, f.parse_number(t)),
+        ..BASE
+    },
+    /// DeepSpeed's `allgather_bucket_size`, in millions of elements.
+    AllgatherBucket => Declaration {
+        key: "allgather_bucket",
+        label: "all-gather bucket",
+        value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
+        read: |c| shortest_decimal(c.runtime.buffer_sizes.allgather_bucket),
+        write: |c, f, t| set(&mut c.runtime.buffer_sizes.allgather_bucket, f.parse_number(t)),
+        ..BASE
+    },
+    /// DeepSpeed's `stage3_prefetch_bucket_size`, in millions of elements.
+    PrefetchBucket => Declaration {
+        key: "prefetch_bucket",
+        label: "prefetch bucket",
+        value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
+        read: |c| shortest_decimal(c.runtime.buffer_sizes.prefetch_bucket),
+        write: |c, f, t| set(&mut c.runtime.buffer_sizes.prefetch_bucket, f.parse_number(t)),
+        ..BASE
+    },
+    /// DeepSpeed's `stage3_max_live_parameters`, in millions of elements.
+    MaxLive => Declaration {
+        key: "max_live",
+        label: "most live parameters",
+        value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
+        read: |c| shortest_decimal(c.runtime.buffer_sizes.max_live_parameters),
+        write: |c, f, t| {
+            set(&mut c.runtime.buffer_sizes.max_live_parameters, f.parse_number(t))
+        },
+        ..BASE
+    },
+    /// Bandwidth per GPU, in GB/s.
+    Bandwidth => Declaration {
+        key: "bw",
+        label: "bandwidth per GPU",
+        value: number(Unit::GbPerSecond, 0.001, 1e6),
+        optional: true,
+        read: |c| optional_text(c.runtime.bandwidth_gb_per_s),
+        write: |c, f, t| set(&mut c.runtime.bandwidth_gb_per_s, f.parse_number(t).map(Some)),
+        ..BASE
+    },
+    /// DeepSpeed's `additional_buffer_factor` on its CPU figures.
+    BufferFactor => Declaration {
+        key: "buffer_factor",
+        label: "CPU buffer factor",
+        value: number(Unit::Multiples, 1.0, 100.0),
+        read: |c| shortest_decimal(c.runtime.buffer_factor),
+        write: |c, f, t| set(&mut c.runtime.buffer_factor, f.parse_number(t)),
+        ..BASE
+    },
+    /// The CUDA context and allocator reserve per GPU, in GB.
+    Context => Declaration {
+        key: "context",
+        label: "CUDA context and allocator reserve",
+        value: number(Unit::GbPerGpu, 0.0, 1000.0),
+        read: |c| shortest_decimal(c.runtime.context_gb),
+        write: |c, f, t| set(&mut c.runtime.context_gb, f.parse_number(t)),
+        ..BASE
+    },
+
+    // What is trained.
+
+    /// What is trained: every parameter, LoRA or QLoRA adapters.
+    Method => Declaration {
+        key: "method",
+        label: "fine-tuning method",
+        value: Value::Choice(&["full", "lora", "qlora"]),
+        read: |c| c.fine_tuning.method.key().to_string(),
+        write: |c, f, t| set(&mut c.fine_tuning.method, pick(f, &Method::ALL, Method::key, t)),
+        ..BASE
+    },
+    /// The adapters' rank.
+    Rank => Declaration {
+        key: "rank",
+        label: "LoRA rank",
+        value: count(Unit::Count, 1.0, 65_536.0),
+        read: |c| c.fine_tuning.rank.to_string(),
+        write: |c, f, t| set(&mut c.fine_tuning.rank, f.parse_count(t)),
+        ..BASE
+    },
+    /// Which linear layers get adapters.
+    Targets => Declaration {
+        key: "targets",
+        label: "LoRA targets",
+        value: Value::Choice(&["qv", "attn", "mlp", "all"]),
+        read: |c| c.fine_tuning.targets.key().to_string(),
+        write: |c, f, t| {
+            set(&mut c.fine_tuning.targets, pick(f, &Targets::ALL, Targets::key, t))
+        },
+        ..BASE
+    },
+    /// How QLoRA stores the frozen base's linear weights.
+    Quant => Declaration {
+        key: "quant",
+        label: "base quantisation",
+        value: Value::Choice(&["nf4", "int8"]),
+        read: |c| c.fine_tuning.quant.key().to_string(),
+        write: |c, f, t| set(&mut c.fine_tuning.quant, pick(f, &Quant::ALL, Quant::key, t)),
+        ..BASE
+    },
+    /// Whether QLoRA's NF4 constants are quantised too.
+    DoubleQuant => Declaration {
+        key: "double_quant",
+        label: "double quantisation",
+        value: FLAG,
+        read: |c| flag_text(c.fine_tuning.double_quant),
+        write: |c, f, t| set(&mut c.fine_tuning.double_quant, parse_flag(f, t)),
+        ..BASE
+    },
+
+    // The layout over the GPUs (with a model) and what the step's time assumes.
+
+    /// Tensor-parallel size, in GPUs.
+    Tp => Declaration {
+        key: "tp",
+        label: "tensor parallelism",
+        value: count(Unit::Gpus, 1.0, 65_536.0),
+        scope: Scope::WithModel,
+        read: |c| c.runtime.layout.tp.to_string(),
+        write: |c, f, t| set(&mut c.runtime.layout.tp, f.parse_count(t)),
+        ..BASE
+    },
+    /// Pipeline-parallel stages.
+    Pp => Declaration {
+        key: "pp",
+        label: "pipeline stages",
+        value: count(Unit::Stages, 1.0, 65_536.0),
+        scope: Scope::WithModel,
+        read: |c| c.runtime.layout.pp.to_string(),
+        write: |c, f, t| set(&mut c.runtime.layout.pp, f.parse_count(t)),
+        ..BASE
+    },
+    /// Virtual pipeline stages per pipeline rank (interleaved 1F1B).
+    Vpp => Declaration {
+        key: "vpp",
+        label: "virtual stages per pipeline rank",
+        value: count(Unit::StagesPerRank, 1.0, 1024.0),
+        scope: Scope::WithModel,
+        read: |c| c.runtime.layout.vpp.to_string(),
+        write: |c, f, t| set(&mut c.runtime.layout.vpp, f.parse_count(t)),
+        ..BASE
+    },
+    /// Context-parallel size, in GPUs.
+    Cp => Declaration {
+        key: "cp",
+        label: "context parallelism",
+        value: count(Unit::Gpus, 1.0, 65_536.0),
+        scope: Scope::WithModel,
+        read: |c| c.runtime.layout.cp.to_string(),
+        write: |c, f, t| set(&mut c.runtime.layout.cp, f.parse_count(t)),
+        ..BASE
+    },
+    /// Sequence parallelism (with tensor parallelism).
+    Sp => Declaration {
+        key: "sp",
+        label: "sequence parallelism",
+        value: FLAG,
+        scope: Scope::WithModel,
+        read: |c| flag_text(c.runtime.layout.sp),
+        write: |c, f, t| set(&mut c.runtime.layout.sp, parse_flag(f, t)),
+        ..BASE
+    },
+    /// Model FLOPs utilisation: the fraction of the GPU's peak its kernels reach.
+    Mfu => Declaration {
+        key: "mfu",
+        label: "model FLOPs utilisation",
+        value: number(Unit::FractionOfPeak, 0.01, 1.0),
+        read: |c| shortest_decimal(c.runtime.speed.mfu),
+        write: |c, f, t| set(&mut c.runtime.speed.mfu, f.parse_number(t)),
+        ..BASE
+    },
+    /// The GPU's dense 16-bit tensor peak, in TFLOP/s (10^12 per second).
+    Tflops => Declaration {
+        key: "tflops",
+        label: "peak 16-bit throughput per GPU",
+        value: number(Unit::Tflops, 0.001, 1e6),
+        optional: true,
+        read: |c| optional_text(c.runtime.speed.tflops),
+        write: |c, f, t| set(&mut c.runtime.speed.tflops, f.parse_number(t).map(Some)),
+        ..BASE
+    },
+    /// Bandwidth per GPU within a node (NVLink), in GB/s of 10^9 bytes, each way.
+    Nvlink => Declaration {
+        key: "nvlink",
+        label: "bandwidth per GPU within a node",
+        value: number(Unit::GbPerSecond, 0.001, 1e6),
+        optional: true,
+        read: |c| optional_text(c.runtime.speed.nvlink_gb_per_s),
+        write: |c, f, t| set(&mut c.runtime.speed.nvlink_gb_per_s, f.parse_number(t).map(Some)),
+        ..BASE
+    },
+    /// Bandwidth per GPU between nodes (the network), in GB/s of 10^9 bytes.
+    Network => Declaration {
+        key: "net",
+        label: "bandwidth per GPU between nodes",
+        value: number(Unit::GbPerSecond, 0.001, 1e6),
+        optional: true,
+        read: |c| optional_text(c.runtime.speed.network_gb_per_s),
+        write: |c, f, t| {
+            set(&mut c.runtime.speed.network_gb_per_s, f.parse_number(t).map(Some))
+        },
+        ..BASE
+    },
+    /// Training tokens, in billions.
+    Tokens => Declaration {
+        key: "tokens",
+        label: "training tokens",
+        value: number(Unit::BillionsOfTokens, 0.000_001, 1e6),
+        optional: true,
+        read: |c| optional_text(c.runtime.speed.tokens_billions),
+        write: |c, f, t| set(&mut c.runtime.speed.tokens_billions, f.parse_number(t).map(Some)),
+        ..BASE
+    },
+    /// Price of one GPU-hour, in the user's currency.
+    Price => Declaration {
+        key: "price",
+        label: "price per GPU-hour",
+        value: number(Unit::PerGpuHour, 0.0, 1e6),
+        optional: true,
+        read: |c| optional_text(c.runtime.speed.price_per_gpu_hour),
+        write: |c, f, t| {
+            set(&mut c.runtime.speed.price_per_gpu_hour, f.parse_number(t).map(Some))
+        },
+        ..BASE
+    },
+}
+
+/// A field of a model's architecture: filled by the model's preset, written
+/// whenever there is a model.
+const fn architecture(
+    key: &'static str,
+    label: &'static str,
+    value: Value,
+    read: Read,
+    write: Write,
+) -> Declaration {
+    Declaration {
+        key,
+        label,
+        value,
+        scope: Scope::WithModel,
+        written: Written::WithModel,
+        filled_by: Some(Field::Model),
+        read,
+        write,
+        ..BASE
+    }
+}
+
+/// A field of a model's training step: kept when another preset is chosen.
+const fn step(
+    key: &'static str,
+    label: &'static str,
+    value: Value,
+    read: Read,
+    write: Write,
+) -> Declaration {
+    Declaration {
+        filled_by: None,
+        ..architecture(key, label, value, read, write)
+    }
+}
+
+/// A field of the architecture beyond Llama's (a head size of its own, q/k
+/// norms, experts, latent attention): written only where it is not a dense
+/// model's default, so that links without it keep their meaning.
+const fn beyond_dense(
+    key: &'static str,
+    label: &'static str,
+    value: Value,
+    read: Read,
+    write: Write,
+) -> Declaration {
+    Declaration {
+        written: Written::WhenNotDense,
+        ..architecture(key, label, value, read, write)
+    }
+}
+
+/// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
+/// fractions mean nothing in memory, and every accepted fraction then reads back
+/// from its shortest decimal form exactly (see [`crate::input::decimal`]).
+pub const OVERHEAD_RESOLUTION: f64 = 1e-9;
+
+/// The smallest non-zero count given in millions (a largest layer, a DeepSpeed
+/// buffer): 10^-6, one parameter or one element. Finer values mean nothing, and
+/// every accepted one reads back from its shortest decimal form exactly.
+pub const MILLIONS_RESOLUTION: f64 = 1e-6;
+
+/// The keys of [`Part::ALL`], the choices of [`Field::Show`].
+const PART_KEYS: [&str; Part::ALL.len()] = {
+    let mut keys = [""; Part::ALL.len()];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = Part::ALL[i].key();
+        i += 1;
+    }
+    keys
+};
+
+/// Stores a parsed value.
+fn set<T>(place: &mut T, value: Result<T, InputError>) -> Result<(), InputError> {
+    *place = value?;
+    Ok(())
+}
+
+/// A choice as typed, trimmed and in lowercase (`BF16 ` is `bf16`).
+fn choice(text: &str) -> String {
+    text.trim().to_ascii_lowercase()
+}
+
+/// The item of `all` whose key is `text`.
+fn pick<T: Copy>(
+    field: Field,
+    all: &[T],
+    key: fn(T) -> &'static str,
+    text: &str,
+) -> Result<T, InputError> {
+    let text = choice(text);
+    all.iter()
+        .copied()
+        .find(|&item| key(item) == text)
+        .ok_or(field.error(InputErrorKind::UnknownChoice))
+}
+
+/// `1` or `0`.
+fn flag_text(value: bool) -> String {
+    if value { "1" } else { "0" }.to_string()
+}
+
+/// Reads `1` or `0`.
+fn parse_flag(field: Field, text: &str) -> Result<bool, InputError> {
+    match choice(text).as_str() {
+        "1" => Ok(true),
+        "0" => Ok(false),
+        _ => Err(field.error(InputErrorKind::UnknownChoice)),
+    }
+}
+
+/// An optional number's shortest decimal, or nothing.
+fn optional_text(value: Option<f64>) -> String {
+    value.map(shortest_decimal).unwrap_or_default()
+}
+
+/// A text of the model, or nothing without one.
+fn model_text(config: &Config, text: impl Fn(&ModelSpec) -> String) -> String {
+    config.model.as_ref().map(text).unwrap_or_default()
+}
+
+/// A count of the model, or nothing without one.
+fn model_count(config: &Config, count: fn(&ModelSpec) -> u32) -> String {
+    model_text(config, |m| count(m).to_string())
+}
+
+/// A switch of the model, or nothing without one.
+fn model_flag(config: &Config, flag: fn(&ModelSpec) -> bool) -> String {
+    model_text(config, |m| flag_text(flag(m)))
+}
+
+/// The model the architecture and step keys start from when no `model` key
+/// named one: [`crate::input::link::DEFAULT_ARCHITECTURE_PRESET`].
+fn default_model() -> Option<ModelSpec> {
+    model_preset(crate::input::link::DEFAULT_ARCHITECTURE_PRESET).map(ModelSpec::of)
+}
+
+/// Edits the model, which it creates if there is none. An edited architecture
+/// is custom: no longer its preset's.
+fn edit_model(
+    config: &mut Config,
+    field: Field,
+    edit: impl FnOnce(&mut ModelSpec),
+) -> Result<(), InputError> {
+    let mut model = config
+        .model
+        .or_else(default_model)
+        .ok_or(field.error(InputErrorKind::UnknownChoice))?;
+    edit(&mut model);
+    config.model = Some(model);
+    Ok(())
+}
+
+/// Parses a count and stores it in the model.
+fn edit_count(
+    config: &mut Config,
+    field: Field,
+    text: &str,
+    place: fn(&mut ModelSpec) -> &mut u32,
+) -> Result<(), InputError> {
+    let value = field.parse_count(text)?;
+    edit_model(config, field, |m| *place(m) = value)
+}
+
+/// Parses a switch and stores it in the model.
+fn edit_flag(
+    config: &mut Config,
+    field: Field,
+    text: &str,
+    place: fn(&mut ModelSpec) -> &mut bool,
+) -> Result<(), InputError> {
+    let value = parse_flag(field, text)?;
+    edit_model(config, field, |m| *place(m) = value)
+}
+
 impl Field {
+    /// Everything about the field.
+    pub fn declaration(self) -> &'static Declaration {
+        &DECLARATIONS[self as usize]
+    }
+
     /// The field's position in [`Field::ALL`].
     pub const fn index(self) -> usize {
         self as usize
     }
 
-    /// Whether the field takes a number (the others take one of their choices).
-    pub const fn is_number(self) -> bool {
-        self.limits().is_some()
-    }
-
-    /// Whether the field's number is a whole count (GPUs, layers, tokens).
-    pub const fn is_whole(self) -> bool {
-        matches!(
-            self,
-            Field::Gpus
-                | Field::GlobalBatch
-                | Field::MicroBatch
-                | Field::Layers
-                | Field::Hidden
-                | Field::Ffn
-                | Field::Heads
-                | Field::KvHeads
-                | Field::Vocab
-                | Field::Seq
-                | Field::Nodes
-                | Field::Rank
-                | Field::HeadDim
-                | Field::Experts
-                | Field::TopK
-                | Field::ExpertFfn
-                | Field::SharedExperts
-                | Field::SharedFfn
-                | Field::DenseLayers
-                | Field::QRank
-                | Field::KvRank
-                | Field::RopeDim
-                | Field::NopeDim
-                | Field::VDim
-                | Field::Positions
-                | Field::Ep
-                | Field::Tp
-                | Field::Pp
-                | Field::Vpp
-                | Field::Cp
-        )
-    }
-
-    /// Whether the field may be left unset: an empty form field, or no key in the link.
-    pub const fn is_optional(self) -> bool {
-        matches!(
-            self,
-            Field::GlobalBatch
-                | Field::LargestLayer
-                | Field::Bandwidth
-                | Field::Model
-                | Field::Gpu
-                | Field::Attention
-                | Field::Tflops
-                | Field::Nvlink
-                | Field::Network
-                | Field::Tokens
-                | Field::Price
-        )
-    }
-
-    /// When the form uses the field (see [`Scope`]): a model's fields only with
-    /// a model (the preset itself always), the size only without one.
-    pub fn scope(self) -> Scope {
-        match self {
-            Field::Params | Field::LargestLayer => Scope::WithoutModel,
-            Field::Model => Scope::Always,
-            Field::Dropout | Field::Framework | Field::Attention => Scope::WithModel,
-            _ if EXTRA_ARCHITECTURE_FIELDS.contains(&self) => Scope::WithModel,
-            Field::Capacity | Field::Positions | Field::Ep => Scope::WithModel,
-            Field::Tp | Field::Pp | Field::Vpp | Field::Cp | Field::Sp => Scope::WithModel,
-            _ if MODEL_FIELDS.contains(&self) => Scope::WithModel,
-            _ => Scope::Always,
-        }
-    }
-
-    /// Whether the field takes a comma-separated list of its choices (`show=table,memory`).
-    pub const fn is_list(self) -> bool {
-        matches!(self, Field::Show)
-    }
-
-    /// Whether the form shows the field as a percentage of its link value (the
-    /// reserved fraction 0.2 is typed as 20).
-    pub const fn is_percent(self) -> bool {
-        matches!(self, Field::Overhead)
-    }
-}
-
-impl Field {
-    /// The field's key in the shared link and its `name` in the page's form.
-    pub const fn key(self) -> &'static str {
-        match self {
-            Field::Params => "params",
-            Field::Gpus => "gpus",
-            Field::GpuMemory => "gpu_mem",
-            Field::Overhead => "overhead",
-            Field::Precision => "dtype",
-            Field::GradAcc => "grad_acc",
-            Field::Optimizer => "opt",
-            Field::Stage => "stage",
-            Field::GlobalBatch => "global_batch",
-            Field::MicroBatch => "mbs",
-            Field::Model => "model",
-            Field::Layers => "layers",
-            Field::Hidden => "hidden",
-            Field::Ffn => "ffn",
-            Field::Heads => "heads",
-            Field::KvHeads => "kv_heads",
-            Field::Vocab => "vocab",
-            Field::Tied => "tied",
-            Field::Mlp => "mlp",
-            Field::Gpu => "gpu",
-            Field::Seq => "seq",
-            Field::Recompute => "recompute",
-            Field::Flash => "flash",
-            Field::Unit => "unit",
-            Field::Theme => "theme",
-            Field::Embed => "embed",
-            Field::Show => "show",
-            Field::Controls => "controls",
-            Field::Accounting => "acct",
-            Field::Offload => "offload",
-            Field::OffloadTo => "offload_to",
-            Field::Nodes => "nodes",
-            Field::LargestLayer => "largest_layer",
-            Field::ZeroInit => "zero_init",
-            Field::Buffers => "buffers",
-            Field::Bandwidth => "bw",
-            Field::ReduceBucket => "reduce_bucket",
-            Field::AllgatherBucket => "allgather_bucket",
-            Field::PrefetchBucket => "prefetch_bucket",
-            Field::MaxLive => "max_live",
-            Field::Lang => "lang",
-            Field::Method => "method",
-            Field::Rank => "rank",
-            Field::Targets => "targets",
-            Field::Quant => "quant",
-            Field::DoubleQuant => "double_quant",
-            Field::BufferFactor => "buffer_factor",
-            Field::Dropout => "dropout",
-            Field::Framework => "framework",
-            Field::Attention => "attn",
-            Field::Context => "context",
-            Field::Amp => "amp",
-            Field::HeadDim => "head_dim",
-            Field::QkNorm => "qk_norm",
-            Field::Experts => "experts",
-            Field::TopK => "top_k",
-            Field::ExpertFfn => "expert_ffn",
-            Field::SharedExperts => "shared_experts",
-            Field::SharedFfn => "shared_ffn",
-            Field::SharedGate => "shared_gate",
-            Field::DenseLayers => "dense_layers",
-            Field::QRank => "q_rank",
-            Field::KvRank => "kv_rank",
-            Field::RopeDim => "rope_dim",
-            Field::NopeDim => "nope_dim",
-            Field::VDim => "v_dim",
-            Field::Capacity => "capacity",
-            Field::Positions => "positions",
-            Field::Ep => "ep",
-            Field::Tp => "tp",
-            Field::Pp => "pp",
-            Field::Vpp => "vpp",
-            Field::Cp => "cp",
-            Field::Sp => "sp",
-            Field::Mfu => "mfu",
-            Field::Tflops => "tflops",
-            Field::Nvlink => "nvlink",
-            Field::Network => "net",
-            Field::Tokens => "tokens",
-            Field::Price => "price",
-        }
+    /// The field's key in the shared link, its CLI option (`--gpu-mem` for
+    /// `gpu_mem`) and its `name` in the page's form.
+    pub fn key(self) -> &'static str {
+        self.declaration().key
     }
 
     /// What the field is, in words, without its unit (see [`unit`](Self::unit)).
-    pub const fn label(self) -> &'static str {
-        match self {
-            Field::Params => "model size",
-            Field::Gpus => "number of GPUs",
-            Field::GpuMemory => "memory per GPU",
-            Field::Overhead => "reserved overhead",
-            Field::Precision => "precision",
-            Field::GradAcc => "gradient accumulation format",
-            Field::Optimizer => "optimizer",
-            Field::Stage => "highlighted strategy",
-            Field::GlobalBatch => "global batch size",
-            Field::MicroBatch => "micro-batch per GPU",
-            Field::Model => "model",
-            Field::Layers => "layers",
-            Field::Hidden => "hidden size",
-            Field::Ffn => "FFN size",
-            Field::Heads => "attention heads",
-            Field::KvHeads => "key/value heads",
-            Field::Vocab => "vocabulary",
-            Field::Tied => "tied embeddings",
-            Field::Mlp => "MLP",
-            Field::Gpu => "GPU",
-            Field::Seq => "sequence length",
-            Field::Recompute => "activation recomputation",
-            Field::Flash => "FlashAttention",
-            Field::Unit => "memory unit",
-            Field::Theme => "theme",
-            Field::Embed => "embedded layout",
-            Field::Show => "parts shown",
-            Field::Controls => "editable controls",
-            Field::Accounting => "accounting",
-            Field::Offload => "offload",
-            Field::OffloadTo => "offload target",
-            Field::Nodes => "nodes",
-            Field::LargestLayer => "largest layer",
-            Field::ZeroInit => "zero_init",
-            Field::Buffers => "communication buffers",
-            Field::Bandwidth => "bandwidth per GPU",
-            Field::ReduceBucket => "reduce bucket",
-            Field::AllgatherBucket => "all-gather bucket",
-            Field::PrefetchBucket => "prefetch bucket",
-            Field::MaxLive => "most live parameters",
-            Field::Lang => "language",
-            Field::Method => "fine-tuning method",
-            Field::Rank => "LoRA rank",
-            Field::Targets => "LoRA targets",
-            Field::Quant => "base quantisation",
-            Field::DoubleQuant => "double quantisation",
-            Field::BufferFactor => "CPU buffer factor",
-            Field::Dropout => "dropout probability",
-            Field::Framework => "activation accounting",
-            Field::Attention => "attention implementation",
-            Field::Context => "CUDA context and allocator reserve",
-            Field::Amp => "autocast (fp32 weights, 16-bit compute)",
-            Field::HeadDim => "head size",
-            Field::QkNorm => "q/k norms",
-            Field::Experts => "routed experts",
-            Field::TopK => "experts per token",
-            Field::ExpertFfn => "expert FFN size",
-            Field::SharedExperts => "shared experts",
-            Field::SharedFfn => "shared expert FFN size",
-            Field::SharedGate => "shared expert gate",
-            Field::DenseLayers => "leading dense layers",
-            Field::QRank => "latent query rank",
-            Field::KvRank => "latent key/value rank",
-            Field::RopeDim => "rotary head size",
-            Field::NopeDim => "non-rotary head size",
-            Field::VDim => "value head size",
-            Field::Capacity => "expert capacity factor",
-            Field::Positions => "learned positions",
-            Field::Ep => "expert parallelism",
-            Field::Tp => "tensor parallelism",
-            Field::Pp => "pipeline stages",
-            Field::Vpp => "virtual stages per pipeline rank",
-            Field::Cp => "context parallelism",
-            Field::Sp => "sequence parallelism",
-            Field::Mfu => "model FLOPs utilisation",
-            Field::Tflops => "peak 16-bit throughput per GPU",
-            Field::Nvlink => "bandwidth per GPU within a node",
-            Field::Network => "bandwidth per GPU between nodes",
-            Field::Tokens => "training tokens",
-            Field::Price => "price per GPU-hour",
-        }
+    pub fn label(self) -> &'static str {
+        self.declaration().label
     }
 
     /// The unit a numeric field is given in (in the link and on the command line).
-    pub const fn unit(self) -> Option<&'static str> {
-        match self {
-            Field::Params => Some("billions of parameters"),
-            Field::Gpus => Some("GPUs"),
-            Field::GpuMemory => Some("GB of 10^9 bytes"),
-            Field::Overhead => Some("fraction of each GPU's memory"),
-            Field::GlobalBatch | Field::MicroBatch => Some("sequences"),
-            Field::Layers | Field::Heads | Field::KvHeads => Some("count"),
-            Field::Hidden | Field::Ffn => Some("features"),
-            Field::Vocab => Some("tokens"),
-            Field::Seq => Some("tokens"),
-            Field::Nodes => Some("nodes"),
-            Field::Rank => Some("count"),
-            Field::Experts | Field::TopK | Field::SharedExperts | Field::DenseLayers => {
-                Some("count")
-            }
-            Field::HeadDim
-            | Field::ExpertFfn
-            | Field::SharedFfn
-            | Field::QRank
-            | Field::KvRank
-            | Field::RopeDim
-            | Field::NopeDim
-            | Field::VDim => Some("features"),
-            Field::Capacity => Some("multiples of uniform routing"),
-            Field::Positions => Some("positions"),
-            Field::Ep => Some("ranks"),
-            Field::Tp | Field::Cp => Some("GPUs"),
-            Field::Pp => Some("stages"),
-            Field::Vpp => Some("stages per rank"),
-            Field::Mfu => Some("fraction of peak"),
-            Field::Tflops => Some("TFLOP/s"),
-            Field::Nvlink | Field::Network => Some("GB/s of 10^9 bytes"),
-            Field::Tokens => Some("billions of tokens"),
-            Field::Price => Some("per GPU-hour"),
-            Field::BufferFactor => Some("multiples"),
-            Field::Context => Some("GB of 10^9 bytes per GPU"),
-            Field::Dropout => Some("fraction (0.1 = 10 %)"),
-            Field::LargestLayer => Some("millions of parameters"),
-            Field::Bandwidth => Some("GB/s of 10^9 bytes"),
-            Field::ReduceBucket
-            | Field::AllgatherBucket
-            | Field::PrefetchBucket
-            | Field::MaxLive => Some("millions of elements"),
+    pub fn unit(self) -> Option<Unit> {
+        match self.declaration().value {
+            Value::Number { unit, .. } => Some(unit),
             _ => None,
         }
     }
 
-    /// The values a choice field accepts; empty for a numeric field.
-    pub const fn choices(self) -> &'static [&'static str] {
-        match self {
-            Field::Precision => &["fp32", "fp16", "bf16", "fp32-pure", "bf16-pure"],
-            Field::GradAcc => &["model", "fp32"],
-            Field::Optimizer => &[
-                "adam",
-                "sgd",
-                "sgd-momentum",
-                "adam8bit",
-                "adafactor",
-                "lion",
-            ],
-            Field::Stage => &["ddp", "1", "2", "3"],
-            Field::Tied | Field::Flash => &["0", "1"],
-            Field::Mlp => &["swiglu", "gelu"],
-            Field::Recompute => &["none", "selective", "full"],
-            Field::Unit => &["gb", "gib"],
-            Field::Theme => &["auto", "light", "dark"],
-            Field::Lang => &["auto", "zh", "en"],
-            Field::Embed | Field::Controls | Field::ZeroInit | Field::Buffers => &["0", "1"],
-            Field::Show => &PART_KEYS,
-            Field::Method => &["full", "lora", "qlora"],
-            Field::Targets => &["qv", "attn", "mlp", "all"],
-            Field::Quant => &["nf4", "int8"],
-            Field::DoubleQuant | Field::Amp | Field::QkNorm | Field::SharedGate | Field::Sp => {
-                &["0", "1"]
-            }
-            Field::Framework => &["megatron", "hf"],
-            Field::Attention => &["eager", "sdpa", "flash_attention_2"],
-            Field::Accounting => &["course", "deepspeed", "megatron"],
-            Field::Offload => &["none", "optimizer", "all"],
-            Field::OffloadTo => &["cpu", "nvme"],
+    /// The accepted range of a numeric field in its typed unit; `None` for a choice.
+    pub fn limits(self) -> Option<Limits> {
+        match self.declaration().value {
+            Value::Number { limits, .. } => Some(limits),
+            _ => None,
+        }
+    }
+
+    /// The values a choice field accepts; empty for a number or a preset.
+    pub fn choices(self) -> &'static [&'static str] {
+        match self.declaration().value {
+            Value::Choice(choices) | Value::List(choices) => choices,
             _ => &[],
         }
     }
 
-    /// The accepted range of a numeric field in its typed unit; `None` for a choice.
-    ///
-    /// Model size: 0.001 to 10^6 billion parameters (1 M to 1 quadrillion);
-    /// GPUs: 1 to 2^20; memory: 0.1 to 10^4 GB; overhead: 0 to 0.95 (a fraction:
-    /// at 1 nothing would be left to train in); batches: 1 to 2^24 samples.
-    pub const fn limits(self) -> Option<Limits> {
-        let (min, max) = match self {
-            Field::Params => (0.001, 1e6),
-            Field::Gpus => (1.0, 1_048_576.0),
-            Field::GpuMemory => (0.1, 1e4),
-            Field::Overhead => (0.0, 0.95),
-            Field::GlobalBatch | Field::MicroBatch => (1.0, 16_777_216.0),
-            Field::Layers => (1.0, 10_000.0),
-            Field::Hidden => (1.0, 1_048_576.0),
-            Field::Ffn => (1.0, 16_777_216.0),
-            Field::Heads | Field::KvHeads => (1.0, 65_536.0),
-            Field::Vocab => (1.0, 16_777_216.0),
-            Field::Seq => (1.0, 1e7),
-            Field::Nodes => (1.0, 65_536.0),
-            Field::Rank => (1.0, 65_536.0),
-            Field::HeadDim
-            | Field::QRank
-            | Field::KvRank
-            | Field::RopeDim
-            | Field::NopeDim
-            | Field::VDim => (0.0, 65_536.0),
-            Field::Experts | Field::TopK | Field::SharedExperts => (0.0, 65_536.0),
-            Field::ExpertFfn | Field::SharedFfn => (0.0, 16_777_216.0),
-            Field::DenseLayers => (0.0, 10_000.0),
-            Field::Capacity => (1.0, 64.0),
-            Field::Positions => (0.0, 1e7),
-            Field::Ep => (1.0, 65_536.0),
-            Field::Tp | Field::Pp | Field::Cp => (1.0, 65_536.0),
-            Field::Vpp => (1.0, 1024.0),
-            Field::Mfu => (0.01, 1.0),
-            Field::Tflops => (0.001, 1e6),
-            Field::Nvlink | Field::Network => (0.001, 1e6),
-            Field::Tokens => (0.000_001, 1e6),
-            Field::Price => (0.0, 1e6),
-            Field::BufferFactor => (1.0, 100.0),
-            Field::Context => (0.0, 1000.0),
-            Field::Dropout => (0.0, 0.95),
-            Field::LargestLayer => (0.0, 1e9),
-            Field::Bandwidth => (0.001, 1e6),
-            Field::ReduceBucket
-            | Field::AllgatherBucket
-            | Field::PrefetchBucket
-            | Field::MaxLive => (0.0, 1e6),
-            Field::Precision
-            | Field::GradAcc
-            | Field::Optimizer
-            | Field::Stage
-            | Field::Model
-            | Field::Tied
-            | Field::Mlp
-            | Field::Gpu
-            | Field::Recompute
-            | Field::Flash
-            | Field::Unit
-            | Field::Theme
-            | Field::Embed
-            | Field::Show
-            | Field::Controls
-            | Field::Accounting
-            | Field::Offload
-            | Field::OffloadTo
-            | Field::ZeroInit
-            | Field::Buffers
-            | Field::Lang
-            | Field::Method
-            | Field::Targets
-            | Field::Quant
-            | Field::DoubleQuant
-            | Field::Amp
-            | Field::QkNorm
-            | Field::SharedGate
-            | Field::Framework
-            | Field::Attention
-            | Field::Sp => return None,
-        };
-        Some(Limits { min, max })
+    /// Whether the field takes a number (the others take one of their choices or a preset).
+    pub fn is_number(self) -> bool {
+        matches!(self.declaration().value, Value::Number { .. })
+    }
+
+    /// Whether the field's number is a whole count (GPUs, layers, tokens).
+    pub fn is_whole(self) -> bool {
+        matches!(self.declaration().value, Value::Number { whole: true, .. })
+    }
+
+    /// Whether the field takes a comma-separated list of its choices (`show=table,memory`).
+    pub fn is_list(self) -> bool {
+        matches!(self.declaration().value, Value::List(_))
+    }
+
+    /// Whether the field takes a preset's id (a model, a GPU).
+    pub fn is_preset(self) -> bool {
+        matches!(self.declaration().value, Value::Preset)
+    }
+
+    /// The smallest non-zero value of a field whose range starts at 0.
+    pub fn resolution(self) -> Option<f64> {
+        match self.declaration().value {
+            Value::Number { resolution, .. } => resolution,
+            _ => None,
+        }
+    }
+
+    /// Whether the field may be left unset: an empty form field, or no key in the link.
+    pub fn is_optional(self) -> bool {
+        self.declaration().optional
+    }
+
+    /// When the form uses the field (see [`Scope`]).
+    pub fn scope(self) -> Scope {
+        self.declaration().scope
+    }
+
+    /// When the link writes the field.
+    pub fn written(self) -> Written {
+        self.declaration().written
+    }
+
+    /// The preset field whose choice fills this one.
+    pub fn filled_by(self) -> Option<Field> {
+        self.declaration().filled_by
+    }
+
+    /// Whether the form shows the field as a percentage of its link value (the
+    /// reserved fraction 0.2 is typed as 20).
+    pub fn is_percent(self) -> bool {
+        self.declaration().percent
+    }
+
+    /// The placeholder of the field's value in `--help`: its unit's
+    /// (`GB`, `FRACTION`, `N` …), `ID` for a preset, `CHOICE` or `PARTS`.
+    pub fn value_name(self) -> &'static str {
+        match self.declaration().value {
+            Value::Number { unit, .. } => unit.value_name(),
+            Value::Choice(_) => "CHOICE",
+            Value::List(_) => "PARTS",
+            Value::Preset => "ID",
+        }
+    }
+
+    /// The field's text in `config`, as the link writes it (empty for a value
+    /// it does not hold).
+    pub fn read(self, config: &Config) -> String {
+        (self.declaration().read)(config)
+    }
+
+    /// Parses `text` as the field's value and stores it in `config`; on error
+    /// `config` is unchanged.
+    pub fn write(self, config: &mut Config, text: &str) -> Result<(), InputError> {
+        (self.declaration().write)(config, self, text)
     }
 
     /// Parses a decimal number typed for this field and checks it against the field's limits.
@@ -783,215 +1421,11 @@ impl Field {
         }
     }
 
-    /// The smallest non-zero value of a field whose range starts at 0.
-    pub const fn resolution(self) -> Option<f64> {
-        match self {
-            Field::Overhead => Some(OVERHEAD_RESOLUTION),
-            Field::LargestLayer
-            | Field::ReduceBucket
-            | Field::AllgatherBucket
-            | Field::PrefetchBucket
-            | Field::MaxLive => Some(MILLIONS_RESOLUTION),
-            _ => None,
-        }
-    }
-
     /// An error of this field.
     pub const fn error(self, kind: InputErrorKind) -> InputError {
         InputError { field: self, kind }
     }
 }
-
-/// What is wrong with an input.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum InputErrorKind {
-    /// Nothing was given.
-    Empty,
-    /// The text is not a decimal number.
-    NotANumber,
-    /// The number is infinite or NaN.
-    NotFinite,
-    /// A whole number was expected.
-    NotWhole,
-    /// The number lies outside the field's limits.
-    OutOfRange(Limits),
-    /// The number is not zero but smaller than the field's resolution.
-    BelowResolution(f64),
-    /// The value is none of the field's choices.
-    UnknownChoice,
-    /// The numbers do not divide as they must (the global batch by micro-batch × GPUs).
-    NotDivisible,
-    /// The value needs a model's architecture, and none is chosen (LoRA's adapters).
-    NeedsModel,
-    /// GPUs per node × nodes is more data-parallel GPUs than [`Field::Gpus`] allows.
-    TooManyGpus {
-        /// The `gpus` key's value.
-        gpus_per_node: u32,
-        /// Their product with the nodes.
-        total: u64,
-    },
-    /// A part of the model (its largest layer) larger than the whole model.
-    LargerThanModel,
-    /// The choice does not cover this model (Hugging Face's measured accounting
-    /// and a GELU MLP).
-    NotCovered,
-    /// Autocast with a precision that is not mixed (fp16 or bf16).
-    NeedsMixedPrecision,
-    /// The choice counts dense models' linear layers only (LoRA on experts or
-    /// latent attention).
-    DenseOnly,
-    /// Expert parallelism without a mixture of experts.
-    NeedsExperts,
-    /// Expert parallelism under DeepSpeed's estimator, which has none, or with
-    /// offload, which the page does not place per expert.
-    NotInDeepSpeed,
-    /// A layout size that does not divide what it splits; `largest` is the
-    /// largest size up to the one typed that would.
-    DoesNotDivide {
-        /// What the size splits.
-        splits: Splits,
-        /// The largest size that divides it.
-        largest: u32,
-    },
-    /// Virtual stages without pipeline stages.
-    NeedsPipeline,
-    /// Sequence parallelism without tensor parallelism.
-    NeedsTensorParallel,
-    /// Model parallelism where the accounting is DeepSpeed's estimator or
-    /// Hugging Face's Trainer, which have none.
-    NeedsMegatron,
-    /// Model parallelism with LoRA or QLoRA, which the page counts on one GPU's whole model.
-    FullTrainingOnly,
-}
-
-/// What a layout size splits, and how many of it there are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Splits {
-    /// All GPUs (nodes × GPUs per node).
-    Gpus(u32),
-    /// The attention heads.
-    Heads(u32),
-    /// The key/value heads.
-    KvHeads(u32),
-    /// The transformer layers (pipeline stages × virtual stages).
-    Layers(u32),
-    /// The sequence's tokens (in 2 × CP chunks).
-    Sequence(u32),
-}
-
-impl Splits {
-    /// How many there are.
-    pub const fn count(self) -> u32 {
-        match self {
-            Splits::Gpus(n)
-            | Splits::Heads(n)
-            | Splits::KvHeads(n)
-            | Splits::Layers(n)
-            | Splits::Sequence(n) => n,
-        }
-    }
-
-    /// What they are, in words: `the 8 key/value heads`.
-    pub fn words(self) -> String {
-        match self {
-            Splits::Gpus(n) => format!("the {n} GPUs"),
-            Splits::Heads(n) => format!("the {n} attention heads"),
-            Splits::KvHeads(n) => format!("the {n} key/value heads"),
-            Splits::Layers(n) => format!("the {n} layers"),
-            Splits::Sequence(n) => format!("the sequence's {n} tokens in 2 × CP chunks"),
-        }
-    }
-}
-
-/// A typed error that names the field it is about.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct InputError {
-    /// The field whose value is wrong.
-    pub field: Field,
-    /// What is wrong with it.
-    pub kind: InputErrorKind,
-}
-
-impl InputError {
-    /// What is wrong, without naming the field: `must be between 1 and 1048576 (GPUs)`.
-    pub fn problem(&self) -> String {
-        match self.kind {
-            InputErrorKind::Empty => "is empty".into(),
-            InputErrorKind::NotANumber => "is not a number".into(),
-            InputErrorKind::NotFinite => "must be a finite number".into(),
-            InputErrorKind::NotWhole => "must be a whole number".into(),
-            InputErrorKind::OutOfRange(Limits { min, max }) => match self.field.unit() {
-                Some(unit) => format!(
-                    "must be between {} and {} ({unit})",
-                    shortest_decimal(min),
-                    shortest_decimal(max)
-                ),
-                None => format!(
-                    "must be between {} and {}",
-                    shortest_decimal(min),
-                    shortest_decimal(max)
-                ),
-            },
-            InputErrorKind::BelowResolution(resolution) => {
-                format!("must be 0 or at least {}", shortest_decimal(resolution))
-            }
-            InputErrorKind::UnknownChoice if self.field.choices().is_empty() => {
-                "is not one of the presets".into()
-            }
-            InputErrorKind::UnknownChoice => {
-                format!("must be one of {}", self.field.choices().join(", "))
-            }
-            InputErrorKind::NotDivisible => match self.field {
-                Field::Heads => "must divide the hidden size".into(),
-                Field::KvHeads => "must divide the number of heads".into(),
-                _ => "must be a multiple of micro-batch × number of GPUs".into(),
-            },
-            InputErrorKind::NeedsModel => "needs a model's architecture: choose a model".into(),
-            InputErrorKind::TooManyGpus {
-                gpus_per_node,
-                total,
-            } => format!(
-                "times gpus ({gpus_per_node}) is {total} GPUs, more than {}",
-                Field::Gpus.limits().map_or(0.0, |l| l.max)
-            ),
-            InputErrorKind::LargerThanModel => "is larger than the model (params)".into(),
-            InputErrorKind::NotCovered => {
-                "covers dense Llama-, Mistral- and Qwen2-style models (SwiGLU), not this one".into()
-            }
-            InputErrorKind::NeedsMixedPrecision => {
-                "needs a mixed precision (dtype fp16 or bf16)".into()
-            }
-            InputErrorKind::NeedsExperts => "needs a mixture of experts (experts > 0)".into(),
-            InputErrorKind::NotInDeepSpeed => {
-                "is counted with the lesson's accounting and without offload only".into()
-            }
-            InputErrorKind::DoesNotDivide { splits, largest } => {
-                format!("must divide {} ({largest} would)", splits.words())
-            }
-            InputErrorKind::NeedsPipeline => "needs pipeline stages (pp > 1)".into(),
-            InputErrorKind::NeedsTensorParallel => "needs tensor parallelism (tp > 1)".into(),
-            InputErrorKind::FullTrainingOnly => {
-                "splits full training only (method full)".into()
-            }
-            InputErrorKind::NeedsMegatron => {
-                "splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting".into()
-            }
-            InputErrorKind::DenseOnly => {
-                "adapts a mixture of experts' attention only (LoRA, targets qv or attn), and not latent attention".into()
-            }
-        }
-    }
-}
-
-impl fmt::Display for InputError {
-    /// `number of GPUs (gpus) must be between 1 and 1048576 (GPUs)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let field = self.field;
-        write!(f, "{} ({}) {}", field.label(), field.key(), self.problem())
-    }
-}
-
-impl std::error::Error for InputError {}
 
 #[cfg(test)]
 mod tests {
@@ -1182,5 +1616,99 @@ mod percent_tests {
             parse_percent(Field::Overhead, "x").unwrap_err().kind,
             InputErrorKind::NotANumber
         );
+    }
+}
+
+#[cfg(test)]
+mod declaration_tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn every_field_is_declared_whole_and_once() {
+        let mut keys = std::collections::HashSet::new();
+        for (i, field) in Field::ALL.into_iter().enumerate() {
+            assert_eq!(field.index(), i, "{field:?}");
+            let key = field.key();
+            assert!(keys.insert(key), "{key} declared twice");
+            assert!(
+                !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{field:?}: key {key:?}"
+            );
+            assert!(!field.label().is_empty(), "{field:?} has no label");
+            match field.declaration().value {
+                Value::Number { limits, .. } => assert!(limits.min <= limits.max, "{field:?}"),
+                Value::Choice(choices) | Value::List(choices) => {
+                    assert!(choices.len() >= 2, "{field:?}")
+                }
+                Value::Preset => assert!(field.is_optional(), "{field:?}: a preset may be unset"),
+            }
+            // A field filled by a preset is the preset's to fill, and its
+            // scope is the preset's.
+            if let Some(preset) = field.filled_by() {
+                assert!(preset.is_preset(), "{field:?} filled by {preset:?}");
+            }
+        }
+    }
+
+    /// The placeholder `--help` shows says the unit the value is in (the help
+    /// once called `--mfu` and `--tokens` MILLIONS).
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn every_value_name_matches_its_unit() {
+        for field in Field::ALL {
+            let name = field.value_name();
+            let Some(unit) = field.unit() else {
+                let expected = match () {
+                    _ if field.is_preset() => "ID",
+                    _ if field.is_list() => "PARTS",
+                    _ => "CHOICE",
+                };
+                assert_eq!(name, expected, "{field:?}");
+                continue;
+            };
+            let words = unit.words();
+            let expected = match () {
+                _ if words.starts_with("billions") => "BILLIONS",
+                _ if words.starts_with("millions") => "MILLIONS",
+                _ if words.starts_with("GB/s") => "GB_PER_S",
+                _ if words.starts_with("GB") => "GB",
+                _ if words.starts_with("TFLOP/s") => "TFLOP_PER_S",
+                _ if words.starts_with("fraction") => "FRACTION",
+                _ if words.starts_with("multiples") => "FACTOR",
+                _ if words.starts_with("per ") => "PRICE",
+                _ => "N",
+            };
+            assert_eq!(name, expected, "{field:?} in {words}");
+            // A count is typed as a whole number, and only a count is "N".
+            assert_eq!(name == "N", field.is_whole(), "{field:?} in {words}");
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn every_field_reads_back_what_it_writes() {
+        let bare = Config::default();
+        let mut with_model = bare;
+        Field::Model.write(&mut with_model, "mixtral-8x7b").unwrap();
+        Field::Gpu.write(&mut with_model, "a100-80gb").unwrap();
+        for config in [bare, with_model] {
+            let used = Field::ALL
+                .into_iter()
+                .filter(|f| f.scope().applies(config.model.is_some()));
+            for field in used {
+                let text = field.read(&config);
+                if text.is_empty() {
+                    assert!(field.is_optional(), "{field:?} reads nothing");
+                    continue;
+                }
+                let mut again = config;
+                let written = field.write(&mut again, &text);
+                assert_eq!(written, Ok(()), "{field:?} {text:?}");
+                assert_eq!(again, config, "{field:?} {text:?}");
+            }
+        }
     }
 }

@@ -177,13 +177,13 @@ pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool
     field.scope().applies(with_model) && used
 }
 
-/// The fields a preset field fills when a preset is chosen.
-pub fn filled_by(field: Field) -> &'static [Field] {
-    match field {
-        Field::Model => &crate::input::field::PRESET_FIELDS,
-        Field::Gpu => &[Field::GpuMemory],
-        _ => &[],
-    }
+/// The fields a preset field fills when a preset is chosen (their
+/// [`Field::filled_by`]), in their declaration's order.
+pub fn filled_by(field: Field) -> Vec<Field> {
+    Field::ALL
+        .into_iter()
+        .filter(|f| f.filled_by() == Some(field))
+        .collect()
 }
 
 #[cfg(test)]
@@ -332,9 +332,34 @@ mod tests {
             "{mixtral:?}"
         );
         assert!(mixtral.contains(&(Field::TopK, "2".into())));
+        use Field::*;
         assert_eq!(
-            filled_by(Field::Model)[8..22],
-            crate::input::field::EXTRA_ARCHITECTURE_FIELDS
+            filled_by(Field::Model),
+            [
+                Layers,
+                Hidden,
+                Ffn,
+                Heads,
+                KvHeads,
+                Vocab,
+                Tied,
+                Mlp,
+                HeadDim,
+                QkNorm,
+                Experts,
+                TopK,
+                ExpertFfn,
+                SharedExperts,
+                SharedFfn,
+                SharedGate,
+                DenseLayers,
+                QRank,
+                KvRank,
+                RopeDim,
+                NopeDim,
+                VDim,
+                Positions
+            ]
         );
         assert!(
             filled.iter().all(|(f, _)| *f != Field::Seq),

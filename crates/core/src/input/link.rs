@@ -20,36 +20,16 @@
 //! that key takes its default. Decoding is total: no string makes it panic.
 
 use crate::config::{Config, ModelSpec};
-use crate::frameworks::deepspeed::Offload;
-use crate::frameworks::hf::{Attention, Framework};
-use crate::frameworks::runtime::{Accounting, OffloadDevice};
-use crate::gpu::gpu_preset;
-use crate::input::decimal::shortest_decimal;
-use crate::input::view::Parts;
-use crate::input::{Field, InputError, InputErrorKind};
-use crate::memory::activations::Recompute;
-use crate::memory::finetune::{Method, Quant, Targets};
-use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
-use crate::model::architecture::{model_preset, Architecture, Mla, Mlp, Moe};
-use crate::report::format::{Lang, MemoryUnit, Theme};
+use crate::frameworks::hf::Framework;
+use crate::frameworks::runtime::Accounting;
+use crate::input::{Field, InputError, InputErrorKind, Written};
+use crate::model::architecture::model_preset;
 
 /// The version of the link contract that [`encode`] writes.
 pub const LINK_VERSION: &str = "1";
 
 /// The key of the contract version.
 pub const VERSION_KEY: &str = "v";
-
-/// The fields that the link carries, in the order [`encode`] writes them.
-pub const LINK_FIELDS: [Field; 8] = [
-    Field::Params,
-    Field::Gpus,
-    Field::GpuMemory,
-    Field::Precision,
-    Field::GradAcc,
-    Field::Optimizer,
-    Field::Overhead,
-    Field::Stage,
-];
 
 /// A key of a shared link whose value could not be used.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,95 +64,48 @@ pub struct DecodedLink {
     pub problems: Vec<LinkProblem>,
 }
 
-/// Writes `config` as a query string, without the leading `?`, every key explicit
-/// so that a link never depends on defaults: `v=1&params=7&gpus=8&…`.
+/// Writes `config` as a query string, without the leading `?`: `v=1&params=7&gpus=8&…`.
 ///
-/// Numbers are written in their shortest decimal form that reads back to the same `f64`
-/// ([`shortest_decimal`]).
-/// The GPU, model and global-batch keys are written when they are set.
+/// The fields in their declaration's order, each when its [`Written`] rule
+/// says: the lesson's inputs always, a preset or a batch when set, a model's
+/// architecture and step with a model, and every key added since only where it
+/// differs from its default, so that a link never depends on defaults the
+/// lesson chose and old links keep their text. Numbers are written in their
+/// shortest decimal form that reads back to the same `f64` ([`shortest_decimal`]).
 pub fn encode(config: &Config) -> String {
-    let mut query = format!("{VERSION_KEY}={LINK_VERSION}");
-    let mut fields: Vec<Field> = LINK_FIELDS.to_vec();
-    if config.gpu.is_some() {
-        fields.push(Field::Gpu);
-    }
-    if let Some(model) = config.model {
-        fields.extend(MODEL_FIELDS);
-        // Written only when used, so links without it keep their meaning.
-        if model.dropout != 0.0 {
-            fields.push(Field::Dropout);
-        }
-        if model.framework != crate::frameworks::hf::Framework::Megatron {
-            fields.push(Field::Framework);
-        }
-        if model.attention.is_some() {
-            fields.push(Field::Attention);
-        }
-        // A dense model's defaults (0, off, uniform routing) are not written.
-        let dense = ModelSpec {
-            architecture: Architecture {
-                head_dim: 0,
-                qk_norm: false,
-                moe: Moe::DENSE,
-                mla: Mla::NONE,
-                ..model.architecture
-            },
-            capacity: 1.0,
-            ep: 1,
-            ..model
-        };
-        let dense = Config {
-            model: Some(dense),
-            ..*config
-        };
-        fields.extend(
-            EXTRA_ARCHITECTURE_FIELDS
-                .into_iter()
-                .chain([Field::Capacity, Field::Ep])
-                .filter(|&field| value_of(config, field) != value_of(&dense, field)),
-        );
-        // Learned positions come from the preset unless they differ from it.
-        if model.architecture.learned_positions != model.base.architecture.learned_positions {
-            fields.push(Field::Positions);
-        }
-    }
-    if config.global_batch.is_some() {
-        fields.push(Field::GlobalBatch);
-    }
-    if config.unit != MemoryUnit::Gb {
-        fields.push(Field::Unit);
-    }
-    if config.theme != Theme::Auto {
-        fields.push(Field::Theme);
-    }
-    if config.lang != Lang::Auto {
-        fields.push(Field::Lang);
-    }
-    if config.embed {
-        fields.push(Field::Embed);
-    }
-    // A lesson's embed: which parts, and read-only; absent from every other link.
-    if config.show != Parts::ALL {
-        fields.push(Field::Show);
-    }
-    if !config.controls {
-        fields.push(Field::Controls);
-    }
-    if config.amp {
-        fields.push(Field::Amp);
-    }
-    // The runtime's keys only where they differ from the default, so links
-    // without them keep meaning what they meant.
     let default = Config::default();
-    fields.extend(
-        RUNTIME_FIELDS
-            .into_iter()
-            .chain(FINE_TUNING_FIELDS)
-            .chain(PARALLEL_FIELDS)
-            .filter(|&field| value_of(config, field) != value_of(&default, field)),
-    );
-    for field in fields {
+    // What a model's fields would read without what goes beyond a dense model
+    // (experts, latent attention, dropout …) and as its preset has them.
+    let dense = config.model.map(|model| Config {
+        model: Some(model.dense()),
+        ..*config
+    });
+    let preset = config.model.map(|model| Config {
+        model: Some(ModelSpec {
+            architecture: model.base.architecture,
+            ..model
+        }),
+        ..*config
+    });
+    let mut query = format!("{VERSION_KEY}={LINK_VERSION}");
+    for field in Field::ALL {
         let value = value_of(config, field);
+        let differs = |other: &Option<Config>| {
+            other
+                .as_ref()
+                .is_some_and(|other| value != value_of(other, field))
+        };
+        let written = match field.written() {
+            Written::Always => true,
+            Written::WhenSet => !value.is_empty(),
+            Written::WithModel => config.model.is_some(),
+            Written::WhenNotDense => differs(&dense),
+            Written::WhenNotPreset => differs(&preset),
+            Written::WhenNotDefault => value != value_of(&default, field),
+        };
+        if !written {
+            continue;
+        }
         query.push('&');
         query.push_str(field.key());
         query.push('=');
@@ -186,109 +119,17 @@ pub fn encode(config: &Config) -> String {
     query
 }
 
-pub use crate::input::{ARCHITECTURE_FIELDS, EXTRA_ARCHITECTURE_FIELDS, MODEL_FIELDS};
-
-/// The fields of [`Runtime`](crate::frameworks::runtime::Runtime), in the order [`encode`] writes them
-/// (each only when it differs from the default).
-pub const RUNTIME_FIELDS: [Field; 14] = [
-    Field::Accounting,
-    Field::Offload,
-    Field::OffloadTo,
-    Field::Nodes,
-    Field::LargestLayer,
-    Field::ZeroInit,
-    Field::Buffers,
-    Field::ReduceBucket,
-    Field::AllgatherBucket,
-    Field::PrefetchBucket,
-    Field::MaxLive,
-    Field::Bandwidth,
-    Field::BufferFactor,
-    Field::Context,
-];
-
-/// The layout over the GPUs and what the step's time assumes, in the order
-/// [`encode`] writes them (each only when it differs from the default: no
-/// model parallelism, 40 % MFU, the GPU preset's peak and links, no run).
-pub const PARALLEL_FIELDS: [Field; 11] = [
-    Field::Tp,
-    Field::Pp,
-    Field::Vpp,
-    Field::Cp,
-    Field::Sp,
-    Field::Mfu,
-    Field::Tflops,
-    Field::Nvlink,
-    Field::Network,
-    Field::Tokens,
-    Field::Price,
-];
-
-/// The global batch, and how the page shows what it computes: each written
-/// only when set or when it differs from its default.
-const SHOWING_FIELDS: [Field; 7] = [
-    Field::GlobalBatch,
-    Field::Unit,
-    Field::Theme,
-    Field::Lang,
-    Field::Embed,
-    Field::Show,
-    Field::Controls,
-];
-
-/// The fields of [`FineTuning`](crate::memory::finetune::FineTuning), in the order
-/// [`encode`] writes them (each only when it differs from the default).
-pub const FINE_TUNING_FIELDS: [Field; 5] = [
-    Field::Method,
-    Field::Rank,
-    Field::Targets,
-    Field::Quant,
-    Field::DoubleQuant,
-];
-
-/// Every field a link may carry, in the order [`decode`] applies them: the model
-/// and the GPU preset first, so that explicit values refine what a preset filled.
+/// Every field a link may carry, in the order [`decode`] applies them: the
+/// presets first (the GPU, the model), so that explicit values refine what a
+/// preset filled, then every other field in its declaration's order.
 pub fn decode_order() -> impl Iterator<Item = Field> {
-    MODEL_FIELDS
-        .into_iter()
-        .chain(EXTRA_ARCHITECTURE_FIELDS)
-        .chain([
-            Field::Capacity,
-            Field::Ep,
-            Field::Positions,
-            Field::Dropout,
-            Field::Framework,
-            Field::Attention,
-            Field::Gpu,
-        ])
-        .chain(LINK_FIELDS)
-        .chain(SHOWING_FIELDS)
-        .chain(RUNTIME_FIELDS)
-        .chain(FINE_TUNING_FIELDS)
-        .chain([Field::Amp])
-        .chain(PARALLEL_FIELDS)
+    let presets = Field::ALL.into_iter().filter(|f| f.is_preset());
+    presets.chain(Field::ALL.into_iter().filter(|f| !f.is_preset()))
 }
 
 /// Every field a link may carry, in the order [`encode`] writes them.
 pub fn all_fields() -> impl Iterator<Item = Field> {
-    LINK_FIELDS
-        .into_iter()
-        .chain([Field::Gpu])
-        .chain(MODEL_FIELDS)
-        .chain(EXTRA_ARCHITECTURE_FIELDS)
-        .chain([
-            Field::Capacity,
-            Field::Ep,
-            Field::Positions,
-            Field::Dropout,
-            Field::Framework,
-            Field::Attention,
-        ])
-        .chain(SHOWING_FIELDS)
-        .chain([Field::Amp])
-        .chain(RUNTIME_FIELDS)
-        .chain(FINE_TUNING_FIELDS)
-        .chain(PARALLEL_FIELDS)
+    Field::ALL.into_iter()
 }
 
 /// The model used when architecture keys come without a `model` key.
@@ -298,131 +139,10 @@ fn default_model() -> Option<ModelSpec> {
     model_preset(DEFAULT_ARCHITECTURE_PRESET).map(ModelSpec::of)
 }
 
-fn millions(millions: f64) -> String {
-    shortest_decimal(millions)
-}
-
-fn flag(value: bool) -> String {
-    if value { "1" } else { "0" }.to_string()
-}
-
-/// The link's text for one field of `config` (empty for a field it does not hold).
+/// The link's text for one field of `config` (empty for a field it does not
+/// hold): the field's [`Field::read`].
 pub fn value_of(config: &Config, field: Field) -> String {
-    let model = config.model.as_ref();
-    let runtime = &config.runtime;
-    let arch =
-        |get: fn(&Architecture) -> String| model.map(|m| get(&m.architecture)).unwrap_or_default();
-    match field {
-        Field::Params => match model {
-            Some(m) => shortest_decimal(m.params_billions()),
-            None => shortest_decimal(config.params_billions),
-        },
-        Field::Gpus => config.gpus.to_string(),
-        Field::GpuMemory => shortest_decimal(config.gpu_mem_gb),
-        Field::Precision => config.precision.key().to_string(),
-        Field::GradAcc => config.gradients.key().to_string(),
-        Field::Optimizer => config.optimizer.key().to_string(),
-        Field::Overhead => shortest_decimal(config.overhead),
-        Field::Stage => config.highlight.key().to_string(),
-        Field::GlobalBatch => config
-            .global_batch
-            .map(|b| b.to_string())
-            .unwrap_or_default(),
-        Field::Gpu => config.gpu.map(|g| g.id.to_string()).unwrap_or_default(),
-        Field::Model => model.map(|m| m.base.id.to_string()).unwrap_or_default(),
-        Field::Layers => arch(|a| a.layers.to_string()),
-        Field::Hidden => arch(|a| a.hidden.to_string()),
-        Field::Ffn => arch(|a| a.ffn.to_string()),
-        Field::Heads => arch(|a| a.heads.to_string()),
-        Field::KvHeads => arch(|a| a.kv_heads.to_string()),
-        Field::Vocab => arch(|a| a.vocab.to_string()),
-        Field::Tied => arch(|a| flag(a.tied_embeddings)),
-        Field::Mlp => arch(|a| a.mlp.key().to_string()),
-        Field::QkNorm => arch(|a| flag(a.qk_norm)),
-        Field::SharedGate => arch(|a| flag(a.moe.shared_gate)),
-        Field::HeadDim
-        | Field::Experts
-        | Field::TopK
-        | Field::ExpertFfn
-        | Field::SharedExperts
-        | Field::SharedFfn
-        | Field::DenseLayers
-        | Field::QRank
-        | Field::KvRank
-        | Field::RopeDim
-        | Field::NopeDim
-        | Field::VDim => model
-            .map(|m| count_getter(field)(m).to_string())
-            .unwrap_or_default(),
-        Field::Capacity => model
-            .map(|m| shortest_decimal(m.capacity))
-            .unwrap_or_default(),
-        Field::Positions => arch(|a| a.learned_positions.to_string()),
-        Field::Ep => model.map(|m| m.ep.to_string()).unwrap_or_default(),
-        Field::Seq => model.map(|m| m.seq_len.to_string()).unwrap_or_default(),
-        Field::MicroBatch => model.map(|m| m.micro_batch.to_string()).unwrap_or_default(),
-        Field::Recompute => model
-            .map(|m| m.recompute.key().to_string())
-            .unwrap_or_default(),
-        Field::Flash => model.map(|m| flag(m.flash_attention)).unwrap_or_default(),
-        Field::Dropout => model
-            .map(|m| shortest_decimal(m.dropout))
-            .unwrap_or_default(),
-        Field::Framework => model
-            .map(|m| m.framework.key().to_string())
-            .unwrap_or_default(),
-        Field::Attention => model
-            .and_then(|m| m.attention)
-            .map(|a| a.key().to_string())
-            .unwrap_or_default(),
-        Field::Unit => config.unit.key().to_string(),
-        Field::Theme => config.theme.key().to_string(),
-        Field::Lang => config.lang.key().to_string(),
-        Field::Embed => flag(config.embed),
-        Field::Show => config.show.key(),
-        Field::Controls => flag(config.controls),
-        Field::Method => config.fine_tuning.method.key().to_string(),
-        Field::Rank => config.fine_tuning.rank.to_string(),
-        Field::Targets => config.fine_tuning.targets.key().to_string(),
-        Field::Quant => config.fine_tuning.quant.key().to_string(),
-        Field::DoubleQuant => flag(config.fine_tuning.double_quant),
-        Field::Amp => flag(config.amp),
-        Field::Accounting => runtime.accounting.key().to_string(),
-        Field::Offload => runtime.offload.key().to_string(),
-        Field::OffloadTo => runtime.offload_device.key().to_string(),
-        Field::Nodes => runtime.nodes.to_string(),
-        Field::LargestLayer => runtime
-            .largest_layer_millions
-            .map(shortest_decimal)
-            .unwrap_or_default(),
-        Field::ZeroInit => flag(runtime.zero_init),
-        Field::Buffers => flag(runtime.buffers),
-        Field::ReduceBucket => millions(runtime.buffer_sizes.reduce_bucket),
-        Field::AllgatherBucket => millions(runtime.buffer_sizes.allgather_bucket),
-        Field::PrefetchBucket => millions(runtime.buffer_sizes.prefetch_bucket),
-        Field::MaxLive => millions(runtime.buffer_sizes.max_live_parameters),
-        Field::Bandwidth => runtime
-            .bandwidth_gb_per_s
-            .map(shortest_decimal)
-            .unwrap_or_default(),
-        Field::BufferFactor => shortest_decimal(runtime.buffer_factor),
-        Field::Context => shortest_decimal(runtime.context_gb),
-        Field::Tp => runtime.layout.tp.to_string(),
-        Field::Pp => runtime.layout.pp.to_string(),
-        Field::Vpp => runtime.layout.vpp.to_string(),
-        Field::Cp => runtime.layout.cp.to_string(),
-        Field::Sp => flag(runtime.layout.sp),
-        Field::Mfu => shortest_decimal(runtime.speed.mfu),
-        Field::Tflops => optional(runtime.speed.tflops),
-        Field::Nvlink => optional(runtime.speed.nvlink_gb_per_s),
-        Field::Network => optional(runtime.speed.network_gb_per_s),
-        Field::Tokens => optional(runtime.speed.tokens_billions),
-        Field::Price => optional(runtime.speed.price_per_gpu_hour),
-    }
-}
-
-fn optional(value: Option<f64>) -> String {
-    value.map(shortest_decimal).unwrap_or_default()
+    field.read(config)
 }
 
 /// Reads a query string (with or without its leading `?`) into a configuration.
@@ -544,7 +264,12 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                     model.ep = 1;
                 }
             }
-            Err(error) if PARALLEL_FIELDS[..5].contains(&error.field) => {
+            Err(error)
+                if matches!(
+                    error.field,
+                    Field::Tp | Field::Pp | Field::Vpp | Field::Cp | Field::Sp
+                ) =>
+            {
                 problems.push(set_aside(pairs, error.field, error));
                 let layout = &mut config.runtime.layout;
                 let single = crate::memory::parallel::Layout::SINGLE;
@@ -589,267 +314,22 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     DecodedLink { config, problems }
 }
 
-/// The item of `all` whose key is `choice`.
-fn pick<T: Copy>(all: &[T], key: fn(T) -> &'static str, choice: &str) -> Option<T> {
-    all.iter().copied().find(|&item| key(item) == choice)
-}
-
-/// Where a whole-number field of the model is stored (nowhere for other fields).
-fn count_setter(field: Field) -> fn(&mut ModelSpec, u32) {
-    match field {
-        Field::Layers => |m, v| m.architecture.layers = v,
-        Field::Hidden => |m, v| m.architecture.hidden = v,
-        Field::Ffn => |m, v| m.architecture.ffn = v,
-        Field::Heads => |m, v| m.architecture.heads = v,
-        Field::KvHeads => |m, v| m.architecture.kv_heads = v,
-        Field::Vocab => |m, v| m.architecture.vocab = v,
-        Field::Seq => |m, v| m.seq_len = v,
-        Field::MicroBatch => |m, v| m.micro_batch = v,
-        Field::HeadDim => |m, v| m.architecture.head_dim = v,
-        Field::Experts => |m, v| m.architecture.moe.experts = v,
-        Field::TopK => |m, v| m.architecture.moe.top_k = v,
-        Field::ExpertFfn => |m, v| m.architecture.moe.expert_ffn = v,
-        Field::SharedExperts => |m, v| m.architecture.moe.shared_experts = v,
-        Field::SharedFfn => |m, v| m.architecture.moe.shared_ffn = v,
-        Field::DenseLayers => |m, v| m.architecture.moe.dense_layers = v,
-        Field::QRank => |m, v| m.architecture.mla.q_rank = v,
-        Field::KvRank => |m, v| m.architecture.mla.kv_rank = v,
-        Field::RopeDim => |m, v| m.architecture.mla.rope_dim = v,
-        Field::NopeDim => |m, v| m.architecture.mla.nope_dim = v,
-        Field::VDim => |m, v| m.architecture.mla.v_dim = v,
-        Field::Positions => |m, v| m.architecture.learned_positions = v,
-        Field::Ep => |m, v| m.ep = v,
-        _ => |_, _| {},
-    }
-}
-
-/// The value of a whole-number field beyond the base architecture.
-pub(crate) fn count_of(model: &ModelSpec, field: Field) -> u32 {
-    count_getter(field)(model)
-}
-
-/// Where a whole-number field beyond the base architecture is read from.
-fn count_getter(field: Field) -> fn(&ModelSpec) -> u32 {
-    match field {
-        Field::HeadDim => |m| m.architecture.head_dim,
-        Field::Experts => |m| m.architecture.moe.experts,
-        Field::TopK => |m| m.architecture.moe.top_k,
-        Field::ExpertFfn => |m| m.architecture.moe.expert_ffn,
-        Field::SharedExperts => |m| m.architecture.moe.shared_experts,
-        Field::SharedFfn => |m| m.architecture.moe.shared_ffn,
-        Field::DenseLayers => |m| m.architecture.moe.dense_layers,
-        Field::QRank => |m| m.architecture.mla.q_rank,
-        Field::KvRank => |m| m.architecture.mla.kv_rank,
-        Field::RopeDim => |m| m.architecture.mla.rope_dim,
-        Field::NopeDim => |m| m.architecture.mla.nope_dim,
-        Field::VDim => |m| m.architecture.mla.v_dim,
-        _ => |_| 0,
-    }
-}
-
-/// Parses `text` as `field`'s value and stores it in `config`; on error `config` is unchanged.
+/// Parses `text` as `field`'s value and stores it in `config`; on error
+/// `config` is unchanged: the field's [`Field::write`].
 pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputError> {
-    let choice = text.trim().to_ascii_lowercase();
-    let unknown = || field.error(InputErrorKind::UnknownChoice);
-    let flag = |text: &str| match text {
-        "1" => Ok(true),
-        "0" => Ok(false),
-        _ => Err(unknown()),
-    };
-
-    // Architecture fields edit the model, which they create (as custom) if needed.
-    // Any architecture or step key implies a model: Llama 2 7B's unless `model`
-    // named one. An edited architecture is custom: no longer its preset.
-    let mut edit_model = |edit: &mut dyn FnMut(&mut ModelSpec)| {
-        let mut model = config.model.or_else(default_model).ok_or_else(unknown)?;
-        edit(&mut model);
-        config.model = Some(model);
-        Ok(())
-    };
-    match field {
-        Field::Params => config.params_billions = field.parse_number(text)?,
-        Field::Gpus => config.gpus = field.parse_count(text)?,
-        Field::GpuMemory => {
-            let gb = field.parse_number(text)?;
-            if config.gpu.is_some_and(|gpu| gpu.memory().gb() != gb) {
-                config.gpu = None;
-            }
-            config.gpu_mem_gb = gb;
-        }
-        Field::Overhead => config.overhead = field.parse_number(text)?,
-        Field::Precision => config.precision = Precision::from_key(&choice).ok_or_else(unknown)?,
-        Field::GradAcc => {
-            config.gradients = GradientPrecision::from_key(&choice).ok_or_else(unknown)?;
-        }
-        Field::Optimizer => config.optimizer = Optimizer::from_key(&choice).ok_or_else(unknown)?,
-        Field::Stage => config.highlight = Strategy::from_key(&choice).ok_or_else(unknown)?,
-        Field::GlobalBatch => config.global_batch = Some(field.parse_count(text)?),
-        Field::Gpu => {
-            let gpu = gpu_preset(&choice).ok_or_else(unknown)?;
-            config.gpu = Some(gpu);
-            config.gpu_mem_gb = gpu.memory().gb();
-        }
-        Field::Model => {
-            let preset = model_preset(&choice).ok_or_else(unknown)?;
-            let mut model = config.model.unwrap_or(ModelSpec::of(preset));
-            model.base = preset;
-            model.architecture = preset.architecture;
-            config.model = Some(model);
-        }
-        Field::Tied => {
-            let v = flag(&choice)?;
-            edit_model(&mut |m| m.architecture.tied_embeddings = v)?;
-        }
-        Field::QkNorm => {
-            let v = flag(&choice)?;
-            edit_model(&mut |m| m.architecture.qk_norm = v)?;
-        }
-        Field::SharedGate => {
-            let v = flag(&choice)?;
-            edit_model(&mut |m| m.architecture.moe.shared_gate = v)?;
-        }
-        Field::Capacity => {
-            let v = field.parse_number(text)?;
-            edit_model(&mut |m| m.capacity = v)?;
-        }
-        Field::Mlp => {
-            let v = Mlp::ALL
-                .into_iter()
-                .find(|m| m.key() == choice)
-                .ok_or_else(unknown)?;
-            edit_model(&mut |m| m.architecture.mlp = v)?;
-        }
-        Field::Layers
-        | Field::Hidden
-        | Field::Ffn
-        | Field::Heads
-        | Field::KvHeads
-        | Field::Vocab
-        | Field::Seq
-        | Field::MicroBatch
-        | Field::HeadDim
-        | Field::Experts
-        | Field::TopK
-        | Field::ExpertFfn
-        | Field::SharedExperts
-        | Field::SharedFfn
-        | Field::DenseLayers
-        | Field::QRank
-        | Field::KvRank
-        | Field::RopeDim
-        | Field::NopeDim
-        | Field::VDim
-        | Field::Positions
-        | Field::Ep => {
-            let value = field.parse_count(text)?;
-            let set = count_setter(field);
-            edit_model(&mut |m| set(m, value))?;
-        }
-        Field::Dropout => {
-            let p = field.parse_number(text)?;
-            edit_model(&mut |m| m.dropout = p)?;
-        }
-        Field::Framework => {
-            let framework = pick(&Framework::ALL, Framework::key, &choice).ok_or_else(unknown)?;
-            edit_model(&mut |m| m.framework = framework)?;
-        }
-        Field::Attention => {
-            let attention = pick(&Attention::ALL, Attention::key, &choice).ok_or_else(unknown)?;
-            edit_model(&mut |m| m.attention = Some(attention))?;
-        }
-        Field::Embed => config.embed = flag(&choice)?,
-        Field::Show => config.show = Parts::from_key(&choice).ok_or_else(unknown)?,
-        Field::Controls => config.controls = flag(&choice)?,
-        Field::Method => {
-            config.fine_tuning.method =
-                pick(&Method::ALL, Method::key, &choice).ok_or_else(unknown)?
-        }
-        Field::Rank => config.fine_tuning.rank = field.parse_count(text)?,
-        Field::Targets => {
-            config.fine_tuning.targets =
-                pick(&Targets::ALL, Targets::key, &choice).ok_or_else(unknown)?
-        }
-        Field::Quant => {
-            config.fine_tuning.quant = pick(&Quant::ALL, Quant::key, &choice).ok_or_else(unknown)?
-        }
-        Field::DoubleQuant => config.fine_tuning.double_quant = flag(&choice)?,
-        Field::Amp => config.amp = flag(&choice)?,
-        Field::Accounting => {
-            config.runtime.accounting =
-                pick(&Accounting::ALL, Accounting::key, &choice).ok_or_else(unknown)?
-        }
-        Field::Offload => {
-            config.runtime.offload =
-                pick(&Offload::ALL, Offload::key, &choice).ok_or_else(unknown)?
-        }
-        Field::OffloadTo => {
-            config.runtime.offload_device =
-                pick(&OffloadDevice::ALL, OffloadDevice::key, &choice).ok_or_else(unknown)?;
-        }
-        Field::Nodes => config.runtime.nodes = field.parse_count(text)?,
-        Field::LargestLayer => {
-            let millions = field.parse_number(text)?;
-            config.runtime.largest_layer_millions = Some(millions);
-        }
-        Field::ZeroInit => config.runtime.zero_init = flag(&choice)?,
-        Field::Buffers => {
-            config.runtime.buffers = flag(&choice)?;
-        }
-        Field::ReduceBucket | Field::AllgatherBucket | Field::PrefetchBucket | Field::MaxLive => {
-            let millions = field.parse_number(text)?;
-            let sizes = &mut config.runtime.buffer_sizes;
-            *match field {
-                Field::ReduceBucket => &mut sizes.reduce_bucket,
-                Field::AllgatherBucket => &mut sizes.allgather_bucket,
-                Field::PrefetchBucket => &mut sizes.prefetch_bucket,
-                _ => &mut sizes.max_live_parameters,
-            } = millions;
-        }
-        Field::Bandwidth => config.runtime.bandwidth_gb_per_s = Some(field.parse_number(text)?),
-        Field::BufferFactor => config.runtime.buffer_factor = field.parse_number(text)?,
-        Field::Context => config.runtime.context_gb = field.parse_number(text)?,
-        Field::Tp => config.runtime.layout.tp = field.parse_count(text)?,
-        Field::Pp => config.runtime.layout.pp = field.parse_count(text)?,
-        Field::Vpp => config.runtime.layout.vpp = field.parse_count(text)?,
-        Field::Cp => config.runtime.layout.cp = field.parse_count(text)?,
-        Field::Sp => config.runtime.layout.sp = flag(&choice)?,
-        Field::Mfu => config.runtime.speed.mfu = field.parse_number(text)?,
-        Field::Tflops => config.runtime.speed.tflops = Some(field.parse_number(text)?),
-        Field::Nvlink => config.runtime.speed.nvlink_gb_per_s = Some(field.parse_number(text)?),
-        Field::Network => config.runtime.speed.network_gb_per_s = Some(field.parse_number(text)?),
-        Field::Tokens => config.runtime.speed.tokens_billions = Some(field.parse_number(text)?),
-        Field::Price => config.runtime.speed.price_per_gpu_hour = Some(field.parse_number(text)?),
-        Field::Lang => config.lang = pick(&Lang::ALL, Lang::key, &choice).ok_or_else(unknown)?,
-        Field::Theme => {
-            config.theme = Theme::ALL
-                .into_iter()
-                .find(|t| t.key() == choice)
-                .ok_or_else(unknown)?;
-        }
-        Field::Unit => {
-            config.unit = MemoryUnit::ALL
-                .into_iter()
-                .find(|u| u.key() == choice)
-                .ok_or_else(unknown)?;
-        }
-        Field::Recompute => {
-            let v = [Recompute::None, Recompute::Selective, Recompute::Full]
-                .into_iter()
-                .find(|r| r.key() == choice)
-                .ok_or_else(unknown)?;
-            edit_model(&mut |m| m.recompute = v)?;
-        }
-        Field::Flash => {
-            let v = flag(&choice)?;
-            edit_model(&mut |m| m.flash_attention = v)?;
-        }
-    }
-    Ok(())
+    field.write(config, text)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::frameworks::deepspeed::Offload;
+    use crate::frameworks::runtime::OffloadDevice;
+    use crate::input::view::Parts;
+    use crate::memory::activations::Recompute;
+    use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
+    use crate::model::architecture::Mlp;
+    use crate::report::format::{Lang, MemoryUnit, Theme};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -886,7 +366,7 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn every_choice_listed_by_a_field_decodes() {
-        for field in LINK_FIELDS {
+        for field in Field::ALL {
             for choice in field.choices() {
                 let mut config = Config::default();
                 assert_eq!(

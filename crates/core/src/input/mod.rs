@@ -6,6 +6,7 @@
 //! one declaration ([`field`]).
 
 pub mod decimal;
+mod error;
 pub mod field;
 pub mod form;
 pub mod link;
