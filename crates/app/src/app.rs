@@ -221,7 +221,7 @@ pub fn App() -> impl IntoView {
             {section(&sections::MODEL)}
             {editable.then(|| view! { <PasteConfig config=config form=form t=t /> })}
             <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
-                {move || vram_core::report::format::format_number(count())} " " {t.parameters} {model_note}
+                {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
                 {move || active_note(t, &config.get())}
             </p>
             <fieldset class="architecture" hidden=move || !with_model.get()>
@@ -343,7 +343,7 @@ fn active_note(t: &Text, config: &Config) -> String {
             " · {}",
             text::fill(
                 t.active_params,
-                &[&vram_core::report::format::format_number(
+                &[&vram_core::format::format_number(
                     arch.active_param_count() as f64
                 )]
             )
@@ -374,7 +374,7 @@ fn caption(t: &Text, config: &Config) -> String {
     let params = config.params().map_or(0.0, |p| p.get());
     let size = format!(
         "{} {}{}",
-        vram_core::report::format::format_number(params),
+        vram_core::format::format_number(params),
         t.parameters,
         model_note(t, config)
     );
@@ -418,7 +418,7 @@ fn caption(t: &Text, config: &Config) -> String {
 
 /// The optimizer's bytes per parameter and their source.
 fn optimizer_note(t: &Text, config: &Config) -> String {
-    use vram_core::report::format::format_number;
+    use vram_core::format::format_number;
     let (optimizer, precision) = (config.optimizer, config.precision);
     text::fill(
         t.optimizer_note,
@@ -433,7 +433,7 @@ fn optimizer_note(t: &Text, config: &Config) -> String {
 
 /// The memory per GPU in both units, so "80 GB" cards read honestly.
 fn gpu_capacity(config: &Config) -> String {
-    use vram_core::report::format::{format_bytes, MemoryUnit};
+    use vram_core::format::{format_bytes, MemoryUnit};
     let memory = vram_core::Bytes::from_gb(config.gpu_mem_gb);
     let gib = format_bytes(memory, MemoryUnit::Gib);
     match config.gpu {
@@ -573,7 +573,7 @@ fn hub_summary(t: &Text, hub: &vram_core::model::hub::HubConfig) -> Vec<String> 
         t.paste_done,
         &[
             &hub.model_type,
-            &vram_core::report::format::format_number(hub.architecture.param_count() as f64),
+            &vram_core::format::format_number(hub.architecture.param_count() as f64),
             &pairs(&hub.read),
         ],
     )];
@@ -592,7 +592,7 @@ fn hub_summary(t: &Text, hub: &vram_core::model::hub::HubConfig) -> Vec<String> 
             t.paste_mtp,
             &[
                 &hub.mtp_layers.to_string(),
-                &vram_core::report::format::format_number(params as f64),
+                &vram_core::format::format_number(params as f64),
             ],
         ));
     }

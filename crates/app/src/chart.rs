@@ -9,8 +9,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 use plotters_canvas::CanvasBackend;
+use vram_core::format::{format_bytes, format_number, format_params};
 use vram_core::input::decimal::shortest_decimal;
-use vram_core::report::format::{format_bytes, format_number, format_params};
 use vram_core::time::plans::Plan;
 use vram_core::{Report, Strategy};
 use web_sys::HtmlCanvasElement;
@@ -138,7 +138,7 @@ const HEIGHT_CSS: u32 = 300;
 #[component]
 pub fn Chart(
     report: Memo<Report>,
-    theme: Memo<vram_core::report::format::Theme>,
+    theme: Memo<vram_core::format::Theme>,
     t: &'static Text,
     kind: ChartKind,
 ) -> impl IntoView {

@@ -6,7 +6,7 @@
 
 use std::panic::PanicHookInfo;
 
-use vram_core::report::format::Lang;
+use vram_core::format::Lang;
 
 use crate::text;
 

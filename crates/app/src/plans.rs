@@ -7,8 +7,8 @@
 //! a table's place, a canvas and one listener, so the first view stays small.
 
 use leptos::prelude::*;
+use vram_core::format::{format_bytes, format_number, format_seconds, Lang, MemoryUnit};
 use vram_core::input::link;
-use vram_core::report::format::{format_bytes, format_number, format_seconds, Lang, MemoryUnit};
 use vram_core::time::plans::Plan;
 use vram_core::Config;
 
@@ -149,7 +149,7 @@ pub fn Plans(
     config: Memo<Config>,
     form: Form,
     open: RwSignal<bool>,
-    theme: Memo<vram_core::report::format::Theme>,
+    theme: Memo<vram_core::format::Theme>,
     t: &'static Text,
 ) -> impl IntoView {
     let place = NodeRef::<leptos::html::Div>::new();

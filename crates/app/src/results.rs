@@ -1,10 +1,10 @@
 //! The strategy table and the one-line verdict above it.
 
 use leptos::prelude::*;
-use vram_core::input::decimal::shortest_decimal;
-use vram_core::report::format::{
+use vram_core::format::{
     format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
 };
+use vram_core::input::decimal::shortest_decimal;
 use vram_core::{Bytes, Report, Strategy, StrategyReport};
 
 use crate::text::{self, Text};
@@ -212,7 +212,7 @@ fn adapters_note(
     report: &Report,
     adapters: vram_core::memory::finetune::Adapters,
 ) -> String {
-    use vram_core::report::format::{format_bytes, format_number};
+    use vram_core::format::{format_bytes, format_number};
     let all = report.setup.params().get();
     let trainable = adapters.trainable as f64;
     let quantised = report.fine_tuning.method == vram_core::memory::finetune::Method::Qlora;
@@ -244,8 +244,8 @@ fn hf_parts(
     model: &vram_core::config::ModelSpec,
     kept: &vram_core::memory::activations::ActivationMemory,
 ) -> String {
+    use vram_core::format::format_bytes;
     use vram_core::frameworks::hf::Numerics;
-    use vram_core::report::format::format_bytes;
     let numerics = match vram_core::frameworks::hf::numerics_of(report.setup.precision()) {
         Numerics::Fp32 => 0,
         Numerics::Pure16 => 1,
@@ -330,7 +330,7 @@ pub fn notes(t: &Text, report: &Report) -> String {
 /// The layout in words: its sizes, ZeRO's group, the most loaded GPU's rank,
 /// layers, parameters and activations; TP across nodes and ZeRO-2/3 under
 /// pipeline parallelism said.
-fn layout_note(t: &Text, report: &Report, layout: &vram_core::config::LayoutReport) -> String {
+fn layout_note(t: &Text, report: &Report, layout: &vram_core::report::LayoutReport) -> String {
     let l = layout.layout;
     let ep = report.model.map_or(1, |m| m.ep);
     let sizes = crate::plans::layout_words(l, ep, layout.data_parallel);
@@ -373,7 +373,7 @@ pub fn MegatronLine(
     report: Memo<Report>,
     t: &'static Text,
 ) -> impl IntoView {
-    let megatron = RwSignal::new(None::<vram_core::config::MegatronReport>);
+    let megatron = RwSignal::new(None::<vram_core::report::MegatronReport>);
     Effect::new(move |_| {
         let shown = config.get();
         if shown.runtime.accounting != vram_core::Accounting::Megatron {

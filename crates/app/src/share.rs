@@ -317,8 +317,8 @@ pub fn read_config_with(
 pub fn megatron_of(
     lazy: &JsValue,
     config: &vram_core::Config,
-) -> Option<vram_core::config::MegatronReport> {
-    vram_core::config::MegatronReport::decode(&megatron_with(
+) -> Option<vram_core::report::MegatronReport> {
+    vram_core::report::MegatronReport::decode(&megatron_with(
         lazy,
         &vram_core::input::link::encode(config),
     ))

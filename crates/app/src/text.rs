@@ -5,9 +5,9 @@
 //! fails on an empty or untranslated one. Sentences with figures are templates
 //! whose `{}` are filled in order ([`fill`]); the figures come from the core.
 
+use vram_core::format::{format_number, format_percent, Lang};
 use vram_core::input::field::Splits;
 use vram_core::input::link::{value_of, LinkProblem};
-use vram_core::report::format::{format_number, format_percent, Lang};
 use vram_core::{Config, Field, InputError, InputErrorKind};
 
 macro_rules! texts {
@@ -788,9 +788,9 @@ mod tests {
     /// names they repeat: a list out of order would label one choice as another.
     #[test]
     fn choice_labels_follow_the_cores_order() {
+        use vram_core::format::{MemoryUnit, Theme};
         use vram_core::memory::activations::Recompute;
         use vram_core::model::architecture::Mlp;
-        use vram_core::report::format::{MemoryUnit, Theme};
         use vram_core::{GradientPrecision, Optimizer, Precision};
         assert_eq!(EN.precision, Precision::ALL.map(Precision::label));
         assert_eq!(
@@ -802,7 +802,7 @@ mod tests {
         assert_eq!(EN.recompute, Recompute::ALL.map(Recompute::label));
         assert_eq!(EN.unit, MemoryUnit::ALL.map(MemoryUnit::label));
         assert_eq!(EN.theme, Theme::ALL.map(Theme::label));
-        assert_eq!(EN.lang.len(), vram_core::report::format::Lang::ALL.len());
+        assert_eq!(EN.lang.len(), vram_core::format::Lang::ALL.len());
         assert_eq!(EN.accounting.len(), vram_core::Accounting::ALL.len());
         assert_eq!(EN.offload.len(), vram_core::Offload::ALL.len());
         assert_eq!(EN.offload_to.len(), vram_core::OffloadDevice::ALL.len());

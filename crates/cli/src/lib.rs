@@ -5,12 +5,12 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use vram_core::format::{
+    format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
+};
 use vram_core::input::decimal::shortest_decimal;
 use vram_core::input::link::{self, all_fields, apply, value_of};
 use vram_core::memory::step::Phase;
-use vram_core::report::format::{
-    format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
-};
 use vram_core::{Bytes, Config, Field, Report, StrategyReport};
 
 /// Where `--link` points when `--base-url` is not given: what `scripts/serve` serves.

@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod format;
 pub mod frameworks;
 pub mod gpu;
 pub mod input;
@@ -30,7 +31,7 @@ pub mod report;
 pub mod time;
 pub mod units;
 
-pub use config::{Config, Report, StrategyReport};
+pub use config::Config;
 pub use frameworks::deepspeed::Offload;
 pub use frameworks::runtime::{
     Accounting, BeyondGpu, BufferSizes, OffloadDevice, Placement, Runtime,
@@ -42,6 +43,7 @@ pub use memory::{
     max_trainable_params, max_trainable_sweep, BytesPerParam, GradientPrecision, MemoryBreakdown,
     MemoryBudget, Optimizer, Precision, Recipe, Strategy, TrainingSetup,
 };
+pub use report::{Report, StrategyReport};
 pub use units::{Bytes, ParamCount};
 
 // Under `cargo test --target wasm32-unknown-unknown` the unit tests run in headless Chromium.

@@ -84,7 +84,7 @@ impl Sum for Bytes {
 }
 
 impl fmt::Display for Bytes {
-    /// Shortest exact form with its unit, e.g. `38500000000 B`; see [`crate::report::format`]
+    /// Shortest exact form with its unit, e.g. `38500000000 B`; see [`crate::format`]
     /// for the human-friendly forms.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} B", self.0)

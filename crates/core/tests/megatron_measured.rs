@@ -62,7 +62,7 @@ fn megatrons_own_estimate_to_the_bit() {
         let applied = decode(&query).config;
         let m = applied.megatron_report().unwrap();
         assert_eq!(
-            vram_core::config::MegatronReport::decode(&m.encode()),
+            vram_core::report::MegatronReport::decode(&m.encode()),
             Some(m)
         );
         let shown = match distributed {

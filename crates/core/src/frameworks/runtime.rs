@@ -426,9 +426,9 @@ const fn bpp(weights: f64, gradients: f64, optimizer_states: f64) -> BytesPerPar
 
 #[cfg(test)]
 mod tests {
-    use crate::config::Report;
     use crate::input::link::decode;
     use crate::memory::Strategy;
+    use crate::report::Report;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 

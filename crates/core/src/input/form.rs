@@ -14,8 +14,9 @@
 //!   architecture with one;
 //! - choosing a preset fills the fields it determines ([`edited`]).
 
-use crate::config::{Config, ModelSpec};
-use crate::input::link::{self, apply, value_of, DEFAULT_ARCHITECTURE_PRESET};
+use crate::config::Config;
+use crate::input::field::{default_model, DEFAULT_ARCHITECTURE_PRESET};
+use crate::input::link::{self, apply, value_of};
 use crate::input::{parse_percent, percent_text, Field, InputError, Scope};
 
 /// What the form's control of `field` shows for `config`.
@@ -37,11 +38,6 @@ pub fn text_of(config: &Config, field: Field) -> String {
         }
         _ => value_of(config, field),
     }
-}
-
-/// The model whose values the architecture fields show while none is chosen.
-fn default_model() -> Option<ModelSpec> {
-    crate::model::architecture::model_preset(DEFAULT_ARCHITECTURE_PRESET).map(ModelSpec::of)
 }
 
 /// The keys a choice field's control offers, in order: its [`Field::choices`],

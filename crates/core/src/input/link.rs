@@ -23,7 +23,6 @@ use crate::config::{Config, ModelSpec};
 use crate::frameworks::hf::Framework;
 use crate::frameworks::runtime::Accounting;
 use crate::input::{Field, InputError, InputErrorKind, Written};
-use crate::model::architecture::model_preset;
 
 /// The version of the link contract that [`encode`] writes.
 pub const LINK_VERSION: &str = "1";
@@ -132,12 +131,7 @@ pub fn all_fields() -> impl Iterator<Item = Field> {
     Field::ALL.into_iter()
 }
 
-/// The model used when architecture keys come without a `model` key.
-pub const DEFAULT_ARCHITECTURE_PRESET: &str = "llama2-7b";
-
-fn default_model() -> Option<ModelSpec> {
-    model_preset(DEFAULT_ARCHITECTURE_PRESET).map(ModelSpec::of)
-}
+pub use crate::input::field::{default_model, DEFAULT_ARCHITECTURE_PRESET};
 
 /// The link's text for one field of `config` (empty for a field it does not
 /// hold): the field's [`Field::read`].
@@ -323,13 +317,13 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::{Lang, MemoryUnit, Theme};
     use crate::frameworks::deepspeed::Offload;
     use crate::frameworks::runtime::OffloadDevice;
     use crate::input::view::Parts;
     use crate::memory::activations::Recompute;
     use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
     use crate::model::architecture::Mlp;
-    use crate::report::format::{Lang, MemoryUnit, Theme};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 

@@ -6,7 +6,6 @@
 //! one declaration ([`field`]).
 
 pub mod decimal;
-mod error;
 pub mod field;
 pub mod form;
 pub mod link;

@@ -27,8 +27,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::format::MemoryUnit;
+use crate::memory::parallel::Layout;
 use crate::model::architecture::{Architecture, Mlp};
-use crate::report::format::MemoryUnit;
 use crate::units::Bytes;
 
 /// What the backward pass recomputes instead of storing.
@@ -113,17 +114,6 @@ pub struct ActivationMemory {
     pub total: Bytes,
 }
 
-/// The activation memory of `architecture` trained as `setup`, per GPU.
-pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -> ActivationMemory {
-    crate::memory::parallel::stage_activations(
-        architecture,
-        setup,
-        &crate::memory::parallel::Layout::SINGLE,
-        0,
-        None,
-    )
-}
-
 /// Bytes one layer keeps per token (per query–key pair for the scores),
 /// split as tensor parallelism splits them (Korthikanti et al. 2022, §4.1).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -168,7 +158,7 @@ pub fn layer_values(arch: &Architecture, setup: &ActivationSetup, moe: bool) -> 
 /// numbers; `t` experts per token, `c` the capacity factor, `n` shared
 /// experts, `E` routed experts.
 fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: MemoryUnit) -> String {
-    let number = crate::report::format::format_number;
+    let number = crate::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
     let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
     let m = match arch.mlp {
@@ -259,7 +249,7 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
         "{symbols} + {two_e}·s·b·h + (e + 4)·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
         number(e + 4.0),
         arch.vocab,
-        crate::report::format::format_bytes(total, unit)
+        crate::format::format_bytes(total, unit)
     )
 }
 
@@ -323,7 +313,7 @@ pub const fn is_plain(arch: &Architecture) -> bool {
 /// ```
 /// use vram_core::memory::activations::{activation_derivation, ActivationSetup, Recompute};
 /// use vram_core::model::architecture::model_preset;
-/// use vram_core::report::format::MemoryUnit;
+/// use vram_core::format::MemoryUnit;
 ///
 /// let llama3 = model_preset("llama3-8b").unwrap().architecture;
 /// let setup = ActivationSetup {
@@ -353,7 +343,7 @@ pub fn activation_derivation(
     setup: &ActivationSetup,
     unit: MemoryUnit,
 ) -> String {
-    let number = crate::report::format::format_number;
+    let number = crate::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, architecture.hidden);
     let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
     let m = match architecture.mlp {
@@ -396,8 +386,102 @@ pub fn activation_derivation(
         "{symbols} + {two_e}·s·b·h + (e + 4)·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
         number(e + 4.0),
         architecture.vocab,
-        crate::report::format::format_bytes(total, unit)
+        crate::format::format_bytes(total, unit)
     )
+}
+
+/// What one GPU of pipeline rank `rank` keeps for the backward pass under
+/// `layout`, `microbatches` per step (unknown: the pipeline full).
+///
+/// Korthikanti et al. 2022, Table 2, generalised as [`crate::memory::activations`]
+/// does: TP divides what lives inside the tensor-parallel region (Q, K, V, the
+/// output projection's input, the MLP, the attention scores), SP divides the
+/// rest too (the norms' inputs, the dropout masks, the QKV and MLP inputs);
+/// full recomputation keeps each layer's input (÷ TP with SP) and rebuilds one
+/// layer; CP divides the sequence (each rank keeps its s ÷ CP queries' values,
+/// and without FlashAttention their scores against all s keys). The rank's
+/// layers are held [`Layout::in_flight`] times; the first stage adds the
+/// embedding's dropout mask, the last the final norm's and the output head's
+/// inputs and the vocabulary-parallel logits (÷ TP).
+pub fn stage_activations(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    layout: &Layout,
+    rank: u32,
+    microbatches: Option<u32>,
+) -> ActivationMemory {
+    let tp = f64::from(layout.tp);
+    let cp = f64::from(layout.cp);
+    let outside = if layout.sp { tp } else { 1.0 };
+    let s = f64::from(setup.seq_len) / cp;
+    let b = f64::from(setup.micro_batch);
+    let h = f64::from(arch.hidden);
+    let v = f64::from(arch.vocab);
+    let e = setup.bytes_per_value;
+    let mask = if setup.dropout { 1.0 } else { 0.0 };
+    let scores_counted = !setup.flash_attention && setup.recompute != Recompute::Selective;
+    let layer = |moe: bool| {
+        let values = layer_values(arch, setup, moe);
+        (values.outside / outside + values.inside / tp) * s * b
+    };
+    let (dense, moe) = (layer(false), layer(true));
+    let scores = if scores_counted {
+        (2.0 * e + mask) * f64::from(arch.heads) * s * f64::from(setup.seq_len) * b / tp
+    } else {
+        0.0
+    };
+    let dense_layers = arch.dense_layer_count();
+    let (mut dense_here, mut moe_here) = (0.0, 0.0);
+    for i in 0..arch.layers {
+        if layout.rank_of_layer(i, arch.layers) == rank {
+            if i < dense_layers {
+                dense_here += 1.0;
+            } else {
+                moe_here += 1.0;
+            }
+        }
+    }
+    // One layer: a mixture of experts' where the rank has one.
+    let widest = if moe_here > 0.0 { moe } else { dense };
+    let in_flight = layout.in_flight(rank, microbatches);
+    let (per_layer, layers) = match setup.recompute {
+        Recompute::None | Recompute::Selective => (
+            widest + scores,
+            (dense_here * (dense + scores) + moe_here * (moe + scores)) * in_flight,
+        ),
+        // Each layer's input, and the largest layer's working set rebuilt.
+        Recompute::Full => {
+            let input = e * s * b * h / outside;
+            let rebuilt = if moe_here > 0.0 && dense_here > 0.0 {
+                dense.max(moe)
+            } else {
+                widest
+            };
+            (
+                widest,
+                (dense_here + moe_here) * input * in_flight + rebuilt + scores,
+            )
+        }
+    };
+    let mut outside_layers = 0.0;
+    if rank == 0 {
+        outside_layers += mask * s * b * h / outside * in_flight;
+    }
+    if rank == layout.pp - 1 {
+        outside_layers += 2.0 * e * s * b * h / outside + (e + 4.0) * s * b * v / tp;
+    }
+    ActivationMemory {
+        per_layer: Bytes::new(per_layer),
+        layers: Bytes::new(layers),
+        embeddings_and_logits: Bytes::new(outside_layers),
+        adapters: Bytes::ZERO,
+        total: Bytes::new(layers + outside_layers),
+    }
+}
+
+/// The activation memory of `architecture` trained as `setup`, per GPU.
+pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -> ActivationMemory {
+    stage_activations(architecture, setup, &Layout::SINGLE, 0, None)
 }
 
 #[cfg(test)]
@@ -610,7 +694,7 @@ mod tests {
             assert_eq!(evaluate(numbers), total_bytes.get(), "{text}");
             assert_eq!(
                 total,
-                crate::report::format::format_bytes(total_bytes, MemoryUnit::Gb)
+                crate::format::format_bytes(total_bytes, MemoryUnit::Gb)
             );
             // The symbols, given their values, are the same sum.
             let values = [

@@ -463,7 +463,7 @@ mod tests {
         assert_eq!(adapters.working_bytes, 2 * 4096 * 11008);
     }
 
-    fn report_of(query: &str) -> crate::config::Report {
+    fn report_of(query: &str) -> crate::report::Report {
         let decoded = crate::input::link::decode(query);
         assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
         decoded.config.report().expect("a report")

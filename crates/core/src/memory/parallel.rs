@@ -14,9 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::input::{Field, InputError, InputErrorKind, Splits};
-use crate::memory::activations::{layer_values, ActivationMemory, ActivationSetup, Recompute};
 use crate::model::architecture::{Architecture, Biases};
-use crate::units::Bytes;
 
 /// How the GPUs split the model: the sizes of the tensor-, pipeline- and
 /// context-parallel groups, the interleaved stages and sequence parallelism.
@@ -272,98 +270,10 @@ pub fn stage_params(arch: &Architecture, layout: &Layout, rank: u32) -> StagePar
     }
 }
 
-/// What one GPU of pipeline rank `rank` keeps for the backward pass under
-/// `layout`, `microbatches` per step (unknown: the pipeline full).
-///
-/// Korthikanti et al. 2022, Table 2, generalised as [`crate::memory::activations`]
-/// does: TP divides what lives inside the tensor-parallel region (Q, K, V, the
-/// output projection's input, the MLP, the attention scores), SP divides the
-/// rest too (the norms' inputs, the dropout masks, the QKV and MLP inputs);
-/// full recomputation keeps each layer's input (÷ TP with SP) and rebuilds one
-/// layer; CP divides the sequence (each rank keeps its s ÷ CP queries' values,
-/// and without FlashAttention their scores against all s keys). The rank's
-/// layers are held [`Layout::in_flight`] times; the first stage adds the
-/// embedding's dropout mask, the last the final norm's and the output head's
-/// inputs and the vocabulary-parallel logits (÷ TP).
-pub fn stage_activations(
-    arch: &Architecture,
-    setup: &ActivationSetup,
-    layout: &Layout,
-    rank: u32,
-    microbatches: Option<u32>,
-) -> ActivationMemory {
-    let tp = f64::from(layout.tp);
-    let cp = f64::from(layout.cp);
-    let outside = if layout.sp { tp } else { 1.0 };
-    let s = f64::from(setup.seq_len) / cp;
-    let b = f64::from(setup.micro_batch);
-    let h = f64::from(arch.hidden);
-    let v = f64::from(arch.vocab);
-    let e = setup.bytes_per_value;
-    let mask = if setup.dropout { 1.0 } else { 0.0 };
-    let scores_counted = !setup.flash_attention && setup.recompute != Recompute::Selective;
-    let layer = |moe: bool| {
-        let values = layer_values(arch, setup, moe);
-        (values.outside / outside + values.inside / tp) * s * b
-    };
-    let (dense, moe) = (layer(false), layer(true));
-    let scores = if scores_counted {
-        (2.0 * e + mask) * f64::from(arch.heads) * s * f64::from(setup.seq_len) * b / tp
-    } else {
-        0.0
-    };
-    let dense_layers = arch.dense_layer_count();
-    let (mut dense_here, mut moe_here) = (0.0, 0.0);
-    for i in 0..arch.layers {
-        if layout.rank_of_layer(i, arch.layers) == rank {
-            if i < dense_layers {
-                dense_here += 1.0;
-            } else {
-                moe_here += 1.0;
-            }
-        }
-    }
-    // One layer: a mixture of experts' where the rank has one.
-    let widest = if moe_here > 0.0 { moe } else { dense };
-    let in_flight = layout.in_flight(rank, microbatches);
-    let (per_layer, layers) = match setup.recompute {
-        Recompute::None | Recompute::Selective => (
-            widest + scores,
-            (dense_here * (dense + scores) + moe_here * (moe + scores)) * in_flight,
-        ),
-        // Each layer's input, and the largest layer's working set rebuilt.
-        Recompute::Full => {
-            let input = e * s * b * h / outside;
-            let rebuilt = if moe_here > 0.0 && dense_here > 0.0 {
-                dense.max(moe)
-            } else {
-                widest
-            };
-            (
-                widest,
-                (dense_here + moe_here) * input * in_flight + rebuilt + scores,
-            )
-        }
-    };
-    let mut outside_layers = 0.0;
-    if rank == 0 {
-        outside_layers += mask * s * b * h / outside * in_flight;
-    }
-    if rank == layout.pp - 1 {
-        outside_layers += 2.0 * e * s * b * h / outside + (e + 4.0) * s * b * v / tp;
-    }
-    ActivationMemory {
-        per_layer: Bytes::new(per_layer),
-        layers: Bytes::new(layers),
-        embeddings_and_logits: Bytes::new(outside_layers),
-        adapters: Bytes::ZERO,
-        total: Bytes::new(layers + outside_layers),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::memory::activations::{stage_activations, ActivationSetup, Recompute};
     use crate::model::architecture::model_preset;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;

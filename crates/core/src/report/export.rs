@@ -1,9 +1,9 @@
 //! The results to take away: a Markdown table for a homework or an issue, in
 //! the reader's words, and CSV for a spreadsheet, in bytes and unrounded.
 
-use crate::config::Report;
+use crate::format::{format_bytes, format_params};
 use crate::input::decimal::shortest_decimal;
-use crate::report::format::{format_bytes, format_params};
+use crate::report::Report;
 
 /// The Markdown table's headings and verdicts, in the page's language: strategy,
 /// weights, gradients, optimizer states, activations, total, fits, largest model;

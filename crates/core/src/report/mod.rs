@@ -1,5 +1,1177 @@
-//! What is shown: numbers and units for people ([`format`]) and the exports
-//! (Markdown and CSV, [`export`]).
+//! What is shown: the report of every strategy for a configuration, built
+//! once here ([`evaluate`] checks and evaluates a configuration) and rendered
+//! by every view, and its exports (Markdown and CSV, [`export`]).
 
+pub mod evaluate;
 pub mod export;
-pub mod format;
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::{Config, ModelSpec};
+use crate::format::MemoryUnit;
+use crate::frameworks::deepspeed::Offload;
+use crate::frameworks::hf::{hf_activation_memory, hf_step_transients, Framework, Numerics};
+use crate::frameworks::runtime::{Accounting, BeyondGpu, Runtime};
+use crate::input::{Field, InputError};
+use crate::memory::activations::stage_activations;
+use crate::memory::activations::{
+    activation_derivation, ActivationMemory, ActivationSetup, Recompute,
+};
+use crate::memory::finetune::FineTuning;
+use crate::memory::parallel::{stage_params, Layout, StageParams};
+use crate::memory::step::{megatron_step_transients, StepMemory, StepTransients};
+use crate::memory::Strategy;
+use crate::memory::{BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup};
+use crate::model::architecture::Architecture;
+use crate::units::{Bytes, ParamCount};
+
+/// The figures of one strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StrategyReport {
+    /// Which strategy.
+    pub strategy: Strategy,
+    /// Bytes per parameter of each model state on one GPU.
+    pub bytes_per_param: BytesPerParam,
+    /// Memory of the model states on one GPU.
+    pub memory: MemoryBreakdown,
+    /// The step's moments around [`memory.total`](MemoryBreakdown::total),
+    /// what is kept.
+    pub step: StepMemory,
+    /// Whether the peak of the step fits in the usable memory.
+    pub fits: bool,
+    /// Usable memory left over at the peak of the step (negative when it does
+    /// not fit).
+    pub headroom: Bytes,
+    /// The largest model whose states fit in the usable memory (activations aside).
+    pub max_params: ParamCount,
+    /// The fewest GPUs with which this strategy fits, up to 2^20; `None` if none do.
+    pub fewest_gpus: Option<u32>,
+    /// The largest micro-batch that fits, when activations are counted.
+    pub max_micro_batch: Option<u32>,
+    /// Each node's CPU memory and NVMe, and the network.
+    pub beyond: BeyondGpu,
+    /// With a layout: the pipeline rank of the most loaded GPU, whose figures these are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
+    /// Whether a framework runs this strategy with the layout: DeepSpeed's
+    /// pipeline engine refuses ZeRO-2 and ZeRO-3 (`PipelineEngine` asserts a
+    /// stage below 2). An unsupported strategy never fits.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub supported: bool,
+    /// The step's time, with a model on a GPU whose peak is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<crate::time::StepTime>,
+}
+
+const fn yes() -> bool {
+    true
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
+/// One pipeline rank as the report evaluates it.
+struct Stage {
+    params: Option<StageParams>,
+    kept: Option<ActivationMemory>,
+    transients: Option<StepTransients>,
+    per_sequence: Option<Bytes>,
+}
+
+/// The layout's figures: how the GPUs divide, and each stage's parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LayoutReport {
+    /// The layout.
+    pub layout: Layout,
+    /// The data-parallel degree: GPUs ÷ (TP × PP × CP).
+    pub data_parallel: u32,
+    /// Microbatches per step on each pipeline, when a global batch is given.
+    pub microbatches: Option<u32>,
+    /// One GPU's parameters on each pipeline rank.
+    pub stages: Vec<StageParams>,
+    /// Whether tensor parallelism spans nodes (it then runs over the slow link).
+    pub across_nodes: bool,
+}
+
+/// Every figure the page shows for a valid configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The model and how it is trained.
+    pub setup: TrainingSetup,
+    /// Each GPU's memory and the part held back.
+    pub budget: MemoryBudget,
+    /// The strategy highlighted.
+    pub highlight: Strategy,
+    /// One entry per strategy, in [`Strategy::ALL`]'s order.
+    pub strategies: [StrategyReport; 4],
+    /// The model's architecture and step, when given.
+    pub model: Option<ModelSpec>,
+    /// Activation memory per GPU, when the architecture is known.
+    pub activations: Option<ActivationMemory>,
+    /// What the step holds around the kept activations, when they are known.
+    pub step: Option<StepTransients>,
+    /// Gradient-accumulation steps for the global batch, when one was given.
+    pub accumulation_steps: Option<Result<u32, InputError>>,
+    /// The unit memory is shown in.
+    pub unit: MemoryUnit,
+    /// Whose accounting the memory figures follow.
+    pub accounting: Accounting,
+    /// What is trained (the adapters' counts are in [`TrainingSetup::adapters`]).
+    pub fine_tuning: FineTuning,
+    /// How the model is split over the GPUs, when it is.
+    pub layout: Option<LayoutReport>,
+    /// What Megatron-LM would print, under `acct=megatron`: filled by
+    /// [`Config::megatron_report`] where it is wanted (the CLI), `None` from
+    /// [`Config::report`].
+    pub megatron: Option<MegatronReport>,
+    /// The whole run of the highlighted strategy, when training tokens are given.
+    pub training: Option<crate::time::Training>,
+    /// The peak and links the step times assume.
+    pub machine: Option<crate::time::Machine>,
+}
+
+/// Megatron-LM's estimate for this configuration: without its distributed
+/// optimizer (the page's DDP row) and with it (ZeRO-1's). Megatron has no
+/// ZeRO-2 or ZeRO-3.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MegatronReport {
+    /// `--use-distributed-optimizer` off.
+    pub without_distributed_optimizer: crate::frameworks::megatron::MegatronEstimate,
+    /// `--use-distributed-optimizer` on.
+    pub with_distributed_optimizer: crate::frameworks::megatron::MegatronEstimate,
+}
+
+impl MegatronReport {
+    /// As the lazily loaded module sends it to the page: every float's 64
+    /// bits, comma-separated. [`MegatronReport::decode`] reads it back exactly.
+    pub fn encode(&self) -> String {
+        let mut fields = Vec::new();
+        for e in [
+            &self.without_distributed_optimizer,
+            &self.with_distributed_optimizer,
+        ] {
+            let floats = [
+                e.weight_and_optimizer.get(),
+                e.activations.get(),
+                e.total.get(),
+            ];
+            fields.extend(
+                floats
+                    .iter()
+                    .chain(&e.printed_mb)
+                    .map(|v| v.to_bits().to_string()),
+            );
+            fields.push(u8::from(e.sequence_parallel_path).to_string());
+        }
+        fields.join(",")
+    }
+
+    /// The report [`MegatronReport::encode`] wrote.
+    pub fn decode(text: &str) -> Option<MegatronReport> {
+        let fields: Vec<u64> = text
+            .split(',')
+            .map(|f| f.parse().ok())
+            .collect::<Option<_>>()?;
+        let one = |f: &[u64]| {
+            let v = |i: usize| f64::from_bits(f[i]);
+            crate::frameworks::megatron::MegatronEstimate {
+                weight_and_optimizer: Bytes::new(v(0)),
+                activations: Bytes::new(v(1)),
+                total: Bytes::new(v(2)),
+                printed_mb: [v(3), v(4), v(5)],
+                sequence_parallel_path: f[6] == 1,
+            }
+        };
+        (fields.len() == 14).then(|| MegatronReport {
+            without_distributed_optimizer: one(&fields[..7]),
+            with_distributed_optimizer: one(&fields[7..]),
+        })
+    }
+}
+
+impl Default for Report {
+    /// The report of the lesson's example, [`Config::default`].
+    fn default() -> Self {
+        let config = Config::default();
+        let setup = TrainingSetup {
+            params: ParamCount::from_billions(config.params_billions),
+            recipe: config.recipe(),
+            gpus: config.gpus,
+            adapters: None,
+        };
+        let budget = MemoryBudget {
+            gpu_memory: Bytes::from_gb(config.gpu_mem_gb),
+            reserved_fraction: config.overhead,
+            context: Bytes::ZERO,
+        };
+        Report::new(setup, budget, config.highlight)
+    }
+}
+
+/// A strategy's placement with expert parallelism (Megatron-LM's layout):
+/// the dense parameters as data parallelism places them over every GPU, the
+/// routed experts divided over `ep` ranks, each rank's experts replicated
+/// over the expert-data-parallel group of N ÷ EP GPUs, where ZeRO shards their
+/// states: a state the strategy shards takes `bytes ÷ (N ÷ EP)` for each of
+/// the rank's `routed ÷ EP` parameters (`bytes ÷ N` per routed parameter),
+/// one it does not shard `bytes` (`bytes ÷ EP` per routed parameter). Bytes per
+/// parameter are given per parameter of the whole model. Offload and
+/// DeepSpeed's estimator are refused with EP (see [`Config::setup`]).
+pub(crate) fn place_with_experts(
+    runtime: &Runtime,
+    setup: &TrainingSetup,
+    strategy: Strategy,
+    gpus_per_node: u32,
+    largest: Option<ParamCount>,
+    routed: f64,
+    ep: u32,
+) -> crate::frameworks::runtime::Placement {
+    let all = setup.params().get();
+    let dense_setup = TrainingSetup {
+        params: ParamCount::new(all - routed),
+        ..*setup
+    };
+    let dense = runtime.place(&dense_setup, strategy, gpus_per_node, largest);
+    let ep = f64::from(ep);
+    let sharded = setup.bytes_per_param(strategy);
+    let part = |bytes: f64, shards: bool| if shards { bytes } else { bytes / ep };
+    let expert = BytesPerParam {
+        weights: part(sharded.weights, strategy.shards_weights()),
+        gradients: part(sharded.gradients, strategy.shards_gradients()),
+        optimizer_states: part(sharded.optimizer_states, strategy.shards_optimizer_states()),
+    };
+    let add = |a: Bytes, per_param: f64| Bytes::new(a.get() + routed * per_param);
+    let dense_share = (all - routed) / all;
+    let d = dense.bytes_per_param;
+    let weigh = |d: f64, e: f64| d * dense_share + e * routed / all;
+    // Each rank's experts' gradients are reduced within its group of N ÷ EP.
+    let groups = (setup.gpus() as f64 / ep).max(1.0) as u32;
+    let expert_elements =
+        crate::frameworks::deepspeed::communication_elements(strategy, routed / ep, groups);
+    let communication = Bytes::new(
+        dense.beyond.communication.get() + expert_elements * setup.gradient_bytes_per_param(),
+    );
+    crate::frameworks::runtime::Placement {
+        gpu: MemoryBreakdown {
+            weights: add(dense.gpu.weights, expert.weights),
+            gradients: add(dense.gpu.gradients, expert.gradients),
+            optimizer_states: add(dense.gpu.optimizer_states, expert.optimizer_states),
+            activations: Bytes::ZERO,
+            buffers: dense.gpu.buffers,
+            total: add(dense.gpu.total, expert.total()),
+        },
+        bytes_per_param: BytesPerParam {
+            weights: weigh(d.weights, expert.weights),
+            gradients: weigh(d.gradients, expert.gradients),
+            optimizer_states: weigh(d.optimizer_states, expert.optimizer_states),
+        },
+        fixed: dense.fixed,
+        beyond: BeyondGpu {
+            communication,
+            communication_seconds: runtime
+                .bandwidth_gb_per_s
+                .map(|bw| crate::frameworks::deepspeed::communication_seconds(communication, bw)),
+            ..dense.beyond
+        },
+    }
+}
+
+/// How far the peak of the step rises above what is kept, in bytes: the
+/// largest moment's difference (none of the frameworks the page follows holds
+/// less than what it keeps at every moment).
+fn peak_beyond_kept(transients: &StepTransients) -> f64 {
+    [
+        Some(transients.forward_end),
+        Some(transients.backward_start),
+        transients.recomputed_layer,
+    ]
+    .into_iter()
+    .flatten()
+    .fold(0.0, |most, bytes| bytes.get().max(most))
+}
+
+impl Report {
+    /// Computes every strategy's figures under the lesson's accounting.
+    pub fn new(setup: TrainingSetup, budget: MemoryBudget, highlight: Strategy) -> Self {
+        let strategies = Strategy::ALL.map(|strategy| StrategyReport {
+            strategy,
+            bytes_per_param: setup.bytes_per_param(strategy),
+            memory: setup.per_gpu_memory(strategy),
+            step: StepMemory::of(&setup.per_gpu_memory(strategy), None),
+            fits: false,
+            headroom: Bytes::ZERO,
+            max_params: ParamCount::new(0.0),
+            fewest_gpus: None,
+            max_micro_batch: None,
+            beyond: BeyondGpu::NOTHING,
+            rank: None,
+            supported: true,
+            time: None,
+        });
+        let mut report = Report {
+            setup,
+            budget,
+            highlight,
+            strategies,
+            model: None,
+            activations: None,
+            step: None,
+            accumulation_steps: None,
+            unit: MemoryUnit::Gb,
+            accounting: Accounting::Course,
+            fine_tuning: FineTuning::default(),
+            layout: None,
+            megatron: None,
+            training: None,
+            machine: None,
+        };
+        report.place(&Runtime::default(), setup.gpus(), None, None);
+        report
+    }
+
+    /// Places every strategy's bytes as `runtime` says, on `gpus_per_node` GPUs per
+    /// node, with `model`'s activations on every GPU (they are per GPU, whatever
+    /// the sharding), `microbatches` per step on each pipeline when known. The
+    /// default runtime gives the lesson's figures.
+    fn place(
+        &mut self,
+        runtime: &Runtime,
+        gpus_per_node: u32,
+        model: Option<&ModelSpec>,
+        microbatches: Option<u32>,
+    ) {
+        let largest = model.map(|m| ParamCount::new(m.architecture.largest_layer_params() as f64));
+        let step = model.map(|m| (m.architecture, m.activation_setup(self.setup.precision())));
+        let adapters = self.setup.adapters();
+        let precision = self.setup.precision();
+        let hf = model.filter(|m| m.framework == Framework::Hf).map(|m| {
+            (
+                crate::frameworks::hf::numerics_of(precision),
+                m.hf_attention(),
+            )
+        });
+        let layout = runtime.layout;
+        let memory_of = |arch: &Architecture, setup: &ActivationSetup, rank: u32| {
+            let mut memory = match hf {
+                Some((numerics, attention)) => {
+                    hf_activation_memory(arch, setup, numerics, attention)
+                }
+                None => stage_activations(arch, setup, &layout, rank, microbatches),
+            };
+            if let Some(adapters) = adapters {
+                memory.adapters = adapters.activations(arch, setup);
+                memory.total = memory.total + memory.adapters;
+            }
+            memory
+        };
+        let transients_of =
+            |arch: &Architecture, setup: &ActivationSetup, kept: &ActivationMemory| match hf {
+                Some((numerics, attention)) => hf_step_transients(arch, setup, numerics, attention),
+                None => megatron_step_transients(setup, kept),
+            };
+        // Each pipeline rank: one GPU's parameters, its activations, what its
+        // step holds beyond them, and that for one sequence (activations, and
+        // what the step holds beyond them, grow in proportion to the micro-batch).
+        let ranks = if model.is_some() { layout.pp } else { 1 };
+        let stages: Vec<Stage> = (0..ranks)
+            .map(|rank| {
+                let params = model.map(|m| stage_params(&m.architecture, &layout, rank));
+                let kept = step.map(|(arch, setup)| memory_of(&arch, &setup, rank));
+                let transients = step
+                    .zip(kept.as_ref())
+                    .map(|((arch, setup), kept)| transients_of(&arch, &setup, kept));
+                let per_sequence = step.map(|(arch, setup)| {
+                    let setup = ActivationSetup {
+                        micro_batch: 1,
+                        ..setup
+                    };
+                    let kept = memory_of(&arch, &setup, rank);
+                    Bytes::new(
+                        kept.total.get() + peak_beyond_kept(&transients_of(&arch, &setup, &kept)),
+                    )
+                });
+                Stage {
+                    params,
+                    kept,
+                    transients,
+                    per_sequence,
+                }
+            })
+            .collect();
+        // QLoRA's dequantised weight is on every GPU, whatever the sharding.
+        let working = Bytes::new(adapters.map_or(0, |a| a.working_bytes) as f64);
+        let usable = self.budget.usable();
+        let whole = self.setup;
+        let split = layout != Layout::SINGLE && model.is_some();
+        let model_parallel = layout.model_parallel() as f64;
+        let ep = model.map_or(1, |m| m.ep);
+        // Expert parallelism divides the routed experts (on this GPU) over EP.
+        let place = |setup: &TrainingSetup, strategy: Strategy, routed: f64| match ep {
+            1 => runtime.place(setup, strategy, gpus_per_node, largest),
+            ep => place_with_experts(runtime, setup, strategy, gpus_per_node, largest, routed, ep),
+        };
+        for row in &mut self.strategies {
+            let strategy = row.strategy;
+            // DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3.
+            let supported =
+                !(layout.pp > 1 && matches!(strategy, Strategy::Zero2 | Strategy::Zero3));
+            let evaluate = |stage: &Stage| {
+                let (setup, routed) = match stage.params.filter(|_| split) {
+                    Some(params) => (
+                        TrainingSetup {
+                            params: ParamCount::new(params.params as f64),
+                            ..whole
+                        },
+                        params.routed_experts as f64,
+                    ),
+                    None => (
+                        whole,
+                        model.map_or(0.0, |m| m.architecture.routed_expert_params() as f64),
+                    ),
+                };
+                let activation_bytes = stage.kept.map_or(Bytes::ZERO, |a| a.total);
+                let beyond_kept = stage.transients.as_ref().map_or(0.0, peak_beyond_kept);
+                let placement = place(&setup, strategy, routed);
+                let mut memory = placement.gpu;
+                memory.activations = activation_bytes;
+                memory.buffers = memory.buffers + working;
+                memory.total = memory.total + activation_bytes + working;
+                let fixed = placement.fixed + working;
+                let states = memory.total.get() - activation_bytes.get();
+                let step = StepMemory::of(&memory, stage.transients.as_ref());
+                let peak = step.peak().1;
+                // With a layout, the model's whole count per GPU share.
+                let scale = whole.params().get() / setup.params().get();
+                StrategyReport {
+                    strategy,
+                    bytes_per_param: placement.bytes_per_param,
+                    memory,
+                    step,
+                    fits: supported && self.budget.fits(peak),
+                    headroom: Bytes::new(usable.get() - peak.get()),
+                    max_params: ParamCount::new(
+                        max_params(
+                            Bytes::new(usable.get() - fixed.get()),
+                            placement.bytes_per_param,
+                        )
+                        .get()
+                            * scale,
+                    ),
+                    // A strategy no framework runs with this layout needs no count of GPUs.
+                    fewest_gpus: supported.then_some(()).and(
+                        fewest_gpus(
+                            &self.budget,
+                            setup.params(),
+                            |gpus| {
+                                let setup = TrainingSetup { gpus, ..setup };
+                                place(&setup, strategy, routed).bytes_per_param.total()
+                            },
+                            Bytes::new(fixed.get() + activation_bytes.get() + beyond_kept),
+                        )
+                        // A multiple of EP and of CP (memory only falls with more),
+                        // times the GPUs of one model copy.
+                        .and_then(|n| n.checked_next_multiple_of(ep))
+                        .and_then(|n| n.checked_next_multiple_of(layout.cp))
+                        .and_then(|n| {
+                            let all = f64::from(n) / f64::from(layout.cp) * model_parallel;
+                            let max = Field::Gpus.limits().map_or(1.0, |l| l.max);
+                            (all <= max).then_some(all as u32)
+                        }),
+                    ),
+                    max_micro_batch: stage.per_sequence.and_then(|per_sequence| {
+                        let fitting = ((usable.get() - states) / per_sequence.get()).floor();
+                        (fitting >= 1.0).then(|| fitting.min(f64::from(u32::MAX)) as u32)
+                    }),
+                    beyond: placement.beyond,
+                    rank: split.then_some(stage.params.map_or(0, |p| p.rank)),
+                    supported,
+                    time: None,
+                }
+            };
+            // The most loaded GPU: the rank whose step peaks highest.
+            let (rank, report) = stages
+                .iter()
+                .enumerate()
+                .map(|(i, stage)| (i, evaluate(stage)))
+                .fold(
+                    None,
+                    |most: Option<(usize, StrategyReport)>, (i, r)| match most {
+                        Some((_, m)) if m.step.peak().1.get() >= r.step.peak().1.get() => most,
+                        _ => Some((i, r)),
+                    },
+                )
+                .expect("at least one rank");
+            *row = report;
+            if strategy == self.highlight {
+                self.activations = stages[rank].kept;
+                self.step = stages[rank].transients;
+            }
+        }
+        self.layout = split.then(|| LayoutReport {
+            layout,
+            data_parallel: whole.gpus() / layout.cp,
+            microbatches,
+            stages: stages.iter().filter_map(|s| s.params).collect(),
+            across_nodes: layout.tp > gpus_per_node,
+        });
+        self.model = model.copied();
+        self.accounting = runtime.accounting;
+    }
+
+    /// All the GPUs: the data-parallel (ZeRO) group, times TP × PP with a layout.
+    pub fn gpus(&self) -> u32 {
+        match &self.layout {
+            Some(layout) => layout.data_parallel * layout.layout.model_parallel() as u32,
+            None => self.setup.gpus(),
+        }
+    }
+
+    /// The figures of `strategy`.
+    pub fn strategy(&self, strategy: Strategy) -> &StrategyReport {
+        // `strategies` follows Strategy::ALL, whose order is the enum's.
+        &self.strategies[strategy as usize]
+    }
+
+    /// The highlighted strategy's figures.
+    pub fn highlighted(&self) -> &StrategyReport {
+        self.strategy(self.highlight)
+    }
+
+    /// The lesson's formula for the highlighted strategy with this report's own
+    /// numbers, `(2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB`: bytes per parameter of
+    /// weights, gradients and optimizer states (a shard written `÷ N`), times the
+    /// parameters, plus activations and buffers when counted (each followed by its
+    /// word: `activations`, `buffers`), in the report's unit. With LoRA the
+    /// frozen base comes first and the recipe applies to the adapters:
+    /// `13.48 GB + (2 + 2 + 12 ÷ 8) B × 4.19 × 10⁶ = …`. `None` where the
+    /// figures follow no such formula: DeepSpeed's accounting, or offload.
+    pub fn derivation(&self, activations: &str, buffers: &str) -> Option<String> {
+        use crate::format::{format_bytes, format_number};
+        let row = self.highlighted();
+        let expert_parallel = self.model.is_some_and(|m| m.ep > 1);
+        if self.accounting != Accounting::Course
+            || row.beyond.offload != Offload::None
+            || expert_parallel
+        {
+            return None;
+        }
+        let strategy = row.strategy;
+        let recipe = self.setup.recipe();
+        let n = self.setup.gpus();
+        let terms = [
+            (
+                recipe.storage().bytes_per_param(),
+                strategy.shards_weights(),
+            ),
+            (
+                recipe.gradients.bytes_per_param(recipe.storage()),
+                strategy.shards_gradients(),
+            ),
+            (
+                recipe.optimizer.state_bytes_per_param(recipe.storage()),
+                strategy.shards_optimizer_states(),
+            ),
+        ]
+        .iter()
+        .filter(|(bytes, _)| *bytes > 0.0)
+        .map(|&(bytes, sharded)| match sharded {
+            true if n > 1 => format!("{} ÷ {n}", format_number(bytes)),
+            _ => format_number(bytes),
+        })
+        .collect::<Vec<_>>()
+        .join(" + ");
+        let mut text = match self.setup.adapters() {
+            // The frozen base as stored (ZeRO-3 shards it), then the recipe on the adapters.
+            Some(adapters) => {
+                let frozen = format_bytes(Bytes::new(adapters.frozen_bytes as f64), self.unit);
+                let frozen = match strategy.shards_weights() && n > 1 {
+                    true => format!("{frozen} ÷ {n}"),
+                    false => frozen,
+                };
+                format!(
+                    "{frozen} + ({terms}) B × {} × 10⁶",
+                    format_number(adapters.trainable as f64 / 1e6)
+                )
+            }
+            None => {
+                // Under a layout, one GPU's share of its pipeline rank.
+                let params = match (&self.layout, row.rank) {
+                    (Some(layout), Some(rank)) => layout
+                        .stages
+                        .get(rank as usize)
+                        .map_or(self.setup.params(), |s| ParamCount::new(s.params as f64)),
+                    _ => self.setup.params(),
+                };
+                format!("({terms}) B × {} × 10⁹", format_number(params.billions()))
+            }
+        };
+        for (bytes, word) in [
+            (row.memory.activations, activations),
+            (row.memory.buffers, buffers),
+        ] {
+            if bytes.get() > 0.0 {
+                text.push_str(&format!(" + {} {word}", format_bytes(bytes, self.unit)));
+            }
+        }
+        text.push_str(&format!(" = {}", format_bytes(row.memory.total, self.unit)));
+        Some(text)
+    }
+
+    /// Under a layout (`None` without), the highlighted strategy's most loaded rank: its
+    /// microbatches in flight × its layers × each layer's bytes (÷ TP inside
+    /// the tensor-parallel region, ÷ TP outside it too with SP), plus what
+    /// lies outside the layers on that rank.
+    pub fn layout_derivation(&self) -> Option<String> {
+        use crate::format::{format_bytes, format_number};
+        let (layout, model, kept) = (self.layout.as_ref()?, self.model?, self.activations?);
+        let rank = self.highlighted().rank.unwrap_or(0);
+        let l = layout.layout;
+        let layers = layout
+            .stages
+            .get(rank as usize)
+            .map_or(model.architecture.layers, |s| s.layers);
+        let in_flight = l.in_flight(rank, layout.microbatches);
+        let split = match (l.tp, l.sp) {
+            (1, _) => String::new(),
+            (t, false) => format!(", TP {t} dividing the tensor-parallel region"),
+            (t, true) => format!(", TP {t} with SP dividing all of it"),
+        };
+        let cp = match l.cp {
+            1 => String::new(),
+            c => format!(", CP {c} dividing the sequence"),
+        };
+        // Full recomputation keeps each layer's input and rebuilds one layer.
+        let (each, rebuilt) = match model.recompute {
+            Recompute::Full => {
+                let inputs = kept.layers.get() - kept.per_layer.get();
+                (
+                    Bytes::new(inputs / (in_flight * f64::from(layers))),
+                    format!(
+                        " (each layer's input) + {} (one layer rebuilt)",
+                        format_bytes(kept.per_layer, self.unit)
+                    ),
+                )
+            }
+            _ => (kept.per_layer, String::new()),
+        };
+        let head = format_bytes(each, self.unit);
+        Some(format!(
+            "Pipeline rank {} of {} (Korthikanti et al. 2022, Table 2{split}{cp}): {} microbatches in flight × {layers} layers × {head}{rebuilt} + {} outside the layers = {}",
+            rank + 1,
+            l.pp,
+            format_number(in_flight),
+            format_bytes(kept.embeddings_and_logits, self.unit),
+            format_bytes(kept.total, self.unit)
+        ))
+    }
+
+    /// The activation formula with this report's numbers, in its unit
+    /// ([`activation_derivation`]), when the model's architecture is given.
+    pub fn activation_derivation(&self) -> Option<String> {
+        use crate::format::{format_bytes, format_number};
+        let model = self.model?;
+        let setup = model.activation_setup(self.setup.precision());
+        let mut text =
+            match (model.framework, self.activations) {
+                // Hugging Face's measured terms (crate::frameworks::hf), summed.
+                (Framework::Hf, Some(kept)) => format!(
+                "Hugging Face transformers 5.24 on PyTorch 2.15, {} attention, {}: {} per layer, \
+                 {} all layers, {} outside them (with the logits) = {} kept for backward",
+                model.hf_attention().key(),
+                match crate::frameworks::hf::numerics_of(self.setup.precision()) {
+                    Numerics::Fp32 => "fp32",
+                    Numerics::Pure16 => "pure 16-bit",
+                    Numerics::Autocast16 => "16-bit autocast",
+                },
+                format_bytes(kept.per_layer, self.unit),
+                format_bytes(kept.layers, self.unit),
+                format_bytes(kept.embeddings_and_logits, self.unit),
+                format_bytes(Bytes::new(kept.total.get() - kept.adapters.get()), self.unit)
+            ),
+                _ => activation_derivation(&model.architecture, &setup, self.unit),
+            };
+        // LoRA's r-wide intermediates: adapted layers per block n, rank r.
+        let adapters = self.activations.map_or(Bytes::ZERO, |a| a.adapters);
+        if let (Some(lora), true) = (self.setup.adapters(), adapters.get() > 0.0) {
+            text.push_str(&format!(
+                "; LoRA adds L·n·s·b·r·e = {} × {} × {} × {} × {} × {} B = {}",
+                model.architecture.layers,
+                lora.adapted_per_layer,
+                setup.seq_len,
+                setup.micro_batch,
+                lora.rank,
+                format_number(setup.bytes_per_value),
+                format_bytes(adapters, self.unit)
+            ));
+        }
+        Some(text)
+    }
+
+    /// The strategy with the least memory per GPU that fits, if any does.
+    pub fn least_sharding_that_fits(&self) -> Option<Strategy> {
+        self.strategies
+            .iter()
+            .find(|row| row.fits)
+            .map(|row| row.strategy)
+    }
+}
+
+/// The largest model whose per-parameter bytes fit in `room`; infinite when the
+/// GPUs hold nothing per parameter (everything offloaded, ZeRO-Infinity): GPU
+/// memory then no longer bounds the model.
+fn max_params(room: Bytes, per_param: BytesPerParam) -> ParamCount {
+    let per_param = per_param.total();
+    ParamCount::new(if per_param > 0.0 {
+        (room.get() / per_param).max(0.0)
+    } else {
+        f64::INFINITY
+    })
+}
+
+/// The fewest GPUs (up to [`Field::Gpus`]' limit) with which `params` parameters
+/// of `bytes_per_param(N)` bytes each, plus `fixed` bytes, fit in `budget` on each GPU.
+///
+/// Every accounting's bytes per parameter have the form `fixed + sharded / N`,
+/// so two values give both parts, and N is the smallest whole number with
+/// `sharded / N ≤ (usable − fixed bytes) / Ψ − fixed per parameter`.
+pub fn fewest_gpus(
+    budget: &MemoryBudget,
+    params: ParamCount,
+    bytes_per_param: impl Fn(u32) -> f64,
+    fixed: Bytes,
+) -> Option<u32> {
+    let (one, two) = (bytes_per_param(1), bytes_per_param(2));
+    let shardable = 2.0 * (one - two);
+    let unsharded = one - shardable;
+    let room = (budget.usable().get() - fixed.get()) / params.get() - unsharded;
+    let max = Field::Gpus.limits().map_or(1.0, |l| l.max);
+    if room < 0.0 || (room == 0.0 && shardable > 0.0) {
+        return None;
+    }
+    let needed = if shardable <= 0.0 {
+        1.0
+    } else {
+        (shardable / room).ceil().max(1.0)
+    };
+    // The division may land a hair above a whole number: check the one below.
+    let fits_with =
+        |n: f64| params.get() * (unsharded + shardable / n) + fixed.get() <= budget.usable().get();
+    let needed = if needed > 1.0 && fits_with(needed - 1.0) {
+        needed - 1.0
+    } else {
+        needed
+    };
+    (needed <= max).then_some(needed as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::field::InputErrorKind;
+    use crate::memory::Precision;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The CUDA context reserve is held back beside the reserved fraction, and
+    /// one that leaves nothing is refused, naming what is left.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn a_context_reserve_comes_off_the_usable_memory() {
+        let report = crate::input::link::decode("context=0.5")
+            .config
+            .report()
+            .unwrap();
+        assert_eq!(report.budget.usable().gb(), 63.5);
+        assert_eq!(report.budget.context().gb(), 0.5);
+        // Unchanged figures, less room: the largest model shrinks with it.
+        let lesson = Report::default();
+        assert_eq!(report.strategies[1].memory, lesson.strategies[1].memory);
+        assert!(report.strategies[1].max_params.get() < lesson.strategies[1].max_params.get());
+        let mut config = Config::default();
+        config.runtime.context_gb = 64.0;
+        assert_eq!(
+            config.report().unwrap_err(),
+            vec![
+                Field::Context.error(InputErrorKind::OutOfRange(crate::input::Limits {
+                    min: 0.0,
+                    max: 64.0
+                }))
+            ]
+        );
+        let decoded = crate::input::link::decode("context=64");
+        assert_eq!(decoded.problems.len(), 1);
+        assert_eq!(decoded.config.runtime.context_gb, 0.0);
+    }
+
+    /// Korthikanti et al. 2022, table 2: GPT-3 175B at s = 2,048, b = 1, 16-bit,
+    /// with dropout and no recomputation keeps sbh(34 + 5as/h) = 2,868,903,936
+    /// bytes per layer; without dropout its masks (2sbh + as²b bytes) go.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn korthikantis_table_2_holds_with_dropout() {
+        let per_layer = |query: &str| {
+            let config = crate::input::link::decode(query).config;
+            config
+                .report()
+                .unwrap()
+                .activations
+                .unwrap()
+                .per_layer
+                .get()
+        };
+        let step = "model=gpt3-175b&seq=2048&mbs=1&flash=0&recompute=none&dtype=fp16";
+        assert_eq!(per_layer(&format!("{step}&dropout=0.1")), 2_868_903_936.0);
+        let (s, h, a) = (2048.0, 12288.0, 96.0);
+        assert_eq!(
+            per_layer(&format!("{step}&dropout=0.1")) - per_layer(step),
+            2.0 * s * h + a * s * s
+        );
+        // Written only when used.
+        let link = crate::input::link::encode(&crate::input::link::decode(step).config);
+        assert!(!link.contains("dropout"));
+    }
+
+    /// Too many GPUs over the nodes names the product and both keys; a largest
+    /// layer larger than the model is an error of the largest layer.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn errors_between_fields_say_what_they_compare() {
+        let mut config = Config {
+            gpus: 1_048_576,
+            ..Config::default()
+        };
+        config.runtime.nodes = 2;
+        let error = config.setup().unwrap_err();
+        assert_eq!(
+            error.kind,
+            InputErrorKind::TooManyGpus {
+                gpus_per_node: 1_048_576,
+                total: 2_097_152
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            "nodes (nodes) times gpus (1048576) is 2097152 GPUs, more than 1048576"
+        );
+        let mut config = Config {
+            params_billions: 1.0,
+            ..Config::default()
+        };
+        config.runtime.largest_layer_millions = Some(1000.000001);
+        assert_eq!(
+            config.setup().unwrap_err(),
+            Field::LargestLayer.error(InputErrorKind::LargerThanModel)
+        );
+        config.runtime.largest_layer_millions = Some(1000.0);
+        assert!(config.setup().is_ok(), "a one-layer model");
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn default_report_is_the_lessons_table() {
+        let report = Config::default().report().unwrap();
+        let totals: Vec<f64> = report
+            .strategies
+            .iter()
+            .map(|r| r.memory.total.gb())
+            .collect();
+        assert_eq!(totals, [112.0, 38.5, 26.25, 14.0]);
+        let fits: Vec<bool> = report.strategies.iter().map(|r| r.fits).collect();
+        assert_eq!(fits, [false, true, true, true]);
+        assert!((report.strategy(Strategy::Ddp).max_params.billions() - 4.0).abs() < 1e-9);
+        assert!((report.strategy(Strategy::Zero3).max_params.billions() - 32.0).abs() < 1e-9);
+        assert_eq!(report.least_sharding_that_fits(), Some(Strategy::Zero1));
+        assert_eq!(report.highlighted().strategy, Strategy::Ddp);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn fewest_gpus_for_the_lessons_7b() {
+        let report = Config::default().report().unwrap();
+        let fewest = report.strategies.map(|r| r.fewest_gpus);
+        // DDP never fits (112 > 64 GB); ZeRO-1 (4 + 12/3) × 7 = 56 GB; ZeRO-2 (2 + 14/2) × 7 = 63 GB;
+        // ZeRO-3 16/2 × 7 = 56 GB.
+        assert_eq!(fewest, [None, Some(3), Some(2), Some(2)]);
+        assert!((report.strategy(Strategy::Zero1).headroom.gb() - (64.0 - 38.5)).abs() < 1e-9);
+        assert!((report.strategy(Strategy::Ddp).headroom.gb() + 48.0).abs() < 1e-9);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn activations_add_to_every_strategy_and_bound_the_micro_batch() {
+        let config =
+            crate::input::link::decode("?model=llama2-7b&seq=4096&mbs=2&flash=1&gpus=8&gpu_mem=80")
+                .config;
+        let report = config.report().unwrap();
+        let activations = report.activations.unwrap();
+        assert_eq!(report.setup.params().get(), 6_738_415_616.0);
+        for row in report.strategies {
+            let states = row.memory.weights.get()
+                + row.memory.gradients.get()
+                + row.memory.optimizer_states.get();
+            assert_eq!(row.memory.activations, activations.total);
+            assert!((row.memory.total.get() - states - activations.total.get()).abs() < 1.0);
+            if let Some(batch) = row.max_micro_batch {
+                // The largest micro-batch fits, one more does not.
+                let per_sequence = activations.total.get() / 2.0;
+                let usable = report.budget.usable().get();
+                assert!(states + f64::from(batch) * per_sequence <= usable * (1.0 + 1e-12));
+                assert!(states + f64::from(batch + 1) * per_sequence > usable);
+            }
+        }
+        assert_eq!(report.strategy(Strategy::Ddp).max_micro_batch, None);
+        // About 20.9 GB of activations per 4,096-token sequence without recomputation:
+        // ZeRO-3's 14 GB of states leave room for two.
+        assert_eq!(report.strategy(Strategy::Zero3).max_micro_batch, Some(2));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn invalid_architectures_name_their_field() {
+        let with = |edit: fn(&mut Architecture)| {
+            let mut model =
+                ModelSpec::of(crate::model::architecture::model_preset("llama2-7b").unwrap());
+            edit(&mut model.architecture);
+            Config {
+                model: Some(model),
+                ..Config::default()
+            }
+            .report()
+            .unwrap_err()[0]
+                .field
+        };
+        assert_eq!(with(|a| a.heads = 33), Field::Heads);
+        assert_eq!(with(|a| a.kv_heads = 3), Field::KvHeads);
+        assert_eq!(with(|a| a.layers = 0), Field::Layers);
+        // 10,000 layers of width 1,048,576: far more than 10^15 parameters.
+        assert_eq!(
+            with(|a| (a.layers, a.hidden, a.heads, a.kv_heads) = (10_000, 1_048_576, 1, 1)),
+            Field::Params
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn derivations_write_the_lessons_formula_with_its_numbers() {
+        let derive = |query: &str| {
+            crate::input::link::decode(query)
+                .config
+                .report()
+                .unwrap()
+                .derivation("activations", "buffers")
+        };
+        assert_eq!(
+            derive("stage=ddp").unwrap(),
+            "(2 + 2 + 12) B × 7 × 10⁹ = 112 GB"
+        );
+        assert_eq!(
+            derive("stage=1").unwrap(),
+            "(2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB"
+        );
+        assert_eq!(
+            derive("stage=2").unwrap(),
+            "(2 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ = 26.25 GB"
+        );
+        assert_eq!(
+            derive("stage=3&opt=sgd").unwrap(),
+            "(2 ÷ 8 + 2 ÷ 8 + 4 ÷ 8) B × 7 × 10⁹ = 7 GB"
+        );
+        assert_eq!(
+            derive("stage=3&buffers=1").unwrap(),
+            "(2 ÷ 8 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ + 3.1 GB buffers = 17.1 GB"
+        );
+        assert!(derive("stage=3&model=llama2-7b")
+            .unwrap()
+            .contains("GB activations = "));
+        assert_eq!(derive("stage=3&offload=optimizer"), None);
+        assert_eq!(derive("stage=3&acct=deepspeed"), None);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn default_report_is_the_default_configs() {
+        assert_eq!(Report::default(), Config::default().report().unwrap());
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn report_lists_every_bad_field() {
+        let config = Config {
+            params_billions: -1.0,
+            gpu_mem_gb: f64::INFINITY,
+            ..Config::default()
+        };
+        let errors = config.report().unwrap_err();
+        assert_eq!(
+            errors.iter().map(|e| (e.field, e.kind)).collect::<Vec<_>>(),
+            [
+                (
+                    Field::Params,
+                    InputErrorKind::OutOfRange(Field::Params.limits().unwrap())
+                ),
+                (Field::GpuMemory, InputErrorKind::NotFinite),
+            ]
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn thirteen_b_on_8x80gb_fits_from_zero2() {
+        // The lesson's Q6: 13 B with FP16 + AdamW on 8 × A100 80GB.
+        let config = Config {
+            params_billions: 13.0,
+            highlight: Strategy::Zero2,
+            ..Config::default()
+        };
+        let report = config.report().unwrap();
+        let zero2 = report.highlighted();
+        assert_eq!(zero2.strategy, Strategy::Zero2);
+        assert!((zero2.memory.total.gb() - 48.75).abs() < 1e-9);
+        assert!(zero2.fits);
+        assert!(!report.strategy(Strategy::Zero1).fits); // 71.5 GB > 64 GB
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn autocast_keeps_fp32_weights_so_zero_shards_less_of_the_same_16_bytes() {
+        let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
+        let lesson = report("dtype=bf16");
+        let amp = report("dtype=bf16&amp=1");
+        let ddp = amp.strategy(Strategy::Ddp).bytes_per_param;
+        assert_eq!(
+            (ddp.weights, ddp.gradients, ddp.optimizer_states),
+            (4.0, 4.0, 8.0)
+        );
+        // The same 16 bytes under DDP: 112 GB for 7 B parameters.
+        assert_eq!(amp.strategy(Strategy::Ddp).memory.total.gb(), 112.0);
+        // ZeRO-1 shards Adam's 8 bytes, not the lesson's 12: (4 + 4 + 8 / 8) × 7 = 63 GB.
+        assert_eq!(amp.strategy(Strategy::Zero1).memory.total.gb(), 63.0);
+        assert_eq!(lesson.strategy(Strategy::Zero1).memory.total.gb(), 38.5);
+        assert_eq!(amp.strategy(Strategy::Zero3).memory.total.gb(), 14.0);
+        // Activations stay 16-bit: the compute precision is still bf16.
+        let with_model = |query: &str| report(query).activations.unwrap().total;
+        assert_eq!(
+            with_model("model=llama3-8b&dtype=bf16&amp=1"),
+            with_model("model=llama3-8b&dtype=bf16")
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn autocast_needs_a_mixed_precision() {
+        let config = Config {
+            amp: true,
+            precision: Precision::Fp32Pure,
+            ..Config::default()
+        };
+        let errors = config.report().unwrap_err();
+        assert_eq!(errors[0].field, Field::Amp);
+        assert_eq!(errors[0].kind, InputErrorKind::NeedsMixedPrecision);
+        // In a link it is set aside, and the link forgets it.
+        let decoded = crate::input::link::decode("dtype=fp32&amp=1");
+        assert_eq!(decoded.problems.len(), 1);
+        assert_eq!(decoded.problems[0].key, "amp");
+        assert!(!decoded.config.amp);
+        assert!(!crate::input::link::encode(&decoded.config).contains("amp"));
+        assert!(
+            crate::input::link::encode(&crate::input::link::decode("dtype=fp16&amp=1").config)
+                .ends_with("&amp=1")
+        );
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over_ep() {
+        let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
+        let arch = crate::model::architecture::model_preset("mixtral-8x7b")
+            .unwrap()
+            .architecture;
+        let (all, routed) = (
+            arch.param_count() as f64,
+            arch.routed_expert_params() as f64,
+        );
+        assert_eq!(routed, 32.0 * 8.0 * 3.0 * 4096.0 * 14336.0);
+        let dense = all - routed;
+        let ep8 = report("model=mixtral-8x7b&gpus=8&ep=8");
+        let total = |r: &Report, s: Strategy| {
+            let m = r.strategy(s).memory;
+            m.total.get() - m.activations.get()
+        };
+        // ZeRO-1: the dense part over 8 GPUs (2 + 2 + 12/8), each GPU's 1/8 of
+        // the experts alone in its expert-data-parallel group (16 bytes each).
+        assert_eq!(
+            total(&ep8, Strategy::Zero1),
+            dense * (2.0 + 2.0 + 12.0 / 8.0) + routed / 8.0 * 16.0
+        );
+        // ZeRO-3 shards everything over 8 either way: the same bytes.
+        let ep1 = report("model=mixtral-8x7b&gpus=8");
+        assert!((total(&ep8, Strategy::Zero3) - total(&ep1, Strategy::Zero3)).abs() < 1.0);
+        // DDP: the experts no longer replicated on every GPU.
+        assert_eq!(
+            total(&ep8, Strategy::Ddp),
+            dense * 16.0 + routed / 8.0 * 16.0
+        );
+        // EP 2 on 8 GPUs: expert-data-parallel groups of 4.
+        let ep2 = report("model=mixtral-8x7b&gpus=8&ep=2");
+        assert_eq!(
+            total(&ep2, Strategy::Zero2),
+            dense * (2.0 + 14.0 / 8.0) + routed / 2.0 * (2.0 + 14.0 / 4.0)
+        );
+        assert!(ep8.derivation("activations", "buffers").is_none());
+        // The fewest GPUs follow the same layout: with EP 8, ZeRO-3 fits on some number.
+        let fewest = ep8.strategy(Strategy::Zero3).fewest_gpus.unwrap();
+        assert_eq!(fewest % 8, 0, "{fewest}");
+        let on = report(&format!("model=mixtral-8x7b&gpus={fewest}&ep=8&stage=3"));
+        assert!(on.strategy(Strategy::Zero3).fits);
+        // Refused: a dense model, EP not dividing the experts or the GPUs, DeepSpeed's estimator.
+        for (query, kind) in [
+            ("model=llama2-7b&ep=2", InputErrorKind::NeedsExperts),
+            (
+                "model=mixtral-8x7b&gpus=8&ep=16",
+                InputErrorKind::NotDivisible,
+            ),
+            (
+                "model=mixtral-8x7b&gpus=6&ep=4",
+                InputErrorKind::NotDivisible,
+            ),
+            (
+                "model=mixtral-8x7b&gpus=8&ep=2&acct=deepspeed",
+                InputErrorKind::NotInDeepSpeed,
+            ),
+        ] {
+            let decoded = crate::input::link::decode(query);
+            assert_eq!(decoded.problems.len(), 1, "{query}");
+            assert_eq!(decoded.problems[0].key, "ep", "{query}");
+            assert_eq!(
+                decoded.problems[0].error.map(|e| e.kind),
+                Some(kind),
+                "{query}"
+            );
+        }
+    }
+
+    /// LoRA on a mixture of experts adapts the attention (PEFT's q_proj and
+    /// v_proj, nn.Linear in Mixtral and Qwen3-MoE); the experts' fused tensors,
+    /// QLoRA and latent attention are refused, and set aside in a link.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn lora_on_a_mixture_of_experts_adapts_its_attention() {
+        let decoded = crate::input::link::decode("model=mixtral-8x7b&method=lora&rank=8");
+        assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
+        let adapters = decoded.config.report().unwrap().setup.adapters().unwrap();
+        // 32 layers × r × (q: 4096 + 4096, v: 4096 + 1024).
+        assert_eq!(adapters.trainable, 32 * 8 * ((4096 + 4096) + (4096 + 1024)));
+        assert_eq!(adapters.frozen, 46_702_792_704);
+        for (query, key) in [
+            ("model=mixtral-8x7b&method=lora&targets=all", "targets"),
+            ("model=mixtral-8x7b&method=qlora", "method"),
+            ("model=deepseek-v3&method=lora", "method"),
+        ] {
+            let decoded = crate::input::link::decode(query);
+            assert_eq!(decoded.problems.len(), 1, "{query}");
+            assert_eq!(decoded.problems[0].key, key, "{query}");
+            assert!(decoded.config.report().is_ok(), "{query}");
+        }
+    }
+}

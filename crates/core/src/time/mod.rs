@@ -362,6 +362,23 @@ pub fn training(
     }
 }
 
+/// Bytes per parameter offload moves over PCIe each step: the gradients to
+/// the host and the updated weights back; with the weights offloaded too,
+/// each microbatch's forward and backward fetch them.
+pub fn offload_bytes_per_param(
+    work: &StepWork,
+    offload: crate::frameworks::deepspeed::Offload,
+) -> f64 {
+    let both = work.gradient_bytes + work.weight_bytes;
+    match offload {
+        crate::frameworks::deepspeed::Offload::None => 0.0,
+        crate::frameworks::deepspeed::Offload::Optimizer => both,
+        crate::frameworks::deepspeed::Offload::All => {
+            both + 2.0 * f64::from(work.microbatches) * work.weight_bytes
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,14 +16,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::place_with_experts;
 use crate::config::Config;
 use crate::frameworks::deepspeed::Offload;
+use crate::memory::activations::stage_activations;
 use crate::memory::activations::{ActivationSetup, Recompute};
-use crate::memory::parallel::{stage_activations, stage_params, Layout};
+use crate::memory::parallel::{stage_params, Layout};
 use crate::memory::step::{megatron_step_transients, StepMemory};
 use crate::memory::Strategy;
 use crate::memory::TrainingSetup;
+use crate::report::place_with_experts;
 use crate::time::{step_time, StepTime, StepWork};
 use crate::units::{Bytes, ParamCount};
 
@@ -318,7 +319,9 @@ impl Search<'_> {
                             offload_bytes_per_param: 0.0,
                         };
                         let work = StepWork {
-                            offload_bytes_per_param: offload_bytes_per_param(&work, offload),
+                            offload_bytes_per_param: crate::time::offload_bytes_per_param(
+                                &work, offload,
+                            ),
                             ..work
                         };
                         *slot = Some(Plan {
@@ -340,18 +343,6 @@ impl Search<'_> {
                 plans.extend(found.into_iter().flatten());
             }
         }
-    }
-}
-
-/// Bytes per parameter offload moves over PCIe each step: the gradients to
-/// the host and the updated weights back; with the weights offloaded too,
-/// each microbatch's forward and backward fetch them.
-pub fn offload_bytes_per_param(work: &StepWork, offload: Offload) -> f64 {
-    let both = work.gradient_bytes + work.weight_bytes;
-    match offload {
-        Offload::None => 0.0,
-        Offload::Optimizer => both,
-        Offload::All => both + 2.0 * f64::from(work.microbatches) * work.weight_bytes,
     }
 }
 

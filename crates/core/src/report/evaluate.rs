@@ -1,0 +1,446 @@
+//! A configuration checked as a whole and evaluated: its training setup, its
+//! memory budget, its layout and step time, and the [`Report`] of every
+//! strategy.
+
+use crate::config::{Config, ModelSpec};
+use crate::frameworks::hf::Framework;
+use crate::frameworks::runtime::Accounting;
+use crate::input::field::InputErrorKind;
+use crate::input::{Field, InputError};
+use crate::memory::accumulation::accumulation_steps;
+use crate::memory::finetune::Adapters;
+use crate::memory::parallel::Layout;
+use crate::memory::Recipe;
+use crate::memory::{MemoryBudget, TrainingSetup};
+use crate::model::architecture::Architecture;
+use crate::report::{MegatronReport, Report};
+use crate::units::{Bytes, ParamCount};
+
+impl ModelSpec {
+    /// Checks the architecture and the step: each value within its field's limits,
+    /// heads dividing the hidden size, key/value heads dividing the heads.
+    pub fn validate(&self) -> Result<(), InputError> {
+        let a = &self.architecture;
+        for (field, value) in [
+            (Field::Layers, a.layers),
+            (Field::Hidden, a.hidden),
+            (Field::Ffn, a.ffn),
+            (Field::Heads, a.heads),
+            (Field::KvHeads, a.kv_heads),
+            (Field::Vocab, a.vocab),
+            (Field::Seq, self.seq_len),
+            (Field::MicroBatch, self.micro_batch),
+        ] {
+            field.check(f64::from(value))?;
+        }
+        // Every count the preset fills (the architecture beyond Llama's too),
+        // through the field's own reading.
+        let config = Config {
+            model: Some(*self),
+            ..Config::default()
+        };
+        for field in Field::ALL {
+            if field.filled_by() == Some(Field::Model) && field.is_whole() {
+                field.parse_count(&field.read(&config))?;
+            }
+        }
+        Field::Capacity.check(self.capacity)?;
+        Field::Positions.check(f64::from(a.learned_positions))?;
+        let within = |field: Field, value: u32, min: f64, max: f64| {
+            let limits = crate::input::field::Limits { min, max };
+            match limits.contains(f64::from(value)) {
+                true => Ok(()),
+                false => Err(field.error(InputErrorKind::OutOfRange(limits))),
+            }
+        };
+        // A head size of its own, or latent attention, need not divide the width.
+        if a.head_dim == 0 && !a.mla.is_latent() && a.hidden % a.heads != 0 {
+            return Err(Field::Heads.error(InputErrorKind::NotDivisible));
+        }
+        if a.heads % a.kv_heads != 0 {
+            return Err(Field::KvHeads.error(InputErrorKind::NotDivisible));
+        }
+        if a.moe.is_moe() {
+            within(Field::TopK, a.moe.top_k, 1.0, f64::from(a.moe.experts))?;
+            within(Field::ExpertFfn, a.moe.expert_ffn, 1.0, 16_777_216.0)?;
+            within(
+                Field::DenseLayers,
+                a.moe.dense_layers,
+                0.0,
+                f64::from(a.layers),
+            )?;
+            if a.moe.shared_experts > 0 {
+                within(Field::SharedFfn, a.moe.shared_ffn, 1.0, 16_777_216.0)?;
+            }
+        }
+        if a.mla.is_latent() {
+            within(Field::RopeDim, a.mla.rope_dim, 1.0, 65_536.0)?;
+            within(Field::NopeDim, a.mla.nope_dim, 1.0, 65_536.0)?;
+            within(Field::VDim, a.mla.v_dim, 1.0, 65_536.0)?;
+        }
+        // At most a quadrillion parameters (the size's limit), estimated in
+        // floating point before the exact count, which could not hold more.
+        if let Some(limits) = Field::Params.limits() {
+            if estimated_params(a) > limits.max * 1e9 {
+                return Err(Field::Params.error(InputErrorKind::OutOfRange(limits)));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The parameter count in floating point (within a few parts in 10^16 of the
+/// exact one), safe for any field values.
+fn estimated_params(a: &Architecture) -> f64 {
+    let h = f64::from(a.hidden);
+    let heads = f64::from(a.heads);
+    let d = if a.mla.is_latent() {
+        f64::from(a.mla.nope_dim) + f64::from(a.mla.rope_dim)
+    } else if a.head_dim > 0 {
+        f64::from(a.head_dim)
+    } else {
+        h / heads
+    };
+    let latent = f64::from(a.mla.q_rank) * (h + heads * d)
+        + f64::from(a.mla.kv_rank) * (h + heads * (d + f64::from(a.mla.v_dim)));
+    let attention = 2.0 * h * heads * d + 2.0 * h * f64::from(a.kv_heads) * d + latent;
+    let matrices = a.mlp.matrices() as f64;
+    let mlp = matrices
+        * h
+        * (f64::from(a.ffn)
+            + f64::from(a.moe.experts) * f64::from(a.moe.expert_ffn)
+            + f64::from(a.moe.shared_experts) * f64::from(a.moe.shared_ffn));
+    f64::from(a.layers) * (attention + mlp + 4.0 * h) + 2.0 * f64::from(a.vocab) * h
+}
+
+impl Config {
+    /// The training setup, or the first error among model size and GPU count.
+    pub fn setup(&self) -> Result<TrainingSetup, InputError> {
+        let params = self.params()?;
+        Field::Nodes.check(f64::from(self.runtime.nodes))?;
+        if self.amp && !self.precision.is_mixed() {
+            return Err(Field::Amp.error(InputErrorKind::NeedsMixedPrecision));
+        }
+        let zero_group = self.zero_group()?;
+        // Megatron-LM's estimate needs an architecture and trains every parameter.
+        if self.runtime.accounting == Accounting::Megatron {
+            if self.model.is_none() {
+                return Err(Field::Accounting.error(InputErrorKind::NeedsModel));
+            }
+            if self.fine_tuning.method.uses_adapters() {
+                return Err(Field::Accounting.error(InputErrorKind::FullTrainingOnly));
+            }
+        }
+        if let Some(model) = self.model.filter(|m| m.ep > 1) {
+            let experts = model.architecture.moe.experts;
+            let error = |kind| Err(Field::Ep.error(kind));
+            if experts == 0 {
+                return error(InputErrorKind::NeedsExperts);
+            }
+            if experts % model.ep != 0 || zero_group % model.ep != 0 {
+                return error(InputErrorKind::NotDivisible);
+            }
+            if self.runtime.accounting == Accounting::DeepSpeed
+                || self.runtime.offload != crate::frameworks::deepspeed::Offload::None
+            {
+                return error(InputErrorKind::NotInDeepSpeed);
+            }
+        }
+        // Hugging Face's accounting was measured on SwiGLU models only.
+        if let Some(model) = self.model {
+            if model.framework == Framework::Hf
+                && !crate::frameworks::hf::covers(&model.architecture)
+            {
+                return Err(Field::Framework.error(InputErrorKind::NotCovered));
+            }
+        }
+        // A bare count's largest layer is one of its layers: no larger than the model.
+        if let (None, Some(millions)) = (self.model, self.runtime.largest_layer_millions) {
+            if ParamCount::from_millions(millions).get() > params.get() {
+                return Err(Field::LargestLayer.error(InputErrorKind::LargerThanModel));
+            }
+        }
+        let setup = TrainingSetup::with_recipe(params, self.recipe(), zero_group)?;
+        Ok(match self.adapters()? {
+            Some(adapters) => setup.with_adapters(adapters),
+            None => setup,
+        })
+    }
+
+    /// The adapters LoRA or QLoRA trains on this model (`None` for full
+    /// training), its unquantised weights in the precision's format; an error
+    /// on the method when there is no architecture to adapt.
+    pub fn adapters(&self) -> Result<Option<Adapters>, InputError> {
+        if !self.fine_tuning.method.uses_adapters() {
+            return Ok(None);
+        }
+        let model = self
+            .model
+            .ok_or(Field::Method.error(InputErrorKind::NeedsModel))?;
+        // PEFT adapts nn.Linear layers: a mixture of experts' attention
+        // projections are, transformers' fused expert tensors are not (nor does
+        // bitsandbytes quantise them); latent attention has no q and v to adapt.
+        let arch = model.architecture;
+        let method = self.fine_tuning.method;
+        if arch.mla.is_latent()
+            || (arch.moe.is_moe() && method == crate::memory::finetune::Method::Qlora)
+        {
+            return Err(Field::Method.error(InputErrorKind::DenseOnly));
+        }
+        let attention_only = matches!(
+            self.fine_tuning.targets,
+            crate::memory::finetune::Targets::Qv | crate::memory::finetune::Targets::Attn
+        );
+        if arch.moe.is_moe() && !attention_only {
+            return Err(Field::Targets.error(InputErrorKind::DenseOnly));
+        }
+        let weight_bytes = self.precision.bytes_per_param() as u64;
+        Ok(self.fine_tuning.adapters(&model.architecture, weight_bytes))
+    }
+
+    /// This configuration with the model a pasted `config.json` describes:
+    /// its architecture on its family's preset, the step (sequence,
+    /// micro-batch, recomputation …) kept from the model chosen before.
+    pub fn with_hub_config(&self, hub: &crate::model::hub::HubConfig) -> Config {
+        let step = self.model.unwrap_or(ModelSpec::of(hub.base));
+        let model = ModelSpec {
+            base: hub.base,
+            architecture: hub.architecture,
+            ..step
+        };
+        Config {
+            model: Some(model),
+            params_billions: model.params_billions(),
+            ..*self
+        }
+    }
+
+    /// The GPUs ZeRO shards over: all of them (`gpus` × `nodes`) without a
+    /// layout, the data-parallel × context-parallel ones with one; an error
+    /// naming the layout's key that does not fit the model or the GPUs.
+    pub fn zero_group(&self) -> Result<u32, InputError> {
+        let world = self.data_parallel_gpus()?;
+        let layout = self.runtime.layout;
+        if layout == Layout::SINGLE {
+            return Ok(world);
+        }
+        // The first layout key that is not its default names the problem.
+        let key = [
+            (Field::Tp, layout.tp != 1),
+            (Field::Pp, layout.pp != 1),
+            (Field::Vpp, layout.vpp != 1),
+            (Field::Cp, layout.cp != 1),
+        ]
+        .into_iter()
+        .find_map(|(field, set)| set.then_some(field))
+        .unwrap_or(Field::Sp);
+        let model = self.model.ok_or(key.error(InputErrorKind::NeedsModel))?;
+        if model.framework == Framework::Hf || self.runtime.accounting == Accounting::DeepSpeed {
+            return Err(key.error(InputErrorKind::NeedsMegatron));
+        }
+        if self.fine_tuning.method.uses_adapters() {
+            return Err(key.error(InputErrorKind::FullTrainingOnly));
+        }
+        layout.validate(&model.architecture, model.seq_len)?;
+        layout.zero_group(world)
+    }
+
+    /// The peak and links the step runs on: the GPU preset's, or those typed
+    /// (a custom GPU needs its peak; its links default to PCIe 4.0's 32 GB/s
+    /// within a node and 12.5 GB/s between nodes).
+    pub fn machine(&self) -> Option<crate::time::Machine> {
+        let speed = self.runtime.speed;
+        let tflops = speed.tflops.or(self.gpu.map(|g| g.tflops_16bit))?;
+        let (nvlink, network, pcie) = self.gpu.map_or((32.0, 12.5, 32.0), |g| {
+            (g.nvlink_gb_per_s, g.network_gb_per_s, g.pcie_gb_per_s)
+        });
+        Some(crate::time::Machine {
+            peak_flops: tflops * 1e12,
+            mfu: speed.mfu,
+            nvlink_bytes_per_s: speed.nvlink_gb_per_s.unwrap_or(nvlink) * 1e9,
+            network_bytes_per_s: speed.network_gb_per_s.unwrap_or(network) * 1e9,
+            pcie_bytes_per_s: pcie * 1e9,
+            gpus_per_node: self.gpus,
+        })
+    }
+
+    /// Each strategy's step time on [`Config::machine`], `microbatches` per
+    /// step, and the run of the highlighted one when tokens are given.
+    fn time_steps(&self, report: &mut Report, microbatches: u32) {
+        let (Some(model), Some(machine)) = (self.model, self.machine()) else {
+            return;
+        };
+        let setup = report.setup;
+        let layout = self.runtime.layout;
+        let dp = report
+            .layout
+            .as_ref()
+            .map_or(setup.gpus(), |l| l.data_parallel);
+        let stages: Vec<u64> = report
+            .layout
+            .as_ref()
+            .map_or(Vec::new(), |l| l.stages.iter().map(|s| s.params).collect());
+        let weight_bytes = setup.recipe().storage().bytes_per_param();
+        let gradient_bytes = setup.gradient_bytes_per_param();
+        let m = f64::from(microbatches);
+        for row in &mut report.strategies {
+            let params_on_gpu = row
+                .rank
+                .and_then(|r| stages.get(r as usize))
+                .map_or(setup.params().get(), |&p| p as f64);
+            let work = crate::time::StepWork {
+                arch: &model.architecture,
+                layout,
+                dp,
+                microbatches,
+                micro_batch: model.micro_batch,
+                seq_len: model.seq_len,
+                recompute: model.recompute,
+                activation_bytes: model.activation_setup(setup.precision()).bytes_per_value,
+                strategy: row.strategy,
+                ep: model.ep,
+                params_on_gpu,
+                gradient_bytes,
+                weight_bytes,
+                offload_bytes_per_param: 0.0,
+            };
+            let work = crate::time::StepWork {
+                offload_bytes_per_param: crate::time::offload_bytes_per_param(
+                    &work,
+                    row.beyond.offload,
+                ),
+                ..work
+            };
+            row.time = Some(crate::time::step_time(&work, &machine));
+        }
+        report.machine = Some(machine);
+        let tokens_per_step =
+            m * f64::from(model.micro_batch) * f64::from(dp) * f64::from(model.seq_len);
+        report.training = self
+            .runtime
+            .speed
+            .tokens_billions
+            .zip(report.highlighted().time)
+            .map(|(tokens, time)| {
+                crate::time::training(
+                    tokens * 1e9,
+                    tokens_per_step,
+                    time.step_seconds,
+                    f64::from(report.gpus()),
+                    self.runtime.speed.price_per_gpu_hour,
+                )
+            });
+    }
+
+    /// What Megatron-LM would print for this configuration, under
+    /// `acct=megatron` (`None` otherwise, or without a model), with its number
+    /// of microbatches: the global batch's, else 1 (its default global batch
+    /// is micro-batch × DP). [`Config::report`] leaves [`Report::megatron`] to
+    /// this: the page asks its lazily loaded module for it.
+    pub fn megatron_report(&self) -> Option<MegatronReport> {
+        if self.runtime.accounting != Accounting::Megatron {
+            return None;
+        }
+        let report = self.report().ok()?;
+        let m = Some(report.accumulation_steps.and_then(Result::ok).unwrap_or(1));
+        let (ddp, distributed) = (self.megatron_args(false)?, self.megatron_args(true)?);
+        Some(MegatronReport {
+            without_distributed_optimizer: crate::frameworks::megatron::estimate(&ddp, m),
+            with_distributed_optimizer: crate::frameworks::megatron::estimate(&distributed, m),
+        })
+    }
+
+    /// The arguments Megatron-LM would be given for this model, layout and
+    /// GPUs, with its distributed optimizer (`distributed`, ZeRO-1) or without
+    /// (DDP); `None` without a model.
+    pub fn megatron_args(
+        &self,
+        distributed: bool,
+    ) -> Option<crate::frameworks::megatron::MegatronArgs> {
+        let model = self.model?;
+        let world = self.data_parallel_gpus().ok()?;
+        Some(crate::frameworks::megatron::args_of(
+            &model.architecture,
+            &self.runtime.layout,
+            world,
+            model.ep,
+            distributed,
+            model.seq_len,
+            model.micro_batch,
+            model.recompute,
+        ))
+    }
+
+    /// The data-parallel degree: GPUs per node × nodes, within [`Field::Gpus`]' limits.
+    pub fn data_parallel_gpus(&self) -> Result<u32, InputError> {
+        let total = u64::from(self.gpus) * u64::from(self.runtime.nodes);
+        let gpus = Field::Gpus.check(total as f64);
+        match self.runtime.nodes {
+            1 => gpus.map(|_| self.gpus),
+            _ => gpus.map(|_| total as u32).map_err(|_| {
+                Field::Nodes.error(InputErrorKind::TooManyGpus {
+                    gpus_per_node: self.gpus,
+                    total,
+                })
+            }),
+        }
+    }
+
+    /// The parameter count: the architecture's, exactly, or the size typed.
+    pub fn params(&self) -> Result<ParamCount, InputError> {
+        match &self.model {
+            Some(model) => {
+                model.validate()?;
+                let params = ParamCount::new(model.architecture.param_count() as f64);
+                Field::Params.check(params.billions())?;
+                Ok(params)
+            }
+            None => Ok(ParamCount::from_billions(
+                Field::Params.check(self.params_billions)?,
+            )),
+        }
+    }
+
+    /// Precision, gradients' format and optimizer.
+    pub fn recipe(&self) -> Recipe {
+        Recipe {
+            precision: self.precision,
+            gradients: self.gradients,
+            optimizer: self.optimizer,
+            autocast: self.amp,
+        }
+    }
+
+    /// The per-GPU memory budget, or the first error among memory and overhead.
+    pub fn budget(&self) -> Result<MemoryBudget, InputError> {
+        Field::GpuMemory.check(self.gpu_mem_gb)?;
+        Field::Context.check(self.runtime.context_gb)?;
+        MemoryBudget::new(Bytes::from_gb(self.gpu_mem_gb), self.overhead)?
+            .with_context(Bytes::from_gb(self.runtime.context_gb))
+    }
+
+    /// Every figure for this configuration, or every input error, each naming its field.
+    pub fn report(&self) -> Result<Report, Vec<InputError>> {
+        match (self.setup(), self.budget()) {
+            (Ok(setup), Ok(budget)) => {
+                let mut report = Report::new(setup, budget, self.highlight);
+                report.unit = self.unit;
+                report.fine_tuning = self.fine_tuning;
+                // Each data-parallel rank's share of the global batch, in micro-batches.
+                let data_parallel = setup.gpus() / self.runtime.layout.cp;
+                report.accumulation_steps = self.global_batch.map(|global| {
+                    let micro = self.model.map_or(1, |m| m.micro_batch);
+                    accumulation_steps(global, micro, data_parallel)
+                });
+                let microbatches = report.accumulation_steps.and_then(Result::ok);
+                report.place(&self.runtime, self.gpus, self.model.as_ref(), microbatches);
+                // Megatron-LM's own figures, with its number of microbatches
+                // (1 without a global batch: its default global batch is
+                // micro-batch × DP).
+                self.time_steps(&mut report, microbatches.unwrap_or(1));
+                Ok(report)
+            }
+            (setup, budget) => Err([setup.err(), budget.err()].into_iter().flatten().collect()),
+        }
+    }
+}
