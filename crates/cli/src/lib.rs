@@ -208,7 +208,9 @@ fn config_and_hub_from(
             },
         }
     }
-    for field in all_fields() {
+    // In the link decoder's order: a preset first (a GPU, a model), then the
+    // values that refine it (`--gpu a100-80gb --gpu-mem 70` is 70 GB).
+    for field in link::decode_order() {
         if let Some(text) = matches.get_one::<String>(field.key()) {
             if let Err(error) = apply(&mut config, field, text) {
                 problems.push(format!(

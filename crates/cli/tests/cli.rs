@@ -211,6 +211,53 @@ fn help_names_every_field_with_its_unit() {
     }
 }
 
+/// Every configuration of the golden links, given field by field as options,
+/// is the configuration its link decodes to: each field's option reads what
+/// its link key writes, and a preset's refinements survive it.
+#[test]
+fn every_field_round_trips_through_its_option() {
+    let golden = include_str!("../../core/tests/links.golden");
+    let mut checked = 0;
+    for line in golden.lines().filter(|l| !l.starts_with('#')) {
+        let query = line.split('\t').next().unwrap_or_default();
+        let config = decode(query).config;
+        if config.report().is_err() {
+            continue;
+        }
+        let mut args = vec!["vram".to_string(), "--link".to_string()];
+        for field in vram_core::Field::ALL {
+            let text = field.read(&config);
+            if !text.is_empty() && field.scope().applies(config.model.is_some()) {
+                args.push(format!("--{}", field.key().replace('_', "-")));
+                args.push(text);
+            }
+        }
+        let printed =
+            vram_cli::run(&args, false).unwrap_or_else(|_| panic!("{query}: {args:?} refused"));
+        let link = vram_cli::query_of(printed.trim());
+        assert_eq!(decode(link).config, config, "{query}: {args:?}");
+        checked += 1;
+    }
+    assert!(
+        checked >= 40,
+        "only {checked} golden configurations checked"
+    );
+}
+
+#[test]
+fn a_gpu_preset_then_its_memory_is_that_memory() {
+    let printed = vram_cli::run(
+        ["vram", "--gpu", "a100-80gb", "--gpu-mem", "70", "--link"],
+        false,
+    )
+    .unwrap_or_else(|_| panic!("refused"));
+    assert!(printed.contains("gpu_mem=70&"), "{printed}");
+    assert!(
+        !printed.contains("gpu="),
+        "the GPU is custom then: {printed}"
+    );
+}
+
 #[test]
 fn link_prints_the_page_address_of_the_configuration() {
     let output = vram()
