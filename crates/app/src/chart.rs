@@ -106,22 +106,40 @@ impl Palette {
                 .and_then(|value| parse_hex(value.trim()))
                 .unwrap_or(fallback)
         };
+        let light = Palette::LIGHT;
         Palette {
-            ground: color("--chart-ground", RGBColor(0xff, 0xff, 0xff)),
-            ink: color("--ink", RGBColor(0x22, 0x26, 0x2e)),
-            grid: color("--chart-grid", RGBColor(0xe3, 0xe6, 0xec)),
-            fits: color("--chart-fits", RGBColor(0x1b, 0x7f, 0x5c)),
-            too_small: color("--chart-too-small", RGBColor(0xb4, 0x3c, 0x3c)),
-            model: color("--accent", RGBColor(0x1f, 0x3b, 0x8c)),
+            ground: color("--chart-ground", light.ground),
+            ink: color("--ink", light.ink),
+            grid: color("--chart-grid", light.grid),
+            fits: color("--chart-fits", light.fits),
+            too_small: color("--chart-too-small", light.too_small),
+            model: color("--accent", light.model),
             parts: [
-                color("--part-0", RGBColor(0x1f, 0x3b, 0x8c)),
-                color("--part-1", RGBColor(0x4a, 0x7b, 0xd0)),
-                color("--part-2", RGBColor(0xd0, 0x8a, 0x2e)),
-                color("--part-3", RGBColor(0x2e, 0x9e, 0x8f)),
-                color("--part-4", RGBColor(0x8e, 0x8e, 0x99)),
+                color("--part-0", light.parts[0]),
+                color("--part-1", light.parts[1]),
+                color("--part-2", light.parts[2]),
+                color("--part-3", light.parts[3]),
+                color("--part-4", light.parts[4]),
             ],
         }
     }
+
+    /// The light theme's colours (web/style.css), where the style sheet gives none.
+    const LIGHT: Palette = Palette {
+        ground: RGBColor(0xff, 0xff, 0xff),
+        ink: RGBColor(0x22, 0x26, 0x2e),
+        grid: RGBColor(0xe3, 0xe6, 0xec),
+        fits: RGBColor(0x1b, 0x7f, 0x5c),
+        too_small: RGBColor(0xb4, 0x3c, 0x3c),
+        model: RGBColor(0x1f, 0x3b, 0x8c),
+        parts: [
+            RGBColor(0x1f, 0x3b, 0x8c),
+            RGBColor(0x4a, 0x7b, 0xd0),
+            RGBColor(0xd0, 0x8a, 0x2e),
+            RGBColor(0x2e, 0x9e, 0x8f),
+            RGBColor(0x8e, 0x8e, 0x99),
+        ],
+    };
 }
 
 /// `#rrggbb` as a colour.
@@ -216,14 +234,14 @@ pub(crate) fn draw_plans(canvas: &HtmlCanvasElement, report: &Report, plans: &[P
 /// Every plan as a dot: its step time across, its most loaded GPU's memory
 /// up; those that fit in one colour, the others in another; the usable memory
 /// drawn across.
-fn plot_plans(
-    root: &Area,
+fn plot_plans<B: DrawingBackend>(
+    root: &Area<B>,
     report: &Report,
     plans: &[Plan],
     scale: f64,
     palette: Palette,
     t: &Text,
-) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
     let px = |css: f64| (css * scale).round() as i32;
     let font = |size: f64| (FONT_FAMILY, size * scale).into_font();
     root.fill(&palette.ground)?;
@@ -444,17 +462,17 @@ impl TextMeasure {
 /// The chart's typeface: the system's, as the page's.
 const FONT_FAMILY: &str = "system-ui, sans-serif";
 
-type Area = DrawingArea<CanvasBackend, Shift>;
+type Area<B> = DrawingArea<B, Shift>;
 
-fn plot(
-    root: &Area,
+fn plot<B: DrawingBackend>(
+    root: &Area<B>,
     report: &Report,
     scale: f64,
     measure: &TextMeasure,
     palette: Palette,
     t: &Text,
     kind: ChartKind,
-) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
     let Palette {
         ground,
         ink,
@@ -667,12 +685,12 @@ fn scaling(report: &Report) -> Vec<(u32, [vram_core::ParamCount; 4])> {
 /// scales, one line per strategy, the current number of GPUs marked (the
 /// heading names the axes): DDP stays flat, ZeRO-1 and ZeRO-2 level off,
 /// ZeRO-3 grows with the cluster.
-fn plot_scaling(
-    root: &Area,
+fn plot_scaling<B: DrawingBackend>(
+    root: &Area<B>,
     report: &Report,
     scale: f64,
     palette: Palette,
-) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
     let Palette {
         ground,
         ink,
@@ -782,14 +800,14 @@ pub fn phase_name(t: &Text, phase: vram_core::memory::step::Phase) -> &'static s
 /// held throughout, the activations rising through the forward pass to the
 /// loss, the backward's start, the rebuilt layer, and freed for the
 /// optimizer's update; the usable memory and what is kept drawn across.
-fn plot_step(
-    root: &Area,
+fn plot_step<B: DrawingBackend>(
+    root: &Area<B>,
     report: &Report,
     scale: f64,
     measure: &TextMeasure,
     palette: Palette,
     t: &Text,
-) -> Result<(), DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>> {
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
     let Palette {
         ground,
         ink,
@@ -970,4 +988,92 @@ fn tick_step(max: f64) -> f64 {
         _ => 10.0,
     };
     nice * magnitude
+}
+
+/// Each chart drawn natively through plotters' SVG backend, the page's
+/// drawing code unchanged, and compared with a reviewed snapshot
+/// (`src/snapshots/`): the bars and their heights, the labels and their
+/// places, the reference lines. Text widths are plotters' estimate here, as
+/// the page's are where the canvas cannot measure.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod snapshots {
+    use super::*;
+    use plotters::backend::SVGBackend;
+
+    /// The chart of `kind` for the configuration of `query`, as SVG text.
+    fn svg(query: &str, kind: ChartKind) -> String {
+        let report = vram_core::input::link::decode(query)
+            .config
+            .report()
+            .expect("a valid configuration");
+        let (width, height) = (640, HEIGHT_CSS);
+        let mut text = String::new();
+        {
+            let root = SVGBackend::with_string(&mut text, (width, height)).into_drawing_area();
+            let palette = Palette::LIGHT;
+            let measure = TextMeasure(None);
+            let t = &crate::text::EN;
+            match kind {
+                ChartKind::Scaling => plot_scaling(&root, &report, 1.0, palette),
+                ChartKind::Step => plot_step(&root, &report, 1.0, &measure, palette, t),
+                _ => plot(&root, &report, 1.0, &measure, palette, t, kind),
+            }
+            .expect("drawn");
+            root.present().expect("written");
+        }
+        text
+    }
+
+    /// The texts an SVG shows, in drawing order.
+    fn texts(svg: &str) -> Vec<String> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                t.split_once('>')
+                    .and_then(|(_, rest)| rest.split_once("</text>"))
+            })
+            .map(|(text, _)| text.trim().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_lessons_memory_chart() {
+        let chart = svg("", ChartKind::Memory);
+        // The lesson's four totals label their bars.
+        let labels = texts(&chart);
+        for total in ["112 GB", "38.5 GB", "26.25 GB", "14 GB"] {
+            assert!(labels.iter().any(|l| l == total), "{total} in {labels:?}");
+        }
+        insta::assert_snapshot!(chart);
+    }
+
+    #[test]
+    fn the_lessons_largest_model_chart() {
+        let chart = svg("", ChartKind::MaxParams);
+        let labels = texts(&chart);
+        for largest in ["4 B", "32 B"] {
+            assert!(
+                labels.iter().any(|l| l.contains(largest)),
+                "{largest} in {labels:?}"
+            );
+        }
+        insta::assert_snapshot!(chart);
+    }
+
+    #[test]
+    fn the_lessons_scaling_chart() {
+        insta::assert_snapshot!(svg("", ChartKind::Scaling));
+    }
+
+    #[test]
+    fn a_models_step_chart() {
+        let query = "model=llama2-7b&gpu=a100-80gb&stage=2&seq=4096";
+        insta::assert_snapshot!(svg(query, ChartKind::Step));
+    }
+
+    #[test]
+    fn a_models_memory_chart_with_activations() {
+        let query = "model=llama2-70b&gpu=h100-80gb&seq=4096&recompute=full&stage=3";
+        insta::assert_snapshot!(svg(query, ChartKind::Memory));
+    }
 }
