@@ -611,10 +611,14 @@ fn PasteConfig(config: Memo<Config>, form: crate::form::Form, t: &'static Text) 
     let read = move |source: &str| {
         let source = source.to_string();
         crate::share::with_lazy(Box::new(move |lazy| {
+            // The box may be gone by the time the reader arrives.
+            let Some(current) = config.try_get_untracked() else {
+                return;
+            };
             let reply = lazy.and_then(|lazy| crate::share::read_config_with(lazy, &source));
             outcome.set(Some(match reply {
                 Some(Ok(hub)) => {
-                    form.load(&config.get_untracked().with_hub_config(&hub));
+                    form.load(&current.with_hub_config(&hub));
                     Ok(hub_summary(t, &hub))
                 }
                 Some(Err(error)) => Err(hub_error(t, &error)),

@@ -163,12 +163,14 @@ pub fn Plans(
             return;
         }
         let zh = t.html_lang.starts_with("zh");
+        // The fold may be gone by the time the module arrives (its values
+        // disposed): then there is nothing to draw.
         crate::share::with_lazy(Box::new(move |lazy| {
             if let (Some(lazy), Some(place), Some(canvas), true) = (
                 lazy,
-                place.get_untracked(),
-                canvas.get_untracked(),
-                config.get_untracked() == shown,
+                place.try_get_untracked().flatten(),
+                canvas.try_get_untracked().flatten(),
+                config.try_get_untracked().is_some_and(|now| now == shown),
             ) {
                 crate::share::render_plans(lazy, &link::encode(&shown), zh, &place, &canvas);
             }

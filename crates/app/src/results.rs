@@ -380,8 +380,10 @@ pub fn MegatronLine(
             megatron.set(None);
             return;
         }
+        // The answer is dropped if the configuration changed, or the page
+        // part that asked is gone (its values disposed).
         crate::share::with_lazy(Box::new(move |lazy| {
-            if config.get_untracked() == shown {
+            if config.try_get_untracked().is_some_and(|now| now == shown) {
                 megatron.set(lazy.and_then(|lazy| crate::share::megatron_of(lazy, &shown)));
             }
         }));

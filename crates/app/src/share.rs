@@ -262,9 +262,9 @@ extern "C" {
     /// to the page) and starts its WebAssembly; the browser imports it once.
     fn import_lazy() -> js_sys::Promise;
     /// The config.json reader's answer for `text`.
-    fn read_with(lazy: &JsValue, text: &str) -> String;
+    fn read_with(lazy: &JsValue, text: &str) -> Vec<u8>;
     /// What Megatron-LM would print for the configuration whose link is `query`.
-    fn megatron_with(lazy: &JsValue, query: &str) -> String;
+    fn megatron_with(lazy: &JsValue, query: &str) -> Vec<u8>;
     /// Ranks the plans of the configuration whose link is `query` and shows
     /// them in `place` and on `canvas` ([`crate::plans::render`]).
     fn render_plans_with(
@@ -310,7 +310,7 @@ pub fn read_config_with(
     lazy: &JsValue,
     text: &str,
 ) -> Option<Result<vram_core::model::hub::HubConfig, vram_core::model::hub::HubConfigError>> {
-    vram_core::model::hub::decode_reply(&read_with(lazy, text))
+    vram_core::wire::from_message(&read_with(lazy, text))
 }
 
 /// What Megatron-LM would print for `config`, from the lazily loaded module.
@@ -318,8 +318,6 @@ pub fn megatron_of(
     lazy: &JsValue,
     config: &vram_core::Config,
 ) -> Option<vram_core::report::MegatronReport> {
-    vram_core::report::MegatronReport::decode(&megatron_with(
-        lazy,
-        &vram_core::input::link::encode(config),
-    ))
+    let message = megatron_with(lazy, &vram_core::input::link::encode(config));
+    vram_core::wire::from_message::<Option<_>>(&message).flatten()
 }

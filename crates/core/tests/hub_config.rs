@@ -181,14 +181,15 @@ fn bad_json_is_a_clear_error() {
 /// published config, and every kind of error.
 #[test]
 fn a_reply_reads_back_as_it_was_written() {
-    use vram_core::model::hub::{decode_reply, encode_reply};
+    use vram_core::wire::{from_message, to_message};
+    type Reply = Result<vram_core::model::hub::HubConfig, vram_core::model::hub::HubConfigError>;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/configs");
     let mut read = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
         let result = read_config(&text);
         assert!(result.is_ok());
-        assert_eq!(decode_reply(&encode_reply(&result)), Some(result));
+        assert_eq!(from_message::<Reply>(&to_message(&result)), Some(result));
         read += 1;
     }
     assert!(read >= 10);
@@ -203,7 +204,7 @@ fn a_reply_reads_back_as_it_was_written() {
         "{\"model_type\": \"llama\", \"a=b&c\": 1, \"num_hidden_layers\": 2, \"hidden_size\": 8, \"num_attention_heads\": 2, \"intermediate_size\": 16, \"vocab_size\": 32, \"head_size_ratio\": 3}",
     ] {
         let result = read_config(text);
-        assert_eq!(decode_reply(&encode_reply(&result)), Some(result), "{text}");
+        assert_eq!(from_message::<Reply>(&to_message(&result)), Some(result), "{text}");
     }
-    assert_eq!(decode_reply("nothing=1"), None);
+    assert_eq!(from_message::<Reply>(b"nothing=1"), None);
 }

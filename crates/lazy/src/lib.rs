@@ -3,27 +3,27 @@
 //!
 //! The page imports it the first time a `config.json` is read or the plans
 //! are opened (`crates/app/src/share.rs`), so serde_json and the plans'
-//! search are not part of the page's first view. It answers in query strings:
-//! [`vram_core::model::hub::encode_reply`] for a reading, which the page reads with
-//! [`vram_core::model::hub::decode_reply`], and [`vram_core::time::plans::encode_plans`]
-//! for the plans of a link's configuration.
+//! search are not part of the page's first view. It answers with the core's
+//! own types as messages ([`vram_core::wire`]), which the page reads back
+//! with the same types.
 
 #![forbid(unsafe_code)]
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// Reads `text`, a `config.json`, and answers what it read or why it could not.
+/// Reads `text`, a `config.json`, and answers what it read or why it could
+/// not: a `Result<HubConfig, HubConfigError>` as a message.
 #[wasm_bindgen]
-pub fn read_config(text: &str) -> String {
-    vram_core::model::hub::encode_reply(&vram_core::model::hub::read_config(text))
+pub fn read_config(text: &str) -> Vec<u8> {
+    vram_core::wire::to_message(&vram_core::model::hub::read_config(text))
 }
 
 /// The ranked plans of the configuration whose link is `query` (all of them,
-/// fastest fitting first).
+/// fastest fitting first): a `Vec<Plan>` as a message.
 #[wasm_bindgen]
-pub fn plans(query: &str) -> String {
+pub fn plans(query: &str) -> Vec<u8> {
     let config = vram_core::input::link::decode(query).config;
-    vram_core::time::plans::encode_plans(&vram_core::time::plans::plans(&config))
+    vram_core::wire::to_message(&vram_core::time::plans::plans(&config))
 }
 
 /// Ranks the plans of the configuration whose link is `query` and shows them:
@@ -40,14 +40,12 @@ pub fn render_plans(
 }
 
 /// What Megatron-LM would print for the configuration whose link is
-/// `query` ([`vram_core::Config::megatron_report`], encoded), or nothing.
+/// `query` ([`vram_core::Config::megatron_report`]): an
+/// `Option<MegatronReport>` as a message.
 #[wasm_bindgen]
-pub fn megatron(query: &str) -> String {
-    vram_core::input::link::decode(query)
-        .config
-        .megatron_report()
-        .map(|m| m.encode())
-        .unwrap_or_default()
+pub fn megatron(query: &str) -> Vec<u8> {
+    let config = vram_core::input::link::decode(query).config;
+    vram_core::wire::to_message(&config.megatron_report())
 }
 
 #[cfg(test)]
@@ -55,11 +53,28 @@ mod tests {
     #[test]
     fn it_answers_with_the_cores_reply() {
         let reply = super::read_config("{\"model_type\": \"gemma2\"}");
+        type Reply =
+            Result<vram_core::model::hub::HubConfig, vram_core::model::hub::HubConfigError>;
         assert_eq!(
-            vram_core::model::hub::decode_reply(&reply),
+            vram_core::wire::from_message::<Reply>(&reply),
             Some(Err(
                 vram_core::model::hub::HubConfigError::UnknownModelType("gemma2".into())
             ))
+        );
+    }
+
+    /// Megatron-LM's estimate, as the page reads it back, is the core's.
+    #[test]
+    fn megatrons_estimate_reads_back_exactly() {
+        let query = "model=llama2-7b&acct=megatron&tp=2";
+        let config = vram_core::input::link::decode(query).config;
+        let expected = config.megatron_report();
+        assert!(expected.is_some());
+        type Reply = Option<vram_core::report::MegatronReport>;
+        let message = super::megatron(query);
+        assert_eq!(
+            vram_core::wire::from_message::<Reply>(&message),
+            Some(expected)
         );
     }
 
@@ -71,8 +86,10 @@ mod tests {
         let expected = vram_core::time::plans::plans(&config);
         assert!(!expected.is_empty());
         assert_eq!(
-            vram_core::time::plans::decode_plans(&super::plans(query)),
-            expected
+            vram_core::wire::from_message::<Vec<vram_core::time::plans::Plan>>(&super::plans(
+                query
+            )),
+            Some(expected)
         );
     }
 }

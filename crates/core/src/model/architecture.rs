@@ -669,6 +669,28 @@ pub fn model_preset(id: &str) -> Option<&'static ModelPreset> {
     MODEL_PRESETS.iter().find(|preset| preset.id == id)
 }
 
+/// A preset in serde's form: its id (`#[serde(with = "preset_by_id")]`).
+pub mod preset_by_id {
+    use super::{model_preset, ModelPreset};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes the preset's id.
+    pub fn serialize<S: Serializer>(
+        preset: &&'static ModelPreset,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(preset.id)
+    }
+
+    /// Reads a preset's id.
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<&'static ModelPreset, D::Error> {
+        let id = <&str>::deserialize(deserializer)?;
+        model_preset(id).ok_or_else(|| serde::de::Error::custom("an unknown preset"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,20 +9,23 @@
 //! and is listed as assumed; a key that would change the count but that the
 //! page does not read is listed as not understood. Nothing leaves the page.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::model::architecture::{
     model_preset, Architecture, Biases, Mla, Mlp, ModelPreset, Moe, Norm,
 };
 
-/// What a `config.json` gave.
-#[derive(Debug, Clone, PartialEq)]
+/// What a `config.json` gave. Serde's form is what the lazily loaded reader
+/// (`crates/lazy`) sends the page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HubConfig {
     /// Its `model_type`.
     pub model_type: String,
     /// The architecture it describes.
     pub architecture: Architecture,
     /// The preset of its family, for what a link cannot carry (biases, norms).
+    #[serde(with = "crate::model::architecture::preset_by_id")]
     pub base: &'static ModelPreset,
     /// Each key read, with its value as written.
     pub read: Vec<(String, String)>,
@@ -35,7 +38,7 @@ pub struct HubConfig {
 }
 
 /// Why a `config.json` could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HubConfigError {
     /// Not JSON: the parser's message, at a line and column (from 1).
     Json {
@@ -386,173 +389,4 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
         not_understood,
         mtp_layers,
     })
-}
-/// A reading as the lazily loaded reader (`crates/lazy`, WebAssembly of its
-/// own) sends it to the page: a query string, so the page decodes it with the
-/// link's parser and never links serde_json. [`decode_reply`] reads back
-/// exactly what [`encode_reply`] wrote (tested).
-pub fn encode_reply(result: &Result<HubConfig, HubConfigError>) -> String {
-    let mut out = form_urlencoded::Serializer::new(String::new());
-    match result {
-        Ok(hub) => {
-            let a = &hub.architecture;
-            out.append_pair("type", &hub.model_type);
-            out.append_pair("base", hub.base.id);
-            for (key, value) in architecture_pairs(a) {
-                out.append_pair(key, &value.to_string());
-            }
-            for (key, value) in &hub.read {
-                out.append_pair("read", &format!("{key}={value}"));
-            }
-            for (key, value) in &hub.assumed {
-                out.append_pair("assumed", &format!("{key}={value}"));
-            }
-            for key in &hub.not_understood {
-                out.append_pair("not_understood", key);
-            }
-            out.append_pair("mtp", &hub.mtp_layers.to_string());
-        }
-        Err(error) => {
-            let (kind, detail) = match error {
-                HubConfigError::Json { line, column } => ("json", format!("{line}:{column}")),
-                HubConfigError::NotAnObject => ("object", String::new()),
-                HubConfigError::NoModelType => ("no_type", String::new()),
-                HubConfigError::UnknownModelType(t) => ("unknown_type", t.clone()),
-                HubConfigError::Missing(k) => ("missing", k.clone()),
-                HubConfigError::Invalid(k) => ("invalid", k.clone()),
-                HubConfigError::Unsupported(k) => ("unsupported", k.clone()),
-            };
-            out.append_pair("error", kind);
-            out.append_pair("detail", &detail);
-        }
-    }
-    out.finish()
-}
-
-/// The architecture's numbers by name, in the order [`encode_reply`] writes them.
-fn architecture_pairs(a: &Architecture) -> [(&'static str, u32); 25] {
-    [
-        ("layers", a.layers),
-        ("hidden", a.hidden),
-        ("ffn", a.ffn),
-        ("heads", a.heads),
-        ("kv_heads", a.kv_heads),
-        ("vocab", a.vocab),
-        ("tied", u32::from(a.tied_embeddings)),
-        ("gelu", u32::from(a.mlp == Mlp::Gelu)),
-        ("biases", a.biases as u32),
-        ("layer_norm", u32::from(a.norm == Norm::LayerNorm)),
-        ("positions", a.learned_positions),
-        ("head_dim", a.head_dim),
-        ("qk_norm", u32::from(a.qk_norm)),
-        ("experts", a.moe.experts),
-        ("top_k", a.moe.top_k),
-        ("expert_ffn", a.moe.expert_ffn),
-        ("shared_experts", a.moe.shared_experts),
-        ("shared_ffn", a.moe.shared_ffn),
-        ("shared_gate", u32::from(a.moe.shared_gate)),
-        ("dense_layers", a.moe.dense_layers),
-        ("q_rank", a.mla.q_rank),
-        ("kv_rank", a.mla.kv_rank),
-        ("rope_dim", a.mla.rope_dim),
-        ("nope_dim", a.mla.nope_dim),
-        ("v_dim", a.mla.v_dim),
-    ]
-}
-
-/// The reading [`encode_reply`] wrote; `None` for a message it did not write.
-pub fn decode_reply(message: &str) -> Option<Result<HubConfig, HubConfigError>> {
-    let pairs: Vec<(String, String)> = form_urlencoded::parse(message.as_bytes())
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
-        .collect();
-    let one = |key: &str| {
-        pairs
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    };
-    let all = |key: &'static str| {
-        pairs
-            .iter()
-            .filter(move |(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    };
-    if let Some(kind) = one("error") {
-        let detail = one("detail").unwrap_or_default().to_string();
-        return Some(Err(match kind {
-            "json" => {
-                let (line, column) = detail.split_once(':')?;
-                HubConfigError::Json {
-                    line: line.parse().ok()?,
-                    column: column.parse().ok()?,
-                }
-            }
-            "object" => HubConfigError::NotAnObject,
-            "no_type" => HubConfigError::NoModelType,
-            "unknown_type" => HubConfigError::UnknownModelType(detail),
-            "missing" => HubConfigError::Missing(detail),
-            "invalid" => HubConfigError::Invalid(detail),
-            "unsupported" => HubConfigError::Unsupported(detail),
-            _ => return None,
-        }));
-    }
-    let base = model_preset(one("base")?)?;
-    let number = |key: &str| one(key).and_then(|v| v.parse::<u32>().ok());
-    let mut a = base.architecture;
-    let mut fields = [0u32; 25];
-    for (slot, (key, _)) in fields.iter_mut().zip(architecture_pairs(&a)) {
-        *slot = number(key)?;
-    }
-    let [layers, hidden, ffn, heads, kv_heads, vocab, tied, gelu, biases, layer_norm, positions, head_dim, qk_norm, experts, top_k, expert_ffn, shared_experts, shared_ffn, shared_gate, dense_layers, q_rank, kv_rank, rope_dim, nope_dim, v_dim] =
-        fields;
-    a.layers = layers;
-    a.hidden = hidden;
-    a.ffn = ffn;
-    a.heads = heads;
-    a.kv_heads = kv_heads;
-    a.vocab = vocab;
-    a.tied_embeddings = tied == 1;
-    a.mlp = if gelu == 1 { Mlp::Gelu } else { Mlp::SwiGlu };
-    a.biases = match biases {
-        0 => Biases::None,
-        1 => Biases::Qkv,
-        _ => Biases::All,
-    };
-    a.norm = if layer_norm == 1 {
-        Norm::LayerNorm
-    } else {
-        Norm::RmsNorm
-    };
-    a.learned_positions = positions;
-    a.head_dim = head_dim;
-    a.qk_norm = qk_norm == 1;
-    a.moe = Moe {
-        experts,
-        top_k,
-        expert_ffn,
-        shared_experts,
-        shared_ffn,
-        shared_gate: shared_gate == 1,
-        dense_layers,
-    };
-    a.mla = Mla {
-        q_rank,
-        kv_rank,
-        rope_dim,
-        nope_dim,
-        v_dim,
-    };
-    let split = |item: &str| {
-        let (k, v) = item.split_once('=').unwrap_or((item, ""));
-        (k.to_string(), v.to_string())
-    };
-    Some(Ok(HubConfig {
-        model_type: one("type")?.to_string(),
-        architecture: a,
-        base,
-        read: all("read").map(split).collect(),
-        assumed: all("assumed").map(split).collect(),
-        not_understood: all("not_understood").map(String::from).collect(),
-        mtp_layers: number("mtp")?,
-    }))
 }

@@ -142,54 +142,6 @@ pub struct MegatronReport {
     pub with_distributed_optimizer: crate::frameworks::megatron::MegatronEstimate,
 }
 
-impl MegatronReport {
-    /// As the lazily loaded module sends it to the page: every float's 64
-    /// bits, comma-separated. [`MegatronReport::decode`] reads it back exactly.
-    pub fn encode(&self) -> String {
-        let mut fields = Vec::new();
-        for e in [
-            &self.without_distributed_optimizer,
-            &self.with_distributed_optimizer,
-        ] {
-            let floats = [
-                e.weight_and_optimizer.get(),
-                e.activations.get(),
-                e.total.get(),
-            ];
-            fields.extend(
-                floats
-                    .iter()
-                    .chain(&e.printed_mb)
-                    .map(|v| v.to_bits().to_string()),
-            );
-            fields.push(u8::from(e.sequence_parallel_path).to_string());
-        }
-        fields.join(",")
-    }
-
-    /// The report [`MegatronReport::encode`] wrote.
-    pub fn decode(text: &str) -> Option<MegatronReport> {
-        let fields: Vec<u64> = text
-            .split(',')
-            .map(|f| f.parse().ok())
-            .collect::<Option<_>>()?;
-        let one = |f: &[u64]| {
-            let v = |i: usize| f64::from_bits(f[i]);
-            crate::frameworks::megatron::MegatronEstimate {
-                weight_and_optimizer: Bytes::new(v(0)),
-                activations: Bytes::new(v(1)),
-                total: Bytes::new(v(2)),
-                printed_mb: [v(3), v(4), v(5)],
-                sequence_parallel_path: f[6] == 1,
-            }
-        };
-        (fields.len() == 14).then(|| MegatronReport {
-            without_distributed_optimizer: one(&fields[..7]),
-            with_distributed_optimizer: one(&fields[7..]),
-        })
-    }
-}
-
 impl Default for Report {
     /// The report of the lesson's example, [`Config::default`].
     fn default() -> Self {

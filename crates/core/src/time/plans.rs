@@ -346,118 +346,6 @@ impl Search<'_> {
     }
 }
 
-/// The plans as the lazily loaded module (`crates/lazy`) sends them to the
-/// page: a query string, a `p` per plan, its fields comma-separated (each
-/// float as its 64 bits, an integer: exact, and neither side needs a float
-/// printer or parser). [`decode_plans`] reads back exactly what this wrote
-/// (tested).
-pub fn encode_plans(plans: &[Plan]) -> String {
-    let mut out = form_urlencoded::Serializer::new(String::new());
-    for p in plans {
-        let fields: Vec<String> = plan_fields(p).iter().map(u64::to_string).collect();
-        out.append_pair("p", &fields.join(","));
-    }
-    out.finish()
-}
-
-/// A plan's fields as integers, in the order [`encode_plans`] writes them:
-/// the layout, EP, DP, the strategy's, recomputation's and offload's places
-/// in their `ALL`, the micro-batch, microbatches, rank, fits, the peak's bits
-/// and, with a step time, its figures' bits.
-fn plan_fields(p: &Plan) -> Vec<u64> {
-    let l = p.layout;
-    let place = |found: Option<usize>| found.unwrap_or(0) as u64;
-    let mut fields: Vec<u64> = [l.tp, l.pp, l.vpp, l.cp, u32::from(l.sp), p.ep, p.dp]
-        .into_iter()
-        .map(u64::from)
-        .collect();
-    fields.extend([
-        place(Strategy::ALL.iter().position(|&s| s == p.strategy)),
-        place(Recompute::ALL.iter().position(|&r| r == p.recompute)),
-        place(Offload::ALL.iter().position(|&o| o == p.offload)),
-    ]);
-    fields.extend(
-        [p.micro_batch, p.microbatches, p.rank, u32::from(p.fits)]
-            .into_iter()
-            .map(u64::from),
-    );
-    fields.push(p.peak.get().to_bits());
-    if let Some(t) = p.time {
-        fields.extend(time_fields(&t).map(f64::to_bits));
-    }
-    fields
-}
-
-/// A step time's figures, in the order [`encode_plans`] writes them.
-fn time_fields(t: &StepTime) -> [f64; 10] {
-    [
-        t.flops,
-        t.compute_seconds,
-        t.bubble_seconds,
-        t.tensor_parallel_seconds,
-        t.expert_parallel_seconds,
-        t.data_parallel_seconds,
-        t.offload_seconds,
-        t.exposed_communication_seconds,
-        t.step_seconds,
-        t.tokens_per_second_per_gpu,
-    ]
-}
-
-/// The plans [`encode_plans`] wrote (a plan it cannot read is left out).
-pub fn decode_plans(message: &str) -> Vec<Plan> {
-    form_urlencoded::parse(message.as_bytes())
-        .filter(|(key, _)| key == "p")
-        .filter_map(|(_, value)| decode_plan(&value))
-        .collect()
-}
-
-fn decode_plan(text: &str) -> Option<Plan> {
-    let f: Vec<u64> = text
-        .split(',')
-        .map(|v| v.parse().ok())
-        .collect::<Option<_>>()?;
-    let count = |i: usize| u32::try_from(f[i]).ok();
-    let float = |i: usize| f64::from_bits(f[i]);
-    let time = match f.len() {
-        15 => None,
-        25 => Some(StepTime {
-            flops: float(15),
-            compute_seconds: float(16),
-            bubble_seconds: float(17),
-            tensor_parallel_seconds: float(18),
-            expert_parallel_seconds: float(19),
-            data_parallel_seconds: float(20),
-            offload_seconds: float(21),
-            exposed_communication_seconds: float(22),
-            step_seconds: float(23),
-            tokens_per_second_per_gpu: float(24),
-        }),
-        _ => return None,
-    };
-    let at = |i: usize| usize::try_from(f[i]).ok();
-    Some(Plan {
-        layout: Layout {
-            tp: count(0)?,
-            pp: count(1)?,
-            vpp: count(2)?,
-            cp: count(3)?,
-            sp: f[4] == 1,
-        },
-        ep: count(5)?,
-        dp: count(6)?,
-        strategy: *Strategy::ALL.get(at(7)?)?,
-        recompute: *Recompute::ALL.get(at(8)?)?,
-        offload: *Offload::ALL.get(at(9)?)?,
-        micro_batch: count(10)?,
-        microbatches: count(11)?,
-        rank: count(12)?,
-        fits: f[13] == 1,
-        peak: Bytes::new(float(14)),
-        time,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -495,15 +383,19 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn plans_read_back_from_their_message() {
+        use crate::wire::{from_message, to_message};
         for query in [
             "model=mixtral-8x7b&gpu=h100-80gb&gpus=8&nodes=2&seq=4096&global_batch=256",
             "model=llama2-13b&gpus=8",
         ] {
             let all = plans(&decode(query).config);
             assert!(!all.is_empty());
-            assert_eq!(decode_plans(&encode_plans(&all)), all, "{query}");
+            assert_eq!(
+                from_message::<Vec<Plan>>(&to_message(&all)),
+                Some(all),
+                "{query}"
+            );
         }
-        assert!(decode_plans("p=1,2&q=3").is_empty());
     }
 
     /// The lesson's Q6: no ZeRO stage fits 70 B on 8 × A100 80GB alone, some
