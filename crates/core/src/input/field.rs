@@ -257,6 +257,9 @@ pub enum Written {
     WhenNotDefault,
 }
 
+/// Whether a field means something, given every field's text.
+pub type Needs = fn(&dyn Fn(Field) -> String) -> bool;
+
 /// Reads a field's text from a configuration (empty for a value it does not hold).
 pub type Read = fn(&Config) -> String;
 
@@ -283,6 +286,9 @@ pub struct Declaration {
     pub filled_by: Option<Field>,
     /// Whether the form shows it as a percentage of its link value (20 for 0.2).
     pub percent: bool,
+    /// What else it needs to mean something, given every field's text (LoRA's
+    /// rank needs adapters, a bucket size DeepSpeed's buffers); `None`: nothing.
+    pub needs: Option<Needs>,
     /// Its text in a configuration.
     pub read: Read,
     /// Stores its text in a configuration.
@@ -299,6 +305,7 @@ const BASE: Declaration = Declaration {
     written: Written::WhenNotDefault,
     filled_by: None,
     percent: false,
+    needs: None,
     read: |_| String::new(),
     write: |_, _, _| Ok(()),
 };
@@ -601,47 +608,68 @@ fields! {
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.experts),
     ),
     /// Routed experts each token goes to.
-    TopK => beyond_dense(
+    TopK => Declaration {
+        needs: Some(with_experts),
+        ..beyond_dense(
         "top_k", "experts per token", count(Unit::Count, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.moe.top_k),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.top_k),
-    ),
+    )
+    },
     /// Width of a routed expert's MLP.
-    ExpertFfn => beyond_dense(
+    ExpertFfn => Declaration {
+        needs: Some(with_experts),
+        ..beyond_dense(
         "expert_ffn", "expert FFN size", count(Unit::Features, 0.0, 16_777_216.0),
         |c| model_count(c, |m| m.architecture.moe.expert_ffn),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.expert_ffn),
-    ),
+    )
+    },
     /// Shared experts every token goes through.
-    SharedExperts => beyond_dense(
+    SharedExperts => Declaration {
+        needs: Some(with_experts),
+        ..beyond_dense(
         "shared_experts", "shared experts", count(Unit::Count, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.moe.shared_experts),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.shared_experts),
-    ),
+    )
+    },
     /// Width of each shared expert's MLP.
-    SharedFfn => beyond_dense(
+    SharedFfn => Declaration {
+        needs: Some(with_experts),
+        ..beyond_dense(
         "shared_ffn", "shared expert FFN size", count(Unit::Features, 0.0, 16_777_216.0),
         |c| model_count(c, |m| m.architecture.moe.shared_ffn),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.shared_ffn),
-    ),
+    )
+    },
     /// Whether the shared expert has Qwen2-MoE's gate.
-    SharedGate => beyond_dense(
+    SharedGate => Declaration {
+        needs: Some(with_experts),
+        ..beyond_dense(
         "shared_gate", "shared expert gate", FLAG,
         |c| model_flag(c, |m| m.architecture.moe.shared_gate),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.moe.shared_gate),
-    ),
+    )
+    },
     /// Leading layers with a dense MLP (DeepSeek's `first_k_dense_replace`).
-    DenseLayers => beyond_dense(
+    DenseLayers => Declaration {
+        needs: Some(with_experts),
+        ..beyond_dense(
         "dense_layers", "leading dense layers", count(Unit::Count, 0.0, 10_000.0),
         |c| model_count(c, |m| m.architecture.moe.dense_layers),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.dense_layers),
-    ),
+    )
+    },
     /// Latent attention's query rank (`q_lora_rank`; 0: direct queries).
-    QRank => beyond_dense(
+    QRank => Declaration {
+        needs: Some(with_latent_attention),
+        ..beyond_dense(
         "q_rank", "latent query rank", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.mla.q_rank),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.q_rank),
-    ),
+    )
+    },
     /// Latent attention's key/value rank (`kv_lora_rank`; 0: no latent attention).
     KvRank => beyond_dense(
         "kv_rank", "latent key/value rank", count(Unit::Features, 0.0, 65_536.0),
@@ -649,25 +677,35 @@ fields! {
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.kv_rank),
     ),
     /// Latent attention's rotary part of each query and key head.
-    RopeDim => beyond_dense(
+    RopeDim => Declaration {
+        needs: Some(with_latent_attention),
+        ..beyond_dense(
         "rope_dim", "rotary head size", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.mla.rope_dim),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.rope_dim),
-    ),
+    )
+    },
     /// Latent attention's part of each query and key head without position.
-    NopeDim => beyond_dense(
+    NopeDim => Declaration {
+        needs: Some(with_latent_attention),
+        ..beyond_dense(
         "nope_dim", "non-rotary head size", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.mla.nope_dim),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.nope_dim),
-    ),
+    )
+    },
     /// Latent attention's value head width.
-    VDim => beyond_dense(
+    VDim => Declaration {
+        needs: Some(with_latent_attention),
+        ..beyond_dense(
         "v_dim", "value head size", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.mla.v_dim),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.v_dim),
-    ),
+    )
+    },
     /// The routed experts' capacity factor (1: uniform routing).
     Capacity => Declaration {
+        needs: Some(with_experts),
         filled_by: None,
         ..beyond_dense(
             "capacity", "expert capacity factor", number(Unit::RoutingMultiple, 1.0, 64.0),
@@ -680,6 +718,7 @@ fields! {
     },
     /// Expert parallelism: the ranks the routed experts are divided over.
     Ep => Declaration {
+        needs: Some(with_experts),
         filled_by: None,
         ..beyond_dense(
             "ep", "expert parallelism", count(Unit::Ranks, 1.0, 65_536.0),
@@ -852,6 +891,7 @@ fields! {
     },
     /// DeepSpeed's `reduce_bucket_size`, in millions of elements.
     ReduceBucket => Declaration {
+        needs: Some(with_buffers),
         key: "reduce_bucket",
         label: "reduce bucket",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
@@ -861,6 +901,7 @@ fields! {
     },
     /// DeepSpeed's `allgather_bucket_size`, in millions of elements.
     AllgatherBucket => Declaration {
+        needs: Some(with_buffers),
         key: "allgather_bucket",
         label: "all-gather bucket",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
@@ -870,6 +911,7 @@ fields! {
     },
     /// DeepSpeed's `stage3_prefetch_bucket_size`, in millions of elements.
     PrefetchBucket => Declaration {
+        needs: Some(with_buffers),
         key: "prefetch_bucket",
         label: "prefetch bucket",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
@@ -879,6 +921,7 @@ fields! {
     },
     /// DeepSpeed's `stage3_max_live_parameters`, in millions of elements.
     MaxLive => Declaration {
+        needs: Some(with_buffers),
         key: "max_live",
         label: "most live parameters",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
@@ -900,6 +943,7 @@ fields! {
     },
     /// DeepSpeed's `additional_buffer_factor` on its CPU figures.
     BufferFactor => Declaration {
+        needs: Some(|t| t(Field::Accounting) == "deepspeed"),
         key: "buffer_factor",
         label: "CPU buffer factor",
         value: number(Unit::Multiples, 1.0, 100.0),
@@ -930,6 +974,7 @@ fields! {
     },
     /// The adapters' rank.
     Rank => Declaration {
+        needs: Some(with_adapters),
         key: "rank",
         label: "LoRA rank",
         value: count(Unit::Count, 1.0, 65_536.0),
@@ -939,6 +984,7 @@ fields! {
     },
     /// Which linear layers get adapters.
     Targets => Declaration {
+        needs: Some(with_adapters),
         key: "targets",
         label: "LoRA targets",
         value: Value::Choice(&["qv", "attn", "mlp", "all"]),
@@ -950,6 +996,7 @@ fields! {
     },
     /// How QLoRA stores the frozen base's linear weights.
     Quant => Declaration {
+        needs: Some(with_qlora),
         key: "quant",
         label: "base quantisation",
         value: Value::Choice(&["nf4", "int8"]),
@@ -959,6 +1006,7 @@ fields! {
     },
     /// Whether QLoRA's NF4 constants are quantised too.
     DoubleQuant => Declaration {
+        needs: Some(|t| with_qlora(t) && t(Field::Quant) == "nf4"),
         key: "double_quant",
         label: "double quantisation",
         value: FLAG,
@@ -991,6 +1039,7 @@ fields! {
     },
     /// Virtual pipeline stages per pipeline rank (interleaved 1F1B).
     Vpp => Declaration {
+        needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "vpp",
         label: "virtual stages per pipeline rank",
         value: count(Unit::StagesPerRank, 1.0, 1024.0),
@@ -1011,6 +1060,7 @@ fields! {
     },
     /// Sequence parallelism (with tensor parallelism).
     Sp => Declaration {
+        needs: Some(|t| beyond(t, Field::Tp, "1")),
         key: "sp",
         label: "sequence parallelism",
         value: FLAG,
@@ -1156,6 +1206,38 @@ const PART_KEYS: [&str; Part::ALL.len()] = {
     }
     keys
 };
+
+/// Whether `field`'s text is set and not `off` (`0` or `1` for a size, a count or a switch).
+fn beyond(text: &dyn Fn(Field) -> String, field: Field, off: &str) -> bool {
+    let text = text(field);
+    let text = text.trim();
+    !text.is_empty() && text != off
+}
+
+/// DeepSpeed's buffers are counted.
+fn with_buffers(text: &dyn Fn(Field) -> String) -> bool {
+    text(Field::Buffers) == "1"
+}
+
+/// Adapters are trained (LoRA or QLoRA).
+fn with_adapters(text: &dyn Fn(Field) -> String) -> bool {
+    text(Field::Method) != "full"
+}
+
+/// QLoRA quantises the base.
+fn with_qlora(text: &dyn Fn(Field) -> String) -> bool {
+    text(Field::Method) == "qlora"
+}
+
+/// The model has routed experts.
+fn with_experts(text: &dyn Fn(Field) -> String) -> bool {
+    beyond(text, Field::Experts, "0")
+}
+
+/// The model has latent attention.
+fn with_latent_attention(text: &dyn Fn(Field) -> String) -> bool {
+    beyond(text, Field::KvRank, "0")
+}
 
 /// Stores a parsed value.
 fn set<T>(place: &mut T, value: Result<T, InputError>) -> Result<(), InputError> {

@@ -137,40 +137,17 @@ pub fn edited(
 
 /// Whether the form's control of `field` takes input, given what every field
 /// holds now: a field outside its [`Scope`] is greyed (the size when a model
-/// gives it), and so are DeepSpeed's buffer sizes while its buffers are not
-/// counted, and LoRA's settings under full training (they are still read, so
+/// gives it), and so is one whose declaration [`needs`](crate::input::Declaration::needs)
+/// what the others do not give (DeepSpeed's buffer sizes while its buffers are
+/// not counted, LoRA's settings under full training; they are still read, so
 /// that a link's values are kept).
 pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool {
     let with_model = !text_of_field(Field::Model).is_empty();
-    let method = text_of_field(Field::Method);
-    let used = match field {
-        Field::ReduceBucket | Field::AllgatherBucket | Field::PrefetchBucket | Field::MaxLive => {
-            text_of_field(Field::Buffers) == "1"
-        }
-        // The adapters' settings with adapters, the base's storage with QLoRA.
-        Field::Rank | Field::Targets => method != "full",
-        Field::Quant => method == "qlora",
-        // Virtual stages interleave a pipeline; SP splits what TP leaves whole.
-        Field::Vpp => !matches!(text_of_field(Field::Pp).trim(), "" | "1"),
-        Field::Sp => !matches!(text_of_field(Field::Tp).trim(), "" | "1"),
-        // DeepSpeed's own factor, used by its accounting only.
-        Field::BufferFactor => text_of_field(Field::Accounting) == "deepspeed",
-        Field::DoubleQuant => method == "qlora" && text_of_field(Field::Quant) == "nf4",
-        // The experts' settings with experts, latent attention's with its rank.
-        Field::TopK
-        | Field::ExpertFfn
-        | Field::SharedExperts
-        | Field::SharedFfn
-        | Field::SharedGate
-        | Field::DenseLayers
-        | Field::Capacity
-        | Field::Ep => !matches!(text_of_field(Field::Experts).trim(), "" | "0"),
-        Field::QRank | Field::RopeDim | Field::NopeDim | Field::VDim => {
-            !matches!(text_of_field(Field::KvRank).trim(), "" | "0")
-        }
-        _ => true,
-    };
-    field.scope().applies(with_model) && used
+    let needed = field
+        .declaration()
+        .needs
+        .is_none_or(|needs| needs(&text_of_field));
+    field.scope().applies(with_model) && needed
 }
 
 /// The fields a preset field fills when a preset is chosen (their
@@ -389,6 +366,24 @@ mod tests {
         assert!(!enabled(&model, Field::Params) && !enabled(&model, Field::LargestLayer));
         assert!(enabled(&model, Field::Seq) && enabled(&model, Field::MaxLive));
         assert!(enabled(&model, Field::Gpus));
+        // What each field needs, from its declaration.
+        let with = |query: &str, f: Field| enabled(&texts(&decode(query).config), f);
+        let model = "model=llama2-7b";
+        assert!(!with(model, Field::Rank) && with(&format!("{model}&method=lora"), Field::Rank));
+        assert!(!with(&format!("{model}&method=lora"), Field::Quant));
+        assert!(with(&format!("{model}&method=qlora"), Field::DoubleQuant));
+        assert!(!with(
+            &format!("{model}&method=qlora&quant=int8"),
+            Field::DoubleQuant
+        ));
+        assert!(!with(model, Field::Vpp) && with(&format!("{model}&pp=2"), Field::Vpp));
+        assert!(!with(model, Field::Sp) && with(&format!("{model}&tp=2"), Field::Sp));
+        assert!(!with(model, Field::BufferFactor) && with("acct=deepspeed", Field::BufferFactor));
+        assert!(!with(model, Field::TopK) && with("model=mixtral-8x7b", Field::TopK));
+        assert!(with("model=mixtral-8x7b", Field::Ep) && !with(model, Field::Capacity));
+        assert!(
+            !with("model=mixtral-8x7b", Field::QRank) && with("model=deepseek-v3", Field::QRank)
+        );
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
