@@ -14,11 +14,12 @@ use vram_core::input::decimal::shortest_decimal;
 use vram_core::input::link::{self, LinkProblem};
 use vram_core::{Config, Field, Part, Report, Runtime};
 
-use crate::chart::{Chart, ChartKind};
+use crate::chart::Chart;
 use crate::form::{controls, Form};
 use crate::results::{ActivationsLine, PlacementTable, ResultsTable, Summary};
 use crate::share;
-use crate::text::{self, Text};
+use vram_view::chart::ChartKind;
+use vram_view::text::{self, Text};
 
 /// The form's sections, in the order the page shows them. A new field goes in
 /// one of these lists (see CONTRIBUTING.md).

@@ -8,7 +8,7 @@ use std::panic::PanicHookInfo;
 
 use vram_core::format::Lang;
 
-use crate::text;
+use vram_view::text;
 
 /// Installs the panic hook: the panic's message and location go to the console
 /// and into a panel above the calculator, which stops responding.

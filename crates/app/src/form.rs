@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use vram_core::input::form::{self, apply_typed, options, text_of};
 use vram_core::{Config, Field, InputError};
 
-use crate::text::{self, field_text, Text};
+use vram_view::text::{self, field_text, Text};
 
 /// What the user typed and chose, field by field (a choice is its key, as in
 /// the link): the page's only state.

@@ -12,7 +12,7 @@ mod form;
 pub mod plans;
 mod results;
 mod share;
-mod text;
+
 pub mod timing;
 
 pub use app::App;

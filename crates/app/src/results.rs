@@ -7,7 +7,7 @@ use vram_core::format::{
 use vram_core::input::decimal::shortest_decimal;
 use vram_core::{Bytes, Report, Strategy, StrategyReport};
 
-use crate::text::{self, Text};
+use vram_view::text::{self, Text};
 
 /// A cell showing a memory figure, with its unrounded value in GB in `data-value`.
 fn memory_cell(
@@ -174,7 +174,7 @@ pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
                 &[
                     chosen.strategy.label(),
                     &format_bytes(peak, unit),
-                    crate::chart::phase_name(t, phase),
+                    vram_view::chart::phase_name(t, phase),
                     &kept,
                     fits,
                 ],
@@ -333,7 +333,7 @@ pub fn notes(t: &Text, report: &Report) -> String {
 fn layout_note(t: &Text, report: &Report, layout: &vram_core::report::LayoutReport) -> String {
     let l = layout.layout;
     let ep = report.model.map_or(1, |m| m.ep);
-    let sizes = crate::plans::layout_words(l, ep, layout.data_parallel);
+    let sizes = vram_view::plans::layout_words(l, ep, layout.data_parallel);
     let chosen = report.highlighted();
     let rank = chosen.rank.unwrap_or(0);
     let stage = layout.stages.get(rank as usize);

@@ -28,7 +28,7 @@ pub fn plans(query: &str) -> Vec<u8> {
 
 /// Ranks the plans of the configuration whose link is `query` and shows them:
 /// the table in `place`, the chart on `canvas`, in Chinese when `zh`
-/// ([`vram_app::plans::render`]).
+/// ([`vram_view::plans::render`]).
 #[wasm_bindgen]
 pub fn render_plans(
     query: &str,
@@ -36,7 +36,7 @@ pub fn render_plans(
     place: &web_sys::Element,
     canvas: &web_sys::HtmlCanvasElement,
 ) {
-    vram_app::plans::render(query, zh, place, canvas);
+    vram_view::plans::render(query, zh, place, canvas);
 }
 
 /// What Megatron-LM would print for the configuration whose link is

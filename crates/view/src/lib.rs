@@ -1,0 +1,12 @@
+//! What the page and its lazily loaded module both draw, over `vram-core`:
+//! the words in two languages ([`text`]), the charts on any plotters backend
+//! ([`chart`]: a canvas in the browser, SVG in the tests) and the ranked
+//! plans' table ([`plans`]). No Leptos here: the page's components
+//! (`vram-app`) and the lazily loaded module (`vram-lazy`) both use it, and
+//! neither depends on the other.
+
+#![forbid(unsafe_code)]
+
+pub mod chart;
+pub mod plans;
+pub mod text;
