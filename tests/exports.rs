@@ -74,12 +74,12 @@ async fn markdown_csv_and_png_hold_what_the_page_shows() {
     let markdown = copied_markdown(&browser).await;
     assert_eq!(
         markdown,
-        "| Strategy | Weights | Gradients | Optimizer | Total | Fits? | Largest model |\n\
-         | --- | ---: | ---: | ---: | ---: | --- | ---: |\n\
-         | DDP | 14 GB | 14 GB | 84 GB | 112 GB | no | 4 B |\n\
-         | ZeRO-1 | 14 GB | 14 GB | 10.5 GB | 38.5 GB | yes | 11.64 B |\n\
-         | ZeRO-2 | 14 GB | 1.75 GB | 10.5 GB | 26.25 GB | yes | 17.07 B |\n\
-         | ZeRO-3 | 1.75 GB | 1.75 GB | 10.5 GB | 14 GB | yes | 32 B |\n\
+        "| Strategy | Weights | Gradients | Optimizer | Total | Fits? | Min GPUs | Largest model | Sent per step |\n\
+         | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n\
+         | DDP | 14 GB | 14 GB | 84 GB | 112 GB | no | none | 4 B | 24.5 GB |\n\
+         | ZeRO-1 | 14 GB | 14 GB | 10.5 GB | 38.5 GB | yes | 3 | 11.64 B | 24.5 GB |\n\
+         | ZeRO-2 | 14 GB | 1.75 GB | 10.5 GB | 26.25 GB | yes | 2 | 17.07 B | 24.5 GB |\n\
+         | ZeRO-3 | 1.75 GB | 1.75 GB | 10.5 GB | 14 GB | yes | 2 | 32 B | 36.75 GB |\n\
          \n\
          ZeRO-1 per GPU, by the lesson's formula: (2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB.\n"
     );

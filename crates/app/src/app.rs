@@ -453,22 +453,7 @@ fn gpu_capacity(config: &Config) -> String {
 /// it, a paragraph each.
 fn markdown_results(t: &Text, report: &Report) -> String {
     let notes = crate::results::notes(t, report);
-    let table = vram_core::report::export::markdown(
-        report,
-        (
-            [
-                t.col_strategy,
-                t.col_weights,
-                t.col_grads,
-                t.col_optim,
-                t.col_act,
-                t.col_total,
-                t.col_fits,
-                t.col_max,
-            ],
-            [t.yes, t.no],
-        ),
-    );
+    let table = vram_core::report::export::markdown(report, &crate::results::table_words(t));
     match notes.is_empty() {
         true => table,
         false => format!("{table}\n{}\n", notes.replace('\n', "\n\n")),

@@ -5,22 +5,62 @@ use vram_core::format::{
     format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
 };
 use vram_core::input::decimal::shortest_decimal;
-use vram_core::{Bytes, Report, Strategy, StrategyReport};
+use vram_core::report::table::{Cell, Column, TableWords, Verdict};
+use vram_core::{Bytes, Report, Strategy};
 
 use vram_view::text::{self, Text};
 
-/// A cell showing a memory figure, with its unrounded value in GB in `data-value`.
-fn memory_cell(
+/// The strategy table's words in the page's language
+/// ([`vram_core::report::table::Table`], drawn here and in the Markdown export).
+pub fn table_words(t: &Text) -> TableWords<'static> {
+    TableWords {
+        headings: [
+            t.col_strategy,
+            t.col_weights,
+            t.col_grads,
+            t.col_optim,
+            t.col_act,
+            t.col_buffers,
+            t.col_total,
+            t.col_peak,
+            t.col_fits,
+            t.col_headroom,
+            t.col_fewest,
+            t.col_max,
+            t.col_cpu,
+            t.col_nvme,
+            t.col_comm,
+            t.col_comm_time,
+        ],
+        yes: t.yes,
+        no: t.no,
+        not_run: t.not_run,
+        none: t.none,
+    }
+}
+
+/// A cell of the report's table ([`Column::cell`]): its text as every export
+/// writes it, with the unrounded figure in `data-value` (GB for memory,
+/// billions for parameters, empty where there is none).
+fn table_cell(
     report: Memo<Report>,
     strategy: Strategy,
     testid: &'static str,
     label: &'static str,
-    pick: fn(&StrategyReport) -> Bytes,
+    column: Column,
+    words: TableWords<'static>,
 ) -> impl IntoView {
-    let bytes = move || pick(report.read().strategy(strategy));
+    let cell = move || column.cell(report.read().strategy(strategy));
+    let value = move || match cell() {
+        Cell::Bytes(bytes) => shortest_decimal(bytes.gb()),
+        Cell::Params(params) => shortest_decimal(params.billions()),
+        Cell::Gpus(Some(gpus)) => gpus.to_string(),
+        Cell::Seconds(Some(seconds)) => shortest_decimal(seconds),
+        _ => String::new(),
+    };
     view! {
-        <td class="num" data-label=label data-testid=format!("{testid}-{}", strategy.id()) data-value=move || shortest_decimal(bytes().gb())>
-            {move || format_bytes(bytes(), report.read().unit)}
+        <td class="num" data-label=label data-testid=format!("{testid}-{}", strategy.id()) data-value=value>
+            {move || cell().text(report.read().unit, &words)}
         </td>
     }
 }
@@ -36,6 +76,7 @@ pub fn ResultsTable(
         let report = report.read();
         format_bytes(report.budget.usable(), report.unit)
     };
+    let words = table_words(t);
     let rows = Strategy::ALL
         .into_iter()
         .map(|strategy| {
@@ -58,11 +99,11 @@ pub fn ResultsTable(
                             {strategy.label()}
                         </button>
                     </th>
-                    {memory_cell(report, strategy, "mem-weights", t.col_weights, |r| r.memory.weights)}
-                    {memory_cell(report, strategy, "mem-grads", t.col_grads, |r| r.memory.gradients)}
-                    {memory_cell(report, strategy, "mem-optim", t.col_optim, |r| r.memory.optimizer_states)}
-                    {memory_cell(report, strategy, "mem-act", t.col_act, |r| r.memory.activations)}
-                    {memory_cell(report, strategy, "mem-buf", t.col_buffers, |r| r.memory.buffers)}
+                    {table_cell(report, strategy, "mem-weights", t.col_weights, Column::Weights, words)}
+                    {table_cell(report, strategy, "mem-grads", t.col_grads, Column::Gradients, words)}
+                    {table_cell(report, strategy, "mem-optim", t.col_optim, Column::OptimizerStates, words)}
+                    {table_cell(report, strategy, "mem-act", t.col_act, Column::Activations, words)}
+                    {table_cell(report, strategy, "mem-buf", t.col_buffers, Column::Buffers, words)}
                     <td class="num" data-label=t.col_total data-testid=format!("mem-total-{}", strategy.id()) data-value=move || shortest_decimal(row().memory.total.gb())>
                         {move || format_bytes(row().memory.total, report.read().unit)}
                         // The step's peak, where it rises above what is kept.
@@ -77,10 +118,10 @@ pub fn ResultsTable(
                         </span>
                     </td>
                     <td class="verdict" data-label=t.col_fits data-testid=format!("fits-{}", strategy.id()) data-value=move || fits().to_string()>
-                        {move || match (row().supported, fits()) {
-                            (false, _) => t.not_run,
-                            (true, true) => t.fits_yes,
-                            (true, false) => t.fits_no,
+                        {move || match Column::Fits.cell(&row()) {
+                            Cell::Verdict(Verdict::Fits) => t.fits_yes,
+                            Cell::Verdict(Verdict::DoesNotFit) => t.fits_no,
+                            _ => t.not_run,
                         }}
                         <span class="sub" data-testid=format!("headroom-{}", strategy.id())
                             data-value=move || shortest_decimal(row().headroom.gb())
@@ -92,14 +133,8 @@ pub fn ResultsTable(
                             }}
                         </span>
                     </td>
-                    <td class="num" data-label=t.col_fewest data-testid=format!("fewest-gpus-{}", strategy.id())
-                        data-value=move || row().fewest_gpus.map_or(String::new(), |n| n.to_string())>
-                        {move || row().fewest_gpus.map_or(t.none.to_string(), |n| n.to_string())}
-                    </td>
-                    <td class="num" data-label=t.col_max data-testid=format!("max-params-{}", strategy.id())
-                        data-value=move || shortest_decimal(row().max_params.billions())>
-                        {move || format_params(row().max_params)}
-                    </td>
+                    {table_cell(report, strategy, "fewest-gpus", t.col_fewest, Column::FewestGpus, words)}
+                    {table_cell(report, strategy, "max-params", t.col_max, Column::LargestModel, words)}
                 </tr>
             }
         })
@@ -488,22 +523,18 @@ pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView 
 /// what it sends per step: the trade of memory for communication.
 #[component]
 pub fn PlacementTable(report: Memo<Report>, t: &'static Text) -> impl IntoView {
+    let words = table_words(t);
     let rows = Strategy::ALL
         .into_iter()
         .map(|strategy| {
-            let row = move || *report.read().strategy(strategy);
-            let seconds = move || row().beyond.communication_seconds;
             view! {
                 <tr>
                     <th scope="row">{strategy.label()}</th>
-                    {memory_cell(report, strategy, "mem-gpu", t.col_gpu, |r| r.memory.total)}
-                    {memory_cell(report, strategy, "mem-cpu", t.col_cpu, |r| r.beyond.cpu_per_node)}
-                    {memory_cell(report, strategy, "mem-nvme", t.col_nvme, |r| r.beyond.nvme_per_node)}
-                    {memory_cell(report, strategy, "comm", t.col_comm, |r| r.beyond.communication)}
-                    <td class="num" data-label=t.col_comm_time data-testid=format!("comm-time-{}", strategy.id())
-                        data-value=move || seconds().map_or(String::new(), shortest_decimal)>
-                        {move || seconds().map_or(t.none.to_string(), format_seconds)}
-                    </td>
+                    {table_cell(report, strategy, "mem-gpu", t.col_gpu, Column::Total, words)}
+                    {table_cell(report, strategy, "mem-cpu", t.col_cpu, Column::CpuPerNode, words)}
+                    {table_cell(report, strategy, "mem-nvme", t.col_nvme, Column::NvmePerNode, words)}
+                    {table_cell(report, strategy, "comm", t.col_comm, Column::Communication, words)}
+                    {table_cell(report, strategy, "comm-time", t.col_comm_time, Column::CommunicationSeconds, words)}
                 </tr>
             }
         })

@@ -11,7 +11,8 @@ use vram_core::format::{
 use vram_core::input::decimal::shortest_decimal;
 use vram_core::input::link::{self, all_fields, apply, value_of};
 use vram_core::memory::step::Phase;
-use vram_core::{Bytes, Config, Field, Report, StrategyReport};
+use vram_core::report::table::{Align, Column, Table, TableWords};
+use vram_core::{Bytes, Config, Field, Report};
 
 /// Where `--link` points when `--base-url` is not given: what `scripts/serve` serves.
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080/";
@@ -384,88 +385,34 @@ pub fn table(report: &Report, color: bool) -> String {
         format_bytes(budget.usable(), unit),
     );
     let with_activations = report.activations.is_some();
-    let mut header: Vec<String> = vec![
-        "Strategy".into(),
-        "Weights".into(),
-        "Gradients".into(),
-        "Optimizer states".into(),
-    ];
-    if with_activations {
-        header.push("Activations".into());
-    }
-    let any =
-        |part: fn(&StrategyReport) -> Bytes| report.strategies.iter().any(|r| part(r).get() > 0.0);
-    let with_buffers = any(|r| r.memory.buffers);
-    let with_cpu = any(|r| r.beyond.cpu_per_node);
-    let with_nvme = any(|r| r.beyond.nvme_per_node);
-    if with_buffers {
-        header.push("Buffers".into());
-    }
-    header.push("Total per GPU".into());
-    if with_activations {
-        header.push("Peak of step".into());
-    }
-    header.extend(["Fits".into(), "Fewest GPUs".into(), "Largest model".into()]);
-    if with_cpu {
-        header.push("CPU per node".into());
-    }
-    if with_nvme {
-        header.push("NVMe per node".into());
-    }
-    header.push("Sent per step".into());
-    let with_time = report.strategies[0].beyond.communication_seconds.is_some();
-    if with_time {
-        header.push("Least comm. time".into());
-    }
-    let rows: Vec<Vec<String>> = report
-        .strategies
-        .iter()
-        .map(|row| {
+    // The report's one table (vram_core::report::table), in English.
+    let words = TableWords::ENGLISH;
+    let shown = Table::of(report);
+    let header: Vec<String> = shown
+        .headings(&words)
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let rows: Vec<Vec<String>> = shown
+        .texts(unit, &words)
+        .into_iter()
+        .zip(&report.strategies)
+        .map(|(mut cells, row)| {
             let mark = if row.strategy == report.highlight {
                 "*"
             } else {
                 " "
             };
-            let mut cells = vec![
-                format!("{mark} {}", row.strategy.label()),
-                format_bytes(row.memory.weights, unit),
-                format_bytes(row.memory.gradients, unit),
-                format_bytes(row.memory.optimizer_states, unit),
-            ];
-            if with_activations {
-                cells.push(format_bytes(row.memory.activations, unit));
-            }
-            if with_buffers {
-                cells.push(format_bytes(row.memory.buffers, unit));
-            }
-            cells.push(format_bytes(row.memory.total, unit));
-            if with_activations {
-                cells.push(format_bytes(row.step.peak().1, unit));
-            }
-            cells.extend([
-                match (row.supported, row.fits) {
-                    (false, _) => "n/a".into(),
-                    (true, true) => "yes".into(),
-                    (true, false) => "no".into(),
-                },
-                row.fewest_gpus.map_or("none".into(), |n| n.to_string()),
-                format_params(row.max_params),
-            ]);
-            if with_cpu {
-                cells.push(format_bytes(row.beyond.cpu_per_node, unit));
-            }
-            if with_nvme {
-                cells.push(format_bytes(row.beyond.nvme_per_node, unit));
-            }
-            cells.push(format_bytes(row.beyond.communication, unit));
-            if let Some(seconds) = row.beyond.communication_seconds {
-                cells.push(format_seconds(seconds));
-            }
+            cells[0] = format!("{mark} {}", cells[0]);
             cells
         })
         .collect();
     let columns = header.len();
-    let fits_column = header.iter().position(|h| h == "Fits").unwrap_or(0);
+    let fits_column = shown
+        .columns
+        .iter()
+        .position(|&c| c == Column::Fits)
+        .unwrap_or(0);
     let widths: Vec<usize> = (0..columns)
         .map(|c| {
             rows.iter()
@@ -478,7 +425,7 @@ pub fn table(report: &Report, color: bool) -> String {
     let line = |cells: &[String], fits: Option<bool>, bold: bool| {
         let mut text = String::new();
         for (c, cell) in cells.iter().enumerate() {
-            let padded = if c == 0 || c == fits_column {
+            let padded = if shown.columns[c].align() == Align::Left {
                 format!("{cell:<w$}", w = widths[c])
             } else {
                 format!("{cell:>w$}", w = widths[c])
@@ -660,22 +607,7 @@ pub fn table(report: &Report, color: bool) -> String {
 
 /// The table in Markdown, then the formula lines, a paragraph each.
 fn markdown(report: &Report) -> String {
-    let mut text = vram_core::report::export::markdown(
-        report,
-        (
-            [
-                "Strategy",
-                "Weights",
-                "Gradients",
-                "Optimizer states",
-                "Activations",
-                "Total per GPU",
-                "Fits",
-                "Largest model",
-            ],
-            ["yes", "no"],
-        ),
-    );
+    let mut text = vram_core::report::export::markdown(report, &TableWords::ENGLISH);
     for line in formulas(report) {
         text.push_str(&format!("\n{line}\n"));
     }

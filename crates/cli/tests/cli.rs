@@ -357,11 +357,17 @@ fn markdown_and_csv_for_homework_and_spreadsheets() {
     let output = vram().arg("--markdown").output().unwrap();
     assert!(output.status.success());
     let markdown = String::from_utf8(output.stdout).unwrap();
-    assert!(markdown.contains("| ZeRO-2 | 14 GB | 1.75 GB | 10.5 GB | 26.25 GB | yes | 17.07 B |"));
+    // The CLI table's columns, the same as `vram` prints.
+    assert!(
+        markdown.contains(
+            "| ZeRO-2 | 14 GB | 1.75 GB | 10.5 GB | 26.25 GB | yes | 2 | 17.07 B | 24.5 GB |"
+        ),
+        "{markdown}"
+    );
     // The formula under the table, as a paragraph of its own.
     assert!(
         markdown.ends_with(
-            "| 32 B |\n\nDDP per GPU, by the lesson's formula: (2 + 2 + 12) B × 7 × 10⁹ = 112 GB.\n"
+            "| 36.75 GB |\n\nDDP per GPU, by the lesson's formula: (2 + 2 + 12) B × 7 × 10⁹ = 112 GB.\n"
         ),
         "{markdown}"
     );

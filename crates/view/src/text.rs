@@ -125,6 +125,8 @@ texts! {
     col_buffers: &'static str = "Buffers", "缓冲区";
     col_total: &'static str = "Total", "合计";
     col_fits: &'static str = "Fits?", "放得下？";
+    col_peak: &'static str = "Peak of step", "单步峰值";
+    col_headroom: &'static str = "Headroom", "余量";
     col_fewest: &'static str = "Min GPUs", "最少 GPU";
     col_max: &'static str = "Largest model", "最大模型";
     fits_yes: &'static str = "✓ fits", "✓ 放得下";

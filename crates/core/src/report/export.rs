@@ -1,97 +1,47 @@
 //! The results to take away: a Markdown table for a homework or an issue, in
 //! the reader's words, and CSV for a spreadsheet, in bytes and unrounded.
 
-use crate::format::{format_bytes, format_params};
-use crate::input::decimal::shortest_decimal;
+use crate::report::table::{Align, Column, Table, TableWords};
 use crate::report::Report;
 
-/// The Markdown table's headings and verdicts, in the page's language: strategy,
-/// weights, gradients, optimizer states, activations, total, fits, largest model;
-/// then the words for "yes" and "no".
-pub type MarkdownWords<'a> = ([&'a str; 8], [&'a str; 2]);
-
-/// One row per strategy, memory in the report's unit, rounded as the page shows
-/// it; the activations column only when they are counted.
-pub fn markdown(report: &Report, (headings, [yes, no]): MarkdownWords<'_>) -> String {
-    let unit = report.unit;
-    let with_activations = report.activations.is_some();
-    let keep = |column: &usize| *column != 4 || with_activations;
-    let row = |cells: Vec<String>| {
-        let kept: Vec<&str> = cells
-            .iter()
-            .enumerate()
-            .filter(|(column, _)| keep(column))
-            .map(|(_, cell)| cell.as_str())
-            .collect();
-        format!("| {} |\n", kept.join(" | "))
-    };
-    let mut table = row(headings.iter().map(|h| h.to_string()).collect());
-    let rule = (0..8)
-        .filter(keep)
-        .map(|column| {
-            if column == 0 || column == 6 {
-                "---"
-            } else {
-                "---:"
-            }
+/// The strategy table ([`Table::of`]) in Markdown, in `words`, memory in the
+/// report's unit rounded as the page shows it: the same columns as the CLI's
+/// table and the same n/a where a strategy is not run.
+pub fn markdown(report: &Report, words: &TableWords<'_>) -> String {
+    let table = Table::of(report);
+    let row = |cells: &[&str]| format!("| {} |\n", cells.join(" | "));
+    let mut text = row(&table.headings(words));
+    let rule: Vec<&str> = table
+        .columns
+        .iter()
+        .map(|c| match c.align() {
+            Align::Left => "---",
+            Align::Right => "---:",
         })
-        .collect::<Vec<_>>()
-        .join(" | ");
-    table.push_str(&format!("| {rule} |\n"));
-    for r in &report.strategies {
-        let bytes = |b| format_bytes(b, unit);
-        table.push_str(&row(vec![
-            r.strategy.label().to_string(),
-            bytes(r.memory.weights),
-            bytes(r.memory.gradients),
-            bytes(r.memory.optimizer_states),
-            bytes(r.memory.activations),
-            bytes(r.memory.total),
-            if r.fits { yes } else { no }.to_string(),
-            format_params(r.max_params),
-        ]));
+        .collect();
+    text.push_str(&row(&rule));
+    for cells in table.texts(report.unit, words) {
+        let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+        text.push_str(&row(&cells));
     }
-    table
+    text
 }
 
-/// The CSV's header: every figure of a strategy, units in the names.
-pub const CSV_HEADER: &str = "strategy,weights_bytes,gradients_bytes,optimizer_states_bytes,\
-activations_bytes,buffers_bytes,total_bytes,fits,headroom_bytes,max_params,fewest_gpus,\
-cpu_per_node_bytes,nvme_per_node_bytes,communication_bytes_per_step,communication_seconds";
+/// The CSV's header: every figure of a strategy ([`Column::CSV`]), units in the names.
+pub fn csv_header() -> String {
+    Column::CSV.map(Column::csv_name).join(",")
+}
 
-/// One line per strategy after [`CSV_HEADER`], values unrounded (empty when
-/// there is none), lines ended by CRLF as RFC 4180 has them.
+/// One line per strategy after [`csv_header`], every column whether or not a
+/// table shows it, values unrounded (empty where there is none, as for a
+/// strategy not run), lines ended by CRLF as RFC 4180 has them.
 pub fn csv(report: &Report) -> String {
-    let mut text = format!("{CSV_HEADER}\r\n");
-    for r in &report.strategies {
-        let m = r.memory;
-        let figures = [
-            m.weights,
-            m.gradients,
-            m.optimizer_states,
-            m.activations,
-            m.buffers,
-            m.total,
-        ]
-        .map(|b| shortest_decimal(b.get()));
-        let optional = |value: Option<f64>| value.map(shortest_decimal).unwrap_or_default();
-        text.push_str(&format!(
-            "{},{},{},{},{},{},{},{}\r\n",
-            r.strategy.id(),
-            figures.join(","),
-            r.fits,
-            shortest_decimal(r.headroom.get()),
-            shortest_decimal(r.max_params.get()),
-            optional(r.fewest_gpus.map(f64::from)),
-            [
-                r.beyond.cpu_per_node,
-                r.beyond.nvme_per_node,
-                r.beyond.communication
-            ]
-            .map(|b| shortest_decimal(b.get()))
-            .join(","),
-            optional(r.beyond.communication_seconds),
-        ));
+    let table = Table::with_columns(report, Column::CSV.to_vec());
+    let mut text = format!("{}\r\n", csv_header());
+    for cells in &table.rows {
+        let raw: Vec<String> = cells.iter().map(|cell| cell.raw()).collect();
+        text.push_str(&raw.join(","));
+        text.push_str("\r\n");
     }
     text
 }
@@ -100,35 +50,22 @@ pub fn csv(report: &Report) -> String {
 mod tests {
     use super::*;
     use crate::config::Config;
+    use crate::input::link;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
-
-    const WORDS: MarkdownWords<'static> = (
-        [
-            "Strategy",
-            "Weights",
-            "Gradients",
-            "Optimizer",
-            "Activations",
-            "Total",
-            "Fits",
-            "Largest model",
-        ],
-        ["yes", "no"],
-    );
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn the_lessons_table_in_markdown() {
         let report = Config::default().report().unwrap();
         assert_eq!(
-            markdown(&report, WORDS),
-            "| Strategy | Weights | Gradients | Optimizer | Total | Fits | Largest model |\n\
-             | --- | ---: | ---: | ---: | ---: | --- | ---: |\n\
-             | DDP | 14 GB | 14 GB | 84 GB | 112 GB | no | 4 B |\n\
-             | ZeRO-1 | 14 GB | 14 GB | 10.5 GB | 38.5 GB | yes | 11.64 B |\n\
-             | ZeRO-2 | 14 GB | 1.75 GB | 10.5 GB | 26.25 GB | yes | 17.07 B |\n\
-             | ZeRO-3 | 1.75 GB | 1.75 GB | 10.5 GB | 14 GB | yes | 32 B |\n"
+            markdown(&report, &TableWords::ENGLISH),
+            "| Strategy | Weights | Gradients | Optimizer states | Total per GPU | Fits | Fewest GPUs | Largest model | Sent per step |\n\
+             | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n\
+             | DDP | 14 GB | 14 GB | 84 GB | 112 GB | no | none | 4 B | 24.5 GB |\n\
+             | ZeRO-1 | 14 GB | 14 GB | 10.5 GB | 38.5 GB | yes | 3 | 11.64 B | 24.5 GB |\n\
+             | ZeRO-2 | 14 GB | 1.75 GB | 10.5 GB | 26.25 GB | yes | 2 | 17.07 B | 24.5 GB |\n\
+             | ZeRO-3 | 1.75 GB | 1.75 GB | 10.5 GB | 14 GB | yes | 2 | 32 B | 36.75 GB |\n"
         );
     }
 
@@ -143,13 +80,62 @@ mod tests {
             6,
             "header, four strategies, and the last line's end"
         );
-        assert_eq!(lines[0], CSV_HEADER);
+        assert_eq!(
+            lines[0],
+            "strategy,weights_bytes,gradients_bytes,optimizer_states_bytes,activations_bytes,\
+             buffers_bytes,total_bytes,fits,headroom_bytes,max_params,fewest_gpus,cpu_per_node_bytes,\
+             nvme_per_node_bytes,communication_bytes_per_step,communication_seconds,peak_bytes",
+            "the first release's columns in their order, the step's peak appended"
+        );
         assert_eq!(
             lines[2],
             "zero1,14000000000,14000000000,10500000000,0,0,38500000000,true,25500000000,\
-             11636363636.363636,3,0,0,24500000000,"
+             11636363636.363636,3,0,0,24500000000,,38500000000"
         );
-        let columns = CSV_HEADER.split(',').count();
+        let columns = lines[0].split(',').count();
         assert!(lines[1..5].iter().all(|l| l.split(',').count() == columns));
+    }
+
+    /// DeepSpeed's pipeline engine runs ZeRO-1 only: ZeRO-2's and ZeRO-3's
+    /// rows have no verdict, fewest GPUs or largest model in any export.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn strategies_not_run_say_n_a_in_every_export() {
+        let report = link::decode("model=llama2-7b&gpus=8&pp=2")
+            .config
+            .report()
+            .unwrap();
+        let markdown = markdown(&report, &TableWords::ENGLISH);
+        let zero3 = markdown
+            .lines()
+            .find(|l| l.starts_with("| ZeRO-3"))
+            .unwrap();
+        let cells: Vec<&str> = zero3
+            .trim_matches('|')
+            .split(" | ")
+            .map(str::trim)
+            .collect();
+        let headings: Vec<&str> = markdown
+            .lines()
+            .next()
+            .unwrap()
+            .trim_matches('|')
+            .split(" | ")
+            .map(str::trim)
+            .collect();
+        for heading in ["Fits", "Fewest GPUs", "Largest model"] {
+            let at = headings.iter().position(|h| *h == heading).unwrap();
+            assert_eq!(cells[at], "n/a", "{heading}: {markdown}");
+        }
+        let zero1 = markdown
+            .lines()
+            .find(|l| l.starts_with("| ZeRO-1"))
+            .unwrap();
+        assert!(!zero1.contains("n/a"), "{zero1}");
+        let csv = csv(&report);
+        let zero2 = csv.split("\r\n").find(|l| l.starts_with("zero2,")).unwrap();
+        let fields: Vec<&str> = zero2.split(',').collect();
+        // fits, then headroom, largest model and fewest GPUs empty.
+        assert_eq!(&fields[7..11], ["false", "", "", ""], "{zero2}");
     }
 }

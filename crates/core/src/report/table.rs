@@ -1,0 +1,343 @@
+//! The strategy table as data: which columns a [`Report`] shows and what each
+//! cell holds, typed (bytes, a parameter count, a verdict, a GPU count,
+//! seconds). Every renderer — the page, the CLI's table, Markdown and CSV —
+//! draws this one table, so they show the same columns and the same figures,
+//! and a strategy no framework runs says n/a in each of them.
+
+use crate::format::{format_bytes, format_params, format_seconds, MemoryUnit};
+use crate::input::decimal::shortest_decimal;
+use crate::memory::Strategy;
+use crate::report::{Report, StrategyReport};
+use crate::units::{Bytes, ParamCount};
+
+/// A column of the strategy table, in the order the tables show them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Column {
+    /// The strategy's name.
+    Strategy,
+    /// Weights on one GPU.
+    Weights,
+    /// Gradients on one GPU.
+    Gradients,
+    /// Optimizer states on one GPU.
+    OptimizerStates,
+    /// Activations kept on one GPU, when an architecture is known.
+    Activations,
+    /// DeepSpeed's communication buffers, when counted.
+    Buffers,
+    /// What one GPU keeps: the sum of the parts.
+    Total,
+    /// The step's peak (`memory::step`), when activations are counted.
+    Peak,
+    /// Whether the peak fits in the usable memory, or n/a.
+    Fits,
+    /// Usable memory left at the peak (negative when it does not fit).
+    Headroom,
+    /// The fewest GPUs on which the strategy fits.
+    FewestGpus,
+    /// The largest model whose states fit (the lesson's question).
+    LargestModel,
+    /// Each node's CPU memory, when something is offloaded there.
+    CpuPerNode,
+    /// Each node's NVMe, when something is offloaded there.
+    NvmePerNode,
+    /// Bytes each GPU sends and receives per step.
+    Communication,
+    /// The least time that takes, when a bandwidth is known.
+    CommunicationSeconds,
+}
+
+/// Left for words, right for figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    /// Words: the strategy and the verdict.
+    Left,
+    /// Figures.
+    Right,
+}
+
+impl Column {
+    /// Every column, in the tables' order.
+    pub const ALL: [Column; 16] = [
+        Column::Strategy,
+        Column::Weights,
+        Column::Gradients,
+        Column::OptimizerStates,
+        Column::Activations,
+        Column::Buffers,
+        Column::Total,
+        Column::Peak,
+        Column::Fits,
+        Column::Headroom,
+        Column::FewestGpus,
+        Column::LargestModel,
+        Column::CpuPerNode,
+        Column::NvmePerNode,
+        Column::Communication,
+        Column::CommunicationSeconds,
+    ];
+
+    /// The CSV's columns, in the order its header has named them since the
+    /// first release; the step's peak came later and is appended.
+    pub const CSV: [Column; 16] = [
+        Column::Strategy,
+        Column::Weights,
+        Column::Gradients,
+        Column::OptimizerStates,
+        Column::Activations,
+        Column::Buffers,
+        Column::Total,
+        Column::Fits,
+        Column::Headroom,
+        Column::LargestModel,
+        Column::FewestGpus,
+        Column::CpuPerNode,
+        Column::NvmePerNode,
+        Column::Communication,
+        Column::CommunicationSeconds,
+        Column::Peak,
+    ];
+
+    /// The column's name in CSV's header, its unit in the name.
+    pub const fn csv_name(self) -> &'static str {
+        match self {
+            Column::Strategy => "strategy",
+            Column::Weights => "weights_bytes",
+            Column::Gradients => "gradients_bytes",
+            Column::OptimizerStates => "optimizer_states_bytes",
+            Column::Activations => "activations_bytes",
+            Column::Buffers => "buffers_bytes",
+            Column::Total => "total_bytes",
+            Column::Peak => "peak_bytes",
+            Column::Fits => "fits",
+            Column::Headroom => "headroom_bytes",
+            Column::FewestGpus => "fewest_gpus",
+            Column::LargestModel => "max_params",
+            Column::CpuPerNode => "cpu_per_node_bytes",
+            Column::NvmePerNode => "nvme_per_node_bytes",
+            Column::Communication => "communication_bytes_per_step",
+            Column::CommunicationSeconds => "communication_seconds",
+        }
+    }
+
+    /// Where the column's cells line up.
+    pub const fn align(self) -> Align {
+        match self {
+            Column::Strategy | Column::Fits => Align::Left,
+            _ => Align::Right,
+        }
+    }
+
+    /// Whether a table of `report` shows this column: the activations and the
+    /// step's peak when they are counted, buffers and each node's memory when
+    /// any strategy has some, the time when a bandwidth is known. The headroom
+    /// is written beside the verdict (the page) or in CSV, not as a column.
+    pub fn shown(self, report: &Report) -> bool {
+        let any = |part: fn(&StrategyReport) -> Bytes| {
+            report.strategies.iter().any(|r| part(r).get() > 0.0)
+        };
+        match self {
+            Column::Activations | Column::Peak => report.activations.is_some(),
+            Column::Buffers => any(|r| r.memory.buffers),
+            Column::CpuPerNode => any(|r| r.beyond.cpu_per_node),
+            Column::NvmePerNode => any(|r| r.beyond.nvme_per_node),
+            Column::CommunicationSeconds => report
+                .strategies
+                .iter()
+                .any(|r| r.beyond.communication_seconds.is_some()),
+            Column::Headroom => false,
+            _ => true,
+        }
+    }
+
+    /// What `row` holds in this column. A strategy no framework runs with the
+    /// layout has no verdict, fewest GPUs or largest model: n/a.
+    pub fn cell(self, row: &StrategyReport) -> Cell {
+        let not_run = !row.supported;
+        match self {
+            Column::Strategy => Cell::Strategy(row.strategy),
+            Column::Weights => Cell::Bytes(row.memory.weights),
+            Column::Gradients => Cell::Bytes(row.memory.gradients),
+            Column::OptimizerStates => Cell::Bytes(row.memory.optimizer_states),
+            Column::Activations => Cell::Bytes(row.memory.activations),
+            Column::Buffers => Cell::Bytes(row.memory.buffers),
+            Column::Total => Cell::Bytes(row.memory.total),
+            Column::Peak => Cell::Bytes(row.step.peak().1),
+            Column::Fits => Cell::Verdict(match (row.supported, row.fits) {
+                (false, _) => Verdict::NotRun,
+                (true, true) => Verdict::Fits,
+                (true, false) => Verdict::DoesNotFit,
+            }),
+            Column::Headroom if not_run => Cell::NotRun,
+            Column::Headroom => Cell::Bytes(row.headroom),
+            Column::FewestGpus if not_run => Cell::NotRun,
+            Column::FewestGpus => Cell::Gpus(row.fewest_gpus),
+            Column::LargestModel if not_run => Cell::NotRun,
+            Column::LargestModel => Cell::Params(row.max_params),
+            Column::CpuPerNode => Cell::Bytes(row.beyond.cpu_per_node),
+            Column::NvmePerNode => Cell::Bytes(row.beyond.nvme_per_node),
+            Column::Communication => Cell::Bytes(row.beyond.communication),
+            Column::CommunicationSeconds => Cell::Seconds(row.beyond.communication_seconds),
+        }
+    }
+}
+
+/// Whether a strategy fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The step's peak is within the usable memory.
+    Fits,
+    /// It is not.
+    DoesNotFit,
+    /// No framework runs this strategy with the layout (DeepSpeed's pipeline
+    /// engine and ZeRO-2/3).
+    NotRun,
+}
+
+/// One cell of the table, typed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell {
+    /// The strategy: its name for people, its id for programs.
+    Strategy(Strategy),
+    /// A memory figure.
+    Bytes(Bytes),
+    /// A count of parameters.
+    Params(ParamCount),
+    /// Fits or not.
+    Verdict(Verdict),
+    /// A count of GPUs; `None` when no count up to 2^20 will do.
+    Gpus(Option<u32>),
+    /// Seconds; `None` when the time is not known.
+    Seconds(Option<f64>),
+    /// A figure that does not apply: the strategy is not run.
+    NotRun,
+}
+
+/// The words a table is written in: one heading per [`Column`] (in
+/// [`Column::ALL`]'s order), then the verdicts, n/a and "none".
+#[derive(Debug, Clone, Copy)]
+pub struct TableWords<'a> {
+    /// One heading per column, in [`Column::ALL`]'s order.
+    pub headings: [&'a str; 16],
+    /// "Fits".
+    pub yes: &'a str,
+    /// "Does not fit".
+    pub no: &'a str,
+    /// "n/a": a strategy no framework runs.
+    pub not_run: &'a str,
+    /// No number of GPUs will do.
+    pub none: &'a str,
+}
+
+impl TableWords<'static> {
+    /// The CLI's words.
+    pub const ENGLISH: TableWords<'static> = TableWords {
+        headings: [
+            "Strategy",
+            "Weights",
+            "Gradients",
+            "Optimizer states",
+            "Activations",
+            "Buffers",
+            "Total per GPU",
+            "Peak of step",
+            "Fits",
+            "Headroom",
+            "Fewest GPUs",
+            "Largest model",
+            "CPU per node",
+            "NVMe per node",
+            "Sent per step",
+            "Least comm. time",
+        ],
+        yes: "yes",
+        no: "no",
+        not_run: "n/a",
+        none: "none",
+    };
+}
+
+impl<'a> TableWords<'a> {
+    /// The heading of `column`.
+    pub fn heading(&self, column: Column) -> &'a str {
+        let index = Column::ALL.iter().position(|&c| c == column).unwrap_or(0);
+        self.headings[index]
+    }
+}
+
+impl Cell {
+    /// The cell for people: memory in `unit`, rounded as the page shows it.
+    pub fn text(self, unit: MemoryUnit, words: &TableWords<'_>) -> String {
+        match self {
+            Cell::Strategy(strategy) => strategy.label().to_string(),
+            Cell::Bytes(bytes) => format_bytes(bytes, unit),
+            Cell::Params(params) => format_params(params),
+            Cell::Verdict(Verdict::Fits) => words.yes.to_string(),
+            Cell::Verdict(Verdict::DoesNotFit) => words.no.to_string(),
+            Cell::Verdict(Verdict::NotRun) | Cell::NotRun => words.not_run.to_string(),
+            Cell::Gpus(Some(gpus)) => gpus.to_string(),
+            Cell::Gpus(None) => words.none.to_string(),
+            Cell::Seconds(Some(seconds)) => format_seconds(seconds),
+            Cell::Seconds(None) => words.none.to_string(),
+        }
+    }
+
+    /// The cell for a program: bytes, parameters and seconds unrounded, fits
+    /// as `true`/`false` (a strategy not run does not fit), empty where there
+    /// is no figure.
+    pub fn raw(self) -> String {
+        match self {
+            Cell::Strategy(strategy) => strategy.id().to_string(),
+            Cell::Bytes(bytes) => shortest_decimal(bytes.get()),
+            Cell::Params(params) => shortest_decimal(params.get()),
+            Cell::Verdict(verdict) => (verdict == Verdict::Fits).to_string(),
+            Cell::Gpus(gpus) => gpus.map(|g| g.to_string()).unwrap_or_default(),
+            Cell::Seconds(seconds) => seconds.map(shortest_decimal).unwrap_or_default(),
+            Cell::NotRun => String::new(),
+        }
+    }
+}
+
+/// The strategy table of a report: the columns it shows and one row of cells
+/// per strategy, in [`crate::Strategy::ALL`]'s order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// The columns shown, in order.
+    pub columns: Vec<Column>,
+    /// One row per strategy, a cell per column.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+impl Table {
+    /// The table `report` shows.
+    pub fn of(report: &Report) -> Table {
+        let columns: Vec<Column> = Column::ALL
+            .into_iter()
+            .filter(|c| c.shown(report))
+            .collect();
+        Table::with_columns(report, columns)
+    }
+
+    /// The table of `report` with the given columns.
+    pub fn with_columns(report: &Report, columns: Vec<Column>) -> Table {
+        let rows = report
+            .strategies
+            .iter()
+            .map(|row| columns.iter().map(|c| c.cell(row)).collect())
+            .collect();
+        Table { columns, rows }
+    }
+
+    /// The table's headings in `words`.
+    pub fn headings<'a>(&self, words: &TableWords<'a>) -> Vec<&'a str> {
+        self.columns.iter().map(|&c| words.heading(c)).collect()
+    }
+
+    /// Each row's cells as people read them.
+    pub fn texts(&self, unit: MemoryUnit, words: &TableWords<'_>) -> Vec<Vec<String>> {
+        self.rows
+            .iter()
+            .map(|row| row.iter().map(|cell| cell.text(unit, words)).collect())
+            .collect()
+    }
+}
