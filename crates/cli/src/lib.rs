@@ -18,7 +18,7 @@ use vram_core::{Bytes, Config, Field, Report};
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080/";
 
 /// The name of the JSON schema that `--json` writes; a change to its meaning gets a new name.
-pub const JSON_SCHEMA: &str = "vram-calculator/report/v1";
+pub const JSON_SCHEMA: &str = vram_core::report::json::SCHEMA;
 
 /// How the result is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -733,98 +733,6 @@ fn time_lines(report: &Report) -> Vec<String> {
     lines
 }
 
-/// The keys a layout, a step time, a run, Megatron's estimate and plans add
-/// (each only when there is one, so other reports keep their exact JSON).
-fn json_extras(
-    report: &Report,
-    plans: Option<&[vram_core::time::plans::Plan]>,
-) -> Vec<(&'static str, serde_json::Value)> {
-    use serde_json::json;
-    let mut extras = Vec::new();
-    if let Some(layout) = &report.layout {
-        let l = layout.layout;
-        extras.push((
-            "layout",
-            json!({
-                "tp": l.tp, "pp": l.pp, "dp": layout.data_parallel, "cp": l.cp, "vpp": l.vpp,
-                "sp": l.sp, "microbatches": layout.microbatches,
-                "most_loaded_rank": report.highlighted().rank,
-                "stage_params": layout.stages.iter().map(|s| s.params).collect::<Vec<_>>(),
-                "tensor_parallel_across_nodes": layout.across_nodes,
-            }),
-        ));
-    }
-    if let Some(t) = report.highlighted().time {
-        extras.push((
-            "step",
-            json!({
-                "flops": t.flops,
-                "compute_seconds": t.compute_seconds,
-                "bubble_seconds": t.bubble_seconds,
-                "tensor_parallel_seconds": t.tensor_parallel_seconds,
-                "expert_parallel_seconds": t.expert_parallel_seconds,
-                "data_parallel_seconds": t.data_parallel_seconds,
-                "offload_seconds": t.offload_seconds,
-                "exposed_communication_seconds": t.exposed_communication_seconds,
-                "step_seconds": t.step_seconds,
-                "tokens_per_second_per_gpu": t.tokens_per_second_per_gpu,
-            }),
-        ));
-    }
-    if let Some(run) = report.training {
-        extras.push((
-            "training",
-            json!({"tokens": run.tokens, "steps": run.steps, "seconds": run.seconds, "days": run.days, "cost": run.cost}),
-        ));
-    }
-    if let Some(m) = report.megatron {
-        let one = |e: &vram_core::frameworks::megatron::MegatronEstimate| {
-            json!({
-                "weight_and_optimizer": figure(e.weight_and_optimizer.get(), "B"),
-                "activations": figure(e.activations.get(), "B"),
-                "total": figure(e.total.get(), "B"),
-                "printed_mb": e.printed_mb,
-                "sequence_parallel_path": e.sequence_parallel_path,
-            })
-        };
-        extras.push((
-            "megatron",
-            json!({
-                "source": "NVIDIA/Megatron-LM d98e8a6 megatron/training/theoretical_memory_usage.py",
-                "without_distributed_optimizer": one(&m.without_distributed_optimizer),
-                "with_distributed_optimizer": one(&m.with_distributed_optimizer),
-            }),
-        ));
-    }
-    if let Some(plans) = plans {
-        extras.push((
-            "plans",
-            plans
-                .iter()
-                .map(|p| {
-                    json!({
-                        "layout": {"tp": p.layout.tp, "pp": p.layout.pp, "dp": p.dp, "cp": p.layout.cp,
-                                   "vpp": p.layout.vpp, "sp": p.layout.sp, "ep": p.ep,
-                                   "microbatches": p.microbatches},
-                        "strategy": p.strategy.id(),
-                        "recompute": p.recompute.key(),
-                        "offload": p.offload.key(),
-                        "micro_batch": p.micro_batch,
-                        "per_gpu": figure(p.peak.get(), "B"),
-                        "fits": p.fits,
-                        "step_seconds": p.time.map(|t| t.step_seconds),
-                    })
-                })
-                .collect(),
-        ));
-    }
-    extras
-}
-
-fn figure(value: f64, unit: &str) -> serde_json::Value {
-    serde_json::json!({ "value": value, "unit": unit })
-}
-
 /// The ranked plans: the ten fastest that fit (or, when none does, the ten
 /// that come closest), a line each, and how many of how many fit.
 pub fn plans_table(config: &Config, plans: &[vram_core::time::plans::Plan]) -> String {
@@ -932,121 +840,15 @@ pub fn json(config: &Config, report: &Report) -> String {
     json_with_plans(config, report, None)
 }
 
-/// [`json`], with the ranked plans when given.
+/// [`json`], with the ranked plans when given: the core's typed document
+/// ([`vram_core::report::json::ReportJson`]) serialised.
 pub fn json_with_plans(
     config: &Config,
     report: &Report,
     plans: Option<&[vram_core::time::plans::Plan]>,
 ) -> String {
-    let strategies: Vec<serde_json::Value> = report
-        .strategies
-        .iter()
-        .map(|row| {
-            serde_json::json!({
-                "strategy": row.strategy.id(),
-                "label": row.strategy.label(),
-                "highlighted": row.strategy == report.highlight,
-                "bytes_per_param": {
-                    "weights": row.bytes_per_param.weights,
-                    "gradients": row.bytes_per_param.gradients,
-                    "optimizer_states": row.bytes_per_param.optimizer_states,
-                    "total": row.bytes_per_param.total(),
-                    "unit": "B/parameter",
-                },
-                "weights": figure(row.memory.weights.get(), "B"),
-                "gradients": figure(row.memory.gradients.get(), "B"),
-                "optimizer_states": figure(row.memory.optimizer_states.get(), "B"),
-                "activations": figure(row.memory.activations.get(), "B"),
-                "total": figure(row.memory.total.get(), "B"),
-                "step": {
-                    "kept": figure(row.step.kept.get(), "B"),
-                    "forward_end": figure(row.step.forward_end.get(), "B"),
-                    "backward_start": figure(row.step.backward_start.get(), "B"),
-                    "recomputed_layer": row.step.recomputed_layer.map(|b| figure(b.get(), "B")),
-                    "optimizer_step": figure(row.step.optimizer_step.get(), "B"),
-                    "peak": figure(row.step.peak().1.get(), "B"),
-                    "peak_at": row.step.peak().0.key(),
-                },
-                "fits": row.fits,
-                "headroom": figure(row.headroom.get(), "B"),
-                "fewest_gpus": row.fewest_gpus,
-                "max_micro_batch": row.max_micro_batch,
-                "max_params": figure(row.max_params.get(), "parameters"),
-                "buffers": figure(row.memory.buffers.get(), "B"),
-                "offload": row.beyond.offload.key(),
-                "cpu_per_node": figure(row.beyond.cpu_per_node.get(), "B"),
-                "nvme_per_node": figure(row.beyond.nvme_per_node.get(), "B"),
-                "communication_per_step": figure(row.beyond.communication.get(), "B"),
-                "communication_seconds": row.beyond.communication_seconds.map(|s| figure(s, "s")),
-            })
-        })
-        .collect();
-    let value = serde_json::json!({
-        "schema": JSON_SCHEMA,
-        "link": link::encode(config),
-        "config": {
-            "params": figure(config.params_billions, "billions of parameters"),
-            "gpus": config.gpus,
-            "gpu_mem": figure(config.gpu_mem_gb, "GB"),
-            "dtype": config.precision.key(),
-            "grad_acc": config.gradients.key(),
-            "opt": config.optimizer.key(),
-            "overhead": figure(config.overhead, "fraction"),
-            "stage": config.highlight.key(),
-            "unit": config.unit.key(),
-            "model": config.model.map(|m| m.base.id),
-            "gpu": config.gpu.map(|g| g.id),
-            "acct": config.runtime.accounting.key(),
-            "offload": config.runtime.offload.key(),
-            "offload_to": config.runtime.offload_device.key(),
-            "nodes": config.runtime.nodes,
-            "largest_layer": config.runtime.largest_layer_millions.map(|l| figure(l, "millions of parameters")),
-            "zero_init": config.runtime.zero_init,
-            "buffers": config.runtime.buffers,
-            "buffer_sizes": {
-                "reduce_bucket": config.runtime.buffer_sizes.reduce_bucket,
-                "allgather_bucket": config.runtime.buffer_sizes.allgather_bucket,
-                "prefetch_bucket": config.runtime.buffer_sizes.prefetch_bucket,
-                "max_live": config.runtime.buffer_sizes.max_live_parameters,
-                "unit": "millions of elements",
-            },
-            "bw": config.runtime.bandwidth_gb_per_s.map(|bw| figure(bw, "GB/s")),
-            "method": config.fine_tuning.method.key(),
-            "rank": config.fine_tuning.rank,
-            "targets": config.fine_tuning.targets.key(),
-            "quant": config.fine_tuning.quant.key(),
-            "double_quant": config.fine_tuning.double_quant,
-        },
-        "params": figure(report.setup.params().get(), "parameters"),
-        // What a token goes through: a mixture of experts' top-k, all of a dense model.
-        "active_params": report
-            .model
-            .map_or(report.setup.params().get() as u64, |m| m.architecture.active_param_count()),
-        // Exact integers: every parameter is trainable without adapters.
-        "trainable_params": report.setup.adapters().map_or(report.setup.params().get() as u64, |a| a.trainable),
-        "frozen_params": report.setup.adapters().map_or(0, |a| a.frozen),
-        "frozen_bytes": report.setup.adapters().map(|a| figure(a.frozen_bytes as f64, "B")),
-        "gpu_memory": figure(report.budget.gpu_memory().get(), "B"),
-        "usable_memory": figure(report.budget.usable().get(), "B"),
-        "activations": report.activations.map(|a| serde_json::json!({
-            "per_layer": figure(a.per_layer.get(), "B"),
-            "layers": figure(a.layers.get(), "B"),
-            "embeddings_and_logits": figure(a.embeddings_and_logits.get(), "B"),
-            "adapters": figure(a.adapters.get(), "B"),
-            "total": figure(a.total.get(), "B"),
-        })),
-        "accumulation_steps": report.accumulation_steps.and_then(Result::ok),
-        "derivation": report.derivation("activations", "buffers"),
-        "activation_derivation": report.activation_derivation(),
-        "strategies": strategies,
-    });
-    let mut value = value;
-    if let Some(object) = value.as_object_mut() {
-        for (key, extra) in json_extras(report, plans) {
-            object.insert(key.into(), extra);
-        }
-    }
-    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let document = vram_core::report::json::ReportJson::new(config, report, plans);
+    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
     text
 }

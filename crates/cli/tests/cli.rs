@@ -89,6 +89,27 @@ fn json_schema_of_the_13b_zero2_case() {
     insta::assert_snapshot!("q6_13b_json", String::from_utf8(output.stdout).unwrap());
 }
 
+/// The optional parts of the schema (layout, step, training, Megatron-LM's
+/// estimate, plans), pinned as the hand-written JSON of 47c88da printed them
+/// before the document became the core's typed `ReportJson` (byte-identical,
+/// checked then against that build).
+#[test]
+fn json_schema_of_a_layout_with_megatron_time_and_plans() {
+    let output = vram()
+        .args([
+            "?model=llama2-70b&gpu=a100-80gb&gpus=8&global_batch=64&tp=4&pp=2&tokens=1000&price=2&acct=megatron",
+            "--json",
+            "--plans",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    insta::assert_snapshot!(
+        "llama2_70b_layout_json",
+        String::from_utf8(output.stdout).unwrap()
+    );
+}
+
 #[test]
 fn colour_only_when_asked_or_on_a_terminal() {
     let output = vram().args(["--color", "always"]).output().unwrap();

@@ -4,6 +4,7 @@
 
 pub mod evaluate;
 pub mod export;
+pub mod json;
 pub mod table;
 
 use serde::{Deserialize, Serialize};

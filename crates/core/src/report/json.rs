@@ -1,0 +1,509 @@
+//! The report as JSON, typed: schema [`SCHEMA`], every figure unrounded with
+//! its unit. The CLI's `--json` serialises [`ReportJson`]; nothing else
+//! writes this document.
+//!
+//! Each struct lists its fields in alphabetical order, the order in which the
+//! schema's first release printed its keys, so the document keeps its bytes.
+//! Keys are added (optional parts are left out where absent), never renamed.
+
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::input::link;
+use crate::memory::activations::ActivationMemory;
+use crate::report::{LayoutReport, Report, StrategyReport};
+use crate::time::plans::Plan;
+
+/// The name of the schema `--json` writes; a change to its meaning gets a new name.
+pub const SCHEMA: &str = "vram-calculator/report/v1";
+
+/// Where [`MegatronJson`]'s figures come from.
+pub const MEGATRON_SOURCE: &str =
+    "NVIDIA/Megatron-LM d98e8a6 megatron/training/theoretical_memory_usage.py";
+
+/// A figure and its unit, as `{"unit": …, "value": …}`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Figure {
+    /// "B", "GB", "parameters", "s", …
+    pub unit: &'static str,
+    /// The figure, unrounded.
+    pub value: f64,
+}
+
+/// A figure in `unit`.
+pub const fn figure(value: f64, unit: &'static str) -> Figure {
+    Figure { unit, value }
+}
+
+const fn bytes(value: crate::units::Bytes) -> Figure {
+    figure(value.get(), "B")
+}
+
+/// The whole document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReportJson {
+    /// Gradient-accumulation steps, when a global batch divides.
+    pub accumulation_steps: Option<u32>,
+    /// The activation formula with its numbers, when counted.
+    pub activation_derivation: Option<String>,
+    /// Activation memory per GPU, when an architecture is known.
+    pub activations: Option<ActivationsJson>,
+    /// What a token goes through: a mixture of experts' top-k, all of a dense model.
+    pub active_params: u64,
+    /// The configuration's inputs, in the units people type.
+    pub config: ConfigJson,
+    /// The highlighted strategy by the lesson's formula.
+    pub derivation: Option<String>,
+    /// Bytes of the frozen base, with adapters.
+    pub frozen_bytes: Option<Figure>,
+    /// Parameters frozen (0 without adapters).
+    pub frozen_params: u64,
+    /// Each GPU's memory.
+    pub gpu_memory: Figure,
+    /// How the model is split, when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layout: Option<LayoutJson>,
+    /// The configuration's link query.
+    pub link: String,
+    /// What Megatron-LM would print, under its accounting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub megatron: Option<MegatronJson>,
+    /// The model's parameters.
+    pub params: Figure,
+    /// The ranked plans, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plans: Option<Vec<PlanJson>>,
+    /// [`SCHEMA`].
+    pub schema: &'static str,
+    /// The highlighted strategy's step time, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<StepTimeJson>,
+    /// One entry per strategy.
+    pub strategies: Vec<StrategyJson>,
+    /// Parameters trained: all of them without adapters.
+    pub trainable_params: u64,
+    /// The whole run, when training tokens are given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub training: Option<TrainingJson>,
+    /// Each GPU's memory less what is held back.
+    pub usable_memory: Figure,
+}
+
+/// The configuration's inputs of the schema's first release.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct ConfigJson {
+    pub acct: &'static str,
+    pub buffer_sizes: BufferSizesJson,
+    pub buffers: bool,
+    pub bw: Option<Figure>,
+    pub double_quant: bool,
+    pub dtype: &'static str,
+    pub gpu: Option<&'static str>,
+    pub gpu_mem: Figure,
+    pub gpus: u32,
+    pub grad_acc: &'static str,
+    pub largest_layer: Option<Figure>,
+    pub method: &'static str,
+    pub model: Option<&'static str>,
+    pub nodes: u32,
+    pub offload: &'static str,
+    pub offload_to: &'static str,
+    pub opt: &'static str,
+    pub overhead: Figure,
+    pub params: Figure,
+    pub quant: &'static str,
+    pub rank: u32,
+    pub stage: &'static str,
+    pub targets: &'static str,
+    pub unit: &'static str,
+    pub zero_init: bool,
+}
+
+/// DeepSpeed's bucket sizes, in millions of elements.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct BufferSizesJson {
+    pub allgather_bucket: f64,
+    pub max_live: f64,
+    pub prefetch_bucket: f64,
+    pub reduce_bucket: f64,
+    pub unit: &'static str,
+}
+
+/// Activation memory per GPU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct ActivationsJson {
+    pub adapters: Figure,
+    pub embeddings_and_logits: Figure,
+    pub layers: Figure,
+    pub per_layer: Figure,
+    pub total: Figure,
+}
+
+/// One strategy's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct StrategyJson {
+    pub activations: Figure,
+    pub buffers: Figure,
+    pub bytes_per_param: BytesPerParamJson,
+    pub communication_per_step: Figure,
+    pub communication_seconds: Option<Figure>,
+    pub cpu_per_node: Figure,
+    pub fewest_gpus: Option<u32>,
+    pub fits: bool,
+    pub gradients: Figure,
+    pub headroom: Figure,
+    pub highlighted: bool,
+    pub label: &'static str,
+    pub max_micro_batch: Option<u32>,
+    pub max_params: Figure,
+    pub nvme_per_node: Figure,
+    pub offload: &'static str,
+    pub optimizer_states: Figure,
+    pub step: StepJson,
+    pub strategy: &'static str,
+    pub total: Figure,
+    pub weights: Figure,
+}
+
+/// Bytes per parameter of each state on one GPU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct BytesPerParamJson {
+    pub gradients: f64,
+    pub optimizer_states: f64,
+    pub total: f64,
+    pub unit: &'static str,
+    pub weights: f64,
+}
+
+/// The step's moments on one GPU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct StepJson {
+    pub backward_start: Figure,
+    pub forward_end: Figure,
+    pub kept: Figure,
+    pub optimizer_step: Figure,
+    pub peak: Figure,
+    pub peak_at: &'static str,
+    pub recomputed_layer: Option<Figure>,
+}
+
+/// How the model is split over the GPUs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct LayoutJson {
+    pub cp: u32,
+    pub dp: u32,
+    pub microbatches: Option<u32>,
+    pub most_loaded_rank: Option<u32>,
+    pub pp: u32,
+    pub sp: bool,
+    pub stage_params: Vec<u64>,
+    pub tensor_parallel_across_nodes: bool,
+    pub tp: u32,
+    pub vpp: u32,
+}
+
+/// Megatron-LM's printed estimate, without and with its distributed optimizer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct MegatronJson {
+    pub source: &'static str,
+    pub with_distributed_optimizer: MegatronEstimateJson,
+    pub without_distributed_optimizer: MegatronEstimateJson,
+}
+
+/// One of Megatron-LM's estimates.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct MegatronEstimateJson {
+    pub activations: Figure,
+    pub printed_mb: [f64; 3],
+    pub sequence_parallel_path: bool,
+    pub total: Figure,
+    pub weight_and_optimizer: Figure,
+}
+
+/// The highlighted strategy's step time, in seconds (FLOPs for the work).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct StepTimeJson {
+    pub bubble_seconds: f64,
+    pub compute_seconds: f64,
+    pub data_parallel_seconds: f64,
+    pub expert_parallel_seconds: f64,
+    pub exposed_communication_seconds: f64,
+    pub flops: f64,
+    pub offload_seconds: f64,
+    pub step_seconds: f64,
+    pub tensor_parallel_seconds: f64,
+    pub tokens_per_second_per_gpu: f64,
+}
+
+impl StepTimeJson {
+    fn new(t: crate::time::StepTime) -> StepTimeJson {
+        StepTimeJson {
+            bubble_seconds: t.bubble_seconds,
+            compute_seconds: t.compute_seconds,
+            data_parallel_seconds: t.data_parallel_seconds,
+            expert_parallel_seconds: t.expert_parallel_seconds,
+            exposed_communication_seconds: t.exposed_communication_seconds,
+            flops: t.flops,
+            offload_seconds: t.offload_seconds,
+            step_seconds: t.step_seconds,
+            tensor_parallel_seconds: t.tensor_parallel_seconds,
+            tokens_per_second_per_gpu: t.tokens_per_second_per_gpu,
+        }
+    }
+}
+
+/// The whole run: tokens, optimizer steps, seconds, days and cost.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct TrainingJson {
+    pub cost: Option<f64>,
+    pub days: f64,
+    pub seconds: f64,
+    pub steps: f64,
+    pub tokens: f64,
+}
+
+/// One ranked plan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct PlanJson {
+    pub fits: bool,
+    pub layout: PlanLayoutJson,
+    pub micro_batch: u32,
+    pub offload: &'static str,
+    pub per_gpu: Figure,
+    pub recompute: &'static str,
+    pub step_seconds: Option<f64>,
+    pub strategy: &'static str,
+}
+
+/// A plan's layout.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct PlanLayoutJson {
+    pub cp: u32,
+    pub dp: u32,
+    pub ep: u32,
+    pub microbatches: u32,
+    pub pp: u32,
+    pub sp: bool,
+    pub tp: u32,
+    pub vpp: u32,
+}
+
+impl ReportJson {
+    /// The document of `report`, the report of `config`, with `plans` when given.
+    pub fn new(config: &Config, report: &Report, plans: Option<&[Plan]>) -> ReportJson {
+        let setup = report.setup;
+        let adapters = setup.adapters();
+        let params = setup.params().get();
+        ReportJson {
+            accumulation_steps: report.accumulation_steps.clone().and_then(Result::ok),
+            activation_derivation: report.activation_derivation(),
+            activations: report.activations.map(ActivationsJson::new),
+            active_params: report
+                .model
+                .map_or(params as u64, |m| m.architecture.active_param_count()),
+            config: ConfigJson::new(config),
+            derivation: report.derivation("activations", "buffers"),
+            frozen_bytes: adapters.map(|a| figure(a.frozen_bytes as f64, "B")),
+            frozen_params: adapters.map_or(0, |a| a.frozen),
+            gpu_memory: bytes(report.budget.gpu_memory()),
+            layout: report
+                .layout
+                .as_ref()
+                .map(|l| LayoutJson::new(l, report.highlighted().rank)),
+            link: link::encode(config),
+            megatron: report.megatron.map(|m| MegatronJson {
+                source: MEGATRON_SOURCE,
+                with_distributed_optimizer: MegatronEstimateJson::new(
+                    &m.with_distributed_optimizer,
+                ),
+                without_distributed_optimizer: MegatronEstimateJson::new(
+                    &m.without_distributed_optimizer,
+                ),
+            }),
+            params: figure(params, "parameters"),
+            plans: plans.map(|plans| plans.iter().map(PlanJson::new).collect()),
+            schema: SCHEMA,
+            step: report.highlighted().time.map(StepTimeJson::new),
+            strategies: report
+                .strategies
+                .iter()
+                .map(|row| StrategyJson::new(row, row.strategy == report.highlight))
+                .collect(),
+            trainable_params: adapters.map_or(params as u64, |a| a.trainable),
+            training: report.training.map(|run| TrainingJson {
+                cost: run.cost,
+                days: run.days,
+                seconds: run.seconds,
+                steps: run.steps,
+                tokens: run.tokens,
+            }),
+            usable_memory: bytes(report.budget.usable()),
+        }
+    }
+}
+
+impl ConfigJson {
+    fn new(config: &Config) -> ConfigJson {
+        let runtime = &config.runtime;
+        let sizes = runtime.buffer_sizes;
+        let tuning = &config.fine_tuning;
+        ConfigJson {
+            acct: runtime.accounting.key(),
+            buffer_sizes: BufferSizesJson {
+                allgather_bucket: sizes.allgather_bucket,
+                max_live: sizes.max_live_parameters,
+                prefetch_bucket: sizes.prefetch_bucket,
+                reduce_bucket: sizes.reduce_bucket,
+                unit: "millions of elements",
+            },
+            buffers: runtime.buffers,
+            bw: runtime.bandwidth_gb_per_s.map(|bw| figure(bw, "GB/s")),
+            double_quant: tuning.double_quant,
+            dtype: config.precision.key(),
+            gpu: config.gpu.map(|g| g.id),
+            gpu_mem: figure(config.gpu_mem_gb, "GB"),
+            gpus: config.gpus,
+            grad_acc: config.gradients.key(),
+            largest_layer: runtime
+                .largest_layer_millions
+                .map(|l| figure(l, "millions of parameters")),
+            method: tuning.method.key(),
+            model: config.model.map(|m| m.base.id),
+            nodes: runtime.nodes,
+            offload: runtime.offload.key(),
+            offload_to: runtime.offload_device.key(),
+            opt: config.optimizer.key(),
+            overhead: figure(config.overhead, "fraction"),
+            params: figure(config.params_billions, "billions of parameters"),
+            quant: tuning.quant.key(),
+            rank: tuning.rank,
+            stage: config.highlight.key(),
+            targets: tuning.targets.key(),
+            unit: config.unit.key(),
+            zero_init: runtime.zero_init,
+        }
+    }
+}
+
+impl ActivationsJson {
+    fn new(a: ActivationMemory) -> ActivationsJson {
+        ActivationsJson {
+            adapters: bytes(a.adapters),
+            embeddings_and_logits: bytes(a.embeddings_and_logits),
+            layers: bytes(a.layers),
+            per_layer: bytes(a.per_layer),
+            total: bytes(a.total),
+        }
+    }
+}
+
+impl StrategyJson {
+    fn new(row: &StrategyReport, highlighted: bool) -> StrategyJson {
+        let per_param = row.bytes_per_param;
+        let (peak_at, peak) = row.step.peak();
+        StrategyJson {
+            activations: bytes(row.memory.activations),
+            buffers: bytes(row.memory.buffers),
+            bytes_per_param: BytesPerParamJson {
+                gradients: per_param.gradients,
+                optimizer_states: per_param.optimizer_states,
+                total: per_param.total(),
+                unit: "B/parameter",
+                weights: per_param.weights,
+            },
+            communication_per_step: bytes(row.beyond.communication),
+            communication_seconds: row.beyond.communication_seconds.map(|s| figure(s, "s")),
+            cpu_per_node: bytes(row.beyond.cpu_per_node),
+            fewest_gpus: row.fewest_gpus,
+            fits: row.fits,
+            gradients: bytes(row.memory.gradients),
+            headroom: bytes(row.headroom),
+            highlighted,
+            label: row.strategy.label(),
+            max_micro_batch: row.max_micro_batch,
+            max_params: figure(row.max_params.get(), "parameters"),
+            nvme_per_node: bytes(row.beyond.nvme_per_node),
+            offload: row.beyond.offload.key(),
+            optimizer_states: bytes(row.memory.optimizer_states),
+            step: StepJson {
+                backward_start: bytes(row.step.backward_start),
+                forward_end: bytes(row.step.forward_end),
+                kept: bytes(row.step.kept),
+                optimizer_step: bytes(row.step.optimizer_step),
+                peak: bytes(peak),
+                peak_at: peak_at.key(),
+                recomputed_layer: row.step.recomputed_layer.map(bytes),
+            },
+            strategy: row.strategy.id(),
+            total: bytes(row.memory.total),
+            weights: bytes(row.memory.weights),
+        }
+    }
+}
+
+impl LayoutJson {
+    fn new(layout: &LayoutReport, most_loaded_rank: Option<u32>) -> LayoutJson {
+        let l = layout.layout;
+        LayoutJson {
+            cp: l.cp,
+            dp: layout.data_parallel,
+            microbatches: layout.microbatches,
+            most_loaded_rank,
+            pp: l.pp,
+            sp: l.sp,
+            stage_params: layout.stages.iter().map(|s| s.params).collect(),
+            tensor_parallel_across_nodes: layout.across_nodes,
+            tp: l.tp,
+            vpp: l.vpp,
+        }
+    }
+}
+
+impl MegatronEstimateJson {
+    fn new(e: &crate::frameworks::megatron::MegatronEstimate) -> MegatronEstimateJson {
+        MegatronEstimateJson {
+            activations: bytes(e.activations),
+            printed_mb: e.printed_mb,
+            sequence_parallel_path: e.sequence_parallel_path,
+            total: bytes(e.total),
+            weight_and_optimizer: bytes(e.weight_and_optimizer),
+        }
+    }
+}
+
+impl PlanJson {
+    fn new(p: &Plan) -> PlanJson {
+        PlanJson {
+            fits: p.fits,
+            layout: PlanLayoutJson {
+                cp: p.layout.cp,
+                dp: p.dp,
+                ep: p.ep,
+                microbatches: p.microbatches,
+                pp: p.layout.pp,
+                sp: p.layout.sp,
+                tp: p.layout.tp,
+                vpp: p.layout.vpp,
+            },
+            micro_batch: p.micro_batch,
+            offload: p.offload.key(),
+            per_gpu: bytes(p.peak),
+            recompute: p.recompute.key(),
+            step_seconds: p.time.map(|t| t.step_seconds),
+            strategy: p.strategy.id(),
+        }
+    }
+}
