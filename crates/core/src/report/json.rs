@@ -308,7 +308,7 @@ impl ReportJson {
         let adapters = setup.adapters();
         let params = setup.params().get();
         ReportJson {
-            accumulation_steps: report.accumulation_steps.clone().and_then(Result::ok),
+            accumulation_steps: report.accumulation_steps.and_then(Result::ok),
             activation_derivation: report.activation_derivation(),
             activations: report.activations.map(ActivationsJson::new),
             active_params: report
