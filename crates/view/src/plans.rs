@@ -1,10 +1,14 @@
 //! The ranked plans as the lazily loaded module shows them: the ten first as
-//! a table, every plan on a chart ([`render`]), in the page's words.
+//! a Leptos view ([`PlansTable`]), every plan on a chart ([`render`]), in the
+//! page's words.
 
 use vram_core::format::{format_bytes, format_number, format_seconds, Lang};
 use vram_core::input::link;
 use vram_core::time::plans::Plan;
 use vram_core::Config;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::text::{self, Text};
 
@@ -28,9 +32,9 @@ pub fn layout_words(l: vram_core::memory::parallel::Layout, ep: u32, dp: u32) ->
     words.join(" · ")
 }
 
-/// One plan as a table row, its cells labelled for the phone layout, its
-/// button carrying the link of the configuration it applies.
-fn plan_row(t: &Text, i: usize, plan: &Plan, config: &Config) -> String {
+/// The words of one plan's cells: layout, strategy, recomputation, offload,
+/// micro-batch × microbatches, memory per GPU, step time and tokens per second.
+fn plan_cells(t: &Text, plan: &Plan, config: &Config) -> [(&'static str, String); 8] {
     let recompute = vram_core::memory::activations::Recompute::ALL
         .iter()
         .position(|&r| r == plan.recompute)
@@ -45,7 +49,7 @@ fn plan_row(t: &Text, i: usize, plan: &Plan, config: &Config) -> String {
             format_number(s.tokens_per_second_per_gpu.round()),
         )
     });
-    let cells = [
+    [
         (t.col_layout, layout_words(plan.layout, plan.ep, plan.dp)),
         (t.col_strategy, plan.strategy.label().into()),
         (t.col_recompute, recompute.into()),
@@ -57,32 +61,29 @@ fn plan_row(t: &Text, i: usize, plan: &Plan, config: &Config) -> String {
         (t.col_total, format_bytes(plan.peak, config.unit)),
         (t.col_step, step),
         (t.col_tokens, tokens),
-    ];
-    let cells: String = cells
-        .iter()
-        .map(|(label, value)| format!("<td data-label=\"{label}\">{value}</td>"))
-        .collect();
-    format!(
-        "<tr class=\"{}\" data-testid=\"plan-{i}\">{cells}<td><button type=\"button\" class=\"quiet\" data-testid=\"plan-use-{i}\" data-query=\"{}\">{}</button></td></tr>",
-        if plan.fits { "fits" } else { "" },
-        link::encode(&plan.apply(config)),
-        t.plans_apply
-    )
+    ]
 }
 
-/// The plans of `config` in `t`'s words: how many fit, and the ten first as
-/// a table (every word and figure the page's own; a link's query escapes
-/// nothing HTML reads).
-fn table(t: &Text, config: &Config, plans: &[Plan]) -> String {
+/// How many plans fit, in `t`'s words.
+fn plans_count(t: &Text, plans: &[Plan]) -> String {
     let fitting = plans.iter().filter(|p| p.fits).count();
-    let mut count = text::fill(
+    let count = text::fill(
         t.plans_count,
         &[&fitting.to_string(), &plans.len().to_string()],
     );
-    if fitting == 0 && !plans.is_empty() {
-        count = format!("{count} {}", t.plans_none);
+    match fitting == 0 && !plans.is_empty() {
+        true => format!("{count} {}", t.plans_none),
+        false => count,
     }
-    let heads: String = [
+}
+
+/// The plans of `config` in `t`'s words: how many fit, and the ten first as
+/// a table, each row's cells labelled for the phone layout and its button
+/// carrying the link of the configuration it applies (the page listens for
+/// the click on the table's place).
+#[component]
+pub fn PlansTable(t: &'static Text, config: Config, plans: Vec<Plan>) -> impl IntoView {
+    let heads = [
         t.col_layout,
         t.col_strategy,
         t.col_recompute,
@@ -92,19 +93,46 @@ fn table(t: &Text, config: &Config, plans: &[Plan]) -> String {
         t.col_step,
         t.col_tokens,
         "",
-    ]
-    .iter()
-    .map(|h| format!("<th scope=\"col\">{h}</th>"))
-    .collect();
-    let rows: String = plans
+    ];
+    let rows = plans
         .iter()
         .take(10)
         .enumerate()
-        .map(|(i, plan)| plan_row(t, i, plan, config))
-        .collect();
-    format!(
-        "<p data-testid=\"plans-count\">{count}</p><div class=\"table-scroll\"><table class=\"results plans-table\"><thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table></div>"
-    )
+        .map(|(i, plan)| {
+            let cells = plan_cells(t, plan, &config)
+                .into_iter()
+                .map(|(label, value)| view! { <td data-label=label>{value}</td> })
+                .collect_view();
+            view! {
+                <tr class:fits=plan.fits data-testid=format!("plan-{i}")>
+                    {cells}
+                    <td>
+                        <button type="button" class="quiet" data-testid=format!("plan-use-{i}")
+                            data-query=link::encode(&plan.apply(&config))>
+                            {t.plans_apply}
+                        </button>
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <p data-testid="plans-count">{plans_count(t, &plans)}</p>
+        <div class="table-scroll">
+            <table class="results plans-table">
+                <thead>
+                    <tr>{heads.map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+thread_local! {
+    /// The table mounted last, unmounted when the next one is drawn.
+    static MOUNTED: std::cell::RefCell<Option<Box<dyn std::any::Any>>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// Ranks the plans of the configuration whose link is `query` and shows
@@ -119,19 +147,17 @@ pub fn render(
     let config = link::decode(query).config;
     let t = text::of(if zh { Lang::Zh } else { Lang::En });
     let plans = vram_core::time::plans::plans(&config);
-    place.set_inner_html(&table(t, &config, &plans));
     let report = config.report().unwrap_or_default();
     crate::chart::draw_plans(canvas, &report, &plans, t);
     canvas
-        .set_attribute(
-            "aria-label",
-            &text::fill(
-                t.plans_count,
-                &[
-                    &plans.iter().filter(|p| p.fits).count().to_string(),
-                    &plans.len().to_string(),
-                ],
-            ),
-        )
+        .set_attribute("aria-label", &plans_count(t, &plans))
         .ok();
+    // The previous table goes before the new one is mounted in its place.
+    MOUNTED.with(|mounted| mounted.borrow_mut().take());
+    if let Ok(place) = place.clone().dyn_into::<web_sys::HtmlElement>() {
+        let handle = leptos::mount::mount_to(place, move || {
+            PlansTable(PlansTableProps { t, config, plans })
+        });
+        MOUNTED.with(|mounted| *mounted.borrow_mut() = Some(Box::new(handle)));
+    }
 }
