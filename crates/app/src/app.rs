@@ -63,7 +63,7 @@ mod sections {
     /// How the GPUs split the model (with a model only).
     pub const PARALLEL: [Field; 5] = [Tp, Pp, Vpp, Cp, Sp];
     /// What the step's time assumes.
-    pub const SPEED: [Field; 6] = [Mfu, Tflops, Nvlink, Network, Tokens, Price];
+    pub const SPEED: [Field; 7] = [Mfu, Tflops, Nvlink, Network, OverlapGrad, Tokens, Price];
     /// The batch, and how the page shows its results.
     pub const DISPLAY: [Field; 5] = [GlobalBatch, Unit, Lang, Theme, Stage];
     /// What a read-only figure's caption names after the parameter count (then

@@ -415,6 +415,9 @@ texts! {
     label_tokens: &'static str = "Training tokens", "训练词元数";
     unit_billion_tokens: &'static str = "B tokens", "B 词元";
     label_price: &'static str = "Price per GPU-hour", "每 GPU 小时价格";
+    label_overlap_grad: &'static str = "Overlap gradient reduction", "梯度归约与反向传播重叠";
+    hint_overlap_grad: &'static str = "Megatron-LM's --overlap-grad-reduce, DeepSpeed's overlap_comm: the reduction hides behind the last microbatch's backward pass. Off as the frameworks ship it (DeepSpeed turns it on for ZeRO-3).",
+        "即 Megatron-LM 的 --overlap-grad-reduce、DeepSpeed 的 overlap_comm：梯度归约与最后一个微批的反向传播同时进行，被其计算掩盖。默认关闭，与框架的出厂设置一致（DeepSpeed 对 ZeRO-3 默认开启）。";
     err_divides: &'static str = "Must divide {}; {} would.", "必须整除{}；{} 可以。";
     splits_gpus: &'static str = "the {} GPUs", "GPU 总数 {}";
     splits_heads: &'static str = "the {} attention heads", "注意力头数 {}";
@@ -661,6 +664,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Network => (t.label_network, t.unit_bandwidth, Some(t.hint_links)),
         Field::Tokens => (t.label_tokens, t.unit_billion_tokens, None),
         Field::Price => (t.label_price, "", None),
+        Field::OverlapGrad => (t.label_overlap_grad, "", Some(t.hint_overlap_grad)),
         Field::Attention => (t.label_attention, "", None),
         Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Accounting => (t.label_accounting, "", None),

@@ -1132,6 +1132,17 @@ fields! {
         },
         ..BASE
     },
+    /// Whether the data-parallel gradient reduction overlaps the last
+    /// microbatch's backward pass (Megatron-LM's `--overlap-grad-reduce`,
+    /// DeepSpeed's `overlap_comm`); off, as both ship it below ZeRO-3.
+    OverlapGrad => Declaration {
+        key: "overlap_grad",
+        label: "gradient reduction overlapped",
+        value: FLAG,
+        read: |c| flag_text(c.runtime.speed.overlap_grad),
+        write: |c, f, t| set(&mut c.runtime.speed.overlap_grad, parse_flag(f, t)),
+        ..BASE
+    },
 }
 
 /// A field of a model's architecture: filled by the model's preset, written

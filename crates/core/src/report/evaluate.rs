@@ -303,6 +303,7 @@ impl Config {
                 gradient_bytes,
                 weight_bytes,
                 offload_bytes_per_param: 0.0,
+                overlap_grad: self.runtime.speed.overlap_grad,
             };
             let work = crate::time::StepWork {
                 offload_bytes_per_param: crate::time::offload_bytes_per_param(

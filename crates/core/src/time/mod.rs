@@ -35,6 +35,12 @@ pub struct Speed {
     pub tokens_billions: Option<f64>,
     /// Price of one GPU-hour, when given.
     pub price_per_gpu_hour: Option<f64>,
+    /// Whether the data-parallel gradient reduction overlaps the last
+    /// microbatch's backward pass ([`step_time`]). Off by default, as the
+    /// frameworks ship it: Megatron-LM's `--overlap-grad-reduce` is off
+    /// (`megatron/training/arguments.py`), and DeepSpeed's `overlap_comm` is
+    /// on for ZeRO-3 only (`DeepSpeedZeroConfig.overlap_comm_valid`).
+    pub overlap_grad: bool,
 }
 
 impl Speed {
@@ -46,6 +52,7 @@ impl Speed {
         network_gb_per_s: None,
         tokens_billions: None,
         price_per_gpu_hour: None,
+        overlap_grad: false,
     };
 }
 
@@ -184,6 +191,9 @@ pub struct StepWork<'a> {
     pub weight_bytes: f64,
     /// Bytes per parameter moved over PCIe each step by offload (0 without).
     pub offload_bytes_per_param: f64,
+    /// Whether the gradient reduction overlaps the backward pass it follows
+    /// ([`Speed::overlap_grad`]).
+    pub overlap_grad: bool,
 }
 
 /// The time of one step, its parts in seconds.
@@ -224,9 +234,14 @@ pub struct StepTime {
 /// the gradients once a step (2Ψ(n − 1)/n elements); ZeRO-2 reduce-scatters
 /// them every microbatch and gathers the weights once; ZeRO-3 gathers the
 /// weights forward and backward and reduce-scatters the gradients every
-/// microbatch (3Ψ(n − 1)/n each). Gradient traffic hides behind the backward
-/// passes (2/3 of the compute), ZeRO-3's gathers behind all of it; the rest is
-/// exposed. Offload moves its bytes over PCIe once a step, unhidden, and the
+/// microbatch (3Ψ(n − 1)/n each). A gradient reduction hides behind at most
+/// the one backward pass it follows (2/3 of a microbatch's compute), and only
+/// where it is overlapped: with `overlap_grad`, and under ZeRO-3, whose
+/// `overlap_comm` DeepSpeed turns on by default; otherwise it waits for the
+/// backward to end, as Megatron-LM (`--overlap-grad-reduce` off, the first
+/// m − 1 microbatches under `no_sync`) and DeepSpeed below ZeRO-3 run it.
+/// ZeRO-3's gathers hide behind the forward passes (1/3 of the compute); the
+/// rest is exposed. Offload moves its bytes over PCIe once a step, unhidden, and the
 /// host runs the optimizer step on its node's shards at [`HOST_BYTES_PER_S`].
 pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let l = work.layout;
@@ -295,7 +310,18 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let dp_link = link(u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp));
     let gradients = gradient_elements * work.gradient_bytes / dp_link;
     let gathers = gather_elements * work.weight_bytes / dp_link;
-    let hidden_gradients = (gradients - compute * 2.0 / 3.0).max(0.0);
+    // DDP and ZeRO-1 reduce once, after the last microbatch; ZeRO-2 and
+    // ZeRO-3 after every microbatch, each behind its own backward at most.
+    let reductions = match work.strategy {
+        Strategy::Ddp | Strategy::Zero1 => 1.0,
+        Strategy::Zero2 | Strategy::Zero3 => m,
+    };
+    let overlapped = work.overlap_grad || work.strategy == Strategy::Zero3;
+    let behind_backward = match overlapped {
+        true => reductions * compute * 2.0 / 3.0 / m,
+        false => 0.0,
+    };
+    let hidden_gradients = (gradients - behind_backward).max(0.0);
     let hidden_gathers = if work.strategy == Strategy::Zero3 {
         (gathers - compute / 3.0).max(0.0)
     } else {
@@ -448,11 +474,62 @@ mod tests {
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
+            overlap_grad: false,
         };
         let t = step_time(&work, &machine);
         assert_eq!(t.bubble_seconds, t.compute_seconds * 3.0 / 32.0);
         assert_eq!(t.data_parallel_seconds, 0.0);
         let expected = megatron_flops(&arch, 16.0, 4096, arch.vocab) / (4.0 * 312e12 * 0.5);
         assert!((t.compute_seconds / expected - 1.0).abs() < 1e-12);
+    }
+
+    /// The gradients' reduction waits for the backward to end unless it is
+    /// overlapped, and then hides behind the one backward pass it follows:
+    /// DDP's all-reduce of 2Ψ(n − 1)/n elements after the last of m
+    /// microbatches hides at most 2/3 of one microbatch's compute. ZeRO-3 is
+    /// overlapped as DeepSpeed ships it, with or without the switch.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn gradient_reduction_overlaps_at_most_the_backward_it_follows() {
+        let arch = model_preset("llama2-7b").unwrap().architecture;
+        let machine = Machine {
+            peak_flops: 312e12,
+            mfu: 0.4,
+            nvlink_bytes_per_s: 300e9,
+            network_bytes_per_s: 25e9,
+            pcie_bytes_per_s: 32e9,
+            gpus_per_node: 8,
+        };
+        let work = |strategy, overlap_grad| StepWork {
+            arch: &arch,
+            layout: Layout::SINGLE,
+            dp: 16,
+            microbatches: 4,
+            micro_batch: 1,
+            seq_len: 4096,
+            recompute: Recompute::None,
+            activation_bytes: 2.0,
+            strategy,
+            ep: 1,
+            params_on_gpu: 6.74e9,
+            gradient_bytes: 2.0,
+            weight_bytes: 2.0,
+            offload_bytes_per_param: 0.0,
+            overlap_grad,
+        };
+        // 16 GPUs over two nodes: the all-reduce crosses the network.
+        let all_reduce = 2.0 * 6.74e9 * 15.0 / 16.0 * 2.0 / 25e9;
+        let off = step_time(&work(Strategy::Ddp, false), &machine);
+        assert!((off.data_parallel_seconds / all_reduce - 1.0).abs() < 1e-12);
+        let on = step_time(&work(Strategy::Ddp, true), &machine);
+        let one_backward = off.compute_seconds * 2.0 / 3.0 / 4.0;
+        assert!(
+            all_reduce > one_backward,
+            "the case must leave some exposed"
+        );
+        assert!((on.data_parallel_seconds - (all_reduce - one_backward)).abs() < 1e-9);
+        assert!(on.step_seconds < off.step_seconds);
+        let zero3 = |overlap| step_time(&work(Strategy::Zero3, overlap), &machine);
+        assert_eq!(zero3(false), zero3(true));
     }
 }

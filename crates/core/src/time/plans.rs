@@ -317,6 +317,7 @@ impl Search<'_> {
                             gradient_bytes: self.whole.gradient_bytes_per_param(),
                             weight_bytes: self.whole.recipe().storage().bytes_per_param(),
                             offload_bytes_per_param: 0.0,
+                            overlap_grad: self.config.runtime.speed.overlap_grad,
                         };
                         let work = StepWork {
                             offload_bytes_per_param: crate::time::offload_bytes_per_param(
