@@ -268,6 +268,7 @@ fn plot_plans<B: DrawingBackend>(
 pub fn describe(t: &Text, report: &Report, kind: ChartKind) -> String {
     let figure = |row: &vram_core::StrategyReport| match kind {
         ChartKind::Memory => format_bytes(row.memory.total, report.unit),
+        _ if !row.supported => t.not_run.to_string(),
         _ => format_params(row.max_params),
     };
     if kind == ChartKind::Scaling {
@@ -424,8 +425,10 @@ fn plot<B: DrawingBackend>(
     let model = report.setup.params().billions();
     // Memory in the page's unit, so the axis reads as the table does.
     let in_unit = |bytes: vram_core::Bytes| bytes.get() / report.unit.bytes();
+    // A strategy no framework runs with the layout has no largest model (n/a).
     let value_of = |row: &vram_core::StrategyReport| match kind {
         ChartKind::Memory => in_unit(row.memory.total),
+        _ if !row.supported => 0.0,
         _ => row.max_params.billions(),
     };
     let (reference, axis) = match kind {
@@ -524,6 +527,7 @@ fn plot<B: DrawingBackend>(
                 }
                 format_bytes(m.total, report.unit)
             }
+            _ if !row.supported => t.not_run.to_string(),
             _ => {
                 let color = if row.max_params.billions() >= model {
                     fits
@@ -604,14 +608,10 @@ fn plot<B: DrawingBackend>(
     Ok(())
 }
 
-/// The largest trainable model of each strategy by the lesson's formula, on
+/// The largest trainable model of each strategy ([`Report::scaling`]), on
 /// 1, 2, 4, … 1,024 GPUs of this report's memory and recipe.
 fn scaling(report: &Report) -> Vec<(u32, [vram_core::ParamCount; 4])> {
-    vram_core::max_trainable_sweep(
-        &report.budget,
-        report.setup.recipe(),
-        (0..=10).map(|k| 1u32 << k),
-    )
+    report.scaling((0..=10).map(|k| 1u32 << k))
 }
 
 /// The largest trainable model against the number of GPUs, both on logarithmic
@@ -673,8 +673,9 @@ fn plot_scaling<B: DrawingBackend>(
         vec![(left, top), (left, bottom), (right, bottom)],
         ink.mix(0.6),
     ))?;
-    // The current number of GPUs, where the axis has it.
-    let gpus = report.setup.gpus();
+    // The current number of GPUs (all of them: GPUs per node × nodes), where
+    // the axis has it.
+    let gpus = report.gpus();
     if gpus <= 1024 {
         let x = x_of(f64::from(gpus).log10() / std::f64::consts::LOG10_2);
         root.draw(&PathElement::new(
@@ -683,6 +684,10 @@ fn plot_scaling<B: DrawingBackend>(
         ))?;
     }
     for (index, color) in parts.into_iter().take(4).enumerate() {
+        // A strategy no framework runs with the layout has no line.
+        if !report.strategies[index].supported {
+            continue;
+        }
         let points: Vec<(i32, i32)> = sweep
             .iter()
             .map(|(gpus, params)| (f64::from(gpus.trailing_zeros()), params[index].billions()))
@@ -1008,5 +1013,42 @@ mod snapshots {
     fn a_models_memory_chart_with_activations() {
         let query = "model=llama2-70b&gpu=h100-80gb&seq=4096&recompute=full&stage=3";
         insta::assert_snapshot!(svg(query, ChartKind::Memory));
+    }
+
+    /// The largest-model chart agrees with the verdict: Llama 2 7B without
+    /// FlashAttention does not fit under ZeRO-1 (64.73 GB of 64: its bar is in
+    /// the "too small" colour, 6.6 B below the model's line) and fits under
+    /// ZeRO-3; with PP, ZeRO-2 and ZeRO-3 draw no bar and say n/a.
+    #[test]
+    fn the_largest_model_chart_follows_the_verdict() {
+        let query = "model=llama2-7b&flash=0&stage=1";
+        let report = vram_core::input::link::decode(query)
+            .config
+            .report()
+            .unwrap();
+        assert!(!report.strategy(Strategy::Zero1).fits);
+        assert!(report.strategy(Strategy::Zero3).fits);
+        let chart = svg(query, ChartKind::MaxParams);
+        let bar =
+            |color: RGBColor| format!("fill=\"#{:02X}{:02X}{:02X}\"", color.0, color.1, color.2);
+        let Palette {
+            fits, too_small, ..
+        } = Palette::LIGHT;
+        let rects: Vec<&str> = chart.split("<rect").skip(1).collect();
+        assert!(
+            rects.iter().any(|r| r.contains(&bar(too_small))),
+            "a bar too small"
+        );
+        assert!(
+            rects.iter().any(|r| r.contains(&bar(fits))),
+            "a bar that fits"
+        );
+        let piped = svg("model=llama2-7b&gpus=8&pp=2", ChartKind::MaxParams);
+        let labels = texts(&piped);
+        assert_eq!(
+            labels.iter().filter(|l| *l == "n/a").count(),
+            2,
+            "{labels:?}"
+        );
     }
 }

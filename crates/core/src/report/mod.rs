@@ -44,8 +44,16 @@ pub struct StrategyReport {
     /// Usable memory left over at the peak of the step (negative when it does
     /// not fit).
     pub headroom: Bytes,
-    /// The largest model whose states fit in the usable memory (activations aside).
+    /// The largest model that fits beside what this configuration holds apart
+    /// from its states (activations of the chosen shape, buffers, the step's
+    /// transients): judged on the same peak as [`fits`](Self::fits), so it is
+    /// at least the model's count exactly when the model fits. Without an
+    /// architecture, the lesson's usable memory ÷ bytes per parameter.
     pub max_params: ParamCount,
+    /// What the step's peak holds beside the states that grow with the
+    /// parameters (activations, buffers, transients), on the most loaded GPU.
+    #[serde(default)]
+    pub beside_states: Bytes,
     /// The fewest GPUs with which this strategy fits, up to 2^20; `None` if none do.
     pub fewest_gpus: Option<u32>,
     /// The largest micro-batch that fits, when activations are counted.
@@ -256,6 +264,7 @@ impl Report {
             fits: false,
             headroom: Bytes::ZERO,
             max_params: ParamCount::new(0.0),
+            beside_states: Bytes::ZERO,
             fewest_gpus: None,
             max_micro_batch: None,
             beyond: BeyondGpu::NOTHING,
@@ -397,21 +406,26 @@ impl Report {
                 let peak = step.peak().1;
                 // With a layout, the model's whole count per GPU share.
                 let scale = whole.params().get() / setup.params().get();
+                let per_param = placement.bytes_per_param.total();
+                let beside_states = Bytes::new(peak.get() - setup.params().get() * per_param);
+                let fits_peak = self.budget.fits(peak);
                 StrategyReport {
                     strategy,
                     bytes_per_param: placement.bytes_per_param,
                     memory,
                     step,
-                    fits: supported && self.budget.fits(peak),
+                    fits: supported && fits_peak,
                     headroom: Bytes::new(usable.get() - peak.get()),
                     max_params: ParamCount::new(
                         max_params(
-                            Bytes::new(usable.get() - fixed.get()),
+                            Bytes::new(usable.get() - beside_states.get()),
                             placement.bytes_per_param,
+                            fits_peak,
                         )
                         .get()
                             * scale,
                     ),
+                    beside_states,
                     // A strategy no framework runs with this layout needs no count of GPUs.
                     fewest_gpus: supported.then_some(()).and(
                         fewest_gpus(
@@ -479,6 +493,38 @@ impl Report {
             Some(layout) => layout.data_parallel * layout.layout.model_parallel() as u32,
             None => self.setup.gpus(),
         }
+    }
+
+    /// The largest trainable model of every strategy (in [`Strategy::ALL`]'s
+    /// order) on each of `gpu_counts` GPUs, in the usable memory less what
+    /// each strategy holds beside its states
+    /// ([`StrategyReport::beside_states`]): the strategy's own bytes per
+    /// parameter, changed with N as the lesson's formula shards them. On this
+    /// configuration's own GPUs without a layout, each is that strategy's
+    /// [`StrategyReport::max_params`], whatever the accounting.
+    pub fn scaling(
+        &self,
+        gpu_counts: impl IntoIterator<Item = u32>,
+    ) -> Vec<(u32, [ParamCount; 4])> {
+        let recipe = self.setup.recipe();
+        let usable = self.budget.usable().get();
+        gpu_counts
+            .into_iter()
+            .map(|gpus| {
+                let per_strategy = self.strategies.map(|row| {
+                    let own = row.bytes_per_param.total();
+                    let lesson = |n| BytesPerParam::of(row.strategy, recipe, n).total();
+                    let per_param = own * lesson(gpus) / lesson(self.setup.gpus());
+                    let room = usable - row.beside_states.get();
+                    match per_param > 0.0 {
+                        true => ParamCount::new((room / per_param).max(0.0)),
+                        // Nothing per parameter on the GPUs: as the table says.
+                        false => row.max_params,
+                    }
+                });
+                (gpus, per_strategy)
+            })
+            .collect()
     }
 
     /// The figures of `strategy`.
@@ -671,15 +717,15 @@ impl Report {
     }
 }
 
-/// The largest model whose per-parameter bytes fit in `room`; infinite when the
-/// GPUs hold nothing per parameter (everything offloaded, ZeRO-Infinity): GPU
-/// memory then no longer bounds the model.
-fn max_params(room: Bytes, per_param: BytesPerParam) -> ParamCount {
+/// The largest model whose per-parameter bytes fit in `room`; when the GPUs
+/// hold nothing per parameter (everything offloaded, ZeRO-Infinity), GPU
+/// memory no longer bounds the model: infinite if the rest `fits`, else none.
+fn max_params(room: Bytes, per_param: BytesPerParam, fits: bool) -> ParamCount {
     let per_param = per_param.total();
-    ParamCount::new(if per_param > 0.0 {
-        (room.get() / per_param).max(0.0)
-    } else {
-        f64::INFINITY
+    ParamCount::new(match (per_param > 0.0, fits) {
+        (true, _) => (room.get() / per_param).max(0.0),
+        (false, true) => f64::INFINITY,
+        (false, false) => 0.0,
     })
 }
 
@@ -1127,5 +1173,69 @@ mod tests {
             assert_eq!(decoded.problems[0].key, key, "{query}");
             assert!(decoded.config.report().is_ok(), "{query}");
         }
+    }
+
+    /// The largest model is judged on the verdict's own memory: a row that
+    /// fits shows a largest model at or above the user's, one that does not
+    /// shows one below (issue 25: Llama 2 7B without FlashAttention, ZeRO-1
+    /// said "too big" while its bar said it could train the model). The
+    /// scaling sweep agrees with the table on the user's own GPUs.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn the_largest_model_agrees_with_the_verdict() {
+        let links = [
+            "model=llama2-7b&flash=0&seq=4096&stage=1",
+            "model=llama2-7b&flash=0&seq=4096&mbs=2",
+            "model=llama3-8b&seq=8192&gpus=4",
+            "model=llama2-13b&gpu=a100-40gb&recompute=full",
+            "model=llama2-70b&gpus=8&gpu=h100-80gb&tp=4&pp=2&global_batch=64",
+            "model=mixtral-8x7b&gpus=8&ep=8&stage=1",
+            "model=llama2-7b&method=lora&gpus=1&gpu=rtx4090",
+            "model=llama2-13b&method=qlora&gpus=1&gpu=a100-40gb",
+            "model=llama2-7b&acct=deepspeed&stage=3&offload=all",
+            "model=llama2-7b&buffers=1&context=1.5",
+            "params=7&gpus=8",
+        ];
+        let mut both = [false; 2];
+        for query in links {
+            let decoded = crate::input::link::decode(query);
+            assert!(
+                decoded.problems.is_empty(),
+                "{query}: {:?}",
+                decoded.problems
+            );
+            let report = decoded.config.report().unwrap();
+            let params = report.setup.params().get();
+            for row in report.strategies.iter().filter(|r| r.supported) {
+                both[usize::from(row.fits)] = true;
+                assert_eq!(
+                    row.max_params.get() >= params,
+                    row.fits,
+                    "{query} {}: largest {} against {params}, fits {}",
+                    row.strategy.label(),
+                    row.max_params.get(),
+                    row.fits
+                );
+            }
+            if report.layout.is_none() {
+                let (_, sweep) = report.scaling([report.setup.gpus()])[0];
+                for (row, swept) in report.strategies.iter().zip(sweep) {
+                    let (a, b) = (row.max_params.get(), swept.get());
+                    assert!(
+                        a == b || (a - b).abs() <= 1e-9 * a.abs(),
+                        "{query}: {a} vs {b}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            both,
+            [true, true],
+            "the cases cover rows that fit and rows that do not"
+        );
+        // Without an architecture, the lesson's figures stay.
+        let lesson = Config::default().report().unwrap();
+        assert!((lesson.strategy(Strategy::Ddp).max_params.billions() - 4.0).abs() < 1e-9);
+        assert!((lesson.strategy(Strategy::Zero3).max_params.billions() - 32.0).abs() < 1e-9);
     }
 }
