@@ -210,6 +210,10 @@ async fn the_lessons_q6_opens_its_ranked_plans() {
     browser
         .eval("document.querySelector(\"[data-testid='scenario-70B']\").click();")
         .await;
+    // The lesson's question first, then the real model, whose plans open.
+    browser
+        .eval("document.querySelector(\"[data-testid='scenario-real']\").click();")
+        .await;
     browser
         .client
         .wait()

@@ -723,8 +723,34 @@ async fn choosing_a_preset_fills_the_architecture_and_editing_makes_it_custom() 
 async fn the_lessons_q6_scenarios_are_one_click_away() {
     let _turn = Turn::take().await;
     let page = Page::open("").await;
-    let button: HtmlElement = page.testid("scenario-70B").unchecked_into();
-    button.click();
+    let click = |id: &str| {
+        let button: HtmlElement = page.testid(id).unchecked_into();
+        button.click();
+    };
+    // First the lesson's own question: the size only, 16 B per parameter, 80 GB.
+    click("scenario-13B");
+    sleep_ms(0).await;
+    assert_eq!(page.select("model").value(), "");
+    assert_eq!(page.flag("params-count"), "13000000000");
+    page.assert_figure("mem-total-zero2", 48.75);
+    assert_eq!(page.flag("fits-zero2"), "true");
+    click("scenario-33B");
+    sleep_ms(0).await;
+    page.assert_figure("mem-total-zero2", 123.75);
+    page.assert_figure("mem-total-zero3", 66.0);
+    assert_eq!(page.flag("fits-zero2"), "false");
+    assert_eq!(page.flag("fits-zero3"), "false");
+    click("scenario-70B");
+    sleep_ms(0).await;
+    for strategy in ["ddp", "zero1", "zero2", "zero3"] {
+        assert_eq!(
+            page.flag(&format!("fits-{strategy}")),
+            "false",
+            "{strategy}"
+        );
+    }
+    // Then the same question with the real model on a real A100.
+    click("scenario-real");
     sleep_ms(0).await;
     assert_eq!(page.select("model").value(), "llama2-70b");
     assert_eq!(page.select("gpu").value(), "a100-80gb");
@@ -735,8 +761,9 @@ async fn the_lessons_q6_scenarios_are_one_click_away() {
         fewest > 8.0,
         "70 B needs more than 8 A100s even with ZeRO-3: {fewest}"
     );
-    let button: HtmlElement = page.testid("scenario-13B").unchecked_into();
-    button.click();
+    click("scenario-13B");
+    sleep_ms(0).await;
+    click("scenario-real");
     sleep_ms(0).await;
     assert_eq!(page.flag("params-count"), "13015864320");
     assert_eq!(page.flag("fits-zero2"), "true");
@@ -746,7 +773,7 @@ async fn the_lessons_q6_scenarios_are_one_click_away() {
     let button: HtmlElement = page.testid("scenario-33B").unchecked_into();
     button.click();
     sleep_ms(0).await;
-    assert_eq!(page.select("model").value(), "llama1-33b");
+    assert_eq!(page.flag("params-count"), "33000000000");
     assert_eq!(page.select("unit").value(), "gib");
     assert_eq!(page.select("theme").value(), "dark");
     assert!(address_query().await.contains("unit=gib"));

@@ -215,6 +215,11 @@ texts! {
          请把下面的详细信息反馈给我们。";
     crash_reset: &'static str = "Reset to the lesson's example", "重置为课程中的例子";
     scenarios: &'static str = "Lesson Q6 on 8 × A100 80GB:", "课程第 6 题（8 × A100 80GB）：";
+    scenario_then: &'static str = "This is the lesson's question: the size only, 16 bytes per parameter, 80 GB per GPU.",
+        "这是课程原题：只有参数量，每个参数 16 字节，每张 GPU 80 GB。";
+    scenario_real: &'static str = "Next: the real model on a real A100 →", "下一步：真实模型、真实 A100 →";
+    scenario_why: &'static str = "(the exact parameter count, activations at 2,048 tokens, and the A100's 81,920 MiB = 85.9 GB; the ranked layouts open)",
+        "（精确的参数量、2,048 个词元的激活值，以及 A100 的 81,920 MiB = 85.9 GB；并打开排好序的并行方案）";
     label_model: &'static str = "Model", "模型";
     model_by_size: &'static str = "By size only (the lesson)", "只按参数量（课程做法）";
     parameters: &'static str = "parameters", "个参数";
