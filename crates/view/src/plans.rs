@@ -64,8 +64,18 @@ fn plan_cells(t: &Text, plan: &Plan, config: &Config) -> [(&'static str, String)
     ]
 }
 
-/// How many plans fit, in `t`'s words.
-fn plans_count(t: &Text, plans: &[Plan]) -> String {
+/// How many plans fit, in `t`'s words; or why there are none to rank.
+fn plans_count(t: &Text, config: &Config, plans: &[Plan]) -> String {
+    use vram_core::time::plans::{no_plans, NoPlans};
+    if let Some(why) = no_plans(config) {
+        return match why {
+            NoPlans::NoModel => t.plans_no_model,
+            NoPlans::Adapters => t.plans_adapters,
+            NoPlans::Accounting => t.plans_accounting,
+            NoPlans::Invalid => t.plans_invalid,
+        }
+        .to_string();
+    }
     let fitting = plans.iter().filter(|p| p.fits).count();
     let count = text::fill(
         t.plans_count,
@@ -117,7 +127,7 @@ pub fn PlansTable(t: &'static Text, config: Config, plans: Vec<Plan>) -> impl In
         })
         .collect_view();
     view! {
-        <p data-testid="plans-count">{plans_count(t, &plans)}</p>
+        <p data-testid="plans-count">{plans_count(t, &config, &plans)}</p>
         <div class="table-scroll">
             <table class="results plans-table">
                 <thead>
@@ -150,7 +160,7 @@ pub fn render(
     let report = config.report().unwrap_or_default();
     crate::chart::draw_plans(canvas, &report, &plans, t);
     canvas
-        .set_attribute("aria-label", &plans_count(t, &plans))
+        .set_attribute("aria-label", &plans_count(t, &config, &plans))
         .ok();
     // The previous table goes before the new one is mounted in its place.
     MOUNTED.with(|mounted| mounted.borrow_mut().take());

@@ -394,10 +394,26 @@ impl Runtime {
             OffloadDevice::Cpu => (resident_cpu + offloaded, 0.0),
             OffloadDevice::Nvme => (resident_cpu, offloaded),
         };
-        let communication = Bytes::new(
-            communication_elements(strategy, params.get(), setup.gpus())
-                * setup.gradient_bytes_per_param(),
-        );
+        let communication = Bytes::new(match setup.adapters() {
+            None => {
+                communication_elements(strategy, params.get(), setup.gpus())
+                    * setup.gradient_bytes_per_param()
+            }
+            // Only the adapters have gradients and are updated; ZeRO-3 also
+            // gathers the frozen base's shards, forward and backward.
+            Some(adapters) => {
+                let n = f64::from(setup.gpus().max(1));
+                let ring = (n - 1.0) / n;
+                let trained = adapters.trainable as f64;
+                let gradients = trained * ring * setup.gradient_bytes_per_param();
+                let weights = adapters.frozen_bytes as f64
+                    + trained * setup.recipe().storage().bytes_per_param();
+                match strategy {
+                    Strategy::Zero3 => gradients + 2.0 * weights * ring,
+                    _ => 2.0 * gradients,
+                }
+            }
+        });
         Placement {
             gpu,
             bytes_per_param: per_param,

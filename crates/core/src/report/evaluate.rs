@@ -304,6 +304,9 @@ impl Config {
                 weight_bytes,
                 offload_bytes_per_param: 0.0,
                 overlap_grad: self.runtime.speed.overlap_grad,
+                trainable_fraction: setup
+                    .adapters()
+                    .map_or(1.0, |a| a.trainable as f64 / setup.params().get()),
             };
             let work = crate::time::StepWork {
                 offload_bytes_per_param: crate::time::offload_bytes_per_param(

@@ -1238,4 +1238,35 @@ mod tests {
         assert!((lesson.strategy(Strategy::Ddp).max_params.billions() - 4.0).abs() < 1e-9);
         assert!((lesson.strategy(Strategy::Zero3).max_params.billions() - 32.0).abs() < 1e-9);
     }
+
+    /// LoRA trains the adapters alone: only their gradients are reduced
+    /// (2 × trainable × 7/8 elements of 2 bytes on 8 GPUs, not the base's
+    /// 23.6 GB), ZeRO-3 still gathers the frozen base, and the step's compute
+    /// drops the frozen weights' weight-gradient GEMMs (forward and data
+    /// gradients stay): about 2/3 of full training's weight GEMMs.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn lora_sends_and_computes_for_its_adapters() {
+        let report_of = |query: &str| crate::input::link::decode(query).config.report().unwrap();
+        let lora = report_of("model=llama2-7b&method=lora&gpus=8&gpu=a100-80gb");
+        let full = report_of("model=llama2-7b&gpus=8&gpu=a100-80gb");
+        let adapters = lora.setup.adapters().unwrap();
+        let trained = adapters.trainable as f64;
+        let sent = lora.strategy(Strategy::Ddp).beyond.communication.get();
+        assert_eq!(sent, 2.0 * trained * 7.0 / 8.0 * 2.0);
+        let full_sent = full.strategy(Strategy::Ddp).beyond.communication.get();
+        assert!(sent < full_sent / 1000.0, "{sent} against {full_sent}");
+        let zero3 = lora.strategy(Strategy::Zero3).beyond.communication.get();
+        assert!(
+            zero3 > 2.0 * adapters.frozen_bytes as f64 * 7.0 / 8.0,
+            "{zero3}"
+        );
+        let time = |r: &Report| r.strategy(Strategy::Ddp).time.unwrap();
+        let (weights, core) =
+            crate::time::megatron_flops_parts(&lora.model.unwrap().architecture, 8.0, 2048, 32_000);
+        let expected = weights * 2.0 / 3.0 + core + 6.0 * trained * 8.0 * 2048.0;
+        assert!((time(&lora).flops / expected - 1.0).abs() < 1e-12);
+        assert!((time(&full).flops / (weights + core) - 1.0).abs() < 1e-12);
+        assert!(time(&lora).data_parallel_seconds < time(&full).data_parallel_seconds / 1000.0);
+    }
 }

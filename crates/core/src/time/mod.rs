@@ -71,6 +71,19 @@ impl Default for Speed {
 /// (MLP, routed and shared experts, attention's projections, the logits),
 /// plus the causal attention's QKᵀ and softmax·V per token pair.
 pub fn megatron_flops(arch: &Architecture, sequences: f64, seq_len: u32, vocab: u32) -> f64 {
+    let (weights, attention_core) = megatron_flops_parts(arch, sequences, seq_len, vocab);
+    weights + attention_core
+}
+
+/// [`megatron_flops`] in its two parts: the GEMMs with a weight (three per
+/// weight: forward, data gradient, weight gradient), and the attention's
+/// QKᵀ and softmax·V, which have none.
+pub fn megatron_flops_parts(
+    arch: &Architecture,
+    sequences: f64,
+    seq_len: u32,
+    vocab: u32,
+) -> (f64, f64) {
     let s = f64::from(seq_len);
     let tokens = sequences * s;
     let pairs = sequences * s * s;
@@ -118,19 +131,21 @@ pub fn megatron_flops(arch: &Architecture, sequences: f64, seq_len: u32, vocab: 
     } else {
         0.0
     };
-    tokens
-        * (fwd_bwd
-            * fma
-            * h
-            * (f64::from(arch.ffn) * ffn_factor * dense_layers
-                + routed * moe_layers
-                + f64::from(moe.shared_experts)
-                    * f64::from(moe.shared_ffn)
-                    * ffn_factor
-                    * moe_layers)
-            + attention * layers
-            + fwd_bwd * fma * h * f64::from(vocab))
-        + pairs * core * layers
+    (
+        tokens
+            * (fwd_bwd
+                * fma
+                * h
+                * (f64::from(arch.ffn) * ffn_factor * dense_layers
+                    + routed * moe_layers
+                    + f64::from(moe.shared_experts)
+                        * f64::from(moe.shared_ffn)
+                        * ffn_factor
+                        * moe_layers)
+                + attention * layers
+                + fwd_bwd * fma * h * f64::from(vocab)),
+        pairs * core * layers,
+    )
 }
 
 /// Bytes the host's Adam step moves per parameter: reads and writes its fp32
@@ -194,6 +209,9 @@ pub struct StepWork<'a> {
     /// Whether the gradient reduction overlaps the backward pass it follows
     /// ([`Speed::overlap_grad`]).
     pub overlap_grad: bool,
+    /// The share of the parameters trained: 1 in full training, the adapters'
+    /// share with LoRA or QLoRA, whose frozen base has no gradients to reduce.
+    pub trainable_fraction: f64,
 }
 
 /// The time of one step, its parts in seconds.
@@ -254,7 +272,25 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         1.0
     };
     let vocab = crate::frameworks::megatron::padded_vocab(work.arch.vocab, l.tp);
-    let flops = megatron_flops(work.arch, sequences, work.seq_len, vocab) * recompute;
+    let (weight_gemms, attention_core) =
+        megatron_flops_parts(work.arch, sequences, work.seq_len, vocab);
+    let flops = match work.trainable_fraction < 1.0 {
+        false => (weight_gemms + attention_core) * recompute,
+        // A frozen weight has no weight gradient: its forward and data
+        // gradient remain (two of three GEMMs, and the forward again under
+        // full recomputation), and the adapters' own three GEMMs per trained
+        // parameter come on top.
+        true => {
+            let frozen = if work.recompute == Recompute::Full {
+                1.0
+            } else {
+                2.0 / 3.0
+            };
+            let tokens = sequences * f64::from(work.seq_len);
+            let adapters = 6.0 * work.trainable_fraction * work.params_on_gpu * tokens;
+            weight_gemms * frozen + attention_core * recompute + adapters * recompute
+        }
+    };
     let compute = flops / (world * machine.peak_flops * machine.mfu);
     let (p, v) = (f64::from(l.pp), f64::from(l.vpp));
     let bubble = compute * (p - 1.0) / (m * v);
@@ -302,10 +338,13 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let n = f64::from(work.dp) * f64::from(l.cp);
     let ring = (n - 1.0) / n;
     let psi = work.params_on_gpu;
+    // Only what is trained has gradients, and only it is updated: a frozen
+    // base moves under ZeRO-3's gathers alone.
+    let trained = psi * work.trainable_fraction;
     let (gradient_elements, gather_elements) = match work.strategy {
-        Strategy::Ddp | Strategy::Zero1 => (2.0 * psi * ring, 0.0),
-        Strategy::Zero2 => (m * psi * ring, psi * ring),
-        Strategy::Zero3 => (m * psi * ring, 2.0 * m * psi * ring),
+        Strategy::Ddp | Strategy::Zero1 => (2.0 * trained * ring, 0.0),
+        Strategy::Zero2 => (m * trained * ring, trained * ring),
+        Strategy::Zero3 => (m * trained * ring, 2.0 * m * psi * ring),
     };
     let dp_link = link(u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp));
     let gradients = gradient_elements * work.gradient_bytes / dp_link;
@@ -475,6 +514,7 @@ mod tests {
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
             overlap_grad: false,
+            trainable_fraction: 1.0,
         };
         let t = step_time(&work, &machine);
         assert_eq!(t.bubble_seconds, t.compute_seconds * 3.0 / 32.0);
@@ -516,6 +556,7 @@ mod tests {
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
             overlap_grad,
+            trainable_fraction: 1.0,
         };
         // 16 GPUs over two nodes: the all-reduce crosses the network.
         let all_reduce = 2.0 * 6.74e9 * 15.0 / 16.0 * 2.0 / 25e9;

@@ -134,14 +134,50 @@ fn candidate_ranks(pp: u32) -> Vec<u32> {
     ranks
 }
 
-/// Every plan for `config`'s model and cluster, fastest fitting first (then
-/// the others by their peak); empty without a model, when the configuration
-/// is invalid as it stands, or where the page splits nothing (Hugging Face's
-/// accounting, DeepSpeed's estimator, LoRA).
-pub fn plans(config: &Config) -> Vec<Plan> {
+/// Why a configuration has no plans to rank ([`plans`] is then empty).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoPlans {
+    /// A bare parameter count: layouts divide a model's layers and heads.
+    NoModel,
+    /// LoRA and QLoRA: the page splits no model trained with adapters
+    /// (Megatron-LM's tensor and pipeline parallelism are not modelled with them).
+    Adapters,
+    /// DeepSpeed's estimator or Hugging Face's accounting: neither splits a model.
+    Accounting,
+    /// The configuration is invalid as it stands.
+    Invalid,
+}
+
+/// Why `config` has no plans, or `None` when it has some to rank.
+pub fn no_plans(config: &Config) -> Option<NoPlans> {
     let Some(model) = config.model else {
-        return Vec::new();
+        return Some(NoPlans::NoModel);
     };
+    if config.fine_tuning.method.uses_adapters() {
+        return Some(NoPlans::Adapters);
+    }
+    if config.runtime.accounting == crate::frameworks::runtime::Accounting::DeepSpeed
+        || model.framework == crate::frameworks::hf::Framework::Hf
+    {
+        return Some(NoPlans::Accounting);
+    }
+    searched(config).err()
+}
+
+/// What the search starts from: the model, the whole model's setup on the
+/// data-parallel GPUs, the memory budget and the data-parallel degree.
+fn searched(
+    config: &Config,
+) -> Result<
+    (
+        crate::config::ModelSpec,
+        TrainingSetup,
+        crate::memory::MemoryBudget,
+        u32,
+    ),
+    NoPlans,
+> {
+    let model = config.model.ok_or(NoPlans::NoModel)?;
     let single = Config {
         runtime: crate::frameworks::runtime::Runtime {
             layout: Layout::SINGLE,
@@ -149,17 +185,23 @@ pub fn plans(config: &Config) -> Vec<Plan> {
         },
         ..*config
     };
-    let (Ok(whole), Ok(budget), Ok(world)) =
-        (single.setup(), config.budget(), config.data_parallel_gpus())
-    else {
-        return Vec::new();
-    };
-    if config.runtime.accounting == crate::frameworks::runtime::Accounting::DeepSpeed
-        || model.framework == crate::frameworks::hf::Framework::Hf
-        || config.fine_tuning.method.uses_adapters()
-    {
+    match (single.setup(), config.budget(), config.data_parallel_gpus()) {
+        (Ok(whole), Ok(budget), Ok(world)) => Ok((model, whole, budget, world)),
+        _ => Err(NoPlans::Invalid),
+    }
+}
+
+/// Every plan for `config`'s model and cluster, fastest fitting first (then
+/// the others by their peak); empty without a model, when the configuration
+/// is invalid as it stands, or where the page splits nothing (Hugging Face's
+/// accounting, DeepSpeed's estimator, LoRA).
+pub fn plans(config: &Config) -> Vec<Plan> {
+    if no_plans(config).is_some() {
         return Vec::new();
     }
+    let Ok((model, whole, budget, world)) = searched(config) else {
+        return Vec::new();
+    };
     let search = Search {
         config,
         model,
@@ -318,6 +360,7 @@ impl Search<'_> {
                             weight_bytes: self.whole.recipe().storage().bytes_per_param(),
                             offload_bytes_per_param: 0.0,
                             overlap_grad: self.config.runtime.speed.overlap_grad,
+                            trainable_fraction: 1.0,
                         };
                         let work = StepWork {
                             offload_bytes_per_param: crate::time::offload_bytes_per_param(
@@ -418,5 +461,26 @@ mod tests {
             .windows(2)
             .all(|w| w[0].step_seconds() <= w[1].step_seconds()));
         assert!(all.iter().skip(fitting.len()).all(|p| !p.fits));
+    }
+
+    /// A configuration with no plans says why (issue 25: LoRA showed "0 of 0
+    /// plans fit"), and one with plans has no such reason.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn no_plans_says_why() {
+        let why = |query: &str| {
+            let config = decode(query).config;
+            let reason = no_plans(&config);
+            assert_eq!(reason.is_none(), !plans(&config).is_empty(), "{query}");
+            reason
+        };
+        assert_eq!(why("params=70"), Some(NoPlans::NoModel));
+        assert_eq!(why("model=llama2-7b&method=lora"), Some(NoPlans::Adapters));
+        assert_eq!(why("model=llama2-7b&method=qlora"), Some(NoPlans::Adapters));
+        assert_eq!(
+            why("model=llama2-7b&acct=deepspeed&stage=3"),
+            Some(NoPlans::Accounting)
+        );
+        assert_eq!(why("model=llama2-70b&gpu=a100-80gb&global_batch=64"), None);
     }
 }
