@@ -225,6 +225,24 @@ async fn the_lessons_q6_opens_its_ranked_plans() {
     assert!(count.contains(" plans fit."), "{count}");
     let fitting: u32 = count.split(' ').next().unwrap().parse().unwrap();
     assert!(fitting > 0, "{count}");
+    // No strategy fits on its own: the verdict says what the plans found, the
+    // same count and the same first layout, instead of "choose a smaller model".
+    let summary = browser.text("summary").await;
+    assert!(
+        summary.contains(&format!(
+            "None of DDP and ZeRO-1/2/3 fits on its own; {fitting} of "
+        )),
+        "{summary}"
+    );
+    let first_layout = browser
+        .eval("return document.querySelector(\"[data-testid='plan-0'] td\").textContent;")
+        .await;
+    let first_layout = first_layout.as_str().expect("the first plan's layout");
+    assert!(
+        summary.contains(&format!("the fastest: {first_layout} · ")),
+        "{summary} / {first_layout}"
+    );
+    assert!(!summary.contains("smaller model"), "{summary}");
     let first = browser.text("plan-0").await;
     assert!(
         first.contains("TP ") && first.contains("Optimizer"),

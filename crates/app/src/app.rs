@@ -321,7 +321,7 @@ pub fn App() -> impl IntoView {
                     {caption}
                     <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
                     {shows(Part::Table).then(|| view! {
-                        <Summary report=report t=t />
+                        <Summary report=report config=config plans_open=plans_open t=t />
                         <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
                         <ActivationsLine report=report t=t />
                         <crate::results::MegatronLine config=config report=report t=t />

@@ -24,6 +24,14 @@ pub fn Plans(
     t: &'static Text,
 ) -> impl IntoView {
     let place = NodeRef::<leptos::html::Div>::new();
+    let fold = NodeRef::<leptos::html::Details>::new();
+    // Opened (by Q6's real model, the verdict's button or a link's #plans),
+    // the fold scrolls into view.
+    Effect::new(move |_| {
+        if let (true, Some(fold)) = (open.get(), fold.get()) {
+            fold.scroll_into_view();
+        }
+    });
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     // Ranked and drawn by the lazily loaded module while the fold is open;
     // an answer that comes after the configuration changed is dropped.
@@ -60,7 +68,7 @@ pub fn Plans(
     };
     let _ = MemoryUnit::Gb;
     view! {
-        <details class="plans" data-testid="plans" prop:open=move || open.get()
+        <details class="plans" data-testid="plans" node_ref=fold prop:open=move || open.get()
             on:toggle=move |ev| {
                 use wasm_bindgen::JsCast;
                 let shown = ev.target().and_then(|d| d.dyn_into::<web_sys::HtmlDetailsElement>().ok()).map(|d| d.open());

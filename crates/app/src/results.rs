@@ -167,7 +167,37 @@ pub fn ResultsTable(
 /// The verdict in words: usable memory, the highlighted strategy, and the least
 /// sharding that fits.
 #[component]
-pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
+pub fn Summary(
+    report: Memo<Report>,
+    config: Memo<vram_core::Config>,
+    plans_open: RwSignal<bool>,
+    t: &'static Text,
+) -> impl IntoView {
+    // When no strategy fits on its own, what the ranked plans found (asked of
+    // the lazily loaded module), for the configuration it was asked for.
+    let found = RwSignal::new(None::<(vram_core::Config, String)>);
+    Effect::new(move |_| {
+        let shown = config.get();
+        let none_fits =
+            report.with(|r| r.model.is_some() && r.least_sharding_that_fits().is_none());
+        if !none_fits {
+            return;
+        }
+        let zh = t.html_lang.starts_with("zh");
+        crate::share::with_lazy(Box::new(move |lazy| {
+            if let Some(lazy) = lazy {
+                let words = crate::share::plans_verdict(lazy, &shown, zh);
+                found.try_set(Some((shown, words)));
+            }
+        }));
+    });
+    let plans_words = move || {
+        found.with(|f| {
+            f.as_ref()
+                .filter(|(asked, words)| *asked == config.get() && !words.is_empty())
+                .map(|(_, words)| words.clone())
+        })
+    };
     let line = move || {
         let report = report.read();
         let unit = report.unit;
@@ -226,9 +256,10 @@ pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
                     &format_bytes(report.strategy(best).memory.total, unit),
                 ],
             ),
-            None => match report.strategy(Strategy::Zero3).fewest_gpus {
-                Some(gpus) => text::fill(t.zero3_fits_on, &[&gpus.to_string()]),
-                None => t.nothing_fits.into(),
+            None => match (plans_words(), report.strategy(Strategy::Zero3).fewest_gpus) {
+                (Some(words), _) => words,
+                (None, Some(gpus)) => text::fill(t.zero3_fits_on, &[&gpus.to_string()]),
+                (None, None) => t.nothing_fits.into(),
             },
         };
         (model, usable, verdict + &advice, chosen.fits)
@@ -236,6 +267,9 @@ pub fn Summary(report: Memo<Report>, t: &'static Text) -> impl IntoView {
     view! {
         <p class="summary" data-testid="summary" class:fits=move || line().3>
             <strong>{move || line().0}</strong> {t.sentence_end} {move || line().1} " " {move || line().2}
+            " "
+            <button type="button" class="quiet" data-testid="summary-plans" hidden=move || plans_words().is_none()
+                on:click=move |_| plans_open.set(true)>{t.plans_see}</button>
         </p>
     }
 }

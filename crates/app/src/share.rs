@@ -255,6 +255,7 @@ export function import_lazy() {
 }
 export function read_with(lazy, text) { return lazy.read_config(text); }
 export function megatron_with(lazy, query) { return lazy.megatron(query); }
+export function plans_verdict_with(lazy, query, zh) { return lazy.plans_verdict(query, zh); }
 export function render_plans_with(lazy, query, zh, place, canvas) { lazy.render_plans(query, zh, place, canvas); }
 "#)]
 extern "C" {
@@ -265,6 +266,8 @@ extern "C" {
     fn read_with(lazy: &JsValue, text: &str) -> Vec<u8>;
     /// What Megatron-LM would print for the configuration whose link is `query`.
     fn megatron_with(lazy: &JsValue, query: &str) -> Vec<u8>;
+    /// What the ranked plans found, in words, when no strategy fits alone.
+    fn plans_verdict_with(lazy: &JsValue, query: &str, zh: bool) -> String;
     /// Ranks the plans of the configuration whose link is `query` and shows
     /// them in `place` and on `canvas` ([`crate::plans::render`]).
     fn render_plans_with(
@@ -311,6 +314,12 @@ pub fn read_config_with(
     text: &str,
 ) -> Option<Result<vram_core::model::hub::HubConfig, vram_core::model::hub::HubConfigError>> {
     vram_core::wire::from_message(&read_with(lazy, text))
+}
+
+/// What the ranked plans of `config` found, in words (Chinese when `zh`);
+/// empty when no layout fits.
+pub fn plans_verdict(lazy: &JsValue, config: &vram_core::Config, zh: bool) -> String {
+    plans_verdict_with(lazy, &vram_core::input::link::encode(config), zh)
 }
 
 /// What Megatron-LM would print for `config`, from the lazily loaded module.

@@ -39,6 +39,20 @@ pub fn render_plans(
     vram_view::plans::render(query, zh, place, canvas);
 }
 
+/// What the ranked plans of the configuration whose link is `query` found,
+/// in words (Chinese when `zh`), for the verdict when no strategy fits on its
+/// own: empty when no layout fits ([`vram_view::plans::verdict`]).
+#[wasm_bindgen]
+pub fn plans_verdict(query: &str, zh: bool) -> String {
+    let config = vram_core::input::link::decode(query).config;
+    let t = vram_view::text::of(if zh {
+        vram_core::format::Lang::Zh
+    } else {
+        vram_core::format::Lang::En
+    });
+    vram_view::plans::verdict(t, &vram_core::time::plans::plans(&config)).unwrap_or_default()
+}
+
 /// What Megatron-LM would print for the configuration whose link is
 /// `query` ([`vram_core::Config::megatron_report`]): an
 /// `Option<MegatronReport>` as a message.

@@ -64,6 +64,40 @@ fn plan_cells(t: &Text, plan: &Plan, config: &Config) -> [(&'static str, String)
     ]
 }
 
+/// What the ranked plans found when no strategy fits on its own, in `t`'s
+/// words: how many layouts fit and the fastest (its layout, strategy,
+/// recomputation and offload); `None` when none fits.
+pub fn verdict(t: &Text, plans: &[Plan]) -> Option<String> {
+    let first = plans.iter().find(|p| p.fits)?;
+    let fitting = plans.iter().filter(|p| p.fits).count();
+    let mut words = vec![
+        layout_words(first.layout, first.ep, first.dp),
+        first.strategy.label().to_string(),
+    ];
+    if let Some(i) = vram_core::memory::activations::Recompute::ALL
+        .iter()
+        .position(|&r| r == first.recompute)
+        .filter(|&i| i > 0)
+    {
+        words.push(t.recompute[i].to_string());
+    }
+    if let Some(i) = vram_core::Offload::ALL
+        .iter()
+        .position(|&o| o == first.offload)
+        .filter(|&i| i > 0)
+    {
+        words.push(text::fill(t.plans_offloaded, &[t.offload[i]]));
+    }
+    Some(text::fill(
+        t.plans_found,
+        &[
+            &fitting.to_string(),
+            &plans.len().to_string(),
+            &words.join(" · "),
+        ],
+    ))
+}
+
 /// How many plans fit, in `t`'s words; or why there are none to rank.
 fn plans_count(t: &Text, config: &Config, plans: &[Plan]) -> String {
     use vram_core::time::plans::{no_plans, NoPlans};

@@ -291,6 +291,10 @@ texts! {
     least_sharding: &'static str = " The least sharding that fits is {} ({}).", "放得下的最轻切分是 {}（{}）。";
     zero3_fits_on: &'static str = " No strategy fits; ZeRO-3 fits on {} GPUs, or offload, or a smaller model.",
         "没有策略放得下；ZeRO-3 需要 {} 张 GPU，或者卸载，或者换更小的模型。";
+    plans_found: &'static str = " None of DDP and ZeRO-1/2/3 fits on its own; {} of {} layouts fit, the fastest: {}.",
+        "DDP 与 ZeRO-1/2/3 单独都放不下；有 {} 个布局放得下（共 {} 个），最快的是 {}。";
+    plans_see: &'static str = "See the ranked layouts ↓", "查看布局排名 ↓";
+    plans_offloaded: &'static str = "{} offloaded", "卸载{}";
     nothing_fits: &'static str = " No number of GPUs fits it: choose a smaller model or micro-batch.",
         "多少张 GPU 都放不下：请换更小的模型或微批次。";
     runtime: &'static str = "DeepSpeed: accounting, offload, nodes, communication", "DeepSpeed：口径、卸载、节点、通信";
