@@ -189,12 +189,21 @@ proptest! {
             prop_assert!(m.total.get() <= previous_total);
             previous_total = m.total.get();
             // The inverse: the largest model's states fill the usable memory
-            // exactly, beside what does not grow with the model (QLoRA's buffer).
+            // exactly, beside what the step's peak holds that does not grow
+            // with the model (buffers, QLoRA's working copy, activations).
             let filled = row.max_params.get() * row.bytes_per_param.total();
             let usable = report.budget.usable().get();
-            let room = (usable - m.buffers.get()).max(0.0);
+            let peak = row.step.peak().1.get();
+            let params = report.setup.params().get();
+            let beside = peak - params * row.bytes_per_param.total();
+            prop_assert!((row.beside_states.get() - beside).abs() <= 1e-9 * peak.max(1.0));
+            let room = (usable - beside).max(0.0);
             prop_assert!((filled - room).abs() <= 1e-9 * usable.max(1.0));
             prop_assert_eq!(row.fits, m.total <= report.budget.usable());
+            // The largest model and the verdict agree, away from the boundary.
+            if (peak - usable).abs() > 1e-9 * usable.max(1.0) {
+                prop_assert_eq!(row.max_params.get() >= params, row.fits);
+            }
         }
     }
 
