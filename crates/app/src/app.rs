@@ -37,7 +37,7 @@ mod sections {
     ];
     /// Beyond a Llama: a head size of its own, q/k norms, experts, latent
     /// attention, and the experts' capacity (in a fold of their own).
-    pub const EXPERTS: [Field; 17] = [
+    pub const EXPERTS: [Field; 19] = [
         HeadDim,
         QkNorm,
         Experts,
@@ -55,6 +55,8 @@ mod sections {
         Capacity,
         Ep,
         Positions,
+        Biases,
+        Norm,
     ];
     /// The GPUs.
     pub const GPUS: [Field; 3] = [Gpus, Gpu, GpuMemory];

@@ -208,3 +208,43 @@ fn a_reply_reads_back_as_it_was_written() {
     }
     assert_eq!(from_message::<Reply>(b"nothing=1"), None);
 }
+
+/// A pasted config takes the preset of exactly its shape, and otherwise is a
+/// custom model (issue 25: Llama 3 70B pasted read "Llama 3 8B", the family's
+/// preset): its link says `model=config-json` and carries every key of its
+/// shape, including the biases and norms no preset then gives.
+#[test]
+fn a_config_matching_no_preset_is_a_custom_model() {
+    // Llama 3 8B and 3.1 8B have one shape (only RoPE's scaling differs):
+    // the first preset of that shape names it.
+    let llama = read_config(&config_text("llama3.1-8b.json")).unwrap();
+    assert_eq!(llama.base.id, "llama3-8b");
+    let deeper = config_text("llama3.1-8b.json")
+        .replace("\"num_hidden_layers\": 32", "\"num_hidden_layers\": 40");
+    let custom = read_config(&deeper).unwrap();
+    assert_eq!(custom.architecture.layers, 40);
+    assert_eq!(custom.base.id, "config-json");
+    let config = Config::default().with_hub_config(&custom);
+    let query = link::encode(&config);
+    assert!(query.contains("&model=config-json&layers=40&"), "{query}");
+    assert!(
+        !query.contains("biases=") && !query.contains("norm="),
+        "{query}"
+    );
+    assert_eq!(
+        link::decode(&query).config.model.unwrap().architecture,
+        custom.architecture
+    );
+    // GPT-2 XL is no preset: LayerNorm and biases everywhere travel as keys.
+    let gpt2 = read_config(&config_text("gpt2-xl.json")).unwrap();
+    assert_eq!(gpt2.base.id, "config-json");
+    let query = link::encode(&Config::default().with_hub_config(&gpt2));
+    assert!(
+        query.contains("biases=all") && query.contains("norm=layernorm"),
+        "{query}"
+    );
+    assert_eq!(
+        link::decode(&query).config.model.unwrap().architecture,
+        gpt2.architecture
+    );
+}

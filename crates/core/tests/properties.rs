@@ -329,7 +329,7 @@ proptest! {
     /// and what is read gives a report or errors naming fields, never a panic.
     #[test]
     fn pasted_configs_never_panic(
-        family in prop::sample::select(vram_core::model::hub::MODEL_TYPES.map(|(t, _)| t).to_vec()),
+        family in prop::sample::select(vram_core::model::hub::MODEL_TYPES.to_vec()),
         values in prop::collection::vec(
             prop_oneof![
                 Just("0".to_string()),

@@ -233,6 +233,11 @@ texts! {
     label_vocab: &'static str = "Vocabulary", "词表大小";
     label_mlp: &'static str = "MLP", "MLP 类型";
     mlp: [&'static str; 2] = ["SwiGLU (3 matrices)", "GELU (2 matrices)"], ["SwiGLU（3 个矩阵）", "GELU（2 个矩阵）"];
+    label_biases: &'static str = "Linear biases", "线性层偏置";
+    biases: [&'static str; 3] = ["none (Llama)", "q, k, v (Qwen2)", "every linear layer (GPT-2)"],
+        ["无（Llama）", "q、k、v（Qwen2）", "所有线性层（GPT-2）"];
+    label_norm: &'static str = "Normalisation", "归一化";
+    norm: [&'static str; 2] = ["RMSNorm", "LayerNorm (with bias)"], ["RMSNorm", "LayerNorm（带偏置）"];
     label_tied: &'static str = "Tied embeddings", "输入输出嵌入共享";
     label_seq: &'static str = "Sequence length", "序列长度";
     unit_tokens: &'static str = "tokens", "词元";
@@ -377,6 +382,7 @@ texts! {
         "Nothing fits, even with offload: try an 8-bit optimizer, LoRA or QLoRA, or more GPUs. The closest:",
         "即使卸载也放不下：可试 8 位优化器、LoRA 或 QLoRA，或更多 GPU。最接近的方案：";
     plans_legend_over: &'static str = "over the usable memory", "超出可用显存";
+    model_custom: &'static str = "custom (config.json)", "自定义（config.json）";
     plans_no_model: &'static str = "Choose a model: layouts divide its layers and attention heads.",
         "请先选择模型：并行布局要切分它的层和注意力头。";
     plans_adapters: &'static str = "No ranked layouts with LoRA or QLoRA: the page splits no model trained with adapters (Megatron-LM's tensor and pipeline parallelism are not modelled with them). The table above is the answer: data parallelism and ZeRO.",
@@ -668,6 +674,8 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::VDim => (t.label_v_dim, "", None),
         Field::Capacity => (t.label_capacity, "×", Some(t.hint_capacity)),
         Field::Positions => (t.label_positions, "", None),
+        Field::Biases => (t.label_biases, "", None),
+        Field::Norm => (t.label_norm, "", None),
         Field::Ep => (t.label_ep, "", Some(t.hint_ep)),
         Field::Tp => (t.label_tp, "", None),
         Field::Pp => (t.label_pp, "", None),
@@ -711,7 +719,10 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
     let list: &[&'static str] = match field {
         Field::Model => {
             return core::iter::once(t.model_by_size)
-                .chain(MODEL_PRESETS.iter().map(|m| m.name))
+                .chain(MODEL_PRESETS.iter().map(|m| match m.id {
+                    "config-json" => t.model_custom,
+                    _ => m.name,
+                }))
                 .collect()
         }
         Field::Gpu => {
@@ -728,6 +739,8 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::GradAcc => &t.gradients,
         Field::Optimizer => &t.optimizer,
         Field::Mlp => &t.mlp,
+        Field::Biases => &t.biases,
+        Field::Norm => &t.norm,
         Field::Recompute => &t.recompute,
         Field::Unit => &t.unit,
         Field::Theme => &t.theme,

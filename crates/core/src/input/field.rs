@@ -25,7 +25,7 @@ use crate::input::view::{Part, Parts};
 use crate::memory::activations::Recompute;
 use crate::memory::finetune::{Method, Quant, Targets};
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
-use crate::model::architecture::{model_preset, Mlp};
+use crate::model::architecture::{model_preset, Biases, Mlp, Norm};
 
 /// The unit a numeric field is typed in, in the link and on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1131,6 +1131,33 @@ fields! {
             set(&mut c.runtime.speed.price_per_gpu_hour, f.parse_number(t).map(Some))
         },
         ..BASE
+    },
+    /// Which linear layers have biases (Qwen2's q/k/v, GPT-2's every one):
+    /// written where it differs from the model's preset, as for a pasted
+    /// `config.json` that matches none.
+    Biases => Declaration {
+        written: Written::WhenNotPreset,
+        ..architecture(
+            "biases", "linear biases", Value::Choice(&["none", "qkv", "all"]),
+            |c| model_text(c, |m| m.architecture.biases.key().to_string()),
+            |c, f, t| {
+                let biases = pick(f, &Biases::ALL, Biases::key, t)?;
+                edit_model(c, f, |m| m.architecture.biases = biases)
+            },
+        )
+    },
+    /// RMSNorm or LayerNorm (with its bias vector): written where it differs
+    /// from the model's preset.
+    Norm => Declaration {
+        written: Written::WhenNotPreset,
+        ..architecture(
+            "norm", "normalisation", Value::Choice(&["rmsnorm", "layernorm"]),
+            |c| model_text(c, |m| m.architecture.norm.key().to_string()),
+            |c, f, t| {
+                let norm = pick(f, &Norm::ALL, Norm::key, t)?;
+                edit_model(c, f, |m| m.architecture.norm = norm)
+            },
+        )
     },
     /// Whether the data-parallel gradient reduction overlaps the last
     /// microbatch's backward pass (Megatron-LM's `--overlap-grad-reduce`,

@@ -331,7 +331,9 @@ mod tests {
                 RopeDim,
                 NopeDim,
                 VDim,
-                Positions
+                Positions,
+                Biases,
+                Norm
             ]
         );
         assert!(

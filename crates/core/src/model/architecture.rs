@@ -65,6 +65,20 @@ pub enum Biases {
     All,
 }
 
+impl Biases {
+    /// Every kind, in the order the page lists them.
+    pub const ALL: [Biases; 3] = [Biases::None, Biases::Qkv, Biases::All];
+
+    /// The value in the shared link's `biases` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Biases::None => "none",
+            Biases::Qkv => "qkv",
+            Biases::All => "all",
+        }
+    }
+}
+
 /// The normalisation layers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Norm {
@@ -75,6 +89,17 @@ pub enum Norm {
 }
 
 impl Norm {
+    /// Both kinds, in the order the page lists them.
+    pub const ALL: [Norm; 2] = [Norm::RmsNorm, Norm::LayerNorm];
+
+    /// The value in the shared link's `norm` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Norm::RmsNorm => "rmsnorm",
+            Norm::LayerNorm => "layernorm",
+        }
+    }
+
     /// Parameters of one norm layer over `hidden` features.
     pub const fn params(self, hidden: u64) -> u64 {
         match self {
@@ -662,7 +687,18 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             mla: Mla::NONE,
         },
     },
+    CUSTOM_MODEL,
 ];
+
+/// A model that matches no preset, such as a pasted `config.json` of a
+/// fine-tune or a size nobody published: its link names it `model=config-json`
+/// and carries every architecture key, which replace this placeholder's
+/// (Llama 2 7B's shape).
+pub const CUSTOM_MODEL: ModelPreset = ModelPreset {
+    id: "config-json",
+    name: "custom (config.json)",
+    architecture: llama(32, 4096, 11008, 32, 32, 32000),
+};
 
 /// The preset whose id is `id`.
 pub fn model_preset(id: &str) -> Option<&'static ModelPreset> {

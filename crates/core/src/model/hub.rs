@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::model::architecture::{
-    model_preset, Architecture, Biases, Mla, Mlp, ModelPreset, Moe, Norm,
+    Architecture, Biases, Mla, Mlp, ModelPreset, Moe, Norm, CUSTOM_MODEL, MODEL_PRESETS,
 };
 
 /// What a `config.json` gave. Serde's form is what the lazily loaded reader
@@ -83,17 +83,18 @@ impl core::fmt::Display for HubConfigError {
     }
 }
 
-/// The families read, each with its preset (for what a link cannot carry).
-pub const MODEL_TYPES: [(&str, &str); 9] = [
-    ("llama", "llama3-8b"),
-    ("mistral", "mistral-7b"),
-    ("qwen2", "qwen2.5-7b"),
-    ("qwen3", "qwen3-8b"),
-    ("mixtral", "mixtral-8x7b"),
-    ("qwen2_moe", "qwen2.5-7b"),
-    ("qwen3_moe", "qwen3-30b-a3b"),
-    ("deepseek_v3", "deepseek-v3"),
-    ("gpt2", "gpt3-175b"),
+/// The families read (`model_type`). A reading takes the preset of exactly
+/// its shape, or is a custom model ([`CUSTOM_MODEL`]).
+pub const MODEL_TYPES: [&str; 9] = [
+    "llama",
+    "mistral",
+    "qwen2",
+    "qwen3",
+    "mixtral",
+    "qwen2_moe",
+    "qwen3_moe",
+    "deepseek_v3",
+    "gpt2",
 ];
 
 /// Keys read by no family that still do not change the count.
@@ -235,11 +236,11 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
         .get("model_type")
         .and_then(Value::as_str)
         .ok_or(HubConfigError::NoModelType)?;
-    let (_, base_id) = MODEL_TYPES
-        .iter()
-        .find(|(t, _)| *t == model_type)
-        .ok_or_else(|| HubConfigError::UnknownModelType(model_type.chars().take(64).collect()))?;
-    let base = model_preset(base_id).expect("every family's preset exists");
+    if !MODEL_TYPES.contains(&model_type) {
+        return Err(HubConfigError::UnknownModelType(
+            model_type.chars().take(64).collect(),
+        ));
+    }
     let mut r = Reader {
         object,
         read: Vec::new(),
@@ -380,6 +381,11 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
         .take(32)
         .map(|key| key.chars().take(64).collect())
         .collect();
+    // The preset of exactly this shape, or none: a custom model.
+    let base = MODEL_PRESETS
+        .iter()
+        .find(|p| p.architecture == architecture)
+        .unwrap_or(&CUSTOM_MODEL);
     Ok(HubConfig {
         model_type: model_type.to_string(),
         architecture,
