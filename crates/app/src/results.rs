@@ -60,7 +60,10 @@ fn table_cell(
     };
     view! {
         <td class="num" data-label=label data-testid=format!("{testid}-{}", strategy.id()) data-value=value>
-            {move || cell().text(report.read().unit, &words)}
+            {move || {
+                let report = report.read();
+                cell().text_like(report.unit, &words, Some(column.largest(&report)))
+            }}
         </td>
     }
 }

@@ -78,25 +78,33 @@ const BASE_STEP: usize = 3;
 /// gives at least 1 (`12.3 MB`, `15.26 B`); above, TB (TiB) up to 10,000 of
 /// them, then PB (PiB): `38.5 GB`, `12.5 TB`, `16 PB`.
 pub fn format_bytes(bytes: Bytes, unit: MemoryUnit) -> String {
+    format_bytes_like(bytes, unit, bytes)
+}
+
+/// `bytes` in the unit [`format_bytes`] gives `like`: a column of a table in
+/// one unit, that of its largest figure (`0.0063 GB` under `0.0503 GB`, not
+/// `6.29 MB`).
+pub fn format_bytes_like(bytes: Bytes, unit: MemoryUnit, like: Bytes) -> String {
     let ladder = unit.ladder();
     let step = unit.step();
-    let base = bytes.get() / unit.bytes();
-    let magnitude = base.abs();
+    let magnitude = (like.get() / unit.bytes()).abs();
     let mut index = BASE_STEP;
-    let mut value = base;
+    let mut scale = 1.0;
     if magnitude == 0.0 || !magnitude.is_finite() || (0.01..10_000.0).contains(&magnitude) {
         // GB as it is.
     } else if magnitude < 0.01 {
-        while index > 0 && value.abs() < 1.0 {
-            value *= step;
+        while index > 0 && magnitude * scale < 1.0 {
+            scale *= step;
             index -= 1;
         }
     } else {
-        while index + 1 < ladder.len() && value.abs() >= 10_000.0 {
-            value /= step;
+        while index + 1 < ladder.len() && magnitude / scale >= 10_000.0 {
+            scale *= step;
             index += 1;
         }
+        scale = 1.0 / scale;
     }
+    let value = bytes.get() / unit.bytes() * scale;
     format!("{} {}", format_number(value), ladder[index])
 }
 

@@ -4,7 +4,7 @@
 //! draws this one table, so they show the same columns and the same figures,
 //! and a strategy no framework runs says n/a in each of them.
 
-use crate::format::{format_bytes, format_params, format_seconds, MemoryUnit};
+use crate::format::{format_bytes_like, format_params, format_seconds, MemoryUnit};
 use crate::input::decimal::shortest_decimal;
 use crate::memory::Strategy;
 use crate::report::{Report, StrategyReport};
@@ -265,12 +265,39 @@ impl<'a> TableWords<'a> {
     }
 }
 
+impl Column {
+    /// The largest memory figure of this column in `report` (zero for a
+    /// column of other figures): the column is written in its unit.
+    pub fn largest(self, report: &Report) -> Bytes {
+        let largest = report
+            .strategies
+            .iter()
+            .filter_map(|row| match self.cell(row) {
+                Cell::Bytes(bytes) if bytes.get().is_finite() => Some(bytes.get().abs()),
+                _ => None,
+            })
+            .fold(0.0, f64::max);
+        Bytes::new(largest)
+    }
+}
+
 impl Cell {
     /// The cell for people: memory in `unit`, rounded as the page shows it.
     pub fn text(self, unit: MemoryUnit, words: &TableWords<'_>) -> String {
+        self.text_like(unit, words, None)
+    }
+
+    /// [`Cell::text`], memory in the unit `like` would be written in (a
+    /// column's largest figure, [`Column::largest`]) when given.
+    pub fn text_like(
+        self,
+        unit: MemoryUnit,
+        words: &TableWords<'_>,
+        like: Option<Bytes>,
+    ) -> String {
         match self {
             Cell::Strategy(strategy) => strategy.label().to_string(),
-            Cell::Bytes(bytes) => format_bytes(bytes, unit),
+            Cell::Bytes(bytes) => format_bytes_like(bytes, unit, like.unwrap_or(bytes)),
             Cell::Params(params) => format_params(params),
             Cell::Verdict(Verdict::Fits) => words.yes.to_string(),
             Cell::Verdict(Verdict::DoesNotFit) => words.no.to_string(),
@@ -333,11 +360,30 @@ impl Table {
         self.columns.iter().map(|&c| words.heading(c)).collect()
     }
 
-    /// Each row's cells as people read them.
+    /// Each row's cells as people read them, each column of memory in one
+    /// unit, that of its largest figure.
     pub fn texts(&self, unit: MemoryUnit, words: &TableWords<'_>) -> Vec<Vec<String>> {
+        let largest: Vec<Bytes> = (0..self.columns.len())
+            .map(|c| {
+                let biggest = self
+                    .rows
+                    .iter()
+                    .filter_map(|row| match row[c] {
+                        Cell::Bytes(bytes) if bytes.get().is_finite() => Some(bytes.get().abs()),
+                        _ => None,
+                    })
+                    .fold(0.0, f64::max);
+                Bytes::new(biggest)
+            })
+            .collect();
         self.rows
             .iter()
-            .map(|row| row.iter().map(|cell| cell.text(unit, words)).collect())
+            .map(|row| {
+                row.iter()
+                    .zip(&largest)
+                    .map(|(cell, &like)| cell.text_like(unit, words, Some(like)))
+                    .collect()
+            })
             .collect()
     }
 }
