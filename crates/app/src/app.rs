@@ -312,7 +312,8 @@ pub fn App() -> impl IntoView {
         <main class="calculator">
             <header class="masthead">
                 <h1>{t.title}</h1>
-                <p class="title-alt" lang=t.subtitle_lang>{t.subtitle}</p>
+                // The course's Chinese name under the English title; a Chinese page has no second title.
+                <p class="title-alt" lang=t.subtitle_lang hidden=t.subtitle.is_empty()>{t.subtitle}</p>
                 <p class="intro">{t.intro} <a class="to-results" href="#results-heading" data-testid="to-results">{t.to_results}</a></p>
             </header>
             <LinkProblems problems=link_problems t=t />
@@ -381,11 +382,14 @@ fn active_note(t: &Text, config: &Config) -> String {
 
 fn model_note(t: &Text, config: &Config) -> String {
     match config.model.as_ref().map(ModelSpec::preset) {
-        Some(Some(preset)) => format!(" ({})", preset.name),
-        Some(None) => format!(
-            " ({} {})",
-            t.custom_from,
-            config.model.map_or("", |m| m.base.name)
+        Some(Some(preset)) => text::fill(t.model_named, &[preset.name]),
+        Some(None) => text::fill(
+            t.model_named,
+            &[&format!(
+                "{} {}",
+                t.custom_from,
+                config.model.map_or("", |m| m.base.name)
+            )],
         ),
         None => String::new(),
     }
@@ -453,7 +457,10 @@ fn optimizer_note(t: &Text, config: &Config) -> String {
             &format_number(optimizer.moment_bytes_per_param()),
             &format_number(precision.master_copy_bytes()),
             &format_number(optimizer.state_bytes_per_param(precision)),
-            optimizer.source(),
+            vram_core::memory::Optimizer::ALL
+                .iter()
+                .position(|&o| o == optimizer)
+                .map_or("", |i| t.optimizer_source[i]),
         ],
     )
 }

@@ -77,7 +77,7 @@ pub fn fill(template: &str, args: &[&str]) -> String {
 texts! {
     html_lang: &'static str = "en", "zh-Hans";
     title: &'static str = "GPU memory for LLM training", "大模型训练显存计算器";
-    subtitle: &'static str = "大模型训练显存计算器：DDP 与 ZeRO-1/2/3", "GPU memory for LLM training: DDP and ZeRO-1/2/3";
+    subtitle: &'static str = "大模型训练显存计算器：DDP 与 ZeRO-1/2/3", "";
     subtitle_lang: &'static str = "zh-Hans", "en";
     intro: &'static str =
         "Memory per GPU for the model states under DDP and DeepSpeed ZeRO, and the largest model \
@@ -105,7 +105,11 @@ texts! {
         ["Adam / AdamW", "SGD", "SGD with momentum", "8-bit Adam", "Adafactor", "Lion"],
         ["Adam / AdamW", "SGD", "带动量的 SGD", "8-bit Adam", "Adafactor", "Lion"];
     optimizer_note: &'static str = "{} B moments + {} B master copy = {} B per parameter ({})",
-        "{} B 动量 + {} B 主权重副本 = 每参数 {} B（{}）";
+        "{} B 优化器状态 + {} B 主权重副本 = 每参数 {} B（{}）";
+    optimizer_source: [&'static str; 6] =
+        ["Kingma & Ba 2015; ZeRO paper §3.1", "the lesson", "PyTorch torch.optim.SGD", "Dettmers et al. 2022", "Shazeer & Stern 2018", "Chen et al. 2023"],
+        ["Kingma 与 Ba，2015；ZeRO 论文第 3.1 节", "课程", "PyTorch 的 torch.optim.SGD", "Dettmers 等，2022", "Shazeer 与 Stern，2018", "Chen 等，2023"];
+    model_named: &'static str = " ({})", "（{}）";
     label_stage: &'static str = "Highlighted strategy", "高亮的策略";
     label_unit: &'static str = "Show memory in", "显存单位";
     unit: [&'static str; 2] = ["GB (10^9 bytes)", "GiB (2^30 bytes)"], ["GB（10^9 字节）", "GiB（2^30 字节）"];
@@ -293,7 +297,7 @@ texts! {
     summary_needs: &'static str = "{} needs {} per GPU: {}.", "{} 每张 GPU 需要 {}：{}。";
     it_fits: &'static str = "it fits", "放得下";
     it_does_not_fit: &'static str = "it does not fit", "放不下";
-    least_sharding: &'static str = " The least sharding that fits is {} ({}).", "放得下的最轻切分是 {}（{}）。";
+    least_sharding: &'static str = " The simplest strategy that fits is {} ({}).", "放得下的最简单策略是 {}（{}）。";
     zero3_fits_on: &'static str = " No strategy fits; ZeRO-3 fits on {} GPUs, or offload, or a smaller model.",
         "没有策略放得下；ZeRO-3 需要 {} 张 GPU，或者卸载，或者换更小的模型。";
     plans_found: &'static str = " None of DDP and ZeRO-1/2/3 fits on its own; {} of {} layouts fit, the fastest: {}.",
@@ -420,7 +424,7 @@ texts! {
         "Megatron-LM（d98e8a6）打印（MB = 2^20 B）：DDP {}；ZeRO-1（分布式优化器）{}。本页：{}、{}。Megatron 按每参数 18 B、用表 2 常数算第一级。";
     label_tp: &'static str = "Tensor parallelism (TP)", "张量并行（TP）";
     label_pp: &'static str = "Pipeline stages (PP)", "流水线级数（PP）";
-    label_vpp: &'static str = "Virtual stages per rank", "每个流水线 rank 的虚拟级数";
+    label_vpp: &'static str = "Virtual stages per rank", "每个流水线级的虚拟级数（VPP）";
     hint_vpp: &'static str = "Interleaved 1F1B: a smaller bubble, more microbatches in flight.", "交错式 1F1B：气泡更小，但同时在途的微批更多。";
     label_cp: &'static str = "Context parallelism (CP)", "上下文并行（CP）";
     label_sp: &'static str = "Sequence parallelism (SP)", "序列并行（SP）";
@@ -474,7 +478,7 @@ texts! {
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
         ["按 FlashAttention 设置", "eager", "SDPA", "FlashAttention-2"];
     hint_dropout: &'static str = "Above 0, each dropout keeps a 1-byte mask per value, as on a GPU.",
-        "大于 0 时，每个 dropout 为每个值保存 1 字节的掩码（与 GPU 上一致）。";
+        "大于 0 时，每个 dropout 为每个值保存 1 字节的掩码，与 GPU 上实际保存的一致。";
     hint_buffer_factor: &'static str = "DeepSpeed's additional_buffer_factor: its CPU figures × this.",
         "DeepSpeed 的 additional_buffer_factor：其 CPU 内存估算乘以此系数。";
     label_nodes: &'static str = "Nodes", "节点数";
@@ -795,7 +799,7 @@ mod tests {
     ];
 
     /// Entries that one language leaves empty: Chinese has no plural ending.
-    const EMPTY_IN_ONE: &[&str] = &["plural_s"];
+    const EMPTY_IN_ONE: &[&str] = &["plural_s", "subtitle"];
 
     #[test]
     fn every_string_is_translated() {
@@ -817,6 +821,43 @@ mod tests {
                 assert_ne!(english, chinese, "{name} is not translated");
             }
         }
+    }
+
+    /// Chinese reads as Chinese: punctuation that touches a Chinese character
+    /// is full-width (，。：；？！（）), so "(Llama 2 7B)" after Chinese text
+    /// is "（Llama 2 7B）"; formulas between Latin text keep their ASCII.
+    #[test]
+    fn chinese_punctuation_is_full_width() {
+        let cjk = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+        let mut wrong = Vec::new();
+        for (name, strings) in ZH.entries() {
+            for text in strings {
+                let chars: Vec<char> = text.chars().collect();
+                for (i, &c) in chars.iter().enumerate() {
+                    if !",.:;?!()".contains(c) {
+                        continue;
+                    }
+                    // A decimal point or a path is not punctuation.
+                    let before = i.checked_sub(1).map(|j| chars[j]);
+                    let after = chars.get(i + 1).copied();
+                    let touches = before.is_some_and(cjk) || after.is_some_and(cjk);
+                    // "(" opening before Chinese, or ")" closing after it, with a space between.
+                    let spaced = (c == '('
+                        && chars
+                            .get(i + 1..i + 3)
+                            .is_some_and(|w| w[0] == ' ' && cjk(w[1])))
+                        || (c == ')' && i >= 2 && chars[i - 1] == ' ' && cjk(chars[i - 2]));
+                    if touches || spaced {
+                        wrong.push(format!("{name}: {c:?} in {text:?}"));
+                    }
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "half-width punctuation in Chinese:\n{}",
+            wrong.join("\n")
+        );
     }
 
     /// The lists of choices are in the order of the core's lists, whose English
