@@ -315,3 +315,54 @@ async fn nothing_scrolls_sideways_on_a_phone_or_in_a_course_column() {
     }
     browser.close().await;
 }
+
+/// The answer stays in view (issue 25): editing a field deep in the form, at
+/// 1,280 px the verdict above the table sticks to the top of the screen, and
+/// at 375 px (where the results come after the form) a one-line bar does,
+/// both with the edited configuration's verdict.
+#[tokio::test]
+async fn the_verdict_stays_in_view_while_a_field_is_edited() {
+    let browser = Browser::start().await;
+    for (width, id) in [(1280, "summary"), (375, "verdict-bar")] {
+        browser
+            .client
+            .set_window_size(width, 800)
+            .await
+            .expect("window resized");
+        browser
+            .open("?lang=en&model=llama2-7b&gpu=a100-80gb&stage=1")
+            .await;
+        assert_eq!(browser.attribute("fits-zero1", "data-value").await, "true");
+        browser
+            .eval(
+                "const field = document.querySelector('input[name=seq]');
+                 field.scrollIntoView();
+                 field.value = '8192';
+                 field.dispatchEvent(new Event('input', { bubbles: true }));
+                 return true;",
+            )
+            .await;
+        tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+        assert_eq!(browser.attribute("fits-zero1", "data-value").await, "false");
+        let seen = browser
+            .eval(&format!(
+                "const field = document.querySelector('input[name=seq]').getBoundingClientRect();
+                 const verdict = document.querySelector(\"[data-testid='{id}']\").getBoundingClientRect();
+                 return field.top >= 0 && field.bottom <= innerHeight
+                     && verdict.height > 0 && verdict.top >= 0 && verdict.bottom <= innerHeight;"
+            ))
+            .await;
+        assert_eq!(
+            seen,
+            serde_json::json!(true),
+            "{width} px: {id} in view with the field"
+        );
+        let verdict = browser.text(id).await;
+        assert!(verdict.contains("ZeRO-1"), "{width} px: {verdict}");
+        assert!(
+            !verdict.contains("ZeRO-1 needs") || verdict.contains("does not fit"),
+            "{verdict}"
+        );
+    }
+    browser.close().await;
+}

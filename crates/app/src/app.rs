@@ -16,7 +16,7 @@ use vram_core::{Config, Field, Part, Report, Runtime};
 
 use crate::chart::Chart;
 use crate::form::{controls, Form};
-use crate::results::{ActivationsLine, PlacementTable, ResultsTable, Summary};
+use crate::results::{ActivationsLine, PlacementTable, ResultsTable, Summary, VerdictBar};
 use crate::share;
 use vram_view::chart::ChartKind;
 use vram_view::text::{self, Text};
@@ -317,6 +317,7 @@ pub fn App() -> impl IntoView {
                 <p class="intro">{t.intro} <a class="to-results" href="#results-heading" data-testid="to-results">{t.to_results}</a></p>
             </header>
             <LinkProblems problems=link_problems t=t />
+            {(shows(Part::Form) && shows(Part::Table)).then(|| view! { <VerdictBar report=report t=t /> })}
             <div class="layout" class:single=!shows(Part::Form)>
                 {form_view}
                 <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>

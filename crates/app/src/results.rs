@@ -277,6 +277,36 @@ pub fn Summary(
     }
 }
 
+/// The verdict in one line, pinned to the top of a phone's screen while the
+/// form scrolls: the highlighted strategy's peak against the usable memory,
+/// fits or not; a link to the results.
+#[component]
+pub fn VerdictBar(report: Memo<Report>, t: &'static Text) -> impl IntoView {
+    let line = move || {
+        let report = report.read();
+        let chosen = report.highlighted();
+        let words = text::fill(
+            t.verdict_bar,
+            &[
+                chosen.strategy.label(),
+                &format_bytes(chosen.step.peak().1, report.unit),
+                &format_bytes(report.budget.usable(), report.unit),
+            ],
+        );
+        let verdict = match (chosen.supported, chosen.fits) {
+            (false, _) => t.not_run,
+            (true, true) => t.fits_yes,
+            (true, false) => t.fits_no,
+        };
+        (words, verdict, chosen.fits)
+    };
+    view! {
+        <a class="verdict-bar" href="#results-heading" data-testid="verdict-bar" class:fits=move || line().2>
+            <span>{move || line().0}</span> " " <strong>{move || line().1}</strong>
+        </a>
+    }
+}
+
 /// What LoRA trains and freezes, as PEFT's `print_trainable_parameters` counts
 /// it, and what the frozen base holds.
 fn adapters_note(

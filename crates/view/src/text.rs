@@ -300,6 +300,7 @@ texts! {
     least_sharding: &'static str = " The simplest strategy that fits is {} ({}).", "放得下的最简单策略是 {}（{}）。";
     zero3_fits_on: &'static str = " No strategy fits; ZeRO-3 fits on {} GPUs, or offload, or a smaller model.",
         "没有策略放得下；ZeRO-3 需要 {} 张 GPU，或者卸载，或者换更小的模型。";
+    verdict_bar: &'static str = "{}: {} of {} usable", "{}：{} / 可用 {}";
     plans_found: &'static str = " None of DDP and ZeRO-1/2/3 fits on its own; {} of {} layouts fit, the fastest: {}.",
         "DDP 与 ZeRO-1/2/3 单独都放不下；有 {} 个布局放得下（共 {} 个），最快的是 {}。";
     plans_see: &'static str = "See the ranked layouts ↓", "查看布局排名 ↓";
