@@ -212,7 +212,7 @@ async fn the_lessons_q6_opens_its_ranked_plans() {
         .await;
     // The lesson's question first, then the real model, whose plans open.
     browser
-        .eval("document.querySelector(\"[data-testid='scenario-real']\").click();")
+        .eval("document.querySelector(\"[data-testid='scenario-70B']\").click();")
         .await;
     browser
         .client

@@ -16,7 +16,7 @@ use vram_core::{Config, Field, Part, Report, Runtime};
 
 use crate::chart::Chart;
 use crate::form::{controls, Form};
-use crate::results::{ActivationsLine, PlacementTable, ResultsTable, Summary, VerdictBar};
+use crate::results::{ActivationsLine, PlacementTable, ResultsTable, Summary};
 use crate::share;
 use vram_view::chart::ChartKind;
 use vram_view::text::{self, Text};
@@ -37,7 +37,7 @@ mod sections {
     ];
     /// Beyond a Llama: a head size of its own, q/k norms, experts, latent
     /// attention, and the experts' capacity (in a fold of their own).
-    pub const EXPERTS: [Field; 19] = [
+    pub const EXPERTS: [Field; 17] = [
         HeadDim,
         QkNorm,
         Experts,
@@ -55,8 +55,6 @@ mod sections {
         Capacity,
         Ep,
         Positions,
-        Biases,
-        Norm,
     ];
     /// The GPUs.
     pub const GPUS: [Field; 3] = [Gpus, Gpu, GpuMemory];
@@ -208,6 +206,8 @@ pub fn App() -> impl IntoView {
     // The ranked plans are computed while their fold is open; the lesson's Q6 opens it.
     // A link ending in #plans opens them too.
     let plans_open = RwSignal::new(share::current_hash() == "#plans");
+    // What the ranked plans found when no strategy fits on its own, in words.
+    let plans_found = RwSignal::new(String::new());
     // The Q6 scenario whose lesson question is shown, until its real model is.
     let lesson_step = RwSignal::new(None::<&'static str>);
     let section = move |fields: &[Field]| controls(fields, form, errors, t);
@@ -222,28 +222,20 @@ pub fn App() -> impl IntoView {
             {editable.then(|| view! {
                 <div class="scenarios">
                     <span>{t.scenarios}</span>
-                    {SCENARIOS.map(|(name, lesson, _)| view! {
+                    {SCENARIOS.map(|(name, lesson, real)| view! {
                         <button type="button" class="quiet" data-testid=format!("scenario-{name}")
                             aria-pressed=move || (lesson_step.get() == Some(name)).to_string()
                             on:click=move |_| {
-                                form.load(&scenario(lesson, &config.get_untracked()));
-                                lesson_step.set(Some(name));
+                                // The lesson's question first; a second click, the real model.
+                                let second = lesson_step.get_untracked() == Some(name);
+                                form.load(&scenario(if second { real } else { lesson }, &config.get_untracked()));
+                                lesson_step.set((!second).then_some(name));
+                                if second {
+                                    plans_open.set(true);
+                                }
                             }>{name}</button>
                     })}
                 </div>
-                <p class="hint scenario-next" hidden=move || lesson_step.get().is_none()>
-                    {t.scenario_then} " "
-                    <button type="button" class="quiet" data-testid="scenario-real"
-                        on:click=move |_| {
-                            let real = SCENARIOS.iter().find(|s| Some(s.0) == lesson_step.get_untracked());
-                            if let Some((_, _, real)) = real {
-                                form.load(&scenario(real, &config.get_untracked()));
-                                lesson_step.set(None);
-                                plans_open.set(true);
-                            }
-                        }>{t.scenario_real}</button>
-                    " " {t.scenario_why}
-                </p>
             })}
             {section(&sections::MODEL)}
             {editable.then(|| view! { <PasteConfig config=config form=form t=t /> })}
@@ -317,7 +309,6 @@ pub fn App() -> impl IntoView {
                 <p class="intro">{t.intro} <a class="to-results" href="#results-heading" data-testid="to-results">{t.to_results}</a></p>
             </header>
             <LinkProblems problems=link_problems t=t />
-            {(shows(Part::Form) && shows(Part::Table)).then(|| view! { <VerdictBar report=report t=t /> })}
             <div class="layout" class:single=!shows(Part::Form)>
                 {form_view}
                 <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
@@ -325,7 +316,7 @@ pub fn App() -> impl IntoView {
                     {caption}
                     <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
                     {shows(Part::Table).then(|| view! {
-                        <Summary report=report config=config plans_open=plans_open t=t />
+                        <Summary report=report found=plans_found t=t />
                         <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
                         <ActivationsLine report=report t=t />
                         <crate::results::MegatronLine config=config report=report t=t />
@@ -341,7 +332,7 @@ pub fn App() -> impl IntoView {
                     {chart(Part::LargestChart, t.chart_heading, ChartKind::MaxParams)}
                     {chart(Part::ScalingChart, t.chart_scaling_heading, ChartKind::Scaling)}
                     {(shows(Part::Form) && editable).then(|| view! {
-                        <crate::plans::Plans config=config form=form open=plans_open theme=theme t=t />
+                        <crate::plans::Plans config=config form=form open=plans_open theme=theme report=report found=plans_found t=t />
                     })}
                     {share}
                     <p class="footnote">{t.footnote}</p>
@@ -386,11 +377,7 @@ fn model_note(t: &Text, config: &Config) -> String {
         Some(Some(preset)) => text::fill(t.model_named, &[preset.name]),
         Some(None) => text::fill(
             t.model_named,
-            &[&format!(
-                "{} {}",
-                t.custom_from,
-                config.model.map_or("", |m| m.base.name)
-            )],
+            &[&(t.custom_from.to_string() + " " + config.model.map_or("", |m| m.base.name))],
         ),
         None => String::new(),
     }

@@ -21,32 +21,40 @@ pub fn Plans(
     form: Form,
     open: RwSignal<bool>,
     theme: Memo<vram_core::format::Theme>,
+    report: Memo<vram_core::Report>,
+    found: RwSignal<String>,
     t: &'static Text,
 ) -> impl IntoView {
     let place = NodeRef::<leptos::html::Div>::new();
-    let fold = NodeRef::<leptos::html::Details>::new();
-    // Opened (by Q6's real model, the verdict's button or a link's #plans),
-    // the fold scrolls into view.
-    Effect::new(move |_| {
-        if let (true, Some(fold)) = (open.get(), fold.get()) {
-            fold.scroll_into_view();
-        }
-    });
     let canvas = NodeRef::<leptos::html::Canvas>::new();
-    // Ranked and drawn by the lazily loaded module while the fold is open;
-    // an answer that comes after the configuration changed is dropped.
+    // Ranked and drawn by the lazily loaded module while the fold is open,
+    // and asked what they found when no strategy fits on its own (the
+    // verdict's words, `found`); an answer that comes after the configuration
+    // changed is dropped.
     Effect::new(move |_| {
         let shown = config.get();
         theme.track();
-        if !open.get() {
+        let open = open.get();
+        found.set(String::new());
+        let none_fits =
+            report.with(|r| r.model.is_some() && r.least_sharding_that_fits().is_none());
+        if !open && !none_fits {
             return;
         }
         let zh = t.html_lang.starts_with("zh");
         // The fold may be gone by the time the module arrives (its values
         // disposed): then there is nothing to draw.
         crate::share::with_lazy(Box::new(move |lazy| {
-            if let (Some(lazy), Some(place), Some(canvas), true) = (
+            if let (Some(lazy), true, true) = (
                 lazy,
+                none_fits,
+                config.try_get_untracked().is_some_and(|now| now == shown),
+            ) {
+                found.try_set(crate::share::plans_verdict(lazy, &shown, zh));
+            }
+            if let (Some(lazy), true, Some(place), Some(canvas), true) = (
+                lazy,
+                open,
                 place.try_get_untracked().flatten(),
                 canvas.try_get_untracked().flatten(),
                 config.try_get_untracked().is_some_and(|now| now == shown),
@@ -68,16 +76,21 @@ pub fn Plans(
     };
     let _ = MemoryUnit::Gb;
     view! {
-        <details class="plans" data-testid="plans" node_ref=fold prop:open=move || open.get()
+        <details class="plans" data-testid="plans" prop:open=move || open.get()
             on:toggle=move |ev| {
                 use wasm_bindgen::JsCast;
                 let shown = ev.target().and_then(|d| d.dyn_into::<web_sys::HtmlDetailsElement>().ok()).map(|d| d.open());
                 if let Some(shown) = shown.filter(|&s| s != open.get_untracked()) {
                     open.set(shown);
                 }
+                // Opened (by Q6's real model, the verdict's button, a link's
+                // #plans or its own summary), the fold scrolls into view.
+                if shown == Some(true) {
+                    crate::share::scroll_to_plans();
+                }
             }>
             <summary><h2>{t.plans_heading}</h2></summary>
-            <p class="hint">{t.plans_hint}</p>
+            <p class="hint" id="plans">{t.plans_hint}</p>
             <div node_ref=place on:click=use_plan></div>
             <figure class="chart">
                 <canvas node_ref=canvas data-testid="chart-plans" role="img" height="300"></canvas>

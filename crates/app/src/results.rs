@@ -48,7 +48,7 @@ fn table_cell(
     testid: &'static str,
     label: &'static str,
     column: Column,
-    words: TableWords<'static>,
+    words: &'static TableWords<'static>,
 ) -> impl IntoView {
     let cell = move || column.cell(report.read().strategy(strategy));
     let value = move || match cell() {
@@ -62,7 +62,7 @@ fn table_cell(
         <td class="num" data-label=label data-testid=format!("{testid}-{}", strategy.id()) data-value=value>
             {move || {
                 let report = report.read();
-                cell().text_like(report.unit, &words, Some(column.largest(&report)))
+                cell().text_like(report.unit, words, Some(column.largest(&report)))
             }}
         </td>
     }
@@ -79,7 +79,8 @@ pub fn ResultsTable(
         let report = report.read();
         format_bytes(report.budget.usable(), report.unit)
     };
-    let words = table_words(t);
+    // Built once, shared by every cell's closure.
+    let words: &'static TableWords<'static> = Box::leak(Box::new(table_words(t)));
     let rows = Strategy::ALL
         .into_iter()
         .map(|strategy| {
@@ -170,37 +171,10 @@ pub fn ResultsTable(
 /// The verdict in words: usable memory, the highlighted strategy, and the least
 /// sharding that fits.
 #[component]
-pub fn Summary(
-    report: Memo<Report>,
-    config: Memo<vram_core::Config>,
-    plans_open: RwSignal<bool>,
-    t: &'static Text,
-) -> impl IntoView {
+pub fn Summary(report: Memo<Report>, found: RwSignal<String>, t: &'static Text) -> impl IntoView {
     // When no strategy fits on its own, what the ranked plans found (asked of
-    // the lazily loaded module), for the configuration it was asked for.
-    let found = RwSignal::new(None::<(vram_core::Config, String)>);
-    Effect::new(move |_| {
-        let shown = config.get();
-        let none_fits =
-            report.with(|r| r.model.is_some() && r.least_sharding_that_fits().is_none());
-        if !none_fits {
-            return;
-        }
-        let zh = t.html_lang.starts_with("zh");
-        crate::share::with_lazy(Box::new(move |lazy| {
-            if let Some(lazy) = lazy {
-                let words = crate::share::plans_verdict(lazy, &shown, zh);
-                found.try_set(Some((shown, words)));
-            }
-        }));
-    });
-    let plans_words = move || {
-        found.with(|f| {
-            f.as_ref()
-                .filter(|(asked, words)| *asked == config.get() && !words.is_empty())
-                .map(|(_, words)| words.clone())
-        })
-    };
+    // the lazily loaded module by the plans' fold, `crate::plans::Plans`).
+    let plans_words = move || Some(found.get()).filter(|words| !words.is_empty());
     let line = move || {
         let report = report.read();
         let unit = report.unit;
@@ -265,45 +239,20 @@ pub fn Summary(
                 (None, None) => t.nothing_fits.into(),
             },
         };
-        (model, usable, verdict + &advice, chosen.fits)
+        (model, usable, verdict, advice, chosen.fits)
     };
     view! {
-        <p class="summary" data-testid="summary" class:fits=move || line().3>
-            <strong>{move || line().0}</strong> {t.sentence_end} {move || line().1} " " {move || line().2}
+        <p class="summary" data-testid="summary" class:fits=move || line().4>
+            <strong>{move || line().0}</strong> {move || format!("{}{}{}", t.sentence_end, line().1, t.word_space)}
+            // On a phone the verdict is pinned to the top of the screen (the
+            // results come after the form there), a link to them.
+            <a class="verdict-bar" href="#results-heading" data-testid="verdict-bar">{move || line().2}</a>
+            {move || line().3}
             " "
-            <button type="button" class="quiet" data-testid="summary-plans" hidden=move || plans_words().is_none()
-                on:click=move |_| plans_open.set(true)>{t.plans_see}</button>
+            // A link into the closed fold opens it (the browser expands a
+            // details element that a fragment points into).
+            <a class="button quiet" href="#plans" data-testid="summary-plans" hidden=move || plans_words().is_none()>{t.plans_see}</a>
         </p>
-    }
-}
-
-/// The verdict in one line, pinned to the top of a phone's screen while the
-/// form scrolls: the highlighted strategy's peak against the usable memory,
-/// fits or not; a link to the results.
-#[component]
-pub fn VerdictBar(report: Memo<Report>, t: &'static Text) -> impl IntoView {
-    let line = move || {
-        let report = report.read();
-        let chosen = report.highlighted();
-        let words = text::fill(
-            t.verdict_bar,
-            &[
-                chosen.strategy.label(),
-                &format_bytes(chosen.step.peak().1, report.unit),
-                &format_bytes(report.budget.usable(), report.unit),
-            ],
-        );
-        let verdict = match (chosen.supported, chosen.fits) {
-            (false, _) => t.not_run,
-            (true, true) => t.fits_yes,
-            (true, false) => t.fits_no,
-        };
-        (words, verdict, chosen.fits)
-    };
-    view! {
-        <a class="verdict-bar" href="#results-heading" data-testid="verdict-bar" class:fits=move || line().2>
-            <span>{move || line().0}</span> " " <strong>{move || line().1}</strong>
-        </a>
     }
 }
 
@@ -590,7 +539,8 @@ pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView 
 /// what it sends per step: the trade of memory for communication.
 #[component]
 pub fn PlacementTable(report: Memo<Report>, t: &'static Text) -> impl IntoView {
-    let words = table_words(t);
+    // Built once, shared by every cell's closure.
+    let words: &'static TableWords<'static> = Box::leak(Box::new(table_words(t)));
     let rows = Strategy::ALL
         .into_iter()
         .map(|strategy| {

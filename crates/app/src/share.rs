@@ -256,6 +256,7 @@ export function import_lazy() {
 export function read_with(lazy, text) { return lazy.read_config(text); }
 export function megatron_with(lazy, query) { return lazy.megatron(query); }
 export function plans_verdict_with(lazy, query, zh) { return lazy.plans_verdict(query, zh); }
+export function scroll_to_plans() { document.querySelector("[data-testid='plans']")?.scrollIntoView(); }
 export function render_plans_with(lazy, query, zh, place, canvas) { lazy.render_plans(query, zh, place, canvas); }
 "#)]
 extern "C" {
@@ -266,6 +267,8 @@ extern "C" {
     fn read_with(lazy: &JsValue, text: &str) -> Vec<u8>;
     /// What Megatron-LM would print for the configuration whose link is `query`.
     fn megatron_with(lazy: &JsValue, query: &str) -> Vec<u8>;
+    /// Scrolls the ranked plans' fold into view.
+    pub fn scroll_to_plans();
     /// What the ranked plans found, in words, when no strategy fits alone.
     fn plans_verdict_with(lazy: &JsValue, query: &str, zh: bool) -> String;
     /// Ranks the plans of the configuration whose link is `query` and shows

@@ -749,8 +749,8 @@ async fn the_lessons_q6_scenarios_are_one_click_away() {
             "{strategy}"
         );
     }
-    // Then the same question with the real model on a real A100.
-    click("scenario-real");
+    // Then, clicked again, the same question with the real model on a real A100.
+    click("scenario-70B");
     sleep_ms(0).await;
     assert_eq!(page.select("model").value(), "llama2-70b");
     assert_eq!(page.select("gpu").value(), "a100-80gb");
@@ -763,7 +763,8 @@ async fn the_lessons_q6_scenarios_are_one_click_away() {
     );
     click("scenario-13B");
     sleep_ms(0).await;
-    click("scenario-real");
+    assert_eq!(page.flag("params-count"), "13000000000");
+    click("scenario-13B");
     sleep_ms(0).await;
     assert_eq!(page.flag("params-count"), "13015864320");
     assert_eq!(page.flag("fits-zero2"), "true");

@@ -45,12 +45,13 @@ pub fn render_plans(
 #[wasm_bindgen]
 pub fn plans_verdict(query: &str, zh: bool) -> String {
     let config = vram_core::input::link::decode(query).config;
-    let t = vram_view::text::of(if zh {
+    let lang = if zh {
         vram_core::format::Lang::Zh
     } else {
         vram_core::format::Lang::En
-    });
-    vram_view::plans::verdict(t, &vram_core::time::plans::plans(&config)).unwrap_or_default()
+    };
+    let (t, w) = (vram_view::text::of(lang), vram_view::text::plans_of(lang));
+    vram_view::plans::verdict(t, w, &vram_core::time::plans::plans(&config)).unwrap_or_default()
 }
 
 /// What Megatron-LM would print for the configuration whose link is

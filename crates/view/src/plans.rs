@@ -10,7 +10,7 @@ use vram_core::Config;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::text::{self, Text};
+use crate::text::{self, PlansText, Text};
 
 /// What sets a plan apart: its layout's sizes (SP, VPP, CP and EP only when used).
 pub fn layout_words(l: vram_core::memory::parallel::Layout, ep: u32, dp: u32) -> String {
@@ -34,7 +34,12 @@ pub fn layout_words(l: vram_core::memory::parallel::Layout, ep: u32, dp: u32) ->
 
 /// The words of one plan's cells: layout, strategy, recomputation, offload,
 /// micro-batch × microbatches, memory per GPU, step time and tokens per second.
-fn plan_cells(t: &Text, plan: &Plan, config: &Config) -> [(&'static str, String); 8] {
+fn plan_cells(
+    t: &Text,
+    w: &PlansText,
+    plan: &Plan,
+    config: &Config,
+) -> [(&'static str, String); 8] {
     let recompute = vram_core::memory::activations::Recompute::ALL
         .iter()
         .position(|&r| r == plan.recompute)
@@ -50,24 +55,24 @@ fn plan_cells(t: &Text, plan: &Plan, config: &Config) -> [(&'static str, String)
         )
     });
     [
-        (t.col_layout, layout_words(plan.layout, plan.ep, plan.dp)),
+        (w.col_layout, layout_words(plan.layout, plan.ep, plan.dp)),
         (t.col_strategy, plan.strategy.label().into()),
-        (t.col_recompute, recompute.into()),
-        (t.col_offload, offload.into()),
+        (w.col_recompute, recompute.into()),
+        (w.col_offload, offload.into()),
         (
-            t.col_micro,
+            w.col_micro,
             format!("{} × {}", plan.micro_batch, plan.microbatches),
         ),
         (t.col_total, format_bytes(plan.peak, config.unit)),
-        (t.col_step, step),
-        (t.col_tokens, tokens),
+        (w.col_step, step),
+        (w.col_tokens, tokens),
     ]
 }
 
 /// What the ranked plans found when no strategy fits on its own, in `t`'s
 /// words: how many layouts fit and the fastest (its layout, strategy,
 /// recomputation and offload); `None` when none fits.
-pub fn verdict(t: &Text, plans: &[Plan]) -> Option<String> {
+pub fn verdict(t: &Text, w: &PlansText, plans: &[Plan]) -> Option<String> {
     let first = plans.iter().find(|p| p.fits)?;
     let fitting = plans.iter().filter(|p| p.fits).count();
     let mut words = vec![
@@ -86,10 +91,10 @@ pub fn verdict(t: &Text, plans: &[Plan]) -> Option<String> {
         .position(|&o| o == first.offload)
         .filter(|&i| i > 0)
     {
-        words.push(text::fill(t.plans_offloaded, &[t.offload[i]]));
+        words.push(text::fill(w.plans_offloaded, &[t.offload[i]]));
     }
     Some(text::fill(
-        t.plans_found,
+        w.plans_found,
         &[
             &fitting.to_string(),
             &plans.len().to_string(),
@@ -99,24 +104,24 @@ pub fn verdict(t: &Text, plans: &[Plan]) -> Option<String> {
 }
 
 /// How many plans fit, in `t`'s words; or why there are none to rank.
-fn plans_count(t: &Text, config: &Config, plans: &[Plan]) -> String {
+fn plans_count(w: &PlansText, config: &Config, plans: &[Plan]) -> String {
     use vram_core::time::plans::{no_plans, NoPlans};
     if let Some(why) = no_plans(config) {
         return match why {
-            NoPlans::NoModel => t.plans_no_model,
-            NoPlans::Adapters => t.plans_adapters,
-            NoPlans::Accounting => t.plans_accounting,
-            NoPlans::Invalid => t.plans_invalid,
+            NoPlans::NoModel => w.plans_no_model,
+            NoPlans::Adapters => w.plans_adapters,
+            NoPlans::Accounting => w.plans_accounting,
+            NoPlans::Invalid => w.plans_invalid,
         }
         .to_string();
     }
     let fitting = plans.iter().filter(|p| p.fits).count();
     let count = text::fill(
-        t.plans_count,
+        w.plans_count,
         &[&fitting.to_string(), &plans.len().to_string()],
     );
     match fitting == 0 && !plans.is_empty() {
-        true => format!("{count} {}", t.plans_none),
+        true => format!("{count} {}", w.plans_none),
         false => count,
     }
 }
@@ -126,16 +131,21 @@ fn plans_count(t: &Text, config: &Config, plans: &[Plan]) -> String {
 /// carrying the link of the configuration it applies (the page listens for
 /// the click on the table's place).
 #[component]
-pub fn PlansTable(t: &'static Text, config: Config, plans: Vec<Plan>) -> impl IntoView {
+pub fn PlansTable(
+    t: &'static Text,
+    w: &'static PlansText,
+    config: Config,
+    plans: Vec<Plan>,
+) -> impl IntoView {
     let heads = [
-        t.col_layout,
+        w.col_layout,
         t.col_strategy,
-        t.col_recompute,
-        t.col_offload,
-        t.col_micro,
+        w.col_recompute,
+        w.col_offload,
+        w.col_micro,
         t.col_total,
-        t.col_step,
-        t.col_tokens,
+        w.col_step,
+        w.col_tokens,
         "",
     ];
     let rows = plans
@@ -143,7 +153,7 @@ pub fn PlansTable(t: &'static Text, config: Config, plans: Vec<Plan>) -> impl In
         .take(10)
         .enumerate()
         .map(|(i, plan)| {
-            let cells = plan_cells(t, plan, &config)
+            let cells = plan_cells(t, w, plan, &config)
                 .into_iter()
                 .map(|(label, value)| view! { <td data-label=label>{value}</td> })
                 .collect_view();
@@ -153,7 +163,7 @@ pub fn PlansTable(t: &'static Text, config: Config, plans: Vec<Plan>) -> impl In
                     <td>
                         <button type="button" class="quiet" data-testid=format!("plan-use-{i}")
                             data-query=link::encode(&plan.apply(&config))>
-                            {t.plans_apply}
+                            {w.plans_apply}
                         </button>
                     </td>
                 </tr>
@@ -161,7 +171,7 @@ pub fn PlansTable(t: &'static Text, config: Config, plans: Vec<Plan>) -> impl In
         })
         .collect_view();
     view! {
-        <p data-testid="plans-count">{plans_count(t, &config, &plans)}</p>
+        <p data-testid="plans-count">{plans_count(w, &config, &plans)}</p>
         <div class="table-scroll">
             <table class="results plans-table">
                 <thead>
@@ -189,18 +199,24 @@ pub fn render(
     canvas: &web_sys::HtmlCanvasElement,
 ) {
     let config = link::decode(query).config;
-    let t = text::of(if zh { Lang::Zh } else { Lang::En });
+    let lang = if zh { Lang::Zh } else { Lang::En };
+    let (t, w) = (text::of(lang), text::plans_of(lang));
     let plans = vram_core::time::plans::plans(&config);
     let report = config.report().unwrap_or_default();
     crate::chart::draw_plans(canvas, &report, &plans, t);
     canvas
-        .set_attribute("aria-label", &plans_count(t, &config, &plans))
+        .set_attribute("aria-label", &plans_count(w, &config, &plans))
         .ok();
     // The previous table goes before the new one is mounted in its place.
     MOUNTED.with(|mounted| mounted.borrow_mut().take());
     if let Ok(place) = place.clone().dyn_into::<web_sys::HtmlElement>() {
         let handle = leptos::mount::mount_to(place, move || {
-            PlansTable(PlansTableProps { t, config, plans })
+            PlansTable(PlansTableProps {
+                t,
+                w,
+                config,
+                plans,
+            })
         });
         MOUNTED.with(|mounted| *mounted.borrow_mut() = Some(Box::new(handle)));
     }

@@ -11,20 +11,20 @@ use vram_core::input::link::{value_of, LinkProblem};
 use vram_core::{Config, Field, InputError, InputErrorKind};
 
 macro_rules! texts {
-    ($($name:ident: $ty:ty = $en:expr, $zh:expr;)*) => {
-        /// The page's strings in one language.
-        pub struct Text {
+    ($text:ident, $en_name:ident, $zh_name:ident; $($name:ident: $ty:ty = $en:expr, $zh:expr;)*) => {
+        /// The strings of one table in one language.
+        pub struct $text {
             $(pub $name: $ty,)*
         }
 
         /// English.
-        pub static EN: Text = Text { $($name: $en,)* };
+        pub static $en_name: $text = $text { $($name: $en,)* };
 
         /// Simplified Chinese.
-        pub static ZH: Text = Text { $($name: $zh,)* };
+        pub static $zh_name: $text = $text { $($name: $zh,)* };
 
         #[cfg(test)]
-        impl Text {
+        impl $text {
             /// Every entry: its name and its strings.
             fn entries(&self) -> Vec<(&'static str, Vec<&'static str>)> {
                 vec![$((stringify!($name), Strings::strings(&self.$name)),)*]
@@ -75,6 +75,7 @@ pub fn fill(template: &str, args: &[&str]) -> String {
 }
 
 texts! {
+    Text, EN, ZH;
     html_lang: &'static str = "en", "zh-Hans";
     title: &'static str = "GPU memory for LLM training", "大模型训练显存计算器";
     subtitle: &'static str = "大模型训练显存计算器：DDP 与 ZeRO-1/2/3", "";
@@ -218,12 +219,8 @@ texts! {
         "内部错误使计算器停止运行。可以刷新页面再试一次同一个链接，或重置为课程中的例子。\
          请把下面的详细信息反馈给我们。";
     crash_reset: &'static str = "Reset to the lesson's example", "重置为课程中的例子";
-    scenarios: &'static str = "Lesson Q6 on 8 × A100 80GB:", "课程第 6 题（8 × A100 80GB）：";
-    scenario_then: &'static str = "This is the lesson's question: the size only, 16 bytes per parameter, 80 GB per GPU.",
-        "这是课程原题：只有参数量，每个参数 16 字节，每张 GPU 80 GB。";
-    scenario_real: &'static str = "Next: the real model on a real A100 →", "下一步：真实模型、真实 A100 →";
-    scenario_why: &'static str = "(the exact parameter count, activations at 2,048 tokens, and the A100's 81,920 MiB = 85.9 GB; the ranked layouts open)",
-        "（精确的参数量、2,048 个词元的激活值，以及 A100 的 81,920 MiB = 85.9 GB；并打开排好序的并行方案）";
+    scenarios: &'static str = "Lesson Q6, 8 GPUs of 80 GB (the lesson's question; click again: the real model on A100s):",
+        "课程第 6 题，8 张 80 GB GPU（先按原题；再点一次：真实模型与 A100）：";
     label_model: &'static str = "Model", "模型";
     model_by_size: &'static str = "By size only (the lesson)", "只按参数量（课程做法）";
     parameters: &'static str = "parameters", "个参数";
@@ -293,6 +290,7 @@ texts! {
     summary_model: &'static str = "{} parameters on {} GPU{}", "{} 参数，{} 张 GPU{}";
     plural_s: &'static str = "s", "";
     sentence_end: &'static str = ". ", "。";
+    word_space: &'static str = " ", "";
     summary_usable: &'static str = "{} usable per GPU ({} − {} reserved).", "每张 GPU 可用 {}（{} − 预留 {}）。";
     summary_needs: &'static str = "{} needs {} per GPU: {}.", "{} 每张 GPU 需要 {}：{}。";
     it_fits: &'static str = "it fits", "放得下";
@@ -300,11 +298,7 @@ texts! {
     least_sharding: &'static str = " The simplest strategy that fits is {} ({}).", "放得下的最简单策略是 {}（{}）。";
     zero3_fits_on: &'static str = " No strategy fits; ZeRO-3 fits on {} GPUs, or offload, or a smaller model.",
         "没有策略放得下；ZeRO-3 需要 {} 张 GPU，或者卸载，或者换更小的模型。";
-    verdict_bar: &'static str = "{}: {} of {} usable", "{}：{} / 可用 {}";
-    plans_found: &'static str = " None of DDP and ZeRO-1/2/3 fits on its own; {} of {} layouts fit, the fastest: {}.",
-        "DDP 与 ZeRO-1/2/3 单独都放不下；有 {} 个布局放得下（共 {} 个），最快的是 {}。";
     plans_see: &'static str = "See the ranked layouts ↓", "查看布局排名 ↓";
-    plans_offloaded: &'static str = "{} offloaded", "卸载{}";
     nothing_fits: &'static str = " No number of GPUs fits it: choose a smaller model or micro-batch.",
         "多少张 GPU 都放不下：请换更小的模型或微批次。";
     runtime: &'static str = "DeepSpeed: accounting, offload, nodes, communication", "DeepSpeed：口径、卸载、节点、通信";
@@ -382,27 +376,9 @@ texts! {
     plans_hint: &'static str =
         "Every layout (TP within a node, PP, CP, SP, EP, ZeRO stage, recomputation, offload) with the largest micro-batch that fits; fastest first.",
         "枚举所有布局（节点内 TP、PP、CP、SP、EP、ZeRO 阶段、重计算、卸载），各取放得下的最大微批；最快的在前。";
-    plans_count: &'static str = "{} of {} plans fit.", "{} / {} 个方案放得下。";
-    plans_none: &'static str =
-        "Nothing fits, even with offload: try an 8-bit optimizer, LoRA or QLoRA, or more GPUs. The closest:",
-        "即使卸载也放不下：可试 8 位优化器、LoRA 或 QLoRA，或更多 GPU。最接近的方案：";
     plans_legend_over: &'static str = "over the usable memory", "超出可用显存";
     model_custom: &'static str = "custom (config.json)", "自定义（config.json）";
-    plans_no_model: &'static str = "Choose a model: layouts divide its layers and attention heads.",
-        "请先选择模型：并行布局要切分它的层和注意力头。";
-    plans_adapters: &'static str = "No ranked layouts with LoRA or QLoRA: the page splits no model trained with adapters (Megatron-LM's tensor and pipeline parallelism are not modelled with them). The table above is the answer: data parallelism and ZeRO.",
-        "LoRA 和 QLoRA 没有布局排名：本页不对带适配器训练的模型做切分（未对其建模 Megatron-LM 的张量并行和流水线并行）。上表就是答案：数据并行与 ZeRO。";
-    plans_accounting: &'static str = "No ranked layouts under DeepSpeed's estimator or Hugging Face's accounting: neither splits a model. Choose the lesson's or Megatron-LM's accounting.",
-        "DeepSpeed 估算器和 Hugging Face 口径下没有布局排名：二者都不切分模型。请选择课程口径或 Megatron-LM 口径。";
-    plans_invalid: &'static str = "Correct the highlighted field first.", "请先修改标红的输入。";
     plans_axis: &'static str = "Step time (s)", "单步时间（秒）";
-    plans_apply: &'static str = "Use", "采用";
-    col_layout: &'static str = "Layout", "布局";
-    col_recompute: &'static str = "Recompute", "重计算";
-    col_offload: &'static str = "Offload", "卸载";
-    col_micro: &'static str = "Micro-batch × m", "微批 × m";
-    col_step: &'static str = "Step", "单步";
-    col_tokens: &'static str = "Tokens/s per GPU", "每卡每秒词元";
     layout_note: &'static str =
         "Layout: {} = {} GPUs; ZeRO over DP × CP = {}. Most loaded GPU ({}): pipeline rank {} of {}, {} layers, {} parameters, {} microbatches in flight, {} of activations.",
         "布局：{} = {} 张 GPU；ZeRO 在 DP × CP = {} 上切分。负载最重的 GPU（{}）：第 {}/{} 级流水线，{} 层、{} 参数，在途 {} 个微批，激活值 {}。";
@@ -443,8 +419,6 @@ texts! {
     unit_billion_tokens: &'static str = "B tokens", "B 词元";
     label_price: &'static str = "Price per GPU-hour", "每 GPU 小时价格";
     label_overlap_grad: &'static str = "Overlap gradient reduction", "梯度归约与反向传播重叠";
-    hint_overlap_grad: &'static str = "Megatron-LM's --overlap-grad-reduce, DeepSpeed's overlap_comm: the reduction hides behind the last microbatch's backward pass. Off as the frameworks ship it (DeepSpeed turns it on for ZeRO-3).",
-        "即 Megatron-LM 的 --overlap-grad-reduce、DeepSpeed 的 overlap_comm：梯度归约与最后一个微批的反向传播同时进行，被其计算掩盖。默认关闭，与框架的出厂设置一致（DeepSpeed 对 ZeRO-3 默认开启）。";
     err_divides: &'static str = "Must divide {}; {} would.", "必须整除{}；{} 可以。";
     splits_gpus: &'static str = "the {} GPUs", "GPU 总数 {}";
     splits_heads: &'static str = "the {} attention heads", "注意力头数 {}";
@@ -519,6 +493,40 @@ texts! {
          CPU per node.",
         "DeepSpeed 估算器口径（混合精度、Adam；CPU 内存 × 1.5 作缓冲）。它自己的数字（仅模型状态，\
          单位 GiB，DeepSpeed 写作 “GB”）：ZeRO-3 每张 GPU {}，每节点 CPU 内存 {}。";
+}
+
+texts! {
+    PlansText, PLANS_EN, PLANS_ZH;
+    plans_found: &'static str = " None of DDP and ZeRO-1/2/3 fits on its own; {} of {} layouts fit, the fastest: {}.",
+        "DDP 与 ZeRO-1/2/3 单独都放不下；有 {} 个布局放得下（共 {} 个），最快的是 {}。";
+    plans_offloaded: &'static str = "{} offloaded", "卸载{}";
+    plans_count: &'static str = "{} of {} plans fit.", "{} / {} 个方案放得下。";
+    plans_none: &'static str =
+        "Nothing fits, even with offload: try an 8-bit optimizer, LoRA or QLoRA, or more GPUs. The closest:",
+        "即使卸载也放不下：可试 8 位优化器、LoRA 或 QLoRA，或更多 GPU。最接近的方案：";
+    plans_no_model: &'static str = "Choose a model: layouts divide its layers and attention heads.",
+        "请先选择模型：并行布局要切分它的层和注意力头。";
+    plans_adapters: &'static str = "No ranked layouts with LoRA or QLoRA: the page splits no model trained with adapters (Megatron-LM's tensor and pipeline parallelism are not modelled with them). The table above is the answer: data parallelism and ZeRO.",
+        "LoRA 和 QLoRA 没有布局排名：本页不对带适配器训练的模型做切分（未对其建模 Megatron-LM 的张量并行和流水线并行）。上表就是答案：数据并行与 ZeRO。";
+    plans_accounting: &'static str = "No ranked layouts under DeepSpeed's estimator or Hugging Face's accounting: neither splits a model. Choose the lesson's or Megatron-LM's accounting.",
+        "DeepSpeed 估算器和 Hugging Face 口径下没有布局排名：二者都不切分模型。请选择课程口径或 Megatron-LM 口径。";
+    plans_invalid: &'static str = "Correct the highlighted field first.", "请先修改标红的输入。";
+    plans_apply: &'static str = "Use", "采用";
+    col_layout: &'static str = "Layout", "布局";
+    col_recompute: &'static str = "Recompute", "重计算";
+    col_offload: &'static str = "Offload", "卸载";
+    col_micro: &'static str = "Micro-batch × m", "微批 × m";
+    col_step: &'static str = "Step", "单步";
+    col_tokens: &'static str = "Tokens/s per GPU", "每卡每秒词元";
+}
+
+/// The ranked plans' words in `lang`: used by the lazily loaded module alone,
+/// so they are not part of the page's first view.
+pub fn plans_of(lang: Lang) -> &'static PlansText {
+    match lang {
+        Lang::Zh => &PLANS_ZH,
+        _ => &PLANS_EN,
+    }
 }
 
 /// What to tell the user about a field's error, in the unit the form shows.
@@ -693,7 +701,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Network => (t.label_network, t.unit_bandwidth, Some(t.hint_links)),
         Field::Tokens => (t.label_tokens, t.unit_billion_tokens, None),
         Field::Price => (t.label_price, "", None),
-        Field::OverlapGrad => (t.label_overlap_grad, "", Some(t.hint_overlap_grad)),
+        Field::OverlapGrad => (t.label_overlap_grad, "", None),
         Field::Attention => (t.label_attention, "", None),
         Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Accounting => (t.label_accounting, "", None),
@@ -800,11 +808,13 @@ mod tests {
     ];
 
     /// Entries that one language leaves empty: Chinese has no plural ending.
-    const EMPTY_IN_ONE: &[&str] = &["plural_s", "subtitle"];
+    const EMPTY_IN_ONE: &[&str] = &["plural_s", "subtitle", "word_space"];
 
     #[test]
     fn every_string_is_translated() {
-        let (en, zh) = (EN.entries(), ZH.entries());
+        let en = EN.entries().into_iter().chain(PLANS_EN.entries());
+        let zh: Vec<_> = ZH.entries().into_iter().chain(PLANS_ZH.entries()).collect();
+        let en: Vec<_> = en.collect();
         assert_eq!(en.len(), zh.len());
         for ((name, english), (_, chinese)) in en.iter().zip(&zh) {
             for (e, c) in english.iter().zip(chinese) {
@@ -831,7 +841,7 @@ mod tests {
     fn chinese_punctuation_is_full_width() {
         let cjk = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
         let mut wrong = Vec::new();
-        for (name, strings) in ZH.entries() {
+        for (name, strings) in ZH.entries().into_iter().chain(PLANS_ZH.entries()) {
             for text in strings {
                 let chars: Vec<char> = text.chars().collect();
                 for (i, &c) in chars.iter().enumerate() {
