@@ -323,6 +323,12 @@ async fn nothing_scrolls_sideways_on_a_phone_or_in_a_course_column() {
 #[tokio::test]
 async fn the_verdict_stays_in_view_while_a_field_is_edited() {
     let browser = Browser::start().await;
+    // Where a strategy fits, the verdict offers no ranked layouts.
+    browser.open("?lang=en").await;
+    let shown = browser
+        .eval("return getComputedStyle(document.querySelector(\"[data-testid='summary-plans']\")).display;")
+        .await;
+    assert_eq!(shown, serde_json::json!("none"));
     for (width, id) in [(1280, "summary"), (375, "verdict-bar")] {
         browser
             .client
