@@ -193,6 +193,27 @@ async fn a_pasted_config_json_is_read_by_the_reader_loaded_on_demand() {
     let error = error.as_str().unwrap_or_default();
     assert!(error.contains("Not valid JSON (line 2"), "{error}");
     assert_eq!(browser.figure("params-count").await, 46_702_792_704.0);
+    // Megatron-LM's printout, in the page's words from the same module,
+    // beside the page's own DDP figure.
+    browser
+        .open("?lang=zh&model=llama2-7b&acct=megatron&tp=2")
+        .await;
+    let ddp = browser.text("mem-total-ddp").await;
+    let started = std::time::Instant::now();
+    let megatron = loop {
+        let line = browser.eval(&text_of("megatron")).await;
+        let line = line.as_str().unwrap_or_default().to_string();
+        if !line.is_empty() || started.elapsed() > Duration::from_secs(20) {
+            break line;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        megatron.starts_with("Megatron-LM（")
+            && megatron.contains("total=")
+            && megatron.contains(&format!("本页：{ddp}、")),
+        "{megatron}"
+    );
     tokio::time::sleep(REPORT_WAIT).await;
     let reports = browser.server.csp_reports();
     assert!(reports.is_empty(), "violations: {reports:?}");

@@ -19,6 +19,7 @@ use crate::form::{controls, Form};
 use crate::results::{ActivationsLine, PlacementTable, ResultsTable, Summary};
 use crate::share;
 use vram_view::chart::ChartKind;
+use vram_view::replies::ReadReply;
 use vram_view::text::{self, Text};
 
 /// The form's sections, in the order the page shows them. A new field goes in
@@ -319,7 +320,7 @@ pub fn App() -> impl IntoView {
                         <Summary report=report found=plans_found t=t />
                         <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
                         <ActivationsLine report=report t=t />
-                        <crate::results::MegatronLine config=config report=report t=t />
+                        <crate::results::MegatronLine config=config t=t />
                     })}
                     {shows(Part::Placement).then(|| view! { <PlacementTable report=report t=t /> })}
                     {chart(Part::MemoryChart, t.chart_memory_heading, ChartKind::Memory)}
@@ -551,61 +552,6 @@ fn ShareLink(url: Signal<String>, report: Memo<Report>, t: &'static Text) -> imp
     }
 }
 
-/// The words of a `config.json` that could not be read.
-fn hub_error(t: &Text, error: &vram_core::model::hub::HubConfigError) -> String {
-    use vram_core::model::hub::HubConfigError as E;
-    match error {
-        E::Json { line, column } => {
-            text::fill(t.hub_json, &[&line.to_string(), &column.to_string()])
-        }
-        E::NotAnObject => t.hub_not_object.into(),
-        E::NoModelType => t.hub_no_type.into(),
-        E::UnknownModelType(kind) => text::fill(t.hub_unknown_type, &[kind]),
-        E::Missing(key) => text::fill(t.hub_missing, &[key]),
-        E::Invalid(key) => text::fill(t.hub_invalid, &[key]),
-        E::Unsupported(key) => text::fill(t.hub_unsupported, &[key]),
-    }
-}
-
-/// What a read `config.json` gave, in words: the keys read, those assumed,
-/// those not understood, and DeepSeek's uncounted prediction layers.
-fn hub_summary(t: &Text, hub: &vram_core::model::hub::HubConfig) -> Vec<String> {
-    let pairs = |list: &[(String, String)]| {
-        list.iter()
-            .map(|(k, v)| format!("{k} = {v}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut lines = vec![text::fill(
-        t.paste_done,
-        &[
-            &hub.model_type,
-            &vram_core::format::format_number(hub.architecture.param_count() as f64),
-            &pairs(&hub.read),
-        ],
-    )];
-    if !hub.assumed.is_empty() {
-        lines.push(text::fill(t.paste_assumed, &[&pairs(&hub.assumed)]));
-    }
-    if !hub.not_understood.is_empty() {
-        lines.push(text::fill(
-            t.paste_not_understood,
-            &[&hub.not_understood.join(", ")],
-        ));
-    }
-    if hub.mtp_layers > 0 {
-        let params = u64::from(hub.mtp_layers) * hub.architecture.mtp_layer_params();
-        lines.push(text::fill(
-            t.paste_mtp,
-            &[
-                &hub.mtp_layers.to_string(),
-                &vram_core::format::format_number(params as f64),
-            ],
-        ));
-    }
-    lines
-}
-
 /// A box for a pasted (or chosen, or dropped) `config.json`: read in the page,
 /// it fills the architecture; a text that cannot be read is said next to the
 /// box, and the form keeps what it had.
@@ -622,13 +568,15 @@ fn PasteConfig(config: Memo<Config>, form: crate::form::Form, t: &'static Text) 
             let Some(current) = config.try_get_untracked() else {
                 return;
             };
-            let reply = lazy.and_then(|lazy| crate::share::read_config_with(lazy, &source));
+            let zh = t.html_lang.starts_with("zh");
+            let reply =
+                lazy.and_then(|lazy| crate::share::read_config_with(lazy, &source, &current, zh));
             outcome.set(Some(match reply {
-                Some(Ok(hub)) => {
-                    form.load(&current.with_hub_config(&hub));
-                    Ok(hub_summary(t, &hub))
+                Some(ReadReply::Read { query, lines }) => {
+                    form.load(&link::decode(&query).config);
+                    Ok(lines)
                 }
-                Some(Err(error)) => Err(hub_error(t, &error)),
+                Some(ReadReply::Refused(why)) => Err(why),
                 None => Err(t.hub_unavailable.into()),
             }));
         }));

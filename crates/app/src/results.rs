@@ -339,7 +339,7 @@ pub fn notes(t: &Text, report: &Report) -> String {
     }
     let layout = report.layout.is_some();
     if let (false, Some(formula), Some(model)) =
-        (layout, report.activation_derivation(), report.model)
+        (layout, report.base_activation_derivation(), report.model)
     {
         let max_micro_batch = chosen
             .max_micro_batch
@@ -353,6 +353,10 @@ pub fn notes(t: &Text, report: &Report) -> String {
             }
             _ => (t.activations_line, formula),
         };
+        let lora = report
+            .lora_activation_derivation()
+            .map(|lora| text::fill(t.lora_adds, &[&lora]));
+        let formula = formula + lora.as_deref().unwrap_or_default();
         parts.push(text::fill(
             template,
             &[
@@ -419,50 +423,29 @@ fn layout_note(t: &Text, report: &Report, layout: &vram_core::report::LayoutRepo
 /// What Megatron-LM would print, beside the page's DDP and ZeRO-1 figures:
 /// asked of the lazily loaded module under `acct=megatron`.
 #[component]
-pub fn MegatronLine(
-    config: Memo<vram_core::Config>,
-    report: Memo<Report>,
-    t: &'static Text,
-) -> impl IntoView {
-    let megatron = RwSignal::new(None::<vram_core::report::MegatronReport>);
+pub fn MegatronLine(config: Memo<vram_core::Config>, t: &'static Text) -> impl IntoView {
+    let megatron = RwSignal::new(String::new());
     Effect::new(move |_| {
         let shown = config.get();
+        megatron.set(String::new());
         if shown.runtime.accounting != vram_core::Accounting::Megatron {
-            megatron.set(None);
             return;
         }
         // The answer is dropped if the configuration changed, or the page
         // part that asked is gone (its values disposed).
+        let zh = t.html_lang.starts_with("zh");
         crate::share::with_lazy(Box::new(move |lazy| {
-            if config.try_get_untracked().is_some_and(|now| now == shown) {
-                megatron.set(lazy.and_then(|lazy| crate::share::megatron_of(lazy, &shown)));
+            if let (Some(lazy), true) = (
+                lazy,
+                config.try_get_untracked().is_some_and(|now| now == shown),
+            ) {
+                let query = vram_core::input::link::encode(&shown);
+                megatron.set(crate::share::megatron_with(lazy, &query, zh));
             }
         }));
     });
-    let line = move || {
-        let m = megatron.get()?;
-        let report = report.read();
-        // As Megatron prints them, two decimals (in integers: Rust's float
-        // printer stays out of the page).
-        let mb = |e: &vram_core::frameworks::megatron::MegatronEstimate| {
-            let [w, a, total] = e.printed_mb.map(|v| {
-                let cents = (v * 100.0).round() as u64;
-                format!("{}.{:02}", cents / 100, cents % 100)
-            });
-            text::fill(t.megatron_printed, &[&w, &a, &total])
-        };
-        Some(text::fill(
-            t.megatron_note,
-            &[
-                &mb(&m.without_distributed_optimizer),
-                &mb(&m.with_distributed_optimizer),
-                &format_bytes(report.strategy(Strategy::Ddp).memory.total, report.unit),
-                &format_bytes(report.strategy(Strategy::Zero1).memory.total, report.unit),
-            ],
-        ))
-    };
     view! {
-        <p class="activations" data-testid="megatron" hidden=move || megatron.read().is_none()>{line}</p>
+        <p class="activations" data-testid="megatron" hidden=move || megatron.read().is_empty()>{megatron}</p>
     }
 }
 

@@ -253,8 +253,8 @@ export function import_lazy() {
     return lazy;
   });
 }
-export function read_with(lazy, text) { return lazy.read_config(text); }
-export function megatron_with(lazy, query) { return lazy.megatron(query); }
+export function read_with(lazy, text, query, zh) { return lazy.read_config(text, query, zh); }
+export function megatron_with(lazy, query, zh) { return lazy.megatron(query, zh); }
 export function plans_verdict_with(lazy, query, zh) { return lazy.plans_verdict(query, zh); }
 export function scroll_to_plans() { document.querySelector("[data-testid='plans']")?.scrollIntoView(); }
 export function render_plans_with(lazy, query, zh, place, canvas) { lazy.render_plans(query, zh, place, canvas); }
@@ -263,10 +263,12 @@ extern "C" {
     /// Imports what the page loads when it is used (`lazy/vram_lazy.js`, next
     /// to the page) and starts its WebAssembly; the browser imports it once.
     fn import_lazy() -> js_sys::Promise;
-    /// The config.json reader's answer for `text`.
-    fn read_with(lazy: &JsValue, text: &str) -> Vec<u8>;
-    /// What Megatron-LM would print for the configuration whose link is `query`.
-    fn megatron_with(lazy: &JsValue, query: &str) -> Vec<u8>;
+    /// The config.json reader's answer for `text` read into the
+    /// configuration whose link is `query` (a `ReadReply`'s message).
+    fn read_with(lazy: &JsValue, text: &str, query: &str, zh: bool) -> String;
+    /// What Megatron-LM would print for the configuration whose link is
+    /// `query`, in words; empty without an estimate.
+    pub fn megatron_with(lazy: &JsValue, query: &str, zh: bool) -> String;
     /// Scrolls the ranked plans' fold into view.
     pub fn scroll_to_plans();
     /// What the ranked plans found, in words, when no strategy fits alone.
@@ -310,26 +312,20 @@ pub fn with_lazy(then: WithLazy) {
     });
 }
 
-/// Reads `text`, a pasted `config.json`, with the lazily loaded reader;
-/// `None` for an answer that is not a reply.
+/// Reads `text`, a pasted `config.json`, into `config` with the lazily
+/// loaded reader, in Chinese when `zh`; `None` for an answer that is not a reply.
 pub fn read_config_with(
     lazy: &JsValue,
     text: &str,
-) -> Option<Result<vram_core::model::hub::HubConfig, vram_core::model::hub::HubConfigError>> {
-    vram_core::wire::from_message(&read_with(lazy, text))
+    config: &vram_core::Config,
+    zh: bool,
+) -> Option<vram_view::replies::ReadReply> {
+    let query = vram_core::input::link::encode(config);
+    vram_view::replies::ReadReply::from_message(&read_with(lazy, text, &query, zh))
 }
 
 /// What the ranked plans of `config` found, in words (Chinese when `zh`);
 /// empty when no layout fits.
 pub fn plans_verdict(lazy: &JsValue, config: &vram_core::Config, zh: bool) -> String {
     plans_verdict_with(lazy, &vram_core::input::link::encode(config), zh)
-}
-
-/// What Megatron-LM would print for `config`, from the lazily loaded module.
-pub fn megatron_of(
-    lazy: &JsValue,
-    config: &vram_core::Config,
-) -> Option<vram_core::report::MegatronReport> {
-    let message = megatron_with(lazy, &vram_core::input::link::encode(config));
-    vram_core::wire::from_message::<Option<_>>(&message).flatten()
 }

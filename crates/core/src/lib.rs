@@ -30,7 +30,6 @@ pub mod model;
 pub mod report;
 pub mod time;
 pub mod units;
-pub mod wire;
 
 pub use config::Config;
 pub use frameworks::deepspeed::Offload;

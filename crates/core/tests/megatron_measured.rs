@@ -61,11 +61,6 @@ fn megatrons_own_estimate_to_the_bit() {
         let query = format!("{}&acct=megatron", case.link);
         let applied = decode(&query).config;
         let m = applied.megatron_report().unwrap();
-        assert_eq!(
-            vram_core::wire::from_message(&vram_core::wire::to_message(&m)),
-            Some(m),
-            "as the lazily loaded module sends it"
-        );
         let shown = match distributed {
             true => m.with_distributed_optimizer,
             false => m.without_distributed_optimizer,

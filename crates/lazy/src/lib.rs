@@ -1,29 +1,39 @@
 //! What the page loads only when it is used, as a WebAssembly module of its
-//! own: the pasted `config.json` reader and the search of ranked plans.
+//! own: the pasted `config.json` reader, the search of ranked plans and
+//! Megatron-LM's estimate.
 //!
-//! The page imports it the first time a `config.json` is read or the plans
-//! are opened (`crates/app/src/share.rs`), so serde_json and the plans'
-//! search are not part of the page's first view. It answers with the core's
-//! own types as messages ([`vram_core::wire`]), which the page reads back
-//! with the same types.
+//! The page imports it the first time a `config.json` is read, the plans are
+//! opened or Megatron's accounting is chosen (`crates/app/src/share.rs`), so
+//! serde_json, the plans' search and their words are not part of the page's
+//! first view. It answers in the page's words and with links
+//! ([`vram_view::replies`]), which the page shows and decodes as they are:
+//! the page links no type of the answers and no decoder for them.
 
 #![forbid(unsafe_code)]
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// Reads `text`, a `config.json`, and answers what it read or why it could
-/// not: a `Result<HubConfig, HubConfigError>` as a message.
+/// Reads `text`, a `config.json`, into the configuration whose link is
+/// `query`, and answers, in Chinese when `zh`, with the new configuration's
+/// link and what was read, or why it could not be
+/// ([`vram_view::replies::ReadReply`]'s message).
 #[wasm_bindgen]
-pub fn read_config(text: &str) -> Vec<u8> {
-    vram_core::wire::to_message(&vram_core::model::hub::read_config(text))
+pub fn read_config(text: &str, query: &str, zh: bool) -> String {
+    vram_view::replies::ReadReply::of(words(zh), text, query).to_message()
 }
 
-/// The ranked plans of the configuration whose link is `query` (all of them,
-/// fastest fitting first): a `Vec<Plan>` as a message.
-#[wasm_bindgen]
-pub fn plans(query: &str) -> Vec<u8> {
-    let config = vram_core::input::link::decode(query).config;
-    vram_core::wire::to_message(&vram_core::time::plans::plans(&config))
+/// The words of the page's language: Chinese when `zh`.
+fn lang(zh: bool) -> vram_core::format::Lang {
+    if zh {
+        vram_core::format::Lang::Zh
+    } else {
+        vram_core::format::Lang::En
+    }
+}
+
+/// The module's own words in the page's language.
+fn words(zh: bool) -> &'static vram_view::text::LazyText {
+    vram_view::text::lazy_of(lang(zh))
 }
 
 /// Ranks the plans of the configuration whose link is `query` and shows them:
@@ -45,66 +55,32 @@ pub fn render_plans(
 #[wasm_bindgen]
 pub fn plans_verdict(query: &str, zh: bool) -> String {
     let config = vram_core::input::link::decode(query).config;
-    let lang = if zh {
-        vram_core::format::Lang::Zh
-    } else {
-        vram_core::format::Lang::En
-    };
-    let (t, w) = (vram_view::text::of(lang), vram_view::text::plans_of(lang));
-    vram_view::plans::verdict(t, w, &vram_core::time::plans::plans(&config)).unwrap_or_default()
+    let plans = vram_core::time::plans::plans(&config);
+    vram_view::plans::verdict(vram_view::text::of(lang(zh)), words(zh), &plans).unwrap_or_default()
 }
 
-/// What Megatron-LM would print for the configuration whose link is
-/// `query` ([`vram_core::Config::megatron_report`]): an
-/// `Option<MegatronReport>` as a message.
+/// What Megatron-LM would print for the configuration whose link is `query`,
+/// beside the page's figures, in words (Chinese when `zh`); empty when it
+/// has no estimate ([`vram_view::replies::megatron_line`]).
 #[wasm_bindgen]
-pub fn megatron(query: &str) -> Vec<u8> {
+pub fn megatron(query: &str, zh: bool) -> String {
     let config = vram_core::input::link::decode(query).config;
-    vram_core::wire::to_message(&config.megatron_report())
+    vram_view::replies::megatron_line(words(zh), &config).unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn it_answers_with_the_cores_reply() {
-        let reply = super::read_config("{\"model_type\": \"gemma2\"}");
-        type Reply =
-            Result<vram_core::model::hub::HubConfig, vram_core::model::hub::HubConfigError>;
-        assert_eq!(
-            vram_core::wire::from_message::<Reply>(&reply),
-            Some(Err(
-                vram_core::model::hub::HubConfigError::UnknownModelType("gemma2".into())
-            ))
-        );
-    }
-
-    /// Megatron-LM's estimate, as the page reads it back, is the core's.
-    #[test]
-    fn megatrons_estimate_reads_back_exactly() {
-        let query = "model=llama2-7b&acct=megatron&tp=2";
-        let config = vram_core::input::link::decode(query).config;
-        let expected = config.megatron_report();
-        assert!(expected.is_some());
-        type Reply = Option<vram_core::report::MegatronReport>;
-        let message = super::megatron(query);
-        assert_eq!(
-            vram_core::wire::from_message::<Reply>(&message),
-            Some(expected)
-        );
-    }
-
-    /// The plans of a link, as the page reads them back, are the core's.
-    #[test]
-    fn the_plans_of_a_link_read_back_exactly() {
-        let query = "model=llama2-70b&gpu=a100-80gb&gpus=8&global_batch=64";
-        let config = vram_core::input::link::decode(query).config;
-        let expected = vram_core::time::plans::plans(&config);
-        assert!(!expected.is_empty());
-        assert_eq!(
-            vram_core::wire::from_message::<Vec<vram_core::time::plans::Plan>>(&super::plans(
-                query
-            )),
-            Some(expected)
-        );
+    fn the_reader_answers_in_the_pages_language() {
+        assert_eq!(super::read_config("[1]", "", true), "-不是 JSON 对象。");
+        assert!(super::read_config(
+            "{\"model_type\": \"mistral\", \"hidden_size\": 4096, \
+            \"intermediate_size\": 14336, \"num_hidden_layers\": 32, \"num_attention_heads\": 32, \
+            \"num_key_value_heads\": 8, \"vocab_size\": 32000}",
+            "gpus=16",
+            false
+        )
+        .starts_with("+"));
+        assert_eq!(super::megatron("", false), "");
     }
 }

@@ -1,7 +1,8 @@
 //! What the page and its lazily loaded module both draw, over `vram-core`:
 //! the words in two languages ([`text`]), the charts on any plotters backend
-//! ([`chart`]: a canvas in the browser, SVG in the tests) and the ranked
-//! plans' table ([`plans`]). No Leptos here: the page's components
+//! ([`chart`]: a canvas in the browser, SVG in the tests), the ranked
+//! plans' table ([`plans`]) and the lazily loaded module's other answers
+//! ([`replies`]). No Leptos here: the page's components
 //! (`vram-app`) and the lazily loaded module (`vram-lazy`) both use it, and
 //! neither depends on the other.
 
@@ -9,4 +10,5 @@
 
 pub mod chart;
 pub mod plans;
+pub mod replies;
 pub mod text;

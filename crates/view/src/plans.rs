@@ -10,7 +10,7 @@ use vram_core::Config;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::text::{self, PlansText, Text};
+use crate::text::{self, LazyText, Text};
 
 /// What sets a plan apart: its layout's sizes (SP, VPP, CP and EP only when used).
 pub fn layout_words(l: vram_core::memory::parallel::Layout, ep: u32, dp: u32) -> String {
@@ -34,12 +34,7 @@ pub fn layout_words(l: vram_core::memory::parallel::Layout, ep: u32, dp: u32) ->
 
 /// The words of one plan's cells: layout, strategy, recomputation, offload,
 /// micro-batch × microbatches, memory per GPU, step time and tokens per second.
-fn plan_cells(
-    t: &Text,
-    w: &PlansText,
-    plan: &Plan,
-    config: &Config,
-) -> [(&'static str, String); 8] {
+fn plan_cells(t: &Text, w: &LazyText, plan: &Plan, config: &Config) -> [(&'static str, String); 8] {
     let recompute = vram_core::memory::activations::Recompute::ALL
         .iter()
         .position(|&r| r == plan.recompute)
@@ -72,7 +67,7 @@ fn plan_cells(
 /// What the ranked plans found when no strategy fits on its own, in `t`'s
 /// words: how many layouts fit and the fastest (its layout, strategy,
 /// recomputation and offload); `None` when none fits.
-pub fn verdict(t: &Text, w: &PlansText, plans: &[Plan]) -> Option<String> {
+pub fn verdict(t: &Text, w: &LazyText, plans: &[Plan]) -> Option<String> {
     let first = plans.iter().find(|p| p.fits)?;
     let fitting = plans.iter().filter(|p| p.fits).count();
     let mut words = vec![
@@ -104,7 +99,7 @@ pub fn verdict(t: &Text, w: &PlansText, plans: &[Plan]) -> Option<String> {
 }
 
 /// How many plans fit, in `t`'s words; or why there are none to rank.
-fn plans_count(w: &PlansText, config: &Config, plans: &[Plan]) -> String {
+fn plans_count(w: &LazyText, config: &Config, plans: &[Plan]) -> String {
     use vram_core::time::plans::{no_plans, NoPlans};
     if let Some(why) = no_plans(config) {
         return match why {
@@ -133,7 +128,7 @@ fn plans_count(w: &PlansText, config: &Config, plans: &[Plan]) -> String {
 #[component]
 pub fn PlansTable(
     t: &'static Text,
-    w: &'static PlansText,
+    w: &'static LazyText,
     config: Config,
     plans: Vec<Plan>,
 ) -> impl IntoView {
@@ -200,7 +195,7 @@ pub fn render(
 ) {
     let config = link::decode(query).config;
     let lang = if zh { Lang::Zh } else { Lang::En };
-    let (t, w) = (text::of(lang), text::plans_of(lang));
+    let (t, w) = (text::of(lang), text::lazy_of(lang));
     let plans = vram_core::time::plans::plans(&config);
     let report = config.report().unwrap_or_default();
     crate::chart::draw_plans(canvas, &report, &plans, t);

@@ -269,6 +269,9 @@ texts! {
         "每张 GPU 的激活值（Korthikanti 等，2022；ZeRO 不切分），{} × {} 词元：\n{}，\n其中 L 为层数，e 为每个值的\
          字节数，s 为词元数，b 为微批次，h 为隐藏维度，k 为键/值宽度，m 在 SwiGLU 取 4、GELU 取 2，f 为 FFN \
          宽度，a 为注意力头数，v 为词表大小。\n{} 下放得下的最大微批次：{}。";
+    lora_adds: &'static str =
+        "; LoRA adds {} (n adapted matrices per layer, r their rank)",
+        "；LoRA 另加 {}（n 为每层加了适配器的矩阵数，r 为秩）";
     activations_line_general: &'static str =
         "Activations per GPU (Korthikanti et al. 2022, generalised; not sharded by ZeRO), {} × {} tokens:\n{},\n\
          with L_d dense and L_e expert layers, A the attention's values per token (4h + q + k + v + o, latent \
@@ -395,10 +398,6 @@ texts! {
     time_offload: &'static str = "offload", "卸载";
     training_note: &'static str = "{} B tokens: {} steps, {} days on {} GPUs", "{} B 词元：{} 步，共 {} 天（{} 张 GPU）";
     training_cost: &'static str = ", cost {}.", "，费用 {}。";
-    megatron_printed: &'static str = "weight and optimizer={} MB, activation={} MB, total={} MB", "weight and optimizer={} MB, activation={} MB, total={} MB";
-    megatron_note: &'static str =
-        "Megatron-LM (d98e8a6) prints (MB = 2^20 B): DDP {}; ZeRO-1 (distributed optimizer) {}. This page: {}, {}. Megatron counts 18 B per parameter and Table 2's constants for the first stage.",
-        "Megatron-LM（d98e8a6）打印（MB = 2^20 B）：DDP {}；ZeRO-1（分布式优化器）{}。本页：{}、{}。Megatron 按每参数 18 B、用表 2 常数算第一级。";
     label_tp: &'static str = "Tensor parallelism (TP)", "张量并行（TP）";
     label_pp: &'static str = "Pipeline stages (PP)", "流水线级数（PP）";
     label_vpp: &'static str = "Virtual stages per rank", "每个流水线级的虚拟级数（VPP）";
@@ -436,18 +435,6 @@ texts! {
     paste_read: &'static str = "Read it", "读取";
     hub_unavailable: &'static str = "The reader could not be loaded; reload the page and try again.", "读取器未能加载；请刷新页面后重试。";
     paste_file: &'static str = "or choose a file", "或选择文件";
-    paste_done: &'static str = "Read {} ({}): {}.", "已读取 {}（{}）：{}。";
-    paste_assumed: &'static str = "Assumed (absent): {}.", "缺省（未给出，按默认）：{}。";
-    paste_not_understood: &'static str = "Not understood, may change the count: {}.", "未能理解、可能影响参数量：{}。";
-    paste_mtp: &'static str = "Its {} multi-token-prediction layer(s), {} parameters as its checkpoint stores them, are counted apart: transformers does not build them.",
-        "其 {} 个多词元预测（MTP）层按检查点存储共 {} 个参数，单独计算、不计入总数：transformers 不构建它们。";
-    hub_json: &'static str = "Not valid JSON (line {}, column {}).", "不是有效的 JSON（第 {} 行，第 {} 列）。";
-    hub_not_object: &'static str = "Not a JSON object.", "不是 JSON 对象。";
-    hub_no_type: &'static str = "No \"model_type\".", "缺少 \"model_type\"。";
-    hub_unknown_type: &'static str = "model_type \"{}\" is not counted here.", "此处不计算 model_type \"{}\"。";
-    hub_missing: &'static str = "\"{}\" is missing.", "缺少 \"{}\"。";
-    hub_invalid: &'static str = "\"{}\" has an impossible value.", "\"{}\" 的值不可能。";
-    hub_unsupported: &'static str = "\"{}\" describes layers not counted here.", "\"{}\" 描述的层此处不计算。";
     err_dense_only: &'static str = "On a mixture of experts, LoRA adapts the attention only (q and v, or all four); not latent attention, not QLoRA.",
         "混合专家模型上 LoRA 只适配注意力（q、v 或全部四个投影）；不支持潜在注意力，也不支持 QLoRA。";
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
@@ -496,7 +483,7 @@ texts! {
 }
 
 texts! {
-    PlansText, PLANS_EN, PLANS_ZH;
+    LazyText, LAZY_EN, LAZY_ZH;
     plans_found: &'static str = " None of DDP and ZeRO-1/2/3 fits on its own; {} of {} layouts fit, the fastest: {}.",
         "DDP 与 ZeRO-1/2/3 单独都放不下；有 {} 个布局放得下（共 {} 个），最快的是 {}。";
     plans_offloaded: &'static str = "{} offloaded", "卸载{}";
@@ -518,14 +505,31 @@ texts! {
     col_micro: &'static str = "Micro-batch × m", "微批 × m";
     col_step: &'static str = "Step", "单步";
     col_tokens: &'static str = "Tokens/s per GPU", "每卡每秒词元";
+    megatron_printed: &'static str = "weight and optimizer={} MB, activation={} MB, total={} MB", "weight and optimizer={} MB, activation={} MB, total={} MB";
+    megatron_note: &'static str =
+        "Megatron-LM (d98e8a6) prints (MB = 2^20 B): DDP {}; ZeRO-1 (distributed optimizer) {}. This page: {}, {}. Megatron counts 18 B per parameter and Table 2's constants for the first stage.",
+        "Megatron-LM（d98e8a6）打印（MB = 2^20 B）：DDP {}；ZeRO-1（分布式优化器）{}。本页：{}、{}。Megatron 按每参数 18 B、用表 2 常数算第一级。";
+    paste_done: &'static str = "Read {} ({}): {}.", "已读取 {}（{}）：{}。";
+    paste_assumed: &'static str = "Assumed (absent): {}.", "缺省（未给出，按默认）：{}。";
+    paste_not_understood: &'static str = "Not understood, may change the count: {}.", "未能理解、可能影响参数量：{}。";
+    paste_mtp: &'static str = "Its {} multi-token-prediction layer(s), {} parameters as its checkpoint stores them, are counted apart: transformers does not build them.",
+        "其 {} 个多词元预测（MTP）层按检查点存储共 {} 个参数，单独计算、不计入总数：transformers 不构建它们。";
+    hub_json: &'static str = "Not valid JSON (line {}, column {}).", "不是有效的 JSON（第 {} 行，第 {} 列）。";
+    hub_not_object: &'static str = "Not a JSON object.", "不是 JSON 对象。";
+    hub_no_type: &'static str = "No \"model_type\".", "缺少 \"model_type\"。";
+    hub_unknown_type: &'static str = "model_type \"{}\" is not counted here.", "此处不计算 model_type \"{}\"。";
+    hub_missing: &'static str = "\"{}\" is missing.", "缺少 \"{}\"。";
+    hub_invalid: &'static str = "\"{}\" has an impossible value.", "\"{}\" 的值不可能。";
+    hub_unsupported: &'static str = "\"{}\" describes layers not counted here.", "\"{}\" 描述的层此处不计算。";
 }
 
-/// The ranked plans' words in `lang`: used by the lazily loaded module alone,
-/// so they are not part of the page's first view.
-pub fn plans_of(lang: Lang) -> &'static PlansText {
+/// The words in `lang` that only the lazily loaded module shows (the ranked
+/// plans, the `config.json` reader's answer, Megatron-LM's printout), so they
+/// are not part of the page's first view.
+pub fn lazy_of(lang: Lang) -> &'static LazyText {
     match lang {
-        Lang::Zh => &PLANS_ZH,
-        _ => &PLANS_EN,
+        Lang::Zh => &LAZY_ZH,
+        _ => &LAZY_EN,
     }
 }
 
@@ -812,8 +816,8 @@ mod tests {
 
     #[test]
     fn every_string_is_translated() {
-        let en = EN.entries().into_iter().chain(PLANS_EN.entries());
-        let zh: Vec<_> = ZH.entries().into_iter().chain(PLANS_ZH.entries()).collect();
+        let en = EN.entries().into_iter().chain(LAZY_EN.entries());
+        let zh: Vec<_> = ZH.entries().into_iter().chain(LAZY_ZH.entries()).collect();
         let en: Vec<_> = en.collect();
         assert_eq!(en.len(), zh.len());
         for ((name, english), (_, chinese)) in en.iter().zip(&zh) {
@@ -841,7 +845,7 @@ mod tests {
     fn chinese_punctuation_is_full_width() {
         let cjk = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
         let mut wrong = Vec::new();
-        for (name, strings) in ZH.entries().into_iter().chain(PLANS_ZH.entries()) {
+        for (name, strings) in ZH.entries().into_iter().chain(LAZY_ZH.entries()) {
             for text in strings {
                 let chars: Vec<char> = text.chars().collect();
                 for (i, &c) in chars.iter().enumerate() {

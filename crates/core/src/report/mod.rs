@@ -667,15 +667,27 @@ impl Report {
     }
 
     /// The activation formula with this report's numbers, in its unit
-    /// ([`activation_derivation`]), when the model's architecture is given.
+    /// ([`activation_derivation`]), when the model's architecture is given;
+    /// with LoRA, its adapters' part follows ([`Self::lora_activation_derivation`]).
     pub fn activation_derivation(&self) -> Option<String> {
-        use crate::format::{format_bytes, format_number};
+        let mut text = self.base_activation_derivation()?;
+        if let Some(lora) = self.lora_activation_derivation() {
+            text.push_str("; LoRA adds ");
+            text.push_str(&lora);
+        }
+        Some(text)
+    }
+
+    /// The activation formula of the model's own layers (LoRA's adapters
+    /// left out), with this report's numbers.
+    pub fn base_activation_derivation(&self) -> Option<String> {
+        use crate::format::format_bytes;
         let model = self.model?;
         let setup = model.activation_setup(self.setup.precision());
-        let mut text =
-            match (model.framework, self.activations) {
-                // Hugging Face's measured terms (crate::frameworks::hf), summed.
-                (Framework::Hf, Some(kept)) => format!(
+        Some(match (model.framework, self.activations) {
+            // Hugging Face's measured terms (crate::frameworks::hf), summed.
+            (Framework::Hf, Some(kept)) => {
+                format!(
                 "Hugging Face transformers 5.24 on PyTorch 2.15, {} attention, {}: {} per layer, \
                  {} all layers, {} outside them (with the logits) = {} kept for backward",
                 model.hf_attention().key(),
@@ -688,24 +700,31 @@ impl Report {
                 format_bytes(kept.layers, self.unit),
                 format_bytes(kept.embeddings_and_logits, self.unit),
                 format_bytes(Bytes::new(kept.total.get() - kept.adapters.get()), self.unit)
-            ),
-                _ => activation_derivation(&model.architecture, &setup, self.unit),
-            };
-        // LoRA's r-wide intermediates: adapted layers per block n, rank r.
+            )
+            }
+            _ => activation_derivation(&model.architecture, &setup, self.unit),
+        })
+    }
+
+    /// What LoRA's adapters keep for backward, its formula with this report's
+    /// numbers (`L·n·s·b·r·e = … = 2.1 MB`: L layers, n adapted matrices per
+    /// layer, s tokens, b micro-batch, r the rank, e bytes per value); `None`
+    /// without adapters that keep anything.
+    pub fn lora_activation_derivation(&self) -> Option<String> {
+        let model = self.model?;
+        let setup = model.activation_setup(self.setup.precision());
         let adapters = self.activations.map_or(Bytes::ZERO, |a| a.adapters);
-        if let (Some(lora), true) = (self.setup.adapters(), adapters.get() > 0.0) {
-            text.push_str(&format!(
-                "; LoRA adds L·n·s·b·r·e = {} × {} × {} × {} × {} × {} B = {}",
-                model.architecture.layers,
-                lora.adapted_per_layer,
-                setup.seq_len,
-                setup.micro_batch,
-                lora.rank,
-                format_number(setup.bytes_per_value),
-                format_bytes(adapters, self.unit)
-            ));
-        }
-        Some(text)
+        let lora = self.setup.adapters().filter(|_| adapters.get() > 0.0)?;
+        Some(format!(
+            "L·n·s·b·r·e = {} × {} × {} × {} × {} × {} B = {}",
+            model.architecture.layers,
+            lora.adapted_per_layer,
+            setup.seq_len,
+            setup.micro_batch,
+            lora.rank,
+            crate::format::format_number(setup.bytes_per_value),
+            crate::format::format_bytes(adapters, self.unit)
+        ))
     }
 
     /// The strategy with the least memory per GPU that fits, if any does.

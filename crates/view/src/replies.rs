@@ -1,0 +1,202 @@
+//! What the lazily loaded module answers the page, in the page's words: the
+//! `config.json` reader's outcome and Megatron-LM's printout. The module
+//! answers in words (and a link), so the page links neither the answers'
+//! types nor a decoder for them.
+
+use vram_core::format::{format_bytes, format_number};
+use vram_core::input::link;
+use vram_core::memory::Strategy;
+use vram_core::model::hub::{HubConfig, HubConfigError};
+use vram_core::Config;
+
+use crate::text::{self, LazyText};
+
+/// What reading a `config.json` gave the page: the link of the form with its
+/// architecture applied and what was read, in words; or why it could not be
+/// read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadReply {
+    /// The configuration to load (as a link) and the lines that say what was
+    /// read, assumed and not understood.
+    Read { query: String, lines: Vec<String> },
+    /// Why the text could not be read, in one sentence.
+    Refused(String),
+}
+
+impl ReadReply {
+    /// Reads `source`, a `config.json`, into the configuration whose link is
+    /// `query`, in `w`'s words.
+    pub fn of(w: &LazyText, source: &str, query: &str) -> ReadReply {
+        match vram_core::model::hub::read_config(source) {
+            Ok(hub) => {
+                let config = link::decode(query).config.with_hub_config(&hub);
+                ReadReply::Read {
+                    query: link::encode(&config),
+                    lines: hub_summary(w, &hub),
+                }
+            }
+            Err(error) => ReadReply::Refused(hub_error(w, &error)),
+        }
+    }
+
+    /// The reply as one text for the page: `+`, the link, then one line per
+    /// sentence; or `-` and the sentence.
+    pub fn to_message(&self) -> String {
+        match self {
+            ReadReply::Read { query, lines } => {
+                let mut message = format!("+{query}");
+                for line in lines {
+                    message.push('\n');
+                    message.push_str(line);
+                }
+                message
+            }
+            ReadReply::Refused(why) => format!("-{why}"),
+        }
+    }
+
+    /// The reply a [`to_message`](Self::to_message) text holds; `None` for
+    /// another text (an empty one: the module did not answer).
+    pub fn from_message(message: &str) -> Option<ReadReply> {
+        if let Some(why) = message.strip_prefix('-') {
+            return Some(ReadReply::Refused(why.to_string()));
+        }
+        let mut lines = message.strip_prefix('+')?.split('\n').map(String::from);
+        let query = lines.next()?;
+        Some(ReadReply::Read {
+            query,
+            lines: lines.collect(),
+        })
+    }
+}
+
+/// The words of a `config.json` that could not be read.
+fn hub_error(w: &LazyText, error: &HubConfigError) -> String {
+    use HubConfigError as E;
+    match error {
+        E::Json { line, column } => {
+            text::fill(w.hub_json, &[&line.to_string(), &column.to_string()])
+        }
+        E::NotAnObject => w.hub_not_object.into(),
+        E::NoModelType => w.hub_no_type.into(),
+        E::UnknownModelType(kind) => text::fill(w.hub_unknown_type, &[kind]),
+        E::Missing(key) => text::fill(w.hub_missing, &[key]),
+        E::Invalid(key) => text::fill(w.hub_invalid, &[key]),
+        E::Unsupported(key) => text::fill(w.hub_unsupported, &[key]),
+    }
+}
+
+/// What a read `config.json` gave, in words: the keys read, those assumed,
+/// those not understood, and DeepSeek's uncounted prediction layers.
+fn hub_summary(w: &LazyText, hub: &HubConfig) -> Vec<String> {
+    let pairs = |list: &[(String, String)]| {
+        list.iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut lines = vec![text::fill(
+        w.paste_done,
+        &[
+            &hub.model_type,
+            &format_number(hub.architecture.param_count() as f64),
+            &pairs(&hub.read),
+        ],
+    )];
+    if !hub.assumed.is_empty() {
+        lines.push(text::fill(w.paste_assumed, &[&pairs(&hub.assumed)]));
+    }
+    if !hub.not_understood.is_empty() {
+        lines.push(text::fill(
+            w.paste_not_understood,
+            &[&hub.not_understood.join(", ")],
+        ));
+    }
+    if hub.mtp_layers > 0 {
+        let params = u64::from(hub.mtp_layers) * hub.architecture.mtp_layer_params();
+        lines.push(text::fill(
+            w.paste_mtp,
+            &[&hub.mtp_layers.to_string(), &format_number(params as f64)],
+        ));
+    }
+    lines
+}
+
+/// What Megatron-LM would print for `config`, beside the page's DDP and
+/// ZeRO-1 figures, in `w`'s words; `None` when it has no estimate (not under
+/// Megatron's accounting, or no model).
+pub fn megatron_line(w: &LazyText, config: &Config) -> Option<String> {
+    let m = config.megatron_report()?;
+    let report = config.report().ok()?;
+    // As Megatron prints them: two decimals.
+    let mb = |e: &vram_core::frameworks::megatron::MegatronEstimate| {
+        let [weights, activations, total] = e.printed_mb.map(|v| {
+            let cents = (v * 100.0).round() as u64;
+            format!("{}.{:02}", cents / 100, cents % 100)
+        });
+        text::fill(w.megatron_printed, &[&weights, &activations, &total])
+    };
+    Some(text::fill(
+        w.megatron_note,
+        &[
+            &mb(&m.without_distributed_optimizer),
+            &mb(&m.with_distributed_optimizer),
+            &format_bytes(report.strategy(Strategy::Ddp).memory.total, report.unit),
+            &format_bytes(report.strategy(Strategy::Zero1).memory.total, report.unit),
+        ],
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{LAZY_EN, LAZY_ZH};
+
+    #[test]
+    fn a_read_config_travels_as_its_link_and_words() {
+        let source = r#"{"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
+            "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32,
+            "vocab_size": 32000, "tie_word_embeddings": false}"#;
+        let reply = ReadReply::of(&LAZY_EN, source, "gpus=4");
+        let ReadReply::Read { query, lines } = &reply else {
+            panic!("{reply:?}");
+        };
+        // Llama 2 7B's shape is its preset; the form's other fields stay.
+        let config = link::decode(query).config;
+        assert_eq!(config.gpus, 4);
+        assert_eq!(config.params().map(|p| p.get()), Ok(6_738_415_616.0));
+        assert!(
+            lines[0].starts_with("Read llama (6,738,415,616): "),
+            "{lines:?}"
+        );
+        assert_eq!(ReadReply::from_message(&reply.to_message()), Some(reply));
+    }
+
+    #[test]
+    fn a_refusal_travels_as_its_sentence() {
+        let reply = ReadReply::of(&LAZY_ZH, "{\"model_type\": \"gemma9\"}", "");
+        assert_eq!(
+            reply,
+            ReadReply::Refused("此处不计算 model_type \"gemma9\"。".into())
+        );
+        assert_eq!(ReadReply::from_message(&reply.to_message()), Some(reply));
+        assert_eq!(ReadReply::from_message(""), None);
+    }
+
+    #[test]
+    fn megatrons_line_quotes_its_printout_beside_the_pages_figures() {
+        let config = link::decode("model=llama2-7b&acct=megatron&tp=2").config;
+        let line = megatron_line(&LAZY_EN, &config).expect("an estimate");
+        let m = config.megatron_report().unwrap();
+        let [_, _, total] = m.without_distributed_optimizer.printed_mb;
+        let cents = (total * 100.0).round() as u64;
+        assert!(
+            line.contains(&format!("total={}.{:02} MB", cents / 100, cents % 100)),
+            "{line}"
+        );
+        let report = config.report().unwrap();
+        let ddp = format_bytes(report.strategy(Strategy::Ddp).memory.total, report.unit);
+        assert!(line.contains(&format!("This page: {ddp}, ")), "{line}");
+        assert_eq!(megatron_line(&LAZY_EN, &Config::default()), None);
+    }
+}
