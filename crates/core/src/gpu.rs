@@ -31,6 +31,14 @@ impl GpuPreset {
     pub fn memory(&self) -> Bytes {
         Bytes::new(f64::from(self.memory_mib) * 1_048_576.0)
     }
+
+    /// The memory as the form shows it, in GB to two decimals: an A100 80GB's
+    /// 81,920 MiB read as 85.9, not 85.89934592. Typed back, it still means
+    /// this card's exact memory (the link keeps the exact value).
+    pub fn memory_gb_shown(&self) -> f64 {
+        // A correctly rounded division: the nearest double to the decimal.
+        (self.memory().gb() * 100.0).round() / 100.0
+    }
 }
 
 /// The presets, in the order the page lists them. Capacities are the "Total"

@@ -363,11 +363,18 @@ fields! {
         read: |c| shortest_decimal(c.gpu_mem_gb),
         write: |c, f, t| {
             let gb = f.parse_number(t)?;
-            // Another memory than the chosen GPU's makes the GPU custom.
-            if c.gpu.is_some_and(|gpu| gpu.memory().gb() != gb) {
-                c.gpu = None;
+            // Another memory than the chosen GPU's makes the GPU custom; its
+            // own, exact or as the form shows it, keeps the GPU and its
+            // exact memory.
+            match c.gpu {
+                Some(gpu) if gb == gpu.memory().gb() || gb == gpu.memory_gb_shown() => {
+                    c.gpu_mem_gb = gpu.memory().gb();
+                }
+                _ => {
+                    c.gpu = None;
+                    c.gpu_mem_gb = gb;
+                }
             }
-            c.gpu_mem_gb = gb;
             Ok(())
         },
         ..BASE

@@ -23,10 +23,15 @@ use crate::input::{parse_percent, percent_text, Field, InputError, Scope};
 ///
 /// Like the link's [`value_of`], but the reserved fraction is a percentage, and
 /// without a model the architecture fields show the model a link's architecture
-/// keys would start from (they are hidden then, and ready when one is chosen).
+/// keys would start from (they are hidden then, and ready when one is chosen),
+/// and a GPU's memory reads as people write it (85.9 GB, which the form reads
+/// back as the card's exact 85.89934592).
 pub fn text_of(config: &Config, field: Field) -> String {
     if field.is_percent() {
         return percent_text(config.overhead);
+    }
+    if let (Field::GpuMemory, Some(gpu)) = (field, config.gpu) {
+        return crate::input::decimal::shortest_decimal(gpu.memory_gb_shown());
     }
     match (config.model, field.scope()) {
         (None, Scope::WithModel) => {
@@ -202,6 +207,35 @@ mod tests {
         // Hidden until a model is chosen, and ready then: Llama 2 7B's.
         assert_eq!((at(Field::Layers), at(Field::Vocab)), ("32", "32000"));
         assert_eq!(parse_texts(&texts), Ok(Config::default()));
+    }
+
+    /// Issue 25: an A100 80GB's memory reads 85.9 GB in the form, not
+    /// 85.89934592, and means the card's exact memory read back; another
+    /// figure makes the GPU custom.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn a_gpus_memory_reads_as_people_write_it_and_means_the_card() {
+        for (gpu, shown) in [
+            ("a100-80gb", "85.9"),
+            ("h100-80gb", "85.52"),
+            ("t4", "16.11"),
+        ] {
+            let config = decode(&format!("gpu={gpu}")).config;
+            let mut texts = texts(&config);
+            assert_eq!(texts[Field::GpuMemory.index()], shown, "{gpu}");
+            assert_eq!(parse_texts(&texts), Ok(config), "{gpu}");
+            // The exact figure, as old links and the link write it, too.
+            texts[Field::GpuMemory.index()] =
+                crate::input::decimal::shortest_decimal(config.gpu_mem_gb);
+            assert_eq!(parse_texts(&texts), Ok(config), "{gpu}");
+            texts[Field::GpuMemory.index()] = "80".into();
+            let custom = parse_texts(&texts).unwrap();
+            assert_eq!((custom.gpu, custom.gpu_mem_gb), (None, 80.0), "{gpu}");
+        }
+        assert_eq!(
+            link::encode(&decode("gpu=a100-80gb").config),
+            "v=1&params=7&gpus=8&gpu_mem=85.89934592&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp&gpu=a100-80gb"
+        );
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
