@@ -342,7 +342,7 @@ async fn the_verdict_stays_in_view_while_a_field_is_edited() {
         browser
             .eval(
                 "const field = document.querySelector('input[name=seq]');
-                 field.scrollIntoView();
+                 field.scrollIntoView({ block: 'center' });
                  field.value = '8192';
                  field.dispatchEvent(new Event('input', { bubbles: true }));
                  return true;",
@@ -370,5 +370,69 @@ async fn the_verdict_stays_in_view_while_a_field_is_edited() {
             "{verdict}"
         );
     }
+    browser.close().await;
+}
+
+/// Issue 25: the form reads model → hardware → training → parallel layout →
+/// framework details, with the page's unit, language and theme in the header;
+/// a field that does not apply is hidden, not greyed; a closed fold's summary
+/// names what is set inside it, so nothing set is invisible.
+#[tokio::test]
+async fn the_form_shows_what_applies_in_the_users_order() {
+    let browser = Browser::start().await;
+    browser.open("?lang=en").await;
+    let legends = browser
+        .eval("return [...document.querySelectorAll('fieldset.group > legend')].map(l => l.textContent);")
+        .await;
+    assert_eq!(
+        legends,
+        serde_json::json!(["Model", "Hardware", "Training", "Parallel layout"])
+    );
+    let in_header = browser
+        .eval("return ['unit', 'lang', 'theme'].map(n => !!document.querySelector(`header select[name=${n}]`));")
+        .await;
+    assert_eq!(in_header, serde_json::json!([true, true, true]));
+    // Nodes and the links between GPUs are hardware, outside any fold.
+    let folded = browser
+        .eval("return ['nodes', 'nvlink', 'net'].map(n => !!document.querySelector(`[name=${n}]`).closest('details'));")
+        .await;
+    assert_eq!(folded, serde_json::json!([false, false, false]));
+    // [hidden, disabled, laid out] of a field's control.
+    let state = |name: &str| {
+        format!(
+            "const c = document.querySelector('[name={name}]');
+             return [c.closest('.field').hidden, c.disabled, c.getClientRects().length > 0];"
+        )
+    };
+    let hidden = serde_json::json!([true, false, false]);
+    let shown = serde_json::json!([false, false, true]);
+    // A bare size: no LoRA rank, no layout, no sequence; the size itself.
+    for name in ["rank", "tp", "seq"] {
+        assert_eq!(browser.eval(&state(name)).await, hidden, "{name}");
+    }
+    assert_eq!(browser.eval(&state("params")).await, shown, "params");
+    browser
+        .open("?lang=en&model=llama2-7b&method=lora&offload=optimizer")
+        .await;
+    for name in ["rank", "tp", "seq"] {
+        assert_eq!(browser.eval(&state(name)).await, shown, "{name}");
+    }
+    // A model's size is its architecture's (no stale "7" beside 6.74 B);
+    // a dense model has no experts' settings; QLoRA's quantisation is not LoRA's.
+    for name in ["params", "top_k", "quant"] {
+        assert_eq!(browser.eval(&state(name)).await, hidden, "{name}");
+    }
+    let summary = browser
+        .eval("return document.querySelector(\"[data-testid='framework-details'] > summary\").textContent;")
+        .await;
+    let summary = summary.as_str().unwrap_or_default();
+    assert!(
+        summary.starts_with("Framework details") && summary.contains("· Offload "),
+        "{summary}"
+    );
+    let open = browser
+        .eval("return document.querySelector(\"[data-testid='framework-details']\").open;")
+        .await;
+    assert_eq!(open, serde_json::json!(false));
     browser.close().await;
 }

@@ -297,6 +297,28 @@ async fn the_lessons_q6_opens_its_ranked_plans() {
         browser.attribute(&format!("fits-{id}"), "data-value").await,
         "true"
     );
+    // The plans, ranked again for the applied configuration, mark it as in
+    // use and say what it changed (issue 25).
+    browser
+        .client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(fantoccini::Locator::Css("[data-testid='plans-applied']"))
+        .await
+        .expect("the change is said");
+    let applied = browser.text("plans-applied").await;
+    assert!(
+        applied.starts_with("Applied: ") && applied.contains("Tensor parallelism (TP) 1 → "),
+        "{applied}"
+    );
+    let marked = browser
+        .eval(
+            "const rows = [...document.querySelectorAll(\".plans-table tr[aria-current='true']\")];
+             return rows.map(r => r.dataset.testid + ' ' + r.querySelector('button').disabled);",
+        )
+        .await;
+    assert_eq!(marked, serde_json::json!(["plan-0 true"]));
+    assert_eq!(browser.text("plan-use-0").await, "In use");
     let reports = browser.server.csp_reports();
     assert!(reports.is_empty(), "violations: {reports:?}");
     browser.close().await;

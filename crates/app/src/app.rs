@@ -12,7 +12,7 @@ use vram_core::config::ModelSpec;
 use vram_core::frameworks::runtime::BANDWIDTH_PRESETS;
 use vram_core::input::decimal::shortest_decimal;
 use vram_core::input::link::{self, LinkProblem};
-use vram_core::{Config, Field, Part, Report, Runtime};
+use vram_core::{Config, Field, Part, Report};
 
 use crate::chart::Chart;
 use crate::form::{controls, Form};
@@ -22,25 +22,25 @@ use vram_view::chart::ChartKind;
 use vram_view::replies::ReadReply;
 use vram_view::text::{self, Text};
 
-/// The form's sections, in the order the page shows them. A new field goes in
-/// one of these lists (see CONTRIBUTING.md).
+/// The form's sections, in the order the page shows them: model, hardware,
+/// training, parallel layout, then the folds of step time and framework
+/// details; the page's unit, language and theme sit in the header. A new
+/// field goes in one of these lists (see CONTRIBUTING.md).
 mod sections {
     use vram_core::Field::{self, *};
 
     /// The model: a preset or a bare size.
     pub const MODEL: [Field; 2] = [Model, Params];
-    /// What is trained: every parameter, or adapters (their settings greyed without).
-    pub const FINE_TUNING: [Field; 5] = [Method, Rank, Targets, Quant, DoubleQuant];
-    /// A model's architecture and its training step (shown with a model only).
-    pub const ARCHITECTURE: [Field; 15] = [
-        Layers, Hidden, Ffn, Heads, KvHeads, Vocab, Mlp, Tied, Seq, MicroBatch, Recompute, Flash,
-        Dropout, Framework, Attention,
-    ];
-    /// Beyond a Llama: a head size of its own, q/k norms, experts, latent
-    /// attention, and the experts' capacity (in a fold of their own).
-    pub const EXPERTS: [Field; 17] = [
+    /// A model's architecture (shown with a model only).
+    pub const ARCHITECTURE: [Field; 8] = [Layers, Hidden, Ffn, Heads, KvHeads, Vocab, Mlp, Tied];
+    /// Beyond a Llama: a head size of its own, q/k norms, biases and norms,
+    /// learned positions, experts and latent attention (in a fold of their own).
+    pub const BEYOND_LLAMA: [Field; 18] = [
         HeadDim,
         QkNorm,
+        Biases,
+        Norm,
+        Positions,
         Experts,
         TopK,
         ExpertFfn,
@@ -48,25 +48,54 @@ mod sections {
         SharedFfn,
         SharedGate,
         DenseLayers,
+        Capacity,
         QRank,
         KvRank,
         RopeDim,
         NopeDim,
         VDim,
-        Capacity,
-        Ep,
-        Positions,
     ];
-    /// The GPUs.
-    pub const GPUS: [Field; 3] = [Gpus, Gpu, GpuMemory];
-    /// The lesson's reserved share and training recipe.
-    pub const RECIPE: [Field; 6] = [Overhead, Context, Precision, Amp, GradAcc, Optimizer];
-    /// How the GPUs split the model (with a model only).
-    pub const PARALLEL: [Field; 5] = [Tp, Pp, Vpp, Cp, Sp];
-    /// What the step's time assumes.
-    pub const SPEED: [Field; 7] = [Mfu, Tflops, Nvlink, Network, OverlapGrad, Tokens, Price];
-    /// The batch, and how the page shows its results.
-    pub const DISPLAY: [Field; 5] = [GlobalBatch, Unit, Lang, Theme, Stage];
+    /// The GPU (its memory said in both units underneath).
+    pub const GPU: [Field; 2] = [Gpu, GpuMemory];
+    /// How many, how they are linked, and what is kept back on each.
+    pub const CLUSTER: [Field; 6] = [Gpus, Nodes, Nvlink, Network, Overhead, Context];
+    /// The numbers' formats and the optimizer (its bytes said underneath).
+    pub const RECIPE: [Field; 3] = [Precision, Amp, Optimizer];
+    /// What is trained: every parameter, or adapters (their settings hidden without).
+    pub const FINE_TUNING: [Field; 5] = [Method, Rank, Targets, Quant, DoubleQuant];
+    /// The step: gradients' format, batch, sequence and what is kept for backward.
+    pub const STEP: [Field; 7] = [
+        GradAcc,
+        Seq,
+        MicroBatch,
+        GlobalBatch,
+        Recompute,
+        Flash,
+        Dropout,
+    ];
+    /// The highlighted strategy, and how the GPUs split the model (with a model only).
+    pub const PARALLEL: [Field; 7] = [Stage, Tp, Pp, Vpp, Cp, Sp, Ep];
+    /// What the step's time assumes (a fold).
+    pub const SPEED: [Field; 5] = [Mfu, Tflops, OverlapGrad, Tokens, Price];
+    /// Accounting, and what each framework keeps and moves (a fold).
+    pub const FRAMEWORK: [Field; 14] = [
+        Accounting,
+        Framework,
+        Attention,
+        Offload,
+        OffloadTo,
+        BufferFactor,
+        LargestLayer,
+        ZeroInit,
+        Buffers,
+        ReduceBucket,
+        AllgatherBucket,
+        PrefetchBucket,
+        MaxLive,
+        Bandwidth,
+    ];
+    /// How the page shows its results, in the header.
+    pub const DISPLAY: [Field; 3] = [Unit, Lang, Theme];
     /// What a read-only figure's caption names after the parameter count (then
     /// the gradients' format and DeepSpeed's settings where they differ from
     /// their defaults): the step, the
@@ -84,22 +113,6 @@ mod sections {
         Precision,
         Optimizer,
         GlobalBatch,
-    ];
-    /// DeepSpeed's accounting, offload, nodes, buffers and communication.
-    pub const DEEPSPEED: [Field; 13] = [
-        Accounting,
-        BufferFactor,
-        Offload,
-        OffloadTo,
-        Nodes,
-        LargestLayer,
-        ZeroInit,
-        Buffers,
-        ReduceBucket,
-        AllgatherBucket,
-        PrefetchBucket,
-        MaxLive,
-        Bandwidth,
     ];
 }
 
@@ -212,6 +225,23 @@ pub fn App() -> impl IntoView {
     // The Q6 scenario whose lesson question is shown, until its real model is.
     let lesson_step = RwSignal::new(None::<&'static str>);
     let section = move |fields: &[Field]| controls(fields, form, errors, t);
+    // What a fold holds that the link carries (set away from its default), in
+    // words: nothing set inside a closed fold is invisible.
+    let set_in = move |fields: &'static [Field]| {
+        move || {
+            query.with(|q| {
+                let set = fields
+                    .iter()
+                    .filter(|f| link::carries(q, **f))
+                    .map(|&f| text::field_words(t, f, &form.text(f).get()))
+                    .collect::<Vec<_>>();
+                match set.is_empty() {
+                    true => String::new(),
+                    false => format!("· {}", set.join(" · ")),
+                }
+            })
+        }
+    };
     // What the link shows (a lesson's embed may want one part), and whether it
     // can be changed: both fixed for the page's life, like the language.
     let shows = move |part: Part| initial.show.contains(part);
@@ -238,35 +268,47 @@ pub fn App() -> impl IntoView {
                     })}
                 </div>
             })}
-            {section(&sections::MODEL)}
-            {editable.then(|| view! { <PasteConfig config=config form=form t=t /> })}
-            <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
-                {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
-                {move || active_note(t, &config.get())}
-            </p>
-            <fieldset class="architecture" hidden=move || !with_model.get()>
-                <legend>{t.architecture}</legend>
-                {section(&sections::ARCHITECTURE)}
-                <details class="experts" data-testid="experts-details" open=initial.model.is_some_and(|m| m.architecture.moe.is_moe() || m.architecture.mla.is_latent() || m.architecture.head_dim > 0)>
-                    <summary>{t.moe_details}</summary>
-                    {section(&sections::EXPERTS)}
+            <fieldset class="group">
+                <legend>{t.group_model}</legend>
+                {section(&sections::MODEL)}
+                {editable.then(|| view! { <PasteConfig config=config form=form t=t /> })}
+                <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
+                    {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
+                    {move || active_note(t, &config.get())}
+                </p>
+                <fieldset class="architecture" hidden=move || !with_model.get()>
+                    <legend>{t.architecture}</legend>
+                    {section(&sections::ARCHITECTURE)}
+                    <details class="experts" data-testid="experts-details" open=initial.model.is_some_and(|m| m.architecture != m.dense().architecture)>
+                        <summary>{t.moe_details} <span class="set">{set_in(&sections::BEYOND_LLAMA)}</span></summary>
+                        {section(&sections::BEYOND_LLAMA)}
+                    </details>
+                </fieldset>
+            </fieldset>
+            <fieldset class="group">
+                <legend>{t.group_hardware}</legend>
+                {section(&sections::GPU)}
+                <p class="hint" data-testid="gpu-capacity" data-value=move || shortest_decimal(config.read().gpu_mem_gb)>{move || gpu_capacity(&config.get())}</p>
+                {section(&sections::CLUSTER)}
+            </fieldset>
+            <fieldset class="group">
+                <legend>{t.group_training}</legend>
+                {section(&sections::RECIPE)}
+                <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
+                {section(&sections::FINE_TUNING)}
+                {section(&sections::STEP)}
+            </fieldset>
+            <fieldset class="group">
+                <legend>{t.parallel_heading}</legend>
+                {section(&sections::PARALLEL)}
+                <details class="fold" data-testid="speed-details" open=initial.runtime.speed != Default::default()>
+                    <summary>{t.speed_heading} <span class="set">{set_in(&sections::SPEED)}</span></summary>
+                    {section(&sections::SPEED)}
                 </details>
             </fieldset>
-            {section(&sections::FINE_TUNING)}
-            {section(&sections::GPUS)}
-            <p class="hint" data-testid="gpu-capacity">{move || gpu_capacity(&config.get())}</p>
-            {section(&sections::RECIPE)}
-            <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
-            {section(&sections::DISPLAY)}
-            <details class="parallel" data-testid="parallel-details"
-                open=initial.runtime.layout != vram_core::memory::parallel::Layout::SINGLE || initial.runtime.speed.tokens_billions.is_some()>
-                <summary>{t.parallel_heading}</summary>
-                <div hidden=move || !with_model.get()>{section(&sections::PARALLEL)}</div>
-                {section(&sections::SPEED)}
-            </details>
-            <details class="runtime" open=initial.runtime != Runtime::default()>
-                <summary>{t.runtime}</summary>
-                {section(&sections::DEEPSPEED)}
+            <details class="fold" data-testid="framework-details">
+                <summary>{t.runtime} <span class="set">{set_in(&sections::FRAMEWORK)}</span></summary>
+                {section(&sections::FRAMEWORK)}
                 <datalist id="bw-presets">
                     {BANDWIDTH_PRESETS.map(|p| view! { <option value=shortest_decimal(p.gb_per_s)>{p.name}</option> })}
                 </datalist>
@@ -304,6 +346,7 @@ pub fn App() -> impl IntoView {
     view! {
         <main class="calculator">
             <header class="masthead">
+                {shows(Part::Form).then(|| view! { <div class="prefs">{section(&sections::DISPLAY)}</div> })}
                 <h1>{t.title}</h1>
                 // The course's Chinese name under the English title; a Chinese page has no second title.
                 <p class="title-alt" lang=t.subtitle_lang hidden=t.subtitle.is_empty()>{t.subtitle}</p>
@@ -388,7 +431,7 @@ fn model_note(t: &Text, config: &Config) -> String {
 /// show, as the form shows it, after the exact parameter count
 /// (`13,015,864,320 parameters (Llama 2 13B) · Sequence length 2048 tokens · …`).
 fn caption(t: &Text, config: &Config) -> String {
-    use vram_core::input::form::{is_enabled, options, text_of};
+    use vram_core::input::form::{is_enabled, text_of};
     let text = |field: Field| text_of(config, field);
     let default = Config::default();
     let params = config.params().map_or(0.0, |p| p.get());
@@ -401,35 +444,15 @@ fn caption(t: &Text, config: &Config) -> String {
     let changed = |field: &Field| text_of(&default, *field) != text(*field);
     let if_changed = sections::FINE_TUNING
         .into_iter()
-        .chain([
-            Field::GradAcc,
-            Field::Dropout,
-            Field::Framework,
-            Field::Attention,
-            Field::Context,
-        ])
-        .chain(sections::DEEPSPEED);
+        .chain([Field::GradAcc, Field::Dropout, Field::Context, Field::Nodes])
+        .chain(sections::FRAMEWORK);
     let fields = sections::CAPTION
         .into_iter()
         .chain(if_changed.filter(changed))
         .filter(|&field| is_enabled(field, text) && !text(field).is_empty())
         // The GPU's memory is in its name.
         .filter(|&field| !(field == Field::GpuMemory && config.gpu.is_some()))
-        .map(|field| {
-            let words = text::field_text(t, field);
-            let value = match field.is_number() {
-                true => format!("{} {}", text(field), words.unit)
-                    .trim_end()
-                    .to_string(),
-                false => options(field)
-                    .iter()
-                    .position(|&key| key == text(field))
-                    .and_then(|i| text::choice_labels(t, field).get(i).copied())
-                    .unwrap_or_default()
-                    .to_string(),
-            };
-            format!("{} {value}", words.label)
-        });
+        .map(|field| text::field_words(t, field, &text(field)));
     core::iter::once(size)
         .chain(fields)
         .collect::<Vec<_>>()

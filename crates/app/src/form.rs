@@ -59,9 +59,10 @@ impl Form {
         form::parse(|field| self.text(field).get())
     }
 
-    /// Whether `field`'s control takes input now.
-    pub fn is_enabled(self, field: Field) -> bool {
-        self.editable && form::is_enabled(field, |f| self.text(f).get())
+    /// Whether `field` applies to what the form describes now (a LoRA rank
+    /// under LoRA, a layout with a model): a field that does not is hidden.
+    pub fn applies(self, field: Field) -> bool {
+        form::is_enabled(field, |f| self.text(f).get())
     }
 
     /// The defaults with only `field` applied: a choice that the page follows
@@ -95,17 +96,17 @@ impl Form {
 }
 
 /// The control of `field`: a text box for a number, a drop-down for a choice,
-/// with its label, unit, hint and the core's verdict on what was typed.
+/// with its label, unit, hint and the core's verdict on what was typed;
+/// hidden while the field does not apply, disabled in a read-only figure.
 pub fn control(
     field: Field,
     form: Form,
     errors: Memo<Vec<InputError>>,
     t: &'static Text,
 ) -> impl IntoView {
-    let disabled = move || !form.is_enabled(field);
     match field.is_number() {
-        true => Either::Left(number_field(field, form, errors, disabled, t)),
-        false => Either::Right(choice_field(field, form, errors, disabled, t)),
+        true => Either::Left(number_field(field, form, errors, t)),
+        false => Either::Right(choice_field(field, form, errors, t)),
     }
 }
 
@@ -128,7 +129,6 @@ fn number_field(
     field: Field,
     form: Form,
     errors: Memo<Vec<InputError>>,
-    disabled: impl Fn() -> bool + Send + Sync + 'static,
     t: &'static Text,
 ) -> impl IntoView {
     let text::FieldText { label, unit, hint } = field_text(t, field);
@@ -143,7 +143,7 @@ fn number_field(
     };
     let value = form.text(field);
     view! {
-        <div class="field" class:invalid=move || error().is_some()>
+        <div class="field" class:invalid=move || error().is_some() hidden=move || !form.applies(field)>
             <label for=id>{label}</label>
             <div class="with-unit">
                 <input
@@ -157,7 +157,7 @@ fn number_field(
                     on:input=move |ev| form.set(field, event_target_value(&ev))
                     // The bandwidth offers the interconnect presets (the page's datalist).
                     list=(field == Field::Bandwidth).then_some("bw-presets")
-                    disabled=disabled
+                    disabled=!form.editable
                     aria-invalid=move || error().is_some().to_string()
                     aria-describedby=described_by
                 />
@@ -177,7 +177,6 @@ fn choice_field(
     field: Field,
     form: Form,
     errors: Memo<Vec<InputError>>,
-    disabled: impl Fn() -> bool + Send + Sync + 'static,
     t: &'static Text,
 ) -> impl IntoView {
     let id = field.key();
@@ -195,9 +194,9 @@ fn choice_field(
         .collect_view();
     let error_id = format!("{id}-error");
     view! {
-        <div class="field" class:invalid=move || error().is_some()>
+        <div class="field" class:invalid=move || error().is_some() hidden=move || !form.applies(field)>
             <label for=id>{label}</label>
-            <select id=id name=id disabled=disabled aria-describedby=error_id.clone()
+            <select id=id name=id disabled=!form.editable aria-describedby=error_id.clone()
                 aria-invalid=move || error().is_some().to_string()
                 on:change=move |ev| form.set(field, event_target_value(&ev))>
                 {options}

@@ -26,6 +26,9 @@ pub fn Plans(
     t: &'static Text,
 ) -> impl IntoView {
     let place = NodeRef::<leptos::html::Div>::new();
+    // The links before and after the plan applied last: while the form is
+    // that plan, the table says what applying it changed.
+    let applied = StoredValue::new((String::new(), String::new()));
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     // Ranked and drawn by the lazily loaded module while the fold is open,
     // and asked what they found when no strategy fits on its own (the
@@ -59,7 +62,14 @@ pub fn Plans(
                 canvas.try_get_untracked().flatten(),
                 config.try_get_untracked().is_some_and(|now| now == shown),
             ) {
-                crate::share::render_plans(lazy, &link::encode(&shown), zh, &place, &canvas);
+                let query = link::encode(&shown);
+                let before = applied
+                    .try_with_value(|(before, after)| match *after == query {
+                        true => before.clone(),
+                        false => String::new(),
+                    })
+                    .unwrap_or_default();
+                crate::share::render_plans(lazy, &query, &before, zh, &place, &canvas);
             }
         }));
     });
@@ -71,7 +81,9 @@ pub fn Plans(
             .and_then(|e| e.dyn_into::<web_sys::Element>().ok())
             .and_then(|e| e.get_attribute("data-query"));
         if let Some(query) = query {
-            form.load(&link::decode(&query).config);
+            let plan = link::decode(&query).config;
+            applied.set_value((link::encode(&config.get_untracked()), link::encode(&plan)));
+            form.load(&plan);
         }
     };
     let _ = MemoryUnit::Gb;

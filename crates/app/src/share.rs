@@ -257,7 +257,7 @@ export function read_with(lazy, text, query, zh) { return lazy.read_config(text,
 export function megatron_with(lazy, query, zh) { return lazy.megatron(query, zh); }
 export function plans_verdict_with(lazy, query, zh) { return lazy.plans_verdict(query, zh); }
 export function scroll_to_plans() { document.querySelector("[data-testid='plans']")?.scrollIntoView(); }
-export function render_plans_with(lazy, query, zh, place, canvas) { lazy.render_plans(query, zh, place, canvas); }
+export function render_plans_with(lazy, query, before, zh, place, canvas) { lazy.render_plans(query, before, zh, place, canvas); }
 "#)]
 extern "C" {
     /// Imports what the page loads when it is used (`lazy/vram_lazy.js`, next
@@ -278,6 +278,7 @@ extern "C" {
     fn render_plans_with(
         lazy: &JsValue,
         query: &str,
+        before: &str,
         zh: bool,
         place: &web_sys::Element,
         canvas: &web_sys::HtmlCanvasElement,
@@ -285,15 +286,17 @@ extern "C" {
 }
 
 /// Ranks and shows the plans of the configuration whose link is `query`,
-/// with the lazily loaded module.
+/// with the lazily loaded module; `before` (a link, or empty) is the
+/// configuration a plan was applied to.
 pub fn render_plans(
     lazy: &JsValue,
     query: &str,
+    before: &str,
     zh: bool,
     place: &web_sys::Element,
     canvas: &web_sys::HtmlCanvasElement,
 ) {
-    render_plans_with(lazy, query, zh, place, canvas);
+    render_plans_with(lazy, query, before, zh, place, canvas);
 }
 
 /// What runs once the lazily loaded module is there (or could not be).

@@ -37,16 +37,18 @@ fn words(zh: bool) -> &'static vram_view::text::LazyText {
 }
 
 /// Ranks the plans of the configuration whose link is `query` and shows them:
-/// the table in `place`, the chart on `canvas`, in Chinese when `zh`
+/// the table in `place`, the chart on `canvas`, in Chinese when `zh`, and
+/// what applying a plan to `before` (a link, or empty) changed
 /// ([`vram_view::plans::render`]).
 #[wasm_bindgen]
 pub fn render_plans(
     query: &str,
+    before: &str,
     zh: bool,
     place: &web_sys::Element,
     canvas: &web_sys::HtmlCanvasElement,
 ) {
-    vram_view::plans::render(query, zh, place, canvas);
+    vram_view::plans::render(query, before, zh, place, canvas);
 }
 
 /// What the ranked plans of the configuration whose link is `query` found,

@@ -121,17 +121,53 @@ fn plans_count(w: &LazyText, config: &Config, plans: &[Plan]) -> String {
     }
 }
 
-/// The plans of `config` in `t`'s words: how many fit, and the ten first as
-/// a table, each row's cells labelled for the phone layout and its button
-/// carrying the link of the configuration it applies (the page listens for
-/// the click on the table's place).
+/// What applying a plan changed, field by field in the form's words
+/// (`Tensor parallelism (TP) 1 → 4`): each field the form shows for `after`
+/// whose value differs from `before`'s.
+pub fn changes(t: &Text, before: &Config, after: &Config) -> Vec<String> {
+    use vram_core::input::form::{is_enabled, text_of};
+    vram_core::Field::ALL
+        .into_iter()
+        .filter(|&field| is_enabled(field, |f| text_of(after, f)))
+        .filter_map(|field| {
+            let (old, new) = (text_of(before, field), text_of(after, field));
+            (old != new).then(|| {
+                format!(
+                    "{} {} → {}",
+                    text::field_text(t, field).label,
+                    text::value_words(t, field, &old),
+                    text::value_words(t, field, &new)
+                )
+            })
+        })
+        .collect()
+}
+
+/// The row of `plans` that `config` already is (its button would change
+/// nothing): the plan applied last, kept marked after the ranking is redone.
+pub fn current_row(config: &Config, plans: &[Plan]) -> Option<usize> {
+    plans.iter().position(|plan| plan.apply(config) == *config)
+}
+
+/// The plans of `config` in `t`'s words: how many fit, what applying one
+/// changed (from `before`, the configuration it was applied to), and the ten
+/// first as a table, each row's cells labelled for the phone layout and its
+/// button carrying the link of the configuration it applies (the page listens
+/// for the click on the table's place); the row `config` already is, marked.
 #[component]
 pub fn PlansTable(
     t: &'static Text,
     w: &'static LazyText,
     config: Config,
     plans: Vec<Plan>,
+    before: Option<Config>,
 ) -> impl IntoView {
+    let current = current_row(&config, &plans);
+    let applied = before
+        .filter(|_| current.is_some())
+        .map(|before| changes(t, &before, &config))
+        .filter(|changes| !changes.is_empty())
+        .map(|changes| text::fill(w.plans_applied, &[&changes.join(" · ")]));
     let heads = [
         w.col_layout,
         t.col_strategy,
@@ -152,13 +188,15 @@ pub fn PlansTable(
                 .into_iter()
                 .map(|(label, value)| view! { <td data-label=label>{value}</td> })
                 .collect_view();
+            let used = current == Some(i);
             view! {
-                <tr class:fits=plan.fits data-testid=format!("plan-{i}")>
+                <tr class:fits=plan.fits class:current=used aria-current=used.then_some("true")
+                    data-testid=format!("plan-{i}")>
                     {cells}
                     <td>
                         <button type="button" class="quiet" data-testid=format!("plan-use-{i}")
-                            data-query=link::encode(&plan.apply(&config))>
-                            {w.plans_apply}
+                            disabled=used data-query=link::encode(&plan.apply(&config))>
+                            {if used { w.plans_in_use } else { w.plans_apply }}
                         </button>
                     </td>
                 </tr>
@@ -167,6 +205,7 @@ pub fn PlansTable(
         .collect_view();
     view! {
         <p data-testid="plans-count">{plans_count(w, &config, &plans)}</p>
+        {applied.map(|words| view! { <p class="applied" role="status" data-testid="plans-applied">{words}</p> })}
         <div class="table-scroll">
             <table class="results plans-table">
                 <thead>
@@ -185,15 +224,19 @@ thread_local! {
 }
 
 /// Ranks the plans of the configuration whose link is `query` and shows
-/// them: the table in `place`, the chart on `canvas`, in Chinese when `zh`.
-/// Run by the lazily loaded module (`crates/lazy`).
+/// them: the table in `place`, the chart on `canvas`, in Chinese when `zh`;
+/// `before`, when not empty, is the link of the configuration a plan was
+/// applied to, to say what it changed. Run by the lazily loaded module
+/// (`crates/lazy`).
 pub fn render(
     query: &str,
+    before: &str,
     zh: bool,
     place: &web_sys::Element,
     canvas: &web_sys::HtmlCanvasElement,
 ) {
     let config = link::decode(query).config;
+    let before = (!before.is_empty()).then(|| link::decode(before).config);
     let lang = if zh { Lang::Zh } else { Lang::En };
     let (t, w) = (text::of(lang), text::lazy_of(lang));
     let plans = vram_core::time::plans::plans(&config);
@@ -211,8 +254,59 @@ pub fn render(
                 w,
                 config,
                 plans,
+                before,
             })
         });
         MOUNTED.with(|mounted| *mounted.borrow_mut() = Some(Box::new(handle)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{EN, ZH};
+
+    /// Issue 25: "Use" marks the applied plan and keeps it marked once the
+    /// plans are ranked again for the configuration it made, and says what
+    /// it changed, in the form's words.
+    #[test]
+    fn an_applied_plan_stays_marked_and_says_what_it_changed() {
+        let query = "model=llama2-70b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1\
+                     &recompute=full&stage=3&global_batch=64";
+        let before = link::decode(query).config;
+        let plans = vram_core::time::plans::plans(&before);
+        // The form itself is ranked too: ZeRO-3 on 8 GPUs, over the memory.
+        let own = current_row(&before, &plans).expect("the form's own layout");
+        assert!(!plans[own].fits && plans[own].layout.tp == 1 && plans[own].layout.pp == 1);
+        for chosen in [0, 3] {
+            let after = link::decode(&link::encode(&plans[chosen].apply(&before))).config;
+            let ranked = vram_core::time::plans::plans(&after);
+            let row = current_row(&after, &ranked).expect("the applied plan is ranked");
+            assert_eq!(ranked[row].layout, plans[chosen].layout, "plan {chosen}");
+            assert_eq!(
+                ranked[row].strategy, plans[chosen].strategy,
+                "plan {chosen}"
+            );
+            let said = changes(&EN, &before, &after);
+            assert!(!said.is_empty(), "plan {chosen}");
+            for line in &said {
+                assert!(line.contains(" → "), "{line}");
+            }
+            let l = plans[chosen].layout;
+            if l.tp > 1 {
+                assert!(
+                    said.iter()
+                        .any(|s| s.starts_with(&format!("Tensor parallelism (TP) 1 → {}", l.tp))),
+                    "{said:?}"
+                );
+            }
+        }
+        // In Chinese, with the choices' labels.
+        let after = plans[0].apply(&before);
+        let said = changes(&ZH, &before, &after).join(" · ");
+        assert!(
+            !said.contains("none") && !said.contains("optimizer"),
+            "{said}"
+        );
     }
 }

@@ -225,7 +225,11 @@ texts! {
     model_by_size: &'static str = "By size only (the lesson)", "只按参数量（课程做法）";
     parameters: &'static str = "parameters", "个参数";
     custom_from: &'static str = "custom, from", "自定义，基于";
-    architecture: &'static str = "Architecture and step", "模型结构与训练步";
+    architecture: &'static str = "Architecture", "模型结构";
+    group_model: &'static str = "Model", "模型";
+    group_hardware: &'static str = "Hardware", "硬件";
+    group_training: &'static str = "Training", "训练";
+    speed_heading: &'static str = "Step time: efficiency, peak, overlap, tokens, price", "单步时间：效率、峰值算力、通信掩盖、词元、价格";
     label_layers: &'static str = "Layers", "层数";
     label_hidden: &'static str = "Hidden size", "隐藏层维度";
     label_ffn: &'static str = "FFN size", "FFN 维度";
@@ -304,7 +308,7 @@ texts! {
     plans_see: &'static str = "See the ranked layouts ↓", "查看布局排名 ↓";
     nothing_fits: &'static str = " No number of GPUs fits it: choose a smaller model or micro-batch.",
         "多少张 GPU 都放不下：请换更小的模型或微批次。";
-    runtime: &'static str = "DeepSpeed: accounting, offload, nodes, communication", "DeepSpeed：口径、卸载、节点、通信";
+    runtime: &'static str = "Framework details: accounting, offload, buffers, communication", "框架细节：口径、卸载、缓冲区、通信";
     label_accounting: &'static str = "Accounting", "计算口径";
     accounting: [&'static str; 3] = ["The lesson's formulas", "DeepSpeed's estimator", "Beside Megatron-LM's estimate"], ["课程公式", "DeepSpeed 估算器", "并列 Megatron-LM 的估算"];
     label_offload: &'static str = "Offload", "卸载";
@@ -344,7 +348,7 @@ texts! {
     framework: [&'static str; 2] = ["Megatron-LM (Korthikanti)", "Hugging Face (measured)"],
         ["Megatron-LM（Korthikanti）", "Hugging Face（实测）"];
     label_attention: &'static str = "Attention implementation", "注意力实现";
-    moe_details: &'static str = "Experts and attention details", "专家与注意力细节";
+    moe_details: &'static str = "Beyond a Llama: head size, norms, biases, experts, latent attention", "Llama 之外：头维度、归一化、偏置、专家、潜在注意力";
     label_head_dim: &'static str = "Head size", "注意力头维度";
     hint_head_dim: &'static str = "0: hidden size ÷ heads. Qwen3 sets its own (128).", "0 表示 隐藏层维度 ÷ 头数；Qwen3 单独设定（128）。";
     label_qk_norm: &'static str = "Norms on q and k", "q、k 上的归一化";
@@ -373,7 +377,7 @@ texts! {
         "路由专家分到 EP 张 GPU 上；它们的状态在 GPU 数 ÷ EP 的组内切分。";
     err_needs_experts: &'static str = "Needs a mixture of experts (routed experts > 0).", "需要混合专家模型（路由专家数 > 0）。";
     err_not_in_deepspeed: &'static str = "Counted with the lesson's accounting and without offload only.", "仅在课程口径且不卸载时计算。";
-    parallel_heading: &'static str = "Parallel layout and step time", "并行布局与单步时间";
+    parallel_heading: &'static str = "Parallel layout", "并行布局";
     not_run: &'static str = "n/a", "不适用";
     plans_heading: &'static str = "Which layout? Ranked plans for these GPUs", "选哪种并行布局？这些 GPU 上的方案排名";
     plans_hint: &'static str =
@@ -499,6 +503,8 @@ texts! {
         "DeepSpeed 估算器和 Hugging Face 口径下没有布局排名：二者都不切分模型。请选择课程口径或 Megatron-LM 口径。";
     plans_invalid: &'static str = "Correct the highlighted field first.", "请先修改标红的输入。";
     plans_apply: &'static str = "Use", "采用";
+    plans_in_use: &'static str = "In use", "已采用";
+    plans_applied: &'static str = "Applied: {}.", "已采用：{}。";
     col_layout: &'static str = "Layout", "布局";
     col_recompute: &'static str = "Recompute", "重计算";
     col_offload: &'static str = "Offload", "卸载";
@@ -726,6 +732,32 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Bandwidth => (t.label_bandwidth, t.unit_bandwidth, Some(t.hint_bandwidth)),
     };
     FieldText { label, unit, hint }
+}
+
+/// A field's value as the form shows it: a number with its unit
+/// (`2048 tokens`), a choice by its label (`Optimizer states`).
+pub fn value_words(t: &Text, field: Field, value: &str) -> String {
+    match field.is_number() {
+        true => format!("{value} {}", field_text(t, field).unit)
+            .trim_end()
+            .to_string(),
+        false => vram_core::input::form::options(field)
+            .iter()
+            .position(|&key| key == value)
+            .and_then(|i| choice_labels(t, field).get(i).copied())
+            .unwrap_or_default()
+            .to_string(),
+    }
+}
+
+/// A field and its value as the form shows them: `Sequence length 2048
+/// tokens`, `Offload Optimizer states`.
+pub fn field_words(t: &Text, field: Field, value: &str) -> String {
+    format!(
+        "{} {}",
+        field_text(t, field).label,
+        value_words(t, field, value)
+    )
 }
 
 /// The words for each option of a choice field, in the order of

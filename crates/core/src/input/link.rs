@@ -126,6 +126,16 @@ pub fn decode_order() -> impl Iterator<Item = Field> {
     presets.chain(Field::ALL.into_iter().filter(|f| !f.is_preset()))
 }
 
+/// Whether `query`, a link [`encode`] wrote, carries `field`: a key written
+/// only where it differs from its default (or its preset's value) is there
+/// exactly when the field was set.
+pub fn carries(query: &str, field: Field) -> bool {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .any(|pair| pair.split('=').next() == Some(field.key()))
+}
+
 /// Every field a link may carry, in the order [`encode`] writes them.
 pub fn all_fields() -> impl Iterator<Item = Field> {
     Field::ALL.into_iter()
@@ -326,6 +336,20 @@ mod tests {
     use crate::model::architecture::Mlp;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// A fold's summary names what the link carries: a key set away from its
+    /// default, or a model's own (Mixtral's experts), never a key that only
+    /// starts like it.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn a_link_carries_the_fields_set_away_from_their_defaults() {
+        let query = encode(&decode("?model=mixtral-8x7b&tp=2&offload=optimizer").config);
+        assert!(carries(&query, Field::Tp) && carries(&query, Field::Offload));
+        assert!(carries(&query, Field::Experts) && !carries(&query, Field::Pp));
+        assert!(!carries(&query, Field::OffloadTo), "{query}");
+        let query = encode(&decode("?model=llama2-7b").config);
+        assert!(!carries(&query, Field::Experts) && !carries(&query, Field::HeadDim));
+    }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
