@@ -356,10 +356,10 @@ pub fn draw(
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D context")?;
     let root = backend.into_drawing_area();
     match kind {
-        ChartKind::Scaling => plot_scaling(&root, report, scale, palette),
+        ChartKind::Scaling => plot_scaling(&root, report, scale, palette, t),
         ChartKind::Step => plot_step(&root, report, scale, &measure, palette, t),
         ChartKind::Plans => plot_plans(&root, report, plans, scale, palette, t),
-        _ => plot(&root, report, scale, &measure, palette, t, kind),
+        _ => plot(&root, report, scale, &measure, palette, t, kind).map(drop),
     }
     .map_err(|e| e.to_string())
 }
@@ -406,7 +406,7 @@ fn plot<B: DrawingBackend>(
     palette: Palette,
     t: &Text,
     kind: ChartKind,
-) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+) -> Result<LabelBoxes, DrawingAreaErrorKind<B::ErrorType>> {
     let Palette {
         ground,
         ink,
@@ -438,13 +438,24 @@ fn plot<B: DrawingBackend>(
         ),
         _ => (model, t.chart_y_axis.to_string()),
     };
-    let tallest = report
+    // The tallest value and the next (without a sort: its code would cost
+    // the page kilobytes).
+    let (tallest, next) = report
         .strategies
         .iter()
         .map(value_of)
         .filter(|value| value.is_finite())
-        .fold(reference, f64::max);
-    let y_max = tallest * 1.2;
+        .fold((reference, 0.0), |(first, second), value| {
+            if value > first {
+                (value, first)
+            } else {
+                (first, second.max(value))
+            }
+        });
+    // One bar that dwarfs the others (DDP's terabyte beside ZeRO-3's
+    // gigabytes) is cut, and the axis broken, so the others stay legible.
+    let broken = tallest > 3.0 * next;
+    let y_max = if broken { next * 1.5 } else { tallest * 1.2 };
 
     let (width, height) = root.dim_in_pixel();
     let (left, right) = (px(64.0), width as i32 - px(16.0));
@@ -488,6 +499,40 @@ fn plot<B: DrawingBackend>(
     let name_style = font(13.0)
         .color(&ink)
         .pos(Pos::new(HPos::Center, VPos::Top));
+    // Lines across every bar, each labelled on the chart's ground: the current
+    // model; or the usable memory and the card's capacity.
+    let lines = match kind {
+        ChartKind::Memory => vec![
+            (
+                in_unit(report.budget.usable()),
+                model_line,
+                t.chart_usable,
+                report.budget.usable(),
+            ),
+            (
+                in_unit(report.budget.gpu_memory()),
+                ink,
+                t.chart_capacity,
+                report.budget.gpu_memory(),
+            ),
+        ],
+        _ => vec![(
+            model,
+            model_line,
+            t.chart_legend_model,
+            vram_core::Bytes::ZERO,
+        )],
+    };
+    // Where the lines are and where labels are, so that no label is drawn
+    // over a line or another label.
+    let line_boxes: Vec<[i32; 4]> = lines
+        .iter()
+        .map(|line| {
+            let y = y_of(line.0);
+            [left, y - 1, right, y + 1]
+        })
+        .collect();
+    let mut taken: Vec<[i32; 4]> = Vec::new();
     for (index, row) in report.strategies.iter().enumerate() {
         let x = x_of(index);
         // An unbounded model (everything offloaded) fills the chart's height.
@@ -547,34 +592,33 @@ fn plot<B: DrawingBackend>(
                 ink.stroke_width(px(2.0) as u32),
             ))?;
         }
-        root.draw_text(&label, &value_style, (x, bar_top - px(3.0)))?;
+        if value_of(row) > y_max {
+            // The axis' break, across the cut bar.
+            for dy in [px(10.0), px(16.0)] {
+                root.draw(&PathElement::new(
+                    vec![
+                        (x - half_bar - px(3.0), bar_top + dy + px(4.0)),
+                        (x + half_bar + px(3.0), bar_top + dy - px(4.0)),
+                    ],
+                    ground.stroke_width(px(3.0) as u32),
+                ))?;
+            }
+        }
+        let half = measure.width(&label, 13.0 * scale) / 2;
+        let mut label_y = bar_top - px(3.0);
+        // A label a line would cross goes above that line.
+        for _ in 0..line_boxes.len() {
+            let here = [x - half, label_y - px(15.0), x + half, label_y];
+            match line_boxes.iter().find(|line| overlap(line, &here)) {
+                Some(line) => label_y = line[1] - px(2.0),
+                None => break,
+            }
+        }
+        taken.push([x - half, label_y - px(15.0), x + half, label_y]);
+        root.draw_text(&label, &value_style, (x, label_y))?;
         root.draw_text(row.strategy.label(), &name_style, (x, bottom + px(8.0)))?;
     }
 
-    // Lines across every bar, each labelled on the chart's ground: the current
-    // model; or the usable memory and the card's capacity.
-    let lines = match kind {
-        ChartKind::Memory => vec![
-            (
-                in_unit(report.budget.usable()),
-                model_line,
-                t.chart_usable,
-                report.budget.usable(),
-            ),
-            (
-                in_unit(report.budget.gpu_memory()),
-                ink,
-                t.chart_capacity,
-                report.budget.gpu_memory(),
-            ),
-        ],
-        _ => vec![(
-            model,
-            model_line,
-            t.chart_legend_model,
-            vram_core::Bytes::ZERO,
-        )],
-    };
     for (value, color, name, bytes) in lines {
         let line_y = y_of(value);
         root.draw(&PathElement::new(
@@ -586,26 +630,41 @@ fn plot<B: DrawingBackend>(
             _ => format_params(report.setup.params()),
         };
         let line_label = format!("{name}: {shown}");
-        let text_width = measure.width(&line_label, 12.0 * scale);
-        let pad = px(3.0);
-        let label_top = (line_y - px(12.0) - 2 * pad).max(0);
+        let (w, h) = (measure.width(&line_label, 12.0 * scale) + px(6.0), px(18.0));
+        // Above the line at the right, else below it, else at the left: the
+        // first place that covers no other label.
+        let places = [
+            [right - w, line_y - h, right, line_y - 1],
+            [right - w, line_y + 2, right, line_y + h + 1],
+            [left + 1, line_y - h, left + 1 + w, line_y - 1],
+            [left + 1, line_y + 2, left + 1 + w, line_y + h + 1],
+        ];
+        let free = |b: &[i32; 4]| !taken.iter().chain(&line_boxes).any(|t| overlap(t, b));
+        let place = places.into_iter().find(free).unwrap_or(places[0]);
+        taken.push(place);
         root.draw(&Rectangle::new(
-            [
-                (right - text_width - 2 * pad, label_top),
-                (right, line_y - 1),
-            ],
+            [(place[0], place[1]), (place[2], place[3])],
             ground.mix(0.9).filled(),
         ))?;
         root.draw_text(
             &line_label,
             &font(12.0)
                 .color(&color)
-                .pos(Pos::new(HPos::Right, VPos::Top)),
-            (right - pad, label_top + pad),
+                .pos(Pos::new(HPos::Left, VPos::Top)),
+            (place[0] + px(3.0), place[1] + px(3.0)),
         )?;
     }
     root.present()?;
-    Ok(())
+    Ok((taken, line_boxes))
+}
+
+/// Where a bar chart drew its labels (bars' values, then the lines' names)
+/// and its lines, as boxes (left, top, right, bottom) in pixels.
+type LabelBoxes = (Vec<[i32; 4]>, Vec<[i32; 4]>);
+
+/// Whether two boxes (left, top, right, bottom) share any pixel.
+fn overlap(a: &[i32; 4], b: &[i32; 4]) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
 }
 
 /// The largest trainable model of each strategy ([`Report::scaling`]), on
@@ -615,14 +674,15 @@ fn scaling(report: &Report) -> Vec<(u32, [vram_core::ParamCount; 4])> {
 }
 
 /// The largest trainable model against the number of GPUs, both on logarithmic
-/// scales, one line per strategy, the current number of GPUs marked (the
-/// heading names the axes): DDP stays flat, ZeRO-1 and ZeRO-2 level off,
-/// ZeRO-3 grows with the cluster.
+/// scales and titled, one line per strategy, the current number of GPUs
+/// marked: DDP stays flat, ZeRO-1 and ZeRO-2 level off, ZeRO-3 grows with
+/// the cluster.
 fn plot_scaling<B: DrawingBackend>(
     root: &Area<B>,
     report: &Report,
     scale: f64,
     palette: Palette,
+    t: &Text,
 ) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
     let Palette {
         ground,
@@ -646,7 +706,7 @@ fn plot_scaling<B: DrawingBackend>(
     let high = high.log10().ceil().max(low + 1.0);
     let (width, height) = root.dim_in_pixel();
     let (left, right) = (px(64.0), width as i32 - px(16.0));
-    let (top, bottom) = (px(16.0), height as i32 - px(34.0));
+    let (top, bottom) = (px(16.0), height as i32 - px(50.0));
     let y_of = |billions: f64| {
         bottom - ((billions.log10() - low) / (high - low) * f64::from(bottom - top)).round() as i32
     };
@@ -673,6 +733,20 @@ fn plot_scaling<B: DrawingBackend>(
         vec![(left, top), (left, bottom), (right, bottom)],
         ink.mix(0.6),
     ))?;
+    // The axes' titles: GPUs along, the largest model up.
+    root.draw_text(
+        t.label_gpus,
+        &label(HPos::Center, VPos::Bottom),
+        ((left + right) / 2, height as i32 - px(4.0)),
+    )?;
+    root.draw_text(
+        t.chart_y_axis,
+        &font(12.0)
+            .transform(FontTransform::Rotate270)
+            .color(&ink)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+        (px(4.0), (top + bottom) / 2),
+    )?;
     // The current number of GPUs (all of them: GPUs per node × nodes), where
     // the axis has it.
     let gpus = report.gpus();
@@ -952,9 +1026,9 @@ mod snapshots {
             let measure = TextMeasure(None);
             let t = &crate::text::EN;
             match kind {
-                ChartKind::Scaling => plot_scaling(&root, &report, 1.0, palette),
+                ChartKind::Scaling => plot_scaling(&root, &report, 1.0, palette, t),
                 ChartKind::Step => plot_step(&root, &report, 1.0, &measure, palette, t),
-                _ => plot(&root, &report, 1.0, &measure, palette, t, kind),
+                _ => plot(&root, &report, 1.0, &measure, palette, t, kind).map(drop),
             }
             .expect("drawn");
             root.present().expect("written");
@@ -1013,6 +1087,66 @@ mod snapshots {
     fn a_models_memory_chart_with_activations() {
         let query = "model=llama2-70b&gpu=h100-80gb&seq=4096&recompute=full&stage=3";
         insta::assert_snapshot!(svg(query, ChartKind::Memory));
+    }
+
+    /// The label and line boxes a bar chart drew for `query`.
+    fn label_boxes(query: &str, kind: ChartKind) -> LabelBoxes {
+        let report = vram_core::input::link::decode(query)
+            .config
+            .report()
+            .unwrap();
+        let mut text = String::new();
+        let root = SVGBackend::with_string(&mut text, (640, HEIGHT_CSS)).into_drawing_area();
+        let (palette, t) = (Palette::LIGHT, &crate::text::EN);
+        plot(&root, &report, 1.0, &TextMeasure(None), palette, t, kind).unwrap()
+    }
+
+    /// Issue 25: no label covers another or a line, where a line meets
+    /// another (all the memory usable: the usable line on the GPU's), meets
+    /// a bar's value (ZeRO-3's 64 GB for 32 B; 32 B trainable for a 32 B
+    /// model) or runs just above one (ZeRO-3's 60 GB under 64).
+    #[test]
+    fn no_label_covers_another_or_a_line() {
+        for query in [
+            "",
+            "overhead=0",
+            "params=32",
+            "params=30",
+            "params=32&overhead=0",
+            "params=65&gpus=16",
+            "params=70&gpus=1024",
+        ] {
+            for kind in [ChartKind::Memory, ChartKind::MaxParams] {
+                let (labels, lines) = label_boxes(query, kind);
+                let line_count = if kind == ChartKind::Memory { 2 } else { 1 };
+                assert_eq!((labels.len(), lines.len()), (4 + line_count, line_count));
+                for (i, a) in labels.iter().enumerate() {
+                    for b in labels[i + 1..].iter().chain(&lines) {
+                        assert!(!overlap(a, b), "{query:?} {:?}: {a:?} and {b:?}", kind.id());
+                    }
+                }
+            }
+        }
+    }
+
+    /// One bar that dwarfs the others is cut and the axis broken: DDP's
+    /// 1,120 GB on 1,024 GPUs beside ZeRO-2's 141 GB leaves ZeRO-2's bar a
+    /// quarter of the chart's height (a tenth on an unbroken axis), and DDP's
+    /// label still says its value.
+    #[test]
+    fn a_bar_that_dwarfs_the_others_breaks_the_axis() {
+        let query = "params=70&gpus=1024&stage=3";
+        let chart = svg(query, ChartKind::Memory);
+        assert!(
+            texts(&chart).iter().any(|l| l == "1,120 GB"),
+            "{:?}",
+            texts(&chart)
+        );
+        let (boxes, _) = label_boxes(query, ChartKind::Memory);
+        // The bars' value labels sit on their tops: ZeRO-2's a quarter up.
+        let (top, bottom) = (16, HEIGHT_CSS as i32 - 34);
+        assert!(boxes[2][3] + 3 < bottom - (bottom - top) / 4, "{boxes:?}");
+        insta::assert_snapshot!(chart);
     }
 
     /// The largest-model chart agrees with the verdict: Llama 2 7B without
