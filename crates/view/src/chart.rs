@@ -357,7 +357,7 @@ pub fn draw(
     let root = backend.into_drawing_area();
     match kind {
         ChartKind::Scaling => plot_scaling(&root, report, scale, palette, t),
-        ChartKind::Step => plot_step(&root, report, scale, &measure, palette, t),
+        ChartKind::Step => plot_step(&root, report, scale, &measure, palette, t).map(drop),
         ChartKind::Plans => plot_plans(&root, report, plans, scale, palette, t),
         _ => plot(&root, report, scale, &measure, palette, t, kind).map(drop),
     }
@@ -605,16 +605,13 @@ fn plot<B: DrawingBackend>(
             }
         }
         let half = measure.width(&label, 13.0 * scale) / 2;
-        let mut label_y = bar_top - px(3.0);
-        // A label a line would cross goes above that line.
-        for _ in 0..line_boxes.len() {
-            let here = [x - half, label_y - px(15.0), x + half, label_y];
-            match line_boxes.iter().find(|line| overlap(line, &here)) {
-                Some(line) => label_y = line[1] - px(2.0),
-                None => break,
-            }
-        }
-        taken.push([x - half, label_y - px(15.0), x + half, label_y]);
+        let label_box = above_lines(
+            [x - half, bar_top - px(18.0), x + half, bar_top - px(3.0)],
+            &line_boxes,
+            px(2.0),
+        );
+        let label_y = label_box[3];
+        taken.push(label_box);
         root.draw_text(&label, &value_style, (x, label_y))?;
         root.draw_text(row.strategy.label(), &name_style, (x, bottom + px(8.0)))?;
     }
@@ -630,32 +627,77 @@ fn plot<B: DrawingBackend>(
             _ => format_params(report.setup.params()),
         };
         let line_label = format!("{name}: {shown}");
-        let (w, h) = (measure.width(&line_label, 12.0 * scale) + px(6.0), px(18.0));
-        // Above the line at the right, else below it, else at the left: the
-        // first place that covers no other label.
-        let places = [
-            [right - w, line_y - h, right, line_y - 1],
-            [right - w, line_y + 2, right, line_y + h + 1],
-            [left + 1, line_y - h, left + 1 + w, line_y - 1],
-            [left + 1, line_y + 2, left + 1 + w, line_y + h + 1],
-        ];
-        let free = |b: &[i32; 4]| !taken.iter().chain(&line_boxes).any(|t| overlap(t, b));
-        let place = places.into_iter().find(free).unwrap_or(places[0]);
-        taken.push(place);
-        root.draw(&Rectangle::new(
-            [(place[0], place[1]), (place[2], place[3])],
-            ground.mix(0.9).filled(),
-        ))?;
-        root.draw_text(
+        label_line(
+            root,
             &line_label,
-            &font(12.0)
-                .color(&color)
-                .pos(Pos::new(HPos::Left, VPos::Top)),
-            (place[0] + px(3.0), place[1] + px(3.0)),
+            color,
+            line_y,
+            (left, right),
+            &mut taken,
+            &line_boxes,
+            measure,
+            scale,
+            ground,
         )?;
     }
     root.present()?;
     Ok((taken, line_boxes))
+}
+
+/// Writes `label` on a reference line at `line_y`, on the chart's ground,
+/// in the first free place of: above the line at the right, below it, then
+/// the same at the left; free of the labels `taken` (which it joins) and of
+/// the `lines`.
+#[allow(clippy::too_many_arguments)]
+fn label_line<B: DrawingBackend>(
+    root: &Area<B>,
+    label: &str,
+    color: RGBColor,
+    line_y: i32,
+    (left, right): (i32, i32),
+    taken: &mut Vec<[i32; 4]>,
+    lines: &[[i32; 4]],
+    measure: &TextMeasure,
+    scale: f64,
+    ground: RGBColor,
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    let px = |css: f64| (css * scale).round() as i32;
+    let (w, h) = (measure.width(label, 12.0 * scale) + px(6.0), px(18.0));
+    let places = [
+        [right - w, line_y - h, right, line_y - 1],
+        [right - w, line_y + 2, right, line_y + h + 1],
+        [left + 1, line_y - h, left + 1 + w, line_y - 1],
+        [left + 1, line_y + 2, left + 1 + w, line_y + h + 1],
+    ];
+    let free = |b: &[i32; 4]| !taken.iter().chain(lines).any(|t| overlap(t, b));
+    let place = places.into_iter().find(free).unwrap_or(places[0]);
+    taken.push(place);
+    root.draw(&Rectangle::new(
+        [(place[0], place[1]), (place[2], place[3])],
+        ground.mix(0.9).filled(),
+    ))?;
+    root.draw_text(
+        label,
+        &(FONT_FAMILY, 12.0 * scale)
+            .into_font()
+            .color(&color)
+            .pos(Pos::new(HPos::Left, VPos::Top)),
+        (place[0] + px(3.0), place[1] + px(3.0)),
+    )
+}
+
+/// `label` (a box), moved up above each line that would cross it, `gap`
+/// pixels clear of it.
+fn above_lines(mut label: [i32; 4], lines: &[[i32; 4]], gap: i32) -> [i32; 4] {
+    for _ in 0..lines.len() {
+        let Some(line) = lines.iter().find(|line| overlap(line, &label)) else {
+            break;
+        };
+        let lift = label[3] - (line[1] - gap);
+        label[1] -= lift;
+        label[3] -= lift;
+    }
+    label
 }
 
 /// Where a bar chart drew its labels (bars' values, then the lines' names)
@@ -819,7 +861,7 @@ fn plot_step<B: DrawingBackend>(
     measure: &TextMeasure,
     palette: Palette,
     t: &Text,
-) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+) -> Result<LabelBoxes, DrawingAreaErrorKind<B::ErrorType>> {
     let Palette {
         ground,
         ink,
@@ -915,6 +957,27 @@ fn plot_step<B: DrawingBackend>(
     let name_style = font(name_size)
         .color(&ink)
         .pos(Pos::new(HPos::Center, VPos::Top));
+    // The usable memory and what is kept across, each labelled where it
+    // covers no figure, no name and no line.
+    let lines = [
+        (
+            usable,
+            usable_line,
+            t.chart_usable,
+            report.budget.usable(),
+            2.0,
+        ),
+        (in_unit(step.kept), ink, t.chart_kept, step.kept, 1.0),
+    ];
+    let line_boxes: Vec<[i32; 4]> = lines
+        .iter()
+        .map(|line| {
+            let y = y_of(line.0);
+            [left, y - 1, right, y + 1]
+        })
+        .collect();
+    // Where the figures are, so that no line's label covers one.
+    let mut taken: Vec<[i32; 4]> = Vec::new();
     for (index, (name, bytes)) in points.iter().enumerate() {
         let (x, y) = outline[index];
         let figure = format_bytes(*bytes, unit);
@@ -928,7 +991,16 @@ fn plot_step<B: DrawingBackend>(
         } else {
             value_style.clone()
         };
-        root.draw_text(&figure, &style, (x, y - px(4.0)))?;
+        let half = measure.width(&figure, 13.0 * scale) / 2;
+        let figure_box = above_lines(
+            [x - half, y - px(19.0), x + half, y - px(4.0)],
+            &line_boxes,
+            px(2.0),
+        );
+        if !figure.is_empty() {
+            taken.push(figure_box);
+        }
+        root.draw_text(&figure, &style, (x, figure_box[3]))?;
         let lines: Vec<&str> = if f64::from(measure.width(name, name_size * scale)) > slot * 0.95 {
             name.split(' ').collect()
         } else {
@@ -939,54 +1011,28 @@ fn plot_step<B: DrawingBackend>(
         }
     }
 
-    // The usable memory across, labelled above at the right; what is kept
-    // across, labelled below at the left (clear of the moments' figures).
-    for (value, color, name, bytes, weight, at_right) in [
-        (
-            usable,
-            usable_line,
-            t.chart_usable,
-            report.budget.usable(),
-            2.0,
-            true,
-        ),
-        (in_unit(step.kept), ink, t.chart_kept, step.kept, 1.0, false),
-    ] {
+    for (value, color, name, bytes, weight) in lines {
         let y = y_of(value);
         root.draw(&PathElement::new(
             vec![(left, y), (right, y)],
             color.stroke_width(px(weight) as u32),
         ))?;
         let label = format!("{name}: {}", format_bytes(bytes, unit));
-        let text_width = measure.width(&label, 12.0 * scale);
-        let pad = px(3.0);
-        let (box_left, box_top) = match at_right {
-            true => (
-                right - text_width - 2 * pad,
-                (y - px(12.0) - 2 * pad).max(0),
-            ),
-            false => (left + px(2.0), y + 1),
-        };
-        root.draw(&Rectangle::new(
-            [
-                (box_left, box_top),
-                (
-                    box_left + text_width + 2 * pad,
-                    box_top + px(12.0) + 2 * pad - 1,
-                ),
-            ],
-            ground.mix(0.9).filled(),
-        ))?;
-        root.draw_text(
+        label_line(
+            root,
             &label,
-            &font(12.0)
-                .color(&color)
-                .pos(Pos::new(HPos::Left, VPos::Top)),
-            (box_left + pad, box_top + pad),
+            color,
+            y,
+            (left, right),
+            &mut taken,
+            &line_boxes,
+            measure,
+            scale,
+            ground,
         )?;
     }
     root.present()?;
-    Ok(())
+    Ok((taken, line_boxes))
 }
 
 /// A round step for about five grid lines up to `max`: 1, 2 or 5 × 10^k.
@@ -1027,7 +1073,7 @@ mod snapshots {
             let t = &crate::text::EN;
             match kind {
                 ChartKind::Scaling => plot_scaling(&root, &report, 1.0, palette, t),
-                ChartKind::Step => plot_step(&root, &report, 1.0, &measure, palette, t),
+                ChartKind::Step => plot_step(&root, &report, 1.0, &measure, palette, t).map(drop),
                 _ => plot(&root, &report, 1.0, &measure, palette, t, kind).map(drop),
             }
             .expect("drawn");
@@ -1098,7 +1144,11 @@ mod snapshots {
         let mut text = String::new();
         let root = SVGBackend::with_string(&mut text, (640, HEIGHT_CSS)).into_drawing_area();
         let (palette, t) = (Palette::LIGHT, &crate::text::EN);
-        plot(&root, &report, 1.0, &TextMeasure(None), palette, t, kind).unwrap()
+        match kind {
+            ChartKind::Step => plot_step(&root, &report, 1.0, &TextMeasure(None), palette, t),
+            _ => plot(&root, &report, 1.0, &TextMeasure(None), palette, t, kind),
+        }
+        .unwrap()
     }
 
     /// Issue 25: no label covers another or a line, where a line meets
@@ -1124,6 +1174,22 @@ mod snapshots {
                     for b in labels[i + 1..].iter().chain(&lines) {
                         assert!(!overlap(a, b), "{query:?} {:?}: {a:?} and {b:?}", kind.id());
                     }
+                }
+            }
+        }
+        // The step's chart: its figures, the usable memory and what is kept
+        // (Llama 2 7B's kept line ran through its first figure).
+        for query in [
+            "model=llama2-7b&gpu=a100-80gb&stage=2",
+            "model=llama2-7b&gpu=a100-80gb&stage=2&seq=4096",
+            "model=llama2-70b&gpu=h100-80gb&seq=4096&recompute=full&stage=3",
+            "model=llama2-13b&stage=0&overhead=0",
+        ] {
+            let (labels, lines) = label_boxes(query, ChartKind::Step);
+            assert_eq!(lines.len(), 2);
+            for (i, a) in labels.iter().enumerate() {
+                for b in labels[i + 1..].iter().chain(&lines) {
+                    assert!(!overlap(a, b), "{query:?} step: {a:?} and {b:?}");
                 }
             }
         }
