@@ -478,6 +478,7 @@ fn time_note(
             &format_seconds(time.step_seconds),
             &parts,
             &format_number(time.tokens_per_second_per_gpu.round()),
+            &format_percent(time.mfu),
         ],
     );
     if let Some(run) = report.training {

@@ -336,9 +336,12 @@ pub enum RunError {
 
 /// What to print for a valid configuration.
 pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
-    let report = config
+    let mut report = config
         .report()
         .map_err(|errors| UsageError(errors.iter().map(ToString::to_string).collect()))?;
+    // What Megatron-LM would print, under its accounting, in every format
+    // (the page asks its lazily loaded module; the CLI computes it here).
+    report.megatron = config.megatron_report();
     Ok(match output {
         Output::Table { color } => table(&report, color),
         Output::Json => json(config, &report),
@@ -704,16 +707,17 @@ fn time_lines(report: &Report) -> Vec<String> {
         }
     }
     lines.push(format!(
-        "Step time ({}, MFU {} of {} TFLOP/s): {} = {}; {} tokens/s per GPU; {} PFLOP per step (Megatron-LM's count{}).",
+        "Step time ({}, kernels at {} of {} TFLOP/s): {} = {}; {} tokens/s per GPU; MFU {} (PaLM's: {} PFLOP of model FLOPs per step, Megatron-LM's count{}).",
         report.highlight.label(),
         format_percent(machine.mfu),
         format_number(machine.peak_flops / 1e12),
         format_seconds(time.step_seconds),
         parts.join(" + "),
         format_number(time.tokens_per_second_per_gpu.round()),
-        format_number(time.flops / 1e15),
+        format_percent(time.mfu),
+        format_number(time.model_flops / 1e15),
         if report.model.is_some_and(|m| m.recompute == vram_core::memory::activations::Recompute::Full) {
-            ", x 4/3 for full recomputation"
+            "; the GPUs run the layers' x 4/3 for full recomputation"
         } else {
             ""
         },

@@ -457,3 +457,17 @@ fn a_config_json_gives_the_model_with_total_and_active_counts() {
         .unwrap();
     assert_eq!(missing.status.code(), Some(2));
 }
+
+/// Issue 28: under Megatron-LM's accounting `--json` carries what Megatron
+/// would print without `--plans` (README's example printed no Megatron line).
+#[test]
+fn json_under_megatrons_accounting_carries_its_estimate() {
+    let report = json_of(&["?model=llama2-7b&acct=megatron&tp=2"]);
+    let megatron = &report["megatron"];
+    assert!(megatron.is_object(), "{report}");
+    let printed = megatron["without_distributed_optimizer"]["printed_mb"][2]
+        .as_f64()
+        .expect("the total Megatron prints");
+    assert!((printed - 63_843.01).abs() < 0.005, "{printed}");
+    assert!(json_of(&["?model=llama2-7b"])["megatron"].is_null());
+}

@@ -392,8 +392,8 @@ texts! {
     tp_across_nodes: &'static str = "Tensor parallelism spans nodes: its all-reduces run over the network.", "张量并行跨越节点：它的 all-reduce 走节点间网络。";
     zero_with_pipeline: &'static str = "ZeRO-2 and ZeRO-3 are n/a: DeepSpeed's pipeline engine runs ZeRO-1 only.", "ZeRO-2 与 ZeRO-3 不适用：DeepSpeed 的流水线引擎只支持 ZeRO-1。";
     time_note: &'static str =
-        "Step time ({}, MFU {} of {} TFLOP/s): {} = {}; {} tokens/s per GPU (Megatron-LM's FLOPs count).",
-        "单步时间（{}，MFU {}，峰值 {} TFLOP/s）：{} = {}；每张 GPU 每秒 {} 个词元（Megatron-LM 的 FLOPs 计数）。";
+        "Step time ({}, kernels at {} of {} TFLOP/s): {} = {}; {} tokens/s per GPU; MFU {} (PaLM's: model FLOPs by Megatron-LM's count, no recomputation, over the whole step).",
+        "单步时间（{}，内核效率 {}，峰值 {} TFLOP/s）：{} = {}；每张 GPU 每秒 {} 个词元；MFU {}（PaLM 定义：按 Megatron-LM 计数的模型 FLOPs，不含重计算，除以整步时间）。";
     time_compute: &'static str = "compute", "计算";
     time_bubble: &'static str = "bubble", "流水线气泡";
     time_tensor: &'static str = "tensor/pipeline parallel", "张量/流水线并行通信";
@@ -408,9 +408,9 @@ texts! {
     hint_vpp: &'static str = "Interleaved 1F1B: a smaller bubble, more microbatches in flight.", "交错式 1F1B：气泡更小，但同时在途的微批更多。";
     label_cp: &'static str = "Context parallelism (CP)", "上下文并行（CP）";
     label_sp: &'static str = "Sequence parallelism (SP)", "序列并行（SP）";
-    label_mfu: &'static str = "Model FLOPs utilisation (MFU)", "模型算力利用率（MFU）";
-    hint_mfu: &'static str = "The fraction of the peak the compute kernels reach; the bubble and exposed communication come on top.",
-        "计算内核达到峰值算力的比例；流水线气泡和未被掩盖的通信另算。";
+    label_mfu: &'static str = "Kernel efficiency", "内核效率";
+    hint_mfu: &'static str = "The fraction of the peak the compute kernels reach on the FLOPs they run (recomputation included); the bubble and exposed communication come on top. The step's MFU follows.",
+        "计算内核在实际执行的 FLOPs（含重计算）上达到峰值算力的比例；流水线气泡和未被掩盖的通信另算。单步的 MFU 由此得出。";
     label_tflops: &'static str = "Peak 16-bit throughput", "16 位峰值算力";
     unit_tflops: &'static str = "TFLOP/s", "TFLOP/s";
     hint_tflops: &'static str = "Dense BF16/FP16 tensor peak per GPU (the GPU preset's datasheet figure when empty).",

@@ -1079,7 +1079,7 @@ fields! {
     /// Model FLOPs utilisation: the fraction of the GPU's peak its kernels reach.
     Mfu => Declaration {
         key: "mfu",
-        label: "model FLOPs utilisation",
+        label: "kernel efficiency (share of peak on the FLOPs run)",
         value: number(Unit::FractionOfPeak, 0.01, 1.0),
         read: |c| shortest_decimal(c.runtime.speed.mfu),
         write: |c, f, t| set(&mut c.runtime.speed.mfu, f.parse_number(t)),

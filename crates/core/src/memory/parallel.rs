@@ -74,7 +74,20 @@ impl Layout {
         }
         let shared = self.model_parallel();
         if u64::from(world) % shared != 0 {
-            return Err(not_dividing(Field::Tp, Splits::Gpus(world), self.tp));
+            // Each divides alone, not together: the outermost size set
+            // (CP, then PP, then TP) is named, against the GPUs the others
+            // leave it (PP 4 · CP 4 on 8 GPUs: CP must divide the 2 left).
+            let (field, size) = [
+                (Field::Cp, self.cp),
+                (Field::Pp, self.pp),
+                (Field::Tp, self.tp),
+            ]
+            .into_iter()
+            .find(|&(_, size)| size > 1)
+            .unwrap_or((Field::Tp, self.tp));
+            let others = shared / u64::from(size);
+            let left = (u64::from(world) / others.max(1)) as u32;
+            return Err(not_dividing(field, Splits::Gpus(left), size));
         }
         Ok((u64::from(world) / shared) as u32)
     }

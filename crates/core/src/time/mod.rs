@@ -163,7 +163,9 @@ pub const HOST_BYTES_PER_S: f64 = 100e9;
 pub struct Machine {
     /// Dense 16-bit tensor peak, FLOP/s.
     pub peak_flops: f64,
-    /// Model FLOPs utilisation (0 to 1).
+    /// The kernels' efficiency (0 to 1): the share of the peak at which the
+    /// GPUs run the FLOPs they execute, recomputation included; bubble and
+    /// communication come on top (the link's `mfu` key).
     pub mfu: f64,
     /// Within a node, bytes per second each way.
     pub nvlink_bytes_per_s: f64,
@@ -217,9 +219,17 @@ pub struct StepWork<'a> {
 /// The time of one step, its parts in seconds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct StepTime {
-    /// FLOPs of the global batch (Megatron-LM's count, × 4/3 with full recomputation).
+    /// FLOPs the GPUs run for the global batch: Megatron-LM's count, the
+    /// transformer layers' × 4/3 under full recomputation (not the logits').
     pub flops: f64,
-    /// The compute at MFU × peak on every GPU.
+    /// Model FLOPs of the global batch (PaLM's definition: Megatron-LM's
+    /// count, no recomputation).
+    pub model_flops: f64,
+    /// Model FLOPs utilisation (PaLM, Chowdhery et al. 2022, appendix B):
+    /// model FLOPs ÷ (step × GPUs × peak), bubble and communication included.
+    pub mfu: f64,
+    /// The compute of the slowest pipeline stage (the last: its layers and
+    /// the logits), its FLOPs run at the kernels' efficiency × peak.
     pub compute_seconds: f64,
     /// The pipeline's idle time: (p − 1)/(m·v) of the compute.
     pub bubble_seconds: f64,
@@ -248,9 +258,10 @@ pub struct StepTime {
 /// full recomputation, which runs the forward again); a ring all-reduce moves
 /// 2(t − 1)/t of the buffer per GPU, as do SP's all-gather plus reduce-scatter.
 /// The pipeline sends each microbatch's activations forward and its gradient
-/// back across each stage boundary. Data parallelism: DDP and ZeRO-1 reduce
-/// the gradients once a step (2Ψ(n − 1)/n elements); ZeRO-2 reduce-scatters
-/// them every microbatch and gathers the weights once; ZeRO-3 gathers the
+/// back across each stage boundary. Data parallelism: DDP all-reduces the
+/// gradients once a step (2Ψ(n − 1)/n elements); ZeRO-1 reduce-scatters them
+/// once and gathers the updated weights (Ψ(n − 1)/n each); ZeRO-2
+/// reduce-scatters them every microbatch and gathers the weights once; ZeRO-3 gathers the
 /// weights forward and backward and reduce-scatters the gradients every
 /// microbatch (3Ψ(n − 1)/n each). A gradient reduction hides behind at most
 /// the one backward pass it follows (2/3 of a microbatch's compute), and only
@@ -259,8 +270,14 @@ pub struct StepTime {
 /// backward to end, as Megatron-LM (`--overlap-grad-reduce` off, the first
 /// m − 1 microbatches under `no_sync`) and DeepSpeed below ZeRO-3 run it.
 /// ZeRO-3's gathers hide behind the forward passes (1/3 of the compute); the
-/// rest is exposed. Offload moves its bytes over PCIe once a step, unhidden, and the
-/// host runs the optimizer step on its node's shards at [`HOST_BYTES_PER_S`].
+/// rest is exposed. Offload moves each GPU's own partition over PCIe once a
+/// step, unhidden, and the host runs the optimizer step on its node's shards
+/// at [`HOST_BYTES_PER_S`].
+///
+/// The compute is the slowest pipeline stage's (1F1B: the last, with the
+/// logits), its FLOPs (full recomputation reruns the layers' forward, not the
+/// logits') at `machine.mfu` × peak, the kernels' efficiency; the bubble
+/// (p − 1)/(m·v) of it. The step's model FLOPs utilisation is PaLM's.
 pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let l = work.layout;
     let world = f64::from(work.dp) * l.model_parallel() as f64;
@@ -274,25 +291,38 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let vocab = crate::frameworks::megatron::padded_vocab(work.arch.vocab, l.tp);
     let (weight_gemms, attention_core) =
         megatron_flops_parts(work.arch, sequences, work.seq_len, vocab);
-    let flops = match work.trainable_fraction < 1.0 {
-        false => (weight_gemms + attention_core) * recompute,
-        // A frozen weight has no weight gradient: its forward and data
-        // gradient remain (two of three GEMMs, and the forward again under
-        // full recomputation), and the adapters' own three GEMMs per trained
-        // parameter come on top.
-        true => {
-            let frozen = if work.recompute == Recompute::Full {
-                1.0
-            } else {
-                2.0 / 3.0
-            };
-            let tokens = sequences * f64::from(work.seq_len);
-            let adapters = 6.0 * work.trainable_fraction * work.params_on_gpu * tokens;
-            weight_gemms * frozen + attention_core * recompute + adapters * recompute
-        }
+    let tokens = sequences * f64::from(work.seq_len);
+    // The output layer's three GEMMs: on the last pipeline stage, and not
+    // recomputed (Megatron-LM's full recomputation reruns the transformer
+    // layers' forward only).
+    let logits = 6.0 * tokens * f64::from(work.arch.hidden) * f64::from(vocab);
+    let layer_gemms = weight_gemms - logits;
+    // A frozen weight has no weight gradient: its forward and data gradient
+    // remain (two of three GEMMs); the adapters' own three GEMMs per trained
+    // parameter come on top.
+    let (kept_gemms, adapters) = match work.trainable_fraction < 1.0 {
+        false => (1.0, 0.0),
+        true => (
+            2.0 / 3.0,
+            6.0 * work.trainable_fraction * work.params_on_gpu * tokens,
+        ),
     };
-    let compute = flops / (world * machine.peak_flops * machine.mfu);
+    // Model FLOPs (PaLM's definition: what the model needs, no recomputation)
+    // and what the GPUs run: full recomputation runs the layers' forward
+    // again (a third more of their GEMMs, the attention's and the adapters').
+    let model_flops = weight_gemms * kept_gemms + attention_core + adapters;
+    let layers_run = layer_gemms * kept_gemms
+        + attention_core
+        + adapters
+        + (layer_gemms + attention_core + adapters) * (recompute - 1.0);
+    let logits_run = logits * kept_gemms;
+    let flops = layers_run + logits_run;
+    // The slowest pipeline stage sets the pace (1F1B): the last, which runs
+    // its share of the layers and the logits.
     let (p, v) = (f64::from(l.pp), f64::from(l.vpp));
+    let stage_flops = layers_run / p + logits_run;
+    let per_stage_gpus = world / p;
+    let compute = stage_flops / (per_stage_gpus * machine.peak_flops * machine.mfu);
     let bubble = compute * (p - 1.0) / (m * v);
     // Megatron's rank order puts TP innermost, then CP, DP, PP outermost.
     let node = u64::from(machine.gpus_per_node.max(1));
@@ -341,8 +371,12 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // Only what is trained has gradients, and only it is updated: a frozen
     // base moves under ZeRO-3's gathers alone.
     let trained = psi * work.trainable_fraction;
+    // ZeRO-1 reduce-scatters the gradients once a step and all-gathers the
+    // updated weights: 2Ψ as DDP's all-reduce (ZeRO paper §7.2.1), but the
+    // gather waits for the optimizer step, behind no backward pass.
     let (gradient_elements, gather_elements) = match work.strategy {
-        Strategy::Ddp | Strategy::Zero1 => (2.0 * trained * ring, 0.0),
+        Strategy::Ddp => (2.0 * trained * ring, 0.0),
+        Strategy::Zero1 => (trained * ring, trained * ring),
         Strategy::Zero2 => (m * trained * ring, trained * ring),
         Strategy::Zero3 => (m * trained * ring, 2.0 * m * psi * ring),
     };
@@ -369,9 +403,13 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let data_parallel = hidden_gradients + hidden_gathers;
     // Offload: the bytes over PCIe, and the optimizer step on the host, which
     // streams each offloaded parameter's fp32 copy and moments in and out.
+    // Each GPU moves its own ZeRO partition (DeepSpeed's stage_1_and_2.py
+    // copies the partition's gradients to the host and its updated 16-bit
+    // weights back; ZeRO-3 fetches each partition), Ψ/n of the stage's.
     let offload = if work.offload_bytes_per_param > 0.0 {
-        let host_params = psi / n * f64::from(machine.gpus_per_node);
-        psi * work.offload_bytes_per_param / machine.pcie_bytes_per_s
+        let partition = psi / n;
+        let host_params = partition * f64::from(machine.gpus_per_node);
+        partition * work.offload_bytes_per_param / machine.pcie_bytes_per_s
             + host_params * HOST_ADAM_BYTES_PER_PARAM / HOST_BYTES_PER_S
     } else {
         0.0
@@ -380,6 +418,8 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let step = compute + bubble + exposed;
     StepTime {
         flops,
+        model_flops,
+        mfu: model_flops / (step * world * machine.peak_flops),
         compute_seconds: compute,
         bubble_seconds: bubble,
         tensor_parallel_seconds: tensor + pipeline,
@@ -519,8 +559,170 @@ mod tests {
         let t = step_time(&work, &machine);
         assert_eq!(t.bubble_seconds, t.compute_seconds * 3.0 / 32.0);
         assert_eq!(t.data_parallel_seconds, 0.0);
-        let expected = megatron_flops(&arch, 16.0, 4096, arch.vocab) / (4.0 * 312e12 * 0.5);
+        // The last of four stages paces the pipeline: a quarter of the
+        // layers and all of the logits.
+        let logits = 6.0 * 16.0 * 4096.0 * 8192.0 * 32_000.0;
+        let layers = megatron_flops(&arch, 16.0, 4096, arch.vocab) - logits;
+        let expected = (layers / 4.0 + logits) / (312e12 * 0.5);
         assert!((t.compute_seconds / expected - 1.0).abs() < 1e-12);
+    }
+
+    /// Issue 28, items 1 and 2, on Llama 2 7B over 8 A100s: offload moves
+    /// each GPU's own ZeRO partition over PCIe (Ψ/8, not Ψ), and ZeRO-1
+    /// moves what ZeRO-2 moves in a one-microbatch step (2Ψ, ZeRO paper
+    /// §7.2.1, its weights' gather behind no backward), and never more with
+    /// more microbatches (ZeRO-2 reduce-scatters after every one).
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn offload_moves_a_partition_and_zero1_moves_what_zero2_does() {
+        let arch = model_preset("llama2-7b").unwrap().architecture;
+        let machine = Machine {
+            peak_flops: 312e12,
+            mfu: 0.4,
+            nvlink_bytes_per_s: 300e9,
+            network_bytes_per_s: 25e9,
+            pcie_bytes_per_s: 32e9,
+            gpus_per_node: 8,
+        };
+        let work = |strategy, microbatches, overlap_grad, offload: f64| StepWork {
+            arch: &arch,
+            layout: Layout::SINGLE,
+            dp: 8,
+            microbatches,
+            micro_batch: 1,
+            seq_len: 4096,
+            recompute: Recompute::None,
+            activation_bytes: 2.0,
+            strategy,
+            ep: 1,
+            params_on_gpu: 6.74e9,
+            gradient_bytes: 2.0,
+            weight_bytes: 2.0,
+            offload_bytes_per_param: offload,
+            overlap_grad,
+            trainable_fraction: 1.0,
+        };
+        let offloaded = step_time(&work(Strategy::Zero3, 1, false, 4.0), &machine);
+        let host = 6.74e9 / 8.0 * 8.0 * HOST_ADAM_BYTES_PER_PARAM / HOST_BYTES_PER_S;
+        let pcie = 6.74e9 / 8.0 * 4.0 / 32e9;
+        assert!((offloaded.offload_seconds - (pcie + host)).abs() < 1e-12);
+        let dp = |strategy, m, overlap| {
+            step_time(&work(strategy, m, overlap, 0.0), &machine).data_parallel_seconds
+        };
+        for overlap in [false, true] {
+            let (zero1, zero2) = (
+                dp(Strategy::Zero1, 1, overlap),
+                dp(Strategy::Zero2, 1, overlap),
+            );
+            assert!((zero1 - zero2).abs() < 1e-12, "{zero1} {zero2} {overlap}");
+            // Four reduce-scatters: exposed, more than ZeRO-1's one; each
+            // behind its own backward, as hidden as ZeRO-1's.
+            let (zero1, zero2) = (
+                dp(Strategy::Zero1, 4, overlap),
+                dp(Strategy::Zero2, 4, overlap),
+            );
+            assert!(
+                zero1 < zero2 || overlap && (zero1 - zero2).abs() < 1e-12,
+                "{zero1} {zero2}"
+            );
+        }
+        // Overlapped, ZeRO-1's gradients hide and its gather stays: DDP's
+        // all-reduce hides whole where ZeRO-1 still waits for its gather.
+        let gather = 6.74e9 * 7.0 / 8.0 * 2.0 / 300e9;
+        assert!((dp(Strategy::Zero1, 1, true) - gather).abs() < 1e-12);
+    }
+
+    /// Issue 28, item 5: the slowest stage sets the pace. Llama 3 8B on 4
+    /// pipeline stages at 8,192 tokens: the last stage's logits (a 128,256
+    /// vocabulary) make the compute 15–30 % longer than an even split; one
+    /// stage is the even split itself.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn the_last_pipeline_stage_sets_the_pace() {
+        let arch = model_preset("llama3-8b").unwrap().architecture;
+        let machine = Machine {
+            peak_flops: 989e12,
+            mfu: 0.4,
+            nvlink_bytes_per_s: 450e9,
+            network_bytes_per_s: 50e9,
+            pcie_bytes_per_s: 64e9,
+            gpus_per_node: 8,
+        };
+        let work = |pp| StepWork {
+            arch: &arch,
+            layout: Layout {
+                pp,
+                ..Layout::SINGLE
+            },
+            dp: 1,
+            microbatches: 8,
+            micro_batch: 1,
+            seq_len: 8192,
+            recompute: Recompute::None,
+            activation_bytes: 2.0,
+            strategy: Strategy::Ddp,
+            ep: 1,
+            params_on_gpu: 2e9,
+            gradient_bytes: 2.0,
+            weight_bytes: 2.0,
+            offload_bytes_per_param: 0.0,
+            overlap_grad: false,
+            trainable_fraction: 1.0,
+        };
+        let (one, four) = (step_time(&work(1), &machine), step_time(&work(4), &machine));
+        let even = one.compute_seconds / 4.0;
+        let slower = four.compute_seconds / even - 1.0;
+        assert!((0.15..0.30).contains(&slower), "{slower}");
+        assert_eq!(one.flops, four.flops);
+    }
+
+    /// Issue 28, item 8: one definition of MFU, PaLM's (model FLOPs, no
+    /// recomputation, over the whole step). The `mfu` key is the kernels'
+    /// efficiency on the FLOPs they run: full recomputation adds a third of
+    /// the layers' FLOPs (not the logits', which Megatron-LM does not
+    /// recompute), and the step's MFU falls below the key.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn mfu_is_model_flops_over_the_step() {
+        let arch = model_preset("llama2-7b").unwrap().architecture;
+        let machine = Machine {
+            peak_flops: 312e12,
+            mfu: 0.5,
+            nvlink_bytes_per_s: 300e9,
+            network_bytes_per_s: 25e9,
+            pcie_bytes_per_s: 32e9,
+            gpus_per_node: 8,
+        };
+        let work = |recompute| StepWork {
+            arch: &arch,
+            layout: Layout::SINGLE,
+            dp: 1,
+            microbatches: 4,
+            micro_batch: 1,
+            seq_len: 4096,
+            recompute,
+            activation_bytes: 2.0,
+            strategy: Strategy::Ddp,
+            ep: 1,
+            params_on_gpu: 6.74e9,
+            gradient_bytes: 2.0,
+            weight_bytes: 2.0,
+            offload_bytes_per_param: 0.0,
+            overlap_grad: false,
+            trainable_fraction: 1.0,
+        };
+        let (plain, full) = (
+            step_time(&work(Recompute::None), &machine),
+            step_time(&work(Recompute::Full), &machine),
+        );
+        let model = megatron_flops(&arch, 4.0, 4096, arch.vocab);
+        assert_eq!((plain.model_flops, full.model_flops), (model, model));
+        assert_eq!(plain.flops, model);
+        let logits = 6.0 * 4.0 * 4096.0 * 4096.0 * 32_000.0;
+        assert!((full.flops / ((model - logits) * 4.0 / 3.0 + logits) - 1.0).abs() < 1e-12);
+        // One GPU, no traffic: the step is the compute, its MFU the key's.
+        assert!((plain.mfu - 0.5).abs() < 1e-12);
+        assert!((full.mfu - 0.5 * model / full.flops).abs() < 1e-12);
     }
 
     /// The gradients' reduction waits for the backward to end unless it is
