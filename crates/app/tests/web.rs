@@ -123,6 +123,17 @@ impl Page {
             .unchecked_into()
     }
 
+    /// Whether the control named `name` is shown: a field that does not
+    /// apply is hidden, not greyed.
+    fn shown(&self, name: &str) -> bool {
+        let field = self
+            .find(&format!("[name='{name}']"))
+            .closest(".field")
+            .unwrap()
+            .unwrap_or_else(|| panic!("{name} is in no .field"));
+        !field.has_attribute("hidden")
+    }
+
     /// Types `text` into the field named `name`, as a user would: value, then a bubbling `input` event.
     async fn type_into(&self, name: &str, text: &str) {
         let input = self.input(name);
@@ -668,10 +679,7 @@ async fn a_model_preset_link_counts_parameters_exactly_and_adds_activations() {
     assert_eq!(page.select("gpu").value(), "h100-80gb");
     assert_eq!(page.input("layers").value(), "80");
     assert_eq!(page.input("kv_heads").value(), "8");
-    assert!(
-        page.input("params").disabled(),
-        "the architecture gives the size"
-    );
+    assert!(!page.shown("params"), "the architecture gives the size");
     let total = page.value("act-total");
     assert!(total > 1.0, "activations counted: {total} GB");
     page.assert_figure("mem-act-zero3", total);
@@ -680,8 +688,10 @@ async fn a_model_preset_link_counts_parameters_exactly_and_adds_activations() {
         + page.value("mem-grads-zero3")
         + page.value("mem-optim-zero3");
     assert!((zero3 - states - total).abs() < 1e-6);
-    // 81,559 MiB in GB.
-    assert_eq!(page.input("gpu_mem").value(), "85.520809984");
+    // 81,559 MiB in GB, as people write it (the exact value in the link and
+    // the capacity line's data-value).
+    assert_eq!(page.input("gpu_mem").value(), "85.52");
+    assert_eq!(page.flag("gpu-capacity"), "85.520809984");
     assert!(page
         .testid("gpu-capacity")
         .text_content()
@@ -1086,13 +1096,13 @@ async fn controls_off_disables_the_whole_form_and_charts_can_stand_alone() {
 async fn lora_trains_the_adapters_on_a_frozen_base_and_needs_a_model() {
     let _turn = Turn::take().await;
     let page = Page::open("").await;
-    // Greyed under full training.
-    assert!(page.input("rank").disabled());
-    assert!(page.select("quant").disabled());
+    // Hidden under full training.
+    assert!(!page.shown("rank"));
+    assert!(!page.shown("quant"));
     // LoRA by size: the default architecture is filled in, and said.
     page.choose("method", "lora").await;
     assert_eq!(page.select("model").value(), "llama2-7b");
-    assert!(!page.input("rank").disabled() && page.select("quant").disabled());
+    assert!(page.shown("rank") && !page.shown("quant"));
     assert_eq!(page.flag("trainable-params"), "4194304");
     assert_eq!(
         page.flag("frozen-bytes"),
@@ -1131,7 +1141,7 @@ async fn lora_trains_the_adapters_on_a_frozen_base_and_needs_a_model() {
         "?model=llama2-70b&gpu=h100-80gb&gpus=1&method=qlora&rank=64&targets=all&dtype=bf16-pure&opt=adam8bit&recompute=full",
     )
     .await;
-    assert!(!page.select("double_quant").disabled());
+    assert!(page.shown("double_quant"));
     assert_eq!(page.flag("fits-ddp"), "true");
 }
 
