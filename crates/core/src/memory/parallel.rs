@@ -147,20 +147,24 @@ impl Layout {
     }
 
     /// Microbatches in flight on pipeline rank `rank` under 1F1B (Narayanan et
-    /// al. 2021, §2.2): it runs min(m, PP − rank) forward passes before its
-    /// first backward; the interleaved schedule holds 1 + (PP − 1)/(PP·VPP)
-    /// times that (Korthikanti et al. 2022, §4.2.3). `microbatches` unknown
-    /// (no global batch) counts the pipeline full.
+    /// al. 2021, §2.2), in whole stages' worth of activations: it runs
+    /// min(m, PP − rank) forward passes before its first backward. The
+    /// interleaved schedule holds Megatron-LM's warm-up count of model chunks
+    /// plus the one its first 1F1B step adds (`schedules.py`,
+    /// `forward_backward_pipelining_with_interleaving`: 2 × (PP − rank − 1) +
+    /// (VPP − 1) × PP, the microbatch group per virtual stage defaulting to
+    /// PP; at most m × VPP chunks), each chunk 1/VPP of the stage: on the
+    /// first rank Korthikanti et al.'s (2022, §4.2.3) PP × (1 + (PP − 1)/(PP ×
+    /// VPP)), on later ranks more than that factor times PP − rank.
+    /// `microbatches` unknown (no global batch) counts the pipeline full.
     pub fn in_flight(&self, rank: u32, microbatches: Option<u32>) -> f64 {
         let waiting = self.pp - rank;
-        let held = microbatches.map_or(waiting, |m| m.min(waiting));
-        let interleaved = if self.vpp > 1 {
-            let (p, v) = (f64::from(self.pp), f64::from(self.vpp));
-            1.0 + (p - 1.0) / (p * v)
-        } else {
-            1.0
-        };
-        f64::from(held) * interleaved
+        if self.vpp == 1 {
+            return f64::from(microbatches.map_or(waiting, |m| m.min(waiting)));
+        }
+        let warm_up = 2 * (waiting - 1) + (self.vpp - 1) * self.pp;
+        let chunks = microbatches.map_or(warm_up + 1, |m| (warm_up + 1).min(m * self.vpp));
+        f64::from(chunks) / f64::from(self.vpp)
     }
 }
 
@@ -470,7 +474,8 @@ mod tests {
     }
 
     /// 1F1B: the first of 4 stages holds 4 microbatches, the last 1; fewer
-    /// microbatches than stages hold fewer; interleaving 2 adds (p−1)/(p·v).
+    /// microbatches than stages hold fewer; interleaving 2 adds (p−1)/(p·v)
+    /// on the first rank.
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn microbatches_in_flight() {
@@ -480,5 +485,13 @@ mod tests {
         assert_eq!(l.in_flight(0, Some(2)), 2.0);
         let v = Layout { vpp: 2, ..l };
         assert_eq!(v.in_flight(0, Some(64)), 4.0 * (1.0 + 3.0 / 8.0));
+        // Issue 28, item 6: later ranks hold Megatron-LM's warm-up count
+        // (2 × (p − r − 1) + (v − 1) × p, plus one) of half-stage chunks:
+        // the last of 4 ranks 5 chunks, 2.5 stages' worth (the scaled 1F1B
+        // count said 1.375); two microbatches cap every rank at 4 chunks.
+        assert_eq!(v.in_flight(3, Some(64)), 2.5);
+        assert_eq!(v.in_flight(1, None), 4.5);
+        assert_eq!(v.in_flight(0, Some(2)), 2.0);
+        assert_eq!(v.in_flight(3, Some(2)), 2.0);
     }
 }
