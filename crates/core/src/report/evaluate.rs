@@ -276,18 +276,24 @@ impl Config {
             .layout
             .as_ref()
             .map_or(setup.gpus(), |l| l.data_parallel);
-        let stages: Vec<u64> = report
-            .layout
-            .as_ref()
-            .map_or(Vec::new(), |l| l.stages.iter().map(|s| s.params).collect());
+        let stages: Vec<(u64, u64)> = report.layout.as_ref().map_or(Vec::new(), |l| {
+            l.stages
+                .iter()
+                .map(|s| (s.params, s.routed_experts))
+                .collect()
+        });
         let weight_bytes = setup.recipe().storage().bytes_per_param();
         let gradient_bytes = setup.gradient_bytes_per_param();
         let m = f64::from(microbatches);
         for row in &mut report.strategies {
-            let params_on_gpu = row
-                .rank
-                .and_then(|r| stages.get(r as usize))
-                .map_or(setup.params().get(), |&p| p as f64);
+            let (params_on_gpu, expert_params_on_gpu) =
+                row.rank.and_then(|r| stages.get(r as usize)).map_or(
+                    (
+                        setup.params().get(),
+                        model.architecture.routed_expert_params() as f64,
+                    ),
+                    |&(params, experts)| (params as f64, experts as f64),
+                );
             let work = crate::time::StepWork {
                 arch: &model.architecture,
                 layout,
@@ -300,6 +306,7 @@ impl Config {
                 strategy: row.strategy,
                 ep: model.ep,
                 params_on_gpu,
+                expert_params_on_gpu,
                 gradient_bytes,
                 weight_bytes,
                 offload_bytes_per_param: 0.0,

@@ -200,8 +200,12 @@ pub struct StepWork<'a> {
     pub strategy: Strategy,
     /// Expert-parallel ranks (1 without).
     pub ep: u32,
-    /// Parameters on one GPU (its stage's share).
+    /// Parameters on one GPU (its stage's share; routed experts ÷ TP, not
+    /// yet ÷ EP).
     pub params_on_gpu: f64,
+    /// Of which routed experts' (÷ TP): EP divides them, and their gradients
+    /// reduce over the expert-data-parallel group, DP × CP ÷ EP.
+    pub expert_params_on_gpu: f64,
     /// Bytes of one gradient element as reduced.
     pub gradient_bytes: f64,
     /// Bytes of one weight element as gathered.
@@ -358,7 +362,10 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         let ep = f64::from(work.ep);
         let moe_layers = f64::from(work.arch.layers - work.arch.dense_layer_count()) / p;
         let message = if l.sp { message / tp } else { message };
-        let span = u64::from(l.tp) * u64::from(l.cp) * u64::from(work.ep);
+        // The EP group: TP × EP neighbouring ranks (Megatron-LM builds the
+        // expert grid with CP = 1), so TP 1 · CP 2 · EP 8 on 8-GPU nodes
+        // stays on NVLink.
+        let span = u64::from(l.tp) * u64::from(work.ep);
         moe_layers * m * passes * f64::from(work.arch.moe.top_k) * message * (ep - 1.0)
             / ep
             / link(span)
@@ -366,19 +373,36 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         0.0
     };
     let n = f64::from(work.dp) * f64::from(l.cp);
-    let ring = (n - 1.0) / n;
-    let psi = work.params_on_gpu;
+    // Expert parallelism divides the routed experts, whose gradients reduce
+    // over the expert-data-parallel group (Megatron-LM's expert grid:
+    // world ÷ (EP × ETP × PP), ETP = TP, so DP × CP ÷ EP); the rest over DP × CP.
+    let ep = f64::from(work.ep.max(1));
+    let experts = work.expert_params_on_gpu.min(work.params_on_gpu);
+    let groups = [
+        (work.params_on_gpu - experts, n),
+        (experts / ep, (n / ep).max(1.0)),
+    ];
+    // The elements each GPU sends, summed over the groups: a reduction of
+    // `x` elements over `g` GPUs moves x·(g − 1)/g of them.
+    let moved = |share: f64| {
+        groups
+            .iter()
+            .map(|&(x, g)| share * x * (g - 1.0) / g)
+            .sum::<f64>()
+    };
+    let psi = work.params_on_gpu - experts + experts / ep;
     // Only what is trained has gradients, and only it is updated: a frozen
     // base moves under ZeRO-3's gathers alone.
-    let trained = psi * work.trainable_fraction;
+    let trained = moved(work.trainable_fraction);
+    let all = moved(1.0);
     // ZeRO-1 reduce-scatters the gradients once a step and all-gathers the
     // updated weights: 2Ψ as DDP's all-reduce (ZeRO paper §7.2.1), but the
     // gather waits for the optimizer step, behind no backward pass.
     let (gradient_elements, gather_elements) = match work.strategy {
-        Strategy::Ddp => (2.0 * trained * ring, 0.0),
-        Strategy::Zero1 => (trained * ring, trained * ring),
-        Strategy::Zero2 => (m * trained * ring, trained * ring),
-        Strategy::Zero3 => (m * trained * ring, 2.0 * m * psi * ring),
+        Strategy::Ddp => (2.0 * trained, 0.0),
+        Strategy::Zero1 => (trained, trained),
+        Strategy::Zero2 => (m * trained, trained),
+        Strategy::Zero3 => (m * trained, 2.0 * m * all),
     };
     let dp_link = link(u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp));
     let gradients = gradient_elements * work.gradient_bytes / dp_link;
@@ -550,6 +574,7 @@ mod tests {
             strategy: Strategy::Ddp,
             ep: 1,
             params_on_gpu: 1e9,
+            expert_params_on_gpu: 0.0,
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
@@ -596,6 +621,7 @@ mod tests {
             strategy,
             ep: 1,
             params_on_gpu: 6.74e9,
+            expert_params_on_gpu: 0.0,
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: offload,
@@ -632,6 +658,62 @@ mod tests {
         assert!((dp(Strategy::Zero1, 1, true) - gather).abs() < 1e-12);
     }
 
+    /// Issue 28, item 4: the routed experts' gradients reduce over the
+    /// expert-data-parallel group (DP × CP ÷ EP), on the experts ÷ EP; the
+    /// EP all-to-all spans TP × EP ranks, so TP 1 · CP 2 · EP 8 on two nodes
+    /// of 8 stays on NVLink.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn experts_reduce_over_their_own_group_and_exchange_within_tp_times_ep() {
+        let arch = model_preset("mixtral-8x7b").unwrap().architecture;
+        let machine = Machine {
+            peak_flops: 989e12,
+            mfu: 0.4,
+            nvlink_bytes_per_s: 450e9,
+            network_bytes_per_s: 50e9,
+            pcie_bytes_per_s: 64e9,
+            gpus_per_node: 8,
+        };
+        let experts = arch.routed_expert_params() as f64;
+        let total = arch.param_count() as f64;
+        let work = |cp, ep| StepWork {
+            arch: &arch,
+            layout: Layout {
+                cp,
+                ..Layout::SINGLE
+            },
+            dp: 8,
+            microbatches: 1,
+            micro_batch: 1,
+            seq_len: 8192,
+            recompute: Recompute::None,
+            activation_bytes: 2.0,
+            strategy: Strategy::Ddp,
+            ep,
+            params_on_gpu: total,
+            expert_params_on_gpu: experts,
+            gradient_bytes: 2.0,
+            weight_bytes: 2.0,
+            offload_bytes_per_param: 0.0,
+            overlap_grad: false,
+            trainable_fraction: 1.0,
+        };
+        // DP 8 on one node, EP 8: each expert lives on one GPU of the
+        // expert-data-parallel group of 1, so only the dense part reduces.
+        let t = step_time(&work(1, 8), &machine);
+        let dense = 2.0 * (total - experts) * 7.0 / 8.0 * 2.0 / 450e9;
+        assert!((t.data_parallel_seconds / dense - 1.0).abs() < 1e-12);
+        // CP 2 over two nodes: the DP × CP group crosses the network, the
+        // experts' group of 2 too; the all-to-all of EP 8 does not.
+        let t = step_time(&work(2, 8), &machine);
+        let grads = 2.0 * ((total - experts) * 15.0 / 16.0 + experts / 8.0 / 2.0) * 2.0 / 50e9;
+        assert!((t.data_parallel_seconds / grads - 1.0).abs() < 1e-12);
+        let moe_layers = f64::from(arch.layers);
+        let message = 8192.0 / 2.0 * f64::from(arch.hidden) * 2.0;
+        let all_to_all = moe_layers * 4.0 * 2.0 * message * 7.0 / 8.0 / 450e9;
+        assert!((t.expert_parallel_seconds / all_to_all - 1.0).abs() < 1e-12);
+    }
+
     /// Issue 28, item 5: the slowest stage sets the pace. Llama 3 8B on 4
     /// pipeline stages at 8,192 tokens: the last stage's logits (a 128,256
     /// vocabulary) make the compute 15–30 % longer than an even split; one
@@ -663,6 +745,7 @@ mod tests {
             strategy: Strategy::Ddp,
             ep: 1,
             params_on_gpu: 2e9,
+            expert_params_on_gpu: 0.0,
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
@@ -705,6 +788,7 @@ mod tests {
             strategy: Strategy::Ddp,
             ep: 1,
             params_on_gpu: 6.74e9,
+            expert_params_on_gpu: 0.0,
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
@@ -754,6 +838,7 @@ mod tests {
             strategy,
             ep: 1,
             params_on_gpu: 6.74e9,
+            expert_params_on_gpu: 0.0,
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,

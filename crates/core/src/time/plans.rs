@@ -87,7 +87,7 @@ fn divisors(n: u32, limit: u32) -> impl DoubleEndedIterator<Item = u32> {
 /// Every layout of `world` GPUs, `gpus_per_node` a node, that fits the model
 /// and the sequence, with its data-parallel degree: TP within a node, PP
 /// dividing the layers, CP for sequences of at least 4,096 × CP tokens, SP
-/// with TP.
+/// with TP (always with TP on a mixture of experts).
 fn layouts(
     arch: &crate::model::architecture::Architecture,
     seq: u32,
@@ -102,6 +102,11 @@ fn layouts(
                     continue;
                 }
                 for sp in [false, true] {
+                    // Megatron-LM refuses a mixture of experts with TP but
+                    // without SP in training (`moe_layer.py`).
+                    if arch.moe.is_moe() && tp > 1 && !sp {
+                        continue;
+                    }
                     let layout = Layout {
                         tp,
                         pp,
@@ -307,7 +312,7 @@ impl Search<'_> {
                             ..self.config.runtime
                         };
                         // The most loaded of the candidate ranks.
-                        let mut most: Option<(u32, Bytes, f64)> = None;
+                        let mut most: Option<(u32, Bytes, f64, f64)> = None;
                         for ((&rank, stage), kept) in ranks.iter().zip(&stages).zip(&kept) {
                             let shard = TrainingSetup {
                                 params: ParamCount::new(stage.params as f64),
@@ -333,11 +338,16 @@ impl Search<'_> {
                             memory.total = memory.total + kept.total;
                             let transients = megatron_step_transients(&setup, kept);
                             let peak = StepMemory::of(&memory, Some(&transients)).peak().1;
-                            if most.is_none_or(|(_, p, _)| peak.get() > p.get()) {
-                                most = Some((rank, peak, stage.params as f64));
+                            if most.is_none_or(|(_, p, _, _)| peak.get() > p.get()) {
+                                most = Some((
+                                    rank,
+                                    peak,
+                                    stage.params as f64,
+                                    stage.routed_experts as f64,
+                                ));
                             }
                         }
-                        let Some((rank, peak, params_on_gpu)) = most else {
+                        let Some((rank, peak, params_on_gpu, expert_params_on_gpu)) = most else {
                             continue;
                         };
                         let fits = self.budget.fits(peak);
@@ -356,6 +366,7 @@ impl Search<'_> {
                             strategy,
                             ep,
                             params_on_gpu,
+                            expert_params_on_gpu,
                             gradient_bytes: self.whole.gradient_bytes_per_param(),
                             weight_bytes: self.whole.recipe().storage().bytes_per_param(),
                             offload_bytes_per_param: 0.0,
@@ -442,6 +453,22 @@ mod tests {
             .windows(2)
             .all(|w| w[0].step_seconds() <= w[1].step_seconds()));
         assert!(all.iter().skip(fitting.len()).all(|p| !p.fits));
+    }
+
+    /// Issue 28, item 4: Megatron-LM refuses a mixture of experts with TP
+    /// but without SP in training, so no plan offers one; dense models keep
+    /// both.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn no_plan_runs_experts_with_tp_but_without_sp() {
+        let moe = plans(&decode("model=mixtral-8x7b&gpu=h100-80gb&gpus=8&global_batch=64").config);
+        assert!(moe.iter().any(|p| p.layout.tp > 1));
+        assert!(
+            moe.iter().all(|p| p.layout.tp == 1 || p.layout.sp),
+            "{moe:?}"
+        );
+        let dense = plans(&decode("model=llama2-13b&gpu=h100-80gb&gpus=8&global_batch=64").config);
+        assert!(dense.iter().any(|p| p.layout.tp > 1 && !p.layout.sp));
     }
 
     /// A configuration with no plans says why (issue 25: LoRA showed "0 of 0
