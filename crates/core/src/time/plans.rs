@@ -246,8 +246,8 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// The plans of one layout: for each expert-parallel size, recomputation,
-    /// strategy and offload, the largest micro-batch that fits (the smallest
-    /// when none does).
+    /// strategy and offload, the fastest micro-batch that fits, the largest
+    /// among equally fast (the smallest when none fits).
     fn layout(&self, layout: Layout, dp: u32, plans: &mut Vec<Plan>) {
         let arch = self.model.architecture;
         let group = dp * layout.cp;
@@ -288,9 +288,6 @@ impl Search<'_> {
             for recompute in recomputes {
                 let mut found: Vec<Option<Plan>> = vec![None; combos.len()];
                 for (i, &(micro_batch, microbatches)) in micro_batches.iter().enumerate() {
-                    if found.iter().all(|p| p.is_some_and(|p| p.fits)) {
-                        break;
-                    }
                     let last = i + 1 == micro_batches.len();
                     let setup = ActivationSetup {
                         micro_batch,
@@ -303,9 +300,6 @@ impl Search<'_> {
                         .map(|&r| stage_activations(&arch, &setup, &layout, r, in_flight))
                         .collect();
                     for (slot, &(strategy, offload)) in found.iter_mut().zip(&combos) {
-                        if slot.is_some_and(|p| p.fits) {
-                            continue;
-                        }
                         let runtime = crate::frameworks::runtime::Runtime {
                             offload,
                             layout,
@@ -351,7 +345,9 @@ impl Search<'_> {
                             continue;
                         };
                         let fits = self.budget.fits(peak);
-                        if !fits && !last {
+                        // Without a fitting one, the smallest micro-batch
+                        // shows how close it comes.
+                        if !(fits || last && slot.is_none()) {
                             continue;
                         }
                         let work = StepWork {
@@ -379,7 +375,7 @@ impl Search<'_> {
                             ),
                             ..work
                         };
-                        *slot = Some(Plan {
+                        let plan = Plan {
                             layout,
                             ep,
                             dp,
@@ -392,7 +388,17 @@ impl Search<'_> {
                             peak,
                             fits,
                             time: self.machine.map(|machine| step_time(&work, &machine)),
-                        });
+                        };
+                        // Every micro-batch that fits is tried and the fastest
+                        // kept (the largest among equals): with PP a smaller
+                        // one means more microbatches and a smaller bubble.
+                        let better = match slot {
+                            None => true,
+                            Some(kept) => !kept.fits || plan.step_seconds() < kept.step_seconds(),
+                        };
+                        if better {
+                            *slot = Some(plan);
+                        }
                     }
                 }
                 plans.extend(found.into_iter().flatten());
@@ -453,6 +459,38 @@ mod tests {
             .windows(2)
             .all(|w| w[0].step_seconds() <= w[1].step_seconds()));
         assert!(all.iter().skip(fitting.len()).all(|p| !p.fits));
+    }
+
+    /// Issue 28, item 9: every micro-batch that fits is tried and the fastest
+    /// kept: with PP the smallest (more microbatches, a smaller bubble, where
+    /// the largest that fits maximised it); without PP, where the step does
+    /// not depend on it, the largest.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn plans_take_the_fastest_micro_batch_not_the_largest() {
+        let config = decode("model=llama3-8b&gpu=h100-80gb&gpus=8&seq=4096&global_batch=64").config;
+        let all = plans(&config);
+        let piped: Vec<_> = all.iter().filter(|p| p.fits && p.layout.pp > 1).collect();
+        assert!(!piped.is_empty());
+        assert!(piped.iter().all(|p| p.micro_batch == 1), "{piped:?}");
+        let zero1 = all
+            .iter()
+            .find(|p| p.fits && p.layout == Layout::SINGLE && p.strategy == Strategy::Zero1)
+            .expect("ZeRO-1 alone fits an 8B on H100s");
+        assert!(zero1.micro_batch > 1, "{zero1:?}");
+        // The fastest is at least as fast as the largest that fits would be.
+        for plan in piped.iter().take(5) {
+            let mut largest = plan.apply(&config);
+            if let Some(model) = &mut largest.model {
+                model.micro_batch = 8;
+            }
+            if let Ok(report) = largest.report() {
+                let row = report.strategy(plan.strategy);
+                if row.fits {
+                    assert!(plan.step_seconds() <= row.time.unwrap().step_seconds);
+                }
+            }
+        }
     }
 
     /// Issue 28, item 4: Megatron-LM refuses a mixture of experts with TP
