@@ -391,6 +391,7 @@ fields! {
     },
     /// Format gradients are accumulated in.
     GradAcc => Declaration {
+        needs: Some(chosen_gradients),
         key: "grad_acc",
         label: "gradient accumulation format",
         value: Value::Choice(&["model", "fp32"]),
@@ -1267,6 +1268,13 @@ fn with_buffers(text: &dyn Fn(Field) -> String) -> bool {
 /// Adapters are trained (LoRA or QLoRA).
 fn with_adapters(text: &dyn Fn(Field) -> String) -> bool {
     text(Field::Method) != "full"
+}
+
+/// The gradients' format is the user's, except under Megatron-LM's
+/// accounting with BF16, where Megatron keeps them in fp32 whatever is asked
+/// ([`Config::recipe`]).
+fn chosen_gradients(text: &dyn Fn(Field) -> String) -> bool {
+    !(text(Field::Accounting) == "megatron" && text(Field::Precision) == "bf16")
 }
 
 /// QLoRA quantises the base.

@@ -412,11 +412,22 @@ impl Config {
         }
     }
 
-    /// Precision, gradients' format and optimizer.
+    /// Precision, gradients' format and optimizer. Under Megatron-LM's
+    /// accounting with BF16 the gradients are fp32 whatever is asked: Megatron
+    /// accumulates and all-reduces them in fp32 for bfloat16
+    /// (`megatron/training/arguments.py` sets
+    /// `accumulate_allreduce_grads_in_fp32`), 2 + 4 + 12 = 18 B per parameter
+    /// as its own estimate counts, and twice the gradient traffic.
     pub fn recipe(&self) -> Recipe {
+        let gradients = match (self.runtime.accounting, self.precision) {
+            (Accounting::Megatron, crate::memory::Precision::Bf16) => {
+                crate::memory::GradientPrecision::Fp32
+            }
+            _ => self.gradients,
+        };
         Recipe {
             precision: self.precision,
-            gradients: self.gradients,
+            gradients,
             optimizer: self.optimizer,
             autocast: self.amp,
         }

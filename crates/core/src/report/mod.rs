@@ -1288,4 +1288,43 @@ mod tests {
         assert!((time(&full).flops / (weights + core) - 1.0).abs() < 1e-12);
         assert!(time(&lora).data_parallel_seconds < time(&full).data_parallel_seconds / 1000.0);
     }
+
+    /// Issue 28, item 7: under Megatron-LM's accounting with BF16 the
+    /// gradients are fp32 whatever `grad_acc` says (Megatron accumulates and
+    /// all-reduces them in fp32 for bfloat16): 18 B per parameter as its own
+    /// estimate counts, twice the gradient traffic; FP16 keeps 16-bit
+    /// gradients, and the lesson's accounting the user's choice.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn megatron_keeps_fp32_gradients_under_bf16() {
+        let report_of = |query: &str| crate::input::link::decode(query).config.report().unwrap();
+        let base = "model=llama2-7b&gpu=a100-80gb&gpus=16&nodes=2&global_batch=64";
+        let megatron = report_of(&format!("{base}&acct=megatron&dtype=bf16"));
+        let course = report_of(&format!("{base}&dtype=bf16"));
+        let fp16 = report_of(&format!("{base}&acct=megatron&dtype=fp16"));
+        let psi = megatron.setup.params().get();
+        let ddp = |r: &Report| r.strategy(Strategy::Ddp).memory;
+        assert_eq!(ddp(&megatron).gradients.get(), 4.0 * psi);
+        assert_eq!(ddp(&course).gradients.get(), 2.0 * psi);
+        assert_eq!(ddp(&fp16).gradients.get(), 2.0 * psi);
+        let states = ddp(&megatron).weights.get()
+            + ddp(&megatron).gradients.get()
+            + ddp(&megatron).optimizer_states.get();
+        assert_eq!(states, 18.0 * psi);
+        let traffic = |r: &Report| {
+            r.strategy(Strategy::Ddp)
+                .time
+                .unwrap()
+                .data_parallel_seconds
+        };
+        assert!((traffic(&megatron) / traffic(&course) - 2.0).abs() < 1e-12);
+        // The form hides the choice Megatron makes.
+        let texts = |query: &str| {
+            let config = crate::input::link::decode(query).config;
+            move |f: Field| crate::input::form::text_of(&config, f)
+        };
+        let shown = |query: &str| crate::input::form::is_enabled(Field::GradAcc, texts(query));
+        assert!(!shown(&format!("{base}&acct=megatron&dtype=bf16")));
+        assert!(shown(&format!("{base}&acct=megatron&dtype=fp16")) && shown(base));
+    }
 }
