@@ -411,6 +411,9 @@ texts! {
     label_mfu: &'static str = "Kernel efficiency", "内核效率";
     hint_mfu: &'static str = "The fraction of the peak the compute kernels reach on the FLOPs they run (recomputation included); the bubble and exposed communication come on top. The step's MFU follows.",
         "计算内核在实际执行的 FLOPs（含重计算）上达到峰值算力的比例；流水线气泡和未被掩盖的通信另算。单步的 MFU 由此得出。";
+    label_achieved: &'static str = "Achieved throughput (a run's)", "实测吞吐（某次运行）";
+    hint_achieved: &'static str = "TFLOP/s per GPU as a paper or log reports it (recomputation counted): sets the step time directly.",
+        "论文或日志报告的每卡 TFLOP/s（计入重计算）：直接给出单步时间。";
     label_tflops: &'static str = "Peak 16-bit throughput", "16 位峰值算力";
     unit_tflops: &'static str = "TFLOP/s", "TFLOP/s";
     hint_tflops: &'static str = "Dense BF16/FP16 tensor peak per GPU (the GPU preset's datasheet figure when empty).",
@@ -707,6 +710,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Sp => (t.label_sp, "", None),
         Field::Mfu => (t.label_mfu, "", Some(t.hint_mfu)),
         Field::Tflops => (t.label_tflops, t.unit_tflops, Some(t.hint_tflops)),
+        Field::Achieved => (t.label_achieved, t.unit_tflops, Some(t.hint_achieved)),
         Field::Nvlink => (t.label_nvlink, t.unit_bandwidth, Some(t.hint_links)),
         Field::Network => (t.label_network, t.unit_bandwidth, Some(t.hint_links)),
         Field::Tokens => (t.label_tokens, t.unit_billion_tokens, None),

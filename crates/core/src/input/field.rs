@@ -1178,6 +1178,18 @@ fields! {
         write: |c, f, t| set(&mut c.runtime.speed.overlap_grad, parse_flag(f, t)),
         ..BASE
     },
+    /// The throughput a paper or a log reports, TFLOP/s per GPU of the FLOPs
+    /// the GPUs run (Narayanan et al.'s count, recomputation included): it
+    /// gives the step's time directly, bubble and communication included.
+    Achieved => Declaration {
+        key: "achieved",
+        label: "achieved throughput per GPU",
+        value: number(Unit::Tflops, 0.001, 1e6),
+        optional: true,
+        read: |c| optional_text(c.runtime.speed.achieved_tflops),
+        write: |c, f, t| set(&mut c.runtime.speed.achieved_tflops, f.parse_number(t).map(Some)),
+        ..BASE
+    },
 }
 
 /// A field of a model's architecture: filled by the model's preset, written

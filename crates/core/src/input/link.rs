@@ -299,6 +299,10 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                     model.framework = Framework::Megatron;
                 }
             }
+            Err(error) if error.field == Field::Achieved => {
+                problems.push(set_aside(pairs, Field::Achieved, error));
+                config.runtime.speed.achieved_tflops = None;
+            }
             Err(error) if error.field == Field::LargestLayer => {
                 problems.push(set_aside(pairs, Field::LargestLayer, error));
                 config.runtime.largest_layer_millions = None;

@@ -122,6 +122,21 @@ impl Config {
             return Err(Field::Amp.error(InputErrorKind::NeedsMixedPrecision));
         }
         let zero_group = self.zero_group()?;
+        // A run cannot achieve more than its GPU's peak.
+        let peak = self
+            .runtime
+            .speed
+            .tflops
+            .or(self.gpu.map(|g| g.tflops_16bit));
+        if let (Some(achieved), Some(peak)) = (self.runtime.speed.achieved_tflops, peak) {
+            if achieved > peak {
+                let limits = crate::input::field::Limits {
+                    min: 0.001,
+                    max: peak,
+                };
+                return Err(Field::Achieved.error(InputErrorKind::OutOfRange(limits)));
+            }
+        }
         // Megatron-LM's estimate needs an architecture and trains every parameter.
         if self.runtime.accounting == Accounting::Megatron {
             if self.model.is_none() {
@@ -261,6 +276,7 @@ impl Config {
             network_bytes_per_s: speed.network_gb_per_s.unwrap_or(network) * 1e9,
             pcie_bytes_per_s: pcie * 1e9,
             gpus_per_node: self.gpus,
+            achieved_flops: speed.achieved_tflops.map(|t| t * 1e12),
         })
     }
 
