@@ -14,9 +14,12 @@
 
 use vram_core::input::link::decode;
 
-/// (parameters in billions, heads, hidden, layers, TP, PP, GPUs, batch,
-/// achieved TFLOP/s per GPU), Table 1.
-const TABLE_1: [(f64, u32, u32, u32, u32, u32, u32, u32, f64); 10] = [
+/// A row of Table 1: parameters in billions, heads, hidden, layers, TP, PP,
+/// GPUs, batch, achieved TFLOP/s per GPU.
+type Row = (f64, u32, u32, u32, u32, u32, u32, u32, f64);
+
+/// Table 1.
+const TABLE_1: [Row; 10] = [
     (1.7, 24, 2304, 24, 1, 1, 32, 512, 137.0),
     (3.6, 32, 3072, 30, 2, 1, 64, 512, 138.0),
     (7.5, 32, 4096, 36, 4, 1, 128, 512, 142.0),
