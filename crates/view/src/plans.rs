@@ -51,7 +51,10 @@ fn plan_cells(t: &Text, w: &LazyText, plan: &Plan, config: &Config) -> [(&'stati
     });
     [
         (w.col_layout, layout_words(plan.layout, plan.ep, plan.dp)),
-        (t.col_strategy, plan.strategy.label().into()),
+        (
+            t.col_strategy,
+            format!("{} · {}", plan.strategy.label(), framework(plan)),
+        ),
         (w.col_recompute, recompute.into()),
         (w.col_offload, offload.into()),
         (
@@ -62,6 +65,18 @@ fn plan_cells(t: &Text, w: &LazyText, plan: &Plan, config: &Config) -> [(&'stati
         (w.col_step, step),
         (w.col_tokens, tokens),
     ]
+}
+
+/// The framework a plan assumes: Megatron-LM runs DDP and its distributed
+/// optimizer (ZeRO-1) with any layout; ZeRO-2 and ZeRO-3 are DeepSpeed's,
+/// with Megatron-LM's tensor, context or expert parallelism through
+/// Megatron-DeepSpeed (never with PP: DeepSpeed's pipeline engine refuses them).
+pub fn framework(plan: &Plan) -> &'static str {
+    match plan.strategy {
+        vram_core::Strategy::Ddp | vram_core::Strategy::Zero1 => "Megatron-LM",
+        _ if plan.layout.tp > 1 || plan.layout.cp > 1 || plan.ep > 1 => "Megatron-DeepSpeed",
+        _ => "DeepSpeed",
+    }
 }
 
 /// What the ranked plans found when no strategy fits on its own, in `t`'s
@@ -301,6 +316,21 @@ mod tests {
                 );
             }
         }
+        // Each row names the framework it assumes.
+        let (zero1, zero3) = (
+            plans
+                .iter()
+                .find(|p| p.strategy == vram_core::Strategy::Zero1)
+                .unwrap(),
+            plans
+                .iter()
+                .find(|p| p.strategy == vram_core::Strategy::Zero3 && p.layout.tp == 1)
+                .unwrap(),
+        );
+        assert_eq!(
+            (framework(zero1), framework(zero3)),
+            ("Megatron-LM", "DeepSpeed")
+        );
         // In Chinese, with the choices' labels.
         let after = plans[0].apply(&before);
         let said = changes(&ZH, &before, &after).join(" · ");
