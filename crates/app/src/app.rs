@@ -64,12 +64,14 @@ mod sections {
     /// What is trained: every parameter, or adapters (their settings hidden without).
     pub const FINE_TUNING: [Field; 5] = [Method, Rank, Targets, Quant, DoubleQuant];
     /// The step: gradients' format, batch, sequence and what is kept for backward.
-    pub const STEP: [Field; 7] = [
+    pub const STEP: [Field; 9] = [
         GradAcc,
         Seq,
         MicroBatch,
         GlobalBatch,
         Recompute,
+        RecomputeMethod,
+        RecomputeLayers,
         Flash,
         Dropout,
     ];

@@ -522,7 +522,7 @@ pub fn table(report: &Report, color: bool) -> String {
             format_bytes(activations.embeddings_and_logits, unit),
             model.seq_len,
             model.micro_batch,
-            model.recompute.key(),
+            recompute_words(model.recompute, model.checkpointing),
             if model.flash_attention { "on" } else { "off" },
         );
     }
@@ -795,7 +795,7 @@ pub fn plans_table(config: &Config, plans: &[vram_core::time::plans::Plan]) -> S
                 p.ep.to_string(),
                 p.dp.to_string(),
                 p.strategy.label().into(),
-                p.recompute.key().into(),
+                recompute_words(p.recompute, p.checkpointing),
                 p.offload.key().into(),
                 p.micro_batch.to_string(),
                 p.microbatches.to_string(),
@@ -855,4 +855,21 @@ pub fn json_with_plans(
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// Recomputation as Megatron-LM's options say it: `none`, `selective`,
+/// `full`, or `full uniform 4` / `full block 20` beside per-layer checkpointing.
+fn recompute_words(
+    recompute: vram_core::memory::activations::Recompute,
+    checkpointing: vram_core::memory::activations::Checkpointing,
+) -> String {
+    use vram_core::memory::activations::{Checkpointing, Recompute};
+    match recompute {
+        Recompute::Full if checkpointing != Checkpointing::EVERY_LAYER => format!(
+            "full {} {}",
+            checkpointing.method.key(),
+            checkpointing.layers
+        ),
+        r => r.key().into(),
+    }
 }

@@ -7,7 +7,7 @@ use crate::frameworks::hf::{Attention, Framework};
 use crate::frameworks::runtime::Runtime;
 use crate::gpu::GpuPreset;
 use crate::input::view::Parts;
-use crate::memory::activations::{ActivationSetup, Recompute};
+use crate::memory::activations::{ActivationSetup, Checkpointing, Recompute};
 use crate::memory::finetune::FineTuning;
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
 use crate::model::architecture::{Architecture, ModelPreset};
@@ -27,6 +27,8 @@ pub struct ModelSpec {
     pub micro_batch: u32,
     /// What the backward pass recomputes.
     pub recompute: Recompute,
+    /// Which layers full recomputation checkpoints.
+    pub checkpointing: Checkpointing,
     /// Whether attention runs as FlashAttention.
     pub flash_attention: bool,
     /// The attention and hidden dropout probability (0: none, as the presets train).
@@ -64,6 +66,7 @@ impl ModelSpec {
             dropout: 0.0,
             framework: Framework::Megatron,
             attention: None,
+            checkpointing: Checkpointing::EVERY_LAYER,
             ..self
         }
     }
@@ -77,6 +80,7 @@ impl ModelSpec {
             seq_len: 2048,
             micro_batch: 1,
             recompute: Recompute::None,
+            checkpointing: Checkpointing::EVERY_LAYER,
             flash_attention: true,
             dropout: 0.0,
             framework: Framework::Megatron,
@@ -115,6 +119,7 @@ impl ModelSpec {
             bytes_per_value: precision.bytes_per_param(),
             flash_attention: self.flash_attention,
             recompute: self.recompute,
+            checkpointing: self.checkpointing,
             dropout: self.dropout > 0.0,
             capacity: self.capacity,
         }

@@ -58,7 +58,8 @@ pub fn render_plans(
 pub fn plans_verdict(query: &str, zh: bool) -> String {
     let config = vram_core::input::link::decode(query).config;
     let plans = vram_core::time::plans::plans(&config);
-    vram_view::plans::verdict(vram_view::text::of(lang(zh)), words(zh), &plans).unwrap_or_default()
+    vram_view::plans::verdict(vram_view::text::of(lang(zh)), words(zh), &plans, &config)
+        .unwrap_or_default()
 }
 
 /// What Megatron-LM would print for the configuration whose link is `query`,

@@ -35,10 +35,7 @@ pub fn layout_words(l: vram_core::memory::parallel::Layout, ep: u32, dp: u32) ->
 /// The words of one plan's cells: layout, strategy, recomputation, offload,
 /// micro-batch × microbatches, memory per GPU, step time and tokens per second.
 fn plan_cells(t: &Text, w: &LazyText, plan: &Plan, config: &Config) -> [(&'static str, String); 8] {
-    let recompute = vram_core::memory::activations::Recompute::ALL
-        .iter()
-        .position(|&r| r == plan.recompute)
-        .map_or("", |i| t.recompute[i]);
+    let recompute = recompute_words(t, w, plan, config);
     let offload = vram_core::Offload::ALL
         .iter()
         .position(|&o| o == plan.offload)
@@ -55,7 +52,7 @@ fn plan_cells(t: &Text, w: &LazyText, plan: &Plan, config: &Config) -> [(&'stati
             t.col_strategy,
             format!("{} · {}", plan.strategy.label(), framework(plan)),
         ),
-        (w.col_recompute, recompute.into()),
+        (w.col_recompute, recompute),
         (w.col_offload, offload.into()),
         (
             w.col_micro,
@@ -65,6 +62,25 @@ fn plan_cells(t: &Text, w: &LazyText, plan: &Plan, config: &Config) -> [(&'stati
         (w.col_step, step),
         (w.col_tokens, tokens),
     ]
+}
+
+/// A plan's recomputation in words: the choice, or Megatron-LM's block
+/// method's N of the stage's layers.
+fn recompute_words(t: &Text, w: &LazyText, plan: &Plan, config: &Config) -> String {
+    use vram_core::memory::activations::{Recompute, RecomputeMethod};
+    let layers = config.model.map_or(1, |m| m.architecture.layers);
+    let chunk = plan.layout.chunk_layers(layers);
+    let n = plan.checkpointing.layers;
+    match plan.recompute {
+        Recompute::Full if plan.checkpointing.method == RecomputeMethod::Block && n < chunk => {
+            text::fill(w.plans_block, &[&n.to_string(), &chunk.to_string()])
+        }
+        r => Recompute::ALL
+            .iter()
+            .position(|&x| x == r)
+            .map_or("", |i| t.recompute[i])
+            .into(),
+    }
 }
 
 /// The framework a plan assumes: Megatron-LM runs DDP and its distributed
@@ -82,19 +98,15 @@ pub fn framework(plan: &Plan) -> &'static str {
 /// What the ranked plans found when no strategy fits on its own, in `t`'s
 /// words: how many layouts fit and the fastest (its layout, strategy,
 /// recomputation and offload); `None` when none fits.
-pub fn verdict(t: &Text, w: &LazyText, plans: &[Plan]) -> Option<String> {
+pub fn verdict(t: &Text, w: &LazyText, plans: &[Plan], config: &Config) -> Option<String> {
     let first = plans.iter().find(|p| p.fits)?;
     let fitting = plans.iter().filter(|p| p.fits).count();
     let mut words = vec![
         layout_words(first.layout, first.ep, first.dp),
         first.strategy.label().to_string(),
     ];
-    if let Some(i) = vram_core::memory::activations::Recompute::ALL
-        .iter()
-        .position(|&r| r == first.recompute)
-        .filter(|&i| i > 0)
-    {
-        words.push(t.recompute[i].to_string());
+    if first.recompute != vram_core::memory::activations::Recompute::None {
+        words.push(recompute_words(t, w, first, config));
     }
     if let Some(i) = vram_core::Offload::ALL
         .iter()

@@ -252,6 +252,13 @@ texts! {
     recompute: [&'static str; 3] =
         ["none (store everything)", "selective (attention scores)", "full (gradient checkpointing)"],
         ["不重计算（全部保存）", "选择性（注意力分数）", "完全（梯度检查点）"];
+    label_recompute_method: &'static str = "Recomputation method", "重计算方式";
+    recompute_method: [&'static str; 2] =
+        ["uniform (groups of N layers)", "block (first N layers of each stage)"],
+        ["均匀（每 N 层一组）", "分块（每段前 N 层）"];
+    label_recompute_layers: &'static str = "Layers per recomputation (N)", "每次重计算的层数（N）";
+    hint_recompute_layers: &'static str = "Megatron-LM's --recompute-num-layers. Uniform keeps one input per N layers and rebuilds N at once; block recomputes N layers per stage, the rest store everything.",
+        "即 Megatron-LM 的 --recompute-num-layers。均匀：每 N 层只存一个输入，反向时一次重建 N 层；分块：每段只重算 N 层，其余全部保存。";
     label_flash: &'static str = "FlashAttention", "FlashAttention";
     yes: &'static str = "yes", "是";
     no: &'static str = "no", "否";
@@ -436,6 +443,7 @@ texts! {
     err_needs_megatron: &'static str = "Splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting.",
         "按 Megatron-LM 的方式切分模型：不适用于 DeepSpeed 估算器或 Hugging Face 口径。";
     err_full_training_only: &'static str = "Splits full training only (method: full).", "仅对全参数训练切分（方法：全参数）。";
+    err_per_layer_only: &'static str = "Megatron-LM's option: Hugging Face checkpoints each layer alone.", "Megatron-LM 的选项：Hugging Face 逐层设检查点。";
     paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";
     paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
         "Hugging Face 的 config.json（Llama、Mistral、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
@@ -494,6 +502,7 @@ texts! {
     plans_found: &'static str = " None of DDP and ZeRO-1/2/3 fits on its own; {} of {} layouts fit, the fastest: {}.",
         "DDP 与 ZeRO-1/2/3 单独都放不下；有 {} 个布局放得下（共 {} 个），最快的是 {}。";
     plans_offloaded: &'static str = "{} offloaded", "卸载{}";
+    plans_block: &'static str = "block: {} of {} layers per stage recomputed", "分块：每段 {}/{} 层重算";
     plans_count: &'static str = "{} of {} plans fit.", "{} / {} 个方案放得下。";
     plans_none: &'static str =
         "Nothing fits, even with offload: try an 8-bit optimizer, LoRA or QLoRA, or more GPUs. The closest:",
@@ -592,6 +601,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::NeedsTensorParallel => t.err_needs_tp.into(),
         InputErrorKind::NeedsMegatron => t.err_needs_megatron.into(),
         InputErrorKind::FullTrainingOnly => t.err_full_training_only.into(),
+        InputErrorKind::PerLayerOnly => t.err_per_layer_only.into(),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,
@@ -668,6 +678,8 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Seq => (t.label_seq, t.unit_tokens, None),
         Field::Recompute => (t.label_recompute, "", None),
         Field::Flash => (t.label_flash, "", None),
+        Field::RecomputeMethod => (t.label_recompute_method, "", None),
+        Field::RecomputeLayers => (t.label_recompute_layers, "", Some(t.hint_recompute_layers)),
         Field::Unit => (t.label_unit, "", None),
         Field::Theme => (t.label_theme, "", None),
         Field::Lang => (t.label_lang, "", None),
@@ -795,6 +807,7 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::Biases => &t.biases,
         Field::Norm => &t.norm,
         Field::Recompute => &t.recompute,
+        Field::RecomputeMethod => &t.recompute_method,
         Field::Unit => &t.unit,
         Field::Theme => &t.theme,
         Field::Lang => &t.lang,

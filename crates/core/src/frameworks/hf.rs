@@ -217,6 +217,9 @@ pub fn hf_activation_memory(
         embeddings_and_logits: Bytes::new(outside),
         adapters: Bytes::ZERO,
         total: Bytes::new(kept_layers + outside),
+        // hf_step_transients gives this accounting's moments.
+        at_loss: Bytes::new(kept_layers + outside),
+        rebuilding: None,
     }
 }
 

@@ -22,7 +22,7 @@ use crate::frameworks::runtime::{Accounting, OffloadDevice};
 use crate::gpu::gpu_preset;
 use crate::input::decimal::shortest_decimal;
 use crate::input::view::{Part, Parts};
-use crate::memory::activations::Recompute;
+use crate::memory::activations::{Recompute, RecomputeMethod};
 use crate::memory::finetune::{Method, Quant, Targets};
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
 use crate::model::architecture::{model_preset, Biases, Mlp, Norm};
@@ -1190,6 +1190,31 @@ fields! {
         write: |c, f, t| set(&mut c.runtime.speed.achieved_tflops, f.parse_number(t).map(Some)),
         ..BASE
     },
+    /// How full recomputation groups each model chunk's layers (Megatron-LM's
+    /// `--recompute-method`): written where it is not `uniform`.
+    RecomputeMethod => Declaration {
+        needs: Some(full_recompute),
+        written: Written::WhenNotDense,
+        ..step(
+            "recompute_method", "recomputation method", Value::Choice(&["uniform", "block"]),
+            |c| model_text(c, |m| m.checkpointing.method.key().to_string()),
+            |c, f, t| {
+                let method = pick(f, &RecomputeMethod::ALL, RecomputeMethod::key, t)?;
+                edit_model(c, f, |m| m.checkpointing.method = method)
+            },
+        )
+    },
+    /// Layers per recomputed group (uniform) or recomputed layers per chunk
+    /// (block), Megatron-LM's `--recompute-num-layers`: written where not 1.
+    RecomputeLayers => Declaration {
+        needs: Some(full_recompute),
+        written: Written::WhenNotDense,
+        ..step(
+            "recompute_layers", "layers per recomputation", count(Unit::Count, 1.0, 10_000.0),
+            |c| model_count(c, |m| m.checkpointing.layers),
+            |c, f, t| edit_count(c, f, t, |m| &mut m.checkpointing.layers),
+        )
+    },
 }
 
 /// A field of a model's architecture: filled by the model's preset, written
@@ -1297,6 +1322,11 @@ fn with_qlora(text: &dyn Fn(Field) -> String) -> bool {
 /// The model has routed experts.
 fn with_experts(text: &dyn Fn(Field) -> String) -> bool {
     beyond(text, Field::Experts, "0")
+}
+
+/// Full recomputation is chosen.
+fn full_recompute(text: &dyn Fn(Field) -> String) -> bool {
+    text(Field::Recompute) == "full"
 }
 
 /// The model has latent attention.
@@ -1638,6 +1668,9 @@ pub enum InputErrorKind {
     NeedsMegatron,
     /// Model parallelism with LoRA or QLoRA, which the page counts on one GPU's whole model.
     FullTrainingOnly,
+    /// Megatron-LM's grouped or partial recomputation under Hugging Face's
+    /// accounting, whose gradient checkpointing rebuilds each layer alone.
+    PerLayerOnly,
 }
 
 /// What a layout size splits, and how many of it there are.
@@ -1751,6 +1784,9 @@ impl InputError {
             }
             InputErrorKind::NeedsMegatron => {
                 "splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting".into()
+            }
+            InputErrorKind::PerLayerOnly => {
+                "is Megatron-LM's: Hugging Face checkpoints each layer alone".into()
             }
             InputErrorKind::DenseOnly => {
                 "adapts a mixture of experts' attention only (LoRA, targets qv or attn), and not latent attention".into()

@@ -299,6 +299,18 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                     model.framework = Framework::Megatron;
                 }
             }
+            Err(error)
+                if matches!(error.field, Field::RecomputeMethod | Field::RecomputeLayers) =>
+            {
+                problems.push(set_aside(pairs, error.field, error));
+                if let Some(model) = &mut config.model {
+                    let every = crate::memory::activations::Checkpointing::EVERY_LAYER;
+                    match error.field {
+                        Field::RecomputeMethod => model.checkpointing.method = every.method,
+                        _ => model.checkpointing.layers = every.layers,
+                    }
+                }
+            }
             Err(error) if error.field == Field::Achieved => {
                 problems.push(set_aside(pairs, Field::Achieved, error));
                 config.runtime.speed.achieved_tflops = None;

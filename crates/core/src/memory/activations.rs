@@ -67,6 +67,91 @@ impl Recompute {
     }
 }
 
+/// How full recomputation groups a model chunk's layers (Megatron-LM's
+/// `--recompute-method`, `megatron/core/transformer/transformer_block.py`,
+/// `_checkpointed_forward`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RecomputeMethod {
+    /// The chunk's layers cut into groups of `N`: each group keeps its input
+    /// and is rebuilt whole in the backward pass.
+    Uniform,
+    /// The chunk's first `N` layers each keep their input and are rebuilt one
+    /// at a time; the others store everything.
+    Block,
+}
+
+impl RecomputeMethod {
+    /// Every choice, in the order the page lists them.
+    pub const ALL: [RecomputeMethod; 2] = [RecomputeMethod::Uniform, RecomputeMethod::Block];
+
+    /// The value in the shared link's `recompute_method` key, Megatron-LM's word.
+    pub const fn key(self) -> &'static str {
+        match self {
+            RecomputeMethod::Uniform => "uniform",
+            RecomputeMethod::Block => "block",
+        }
+    }
+}
+
+/// Which layers full recomputation checkpoints: Megatron-LM's
+/// `--recompute-method` and `--recompute-num-layers`, per model chunk (a
+/// pipeline rank's layers, or one virtual stage's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Checkpointing {
+    /// How the layers are grouped.
+    pub method: RecomputeMethod,
+    /// `N`: layers per group (uniform) or layers checkpointed (block).
+    pub layers: u32,
+}
+
+/// A model chunk of `n` layers under [`Checkpointing`]: how many inputs it
+/// keeps, how many layers it stores whole, how many it rebuilds at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkCheckpoints {
+    /// Checkpointed inputs: ⌈n ÷ N⌉ (uniform) or min(N, n) (block).
+    pub inputs: u32,
+    /// Layers that store everything: none (uniform) or n − min(N, n) (block).
+    pub stored: u32,
+    /// Layers rebuilt at once in the backward pass: min(N, n) (uniform) or
+    /// one (block).
+    pub rebuilt: u32,
+}
+
+impl Checkpointing {
+    /// Every layer checkpointed on its own: gradient checkpointing per layer,
+    /// what `recompute=full` means without the two keys.
+    pub const EVERY_LAYER: Checkpointing = Checkpointing {
+        method: RecomputeMethod::Uniform,
+        layers: 1,
+    };
+
+    /// What a chunk of `n` layers keeps, as `_checkpointed_forward` runs it.
+    pub fn chunk(self, n: u32) -> ChunkCheckpoints {
+        let group = self.layers.clamp(1, n.max(1));
+        match self.method {
+            RecomputeMethod::Uniform => ChunkCheckpoints {
+                inputs: n.div_ceil(group),
+                stored: 0,
+                rebuilt: group.min(n),
+            },
+            RecomputeMethod::Block => ChunkCheckpoints {
+                inputs: group.min(n),
+                stored: n - group.min(n),
+                rebuilt: u32::from(n > 0),
+            },
+        }
+    }
+
+    /// The share of a chunk of `n` layers whose forward pass runs again: all
+    /// of it (uniform), N ÷ n (block).
+    pub fn recomputed_share(self, n: u32) -> f64 {
+        match self.method {
+            RecomputeMethod::Uniform => 1.0,
+            RecomputeMethod::Block => f64::from(self.chunk(n).inputs) / f64::from(n.max(1)),
+        }
+    }
+}
+
 /// How a step runs, as far as activations are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ActivationSetup {
@@ -80,6 +165,8 @@ pub struct ActivationSetup {
     pub flash_attention: bool,
     /// What the backward pass recomputes.
     pub recompute: Recompute,
+    /// Which layers full recomputation checkpoints (ignored otherwise).
+    pub checkpointing: Checkpointing,
     /// Whether the model applies dropout (1-byte masks are stored).
     pub dropout: bool,
     /// How many copies of its tokens each routed expert takes, relative to
@@ -89,6 +176,15 @@ pub struct ActivationSetup {
 }
 
 impl ActivationSetup {
+    /// The share of a model chunk of `chunk` layers whose forward pass runs
+    /// again: 0 without full recomputation, else [`Checkpointing::recomputed_share`].
+    pub fn recomputed_share(&self, chunk: u32) -> f64 {
+        match self.recompute {
+            Recompute::Full => self.checkpointing.recomputed_share(chunk),
+            Recompute::None | Recompute::Selective => 0.0,
+        }
+    }
+
     /// Whether the attention scores count: stored per layer without
     /// recomputation, or in the one working set full recomputation rebuilds;
     /// never with FlashAttention nor with selective recomputation.
@@ -110,8 +206,14 @@ pub struct ActivationMemory {
     /// What LoRA's adapters keep: each adapted layer's r-wide intermediate
     /// (zero without adapters; see [`crate::memory::finetune::Adapters::activations`]).
     pub adapters: Bytes,
-    /// Everything above.
+    /// Everything above: the larger of [`Self::at_loss`] and [`Self::rebuilding`].
     pub total: Bytes,
+    /// What is held at the loss: everything, or under full recomputation the
+    /// checkpoints and stored layers, no layer's working set rebuilt yet.
+    pub at_loss: Bytes,
+    /// Under full recomputation, what is held while checkpointed layers are
+    /// rebuilt in the backward pass (`None` otherwise).
+    pub rebuilding: Option<Bytes>,
 }
 
 /// Bytes one layer keeps per token (per query–key pair for the scores),
@@ -213,13 +315,7 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
             } else {
                 dense
             };
-            (
-                format!("L·e·s·b·h + [{}]", widest.0),
-                format!(
-                    "{} × {e_text} × {s} × {b} × {h} + [{}]",
-                    arch.layers, widest.1
-                ),
-            )
+            recomputed_terms(setup, (arch.layers, h), widest)
         }
         _ => {
             let parts: Vec<(String, String)> =
@@ -251,6 +347,52 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
         arch.vocab,
         crate::format::format_bytes(total, unit)
     )
+}
+
+/// Full recomputation's terms over `layers` layers of one chunk, one
+/// layer's `(symbols, numbers)` given: each checkpoint's input and the layers
+/// rebuilt at once (`L·e·s·b·h + [layer]` per layer, `⌈L/N⌉·e·s·b·h +
+/// N·[layer]` in groups of N), or with the block method N inputs and the
+/// `L − N` layers stored whole, the larger moment.
+fn recomputed_terms(
+    setup: &ActivationSetup,
+    (layers, h): (u32, u32),
+    (symbols, numbers): (String, String),
+) -> (String, String) {
+    let number = crate::format::format_number;
+    let (e, s, b) = (
+        number(setup.bytes_per_value),
+        setup.seq_len,
+        setup.micro_batch,
+    );
+    let kept = setup.checkpointing.chunk(layers);
+    let input = format!("{e} × {s} × {b} × {h}");
+    match (setup.checkpointing.method, kept) {
+        (
+            _,
+            ChunkCheckpoints {
+                inputs,
+                stored: 0,
+                rebuilt: 1,
+            },
+        ) => (
+            format!("L·e·s·b·h + [{symbols}]"),
+            format!("{inputs} × {input} + [{numbers}]"),
+        ),
+        (
+            RecomputeMethod::Uniform,
+            ChunkCheckpoints {
+                inputs, rebuilt, ..
+            },
+        ) => (
+            format!("⌈L/N⌉·e·s·b·h + N·[{symbols}]"),
+            format!("{inputs} × {input} + {rebuilt} × [{numbers}]"),
+        ),
+        (RecomputeMethod::Block, ChunkCheckpoints { inputs, stored, .. }) => (
+            format!("N·e·s·b·h + (L − N)·[{symbols}]"),
+            format!("{inputs} × {input} + {stored} × [{numbers}]"),
+        ),
+    }
 }
 
 /// Values per token of one layer's attention, kept in 16 bits (times `e`):
@@ -311,7 +453,9 @@ pub const fn is_plain(arch: &Architecture) -> bool {
 /// 2,048 tokens with FlashAttention:
 ///
 /// ```
-/// use vram_core::memory::activations::{activation_derivation, ActivationSetup, Recompute};
+/// use vram_core::memory::activations::{
+///     activation_derivation, ActivationSetup, Checkpointing, Recompute,
+/// };
 /// use vram_core::model::architecture::model_preset;
 /// use vram_core::format::MemoryUnit;
 ///
@@ -322,6 +466,7 @@ pub const fn is_plain(arch: &Architecture) -> bool {
 ///     bytes_per_value: 2.0,
 ///     flash_attention: true,
 ///     recompute: Recompute::None,
+///     checkpointing: Checkpointing::EVERY_LAYER,
 ///     dropout: false,
 ///     capacity: 1.0,
 /// };
@@ -375,10 +520,7 @@ pub fn activation_derivation(
     }
     let layers = architecture.layers;
     let (symbols, numbers) = match setup.recompute {
-        Recompute::Full => (
-            format!("L·e·s·b·h + [{symbols}]"),
-            format!("{layers} × {e_text} × {s} × {b} × {h} + [{numbers}]"),
-        ),
+        Recompute::Full => recomputed_terms(setup, (layers, h), (symbols, numbers)),
         _ => (format!("L·[{symbols}]"), format!("{layers} × [{numbers}]")),
     };
     let total = activation_memory(architecture, setup).total;
@@ -431,37 +573,50 @@ pub fn stage_activations(
         0.0
     };
     let dense_layers = arch.dense_layer_count();
-    let (mut dense_here, mut moe_here) = (0.0, 0.0);
+    let full = setup.recompute == Recompute::Full;
+    let chunk = layout.chunk_layers(arch.layers);
+    let checkpoints = setup.checkpointing.chunk(chunk);
+    // The rank's layers by kind, and what block recomputation leaves stored
+    // whole: each chunk's layers after its first N.
+    let (mut dense_here, mut moe_here, mut stored) = (0.0, 0.0, 0.0);
     for i in 0..arch.layers {
         if layout.rank_of_layer(i, arch.layers) == rank {
-            if i < dense_layers {
+            let kept = if i < dense_layers {
                 dense_here += 1.0;
+                dense + scores
             } else {
                 moe_here += 1.0;
+                moe + scores
+            };
+            if i % chunk >= chunk - checkpoints.stored {
+                stored += kept;
             }
         }
     }
     // One layer: a mixture of experts' where the rank has one.
     let widest = if moe_here > 0.0 { moe } else { dense };
     let in_flight = layout.in_flight(rank, microbatches);
-    let (per_layer, layers) = match setup.recompute {
-        Recompute::None | Recompute::Selective => (
+    let (per_layer, layers, rebuilding) = if full {
+        // The checkpointed inputs and the stored layers of every microbatch
+        // in flight; while a group is rebuilt, its own chunk's stored layers
+        // are already freed (the backward pass reaches them first).
+        let input = e * s * b * h / outside;
+        let rebuilt_layer = if moe_here > 0.0 && dense_here > 0.0 {
+            dense.max(moe)
+        } else {
+            widest
+        };
+        let inputs = f64::from(checkpoints.inputs * layout.vpp);
+        let held = (inputs * input + stored) * in_flight;
+        let rebuilding = held - stored / f64::from(layout.vpp)
+            + f64::from(checkpoints.rebuilt) * (rebuilt_layer + scores);
+        (widest, held, Some(rebuilding))
+    } else {
+        (
             widest + scores,
             (dense_here * (dense + scores) + moe_here * (moe + scores)) * in_flight,
-        ),
-        // Each layer's input, and the largest layer's working set rebuilt.
-        Recompute::Full => {
-            let input = e * s * b * h / outside;
-            let rebuilt = if moe_here > 0.0 && dense_here > 0.0 {
-                dense.max(moe)
-            } else {
-                widest
-            };
-            (
-                widest,
-                (dense_here + moe_here) * input * in_flight + rebuilt + scores,
-            )
-        }
+            None,
+        )
     };
     let mut outside_layers = 0.0;
     if rank == 0 {
@@ -470,12 +625,15 @@ pub fn stage_activations(
     if rank == layout.pp - 1 {
         outside_layers += 2.0 * e * s * b * h / outside + (e + 4.0) * s * b * v / tp;
     }
+    let peak = rebuilding.map_or(layers, |r| r.max(layers));
     ActivationMemory {
         per_layer: Bytes::new(per_layer),
-        layers: Bytes::new(layers),
+        layers: Bytes::new(peak),
         embeddings_and_logits: Bytes::new(outside_layers),
         adapters: Bytes::ZERO,
-        total: Bytes::new(layers + outside_layers),
+        total: Bytes::new(peak + outside_layers),
+        at_loss: Bytes::new(layers + outside_layers),
+        rebuilding: rebuilding.map(|r| Bytes::new(r + outside_layers)),
     }
 }
 
@@ -498,6 +656,7 @@ mod tests {
             bytes_per_value: 2.0,
             flash_attention,
             recompute,
+            checkpointing: Checkpointing::EVERY_LAYER,
             dropout: true,
             capacity: 1.0,
         }
@@ -505,6 +664,76 @@ mod tests {
 
     fn gpt3() -> Architecture {
         model_preset("gpt3-175b").unwrap().architecture
+    }
+
+    /// The lesson's example (Q5): 100 layers keeping 10 checkpoints keep
+    /// about a tenth of what storing everything keeps. Megatron-LM's uniform
+    /// method with `--recompute-num-layers 10` keeps ten group inputs and,
+    /// while a group is rebuilt, its ten layers.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn a_hundred_layers_with_ten_checkpoints_keep_about_a_tenth() {
+        let arch = Architecture {
+            layers: 100,
+            ..gpt3()
+        };
+        let stored = activation_memory(&arch, &paper_setup(Recompute::None, true));
+        let grouped = activation_memory(
+            &arch,
+            &ActivationSetup {
+                checkpointing: Checkpointing {
+                    method: RecomputeMethod::Uniform,
+                    layers: 10,
+                },
+                ..paper_setup(Recompute::Full, true)
+            },
+        );
+        let input = 2.0 * 2048.0 * 12288.0;
+        let layer = stored.per_layer.get();
+        assert_eq!(grouped.layers.get(), 10.0 * input + 10.0 * layer);
+        // Before the backward pass, only the ten inputs.
+        assert_eq!(
+            grouped.at_loss.get() - grouped.embeddings_and_logits.get(),
+            10.0 * input
+        );
+        let share = grouped.layers.get() / stored.layers.get();
+        assert!((0.10..0.11).contains(&share), "{share}");
+    }
+
+    /// Megatron-LM's block method checkpoints a chunk's first N layers, each
+    /// alone, and stores the others whole: N = the chunk is per-layer
+    /// checkpointing, fewer trade memory for less recomputation.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn block_recomputation_stores_the_layers_it_does_not_checkpoint() {
+        let arch = gpt3();
+        let block = |layers| {
+            let setup = ActivationSetup {
+                checkpointing: Checkpointing {
+                    method: RecomputeMethod::Block,
+                    layers,
+                },
+                ..paper_setup(Recompute::Full, true)
+            };
+            (activation_memory(&arch, &setup), setup.recomputed_share(96))
+        };
+        let every = activation_memory(&arch, &paper_setup(Recompute::Full, true));
+        let (all, share) = block(96);
+        assert_eq!((all.total, share), (every.total, 1.0));
+        let stored = activation_memory(&arch, &paper_setup(Recompute::None, true));
+        let input = 2.0 * 2048.0 * 12288.0;
+        let layer = stored.per_layer.get();
+        let (half, share) = block(48);
+        assert_eq!(share, 0.5);
+        // At the loss: 48 inputs and 48 whole layers; while the first 48 are
+        // rebuilt one at a time, the 48 stored ones are already freed.
+        assert_eq!(half.layers.get(), 48.0 * input + 48.0 * layer);
+        assert_eq!(half.at_loss, half.total);
+        assert_eq!(
+            half.rebuilding.unwrap().get(),
+            half.total.get() - 48.0 * layer + layer
+        );
+        assert!(every.total.get() < half.total.get() && half.total.get() < stored.total.get());
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -550,6 +779,7 @@ mod tests {
             bytes_per_value: 2.0,
             flash_attention: true,
             recompute: Recompute::None,
+            checkpointing: Checkpointing::EVERY_LAYER,
             dropout: false,
             capacity: 1.0,
         };
@@ -634,6 +864,7 @@ mod tests {
                         bytes_per_value: 2.0,
                         flash_attention: flash,
                         recompute,
+                        checkpointing: Checkpointing::EVERY_LAYER,
                         dropout,
                         capacity,
                     };
@@ -654,6 +885,7 @@ mod tests {
             bytes_per_value: 2.0,
             flash_attention: true,
             recompute: Recompute::None,
+            checkpointing: Checkpointing::EVERY_LAYER,
             dropout: false,
             capacity,
         };
@@ -681,6 +913,22 @@ mod tests {
                     micro_batch: 3,
                     ..paper_setup(recompute, flash_attention)
                 };
+                cases.push((llama3, setup));
+            }
+        }
+        // Megatron-LM's groups and blocks, dividing the layers or not.
+        for (method, layers) in [
+            (RecomputeMethod::Uniform, 4),
+            (RecomputeMethod::Uniform, 5),
+            (RecomputeMethod::Block, 10),
+            (RecomputeMethod::Block, 32),
+        ] {
+            for flash_attention in [false, true] {
+                let setup = ActivationSetup {
+                    checkpointing: Checkpointing { method, layers },
+                    ..paper_setup(Recompute::Full, flash_attention)
+                };
+                cases.push((gpt3(), setup));
                 cases.push((llama3, setup));
             }
         }
@@ -716,6 +964,11 @@ mod tests {
                 ('a', f64::from(architecture.heads)),
                 ('v', f64::from(architecture.vocab)),
             ];
+            let kept = setup.checkpointing.chunk(architecture.layers);
+            let symbols = symbols
+                .replace("⌈L/N⌉", &format!("({})", kept.inputs))
+                .replace("(L − N)", &format!("({})", kept.stored))
+                .replace('N', &format!("({})", setup.checkpointing.layers));
             let mut substituted = String::new();
             for c in symbols.chars() {
                 match values.iter().find(|(symbol, _)| *symbol == c) {

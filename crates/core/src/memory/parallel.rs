@@ -139,11 +139,20 @@ impl Layout {
         Ok(())
     }
 
+    /// The layers of one model chunk: `layers` ÷ (PP × VPP), at least 1.
+    pub const fn chunk_layers(&self, layers: u32) -> u32 {
+        let chunk = layers / (self.pp * self.vpp);
+        if chunk == 0 {
+            1
+        } else {
+            chunk
+        }
+    }
+
     /// The pipeline rank that holds layer `layer` (from 0): the layers are cut
     /// into PP × VPP chunks, dealt to the ranks in turn.
     pub const fn rank_of_layer(&self, layer: u32, layers: u32) -> u32 {
-        let chunk = layers / (self.pp * self.vpp);
-        (layer / chunk) % self.pp
+        (layer / self.chunk_layers(layers)) % self.pp
     }
 
     /// Microbatches in flight on pipeline rank `rank` under 1F1B (Narayanan et
@@ -290,7 +299,9 @@ pub fn stage_params(arch: &Architecture, layout: &Layout, rank: u32) -> StagePar
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::activations::{stage_activations, ActivationSetup, Recompute};
+    use crate::memory::activations::{
+        stage_activations, ActivationSetup, Checkpointing, Recompute,
+    };
     use crate::model::architecture::model_preset;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
@@ -325,6 +336,7 @@ mod tests {
                 bytes_per_value: 2.0,
                 flash_attention: false,
                 recompute,
+                checkpointing: Checkpointing::EVERY_LAYER,
                 dropout: true,
                 capacity: 1.0,
             };
@@ -370,6 +382,7 @@ mod tests {
                 bytes_per_value: 2.0,
                 flash_attention: true,
                 recompute: Recompute::Full,
+                checkpointing: Checkpointing::EVERY_LAYER,
                 dropout: true,
                 capacity: 1.0,
             };

@@ -22,7 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::memory::activations::{ActivationMemory, ActivationSetup, Recompute};
+use crate::memory::activations::ActivationMemory;
 use crate::memory::MemoryBreakdown;
 use crate::units::Bytes;
 
@@ -89,26 +89,16 @@ pub struct StepTransients {
 /// gradient into the same buffer. The page's kept activations count the
 /// logits and that fp32 copy, so the loss adds nothing; at backward start the
 /// logits, which nothing saves, are gone and their 16-bit gradient takes their
-/// place. Under full recomputation the one layer's working set the kept total
-/// includes only exists while that layer is rebuilt.
-pub fn megatron_step_transients(
-    setup: &ActivationSetup,
-    activations: &ActivationMemory,
-) -> StepTransients {
-    match setup.recompute {
-        Recompute::Full => {
-            let not_yet = Bytes::new(-activations.per_layer.get());
-            StepTransients {
-                forward_end: not_yet,
-                backward_start: not_yet,
-                recomputed_layer: Some(Bytes::ZERO),
-            }
-        }
-        Recompute::None | Recompute::Selective => StepTransients {
-            forward_end: Bytes::ZERO,
-            backward_start: Bytes::ZERO,
-            recomputed_layer: None,
-        },
+/// place. Under full recomputation the working set of the layers rebuilt at
+/// once only exists while they are rebuilt.
+pub fn megatron_step_transients(activations: &ActivationMemory) -> StepTransients {
+    // Under full recomputation the kept total is the larger of the loss's
+    // moment and the rebuilding's; each moment holds its own.
+    let below = |held: Bytes| Bytes::new(held.get() - activations.total.get());
+    StepTransients {
+        forward_end: below(activations.at_loss),
+        backward_start: below(activations.at_loss),
+        recomputed_layer: activations.rebuilding.map(below),
     }
 }
 
@@ -178,7 +168,9 @@ impl StepMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::activations::activation_memory;
+    use crate::memory::activations::{
+        activation_memory, ActivationSetup, Checkpointing, Recompute,
+    };
     use crate::model::architecture::model_preset;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
@@ -190,6 +182,7 @@ mod tests {
             bytes_per_value: 2.0,
             flash_attention: true,
             recompute,
+            checkpointing: Checkpointing::EVERY_LAYER,
             dropout: false,
             capacity: 1.0,
         }
@@ -213,7 +206,7 @@ mod tests {
         for recompute in Recompute::ALL {
             let setup = setup(recompute);
             let activations = activation_memory(&arch, &setup);
-            let transients = megatron_step_transients(&setup, &activations);
+            let transients = megatron_step_transients(&activations);
             let memory = breakdown(16.0e9, activations.total);
             let step = StepMemory::of(&memory, Some(&transients));
             assert_eq!(step.peak().1, memory.total, "{recompute:?}");

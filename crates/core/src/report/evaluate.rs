@@ -8,6 +8,7 @@ use crate::frameworks::runtime::Accounting;
 use crate::input::field::InputErrorKind;
 use crate::input::{Field, InputError};
 use crate::memory::accumulation::accumulation_steps;
+use crate::memory::activations::{Recompute, RecomputeMethod};
 use crate::memory::finetune::Adapters;
 use crate::memory::parallel::Layout;
 use crate::memory::Recipe;
@@ -135,6 +136,28 @@ impl Config {
                     max: peak,
                 };
                 return Err(Field::Achieved.error(InputErrorKind::OutOfRange(limits)));
+            }
+        }
+        // Megatron-LM's recompute unit is at most a model chunk (a pipeline
+        // rank's layers, or one virtual stage's); Hugging Face checkpoints
+        // every layer on its own.
+        if let Some(model) = self.model.filter(|m| m.recompute == Recompute::Full) {
+            let chunk = self.runtime.layout.chunk_layers(model.architecture.layers);
+            let limits = crate::input::field::Limits {
+                min: 1.0,
+                max: f64::from(chunk),
+            };
+            let n = model.checkpointing.layers;
+            if !limits.contains(f64::from(n)) {
+                return Err(Field::RecomputeLayers.error(InputErrorKind::OutOfRange(limits)));
+            }
+            if model.framework == Framework::Hf {
+                if model.checkpointing.method != RecomputeMethod::Uniform {
+                    return Err(Field::RecomputeMethod.error(InputErrorKind::PerLayerOnly));
+                }
+                if n != 1 {
+                    return Err(Field::RecomputeLayers.error(InputErrorKind::PerLayerOnly));
+                }
             }
         }
         // Megatron-LM's estimate needs an architecture and trains every parameter.
@@ -317,7 +340,9 @@ impl Config {
                 microbatches,
                 micro_batch: model.micro_batch,
                 seq_len: model.seq_len,
-                recompute: model.recompute,
+                recomputed: model
+                    .activation_setup(setup.precision())
+                    .recomputed_share(layout.chunk_layers(model.architecture.layers)),
                 activation_bytes: model.activation_setup(setup.precision()).bytes_per_value,
                 strategy: row.strategy,
                 ep: model.ep,

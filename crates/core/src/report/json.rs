@@ -287,6 +287,12 @@ pub struct PlanJson {
     pub offload: &'static str,
     pub per_gpu: Figure,
     pub recompute: &'static str,
+    /// Megatron-LM's `--recompute-num-layers`, with full recomputation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recompute_layers: Option<u32>,
+    /// Megatron-LM's `--recompute-method`, with full recomputation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recompute_method: Option<&'static str>,
     pub step_seconds: Option<f64>,
     pub strategy: &'static str,
 }
@@ -490,6 +496,7 @@ impl MegatronEstimateJson {
 
 impl PlanJson {
     fn new(p: &Plan) -> PlanJson {
+        let full = p.recompute == crate::memory::activations::Recompute::Full;
         PlanJson {
             fits: p.fits,
             layout: PlanLayoutJson {
@@ -506,6 +513,8 @@ impl PlanJson {
             offload: p.offload.key(),
             per_gpu: bytes(p.peak),
             recompute: p.recompute.key(),
+            recompute_layers: full.then_some(p.checkpointing.layers),
+            recompute_method: full.then_some(p.checkpointing.method.key()),
             step_seconds: p.time.map(|t| t.step_seconds),
             strategy: p.strategy.id(),
         }

@@ -325,13 +325,15 @@ impl Report {
             if let Some(adapters) = adapters {
                 memory.adapters = adapters.activations(arch, setup);
                 memory.total = memory.total + memory.adapters;
+                memory.at_loss = memory.at_loss + memory.adapters;
+                memory.rebuilding = memory.rebuilding.map(|r| r + memory.adapters);
             }
             memory
         };
         let transients_of =
             |arch: &Architecture, setup: &ActivationSetup, kept: &ActivationMemory| match hf {
                 Some((numerics, attention)) => hf_step_transients(arch, setup, numerics, attention),
-                None => megatron_step_transients(setup, kept),
+                None => megatron_step_transients(kept),
             };
         // Each pipeline rank: one GPU's parameters, its activations, what its
         // step holds beyond them, and that for one sequence (activations, and
@@ -641,19 +643,34 @@ impl Report {
             1 => String::new(),
             c => format!(", CP {c} dividing the sequence"),
         };
-        // Full recomputation keeps each layer's input and rebuilds one layer.
-        let (each, rebuilt) = match model.recompute {
+        // Full recomputation keeps each checkpoint's input (and, with the
+        // block method, the layers it leaves stored) and rebuilds N layers.
+        let (layers, each, rebuilt) = match model.recompute {
             Recompute::Full => {
-                let inputs = kept.layers.get() - kept.per_layer.get();
-                (
-                    Bytes::new(inputs / (in_flight * f64::from(layers))),
-                    format!(
-                        " (each layer's input) + {} (one layer rebuilt)",
-                        format_bytes(kept.per_layer, self.unit)
+                let setup = model.activation_setup(self.setup.precision());
+                let kept_here = setup
+                    .checkpointing
+                    .chunk(l.chunk_layers(model.architecture.layers));
+                let outside = if l.sp { l.tp } else { 1 };
+                let input = setup.bytes_per_value
+                    * f64::from(model.seq_len / l.cp)
+                    * f64::from(model.micro_batch)
+                    * f64::from(model.architecture.hidden / outside);
+                let layer = format_bytes(kept.per_layer, self.unit);
+                let rebuilt = match kept_here.stored {
+                    0 => format!(
+                        " (each checkpoint's input) + {} × {layer} (rebuilt at once)",
+                        kept_here.rebuilt
                     ),
-                )
+                    stored => format!(
+                        " (each checkpoint's input) + {} × {} × {layer} (stored whole)",
+                        format_number(in_flight),
+                        stored * l.vpp
+                    ),
+                };
+                (kept_here.inputs * l.vpp, Bytes::new(input), rebuilt)
             }
-            _ => (kept.per_layer, String::new()),
+            _ => (layers, kept.per_layer, String::new()),
         };
         let head = format_bytes(each, self.unit);
         Some(format!(

@@ -14,7 +14,6 @@ pub mod plans;
 
 use serde::{Deserialize, Serialize};
 
-use crate::memory::activations::Recompute;
 use crate::memory::parallel::Layout;
 use crate::memory::Strategy;
 use crate::model::architecture::{Architecture, Mlp};
@@ -199,8 +198,11 @@ pub struct StepWork<'a> {
     pub micro_batch: u32,
     /// Tokens per sequence.
     pub seq_len: u32,
-    /// Recomputation.
-    pub recompute: Recompute,
+    /// The share of the layers whose forward pass runs again in the backward
+    /// pass: 0 without full recomputation, 1 with every layer rebuilt,
+    /// N ÷ chunk with Megatron-LM's block method
+    /// ([`crate::memory::activations::ActivationSetup::recomputed_share`]).
+    pub recomputed: f64,
     /// Bytes of one activation value (TP's and the pipeline's messages).
     pub activation_bytes: f64,
     /// The ZeRO stage (or DDP) over DP × CP.
@@ -294,11 +296,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let world = f64::from(work.dp) * l.model_parallel() as f64;
     let m = f64::from(work.microbatches.max(1));
     let sequences = m * f64::from(work.micro_batch) * f64::from(work.dp);
-    let recompute = if work.recompute == Recompute::Full {
-        4.0 / 3.0
-    } else {
-        1.0
-    };
+    let recompute = 1.0 + work.recomputed / 3.0;
     let vocab = crate::frameworks::megatron::padded_vocab(work.arch.vocab, l.tp);
     let (weight_gemms, attention_core) =
         megatron_flops_parts(work.arch, sequences, work.seq_len, vocab);
@@ -348,11 +346,8 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let tokens_local = f64::from(work.seq_len) / f64::from(l.cp) * f64::from(work.micro_batch);
     let message = tokens_local * f64::from(work.arch.hidden) * work.activation_bytes;
     let layers_here = f64::from(work.arch.layers / l.pp);
-    let passes = if work.recompute == Recompute::Full {
-        6.0
-    } else {
-        4.0
-    };
+    // Two all-reduces forward, two backward, two more in each forward run again.
+    let passes = 4.0 + 2.0 * work.recomputed;
     let tensor = if l.tp > 1 {
         layers_here * m * passes * message * 2.0 * (tp - 1.0) / tp / link(u64::from(l.tp))
     } else {
@@ -631,7 +626,7 @@ mod tests {
             microbatches: 16,
             micro_batch: 1,
             seq_len: 4096,
-            recompute: Recompute::None,
+            recomputed: 0.0,
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
             ep: 1,
@@ -679,7 +674,7 @@ mod tests {
             microbatches,
             micro_batch: 1,
             seq_len: 4096,
-            recompute: Recompute::None,
+            recomputed: 0.0,
             activation_bytes: 2.0,
             strategy,
             ep: 1,
@@ -750,7 +745,7 @@ mod tests {
             microbatches: 1,
             micro_batch: 1,
             seq_len: 8192,
-            recompute: Recompute::None,
+            recomputed: 0.0,
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
             ep,
@@ -805,7 +800,7 @@ mod tests {
             microbatches: 8,
             micro_batch: 1,
             seq_len: 8192,
-            recompute: Recompute::None,
+            recomputed: 0.0,
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
             ep: 1,
@@ -842,14 +837,14 @@ mod tests {
             gpus_per_node: 8,
             achieved_flops: None,
         };
-        let work = |recompute| StepWork {
+        let work = |recomputed| StepWork {
             arch: &arch,
             layout: Layout::SINGLE,
             dp: 1,
             microbatches: 4,
             micro_batch: 1,
             seq_len: 4096,
-            recompute,
+            recomputed,
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
             ep: 1,
@@ -862,8 +857,8 @@ mod tests {
             trainable_fraction: 1.0,
         };
         let (plain, full) = (
-            step_time(&work(Recompute::None), &machine),
-            step_time(&work(Recompute::Full), &machine),
+            step_time(&work(0.0), &machine),
+            step_time(&work(1.0), &machine),
         );
         let model = megatron_flops(&arch, 4.0, 4096, arch.vocab);
         assert_eq!((plain.model_flops, full.model_flops), (model, model));
@@ -873,6 +868,10 @@ mod tests {
         // One GPU, no traffic: the step is the compute, its MFU the key's.
         assert!((plain.mfu - 0.5).abs() < 1e-12);
         assert!((full.mfu - 0.5 * model / full.flops).abs() < 1e-12);
+        // Megatron-LM's block method on 16 of 32 layers reruns half the
+        // layers' forward: a sixth more of their FLOPs.
+        let half = step_time(&work(0.5), &machine);
+        assert!((half.flops / ((model - logits) * 7.0 / 6.0 + logits) - 1.0).abs() < 1e-12);
     }
 
     /// The gradients' reduction waits for the backward to end unless it is
@@ -900,7 +899,7 @@ mod tests {
             microbatches: 4,
             micro_batch: 1,
             seq_len: 4096,
-            recompute: Recompute::None,
+            recomputed: 0.0,
             activation_bytes: 2.0,
             strategy,
             ep: 1,

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::Config;
 use crate::frameworks::deepspeed::Offload;
 use crate::memory::activations::stage_activations;
-use crate::memory::activations::{ActivationSetup, Recompute};
+use crate::memory::activations::{ActivationSetup, Checkpointing, Recompute, RecomputeMethod};
 use crate::memory::parallel::{stage_params, Layout};
 use crate::memory::step::{megatron_step_transients, StepMemory};
 use crate::memory::Strategy;
@@ -41,6 +41,9 @@ pub struct Plan {
     pub strategy: Strategy,
     /// Recomputation.
     pub recompute: Recompute,
+    /// Which layers full recomputation checkpoints: every one, or Megatron-LM's
+    /// block method on part of each stage.
+    pub checkpointing: Checkpointing,
     /// What is offloaded.
     pub offload: Offload,
     /// Sequences per micro-batch.
@@ -72,6 +75,7 @@ impl Plan {
         applied.highlight = self.strategy;
         if let Some(model) = &mut applied.model {
             model.recompute = self.recompute;
+            model.checkpointing = self.checkpointing;
             model.micro_batch = self.micro_batch;
             model.ep = self.ep;
         }
@@ -281,17 +285,34 @@ impl Search<'_> {
                         .map(move |o| (s, o))
                 })
                 .collect();
-            // With FlashAttention selective recomputation keeps what none does.
-            let recomputes = Recompute::ALL
+            // With FlashAttention selective recomputation keeps what none
+            // does. Full recomputation checkpoints every layer, or (Megatron-LM's
+            // block method) a quarter, half or three quarters of each stage's,
+            // storing the rest: less recomputation where memory allows.
+            let chunk = layout.chunk_layers(arch.layers);
+            let mut recomputes: Vec<(Recompute, Checkpointing)> = Recompute::ALL
                 .into_iter()
-                .filter(|&r| !(self.model.flash_attention && r == Recompute::Selective));
-            for recompute in recomputes {
+                .filter(|&r| !(self.model.flash_attention && r == Recompute::Selective))
+                .map(|r| (r, Checkpointing::EVERY_LAYER))
+                .collect();
+            for quarters in 1..4 {
+                let layers = chunk * quarters / 4;
+                let block = Checkpointing {
+                    method: RecomputeMethod::Block,
+                    layers,
+                };
+                if layers > 0 && layers < chunk && !recomputes.contains(&(Recompute::Full, block)) {
+                    recomputes.push((Recompute::Full, block));
+                }
+            }
+            for (recompute, checkpointing) in recomputes {
                 let mut found: Vec<Option<Plan>> = vec![None; combos.len()];
                 for (i, &(micro_batch, microbatches)) in micro_batches.iter().enumerate() {
                     let last = i + 1 == micro_batches.len();
                     let setup = ActivationSetup {
                         micro_batch,
                         recompute,
+                        checkpointing,
                         ..self.model.activation_setup(self.whole.precision())
                     };
                     let in_flight = self.config.global_batch.map(|_| microbatches);
@@ -330,7 +351,7 @@ impl Search<'_> {
                             let mut memory = placement.gpu;
                             memory.activations = kept.total;
                             memory.total = memory.total + kept.total;
-                            let transients = megatron_step_transients(&setup, kept);
+                            let transients = megatron_step_transients(kept);
                             let peak = StepMemory::of(&memory, Some(&transients)).peak().1;
                             if most.is_none_or(|(_, p, _, _)| peak.get() > p.get()) {
                                 most = Some((
@@ -357,7 +378,7 @@ impl Search<'_> {
                             microbatches,
                             micro_batch,
                             seq_len: self.model.seq_len,
-                            recompute,
+                            recomputed: setup.recomputed_share(layout.chunk_layers(arch.layers)),
                             activation_bytes: setup.bytes_per_value,
                             strategy,
                             ep,
@@ -381,6 +402,7 @@ impl Search<'_> {
                             dp,
                             strategy,
                             recompute,
+                            checkpointing,
                             offload,
                             micro_batch,
                             microbatches,
@@ -461,6 +483,42 @@ mod tests {
         assert!(all.iter().skip(fitting.len()).all(|p| !p.fits));
     }
 
+    /// Partial recomputation (issue 28): Megatron-LM's block method is
+    /// searched beside per-layer checkpointing. For the lesson's Q6 70B on
+    /// eight A100s the fastest plan that recomputes at all recomputes part of
+    /// each stage, faster than the fastest that checkpoints every layer, and
+    /// its report agrees.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn plans_recompute_only_part_of_each_stage_where_that_is_faster() {
+        let config = decode(
+            "model=llama2-70b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1\
+             &recompute=full&stage=3&global_batch=64",
+        )
+        .config;
+        let all = plans(&config);
+        let first = *all
+            .iter()
+            .find(|p| p.recompute == Recompute::Full)
+            .expect("plans with recomputation");
+        assert!(first.fits);
+        let chunk = first.layout.chunk_layers(80);
+        assert_eq!(first.checkpointing.method, RecomputeMethod::Block);
+        assert!(first.checkpointing.layers < chunk, "{first:?}");
+        let every = all
+            .iter()
+            .find(|p| {
+                p.fits
+                    && p.recompute == Recompute::Full
+                    && p.checkpointing == Checkpointing::EVERY_LAYER
+            })
+            .expect("per-layer checkpointing fits");
+        assert!(first.step_seconds() < every.step_seconds());
+        let report = first.apply(&config).report().expect("valid");
+        let row = report.strategy(first.strategy);
+        assert_eq!(row.time.unwrap().step_seconds, first.step_seconds());
+    }
+
     /// Issue 28, item 9: every micro-batch that fits is tried and the fastest
     /// kept: with PP the smallest (more microbatches, a smaller bubble, where
     /// the largest that fits maximised it); without PP, where the step does
@@ -475,7 +533,12 @@ mod tests {
         assert!(piped.iter().all(|p| p.micro_batch == 1), "{piped:?}");
         let zero1 = all
             .iter()
-            .find(|p| p.fits && p.layout == Layout::SINGLE && p.strategy == Strategy::Zero1)
+            .find(|p| {
+                p.fits
+                    && p.layout == Layout::SINGLE
+                    && p.strategy == Strategy::Zero1
+                    && p.checkpointing == Checkpointing::EVERY_LAYER
+            })
             .expect("ZeRO-1 alone fits an 8B on H100s");
         assert!(zero1.micro_batch > 1, "{zero1:?}");
         // The fastest is at least as fast as the largest that fits would be.
