@@ -3,16 +3,19 @@
 //!
 //! The search runs over tensor parallelism (the divisors of the GPUs per
 //! node that divide the heads and KV heads), pipeline stages (the divisors of
-//! the layers), context parallelism (for sequences of 8,192 tokens or more),
-//! sequence parallelism with TP, expert parallelism for a mixture of experts,
-//! each strategy (ZeRO-2 and ZeRO-3 only without pipeline stages, as
-//! DeepSpeed runs them), recomputation none/selective/full and offload
-//! none/optimizer/all where the strategy allows it; for each, the largest
-//! micro-batch dividing each data-parallel rank's share of the global batch
-//! that fits (or the configured one without a global batch). Each plan's
-//! figures are the report's for the configuration [`Plan::apply`] gives
-//! (tested): the same functions, evaluated on the pipeline ranks that can be
-//! the most loaded (the first, the second and the last).
+//! the layers) with 1, 2 or 4 virtual stages each (interleaved 1F1B, where
+//! the microbatches are a multiple of PP as Megatron-LM requires), context
+//! parallelism (for sequences of 8,192 tokens or more), sequence parallelism
+//! with TP, expert parallelism for a mixture of experts, each strategy
+//! (ZeRO-2 and ZeRO-3 only without pipeline stages, as DeepSpeed runs them),
+//! recomputation none/selective/full (per layer, or Megatron-LM's block
+//! method on ¼, ½ or ¾ of each stage) and offload none/optimizer/all where
+//! the strategy allows it; for each, the fastest micro-batch dividing each
+//! data-parallel rank's share of the global batch that fits (or the
+//! configured one without a global batch). Each plan's figures are the
+//! report's for the configuration [`Plan::apply`] gives (tested): the same
+//! functions, evaluated on the pipeline ranks that can be the most loaded
+//! (the first, the second and the last).
 
 use serde::{Deserialize, Serialize};
 
@@ -31,7 +34,7 @@ use crate::units::{Bytes, ParamCount};
 /// One evaluated layout.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
-    /// TP, PP, CP, SP (VPP 1).
+    /// TP, PP, VPP, CP, SP.
     pub layout: Layout,
     /// Expert-parallel ranks.
     pub ep: u32,
@@ -111,16 +114,23 @@ fn layouts(
                     if arch.moe.is_moe() && tp > 1 && !sp {
                         continue;
                     }
-                    let layout = Layout {
-                        tp,
-                        pp,
-                        vpp: 1,
-                        cp,
-                        sp,
-                    };
-                    if layout.validate(arch, seq).is_ok() {
-                        if let Ok(dp) = layout.data_parallel(world) {
-                            all.push((layout, dp));
+                    // Interleaved 1F1B with 2 or 4 virtual stages where the
+                    // layers divide: a smaller bubble for more pipeline sends.
+                    for vpp in [1, 2, 4] {
+                        if vpp > 1 && pp == 1 {
+                            continue;
+                        }
+                        let layout = Layout {
+                            tp,
+                            pp,
+                            vpp,
+                            cp,
+                            sp,
+                        };
+                        if layout.validate(arch, seq).is_ok() {
+                            if let Ok(dp) = layout.data_parallel(world) {
+                                all.push((layout, dp));
+                            }
                         }
                     }
                 }
@@ -255,14 +265,25 @@ impl Search<'_> {
     fn layout(&self, layout: Layout, dp: u32, plans: &mut Vec<Plan>) {
         let arch = self.model.architecture;
         let group = dp * layout.cp;
+        // Megatron-LM's interleaved schedule needs the microbatches to be a
+        // multiple of PP (`schedules.py`); without a global batch there is one.
+        let interleaved_runs = |m: u32| layout.vpp == 1 || m % layout.pp == 0;
         let micro_batches: Vec<(u32, u32)> = match self.config.global_batch {
             Some(global) if global % dp == 0 => {
                 let share = global / dp;
-                divisors(share, 64).rev().map(|b| (b, share / b)).collect()
+                divisors(share, 64)
+                    .rev()
+                    .map(|b| (b, share / b))
+                    .filter(|&(_, m)| interleaved_runs(m))
+                    .collect()
             }
             Some(_) => return,
+            None if layout.vpp > 1 => return,
             None => vec![(self.model.micro_batch, 1)],
         };
+        if micro_batches.is_empty() {
+            return;
+        }
         let ranks = candidate_ranks(layout.pp);
         let stages: Vec<_> = ranks
             .iter()
@@ -517,6 +538,57 @@ mod tests {
         let report = first.apply(&config).report().expect("valid");
         let row = report.strategy(first.strategy);
         assert_eq!(row.time.unwrap().step_seconds, first.step_seconds());
+    }
+
+    /// Issue 28, item 9: interleaved 1F1B is searched (2 and 4 virtual
+    /// stages), only with microbatches a multiple of PP as Megatron-LM's
+    /// `schedules.py` requires; beside the same plan without it, its bubble
+    /// is smaller, and its report agrees.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn plans_interleave_virtual_stages_where_megatron_allows() {
+        let config = decode(
+            "model=llama2-70b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1\
+             &recompute=full&stage=1&global_batch=64",
+        )
+        .config;
+        let all = plans(&config);
+        let interleaved: Vec<_> = all.iter().filter(|p| p.layout.vpp > 1).collect();
+        assert!(!interleaved.is_empty());
+        let mut compared = 0;
+        for plan in &interleaved {
+            assert_eq!(plan.microbatches % plan.layout.pp, 0, "{plan:?}");
+            let plain = all.iter().find(|p| {
+                p.layout
+                    == Layout {
+                        vpp: 1,
+                        ..plan.layout
+                    }
+                    && (
+                        p.strategy,
+                        p.recompute,
+                        p.checkpointing,
+                        p.offload,
+                        p.micro_batch,
+                    ) == (
+                        plan.strategy,
+                        plan.recompute,
+                        plan.checkpointing,
+                        plan.offload,
+                        plan.micro_batch,
+                    )
+            });
+            if let (Some(plain), Some(time)) = (plain, plan.time) {
+                assert!(time.bubble_seconds < plain.time.unwrap().bubble_seconds);
+                compared += 1;
+            }
+        }
+        assert!(compared > 0);
+        let first = interleaved[0];
+        let report = first.apply(&config).report().expect("valid");
+        let row = report.strategy(first.strategy);
+        assert_eq!(row.time.unwrap().step_seconds, first.step_seconds());
+        assert_eq!(row.step.peak().1, first.peak);
     }
 
     /// Issue 28, item 9: every micro-batch that fits is tried and the fastest
