@@ -254,8 +254,8 @@ texts! {
         ["不重计算（全部保存）", "选择性（注意力分数）", "完全（梯度检查点）"];
     label_recompute_method: &'static str = "Recomputation method", "重计算方式";
     recompute_method: [&'static str; 2] =
-        ["uniform (groups of N layers)", "block (first N layers of each stage)"],
-        ["均匀（每 N 层一组）", "分块（每段前 N 层）"];
+        ["uniform (groups of N)", "block (N per stage)"],
+        ["均匀（每 N 层一组）", "分块（每段 N 层）"];
     label_recompute_layers: &'static str = "Layers per recomputation (N)", "每次重计算的层数（N）";
     hint_recompute_layers: &'static str = "Megatron-LM's --recompute-num-layers. Uniform keeps one input per N layers and rebuilds N at once; block recomputes N layers per stage, the rest store everything.",
         "即 Megatron-LM 的 --recompute-num-layers。均匀：每 N 层只存一个输入，反向时一次重建 N 层；分块：每段只重算 N 层，其余全部保存。";
