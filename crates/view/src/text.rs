@@ -431,6 +431,9 @@ texts! {
     label_tokens: &'static str = "Training tokens", "训练词元数";
     unit_billion_tokens: &'static str = "B tokens", "B 词元";
     label_price: &'static str = "Price per GPU-hour", "每 GPU 小时价格";
+    label_shard_group: &'static str = "Sharding group (optional)", "分片组（可选）";
+    hint_shard_group: &'static str = "GPUs ZeRO shards within, replicated across groups (PyTorch HSDP, DeepSpeed MiCS). Empty: all data-parallel GPUs.",
+        "ZeRO 在这么多块 GPU 内分片，组间复制（PyTorch HSDP、DeepSpeed MiCS）。留空：全部数据并行 GPU。";
     label_overlap_grad: &'static str = "Overlap gradient reduction", "梯度归约与反向传播重叠";
     err_divides: &'static str = "Must divide {}; {} would.", "必须整除{}；{} 可以。";
     splits_gpus: &'static str = "the {} GPUs", "GPU 总数 {}";
@@ -443,6 +446,7 @@ texts! {
     err_needs_megatron: &'static str = "Splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting.",
         "按 Megatron-LM 的方式切分模型：不适用于 DeepSpeed 估算器或 Hugging Face 口径。";
     err_full_training_only: &'static str = "Splits full training only (method: full).", "仅对全参数训练切分（方法：全参数）。";
+    err_without_experts: &'static str = "Shards without expert parallelism only (EP 1).", "仅在不用专家并行（EP 1）时分组分片。";
     err_per_layer_only: &'static str = "Megatron-LM's option: Hugging Face checkpoints each layer alone.", "Megatron-LM 的选项：Hugging Face 逐层设检查点。";
     paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";
     paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
@@ -602,6 +606,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::NeedsMegatron => t.err_needs_megatron.into(),
         InputErrorKind::FullTrainingOnly => t.err_full_training_only.into(),
         InputErrorKind::PerLayerOnly => t.err_per_layer_only.into(),
+        InputErrorKind::WithoutExperts => t.err_without_experts.into(),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,
@@ -728,6 +733,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Tokens => (t.label_tokens, t.unit_billion_tokens, None),
         Field::Price => (t.label_price, "", None),
         Field::OverlapGrad => (t.label_overlap_grad, "", None),
+        Field::ShardGroup => (t.label_shard_group, t.unit_gpus, Some(t.hint_shard_group)),
         Field::Attention => (t.label_attention, "", None),
         Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Accounting => (t.label_accounting, "", None),
