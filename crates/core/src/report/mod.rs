@@ -440,6 +440,12 @@ impl Report {
                             },
                             Bytes::new(fixed.get() + activation_bytes.get() + beyond_kept),
                         )
+                        // Within a sharding group of g, memory stops falling at
+                        // g, and the GPUs are a multiple of it.
+                        .and_then(|n| match setup.shard_group {
+                            Some(g) => (n <= g).then_some(g),
+                            None => Some(n),
+                        })
                         // A multiple of EP and of CP (memory only falls with more),
                         // times the GPUs of one model copy.
                         .and_then(|n| n.checked_next_multiple_of(ep))
@@ -1139,9 +1145,16 @@ mod tests {
             (sent / psi - (3.0 * 0.75 + 2.0 * 0.25 * 0.5)).abs() < 1e-12,
             "{sent}"
         );
-        // Beyond the group, more GPUs shard nothing further.
+        // Beyond the group, more GPUs shard nothing further: ZeRO-3 fits 7B
+        // on one group of 4 (28 GB of 64), ZeRO-1 (49 GB) too, DDP on none.
         let sweep = grouped.scaling([4, 8, 1024]);
         assert_eq!(sweep[0].1, sweep[2].1);
+        let fewest = |s: Strategy| grouped.strategy(s).fewest_gpus;
+        assert_eq!(fewest(Strategy::Zero3), Some(4));
+        assert_eq!(fewest(Strategy::Zero1), Some(4));
+        assert_eq!(fewest(Strategy::Ddp), None);
+        let big = report("params=70&gpus=8&nodes=4&shard_group=8");
+        assert_eq!(big.strategy(Strategy::Zero3).fewest_gpus, None);
         let time = |query: &str| {
             report(query)
                 .strategy(Strategy::Zero3)
