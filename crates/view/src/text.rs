@@ -257,8 +257,8 @@ texts! {
         ["uniform (groups of N)", "block (N per stage)"],
         ["均匀（每 N 层一组）", "分块（每段 N 层）"];
     label_recompute_layers: &'static str = "Layers per recomputation (N)", "每次重计算的层数（N）";
-    hint_recompute_layers: &'static str = "Megatron-LM's --recompute-num-layers. Uniform keeps one input per N layers and rebuilds N at once; block recomputes N layers per stage, the rest store everything.",
-        "即 Megatron-LM 的 --recompute-num-layers。均匀：每 N 层只存一个输入，反向时一次重建 N 层；分块：每段只重算 N 层，其余全部保存。";
+    hint_recompute_layers: &'static str = "Megatron-LM's --recompute-num-layers: uniform keeps one input per N layers; block recomputes N layers per stage.",
+        "即 Megatron-LM 的 --recompute-num-layers：均匀每 N 层存一个输入；分块每段重算 N 层。";
     label_flash: &'static str = "FlashAttention", "FlashAttention";
     yes: &'static str = "yes", "是";
     no: &'static str = "no", "否";
@@ -432,8 +432,8 @@ texts! {
     unit_billion_tokens: &'static str = "B tokens", "B 词元";
     label_price: &'static str = "Price per GPU-hour", "每 GPU 小时价格";
     label_shard_group: &'static str = "Sharding group (optional)", "分片组（可选）";
-    hint_shard_group: &'static str = "GPUs ZeRO shards within, replicated across groups (PyTorch HSDP, DeepSpeed MiCS). Empty: all data-parallel GPUs.",
-        "ZeRO 在这么多块 GPU 内分片，组间复制（PyTorch HSDP、DeepSpeed MiCS）。留空：全部数据并行 GPU。";
+    hint_shard_group: &'static str = "ZeRO shards within groups of this many GPUs (HSDP, MiCS); empty: all.",
+        "ZeRO 在每组这么多块 GPU 内分片（HSDP、MiCS）；留空：全部。";
     label_overlap_grad: &'static str = "Overlap gradient reduction", "梯度归约与反向传播重叠";
     err_divides: &'static str = "Must divide {}; {} would.", "必须整除{}；{} 可以。";
     splits_gpus: &'static str = "the {} GPUs", "GPU 总数 {}";
@@ -446,8 +446,7 @@ texts! {
     err_needs_megatron: &'static str = "Splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting.",
         "按 Megatron-LM 的方式切分模型：不适用于 DeepSpeed 估算器或 Hugging Face 口径。";
     err_full_training_only: &'static str = "Splits full training only (method: full).", "仅对全参数训练切分（方法：全参数）。";
-    err_without_experts: &'static str = "Shards without expert parallelism only (EP 1).", "仅在不用专家并行（EP 1）时分组分片。";
-    err_per_layer_only: &'static str = "Megatron-LM's option: Hugging Face checkpoints each layer alone.", "Megatron-LM 的选项：Hugging Face 逐层设检查点。";
+    err_not_with: &'static str = "Does not go with the current “{}”.", "与当前的“{}”不兼容。";
     paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";
     paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
         "Hugging Face 的 config.json（Llama、Mistral、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
@@ -605,8 +604,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::NeedsTensorParallel => t.err_needs_tp.into(),
         InputErrorKind::NeedsMegatron => t.err_needs_megatron.into(),
         InputErrorKind::FullTrainingOnly => t.err_full_training_only.into(),
-        InputErrorKind::PerLayerOnly => t.err_per_layer_only.into(),
-        InputErrorKind::WithoutExperts => t.err_without_experts.into(),
+        InputErrorKind::NotWith(other) => fill(t.err_not_with, &[field_text(t, other).label]),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,

@@ -1679,12 +1679,10 @@ pub enum InputErrorKind {
     NeedsMegatron,
     /// Model parallelism with LoRA or QLoRA, which the page counts on one GPU's whole model.
     FullTrainingOnly,
-    /// A sharding group beside expert parallelism, whose experts the page
-    /// shards over their own expert-data-parallel group.
-    WithoutExperts,
-    /// Megatron-LM's grouped or partial recomputation under Hugging Face's
-    /// accounting, whose gradient checkpointing rebuilds each layer alone.
-    PerLayerOnly,
+    /// A value that does not go with another field's current value (partial
+    /// recomputation under Hugging Face's accounting, which checkpoints each
+    /// layer alone; a sharding group beside expert parallelism).
+    NotWith(Field),
 }
 
 /// What a layout size splits, and how many of it there are.
@@ -1799,9 +1797,8 @@ impl InputError {
             InputErrorKind::NeedsMegatron => {
                 "splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting".into()
             }
-            InputErrorKind::WithoutExperts => "shards without expert parallelism only (ep 1)".into(),
-            InputErrorKind::PerLayerOnly => {
-                "is Megatron-LM's: Hugging Face checkpoints each layer alone".into()
+            InputErrorKind::NotWith(other) => {
+                format!("does not go with this {} ({})", other.label(), other.key())
             }
             InputErrorKind::DenseOnly => {
                 "adapts a mixture of experts' attention only (LoRA, targets qv or attn), and not latent attention".into()

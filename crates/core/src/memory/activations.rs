@@ -366,33 +366,30 @@ fn recomputed_terms(
         setup.micro_batch,
     );
     let kept = setup.checkpointing.chunk(layers);
-    let input = format!("{e} × {s} × {b} × {h}");
-    match (setup.checkpointing.method, kept) {
+    // What multiplies the inputs and the layers' terms, in symbols and in numbers.
+    let (inputs, whole, count) = match (setup.checkpointing.method, kept) {
         (
             _,
             ChunkCheckpoints {
-                inputs,
                 stored: 0,
                 rebuilt: 1,
+                ..
             },
-        ) => (
-            format!("L·e·s·b·h + [{symbols}]"),
-            format!("{inputs} × {input} + [{numbers}]"),
+        ) => ("L", "", 1),
+        (RecomputeMethod::Uniform, _) => ("⌈L/N⌉", "N·", kept.rebuilt),
+        (RecomputeMethod::Block, _) => ("N", "(L − N)·", kept.stored),
+    };
+    let times = match count {
+        1 => String::new(),
+        n => format!("{n} × "),
+    };
+    (
+        format!("{inputs}·e·s·b·h + {whole}[{symbols}]"),
+        format!(
+            "{} × {e} × {s} × {b} × {h} + {times}[{numbers}]",
+            kept.inputs
         ),
-        (
-            RecomputeMethod::Uniform,
-            ChunkCheckpoints {
-                inputs, rebuilt, ..
-            },
-        ) => (
-            format!("⌈L/N⌉·e·s·b·h + N·[{symbols}]"),
-            format!("{inputs} × {input} + {rebuilt} × [{numbers}]"),
-        ),
-        (RecomputeMethod::Block, ChunkCheckpoints { inputs, stored, .. }) => (
-            format!("N·e·s·b·h + (L − N)·[{symbols}]"),
-            format!("{inputs} × {input} + {stored} × [{numbers}]"),
-        ),
-    }
+    )
 }
 
 /// Values per token of one layer's attention, kept in 16 bits (times `e`):

@@ -153,10 +153,14 @@ impl Config {
             }
             if model.framework == Framework::Hf {
                 if model.checkpointing.method != RecomputeMethod::Uniform {
-                    return Err(Field::RecomputeMethod.error(InputErrorKind::PerLayerOnly));
+                    return Err(
+                        Field::RecomputeMethod.error(InputErrorKind::NotWith(Field::Framework))
+                    );
                 }
                 if n != 1 {
-                    return Err(Field::RecomputeLayers.error(InputErrorKind::PerLayerOnly));
+                    return Err(
+                        Field::RecomputeLayers.error(InputErrorKind::NotWith(Field::Framework))
+                    );
                 }
             }
         }
@@ -212,7 +216,7 @@ impl Config {
                 return Err(Field::ShardGroup.error(InputErrorKind::NotInDeepSpeed));
             }
             if self.model.is_some_and(|m| m.ep > 1) {
-                return Err(Field::ShardGroup.error(InputErrorKind::WithoutExperts));
+                return Err(Field::ShardGroup.error(InputErrorKind::NotWith(Field::Ep)));
             }
         }
         let setup = TrainingSetup::with_recipe(params, self.recipe(), zero_group)?
