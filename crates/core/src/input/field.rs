@@ -1215,17 +1215,6 @@ fields! {
             |c, f, t| edit_count(c, f, t, |m| &mut m.checkpointing.layers),
         )
     },
-    /// GPUs per sharding group: ZeRO shards within each group and replicates
-    /// across them (PyTorch's HSDP, DeepSpeed's MiCS, Megatron-FSDP).
-    ShardGroup => Declaration {
-        key: "shard_group",
-        label: "sharding group",
-        value: count(Unit::Gpus, 1.0, 1_048_576.0),
-        optional: true,
-        read: |c| c.runtime.shard_group.map(|g| g.to_string()).unwrap_or_default(),
-        write: |c, f, t| set(&mut c.runtime.shard_group, f.parse_count(t).map(Some)),
-        ..BASE
-    },
 }
 
 /// A field of a model's architecture: filled by the model's preset, written
@@ -1679,10 +1668,9 @@ pub enum InputErrorKind {
     NeedsMegatron,
     /// Model parallelism with LoRA or QLoRA, which the page counts on one GPU's whole model.
     FullTrainingOnly,
-    /// A value that does not go with another field's current value (partial
-    /// recomputation under Hugging Face's accounting, which checkpoints each
-    /// layer alone; a sharding group beside expert parallelism).
-    NotWith(Field),
+    /// Megatron-LM's grouped or partial recomputation under Hugging Face's
+    /// accounting, whose gradient checkpointing rebuilds each layer alone.
+    PerLayerOnly,
 }
 
 /// What a layout size splits, and how many of it there are.
@@ -1797,8 +1785,8 @@ impl InputError {
             InputErrorKind::NeedsMegatron => {
                 "splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting".into()
             }
-            InputErrorKind::NotWith(other) => {
-                format!("does not go with this {} ({})", other.label(), other.key())
+            InputErrorKind::PerLayerOnly => {
+                "is Megatron-LM's: Hugging Face checkpoints each layer alone".into()
             }
             InputErrorKind::DenseOnly => {
                 "adapts a mixture of experts' attention only (LoRA, targets qv or attn), and not latent attention".into()

@@ -227,9 +227,6 @@ pub struct StepWork<'a> {
     /// The share of the parameters trained: 1 in full training, the adapters'
     /// share with LoRA or QLoRA, whose frozen base has no gradients to reduce.
     pub trainable_fraction: f64,
-    /// GPUs per sharding group ([`crate::memory::TrainingSetup::shard_gpus`]);
-    /// DP × CP (or 0) shards over all of them.
-    pub shard_gpus: u32,
 }
 
 /// The time of one step, its parts in seconds.
@@ -383,18 +380,8 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // world ÷ (EP × ETP × PP), ETP = TP, so DP × CP ÷ EP); the rest over DP × CP.
     let ep = f64::from(work.ep.max(1));
     let experts = work.expert_params_on_gpu.min(work.params_on_gpu);
-    // A sharding group (HSDP, MiCS) of g GPUs: ZeRO's reduce-scatters and
-    // gathers run within it, and each GPU's Ψ/g gradients are all-reduced
-    // across the n ÷ g groups once a step. DDP shards nothing.
-    let sharded =
-        work.strategy != Strategy::Ddp && work.shard_gpus > 0 && work.shard_gpus < work.dp * l.cp;
-    let g = if sharded {
-        f64::from(work.shard_gpus)
-    } else {
-        n
-    };
     let groups = [
-        (work.params_on_gpu - experts, g),
+        (work.params_on_gpu - experts, n),
         (experts / ep, (n / ep).max(1.0)),
     ];
     // The elements each GPU sends, summed over the groups: a reduction of
@@ -420,17 +407,8 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         Strategy::Zero3 => (m * trained, 2.0 * m * all),
     };
     let dp_link = link(u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp));
-    // Within a sharding group: TP × g neighbouring ranks.
-    let group_link = link(u64::from(l.tp) * g as u64);
-    let across = if sharded {
-        let r = n / g;
-        2.0 * work.trainable_fraction * (work.params_on_gpu / g) * (r - 1.0) / r
-    } else {
-        0.0
-    };
-    let gradients = gradient_elements * work.gradient_bytes / group_link
-        + across * work.gradient_bytes / dp_link;
-    let gathers = gather_elements * work.weight_bytes / group_link;
+    let gradients = gradient_elements * work.gradient_bytes / dp_link;
+    let gathers = gather_elements * work.weight_bytes / dp_link;
     // DDP and ZeRO-1 reduce once, after the last microbatch; ZeRO-2 and
     // ZeRO-3 after every microbatch, each behind its own backward at most.
     let reductions = match work.strategy {
@@ -455,7 +433,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // copies the partition's gradients to the host and its updated 16-bit
     // weights back; ZeRO-3 fetches each partition), Ψ/n of the stage's.
     let offload = if work.offload_bytes_per_param > 0.0 {
-        let partition = psi / g;
+        let partition = psi / n;
         let host_params = partition * f64::from(machine.gpus_per_node);
         partition * work.offload_bytes_per_param / machine.pcie_bytes_per_s
             + host_params * HOST_ADAM_BYTES_PER_PARAM / HOST_BYTES_PER_S
@@ -659,7 +637,6 @@ mod tests {
             offload_bytes_per_param: 0.0,
             overlap_grad: false,
             trainable_fraction: 1.0,
-            shard_gpus: 0,
         };
         let t = step_time(&work, &machine);
         assert_eq!(t.bubble_seconds, t.compute_seconds * 3.0 / 32.0);
@@ -708,7 +685,6 @@ mod tests {
             offload_bytes_per_param: offload,
             overlap_grad,
             trainable_fraction: 1.0,
-            shard_gpus: 0,
         };
         let offloaded = step_time(&work(Strategy::Zero3, 1, false, 4.0), &machine);
         let host = 6.74e9 / 8.0 * 8.0 * HOST_ADAM_BYTES_PER_PARAM / HOST_BYTES_PER_S;
@@ -780,7 +756,6 @@ mod tests {
             offload_bytes_per_param: 0.0,
             overlap_grad: false,
             trainable_fraction: 1.0,
-            shard_gpus: 0,
         };
         // DP 8 on one node, EP 8: each expert lives on one GPU of the
         // expert-data-parallel group of 1, so only the dense part reduces.
@@ -836,7 +811,6 @@ mod tests {
             offload_bytes_per_param: 0.0,
             overlap_grad: false,
             trainable_fraction: 1.0,
-            shard_gpus: 0,
         };
         let (one, four) = (step_time(&work(1), &machine), step_time(&work(4), &machine));
         let even = one.compute_seconds / 4.0;
@@ -881,7 +855,6 @@ mod tests {
             offload_bytes_per_param: 0.0,
             overlap_grad: false,
             trainable_fraction: 1.0,
-            shard_gpus: 0,
         };
         let (plain, full) = (
             step_time(&work(0.0), &machine),
@@ -937,7 +910,6 @@ mod tests {
             offload_bytes_per_param: 0.0,
             overlap_grad,
             trainable_fraction: 1.0,
-            shard_gpus: 0,
         };
         // 16 GPUs over two nodes: the all-reduce crosses the network.
         let all_reduce = 2.0 * 6.74e9 * 15.0 / 16.0 * 2.0 / 25e9;
