@@ -576,18 +576,22 @@ pub fn stage_activations(
     // The rank's layers by kind, and what block recomputation leaves stored
     // whole: each chunk's layers after its first N.
     let (mut dense_here, mut moe_here, mut stored) = (0.0, 0.0, 0.0);
-    for i in 0..arch.layers {
-        if layout.rank_of_layer(i, arch.layers) == rank {
-            let kept = if i < dense_layers {
-                dense_here += 1.0;
-                dense + scores
-            } else {
-                moe_here += 1.0;
-                moe + scores
-            };
-            if i % chunk >= chunk - checkpoints.stored {
-                stored += kept;
-            }
+    // The rank's chunks: chunk c · PP + rank of every virtual stage c
+    // (`Layout::rank_of_layer`), visited without the other ranks' layers.
+    let rank_layers = (0..layout.vpp).flat_map(|c| {
+        let first = (c * layout.pp + rank) * chunk;
+        first..(first + chunk).min(arch.layers)
+    });
+    for i in rank_layers {
+        let kept = if i < dense_layers {
+            dense_here += 1.0;
+            dense + scores
+        } else {
+            moe_here += 1.0;
+            moe + scores
+        };
+        if i % chunk >= chunk - checkpoints.stored {
+            stored += kept;
         }
     }
     // One layer: a mixture of experts' where the rank has one.
