@@ -578,20 +578,19 @@ pub fn stage_activations(
     let (mut dense_here, mut moe_here, mut stored) = (0.0, 0.0, 0.0);
     // The rank's chunks: chunk c · PP + rank of every virtual stage c
     // (`Layout::rank_of_layer`), visited without the other ranks' layers.
-    let rank_layers = (0..layout.vpp).flat_map(|c| {
+    for c in 0..layout.vpp {
         let first = (c * layout.pp + rank) * chunk;
-        first..(first + chunk).min(arch.layers)
-    });
-    for i in rank_layers {
-        let kept = if i < dense_layers {
-            dense_here += 1.0;
-            dense + scores
-        } else {
-            moe_here += 1.0;
-            moe + scores
-        };
-        if i % chunk >= chunk - checkpoints.stored {
-            stored += kept;
+        for i in first..(first + chunk).min(arch.layers) {
+            let kept = if i < dense_layers {
+                dense_here += 1.0;
+                dense + scores
+            } else {
+                moe_here += 1.0;
+                moe + scores
+            };
+            if i - first >= chunk - checkpoints.stored {
+                stored += kept;
+            }
         }
     }
     // One layer: a mixture of experts' where the rank has one.
