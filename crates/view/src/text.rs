@@ -443,6 +443,7 @@ texts! {
     err_needs_megatron: &'static str = "Splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting.",
         "按 Megatron-LM 的方式切分模型：不适用于 DeepSpeed 估算器或 Hugging Face 口径。";
     err_full_training_only: &'static str = "Splits full training only (method: full).", "仅对全参数训练切分（方法：全参数）。";
+    err_not_per_stage: &'static str = "{} microbatches: interleaved stages need a multiple of PP ({}).", "{} 个微批次：交错流水线需要 PP（{}）的整数倍。";
     err_per_layer_only: &'static str = "Megatron-LM's option: Hugging Face checkpoints each layer alone.", "Megatron-LM 的选项：Hugging Face 逐层设检查点。";
     paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";
     paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
@@ -602,6 +603,10 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::NeedsMegatron => t.err_needs_megatron.into(),
         InputErrorKind::FullTrainingOnly => t.err_full_training_only.into(),
         InputErrorKind::PerLayerOnly => t.err_per_layer_only.into(),
+        InputErrorKind::NotPerStage { microbatches, pp } => fill(
+            t.err_not_per_stage,
+            &[&microbatches.to_string(), &pp.to_string()],
+        ),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,

@@ -1671,6 +1671,15 @@ pub enum InputErrorKind {
     /// Megatron-LM's grouped or partial recomputation under Hugging Face's
     /// accounting, whose gradient checkpointing rebuilds each layer alone.
     PerLayerOnly,
+    /// A global batch whose microbatches are not a multiple of the pipeline
+    /// stages under interleaved 1F1B (VPP > 1), which Megatron-LM's
+    /// `schedules.py` refuses.
+    NotPerStage {
+        /// The microbatches each data-parallel rank runs per step.
+        microbatches: u32,
+        /// The pipeline stages (PP) they must be a multiple of.
+        pp: u32,
+    },
 }
 
 /// What a layout size splits, and how many of it there are.
@@ -1788,6 +1797,9 @@ impl InputError {
             InputErrorKind::PerLayerOnly => {
                 "is Megatron-LM's: Hugging Face checkpoints each layer alone".into()
             }
+            InputErrorKind::NotPerStage { microbatches, pp } => format!(
+                "gives {microbatches} microbatches, which interleaved stages (vpp > 1) need to be a multiple of PP ({pp})"
+            ),
             InputErrorKind::DenseOnly => {
                 "adapts a mixture of experts' attention only (LoRA, targets qv or attn), and not latent attention".into()
             }

@@ -491,9 +491,20 @@ impl Config {
                 report.fine_tuning = self.fine_tuning;
                 // Each data-parallel rank's share of the global batch, in micro-batches.
                 let data_parallel = setup.gpus() / self.runtime.layout.cp;
+                // Interleaved 1F1B runs only with microbatches a multiple of PP
+                // (Megatron-LM's `schedules.py`).
+                let layout = self.runtime.layout;
                 report.accumulation_steps = self.global_batch.map(|global| {
                     let micro = self.model.map_or(1, |m| m.micro_batch);
-                    accumulation_steps(global, micro, data_parallel)
+                    accumulation_steps(global, micro, data_parallel).and_then(|m| {
+                        match layout.vpp > 1 && m % layout.pp != 0 {
+                            true => Err(Field::GlobalBatch.error(InputErrorKind::NotPerStage {
+                                microbatches: m,
+                                pp: layout.pp,
+                            })),
+                            false => Ok(m),
+                        }
+                    })
                 });
                 let microbatches = report.accumulation_steps.and_then(Result::ok);
                 report.place(&self.runtime, self.gpus, self.model.as_ref(), microbatches);

@@ -809,6 +809,38 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
+    /// Issue 28: interleaved 1F1B runs only with microbatches a multiple of
+    /// PP (Megatron-LM's `schedules.py` raises otherwise): Llama 2 13B on
+    /// TP 2 · PP 2 · VPP 5 over 8 GPUs has DP 2, so a global batch of 6 gives
+    /// each rank 3 microbatches, refused on the global batch, and one of 8
+    /// gives 4, kept; without virtual stages 3 microbatches stay valid. The
+    /// step is then timed on one microbatch, as without a global batch.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn interleaved_stages_need_microbatches_a_multiple_of_pp() {
+        let steps = |query: &str| {
+            crate::input::link::decode(query)
+                .config
+                .report()
+                .unwrap()
+                .accumulation_steps
+        };
+        let base = "model=llama2-13b&gpus=8&tp=2&pp=2";
+        let refused = steps(&format!("{base}&vpp=5&global_batch=6")).unwrap();
+        let error = refused.unwrap_err();
+        assert_eq!(error.field, Field::GlobalBatch);
+        assert_eq!(
+            error.kind,
+            InputErrorKind::NotPerStage {
+                microbatches: 3,
+                pp: 2
+            }
+        );
+        assert!(error.to_string().contains("multiple of PP (2)"), "{error}");
+        assert_eq!(steps(&format!("{base}&vpp=5&global_batch=8")), Some(Ok(4)));
+        assert_eq!(steps(&format!("{base}&global_batch=6")), Some(Ok(3)));
+    }
+
     /// The CUDA context reserve is held back beside the reserved fraction, and
     /// one that leaves nothing is refused, naming what is left.
     #[cfg_attr(not(target_arch = "wasm32"), test)]
