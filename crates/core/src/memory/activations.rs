@@ -228,6 +228,13 @@ pub struct LayerValues {
     /// Inside it: Q, K, V, the output projection's input and the MLP's
     /// activations, divided by tensor parallelism.
     pub inside: f64,
+    /// Gathered whole on every tensor-parallel rank: the routed experts'
+    /// dispatched inputs (`t·c·h`). Megatron-LM's token dispatchers
+    /// (`megatron/core/transformer/moe/token_dispatcher.py`) all-gather the
+    /// tokens over the expert-tensor-parallel group (ETP = TP) before the
+    /// experts' first linear, which keeps its whole input; only the experts'
+    /// own width `m·f_e` is split.
+    pub gathered: f64,
     /// The attention scores per query and key: the softmax's output and its
     /// input (`2e`) and its dropout mask, times the heads.
     pub scores: f64,
@@ -246,10 +253,17 @@ pub fn layer_values(arch: &Architecture, setup: &ActivationSetup, moe: bool) -> 
     } else {
         0.0
     };
-    let mlp = if moe { moe_mlp } else { dense_mlp };
+    let (mlp, gathered) = match moe {
+        true => {
+            let inputs = f64::from(arch.moe.top_k) * setup.capacity * h;
+            (moe_mlp - inputs, inputs)
+        }
+        false => (dense_mlp, 0.0),
+    };
     LayerValues {
         outside: e * (attention - split) + mask * 2.0 * h + router,
         inside: e * (split + mlp),
+        gathered: e * gathered,
         scores: (2.0 * e + mask) * f64::from(arch.heads),
     }
 }
@@ -536,6 +550,8 @@ pub fn activation_derivation(
 /// does: TP divides what lives inside the tensor-parallel region (Q, K, V, the
 /// output projection's input, the MLP, the attention scores), SP divides the
 /// rest too (the norms' inputs, the dropout masks, the QKV and MLP inputs);
+/// neither divides the routed experts' inputs, gathered over TP (Megatron-LM
+/// runs the experts with ETP = TP; [`LayerValues::gathered`]);
 /// full recomputation keeps each layer's input (÷ TP with SP) and rebuilds one
 /// layer; CP divides the sequence (each rank keeps its s ÷ CP queries' values,
 /// and without FlashAttention their scores against all s keys). The rank's
@@ -561,7 +577,7 @@ pub fn stage_activations(
     let scores_counted = !setup.flash_attention && setup.recompute != Recompute::Selective;
     let layer = |moe: bool| {
         let values = layer_values(arch, setup, moe);
-        (values.outside / outside + values.inside / tp) * s * b
+        (values.outside / outside + values.inside / tp + values.gathered) * s * b
     };
     let (dense, moe) = (layer(false), layer(true));
     let scores = if scores_counted {
@@ -664,6 +680,47 @@ mod tests {
 
     fn gpt3() -> Architecture {
         model_preset("gpt3-175b").unwrap().architecture
+    }
+
+    /// Issue 28, item 4: with TP 2 and SP, Mixtral 8×7B's routed tokens are
+    /// gathered over the expert-tensor-parallel group before the experts
+    /// (Megatron-LM's `token_dispatcher.py`): each rank keeps every routed
+    /// copy's `h`-wide input whole, and half of the experts' `4·f_e`. The
+    /// rest of the layer halves as Korthikanti's SP row says.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn routed_experts_keep_their_gathered_inputs_whole_under_tensor_parallelism() {
+        let arch = model_preset("mixtral-8x7b").unwrap().architecture;
+        let setup = ActivationSetup {
+            dropout: false,
+            seq_len: 4096,
+            ..paper_setup(Recompute::Selective, true)
+        };
+        let (s, h) = (4096.0, f64::from(arch.hidden));
+        let (k, f) = (arch.kv_width() as f64, f64::from(arch.moe.expert_ffn));
+        let per_layer = |tp: u32| {
+            let layout = Layout {
+                tp,
+                sp: tp > 1,
+                ..Layout::SINGLE
+            };
+            stage_activations(&arch, &setup, &layout, 0, Some(1))
+                .per_layer
+                .get()
+        };
+        // One GPU: attention 6h + 2k, two routed copies of (h + 4·f_e), the
+        // router's fp32 logits over 8 experts.
+        let attention = 2.0 * s * (6.0 * h + 2.0 * k);
+        let routed = 2.0 * s * 2.0 * (h + 4.0 * f);
+        let router = 4.0 * s * 8.0;
+        assert_eq!(per_layer(1), attention + routed + router);
+        // TP 2 with SP: all of it halves but the routed copies' inputs.
+        let inputs = 2.0 * s * 2.0 * h;
+        let expected = (attention + routed - inputs + router) / 2.0 + inputs;
+        assert!((per_layer(2) / expected - 1.0).abs() < 1e-12);
+        // 5.5 % more than halving everything would keep.
+        let more = per_layer(2) / ((attention + routed + router) / 2.0) - 1.0;
+        assert!((0.054..0.056).contains(&more), "{more}");
     }
 
     /// The lesson's example (Q5): 100 layers keeping 10 checkpoints keep

@@ -346,10 +346,20 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let tokens_local = f64::from(work.seq_len) / f64::from(l.cp) * f64::from(work.micro_batch);
     let message = tokens_local * f64::from(work.arch.hidden) * work.activation_bytes;
     let layers_here = f64::from(work.arch.layers / l.pp);
+    let moe_layers = f64::from(work.arch.layers - work.arch.dense_layer_count()) / p;
     // Two all-reduces forward, two backward, two more in each forward run again.
     let passes = 4.0 + 2.0 * work.recomputed;
+    // A layer's forward all-reduces (or SP's all-gather and reduce-scatter)
+    // once around the attention and once around the MLP. A mixture of
+    // experts' MLP instead gathers its routed tokens, t copies of each, over
+    // the expert-tensor-parallel group (ETP = TP) and reduce-scatters their
+    // outputs (Megatron-LM's `token_dispatcher.py`), and its shared experts
+    // all-reduce as a dense MLP does: 1 + t + [n > 0] messages for 2.
+    let moe = work.arch.moe;
+    let moe_messages = 1.0 + f64::from(moe.top_k) + f64::from(u8::from(moe.shared_experts > 0));
+    let messages = (layers_here - moe_layers) + moe_layers * moe_messages / 2.0;
     let tensor = if l.tp > 1 {
-        layers_here * m * passes * message * 2.0 * (tp - 1.0) / tp / link(u64::from(l.tp))
+        messages * m * passes * message * 2.0 * (tp - 1.0) / tp / link(u64::from(l.tp))
     } else {
         0.0
     };
@@ -362,7 +372,6 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     };
     let expert = if work.ep > 1 && work.arch.moe.is_moe() {
         let ep = f64::from(work.ep);
-        let moe_layers = f64::from(work.arch.layers - work.arch.dense_layer_count()) / p;
         let message = if l.sp { message / tp } else { message };
         // The EP group: TP × EP neighbouring ranks (Megatron-LM builds the
         // expert grid with CP = 1), so TP 1 · CP 2 · EP 8 on 8-GPU nodes
@@ -534,7 +543,7 @@ pub fn offload_bytes_per_param(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::architecture::model_preset;
+    use crate::model::architecture::{model_preset, Moe};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -771,6 +780,62 @@ mod tests {
         let message = 8192.0 / 2.0 * f64::from(arch.hidden) * 2.0;
         let all_to_all = moe_layers * 4.0 * 2.0 * message * 7.0 / 8.0 / 450e9;
         assert!((t.expert_parallel_seconds / all_to_all - 1.0).abs() < 1e-12);
+    }
+
+    /// Issue 28, item 4: with ETP = TP > 1 a mixture of experts' layer
+    /// gathers its routed tokens over TP and reduce-scatters their outputs
+    /// (Megatron-LM's `token_dispatcher.py`, A2A(EP) → AG(TP)): Mixtral's two
+    /// copies of each token cost two messages where a dense MLP's all-reduce
+    /// costs one, so its layers move 3 messages for a dense layer's 2.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn routed_tokens_gathered_over_tensor_parallelism_count_in_its_time() {
+        let arch = model_preset("mixtral-8x7b").unwrap().architecture;
+        let machine = Machine {
+            peak_flops: 989e12,
+            mfu: 0.4,
+            nvlink_bytes_per_s: 450e9,
+            network_bytes_per_s: 50e9,
+            pcie_bytes_per_s: 64e9,
+            gpus_per_node: 8,
+            achieved_flops: None,
+        };
+        let work = |arch| StepWork {
+            arch,
+            layout: Layout {
+                tp: 2,
+                sp: true,
+                ..Layout::SINGLE
+            },
+            dp: 4,
+            microbatches: 1,
+            micro_batch: 1,
+            seq_len: 4096,
+            recomputed: 0.0,
+            activation_bytes: 2.0,
+            strategy: Strategy::Ddp,
+            ep: 1,
+            params_on_gpu: 23e9,
+            expert_params_on_gpu: 22e9,
+            gradient_bytes: 2.0,
+            weight_bytes: 2.0,
+            offload_bytes_per_param: 0.0,
+            overlap_grad: false,
+            trainable_fraction: 1.0,
+        };
+        let message = 4096.0 * f64::from(arch.hidden) * 2.0;
+        // 32 layers × 3/2 of a dense layer's four all-reduces (two forward,
+        // two backward), each 2 × (2 − 1)/2 of the message on NVLink.
+        let expected = 32.0 * 1.5 * 4.0 * message * 2.0 * 0.5 / 450e9;
+        let t = step_time(&work(&arch), &machine);
+        assert!((t.tensor_parallel_seconds / expected - 1.0).abs() < 1e-12);
+        // The same layers without experts: two all-reduces a forward.
+        let dense = Architecture {
+            moe: Moe::DENSE,
+            ..arch
+        };
+        let t = step_time(&work(&dense), &machine);
+        assert!((t.tensor_parallel_seconds / (expected / 1.5) - 1.0).abs() < 1e-12);
     }
 
     /// Issue 28, item 5: the slowest stage sets the pace. Llama 3 8B on 4
