@@ -431,6 +431,9 @@ texts! {
     label_tokens: &'static str = "Training tokens", "训练词元数";
     unit_billion_tokens: &'static str = "B tokens", "B 词元";
     label_price: &'static str = "Price per GPU-hour", "每 GPU 小时价格";
+    label_shard_group: &'static str = "Sharding group (optional)", "分片组（可选）";
+    hint_shard_group: &'static str = "ZeRO shards within groups of this many GPUs (HSDP, MiCS); empty: all.",
+        "ZeRO 在每组这么多块 GPU 内分片（HSDP、MiCS）；留空：全部。";
     label_overlap_grad: &'static str = "Overlap gradient reduction", "梯度归约与反向传播重叠";
     err_divides: &'static str = "Must divide {}; {} would.", "必须整除{}；{} 可以。";
     splits_gpus: &'static str = "the {} GPUs", "GPU 总数 {}";
@@ -443,8 +446,8 @@ texts! {
     err_needs_megatron: &'static str = "Splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting.",
         "按 Megatron-LM 的方式切分模型：不适用于 DeepSpeed 估算器或 Hugging Face 口径。";
     err_full_training_only: &'static str = "Splits full training only (method: full).", "仅对全参数训练切分（方法：全参数）。";
+    err_not_with: &'static str = "Does not go with the current “{}”.", "与当前的“{}”不兼容。";
     err_not_per_stage: &'static str = "{} microbatches: interleaved stages need a multiple of PP ({}).", "{} 个微批次：交错流水线需要 PP（{}）的整数倍。";
-    err_per_layer_only: &'static str = "Megatron-LM's option: Hugging Face checkpoints each layer alone.", "Megatron-LM 的选项：Hugging Face 逐层设检查点。";
     paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";
     paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
         "Hugging Face 的 config.json（Llama、Mistral、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
@@ -602,7 +605,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::NeedsTensorParallel => t.err_needs_tp.into(),
         InputErrorKind::NeedsMegatron => t.err_needs_megatron.into(),
         InputErrorKind::FullTrainingOnly => t.err_full_training_only.into(),
-        InputErrorKind::PerLayerOnly => t.err_per_layer_only.into(),
+        InputErrorKind::NotWith(other) => fill(t.err_not_with, &[field_text(t, other).label]),
         InputErrorKind::NotPerStage { microbatches, pp } => fill(
             t.err_not_per_stage,
             &[&microbatches.to_string(), &pp.to_string()],
@@ -733,6 +736,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Tokens => (t.label_tokens, t.unit_billion_tokens, None),
         Field::Price => (t.label_price, "", None),
         Field::OverlapGrad => (t.label_overlap_grad, "", None),
+        Field::ShardGroup => (t.label_shard_group, t.unit_gpus, Some(t.hint_shard_group)),
         Field::Attention => (t.label_attention, "", None),
         Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Accounting => (t.label_accounting, "", None),

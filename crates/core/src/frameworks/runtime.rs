@@ -203,6 +203,10 @@ pub struct Runtime {
     pub context_gb: f64,
     /// How the model is split over the GPUs (tensor, pipeline, context parallelism).
     pub layout: crate::memory::parallel::Layout,
+    /// GPUs per sharding group (PyTorch's HSDP, DeepSpeed's MiCS,
+    /// Megatron-FSDP): ZeRO shards within each group of this many of its
+    /// GPUs and replicates across groups; `None` shards over all of them.
+    pub shard_group: Option<u32>,
     /// What the step's time assumes: throughput, links, tokens and price.
     pub speed: crate::time::Speed,
 }
@@ -222,6 +226,7 @@ impl Default for Runtime {
             buffer_factor: DEFAULT_BUFFER_FACTOR,
             context_gb: 0.0,
             layout: crate::memory::parallel::Layout::SINGLE,
+            shard_group: None,
             speed: crate::time::Speed::DEFAULT,
         }
     }
@@ -396,13 +401,17 @@ impl Runtime {
         };
         let communication = Bytes::new(match setup.adapters() {
             None => {
-                communication_elements(strategy, params.get(), setup.gpus())
-                    * setup.gradient_bytes_per_param()
+                sharded_communication_elements(
+                    strategy,
+                    params.get(),
+                    setup.gpus(),
+                    setup.shard_gpus(),
+                ) * setup.gradient_bytes_per_param()
             }
             // Only the adapters have gradients and are updated; ZeRO-3 also
             // gathers the frozen base's shards, forward and backward.
             Some(adapters) => {
-                let n = f64::from(setup.gpus().max(1));
+                let n = f64::from(setup.shard_gpus().max(1));
                 let ring = (n - 1.0) / n;
                 let trained = adapters.trainable as f64;
                 let gradients = trained * ring * setup.gradient_bytes_per_param();
@@ -438,6 +447,26 @@ const fn bpp(weights: f64, gradients: f64, optimizer_states: f64) -> BytesPerPar
         gradients,
         optimizer_states,
     }
+}
+
+/// Elements each GPU sends and receives per step when ZeRO shards within
+/// groups of `shard` of the `gpus` data-parallel GPUs (PyTorch's HSDP,
+/// DeepSpeed's MiCS): the group's own traffic
+/// ([`communication_elements`] over `shard`), and for every ZeRO stage an
+/// all-reduce of each GPU's Ψ/shard gradients across the `gpus ÷ shard`
+/// groups, 2(Ψ/g)(r − 1)/r. DDP shards nothing: its all-reduce spans all GPUs.
+pub fn sharded_communication_elements(
+    strategy: Strategy,
+    params: f64,
+    gpus: u32,
+    shard: u32,
+) -> f64 {
+    if strategy == Strategy::Ddp || shard >= gpus {
+        return communication_elements(strategy, params, gpus);
+    }
+    let g = f64::from(shard.max(1));
+    let r = f64::from(gpus) / g;
+    communication_elements(strategy, params, shard) + 2.0 * params / g * (r - 1.0) / r
 }
 
 #[cfg(test)]

@@ -1215,6 +1215,17 @@ fields! {
             |c, f, t| edit_count(c, f, t, |m| &mut m.checkpointing.layers),
         )
     },
+    /// GPUs per sharding group: ZeRO shards within each group and replicates
+    /// across them (PyTorch's HSDP, DeepSpeed's MiCS, Megatron-FSDP).
+    ShardGroup => Declaration {
+        key: "shard_group",
+        label: "sharding group",
+        value: count(Unit::Gpus, 1.0, 1_048_576.0),
+        optional: true,
+        read: |c| c.runtime.shard_group.map(|g| g.to_string()).unwrap_or_default(),
+        write: |c, f, t| set(&mut c.runtime.shard_group, f.parse_count(t).map(Some)),
+        ..BASE
+    },
 }
 
 /// A field of a model's architecture: filled by the model's preset, written
@@ -1668,9 +1679,10 @@ pub enum InputErrorKind {
     NeedsMegatron,
     /// Model parallelism with LoRA or QLoRA, which the page counts on one GPU's whole model.
     FullTrainingOnly,
-    /// Megatron-LM's grouped or partial recomputation under Hugging Face's
-    /// accounting, whose gradient checkpointing rebuilds each layer alone.
-    PerLayerOnly,
+    /// A value that does not go with another field's current value (partial
+    /// recomputation under Hugging Face's accounting, which checkpoints each
+    /// layer alone; a sharding group beside expert parallelism).
+    NotWith(Field),
     /// A global batch whose microbatches are not a multiple of the pipeline
     /// stages under interleaved 1F1B (VPP > 1), which Megatron-LM's
     /// `schedules.py` refuses.
@@ -1794,8 +1806,8 @@ impl InputError {
             InputErrorKind::NeedsMegatron => {
                 "splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting".into()
             }
-            InputErrorKind::PerLayerOnly => {
-                "is Megatron-LM's: Hugging Face checkpoints each layer alone".into()
+            InputErrorKind::NotWith(other) => {
+                format!("does not go with this {} ({})", other.label(), other.key())
             }
             InputErrorKind::NotPerStage { microbatches, pp } => format!(
                 "gives {microbatches} microbatches, which interleaved stages (vpp > 1) need to be a multiple of PP ({pp})"

@@ -311,6 +311,10 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                     }
                 }
             }
+            Err(error) if error.field == Field::ShardGroup => {
+                problems.push(set_aside(pairs, Field::ShardGroup, error));
+                config.runtime.shard_group = None;
+            }
             Err(error) if error.field == Field::Achieved => {
                 problems.push(set_aside(pairs, Field::Achieved, error));
                 config.runtime.speed.achieved_tflops = None;

@@ -111,6 +111,11 @@ pub struct TrainingSetup {
     pub(crate) gpus: u32,
     /// LoRA's adapters on a frozen base; `None` when every parameter is trained.
     pub(crate) adapters: Option<Adapters>,
+    /// GPUs per sharding group (PyTorch's HSDP, DeepSpeed's MiCS, Megatron-FSDP):
+    /// ZeRO shards the states within each group and replicates them across
+    /// groups; `None` shards over all the data-parallel GPUs.
+    #[serde(default)]
+    pub(crate) shard_group: Option<u32>,
 }
 
 impl TrainingSetup {
@@ -137,6 +142,7 @@ impl TrainingSetup {
             recipe,
             gpus,
             adapters: None,
+            shard_group: None,
         })
     }
 
@@ -185,6 +191,35 @@ impl TrainingSetup {
         self.gpus
     }
 
+    /// This setup with ZeRO sharding within groups of `gpus` GPUs.
+    pub fn with_shard_group(self, gpus: Option<u32>) -> Self {
+        TrainingSetup {
+            shard_group: gpus,
+            ..self
+        }
+    }
+
+    /// The GPUs each state is sharded over on `n` data-parallel GPUs: all of
+    /// them, or within a sharding group the largest size dividing both
+    /// (the group itself wherever `n` is a multiple of it).
+    pub fn shard_of(&self, n: u32) -> u32 {
+        match self.shard_group {
+            None => n,
+            Some(g) => {
+                let (mut a, mut b) = (n.max(1), g.max(1));
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                a
+            }
+        }
+    }
+
+    /// The GPUs each state is sharded over: [`Self::shard_of`] the setup's GPUs.
+    pub fn shard_gpus(&self) -> u32 {
+        self.shard_of(self.gpus)
+    }
+
     /// Bytes per parameter on each GPU under `strategy`.
     ///
     /// With adapters, per parameter of the whole (base and adapters): the frozen
@@ -193,14 +228,14 @@ impl TrainingSetup {
     /// weights `(frozen + t·p)`, gradients `t·p`, optimizer states `t·K`, each
     /// divided by N where the strategy shards it.
     pub fn bytes_per_param(&self, strategy: Strategy) -> BytesPerParam {
-        let full = BytesPerParam::of(strategy, self.recipe, self.gpus);
+        let full = BytesPerParam::of(strategy, self.recipe, self.shard_gpus());
         let Some(adapters) = self.adapters else {
             return full;
         };
         let all = self.params.get().max(1.0);
         let trained = adapters.trainable as f64 / all;
         let frozen = adapters.frozen_bytes as f64 / all;
-        let n = f64::from(self.gpus.max(1));
+        let n = f64::from(self.shard_gpus().max(1));
         let frozen = if strategy.shards_weights() {
             frozen / n
         } else {

@@ -153,10 +153,14 @@ impl Config {
             }
             if model.framework == Framework::Hf {
                 if model.checkpointing.method != RecomputeMethod::Uniform {
-                    return Err(Field::RecomputeMethod.error(InputErrorKind::PerLayerOnly));
+                    return Err(
+                        Field::RecomputeMethod.error(InputErrorKind::NotWith(Field::Framework))
+                    );
                 }
                 if n != 1 {
-                    return Err(Field::RecomputeLayers.error(InputErrorKind::PerLayerOnly));
+                    return Err(
+                        Field::RecomputeLayers.error(InputErrorKind::NotWith(Field::Framework))
+                    );
                 }
             }
         }
@@ -198,7 +202,25 @@ impl Config {
                 return Err(Field::LargestLayer.error(InputErrorKind::LargerThanModel));
             }
         }
-        let setup = TrainingSetup::with_recipe(params, self.recipe(), zero_group)?;
+        // A sharding group within ZeRO's group (HSDP, MiCS): it must divide
+        // it, and DeepSpeed's estimator and expert parallelism have none.
+        if let Some(g) = self.runtime.shard_group {
+            if zero_group % g != 0 {
+                let largest = (1..=g).rev().find(|d| zero_group % d == 0).unwrap_or(1);
+                return Err(Field::ShardGroup.error(InputErrorKind::DoesNotDivide {
+                    splits: crate::input::Splits::Gpus(zero_group),
+                    largest,
+                }));
+            }
+            if self.runtime.accounting == Accounting::DeepSpeed {
+                return Err(Field::ShardGroup.error(InputErrorKind::NotInDeepSpeed));
+            }
+            if self.model.is_some_and(|m| m.ep > 1) {
+                return Err(Field::ShardGroup.error(InputErrorKind::NotWith(Field::Ep)));
+            }
+        }
+        let setup = TrainingSetup::with_recipe(params, self.recipe(), zero_group)?
+            .with_shard_group(self.runtime.shard_group);
         Ok(match self.adapters()? {
             Some(adapters) => setup.with_adapters(adapters),
             None => setup,
@@ -352,6 +374,7 @@ impl Config {
                 weight_bytes,
                 offload_bytes_per_param: 0.0,
                 overlap_grad: self.runtime.speed.overlap_grad,
+                shard_gpus: setup.shard_gpus(),
                 trainable_fraction: setup
                     .adapters()
                     .map_or(1.0, |a| a.trainable as f64 / setup.params().get()),

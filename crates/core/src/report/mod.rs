@@ -161,6 +161,7 @@ impl Default for Report {
             recipe: config.recipe(),
             gpus: config.gpus,
             adapters: None,
+            shard_group: None,
         };
         let budget = MemoryBudget {
             gpu_memory: Bytes::from_gb(config.gpu_mem_gb),
@@ -439,6 +440,12 @@ impl Report {
                             },
                             Bytes::new(fixed.get() + activation_bytes.get() + beyond_kept),
                         )
+                        // Within a sharding group of g, memory stops falling at
+                        // g, and the GPUs are a multiple of it.
+                        .and_then(|n| match setup.shard_group {
+                            Some(g) => (n <= g).then_some(g),
+                            None => Some(n),
+                        })
                         // A multiple of EP and of CP (memory only falls with more),
                         // times the GPUs of one model copy.
                         .and_then(|n| n.checked_next_multiple_of(ep))
@@ -515,7 +522,8 @@ impl Report {
             .map(|gpus| {
                 let per_strategy = self.strategies.map(|row| {
                     let own = row.bytes_per_param.total();
-                    let lesson = |n| BytesPerParam::of(row.strategy, recipe, n).total();
+                    let lesson =
+                        |n| BytesPerParam::of(row.strategy, recipe, self.setup.shard_of(n)).total();
                     let per_param = own * lesson(gpus) / lesson(self.setup.gpus());
                     let room = usable - row.beside_states.get();
                     match per_param > 0.0 {
@@ -560,7 +568,7 @@ impl Report {
         }
         let strategy = row.strategy;
         let recipe = self.setup.recipe();
-        let n = self.setup.gpus();
+        let n = self.setup.shard_gpus();
         let terms = [
             (
                 recipe.storage().bytes_per_param(),
@@ -1146,6 +1154,49 @@ mod tests {
             crate::input::link::encode(&crate::input::link::decode("dtype=fp16&amp=1").config)
                 .ends_with("&amp=1")
         );
+    }
+
+    /// A sharding group (HSDP, MiCS): the lesson's 7B on 8 GPUs sharded
+    /// within groups of 4 keeps ZeRO-3's 16 B ÷ 4 = 28 GB and ZeRO-1's
+    /// 2 + 2 + 12 ÷ 4 = 49 GB per GPU, however many GPUs; each GPU sends its
+    /// group's 3Ψ·3/4 and all-reduces its Ψ/4 gradients across the two
+    /// groups, 2·(Ψ/4)·1/2; and 70B's ZeRO-3 gathers stay on NVLink within a
+    /// node of 8 instead of crossing the network of 32 GPUs.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn a_sharding_group_shards_within_and_replicates_across() {
+        let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
+        let grouped = report("params=7&gpus=8&shard_group=4");
+        let gb = |s: Strategy| grouped.strategy(s).memory.total.gb();
+        assert!((gb(Strategy::Zero3) - 28.0).abs() < 1e-9);
+        assert!((gb(Strategy::Zero1) - 49.0).abs() < 1e-9);
+        assert!((gb(Strategy::Ddp) - 112.0).abs() < 1e-9);
+        let sent = grouped.strategy(Strategy::Zero3).beyond.communication.get();
+        let psi = 7e9 * 2.0;
+        assert!(
+            (sent / psi - (3.0 * 0.75 + 2.0 * 0.25 * 0.5)).abs() < 1e-12,
+            "{sent}"
+        );
+        // Beyond the group, more GPUs shard nothing further: ZeRO-3 fits 7B
+        // on one group of 4 (28 GB of 64), ZeRO-1 (49 GB) too, DDP on none.
+        let sweep = grouped.scaling([4, 8, 1024]);
+        assert_eq!(sweep[0].1, sweep[2].1);
+        let fewest = |s: Strategy| grouped.strategy(s).fewest_gpus;
+        assert_eq!(fewest(Strategy::Zero3), Some(4));
+        assert_eq!(fewest(Strategy::Zero1), Some(4));
+        assert_eq!(fewest(Strategy::Ddp), None);
+        let big = report("params=70&gpus=8&nodes=4&shard_group=8");
+        assert_eq!(big.strategy(Strategy::Zero3).fewest_gpus, None);
+        let time = |query: &str| {
+            report(query)
+                .strategy(Strategy::Zero3)
+                .time
+                .unwrap()
+                .data_parallel_seconds
+        };
+        let base = "model=llama2-70b&gpu=h100-80gb&gpus=8&nodes=4&recompute=full&global_batch=256";
+        let (all, within) = (time(base), time(&format!("{base}&shard_group=8")));
+        assert!(within < all / 2.0, "{within} vs {all}");
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]

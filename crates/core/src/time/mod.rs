@@ -227,6 +227,9 @@ pub struct StepWork<'a> {
     /// The share of the parameters trained: 1 in full training, the adapters'
     /// share with LoRA or QLoRA, whose frozen base has no gradients to reduce.
     pub trainable_fraction: f64,
+    /// GPUs per sharding group ([`crate::memory::TrainingSetup::shard_gpus`]);
+    /// DP × CP (or 0) shards over all of them.
+    pub shard_gpus: u32,
 }
 
 /// The time of one step, its parts in seconds.
@@ -389,8 +392,18 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // world ÷ (EP × ETP × PP), ETP = TP, so DP × CP ÷ EP); the rest over DP × CP.
     let ep = f64::from(work.ep.max(1));
     let experts = work.expert_params_on_gpu.min(work.params_on_gpu);
+    // A sharding group (HSDP, MiCS) of g GPUs: ZeRO's reduce-scatters and
+    // gathers run within it, and each GPU's Ψ/g gradients are all-reduced
+    // across the n ÷ g groups once a step. DDP shards nothing.
+    let sharded =
+        work.strategy != Strategy::Ddp && work.shard_gpus > 0 && work.shard_gpus < work.dp * l.cp;
+    let g = if sharded {
+        f64::from(work.shard_gpus)
+    } else {
+        n
+    };
     let groups = [
-        (work.params_on_gpu - experts, n),
+        (work.params_on_gpu - experts, g),
         (experts / ep, (n / ep).max(1.0)),
     ];
     // The elements each GPU sends, summed over the groups: a reduction of
@@ -416,8 +429,17 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         Strategy::Zero3 => (m * trained, 2.0 * m * all),
     };
     let dp_link = link(u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp));
-    let gradients = gradient_elements * work.gradient_bytes / dp_link;
-    let gathers = gather_elements * work.weight_bytes / dp_link;
+    // Within a sharding group: TP × g neighbouring ranks.
+    let group_link = link(u64::from(l.tp) * g as u64);
+    let across = if sharded {
+        let r = n / g;
+        2.0 * work.trainable_fraction * (work.params_on_gpu / g) * (r - 1.0) / r
+    } else {
+        0.0
+    };
+    let gradients = gradient_elements * work.gradient_bytes / group_link
+        + across * work.gradient_bytes / dp_link;
+    let gathers = gather_elements * work.weight_bytes / group_link;
     // DDP and ZeRO-1 reduce once, after the last microbatch; ZeRO-2 and
     // ZeRO-3 after every microbatch, each behind its own backward at most.
     let reductions = match work.strategy {
@@ -442,7 +464,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // copies the partition's gradients to the host and its updated 16-bit
     // weights back; ZeRO-3 fetches each partition), Ψ/n of the stage's.
     let offload = if work.offload_bytes_per_param > 0.0 {
-        let partition = psi / n;
+        let partition = psi / g;
         let host_params = partition * f64::from(machine.gpus_per_node);
         partition * work.offload_bytes_per_param / machine.pcie_bytes_per_s
             + host_params * HOST_ADAM_BYTES_PER_PARAM / HOST_BYTES_PER_S
@@ -646,6 +668,7 @@ mod tests {
             offload_bytes_per_param: 0.0,
             overlap_grad: false,
             trainable_fraction: 1.0,
+            shard_gpus: 0,
         };
         let t = step_time(&work, &machine);
         assert_eq!(t.bubble_seconds, t.compute_seconds * 3.0 / 32.0);
@@ -694,6 +717,7 @@ mod tests {
             offload_bytes_per_param: offload,
             overlap_grad,
             trainable_fraction: 1.0,
+            shard_gpus: 0,
         };
         let offloaded = step_time(&work(Strategy::Zero3, 1, false, 4.0), &machine);
         let host = 6.74e9 / 8.0 * 8.0 * HOST_ADAM_BYTES_PER_PARAM / HOST_BYTES_PER_S;
@@ -765,6 +789,7 @@ mod tests {
             offload_bytes_per_param: 0.0,
             overlap_grad: false,
             trainable_fraction: 1.0,
+            shard_gpus: 0,
         };
         // DP 8 on one node, EP 8: each expert lives on one GPU of the
         // expert-data-parallel group of 1, so only the dense part reduces.
@@ -815,6 +840,7 @@ mod tests {
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
             ep: 1,
+            shard_gpus: 0,
             params_on_gpu: 23e9,
             expert_params_on_gpu: 22e9,
             gradient_bytes: 2.0,
@@ -876,6 +902,7 @@ mod tests {
             offload_bytes_per_param: 0.0,
             overlap_grad: false,
             trainable_fraction: 1.0,
+            shard_gpus: 0,
         };
         let (one, four) = (step_time(&work(1), &machine), step_time(&work(4), &machine));
         let even = one.compute_seconds / 4.0;
@@ -920,6 +947,7 @@ mod tests {
             offload_bytes_per_param: 0.0,
             overlap_grad: false,
             trainable_fraction: 1.0,
+            shard_gpus: 0,
         };
         let (plain, full) = (
             step_time(&work(0.0), &machine),
@@ -975,6 +1003,7 @@ mod tests {
             offload_bytes_per_param: 0.0,
             overlap_grad,
             trainable_fraction: 1.0,
+            shard_gpus: 0,
         };
         // 16 GPUs over two nodes: the all-reduce crosses the network.
         let all_reduce = 2.0 * 6.74e9 * 15.0 / 16.0 * 2.0 / 25e9;

@@ -265,6 +265,15 @@ impl Search<'_> {
     fn layout(&self, layout: Layout, dp: u32, plans: &mut Vec<Plan>) {
         let arch = self.model.architecture;
         let group = dp * layout.cp;
+        // A sharding group must divide ZeRO's group, as the report requires.
+        if self
+            .config
+            .runtime
+            .shard_group
+            .is_some_and(|g| group % g != 0)
+        {
+            return;
+        }
         // Megatron-LM's interleaved schedule needs the microbatches to be a
         // multiple of PP (`schedules.py`); without a global batch there is one.
         let interleaved_runs = |m: u32| layout.vpp == 1 || m % layout.pp == 0;
@@ -410,6 +419,7 @@ impl Search<'_> {
                             offload_bytes_per_param: 0.0,
                             overlap_grad: self.config.runtime.speed.overlap_grad,
                             trainable_fraction: 1.0,
+                            shard_gpus: self.whole.shard_of(group),
                         };
                         let work = StepWork {
                             offload_bytes_per_param: crate::time::offload_bytes_per_param(
