@@ -76,7 +76,7 @@ mod sections {
         Dropout,
     ];
     /// The highlighted strategy, and how the GPUs split the model (with a model only).
-    pub const PARALLEL: [Field; 8] = [Stage, ShardGroup, Tp, Pp, Vpp, Cp, Sp, Ep];
+    pub const PARALLEL: [Field; 10] = [Stage, ShardGroup, Tp, Pp, Vpp, PpFirst, PpLast, Cp, Sp, Ep];
     /// What the step's time assumes (a fold).
     pub const SPEED: [Field; 6] = [Mfu, Tflops, Achieved, OverlapGrad, Tokens, Price];
     /// Accounting, and what each framework keeps and moves (a fold).

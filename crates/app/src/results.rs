@@ -388,7 +388,8 @@ pub fn notes(t: &Text, report: &Report) -> String {
 fn layout_note(t: &Text, report: &Report, layout: &vram_core::report::LayoutReport) -> String {
     let l = layout.layout;
     let ep = report.model.map_or(1, |m| m.ep);
-    let sizes = vram_view::plans::layout_words(l, ep, layout.data_parallel);
+    let layers = report.model.map_or(1, |m| m.architecture.layers);
+    let sizes = vram_view::plans::layout_words(l, ep, layout.data_parallel, layers);
     let chosen = report.highlighted();
     let rank = chosen.rank.unwrap_or(0);
     let stage = layout.stages.get(rank as usize);

@@ -466,10 +466,15 @@ pub fn table(report: &Report, color: bool) -> String {
         if l.sp {
             parts[0].push_str(" with SP");
         }
-        parts.push(match l.vpp {
+        let mut pp = match l.vpp {
             1 => format!("PP {}", l.pp),
             v => format!("PP {} x {v} virtual", l.pp),
-        });
+        };
+        let layers = report.model.map_or(1, |m| m.architecture.layers);
+        if let Some(split) = l.uneven_words(layers) {
+            pp = format!("{pp} {}", split.replace('×', "x"));
+        }
+        parts.push(pp);
         if l.cp > 1 {
             parts.push(format!("CP {}", l.cp));
         }

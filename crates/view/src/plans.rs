@@ -12,16 +12,26 @@ use wasm_bindgen::JsCast;
 
 use crate::text::{self, LazyText, Text};
 
-/// What sets a plan apart: its layout's sizes (SP, VPP, CP and EP only when used).
-pub fn layout_words(l: vram_core::memory::parallel::Layout, ep: u32, dp: u32) -> String {
+/// What sets a plan apart: its layout's sizes (SP, VPP, CP, EP and uneven
+/// stages of a model of `layers` layers only when used).
+pub fn layout_words(
+    l: vram_core::memory::parallel::Layout,
+    ep: u32,
+    dp: u32,
+    layers: u32,
+) -> String {
     let mut words = vec![format!("TP {}", l.tp)];
     if l.sp {
         words.push("SP".into());
     }
-    words.push(match l.vpp {
+    let mut pp = match l.vpp {
         1 => format!("PP {}", l.pp),
         v => format!("PP {} × {v}", l.pp),
-    });
+    };
+    if let Some(split) = l.uneven_words(layers) {
+        pp = format!("{pp} {split}");
+    }
+    words.push(pp);
     if l.cp > 1 {
         words.push(format!("CP {}", l.cp));
     }
@@ -30,6 +40,11 @@ pub fn layout_words(l: vram_core::memory::parallel::Layout, ep: u32, dp: u32) ->
     }
     words.push(format!("DP {dp}"));
     words.join(" · ")
+}
+
+/// The configuration's transformer layers (1 without a model).
+fn layers(config: &Config) -> u32 {
+    config.model.map_or(1, |m| m.architecture.layers)
 }
 
 /// The words of one plan's cells: layout, strategy, recomputation, offload,
@@ -47,7 +62,10 @@ fn plan_cells(t: &Text, w: &LazyText, plan: &Plan, config: &Config) -> [(&'stati
         )
     });
     [
-        (w.col_layout, layout_words(plan.layout, plan.ep, plan.dp)),
+        (
+            w.col_layout,
+            layout_words(plan.layout, plan.ep, plan.dp, layers(config)),
+        ),
         (
             t.col_strategy,
             format!("{} · {}", plan.strategy.label(), framework(plan)),
@@ -68,8 +86,8 @@ fn plan_cells(t: &Text, w: &LazyText, plan: &Plan, config: &Config) -> [(&'stati
 /// method's N of the stage's layers.
 fn recompute_words(t: &Text, w: &LazyText, plan: &Plan, config: &Config) -> String {
     use vram_core::memory::activations::{Recompute, RecomputeMethod};
-    let layers = config.model.map_or(1, |m| m.architecture.layers);
-    let chunk = plan.layout.chunk_layers(layers);
+    let layers = layers(config);
+    let chunk = plan.layout.largest_chunk(layers);
     let n = plan.checkpointing.layers;
     match plan.recompute {
         Recompute::Full if plan.checkpointing.method == RecomputeMethod::Block && n < chunk => {
@@ -102,7 +120,7 @@ pub fn verdict(t: &Text, w: &LazyText, plans: &[Plan], config: &Config) -> Optio
     let first = plans.iter().find(|p| p.fits)?;
     let fitting = plans.iter().filter(|p| p.fits).count();
     let mut words = vec![
-        layout_words(first.layout, first.ep, first.dp),
+        layout_words(first.layout, first.ep, first.dp, layers(config)),
         first.strategy.label().to_string(),
     ];
     if first.recompute != vram_core::memory::activations::Recompute::None {

@@ -432,6 +432,12 @@ texts! {
     unit_billion_tokens: &'static str = "B tokens", "B 词元";
     label_price: &'static str = "Price per GPU-hour", "每 GPU 小时价格";
     label_shard_group: &'static str = "Sharding group (optional)", "分片组（可选）";
+    label_pp_first: &'static str = "Layers on the first stage (optional)", "第一级的层数（可选）";
+    label_pp_last: &'static str = "Layers on the last stage (optional)", "最后一级的层数（可选）";
+    hint_pp_uneven: &'static str = "Megatron-LM's uneven stages: with the last stage's below, the stages in between share the rest evenly; empty: an even split.",
+        "Megatron-LM 的不均匀切分：连同下面的最后一级，中间各级平分其余的层；留空：均分。";
+    err_no_layers_left: &'static str = "Leaves no layers to the stages in between (the model has {}).", "没有给中间各级留下层（模型共 {} 层）。";
+    err_uneven_middle: &'static str = "Leaves {} layers to {} stages in between: not a whole number each.", "留给中间各级 {} 层，共 {} 级：不能平分。";
     hint_shard_group: &'static str = "ZeRO shards within groups of this many GPUs (HSDP, MiCS); empty: all.",
         "ZeRO 在每组这么多块 GPU 内分片（HSDP、MiCS）；留空：全部。";
     label_overlap_grad: &'static str = "Overlap gradient reduction", "梯度归约与反向传播重叠";
@@ -610,6 +616,13 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
             t.err_not_per_stage,
             &[&microbatches.to_string(), &pp.to_string()],
         ),
+        InputErrorKind::NoLayersLeft { layers } => {
+            fill(t.err_no_layers_left, &[&layers.to_string()])
+        }
+        InputErrorKind::UnevenMiddle { layers, stages } => fill(
+            t.err_uneven_middle,
+            &[&layers.to_string(), &stages.to_string()],
+        ),
         InputErrorKind::NotDivisible => match error.field {
             Field::Heads => t.err_heads,
             Field::KvHeads => t.err_kv_heads,
@@ -737,6 +750,8 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Price => (t.label_price, "", None),
         Field::OverlapGrad => (t.label_overlap_grad, "", None),
         Field::ShardGroup => (t.label_shard_group, t.unit_gpus, Some(t.hint_shard_group)),
+        Field::PpFirst => (t.label_pp_first, "", Some(t.hint_pp_uneven)),
+        Field::PpLast => (t.label_pp_last, "", None),
         Field::Attention => (t.label_attention, "", None),
         Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Accounting => (t.label_accounting, "", None),

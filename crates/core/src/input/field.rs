@@ -1222,10 +1222,41 @@ fields! {
         label: "sharding group",
         value: count(Unit::Gpus, 1.0, 1_048_576.0),
         optional: true,
-        read: |c| c.runtime.shard_group.map(|g| g.to_string()).unwrap_or_default(),
+        read: |c| optional_count(c.runtime.shard_group),
         write: |c, f, t| set(&mut c.runtime.shard_group, f.parse_count(t).map(Some)),
         ..BASE
     },
+    /// The first pipeline stage's transformer layers, when not an even share
+    /// (Megatron-LM's `--decoder-first-pipeline-num-layers`).
+    PpFirst => Declaration {
+        needs: Some(|t| beyond(t, Field::Pp, "1")),
+        key: "pp_first",
+        label: "layers on the first pipeline stage",
+        value: count(Unit::Count, 1.0, 10_000.0),
+        optional: true,
+        scope: Scope::WithModel,
+        read: |c| optional_count(c.runtime.layout.first_layers),
+        write: |c, f, t| set(&mut c.runtime.layout.first_layers, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+    /// The last pipeline stage's transformer layers, when not an even share
+    /// (`--decoder-last-pipeline-num-layers`).
+    PpLast => Declaration {
+        needs: Some(|t| beyond(t, Field::Pp, "1")),
+        key: "pp_last",
+        label: "layers on the last pipeline stage",
+        value: count(Unit::Count, 1.0, 10_000.0),
+        optional: true,
+        scope: Scope::WithModel,
+        read: |c| optional_count(c.runtime.layout.last_layers),
+        write: |c, f, t| set(&mut c.runtime.layout.last_layers, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+}
+
+/// An optional count's text: empty when unset.
+fn optional_count(value: Option<u32>) -> String {
+    value.map(|n| n.to_string()).unwrap_or_default()
 }
 
 /// A field of a model's architecture: filled by the model's preset, written
@@ -1692,6 +1723,21 @@ pub enum InputErrorKind {
         /// The pipeline stages (PP) they must be a multiple of.
         pp: u32,
     },
+    /// Uneven first and last pipeline stages that take all of the model's
+    /// `layers` (or more) while stages in between are left with none.
+    NoLayersLeft {
+        /// The model's transformer layers.
+        layers: u32,
+    },
+    /// Uneven first and last pipeline stages that leave `layers` for
+    /// `stages` stages in between: not a whole number each (Megatron-LM
+    /// refuses it).
+    UnevenMiddle {
+        /// The layers left between the first and last stages.
+        layers: u32,
+        /// The stages in between.
+        stages: u32,
+    },
 }
 
 /// What a layout size splits, and how many of it there are.
@@ -1774,7 +1820,9 @@ impl InputError {
             InputErrorKind::NotDivisible => match self.field {
                 Field::Heads => "must divide the hidden size".into(),
                 Field::KvHeads => "must divide the number of heads".into(),
-                _ => "must be a multiple of micro-batch × number of GPUs".into(),
+                Field::Ep => "must divide the experts and the data-parallel GPUs (DP × CP)".into(),
+                Field::GlobalBatch => "must be a multiple of micro-batch × number of GPUs".into(),
+                _ => "must divide evenly".into(),
             },
             InputErrorKind::NeedsModel => "needs a model's architecture: choose a model".into(),
             InputErrorKind::TooManyGpus {
@@ -1811,6 +1859,12 @@ impl InputError {
             }
             InputErrorKind::NotPerStage { microbatches, pp } => format!(
                 "gives {microbatches} microbatches, which interleaved stages (vpp > 1) need to be a multiple of PP ({pp})"
+            ),
+            InputErrorKind::NoLayersLeft { layers } => format!(
+                "leaves none of the {layers} layers to the pipeline stages in between"
+            ),
+            InputErrorKind::UnevenMiddle { layers, stages } => format!(
+                "leaves {layers} layers to {stages} pipeline stages in between, not a whole number each"
             ),
             InputErrorKind::DenseOnly => {
                 "adapts a mixture of experts' attention only (LoRA, targets qv or attn), and not latent attention".into()

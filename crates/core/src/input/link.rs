@@ -271,7 +271,13 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             Err(error)
                 if matches!(
                     error.field,
-                    Field::Tp | Field::Pp | Field::Vpp | Field::Cp | Field::Sp
+                    Field::Tp
+                        | Field::Pp
+                        | Field::Vpp
+                        | Field::Cp
+                        | Field::Sp
+                        | Field::PpFirst
+                        | Field::PpLast
                 ) =>
             {
                 problems.push(set_aside(pairs, error.field, error));
@@ -282,6 +288,8 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                     Field::Pp => layout.pp = single.pp,
                     Field::Vpp => layout.vpp = single.vpp,
                     Field::Cp => layout.cp = single.cp,
+                    Field::PpFirst => layout.first_layers = None,
+                    Field::PpLast => layout.last_layers = None,
                     _ => layout.sp = single.sp,
                 }
             }

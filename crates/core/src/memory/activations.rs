@@ -587,15 +587,15 @@ pub fn stage_activations(
     };
     let dense_layers = arch.dense_layer_count();
     let full = setup.recompute == Recompute::Full;
-    let chunk = layout.chunk_layers(arch.layers);
+    let chunk = layout.chunk_layers(rank, arch.layers);
     let checkpoints = setup.checkpointing.chunk(chunk);
     // The rank's layers by kind, and what block recomputation leaves stored
     // whole: each chunk's layers after its first N.
     let (mut dense_here, mut moe_here, mut stored) = (0.0, 0.0, 0.0);
-    // The rank's chunks: chunk c · PP + rank of every virtual stage c
-    // (`Layout::rank_of_layer`), visited without the other ranks' layers.
+    // The rank's chunks, one in every round of virtual stages
+    // (`Layout::chunk_start`), visited without the other ranks' layers.
     for c in 0..layout.vpp {
-        let first = (c * layout.pp + rank) * chunk;
+        let first = layout.chunk_start(c, rank, arch.layers);
         for i in first..(first + chunk).min(arch.layers) {
             let kept = if i < dense_layers {
                 dense_here += 1.0;

@@ -32,6 +32,15 @@ pub struct Layout {
     /// Sequence parallelism: what tensor parallelism leaves whole (norms,
     /// dropout) split along the sequence over the same GPUs.
     pub sp: bool,
+    /// The first stage's transformer layers, when set (Megatron-LM's
+    /// `--decoder-first-pipeline-num-layers`); the stages in between share
+    /// what the first and last leave evenly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_layers: Option<u32>,
+    /// The last stage's transformer layers, when set
+    /// (`--decoder-last-pipeline-num-layers`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_layers: Option<u32>,
 }
 
 impl Default for Layout {
@@ -48,6 +57,8 @@ impl Layout {
         vpp: 1,
         cp: 1,
         sp: false,
+        first_layers: None,
+        last_layers: None,
     };
 
     /// Whether the layout splits the model at all.
@@ -113,7 +124,9 @@ impl Layout {
                 self.tp,
             ));
         }
-        if arch.layers % self.pp != 0 {
+        if self.is_uneven() {
+            self.validate_uneven(arch.layers)?;
+        } else if arch.layers % self.pp != 0 {
             return Err(not_dividing(
                 Field::Pp,
                 Splits::Layers(arch.layers),
@@ -124,10 +137,13 @@ impl Layout {
             if self.pp == 1 {
                 return Err(Field::Vpp.error(InputErrorKind::NeedsPipeline));
             }
-            let stages = self.pp * self.vpp;
-            if arch.layers % stages != 0 {
-                let per_rank = arch.layers / self.pp;
-                return Err(not_dividing(Field::Vpp, Splits::Layers(per_rank), self.vpp));
+            // Every rank's layers split into VPP chunks.
+            for rank in 0..self.pp.min(3) {
+                let rank = if rank == 2 { self.pp - 1 } else { rank };
+                let here = self.stage_layers(rank, arch.layers);
+                if here % self.vpp != 0 {
+                    return Err(not_dividing(Field::Vpp, Splits::Layers(here), self.vpp));
+                }
             }
         }
         if self.cp > 1 && seq_len % (2 * self.cp) != 0 {
@@ -139,9 +155,79 @@ impl Layout {
         Ok(())
     }
 
-    /// The layers of one model chunk: `layers` ÷ (PP × VPP), at least 1.
-    pub const fn chunk_layers(&self, layers: u32) -> u32 {
-        let chunk = layers / (self.pp * self.vpp);
+    /// Whether the first or the last stage has a layer count of its own.
+    pub const fn is_uneven(&self) -> bool {
+        self.first_layers.is_some() || self.last_layers.is_some()
+    }
+
+    /// Megatron-LM's rules for uneven stages (`TransformerConfig`'s checks,
+    /// commit d98e8a6): they need PP > 1; the first and last stages' layers
+    /// leave the stages in between at least one layer each, or none with no
+    /// such stage, in a whole number per stage.
+    fn validate_uneven(&self, layers: u32) -> Result<(), InputError> {
+        let at_fault = match self.last_layers {
+            Some(_) => Field::PpLast,
+            None => Field::PpFirst,
+        };
+        if self.pp == 1 {
+            return Err(at_fault.error(InputErrorKind::NeedsPipeline));
+        }
+        match self.middle(layers) {
+            (Some(left), stages) if left > 0 || stages == 0 => {
+                if left % stages.max(1) != 0 || stages == 0 && left > 0 {
+                    return Err(at_fault.error(InputErrorKind::UnevenMiddle {
+                        layers: left,
+                        stages,
+                    }));
+                }
+                Ok(())
+            }
+            _ => Err(at_fault.error(InputErrorKind::NoLayersLeft { layers })),
+        }
+    }
+
+    /// The layers the first and last stages leave (`None`: more than all of
+    /// them) and the stages in between that share them.
+    const fn middle(&self, layers: u32) -> (Option<u32>, u32) {
+        let (mut left, mut stages) = (Some(layers), self.pp);
+        if let Some(first) = self.first_layers {
+            left = match left {
+                Some(l) => l.checked_sub(first),
+                None => None,
+            };
+            stages -= 1;
+        }
+        if let Some(last) = self.last_layers {
+            left = match left {
+                Some(l) => l.checked_sub(last),
+                None => None,
+            };
+            stages = stages.saturating_sub(1);
+        }
+        (left, stages)
+    }
+
+    /// The transformer layers of pipeline rank `rank`: `layers` ÷ PP, or
+    /// with uneven stages the first's and last's own and the rest shared by
+    /// the ranks in between (Megatron-LM's `get_num_layers_to_build`).
+    pub const fn stage_layers(&self, rank: u32, layers: u32) -> u32 {
+        if !self.is_uneven() {
+            return layers / self.pp;
+        }
+        match (rank, self.first_layers, self.last_layers) {
+            (0, Some(first), _) => first,
+            (r, _, Some(last)) if r + 1 == self.pp => last,
+            _ => match self.middle(layers) {
+                (Some(left), stages) if stages > 0 => left / stages,
+                _ => 0,
+            },
+        }
+    }
+
+    /// The layers of one model chunk of rank `rank`: its stage's ÷ VPP, at
+    /// least 1.
+    pub const fn chunk_layers(&self, rank: u32, layers: u32) -> u32 {
+        let chunk = self.stage_layers(rank, layers) / self.vpp;
         if chunk == 0 {
             1
         } else {
@@ -149,10 +235,71 @@ impl Layout {
         }
     }
 
+    /// The largest model chunk of any rank (the bound of
+    /// `--recompute-num-layers`, which Megatron-LM clamps to each chunk).
+    pub fn largest_chunk(&self, layers: u32) -> u32 {
+        (0..self.pp.min(3))
+            .map(|r| self.chunk_layers(if r == 2 { self.pp - 1 } else { r }, layers))
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// The first layer (from 0) of virtual stage `chunk` on rank `rank`: the
+    /// model is cut into VPP rounds of one chunk per rank, in rank order
+    /// (Megatron-LM's `get_transformer_layer_offset`).
+    pub fn chunk_start(&self, chunk: u32, rank: u32, layers: u32) -> u32 {
+        let before: u32 = (0..rank).map(|r| self.chunk_layers(r, layers)).sum();
+        chunk * self.round_layers(layers) + before
+    }
+
+    /// The layers of one round of chunks, one per rank.
+    fn round_layers(&self, layers: u32) -> u32 {
+        match self.is_uneven() {
+            false => self.pp * self.chunk_layers(0, layers),
+            true => (0..self.pp).map(|r| self.chunk_layers(r, layers)).sum(),
+        }
+    }
+
+    /// The stages' layers when the first or last has its own count, as
+    /// `[16 + 2 × 15 + 15]` (first, the stages in between, last); `None` for
+    /// an even split.
+    pub fn uneven_words(&self, layers: u32) -> Option<String> {
+        if !self.is_uneven() {
+            return None;
+        }
+        let (_, middle) = self.middle(layers);
+        let mut parts = Vec::new();
+        if let Some(first) = self.first_layers {
+            parts.push(first.to_string());
+        }
+        if middle > 0 {
+            let each = self.stage_layers(u32::from(self.first_layers.is_some()), layers);
+            parts.push(match middle {
+                1 => each.to_string(),
+                m => format!("{m} × {each}"),
+            });
+        }
+        if let Some(last) = self.last_layers {
+            parts.push(last.to_string());
+        }
+        Some(format!("[{}]", parts.join(" + ")))
+    }
+
     /// The pipeline rank that holds layer `layer` (from 0): the layers are cut
-    /// into PP × VPP chunks, dealt to the ranks in turn.
-    pub const fn rank_of_layer(&self, layer: u32, layers: u32) -> u32 {
-        (layer / self.chunk_layers(layers)) % self.pp
+    /// into chunks, dealt to the ranks in turn ([`Self::chunk_start`]).
+    pub fn rank_of_layer(&self, layer: u32, layers: u32) -> u32 {
+        if !self.is_uneven() {
+            return (layer / self.chunk_layers(0, layers)) % self.pp;
+        }
+        let mut within = layer % self.round_layers(layers).max(1);
+        for rank in 0..self.pp {
+            let here = self.chunk_layers(rank, layers);
+            if within < here {
+                return rank;
+            }
+            within -= here;
+        }
+        self.pp - 1
     }
 
     /// Microbatches in flight on pipeline rank `rank` under 1F1B (Narayanan et
@@ -433,6 +580,135 @@ mod tests {
         let layer = a.params_per_layer() - 2 * 8192;
         assert_eq!(first.params, 20 * (layer / 8 + 2 * 8192) + 4000 * 8192);
         assert_eq!(last.params, first.params + 8192);
+    }
+
+    /// Megatron-LM's uneven stages (`--decoder-first-pipeline-num-layers`,
+    /// `--decoder-last-pipeline-num-layers`): DeepSeek-V3's 61 layers on PP 4
+    /// as 16 + 15 + 15 + 15, every parameter held once; Llama 2 7B's 32 on PP
+    /// 4 × VPP 2 as 6 + 8 + 8 + 10, each rank's chunks where
+    /// `get_transformer_layer_offset` puts them (rank 3's second chunk starts
+    /// at 16 + 3 + 4 + 4 = 27).
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn uneven_first_and_last_stages_as_megatron_builds_them() {
+        let a = arch("deepseek-v3");
+        let l = Layout {
+            first_layers: Some(16),
+            last_layers: Some(15),
+            ..layout(1, 4, false)
+        };
+        assert_eq!(l.validate(&a, 4096), Ok(()));
+        let stages: Vec<_> = (0..4).map(|r| stage_params(&a, &l, r)).collect();
+        assert_eq!(
+            stages.iter().map(|s| s.layers).collect::<Vec<_>>(),
+            [16, 15, 15, 15]
+        );
+        let sum: u64 = stages.iter().map(|s| s.params).sum();
+        assert_eq!(sum, a.param_count());
+        assert_eq!(l.rank_of_layer(15, 61), 0);
+        assert_eq!(l.rank_of_layer(16, 61), 1);
+        assert_eq!(l.rank_of_layer(45, 61), 2);
+        assert_eq!(l.rank_of_layer(46, 61), 3);
+        // Even, 61 layers do not split over 4 stages.
+        assert!(layout(1, 4, false).validate(&a, 4096).is_err());
+
+        let a = arch("llama2-7b");
+        let l = Layout {
+            vpp: 2,
+            first_layers: Some(6),
+            last_layers: Some(10),
+            ..layout(1, 4, false)
+        };
+        assert_eq!(l.validate(&a, 4096), Ok(()));
+        let chunks: Vec<_> = (0..4).map(|r| l.chunk_layers(r, 32)).collect();
+        assert_eq!(chunks, [3, 4, 4, 5]);
+        assert_eq!(l.chunk_start(1, 3, 32), 27);
+        assert_eq!(l.chunk_start(1, 0, 32), 16);
+        assert_eq!(l.largest_chunk(32), 5);
+        let owners: Vec<u32> = (0..32).map(|i| l.rank_of_layer(i, 32)).collect();
+        for rank in 0..4 {
+            let here = owners.iter().filter(|&&r| r == rank).count() as u32;
+            assert_eq!(here, l.stage_layers(rank, 32), "rank {rank}");
+            for c in 0..2 {
+                let start = l.chunk_start(c, rank, 32);
+                assert_eq!(owners[start as usize], rank);
+            }
+        }
+        // An even split written unevenly is the even split.
+        let even = layout(1, 4, false);
+        let written = Layout {
+            first_layers: Some(8),
+            last_layers: Some(8),
+            ..even
+        };
+        for layer in 0..32 {
+            assert_eq!(
+                written.rank_of_layer(layer, 32),
+                even.rank_of_layer(layer, 32)
+            );
+        }
+    }
+
+    /// Uneven stages that Megatron-LM's `TransformerConfig` refuses, each
+    /// naming the key at fault: no stages in between left a layer, a middle
+    /// that does not split, one pipeline stage, and VPP not dividing a stage.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn uneven_stages_that_megatron_refuses() {
+        let a = arch("llama2-7b");
+        let uneven = |pp, first, last| Layout {
+            first_layers: first,
+            last_layers: last,
+            ..layout(1, pp, false)
+        };
+        let kind = |l: Layout| l.validate(&a, 4096).map_err(|e| (e.field, e.kind));
+        assert_eq!(
+            kind(uneven(4, Some(20), Some(12))),
+            Err((Field::PpLast, InputErrorKind::NoLayersLeft { layers: 32 }))
+        );
+        assert_eq!(
+            kind(uneven(4, Some(40), None)),
+            Err((Field::PpFirst, InputErrorKind::NoLayersLeft { layers: 32 }))
+        );
+        assert_eq!(
+            kind(uneven(4, Some(7), None)),
+            Err((
+                Field::PpFirst,
+                InputErrorKind::UnevenMiddle {
+                    layers: 25,
+                    stages: 3
+                }
+            ))
+        );
+        assert_eq!(
+            kind(uneven(2, Some(10), Some(10))),
+            Err((
+                Field::PpLast,
+                InputErrorKind::UnevenMiddle {
+                    layers: 12,
+                    stages: 0
+                }
+            ))
+        );
+        assert_eq!(kind(uneven(2, Some(10), Some(22))), Ok(()));
+        assert_eq!(
+            kind(uneven(1, Some(32), None)),
+            Err((Field::PpFirst, InputErrorKind::NeedsPipeline))
+        );
+        let interleaved = Layout {
+            vpp: 2,
+            ..uneven(4, Some(5), Some(9))
+        };
+        assert_eq!(
+            kind(interleaved),
+            Err((
+                Field::Vpp,
+                InputErrorKind::DoesNotDivide {
+                    splits: Splits::Layers(5),
+                    largest: 1
+                }
+            ))
+        );
     }
 
     /// Each wrong size names its key and the largest that divides.

@@ -142,7 +142,7 @@ impl Config {
         // rank's layers, or one virtual stage's); Hugging Face checkpoints
         // every layer on its own.
         if let Some(model) = self.model.filter(|m| m.recompute == Recompute::Full) {
-            let chunk = self.runtime.layout.chunk_layers(model.architecture.layers);
+            let chunk = self.runtime.layout.largest_chunk(model.architecture.layers);
             let limits = crate::input::field::Limits {
                 min: 1.0,
                 max: f64::from(chunk),
@@ -290,6 +290,8 @@ impl Config {
             (Field::Pp, layout.pp != 1),
             (Field::Vpp, layout.vpp != 1),
             (Field::Cp, layout.cp != 1),
+            (Field::PpFirst, layout.first_layers.is_some()),
+            (Field::PpLast, layout.last_layers.is_some()),
         ]
         .into_iter()
         .find_map(|(field, set)| set.then_some(field))
@@ -364,7 +366,7 @@ impl Config {
                 seq_len: model.seq_len,
                 recomputed: model
                     .activation_setup(setup.precision())
-                    .recomputed_share(layout.chunk_layers(model.architecture.layers)),
+                    .recomputed_share(layout.largest_chunk(model.architecture.layers)),
                 activation_bytes: model.activation_setup(setup.precision()).bytes_per_value,
                 strategy: row.strategy,
                 ep: model.ep,

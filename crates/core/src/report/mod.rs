@@ -658,7 +658,7 @@ impl Report {
                 let setup = model.activation_setup(self.setup.precision());
                 let kept_here = setup
                     .checkpointing
-                    .chunk(l.chunk_layers(model.architecture.layers));
+                    .chunk(l.chunk_layers(rank, model.architecture.layers));
                 let outside = if l.sp { l.tp } else { 1 };
                 let input = setup.bytes_per_value
                     * f64::from(model.seq_len / l.cp)

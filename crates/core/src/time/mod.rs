@@ -329,10 +329,23 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         + (layer_gemms + attention_core + adapters) * (recompute - 1.0);
     let logits_run = logits * kept_gemms;
     let flops = layers_run + logits_run;
-    // The slowest pipeline stage sets the pace (1F1B): the last, which runs
-    // its share of the layers and the logits.
+    // The slowest pipeline stage sets the pace (1F1B): of an even split the
+    // last, which runs its share of the layers and the logits; with uneven
+    // first and last stages (Megatron-LM's `--decoder-first/last-pipeline-
+    // num-layers`) whichever stage's layers and logits run longest.
     let (p, v) = (f64::from(l.pp), f64::from(l.vpp));
-    let stage_flops = layers_run / p + logits_run;
+    let layers = work.arch.layers;
+    let (stage_flops, pace_layers) = [0, 1.min(l.pp - 1), l.pp - 1]
+        .into_iter()
+        .map(|rank| {
+            let here = l.stage_layers(rank, layers);
+            let logits = if rank + 1 == l.pp { logits_run } else { 0.0 };
+            (
+                layers_run * f64::from(here) / f64::from(layers.max(1)) + logits,
+                here,
+            )
+        })
+        .fold((0.0, 0), |a, b| if b.0 > a.0 { b } else { a });
     let per_stage_gpus = world / p;
     let compute = stage_flops / (per_stage_gpus * machine.peak_flops * machine.mfu);
     let bubble = compute * (p - 1.0) / (m * v);
@@ -348,8 +361,10 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let tp = f64::from(l.tp);
     let tokens_local = f64::from(work.seq_len) / f64::from(l.cp) * f64::from(work.micro_batch);
     let message = tokens_local * f64::from(work.arch.hidden) * work.activation_bytes;
-    let layers_here = f64::from(work.arch.layers / l.pp);
-    let moe_layers = f64::from(work.arch.layers - work.arch.dense_layer_count()) / p;
+    // The pace-setting stage's layers, of which a mixture of experts' share.
+    let layers_here = f64::from(pace_layers);
+    let moe_layers =
+        f64::from(layers - work.arch.dense_layer_count()) * layers_here / f64::from(layers.max(1));
     // Two all-reduces forward, two backward, two more in each forward run again.
     let passes = 4.0 + 2.0 * work.recomputed;
     // A layer's forward all-reduces (or SP's all-gather and reduce-scatter)
@@ -909,6 +924,29 @@ mod tests {
         let slower = four.compute_seconds / even - 1.0;
         assert!((0.15..0.30).contains(&slower), "{slower}");
         assert_eq!(one.flops, four.flops);
+        // Issue 28, item 9: Megatron-LM's uneven stages move layers off the
+        // last stage. 8 + 9 + 9 + 6: the logits (about 2.4 layers' worth)
+        // leave the last stage below a middle one, which sets the pace at
+        // 9 layers instead of 8 and the logits.
+        let uneven = |first, last| StepWork {
+            layout: Layout {
+                first_layers: first,
+                last_layers: last,
+                ..work(4).layout
+            },
+            ..work(4)
+        };
+        let balanced = step_time(&uneven(Some(8), Some(6)), &machine);
+        let faster = balanced.compute_seconds / four.compute_seconds;
+        assert!((0.88..0.90).contains(&faster), "{faster}");
+        assert_eq!(balanced.flops, four.flops);
+        // The middle stage's 9 of the 32 layers and nothing else.
+        let logits = 6.0 * 8.0 * 8192.0 * 4096.0 * 128_256.0;
+        let middle = (one.flops - logits) * 9.0 / 32.0 / (989e12 * 0.4);
+        assert!((balanced.compute_seconds / middle - 1.0).abs() < 1e-12);
+        // The even split written unevenly is the even split.
+        let written = step_time(&uneven(Some(8), Some(8)), &machine);
+        assert_eq!(written.compute_seconds, four.compute_seconds);
     }
 
     /// Issue 28, item 8: one definition of MFU, PaLM's (model FLOPs, no

@@ -91,10 +91,41 @@ fn divisors(n: u32, limit: u32) -> impl DoubleEndedIterator<Item = u32> {
     (1..=limit.min(n)).filter(move |d| n % d == 0)
 }
 
+/// The pipeline splits to try for `layers` layers, as `(PP, first, last)`:
+/// every PP dividing them, evenly; and each power of two that does not, with
+/// Megatron-LM's uneven first and last stages (`--decoder-first/last-
+/// pipeline-num-layers`) around stages in between of ⌊layers/PP⌋ or one more,
+/// the last one layer lighter or not (its logits), the first within two
+/// layers of the others.
+fn pipeline_splits(layers: u32) -> Vec<(u32, Option<u32>, Option<u32>)> {
+    let mut splits: Vec<_> = divisors(layers, layers).map(|p| (p, None, None)).collect();
+    let mut p = 2;
+    while p <= layers / 2 {
+        if layers % p != 0 {
+            let low = layers / p;
+            for each in [low, low + 1] {
+                let Some(ends) = layers.checked_sub((p - 2) * each) else {
+                    continue;
+                };
+                for last in [each - 1, each] {
+                    let first = ends.saturating_sub(last);
+                    let split = (p, Some(first), Some(last));
+                    if last >= 1 && first >= 1 && first <= each + 2 && !splits.contains(&split) {
+                        splits.push(split);
+                    }
+                }
+            }
+        }
+        p *= 2;
+    }
+    splits
+}
+
 /// Every layout of `world` GPUs, `gpus_per_node` a node, that fits the model
 /// and the sequence, with its data-parallel degree: TP within a node, PP
-/// dividing the layers, CP for sequences of at least 4,096 × CP tokens, SP
-/// with TP (always with TP on a mixture of experts).
+/// dividing the layers or split unevenly ([`pipeline_splits`]), CP for
+/// sequences of at least 4,096 × CP tokens, SP with TP (always with TP on a
+/// mixture of experts).
 fn layouts(
     arch: &crate::model::architecture::Architecture,
     seq: u32,
@@ -103,7 +134,7 @@ fn layouts(
 ) -> Vec<(Layout, u32)> {
     let mut all = Vec::new();
     for tp in divisors(gpus_per_node, gpus_per_node) {
-        for pp in divisors(arch.layers, arch.layers) {
+        for (pp, first_layers, last_layers) in pipeline_splits(arch.layers) {
             for cp in [1, 2, 4, 8] {
                 if cp > 1 && seq < 4096 * cp {
                     continue;
@@ -126,6 +157,8 @@ fn layouts(
                             vpp,
                             cp,
                             sp,
+                            first_layers,
+                            last_layers,
                         };
                         if layout.validate(arch, seq).is_ok() {
                             if let Ok(dp) = layout.data_parallel(world) {
@@ -141,11 +174,16 @@ fn layouts(
 }
 
 /// The pipeline ranks that can hold the most: the first (most microbatches
-/// in flight, the embedding), the second (where leading dense layers leave
-/// the first lighter) and the last (the output head).
-fn candidate_ranks(pp: u32) -> Vec<u32> {
+/// in flight, the embedding), the second, the first whose layers are all
+/// past a mixture of experts' leading dense layers (the earliest, so the
+/// most in flight, of the heaviest; uneven stages can put it beyond the
+/// second) and the last (the output head).
+fn candidate_ranks(layout: &Layout, arch: &crate::model::architecture::Architecture) -> Vec<u32> {
+    let pp = layout.pp;
+    let dense = arch.dense_layer_count().min(arch.layers.saturating_sub(1));
+    let past_dense = layout.rank_of_layer(dense, arch.layers);
     let mut ranks = vec![0];
-    for rank in [1, pp - 1] {
+    for rank in [1, past_dense, past_dense + 1, pp - 1] {
         if rank < pp && !ranks.contains(&rank) {
             ranks.push(rank);
         }
@@ -293,7 +331,7 @@ impl Search<'_> {
         if micro_batches.is_empty() {
             return;
         }
-        let ranks = candidate_ranks(layout.pp);
+        let ranks = candidate_ranks(&layout, &arch);
         let stages: Vec<_> = ranks
             .iter()
             .map(|&r| stage_params(&arch, &layout, r))
@@ -319,7 +357,7 @@ impl Search<'_> {
             // does. Full recomputation checkpoints every layer, or (Megatron-LM's
             // block method) a quarter, half or three quarters of each stage's,
             // storing the rest: less recomputation where memory allows.
-            let chunk = layout.chunk_layers(arch.layers);
+            let chunk = layout.largest_chunk(arch.layers);
             let mut recomputes: Vec<(Recompute, Checkpointing)> = Recompute::ALL
                 .into_iter()
                 .filter(|&r| !(self.model.flash_attention && r == Recompute::Selective))
@@ -408,7 +446,7 @@ impl Search<'_> {
                             microbatches,
                             micro_batch,
                             seq_len: self.model.seq_len,
-                            recomputed: setup.recomputed_share(layout.chunk_layers(arch.layers)),
+                            recomputed: setup.recomputed_share(layout.largest_chunk(arch.layers)),
                             activation_bytes: setup.bytes_per_value,
                             strategy,
                             ep,
@@ -493,6 +531,46 @@ mod tests {
         }
     }
 
+    /// Issue 28, item 9: a model whose layers no power of two divides gets
+    /// pipeline sizes with Megatron-LM's uneven first and last stages.
+    /// DeepSeek-V3's 61 layers: PP 2, 4, 8 and 16 exist only unevenly
+    /// (e.g. 16 + 2 × 15 + 15 on PP 4); the split candidates are valid
+    /// Megatron-LM layouts, and the fastest uneven plans report as planned.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn plans_split_awkward_layer_counts_unevenly() {
+        let splits = pipeline_splits(61);
+        assert!(splits.contains(&(4, Some(16), Some(15))), "{splits:?}");
+        assert!(splits
+            .iter()
+            .all(|&(p, ..)| p == 1 || p == 61 || p.is_power_of_two()));
+        for &(pp, first_layers, last_layers) in &splits {
+            let layout = Layout {
+                pp,
+                first_layers,
+                last_layers,
+                ..Layout::SINGLE
+            };
+            let arch = crate::model::architecture::model_preset("deepseek-v3")
+                .unwrap()
+                .architecture;
+            assert_eq!(layout.validate(&arch, 4096), Ok(()), "{layout:?}");
+        }
+        // 80 layers divide by every PP the search tries: nothing uneven.
+        assert!(pipeline_splits(80).iter().all(|s| s.1.is_none()));
+        let config =
+            decode("model=deepseek-v3&gpu=h200&gpus=8&nodes=32&seq=4096&global_batch=512").config;
+        let all = plans(&config);
+        let uneven: Vec<_> = all.iter().filter(|p| p.layout.is_uneven()).collect();
+        assert!(uneven.iter().any(|p| p.fits), "{} plans", all.len());
+        for plan in uneven.iter().take(5) {
+            let report = plan.apply(&config).report().unwrap();
+            let row = report.highlighted();
+            assert_eq!(row.step.peak().1, plan.peak, "{plan:?}");
+            assert_eq!(row.time, plan.time, "{plan:?}");
+        }
+    }
+
     /// The lesson's Q6: no ZeRO stage fits 70 B on 8 × A100 80GB alone, some
     /// layouts (with offload) do; fitting plans come first, fastest first.
     #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -533,7 +611,7 @@ mod tests {
             .find(|p| p.recompute == Recompute::Full)
             .expect("plans with recomputation");
         assert!(first.fits);
-        let chunk = first.layout.chunk_layers(80);
+        let chunk = first.layout.largest_chunk(80);
         assert_eq!(first.checkpointing.method, RecomputeMethod::Block);
         assert!(first.checkpointing.layers < chunk, "{first:?}");
         let every = all
