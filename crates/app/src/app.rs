@@ -334,9 +334,7 @@ pub fn App() -> impl IntoView {
         })
     };
     let share = match editable {
-        true => {
-            Either::Left(view! { <ShareLink url=Signal::derive(share_url) report=report t=t /> })
-        }
+        true => Either::Left(view! { <ShareLink url=Signal::derive(share_url) query=query t=t /> }),
         false => Either::Right(view! {
             <p class="open-full">
                 <a href=share::page_url(&link::encode(&whole_calculator(&initial)))
@@ -496,17 +494,6 @@ fn gpu_capacity(config: &Config) -> String {
     }
 }
 
-/// The results as a Markdown table, in the page's words, with the notes under
-/// it, a paragraph each.
-fn markdown_results(t: &Text, report: &Report) -> String {
-    let notes = crate::results::notes(t, report);
-    let table = vram_core::report::export::markdown(report, &crate::results::table_words(t));
-    match notes.is_empty() {
-        true => table,
-        false => format!("{table}\n{}\n", notes.replace('\n', "\n\n")),
-    }
-}
-
 /// The keys of the shared link that could not be used, with what was used instead.
 #[component]
 fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>, t: &'static Text) -> impl IntoView {
@@ -523,37 +510,59 @@ fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>, t: &'static Text) -> impl 
     }
 }
 
-/// The link to this configuration, and a button that copies it.
+/// The link to this configuration (`query`, its link's query), a button that
+/// copies it, and the exports: the results as Markdown to the clipboard and
+/// as CSV to download, both made by the lazily loaded module (so their code
+/// is not part of the first view).
 #[component]
-fn ShareLink(url: Signal<String>, report: Memo<Report>, t: &'static Text) -> impl IntoView {
+fn ShareLink(url: Signal<String>, query: Memo<String>, t: &'static Text) -> impl IntoView {
     let status = RwSignal::new(None::<&'static str>);
-    // Copies the link (`markdown` false) or the results as a Markdown table.
-    let copy = move |markdown: bool| {
-        let text = if markdown {
-            report.with_untracked(|r| markdown_results(t, r))
-        } else {
-            url.get_untracked()
-        };
+    let said = move |copied: bool, words: &'static str| {
+        status.set(Some(if copied { words } else { t.copy_failed }));
+    };
+    let copy_link = move |_| {
+        let url = url.get_untracked();
         spawn_local(async move {
-            let outcome = share::copy_to_clipboard(&text).await;
-            status.set(Some(match (outcome.is_ok(), markdown) {
-                (true, false) => t.copied,
-                (true, true) => t.markdown_copied,
-                (false, _) => t.copy_failed,
-            }));
+            let outcome = share::copy_to_clipboard(&url).await;
+            said(outcome.is_ok(), t.copied);
         });
     };
-    // The CSV is made when its link is followed, as a data: URL.
+    let copy_markdown = move |_| {
+        let query = query.get_untracked();
+        let zh = t.html_lang.starts_with("zh");
+        spawn_local(async move {
+            let outcome = share::copy_results(&query, zh).await;
+            said(outcome.is_ok(), t.markdown_copied);
+        });
+    };
+    // The CSV's data: URL, made for the link it was asked for: a click on a
+    // link whose CSV is not made yet asks the lazily loaded module, sets the
+    // URL and clicks again, which downloads it.
+    let csv_for = RwSignal::new(String::new());
     let csv = move |ev: leptos::ev::MouseEvent| {
         use wasm_bindgen::JsCast;
-        let csv = report.with_untracked(vram_core::report::export::csv);
-        let encoded = String::from(js_sys::encode_uri_component(&csv));
-        let link = ev
-            .current_target()
-            .and_then(|l| l.dyn_into::<web_sys::Element>().ok());
-        if let Some(link) = link {
-            let _ = link.set_attribute("href", &format!("data:text/csv;charset=utf-8,{encoded}"));
+        let current = query.get_untracked();
+        if csv_for.get_untracked() == current {
+            return;
         }
+        ev.prevent_default();
+        let Some(link) = ev
+            .current_target()
+            .and_then(|l| l.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            return;
+        };
+        share::with_lazy(Box::new(move |lazy| {
+            let Some(lazy) = lazy else {
+                said(false, t.copy_failed);
+                return;
+            };
+            let csv = share::csv_with(lazy, &current);
+            let encoded = String::from(js_sys::encode_uri_component(&csv));
+            let _ = link.set_attribute("href", &format!("data:text/csv;charset=utf-8,{encoded}"));
+            csv_for.set(current);
+            link.click();
+        }));
     };
     view! {
         <div class="share">
@@ -566,10 +575,10 @@ fn ShareLink(url: Signal<String>, report: Memo<Report>, t: &'static Text) -> imp
                             input.select();
                         }
                     } />
-                <button type="button" on:click=move |_| copy(false) data-testid="copy-link">{t.copy_link}</button>
+                <button type="button" on:click=copy_link data-testid="copy-link">{t.copy_link}</button>
             </div>
             <div class="share-row exports">
-                <button type="button" class="quiet" on:click=move |_| copy(true) data-testid="export-markdown">{t.copy_markdown}</button>
+                <button type="button" class="quiet" on:click=copy_markdown data-testid="export-markdown">{t.copy_markdown}</button>
                 <a class="button" download="vram-calculator.csv" href="#" on:click=csv data-testid="export-csv">{t.download_csv}</a>
             </div>
             <p class="copy-status" aria-live="polite" data-testid="copy-status">{move || status.get()}</p>

@@ -99,6 +99,16 @@ pub async fn copy_to_clipboard(text: &str) -> Result<(), JsValue> {
         .map(|_| ())
 }
 
+/// Copies the results of the configuration whose link is `query` as a
+/// Markdown table with the page's notes
+/// (Chinese when `zh`), made by the lazily loaded module; `Err` if it could
+/// not be loaded or the browser refuses.
+pub async fn copy_results(query: &str, zh: bool) -> Result<(), JsValue> {
+    wasm_bindgen_futures::JsFuture::from(copy_markdown(query, zh))
+        .await
+        .map(|_| ())
+}
+
 /// Sets `data-theme` on `<html>` to `light` or `dark`, or removes it for `auto`
 /// (the style sheet then follows the system).
 pub fn set_theme(key: &str) {
@@ -258,6 +268,16 @@ export function megatron_with(lazy, query, zh) { return lazy.megatron(query, zh)
 export function plans_verdict_with(lazy, query, zh) { return lazy.plans_verdict(query, zh); }
 export function scroll_to_plans() { document.querySelector("[data-testid='plans']")?.scrollIntoView(); }
 export function render_plans_with(lazy, query, before, zh, place, canvas) { lazy.render_plans(query, before, zh, place, canvas); }
+export function copy_markdown(query, zh) {
+  const text = import_lazy().then((lazy) => lazy.markdown(query, zh));
+  const clipboard = navigator.clipboard;
+  if (window.ClipboardItem && clipboard.write) {
+    const blob = text.then((t) => new Blob([t], { type: "text/plain" }));
+    return clipboard.write([new ClipboardItem({ "text/plain": blob })]);
+  }
+  return text.then((t) => clipboard.writeText(t));
+}
+export function csv_with(lazy, query) { return lazy.csv(query); }
 "#)]
 extern "C" {
     /// Imports what the page loads when it is used (`lazy/vram_lazy.js`, next
@@ -271,6 +291,13 @@ extern "C" {
     pub fn megatron_with(lazy: &JsValue, query: &str, zh: bool) -> String;
     /// Scrolls the ranked plans' fold into view.
     pub fn scroll_to_plans();
+    /// Copies the results of the configuration whose link is `query` as
+    /// Markdown, made by the lazily loaded module. The clipboard is asked
+    /// within the click (a `ClipboardItem` of the text to come, where the
+    /// browser has it), as browsers that want a user's gesture require.
+    fn copy_markdown(query: &str, zh: bool) -> js_sys::Promise;
+    /// The CSV of the configuration whose link is `query`.
+    pub fn csv_with(lazy: &JsValue, query: &str) -> String;
     /// What the ranked plans found, in words, when no strategy fits alone.
     fn plans_verdict_with(lazy: &JsValue, query: &str, zh: bool) -> String;
     /// Ranks the plans of the configuration whose link is `query` and shows

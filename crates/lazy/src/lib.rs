@@ -1,6 +1,6 @@
 //! What the page loads only when it is used, as a WebAssembly module of its
-//! own: the pasted `config.json` reader, the search of ranked plans and
-//! Megatron-LM's estimate.
+//! own: the pasted `config.json` reader, the search of ranked plans,
+//! Megatron-LM's estimate and the Markdown and CSV exports.
 //!
 //! The page imports it the first time a `config.json` is read, the plans are
 //! opened or Megatron's accounting is chosen (`crates/app/src/share.rs`), so
@@ -71,8 +71,50 @@ pub fn megatron(query: &str, zh: bool) -> String {
     vram_view::replies::megatron_line(words(zh), &config).unwrap_or_default()
 }
 
+/// The results of the configuration whose link is `query` as a Markdown
+/// table with the page's notes under it, in Chinese when `zh`
+/// ([`vram_view::notes::markdown`]); empty for a link that gives no report.
+#[wasm_bindgen]
+pub fn markdown(query: &str, zh: bool) -> String {
+    vram_core::input::link::decode(query)
+        .config
+        .report()
+        .map(|report| vram_view::notes::markdown(vram_view::text::of(lang(zh)), &report))
+        .unwrap_or_default()
+}
+
+/// The results of the configuration whose link is `query` as CSV, every
+/// figure unrounded in bytes ([`vram_core::report::export::csv`]); empty for
+/// a link that gives no report.
+#[wasm_bindgen]
+pub fn csv(query: &str) -> String {
+    vram_core::input::link::decode(query)
+        .config
+        .report()
+        .map(|report| vram_core::report::export::csv(&report))
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
+    /// The exports the page asks for: the lesson's table, in both
+    /// languages, with its formula under it; CSV in bytes.
+    #[test]
+    fn exports_answer_for_the_link_they_are_given() {
+        let markdown = super::markdown("stage=1", false);
+        assert!(
+            markdown.contains("| ZeRO-1 | 14 GB | 14 GB | 10.5 GB | 38.5 GB | yes | 3 |"),
+            "{markdown}"
+        );
+        assert!(markdown.ends_with(
+            "ZeRO-1 per GPU, by the lesson's formula: (2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB.\n"
+        ));
+        assert!(super::markdown("stage=1", true).contains("| ZeRO-1 | 14 GB |"));
+        let csv = super::csv("stage=1");
+        assert!(csv.contains("\r\nzero1,14000000000,14000000000,10500000000,0,0,38500000000,true,"));
+        assert_eq!(csv.lines().count(), 5);
+    }
+
     #[test]
     fn the_reader_answers_in_the_pages_language() {
         assert_eq!(super::read_config("[1]", "", true), "-不是 JSON 对象。");

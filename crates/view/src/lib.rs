@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 pub mod chart;
+pub mod notes;
 pub mod plans;
 pub mod replies;
 pub mod text;

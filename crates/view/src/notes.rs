@@ -1,0 +1,270 @@
+//! The report in sentences, as the page shows them under its table and the
+//! Markdown export writes them under its own: what LoRA trains, each
+//! strategy's formula, the layout, the activations, the step's time and the
+//! accumulation, in the page's language. The strategy table's words too.
+
+use vram_core::format::{
+    format_bytes, format_number, format_params, format_percent, format_seconds,
+};
+use vram_core::report::table::TableWords;
+use vram_core::Report;
+
+use crate::text::{self, Text};
+
+/// The strategy table's words in the page's language
+/// ([`vram_core::report::table::Table`], drawn here and in the Markdown export).
+pub fn table_words(t: &Text) -> TableWords<'static> {
+    TableWords {
+        headings: [
+            t.col_strategy,
+            t.col_weights,
+            t.col_grads,
+            t.col_optim,
+            t.col_act,
+            t.col_buffers,
+            t.col_total,
+            t.col_peak,
+            t.col_fits,
+            t.col_headroom,
+            t.col_fewest,
+            t.col_max,
+            t.col_cpu,
+            t.col_nvme,
+            t.col_comm,
+            t.col_comm_time,
+        ],
+        yes: t.yes,
+        no: t.no,
+        not_run: t.not_run,
+        none: t.none,
+    }
+}
+
+/// What LoRA trains and freezes, as PEFT's `print_trainable_parameters` counts
+/// it, and what the frozen base holds.
+fn adapters_note(
+    t: &Text,
+    report: &Report,
+    adapters: vram_core::memory::finetune::Adapters,
+) -> String {
+    use vram_core::format::{format_bytes, format_number};
+    let all = report.setup.params().get();
+    let trainable = adapters.trainable as f64;
+    let quantised = report.fine_tuning.method == vram_core::memory::finetune::Method::Qlora;
+    text::fill(
+        t.adapters_line,
+        &[
+            report.fine_tuning.method_label(),
+            &format_number(trainable),
+            &format_number(all),
+            &vram_core::input::decimal::shortest_decimal((trainable / all * 1e6).round() / 1e4),
+            &format_bytes(
+                vram_core::Bytes::new(adapters.frozen_bytes as f64),
+                report.unit,
+            ),
+            if quantised {
+                t.frozen_quantised
+            } else {
+                t.frozen_16bit
+            },
+        ],
+    )
+}
+
+/// What Hugging Face keeps, in the page's words: the attention, the numerics
+/// and each part.
+fn hf_parts(
+    t: &Text,
+    report: &Report,
+    model: &vram_core::config::ModelSpec,
+    kept: &vram_core::memory::activations::ActivationMemory,
+) -> String {
+    use vram_core::format::format_bytes;
+    use vram_core::frameworks::hf::Numerics;
+    let numerics = match vram_core::frameworks::hf::numerics_of(report.setup.precision()) {
+        Numerics::Fp32 => 0,
+        Numerics::Pure16 => 1,
+        Numerics::Autocast16 => 2,
+    };
+    let bytes = |b: vram_core::Bytes| format_bytes(b, report.unit);
+    text::fill(
+        t.hf_parts,
+        &[
+            model.hf_attention().key(),
+            t.hf_numerics[numerics],
+            &bytes(kept.per_layer),
+            &bytes(kept.layers),
+            &bytes(kept.embeddings_and_logits),
+            &bytes(vram_core::Bytes::new(
+                kept.total.get() - kept.adapters.get(),
+            )),
+        ],
+    )
+}
+
+/// The notes under the table, one a line: the highlighted strategy by the
+/// lesson's formula, the activation formula with the largest micro-batch, the
+/// accumulation steps, each where it applies (empty if none does). The Markdown
+/// export puts them under its table too.
+pub fn notes(t: &Text, report: &Report) -> String {
+    let chosen = report.highlighted();
+    let mut parts = Vec::new();
+    if let Some(adapters) = report.setup.adapters() {
+        parts.push(adapters_note(t, report, adapters));
+    }
+    if let Some(formula) = report.derivation(t.word_activations, t.word_buffers) {
+        parts.push(text::fill(
+            t.derivation,
+            &[chosen.strategy.label(), &formula],
+        ));
+    }
+    if let Some(layout) = &report.layout {
+        parts.push(layout_note(t, report, layout));
+    }
+    let layout = report.layout.is_some();
+    if let (false, Some(formula), Some(model)) =
+        (layout, report.base_activation_derivation(), report.model)
+    {
+        let max_micro_batch = chosen
+            .max_micro_batch
+            .map_or(t.none.to_string(), |b| b.to_string());
+        let (template, formula) = match (model.framework, report.activations) {
+            (vram_core::frameworks::hf::Framework::Hf, Some(kept)) => {
+                (t.activations_line_hf, hf_parts(t, report, &model, &kept))
+            }
+            _ if !vram_core::memory::activations::is_plain(&model.architecture) => {
+                (t.activations_line_general, formula)
+            }
+            _ => (t.activations_line, formula),
+        };
+        let lora = report
+            .lora_activation_derivation()
+            .map(|lora| text::fill(t.lora_adds, &[&lora]));
+        let formula = formula + lora.as_deref().unwrap_or_default();
+        parts.push(text::fill(
+            template,
+            &[
+                &model.micro_batch.to_string(),
+                &model.seq_len.to_string(),
+                &formula,
+                chosen.strategy.label(),
+                &max_micro_batch,
+            ],
+        ));
+    }
+    if let (Some(time), Some(machine)) = (chosen.time, report.machine) {
+        parts.push(time_note(t, report, &time, &machine));
+    }
+    match report.accumulation_steps {
+        Some(Ok(steps)) => parts.push(text::fill(t.accumulation, &[&steps.to_string()])),
+        Some(Err(error)) => parts.push(text::fill(
+            t.accumulation_error,
+            &[&text::field_error(t, &error)],
+        )),
+        None => {}
+    }
+    parts.join("\n")
+}
+
+/// The layout in words: its sizes, ZeRO's group, the most loaded GPU's rank,
+/// layers, parameters and activations; TP across nodes and ZeRO-2/3 under
+/// pipeline parallelism said.
+fn layout_note(t: &Text, report: &Report, layout: &vram_core::report::LayoutReport) -> String {
+    let l = layout.layout;
+    let ep = report.model.map_or(1, |m| m.ep);
+    let layers = report.model.map_or(1, |m| m.architecture.layers);
+    let sizes = crate::plans::layout_words(l, ep, layout.data_parallel, layers);
+    let chosen = report.highlighted();
+    let rank = chosen.rank.unwrap_or(0);
+    let stage = layout.stages.get(rank as usize);
+    let mut note = text::fill(
+        t.layout_note,
+        &[
+            &sizes,
+            &report.gpus().to_string(),
+            &report.setup.gpus().to_string(),
+            chosen.strategy.label(),
+            &(rank + 1).to_string(),
+            &l.pp.to_string(),
+            &stage.map_or(0, |s| s.layers).to_string(),
+            &format_params(vram_core::ParamCount::new(
+                stage.map_or(0, |s| s.params) as f64
+            )),
+            &format_number(l.in_flight(rank, layout.microbatches)),
+            &format_bytes(chosen.memory.activations, report.unit),
+        ],
+    );
+    if layout.across_nodes {
+        note.push(' ');
+        note.push_str(t.tp_across_nodes);
+    }
+    if report.strategies.iter().any(|r| !r.supported) {
+        note.push(' ');
+        note.push_str(t.zero_with_pipeline);
+    }
+    note
+}
+
+/// The highlighted strategy's step time, its parts, and the run with tokens.
+fn time_note(
+    t: &Text,
+    report: &Report,
+    time: &vram_core::time::StepTime,
+    machine: &vram_core::time::Machine,
+) -> String {
+    let parts = [
+        (time.compute_seconds, t.time_compute),
+        (time.bubble_seconds, t.time_bubble),
+        (time.tensor_parallel_seconds, t.time_tensor),
+        (time.expert_parallel_seconds, t.time_expert),
+        (time.data_parallel_seconds, t.time_data),
+        (time.offload_seconds, t.time_offload),
+    ]
+    .iter()
+    .filter(|(seconds, _)| *seconds > 0.0)
+    .map(|(seconds, name)| format!("{name} {}", format_seconds(*seconds)))
+    .collect::<Vec<_>>()
+    .join(" + ");
+    let mut note = text::fill(
+        t.time_note,
+        &[
+            report.highlight.label(),
+            &format_percent(machine.mfu),
+            &format_number(machine.peak_flops / 1e12),
+            &format_seconds(time.step_seconds),
+            &parts,
+            &format_number(time.tokens_per_second_per_gpu.round()),
+            &format_percent(time.mfu),
+        ],
+    );
+    if let Some(run) = report.training {
+        note.push(' ');
+        note.push_str(&text::fill(
+            t.training_note,
+            &[
+                &format_number(run.tokens / 1e9),
+                &format_number(run.steps),
+                &format_number((run.days * 10.0).round() / 10.0),
+                &report.gpus().to_string(),
+            ],
+        ));
+        if let Some(cost) = run.cost {
+            note.push_str(&text::fill(
+                t.training_cost,
+                &[&format_number(cost.round())],
+            ));
+        }
+    }
+    note
+}
+
+/// The results as a Markdown table ([`vram_core::report::export::markdown`])
+/// in the page's words, with the notes under it, a paragraph each.
+pub fn markdown(t: &Text, report: &Report) -> String {
+    let notes = notes(t, report);
+    let table = vram_core::report::export::markdown(report, &table_words(t));
+    match notes.is_empty() {
+        true => table,
+        false => format!("{table}\n{}\n", notes.replace('\n', "\n\n")),
+    }
+}
