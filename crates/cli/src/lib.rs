@@ -715,7 +715,7 @@ fn time_lines(report: &Report) -> Vec<String> {
         "Step time ({}, kernels at {} of {} TFLOP/s): {} = {}; {} tokens/s per GPU; MFU {} (PaLM's: {} PFLOP of model FLOPs per step, Megatron-LM's count{}).",
         report.highlight.label(),
         format_percent(machine.mfu),
-        format_number(machine.peak_flops / 1e12),
+        machine.peak_words(),
         format_seconds(time.step_seconds),
         parts.join(" + "),
         format_number(time.tokens_per_second_per_gpu.round()),

@@ -15,6 +15,9 @@ pub struct GpuPreset {
     /// Dense (no sparsity) BF16/FP16 tensor peak with FP32 accumulation, in
     /// TFLOP/s, from the vendor's datasheet.
     pub tflops_16bit: f64,
+    /// Dense FP8 tensor peak in TFLOP/s (FP32 accumulation), from the same
+    /// datasheet; 0 for a card without FP8 tensor cores.
+    pub tflops_fp8: f64,
     /// Bandwidth to the node's other GPUs, GB/s each way: NVLink's, or
     /// PCIe's where the card has none.
     pub nvlink_gb_per_s: f64,
@@ -44,7 +47,9 @@ impl GpuPreset {
 /// The presets, in the order the page lists them. Capacities are the "Total"
 /// memory that `nvidia-smi` reports on each card. Peaks from NVIDIA's
 /// datasheets (A100: 312 TFLOP/s BF16; H100 and H200 SXM: 989; L40S: 362.05;
-/// V100 SXM2: 125; RTX 4090: 165.2 with FP32 accumulation; T4: 65), NVLink
+/// V100 SXM2: 125; RTX 4090: 165.2 with FP32 accumulation; T4: 65; FP8, dense:
+/// H100 and H200 SXM 1,979, L40S 733, RTX 4090 330.3 with FP32 accumulation
+/// (the Ada whitepaper), none on Ampere, Volta and Turing), NVLink
 /// per GPU each way (A100: 600 GB/s both ways, H100/H200: 900, V100: 300),
 /// PCIe x16 for the cards without it.
 pub const GPU_PRESETS: &[GpuPreset] = &[
@@ -53,6 +58,7 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         name: "A100 80GB",
         memory_mib: 81_920,
         tflops_16bit: 312.0,
+        tflops_fp8: 0.0,
         nvlink_gb_per_s: 300.0,
         network_gb_per_s: 25.0,
         pcie_gb_per_s: 32.0,
@@ -62,6 +68,7 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         name: "H100 80GB",
         memory_mib: 81_559,
         tflops_16bit: 989.0,
+        tflops_fp8: 1979.0,
         nvlink_gb_per_s: 450.0,
         network_gb_per_s: 50.0,
         pcie_gb_per_s: 64.0,
@@ -71,6 +78,7 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         name: "H200",
         memory_mib: 143_771,
         tflops_16bit: 989.0,
+        tflops_fp8: 1979.0,
         nvlink_gb_per_s: 450.0,
         network_gb_per_s: 50.0,
         pcie_gb_per_s: 64.0,
@@ -80,6 +88,7 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         name: "A100 40GB",
         memory_mib: 40_960,
         tflops_16bit: 312.0,
+        tflops_fp8: 0.0,
         nvlink_gb_per_s: 300.0,
         network_gb_per_s: 25.0,
         pcie_gb_per_s: 32.0,
@@ -89,6 +98,7 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         name: "L40S",
         memory_mib: 46_068,
         tflops_16bit: 362.05,
+        tflops_fp8: 733.0,
         nvlink_gb_per_s: 32.0,
         network_gb_per_s: 12.5,
         pcie_gb_per_s: 32.0,
@@ -98,6 +108,7 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         name: "V100 32GB",
         memory_mib: 32_510,
         tflops_16bit: 125.0,
+        tflops_fp8: 0.0,
         nvlink_gb_per_s: 150.0,
         network_gb_per_s: 12.5,
         pcie_gb_per_s: 16.0,
@@ -107,6 +118,7 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         name: "RTX 4090",
         memory_mib: 24_564,
         tflops_16bit: 165.2,
+        tflops_fp8: 330.3,
         nvlink_gb_per_s: 32.0,
         network_gb_per_s: 12.5,
         pcie_gb_per_s: 32.0,
@@ -116,6 +128,7 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         name: "T4",
         memory_mib: 15_360,
         tflops_16bit: 65.0,
+        tflops_fp8: 0.0,
         nvlink_gb_per_s: 16.0,
         network_gb_per_s: 12.5,
         pcie_gb_per_s: 16.0,

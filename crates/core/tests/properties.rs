@@ -61,6 +61,12 @@ fn config_of_fields(fields: Fields) -> Config {
         (show, controls),
         (model, fine_tuning),
     ) = fields;
+    // Transformer Engine's FP8 trains fully (no adapters); a valid
+    // configuration with adapters takes BF16 instead.
+    let precision = match (precision, fine_tuning.method.uses_adapters()) {
+        (Precision::Fp8, true) => Precision::Bf16,
+        (p, _) => p,
+    };
     Config {
         params_billions,
         gpus,

@@ -230,7 +230,7 @@ fn time_note(
         &[
             report.highlight.label(),
             &format_percent(machine.mfu),
-            &format_number(machine.peak_flops / 1e12),
+            &machine.peak_words(),
             &format_seconds(time.step_seconds),
             &parts,
             &format_number(time.tokens_per_second_per_gpu.round()),

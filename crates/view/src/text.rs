@@ -96,9 +96,9 @@ texts! {
     unit_percent: &'static str = "%", "%";
     hint_overhead: &'static str = "For activations, buffers and the framework.", "留给激活值、缓冲区和框架。";
     label_precision: &'static str = "Precision", "精度";
-    precision: [&'static str; 5] =
-        ["FP32", "FP16 (mixed)", "BF16 (mixed)", "FP32, no master copy", "BF16, no master copy"],
-        ["FP32", "FP16（混合精度）", "BF16（混合精度）", "FP32（无主权重副本）", "BF16（无主权重副本）"];
+    precision: [&'static str; 6] =
+        ["FP32", "FP16 (mixed)", "BF16 (mixed)", "FP32, no master copy", "BF16, no master copy", "FP8 (Transformer Engine)"],
+        ["FP32", "FP16（混合精度）", "BF16（混合精度）", "FP32（无主权重副本）", "BF16（无主权重副本）", "FP8（Transformer Engine）"];
     label_grad_acc: &'static str = "Gradients accumulated in", "梯度累加格式";
     gradients: [&'static str; 2] = ["as the weights", "fp32"], ["与权重相同", "fp32"];
     label_optimizer: &'static str = "Optimizer", "优化器";
@@ -436,6 +436,7 @@ texts! {
     label_pp_last: &'static str = "Layers on the last stage (optional)", "最后一级的层数（可选）";
     hint_pp_uneven: &'static str = "Megatron-LM's uneven stages: with the last stage's below, the stages in between share the rest evenly; empty: an even split.",
         "Megatron-LM 的不均匀切分：连同下面的最后一级，中间各级平分其余的层；留空：均分。";
+    err_no_fp8: &'static str = "This GPU has no FP8 tensor cores (Hopper, Ada and Blackwell have).", "这块 GPU 没有 FP8 张量核心（Hopper、Ada、Blackwell 才有）。";
     err_no_layers_left: &'static str = "Leaves no layers to the stages in between (the model has {}).", "没有给中间各级留下层（模型共 {} 层）。";
     err_uneven_middle: &'static str = "Leaves {} layers to {} stages in between: not a whole number each.", "留给中间各级 {} 层，共 {} 级：不能平分。";
     hint_shard_group: &'static str = "ZeRO shards within groups of this many GPUs (HSDP, MiCS); empty: all.",
@@ -616,6 +617,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
             t.err_not_per_stage,
             &[&microbatches.to_string(), &pp.to_string()],
         ),
+        InputErrorKind::NoFp8 => t.err_no_fp8.into(),
         InputErrorKind::NoLayersLeft { layers } => {
             fill(t.err_no_layers_left, &[&layers.to_string()])
         }

@@ -117,7 +117,8 @@ pub fn numerics_of(precision: Precision) -> Numerics {
     match precision {
         Precision::Fp32 | Precision::Fp32Pure => Numerics::Fp32,
         Precision::Bf16Pure => Numerics::Pure16,
-        Precision::Fp16 | Precision::Bf16 => Numerics::Autocast16,
+        // FP8 is refused under Hugging Face's accounting (`Config::setup`).
+        Precision::Fp16 | Precision::Bf16 | Precision::Fp8 => Numerics::Autocast16,
     }
 }
 

@@ -383,7 +383,7 @@ fields! {
     Precision => Declaration {
         key: "dtype",
         label: "precision",
-        value: Value::Choice(&["fp32", "fp16", "bf16", "fp32-pure", "bf16-pure"]),
+        value: Value::Choice(&["fp32", "fp16", "bf16", "fp32-pure", "bf16-pure", "fp8"]),
         written: Written::Always,
         read: |c| c.precision.key().to_string(),
         write: |c, f, t| set(&mut c.precision, pick(f, &Precision::ALL, Precision::key, t)),
@@ -1353,7 +1353,7 @@ fn with_adapters(text: &dyn Fn(Field) -> String) -> bool {
 /// accounting with BF16, where Megatron keeps them in fp32 whatever is asked
 /// ([`Config::recipe`]).
 fn chosen_gradients(text: &dyn Fn(Field) -> String) -> bool {
-    !(text(Field::Accounting) == "megatron" && text(Field::Precision) == "bf16")
+    !(text(Field::Accounting) == "megatron" && matches!(&*text(Field::Precision), "bf16" | "fp8"))
 }
 
 /// QLoRA quantises the base.
@@ -1723,6 +1723,8 @@ pub enum InputErrorKind {
         /// The pipeline stages (PP) they must be a multiple of.
         pp: u32,
     },
+    /// FP8 on a GPU without FP8 tensor cores (before Hopper and Ada).
+    NoFp8,
     /// Uneven first and last pipeline stages that take all of the model's
     /// `layers` (or more) while stages in between are left with none.
     NoLayersLeft {
@@ -1860,6 +1862,9 @@ impl InputError {
             InputErrorKind::NotPerStage { microbatches, pp } => format!(
                 "gives {microbatches} microbatches, which interleaved stages (vpp > 1) need to be a multiple of PP ({pp})"
             ),
+            InputErrorKind::NoFp8 => {
+                "needs FP8 tensor cores (Hopper, Ada, Blackwell), which this GPU has not".into()
+            }
             InputErrorKind::NoLayersLeft { layers } => format!(
                 "leaves none of the {layers} layers to the pipeline stages in between"
             ),
@@ -1958,7 +1963,7 @@ mod tests {
             .to_string();
         assert_eq!(
             message,
-            "precision (dtype) must be one of fp32, fp16, bf16, fp32-pure, bf16-pure"
+            "precision (dtype) must be one of fp32, fp16, bf16, fp32-pure, bf16-pure, fp8"
         );
     }
 }

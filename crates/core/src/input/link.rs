@@ -327,6 +327,10 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                 problems.push(set_aside(pairs, Field::Achieved, error));
                 config.runtime.speed.achieved_tflops = None;
             }
+            Err(error) if error.field == Field::Precision => {
+                problems.push(set_aside(pairs, Field::Precision, error));
+                config.precision = Config::default().precision;
+            }
             Err(error) if error.field == Field::LargestLayer => {
                 problems.push(set_aside(pairs, Field::LargestLayer, error));
                 config.runtime.largest_layer_millions = None;
@@ -573,7 +577,7 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn bad_values_take_their_default_and_are_named() {
-        let decoded = decode("params=abc&gpus=0&dtype=fp8&overhead=0.5&stage=4&opt=SGD");
+        let decoded = decode("params=abc&gpus=0&dtype=fp4&overhead=0.5&stage=4&opt=SGD");
         assert_eq!(
             decoded.config,
             Config {

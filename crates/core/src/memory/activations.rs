@@ -173,6 +173,11 @@ pub struct ActivationSetup {
     /// uniform routing (Megatron-LM's `moe_expert_capacity_factor`; 1 for
     /// uniform, more for imbalance). Dense models ignore it.
     pub capacity: f64,
+    /// Whether the linears run in FP8 (Transformer Engine): each saves its
+    /// input for the weight gradient quantised, one byte a value
+    /// ([`LayerValues`]' linear inputs).
+    #[serde(default)]
+    pub fp8: bool,
 }
 
 impl ActivationSetup {
@@ -260,11 +265,46 @@ pub fn layer_values(arch: &Architecture, setup: &ActivationSetup, moe: bool) -> 
         }
         false => (dense_mlp, 0.0),
     };
+    // In FP8 each Transformer Engine linear saves its input in one byte
+    // (`module/linear.py`: quantised, column-wise only): the QKV projection's
+    // and a dense MLP's first linear's inputs outside the TP region (a
+    // mixture of experts' router is no TE linear), the output projection's
+    // and the second linears' inside it, and the experts' gathered inputs.
+    let (fp8_outside, fp8_inside) = match setup.fp8 {
+        false => (0.0, 0.0),
+        true => (
+            if moe { h } else { 2.0 * h },
+            output_width(arch) + second_linear_inputs(arch, setup.capacity, moe),
+        ),
+    };
+    let one_byte = if setup.fp8 { e - 1.0 } else { 0.0 };
     LayerValues {
-        outside: e * (attention - split) + mask * 2.0 * h + router,
-        inside: e * (split + mlp),
-        gathered: e * gathered,
+        outside: e * (attention - split) + mask * 2.0 * h + router - one_byte * fp8_outside,
+        inside: e * (split + mlp) - one_byte * fp8_inside,
+        gathered: (e - one_byte) * gathered,
         scores: (2.0 * e + mask) * f64::from(arch.heads),
+    }
+}
+
+/// The attention's output projection's input width per token: q's, or
+/// under latent attention the heads' values'.
+fn output_width(arch: &Architecture) -> f64 {
+    match arch.mla.is_latent() {
+        true => arch.v_width() as f64,
+        false => arch.q_width() as f64,
+    }
+}
+
+/// The MLP's second linears' inputs per token: a dense MLP's `f`, or a
+/// mixture of experts' routed copies' `t·c·f_e` and shared experts' `n·f_s`.
+fn second_linear_inputs(arch: &Architecture, capacity: f64, moe: bool) -> f64 {
+    let m = arch.moe;
+    match moe {
+        false => f64::from(arch.ffn),
+        true => {
+            f64::from(m.top_k) * capacity * f64::from(m.expert_ffn)
+                + f64::from(m.shared_experts) * f64::from(m.shared_ffn)
+        }
     }
 }
 
@@ -294,24 +334,51 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
         tail_symbols.push_str(&format!(" + {two_e}·a·s²·b"));
         tail_numbers.push_str(&format!(" + {e2_text} × {} × {s}² × {b}", arch.heads));
     }
+    let moe = arch.moe;
+    // FP8: the linears' inputs in one byte (`o` the output projection's).
+    // An integer: a float's `{}` would bring Rust's float printer into the page.
+    let o = output_width(arch) as u64;
+    let (fp8_dense, fp8_sparse) = match setup.fp8 {
+        false => Default::default(),
+        true => (
+            (
+                " − s·b·(2h + o + f)".to_string(),
+                format!(" − {s} × {b} × (2 × {h} + {o} + {})", arch.ffn),
+            ),
+            (
+                " − s·b·(h + o + t·c·(h + f_e) + n·f_s)".to_string(),
+                format!(
+                    " − {s} × {b} × ({h} + {o} + {} × {} × ({h} + {}) + {} × {})",
+                    moe.top_k,
+                    number(setup.capacity),
+                    moe.expert_ffn,
+                    moe.shared_experts,
+                    moe.shared_ffn
+                ),
+            ),
+        ),
+    };
     let dense = (
-        format!("e·s·b·(A + m·f){tail_symbols}"),
+        format!("e·s·b·(A + m·f){}{tail_symbols}", fp8_dense.0),
         format!(
-            "{e_text} × {s} × {b} × ({a_text} + {m} × {}){tail_numbers}",
-            arch.ffn
+            "{e_text} × {s} × {b} × ({a_text} + {m} × {}){}{tail_numbers}",
+            arch.ffn, fp8_dense.1
         ),
     );
-    let moe = arch.moe;
     let sparse = (
-        format!("e·s·b·(A + t·c·(h + m·f_e) + n·m·f_s) + 4·s·b·E{tail_symbols}"),
         format!(
-            "{e_text} × {s} × {b} × ({a_text} + {} × {} × ({h} + {m} × {}) + {} × {m} × {}) + 4 × {s} × {b} × {}{tail_numbers}",
+            "e·s·b·(A + t·c·(h + m·f_e) + n·m·f_s) + 4·s·b·E{}{tail_symbols}",
+            fp8_sparse.0
+        ),
+        format!(
+            "{e_text} × {s} × {b} × ({a_text} + {} × {} × ({h} + {m} × {}) + {} × {m} × {}) + 4 × {s} × {b} × {}{}{tail_numbers}",
             moe.top_k,
             number(setup.capacity),
             moe.expert_ffn,
             moe.shared_experts,
             moe.shared_ffn,
-            moe.experts
+            moe.experts,
+            fp8_sparse.1
         ),
     );
     let (dense_count, sparse_count) = (
@@ -480,6 +547,7 @@ pub const fn is_plain(arch: &Architecture) -> bool {
 ///     checkpointing: Checkpointing::EVERY_LAYER,
 ///     dropout: false,
 ///     capacity: 1.0,
+///     fp8: false,
 /// };
 /// assert_eq!(
 ///     activation_derivation(&llama3, &setup, MemoryUnit::Gb),
@@ -520,6 +588,11 @@ pub fn activation_derivation(
     if setup.dropout {
         symbols.push_str(" + 2·s·b·h");
         numbers.push_str(&format!(" + 2 × {s} × {b} × {h}"));
+    }
+    // FP8: the QKV, MLP, output and down projections' inputs in one byte.
+    if setup.fp8 {
+        symbols.push_str(" − s·b·(3h + f)");
+        numbers.push_str(&format!(" − {s} × {b} × (3 × {h} + {})", architecture.ffn));
     }
     let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
     if setup.scores_counted() {
@@ -675,11 +748,38 @@ mod tests {
             checkpointing: Checkpointing::EVERY_LAYER,
             dropout: true,
             capacity: 1.0,
+            fp8: false,
         }
     }
 
     fn gpt3() -> Architecture {
         model_preset("gpt3-175b").unwrap().architecture
+    }
+
+    /// FP8 (issue 28): Transformer Engine's linears save their inputs in one
+    /// byte (`module/linear.py`): Llama 2 7B's QKV and MLP inputs (2h), the
+    /// output projection's (h) and the down projection's (f) take half their
+    /// 16-bit bytes; the norms' inputs, Q, K, V and the SwiGLU's values stay.
+    /// Mixtral's experts: the QKV input, the output projection's, and the
+    /// gathered routed inputs and their down projections' (t·(h + f_e)); its
+    /// router's input stays (no TE linear).
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn fp8_keeps_the_linears_inputs_in_one_byte() {
+        let per_layer = |id: &str, fp8: bool| {
+            let arch = model_preset(id).unwrap().architecture;
+            let setup = ActivationSetup {
+                dropout: false,
+                fp8,
+                ..paper_setup(Recompute::None, true)
+            };
+            activation_memory(&arch, &setup).per_layer.get()
+        };
+        let s = 2048.0;
+        let saved = per_layer("llama2-7b", false) - per_layer("llama2-7b", true);
+        assert_eq!(saved, s * (2.0 * 4096.0 + 4096.0 + 11008.0));
+        let saved = per_layer("mixtral-8x7b", false) - per_layer("mixtral-8x7b", true);
+        assert_eq!(saved, s * (4096.0 + 4096.0 + 2.0 * (4096.0 + 14336.0)));
     }
 
     /// Issue 28, item 4: with TP 2 and SP, Mixtral 8×7B's routed tokens are
@@ -839,6 +939,7 @@ mod tests {
             checkpointing: Checkpointing::EVERY_LAYER,
             dropout: false,
             capacity: 1.0,
+            fp8: false,
         };
         let memory = activation_memory(&llama3, &setup);
         let sb = 8192.0;
@@ -855,13 +956,16 @@ mod tests {
     }
 
     /// The value of a derivation's numbers: decimals (thousands grouped or not)
-    /// with `+`, `×`, `²`, `( )` and `[ ]`.
+    /// with `+`, `−`, `×`, `²`, `( )` and `[ ]`.
     fn evaluate(expression: &str) -> f64 {
         type Tokens = std::iter::Peekable<std::vec::IntoIter<char>>;
         fn sum(t: &mut Tokens) -> f64 {
             let mut value = product(t);
-            while t.next_if_eq(&'+').is_some() {
-                value += product(t);
+            while let Some(sign) = t.next_if(|c| matches!(c, '+' | '−')) {
+                match sign {
+                    '+' => value += product(t),
+                    _ => value -= product(t),
+                }
             }
             value
         }
@@ -914,7 +1018,11 @@ mod tests {
             let arch = model_preset(id).unwrap().architecture;
             assert!(!is_plain(&arch), "{id}");
             for recompute in Recompute::ALL {
-                for (dropout, flash, capacity) in [(false, true, 1.0), (true, false, 1.25)] {
+                for (dropout, flash, capacity, fp8) in [
+                    (false, true, 1.0, false),
+                    (true, false, 1.25, false),
+                    (false, true, 1.25, true),
+                ] {
                     let setup = ActivationSetup {
                         seq_len: 4096,
                         micro_batch: 2,
@@ -924,6 +1032,7 @@ mod tests {
                         checkpointing: Checkpointing::EVERY_LAYER,
                         dropout,
                         capacity,
+                        fp8,
                     };
                     let text = activation_derivation(&arch, &setup, MemoryUnit::Gb);
                     let numbers = text.split(" = ").nth(1).expect("numbers");
@@ -945,6 +1054,7 @@ mod tests {
             checkpointing: Checkpointing::EVERY_LAYER,
             dropout: false,
             capacity,
+            fp8: false,
         };
         let one = activation_memory(&mixtral, &setup(1.0)).per_layer.get();
         let attention = 2.0 * (6.0 * 4096.0 + 2.0 * 1024.0);
@@ -988,6 +1098,15 @@ mod tests {
                 cases.push((gpt3(), setup));
                 cases.push((llama3, setup));
             }
+        }
+        // FP8's one-byte linear inputs.
+        for recompute in Recompute::ALL {
+            let setup = ActivationSetup {
+                fp8: true,
+                dropout: false,
+                ..paper_setup(recompute, true)
+            };
+            cases.push((llama3, setup));
         }
         for (architecture, setup) in cases {
             let text = activation_derivation(&architecture, &setup, MemoryUnit::Gb);

@@ -486,6 +486,7 @@ mod tests {
                 checkpointing: Checkpointing::EVERY_LAYER,
                 dropout: true,
                 capacity: 1.0,
+                fp8: false,
             };
             stage_activations(&gpt3, &setup, &layout, 0, None)
                 .per_layer
@@ -532,6 +533,7 @@ mod tests {
                 checkpointing: Checkpointing::EVERY_LAYER,
                 dropout: true,
                 capacity: 1.0,
+                fp8: false,
             };
             let m = stage_activations(&gpt3, &setup, &layout, 0, None);
             (m.layers.get() - m.per_layer.get()) / 96.0

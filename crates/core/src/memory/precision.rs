@@ -22,16 +22,24 @@ pub enum Precision {
     /// Pure BF16 training without a master copy: BF16 weights and gradients,
     /// fp32 optimizer moments (2 + 2 + 8 = 12 with Adam).
     Bf16Pure,
+    /// FP8 training as Megatron-LM runs it with Transformer Engine
+    /// (`--fp8-format hybrid`): BF16 weights and gradients with an fp32
+    /// master copy, the layers' linear GEMMs in FP8. Each linear weight keeps
+    /// its FP8 copy across a step's microbatches, row-wise and column-wise
+    /// ([`Precision::fp8_copy_bytes`]), and each linear's input is saved for
+    /// the backward pass in FP8 (TE's `module/linear.py`).
+    Fp8,
 }
 
 impl Precision {
     /// Every precision, in the order the page lists them.
-    pub const ALL: [Precision; 5] = [
+    pub const ALL: [Precision; 6] = [
         Precision::Fp32,
         Precision::Fp16,
         Precision::Bf16,
         Precision::Fp32Pure,
         Precision::Bf16Pure,
+        Precision::Fp8,
     ];
 
     /// Whether this is a mixed precision (16-bit compute beside fp32 state),
@@ -44,7 +52,18 @@ impl Precision {
     pub const fn bytes_per_param(self) -> f64 {
         match self {
             Precision::Fp32 | Precision::Fp32Pure => 4.0,
-            Precision::Fp16 | Precision::Bf16 | Precision::Bf16Pure => 2.0,
+            Precision::Fp16 | Precision::Bf16 | Precision::Bf16Pure | Precision::Fp8 => 2.0,
+        }
+    }
+
+    /// Bytes per linear weight of its cached FP8 copies: TE quantises each
+    /// weight once a step (Megatron-LM passes `is_first_microbatch`) and keeps
+    /// it row-wise for the forward and column-wise for the data gradient, one
+    /// byte each (`module/linear.py`, Transformer Engine 2.x); 0 but in FP8.
+    pub const fn fp8_copy_bytes(self) -> f64 {
+        match self {
+            Precision::Fp8 => 2.0,
+            _ => 0.0,
         }
     }
 
@@ -52,7 +71,7 @@ impl Precision {
     /// optimizer states: 4 in the lesson's modes, 0 in the pure ones.
     pub const fn master_copy_bytes(self) -> f64 {
         match self {
-            Precision::Fp32 | Precision::Fp16 | Precision::Bf16 => 4.0,
+            Precision::Fp32 | Precision::Fp16 | Precision::Bf16 | Precision::Fp8 => 4.0,
             Precision::Fp32Pure | Precision::Bf16Pure => 0.0,
         }
     }
@@ -65,6 +84,7 @@ impl Precision {
             Precision::Bf16 => "bf16",
             Precision::Fp32Pure => "fp32-pure",
             Precision::Bf16Pure => "bf16-pure",
+            Precision::Fp8 => "fp8",
         }
     }
 
@@ -81,6 +101,7 @@ impl Precision {
             Precision::Bf16 => "BF16 (mixed)",
             Precision::Fp32Pure => "FP32, no master copy",
             Precision::Bf16Pure => "BF16, no master copy",
+            Precision::Fp8 => "FP8 (Transformer Engine)",
         }
     }
 }

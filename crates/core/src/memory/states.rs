@@ -38,6 +38,12 @@ pub struct BytesPerParam {
 impl BytesPerParam {
     /// Bytes per parameter of one strategy, for weights of `precision`, gradients
     /// of `gradients`, the states of `optimizer`, sharded over `gpus` GPUs.
+    ///
+    /// In FP8 the weights add their cached FP8 copies
+    /// ([`Precision::fp8_copy_bytes`]), here for every parameter (a bare count
+    /// is taken for linears'; [`TrainingSetup::with_linear_share`] narrows it
+    /// to a model's), but under ZeRO-3, which gathers a layer, quantises it
+    /// and frees it again: nothing stays.
     pub fn of(strategy: Strategy, recipe: Recipe, gpus: u32) -> Self {
         let n = f64::from(gpus.max(1));
         let shard = |sharded: bool, bytes: f64| if sharded { bytes / n } else { bytes };
@@ -45,7 +51,7 @@ impl BytesPerParam {
             weights: shard(
                 strategy.shards_weights(),
                 recipe.storage().bytes_per_param(),
-            ),
+            ) + Self::fp8_copies(strategy, recipe),
             gradients: shard(
                 strategy.shards_gradients(),
                 recipe.gradients.bytes_per_param(recipe.storage()),
@@ -54,6 +60,15 @@ impl BytesPerParam {
                 strategy.shards_optimizer_states(),
                 recipe.optimizer.state_bytes_per_param(recipe.storage()),
             ),
+        }
+    }
+
+    /// Bytes per linear parameter of the FP8 copies `strategy` keeps: 0 but
+    /// in FP8, and under ZeRO-3.
+    pub const fn fp8_copies(strategy: Strategy, recipe: Recipe) -> f64 {
+        match strategy.shards_weights() {
+            true => 0.0,
+            false => recipe.precision.fp8_copy_bytes(),
         }
     }
 
@@ -116,6 +131,17 @@ pub struct TrainingSetup {
     /// groups; `None` shards over all the data-parallel GPUs.
     #[serde(default)]
     pub(crate) shard_group: Option<u32>,
+    /// The share of the parameters in linear layers (what FP8 keeps copies
+    /// of): a model's transformer layers, not its embeddings, final norm and
+    /// output head, which Megatron-LM runs outside Transformer Engine; 1 for
+    /// a bare parameter count.
+    #[serde(default = "every_parameter")]
+    pub(crate) linear_share: f64,
+}
+
+/// [`TrainingSetup::linear_share`] of a bare parameter count.
+const fn every_parameter() -> f64 {
+    1.0
 }
 
 impl TrainingSetup {
@@ -143,7 +169,17 @@ impl TrainingSetup {
             gpus,
             adapters: None,
             shard_group: None,
+            linear_share: every_parameter(),
         })
+    }
+
+    /// This setup with `share` of its parameters in linear layers (a model's
+    /// transformer layers' share of its count).
+    pub fn with_linear_share(self, share: f64) -> Self {
+        TrainingSetup {
+            linear_share: share.clamp(0.0, 1.0),
+            ..self
+        }
     }
 
     /// This setup with only `adapters` trained on a frozen base: the parameters
@@ -228,7 +264,10 @@ impl TrainingSetup {
     /// weights `(frozen + t·p)`, gradients `t·p`, optimizer states `t·K`, each
     /// divided by N where the strategy shards it.
     pub fn bytes_per_param(&self, strategy: Strategy) -> BytesPerParam {
-        let full = BytesPerParam::of(strategy, self.recipe, self.shard_gpus());
+        let mut full = BytesPerParam::of(strategy, self.recipe, self.shard_gpus());
+        // FP8's copies of the linears' weights only.
+        full.weights -=
+            BytesPerParam::fp8_copies(strategy, self.recipe) * (1.0 - self.linear_share);
         let Some(adapters) = self.adapters else {
             return full;
         };

@@ -185,6 +185,7 @@ mod tests {
             checkpointing: Checkpointing::EVERY_LAYER,
             dropout: false,
             capacity: 1.0,
+            fp8: false,
         }
     }
 

@@ -381,6 +381,13 @@ impl Architecture {
         }
     }
 
+    /// The transformer layers' share of the parameters (their linears and
+    /// small norms; not the embeddings, final norm and output head).
+    pub fn layers_share(&self) -> f64 {
+        let parts = self.param_breakdown();
+        parts.layers as f64 / parts.total().max(1) as f64
+    }
+
     /// The exact number of parameters.
     pub const fn param_count(&self) -> u64 {
         self.param_breakdown().total()

@@ -11,8 +11,8 @@ use crate::memory::accumulation::accumulation_steps;
 use crate::memory::activations::{Recompute, RecomputeMethod};
 use crate::memory::finetune::Adapters;
 use crate::memory::parallel::Layout;
-use crate::memory::Recipe;
 use crate::memory::{MemoryBudget, TrainingSetup};
+use crate::memory::{Precision, Recipe};
 use crate::model::architecture::Architecture;
 use crate::report::{MegatronReport, Report};
 use crate::units::{Bytes, ParamCount};
@@ -122,6 +122,20 @@ impl Config {
         if self.amp && !self.precision.is_mixed() {
             return Err(Field::Amp.error(InputErrorKind::NeedsMixedPrecision));
         }
+        // FP8 is Transformer Engine's, as Megatron-LM runs it: on FP8 tensor
+        // cores, for full training, not under Hugging Face's accounting.
+        if self.precision == Precision::Fp8 {
+            let error = |kind| Err(Field::Precision.error(kind));
+            if self.gpu.is_some_and(|g| g.tflops_fp8 == 0.0) {
+                return error(InputErrorKind::NoFp8);
+            }
+            if self.fine_tuning.method.uses_adapters() {
+                return error(InputErrorKind::FullTrainingOnly);
+            }
+            if self.model.is_some_and(|m| m.framework == Framework::Hf) {
+                return error(InputErrorKind::NotWith(Field::Framework));
+            }
+        }
         let zero_group = self.zero_group()?;
         // A run cannot achieve more than its GPU's peak.
         let peak = self
@@ -220,7 +234,8 @@ impl Config {
             }
         }
         let setup = TrainingSetup::with_recipe(params, self.recipe(), zero_group)?
-            .with_shard_group(self.runtime.shard_group);
+            .with_shard_group(self.runtime.shard_group)
+            .with_linear_share(self.model.map_or(1.0, |m| m.architecture.layers_share()));
         Ok(match self.adapters()? {
             Some(adapters) => setup.with_adapters(adapters),
             None => setup,
@@ -307,6 +322,16 @@ impl Config {
         layout.zero_group(world)
     }
 
+    /// The dense FP8 tensor peak in TFLOP/s beside a 16-bit peak of
+    /// `tflops`: the GPU preset's, or twice a typed peak (the ratio of
+    /// Hopper's, Ada's and Blackwell's datasheets).
+    fn fp8_tflops(&self, tflops: f64) -> f64 {
+        match (self.runtime.speed.tflops, self.gpu) {
+            (None, Some(gpu)) if gpu.tflops_fp8 > 0.0 => gpu.tflops_fp8,
+            _ => 2.0 * tflops,
+        }
+    }
+
     /// The peak and links the step runs on: the GPU preset's, or those typed
     /// (a custom GPU needs its peak; its links default to PCIe 4.0's 32 GB/s
     /// within a node and 12.5 GB/s between nodes).
@@ -324,6 +349,10 @@ impl Config {
             pcie_bytes_per_s: pcie * 1e9,
             gpus_per_node: self.gpus,
             achieved_flops: speed.achieved_tflops.map(|t| t * 1e12),
+            fp8_peak_flops: match self.precision {
+                Precision::Fp8 => Some(self.fp8_tflops(tflops) * 1e12),
+                _ => None,
+            },
         })
     }
 
@@ -486,7 +515,8 @@ impl Config {
     /// as its own estimate counts, and twice the gradient traffic.
     pub fn recipe(&self) -> Recipe {
         let gradients = match (self.runtime.accounting, self.precision) {
-            (Accounting::Megatron, crate::memory::Precision::Bf16) => {
+            // FP8 runs with `--bf16` in Megatron-LM: its gradients too.
+            (Accounting::Megatron, Precision::Bf16 | Precision::Fp8) => {
                 crate::memory::GradientPrecision::Fp32
             }
             _ => self.gradients,

@@ -162,6 +162,7 @@ impl Default for Report {
             gpus: config.gpus,
             adapters: None,
             shard_group: None,
+            linear_share: 1.0,
         };
         let budget = MemoryBudget {
             gpu_memory: Bytes::from_gb(config.gpu_mem_gb),
@@ -569,11 +570,14 @@ impl Report {
         let strategy = row.strategy;
         let recipe = self.setup.recipe();
         let n = self.setup.shard_gpus();
+        // FP8's cached copies of the linears' weights ([`BytesPerParam::fp8_copies`]).
+        let copies = BytesPerParam::fp8_copies(strategy, recipe) * self.setup.linear_share;
         let terms = [
             (
                 recipe.storage().bytes_per_param(),
                 strategy.shards_weights(),
             ),
+            (copies, false),
             (
                 recipe.gradients.bytes_per_param(recipe.storage()),
                 strategy.shards_gradients(),
@@ -1024,6 +1028,87 @@ mod tests {
         assert_eq!(
             with(|a| (a.layers, a.hidden, a.heads, a.kv_heads) = (10_000, 1_048_576, 1, 1)),
             Field::Params
+        );
+    }
+
+    /// FP8 as Megatron-LM runs it with Transformer Engine (issue 28): BF16
+    /// weights and gradients, the fp32 master and Adam's moments, and each
+    /// linear weight's cached FP8 copies, row-wise and column-wise, 2 bytes
+    /// per parameter but under ZeRO-3 (gathered and quantised a layer at a
+    /// time). The lesson's 7 B on 8 GPUs (every parameter a linear's): DDP
+    /// (2 + 2 + 2 + 12) × 7 = 126 GB, ZeRO-1 52.5, ZeRO-2 40.25, ZeRO-3 the
+    /// lesson's 14.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn fp8_keeps_copies_of_the_linears_weights() {
+        let report = crate::input::link::decode("dtype=fp8&stage=1")
+            .config
+            .report()
+            .unwrap();
+        let totals = report.strategies.map(|r| r.memory.total.gb());
+        assert_eq!(totals, [126.0, 52.5, 40.25, 14.0]);
+        assert_eq!(
+            report.derivation("activations", "buffers").unwrap(),
+            "(2 + 2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 52.5 GB"
+        );
+        // Llama 2 7B: the copies are the layers' (not the embedding's and
+        // the head's 2 × 32,000 × 4,096).
+        let report = crate::input::link::decode("model=llama2-7b&dtype=fp8&gpus=1&gpu=h100-80gb")
+            .config
+            .report()
+            .unwrap();
+        let arch = crate::model::architecture::model_preset("llama2-7b")
+            .unwrap()
+            .architecture;
+        let layers = 32.0 * arch.params_per_layer() as f64;
+        let ddp = report.strategy(Strategy::Ddp).memory.weights.get();
+        assert!(
+            (ddp - (2.0 * arch.param_count() as f64 + 2.0 * layers)).abs() < 1.0,
+            "{ddp}"
+        );
+        // Refused where Transformer Engine's FP8 does not run, naming dtype.
+        for query in [
+            "dtype=fp8&gpu=a100-80gb",
+            "dtype=fp8&model=llama2-7b&method=lora",
+            "dtype=fp8&model=llama2-7b&framework=hf",
+        ] {
+            let error = crate::input::link::decode(query).config;
+            let error = Config {
+                precision: Precision::Fp8,
+                ..error
+            }
+            .report()
+            .unwrap_err();
+            assert_eq!(error[0].field, crate::input::Field::Precision, "{query}");
+        }
+    }
+
+    /// FP8's step (issue 28): the transformer layers' GEMMs at the FP8 dense
+    /// peak (H100: 1,979 TFLOP/s against 989), the attention's core and the
+    /// logits at the 16-bit one. Llama 3 8B, 8,192 tokens on one H100: the
+    /// layers' GEMMs take half as long, so the compute falls by that half of
+    /// their share; the FLOPs and the MFU's reference (the 16-bit peak) stay.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn fp8_runs_the_layers_gemms_at_the_fp8_peak() {
+        let step = |dtype: &str| {
+            let query = format!("model=llama3-8b&gpu=h100-80gb&gpus=1&seq=8192&dtype={dtype}");
+            let report = crate::input::link::decode(&query).config.report().unwrap();
+            report.strategy(Strategy::Ddp).time.unwrap()
+        };
+        let (bf16, fp8) = (step("bf16"), step("fp8"));
+        assert_eq!(bf16.flops, fp8.flops);
+        let arch = crate::model::architecture::model_preset("llama3-8b")
+            .unwrap()
+            .architecture;
+        let tokens = 8192.0;
+        let gemms = 6.0 * tokens * 32.0 * arch.params_per_layer() as f64;
+        let saved = gemms * (1.0 - 989.0 / 1979.0) / (989e12 * 0.4);
+        assert!(
+            ((bf16.compute_seconds - fp8.compute_seconds) / saved - 1.0).abs() < 0.01,
+            "{} {} {saved}",
+            bf16.compute_seconds,
+            fp8.compute_seconds
         );
     }
 

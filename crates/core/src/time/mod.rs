@@ -181,6 +181,23 @@ pub struct Machine {
     pub gpus_per_node: u32,
     /// The achieved FLOP/s per GPU, when a run's is given ([`Speed::achieved_tflops`]).
     pub achieved_flops: Option<f64>,
+    /// In FP8 training, the GPU's dense FP8 tensor peak in FLOP/s, at which
+    /// the transformer layers' GEMMs run (Transformer Engine's linears:
+    /// forward, data and weight gradients); the attention's core and the
+    /// logits stay at [`Self::peak_flops`]. `None` otherwise.
+    pub fp8_peak_flops: Option<f64>,
+}
+
+impl Machine {
+    /// The peak in TFLOP/s as the step's words give it: the 16-bit one, and
+    /// in FP8 the FP8 one its layers' GEMMs run at (`989 (FP8 1,979)`).
+    pub fn peak_words(&self) -> String {
+        let peak = crate::format::format_number(self.peak_flops / 1e12);
+        match self.fp8_peak_flops {
+            Some(fp8) => format!("{peak} (FP8 {})", crate::format::format_number(fp8 / 1e12)),
+            None => peak,
+        }
+    }
 }
 
 /// One step's work, what it moves and where.
@@ -329,6 +346,15 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         + (layer_gemms + attention_core + adapters) * (recompute - 1.0);
     let logits_run = logits * kept_gemms;
     let flops = layers_run + logits_run;
+    // In FP8 the layers' GEMMs (those run again by recomputation too) take
+    // the time of peak ÷ FP8 peak of as many 16-bit FLOPs.
+    let layers_run = match machine.fp8_peak_flops {
+        Some(fp8) => {
+            let gemms = layer_gemms * (kept_gemms + recompute - 1.0);
+            layers_run - gemms * (1.0 - machine.peak_flops / fp8)
+        }
+        None => layers_run,
+    };
     // The slowest pipeline stage sets the pace (1F1B): of an even split the
     // last, which runs its share of the layers and the logits; with uneven
     // first and last stages (Megatron-LM's `--decoder-first/last-pipeline-
@@ -660,6 +686,7 @@ mod tests {
             pcie_bytes_per_s: 32e9,
             gpus_per_node: 8,
             achieved_flops: None,
+            fp8_peak_flops: None,
         };
         let work = StepWork {
             arch: &arch,
@@ -713,6 +740,7 @@ mod tests {
             pcie_bytes_per_s: 32e9,
             gpus_per_node: 8,
             achieved_flops: None,
+            fp8_peak_flops: None,
         };
         let work = |strategy, microbatches, overlap_grad, offload: f64| StepWork {
             arch: &arch,
@@ -780,6 +808,7 @@ mod tests {
             pcie_bytes_per_s: 64e9,
             gpus_per_node: 8,
             achieved_flops: None,
+            fp8_peak_flops: None,
         };
         let experts = arch.routed_expert_params() as f64;
         let total = arch.param_count() as f64;
@@ -839,6 +868,7 @@ mod tests {
             pcie_bytes_per_s: 64e9,
             gpus_per_node: 8,
             achieved_flops: None,
+            fp8_peak_flops: None,
         };
         let work = |arch| StepWork {
             arch,
@@ -895,6 +925,7 @@ mod tests {
             pcie_bytes_per_s: 64e9,
             gpus_per_node: 8,
             achieved_flops: None,
+            fp8_peak_flops: None,
         };
         let work = |pp| StepWork {
             arch: &arch,
@@ -966,6 +997,7 @@ mod tests {
             pcie_bytes_per_s: 32e9,
             gpus_per_node: 8,
             achieved_flops: None,
+            fp8_peak_flops: None,
         };
         let work = |recomputed| StepWork {
             arch: &arch,
@@ -1022,6 +1054,7 @@ mod tests {
             pcie_bytes_per_s: 32e9,
             gpus_per_node: 8,
             achieved_flops: None,
+            fp8_peak_flops: None,
         };
         let work = |strategy, overlap_grad| StepWork {
             arch: &arch,
