@@ -515,6 +515,7 @@ mod tests {
             "model=llama3-8b&gpu=h100-80gb&gpus=8&nodes=2&seq=8192&global_batch=128",
             "model=mixtral-8x7b&gpu=h100-80gb&gpus=8&nodes=2&seq=4096&global_batch=256",
             "model=deepseek-v3&gpu=h200&gpus=8&nodes=32&seq=4096&global_batch=512",
+            "model=llama3-8b&gpu=h100-80gb&gpus=8&nodes=2&seq=8192&global_batch=128&dtype=fp8",
         ] {
             let config = decode(query).config;
             let all = plans(&config);
