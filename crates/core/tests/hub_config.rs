@@ -30,7 +30,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 10);
+    assert_eq!(measured.len(), 13);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
@@ -53,6 +53,28 @@ fn every_published_config_counts_as_transformers_builds_it() {
         );
         assert!(config.report().is_ok(), "{file}");
     }
+}
+
+/// Phi-3 and Phi-4 (issue 26): Llama's counts in fused projections, and
+/// Phi-4-mini's bias and remote-code keys read or known as harmless, none
+/// left not understood.
+#[test]
+fn phi_configs_read_with_nothing_left_over() {
+    for file in ["phi-3-mini-4k.json", "phi-4.json", "phi-4-mini.json"] {
+        let hub = read_config(&config_text(file)).unwrap();
+        assert_eq!(hub.model_type, "phi3");
+        assert!(
+            hub.not_understood.is_empty(),
+            "{file}: {:?}",
+            hub.not_understood
+        );
+    }
+    let mini = read_config(&config_text("phi-4-mini.json")).unwrap();
+    assert!(mini.architecture.tied_embeddings);
+    assert_eq!(
+        (mini.architecture.heads, mini.architecture.kv_heads),
+        (24, 8)
+    );
 }
 
 #[test]

@@ -79,7 +79,10 @@ fn hub_error(w: &LazyText, error: &HubConfigError) -> String {
         }
         E::NotAnObject => w.hub_not_object.into(),
         E::NoModelType => w.hub_no_type.into(),
-        E::UnknownModelType(kind) => text::fill(w.hub_unknown_type, &[kind]),
+        E::UnknownModelType(kind) => text::fill(
+            w.hub_unknown_type,
+            &[kind, &vram_core::model::hub::MODEL_TYPES.join(", ")],
+        ),
         E::Missing(key) => text::fill(w.hub_missing, &[key]),
         E::Invalid(key) => text::fill(w.hub_invalid, &[key]),
         E::Unsupported(key) => text::fill(w.hub_unsupported, &[key]),
@@ -177,7 +180,11 @@ mod tests {
         let reply = ReadReply::of(&LAZY_ZH, "{\"model_type\": \"gemma9\"}", "");
         assert_eq!(
             reply,
-            ReadReply::Refused("此处不计算 model_type \"gemma9\"。".into())
+            ReadReply::Refused(
+                "此处不计算 model_type \"gemma9\"（可读取的有：llama, mistral, phi3, qwen2, qwen3, \
+                 mixtral, qwen2_moe, qwen3_moe, deepseek_v3, gpt2）。"
+                    .into()
+            )
         );
         assert_eq!(ReadReply::from_message(&reply.to_message()), Some(reply));
         assert_eq!(ReadReply::from_message(""), None);

@@ -584,6 +584,11 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         architecture: llama(32, 4096, 14336, 32, 8, 32000),
     },
     ModelPreset {
+        id: "phi-4",
+        name: "Phi-4 (14B)",
+        architecture: llama(40, 5120, 17920, 40, 10, 100352),
+    },
+    ModelPreset {
         id: "qwen2.5-7b",
         name: "Qwen2.5 7B",
         architecture: qwen2(28, 3584, 18944, 28, 4),
@@ -753,6 +758,8 @@ mod tests {
         assert_eq!(count("llama2-7b"), 6_738_415_616);
         assert_eq!(count("llama3-8b"), 8_030_261_248);
         assert_eq!(count("mistral-7b"), 7_241_732_096);
+        // transformers 5.24 (scripts/measure-counts, tests/configs/phi-4.json).
+        assert_eq!(count("phi-4"), 14_659_507_200);
         assert_eq!(count("llama2-13b"), 13_015_864_320);
         assert_eq!(count("llama2-70b"), 68_976_648_192);
         assert_eq!(count("llama3-70b"), 70_553_706_496);

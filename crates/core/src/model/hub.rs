@@ -2,7 +2,8 @@
 //! pastes to describe any model of a family the page counts.
 //!
 //! Families, with the keys each reads as transformers 5.24's configuration
-//! classes and modeling code use them: `llama`, `mistral`, `qwen2`, `qwen3`
+//! classes and modeling code use them: `llama`, `mistral`, `phi3` (Phi-3 and
+//! Phi-4: fused `qkv_proj` and `gate_up_proj`, the counts of Llama's), `qwen2`, `qwen3`
 //! (`head_dim`, q/k norms), `mixtral`, `qwen2_moe`, `qwen3_moe` (experts),
 //! `deepseek_v3` (experts and latent attention) and `gpt2`. A key the family
 //! reads but the text leaves out takes the configuration class's default,
@@ -85,9 +86,10 @@ impl core::fmt::Display for HubConfigError {
 
 /// The families read (`model_type`). A reading takes the preset of exactly
 /// its shape, or is a custom model ([`CUSTOM_MODEL`]).
-pub const MODEL_TYPES: [&str; 9] = [
+pub const MODEL_TYPES: [&str; 10] = [
     "llama",
     "mistral",
+    "phi3",
     "qwen2",
     "qwen3",
     "mixtral",
@@ -144,6 +146,9 @@ const HARMLESS: &[&str] = &[
     "layer_types",
     "auto_map",
     "rope_interleave",
+    "original_max_position_embeddings",
+    "full_attn_mod",
+    "interpolate_factor",
 ];
 
 /// Words in a key that suggest it changes the count.
@@ -285,6 +290,16 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
         };
         let biases = match model_type {
             "qwen2" | "qwen2_moe" => Biases::Qkv,
+            // transformers' Phi3 builds its linears without biases whatever
+            // Phi-4-mini's keys say.
+            "phi3" => {
+                for key in ["attention_bias", "mlp_bias", "lm_head_bias"] {
+                    if object.contains_key(key) {
+                        r.flag(key, false)?;
+                    }
+                }
+                Biases::None
+            }
             _ => {
                 if matches!(model_type, "llama" | "qwen3" | "qwen3_moe" | "deepseek_v3")
                     && r.flag("attention_bias", false)?
