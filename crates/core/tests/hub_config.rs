@@ -30,7 +30,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 13);
+    assert_eq!(measured.len(), 14);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");

@@ -4,7 +4,7 @@
 //! Families, with the keys each reads as transformers 5.24's configuration
 //! classes and modeling code use them: `llama`, `mistral`, `phi3` (Phi-3 and
 //! Phi-4: fused `qkv_proj` and `gate_up_proj`, the counts of Llama's), `qwen2`, `qwen3`
-//! (`head_dim`, q/k norms), `mixtral`, `qwen2_moe`, `qwen3_moe` (experts),
+//! (`head_dim`, q/k norms), `mixtral`, `qwen2_moe` (experts, `qkv_bias`), `qwen3_moe` (experts),
 //! `deepseek_v3` (experts and latent attention) and `gpt2`. A key the family
 //! reads but the text leaves out takes the configuration class's default,
 //! and is listed as assumed; a key that would change the count but that the
@@ -289,7 +289,12 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
             _ => 0,
         };
         let biases = match model_type {
-            "qwen2" | "qwen2_moe" => Biases::Qkv,
+            "qwen2" => Biases::Qkv,
+            // Qwen2-MoE's q, k and v take `qkv_bias` (true by default).
+            "qwen2_moe" => match r.flag("qkv_bias", true)? {
+                true => Biases::Qkv,
+                false => Biases::None,
+            },
             // transformers' Phi3 builds its linears without biases whatever
             // Phi-4-mini's keys say.
             "phi3" => {
