@@ -56,7 +56,7 @@ impl ModelSpec {
         ModelSpec {
             architecture: Architecture {
                 head_dim: 0,
-                qk_norm: false,
+                qk_norm: crate::model::architecture::QkNorm::None,
                 moe: Moe::DENSE,
                 mla: Mla::NONE,
                 ..self.architecture

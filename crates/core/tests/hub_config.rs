@@ -30,7 +30,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 14);
+    assert_eq!(measured.len(), 16);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
@@ -75,6 +75,25 @@ fn phi_configs_read_with_nothing_left_over() {
         (mini.architecture.heads, mini.architecture.kv_heads),
         (24, 8)
     );
+}
+
+/// OLMo 2 (issue 26): q and k normed over their full width, read to
+/// transformers' count and to the presets of the same name.
+#[test]
+fn olmo2_norms_q_and_k_over_their_full_width() {
+    for file in ["olmo2-7b.json", "olmo2-13b.json"] {
+        let hub = read_config(&config_text(file)).unwrap();
+        assert_eq!(
+            hub.architecture.qk_norm,
+            vram_core::model::architecture::QkNorm::Full
+        );
+        assert!(
+            hub.not_understood.is_empty(),
+            "{file}: {:?}",
+            hub.not_understood
+        );
+        assert_eq!(hub.base.id, file.trim_end_matches(".json"));
+    }
 }
 
 #[test]

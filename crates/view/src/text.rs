@@ -243,6 +243,7 @@ texts! {
         ["无（Llama）", "q、k、v（Qwen2）", "所有线性层（GPT-2）"];
     label_norm: &'static str = "Normalisation", "归一化";
     norm: [&'static str; 2] = ["RMSNorm", "LayerNorm (with bias)"], ["RMSNorm", "LayerNorm（带偏置）"];
+    qk_norm: [&'static str; 3] = ["no", "per head (Qwen3)", "full width (OLMo 2)"], ["否", "按单个头（Qwen3）", "整个宽度（OLMo 2）"];
     label_tied: &'static str = "Tied embeddings", "输入输出嵌入共享";
     label_seq: &'static str = "Sequence length", "序列长度";
     unit_tokens: &'static str = "tokens", "词元";
@@ -456,8 +457,8 @@ texts! {
     err_not_with: &'static str = "Does not go with the current “{}”.", "与当前的“{}”不兼容。";
     err_not_per_stage: &'static str = "{} microbatches: interleaved stages need a multiple of PP ({}).", "{} 个微批次：交错流水线需要 PP（{}）的整数倍。";
     paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";
-    paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Phi-3/4, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
-        "Hugging Face 的 config.json（Llama、Mistral、Phi-3/4、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
+    paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Phi-3/4, OLMo 2, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
+        "Hugging Face 的 config.json（Llama、Mistral、Phi-3/4、OLMo 2、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
     paste_read: &'static str = "Read it", "读取";
     hub_unavailable: &'static str = "The reader could not be loaded; reload the page and try again.", "读取器未能加载；请刷新页面后重试。";
     paste_file: &'static str = "or choose a file", "或选择文件";
@@ -832,6 +833,7 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::Mlp => &t.mlp,
         Field::Biases => &t.biases,
         Field::Norm => &t.norm,
+        Field::QkNorm => &t.qk_norm,
         Field::Recompute => &t.recompute,
         Field::RecomputeMethod => &t.recompute_method,
         Field::Unit => &t.unit,

@@ -319,7 +319,7 @@ pub fn hf_step_transients(
 /// attention were not measured.
 pub const fn covers(arch: &Architecture) -> bool {
     matches!(arch.mlp, Mlp::SwiGlu)
-        && !arch.qk_norm
+        && !arch.qk_norm.is_some()
         && !arch.moe.is_moe()
         && !arch.mla.is_latent()
         && arch.q_width() == arch.hidden as u64

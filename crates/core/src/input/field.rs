@@ -25,7 +25,7 @@ use crate::input::view::{Part, Parts};
 use crate::memory::activations::{Recompute, RecomputeMethod};
 use crate::memory::finetune::{Method, Quant, Targets};
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
-use crate::model::architecture::{model_preset, Biases, Mlp, Norm};
+use crate::model::architecture::{model_preset, Biases, Mlp, Norm, QkNorm as QkNormKind};
 
 /// The unit a numeric field is typed in, in the link and on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -603,11 +603,14 @@ fields! {
         |c| model_count(c, |m| m.architecture.head_dim),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.head_dim),
     ),
-    /// Whether q and k get an RMSNorm of the head's width (Qwen3).
+    /// The norms on q and k: none, a head's width (Qwen3), full width (OLMo 2).
     QkNorm => beyond_dense(
-        "qk_norm", "q/k norms", FLAG,
-        |c| model_flag(c, |m| m.architecture.qk_norm),
-        |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.qk_norm),
+        "qk_norm", "q/k norms", Value::Choice(&["0", "1", "full"]),
+        |c| model_text(c, |m| m.architecture.qk_norm.key().to_string()),
+        |c, f, t| {
+            let kind = pick(f, &QkNormKind::ALL, QkNormKind::key, t)?;
+            edit_model(c, f, |m| m.architecture.qk_norm = kind)
+        },
     ),
     /// Routed experts per MoE layer (0: a dense model).
     Experts => beyond_dense(

@@ -373,7 +373,7 @@ fn layer_split(arch: &Architecture, moe_layer: bool) -> (u64, u64, u64) {
         (arch.attention_params() - down, down)
     } else {
         let o_bias = if arch.biases == Biases::All { h } else { 0 };
-        let qk_norms = if arch.qk_norm { 2 * arch.head_dim() } else { 0 };
+        let qk_norms = arch.qk_norm_params();
         let replicated = o_bias + qk_norms;
         (arch.attention_params() - replicated, replicated)
     };

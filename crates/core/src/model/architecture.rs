@@ -109,6 +109,49 @@ impl Norm {
     }
 }
 
+/// Norms on the queries and keys after their projections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum QkNorm {
+    /// None (Llama).
+    #[default]
+    None,
+    /// An RMSNorm of one head's width each, shared by the heads (Qwen3's
+    /// `q_norm` and `k_norm`): `2 · head_dim` parameters.
+    PerHead,
+    /// An RMSNorm over all the queries and one over all the keys (OLMo 2's
+    /// `q_norm` of `heads · head_dim` and `k_norm` of `kv_heads · head_dim`).
+    Full,
+}
+
+impl QkNorm {
+    /// Every kind, in the order the page lists them.
+    pub const ALL: [QkNorm; 3] = [QkNorm::None, QkNorm::PerHead, QkNorm::Full];
+
+    /// The value in the shared link's `qk_norm` key (`0` and `1` as when it
+    /// was a switch).
+    pub const fn key(self) -> &'static str {
+        match self {
+            QkNorm::None => "0",
+            QkNorm::PerHead => "1",
+            QkNorm::Full => "full",
+        }
+    }
+
+    /// The name people write.
+    pub const fn label(self) -> &'static str {
+        match self {
+            QkNorm::None => "none",
+            QkNorm::PerHead => "per head (Qwen3)",
+            QkNorm::Full => "full width (OLMo 2)",
+        }
+    }
+
+    /// Whether there are any.
+    pub const fn is_some(self) -> bool {
+        !matches!(self, QkNorm::None)
+    }
+}
+
 /// The configuration of a decoder-only transformer, as in its `config.json`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Architecture {
@@ -136,8 +179,8 @@ pub struct Architecture {
     pub learned_positions: u32,
     /// Width of one attention head (`head_dim`); 0 for `hidden / heads`.
     pub head_dim: u32,
-    /// Whether q and k get an RMSNorm of `head_dim` each (Qwen3's `q_norm`, `k_norm`).
-    pub qk_norm: bool,
+    /// The norms on q and k ([`QkNorm`]).
+    pub qk_norm: QkNorm,
     /// The mixture of experts; [`Moe::DENSE`] for a dense model.
     pub moe: Moe,
     /// Multi-head latent attention; [`Mla::NONE`] for the usual projections.
@@ -301,8 +344,16 @@ impl Architecture {
             Biases::Qkv => q + 2 * kv,
             Biases::All => q + 2 * kv + h,
         };
-        let norms = if self.qk_norm { 2 * self.head_dim() } else { 0 };
-        2 * h * q + 2 * h * kv + biases + norms
+        2 * h * q + 2 * h * kv + biases + self.qk_norm_params()
+    }
+
+    /// The q/k norms' parameters of one layer ([`QkNorm`]).
+    pub const fn qk_norm_params(&self) -> u64 {
+        match self.qk_norm {
+            QkNorm::None => 0,
+            QkNorm::PerHead => 2 * self.head_dim(),
+            QkNorm::Full => self.q_width() + self.kv_width(),
+        }
     }
 
     /// Parameters of a dense MLP of width `ffn`, with its biases.
@@ -487,7 +538,7 @@ const fn llama(
         norm: Norm::RmsNorm,
         learned_positions: 0,
         head_dim: 0,
-        qk_norm: false,
+        qk_norm: QkNorm::None,
         moe: Moe::DENSE,
         mla: Mla::NONE,
     }
@@ -510,9 +561,18 @@ const fn qwen3(
 ) -> Architecture {
     Architecture {
         head_dim: 128,
-        qk_norm: true,
+        qk_norm: QkNorm::PerHead,
         tied_embeddings,
         ..llama(layers, hidden, ffn, heads, kv_heads, 151_936)
+    }
+}
+
+/// OLMo 2: Llama's layers with q and k normed over their full width, a
+/// 100,352-token vocabulary, untied.
+const fn olmo2(layers: u32, hidden: u32, ffn: u32, heads: u32) -> Architecture {
+    Architecture {
+        qk_norm: QkNorm::Full,
+        ..llama(layers, hidden, ffn, heads, heads, 100_352)
     }
 }
 
@@ -587,6 +647,16 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         id: "phi-4",
         name: "Phi-4 (14B)",
         architecture: llama(40, 5120, 17920, 40, 10, 100352),
+    },
+    ModelPreset {
+        id: "olmo2-7b",
+        name: "OLMo 2 7B",
+        architecture: olmo2(32, 4096, 11008, 32),
+    },
+    ModelPreset {
+        id: "olmo2-13b",
+        name: "OLMo 2 13B",
+        architecture: olmo2(40, 5120, 13824, 40),
     },
     ModelPreset {
         id: "qwen2.5-7b",
@@ -694,7 +764,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             norm: Norm::LayerNorm,
             learned_positions: 2048,
             head_dim: 0,
-            qk_norm: false,
+            qk_norm: QkNorm::None,
             moe: Moe::DENSE,
             mla: Mla::NONE,
         },
@@ -760,6 +830,9 @@ mod tests {
         assert_eq!(count("mistral-7b"), 7_241_732_096);
         // transformers 5.24 (scripts/measure-counts, tests/configs/phi-4.json).
         assert_eq!(count("phi-4"), 14_659_507_200);
+        // OLMo 2's full-width q/k norms (tests/configs/olmo2-*.json).
+        assert_eq!(count("olmo2-7b"), 7_298_617_344);
+        assert_eq!(count("olmo2-13b"), 13_716_198_400);
         assert_eq!(count("llama2-13b"), 13_015_864_320);
         assert_eq!(count("llama2-70b"), 68_976_648_192);
         assert_eq!(count("llama3-70b"), 70_553_706_496);

@@ -3,7 +3,8 @@
 //!
 //! Families, with the keys each reads as transformers 5.24's configuration
 //! classes and modeling code use them: `llama`, `mistral`, `phi3` (Phi-3 and
-//! Phi-4: fused `qkv_proj` and `gate_up_proj`, the counts of Llama's), `qwen2`, `qwen3`
+//! Phi-4: fused `qkv_proj` and `gate_up_proj`, the counts of Llama's), `olmo2`
+//! (q and k normed over their full width), `qwen2`, `qwen3`
 //! (`head_dim`, q/k norms), `mixtral`, `qwen2_moe` (experts, `qkv_bias`), `qwen3_moe` (experts),
 //! `deepseek_v3` (experts and latent attention) and `gpt2`. A key the family
 //! reads but the text leaves out takes the configuration class's default,
@@ -14,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::model::architecture::{
-    Architecture, Biases, Mla, Mlp, ModelPreset, Moe, Norm, CUSTOM_MODEL, MODEL_PRESETS,
+    Architecture, Biases, Mla, Mlp, ModelPreset, Moe, Norm, QkNorm, CUSTOM_MODEL, MODEL_PRESETS,
 };
 
 /// What a `config.json` gave. Serde's form is what the lazily loaded reader
@@ -86,10 +87,11 @@ impl core::fmt::Display for HubConfigError {
 
 /// The families read (`model_type`). A reading takes the preset of exactly
 /// its shape, or is a custom model ([`CUSTOM_MODEL`]).
-pub const MODEL_TYPES: [&str; 10] = [
+pub const MODEL_TYPES: [&str; 11] = [
     "llama",
     "mistral",
     "phi3",
+    "olmo2",
     "qwen2",
     "qwen3",
     "mixtral",
@@ -269,7 +271,7 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
             norm: Norm::LayerNorm,
             learned_positions: r.count("n_positions", Some(1024))?,
             head_dim: 0,
-            qk_norm: false,
+            qk_norm: QkNorm::None,
             moe: Moe::DENSE,
             mla: Mla::NONE,
         }
@@ -306,8 +308,10 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
                 Biases::None
             }
             _ => {
-                if matches!(model_type, "llama" | "qwen3" | "qwen3_moe" | "deepseek_v3")
-                    && r.flag("attention_bias", false)?
+                if matches!(
+                    model_type,
+                    "llama" | "olmo2" | "qwen3" | "qwen3_moe" | "deepseek_v3"
+                ) && r.flag("attention_bias", false)?
                 {
                     return Err(HubConfigError::Unsupported("attention_bias".into()));
                 }
@@ -385,7 +389,11 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
             norm: Norm::RmsNorm,
             learned_positions: 0,
             head_dim,
-            qk_norm: qwen3,
+            qk_norm: match model_type {
+                _ if qwen3 => QkNorm::PerHead,
+                "olmo2" => QkNorm::Full,
+                _ => QkNorm::None,
+            },
             moe,
             mla,
         }
