@@ -4,7 +4,8 @@
 //! Families, with the keys each reads as transformers 5.24's configuration
 //! classes and modeling code use them: `llama`, `mistral`, `phi3` (Phi-3 and
 //! Phi-4: fused `qkv_proj` and `gate_up_proj`, the counts of Llama's), `olmo2`
-//! (q and k normed over their full width), `qwen2`, `qwen3`
+//! (q and k normed over their full width), `granite` (Llama's layers; its
+//! multipliers have no parameters), `qwen2`, `qwen3`
 //! (`head_dim`, q/k norms), `mixtral`, `qwen2_moe` (experts, `qkv_bias`), `qwen3_moe` (experts),
 //! `deepseek_v3` (experts and latent attention) and `gpt2`. A key the family
 //! reads but the text leaves out takes the configuration class's default,
@@ -87,11 +88,12 @@ impl core::fmt::Display for HubConfigError {
 
 /// The families read (`model_type`). A reading takes the preset of exactly
 /// its shape, or is a custom model ([`CUSTOM_MODEL`]).
-pub const MODEL_TYPES: [&str; 11] = [
+pub const MODEL_TYPES: [&str; 12] = [
     "llama",
     "mistral",
     "phi3",
     "olmo2",
+    "granite",
     "qwen2",
     "qwen3",
     "mixtral",
@@ -151,6 +153,10 @@ const HARMLESS: &[&str] = &[
     "original_max_position_embeddings",
     "full_attn_mod",
     "interpolate_factor",
+    "embedding_multiplier",
+    "residual_multiplier",
+    "attention_multiplier",
+    "logits_scaling",
 ];
 
 /// Words in a key that suggest it changes the count.
@@ -310,12 +316,12 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
             _ => {
                 if matches!(
                     model_type,
-                    "llama" | "olmo2" | "qwen3" | "qwen3_moe" | "deepseek_v3"
+                    "llama" | "olmo2" | "granite" | "qwen3" | "qwen3_moe" | "deepseek_v3"
                 ) && r.flag("attention_bias", false)?
                 {
                     return Err(HubConfigError::Unsupported("attention_bias".into()));
                 }
-                if model_type == "llama" && r.flag("mlp_bias", false)? {
+                if matches!(model_type, "llama" | "granite") && r.flag("mlp_bias", false)? {
                     return Err(HubConfigError::Unsupported("mlp_bias".into()));
                 }
                 Biases::None
