@@ -57,6 +57,7 @@ impl ModelSpec {
             architecture: Architecture {
                 head_dim: 0,
                 qk_norm: crate::model::architecture::QkNorm::None,
+                sandwich_norms: false,
                 moe: Moe::DENSE,
                 mla: Mla::NONE,
                 ..self.architecture

@@ -30,7 +30,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 17);
+    assert_eq!(measured.len(), 20);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
@@ -100,6 +100,29 @@ fn olmo2_norms_q_and_k_over_their_full_width() {
     }
 }
 
+/// Gemma 2 and Gemma 3 (text) (issue 26): four norms a layer, Gemma 3's
+/// per-head q/k norms, their soft-capping and sliding-window keys known as
+/// parameterless; read to transformers' count and to the presets of the same
+/// name.
+#[test]
+fn gemma_reads_four_norms_a_layer() {
+    use vram_core::model::architecture::QkNorm;
+    for (file, qk_norm) in [
+        ("gemma2-9b.json", QkNorm::None),
+        ("gemma2-27b.json", QkNorm::None),
+        ("gemma3-1b.json", QkNorm::PerHead),
+    ] {
+        let hub = read_config(&config_text(file)).unwrap();
+        assert!(hub.architecture.sandwich_norms, "{file}");
+        assert_eq!(hub.architecture.qk_norm, qk_norm, "{file}");
+        assert!(
+            hub.not_understood.is_empty(),
+            "{file}: {:?}",
+            hub.not_understood
+        );
+    }
+}
+
 #[test]
 fn what_was_read_assumed_and_not_understood_is_listed() {
     let hub = read_config(&config_text("deepseek-v3.json")).unwrap();
@@ -157,8 +180,8 @@ fn bad_json_is_a_clear_error() {
     assert_eq!(read_config("[1, 2]"), Err(HubConfigError::NotAnObject));
     assert_eq!(read_config("{}"), Err(HubConfigError::NoModelType));
     assert_eq!(
-        read_config(r#"{"model_type": "gemma2"}"#),
-        Err(HubConfigError::UnknownModelType("gemma2".into()))
+        read_config(r#"{"model_type": "gemma9"}"#),
+        Err(HubConfigError::UnknownModelType("gemma9".into()))
     );
     let llama = |extra: &str| {
         read_config(&format!(

@@ -360,6 +360,7 @@ texts! {
     label_head_dim: &'static str = "Head size", "注意力头维度";
     hint_head_dim: &'static str = "0: hidden size ÷ heads. Qwen3 sets its own (128).", "0 表示 隐藏层维度 ÷ 头数；Qwen3 单独设定（128）。";
     label_qk_norm: &'static str = "Norms on q and k", "q、k 上的归一化";
+    label_sandwich_norms: &'static str = "Four norms a layer (Gemma)", "每层四个归一化（Gemma）";
     label_experts: &'static str = "Routed experts", "路由专家数";
     hint_experts: &'static str = "0: a dense model. Memory follows all experts; compute the active ones.",
         "0 表示稠密模型。显存按全部专家计，计算量按激活的专家计。";
@@ -457,8 +458,8 @@ texts! {
     err_not_with: &'static str = "Does not go with the current “{}”.", "与当前的“{}”不兼容。";
     err_not_per_stage: &'static str = "{} microbatches: interleaved stages need a multiple of PP ({}).", "{} 个微批次：交错流水线需要 PP（{}）的整数倍。";
     paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";
-    paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Phi-3/4, OLMo 2, Granite, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
-        "Hugging Face 的 config.json（Llama、Mistral、Phi-3/4、OLMo 2、Granite、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
+    paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Gemma 2/3, Phi-3/4, OLMo 2, Granite, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
+        "Hugging Face 的 config.json（Llama、Mistral、Gemma 2/3、Phi-3/4、OLMo 2、Granite、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
     paste_read: &'static str = "Read it", "读取";
     hub_unavailable: &'static str = "The reader could not be loaded; reload the page and try again.", "读取器未能加载；请刷新页面后重试。";
     paste_file: &'static str = "or choose a file", "或选择文件";
@@ -722,6 +723,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Framework => (t.label_framework, "", None),
         Field::HeadDim => (t.label_head_dim, "", Some(t.hint_head_dim)),
         Field::QkNorm => (t.label_qk_norm, "", None),
+        Field::SandwichNorms => (t.label_sandwich_norms, "", None),
         Field::Experts => (t.label_experts, "", Some(t.hint_experts)),
         Field::TopK => (t.label_top_k, "", None),
         Field::ExpertFfn => (t.label_expert_ffn, "", None),

@@ -1255,6 +1255,12 @@ fields! {
         write: |c, f, t| set(&mut c.runtime.layout.last_layers, f.parse_count(t).map(Some)),
         ..BASE
     },
+    /// Four norms a layer, around the attention and the MLP (Gemma 2 and 3).
+    SandwichNorms => beyond_dense(
+        "sandwich_norms", "four norms a layer", FLAG,
+        |c| model_flag(c, |m| m.architecture.sandwich_norms),
+        |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.sandwich_norms),
+    ),
 }
 
 /// An optional count's text: empty when unset.

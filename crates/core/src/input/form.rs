@@ -367,7 +367,8 @@ mod tests {
                 VDim,
                 Positions,
                 Biases,
-                Norm
+                Norm,
+                SandwichNorms
             ]
         );
         assert!(

@@ -252,7 +252,7 @@ pub fn layer_values(arch: &Architecture, setup: &ActivationSetup, moe: bool) -> 
     let mask = if setup.dropout { 1.0 } else { 0.0 };
     let (dense_mlp, moe_mlp) = mlp_terms(arch, setup.capacity);
     let attention = attention_term(arch);
-    let split = attention - 4.0 * h - latent_term(arch);
+    let split = attention - norm_inputs(arch) - latent_term(arch);
     let router = if moe {
         4.0 * f64::from(arch.moe.experts)
     } else {
@@ -476,18 +476,27 @@ fn recomputed_terms(
 /// Values per token of one layer's attention, kept in 16 bits (times `e`):
 /// the QKV input, Q, K, V, the output projection's input, the two norms'
 /// inputs and the MLP's input, `4h + q + k + v + o`: Korthikanti's `6h + 2k`
-/// when q and the output are `hidden` wide. Latent attention adds its
-/// compressed query and key/value (each a norm's input and the up-projection's
-/// input, `2·q_rank + 2·kv_rank`, and the rotary key, `rope`).
+/// when q and the output are `hidden` wide (with Gemma's four norms `6h + …`,
+/// [`norm_inputs`]). Latent attention adds its compressed query and key/value
+/// (each a norm's input and the up-projection's input, `2·q_rank +
+/// 2·kv_rank`, and the rotary key, `rope`).
 fn attention_term(arch: &Architecture) -> f64 {
-    let h = f64::from(arch.hidden);
     let (q, k) = (arch.q_width() as f64, arch.kv_width() as f64);
     let (v, o) = if arch.mla.is_latent() {
         (arch.v_width() as f64, arch.v_width() as f64)
     } else {
         (k, q)
     };
-    4.0 * h + q + k + v + o + latent_term(arch)
+    norm_inputs(arch) + q + k + v + o + latent_term(arch)
+}
+
+/// The values per token outside the tensor-parallel region that the layer's
+/// norms and first linears keep: the two norms' inputs and the QKV and MLP
+/// inputs, `4h`; with Gemma's four norms the post-norms' inputs too (the
+/// attention's and the MLP's outputs), `6h`.
+fn norm_inputs(arch: &Architecture) -> f64 {
+    let norms = if arch.sandwich_norms { 6.0 } else { 4.0 };
+    norms * f64::from(arch.hidden)
 }
 
 /// Latent attention's compressed query and key/value per token, each a
@@ -523,7 +532,10 @@ fn mlp_terms(arch: &Architecture, capacity: f64) -> (f64, f64) {
 /// (dense, `hidden`-wide queries, no latent attention): the derivation then
 /// shows the paper's terms.
 pub const fn is_plain(arch: &Architecture) -> bool {
-    !arch.moe.is_moe() && !arch.mla.is_latent() && arch.q_width() == arch.hidden as u64
+    !arch.moe.is_moe()
+        && !arch.mla.is_latent()
+        && !arch.sandwich_norms
+        && arch.q_width() == arch.hidden as u64
 }
 
 /// The formula of [`activation_memory`] with `architecture`'s and `setup`'s own
@@ -754,6 +766,26 @@ mod tests {
 
     fn gpt3() -> Architecture {
         model_preset("gpt3-175b").unwrap().architecture
+    }
+
+    /// Gemma's four norms a layer (issue 26): the post-norms keep their inputs,
+    /// the attention's and the MLP's outputs, 2h values a token more outside
+    /// the tensor-parallel region.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn four_norms_keep_two_more_inputs() {
+        let gemma = model_preset("gemma2-9b").unwrap().architecture;
+        let two = Architecture {
+            sandwich_norms: false,
+            ..gemma
+        };
+        let setup = ActivationSetup {
+            dropout: false,
+            ..paper_setup(Recompute::None, true)
+        };
+        let more = activation_memory(&gemma, &setup).per_layer.get()
+            - activation_memory(&two, &setup).per_layer.get();
+        assert_eq!(more, 2.0 * 2048.0 * 2.0 * 3584.0);
     }
 
     /// FP8 (issue 28): Transformer Engine's linears save their inputs in one

@@ -363,7 +363,7 @@ pub struct StageParams {
 /// split over the expert-tensor-parallel size, which defaults to TP.
 fn layer_split(arch: &Architecture, moe_layer: bool) -> (u64, u64, u64) {
     let h = u64::from(arch.hidden);
-    let norms = 2 * arch.norm.params(h);
+    let norms = arch.layer_norm_params();
     let (attention_split, attention_replicated) = if arch.mla.is_latent() {
         let m = arch.mla;
         let (q_rank, kv_rank) = (u64::from(m.q_rank), u64::from(m.kv_rank));

@@ -181,6 +181,11 @@ pub struct Architecture {
     pub head_dim: u32,
     /// The norms on q and k ([`QkNorm`]).
     pub qk_norm: QkNorm,
+    /// Four norms a layer, before and after the attention and the MLP
+    /// (Gemma 2 and 3's `pre_`/`post_feedforward_layernorm` beside Llama's
+    /// two), instead of two.
+    #[serde(default)]
+    pub sandwich_norms: bool,
     /// The mixture of experts; [`Moe::DENSE`] for a dense model.
     pub moe: Moe,
     /// Multi-head latent attention; [`Mla::NONE`] for the usual projections.
@@ -347,6 +352,13 @@ impl Architecture {
         2 * h * q + 2 * h * kv + biases + self.qk_norm_params()
     }
 
+    /// The norms around one layer's attention and MLP: two, or four with
+    /// [`Self::sandwich_norms`].
+    pub const fn layer_norm_params(&self) -> u64 {
+        let norms = if self.sandwich_norms { 4 } else { 2 };
+        norms * self.norm.params(self.hidden as u64)
+    }
+
     /// The q/k norms' parameters of one layer ([`QkNorm`]).
     pub const fn qk_norm_params(&self) -> u64 {
         match self.qk_norm {
@@ -397,14 +409,14 @@ impl Architecture {
 
     /// Parameters of one dense layer (every layer of a dense model).
     pub const fn params_per_layer(&self) -> u64 {
-        self.attention_params() + self.dense_mlp_params() + 2 * self.norm.params(self.hidden as u64)
+        self.attention_params() + self.dense_mlp_params() + self.layer_norm_params()
     }
 
     /// Parameters of one mixture-of-experts layer, all its experts counted.
     pub const fn params_per_moe_layer(&self) -> u64 {
         self.attention_params()
             + self.moe_mlp_params(self.moe.experts as u64)
-            + 2 * self.norm.params(self.hidden as u64)
+            + self.layer_norm_params()
     }
 
     /// Parameters of each part, exactly.
@@ -419,7 +431,7 @@ impl Architecture {
         let dense = self.dense_layer_count() as u64;
         let sparse = self.layers as u64 - dense;
         let per_moe_layer =
-            self.attention_params() + self.moe_mlp_params(routed) + 2 * self.norm.params(h);
+            self.attention_params() + self.moe_mlp_params(routed) + self.layer_norm_params();
         ParamBreakdown {
             embeddings: token_embedding + self.learned_positions as u64 * h,
             layers: dense * self.params_per_layer() + sparse * per_moe_layer,
@@ -539,6 +551,7 @@ const fn llama(
         learned_positions: 0,
         head_dim: 0,
         qk_norm: QkNorm::None,
+        sandwich_norms: false,
         moe: Moe::DENSE,
         mla: Mla::NONE,
     }
@@ -573,6 +586,24 @@ const fn olmo2(layers: u32, hidden: u32, ffn: u32, heads: u32) -> Architecture {
     Architecture {
         qk_norm: QkNorm::Full,
         ..llama(layers, hidden, ffn, heads, heads, 100_352)
+    }
+}
+
+/// Gemma 2: four norms a layer, heads of `head_dim`, a 256,000-token
+/// vocabulary, tied; its gated GELU has SwiGLU's three matrices.
+const fn gemma2(
+    layers: u32,
+    hidden: u32,
+    ffn: u32,
+    heads: u32,
+    kv_heads: u32,
+    head_dim: u32,
+) -> Architecture {
+    Architecture {
+        head_dim,
+        sandwich_norms: true,
+        tied_embeddings: true,
+        ..llama(layers, hidden, ffn, heads, kv_heads, 256_000)
     }
 }
 
@@ -657,6 +688,16 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         id: "olmo2-13b",
         name: "OLMo 2 13B",
         architecture: olmo2(40, 5120, 13824, 40),
+    },
+    ModelPreset {
+        id: "gemma2-9b",
+        name: "Gemma 2 9B",
+        architecture: gemma2(42, 3584, 14336, 16, 8, 256),
+    },
+    ModelPreset {
+        id: "gemma2-27b",
+        name: "Gemma 2 27B",
+        architecture: gemma2(46, 4608, 36864, 32, 16, 128),
     },
     ModelPreset {
         id: "qwen2.5-7b",
@@ -765,6 +806,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             learned_positions: 2048,
             head_dim: 0,
             qk_norm: QkNorm::None,
+            sandwich_norms: false,
             moe: Moe::DENSE,
             mla: Mla::NONE,
         },
@@ -833,6 +875,9 @@ mod tests {
         // OLMo 2's full-width q/k norms (tests/configs/olmo2-*.json).
         assert_eq!(count("olmo2-7b"), 7_298_617_344);
         assert_eq!(count("olmo2-13b"), 13_716_198_400);
+        // Gemma 2's four norms a layer (tests/configs/gemma2-*.json).
+        assert_eq!(count("gemma2-9b"), 9_241_705_984);
+        assert_eq!(count("gemma2-27b"), 27_227_128_320);
         assert_eq!(count("llama2-13b"), 13_015_864_320);
         assert_eq!(count("llama2-70b"), 68_976_648_192);
         assert_eq!(count("llama3-70b"), 70_553_706_496);

@@ -5,7 +5,8 @@
 //! classes and modeling code use them: `llama`, `mistral`, `phi3` (Phi-3 and
 //! Phi-4: fused `qkv_proj` and `gate_up_proj`, the counts of Llama's), `olmo2`
 //! (q and k normed over their full width), `granite` (Llama's layers; its
-//! multipliers have no parameters), `qwen2`, `qwen3`
+//! multipliers have no parameters), `gemma2` and `gemma3_text` (four norms a
+//! layer; Gemma 3's per-head q/k norms), `qwen2`, `qwen3`
 //! (`head_dim`, q/k norms), `mixtral`, `qwen2_moe` (experts, `qkv_bias`), `qwen3_moe` (experts),
 //! `deepseek_v3` (experts and latent attention) and `gpt2`. A key the family
 //! reads but the text leaves out takes the configuration class's default,
@@ -88,12 +89,14 @@ impl core::fmt::Display for HubConfigError {
 
 /// The families read (`model_type`). A reading takes the preset of exactly
 /// its shape, or is a custom model ([`CUSTOM_MODEL`]).
-pub const MODEL_TYPES: [&str; 12] = [
+pub const MODEL_TYPES: [&str; 14] = [
     "llama",
     "mistral",
     "phi3",
     "olmo2",
     "granite",
+    "gemma2",
+    "gemma3_text",
     "qwen2",
     "qwen3",
     "mixtral",
@@ -153,6 +156,15 @@ const HARMLESS: &[&str] = &[
     "original_max_position_embeddings",
     "full_attn_mod",
     "interpolate_factor",
+    "query_pre_attn_scalar",
+    "final_logit_softcapping",
+    "attn_logit_softcapping",
+    "hidden_activation",
+    "sliding_window_pattern",
+    "sliding_window_size",
+    "rope_local_base_freq",
+    "use_bidirectional_attention",
+    "cache_implementation",
     "embedding_multiplier",
     "residual_multiplier",
     "attention_multiplier",
@@ -278,6 +290,7 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
             learned_positions: r.count("n_positions", Some(1024))?,
             head_dim: 0,
             qk_norm: QkNorm::None,
+            sandwich_norms: false,
             moe: Moe::DENSE,
             mla: Mla::NONE,
         }
@@ -285,14 +298,19 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
         let hidden = r.count("hidden_size", None)?;
         let heads = r.count("num_attention_heads", None)?;
         let layers = r.count("num_hidden_layers", None)?;
-        let kv_heads = r.count("num_key_value_heads", Some(heads))?;
+        // Gemma 2 and 3 (text): four norms a layer, tied embeddings, heads of
+        // 256 and 4 KV heads unless the text says otherwise (their classes'
+        // defaults); Gemma 3 norms q and k per head.
+        let gemma = matches!(model_type, "gemma2" | "gemma3_text");
+        let kv_heads = r.count("num_key_value_heads", Some(if gemma { 4 } else { heads }))?;
         let ffn = r.count("intermediate_size", None)?;
         let vocab = r.count("vocab_size", None)?;
-        let tied = r.flag("tie_word_embeddings", false)?;
+        let tied = r.flag("tie_word_embeddings", gemma)?;
         let qwen3 = matches!(model_type, "qwen3" | "qwen3_moe");
         let head_dim = match model_type {
             "deepseek_v3" => 0,
             _ if qwen3 => r.count("head_dim", Some(128))?,
+            _ if gemma => r.count("head_dim", Some(256))?,
             _ if object.contains_key("head_dim") => r.count("head_dim", Some(0))?,
             _ => 0,
         };
@@ -316,7 +334,14 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
             _ => {
                 if matches!(
                     model_type,
-                    "llama" | "olmo2" | "granite" | "qwen3" | "qwen3_moe" | "deepseek_v3"
+                    "llama"
+                        | "olmo2"
+                        | "granite"
+                        | "gemma2"
+                        | "gemma3_text"
+                        | "qwen3"
+                        | "qwen3_moe"
+                        | "deepseek_v3"
                 ) && r.flag("attention_bias", false)?
                 {
                     return Err(HubConfigError::Unsupported("attention_bias".into()));
@@ -397,9 +422,11 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
             head_dim,
             qk_norm: match model_type {
                 _ if qwen3 => QkNorm::PerHead,
+                "gemma3_text" => QkNorm::PerHead,
                 "olmo2" => QkNorm::Full,
                 _ => QkNorm::None,
             },
+            sandwich_norms: gemma,
             moe,
             mla,
         }
