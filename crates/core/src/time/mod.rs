@@ -610,6 +610,32 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
+    /// Eight A100s a node at 40 % of the BF16 peak, NVLink 300 GB/s and a
+    /// 25 GB/s network per GPU each way, PCIe 4.0.
+    const A100: Machine = Machine {
+        peak_flops: 312e12,
+        mfu: 0.4,
+        nvlink_bytes_per_s: 300e9,
+        network_bytes_per_s: 25e9,
+        pcie_bytes_per_s: 32e9,
+        gpus_per_node: 8,
+        achieved_flops: None,
+        fp8_peak_flops: None,
+    };
+
+    /// Eight H100s a node at 40 % of the BF16 peak, NVLink 450 GB/s and a
+    /// 50 GB/s network per GPU each way, PCIe 5.0.
+    const H100: Machine = Machine {
+        peak_flops: 989e12,
+        mfu: 0.4,
+        nvlink_bytes_per_s: 450e9,
+        network_bytes_per_s: 50e9,
+        pcie_bytes_per_s: 64e9,
+        gpus_per_node: 8,
+        achieved_flops: None,
+        fp8_peak_flops: None,
+    };
+
     /// Narayanan et al. 2021, §5.1: with the throughput set to the achieved
     /// figure, GPT-3 175B on 1,024 A100s at 140 TFLOP/s per GPU for 300 B
     /// tokens trains in about 34 days; the 1 T model on 3,072 GPUs at 163
@@ -678,16 +704,7 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn the_bubble_follows_the_schedule() {
         let arch = model_preset("llama2-70b").unwrap().architecture;
-        let machine = Machine {
-            peak_flops: 312e12,
-            mfu: 0.5,
-            nvlink_bytes_per_s: 300e9,
-            network_bytes_per_s: 25e9,
-            pcie_bytes_per_s: 32e9,
-            gpus_per_node: 8,
-            achieved_flops: None,
-            fp8_peak_flops: None,
-        };
+        let machine = Machine { mfu: 0.5, ..A100 };
         let work = StepWork {
             arch: &arch,
             layout: Layout {
@@ -732,16 +749,7 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn offload_moves_a_partition_and_zero1_moves_what_zero2_does() {
         let arch = model_preset("llama2-7b").unwrap().architecture;
-        let machine = Machine {
-            peak_flops: 312e12,
-            mfu: 0.4,
-            nvlink_bytes_per_s: 300e9,
-            network_bytes_per_s: 25e9,
-            pcie_bytes_per_s: 32e9,
-            gpus_per_node: 8,
-            achieved_flops: None,
-            fp8_peak_flops: None,
-        };
+        let machine = A100;
         let work = |strategy, microbatches, overlap_grad, offload: f64| StepWork {
             arch: &arch,
             layout: Layout::SINGLE,
@@ -800,16 +808,7 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn experts_reduce_over_their_own_group_and_exchange_within_tp_times_ep() {
         let arch = model_preset("mixtral-8x7b").unwrap().architecture;
-        let machine = Machine {
-            peak_flops: 989e12,
-            mfu: 0.4,
-            nvlink_bytes_per_s: 450e9,
-            network_bytes_per_s: 50e9,
-            pcie_bytes_per_s: 64e9,
-            gpus_per_node: 8,
-            achieved_flops: None,
-            fp8_peak_flops: None,
-        };
+        let machine = H100;
         let experts = arch.routed_expert_params() as f64;
         let total = arch.param_count() as f64;
         let work = |cp, ep| StepWork {
@@ -860,16 +859,7 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn routed_tokens_gathered_over_tensor_parallelism_count_in_its_time() {
         let arch = model_preset("mixtral-8x7b").unwrap().architecture;
-        let machine = Machine {
-            peak_flops: 989e12,
-            mfu: 0.4,
-            nvlink_bytes_per_s: 450e9,
-            network_bytes_per_s: 50e9,
-            pcie_bytes_per_s: 64e9,
-            gpus_per_node: 8,
-            achieved_flops: None,
-            fp8_peak_flops: None,
-        };
+        let machine = H100;
         let work = |arch| StepWork {
             arch,
             layout: Layout {
@@ -917,16 +907,7 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn the_last_pipeline_stage_sets_the_pace() {
         let arch = model_preset("llama3-8b").unwrap().architecture;
-        let machine = Machine {
-            peak_flops: 989e12,
-            mfu: 0.4,
-            nvlink_bytes_per_s: 450e9,
-            network_bytes_per_s: 50e9,
-            pcie_bytes_per_s: 64e9,
-            gpus_per_node: 8,
-            achieved_flops: None,
-            fp8_peak_flops: None,
-        };
+        let machine = H100;
         let work = |pp| StepWork {
             arch: &arch,
             layout: Layout {
@@ -989,16 +970,7 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn mfu_is_model_flops_over_the_step() {
         let arch = model_preset("llama2-7b").unwrap().architecture;
-        let machine = Machine {
-            peak_flops: 312e12,
-            mfu: 0.5,
-            nvlink_bytes_per_s: 300e9,
-            network_bytes_per_s: 25e9,
-            pcie_bytes_per_s: 32e9,
-            gpus_per_node: 8,
-            achieved_flops: None,
-            fp8_peak_flops: None,
-        };
+        let machine = Machine { mfu: 0.5, ..A100 };
         let work = |recomputed| StepWork {
             arch: &arch,
             layout: Layout::SINGLE,
@@ -1046,16 +1018,7 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn gradient_reduction_overlaps_at_most_the_backward_it_follows() {
         let arch = model_preset("llama2-7b").unwrap().architecture;
-        let machine = Machine {
-            peak_flops: 312e12,
-            mfu: 0.4,
-            nvlink_bytes_per_s: 300e9,
-            network_bytes_per_s: 25e9,
-            pcie_bytes_per_s: 32e9,
-            gpus_per_node: 8,
-            achieved_flops: None,
-            fp8_peak_flops: None,
-        };
+        let machine = A100;
         let work = |strategy, overlap_grad| StepWork {
             arch: &arch,
             layout: Layout::SINGLE,
