@@ -123,6 +123,33 @@ fn gemma_reads_four_norms_a_layer() {
     }
 }
 
+/// Issue 26: random variants of every family read (seeded, small shapes,
+/// `scripts/measure-counts`) count as transformers 5.24 builds them.
+#[test]
+fn random_variants_of_every_family_count_as_transformers_builds_them() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/measured/counts.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let variants = value["variants"].as_array().expect("variants");
+    assert_eq!(variants.len(), 52);
+    let mut families = std::collections::BTreeSet::new();
+    for variant in variants {
+        let config = variant["config"].to_string();
+        let hub = read_config(&config).unwrap_or_else(|e| panic!("{config}: {e}"));
+        assert_eq!(
+            hub.architecture.param_count(),
+            variant["params"].as_u64().unwrap(),
+            "{config}"
+        );
+        families.insert(hub.model_type);
+    }
+    // Every family read but DeepSeek-V3 (its published config is measured).
+    assert_eq!(families.len(), vram_core::model::hub::MODEL_TYPES.len() - 1);
+}
+
 #[test]
 fn what_was_read_assumed_and_not_understood_is_listed() {
     let hub = read_config(&config_text("deepseek-v3.json")).unwrap();
