@@ -3,14 +3,15 @@
 
 use crate::units::Bytes;
 
-/// A GPU and the total memory `nvidia-smi` reports for it.
+/// A GPU and the total memory `nvidia-smi` (or AMD's `rocm-smi`) reports for it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GpuPreset {
     /// The `gpu` key's value in the shared link.
     pub id: &'static str,
     /// The name people use.
     pub name: &'static str,
-    /// Total memory in MiB (2^20 bytes), as `nvidia-smi` prints it.
+    /// Total memory in MiB (2^20 bytes), as `nvidia-smi` prints it (AMD's
+    /// `rocm-smi` prints bytes: divided by 2^20).
     pub memory_mib: u32,
     /// Dense (no sparsity) BF16/FP16 tensor peak with FP32 accumulation, in
     /// TFLOP/s, from the vendor's datasheet.
@@ -25,7 +26,8 @@ pub struct GpuPreset {
     /// (one 200 Gb/s HDR or 400 Gb/s NDR InfiniBand port per GPU for the
     /// data-centre cards, 100 Gb/s for the others).
     pub network_gb_per_s: f64,
-    /// The host link (offload), GB/s each way: PCIe 3.0, 4.0 or 5.0 x16.
+    /// The host link (offload), GB/s each way: PCIe 3.0, 4.0 or 5.0 x16, or
+    /// NVLink-C2C to the Grace CPU on a GB200.
     pub pcie_gb_per_s: f64,
 }
 
@@ -45,13 +47,24 @@ impl GpuPreset {
 }
 
 /// The presets, in the order the page lists them. Capacities are the "Total"
-/// memory that `nvidia-smi` reports on each card. Peaks from NVIDIA's
-/// datasheets (A100: 312 TFLOP/s BF16; H100 and H200 SXM: 989; L40S: 362.05;
-/// V100 SXM2: 125; RTX 4090: 165.2 with FP32 accumulation; T4: 65; FP8, dense:
-/// H100 and H200 SXM 1,979, L40S 733, RTX 4090 330.3 with FP32 accumulation
-/// (the Ada whitepaper), none on Ampere, Volta and Turing), NVLink
-/// per GPU each way (A100: 600 GB/s both ways, H100/H200: 900, V100: 300),
-/// PCIe x16 for the cards without it.
+/// memory `nvidia-smi` reports on each card (B200 183,359 MiB with driver
+/// 570, GB200 189,471 and B300 275,040 MiB with driver 580, all seen on
+/// running machines), and for AMD's the bytes `rocm-smi --showmeminfo vram`
+/// reports (MI300X 206,141,652,992, MI355X 309,220,868,096: 16 MiB under
+/// 192 and 288 GiB). Dense (no sparsity) peaks from the vendors' datasheets,
+/// 16-bit / FP8 TFLOP/s: A100 312 / none; H100 and H200 SXM 989 / 1,979;
+/// B200 (HGX) and B300 (HGX) 2,250 / 4,500 (half the 36 and 72 PFLOP/s "with
+/// sparsity" of eight); GB200 2,500 / 5,000 (NVL72's 360 and 720 PFLOP/s
+/// sparse ÷ 72 ÷ 2); MI300X 1,307.4 / 2,614.9; MI355X 2,516.6 / 5,033.2
+/// (AMD's "2.5 PF": 1,024 matrix cores × 2.4 GHz × 1,024 FLOPs a clock);
+/// L40S 362.05 / 733; V100 SXM2 125 / none; RTX 4090 165.2 / 330.3 with FP32
+/// accumulation (the Ada whitepaper); T4 65 / none. Links per GPU, each way:
+/// NVLink A100 300 GB/s, H100/H200 450, Blackwell 900 (NVLink 5's 1.8 TB/s),
+/// V100 150; AMD's seven Infinity Fabric links, MI300X 7 × 64 = 448 GB/s,
+/// MI355X 7 × 76.8 = 537.6; PCIe x16 for the cards without them. Networks:
+/// one 400 Gb/s port a GPU (50 GB/s; B300's ConnectX-8, 800 Gb/s: 100). Host
+/// links: PCIe 5.0 (64 GB/s; B300's own PCIe 6.0 waits on the hosts' 5.0),
+/// GB200's NVLink-C2C 900 GB/s both ways (450).
 pub const GPU_PRESETS: &[GpuPreset] = &[
     GpuPreset {
         id: "a100-80gb",
@@ -80,6 +93,56 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_16bit: 989.0,
         tflops_fp8: 1979.0,
         nvlink_gb_per_s: 450.0,
+        network_gb_per_s: 50.0,
+        pcie_gb_per_s: 64.0,
+    },
+    GpuPreset {
+        id: "b200",
+        name: "B200",
+        memory_mib: 183_359,
+        tflops_16bit: 2250.0,
+        tflops_fp8: 4500.0,
+        nvlink_gb_per_s: 900.0,
+        network_gb_per_s: 50.0,
+        pcie_gb_per_s: 64.0,
+    },
+    GpuPreset {
+        id: "gb200",
+        name: "GB200",
+        memory_mib: 189_471,
+        tflops_16bit: 2500.0,
+        tflops_fp8: 5000.0,
+        nvlink_gb_per_s: 900.0,
+        network_gb_per_s: 50.0,
+        pcie_gb_per_s: 450.0,
+    },
+    GpuPreset {
+        id: "b300",
+        name: "B300",
+        memory_mib: 275_040,
+        tflops_16bit: 2250.0,
+        tflops_fp8: 4500.0,
+        nvlink_gb_per_s: 900.0,
+        network_gb_per_s: 100.0,
+        pcie_gb_per_s: 64.0,
+    },
+    GpuPreset {
+        id: "mi300x",
+        name: "MI300X",
+        memory_mib: 196_592,
+        tflops_16bit: 1307.4,
+        tflops_fp8: 2614.9,
+        nvlink_gb_per_s: 448.0,
+        network_gb_per_s: 50.0,
+        pcie_gb_per_s: 64.0,
+    },
+    GpuPreset {
+        id: "mi355x",
+        name: "MI355X",
+        memory_mib: 294_896,
+        tflops_16bit: 2516.6,
+        tflops_fp8: 5033.2,
+        nvlink_gb_per_s: 537.6,
         network_gb_per_s: 50.0,
         pcie_gb_per_s: 64.0,
     },
@@ -154,5 +217,41 @@ mod tests {
         assert!((a100.gb() - 85.899_345_92).abs() < 1e-9);
         let h100 = gpu_preset("h100-80gb").unwrap().memory();
         assert!((h100.gib() - 79.647_460_937_5).abs() < 1e-12);
+    }
+
+    /// What the form shows for the newer cards: a "180 GB" B200 reports
+    /// 183,359 MiB = 192.27 GB, an MI300X's "192 GB" are GiB (206.14 GB).
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn newer_cards_show_their_reported_memory_in_gb() {
+        let shown = |id| gpu_preset(id).unwrap().memory_gb_shown();
+        assert_eq!(shown("b200"), 192.27);
+        assert_eq!(shown("gb200"), 198.67);
+        assert_eq!(shown("b300"), 288.4);
+        assert_eq!(shown("mi300x"), 206.14);
+        assert_eq!(shown("mi355x"), 309.22);
+        let mi300x = gpu_preset("mi300x").unwrap().memory();
+        assert_eq!(mi300x.get(), 206_141_652_992.0);
+    }
+
+    /// Every data-centre card since Hopper doubles its 16-bit dense peak in
+    /// FP8 (the datasheets' ratio, to their rounding: 1,979 / 989; a typo in one
+    /// of the fourteen figures fails).
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn fp8_peaks_are_twice_the_16_bit_ones_since_hopper() {
+        for id in [
+            "h100-80gb",
+            "h200",
+            "b200",
+            "gb200",
+            "b300",
+            "mi300x",
+            "mi355x",
+        ] {
+            let gpu = gpu_preset(id).unwrap();
+            let ratio = gpu.tflops_fp8 / gpu.tflops_16bit;
+            assert!((ratio - 2.0).abs() < 2.5e-3, "{id}: {ratio}");
+        }
     }
 }

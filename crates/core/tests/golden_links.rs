@@ -9,7 +9,10 @@
 //! rewriting when the contract grows. To add a link, append a line
 //! with `?` in place of the two expectations and run the test with
 //! `VRAM_BLESS_NEW_LINKS=1`: only such lines are filled in; an existing line is
-//! never rewritten. A failure here means a change altered what a shared link
+//! never rewritten. One exception, for values the link refused: a line that
+//! tried a then-unknown value (`gpu=b300` before the B300 preset) moves to a
+//! value still unknown (`gpu=b900`) when the first gains a meaning, since the
+//! page never wrote a refused value into a link. A failure here means a change altered what a shared link
 //! means: undo it, or give the new meaning a new key or version.
 
 use std::path::Path;

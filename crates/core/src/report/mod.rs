@@ -1112,6 +1112,37 @@ mod tests {
         );
     }
 
+    /// The Blackwell and AMD presets in the step (issue 28): GB200's host
+    /// link is NVLink-C2C (450 GB/s each way) where B200's is PCIe 5.0 (64),
+    /// so Llama 3 8B's ZeRO-3 optimizer offload on eight moves its
+    /// partitions 450/64 times as fast, the host's Adam the same on both
+    /// (Ψ × 28 B at 100 GB/s for the node); FP8 runs on the MI300X.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn grace_blackwell_offloads_over_its_c2c_link() {
+        let offload = |gpu: &str| {
+            let query = format!("model=llama3-8b&gpu={gpu}&gpus=8&stage=3&offload=optimizer");
+            let report = crate::input::link::decode(&query).config.report().unwrap();
+            report
+                .strategy(Strategy::Zero3)
+                .time
+                .unwrap()
+                .offload_seconds
+        };
+        let psi = crate::model::architecture::model_preset("llama3-8b")
+            .unwrap()
+            .architecture
+            .param_count() as f64;
+        let host = psi * crate::time::HOST_ADAM_BYTES_PER_PARAM / crate::time::HOST_BYTES_PER_S;
+        let (b200, gb200) = (offload("b200") - host, offload("gb200") - host);
+        assert!(
+            gb200 > 0.0 && (b200 / gb200 - 450.0 / 64.0).abs() < 1e-9,
+            "{b200} {gb200}"
+        );
+        let fp8 = crate::input::link::decode("model=llama3-8b&gpu=mi300x&gpus=8&dtype=fp8");
+        assert!(fp8.problems.is_empty() && fp8.config.report().is_ok());
+    }
+
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn derivations_write_the_lessons_formula_with_its_numbers() {
