@@ -81,7 +81,7 @@ mod sections {
     /// What the step's time assumes (a fold).
     pub const SPEED: [Field; 6] = [Mfu, Tflops, Achieved, OverlapGrad, Tokens, Price];
     /// Accounting, and what each framework keeps and moves (a fold).
-    pub const FRAMEWORK: [Field; 14] = [
+    pub const FRAMEWORK: [Field; 15] = [
         Accounting,
         Framework,
         Attention,
@@ -90,6 +90,7 @@ mod sections {
         BufferFactor,
         LargestLayer,
         ZeroInit,
+        Sharding,
         Buffers,
         ReduceBucket,
         AllgatherBucket,

@@ -442,6 +442,7 @@ impl Random {
             "nodes",
             "largest_layer",
             "zero_init",
+            "sharding",
             "buffers",
             "bw",
         ];
@@ -480,6 +481,7 @@ impl Random {
             "deepspeed",
             "all",
             "nvme",
+            "fsdp2",
             "1",
         ];
         if self.next() % 10 == 0 {

@@ -34,7 +34,7 @@ pub mod units;
 pub use config::Config;
 pub use frameworks::deepspeed::Offload;
 pub use frameworks::runtime::{
-    Accounting, BeyondGpu, BufferSizes, OffloadDevice, Placement, Runtime,
+    Accounting, BeyondGpu, BufferSizes, OffloadDevice, Placement, Runtime, Sharding,
 };
 pub use input::view::{Part, Parts};
 pub use input::{parse_percent, percent_text, Field, InputError, InputErrorKind, Limits, Scope};

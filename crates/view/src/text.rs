@@ -479,7 +479,9 @@ texts! {
     hint_largest_layer: &'static str = "ZeRO-3 gathers it whole; a model gives its own.",
         "ZeRO-3 会完整聚合它；选了模型则自动计算。";
     label_zero_init: &'static str = "zero_init (ZeRO-3)", "zero_init（ZeRO-3）";
-    label_buffers: &'static str = "Count DeepSpeed's buffers", "计入 DeepSpeed 缓冲区";
+    label_sharding: &'static str = "ZeRO-3 by", "ZeRO-3 实现";
+    sharding: [&'static str; 2] = ["DeepSpeed", "PyTorch FSDP2"], ["DeepSpeed", "PyTorch FSDP2"];
+    label_buffers: &'static str = "Count communication buffers", "计入通信缓冲区";
     buffer_labels: [&'static str; 4] = [
             "Reduce bucket",
             "All-gather bucket (ZeRO-1/2)",
@@ -769,6 +771,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
             Some(t.hint_largest_layer),
         ),
         Field::ZeroInit => (t.label_zero_init, "", None),
+        Field::Sharding => (t.label_sharding, "", None),
         Field::Buffers => (t.label_buffers, "", None),
         Field::ReduceBucket => (t.buffer_labels[0], t.unit_million_elements, None),
         Field::AllgatherBucket => (t.buffer_labels[1], t.unit_million_elements, None),
@@ -844,6 +847,7 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::Accounting => &t.accounting,
         Field::Offload => &t.offload,
         Field::OffloadTo => &t.offload_to,
+        Field::Sharding => &t.sharding,
         Field::Method => &t.method,
         Field::Framework => &t.framework,
         Field::Attention => &t.attention,
@@ -882,6 +886,7 @@ mod tests {
     /// Entries that read the same in both languages: units, names and code.
     const SAME_IN_BOTH: &[&str] = &[
         "unit_gb",
+        "sharding",
         "unit_percent",
         "label_flash",
         "unit_bandwidth",
@@ -976,6 +981,7 @@ mod tests {
         assert_eq!(EN.accounting.len(), vram_core::Accounting::ALL.len());
         assert_eq!(EN.offload.len(), vram_core::Offload::ALL.len());
         assert_eq!(EN.offload_to.len(), vram_core::OffloadDevice::ALL.len());
+        assert_eq!(EN.sharding.len(), vram_core::Sharding::ALL.len());
     }
 
     /// Every choice field has a word for each of its options, in both languages,

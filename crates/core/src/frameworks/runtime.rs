@@ -98,6 +98,48 @@ impl OffloadDevice {
     }
 }
 
+/// Who shards the ZeRO-3 column's states: DeepSpeed's stage 3, or PyTorch's
+/// FSDP2 (`fully_shard`) as torchtitan applies it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Sharding {
+    /// DeepSpeed ZeRO-3: its buckets, prefetch and live parameters.
+    DeepSpeed,
+    /// PyTorch FSDP2 with torchtitan's units (the embedding, each transformer
+    /// layer, the final norm with the output head) and mixed precision (16-bit
+    /// parameters, fp32 gradient reduction).
+    Fsdp2,
+}
+
+impl Sharding {
+    /// Both, in the order the page lists them.
+    pub const ALL: [Sharding; 2] = [Sharding::DeepSpeed, Sharding::Fsdp2];
+
+    /// The value of the link's `sharding` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Sharding::DeepSpeed => "deepspeed",
+            Sharding::Fsdp2 => "fsdp2",
+        }
+    }
+}
+
+/// Bytes a gradient is reduced in under FSDP2 as torchtitan runs it
+/// (`mixed_precision_reduce = "float32"`, its default).
+pub const FSDP2_REDUCE_BYTES: f64 = 4.0;
+
+/// FSDP2's unsharded bytes per parameter of the largest unit, at that unit's
+/// post-backward (the backward's peak), with 16-bit parameters of
+/// `param_bytes` and `shards` GPUs sharding: the next unit prefetched
+/// (`param_bytes`), the previous unit's fp32 reduce-scatter input still held
+/// (FSDP2 frees it when the next reduce-scatter is issued), this unit's own
+/// fp32 input and its 1/`shards` output. Measured with PyTorch 2.15's
+/// `FSDPMemTracker` on torchtitan's wrapping: 12 B a parameter on 2 GPUs, 11
+/// on 4 (`crates/core/tests/measured/fsdp2.json`).
+pub fn fsdp2_unit_bytes_per_param(param_bytes: f64, shards: u32) -> f64 {
+    let r = FSDP2_REDUCE_BYTES;
+    param_bytes + 2.0 * r + r / f64::from(shards.max(1))
+}
+
 /// DeepSpeed's communication buffers, in millions of elements (the link's unit,
 /// kept as typed; defaults from `deepspeed/runtime/zero/config.py`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -209,6 +251,8 @@ pub struct Runtime {
     pub shard_group: Option<u32>,
     /// What the step's time assumes: throughput, links, tokens and price.
     pub speed: crate::time::Speed,
+    /// Who shards the ZeRO-3 column: DeepSpeed or FSDP2.
+    pub sharding: Sharding,
 }
 
 impl Default for Runtime {
@@ -228,6 +272,7 @@ impl Default for Runtime {
             layout: crate::memory::parallel::Layout::SINGLE,
             shard_group: None,
             speed: crate::time::Speed::DEFAULT,
+            sharding: Sharding::DeepSpeed,
         }
     }
 }
@@ -277,6 +322,19 @@ impl BeyondGpu {
 }
 
 impl Runtime {
+    /// Parameters the ZeRO-3 column gathers at once on a GPU: DeepSpeed's
+    /// largest tensor, or FSDP2's largest unit split by tensor parallelism.
+    pub fn gathered_unit(
+        &self,
+        arch: &crate::model::architecture::Architecture,
+        ep: u32,
+    ) -> ParamCount {
+        ParamCount::new(match self.sharding {
+            Sharding::DeepSpeed => arch.largest_layer_params() as f64,
+            Sharding::Fsdp2 => arch.fsdp2_unit_params(ep) as f64 / f64::from(self.layout.tp),
+        })
+    }
+
     /// Where `strategy`'s bytes live for `setup` on `gpus_per_node` GPUs per node
     /// (`setup.gpus()` is the data-parallel degree, nodes × GPUs per node).
     /// `largest_layer` is the architecture's, which a given one overrides.
@@ -295,15 +353,19 @@ impl Runtime {
             .map_or(0.0, |l| l.get());
         let offload = self.offload.under(strategy);
         let weight_bytes = setup.recipe().storage().bytes_per_param();
-        let buffers = if self.buffers {
-            self.buffer_sizes.elements(strategy) * weight_bytes
-        } else {
-            0.0
+        let fsdp2 = strategy == Strategy::Zero3 && self.sharding == Sharding::Fsdp2;
+        let buffers = match (self.buffers, fsdp2) {
+            (false, _) => 0.0,
+            // FSDP2's gathered units: `largest` is its largest unit.
+            (true, true) => largest * fsdp2_unit_bytes_per_param(weight_bytes, setup.shard_gpus()),
+            (true, false) => self.buffer_sizes.elements(strategy) * weight_bytes,
         };
         let n = f64::from(setup.gpus().max(1));
         let (per_param, mut fixed, offloaded, resident_cpu, estimate) =
             match (self.accounting, strategy) {
-                (Accounting::DeepSpeed, Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3) => {
+                (Accounting::DeepSpeed, Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3)
+                    if !fsdp2 =>
+                {
                     let cluster = Cluster {
                         nodes: self.nodes,
                         gpus_per_node,

@@ -18,7 +18,7 @@ use crate::config::{Config, ModelSpec};
 use crate::format::{Lang, MemoryUnit, Theme};
 use crate::frameworks::deepspeed::Offload;
 use crate::frameworks::hf::{Attention, Framework};
-use crate::frameworks::runtime::{Accounting, OffloadDevice};
+use crate::frameworks::runtime::{Accounting, OffloadDevice, Sharding};
 use crate::gpu::gpu_preset;
 use crate::input::decimal::shortest_decimal;
 use crate::input::view::{Part, Parts};
@@ -889,6 +889,15 @@ fields! {
         value: FLAG,
         read: |c| flag_text(c.runtime.zero_init),
         write: |c, f, t| set(&mut c.runtime.zero_init, parse_flag(f, t)),
+        ..BASE
+    },
+    /// Who shards the ZeRO-3 column: DeepSpeed or PyTorch's FSDP2.
+    Sharding => Declaration {
+        key: "sharding",
+        label: "ZeRO-3 by",
+        value: Value::Choice(&["deepspeed", "fsdp2"]),
+        read: |c| c.runtime.sharding.key().to_string(),
+        write: |c, f, t| set(&mut c.runtime.sharding, pick(f, &Sharding::ALL, Sharding::key, t)),
         ..BASE
     },
     /// Whether DeepSpeed's communication buffers are counted.

@@ -494,6 +494,31 @@ impl Architecture {
             * self.moe.expert_ffn as u64
     }
 
+    /// Parameters of FSDP2's largest unit as torchtitan wraps a model
+    /// (`apply_fsdp` in `torchtitan/models/llama3/infra/parallelize.py`): the
+    /// token embedding (with learned positions), one transformer layer (a
+    /// mixture of experts' layer with its routed experts ÷ `ep`), or the
+    /// final norm with the output head.
+    pub fn fsdp2_unit_params(&self, ep: u32) -> u64 {
+        let parts = self.param_breakdown();
+        let dense = if self.dense_layer_count() > 0 {
+            self.params_per_layer()
+        } else {
+            0
+        };
+        let moe = if self.moe.is_moe() && self.dense_layer_count() < self.layers {
+            let routed = (self.moe.experts as u64).div_ceil(u64::from(ep.max(1)));
+            self.attention_params() + self.moe_mlp_params(routed) + self.layer_norm_params()
+        } else {
+            0
+        };
+        parts
+            .embeddings
+            .max(dense)
+            .max(moe)
+            .max(parts.final_norm + parts.output_head)
+    }
+
     /// Parameters of the largest single tensor (a weight matrix, the embedding,
     /// or the routed experts' fused weights as transformers stores them), the
     /// unit that ZeRO-3 gathers at once: usually the embedding.

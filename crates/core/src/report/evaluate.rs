@@ -216,6 +216,12 @@ impl Config {
                 return Err(Field::LargestLayer.error(InputErrorKind::LargerThanModel));
             }
         }
+        // DeepSpeed's estimator knows no FSDP2.
+        if self.runtime.sharding == crate::Sharding::Fsdp2
+            && self.runtime.accounting == Accounting::DeepSpeed
+        {
+            return Err(Field::Sharding.error(InputErrorKind::NotInDeepSpeed));
+        }
         // A sharding group within ZeRO's group (HSDP, MiCS): it must divide
         // it, and DeepSpeed's estimator and expert parallelism have none.
         if let Some(g) = self.runtime.shard_group {

@@ -306,7 +306,7 @@ impl Report {
         model: Option<&ModelSpec>,
         microbatches: Option<u32>,
     ) {
-        let largest = model.map(|m| ParamCount::new(m.architecture.largest_layer_params() as f64));
+        let largest = model.map(|m| runtime.gathered_unit(&m.architecture, m.ep));
         let step = model.map(|m| (m.architecture, m.activation_setup(self.setup.precision())));
         let adapters = self.setup.adapters();
         let precision = self.setup.precision();
@@ -1110,6 +1110,34 @@ mod tests {
             bf16.compute_seconds,
             fp8.compute_seconds
         );
+    }
+
+    /// FSDP2 as torchtitan runs it (issue 28): Llama 3 8B's largest unit is
+    /// its output head with the final norm (128,256 × 4,096 + 4,096), held at
+    /// 2 + 2 × 4 + 4/8 B a parameter on 8 GPUs; TP 2 halves the unit; only
+    /// the ZeRO-3 column changes; DeepSpeed's estimator refuses it.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn fsdp2_holds_its_largest_unit_unsharded() {
+        let buffers = |query: &str, strategy| {
+            let report = crate::input::link::decode(query).config.report().unwrap();
+            report.strategy(strategy).memory.buffers.get()
+        };
+        let head = 128_256.0 * 4096.0 + 4096.0;
+        let fsdp2 = "model=llama3-8b&gpus=8&dtype=bf16&buffers=1&sharding=fsdp2";
+        assert_eq!(buffers(fsdp2, Strategy::Zero3), 10.5 * head);
+        let deepspeed = "model=llama3-8b&gpus=8&dtype=bf16&buffers=1";
+        assert_eq!(
+            buffers(fsdp2, Strategy::Zero2),
+            buffers(deepspeed, Strategy::Zero2)
+        );
+        let tp = format!("{fsdp2}&tp=2");
+        assert_eq!(
+            buffers(&tp, Strategy::Zero3),
+            (2.0 + 8.0 + 1.0) * head / 2.0
+        );
+        let error = crate::input::link::decode(&format!("{fsdp2}&acct=deepspeed"));
+        assert_eq!(error.problems[0].key, "sharding");
     }
 
     /// The Blackwell and AMD presets in the step (issue 28): GB200's host

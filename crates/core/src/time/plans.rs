@@ -265,7 +265,6 @@ pub fn plans(config: &Config) -> Vec<Plan> {
         whole,
         budget,
         machine: config.machine(),
-        largest: ParamCount::new(model.architecture.largest_layer_params() as f64),
     };
     let mut plans = Vec::new();
     for (layout, dp) in layouts(&model.architecture, model.seq_len, world, config.gpus) {
@@ -293,7 +292,6 @@ struct Search<'a> {
     whole: TrainingSetup,
     budget: crate::memory::MemoryBudget,
     machine: Option<crate::time::Machine>,
-    largest: ParamCount,
 }
 
 impl Search<'_> {
@@ -402,7 +400,7 @@ impl Search<'_> {
                                 gpus: group,
                                 ..self.whole
                             };
-                            let largest = Some(self.largest);
+                            let largest = Some(runtime.gathered_unit(&arch, ep));
                             let gpus_per_node = self.config.gpus;
                             let placement = match ep {
                                 1 => runtime.place(&shard, strategy, gpus_per_node, largest),
