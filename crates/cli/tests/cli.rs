@@ -144,7 +144,7 @@ fn a_bad_link_value_names_the_key_and_exits_2() {
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.contains("dtype=\"fp4\": precision (dtype) must be one of fp32, fp16, bf16, fp32-pure, bf16-pure, fp8"),
+        stderr.contains("dtype=\"fp4\": precision (dtype) must be one of fp32, fp16, bf16, fp32-pure, bf16-pure, fp8, fp8-params"),
         "{stderr}"
     );
     assert!(stderr.contains("overhead=\"1\""), "{stderr}");
@@ -176,7 +176,7 @@ fn help_documents_every_option_with_its_default_and_unit() {
         "--gpu-mem <GB>",
         "in GB of 10^9 bytes: 0.1 to 10000 [default: 80]",
         "--dtype <CHOICE>",
-        "fp32, fp16, bf16, fp32-pure, bf16-pure, fp8 [default: fp16]",
+        "fp32, fp16, bf16, fp32-pure, bf16-pure, fp8, fp8-params [default: fp16]",
         "--grad-acc <CHOICE>",
         "model, fp32 [default: model]",
         "--opt <CHOICE>",

@@ -123,7 +123,7 @@ impl ModelSpec {
             checkpointing: self.checkpointing,
             dropout: self.dropout > 0.0,
             capacity: self.capacity,
-            fp8: precision == Precision::Fp8,
+            fp8: precision.is_fp8(),
         }
     }
 }

@@ -64,7 +64,7 @@ fn config_of_fields(fields: Fields) -> Config {
     // Transformer Engine's FP8 trains fully (no adapters); a valid
     // configuration with adapters takes BF16 instead.
     let precision = match (precision, fine_tuning.method.uses_adapters()) {
-        (Precision::Fp8, true) => Precision::Bf16,
+        (Precision::Fp8 | Precision::Fp8Params, true) => Precision::Bf16,
         (p, _) => p,
     };
     Config {

@@ -96,9 +96,9 @@ texts! {
     unit_percent: &'static str = "%", "%";
     hint_overhead: &'static str = "For activations, buffers and the framework.", "留给激活值、缓冲区和框架。";
     label_precision: &'static str = "Precision", "精度";
-    precision: [&'static str; 6] =
-        ["FP32", "FP16 (mixed)", "BF16 (mixed)", "FP32, no master copy", "BF16, no master copy", "FP8 (Transformer Engine)"],
-        ["FP32", "FP16（混合精度）", "BF16（混合精度）", "FP32（无主权重副本）", "BF16（无主权重副本）", "FP8（Transformer Engine）"];
+    precision: [&'static str; 7] =
+        ["FP32", "FP16 (mixed)", "BF16 (mixed)", "FP32, no master copy", "BF16, no master copy", "FP8 (Transformer Engine)", "FP8 weights (--fp8-param-gather)"],
+        ["FP32", "FP16（混合精度）", "BF16（混合精度）", "FP32（无主权重副本）", "BF16（无主权重副本）", "FP8（Transformer Engine）", "FP8 权重（--fp8-param-gather）"];
     label_grad_acc: &'static str = "Gradients accumulated in", "梯度累加格式";
     gradients: [&'static str; 2] = ["as the weights", "fp32"], ["与权重相同", "fp32"];
     label_optimizer: &'static str = "Optimizer", "优化器";

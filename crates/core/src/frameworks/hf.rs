@@ -118,7 +118,9 @@ pub fn numerics_of(precision: Precision) -> Numerics {
         Precision::Fp32 | Precision::Fp32Pure => Numerics::Fp32,
         Precision::Bf16Pure => Numerics::Pure16,
         // FP8 is refused under Hugging Face's accounting (`Config::setup`).
-        Precision::Fp16 | Precision::Bf16 | Precision::Fp8 => Numerics::Autocast16,
+        Precision::Fp16 | Precision::Bf16 | Precision::Fp8 | Precision::Fp8Params => {
+            Numerics::Autocast16
+        }
     }
 }
 

@@ -383,7 +383,7 @@ fields! {
     Precision => Declaration {
         key: "dtype",
         label: "precision",
-        value: Value::Choice(&["fp32", "fp16", "bf16", "fp32-pure", "bf16-pure", "fp8"]),
+        value: Value::Choice(&["fp32", "fp16", "bf16", "fp32-pure", "bf16-pure", "fp8", "fp8-params"]),
         written: Written::Always,
         read: |c| c.precision.key().to_string(),
         write: |c, f, t| set(&mut c.precision, pick(f, &Precision::ALL, Precision::key, t)),
@@ -1981,7 +1981,7 @@ mod tests {
             .to_string();
         assert_eq!(
             message,
-            "precision (dtype) must be one of fp32, fp16, bf16, fp32-pure, bf16-pure, fp8"
+            "precision (dtype) must be one of fp32, fp16, bf16, fp32-pure, bf16-pure, fp8, fp8-params"
         );
     }
 }

@@ -29,18 +29,32 @@ pub enum Precision {
     /// ([`Precision::fp8_copy_bytes`]), and each linear's input is saved for
     /// the backward pass in FP8 (TE's `module/linear.py`).
     Fp8,
+    /// FP8 with FP8 weights, as Megatron-LM's `--fp8-param-gather` keeps
+    /// them ("keep the compute param in fp8 ... and perform the param
+    /// all-gather in fp8", `megatron/training/arguments.py`): each linear
+    /// weight is a TE FP8 tensor, its one-byte data and its one-byte
+    /// transpose for the data gradient, in place of the BF16 weight and its
+    /// copies; shards and gathers of the linears move one byte. The rest as
+    /// [`Precision::Fp8`].
+    Fp8Params,
 }
 
 impl Precision {
     /// Every precision, in the order the page lists them.
-    pub const ALL: [Precision; 6] = [
+    pub const ALL: [Precision; 7] = [
         Precision::Fp32,
         Precision::Fp16,
         Precision::Bf16,
         Precision::Fp32Pure,
         Precision::Bf16Pure,
         Precision::Fp8,
+        Precision::Fp8Params,
     ];
+
+    /// Whether the layers' GEMMs run in FP8 (Transformer Engine's recipes).
+    pub const fn is_fp8(self) -> bool {
+        matches!(self, Precision::Fp8 | Precision::Fp8Params)
+    }
 
     /// Whether this is a mixed precision (16-bit compute beside fp32 state),
     /// the only precisions autocast applies to.
@@ -52,7 +66,11 @@ impl Precision {
     pub const fn bytes_per_param(self) -> f64 {
         match self {
             Precision::Fp32 | Precision::Fp32Pure => 4.0,
-            Precision::Fp16 | Precision::Bf16 | Precision::Bf16Pure | Precision::Fp8 => 2.0,
+            Precision::Fp16
+            | Precision::Bf16
+            | Precision::Bf16Pure
+            | Precision::Fp8
+            | Precision::Fp8Params => 2.0,
         }
     }
 
@@ -60,9 +78,20 @@ impl Precision {
     /// weight once a step (Megatron-LM passes `is_first_microbatch`) and keeps
     /// it row-wise for the forward and column-wise for the data gradient, one
     /// byte each (`module/linear.py`, Transformer Engine 2.x); 0 but in FP8.
+    /// With FP8 weights none: the weight is its own row-wise copy and its
+    /// one-byte transpose takes the place of the BF16 weight's second byte.
     pub const fn fp8_copy_bytes(self) -> f64 {
         match self {
             Precision::Fp8 => 2.0,
+            _ => 0.0,
+        }
+    }
+
+    /// Bytes per linear weight a shard or a gather saves on the 16-bit
+    /// weight: 1 with FP8 weights (one byte, not two), 0 otherwise.
+    pub const fn fp8_weight_saving(self) -> f64 {
+        match self {
+            Precision::Fp8Params => 1.0,
             _ => 0.0,
         }
     }
@@ -71,7 +100,11 @@ impl Precision {
     /// optimizer states: 4 in the lesson's modes, 0 in the pure ones.
     pub const fn master_copy_bytes(self) -> f64 {
         match self {
-            Precision::Fp32 | Precision::Fp16 | Precision::Bf16 | Precision::Fp8 => 4.0,
+            Precision::Fp32
+            | Precision::Fp16
+            | Precision::Bf16
+            | Precision::Fp8
+            | Precision::Fp8Params => 4.0,
             Precision::Fp32Pure | Precision::Bf16Pure => 0.0,
         }
     }
@@ -85,6 +118,7 @@ impl Precision {
             Precision::Fp32Pure => "fp32-pure",
             Precision::Bf16Pure => "bf16-pure",
             Precision::Fp8 => "fp8",
+            Precision::Fp8Params => "fp8-params",
         }
     }
 
@@ -102,6 +136,7 @@ impl Precision {
             Precision::Fp32Pure => "FP32, no master copy",
             Precision::Bf16Pure => "BF16, no master copy",
             Precision::Fp8 => "FP8 (Transformer Engine)",
+            Precision::Fp8Params => "FP8 weights (--fp8-param-gather)",
         }
     }
 }

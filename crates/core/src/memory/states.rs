@@ -51,7 +51,7 @@ impl BytesPerParam {
             weights: shard(
                 strategy.shards_weights(),
                 recipe.storage().bytes_per_param(),
-            ) + Self::fp8_copies(strategy, recipe),
+            ) + Self::fp8_copies(strategy, recipe, gpus),
             gradients: shard(
                 strategy.shards_gradients(),
                 recipe.gradients.bytes_per_param(recipe.storage()),
@@ -63,11 +63,13 @@ impl BytesPerParam {
         }
     }
 
-    /// Bytes per linear parameter of the FP8 copies `strategy` keeps: 0 but
-    /// in FP8, and under ZeRO-3.
-    pub const fn fp8_copies(strategy: Strategy, recipe: Recipe) -> f64 {
+    /// Bytes per linear parameter FP8 adds to the 16-bit weight under
+    /// `strategy` on `gpus` sharding GPUs: its cached copies (none under
+    /// ZeRO-3, which quantises a gathered layer and frees it), less what FP8
+    /// weights save on a ZeRO-3 shard (one byte of two, ÷ N). 0 but in FP8.
+    pub fn fp8_copies(strategy: Strategy, recipe: Recipe, gpus: u32) -> f64 {
         match strategy.shards_weights() {
-            true => 0.0,
+            true => -recipe.precision.fp8_weight_saving() / f64::from(gpus.max(1)),
             false => recipe.precision.fp8_copy_bytes(),
         }
     }
@@ -222,6 +224,13 @@ impl TrainingSetup {
         self.recipe
     }
 
+    /// Bytes per parameter of a weight as ZeRO gathers it: the 16-bit
+    /// weight's, one byte less on the linears' share with FP8 weights.
+    pub fn gathered_weight_bytes(&self) -> f64 {
+        let precision = self.recipe.storage();
+        precision.bytes_per_param() - precision.fp8_weight_saving() * self.linear_share
+    }
+
     /// Number of data-parallel GPUs.
     pub fn gpus(&self) -> u32 {
         self.gpus
@@ -266,8 +275,8 @@ impl TrainingSetup {
     pub fn bytes_per_param(&self, strategy: Strategy) -> BytesPerParam {
         let mut full = BytesPerParam::of(strategy, self.recipe, self.shard_gpus());
         // FP8's copies of the linears' weights only.
-        full.weights -=
-            BytesPerParam::fp8_copies(strategy, self.recipe) * (1.0 - self.linear_share);
+        full.weights -= BytesPerParam::fp8_copies(strategy, self.recipe, self.shard_gpus())
+            * (1.0 - self.linear_share);
         let Some(adapters) = self.adapters else {
             return full;
         };

@@ -124,7 +124,7 @@ impl Config {
         }
         // FP8 is Transformer Engine's, as Megatron-LM runs it: on FP8 tensor
         // cores, for full training, not under Hugging Face's accounting.
-        if self.precision == Precision::Fp8 {
+        if self.precision.is_fp8() {
             let error = |kind| Err(Field::Precision.error(kind));
             if self.gpu.is_some_and(|g| g.tflops_fp8 == 0.0) {
                 return error(InputErrorKind::NoFp8);
@@ -356,7 +356,7 @@ impl Config {
             gpus_per_node: self.gpus,
             achieved_flops: speed.achieved_tflops.map(|t| t * 1e12),
             fp8_peak_flops: match self.precision {
-                Precision::Fp8 => Some(self.fp8_tflops(tflops) * 1e12),
+                Precision::Fp8 | Precision::Fp8Params => Some(self.fp8_tflops(tflops) * 1e12),
                 _ => None,
             },
         })
@@ -380,7 +380,7 @@ impl Config {
                 .map(|s| (s.params, s.routed_experts))
                 .collect()
         });
-        let weight_bytes = setup.recipe().storage().bytes_per_param();
+        let weight_bytes = setup.gathered_weight_bytes();
         let gradient_bytes = setup.gradient_bytes_per_param();
         let m = f64::from(microbatches);
         for row in &mut report.strategies {
@@ -522,7 +522,7 @@ impl Config {
     pub fn recipe(&self) -> Recipe {
         let gradients = match (self.runtime.accounting, self.precision) {
             // FP8 runs with `--bf16` in Megatron-LM: its gradients too.
-            (Accounting::Megatron, Precision::Bf16 | Precision::Fp8) => {
+            (Accounting::Megatron, Precision::Bf16 | Precision::Fp8 | Precision::Fp8Params) => {
                 crate::memory::GradientPrecision::Fp32
             }
             _ => self.gradients,

@@ -570,13 +570,18 @@ impl Report {
         let strategy = row.strategy;
         let recipe = self.setup.recipe();
         let n = self.setup.shard_gpus();
-        // FP8's cached copies of the linears' weights ([`BytesPerParam::fp8_copies`]).
-        let copies = BytesPerParam::fp8_copies(strategy, recipe) * self.setup.linear_share;
-        let terms = [
-            (
+        // FP8's cached copies of the linears' weights ([`BytesPerParam::fp8_copies`]),
+        // and FP8 weights' one-byte shards under ZeRO-3.
+        let sharded = strategy.shards_weights();
+        let (weights, copies) = match sharded {
+            true => (self.setup.gathered_weight_bytes(), 0.0),
+            false => (
                 recipe.storage().bytes_per_param(),
-                strategy.shards_weights(),
+                BytesPerParam::fp8_copies(strategy, recipe, n) * self.setup.linear_share,
             ),
+        };
+        let terms = [
+            (weights, sharded),
             (copies, false),
             (
                 recipe.gradients.bytes_per_param(recipe.storage()),
@@ -1081,6 +1086,49 @@ mod tests {
             .unwrap_err();
             assert_eq!(error[0].field, crate::input::Field::Precision, "{query}");
         }
+    }
+
+    /// FP8 weights (`--fp8-param-gather`, issue 28): each linear weight is
+    /// its one-byte FP8 data and its one-byte transpose, in place of the BF16
+    /// weight and two copies, so the lesson's 7 B on 8 GPUs is back at 112,
+    /// 38.5 and 26.25 GB, and ZeRO-3's shard is one byte: 13.125 GB; its
+    /// gathers move one byte a linear parameter (ZeRO-1's gather of the
+    /// updated weights halves on Llama 2 7B's layers).
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn fp8_weights_keep_one_byte_and_its_transpose() {
+        let report = crate::input::link::decode("dtype=fp8-params&stage=1")
+            .config
+            .report()
+            .unwrap();
+        let totals = report.strategies.map(|r| r.memory.total.gb());
+        assert_eq!(totals, [112.0, 38.5, 26.25, 13.125]);
+        let report = crate::input::link::decode("dtype=fp8-params&stage=3")
+            .config
+            .report()
+            .unwrap();
+        assert_eq!(
+            report.derivation("activations", "buffers").unwrap(),
+            "(1 ÷ 8 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ = 13.13 GB"
+        );
+        // Llama 2 7B on 8 H100s, ZeRO-1, one microbatch: the reduce-scatter
+        // of 2-byte gradients and the gather of the updated weights, which
+        // moves (2 − the layers' share) B a parameter instead of 2.
+        let gather = |dtype: &str| {
+            let query = format!("model=llama2-7b&gpu=h100-80gb&gpus=8&dtype={dtype}&stage=1");
+            let report = crate::input::link::decode(&query).config.report().unwrap();
+            report
+                .strategy(Strategy::Zero1)
+                .time
+                .unwrap()
+                .data_parallel_seconds
+        };
+        let arch = crate::model::architecture::model_preset("llama2-7b")
+            .unwrap()
+            .architecture;
+        let expected = (2.0 + 2.0 - arch.layers_share()) / 4.0;
+        let ratio = gather("fp8-params") / gather("fp8");
+        assert!((ratio - expected).abs() < 1e-9, "{ratio} {expected}");
     }
 
     /// FP8's step (issue 28): the transformer layers' GEMMs at the FP8 dense

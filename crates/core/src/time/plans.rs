@@ -451,7 +451,7 @@ impl Search<'_> {
                             params_on_gpu,
                             expert_params_on_gpu,
                             gradient_bytes: self.whole.gradient_bytes_per_param(),
-                            weight_bytes: self.whole.recipe().storage().bytes_per_param(),
+                            weight_bytes: self.whole.gathered_weight_bytes(),
                             offload_bytes_per_param: 0.0,
                             overlap_grad: self.config.runtime.speed.overlap_grad,
                             trainable_fraction: 1.0,
