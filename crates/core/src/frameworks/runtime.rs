@@ -462,13 +462,25 @@ impl Runtime {
             OffloadDevice::Nvme => (resident_cpu, offloaded),
         };
         let communication = Bytes::new(match setup.adapters() {
+            // The gathers of weights (ZeRO-1/2's updated ones, ZeRO-3's two
+            // a step) move the weights' bytes, the rest gradients'.
             None => {
-                sharded_communication_elements(
+                let all = sharded_communication_elements(
                     strategy,
                     params.get(),
                     setup.gpus(),
                     setup.shard_gpus(),
-                ) * setup.gradient_bytes_per_param()
+                );
+                let g = f64::from(setup.shard_gpus().max(1));
+                let gathers = match strategy {
+                    Strategy::Ddp => 0.0,
+                    Strategy::Zero1 | Strategy::Zero2 => 1.0,
+                    Strategy::Zero3 => 2.0,
+                } * params.get()
+                    * (g - 1.0)
+                    / g;
+                (all - gathers) * setup.gradient_bytes_per_param()
+                    + gathers * setup.gathered_weight_bytes()
             }
             // Only the adapters have gradients and are updated; ZeRO-3 also
             // gathers the frozen base's shards, forward and backward.
@@ -547,6 +559,21 @@ mod tests {
 
     fn gib_2dp(bytes: crate::units::Bytes) -> f64 {
         (bytes.gib() * 100.0).round() / 100.0
+    }
+
+    /// What each step sends: gradients in their bytes, the gathered weights
+    /// in theirs. The lesson's 7 B on 8 GPUs sends 2Ψ·7/8 × 2 B = 24.5 GB
+    /// under ZeRO-1; with fp32 gradients the reduce-scatter doubles and the
+    /// gather does not: 7/8 × 7 × (4 + 2) = 36.75 GB; ZeRO-3 gathers twice.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn gathers_send_the_weights_bytes_and_reductions_the_gradients() {
+        let sent =
+            |query: &str, strategy| report(query).strategy(strategy).beyond.communication.gb();
+        assert!((sent("stage=1", Strategy::Zero1) - 24.5).abs() < 1e-9);
+        assert!((sent("grad_acc=fp32", Strategy::Zero1) - 36.75).abs() < 1e-9);
+        assert!((sent("grad_acc=fp32", Strategy::Ddp) - 49.0).abs() < 1e-9);
+        assert!((sent("grad_acc=fp32", Strategy::Zero3) - 7.0 * 0.875 * 8.0).abs() < 1e-9);
     }
 
     const T5_3B: &str = "params=2.851&gpus=8&acct=deepspeed&largest_layer=32";
