@@ -30,7 +30,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 20);
+    assert_eq!(measured.len(), 24);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
@@ -123,6 +123,44 @@ fn gemma_reads_four_norms_a_layer() {
     }
 }
 
+/// GLM-4.5 and DeepSeek-V2 (issue 26): DeepSeek's mixture (leading dense
+/// layers, shared experts), GLM's q/k/v biases and optional per-head q/k
+/// norms, DeepSeek-V2-Lite's query without a low-rank projection; their
+/// multi-token prediction layers are not what transformers builds (said in
+/// `mtp_layers`). Published totals: V2-Lite 15.7 B, V2 236 B, GLM-4.5-Air
+/// 106 B and GLM-4.5 355 B with their MTP layer (measured here without).
+#[test]
+fn glm_and_deepseek_v2_read_as_transformers_builds_them() {
+    use vram_core::model::architecture::{Biases, QkNorm};
+    for (file, biases, qk_norm, dense, mtp) in [
+        ("glm-4.5-air.json", Biases::Qkv, QkNorm::None, 1, 1),
+        ("glm-4.5.json", Biases::Qkv, QkNorm::PerHead, 3, 1),
+        ("deepseek-v2-lite.json", Biases::None, QkNorm::None, 1, 0),
+        ("deepseek-v2.json", Biases::None, QkNorm::None, 1, 0),
+    ] {
+        let hub = read_config(&config_text(file)).unwrap();
+        let arch = hub.architecture;
+        assert_eq!(
+            (
+                arch.biases,
+                arch.qk_norm,
+                arch.moe.dense_layers,
+                hub.mtp_layers
+            ),
+            (biases, qk_norm, dense, mtp),
+            "{file}"
+        );
+        assert!(
+            hub.not_understood.is_empty(),
+            "{file}: {:?}",
+            hub.not_understood
+        );
+    }
+    let lite = read_config(&config_text("deepseek-v2-lite.json")).unwrap();
+    assert_eq!(lite.architecture.mla.q_rank, 0);
+    assert_eq!(lite.architecture.moe.shared_experts, 2);
+}
+
 /// Issue 26: random variants of every family read (seeded, small shapes,
 /// `scripts/measure-counts`) count as transformers 5.24 builds them.
 #[test]
@@ -134,7 +172,7 @@ fn random_variants_of_every_family_count_as_transformers_builds_them() {
     .unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     let variants = value["variants"].as_array().expect("variants");
-    assert_eq!(variants.len(), 52);
+    assert_eq!(variants.len(), 60);
     let mut families = std::collections::BTreeSet::new();
     for variant in variants {
         let config = variant["config"].to_string();

@@ -89,7 +89,7 @@ impl core::fmt::Display for HubConfigError {
 
 /// The families read (`model_type`). A reading takes the preset of exactly
 /// its shape, or is a custom model ([`CUSTOM_MODEL`]).
-pub const MODEL_TYPES: [&str; 14] = [
+pub const MODEL_TYPES: [&str; 16] = [
     "llama",
     "mistral",
     "phi3",
@@ -102,6 +102,8 @@ pub const MODEL_TYPES: [&str; 14] = [
     "mixtral",
     "qwen2_moe",
     "qwen3_moe",
+    "glm4_moe",
+    "deepseek_v2",
     "deepseek_v3",
     "gpt2",
 ];
@@ -307,8 +309,9 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
         let vocab = r.count("vocab_size", None)?;
         let tied = r.flag("tie_word_embeddings", gemma)?;
         let qwen3 = matches!(model_type, "qwen3" | "qwen3_moe");
+        let deepseek = matches!(model_type, "deepseek_v2" | "deepseek_v3");
         let head_dim = match model_type {
-            "deepseek_v3" => 0,
+            _ if deepseek => 0,
             _ if qwen3 => r.count("head_dim", Some(128))?,
             _ if gemma => r.count("head_dim", Some(256))?,
             _ if object.contains_key("head_dim") => r.count("head_dim", Some(0))?,
@@ -316,6 +319,11 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
         };
         let biases = match model_type {
             "qwen2" => Biases::Qkv,
+            // GLM-4.5's q, k and v take `attention_bias` (o never does).
+            "glm4_moe" => match r.flag("attention_bias", false)? {
+                true => Biases::Qkv,
+                false => Biases::None,
+            },
             // Qwen2-MoE's q, k and v take `qkv_bias` (true by default).
             "qwen2_moe" => match r.flag("qkv_bias", true)? {
                 true => Biases::Qkv,
@@ -341,12 +349,15 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
                         | "gemma3_text"
                         | "qwen3"
                         | "qwen3_moe"
+                        | "deepseek_v2"
                         | "deepseek_v3"
                 ) && r.flag("attention_bias", false)?
                 {
                     return Err(HubConfigError::Unsupported("attention_bias".into()));
                 }
-                if matches!(model_type, "llama" | "granite") && r.flag("mlp_bias", false)? {
+                if matches!(model_type, "llama" | "granite" | "deepseek_v2")
+                    && r.flag("mlp_bias", false)?
+                {
                     return Err(HubConfigError::Unsupported("mlp_bias".into()));
                 }
                 Biases::None
@@ -378,13 +389,34 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
                     dense_layers: 0,
                 }
             }
-            "deepseek_v3" => {
+            // GLM-4.5: DeepSeek-V3's mixture (leading dense layers, shared
+            // experts fused into one MLP, a router without bias parameters);
+            // its multi-token prediction layer is not built by transformers.
+            "glm4_moe" => {
+                let expert_ffn = r.count("moe_intermediate_size", Some(1408))?;
+                let shared_experts = r.count("n_shared_experts", Some(1))?;
+                mtp_layers = r.count("num_nextn_predict_layers", Some(1))?;
+                Moe {
+                    experts: r.count("n_routed_experts", Some(128))?,
+                    top_k: r.count("num_experts_per_tok", Some(8))?,
+                    expert_ffn,
+                    shared_experts,
+                    shared_ffn: if shared_experts > 0 { expert_ffn } else { 0 },
+                    shared_gate: false,
+                    dense_layers: r.count("first_k_dense_replace", Some(1))?,
+                }
+            }
+            _ if deepseek => {
                 if r.count("moe_layer_freq", Some(1))? != 1 {
                     return Err(HubConfigError::Unsupported("moe_layer_freq".into()));
                 }
                 let expert_ffn = r.count("moe_intermediate_size", None)?;
-                let shared_experts = r.count("n_shared_experts", Some(1))?;
-                mtp_layers = r.count("num_nextn_predict_layers", Some(0))?;
+                // DeepseekV2Config's default is two shared experts, V3's one.
+                let v2 = model_type == "deepseek_v2";
+                let shared_experts = r.count("n_shared_experts", Some(if v2 { 2 } else { 1 }))?;
+                if !v2 || object.contains_key("num_nextn_predict_layers") {
+                    mtp_layers = r.count("num_nextn_predict_layers", Some(0))?;
+                }
                 Moe {
                     experts: r.count("n_routed_experts", None)?,
                     top_k: r.count("num_experts_per_tok", None)?,
@@ -398,7 +430,7 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
             _ => Moe::DENSE,
         };
         let mla = match model_type {
-            "deepseek_v3" => Mla {
+            _ if deepseek => Mla {
                 q_rank: r.count("q_lora_rank", Some(0))?,
                 kv_rank: r.count("kv_lora_rank", None)?,
                 rope_dim: r.count("qk_rope_head_dim", None)?,
@@ -424,6 +456,7 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
                 _ if qwen3 => QkNorm::PerHead,
                 "gemma3_text" => QkNorm::PerHead,
                 "olmo2" => QkNorm::Full,
+                "glm4_moe" if r.flag("use_qk_norm", false)? => QkNorm::PerHead,
                 _ => QkNorm::None,
             },
             sandwich_norms: gemma,
