@@ -161,6 +161,50 @@ fn glm_and_deepseek_v2_read_as_transformers_builds_them() {
     assert_eq!(lite.architecture.moe.shared_experts, 2);
 }
 
+/// Qwen's MoE knobs (issue 26): layers made dense by `mlp_only_layers` or
+/// `decoder_sparse_step` are counted dense (as leading layers), an index
+/// past the layers is refused with its key; `attention_bias` gives q, k, v
+/// and o biases, with Llama's `mlp_bias` every linear's.
+#[test]
+fn qwen_moe_knobs_and_attention_biases_are_read() {
+    use vram_core::model::architecture::Biases;
+    let qwen = |extra: &str| {
+        read_config(&format!(
+            r#"{{"model_type": "qwen3_moe", "hidden_size": 64, "num_attention_heads": 4,
+                "num_hidden_layers": 6, "intermediate_size": 96, "vocab_size": 100,
+                "num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 32{extra}}}"#
+        ))
+    };
+    let dense = |extra: &str| qwen(extra).unwrap().architecture.moe.dense_layers;
+    assert_eq!(dense(""), 0);
+    // Layers 2, 4 and 6 (1-based) are MoE at step 2; layer 4 made dense too.
+    assert_eq!(dense(r#", "decoder_sparse_step": 2"#), 3);
+    assert_eq!(
+        dense(r#", "decoder_sparse_step": 2, "mlp_only_layers": [3]"#),
+        4
+    );
+    assert_eq!(
+        qwen(r#", "mlp_only_layers": [6]"#),
+        Err(HubConfigError::Invalid("mlp_only_layers".into()))
+    );
+    assert_eq!(
+        qwen(r#", "decoder_sparse_step": 0"#),
+        Err(HubConfigError::Invalid("decoder_sparse_step".into()))
+    );
+    let biases = qwen(r#", "attention_bias": true"#)
+        .unwrap()
+        .architecture
+        .biases;
+    assert_eq!(biases, Biases::Attention);
+    let llama = read_config(
+        r#"{"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4,
+            "num_hidden_layers": 2, "intermediate_size": 96, "vocab_size": 100,
+            "attention_bias": true, "mlp_bias": true}"#,
+    )
+    .unwrap();
+    assert_eq!(llama.architecture.biases, Biases::All);
+}
+
 /// Issue 26: random variants of every family read (seeded, small shapes,
 /// `scripts/measure-counts`) count as transformers 5.24 builds them.
 #[test]
@@ -172,7 +216,7 @@ fn random_variants_of_every_family_count_as_transformers_builds_them() {
     .unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     let variants = value["variants"].as_array().expect("variants");
-    assert_eq!(variants.len(), 60);
+    assert_eq!(variants.len(), 68);
     let mut families = std::collections::BTreeSet::new();
     for variant in variants {
         let config = variant["config"].to_string();
@@ -281,8 +325,12 @@ fn bad_json_is_a_clear_error() {
             HubConfigError::Invalid("tie_word_embeddings".into()),
         ),
         (
-            r#", "attention_bias": true"#,
-            HubConfigError::Unsupported("attention_bias".into()),
+            r#", "mlp_bias": true"#,
+            HubConfigError::Unsupported("mlp_bias".into()),
+        ),
+        (
+            r#", "attention_bias": 1"#,
+            HubConfigError::Invalid("attention_bias".into()),
         ),
     ] {
         // A repeated key: serde_json keeps the last, as Python's json does.

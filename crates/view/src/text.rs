@@ -239,8 +239,8 @@ texts! {
     label_mlp: &'static str = "MLP", "MLP 类型";
     mlp: [&'static str; 2] = ["SwiGLU (3 matrices)", "GELU (2 matrices)"], ["SwiGLU（3 个矩阵）", "GELU（2 个矩阵）"];
     label_biases: &'static str = "Linear biases", "线性层偏置";
-    biases: [&'static str; 3] = ["none (Llama)", "q, k, v (Qwen2)", "every linear layer (GPT-2)"],
-        ["无（Llama）", "q、k、v（Qwen2）", "所有线性层（GPT-2）"];
+    biases: [&'static str; 4] = ["none (Llama)", "q, k, v (Qwen2)", "every linear layer (GPT-2)", "q, k, v, o"],
+        ["无（Llama）", "q、k、v（Qwen2）", "所有线性层（GPT-2）", "q、k、v、o"];
     label_norm: &'static str = "Normalisation", "归一化";
     norm: [&'static str; 2] = ["RMSNorm", "LayerNorm (with bias)"], ["RMSNorm", "LayerNorm（带偏置）"];
     qk_norm: [&'static str; 3] = ["no", "per head (Qwen3)", "full width (OLMo 2)"], ["否", "按单个头（Qwen3）", "整个宽度（OLMo 2）"];

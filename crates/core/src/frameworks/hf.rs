@@ -294,6 +294,7 @@ pub fn hf_step_transients(
         let biases = match arch.biases {
             crate::model::architecture::Biases::None => 0.0,
             crate::model::architecture::Biases::Qkv => h + 2.0 * k,
+            crate::model::architecture::Biases::Attention => 2.0 * h + 2.0 * k,
             crate::model::architecture::Biases::All => {
                 2.0 * h + 2.0 * k + (arch.mlp.matrices() - 1) as f64 * f + h
             }

@@ -1158,7 +1158,7 @@ fields! {
     Biases => Declaration {
         written: Written::WhenNotPreset,
         ..architecture(
-            "biases", "linear biases", Value::Choice(&["none", "qkv", "all"]),
+            "biases", "linear biases", Value::Choice(&["none", "qkv", "all", "attn"]),
             |c| model_text(c, |m| m.architecture.biases.key().to_string()),
             |c, f, t| {
                 let biases = pick(f, &Biases::ALL, Biases::key, t)?;

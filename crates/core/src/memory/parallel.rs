@@ -372,7 +372,10 @@ fn layer_split(arch: &Architecture, moe_layer: bool) -> (u64, u64, u64) {
             + kv_rank;
         (arch.attention_params() - down, down)
     } else {
-        let o_bias = if arch.biases == Biases::All { h } else { 0 };
+        let o_bias = match arch.biases {
+            Biases::All | Biases::Attention => h,
+            _ => 0,
+        };
         let qk_norms = arch.qk_norm_params();
         let replicated = o_bias + qk_norms;
         (arch.attention_params() - replicated, replicated)

@@ -63,11 +63,14 @@ pub enum Biases {
     Qkv,
     /// Every linear layer of the blocks: Q, K, V, O and the MLP's (GPT-2, GPT-3).
     All,
+    /// The attention's four projections, Q, K, V and O, and no MLP's (a
+    /// Qwen3-MoE with `attention_bias`).
+    Attention,
 }
 
 impl Biases {
     /// Every kind, in the order the page lists them.
-    pub const ALL: [Biases; 3] = [Biases::None, Biases::Qkv, Biases::All];
+    pub const ALL: [Biases; 4] = [Biases::None, Biases::Qkv, Biases::All, Biases::Attention];
 
     /// The value in the shared link's `biases` key.
     pub const fn key(self) -> &'static str {
@@ -75,6 +78,7 @@ impl Biases {
             Biases::None => "none",
             Biases::Qkv => "qkv",
             Biases::All => "all",
+            Biases::Attention => "attn",
         }
     }
 }
@@ -347,7 +351,7 @@ impl Architecture {
         let biases = match self.biases {
             Biases::None => 0,
             Biases::Qkv => q + 2 * kv,
-            Biases::All => q + 2 * kv + h,
+            Biases::All | Biases::Attention => q + 2 * kv + h,
         };
         2 * h * q + 2 * h * kv + biases + self.qk_norm_params()
     }

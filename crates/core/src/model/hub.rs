@@ -238,17 +238,26 @@ impl Reader<'_> {
         }
     }
 
-    /// A list that must be empty for the page to count the layers.
-    fn empty_list(&mut self, key: &'static str) -> Result<(), HubConfigError> {
-        match self.object.get(key) {
-            None => Ok(()),
-            Some(Value::Array(items)) if items.is_empty() => {
-                self.read.push((key.into(), "[]".into()));
-                Ok(())
-            }
-            Some(Value::Array(_)) => Err(HubConfigError::Unsupported(key.into())),
-            Some(_) => Err(HubConfigError::Invalid(key.into())),
-        }
+    /// A list of layer indices, each below `layers` (none when absent).
+    fn layer_list(&mut self, key: &'static str, layers: u32) -> Result<Vec<u32>, HubConfigError> {
+        let Some(value) = self.object.get(key) else {
+            return Ok(Vec::new());
+        };
+        let invalid = || HubConfigError::Invalid(key.into());
+        let items = value.as_array().ok_or_else(invalid)?;
+        let list = items
+            .iter()
+            .map(|item| {
+                item.as_u64()
+                    .and_then(|i| u32::try_from(i).ok())
+                    .filter(|&i| i < layers)
+                    .ok_or_else(invalid)
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        let words: Vec<String> = list.iter().map(u32::to_string).collect();
+        self.read
+            .push((key.into(), format!("[{}]", words.join(", "))));
+        Ok(list)
     }
 }
 
@@ -339,29 +348,29 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
                 }
                 Biases::None
             }
-            _ => {
-                if matches!(
-                    model_type,
-                    "llama"
-                        | "olmo2"
-                        | "granite"
-                        | "gemma2"
-                        | "gemma3_text"
-                        | "qwen3"
-                        | "qwen3_moe"
-                        | "deepseek_v2"
-                        | "deepseek_v3"
-                ) && r.flag("attention_bias", false)?
-                {
+            // DeepSeek's `attention_bias` is on its latent projections: not counted.
+            _ if deepseek => {
+                if r.flag("attention_bias", false)? {
                     return Err(HubConfigError::Unsupported("attention_bias".into()));
                 }
-                if matches!(model_type, "llama" | "granite" | "deepseek_v2")
-                    && r.flag("mlp_bias", false)?
-                {
+                if model_type == "deepseek_v2" && r.flag("mlp_bias", false)? {
                     return Err(HubConfigError::Unsupported("mlp_bias".into()));
                 }
                 Biases::None
             }
+            // These classes give q, k, v and o `attention_bias`, and Llama's
+            // and Granite's MLPs `mlp_bias` (every linear with both).
+            "llama" | "olmo2" | "granite" | "gemma2" | "gemma3_text" | "qwen3" | "qwen3_moe" => {
+                let attention = r.flag("attention_bias", false)?;
+                let mlp = matches!(model_type, "llama" | "granite") && r.flag("mlp_bias", false)?;
+                match (attention, mlp) {
+                    (false, false) => Biases::None,
+                    (true, false) => Biases::Attention,
+                    (true, true) => Biases::All,
+                    (false, true) => return Err(HubConfigError::Unsupported("mlp_bias".into())),
+                }
+            }
+            _ => Biases::None,
         };
         let moe = match model_type {
             "mixtral" => Moe {
@@ -371,10 +380,19 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
                 ..Moe::DENSE
             },
             "qwen2_moe" | "qwen3_moe" => {
-                if r.count("decoder_sparse_step", Some(1))? != 1 {
-                    return Err(HubConfigError::Unsupported("decoder_sparse_step".into()));
+                // Layer i is a mixture of experts unless it is in
+                // `mlp_only_layers` or (i + 1) is no multiple of
+                // `decoder_sparse_step`; the others are dense, counted as
+                // leading (their place changes only which pipeline stage
+                // holds them).
+                let step = r.count("decoder_sparse_step", Some(1))?;
+                if step == 0 {
+                    return Err(HubConfigError::Invalid("decoder_sparse_step".into()));
                 }
-                r.empty_list("mlp_only_layers")?;
+                let dense_only = r.layer_list("mlp_only_layers", layers)?;
+                let dense_layers = (0..layers)
+                    .filter(|i| dense_only.contains(i) || (i + 1) % step != 0)
+                    .count() as u32;
                 let shared_ffn = match model_type {
                     "qwen2_moe" => r.count("shared_expert_intermediate_size", None)?,
                     _ => 0,
@@ -386,7 +404,7 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
                     shared_experts: u32::from(shared_ffn > 0),
                     shared_ffn,
                     shared_gate: shared_ffn > 0,
-                    dense_layers: 0,
+                    dense_layers,
                 }
             }
             // GLM-4.5: DeepSeek-V3's mixture (leading dense layers, shared
