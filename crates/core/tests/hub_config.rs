@@ -30,7 +30,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 24);
+    assert_eq!(measured.len(), 26);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
@@ -205,6 +205,37 @@ fn qwen_moe_knobs_and_attention_biases_are_read() {
     assert_eq!(llama.architecture.biases, Biases::All);
 }
 
+/// Llama 4's text model (issue 26): Scout's 48 layers all mixtures of 16
+/// experts, Maverick's every other layer of 128 with dense layers of
+/// `intermediate_size_mlp`; one shared expert each; their chunked-attention
+/// and no-RoPE keys known as parameterless. 107,769,861,120 and
+/// 400,711,848,960 parameters as transformers builds the text models.
+#[test]
+fn llama4_interleaves_its_mixtures() {
+    for (file, experts, dense, ffn) in [
+        ("llama4-scout-text.json", 16, 0, 16384),
+        ("llama4-maverick-text.json", 128, 24, 16384),
+    ] {
+        let hub = read_config(&config_text(file)).unwrap();
+        let arch = hub.architecture;
+        assert_eq!(
+            (
+                arch.moe.experts,
+                arch.moe.dense_layers,
+                arch.ffn,
+                arch.moe.shared_ffn
+            ),
+            (experts, dense, ffn, 8192),
+            "{file}"
+        );
+        assert!(
+            hub.not_understood.is_empty(),
+            "{file}: {:?}",
+            hub.not_understood
+        );
+    }
+}
+
 /// Issue 26: random variants of every family read (seeded, small shapes,
 /// `scripts/measure-counts`) count as transformers 5.24 builds them.
 #[test]
@@ -216,7 +247,7 @@ fn random_variants_of_every_family_count_as_transformers_builds_them() {
     .unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     let variants = value["variants"].as_array().expect("variants");
-    assert_eq!(variants.len(), 68);
+    assert_eq!(variants.len(), 72);
     let mut families = std::collections::BTreeSet::new();
     for variant in variants {
         let config = variant["config"].to_string();

@@ -89,8 +89,9 @@ impl core::fmt::Display for HubConfigError {
 
 /// The families read (`model_type`). A reading takes the preset of exactly
 /// its shape, or is a custom model ([`CUSTOM_MODEL`]).
-pub const MODEL_TYPES: [&str; 16] = [
+pub const MODEL_TYPES: [&str; 17] = [
     "llama",
+    "llama4_text",
     "mistral",
     "phi3",
     "olmo2",
@@ -171,6 +172,12 @@ const HARMLESS: &[&str] = &[
     "residual_multiplier",
     "attention_multiplier",
     "logits_scaling",
+    "no_rope_layers",
+    "no_rope_layer_interval",
+    "attention_chunk_size",
+    "attn_temperature_tuning",
+    "floor_scale",
+    "attn_scale",
 ];
 
 /// Words in a key that suggest it changes the count.
@@ -313,8 +320,22 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
         // 256 and 4 KV heads unless the text says otherwise (their classes'
         // defaults); Gemma 3 norms q and k per head.
         let gemma = matches!(model_type, "gemma2" | "gemma3_text");
-        let kv_heads = r.count("num_key_value_heads", Some(if gemma { 4 } else { heads }))?;
-        let ffn = r.count("intermediate_size", None)?;
+        let llama4 = model_type == "llama4_text";
+        let kv_default = if gemma {
+            4
+        } else if llama4 {
+            8
+        } else {
+            heads
+        };
+        let kv_heads = r.count("num_key_value_heads", Some(kv_default))?;
+        // Llama 4: `intermediate_size` is the experts' (and the shared
+        // expert's), `intermediate_size_mlp` the dense layers'.
+        let expert_ffn = r.count("intermediate_size", None)?;
+        let ffn = match llama4 {
+            true => r.count("intermediate_size_mlp", Some(16384))?,
+            false => expert_ffn,
+        };
         let vocab = r.count("vocab_size", None)?;
         let tied = r.flag("tie_word_embeddings", gemma)?;
         let qwen3 = matches!(model_type, "qwen3" | "qwen3_moe");
@@ -323,6 +344,7 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
             _ if deepseek => 0,
             _ if qwen3 => r.count("head_dim", Some(128))?,
             _ if gemma => r.count("head_dim", Some(256))?,
+            _ if llama4 => r.count("head_dim", Some(128))?,
             _ if object.contains_key("head_dim") => r.count("head_dim", Some(0))?,
             _ => 0,
         };
@@ -360,7 +382,8 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
             }
             // These classes give q, k, v and o `attention_bias`, and Llama's
             // and Granite's MLPs `mlp_bias` (every linear with both).
-            "llama" | "olmo2" | "granite" | "gemma2" | "gemma3_text" | "qwen3" | "qwen3_moe" => {
+            "llama" | "llama4_text" | "olmo2" | "granite" | "gemma2" | "gemma3_text" | "qwen3"
+            | "qwen3_moe" => {
                 let attention = r.flag("attention_bias", false)?;
                 let mlp = matches!(model_type, "llama" | "granite") && r.flag("mlp_bias", false)?;
                 match (attention, mlp) {
@@ -405,6 +428,43 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
                     shared_ffn,
                     shared_gate: shared_ffn > 0,
                     dense_layers,
+                }
+            }
+            // Llama 4: every layer's experts and one shared expert of
+            // `intermediate_size`, a bias-free router; the layers in
+            // `moe_layers` (else every `interleave_moe_layer_step`-th) are
+            // mixtures, the others dense (counted as leading); its q/k norm
+            // is an L2 norm without weights.
+            "llama4_text" => {
+                let experts = r.count("num_local_experts", Some(16))?;
+                let moe_layers = match object.contains_key("moe_layers") {
+                    // The list overrides the step (read, then set aside).
+                    true => {
+                        if object.contains_key("interleave_moe_layer_step") {
+                            r.count("interleave_moe_layer_step", Some(1))?;
+                        }
+                        r.layer_list("moe_layers", layers)?
+                    }
+                    false => {
+                        let step = r.count("interleave_moe_layer_step", Some(1))?;
+                        if step == 0 {
+                            return Err(HubConfigError::Invalid(
+                                "interleave_moe_layer_step".into(),
+                            ));
+                        }
+                        (step - 1..layers).step_by(step as usize).collect()
+                    }
+                };
+                r.flag("use_qk_norm", true)?;
+                let sparse = (0..layers).filter(|i| moe_layers.contains(i)).count() as u32;
+                Moe {
+                    experts,
+                    top_k: r.count("num_experts_per_tok", Some(1))?,
+                    expert_ffn,
+                    shared_experts: 1,
+                    shared_ffn: expert_ffn,
+                    shared_gate: false,
+                    dense_layers: layers - sparse,
                 }
             }
             // GLM-4.5: DeepSeek-V3's mixture (leading dense layers, shared
