@@ -213,8 +213,8 @@ fn qwen_moe_knobs_and_attention_biases_are_read() {
 #[test]
 fn llama4_interleaves_its_mixtures() {
     for (file, experts, dense, ffn) in [
-        ("llama4-scout-text.json", 16, 0, 16384),
-        ("llama4-maverick-text.json", 128, 24, 16384),
+        ("llama4-scout.json", 16, 0, 16384),
+        ("llama4-maverick.json", 128, 24, 16384),
     ] {
         let hub = read_config(&config_text(file)).unwrap();
         let arch = hub.architecture;

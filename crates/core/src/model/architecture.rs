@@ -796,6 +796,41 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         },
     },
     ModelPreset {
+        id: "glm-4.5-air",
+        name: "GLM-4.5-Air",
+        architecture: Architecture {
+            biases: Biases::Qkv,
+            head_dim: 128,
+            moe: Moe {
+                shared_experts: 1,
+                shared_ffn: 1408,
+                dense_layers: 1,
+                ..routed(128, 8, 1408)
+            },
+            ..llama(46, 4096, 10944, 96, 8, 151_552)
+        },
+    },
+    ModelPreset {
+        id: "deepseek-v2-lite",
+        name: "DeepSeek-V2-Lite",
+        architecture: Architecture {
+            moe: Moe {
+                shared_experts: 2,
+                shared_ffn: 1408,
+                dense_layers: 1,
+                ..routed(64, 6, 1408)
+            },
+            mla: Mla {
+                q_rank: 0,
+                kv_rank: 512,
+                rope_dim: 64,
+                nope_dim: 128,
+                v_dim: 128,
+            },
+            ..llama(27, 2048, 10944, 16, 16, 102_400)
+        },
+    },
+    ModelPreset {
         id: "deepseek-v3",
         name: "DeepSeek-V3",
         architecture: Architecture {
@@ -954,7 +989,13 @@ mod tests {
     fn every_preset_is_consistent() {
         for preset in MODEL_PRESETS {
             let a = preset.architecture;
-            assert_eq!(a.hidden % a.heads, 0, "{}: heads divide hidden", preset.id);
+            // A head size of its own (GLM-4.5-Air's 96 heads of 128 over
+            // 4,096) or latent attention need not divide the width.
+            assert!(
+                a.head_dim > 0 || a.mla.is_latent() || a.hidden % a.heads == 0,
+                "{}: heads divide hidden",
+                preset.id
+            );
             assert_eq!(
                 a.heads % a.kv_heads,
                 0,
