@@ -30,7 +30,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 26);
+    assert_eq!(measured.len(), 28);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
@@ -234,6 +234,42 @@ fn llama4_interleaves_its_mixtures() {
             hub.not_understood
         );
     }
+}
+
+/// Gemma 3's published configs are multimodal (`gemma3`): their
+/// `text_config` is read and counted as transformers builds the language model
+/// (11,766,034,176 for 12B, 27,009,346,304 for 27B, the class's vocabulary of
+/// 262,208 assumed), and the vision tower is said, not counted: `vision_config`
+/// is listed as not understood (the whole models hold 12,187,325,040 and
+/// 27,432,406,640, `measured/counts.json`).
+#[test]
+fn a_multimodal_config_is_read_by_its_language_model() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/measured/counts.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for file in ["gemma-3-12b.json", "gemma-3-27b.json"] {
+        let hub = read_config(&config_text(file)).unwrap();
+        assert_eq!(hub.model_type, "gemma3_text");
+        assert_eq!(hub.not_understood, ["vision_config"], "{file}");
+        assert!(hub
+            .assumed
+            .contains(&("vocab_size".into(), "262208".into())));
+        let whole = &value["multimodal"][file];
+        assert_eq!(
+            hub.architecture.param_count(),
+            whole["text"].as_u64().unwrap()
+        );
+        assert!(whole["total"].as_u64().unwrap() > hub.architecture.param_count());
+    }
+    // A multimodal config whose language model is no family read is refused
+    // by its own type.
+    assert_eq!(
+        read_config(r#"{"model_type": "llava", "text_config": {"model_type": "vicuna"}}"#),
+        Err(HubConfigError::UnknownModelType("llava".into()))
+    );
 }
 
 /// Issue 26: random variants of every family read (seeded, small shapes,

@@ -115,6 +115,10 @@ fn hub_summary(w: &LazyText, hub: &HubConfig) -> Vec<String> {
             &[&hub.not_understood.join(", ")],
         ));
     }
+    // Read by its text_config: the multimodal type was recorded first.
+    if let Some((_, multimodal)) = hub.read.first().filter(|(key, _)| key == "model_type") {
+        lines.push(text::fill(w.paste_multimodal, &[multimodal]));
+    }
     if hub.mtp_layers > 0 {
         let params = u64::from(hub.mtp_layers) * hub.architecture.mtp_layer_params();
         lines.push(text::fill(

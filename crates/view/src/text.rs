@@ -547,6 +547,8 @@ texts! {
     paste_not_understood: &'static str = "Not understood, may change the count: {}.", "未能理解、可能影响参数量：{}。";
     paste_mtp: &'static str = "Its {} multi-token-prediction layer(s), {} parameters as its checkpoint stores them, are counted apart: transformers does not build them.",
         "其 {} 个多词元预测（MTP）层按检查点存储共 {} 个参数，单独计算、不计入总数：transformers 不构建它们。";
+    paste_multimodal: &'static str = "A multimodal config ({}): its language model (text_config) is counted, its vision tower (vision_config) is not.",
+        "多模态配置（{}）：只计算其语言模型（text_config），不计视觉塔（vision_config）。";
     hub_json: &'static str = "Not valid JSON (line {}, column {}).", "不是有效的 JSON（第 {} 行，第 {} 列）。";
     hub_not_object: &'static str = "Not a JSON object.", "不是 JSON 对象。";
     hub_no_type: &'static str = "No \"model_type\".", "缺少 \"model_type\"。";

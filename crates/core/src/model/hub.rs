@@ -268,13 +268,48 @@ impl Reader<'_> {
     }
 }
 
-/// Reads `text`, a `config.json`.
+/// Reads `text`, a `config.json`. A multimodal model's (Gemma 3's `gemma3`,
+/// Llama 4's `llama4`) is read by its `text_config` when that is a family
+/// read: the language model is counted, and the vision tower is named among
+/// the keys not understood (`vision_config`), so it is said, not counted.
 pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
     let value: Value = serde_json::from_str(text).map_err(|e| HubConfigError::Json {
         line: e.line(),
         column: e.column(),
     })?;
     let object = value.as_object().ok_or(HubConfigError::NotAnObject)?;
+    let model_type = object
+        .get("model_type")
+        .and_then(Value::as_str)
+        .ok_or(HubConfigError::NoModelType)?;
+    let text_model = object
+        .get("text_config")
+        .and_then(Value::as_object)
+        .filter(|text| {
+            text.get("model_type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| MODEL_TYPES.contains(&t))
+        });
+    if let (false, Some(text)) = (MODEL_TYPES.contains(&model_type), text_model) {
+        let mut hub = read_object(text)?;
+        hub.read.insert(
+            0,
+            ("model_type".into(), model_type.chars().take(64).collect()),
+        );
+        hub.not_understood.extend(
+            object
+                .keys()
+                .filter(|key| key.contains("vision") || key.contains("audio"))
+                .take(8)
+                .map(|key| key.chars().take(64).collect()),
+        );
+        return Ok(hub);
+    }
+    read_object(object)
+}
+
+/// Reads one family's configuration object.
+fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError> {
     let model_type = object
         .get("model_type")
         .and_then(Value::as_str)
@@ -336,7 +371,13 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
             true => r.count("intermediate_size_mlp", Some(16384))?,
             false => expert_ffn,
         };
-        let vocab = r.count("vocab_size", None)?;
+        // Gemma's classes' own vocabularies where a text config leaves it out.
+        let vocab_default = match model_type {
+            "gemma2" => Some(256_000),
+            "gemma3_text" => Some(262_208),
+            _ => None,
+        };
+        let vocab = r.count("vocab_size", vocab_default)?;
         let tied = r.flag("tie_word_embeddings", gemma)?;
         let qwen3 = matches!(model_type, "qwen3" | "qwen3_moe");
         let deepseek = matches!(model_type, "deepseek_v2" | "deepseek_v3");
