@@ -20,6 +20,8 @@
 //! that key takes its default. Decoding is total: no string makes it panic.
 
 use crate::config::{Config, ModelSpec};
+use crate::frameworks::hf::Framework;
+use crate::frameworks::runtime::Accounting;
 use crate::input::{Field, InputError, InputErrorKind, Written};
 
 /// The version of the link contract that [`encode`] writes.
@@ -181,28 +183,6 @@ pub fn decode(query: &str) -> DecodedLink {
 
 /// The problem of `field`'s value, valid alone but not with the others, which
 /// the decoder sets aside: the key and the value as the link wrote them.
-/// The fields a configuration's check may set aside, each back to its default.
-const SET_ASIDE: [Field; 18] = [
-    Field::Ep,
-    Field::Tp,
-    Field::Pp,
-    Field::Vpp,
-    Field::Cp,
-    Field::Sp,
-    Field::PpFirst,
-    Field::PpLast,
-    Field::Accounting,
-    Field::Amp,
-    Field::Framework,
-    Field::RecomputeMethod,
-    Field::RecomputeLayers,
-    Field::Sharding,
-    Field::ShardGroup,
-    Field::Achieved,
-    Field::Precision,
-    Field::LargestLayer,
-];
-
 fn set_aside(pairs: &[(String, String)], field: Field, error: InputError) -> LinkProblem {
     let key = field.key();
     let value = pairs
@@ -275,24 +255,89 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     // aside.
     for _ in 0..10 {
         match config.setup() {
-            // The field at fault takes its default (a mixture of experts'
-            // refused adapters: the method, unless the targets are at fault),
-            // written through its own declaration.
-            Err(error)
-                if error.kind == InputErrorKind::DenseOnly || SET_ASIDE.contains(&error.field) =>
-            {
-                let field = match error.kind {
-                    InputErrorKind::DenseOnly if error.field != Field::Targets => Field::Method,
-                    _ => error.field,
-                };
+            Err(error) if error.kind == InputErrorKind::DenseOnly => {
                 problems.push(set_aside(pairs, error.field, error));
-                let defaults = Config {
-                    model: default_model(),
-                    ..Config::default()
-                };
-                if config.model.is_some() || field.filled_by() != Some(Field::Model) {
-                    let _ = field.write(&mut config, &field.read(&defaults));
+                match error.field {
+                    Field::Targets => config.fine_tuning.targets = Default::default(),
+                    _ => config.fine_tuning.method = crate::memory::finetune::Method::Full,
                 }
+            }
+            Err(error) if error.field == Field::Ep => {
+                problems.push(set_aside(pairs, Field::Ep, error));
+                if let Some(model) = &mut config.model {
+                    model.ep = 1;
+                }
+            }
+            Err(error)
+                if matches!(
+                    error.field,
+                    Field::Tp
+                        | Field::Pp
+                        | Field::Vpp
+                        | Field::Cp
+                        | Field::Sp
+                        | Field::PpFirst
+                        | Field::PpLast
+                ) =>
+            {
+                problems.push(set_aside(pairs, error.field, error));
+                let layout = &mut config.runtime.layout;
+                let single = crate::memory::parallel::Layout::SINGLE;
+                match error.field {
+                    Field::Tp => layout.tp = single.tp,
+                    Field::Pp => layout.pp = single.pp,
+                    Field::Vpp => layout.vpp = single.vpp,
+                    Field::Cp => layout.cp = single.cp,
+                    Field::PpFirst => layout.first_layers = None,
+                    Field::PpLast => layout.last_layers = None,
+                    _ => layout.sp = single.sp,
+                }
+            }
+            Err(error) if error.field == Field::Accounting => {
+                problems.push(set_aside(pairs, Field::Accounting, error));
+                config.runtime.accounting = Accounting::Course;
+            }
+            Err(error) if error.field == Field::Amp => {
+                problems.push(set_aside(pairs, Field::Amp, error));
+                config.amp = false;
+            }
+            Err(error) if error.field == Field::Framework => {
+                problems.push(set_aside(pairs, Field::Framework, error));
+                if let Some(model) = &mut config.model {
+                    model.framework = Framework::Megatron;
+                }
+            }
+            Err(error)
+                if matches!(error.field, Field::RecomputeMethod | Field::RecomputeLayers) =>
+            {
+                problems.push(set_aside(pairs, error.field, error));
+                if let Some(model) = &mut config.model {
+                    let every = crate::memory::activations::Checkpointing::EVERY_LAYER;
+                    match error.field {
+                        Field::RecomputeMethod => model.checkpointing.method = every.method,
+                        _ => model.checkpointing.layers = every.layers,
+                    }
+                }
+            }
+            Err(error) if error.field == Field::Sharding => {
+                problems.push(set_aside(pairs, Field::Sharding, error));
+                config.runtime.sharding = crate::Sharding::DeepSpeed;
+            }
+            Err(error) if error.field == Field::ShardGroup => {
+                problems.push(set_aside(pairs, Field::ShardGroup, error));
+                config.runtime.shard_group = None;
+            }
+            Err(error) if error.field == Field::Achieved => {
+                problems.push(set_aside(pairs, Field::Achieved, error));
+                config.runtime.speed.achieved_tflops = None;
+            }
+            Err(error) if error.field == Field::Precision => {
+                problems.push(set_aside(pairs, Field::Precision, error));
+                config.precision = Config::default().precision;
+            }
+            Err(error) if error.field == Field::LargestLayer => {
+                problems.push(set_aside(pairs, Field::LargestLayer, error));
+                config.runtime.largest_layer_millions = None;
             }
             _ => break,
         }
