@@ -272,6 +272,55 @@ fn a_multimodal_config_is_read_by_its_language_model() {
     );
 }
 
+/// Valid JSON describing an impossible model is refused by the key at fault
+/// (issue 26): heads not dividing the width, key/value heads not dividing the
+/// heads, more experts per token than experts, more leading dense layers
+/// than layers, no layers.
+#[test]
+fn an_impossible_config_names_its_key() {
+    let base = r#""model_type": "qwen3_moe", "hidden_size": 64, "num_hidden_layers": 2,
+        "intermediate_size": 64, "vocab_size": 50, "num_experts": 4,
+        "moe_intermediate_size": 8, "head_dim": 0"#;
+    for (extra, key) in [
+        (r#""num_attention_heads": 7"#, "num_attention_heads"),
+        (
+            r#""num_attention_heads": 4, "num_key_value_heads": 3"#,
+            "num_key_value_heads",
+        ),
+        (
+            r#""num_attention_heads": 4, "num_experts_per_tok": 5"#,
+            "num_experts_per_tok",
+        ),
+        (
+            r#""num_attention_heads": 4, "num_experts_per_tok": 0"#,
+            "num_experts_per_tok",
+        ),
+        (
+            r#""num_attention_heads": 4, "num_hidden_layers": 0"#,
+            "num_hidden_layers",
+        ),
+    ] {
+        let text = format!("{{{base}, \"num_experts_per_tok\": 2, {extra}}}");
+        assert_eq!(
+            read_config(&text),
+            Err(HubConfigError::Invalid(key.into())),
+            "{extra}"
+        );
+    }
+    let glm = r#"{"model_type": "glm4_moe", "hidden_size": 64, "num_attention_heads": 4,
+        "num_hidden_layers": 2, "intermediate_size": 64, "vocab_size": 50,
+        "first_k_dense_replace": 3}"#;
+    assert_eq!(
+        read_config(glm),
+        Err(HubConfigError::Invalid("first_k_dense_replace".into()))
+    );
+    let gpt2 = r#"{"model_type": "gpt2", "n_embd": 100, "n_head": 7}"#;
+    assert_eq!(
+        read_config(gpt2),
+        Err(HubConfigError::Invalid("n_head".into()))
+    );
+}
+
 /// Issue 26: random variants of every family read (seeded, small shapes,
 /// `scripts/measure-counts`) count as transformers 5.24 builds them.
 #[test]
@@ -419,10 +468,11 @@ fn bad_json_is_a_clear_error() {
         Err(HubConfigError::UnknownModelType(t)) => assert_eq!(t.len(), 64),
         other => panic!("{other:?}"),
     }
-    // Impossible architectures read, then the core's own checks refuse them.
-    let zero_heads = llama(r#", "num_attention_heads": 0"#).unwrap();
-    let config = Config::default().with_hub_config(&zero_heads);
-    assert!(config.report().is_err());
+    // Impossible architectures are refused by the key at fault.
+    assert_eq!(
+        llama(r#", "num_attention_heads": 0"#),
+        Err(HubConfigError::Invalid("num_attention_heads".into()))
+    );
 }
 
 /// What the lazily loaded reader sends the page is the link of the form with

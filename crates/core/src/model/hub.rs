@@ -308,6 +308,41 @@ pub fn read_config(text: &str) -> Result<HubConfig, HubConfigError> {
     read_object(object)
 }
 
+/// A configuration transformers would refuse or could not build, named by
+/// the key at fault: no layers, width, heads or vocabulary; heads not
+/// dividing the width (without a head size of their own or latent
+/// attention); key/value heads not dividing the heads; more experts per
+/// token than experts; more leading dense layers than layers.
+fn impossible(model_type: &str, a: &Architecture) -> Result<(), HubConfigError> {
+    let gpt2 = model_type == "gpt2";
+    let key = |hf: &str, gpt: &str| HubConfigError::Invalid(if gpt2 { gpt } else { hf }.into());
+    let checks = [
+        (a.layers == 0, key("num_hidden_layers", "n_layer")),
+        (a.hidden == 0, key("hidden_size", "n_embd")),
+        (a.vocab == 0, key("vocab_size", "vocab_size")),
+        (
+            a.heads == 0 || a.head_dim == 0 && !a.mla.is_latent() && a.hidden % a.heads != 0,
+            key("num_attention_heads", "n_head"),
+        ),
+        (
+            a.kv_heads == 0 || a.heads % a.kv_heads.max(1) != 0,
+            key("num_key_value_heads", "n_head"),
+        ),
+        (
+            a.moe.is_moe() && (a.moe.top_k == 0 || a.moe.top_k > a.moe.experts),
+            key("num_experts_per_tok", "n_head"),
+        ),
+        (
+            a.moe.is_moe() && a.moe.dense_layers > a.layers,
+            key("first_k_dense_replace", "n_layer"),
+        ),
+    ];
+    match checks.into_iter().find(|(wrong, _)| *wrong) {
+        Some((_, error)) => Err(error),
+        None => Ok(()),
+    }
+}
+
 /// Reads one family's configuration object.
 fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError> {
     let model_type = object
@@ -583,6 +618,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             mla,
         }
     };
+    impossible(model_type, &architecture)?;
     let not_understood = object
         .keys()
         .filter(|key| {
