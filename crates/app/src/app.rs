@@ -63,7 +63,15 @@ mod sections {
     /// The numbers' formats and the optimizer (its bytes said underneath).
     pub const RECIPE: [Field; 3] = [Precision, Amp, Optimizer];
     /// What is trained: every parameter, or adapters (their settings hidden without).
-    pub const FINE_TUNING: [Field; 5] = [Method, Rank, Targets, Quant, DoubleQuant];
+    pub const FINE_TUNING: [Field; 7] = [
+        Method,
+        Rank,
+        Targets,
+        LoraDropout,
+        AdapterDtype,
+        Quant,
+        DoubleQuant,
+    ];
     /// The step: gradients' format, batch, sequence and what is kept for backward.
     pub const STEP: [Field; 9] = [
         GradAcc,

@@ -146,8 +146,14 @@ fn flash_attention_2_is_counted_as_sdpa_and_megatron_stays_the_default() {
     let arch: Architecture = model_preset("llama3-8b").unwrap().architecture;
     let setup = vram_core::config::ModelSpec::of(model_preset("llama3-8b").unwrap())
         .activation_setup(vram_core::Precision::Bf16Pure);
-    let sdpa = hf_activation_memory(&arch, &setup, Numerics::Pure16, Attention::Sdpa);
-    let fa2 = hf_activation_memory(&arch, &setup, Numerics::Pure16, Attention::FlashAttention2);
+    let sdpa = hf_activation_memory(&arch, &setup, Numerics::Pure16, Attention::Sdpa, None);
+    let fa2 = hf_activation_memory(
+        &arch,
+        &setup,
+        Numerics::Pure16,
+        Attention::FlashAttention2,
+        None,
+    );
     assert_eq!(sdpa, fa2);
     let megatron = link::decode("model=llama3-8b").config.report().unwrap();
     let hf = link::decode("model=llama3-8b&framework=hf")

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use vram_core::config::ModelSpec;
 use vram_core::input::link::{decode, encode};
-use vram_core::memory::finetune::{FineTuning, Method, Quant, Targets};
+use vram_core::memory::finetune::{AdapterDtype, FineTuning, Method, Quant, Targets};
 use vram_core::model::architecture::MODEL_PRESETS;
 use vram_core::{
     Config, Field, GradientPrecision, Optimizer, Part, Parts, Precision, Strategy as ZeroStrategy,
@@ -93,14 +93,22 @@ fn any_fine_tuning() -> impl Strategy<Value = (Option<ModelSpec>, FineTuning)> {
         prop::sample::select(Targets::ALL.to_vec()),
         prop::sample::select(Quant::ALL.to_vec()),
         any::<bool>(),
+        prop::sample::select(vec![0.0, 0.05, 0.1, 0.5]),
+        prop::sample::select(AdapterDtype::ALL.to_vec()),
     )
-        .prop_map(|(method, rank, targets, quant, double_quant)| FineTuning {
-            method,
-            rank,
-            targets,
-            quant,
-            double_quant,
-        });
+        .prop_map(
+            |(method, rank, targets, quant, double_quant, lora_dropout, adapter_dtype)| {
+                FineTuning {
+                    method,
+                    rank,
+                    targets,
+                    quant,
+                    double_quant,
+                    lora_dropout,
+                    adapter_dtype,
+                }
+            },
+        );
     prop_oneof![
         Just((None, FineTuning::default())),
         (

@@ -137,9 +137,10 @@ pub fn notes(t: &Text, report: &Report) -> String {
             }
             _ => (t.activations_line, formula),
         };
-        let lora = report
-            .lora_activation_derivation()
-            .map(|lora| text::fill(t.lora_adds, &[&lora]));
+        let lora = report.lora_activation_derivation().map(|lora| {
+            let hf = model.framework == vram_core::frameworks::hf::Framework::Hf;
+            text::fill(if hf { t.lora_adds_hf } else { t.lora_adds }, &[&lora])
+        });
         let formula = formula + lora.as_deref().unwrap_or_default();
         parts.push(text::fill(
             template,

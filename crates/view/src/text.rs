@@ -284,6 +284,9 @@ texts! {
     lora_adds: &'static str =
         "; LoRA adds {} (n adapted matrices per layer, r their rank)",
         "；LoRA 另加 {}（n 为每层加了适配器的矩阵数，r 为秩）";
+    lora_adds_hf: &'static str =
+        "; LoRA's adapters keep {} more (each adapted layer's input, cast to the adapters' dtype, with dropout its own copy and mask; lora_B's r-wide input), as PEFT 0.21 keeps them",
+        "；LoRA 适配器另保留 {}（每个加了适配器的层的输入，转成适配器精度；开启 dropout 时各自一份副本和掩码；lora_B 的 r 维输入），与 PEFT 0.21 实测一致";
     activations_line_general: &'static str =
         "Activations per GPU (Korthikanti et al. 2022, generalised; not sharded by ZeRO), {} × {} tokens:\n{},\n\
          with L_d dense and L_e expert layers, A the attention's values per token (4h + q + k + v + o, latent \
@@ -336,6 +339,12 @@ texts! {
     label_quant: &'static str = "Base stored as", "基座存储格式";
     quant: [&'static str; 2] = ["NF4, 4 bits", "LLM.int8, 8 bits"], ["NF4（4 位）", "LLM.int8（8 位）"];
     label_double_quant: &'static str = "Double quantisation", "双重量化";
+    label_lora_dropout: &'static str = "LoRA dropout", "LoRA dropout 概率";
+    hint_lora_dropout: &'static str =
+        "With dropout each adapter keeps its own copy of its input and a mask (Hugging Face's accounting).",
+        "开启后每个适配器各自保留一份输入副本和掩码（Hugging Face 口径）。";
+    label_adapter_dtype: &'static str = "Adapter dtype", "适配器精度";
+    adapter_dtype: [&'static str; 2] = ["fp32 (PEFT's default)", "the model's"], ["fp32（PEFT 默认）", "与模型相同"];
     label_amp: &'static str = "Autocast (AMP)", "自动混合精度（autocast）";
     hint_amp: &'static str = "fp32 weights and gradients, 16-bit compute, no master copy (Trainer(bf16=True)).",
         "fp32 权重与梯度、16 位计算、无主副本（Trainer(bf16=True) 的做法）。";
@@ -721,6 +730,8 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Targets => (t.label_targets, "", None),
         Field::Quant => (t.label_quant, "", None),
         Field::DoubleQuant => (t.label_double_quant, "", None),
+        Field::LoraDropout => (t.label_lora_dropout, "", Some(t.hint_lora_dropout)),
+        Field::AdapterDtype => (t.label_adapter_dtype, "", None),
         Field::Amp => (t.label_amp, "", Some(t.hint_amp)),
         Field::BufferFactor => (t.label_buffer_factor, "×", Some(t.hint_buffer_factor)),
         Field::Dropout => (t.label_dropout, "", Some(t.hint_dropout)),
@@ -855,6 +866,7 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::Attention => &t.attention,
         Field::Targets => &t.targets,
         Field::Quant => &t.quant,
+        Field::AdapterDtype => &t.adapter_dtype,
         // Set by a link only, and said in its keys.
         Field::Show => return Field::Show.choices().to_vec(),
         // The flags: "0", "1".

@@ -32,6 +32,11 @@
 //!   until backward: 2 bytes per weight of the blocks' projections and the
 //!   output head.
 //!
+//! LoRA (`method=lora`, PEFT 0.21 on a frozen base) keeps what the frozen
+//! layers need to pass gradients back and what the adapters need for their own
+//! (checked against 192 measured cases, `crates/core/tests/measured/lora.json`,
+//! `scripts/measure-lora-activations`): see [`HfLora`].
+//!
 //! What the CPU measurement does not show: FlashAttention-2's kernels
 //! (`attn=flash_attention_2` is counted as SDPA's flash kernel, which saves the
 //! same tensors), dropout masks (none here: the configs train without dropout),
@@ -40,6 +45,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::memory::activations::{ActivationMemory, ActivationSetup, Recompute};
+use crate::memory::finetune::{block_linears, AdapterDtype, Adapters, Linear};
 use crate::memory::step::StepTransients;
 use crate::memory::Precision;
 use crate::model::architecture::{Architecture, Mlp};
@@ -124,15 +130,57 @@ pub fn numerics_of(precision: Precision) -> Numerics {
     }
 }
 
-/// What one step keeps for backward under Hugging Face transformers, per GPU.
-/// `per_layer` is one layer without checkpointing; `layers` what all keep;
+/// LoRA's adapters on a frozen base, as PEFT 0.21 trains them. What changes
+/// from full training, each measured:
+/// - a frozen linear keeps no input (its weight needs no gradient), so the
+///   norms keep their fp32 input and root only (4sbh + 4sb), the MLP its gate,
+///   up and SiLU outputs (3e·sbf), the final norm and the output head nothing
+///   more, and the token ids are not kept; under autocast each frozen weight's
+///   16-bit copy is still kept (the input's gradient needs it);
+/// - the first layer's input needs no gradient (the embeddings are frozen): its
+///   first norm keeps nothing, and what reads that norm's output (q, k, v and
+///   their adapters' dropout) keeps nothing for it either;
+/// - each adapted layer's `lora_A` keeps its input: the base's own tensor, one
+///   for all the adapters reading it, when the adapters share the base's dtype;
+///   else its own cast (fp32 for PEFT's default fp32 adapters on a 16-bit base,
+///   16 bits under autocast); with dropout, its own dropout's output and what
+///   the dropout keeps (see [`Self::dropout_on_cpu`]); `lora_B` keeps the
+///   r-wide output of `lora_A`; under autocast both adapter weights' 16-bit copies;
+/// - gradient checkpointing keeps the layers' inputs, as for full training.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HfLora {
+    /// The adapters: which layers, their rank, dropout and dtype.
+    pub adapters: Adapters,
+    /// What each adapter's dropout keeps, a value: on a GPU one byte (CUDA's
+    /// fused dropout keeps a boolean mask); on the CPU, where the measurement
+    /// ran, the noise tensor it multiplies by, in the dropout's dtype (fp32
+    /// under autocast, where it runs before `lora_A`'s cast).
+    pub dropout_on_cpu: bool,
+}
+
+impl HfLora {
+    /// LoRA as it runs on a GPU.
+    pub const fn on_gpu(adapters: Adapters) -> HfLora {
+        HfLora {
+            adapters,
+            dropout_on_cpu: false,
+        }
+    }
+}
+
+/// What one step keeps for backward under Hugging Face transformers, per GPU,
+/// training every parameter or, with `lora`, LoRA's adapters on a frozen base.
+/// `per_layer` is one layer without checkpointing (with LoRA, one after the
+/// first, adapters apart); `layers` what all keep (adapters apart);
 /// `embeddings_and_logits` everything outside them, the output logits and, under
-/// autocast, the weights' 16-bit copies included.
+/// autocast, the weights' 16-bit copies included; `adapters` what only the
+/// adapters keep.
 pub fn hf_activation_memory(
     arch: &Architecture,
     setup: &ActivationSetup,
     numerics: Numerics,
     attention: Attention,
+    lora: Option<HfLora>,
 ) -> ActivationMemory {
     let s = f64::from(setup.seq_len);
     let b = f64::from(setup.micro_batch);
@@ -199,12 +247,45 @@ pub fn hf_activation_memory(
             )
         }
     };
+    let rope = if checkpointed { 0.0 } else { rope };
+    if let Some(lora) = lora {
+        // The frozen model's layers, a first and the others, and the adapters'.
+        let autocast = numerics == Numerics::Autocast16;
+        let kept_norm = 4.0 * sbh + 4.0 * sb;
+        // Autocast's 16-bit casts of the inputs of q, k, v, gate and up, which
+        // frozen layers do not keep.
+        let casts = if autocast { 10.0 * sbh } else { 0.0 };
+        let attention =
+            per_layer - 2.0 * norm - weight_bytes(arch, autocast, true) - mlp_kept(numerics, sb, f);
+        let base = |first: bool| {
+            let norms = if first { kept_norm } else { 2.0 * kept_norm };
+            norms + attention - casts + 3.0 * e * sb * f + weight_bytes(arch, autocast, !first)
+        };
+        let adapters = |first: bool| lora_kept(arch, &lora, numerics, e, sb, first);
+        let (base_layers, adapter_layers) = if checkpointed {
+            (layers * layer_input, 0.0)
+        } else {
+            (
+                base(true) + (layers - 1.0) * base(false),
+                adapters(true) + (layers - 1.0) * adapters(false),
+            )
+        };
+        let outside = rope + kept_norm + weight_copies + 4.0 * sb * v + labels + 4.0 + e * sb * v;
+        return ActivationMemory {
+            per_layer: Bytes::new(base(false)),
+            layers: Bytes::new(base_layers),
+            embeddings_and_logits: Bytes::new(outside),
+            adapters: Bytes::new(adapter_layers),
+            total: Bytes::new(base_layers + adapter_layers + outside),
+            at_loss: Bytes::new(base_layers + adapter_layers + outside),
+            rebuilding: None,
+        };
+    }
     let kept_layers = if checkpointed {
         layers * layer_input
     } else {
         layers * per_layer
     };
-    let rope = if checkpointed { 0.0 } else { rope };
     let outside = 8.0 * sb
         + rope
         + norm
@@ -224,6 +305,104 @@ pub fn hf_activation_memory(
         at_loss: Bytes::new(kept_layers + outside),
         rebuilding: None,
     }
+}
+
+/// What full training's MLP keeps: the gate's and the up projection's outputs,
+/// the SiLU's and the product (4e·sbf), and under autocast the gate's and up's
+/// 16-bit casts of their input (2 × 2sbh, counted with the attention's casts
+/// by the caller).
+fn mlp_kept(numerics: Numerics, sb: f64, f: f64) -> f64 {
+    match numerics {
+        Numerics::Fp32 => 16.0 * sb * f,
+        Numerics::Pure16 | Numerics::Autocast16 => 8.0 * sb * f,
+    }
+}
+
+/// Under autocast, the 16-bit copies of one block's linear weights that its
+/// backward keeps (2 bytes each): every one, or without `with_qkv` the
+/// attention's output and the MLP's only (the first layer's q, k and v pass no
+/// gradient back under LoRA). Nothing outside autocast.
+fn weight_bytes(arch: &Architecture, autocast: bool, with_qkv: bool) -> f64 {
+    if !autocast {
+        return 0.0;
+    }
+    block_linears(arch)
+        .filter(|&(role, _, _)| {
+            with_qkv || !matches!(role, Linear::Query | Linear::Key | Linear::Value)
+        })
+        .map(|(_, d_in, d_out)| 2.0 * (d_in * d_out) as f64)
+        .sum()
+}
+
+/// What LoRA's adapters keep in one layer (the first if `first`), `e` bytes a
+/// value of the model's compute, `sb` tokens ([`HfLora`]).
+fn lora_kept(
+    arch: &Architecture,
+    lora: &HfLora,
+    numerics: Numerics,
+    e: f64,
+    sb: f64,
+    first: bool,
+) -> f64 {
+    let autocast = numerics == Numerics::Autocast16;
+    let a = &lora.adapters;
+    let r = f64::from(a.rank);
+    // lora_A's input: its own cast unless the adapters share the model's dtype.
+    let cast = match (numerics, a.adapter_dtype) {
+        (Numerics::Autocast16, _) | (Numerics::Pure16, AdapterDtype::Model) => 2.0,
+        (Numerics::Fp32, _) | (Numerics::Pure16, AdapterDtype::Fp32) => 4.0,
+    };
+    let own_copy = autocast || cast != e;
+    let mask = match (lora.dropout_on_cpu, autocast) {
+        (false, _) => 1.0,
+        (true, true) => 4.0,
+        (true, false) => cast,
+    };
+    // Which inputs an adapter already keeps: q, k and v's; the attention's
+    // output (kept by the attention itself); gate and up's; down's.
+    let (mut kept, mut read) = (0.0, [false, true, false, false]);
+    for (role, d_in, d_out) in block_linears(arch).filter(|&(role, _, _)| a.targets.includes(role))
+    {
+        let width = d_in as f64;
+        // The first layer's q, k and v read a tensor that needs no gradient.
+        let passes_gradient =
+            !(first && matches!(role, Linear::Query | Linear::Key | Linear::Value));
+        kept += if a.dropout {
+            cast * sb * width
+                + if passes_gradient {
+                    mask * sb * width
+                } else {
+                    0.0
+                }
+        } else if own_copy {
+            cast * sb * width
+        } else {
+            // One tensor for every adapter reading it.
+            let input = match role {
+                Linear::Query | Linear::Key | Linear::Value => 0,
+                Linear::Output => 1,
+                Linear::MlpIn => 2,
+                Linear::MlpOut => 3,
+            };
+            let first_reader = !read[input];
+            read[input] = true;
+            if first_reader {
+                e * sb * width
+            } else {
+                0.0
+            }
+        };
+        kept += cast * sb * r;
+        if autocast {
+            kept += 2.0 * r * d_out as f64
+                + if passes_gradient {
+                    2.0 * r * width
+                } else {
+                    0.0
+                };
+        }
+    }
+    kept
 }
 
 /// What a Hugging Face step holds beyond what it keeps for backward, as
@@ -308,7 +487,7 @@ pub fn hf_step_transients(
     } else {
         0.0
     };
-    let per_layer = hf_activation_memory(arch, setup, numerics, attention).per_layer;
+    let per_layer = hf_activation_memory(arch, setup, numerics, attention, None).per_layer;
     StepTransients {
         forward_end: Bytes::new(upcast + 4.0 + padded + cast_cache + inputs),
         backward_start: Bytes::new(8.0 * sbv - labels + 4.0 + inputs),

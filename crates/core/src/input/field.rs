@@ -23,7 +23,7 @@ use crate::gpu::gpu_preset;
 use crate::input::decimal::shortest_decimal;
 use crate::input::view::{Part, Parts};
 use crate::memory::activations::{Recompute, RecomputeMethod};
-use crate::memory::finetune::{Method, Quant, Targets};
+use crate::memory::finetune::{AdapterDtype, Method, Quant, Targets};
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
 use crate::model::architecture::{model_preset, Biases, Mlp, Norm, QkNorm as QkNormKind};
 
@@ -1032,6 +1032,32 @@ fields! {
         value: FLAG,
         read: |c| flag_text(c.fine_tuning.double_quant),
         write: |c, f, t| set(&mut c.fine_tuning.double_quant, parse_flag(f, t)),
+        ..BASE
+    },
+
+    /// The adapters' dropout probability (PEFT's `lora_dropout`).
+    LoraDropout => Declaration {
+        needs: Some(with_adapters),
+        key: "lora_dropout",
+        label: "LoRA dropout",
+        value: number(Unit::Probability, 0.0, 0.95),
+        read: |c| shortest_decimal(c.fine_tuning.lora_dropout),
+        write: |c, f, t| set(&mut c.fine_tuning.lora_dropout, f.parse_number(t)),
+        ..BASE
+    },
+    /// The adapters' dtype on a 16-bit base (PEFT's `autocast_adapter_dtype`).
+    AdapterDtype => Declaration {
+        needs: Some(with_adapters),
+        key: "adapter_dtype",
+        label: "adapter dtype",
+        value: Value::Choice(&["fp32", "model"]),
+        read: |c| c.fine_tuning.adapter_dtype.key().to_string(),
+        write: |c, f, t| {
+            set(
+                &mut c.fine_tuning.adapter_dtype,
+                pick(f, &AdapterDtype::ALL, AdapterDtype::key, t),
+            )
+        },
         ..BASE
     },
 

@@ -92,11 +92,12 @@ impl Targets {
     }
 
     /// Whether a linear layer of `kind` gets an adapter.
-    const fn includes(self, kind: Linear) -> bool {
+    pub const fn includes(self, kind: Linear) -> bool {
+        let mlp = matches!(kind, Linear::MlpIn | Linear::MlpOut);
         match self {
             Targets::Qv => matches!(kind, Linear::Query | Linear::Value),
-            Targets::Attn => !matches!(kind, Linear::Mlp),
-            Targets::Mlp => matches!(kind, Linear::Mlp),
+            Targets::Attn => !mlp,
+            Targets::Mlp => mlp,
             Targets::All => true,
         }
     }
@@ -125,9 +126,33 @@ impl Quant {
     }
 }
 
+/// The dtype PEFT gives the adapters' weights on a 16-bit base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum AdapterDtype {
+    /// fp32 (`get_peft_model(..., autocast_adapter_dtype=True)`, PEFT's default):
+    /// each adapted layer casts its input to fp32 for `lora_A`.
+    #[default]
+    Fp32,
+    /// The base model's dtype (`autocast_adapter_dtype=False`).
+    Model,
+}
+
+impl AdapterDtype {
+    /// Every dtype, in the order the page lists them.
+    pub const ALL: [AdapterDtype; 2] = [AdapterDtype::Fp32, AdapterDtype::Model];
+
+    /// The value in the link's `adapter_dtype` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            AdapterDtype::Fp32 => "fp32",
+            AdapterDtype::Model => "model",
+        }
+    }
+}
+
 /// How a model is fine-tuned: the method, and for adapters their rank and
-/// targets and the base's storage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// targets, dropout and dtype, and the base's storage.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct FineTuning {
     /// What is trained.
     pub method: Method,
@@ -139,6 +164,10 @@ pub struct FineTuning {
     pub quant: Quant,
     /// Whether QLoRA's NF4 absmaxes are quantised too (`bnb_4bit_use_double_quant`).
     pub double_quant: bool,
+    /// The adapters' dropout probability (`LoraConfig.lora_dropout`, 0 by default).
+    pub lora_dropout: f64,
+    /// The adapters' dtype on a 16-bit base.
+    pub adapter_dtype: AdapterDtype,
 }
 
 impl Default for FineTuning {
@@ -151,31 +180,39 @@ impl Default for FineTuning {
             targets: Targets::Qv,
             quant: Quant::Nf4,
             double_quant: true,
+            lora_dropout: 0.0,
+            adapter_dtype: AdapterDtype::Fp32,
         }
     }
 }
 
 /// A linear layer's role in a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Linear {
+pub enum Linear {
+    /// The query projection.
     Query,
+    /// The key projection.
     Key,
+    /// The value projection.
     Value,
+    /// The attention's output projection.
     Output,
-    Mlp,
+    /// An MLP matrix reading the block's normalised input (gate, up).
+    MlpIn,
+    /// The MLP's down projection, reading the MLP's hidden width.
+    MlpOut,
 }
 
 /// The linear layers of one block, as `(role, d_in, d_out)`: the attention
 /// projections, then the MLP's matrices (gate, up, down for SwiGLU; up, down for GELU).
-fn block_linears(arch: &Architecture) -> impl Iterator<Item = (Linear, u64, u64)> {
+pub fn block_linears(arch: &Architecture) -> impl Iterator<Item = (Linear, u64, u64)> {
     let h = u64::from(arch.hidden);
     let kv = arch.kv_width();
     let f = u64::from(arch.ffn);
-    let mlp: &[(u64, u64)] = match arch.mlp {
-        Mlp::SwiGlu => &[(0, 1), (0, 1), (1, 0)],
-        Mlp::Gelu => &[(0, 1), (1, 0)],
+    let mlp: &[Linear] = match arch.mlp {
+        Mlp::SwiGlu => &[Linear::MlpIn, Linear::MlpIn, Linear::MlpOut],
+        Mlp::Gelu => &[Linear::MlpIn, Linear::MlpOut],
     };
-    let width = move |side: u64| if side == 0 { h } else { f };
     let q = arch.q_width();
     [
         (Linear::Query, h, q),
@@ -184,10 +221,10 @@ fn block_linears(arch: &Architecture) -> impl Iterator<Item = (Linear, u64, u64)
         (Linear::Output, q, h),
     ]
     .into_iter()
-    .chain(
-        mlp.iter()
-            .map(move |&(from, to)| (Linear::Mlp, width(from), width(to))),
-    )
+    .chain(mlp.iter().map(move |&role| match role {
+        Linear::MlpOut => (role, f, h),
+        _ => (role, h, f),
+    }))
 }
 
 /// The adapters' parameters, exactly as PEFT counts them: `r·(d_in + d_out)`
@@ -276,6 +313,12 @@ pub struct Adapters {
     pub adapted_per_layer: u64,
     /// The adapters' rank.
     pub rank: u32,
+    /// Which linear layers have one.
+    pub targets: Targets,
+    /// Whether the adapters' dropout is on (`lora_dropout` above 0).
+    pub dropout: bool,
+    /// The adapters' dtype on a 16-bit base.
+    pub adapter_dtype: AdapterDtype,
 }
 
 impl Adapters {
@@ -323,6 +366,9 @@ impl FineTuning {
             working_bytes,
             adapted_per_layer: adapted_per_layer(arch, self.targets),
             rank: self.rank,
+            targets: self.targets,
+            dropout: self.lora_dropout > 0.0,
+            adapter_dtype: self.adapter_dtype,
         })
     }
 }

@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Config, ModelSpec};
 use crate::format::MemoryUnit;
 use crate::frameworks::deepspeed::Offload;
-use crate::frameworks::hf::{hf_activation_memory, hf_step_transients, Framework, Numerics};
+use crate::frameworks::hf::{
+    hf_activation_memory, hf_step_transients, Framework, HfLora, Numerics,
+};
 use crate::frameworks::runtime::{Accounting, BeyondGpu, Runtime};
 use crate::input::{Field, InputError};
 use crate::memory::activations::stage_activations;
@@ -319,8 +321,10 @@ impl Report {
         let layout = runtime.layout;
         let memory_of = |arch: &Architecture, setup: &ActivationSetup, rank: u32| {
             let mut memory = match hf {
+                // Hugging Face's accounting has LoRA's own (measured with PEFT).
                 Some((numerics, attention)) => {
-                    hf_activation_memory(arch, setup, numerics, attention)
+                    let lora = adapters.map(HfLora::on_gpu);
+                    return hf_activation_memory(arch, setup, numerics, attention, lora);
                 }
                 None => stage_activations(arch, setup, &layout, rank, microbatches),
             };
@@ -749,6 +753,10 @@ impl Report {
         let setup = model.activation_setup(self.setup.precision());
         let adapters = self.activations.map_or(Bytes::ZERO, |a| a.adapters);
         let lora = self.setup.adapters().filter(|_| adapters.get() > 0.0)?;
+        // Hugging Face's accounting has no one-line formula for them (`HfLora`).
+        if model.framework == Framework::Hf {
+            return Some(crate::format::format_bytes(adapters, self.unit));
+        }
         Some(format!(
             "L·n·s·b·r·e = {} × {} × {} × {} × {} × {} B = {}",
             model.architecture.layers,

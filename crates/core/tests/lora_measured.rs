@@ -1,0 +1,152 @@
+//! LoRA on a frozen base, measured: what one training step keeps for backward
+//! with PEFT 0.21's adapters (`scripts/measure-lora-activations`: transformers
+//! 5.24, torch 2.15, CPU; 192 cases in `measured/lora.json`), reproduced to the
+//! byte by `framework=hf` with `method=lora` through links
+//! (`vram_core::frameworks::hf::HfLora` says what each term is). The runs with
+//! adapter dropout are reproduced with the CPU's dropout (a noise tensor kept
+//! in the dropout's dtype); the page counts a GPU's (a one-byte mask).
+//! Native only (it reads JSON with serde_json).
+#![cfg(not(target_arch = "wasm32"))]
+
+use serde::Deserialize;
+use vram_core::frameworks::hf::{hf_activation_memory, numerics_of, HfLora};
+use vram_core::input::link;
+
+#[derive(Deserialize)]
+struct Measured {
+    peft: String,
+    transformers: String,
+    rows: Vec<Row>,
+}
+
+#[derive(Deserialize)]
+struct Row {
+    model_type: String,
+    hidden: u32,
+    ffn: u32,
+    layers: u32,
+    heads: u32,
+    kv_heads: u32,
+    vocab: u32,
+    seq: u32,
+    micro_batch: u32,
+    numerics: String,
+    targets: String,
+    rank: u32,
+    lora_dropout: f64,
+    checkpointing: bool,
+    kept: u64,
+    trainable: u64,
+}
+
+fn measured() -> Measured {
+    serde_json::from_str(include_str!("measured/lora.json")).expect("the fixture")
+}
+
+/// The row as a link: Llama 2 7B's keys edited (Qwen2 from the Qwen2.5 preset),
+/// the step, LoRA's settings and the numerics (autocast as `amp=1`).
+fn query(row: &Row) -> String {
+    let model = if row.model_type == "qwen2" {
+        "qwen2.5-7b"
+    } else {
+        "llama2-7b"
+    };
+    let (dtype, adapter_dtype) = match row.numerics.as_str() {
+        "fp32" => ("fp32-pure", "fp32"),
+        "bf16-fp32-adapters" => ("bf16-pure", "fp32"),
+        "bf16-bf16-adapters" => ("bf16-pure", "model"),
+        _ => ("bf16&amp=1", "fp32"),
+    };
+    format!(
+        "model={model}&layers={}&hidden={}&ffn={}&heads={}&kv_heads={}&vocab={}&tied=0&seq={}&mbs={}\
+         &recompute={}&framework=hf&attn=sdpa&dtype={dtype}&method=lora&rank={}&targets={}\
+         &lora_dropout={}&adapter_dtype={adapter_dtype}",
+        row.layers,
+        row.hidden,
+        row.ffn,
+        row.heads,
+        row.kv_heads,
+        row.vocab,
+        row.seq,
+        row.micro_batch,
+        if row.checkpointing { "full" } else { "none" },
+        row.rank,
+        if row.targets == "qv" { "qv" } else { "all" },
+        row.lora_dropout,
+    )
+}
+
+#[test]
+fn every_measured_lora_step_is_kept_to_the_byte() {
+    let measured = measured();
+    assert_eq!(measured.peft, "0.21.0");
+    assert_eq!(measured.transformers, "5.24.0");
+    assert_eq!(measured.rows.len(), 192);
+    for row in &measured.rows {
+        let query = query(row);
+        let decoded = link::decode(&query);
+        assert!(
+            decoded.problems.is_empty(),
+            "{query}: {:?}",
+            decoded.problems
+        );
+        let config = decoded.config;
+        let report = config.report().expect("a report");
+        let adapters = report.setup.adapters().expect("LoRA");
+        assert_eq!(adapters.trainable, row.trainable, "{query}");
+        let kept = report.activations.expect("activations").total.get();
+        let model = config.model.expect("a model");
+        let precision = report.setup.precision();
+        let on_cpu = hf_activation_memory(
+            &model.architecture,
+            &model.activation_setup(precision),
+            numerics_of(precision),
+            model.hf_attention(),
+            Some(HfLora {
+                adapters,
+                dropout_on_cpu: true,
+            }),
+        )
+        .total
+        .get();
+        assert_eq!(on_cpu, row.kept as f64, "{query}");
+        // Without dropout the CPU and the GPU keep the same; with it a GPU's
+        // one-byte mask is less than the CPU's noise tensor, and only where a
+        // dropout's input passes a gradient (never with checkpointing).
+        if row.lora_dropout == 0.0 || row.checkpointing {
+            assert_eq!(kept, on_cpu, "{query}");
+        } else {
+            assert!(kept < on_cpu, "{query}");
+        }
+    }
+}
+
+/// What changes from full training, in one case worked by hand: Llama-MHA's
+/// first row (s = 64, b = 1, fp32, LoRA on q and v, no dropout). Full training
+/// keeps 3,465,484 B; LoRA drops per layer three of the norms' four fp32
+/// tensors of width h (the normalised tensors their weights need, and the
+/// second norm's output, which only the frozen MLP read; the first's output is
+/// the adapters' input) and the MLP's product (4·sbf), then the first layer's
+/// first norm (4·sbh + 4·sb), the token ids (8·sb) and the final norm's two
+/// (2 × 4·sbh), and adds lora_B's r-wide inputs (2 × 4·sb·r a layer).
+#[test]
+fn lora_keeps_less_than_full_training_as_worked_by_hand() {
+    let rows = measured().rows;
+    let row = &rows[0];
+    assert_eq!(
+        (
+            row.seq,
+            row.micro_batch,
+            row.numerics.as_str(),
+            row.targets.as_str()
+        ),
+        (64, 1, "fp32", "qv")
+    );
+    let (sb, h, f, r) = (64.0, 256.0, 688.0, 8.0);
+    let (sbh, sbf) = (sb * h, sb * f);
+    let full = 3_465_484.0;
+    let dropped =
+        2.0 * (3.0 * 4.0 * sbh + 4.0 * sbf) + (4.0 * sbh + 4.0 * sb) + 8.0 * sb + 2.0 * 4.0 * sbh;
+    let added = 2.0 * (2.0 * 4.0 * sb * r);
+    assert_eq!(full - dropped + added, row.kept as f64);
+}
