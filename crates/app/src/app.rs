@@ -35,12 +35,13 @@ mod sections {
     pub const ARCHITECTURE: [Field; 8] = [Layers, Hidden, Ffn, Heads, KvHeads, Vocab, Mlp, Tied];
     /// Beyond a Llama: a head size of its own, q/k norms, biases and norms,
     /// learned positions, experts and latent attention (in a fold of their own).
-    pub const BEYOND_LLAMA: [Field; 19] = [
+    pub const BEYOND_LLAMA: [Field; 21] = [
         HeadDim,
         QkNorm,
         Biases,
         Norm,
         SandwichNorms,
+        Sinks,
         Positions,
         Experts,
         TopK,
@@ -48,6 +49,7 @@ mod sections {
         SharedExperts,
         SharedFfn,
         SharedGate,
+        ExpertBiases,
         DenseLayers,
         Capacity,
         QRank,

@@ -58,6 +58,7 @@ impl ModelSpec {
                 head_dim: 0,
                 qk_norm: crate::model::architecture::QkNorm::None,
                 sandwich_norms: false,
+                attention_sinks: false,
                 moe: Moe::DENSE,
                 mla: Mla::NONE,
                 ..self.architecture

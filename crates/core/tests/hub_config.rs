@@ -30,7 +30,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 28);
+    assert_eq!(measured.len(), 30);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
@@ -332,7 +332,7 @@ fn random_variants_of_every_family_count_as_transformers_builds_them() {
     .unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     let variants = value["variants"].as_array().expect("variants");
-    assert_eq!(variants.len(), 72);
+    assert_eq!(variants.len(), 76);
     let mut families = std::collections::BTreeSet::new();
     for variant in variants {
         let config = variant["config"].to_string();
@@ -346,6 +346,32 @@ fn random_variants_of_every_family_count_as_transformers_builds_them() {
     }
     // Every family read but DeepSeek-V3 (its published config is measured).
     assert_eq!(families.len(), vram_core::model::hub::MODEL_TYPES.len() - 1);
+}
+
+/// gpt-oss (issue 26): attention sinks (one logit a head), q, k, v and o
+/// biases, a biased router and biased experts, every layer a mixture; its
+/// MXFP4 `quantization_config`, `experts_per_token` and layer types read or
+/// known as parameterless. gpt-oss-20b by hand: a layer's attention
+/// 2880 × (4096 + 2 × 512) + 4096 × 2880 + biases 4096 + 2 × 512 + 2880 + 64
+/// sinks = 26,550,144; its mixture 32 × 2880 router + 32 router biases +
+/// 32 × (3 × 2880 × 2880 + 2 × 2880 + 2880) = 796,631,072; two norms 5,760;
+/// 24 layers, two 201,088 × 2880 embeddings and a final norm: 20,914,757,184,
+/// the model card's 20.9 B (and transformers' count). Active: 4 of 32 experts.
+#[test]
+fn gpt_oss_reads_sinks_and_biased_experts() {
+    let hub = read_config(&config_text("gpt-oss-20b.json")).unwrap();
+    let a = hub.architecture;
+    assert!(a.attention_sinks && a.moe.biased);
+    assert_eq!(a.attention_params(), 26_550_144);
+    assert_eq!(a.param_count(), 20_914_757_184);
+    assert!(hub.not_understood.is_empty(), "{:?}", hub.not_understood);
+    let per_expert = 3 * 2880 * 2880 + 2 * 2880 + 2880;
+    assert_eq!(
+        a.active_param_count(),
+        20_914_757_184 - 24 * 28 * per_expert
+    );
+    let big = read_config(&config_text("gpt-oss-120b.json")).unwrap();
+    assert_eq!(big.architecture.param_count(), 116_829_156_672);
 }
 
 #[test]

@@ -370,6 +370,8 @@ texts! {
     hint_head_dim: &'static str = "0: hidden size ÷ heads. Qwen3 sets its own (128).", "0 表示 隐藏层维度 ÷ 头数；Qwen3 单独设定（128）。";
     label_qk_norm: &'static str = "Norms on q and k", "q、k 上的归一化";
     label_sandwich_norms: &'static str = "Four norms a layer (Gemma)", "每层四个归一化（Gemma）";
+    label_sinks: &'static str = "Attention sinks (gpt-oss)", "注意力 sink（gpt-oss）";
+    label_expert_bias: &'static str = "Router and expert biases (gpt-oss)", "路由器与专家偏置（gpt-oss）";
     label_experts: &'static str = "Routed experts", "路由专家数";
     hint_experts: &'static str = "0: a dense model. Memory follows all experts; compute the active ones.",
         "0 表示稠密模型。显存按全部专家计，计算量按激活的专家计。";
@@ -739,6 +741,8 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::HeadDim => (t.label_head_dim, "", Some(t.hint_head_dim)),
         Field::QkNorm => (t.label_qk_norm, "", None),
         Field::SandwichNorms => (t.label_sandwich_norms, "", None),
+        Field::Sinks => (t.label_sinks, "", None),
+        Field::ExpertBiases => (t.label_expert_bias, "", None),
         Field::Experts => (t.label_experts, "", Some(t.hint_experts)),
         Field::TopK => (t.label_top_k, "", None),
         Field::ExpertFfn => (t.label_expert_ffn, "", None),

@@ -1296,6 +1296,21 @@ fields! {
         |c| model_flag(c, |m| m.architecture.sandwich_norms),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.sandwich_norms),
     ),
+    /// Attention sinks, a learned logit a head (gpt-oss).
+    Sinks => beyond_dense(
+        "sinks", "attention sinks", FLAG,
+        |c| model_flag(c, |m| m.architecture.attention_sinks),
+        |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.attention_sinks),
+    ),
+    /// Biases on the router and the experts (gpt-oss).
+    ExpertBiases => Declaration {
+        needs: Some(with_experts),
+        ..beyond_dense(
+        "expert_bias", "router and expert biases", FLAG,
+        |c| model_flag(c, |m| m.architecture.moe.biased),
+        |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.moe.biased),
+    )
+    },
 }
 
 /// An optional count's text: empty when unset.

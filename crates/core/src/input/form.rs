@@ -368,7 +368,9 @@ mod tests {
                 Positions,
                 Biases,
                 Norm,
-                SandwichNorms
+                SandwichNorms,
+                Sinks,
+                ExpertBiases
             ]
         );
         assert!(

@@ -392,9 +392,17 @@ fn layer_split(arch: &Architecture, moe_layer: bool) -> (u64, u64, u64) {
     let moe = arch.moe;
     let matrices = arch.mlp.matrices();
     let shared = u64::from(moe.shared_experts) * matrices * h * u64::from(moe.shared_ffn);
-    let router = u64::from(moe.experts) * h;
+    // A biased mixture's router bias replicated, its experts' biases with them.
+    let router_bias = if moe.biased {
+        u64::from(moe.experts)
+    } else {
+        0
+    };
+    let router = u64::from(moe.experts) * h + router_bias;
     let gate = if moe.shared_gate { h } else { 0 };
-    let routed = u64::from(moe.experts) * matrices * h * u64::from(moe.expert_ffn);
+    let routed = u64::from(moe.experts) * matrices * h * u64::from(moe.expert_ffn)
+        + arch.moe_biases(u64::from(moe.experts))
+        - router_bias;
     (
         attention_split + shared,
         attention_replicated + norms + router + gate,

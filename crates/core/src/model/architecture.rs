@@ -190,6 +190,10 @@ pub struct Architecture {
     /// two), instead of two.
     #[serde(default)]
     pub sandwich_norms: bool,
+    /// Attention sinks: one learned logit a head and layer that the softmax
+    /// sees beside the keys' (gpt-oss's `sinks`).
+    #[serde(default)]
+    pub attention_sinks: bool,
     /// The mixture of experts; [`Moe::DENSE`] for a dense model.
     pub moe: Moe,
     /// Multi-head latent attention; [`Mla::NONE`] for the usual projections.
@@ -215,6 +219,10 @@ pub struct Moe {
     pub shared_gate: bool,
     /// Leading dense layers with the dense `ffn` (`first_k_dense_replace`).
     pub dense_layers: u32,
+    /// The router and every routed expert carry biases (gpt-oss: the router's
+    /// `bias`, each expert's `gate_up_proj_bias` and `down_proj_bias`).
+    #[serde(default)]
+    pub biased: bool,
 }
 
 impl Moe {
@@ -227,6 +235,7 @@ impl Moe {
         shared_ffn: 0,
         shared_gate: false,
         dense_layers: 0,
+        biased: false,
     };
 
     /// Whether the MLP is a mixture of experts.
@@ -353,7 +362,8 @@ impl Architecture {
             Biases::Qkv => q + 2 * kv,
             Biases::All | Biases::Attention => q + 2 * kv + h,
         };
-        2 * h * q + 2 * h * kv + biases + self.qk_norm_params()
+        let sinks = if self.attention_sinks { heads } else { 0 };
+        2 * h * q + 2 * h * kv + biases + self.qk_norm_params() + sinks
     }
 
     /// The norms around one layer's attention and MLP: two, or four with
@@ -397,6 +407,18 @@ impl Architecture {
             + routed * matrices * h * m.expert_ffn as u64
             + m.shared_experts as u64 * matrices * h * m.shared_ffn as u64
             + gate
+            + self.moe_biases(routed)
+    }
+
+    /// The router's and `routed` experts' biases of a biased mixture
+    /// ([`Moe::biased`]): the router's one a expert, each expert's on its
+    /// first matrices' outputs (2 × its width for SwiGLU) and on its output.
+    pub const fn moe_biases(&self, routed: u64) -> u64 {
+        if !self.moe.biased {
+            return 0;
+        }
+        let first = (self.mlp.matrices() - 1) * self.moe.expert_ffn as u64;
+        self.moe.experts as u64 + routed * (first + self.hidden as u64)
     }
 
     /// Layers whose MLP is dense: all of a dense model's, the leading ones of
@@ -581,6 +603,7 @@ const fn llama(
         head_dim: 0,
         qk_norm: QkNorm::None,
         sandwich_norms: false,
+        attention_sinks: false,
         moe: Moe::DENSE,
         mla: Mla::NONE,
     }
@@ -631,6 +654,7 @@ const fn gemma2(
     Architecture {
         head_dim,
         sandwich_norms: true,
+        attention_sinks: false,
         tied_embeddings: true,
         ..llama(layers, hidden, ffn, heads, kv_heads, 256_000)
     }
@@ -811,6 +835,34 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         },
     },
     ModelPreset {
+        id: "gpt-oss-20b",
+        name: "gpt-oss-20b",
+        architecture: Architecture {
+            biases: Biases::Attention,
+            head_dim: 64,
+            attention_sinks: true,
+            moe: Moe {
+                biased: true,
+                ..routed(32, 4, 2880)
+            },
+            ..llama(24, 2880, 2880, 64, 8, 201_088)
+        },
+    },
+    ModelPreset {
+        id: "gpt-oss-120b",
+        name: "gpt-oss-120b",
+        architecture: Architecture {
+            biases: Biases::Attention,
+            head_dim: 64,
+            attention_sinks: true,
+            moe: Moe {
+                biased: true,
+                ..routed(128, 4, 2880)
+            },
+            ..llama(36, 2880, 2880, 64, 8, 201_088)
+        },
+    },
+    ModelPreset {
         id: "deepseek-v2-lite",
         name: "DeepSeek-V2-Lite",
         architecture: Architecture {
@@ -842,6 +894,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
                 shared_ffn: 2048,
                 shared_gate: false,
                 dense_layers: 3,
+                biased: false,
             },
             mla: Mla {
                 q_rank: 1536,
@@ -871,6 +924,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             head_dim: 0,
             qk_norm: QkNorm::None,
             sandwich_norms: false,
+            attention_sinks: false,
             moe: Moe::DENSE,
             mla: Mla::NONE,
         },

@@ -89,7 +89,7 @@ impl core::fmt::Display for HubConfigError {
 
 /// The families read (`model_type`). A reading takes the preset of exactly
 /// its shape, or is a custom model ([`CUSTOM_MODEL`]).
-pub const MODEL_TYPES: [&str; 17] = [
+pub const MODEL_TYPES: [&str; 18] = [
     "llama",
     "llama4_text",
     "mistral",
@@ -106,6 +106,7 @@ pub const MODEL_TYPES: [&str; 17] = [
     "glm4_moe",
     "deepseek_v2",
     "deepseek_v3",
+    "gpt_oss",
     "gpt2",
 ];
 
@@ -379,6 +380,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             head_dim: 0,
             qk_norm: QkNorm::None,
             sandwich_norms: false,
+            attention_sinks: false,
             moe: Moe::DENSE,
             mla: Mla::NONE,
         }
@@ -391,9 +393,10 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
         // defaults); Gemma 3 norms q and k per head.
         let gemma = matches!(model_type, "gemma2" | "gemma3_text");
         let llama4 = model_type == "llama4_text";
+        let gpt_oss = model_type == "gpt_oss";
         let kv_default = if gemma {
             4
-        } else if llama4 {
+        } else if llama4 || gpt_oss {
             8
         } else {
             heads
@@ -410,6 +413,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
         let vocab_default = match model_type {
             "gemma2" => Some(256_000),
             "gemma3_text" => Some(262_208),
+            "gpt_oss" => Some(201_088),
             _ => None,
         };
         let vocab = r.count("vocab_size", vocab_default)?;
@@ -421,11 +425,17 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             _ if qwen3 => r.count("head_dim", Some(128))?,
             _ if gemma => r.count("head_dim", Some(256))?,
             _ if llama4 => r.count("head_dim", Some(128))?,
+            _ if gpt_oss => r.count("head_dim", Some(64))?,
             _ if object.contains_key("head_dim") => r.count("head_dim", Some(0))?,
             _ => 0,
         };
         let biases = match model_type {
             "qwen2" => Biases::Qkv,
+            // gpt-oss's q, k, v and o take `attention_bias` (true by default).
+            "gpt_oss" => match r.flag("attention_bias", true)? {
+                true => Biases::Attention,
+                false => Biases::None,
+            },
             // GLM-4.5's q, k and v take `attention_bias` (o never does).
             "glm4_moe" => match r.flag("attention_bias", false)? {
                 true => Biases::Qkv,
@@ -478,6 +488,21 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
                 expert_ffn: ffn,
                 ..Moe::DENSE
             },
+            // gpt-oss: every layer a mixture whose router and experts carry
+            // biases; `experts_per_token` repeats `num_experts_per_tok` for
+            // OpenAI's own code and is not read by transformers.
+            "gpt_oss" => {
+                if object.contains_key("experts_per_token") {
+                    r.count("experts_per_token", Some(4))?;
+                }
+                Moe {
+                    experts: r.count("num_local_experts", Some(128))?,
+                    top_k: r.count("num_experts_per_tok", Some(4))?,
+                    expert_ffn: ffn,
+                    biased: true,
+                    ..Moe::DENSE
+                }
+            }
             "qwen2_moe" | "qwen3_moe" => {
                 // Layer i is a mixture of experts unless it is in
                 // `mlp_only_layers` or (i + 1) is no multiple of
@@ -504,6 +529,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
                     shared_ffn,
                     shared_gate: shared_ffn > 0,
                     dense_layers,
+                    biased: false,
                 }
             }
             // Llama 4: every layer's experts and one shared expert of
@@ -541,6 +567,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
                     shared_ffn: expert_ffn,
                     shared_gate: false,
                     dense_layers: layers - sparse,
+                    biased: false,
                 }
             }
             // GLM-4.5: DeepSeek-V3's mixture (leading dense layers, shared
@@ -558,6 +585,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
                     shared_ffn: if shared_experts > 0 { expert_ffn } else { 0 },
                     shared_gate: false,
                     dense_layers: r.count("first_k_dense_replace", Some(1))?,
+                    biased: false,
                 }
             }
             _ if deepseek => {
@@ -579,6 +607,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
                     shared_ffn: if shared_experts > 0 { expert_ffn } else { 0 },
                     shared_gate: false,
                     dense_layers: r.count("first_k_dense_replace", Some(0))?,
+                    biased: false,
                 }
             }
             _ => Moe::DENSE,
@@ -614,6 +643,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
                 _ => QkNorm::None,
             },
             sandwich_norms: gemma,
+            attention_sinks: gpt_oss,
             moe,
             mla,
         }
