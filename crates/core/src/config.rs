@@ -59,6 +59,7 @@ impl ModelSpec {
                 qk_norm: crate::model::architecture::QkNorm::None,
                 sandwich_norms: false,
                 attention_sinks: false,
+                logit_softcap: false,
                 moe: Moe::DENSE,
                 mla: Mla::NONE,
                 ..self.architecture

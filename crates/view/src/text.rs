@@ -370,6 +370,7 @@ texts! {
     hint_head_dim: &'static str = "0: hidden size ÷ heads. Qwen3 sets its own (128).", "0 表示 隐藏层维度 ÷ 头数；Qwen3 单独设定（128）。";
     label_qk_norm: &'static str = "Norms on q and k", "q、k 上的归一化";
     label_sandwich_norms: &'static str = "Four norms a layer (Gemma)", "每层四个归一化（Gemma）";
+    label_softcap: &'static str = "Soft-capped logits (Gemma 2)", "logits 软上限（Gemma 2）";
     label_sinks: &'static str = "Attention sinks (gpt-oss)", "注意力 sink（gpt-oss）";
     label_expert_bias: &'static str = "Router and expert biases (gpt-oss)", "路由器与专家偏置（gpt-oss）";
     label_experts: &'static str = "Routed experts", "路由专家数";
@@ -742,6 +743,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::QkNorm => (t.label_qk_norm, "", None),
         Field::SandwichNorms => (t.label_sandwich_norms, "", None),
         Field::Sinks => (t.label_sinks, "", None),
+        Field::Softcap => (t.label_softcap, "", None),
         Field::ExpertBiases => (t.label_expert_bias, "", None),
         Field::Experts => (t.label_experts, "", Some(t.hint_experts)),
         Field::TopK => (t.label_top_k, "", None),

@@ -1302,6 +1302,12 @@ fields! {
         |c| model_flag(c, |m| m.architecture.attention_sinks),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.attention_sinks),
     ),
+    /// Soft-capped output logits (Gemma 2).
+    Softcap => beyond_dense(
+        "softcap", "soft-capped logits", FLAG,
+        |c| model_flag(c, |m| m.architecture.logit_softcap),
+        |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.logit_softcap),
+    ),
     /// Biases on the router and the experts (gpt-oss).
     ExpertBiases => Declaration {
         needs: Some(with_experts),

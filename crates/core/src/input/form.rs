@@ -370,6 +370,7 @@ mod tests {
                 Norm,
                 SandwichNorms,
                 Sinks,
+                Softcap,
                 ExpertBiases
             ]
         );

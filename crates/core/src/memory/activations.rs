@@ -423,8 +423,9 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
     };
     let total = activation_memory(arch, setup).total;
     format!(
-        "{symbols} + {two_e}·s·b·h + (e + 4)·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
-        number(e + 4.0),
+        "{symbols} + {two_e}·s·b·h + {}·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
+        logit_symbol(arch),
+        number(logit_bytes(arch, e)),
         arch.vocab,
         crate::format::format_bytes(total, unit)
     )
@@ -621,11 +622,32 @@ pub fn activation_derivation(
     };
     let total = activation_memory(architecture, setup).total;
     format!(
-        "{symbols} + {two_e}·s·b·h + (e + 4)·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
-        number(e + 4.0),
+        "{symbols} + {two_e}·s·b·h + {}·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
+        logit_symbol(architecture),
+        number(logit_bytes(architecture, e)),
         architecture.vocab,
         crate::format::format_bytes(total, unit)
     )
+}
+
+/// Bytes a logit keeps for backward: the logits (e) and the loss's fp32
+/// log-softmax (4), and soft-capped logits' tanh output (e more, measured on
+/// Gemma 2: `measured/attention-variants.json`).
+fn logit_bytes(arch: &Architecture, e: f64) -> f64 {
+    if arch.logit_softcap {
+        2.0 * e + 4.0
+    } else {
+        e + 4.0
+    }
+}
+
+/// The logits' term in a formula: `(e + 4)`, or `(2e + 4)` soft-capped.
+fn logit_symbol(arch: &Architecture) -> &'static str {
+    if arch.logit_softcap {
+        "(2e + 4)"
+    } else {
+        "(e + 4)"
+    }
 }
 
 /// What one GPU of pipeline rank `rank` keeps for the backward pass under
@@ -724,7 +746,7 @@ pub fn stage_activations(
         outside_layers += mask * s * b * h / outside * in_flight;
     }
     if rank == layout.pp - 1 {
-        outside_layers += 2.0 * e * s * b * h / outside + (e + 4.0) * s * b * v / tp;
+        outside_layers += 2.0 * e * s * b * h / outside + logit_bytes(arch, e) * s * b * v / tp;
     }
     let peak = rebuilding.map_or(layers, |r| r.max(layers));
     ActivationMemory {

@@ -194,6 +194,10 @@ pub struct Architecture {
     /// sees beside the keys' (gpt-oss's `sinks`).
     #[serde(default)]
     pub attention_sinks: bool,
+    /// The output logits soft-capped, `cap·tanh(logits / cap)` (Gemma 2's
+    /// `final_logit_softcapping`): their tanh keeps one more copy for backward.
+    #[serde(default)]
+    pub logit_softcap: bool,
     /// The mixture of experts; [`Moe::DENSE`] for a dense model.
     pub moe: Moe,
     /// Multi-head latent attention; [`Mla::NONE`] for the usual projections.
@@ -604,6 +608,7 @@ const fn llama(
         qk_norm: QkNorm::None,
         sandwich_norms: false,
         attention_sinks: false,
+        logit_softcap: false,
         moe: Moe::DENSE,
         mla: Mla::NONE,
     }
@@ -655,6 +660,7 @@ const fn gemma2(
         head_dim,
         sandwich_norms: true,
         attention_sinks: false,
+        logit_softcap: true,
         tied_embeddings: true,
         ..llama(layers, hidden, ffn, heads, kv_heads, 256_000)
     }
@@ -841,6 +847,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             biases: Biases::Attention,
             head_dim: 64,
             attention_sinks: true,
+            logit_softcap: false,
             moe: Moe {
                 biased: true,
                 ..routed(32, 4, 2880)
@@ -855,6 +862,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             biases: Biases::Attention,
             head_dim: 64,
             attention_sinks: true,
+            logit_softcap: false,
             moe: Moe {
                 biased: true,
                 ..routed(128, 4, 2880)
@@ -925,6 +933,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             qk_norm: QkNorm::None,
             sandwich_norms: false,
             attention_sinks: false,
+            logit_softcap: false,
             moe: Moe::DENSE,
             mla: Mla::NONE,
         },

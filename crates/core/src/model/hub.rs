@@ -381,6 +381,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             qk_norm: QkNorm::None,
             sandwich_norms: false,
             attention_sinks: false,
+            logit_softcap: false,
             moe: Moe::DENSE,
             mla: Mla::NONE,
         }
@@ -392,6 +393,24 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
         // 256 and 4 KV heads unless the text says otherwise (their classes'
         // defaults); Gemma 3 norms q and k per head.
         let gemma = matches!(model_type, "gemma2" | "gemma3_text");
+        // Gemma's soft-capped output logits: a number, or null for none
+        // (Gemma 2's class caps at 30 by default, Gemma 3's does not).
+        let logit_softcap = match object.get("final_logit_softcapping") {
+            _ if !gemma => false,
+            None => {
+                let default = model_type == "gemma2";
+                r.assumed
+                    .push(("final_logit_softcapping".into(), default.to_string()));
+                default
+            }
+            Some(Value::Null) => false,
+            Some(Value::Number(cap)) => {
+                r.read
+                    .push(("final_logit_softcapping".into(), cap.to_string()));
+                true
+            }
+            Some(_) => return Err(HubConfigError::Invalid("final_logit_softcapping".into())),
+        };
         let llama4 = model_type == "llama4_text";
         let gpt_oss = model_type == "gpt_oss";
         let kv_default = if gemma {
@@ -644,6 +663,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             },
             sandwich_norms: gemma,
             attention_sinks: gpt_oss,
+            logit_softcap,
             moe,
             mla,
         }
