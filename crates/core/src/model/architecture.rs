@@ -517,11 +517,15 @@ impl Architecture {
     /// The routed experts' parameters, all layers: what expert parallelism divides.
     pub const fn routed_expert_params(&self) -> u64 {
         let sparse = (self.layers - self.dense_layer_count()) as u64;
+        let experts = self.moe.experts as u64;
+        // A biased mixture's experts' biases (the router's stays with the router).
+        let biases = match self.moe.biased {
+            true => self.moe_biases(experts) - experts,
+            false => 0,
+        };
         sparse
-            * self.moe.experts as u64
-            * self.mlp.matrices()
-            * self.hidden as u64
-            * self.moe.expert_ffn as u64
+            * (experts * self.mlp.matrices() * self.hidden as u64 * self.moe.expert_ffn as u64
+                + biases)
     }
 
     /// Parameters of FSDP2's largest unit as torchtitan wraps a model
@@ -838,6 +842,41 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
                 ..routed(128, 8, 1408)
             },
             ..llama(46, 4096, 10944, 96, 8, 151_552)
+        },
+    },
+    ModelPreset {
+        id: "gemma-3-12b",
+        name: "Gemma 3 12B (text)",
+        architecture: Architecture {
+            head_dim: 256,
+            qk_norm: QkNorm::PerHead,
+            sandwich_norms: true,
+            tied_embeddings: true,
+            ..llama(48, 3840, 15360, 16, 8, 262_208)
+        },
+    },
+    ModelPreset {
+        id: "gemma-3-27b",
+        name: "Gemma 3 27B (text)",
+        architecture: Architecture {
+            head_dim: 128,
+            qk_norm: QkNorm::PerHead,
+            sandwich_norms: true,
+            tied_embeddings: true,
+            ..llama(62, 5376, 21504, 32, 16, 262_208)
+        },
+    },
+    ModelPreset {
+        id: "llama4-scout",
+        name: "Llama 4 Scout (text)",
+        architecture: Architecture {
+            head_dim: 128,
+            moe: Moe {
+                shared_experts: 1,
+                shared_ffn: 8192,
+                ..routed(16, 1, 8192)
+            },
+            ..llama(48, 5120, 16384, 40, 8, 202_048)
         },
     },
     ModelPreset {
