@@ -12,7 +12,9 @@
 //! never rewritten. One exception, for values the link refused: a line that
 //! tried a then-unknown value (`gpu=b300` before the B300 preset) moves to a
 //! value still unknown (`gpu=b900`) when the first gains a meaning, since the
-//! page never wrote a refused value into a link. A failure here means a change altered what a shared link
+//! page never wrote a refused value into a link; so did LoRA on every linear
+//! of Mixtral (`targets=all`, refused until PEFT's fused experts were
+//! counted), now tried with QLoRA, still refused. A failure here means a change altered what a shared link
 //! means: undo it, or give the new meaning a new key or version.
 
 use std::path::Path;

@@ -150,3 +150,37 @@ fn lora_keeps_less_than_full_training_as_worked_by_hand() {
     let added = 2.0 * (2.0 * 4.0 * sb * r);
     assert_eq!(full - dropped + added, row.kept as f64);
 }
+
+/// LoRA on mixtures of experts: what PEFT 0.21 trains on transformers 5.24's
+/// fused expert tensors (`target_parameters`, each expert its own pair), their
+/// attention and their shared experts' and dense layers' MLPs, for random
+/// configs of every mixture family read (`scripts/measure-lora-experts`,
+/// `measured/lora-experts.json`: 72 cases), counted by the page exactly.
+#[test]
+fn lora_on_experts_trains_what_peft_counts() {
+    use vram_core::memory::finetune::{adapter_params, Targets};
+    let measured: serde_json::Value =
+        serde_json::from_str(include_str!("measured/lora-experts.json")).expect("the fixture");
+    assert_eq!(measured["peft"], "0.21.0");
+    let rows = measured["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 72);
+    for row in rows {
+        let mut config = row["config"].clone();
+        config["model_type"] = row["model_type"].clone();
+        let text = config.to_string();
+        let hub =
+            vram_core::model::hub::read_config(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let targets = match row["targets"].as_str().unwrap() {
+            "qv" => Targets::Qv,
+            "attn" => Targets::Attn,
+            "mlp" => Targets::Mlp,
+            _ => Targets::All,
+        };
+        let rank = row["rank"].as_u64().unwrap() as u32;
+        assert_eq!(
+            adapter_params(&hub.architecture, targets, rank),
+            row["trainable"].as_u64().unwrap(),
+            "{text} {targets:?}"
+        );
+    }
+}

@@ -228,13 +228,34 @@ pub fn block_linears(arch: &Architecture) -> impl Iterator<Item = (Linear, u64, 
 }
 
 /// The adapters' parameters, exactly as PEFT counts them: `r·(d_in + d_out)`
-/// for each targeted linear layer of each block.
+/// for each targeted linear layer of each block. A mixture's layers keep their
+/// attention's; with the MLPs targeted, each routed expert gets its own rank-r
+/// pair on transformers' fused tensors (PEFT's `target_parameters`):
+/// `r·E·(h + 2f_e)` on `gate_up_proj` (one pair for gate and up) and
+/// `r·E·(f_e + h)` on `down_proj`. The router, the shared experts and a
+/// mixture's leading dense layers' MLPs stay frozen.
 pub fn adapter_params(arch: &Architecture, targets: Targets, rank: u32) -> u64 {
-    let per_layer: u64 = block_linears(arch)
+    let r = u64::from(rank);
+    let attention: u64 = block_linears(arch)
         .filter(|&(kind, _, _)| targets.includes(kind))
-        .map(|(_, d_in, d_out)| u64::from(rank) * (d_in + d_out))
+        .map(|(kind, d_in, d_out)| match kind {
+            Linear::MlpIn | Linear::MlpOut if arch.moe.is_moe() => 0,
+            _ => r * (d_in + d_out),
+        })
         .sum();
-    u64::from(arch.layers) * per_layer
+    let moe = arch.moe;
+    let experts = match moe.is_moe() && targets.includes(Linear::MlpIn) {
+        true => {
+            let (h, f) = (u64::from(arch.hidden), u64::from(moe.expert_ffn));
+            let first = (arch.mlp.matrices() - 1) * f;
+            u64::from(arch.layers - arch.dense_layer_count())
+                * r
+                * u64::from(moe.experts)
+                * ((h + first) + (f + h))
+        }
+        false => 0,
+    };
+    u64::from(arch.layers) * attention + experts
 }
 
 /// How many linear layers of each block get an adapter.

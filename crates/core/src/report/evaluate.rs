@@ -258,22 +258,15 @@ impl Config {
         let model = self
             .model
             .ok_or(Field::Method.error(InputErrorKind::NeedsModel))?;
-        // PEFT adapts nn.Linear layers: a mixture of experts' attention
-        // projections are, transformers' fused expert tensors are not (nor does
-        // bitsandbytes quantise them); latent attention has no q and v to adapt.
+        // PEFT adapts a mixture's attention projections and, through
+        // `target_parameters`, transformers' fused expert tensors; bitsandbytes
+        // does not quantise those, and latent attention has no q and v to adapt.
         let arch = model.architecture;
         let method = self.fine_tuning.method;
         if arch.mla.is_latent()
             || (arch.moe.is_moe() && method == crate::memory::finetune::Method::Qlora)
         {
             return Err(Field::Method.error(InputErrorKind::DenseOnly));
-        }
-        let attention_only = matches!(
-            self.fine_tuning.targets,
-            crate::memory::finetune::Targets::Qv | crate::memory::finetune::Targets::Attn
-        );
-        if arch.moe.is_moe() && !attention_only {
-            return Err(Field::Targets.error(InputErrorKind::DenseOnly));
         }
         let weight_bytes = self.precision.bytes_per_param() as u64;
         Ok(self.fine_tuning.adapters(&model.architecture, weight_bytes))

@@ -1471,8 +1471,10 @@ mod tests {
     }
 
     /// LoRA on a mixture of experts adapts the attention (PEFT's q_proj and
-    /// v_proj, nn.Linear in Mixtral and Qwen3-MoE); the experts' fused tensors,
-    /// QLoRA and latent attention are refused, and set aside in a link.
+    /// v_proj, nn.Linear in Mixtral and Qwen3-MoE), and with every linear the
+    /// experts' fused tensors too (`tests/lora_measured.rs` holds them to
+    /// PEFT's counts); QLoRA and latent attention are refused, and set aside
+    /// in a link.
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn lora_on_a_mixture_of_experts_adapts_its_attention() {
@@ -1482,8 +1484,15 @@ mod tests {
         // 32 layers × r × (q: 4096 + 4096, v: 4096 + 1024).
         assert_eq!(adapters.trainable, 32 * 8 * ((4096 + 4096) + (4096 + 1024)));
         assert_eq!(adapters.frozen, 46_702_792_704);
+        // Every linear and, through PEFT's target_parameters, each of the 8
+        // experts' fused gate_up (4096 → 2 × 14336) and down (14336 → 4096).
+        let all = crate::input::link::decode("model=mixtral-8x7b&method=lora&targets=all");
+        assert!(all.problems.is_empty(), "{:?}", all.problems);
+        let adapters = all.config.report().unwrap().setup.adapters().unwrap();
+        let attention = (4096 + 4096) + 2 * (4096 + 1024) + (4096 + 4096);
+        let experts = 8 * ((4096 + 2 * 14336) + (14336 + 4096));
+        assert_eq!(adapters.trainable, 32 * 8 * (attention + experts));
         for (query, key) in [
-            ("model=mixtral-8x7b&method=lora&targets=all", "targets"),
             ("model=mixtral-8x7b&method=qlora", "method"),
             ("model=deepseek-v3&method=lora", "method"),
         ] {
