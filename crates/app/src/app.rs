@@ -35,12 +35,13 @@ mod sections {
     pub const ARCHITECTURE: [Field; 8] = [Layers, Hidden, Ffn, Heads, KvHeads, Vocab, Mlp, Tied];
     /// Beyond a Llama: a head size of its own, q/k norms, biases and norms,
     /// learned positions, experts and latent attention (in a fold of their own).
-    pub const BEYOND_LLAMA: [Field; 22] = [
+    pub const BEYOND_LLAMA: [Field; 23] = [
         HeadDim,
         QkNorm,
         Biases,
         Norm,
         SandwichNorms,
+        ParallelBlock,
         Softcap,
         Sinks,
         Positions,

@@ -60,6 +60,7 @@ impl ModelSpec {
                 sandwich_norms: false,
                 attention_sinks: false,
                 logit_softcap: false,
+                parallel_block: false,
                 moe: Moe::DENSE,
                 mla: Mla::NONE,
                 ..self.architecture

@@ -30,7 +30,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 30);
+    assert_eq!(measured.len(), 31);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
@@ -332,7 +332,7 @@ fn random_variants_of_every_family_count_as_transformers_builds_them() {
     .unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     let variants = value["variants"].as_array().expect("variants");
-    assert_eq!(variants.len(), 76);
+    assert_eq!(variants.len(), 80);
     let mut families = std::collections::BTreeSet::new();
     for variant in variants {
         let config = variant["config"].to_string();
@@ -372,6 +372,21 @@ fn gpt_oss_reads_sinks_and_biased_experts() {
     );
     let big = read_config(&config_text("gpt-oss-120b.json")).unwrap();
     assert_eq!(big.architecture.param_count(), 116_829_156_672);
+}
+
+/// Cohere2 (issue 26): one bias-free LayerNorm a layer (h parameters, as an
+/// RMSNorm's) before the attention and the MLP side by side; its class
+/// defaults by hand: 40 layers × (4 × 8192² + 3 × 8192 × 22528 + 8192) and a
+/// tied 256,000 × 8192 embedding and a final norm: 34,980,831,232.
+#[test]
+fn cohere2_reads_one_norm_a_layer() {
+    let hub = read_config(&config_text("cohere2-class-defaults.json")).unwrap();
+    let a = hub.architecture;
+    assert!(a.parallel_block && a.tied_embeddings);
+    assert_eq!(a.layer_norm_params(), 8192);
+    let layer = 4 * 8192 * 8192 + 3 * 8192 * 22528 + 8192;
+    assert_eq!(a.param_count(), 40 * layer + 256_000 * 8192 + 8192);
+    assert_eq!(a.param_count(), 34_980_831_232);
 }
 
 #[test]

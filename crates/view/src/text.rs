@@ -242,7 +242,7 @@ texts! {
     biases: [&'static str; 4] = ["none (Llama)", "q, k, v (Qwen2)", "every linear layer (GPT-2)", "q, k, v, o"],
         ["无（Llama）", "q、k、v（Qwen2）", "所有线性层（GPT-2）", "q、k、v、o"];
     label_norm: &'static str = "Normalisation", "归一化";
-    norm: [&'static str; 2] = ["RMSNorm", "LayerNorm (with bias)"], ["RMSNorm", "LayerNorm（带偏置）"];
+    norm: [&'static str; 2] = ["RMSNorm (or LayerNorm without bias)", "LayerNorm (with bias)"], ["RMSNorm（或无偏置 LayerNorm）", "LayerNorm（带偏置）"];
     qk_norm: [&'static str; 3] = ["no", "per head (Qwen3)", "full width (OLMo 2)"], ["否", "按单个头（Qwen3）", "整个宽度（OLMo 2）"];
     label_tied: &'static str = "Tied embeddings", "输入输出嵌入共享";
     label_seq: &'static str = "Sequence length", "序列长度";
@@ -370,6 +370,7 @@ texts! {
     hint_head_dim: &'static str = "0: hidden size ÷ heads. Qwen3 sets its own (128).", "0 表示 隐藏层维度 ÷ 头数；Qwen3 单独设定（128）。";
     label_qk_norm: &'static str = "Norms on q and k", "q、k 上的归一化";
     label_sandwich_norms: &'static str = "Four norms a layer (Gemma)", "每层四个归一化（Gemma）";
+    label_parallel: &'static str = "Attention and MLP in parallel, one norm (Cohere)", "注意力与 MLP 并行、一个归一化（Cohere）";
     label_softcap: &'static str = "Soft-capped logits (Gemma 2)", "logits 软上限（Gemma 2）";
     label_sinks: &'static str = "Attention sinks (gpt-oss)", "注意力 sink（gpt-oss）";
     label_expert_bias: &'static str = "Router and expert biases (gpt-oss)", "路由器与专家偏置（gpt-oss）";
@@ -744,6 +745,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::SandwichNorms => (t.label_sandwich_norms, "", None),
         Field::Sinks => (t.label_sinks, "", None),
         Field::Softcap => (t.label_softcap, "", None),
+        Field::ParallelBlock => (t.label_parallel, "", None),
         Field::ExpertBiases => (t.label_expert_bias, "", None),
         Field::Experts => (t.label_experts, "", Some(t.hint_experts)),
         Field::TopK => (t.label_top_k, "", None),

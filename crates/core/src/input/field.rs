@@ -1308,6 +1308,12 @@ fields! {
         |c| model_flag(c, |m| m.architecture.logit_softcap),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.logit_softcap),
     ),
+    /// The attention and the MLP in parallel on one norm (Cohere).
+    ParallelBlock => beyond_dense(
+        "parallel", "parallel attention and MLP", FLAG,
+        |c| model_flag(c, |m| m.architecture.parallel_block),
+        |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.parallel_block),
+    ),
     /// Biases on the router and the experts (gpt-oss).
     ExpertBiases => Declaration {
         needs: Some(with_experts),

@@ -371,6 +371,7 @@ mod tests {
                 SandwichNorms,
                 Sinks,
                 Softcap,
+                ParallelBlock,
                 ExpertBiases
             ]
         );

@@ -494,9 +494,16 @@ fn attention_term(arch: &Architecture) -> f64 {
 /// The values per token outside the tensor-parallel region that the layer's
 /// norms and first linears keep: the two norms' inputs and the QKV and MLP
 /// inputs, `4h`; with Gemma's four norms the post-norms' inputs too (the
-/// attention's and the MLP's outputs), `6h`.
+/// attention's and the MLP's outputs), `6h`; in Cohere's parallel block one
+/// norm's input and its output, which QKV and the MLP both read, `2h`.
 fn norm_inputs(arch: &Architecture) -> f64 {
-    let norms = if arch.sandwich_norms { 6.0 } else { 4.0 };
+    let norms = if arch.parallel_block {
+        2.0
+    } else if arch.sandwich_norms {
+        6.0
+    } else {
+        4.0
+    };
     norms * f64::from(arch.hidden)
 }
 
@@ -536,6 +543,7 @@ pub const fn is_plain(arch: &Architecture) -> bool {
     !arch.moe.is_moe()
         && !arch.mla.is_latent()
         && !arch.sandwich_norms
+        && !arch.parallel_block
         && arch.q_width() == arch.hidden as u64
 }
 

@@ -198,6 +198,10 @@ pub struct Architecture {
     /// `final_logit_softcapping`): their tanh keeps one more copy for backward.
     #[serde(default)]
     pub logit_softcap: bool,
+    /// The attention and the MLP side by side on one norm's output, summed
+    /// into the residual (Cohere's parallel block): one norm a layer.
+    #[serde(default)]
+    pub parallel_block: bool,
     /// The mixture of experts; [`Moe::DENSE`] for a dense model.
     pub moe: Moe,
     /// Multi-head latent attention; [`Mla::NONE`] for the usual projections.
@@ -370,10 +374,16 @@ impl Architecture {
         2 * h * q + 2 * h * kv + biases + self.qk_norm_params() + sinks
     }
 
-    /// The norms around one layer's attention and MLP: two, or four with
-    /// [`Self::sandwich_norms`].
+    /// The norms around one layer's attention and MLP: two, four with
+    /// [`Self::sandwich_norms`], one with [`Self::parallel_block`].
     pub const fn layer_norm_params(&self) -> u64 {
-        let norms = if self.sandwich_norms { 4 } else { 2 };
+        let norms = if self.parallel_block {
+            1
+        } else if self.sandwich_norms {
+            4
+        } else {
+            2
+        };
         norms * self.norm.params(self.hidden as u64)
     }
 
@@ -613,6 +623,7 @@ const fn llama(
         sandwich_norms: false,
         attention_sinks: false,
         logit_softcap: false,
+        parallel_block: false,
         moe: Moe::DENSE,
         mla: Mla::NONE,
     }
@@ -665,6 +676,7 @@ const fn gemma2(
         sandwich_norms: true,
         attention_sinks: false,
         logit_softcap: true,
+        parallel_block: false,
         tied_embeddings: true,
         ..llama(layers, hidden, ffn, heads, kv_heads, 256_000)
     }
@@ -887,6 +899,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             head_dim: 64,
             attention_sinks: true,
             logit_softcap: false,
+            parallel_block: false,
             moe: Moe {
                 biased: true,
                 ..routed(32, 4, 2880)
@@ -902,6 +915,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             head_dim: 64,
             attention_sinks: true,
             logit_softcap: false,
+            parallel_block: false,
             moe: Moe {
                 biased: true,
                 ..routed(128, 4, 2880)
@@ -973,6 +987,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             sandwich_norms: false,
             attention_sinks: false,
             logit_softcap: false,
+            parallel_block: false,
             moe: Moe::DENSE,
             mla: Mla::NONE,
         },

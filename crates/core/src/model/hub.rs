@@ -89,7 +89,7 @@ impl core::fmt::Display for HubConfigError {
 
 /// The families read (`model_type`). A reading takes the preset of exactly
 /// its shape, or is a custom model ([`CUSTOM_MODEL`]).
-pub const MODEL_TYPES: [&str; 18] = [
+pub const MODEL_TYPES: [&str; 19] = [
     "llama",
     "llama4_text",
     "mistral",
@@ -107,6 +107,7 @@ pub const MODEL_TYPES: [&str; 18] = [
     "deepseek_v2",
     "deepseek_v3",
     "gpt_oss",
+    "cohere2",
     "gpt2",
 ];
 
@@ -165,6 +166,7 @@ const HARMLESS: &[&str] = &[
     "attn_logit_softcapping",
     "hidden_activation",
     "sliding_window_pattern",
+    "logit_scale",
     "sliding_window_size",
     "rope_local_base_freq",
     "use_bidirectional_attention",
@@ -382,6 +384,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             sandwich_norms: false,
             attention_sinks: false,
             logit_softcap: false,
+            parallel_block: false,
             moe: Moe::DENSE,
             mla: Mla::NONE,
         }
@@ -413,6 +416,10 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
         };
         let llama4 = model_type == "llama4_text";
         let gpt_oss = model_type == "gpt_oss";
+        // Cohere2: one bias-free LayerNorm a layer before the attention and
+        // the MLP side by side, tied embeddings, heads of hidden ÷ heads
+        // (its config class overwrites any `head_dim`).
+        let cohere = model_type == "cohere2";
         let kv_default = if gemma {
             4
         } else if llama4 || gpt_oss {
@@ -433,10 +440,11 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             "gemma2" => Some(256_000),
             "gemma3_text" => Some(262_208),
             "gpt_oss" => Some(201_088),
+            "cohere2" => Some(256_000),
             _ => None,
         };
         let vocab = r.count("vocab_size", vocab_default)?;
-        let tied = r.flag("tie_word_embeddings", gemma)?;
+        let tied = r.flag("tie_word_embeddings", gemma || cohere)?;
         let qwen3 = matches!(model_type, "qwen3" | "qwen3_moe");
         let deepseek = matches!(model_type, "deepseek_v2" | "deepseek_v3");
         let head_dim = match model_type {
@@ -445,6 +453,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             _ if gemma => r.count("head_dim", Some(256))?,
             _ if llama4 => r.count("head_dim", Some(128))?,
             _ if gpt_oss => r.count("head_dim", Some(64))?,
+            _ if cohere => 0,
             _ if object.contains_key("head_dim") => r.count("head_dim", Some(0))?,
             _ => 0,
         };
@@ -488,7 +497,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             // These classes give q, k, v and o `attention_bias`, and Llama's
             // and Granite's MLPs `mlp_bias` (every linear with both).
             "llama" | "llama4_text" | "olmo2" | "granite" | "gemma2" | "gemma3_text" | "qwen3"
-            | "qwen3_moe" => {
+            | "qwen3_moe" | "cohere2" => {
                 let attention = r.flag("attention_bias", false)?;
                 let mlp = matches!(model_type, "llama" | "granite") && r.flag("mlp_bias", false)?;
                 match (attention, mlp) {
@@ -664,6 +673,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             sandwich_norms: gemma,
             attention_sinks: gpt_oss,
             logit_softcap,
+            parallel_block: cohere,
             moe,
             mla,
         }
