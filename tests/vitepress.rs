@@ -23,7 +23,12 @@ const CONFIG: &str = r#"export default {
 }
 "#;
 
-const INDEX: &str = "# LLM engineering\n\n- [06. VRAM Calculation and ZeRO](/lesson)\n";
+const INDEX: &str = "# LLM engineering\n\n- [06. VRAM Calculation and ZeRO](/lesson)\n- [06. The figures, static](/figures)\n";
+
+/// A lesson page that includes the lesson's figures as static markup at the
+/// site's build time (README's `vram --html` snippet): no iframe, no script.
+const FIGURES: &str =
+    "# 06. The lesson's figures\n\n<!--@include: ./parts/lesson-figures.html-->\n";
 
 /// A lesson with README's two iframes: the whole calculator, and the lesson's
 /// Q6 13B case as a read-only table.
@@ -54,15 +59,16 @@ const FRAMES: &str = "
         };
     });";
 
-/// Builds the course site with VitePress and returns the folder it wrote.
-fn build_site() -> PathBuf {
+/// Builds the course site with VitePress in a folder of its own for `test`
+/// (the tests run at once) and returns the folder it wrote.
+fn build_site(test: &str) -> PathBuf {
     let home = std::env::var_os("VRAM_VITEPRESS_HOME").map(PathBuf::from).expect(
         "VRAM_VITEPRESS_HOME: run through scripts/test (scripts/setup --browser installs VitePress)",
     );
     // Below the folder whose node_modules holds VitePress, so that node finds it.
     let site = home
         .join("sites")
-        .join(format!("course-{}", std::process::id()));
+        .join(format!("course-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&site);
     let write = |path: &str, text: &str| {
         let path = site.join(path);
@@ -72,6 +78,15 @@ fn build_site() -> PathBuf {
     write(".vitepress/config.mjs", CONFIG);
     write("index.md", INDEX);
     write("lesson.md", LESSON);
+    write("figures.md", FIGURES);
+    // What `vram --html --base-url /vram/` prints for the lesson's example.
+    let figures = vram_cli::render(
+        &vram_core::input::link::decode("").config,
+        vram_cli::Output::Html,
+        "/vram/",
+    )
+    .expect("the lesson's view");
+    write("parts/lesson-figures.html", &figures);
     // A site's own icon (else the browser's request for one is a console error).
     write("public/favicon.ico", "");
     copy_dir(&dist_dir(), &site.join("public/vram"));
@@ -140,7 +155,7 @@ async fn problems(browser: &Browser) -> Vec<String> {
 
 #[tokio::test]
 async fn a_vitepress_lesson_sizes_its_calculators_and_follows_the_dark_switch() {
-    let site = build_site();
+    let site = build_site("lesson");
     let server = SiteServer::start(site.clone());
     let browser = Browser::start().await;
     // A client-side navigation from the index: VitePress's router puts the lesson in.
@@ -379,4 +394,58 @@ fn serve_one(root: &Path, mut stream: std::net::TcpStream) {
     );
     let _ = stream.write_all(head.as_bytes());
     let _ = stream.write_all(&body);
+}
+
+/// Issue 27: the lesson's figures included as static markup (`vram --html`)
+/// in a VitePress page, with JavaScript off in the calculator's sense: no
+/// iframe, no WebAssembly requested; the four totals in its table, three SVG
+/// charts, the link to the calculator, and no console problem (VitePress
+/// compiles the page's markup as a Vue template: a hydration mismatch or a
+/// dropped element would be one).
+#[tokio::test]
+async fn a_static_include_shows_the_lessons_figures() {
+    let site = build_site("figures");
+    let server = SiteServer::start(site.clone());
+    let browser = Browser::start().await;
+    browser
+        .client
+        .goto(&server.url("/figures.html"))
+        .await
+        .expect("the page");
+    let seen = browser
+        .eval(
+            "const view = document.querySelector('.vram-static');
+             return view && {
+                 cells: [...view.querySelectorAll('td')].map((c) => c.textContent),
+                 charts: view.querySelectorAll('svg[role=img]').length,
+                 link: view.querySelector('a').getAttribute('href'),
+                 frames: document.querySelectorAll('iframe').length,
+                 wasm: performance.getEntriesByType('resource').some((e) => e.name.endsWith('.wasm')),
+                 width: view.getBoundingClientRect().width,
+             };",
+        )
+        .await;
+    let cells: Vec<&str> = seen["cells"]
+        .as_array()
+        .expect("the static view")
+        .iter()
+        .filter_map(|c| c.as_str())
+        .collect();
+    for total in ["112 GB", "38.5 GB", "26.25 GB", "14 GB"] {
+        assert!(cells.contains(&total), "{total} in {cells:?}");
+    }
+    assert_eq!(seen["charts"], json!(3));
+    assert_eq!(seen["frames"], json!(0));
+    assert_eq!(seen["wasm"], json!(false));
+    assert!(seen["width"].as_f64().unwrap_or(0.0) > 200.0, "{seen}");
+    assert!(
+        seen["link"]
+            .as_str()
+            .is_some_and(|l| l.starts_with("/vram/?v=1&params=7")),
+        "{seen}"
+    );
+    assert_eq!(problems(&browser).await, Vec::<String>::new());
+    let png = browser.client.screenshot().await.expect("screenshot");
+    std::fs::write(screenshots().join("vitepress-static-figures.png"), png)
+        .expect("screenshot written");
 }

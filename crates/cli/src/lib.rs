@@ -36,6 +36,8 @@ pub enum Output {
     Markdown,
     /// Every strategy's figures in bytes, unrounded, as CSV.
     Csv,
+    /// The read-only view as a self-contained HTML fragment with SVG charts.
+    Html,
 }
 
 /// Bad input: one message per problem, each naming its option or link key.
@@ -147,11 +149,21 @@ pub fn command() -> Command {
                 .help("Print every strategy's figures in bytes, unrounded, as CSV"),
         )
         .arg(
+            Arg::new("html")
+                .long("html")
+                .action(ArgAction::SetTrue)
+                .conflicts_with_all(["json", "print-link", "markdown", "csv", "plans"])
+                .help(
+                    "Print the read-only view (table, notes, SVG charts, a link to the page) \
+                     as a self-contained HTML fragment, for a static site to include",
+                ),
+        )
+        .arg(
             Arg::new("base-url")
                 .long("base-url")
                 .value_name("URL")
                 .default_value(DEFAULT_BASE_URL)
-                .help("The page's address, for --link"),
+                .help("The page's address, for --link and --html"),
         )
         .arg(
             Arg::new("color")
@@ -258,6 +270,8 @@ where
         Output::Markdown
     } else if matches.get_flag("csv") {
         Output::Csv
+    } else if matches.get_flag("html") {
+        Output::Html
     } else {
         let color = match matches.get_one::<String>("color").map(String::as_str) {
             Some("always") => true,
@@ -347,6 +361,8 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
         Output::Json => json(config, &report),
         Output::Markdown => markdown(&report),
         Output::Csv => vram_core::report::export::csv(&report),
+        Output::Html => vram_view::static_view::fragment(config, base_url)
+            .map_err(|errors| UsageError(errors.iter().map(ToString::to_string).collect()))?,
         Output::Link => format!(
             "{}?{}\n",
             base_url.split('?').next().unwrap_or(base_url),

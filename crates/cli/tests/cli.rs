@@ -471,3 +471,46 @@ fn json_under_megatrons_accounting_carries_its_estimate() {
     assert!((printed - 63_843.01).abs() < 0.005, "{printed}");
     assert!(json_of(&["?model=llama2-7b"])["megatron"].is_null());
 }
+
+/// `--html` (issue 27): the read-only view as one well-formed fragment, the
+/// lesson's four totals in its table, three SVG charts with their words for
+/// screen readers, and a link to the page at `--base-url` that carries the
+/// configuration; no script.
+#[test]
+fn html_fragment_of_the_lesson() {
+    let output = vram()
+        .args(["--html", "--base-url", "https://course.example/vram/"])
+        .output()
+        .expect("vram runs");
+    assert!(output.status.success());
+    let html = String::from_utf8(output.stdout).expect("UTF-8");
+    let document = roxmltree::Document::parse(&html).expect("well-formed markup");
+    let root = document.root_element();
+    assert_eq!(root.tag_name().name(), "section");
+    let cells: Vec<&str> = root
+        .descendants()
+        .filter(|n| n.has_tag_name("td"))
+        .filter_map(|n| n.text())
+        .collect();
+    for total in ["112 GB", "38.5 GB", "26.25 GB", "14 GB"] {
+        assert!(cells.contains(&total), "{total} in {cells:?}");
+    }
+    let charts: Vec<_> = root
+        .descendants()
+        .filter(|n| n.tag_name().name() == "svg")
+        .collect();
+    assert_eq!(charts.len(), 3);
+    assert!(charts
+        .iter()
+        .all(|svg| svg.attribute("role") == Some("img") && svg.attribute("aria-label").is_some()));
+    let link = root
+        .descendants()
+        .find(|n| n.has_tag_name("a"))
+        .and_then(|a| a.attribute("href"))
+        .expect("a link");
+    assert!(
+        link.starts_with("https://course.example/vram/?v=1&params=7&gpus=8"),
+        "{link}"
+    );
+    assert!(!root.descendants().any(|n| n.has_tag_name("script")));
+}

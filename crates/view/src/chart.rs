@@ -264,6 +264,27 @@ fn plot_plans<B: DrawingBackend>(
     Ok(())
 }
 
+/// The chart of `kind` as SVG text of `size` pixels, in the light palette
+/// (the static view's, `vram --html`): the same drawing as the page's canvas,
+/// at a scale of 1, its labels placed with estimated text widths.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn svg(report: &Report, t: &Text, kind: ChartKind, size: (u32, u32)) -> Result<String, String> {
+    use plotters::backend::SVGBackend;
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+        let (palette, measure) = (Palette::LIGHT, TextMeasure(None));
+        let drawn = match kind {
+            ChartKind::Scaling => plot_scaling(&root, report, 1.0, palette, t),
+            ChartKind::Step => plot_step(&root, report, 1.0, &measure, palette, t).map(drop),
+            _ => plot(&root, report, 1.0, &measure, palette, t, kind).map(drop),
+        };
+        drawn.map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(text)
+}
+
 /// The chart's figures in words, for screen readers.
 pub fn describe(t: &Text, report: &Report, kind: ChartKind) -> String {
     let figure = |row: &vram_core::StrategyReport| match kind {

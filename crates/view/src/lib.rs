@@ -1,8 +1,9 @@
 //! What the page and its lazily loaded module both draw, over `vram-core`:
 //! the words in two languages ([`text`]), the charts on any plotters backend
 //! ([`chart`]: a canvas in the browser, SVG in the tests), the ranked
-//! plans' table ([`plans`]) and the lazily loaded module's other answers
-//! ([`replies`]). No Leptos here: the page's components
+//! plans' table ([`plans`]), the lazily loaded module's other answers
+//! ([`replies`]) and, natively, the read-only view as static HTML with SVG
+//! charts (`static_view`, `vram --html`). No Leptos here: the page's components
 //! (`vram-app`) and the lazily loaded module (`vram-lazy`) both use it, and
 //! neither depends on the other.
 
@@ -12,4 +13,6 @@ pub mod chart;
 pub mod notes;
 pub mod plans;
 pub mod replies;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod static_view;
 pub mod text;

@@ -1,0 +1,233 @@
+//! The read-only view of a configuration as one self-contained HTML fragment
+//! (`vram --html`): the strategy table, the notes under it and the charts as
+//! SVG, drawn by the same code as the page's canvases, with a link that opens
+//! the configuration in the calculator. A static site includes it at its own
+//! build time: no script, no WebAssembly, no request. Native only (plotters'
+//! SVG backend).
+
+use vram_core::input::link;
+use vram_core::report::table::{Align, Table};
+use vram_core::{Config, InputError};
+
+use crate::chart::{self, ChartKind, HEIGHT_CSS};
+use crate::notes::{notes, table_words};
+use crate::text;
+
+/// The charts' drawn width in pixels (the SVG scales to its container).
+const CHART_WIDTH: u32 = 640;
+
+/// The fragment's look, in `style` attributes: readable on any host page
+/// whatever its style sheet, and kept by hosts that compile HTML as templates
+/// (VitePress drops a `<style>` element inside a page's markup).
+mod look {
+    pub const SECTION: &str = "font:14px/1.45 system-ui,sans-serif;color:#1d2129;max-width:100%";
+    pub const SCROLL: &str = "overflow-x:auto";
+    pub const TABLE: &str = "border-collapse:collapse;width:100%;margin:8px 0";
+    pub const CELL: &str =
+        "padding:4px 8px;border-bottom:1px solid #d9dde4;white-space:nowrap;text-align:";
+    pub const CHOSEN: &str = ";background:#eef2fc;font-weight:600";
+    pub const NOTE: &str = "margin:2px 0;font-size:13px";
+    pub const FIGURE: &str = "margin:12px 0";
+    pub const CAPTION: &str = "font-weight:600;margin-bottom:4px";
+    pub const SVG: &str = "max-width:100%;height:auto;background:#fff";
+    pub const KEY: &str = "font-size:12px;margin:2px 0 0";
+    pub const SWATCH: &str =
+        "display:inline-block;width:12px;border-radius:2px;margin:0 2px 0 8px;";
+
+    /// A legend swatch's colour and shape, by the page's class for it (its
+    /// light theme's colours, `web/style.css`).
+    pub fn swatch(class: &str) -> String {
+        let (colour, line) = match class {
+            "fits" => ("#1b7f5c", false),
+            "too-small" => ("#b43c3c", false),
+            "model" => ("#1f3b8c", true),
+            "capacity" => ("#1d2129", true),
+            "part-0" => ("#1f3b8c", false),
+            "part-1" => ("#4a7bd0", false),
+            "part-2" => ("#c9822a", false),
+            "part-3" => ("#2a9486", false),
+            _ => ("#8a8f9c", false),
+        };
+        let shape = match line {
+            true => "height:3px;vertical-align:3px",
+            false => "height:12px;vertical-align:-1px",
+        };
+        format!("{SWATCH}{shape};background:{colour}")
+    }
+}
+
+/// The fragment of `config`'s read-only view in `lang` (English for `Auto`),
+/// its link to `page_url` (the calculator's address) carrying the
+/// configuration; the configuration's errors if it has no report.
+pub fn fragment(config: &Config, page_url: &str) -> Result<String, Vec<InputError>> {
+    let report = config.report()?;
+    let lang = config.lang.resolve(std::iter::empty());
+    let t = text::of(lang);
+    let words = table_words(t);
+    let table = Table::of(&report);
+    let query = link::encode(config);
+    let page = page_url.split('?').next().unwrap_or(page_url);
+    let mut html = format!(
+        "<section class=\"vram-static\" lang=\"{}\" data-vram-link=\"{}\" style=\"{}\">\n",
+        t.html_lang,
+        escape(&query),
+        look::SECTION
+    );
+    html.push_str(&format!("<h3>{}</h3>\n", escape(t.results_heading)));
+    html.push_str(&format!(
+        "<div style=\"{}\"><table style=\"{}\">\n<thead><tr>",
+        look::SCROLL,
+        look::TABLE
+    ));
+    for (heading, column) in table.headings(&words).iter().zip(&table.columns) {
+        let style = cell_style(column.align(), false);
+        html.push_str(&format!("<th style=\"{style}\">{}</th>", escape(heading)));
+    }
+    html.push_str("</tr></thead>\n<tbody>\n");
+    for (row, cells) in report
+        .strategies
+        .iter()
+        .zip(table.texts(report.unit, &words))
+    {
+        let chosen = row.strategy == report.highlight;
+        html.push_str(if chosen {
+            "<tr class=\"chosen\">"
+        } else {
+            "<tr>"
+        });
+        for (cell, column) in cells.iter().zip(&table.columns) {
+            let style = cell_style(column.align(), chosen);
+            html.push_str(&format!("<td style=\"{style}\">{}</td>", escape(cell)));
+        }
+        html.push_str("</tr>\n");
+    }
+    html.push_str("</tbody>\n</table></div>\n<div class=\"notes\">\n");
+    for line in notes(t, &report).lines().filter(|l| !l.is_empty()) {
+        html.push_str(&format!(
+            "<p style=\"{}\">{}</p>\n",
+            look::NOTE,
+            escape(line)
+        ));
+    }
+    html.push_str("</div>\n");
+    let charts = [
+        (ChartKind::Memory, t.chart_memory_heading),
+        (ChartKind::Step, t.chart_step_heading),
+        (ChartKind::MaxParams, t.chart_heading),
+        (ChartKind::Scaling, t.chart_scaling_heading),
+    ];
+    for (kind, heading) in charts {
+        // The step's chart needs a model's activations, as on the page.
+        if kind == ChartKind::Step && report.activations.is_none() {
+            continue;
+        }
+        let Ok(svg) = chart::svg(&report, t, kind, (CHART_WIDTH, HEIGHT_CSS)) else {
+            continue;
+        };
+        let label = escape(&chart::describe(t, &report, kind));
+        let svg = svg.replacen(
+            "<svg ",
+            &format!(
+                "<svg role=\"img\" aria-label=\"{label}\" style=\"{}\" ",
+                look::SVG
+            ),
+            1,
+        );
+        // The page's legend under each chart: its swatches and words.
+        let key: String = kind
+            .legend(t)
+            .into_iter()
+            .map(|(class, label)| {
+                let style = look::swatch(class);
+                format!("<span style=\"{style}\"></span>{}", escape(label))
+            })
+            .collect();
+        html.push_str(&format!(
+            "<figure style=\"{}\">\n<figcaption style=\"{}\">{}</figcaption>\n{}\n<p style=\"{}\">{key}</p>\n</figure>\n",
+            look::FIGURE,
+            look::CAPTION,
+            escape(heading),
+            svg.trim(),
+            look::KEY
+        ));
+    }
+    html.push_str(&format!(
+        "<p><a href=\"{}?{}\">{}</a></p>\n</section>\n",
+        escape(page),
+        escape(&query),
+        escape(t.open_full)
+    ));
+    Ok(html)
+}
+
+/// A cell's style: numbers right-aligned, the highlighted strategy's row marked.
+fn cell_style(align: Align, chosen: bool) -> String {
+    let side = match align {
+        Align::Left => "left",
+        Align::Right => "right",
+    };
+    let chosen = if chosen { look::CHOSEN } else { "" };
+    format!("{}{side}{chosen}", look::CELL)
+}
+
+/// `text` safe inside HTML text and double-quoted attributes.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fragment_of(query: &str) -> String {
+        fragment(&link::decode(query).config, "https://example.org/calc/").expect("a view")
+    }
+
+    /// The lesson's figures, in order, the three charts, and the link that
+    /// opens the same configuration.
+    #[test]
+    fn the_lessons_view_has_its_figures_charts_and_link() {
+        let html = fragment_of("");
+        let mut at = 0;
+        for figure in ["112 GB", "38.5 GB", "26.25 GB", "14 GB"] {
+            let found = html[at..]
+                .find(figure)
+                .unwrap_or_else(|| panic!("{figure}"));
+            at += found;
+        }
+        assert_eq!(html.matches("<svg ").count(), 3);
+        assert_eq!(html.matches("<figure ").count(), 3);
+        assert!(html.contains("<tr class=\"chosen\"><td style="), "{html}");
+        let chosen = html.split("<tr class=\"chosen\">").nth(1).unwrap();
+        assert!(chosen.split("</tr>").next().unwrap().contains(">DDP</td>"));
+        let query = link::encode(&link::decode("").config).replace('&', "&amp;");
+        assert!(html.contains(&format!("href=\"https://example.org/calc/?{query}\"")));
+    }
+
+    /// In Chinese with a model: the step's chart too, the words Chinese.
+    #[test]
+    fn a_chinese_view_with_a_model_has_four_charts() {
+        let html = fragment_of("model=llama2-7b&lang=zh");
+        assert!(html.contains("lang=\"zh-Hans\""));
+        assert!(html.contains("每张 GPU 的显存"));
+        assert_eq!(html.matches("<svg ").count(), 4);
+    }
+
+    /// Text from the configuration is escaped: a link's values never make markup.
+    #[test]
+    fn text_is_escaped() {
+        assert_eq!(escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+        let html = fragment_of("");
+        assert!(!html.contains("<script") && !html.contains("<style"));
+    }
+}
