@@ -683,6 +683,21 @@ const fn gemma2(
 }
 
 /// Routed experts only, no shared ones, every layer sparse (Mixtral, Qwen3-MoE).
+/// gpt-oss: width 2,880, 64 heads of 64 with 8 KV heads, q/k/v/o biases and
+/// attention sinks; every layer a mixture of `experts` biased experts, 4 a token.
+const fn gpt_oss(layers: u32, experts: u32) -> Architecture {
+    Architecture {
+        biases: Biases::Attention,
+        head_dim: 64,
+        attention_sinks: true,
+        moe: Moe {
+            biased: true,
+            ..routed(experts, 4, 2880)
+        },
+        ..llama(layers, 2880, 2880, 64, 8, 201_088)
+    }
+}
+
 const fn routed(experts: u32, top_k: u32, expert_ffn: u32) -> Moe {
     Moe {
         experts,
@@ -894,34 +909,12 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "gpt-oss-20b",
         name: "gpt-oss-20b",
-        architecture: Architecture {
-            biases: Biases::Attention,
-            head_dim: 64,
-            attention_sinks: true,
-            logit_softcap: false,
-            parallel_block: false,
-            moe: Moe {
-                biased: true,
-                ..routed(32, 4, 2880)
-            },
-            ..llama(24, 2880, 2880, 64, 8, 201_088)
-        },
+        architecture: gpt_oss(24, 32),
     },
     ModelPreset {
         id: "gpt-oss-120b",
         name: "gpt-oss-120b",
-        architecture: Architecture {
-            biases: Biases::Attention,
-            head_dim: 64,
-            attention_sinks: true,
-            logit_softcap: false,
-            parallel_block: false,
-            moe: Moe {
-                biased: true,
-                ..routed(128, 4, 2880)
-            },
-            ..llama(36, 2880, 2880, 64, 8, 201_088)
-        },
+        architecture: gpt_oss(36, 128),
     },
     ModelPreset {
         id: "deepseek-v2-lite",
