@@ -154,8 +154,9 @@ fn lora_keeps_less_than_full_training_as_worked_by_hand() {
 /// LoRA on mixtures of experts: what PEFT 0.21 trains on transformers 5.24's
 /// fused expert tensors (`target_parameters`, each expert its own pair), their
 /// attention and their shared experts' and dense layers' MLPs, for random
-/// configs of every mixture family read (`scripts/measure-lora-experts`,
-/// `measured/lora-experts.json`: 72 cases), counted by the page exactly.
+/// configs of every mixture family read, DeepSeek's latent attention among
+/// them (`scripts/measure-lora-experts`, `measured/lora-experts.json`: 96
+/// cases), counted by the page exactly.
 #[test]
 fn lora_on_experts_trains_what_peft_counts() {
     use vram_core::memory::finetune::{adapter_params, Targets};
@@ -163,7 +164,7 @@ fn lora_on_experts_trains_what_peft_counts() {
         serde_json::from_str(include_str!("measured/lora-experts.json")).expect("the fixture");
     assert_eq!(measured["peft"], "0.21.0");
     let rows = measured["rows"].as_array().expect("rows");
-    assert_eq!(rows.len(), 72);
+    assert_eq!(rows.len(), 96);
     for row in rows {
         let mut config = row["config"].clone();
         config["model_type"] = row["model_type"].clone();

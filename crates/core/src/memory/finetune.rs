@@ -204,7 +204,11 @@ pub enum Linear {
 }
 
 /// The linear layers of one block, as `(role, d_in, d_out)`: the attention
-/// projections, then the MLP's matrices (gate, up, down for SwiGLU; up, down for GELU).
+/// projections, then the MLP's matrices (gate, up, down for SwiGLU; up, down for
+/// GELU). Latent attention's are DeepSeek's: the query's `q_proj`, or `q_a_proj`
+/// and `q_b_proj` through its low rank (roles `Query`), `kv_a_proj_with_mqa`
+/// and `kv_b_proj` (roles `Key`: there is no value projection of its own) and
+/// `o_proj`.
 pub fn block_linears(arch: &Architecture) -> impl Iterator<Item = (Linear, u64, u64)> {
     let h = u64::from(arch.hidden);
     let kv = arch.kv_width();
@@ -214,17 +218,41 @@ pub fn block_linears(arch: &Architecture) -> impl Iterator<Item = (Linear, u64, 
         Mlp::Gelu => &[Linear::MlpIn, Linear::MlpOut],
     };
     let q = arch.q_width();
-    [
-        (Linear::Query, h, q),
-        (Linear::Key, h, kv),
-        (Linear::Value, h, kv),
-        (Linear::Output, q, h),
-    ]
-    .into_iter()
-    .chain(mlp.iter().map(move |&role| match role {
-        Linear::MlpOut => (role, f, h),
-        _ => (role, h, f),
-    }))
+    let m = arch.mla;
+    let attention: [Option<(Linear, u64, u64)>; 5] = if m.is_latent() {
+        let heads = u64::from(arch.heads);
+        let (q_rank, kv_rank) = (u64::from(m.q_rank), u64::from(m.kv_rank));
+        let query = heads * arch.head_dim();
+        [
+            Some(match q_rank {
+                0 => (Linear::Query, h, query),
+                _ => (Linear::Query, h, q_rank),
+            }),
+            (q_rank > 0).then_some((Linear::Query, q_rank, query)),
+            Some((Linear::Key, h, kv_rank + u64::from(m.rope_dim))),
+            Some((
+                Linear::Key,
+                kv_rank,
+                heads * u64::from(m.nope_dim + m.v_dim),
+            )),
+            Some((Linear::Output, arch.v_width(), h)),
+        ]
+    } else {
+        [
+            Some((Linear::Query, h, q)),
+            Some((Linear::Key, h, kv)),
+            Some((Linear::Value, h, kv)),
+            Some((Linear::Output, q, h)),
+            None,
+        ]
+    };
+    attention
+        .into_iter()
+        .flatten()
+        .chain(mlp.iter().map(move |&role| match role {
+            Linear::MlpOut => (role, f, h),
+            _ => (role, h, f),
+        }))
 }
 
 /// The adapters' parameters, exactly as PEFT counts them: `r·(d_in + d_out)`

@@ -258,13 +258,14 @@ impl Config {
         let model = self
             .model
             .ok_or(Field::Method.error(InputErrorKind::NeedsModel))?;
-        // PEFT adapts a mixture's attention projections and, through
-        // `target_parameters`, transformers' fused expert tensors; bitsandbytes
-        // does not quantise those, and latent attention has no q and v to adapt.
+        // PEFT adapts a mixture's attention projections (latent attention's
+        // too) and, through `target_parameters`, transformers' fused expert
+        // tensors; bitsandbytes does not quantise those, and QLoRA's count of
+        // latent attention was not checked.
         let arch = model.architecture;
         let method = self.fine_tuning.method;
-        if arch.mla.is_latent()
-            || (arch.moe.is_moe() && method == crate::memory::finetune::Method::Qlora)
+        if (arch.mla.is_latent() || arch.moe.is_moe())
+            && method == crate::memory::finetune::Method::Qlora
         {
             return Err(Field::Method.error(InputErrorKind::DenseOnly));
         }

@@ -1472,9 +1472,9 @@ mod tests {
 
     /// LoRA on a mixture of experts adapts the attention (PEFT's q_proj and
     /// v_proj, nn.Linear in Mixtral and Qwen3-MoE), and with every linear the
-    /// experts' fused tensors too (`tests/lora_measured.rs` holds them to
-    /// PEFT's counts); QLoRA and latent attention are refused, and set aside
-    /// in a link.
+    /// experts' fused tensors too, and latent attention's projections
+    /// (`tests/lora_measured.rs` holds them to PEFT's counts); QLoRA on either
+    /// is refused, and set aside in a link.
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn lora_on_a_mixture_of_experts_adapts_its_attention() {
@@ -1492,9 +1492,18 @@ mod tests {
         let attention = (4096 + 4096) + 2 * (4096 + 1024) + (4096 + 4096);
         let experts = 8 * ((4096 + 2 * 14336) + (14336 + 4096));
         assert_eq!(adapters.trainable, 32 * 8 * (attention + experts));
+        // Latent attention: `qv` adapts the query's projections, through its
+        // low rank (q_a 7168 → 1536, q_b 1536 → 128 × 192), in all 61 layers.
+        let latent = crate::input::link::decode("model=deepseek-v3&method=lora");
+        assert!(latent.problems.is_empty(), "{:?}", latent.problems);
+        let adapters = latent.config.report().unwrap().setup.adapters().unwrap();
+        assert_eq!(
+            adapters.trainable,
+            61 * 8 * ((7168 + 1536) + (1536 + 128 * 192))
+        );
         for (query, key) in [
             ("model=mixtral-8x7b&method=qlora", "method"),
-            ("model=deepseek-v3&method=lora", "method"),
+            ("model=deepseek-v3&method=qlora", "method"),
         ] {
             let decoded = crate::input::link::decode(query);
             assert_eq!(decoded.problems.len(), 1, "{query}");
