@@ -34,8 +34,9 @@ mod sections {
     /// A model's architecture (shown with a model only).
     pub const ARCHITECTURE: [Field; 8] = [Layers, Hidden, Ffn, Heads, KvHeads, Vocab, Mlp, Tied];
     /// Beyond a Llama: a head size of its own, q/k norms, biases and norms,
-    /// learned positions, experts and latent attention (in a fold of their own).
-    pub const BEYOND_LLAMA: [Field; 23] = [
+    /// learned positions, experts, latent and linear attention (in a fold of
+    /// their own).
+    pub const BEYOND_LLAMA: [Field; 30] = [
         HeadDim,
         QkNorm,
         Biases,
@@ -59,6 +60,13 @@ mod sections {
         RopeDim,
         NopeDim,
         VDim,
+        GatedAttention,
+        FullEvery,
+        LinearKeyHeads,
+        LinearValueHeads,
+        LinearKeyDim,
+        LinearValueDim,
+        ConvKernel,
     ];
     /// The GPU (its memory said in both units underneath).
     pub const GPU: [Field; 2] = [Gpu, GpuMemory];

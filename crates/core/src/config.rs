@@ -61,8 +61,10 @@ impl ModelSpec {
                 attention_sinks: false,
                 logit_softcap: false,
                 parallel_block: false,
+                gated_attention: false,
                 moe: Moe::DENSE,
                 mla: Mla::NONE,
+                linear: crate::model::architecture::LinearAttention::NONE,
                 ..self.architecture
             },
             capacity: 1.0,

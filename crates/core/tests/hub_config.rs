@@ -30,7 +30,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 31);
+    assert_eq!(measured.len(), 32);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
@@ -332,7 +332,7 @@ fn random_variants_of_every_family_count_as_transformers_builds_them() {
     .unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     let variants = value["variants"].as_array().expect("variants");
-    assert_eq!(variants.len(), 80);
+    assert_eq!(variants.len(), 86);
     let mut families = std::collections::BTreeSet::new();
     for variant in variants {
         let config = variant["config"].to_string();
@@ -584,4 +584,64 @@ fn a_config_matching_no_preset_is_a_custom_model() {
         link::decode(&query).config.model.unwrap().architecture,
         gpt2.architecture
     );
+}
+
+/// Qwen3-Next-80B-A3B worked by hand: 12 gated full-attention layers (q_proj
+/// 2048 × 2·16·256 with its gate, k and v 2048 × 512, o 4096 × 2048, per-head
+/// q/k norms), 36 Gated DeltaNet layers (conv1d 8192 × 4, in_proj_qkvz 2048 ×
+/// 12288, in_proj_ba 2048 × 64, dt_bias and A_log 32 each, a norm of 128,
+/// out_proj 4096 × 2048), 48 mixtures (router, 512 experts of 3 × 2048 × 512,
+/// the shared expert and its gate), two norms a layer, untied 151,936 × 2048
+/// embeddings and a final norm. 79,674,391,296 is also the total the Hub
+/// publishes for Qwen3-Next's checkpoints; 10 of 512 routed experts a token
+/// leave 3,874,929,408 active.
+#[test]
+fn qwen3_next_counts_its_linear_and_full_attention_layers() {
+    let hub = read_config(&config_text("qwen3-next-80b-a3b.json")).unwrap();
+    let a = hub.architecture;
+    assert_eq!((a.linear_layer_count(), a.linear.full_every), (36, 4));
+    assert!(a.gated_attention && !a.is_linear_layer(3) && a.is_linear_layer(4));
+    let full = 2048 * 8192 + 2 * 2048 * 512 + 4096 * 2048 + 2 * 256;
+    let linear = 8192 * 4 + 2048 * 12288 + 2048 * 64 + 2 * 32 + 128 + 4096 * 2048;
+    assert_eq!((a.attention_params(), a.mixer_params(true)), (full, linear));
+    let moe = |routed: u64| 512 * 2048 + routed * 3 * 2048 * 512 + 3 * 2048 * 512 + 2048;
+    let outside = 2 * 151_936 * 2048 + 2048;
+    let total = |routed| 12 * full + 36 * linear + 48 * (moe(routed) + 2 * 2048) + outside;
+    assert_eq!(a.param_count(), total(512));
+    assert_eq!(a.param_count(), 79_674_391_296);
+    assert_eq!(a.active_param_count(), total(10));
+    assert_eq!(a.active_param_count(), 3_874_929_408);
+    assert!(hub.not_understood.is_empty(), "{:?}", hub.not_understood);
+    // A layer pattern other than every n-th full is refused by its key, as is
+    // a pattern of the wrong length; all full is no linear attention.
+    let with_types = |types: &str| {
+        let text = config_text("qwen3-next-80b-a3b.json")
+            .replace(
+                "\"full_attention_interval\": 4,",
+                &format!("\"layer_types\": {types},"),
+            )
+            .replace("\"num_hidden_layers\": 48", "\"num_hidden_layers\": 3");
+        read_config(&text)
+    };
+    let err = |key: &str| Some(key.to_string());
+    let key = |r: Result<_, HubConfigError>| match r {
+        Err(HubConfigError::Unsupported(k) | HubConfigError::Invalid(k)) => Some(k),
+        _ => None,
+    };
+    let mixed = r#"["full_attention", "linear_attention", "linear_attention"]"#;
+    assert_eq!(key(with_types(mixed)), err("layer_types"));
+    assert_eq!(
+        key(with_types(r#"["linear_attention"]"#)),
+        err("layer_types")
+    );
+    let every = r#"["linear_attention", "full_attention", "linear_attention"]"#;
+    assert_eq!(with_types(every).unwrap().architecture.linear.full_every, 2);
+    let all_full = r#"["full_attention", "full_attention", "full_attention"]"#;
+    assert!(!with_types(all_full).unwrap().architecture.linear.is_some());
+    // Value heads not a multiple of the key heads.
+    let text = config_text("qwen3-next-80b-a3b.json").replace(
+        "\"linear_num_value_heads\": 32",
+        "\"linear_num_value_heads\": 24",
+    );
+    assert_eq!(key(read_config(&text)), err("linear_num_key_heads"));
 }

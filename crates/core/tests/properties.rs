@@ -61,9 +61,10 @@ fn config_of_fields(fields: Fields) -> Config {
         (show, controls),
         (model, fine_tuning),
     ) = fields;
-    // Transformer Engine's FP8 trains fully (no adapters); a valid
-    // configuration with adapters takes BF16 instead.
-    let precision = match (precision, fine_tuning.method.uses_adapters()) {
+    // Transformer Engine's FP8 trains fully (no adapters) and is not counted
+    // with linear attention; a valid configuration takes BF16 instead.
+    let linear = model.is_some_and(|m| m.architecture.linear.is_some());
+    let precision = match (precision, fine_tuning.method.uses_adapters() || linear) {
         (Precision::Fp8 | Precision::Fp8Params, true) => Precision::Bf16,
         (p, _) => p,
     };
@@ -116,9 +117,14 @@ fn any_fine_tuning() -> impl Strategy<Value = (Option<ModelSpec>, FineTuning)> {
             tuning
         )
             .prop_map(|(preset, tuning)| {
-                // Adapters adapt dense models; a mixture of experts trains fully.
+                // Adapters adapt dense models; a mixture of experts trains
+                // fully, as does linear or gated attention.
                 let a = preset.architecture;
-                let tuning = match a.moe.is_moe() || a.mla.is_latent() {
+                let tuning = match a.moe.is_moe()
+                    || a.mla.is_latent()
+                    || a.linear.is_some()
+                    || a.gated_attention
+                {
                     true => FineTuning::default(),
                     false => tuning,
                 };

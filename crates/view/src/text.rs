@@ -389,6 +389,14 @@ texts! {
     label_rope_dim: &'static str = "Rotary head size", "旋转位置部分的头维度";
     label_nope_dim: &'static str = "Non-rotary head size", "非旋转部分的头维度";
     label_v_dim: &'static str = "Value head size", "值的头维度";
+    label_attn_gate: &'static str = "Gated attention output (Qwen3-Next)", "注意力输出门控（Qwen3-Next）";
+    label_full_every: &'static str = "Full attention every n-th layer", "每 n 层一层全注意力";
+    hint_full_every: &'static str = "0: no linear attention. Qwen3-Next: 4 (Gated DeltaNet in the other layers).", "0 表示不用线性注意力；Qwen3-Next 为 4（其余层为 Gated DeltaNet）。";
+    label_lin_k_heads: &'static str = "Linear attention key heads", "线性注意力键头数";
+    label_lin_v_heads: &'static str = "Linear attention value heads", "线性注意力值头数";
+    label_lin_k_dim: &'static str = "Linear attention key head size", "线性注意力键头维度";
+    label_lin_v_dim: &'static str = "Linear attention value head size", "线性注意力值头维度";
+    label_lin_conv: &'static str = "Linear attention convolution width", "线性注意力卷积宽度";
     label_capacity: &'static str = "Expert capacity factor", "专家容量因子";
     hint_capacity: &'static str = "Copies of each token's activations per routed expert: 1 for uniform routing.",
         "每个路由专家按词元保存的激活值份数：均匀路由为 1。";
@@ -476,8 +484,8 @@ texts! {
     paste_read: &'static str = "Read it", "读取";
     hub_unavailable: &'static str = "The reader could not be loaded; reload the page and try again.", "读取器未能加载；请刷新页面后重试。";
     paste_file: &'static str = "or choose a file", "或选择文件";
-    err_dense_only: &'static str = "On a mixture of experts, LoRA adapts the attention only (q and v, or all four); not latent attention, not QLoRA.",
-        "混合专家模型上 LoRA 只适配注意力（q、v 或全部四个投影）；不支持潜在注意力，也不支持 QLoRA。";
+    err_dense_only: &'static str = "LoRA is not counted on linear or gated attention (Qwen3-Next); QLoRA on dense models with the usual attention only (LoRA adapts experts and latent attention).",
+        "未计算线性注意力或门控注意力（Qwen3-Next）上的 LoRA；QLoRA 只计算使用常规注意力的稠密模型（混合专家与潜在注意力请用 LoRA）。";
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
         ["按 FlashAttention 设置", "eager", "SDPA", "FlashAttention-2"];
     hint_dropout: &'static str = "Above 0, each dropout keeps a 1-byte mask per value, as on a GPU.",
@@ -759,6 +767,13 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::RopeDim => (t.label_rope_dim, "", None),
         Field::NopeDim => (t.label_nope_dim, "", None),
         Field::VDim => (t.label_v_dim, "", None),
+        Field::GatedAttention => (t.label_attn_gate, "", None),
+        Field::FullEvery => (t.label_full_every, "", Some(t.hint_full_every)),
+        Field::LinearKeyHeads => (t.label_lin_k_heads, "", None),
+        Field::LinearValueHeads => (t.label_lin_v_heads, "", None),
+        Field::LinearKeyDim => (t.label_lin_k_dim, "", None),
+        Field::LinearValueDim => (t.label_lin_v_dim, "", None),
+        Field::ConvKernel => (t.label_lin_conv, "", None),
         Field::Capacity => (t.label_capacity, "×", Some(t.hint_capacity)),
         Field::Positions => (t.label_positions, "", None),
         Field::Biases => (t.label_biases, "", None),

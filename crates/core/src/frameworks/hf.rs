@@ -504,5 +504,7 @@ pub const fn covers(arch: &Architecture) -> bool {
         && !arch.qk_norm.is_some()
         && !arch.moe.is_moe()
         && !arch.mla.is_latent()
+        && !arch.linear.is_some()
+        && !arch.gated_attention
         && arch.q_width() == arch.hidden as u64
 }

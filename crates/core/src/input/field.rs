@@ -1323,6 +1323,65 @@ fields! {
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.moe.biased),
     )
     },
+    /// The attention's output gated by a second half of the query
+    /// projection (Qwen3-Next).
+    GatedAttention => beyond_dense(
+        "attn_gate", "gated attention output", FLAG,
+        |c| model_flag(c, |m| m.architecture.gated_attention),
+        |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.gated_attention),
+    ),
+    /// Full attention every n-th layer, linear attention (Gated DeltaNet) in
+    /// the others (Qwen3-Next's `full_attention_interval`; 0: no linear attention).
+    FullEvery => beyond_dense(
+        "full_every", "full attention every n-th layer", count(Unit::Count, 0.0, 10_001.0),
+        |c| model_count(c, |m| m.architecture.linear.full_every),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.full_every),
+    ),
+    /// Linear attention's key heads.
+    LinearKeyHeads => Declaration {
+        needs: Some(with_linear_attention),
+        ..beyond_dense(
+        "lin_k_heads", "linear attention key heads", count(Unit::Count, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.linear.k_heads),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.k_heads),
+    )
+    },
+    /// Linear attention's value heads.
+    LinearValueHeads => Declaration {
+        needs: Some(with_linear_attention),
+        ..beyond_dense(
+        "lin_v_heads", "linear attention value heads", count(Unit::Count, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.linear.v_heads),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.v_heads),
+    )
+    },
+    /// Linear attention's key head size.
+    LinearKeyDim => Declaration {
+        needs: Some(with_linear_attention),
+        ..beyond_dense(
+        "lin_k_dim", "linear attention key head size", count(Unit::Features, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.linear.k_dim),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.k_dim),
+    )
+    },
+    /// Linear attention's value head size.
+    LinearValueDim => Declaration {
+        needs: Some(with_linear_attention),
+        ..beyond_dense(
+        "lin_v_dim", "linear attention value head size", count(Unit::Features, 0.0, 65_536.0),
+        |c| model_count(c, |m| m.architecture.linear.v_dim),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.v_dim),
+    )
+    },
+    /// Linear attention's causal convolution width.
+    ConvKernel => Declaration {
+        needs: Some(with_linear_attention),
+        ..beyond_dense(
+        "lin_conv", "linear attention convolution width", count(Unit::Count, 0.0, 1_024.0),
+        |c| model_count(c, |m| m.architecture.linear.conv_kernel),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.conv_kernel),
+    )
+    },
 }
 
 /// An optional count's text: empty when unset.
@@ -1445,6 +1504,11 @@ fn full_recompute(text: &dyn Fn(Field) -> String) -> bool {
 /// The model has latent attention.
 fn with_latent_attention(text: &dyn Fn(Field) -> String) -> bool {
     beyond(text, Field::KvRank, "0")
+}
+
+/// Whether some layers have linear attention (full attention every 2nd or later).
+fn with_linear_attention(text: &dyn Fn(Field) -> String) -> bool {
+    text(Field::FullEvery).parse::<u32>().is_ok_and(|n| n > 1)
 }
 
 /// Stores a parsed value.
@@ -1756,8 +1820,8 @@ pub enum InputErrorKind {
     NotCovered,
     /// Autocast with a precision that is not mixed (fp16 or bf16).
     NeedsMixedPrecision,
-    /// The choice counts dense models' linear layers only (LoRA on experts or
-    /// latent attention).
+    /// Adapters not counted on this model: LoRA on linear or gated
+    /// attention, QLoRA on experts or latent attention.
     DenseOnly,
     /// Expert parallelism without a mixture of experts.
     NeedsExperts,
@@ -1943,7 +2007,7 @@ impl InputError {
                 "leaves {layers} layers to {stages} pipeline stages in between, not a whole number each"
             ),
             InputErrorKind::DenseOnly => {
-                "adapts a mixture of experts' attention only (LoRA, targets qv or attn), and not latent attention".into()
+                "is counted on the usual attention: LoRA not on linear or gated attention (Qwen3-Next), QLoRA not on a mixture of experts or latent attention".into()
             }
         }
     }

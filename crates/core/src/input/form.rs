@@ -372,7 +372,14 @@ mod tests {
                 Sinks,
                 Softcap,
                 ParallelBlock,
-                ExpertBiases
+                ExpertBiases,
+                GatedAttention,
+                FullEvery,
+                LinearKeyHeads,
+                LinearValueHeads,
+                LinearKeyDim,
+                LinearValueDim,
+                ConvKernel
             ]
         );
         assert!(

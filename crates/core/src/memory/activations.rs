@@ -245,12 +245,38 @@ pub struct LayerValues {
     pub scores: f64,
 }
 
-/// [`LayerValues`] of a dense layer, or of a mixture of experts' layer (`moe`).
-pub fn layer_values(arch: &Architecture, setup: &ActivationSetup, moe: bool) -> LayerValues {
+/// [`LayerValues`] of a dense layer, or of a mixture of experts' layer
+/// (`moe`), with full attention or Gated DeltaNet linear attention (`linear`).
+pub fn layer_values(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    moe: bool,
+    linear: bool,
+) -> LayerValues {
     let h = f64::from(arch.hidden);
     let e = setup.bytes_per_value;
     let mask = if setup.dropout { 1.0 } else { 0.0 };
     let (dense_mlp, moe_mlp) = mlp_terms(arch, setup.capacity);
+    if linear {
+        let (mlp, gathered) = match moe {
+            true => {
+                let inputs = f64::from(arch.moe.top_k) * setup.capacity * h;
+                (moe_mlp - inputs, inputs)
+            }
+            false => (dense_mlp, 0.0),
+        };
+        let router = if moe {
+            4.0 * f64::from(arch.moe.experts)
+        } else {
+            0.0
+        };
+        return LayerValues {
+            outside: e * norm_inputs(arch) + mask * 2.0 * h + router,
+            inside: e * (linear_values(arch) + mlp) + linear_fp32_bytes(arch),
+            gathered: e * gathered,
+            scores: 0.0,
+        };
+    }
     let attention = attention_term(arch);
     let split = attention - norm_inputs(arch) - latent_term(arch);
     let router = if moe {
@@ -312,7 +338,8 @@ fn second_linear_inputs(arch: &Architecture, capacity: f64, moe: bool) -> f64 {
 /// attention's values per token written `A` (see [`attention_term`]), dense
 /// layers `L_d` and mixture-of-experts layers `L_e` apart, each with its
 /// numbers; `t` experts per token, `c` the capacity factor, `n` shared
-/// experts, `E` routed experts.
+/// experts, `E` routed experts. Gated DeltaNet layers (`L_dG`, `L_eG`) keep
+/// `G` values in place of `A`, `g` fp32 bytes a token and no scores.
 fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: MemoryUnit) -> String {
     let number = crate::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
@@ -381,32 +408,67 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
             fp8_sparse.1
         ),
     );
-    let (dense_count, sparse_count) = (
-        arch.dense_layer_count(),
-        arch.layers - arch.dense_layer_count(),
-    );
+    // Gated DeltaNet layers: `G` values per token in place of `A` and no
+    // scores, `g` fp32 bytes beside (see [`linear_values`]).
+    let g_text = crate::input::decimal::shortest_decimal(norm_inputs(arch) + linear_values(arch));
+    let fp32 = linear_fp32_bytes(arch) as u64;
+    let linear = |(symbols, numbers): &(String, String)| {
+        let strip = |text: &str, tail: &str| text.strip_suffix(tail).unwrap_or(text).to_string();
+        let (symbols, numbers) = (strip(symbols, &tail_symbols), strip(numbers, &tail_numbers));
+        let (dropout_symbols, dropout_numbers) = match setup.dropout {
+            true => (" + 2·s·b·h".to_string(), format!(" + 2 × {s} × {b} × {h}")),
+            false => Default::default(),
+        };
+        (
+            format!(
+                "{} + g·s·b{dropout_symbols}",
+                symbols.replacen("(A + ", "(G + ", 1)
+            ),
+            format!(
+                "{} + {fp32} × {s} × {b}{dropout_numbers}",
+                numbers.replacen(&format!("({a_text} + "), &format!("({g_text} + "), 1)
+            ),
+        )
+    };
+    let (dense_linear, sparse_linear) = (linear(&dense), linear(&sparse));
+    // Each kind of layer: its count, name, terms and bytes a token (the
+    // widest is rebuilt under full recomputation, as [`stage_activations`]).
+    let mut counts = [0u32; 4];
+    for i in 0..arch.layers {
+        let kind =
+            2 * usize::from(i >= arch.dense_layer_count()) + usize::from(arch.is_linear_layer(i));
+        counts[kind] += 1;
+    }
+    let scores = match setup.scores_counted() {
+        true => (2.0 * e + f64::from(mask)) * f64::from(arch.heads) * f64::from(s),
+        false => 0.0,
+    };
+    let kinds = [
+        (counts[0], "L_d", dense, false, false),
+        (counts[1], "L_dG", dense_linear, false, true),
+        (counts[2], "L_e", sparse, true, false),
+        (counts[3], "L_eG", sparse_linear, true, true),
+    ]
+    .map(|(count, name, terms, moe, linear)| {
+        let v = layer_values(arch, setup, moe, linear);
+        let bytes = v.outside + v.inside + v.gathered + if linear { 0.0 } else { scores };
+        (count, name, terms, bytes)
+    });
+    let present = kinds.into_iter().filter(|kind| kind.0 > 0);
     let (symbols, numbers) = match setup.recompute {
         Recompute::Full => {
-            let memory = |mlp: f64| attention_term(arch) + mlp;
-            let (dense_mlp, moe_mlp) = mlp_terms(arch, setup.capacity);
-            let widest = if sparse_count > 0
-                && memory(moe_mlp) * e + 4.0 * f64::from(moe.experts) >= memory(dense_mlp) * e
-            {
-                sparse
-            } else {
-                dense
-            };
+            let widest = present
+                .reduce(|a, b| if b.3 > a.3 { b } else { a })
+                .map(|kind| kind.2)
+                .unwrap_or_default();
             recomputed_terms(setup, (arch.layers, h), widest)
         }
         _ => {
-            let parts: Vec<(String, String)> =
-                [(dense_count, "L_d", dense), (sparse_count, "L_e", sparse)]
-                    .into_iter()
-                    .filter(|(count, _, _)| *count > 0)
-                    .map(|(count, name, (sym, num))| {
-                        (format!("{name}·[{sym}]"), format!("{count} × [{num}]"))
-                    })
-                    .collect();
+            let parts: Vec<(String, String)> = present
+                .map(|(count, name, (sym, num), _)| {
+                    (format!("{name}·[{sym}]"), format!("{count} × [{num}]"))
+                })
+                .collect();
             (
                 parts
                     .iter()
@@ -488,7 +550,37 @@ fn attention_term(arch: &Architecture) -> f64 {
     } else {
         (k, q)
     };
-    norm_inputs(arch) + q + k + v + o + latent_term(arch)
+    // The gated attention's output before the gate and the gate's sigmoid.
+    let gate = if arch.gated_attention { 2.0 * q } else { 0.0 };
+    norm_inputs(arch) + q + k + v + o + gate + latent_term(arch)
+}
+
+/// The chunk of tokens Gated DeltaNet's kernels work in (flash-linear-
+/// attention's `chunk_gated_delta_rule`, BT = 64).
+const DELTA_RULE_CHUNK: f64 = 64.0;
+
+/// Values per token one Gated DeltaNet layer keeps at the model's precision
+/// beside its norms' `4h`, as transformers' `Qwen3NextGatedDeltaNet` runs on
+/// a GPU with its fast kernels (not measured: read from the code): the
+/// convolution's input q, k, v (`causal_conv1d_fn` keeps it, `2k + v`);
+/// `chunk_gated_delta_rule`'s q and k (l2-normalised copies) and v (`2k + v`),
+/// β and its chunk-local matrix `A` (`(64 + 1)` a value head; it recomputes
+/// the chunks' states in backward rather than keeping them); the gated norm's
+/// input and gate `z` and the output projection's input (`3v`). k and v are
+/// the key and value widths, heads × head size.
+fn linear_values(arch: &Architecture) -> f64 {
+    let l = arch.linear;
+    let (k, v) = (l.key_width() as f64, l.value_width() as f64);
+    2.0 * (2.0 * k + v) + 3.0 * v + (DELTA_RULE_CHUNK + 1.0) * f64::from(l.v_heads)
+}
+
+/// Bytes per token one Gated DeltaNet layer keeps in fp32: the decay's
+/// softplus input and output, its chunk-wise cumulative sum and the gated
+/// norm's reciprocal RMS (one each a value head), q's and k's l2-norm
+/// reciprocals (one each a key head).
+fn linear_fp32_bytes(arch: &Architecture) -> f64 {
+    let l = arch.linear;
+    4.0 * (4.0 * f64::from(l.v_heads) + 2.0 * f64::from(l.k_heads))
 }
 
 /// The values per token outside the tensor-parallel region that the layer's
@@ -544,6 +636,8 @@ pub const fn is_plain(arch: &Architecture) -> bool {
         && !arch.mla.is_latent()
         && !arch.sandwich_norms
         && !arch.parallel_block
+        && !arch.gated_attention
+        && !arch.linear.is_some()
         && arch.q_width() == arch.hidden as u64
 }
 
@@ -690,64 +784,68 @@ pub fn stage_activations(
     let e = setup.bytes_per_value;
     let mask = if setup.dropout { 1.0 } else { 0.0 };
     let scores_counted = !setup.flash_attention && setup.recompute != Recompute::Selective;
-    let layer = |moe: bool| {
-        let values = layer_values(arch, setup, moe);
+    let layer = |moe: bool, linear: bool| {
+        let values = layer_values(arch, setup, moe, linear);
         (values.outside / outside + values.inside / tp + values.gathered) * s * b
     };
-    let (dense, moe) = (layer(false), layer(true));
+    // Each kind of layer (dense or a mixture, full or linear attention), the
+    // scores kept by full attention's only.
     let scores = if scores_counted {
         (2.0 * e + mask) * f64::from(arch.heads) * s * f64::from(setup.seq_len) * b / tp
     } else {
         0.0
     };
+    let kinds = [false, true].map(|moe| {
+        [false, true].map(|linear| layer(moe, linear) + if linear { 0.0 } else { scores })
+    });
     let dense_layers = arch.dense_layer_count();
     let full = setup.recompute == Recompute::Full;
     let chunk = layout.chunk_layers(rank, arch.layers);
     let checkpoints = setup.checkpointing.chunk(chunk);
     // The rank's layers by kind, and what block recomputation leaves stored
     // whole: each chunk's layers after its first N.
-    let (mut dense_here, mut moe_here, mut stored) = (0.0, 0.0, 0.0);
+    let mut here = [[0.0; 2]; 2];
+    let (mut kept_here, mut stored) = (0.0, 0.0);
     // The rank's chunks, one in every round of virtual stages
     // (`Layout::chunk_start`), visited without the other ranks' layers.
     for c in 0..layout.vpp {
         let first = layout.chunk_start(c, rank, arch.layers);
         for i in first..(first + chunk).min(arch.layers) {
-            let kept = if i < dense_layers {
-                dense_here += 1.0;
-                dense + scores
-            } else {
-                moe_here += 1.0;
-                moe + scores
-            };
+            let (moe, linear) = (
+                usize::from(i >= dense_layers),
+                usize::from(arch.is_linear_layer(i)),
+            );
+            here[moe][linear] += 1.0;
+            let kept = kinds[moe][linear];
+            kept_here += kept;
             if i - first >= chunk - checkpoints.stored {
                 stored += kept;
             }
         }
     }
-    // One layer: a mixture of experts' where the rank has one.
-    let widest = if moe_here > 0.0 { moe } else { dense };
+    // One layer: the largest kind the rank holds (its scores included).
+    let widest = (0..4)
+        .filter(|k| here[k / 2][k % 2] > 0.0)
+        .map(|k| kinds[k / 2][k % 2])
+        .fold(0.0, f64::max);
     let in_flight = layout.in_flight(rank, microbatches);
     let (per_layer, layers, rebuilding) = if full {
         // The checkpointed inputs and the stored layers of every microbatch
         // in flight; while a group is rebuilt, its own chunk's stored layers
         // are already freed (the backward pass reaches them first).
         let input = e * s * b * h / outside;
-        let rebuilt_layer = if moe_here > 0.0 && dense_here > 0.0 {
-            dense.max(moe)
-        } else {
-            widest
-        };
         let inputs = f64::from(checkpoints.inputs * layout.vpp);
         let held = (inputs * input + stored) * in_flight;
-        let rebuilding = held - stored / f64::from(layout.vpp)
-            + f64::from(checkpoints.rebuilt) * (rebuilt_layer + scores);
-        (widest, held, Some(rebuilding))
+        let rebuilding =
+            held - stored / f64::from(layout.vpp) + f64::from(checkpoints.rebuilt) * widest;
+        // One layer's own values, without the scores it rebuilds with.
+        let bare = (0..4)
+            .filter(|k| here[k / 2][k % 2] > 0.0)
+            .map(|k| layer(k / 2 == 1, k % 2 == 1))
+            .fold(0.0, f64::max);
+        (bare, held, Some(rebuilding))
     } else {
-        (
-            widest + scores,
-            (dense_here * (dense + scores) + moe_here * (moe + scores)) * in_flight,
-            None,
-        )
+        (widest, kept_here * in_flight, None)
     };
     let mut outside_layers = 0.0;
     if rank == 0 {
@@ -1076,7 +1174,13 @@ mod tests {
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn generalised_derivations_add_up_for_experts_and_latent_attention() {
-        for id in ["qwen3-0.6b", "mixtral-8x7b", "qwen3-30b-a3b", "deepseek-v3"] {
+        for id in [
+            "qwen3-0.6b",
+            "mixtral-8x7b",
+            "qwen3-30b-a3b",
+            "deepseek-v3",
+            "qwen3-next-80b-a3b",
+        ] {
             let arch = model_preset(id).unwrap().architecture;
             assert!(!is_plain(&arch), "{id}");
             for recompute in Recompute::ALL {
@@ -1085,6 +1189,10 @@ mod tests {
                     (true, false, 1.25, false),
                     (false, true, 1.25, true),
                 ] {
+                    // FP8 is not counted with linear attention.
+                    if fp8 && arch.linear.is_some() {
+                        continue;
+                    }
                     let setup = ActivationSetup {
                         seq_len: 4096,
                         micro_batch: 2,
@@ -1258,6 +1366,49 @@ mod tests {
             "L·e·s·b·h + [e·s·b·(6h + 2k + m·f)] + 2e·s·b·h + (e + 4)·s·b·v = \
              32 × 2 × 2048 × 1 × 4096 + [2 × 2048 × 1 × (6 × 4096 + 2 × 1024 + 4 × 14336)] + \
              4 × 2048 × 1 × 4096 + 6 × 2048 × 1 × 128256 B = 2.32 GiB"
+        );
+    }
+
+    /// Qwen3-Next at 4,096 tokens in 16 bits: each of its 36 Gated DeltaNet
+    /// layers keeps, beside the norms' 4h, the convolution's input and the
+    /// delta rule's q, k, v (2 × (2 × 2048 + 4096)), z, the norm's input and
+    /// the output projection's input (3 × 4096), β and the chunk matrix
+    /// (65 × 32) at 2 bytes, and 4 × (4 × 32 + 2 × 16) fp32 bytes, where a
+    /// gated full-attention layer keeps q, k, v, o and the gate's two
+    /// (4096 + 512 + 512 + 4096 + 2 × 4096); without FlashAttention only the
+    /// 12 full layers keep scores.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn linear_attention_layers_keep_their_own_values_and_no_scores() {
+        let next = model_preset("qwen3-next-80b-a3b").unwrap().architecture;
+        let all_full = Architecture {
+            linear: crate::model::architecture::LinearAttention::NONE,
+            ..next
+        };
+        let setup = |flash_attention| ActivationSetup {
+            seq_len: 4096,
+            micro_batch: 1,
+            bytes_per_value: 2.0,
+            flash_attention,
+            recompute: Recompute::None,
+            checkpointing: Checkpointing::EVERY_LAYER,
+            dropout: false,
+            capacity: 1.0,
+            fp8: false,
+        };
+        let total = |arch: &Architecture, flash| activation_memory(arch, &setup(flash)).total.get();
+        let linear = 2.0 * (2.0 * 2048.0 + 4096.0) + 3.0 * 4096.0 + 65.0 * 32.0;
+        let full = 4096.0 + 512.0 + 512.0 + 4096.0 + 2.0 * 4096.0;
+        let per_token = 2.0 * (linear - full) + 4.0 * (4.0 * 32.0 + 2.0 * 16.0);
+        assert_eq!(
+            total(&next, true) - total(&all_full, true),
+            36.0 * 4096.0 * per_token
+        );
+        let scores = 2.0 * 2.0 * 16.0 * 4096.0 * 4096.0;
+        assert_eq!(total(&next, false) - total(&next, true), 12.0 * scores);
+        assert_eq!(
+            total(&all_full, false) - total(&all_full, true),
+            48.0 * scores
         );
     }
 }

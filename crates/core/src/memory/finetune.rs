@@ -402,7 +402,7 @@ impl FineTuning {
             Method::Qlora => {
                 let quantized = block_linear_params(arch);
                 (
-                    (base - quantized) * weight_bytes
+                    base.saturating_sub(quantized) * weight_bytes
                         + quantized_bytes(arch, self.quant, self.double_quant),
                     largest_block_linear(arch) * 2,
                 )

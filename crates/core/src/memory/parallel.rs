@@ -360,11 +360,17 @@ pub struct StageParams {
 /// q/k norms, the router and the shared expert's gate, and latent attention's
 /// down projections and their norms (`linear_q_down_proj`,
 /// `linear_kv_down_proj`: `parallel_mode="duplicated"`). Routed experts are
-/// split over the expert-tensor-parallel size, which defaults to TP.
-fn layer_split(arch: &Architecture, moe_layer: bool) -> (u64, u64, u64) {
+/// split over the expert-tensor-parallel size, which defaults to TP. A
+/// linear-attention layer's Gated DeltaNet splits by heads (its projections,
+/// convolution, `dt_bias` and `A_log`) but for its gated norm of one value
+/// head's width, replicated (Megatron-LM's `GatedDeltaNet`).
+fn layer_split(arch: &Architecture, moe_layer: bool, linear: bool) -> (u64, u64, u64) {
     let h = u64::from(arch.hidden);
     let norms = arch.layer_norm_params();
-    let (attention_split, attention_replicated) = if arch.mla.is_latent() {
+    let (attention_split, attention_replicated) = if linear {
+        let norm = u64::from(arch.linear.v_dim);
+        (arch.mixer_params(true) - norm, norm)
+    } else if arch.mla.is_latent() {
         let m = arch.mla;
         let (q_rank, kv_rank) = (u64::from(m.q_rank), u64::from(m.kv_rank));
         let down = if q_rank > 0 { h * q_rank + q_rank } else { 0 }
@@ -425,7 +431,7 @@ pub fn stage_params(arch: &Architecture, layout: &Layout, rank: u32) -> StagePar
         if layout.rank_of_layer(layer, arch.layers) != rank {
             continue;
         }
-        let (s, r, e) = layer_split(arch, layer >= dense_layers);
+        let (s, r, e) = layer_split(arch, layer >= dense_layers, arch.is_linear_layer(layer));
         split += s;
         replicated += r;
         routed += e;

@@ -202,10 +202,78 @@ pub struct Architecture {
     /// into the residual (Cohere's parallel block): one norm a layer.
     #[serde(default)]
     pub parallel_block: bool,
+    /// The attention's output gated per query value: the query projection
+    /// twice as wide, its second half a sigmoid gate on the attention's
+    /// output (Qwen3-Next's `q_proj` of `2 × heads × head_dim`).
+    #[serde(default)]
+    pub gated_attention: bool,
     /// The mixture of experts; [`Moe::DENSE`] for a dense model.
     pub moe: Moe,
     /// Multi-head latent attention; [`Mla::NONE`] for the usual projections.
     pub mla: Mla,
+    /// Linear attention in all but every `full_every`-th layer;
+    /// [`LinearAttention::NONE`] for attention in every layer.
+    #[serde(default)]
+    pub linear: LinearAttention,
+}
+
+/// Gated DeltaNet linear attention (Yang et al. 2024, "Gated Delta Networks"),
+/// as transformers' `Qwen3NextGatedDeltaNet` builds it: `in_proj_qkvz`
+/// (`hidden → 2·k + 2·v`, k = key heads × key head size, v = value heads ×
+/// value head size), `in_proj_ba` (`hidden → 2 × value heads`), a depthwise
+/// causal `conv1d` over q, k and v (`(2·k + v) × kernel`, no bias), `dt_bias`
+/// and `A_log` (one a value head), a gated RMSNorm of one value head's width
+/// and `out_proj` (`v → hidden`). Layer i keeps full attention when `(i + 1)`
+/// is a multiple of `full_every` (`full_attention_interval`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct LinearAttention {
+    /// Every `full_every`-th layer has full attention; 0 (or 1): every layer.
+    pub full_every: u32,
+    /// `linear_num_key_heads`.
+    pub k_heads: u32,
+    /// `linear_num_value_heads`.
+    pub v_heads: u32,
+    /// `linear_key_head_dim`.
+    pub k_dim: u32,
+    /// `linear_value_head_dim`.
+    pub v_dim: u32,
+    /// `linear_conv_kernel_dim`.
+    pub conv_kernel: u32,
+}
+
+impl LinearAttention {
+    /// Full attention in every layer.
+    pub const NONE: LinearAttention = LinearAttention {
+        full_every: 0,
+        k_heads: 0,
+        v_heads: 0,
+        k_dim: 0,
+        v_dim: 0,
+        conv_kernel: 0,
+    };
+
+    /// Whether some layers have linear attention.
+    pub const fn is_some(&self) -> bool {
+        self.full_every > 1
+    }
+
+    /// Width of the keys (and of the queries): key heads × their size.
+    pub const fn key_width(&self) -> u64 {
+        self.k_heads as u64 * self.k_dim as u64
+    }
+
+    /// Width of the values (and of the output gate `z`).
+    pub const fn value_width(&self) -> u64 {
+        self.v_heads as u64 * self.v_dim as u64
+    }
+
+    /// Parameters of one layer's Gated DeltaNet over `hidden` features.
+    pub const fn params(&self, hidden: u64) -> u64 {
+        let (k, v, heads) = (self.key_width(), self.value_width(), self.v_heads as u64);
+        let conv = (2 * k + v) * self.conv_kernel as u64;
+        let projections = hidden * (2 * k + 2 * v) + hidden * 2 * heads + v * hidden;
+        conv + projections + 2 * heads + self.v_dim as u64
+    }
 }
 
 /// A mixture-of-experts MLP (Mixtral, Qwen3-MoE, DeepSeek-V3), as the Hub's
@@ -365,13 +433,40 @@ impl Architecture {
         }
         let q = self.q_width();
         let kv = self.kv_width();
+        // The gated attention's query projection carries the gate too.
+        let q_out = if self.gated_attention { 2 * q } else { q };
         let biases = match self.biases {
             Biases::None => 0,
-            Biases::Qkv => q + 2 * kv,
-            Biases::All | Biases::Attention => q + 2 * kv + h,
+            Biases::Qkv => q_out + 2 * kv,
+            Biases::All | Biases::Attention => q_out + 2 * kv + h,
         };
         let sinks = if self.attention_sinks { heads } else { 0 };
-        2 * h * q + 2 * h * kv + biases + self.qk_norm_params() + sinks
+        h * q_out + h * q + 2 * h * kv + biases + self.qk_norm_params() + sinks
+    }
+
+    /// Layers with linear attention ([`LinearAttention`]): all but every
+    /// `full_every`-th.
+    pub const fn linear_layer_count(&self) -> u32 {
+        if self.linear.is_some() {
+            self.layers - self.layers / self.linear.full_every
+        } else {
+            0
+        }
+    }
+
+    /// Whether layer `index` (from 0) has linear attention.
+    pub const fn is_linear_layer(&self, index: u32) -> bool {
+        self.linear.is_some() && (index + 1) % self.linear.full_every != 0
+    }
+
+    /// Parameters of one layer's token mixer: the attention, or in a linear
+    /// layer the Gated DeltaNet.
+    pub const fn mixer_params(&self, linear: bool) -> u64 {
+        if linear {
+            self.linear.params(self.hidden as u64)
+        } else {
+            self.attention_params()
+        }
     }
 
     /// The norms around one layer's attention and MLP: two, four with
@@ -468,13 +563,15 @@ impl Architecture {
     const fn breakdown(&self, routed: u64) -> ParamBreakdown {
         let h = self.hidden as u64;
         let token_embedding = self.vocab as u64 * h;
+        let layers = self.layers as u64;
         let dense = self.dense_layer_count() as u64;
-        let sparse = self.layers as u64 - dense;
-        let per_moe_layer =
-            self.attention_params() + self.moe_mlp_params(routed) + self.layer_norm_params();
+        let sparse = layers - dense;
+        let linear = self.linear_layer_count() as u64;
+        let mixers = (layers - linear) * self.attention_params() + linear * self.mixer_params(true);
+        let mlps = dense * self.dense_mlp_params() + sparse * self.moe_mlp_params(routed);
         ParamBreakdown {
             embeddings: token_embedding + self.learned_positions as u64 * h,
-            layers: dense * self.params_per_layer() + sparse * per_moe_layer,
+            layers: mixers + mlps + layers * self.layer_norm_params(),
             final_norm: self.norm.params(h),
             output_head: if self.tied_embeddings {
                 0
@@ -545,14 +642,20 @@ impl Architecture {
     /// final norm with the output head.
     pub fn fsdp2_unit_params(&self, ep: u32) -> u64 {
         let parts = self.param_breakdown();
+        // The larger token mixer where both kinds are present.
+        let mixer = match self.linear_layer_count() {
+            0 => self.attention_params(),
+            n if n == self.layers => self.mixer_params(true),
+            _ => self.attention_params().max(self.mixer_params(true)),
+        };
         let dense = if self.dense_layer_count() > 0 {
-            self.params_per_layer()
+            mixer + self.dense_mlp_params() + self.layer_norm_params()
         } else {
             0
         };
         let moe = if self.moe.is_moe() && self.dense_layer_count() < self.layers {
             let routed = (self.moe.experts as u64).div_ceil(u64::from(ep.max(1)));
-            self.attention_params() + self.moe_mlp_params(routed) + self.layer_norm_params()
+            mixer + self.moe_mlp_params(routed) + self.layer_norm_params()
         } else {
             0
         };
@@ -569,7 +672,13 @@ impl Architecture {
     pub fn largest_layer_params(&self) -> u64 {
         let h = self.hidden as u64;
         let embedding = self.vocab as u64 * h;
-        let projection = h * self.q_width().max(self.v_width());
+        let q_out = if self.gated_attention { 2 } else { 1 } * self.q_width();
+        let projection = h * q_out.max(self.v_width());
+        // Gated DeltaNet's `in_proj_qkvz`.
+        let linear = match self.linear.is_some() {
+            true => h * (2 * self.linear.key_width() + 2 * self.linear.value_width()),
+            false => 0,
+        };
         let mlp_matrix = h * self.ffn as u64;
         // gate and up of every expert in one tensor (`experts.gate_up_proj`).
         let experts = if self.moe.is_moe() {
@@ -577,7 +686,11 @@ impl Architecture {
         } else {
             0
         };
-        embedding.max(projection).max(mlp_matrix).max(experts)
+        embedding
+            .max(projection)
+            .max(linear)
+            .max(mlp_matrix)
+            .max(experts)
     }
 }
 
@@ -624,8 +737,10 @@ const fn llama(
         attention_sinks: false,
         logit_softcap: false,
         parallel_block: false,
+        gated_attention: false,
         moe: Moe::DENSE,
         mla: Mla::NONE,
+        linear: LinearAttention::NONE,
     }
 }
 
@@ -857,6 +972,29 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         },
     },
     ModelPreset {
+        id: "qwen3-next-80b-a3b",
+        name: "Qwen3-Next-80B-A3B",
+        architecture: Architecture {
+            head_dim: 256,
+            gated_attention: true,
+            moe: Moe {
+                shared_experts: 1,
+                shared_ffn: 512,
+                shared_gate: true,
+                ..routed(512, 10, 512)
+            },
+            linear: LinearAttention {
+                full_every: 4,
+                k_heads: 16,
+                v_heads: 32,
+                k_dim: 128,
+                v_dim: 128,
+                conv_kernel: 4,
+            },
+            ..qwen3(48, 2048, 5120, 16, 2, false)
+        },
+    },
+    ModelPreset {
         id: "glm-4.5-air",
         name: "GLM-4.5-Air",
         architecture: Architecture {
@@ -981,8 +1119,10 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             attention_sinks: false,
             logit_softcap: false,
             parallel_block: false,
+            gated_attention: false,
             moe: Moe::DENSE,
             mla: Mla::NONE,
+            linear: LinearAttention::NONE,
         },
     },
     CUSTOM_MODEL,

@@ -8,6 +8,8 @@
 //! multipliers have no parameters), `gemma2` and `gemma3_text` (four norms a
 //! layer; Gemma 3's per-head q/k norms), `qwen2`, `qwen3`
 //! (`head_dim`, q/k norms), `mixtral`, `qwen2_moe` (experts, `qkv_bias`), `qwen3_moe` (experts),
+//! `qwen3_next` (Gated DeltaNet linear attention in all but every fourth
+//! layer, gated full attention, Qwen2-MoE's shared expert),
 //! `deepseek_v3` (experts and latent attention) and `gpt2`. A key the family
 //! reads but the text leaves out takes the configuration class's default,
 //! and is listed as assumed; a key that would change the count but that the
@@ -17,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::model::architecture::{
-    Architecture, Biases, Mla, Mlp, ModelPreset, Moe, Norm, QkNorm, CUSTOM_MODEL, MODEL_PRESETS,
+    Architecture, Biases, LinearAttention, Mla, Mlp, ModelPreset, Moe, Norm, QkNorm, CUSTOM_MODEL,
+    MODEL_PRESETS,
 };
 
 /// What a `config.json` gave. Serde's form is what the lazily loaded reader
@@ -89,7 +92,7 @@ impl core::fmt::Display for HubConfigError {
 
 /// The families read (`model_type`). A reading takes the preset of exactly
 /// its shape, or is a custom model ([`CUSTOM_MODEL`]).
-pub const MODEL_TYPES: [&str; 19] = [
+pub const MODEL_TYPES: [&str; 20] = [
     "llama",
     "llama4_text",
     "mistral",
@@ -103,6 +106,7 @@ pub const MODEL_TYPES: [&str; 19] = [
     "mixtral",
     "qwen2_moe",
     "qwen3_moe",
+    "qwen3_next",
     "glm4_moe",
     "deepseek_v2",
     "deepseek_v3",
@@ -339,11 +343,67 @@ fn impossible(model_type: &str, a: &Architecture) -> Result<(), HubConfigError> 
             a.moe.is_moe() && a.moe.dense_layers > a.layers,
             key("first_k_dense_replace", "n_layer"),
         ),
+        // transformers splits the value heads evenly over the key heads.
+        (
+            a.linear.is_some()
+                && (a.linear.k_heads == 0 || a.linear.v_heads % a.linear.k_heads != 0),
+            key("linear_num_key_heads", "n_head"),
+        ),
     ];
     match checks.into_iter().find(|(wrong, _)| *wrong) {
         Some((_, error)) => Err(error),
         None => Ok(()),
     }
+}
+
+/// Qwen3-Next's layer pattern: every n-th layer with full attention, the
+/// others linear, from `layer_types` (which must be such a pattern, one entry
+/// a layer) or else `full_attention_interval` (4 by default). No full layer
+/// at all is `layers + 1`.
+fn full_attention_every(r: &mut Reader, layers: u32) -> Result<u32, HubConfigError> {
+    let Some(types) = r.object.get("layer_types") else {
+        let every = r.count("full_attention_interval", Some(4))?;
+        return match every {
+            0 => Err(HubConfigError::Invalid("full_attention_interval".into())),
+            n => Ok(n),
+        };
+    };
+    let invalid = || HubConfigError::Invalid("layer_types".into());
+    let full = types
+        .as_array()
+        .filter(|items| items.len() == layers as usize)
+        .ok_or_else(invalid)?
+        .iter()
+        .map(|kind| match kind.as_str() {
+            Some("full_attention") => Ok(true),
+            Some("linear_attention") => Ok(false),
+            _ => Err(invalid()),
+        })
+        .collect::<Result<Vec<bool>, _>>()?;
+    let every = full
+        .iter()
+        .position(|&f| f)
+        .map_or(layers.saturating_add(1), |i| i as u32 + 1);
+    if full
+        .iter()
+        .enumerate()
+        .any(|(i, &f)| f != ((i as u32 + 1) % every == 0))
+    {
+        return Err(HubConfigError::Unsupported("layer_types".into()));
+    }
+    // The list overrides the interval (read, then set aside).
+    if r.object.contains_key("full_attention_interval") {
+        r.count("full_attention_interval", Some(4))?;
+    }
+    let linear = full.iter().filter(|&&f| !f).count();
+    r.read.push((
+        "layer_types".into(),
+        format!(
+            "{linear} linear_attention, {} full_attention",
+            full.len() - linear
+        ),
+    ));
+    Ok(every)
 }
 
 /// Reads one family's configuration object.
@@ -385,8 +445,10 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             attention_sinks: false,
             logit_softcap: false,
             parallel_block: false,
+            gated_attention: false,
             moe: Moe::DENSE,
             mla: Mla::NONE,
+            linear: LinearAttention::NONE,
         }
     } else {
         let hidden = r.count("hidden_size", None)?;
@@ -416,6 +478,9 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
         };
         let llama4 = model_type == "llama4_text";
         let gpt_oss = model_type == "gpt_oss";
+        // Qwen3-Next: Gated DeltaNet in all but every fourth layer, gated full
+        // attention with Qwen3's per-head q/k norms, Qwen2-MoE's mixture.
+        let next = model_type == "qwen3_next";
         // Cohere2: one bias-free LayerNorm a layer before the attention and
         // the MLP side by side, tied embeddings, heads of hidden ÷ heads
         // (its config class overwrites any `head_dim`).
@@ -424,13 +489,15 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             4
         } else if llama4 || gpt_oss {
             8
+        } else if next {
+            2
         } else {
             heads
         };
         let kv_heads = r.count("num_key_value_heads", Some(kv_default))?;
         // Llama 4: `intermediate_size` is the experts' (and the shared
         // expert's), `intermediate_size_mlp` the dense layers'.
-        let expert_ffn = r.count("intermediate_size", None)?;
+        let expert_ffn = r.count("intermediate_size", next.then_some(5632))?;
         let ffn = match llama4 {
             true => r.count("intermediate_size_mlp", Some(16384))?,
             false => expert_ffn,
@@ -441,6 +508,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             "gemma3_text" => Some(262_208),
             "gpt_oss" => Some(201_088),
             "cohere2" => Some(256_000),
+            "qwen3_next" => Some(151_936),
             _ => None,
         };
         let vocab = r.count("vocab_size", vocab_default)?;
@@ -450,6 +518,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
         let head_dim = match model_type {
             _ if deepseek => 0,
             _ if qwen3 => r.count("head_dim", Some(128))?,
+            _ if next => r.count("head_dim", Some(256))?,
             _ if gemma => r.count("head_dim", Some(256))?,
             _ if llama4 => r.count("head_dim", Some(128))?,
             _ if gpt_oss => r.count("head_dim", Some(64))?,
@@ -497,7 +566,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             // These classes give q, k, v and o `attention_bias`, and Llama's
             // and Granite's MLPs `mlp_bias` (every linear with both).
             "llama" | "llama4_text" | "olmo2" | "granite" | "gemma2" | "gemma3_text" | "qwen3"
-            | "qwen3_moe" | "cohere2" => {
+            | "qwen3_moe" | "qwen3_next" | "cohere2" => {
                 let attention = r.flag("attention_bias", false)?;
                 let mlp = matches!(model_type, "llama" | "granite") && r.flag("mlp_bias", false)?;
                 match (attention, mlp) {
@@ -531,7 +600,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
                     ..Moe::DENSE
                 }
             }
-            "qwen2_moe" | "qwen3_moe" => {
+            "qwen2_moe" | "qwen3_moe" | "qwen3_next" => {
                 // Layer i is a mixture of experts unless it is in
                 // `mlp_only_layers` or (i + 1) is no multiple of
                 // `decoder_sparse_step`; the others are dense, counted as
@@ -547,12 +616,15 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
                     .count() as u32;
                 let shared_ffn = match model_type {
                     "qwen2_moe" => r.count("shared_expert_intermediate_size", None)?,
+                    "qwen3_next" => r.count("shared_expert_intermediate_size", Some(512))?,
                     _ => 0,
                 };
+                // Qwen3-Next's class gives every size a default.
+                let default = |n: u32| next.then_some(n);
                 Moe {
-                    experts: r.count("num_experts", None)?,
-                    top_k: r.count("num_experts_per_tok", None)?,
-                    expert_ffn: r.count("moe_intermediate_size", None)?,
+                    experts: r.count("num_experts", default(512))?,
+                    top_k: r.count("num_experts_per_tok", default(10))?,
+                    expert_ffn: r.count("moe_intermediate_size", default(512))?,
                     shared_experts: u32::from(shared_ffn > 0),
                     shared_ffn,
                     shared_gate: shared_ffn > 0,
@@ -650,6 +722,23 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             },
             _ => Mla::NONE,
         };
+        let linear = match next {
+            true => LinearAttention {
+                full_every: full_attention_every(&mut r, layers)?,
+                k_heads: r.count("linear_num_key_heads", Some(16))?,
+                v_heads: r.count("linear_num_value_heads", Some(32))?,
+                k_dim: r.count("linear_key_head_dim", Some(128))?,
+                v_dim: r.count("linear_value_head_dim", Some(128))?,
+                conv_kernel: r.count("linear_conv_kernel_dim", Some(4))?,
+            },
+            false => LinearAttention::NONE,
+        };
+        // Every layer with full attention is no linear attention at all.
+        let linear = if linear.is_some() {
+            linear
+        } else {
+            LinearAttention::NONE
+        };
         Architecture {
             layers,
             hidden,
@@ -664,7 +753,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             learned_positions: 0,
             head_dim,
             qk_norm: match model_type {
-                _ if qwen3 => QkNorm::PerHead,
+                _ if qwen3 || next => QkNorm::PerHead,
                 "gemma3_text" => QkNorm::PerHead,
                 "olmo2" => QkNorm::Full,
                 "glm4_moe" if r.flag("use_qk_norm", false)? => QkNorm::PerHead,
@@ -674,8 +763,10 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             attention_sinks: gpt_oss,
             logit_softcap,
             parallel_block: cohere,
+            gated_attention: next,
             moe,
             mla,
+            linear,
         }
     };
     impossible(model_type, &architecture)?;

@@ -74,6 +74,24 @@ impl ModelSpec {
                 within(Field::SharedFfn, a.moe.shared_ffn, 1.0, 16_777_216.0)?;
             }
         }
+        if a.linear.is_some() {
+            let l = a.linear;
+            // One full-attention layer at least every `layers + 1` (none).
+            within(
+                Field::FullEvery,
+                l.full_every,
+                2.0,
+                f64::from(a.layers) + 1.0,
+            )?;
+            within(Field::LinearKeyHeads, l.k_heads, 1.0, 65_536.0)?;
+            within(Field::LinearKeyDim, l.k_dim, 1.0, 65_536.0)?;
+            within(Field::LinearValueDim, l.v_dim, 1.0, 65_536.0)?;
+            within(Field::ConvKernel, l.conv_kernel, 1.0, 1_024.0)?;
+            // transformers splits the value heads evenly over the key heads.
+            if l.v_heads == 0 || l.v_heads % l.k_heads != 0 {
+                return Err(Field::LinearValueHeads.error(InputErrorKind::NotDivisible));
+            }
+        }
         if a.mla.is_latent() {
             within(Field::RopeDim, a.mla.rope_dim, 1.0, 65_536.0)?;
             within(Field::NopeDim, a.mla.nope_dim, 1.0, 65_536.0)?;
@@ -111,7 +129,12 @@ fn estimated_params(a: &Architecture) -> f64 {
         * (f64::from(a.ffn)
             + f64::from(a.moe.experts) * f64::from(a.moe.expert_ffn)
             + f64::from(a.moe.shared_experts) * f64::from(a.moe.shared_ffn));
-    f64::from(a.layers) * (attention + mlp + 4.0 * h) + 2.0 * f64::from(a.vocab) * h
+    let l = a.linear;
+    let linear = (f64::from(l.k_heads) * f64::from(l.k_dim)
+        + f64::from(l.v_heads) * f64::from(l.v_dim))
+        * (3.0 * h + f64::from(l.conv_kernel))
+        + 2.0 * f64::from(l.v_heads) * (h + 1.0);
+    f64::from(a.layers) * (2.0 * attention + linear + mlp + 4.0 * h) + 2.0 * f64::from(a.vocab) * h
 }
 
 impl Config {
@@ -134,6 +157,10 @@ impl Config {
             }
             if self.model.is_some_and(|m| m.framework == Framework::Hf) {
                 return error(InputErrorKind::NotWith(Field::Framework));
+            }
+            // Gated DeltaNet's kernels keep their own values: not counted in FP8.
+            if self.model.is_some_and(|m| m.architecture.linear.is_some()) {
+                return error(InputErrorKind::NotWith(Field::FullEvery));
             }
         }
         let zero_group = self.zero_group()?;
@@ -261,8 +288,13 @@ impl Config {
         // PEFT adapts a mixture's attention projections (latent attention's
         // too) and, through `target_parameters`, transformers' fused expert
         // tensors; bitsandbytes does not quantise those, and QLoRA's count of
-        // latent attention was not checked.
+        // latent attention was not checked. Qwen3-Next's Gated DeltaNet
+        // layers and gated queries were not measured with PEFT.
         let arch = model.architecture;
+        // Linear attention's and the gated query's adapters are not counted.
+        if arch.linear.is_some() || arch.gated_attention {
+            return Err(Field::Method.error(InputErrorKind::DenseOnly));
+        }
         let method = self.fine_tuning.method;
         if (arch.mla.is_latent() || arch.moe.is_moe())
             && method == crate::memory::finetune::Method::Qlora

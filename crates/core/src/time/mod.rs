@@ -125,11 +125,37 @@ pub fn megatron_flops_parts(
     } else {
         let q = arch.q_width() as f64;
         let kv = arch.kv_width() as f64;
-        let linear = fwd_bwd * fma * (h * (q + kv + kv) + q * h);
+        // The gated attention's query projection is twice as wide.
+        let q_out = if arch.gated_attention { 2.0 * q } else { q };
+        let linear = fwd_bwd * fma * (h * (q_out + kv + kv) + q * h);
         let core = fwd_bwd * fma * q / 2.0 * 2.0;
         (linear, core)
     };
-    let layers = f64::from(arch.layers);
+    // Gated DeltaNet layers replace the attention: their projections and
+    // convolution, and the chunked delta rule, per token and value head
+    // about 2·d_k·d_v (the state read and updated) + 2·C·(d_k + d_v) (within
+    // each chunk of C = 64 tokens) multiply-adds: an estimate from the
+    // algorithm (Yang et al. 2024), not a framework's count.
+    let linear_layers = f64::from(arch.linear_layer_count());
+    let full_layers = f64::from(arch.layers) - linear_layers;
+    let (delta_linear, delta_core) = if linear_layers > 0.0 {
+        let l = arch.linear;
+        let (k, v, heads) = (
+            l.key_width() as f64,
+            l.value_width() as f64,
+            f64::from(l.v_heads),
+        );
+        let (dk, dv) = (f64::from(l.k_dim), f64::from(l.v_dim));
+        let projections = h * (2.0 * k + 2.0 * v + 2.0 * heads) + v * h;
+        let conv = (2.0 * k + v) * f64::from(l.conv_kernel);
+        let rule = heads * (2.0 * dk * dv + 2.0 * 64.0 * (dk + dv));
+        (
+            fwd_bwd * fma * projections * linear_layers,
+            fwd_bwd * fma * (conv + rule) * linear_layers,
+        )
+    } else {
+        (0.0, 0.0)
+    };
     let routed = if moe.is_moe() {
         f64::from(moe.expert_ffn) * f64::from(moe.top_k) * ffn_factor
     } else {
@@ -146,9 +172,10 @@ pub fn megatron_flops_parts(
                         * f64::from(moe.shared_ffn)
                         * ffn_factor
                         * moe_layers)
-                + attention * layers
+                + attention * full_layers
+                + delta_linear
                 + fwd_bwd * fma * h * f64::from(vocab)),
-        pairs * core * layers,
+        pairs * core * full_layers + tokens * delta_core,
     )
 }
 
