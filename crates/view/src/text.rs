@@ -289,13 +289,15 @@ texts! {
         "；LoRA 适配器另保留 {}（每个加了适配器的层的输入，转成适配器精度；开启 dropout 时各自一份副本和掩码；lora_B 的 r 维输入），与 PEFT 0.21 实测一致";
     activations_line_general: &'static str =
         "Activations per GPU (Korthikanti et al. 2022, generalised; not sharded by ZeRO), {} × {} tokens:\n{},\n\
-         with L_d dense and L_e expert layers, A the attention's values per token (4h + q + k + v + o, latent \
-         attention's compressed vectors added), e bytes per value, s tokens, b micro-batch, h hidden size, m 4 \
+         with L_d dense and L_e expert layers (L_dG, L_eG: linear attention's, G values and g fp32 bytes a token \
+         for A), A the attention's values per token (4h + q + k + v + o, latent \
+         attention's compressed vectors or the output gate's 2q added), e bytes per value, s tokens, b micro-batch, h hidden size, m 4 \
          for SwiGLU or 2 for GELU, f, f_e and f_s the dense, expert and shared FFN widths, t experts per token, \
          c the capacity factor, n shared experts, E routed experts, a heads, v vocabulary.\nLargest \
          micro-batch that fits with {}: {}.",
         "每张 GPU 的激活值（Korthikanti 等，2022，推广形式；ZeRO 不切分），{} × {} 词元：\n{}，\n其中 L_d 为稠密层数、\
-         L_e 为专家层数，A 为注意力每个词元保存的值数（4h + q + k + v + o，潜在注意力另加压缩向量），e 为每个值的字节数，\
+         L_e 为专家层数（L_dG、L_eG 为线性注意力层，每个词元以 G 个值与 g 字节 fp32 代替 A），\
+         A 为注意力每个词元保存的值数（4h + q + k + v + o，潜在注意力另加压缩向量，输出门控另加 2q），e 为每个值的字节数，\
          s 为词元数，b 为微批次，h 为隐藏维度，m 在 SwiGLU 取 4、GELU 取 2，f、f_e、f_s 分别为稠密、专家、共享专家的 \
          FFN 宽度，t 为每个词元的专家数，c 为容量因子，n 为共享专家数，E 为路由专家数，a 为注意力头数，v 为词表大小。\
          \n{} 下放得下的最大微批次：{}。";
@@ -390,8 +392,7 @@ texts! {
     label_nope_dim: &'static str = "Non-rotary head size", "非旋转部分的头维度";
     label_v_dim: &'static str = "Value head size", "值的头维度";
     label_attn_gate: &'static str = "Gated attention output (Qwen3-Next)", "注意力输出门控（Qwen3-Next）";
-    label_full_every: &'static str = "Full attention every n-th layer", "每 n 层一层全注意力";
-    hint_full_every: &'static str = "0: no linear attention. Qwen3-Next: 4 (Gated DeltaNet in the other layers).", "0 表示不用线性注意力；Qwen3-Next 为 4（其余层为 Gated DeltaNet）。";
+    label_full_every: &'static str = "Full attention every n-th layer (0: no linear attention)", "每 n 层一层全注意力（0 表示无线性注意力）";
     label_lin_k_heads: &'static str = "Linear attention key heads", "线性注意力键头数";
     label_lin_v_heads: &'static str = "Linear attention value heads", "线性注意力值头数";
     label_lin_k_dim: &'static str = "Linear attention key head size", "线性注意力键头维度";
@@ -484,8 +485,8 @@ texts! {
     paste_read: &'static str = "Read it", "读取";
     hub_unavailable: &'static str = "The reader could not be loaded; reload the page and try again.", "读取器未能加载；请刷新页面后重试。";
     paste_file: &'static str = "or choose a file", "或选择文件";
-    err_dense_only: &'static str = "LoRA is not counted on linear or gated attention (Qwen3-Next); QLoRA on dense models with the usual attention only (LoRA adapts experts and latent attention).",
-        "未计算线性注意力或门控注意力（Qwen3-Next）上的 LoRA；QLoRA 只计算使用常规注意力的稠密模型（混合专家与潜在注意力请用 LoRA）。";
+    err_dense_only: &'static str = "Not counted: LoRA on linear or gated attention, QLoRA beyond dense models with the usual attention.",
+        "未计算：线性或门控注意力上的 LoRA，常规注意力稠密模型以外的 QLoRA。";
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
         ["按 FlashAttention 设置", "eager", "SDPA", "FlashAttention-2"];
     hint_dropout: &'static str = "Above 0, each dropout keeps a 1-byte mask per value, as on a GPU.",
@@ -768,7 +769,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::NopeDim => (t.label_nope_dim, "", None),
         Field::VDim => (t.label_v_dim, "", None),
         Field::GatedAttention => (t.label_attn_gate, "", None),
-        Field::FullEvery => (t.label_full_every, "", Some(t.hint_full_every)),
+        Field::FullEvery => (t.label_full_every, "", None),
         Field::LinearKeyHeads => (t.label_lin_k_heads, "", None),
         Field::LinearValueHeads => (t.label_lin_v_heads, "", None),
         Field::LinearKeyDim => (t.label_lin_k_dim, "", None),

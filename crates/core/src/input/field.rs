@@ -1506,9 +1506,9 @@ fn with_latent_attention(text: &dyn Fn(Field) -> String) -> bool {
     beyond(text, Field::KvRank, "0")
 }
 
-/// Whether some layers have linear attention (full attention every 2nd or later).
+/// Whether some layers may have linear attention (`full_every` set).
 fn with_linear_attention(text: &dyn Fn(Field) -> String) -> bool {
-    text(Field::FullEvery).parse::<u32>().is_ok_and(|n| n > 1)
+    beyond(text, Field::FullEvery, "0")
 }
 
 /// Stores a parsed value.
@@ -2007,7 +2007,7 @@ impl InputError {
                 "leaves {layers} layers to {stages} pipeline stages in between, not a whole number each"
             ),
             InputErrorKind::DenseOnly => {
-                "is counted on the usual attention: LoRA not on linear or gated attention (Qwen3-Next), QLoRA not on a mixture of experts or latent attention".into()
+                "is not counted here: LoRA on linear or gated attention, QLoRA beyond dense models with the usual attention".into()
             }
         }
     }

@@ -257,28 +257,26 @@ pub fn layer_values(
     let e = setup.bytes_per_value;
     let mask = if setup.dropout { 1.0 } else { 0.0 };
     let (dense_mlp, moe_mlp) = mlp_terms(arch, setup.capacity);
-    if linear {
-        let (mlp, gathered) = match moe {
-            true => {
-                let inputs = f64::from(arch.moe.top_k) * setup.capacity * h;
-                (moe_mlp - inputs, inputs)
-            }
-            false => (dense_mlp, 0.0),
-        };
-        let router = if moe {
-            4.0 * f64::from(arch.moe.experts)
-        } else {
-            0.0
-        };
-        return LayerValues {
-            outside: e * norm_inputs(arch) + mask * 2.0 * h + router,
-            inside: e * (linear_values(arch) + mlp) + linear_fp32_bytes(arch),
-            gathered: e * gathered,
-            scores: 0.0,
-        };
-    }
-    let attention = attention_term(arch);
-    let split = attention - norm_inputs(arch) - latent_term(arch);
+    // A Gated DeltaNet layer keeps its own values and no scores (FP8 is not
+    // counted with it).
+    let (attention, split, scores, fp32) = match linear {
+        true => (
+            norm_inputs(arch) + linear_values(arch),
+            linear_values(arch),
+            0.0,
+            linear_fp32_bytes(arch),
+        ),
+        false => {
+            let attention = attention_term(arch);
+            let split = attention - norm_inputs(arch) - latent_term(arch);
+            (
+                attention,
+                split,
+                (2.0 * e + mask) * f64::from(arch.heads),
+                0.0,
+            )
+        }
+    };
     let router = if moe {
         4.0 * f64::from(arch.moe.experts)
     } else {
@@ -306,9 +304,9 @@ pub fn layer_values(
     let one_byte = if setup.fp8 { e - 1.0 } else { 0.0 };
     LayerValues {
         outside: e * (attention - split) + mask * 2.0 * h + router - one_byte * fp8_outside,
-        inside: e * (split + mlp) - one_byte * fp8_inside,
+        inside: e * (split + mlp) - one_byte * fp8_inside + fp32,
         gathered: (e - one_byte) * gathered,
-        scores: (2.0 * e + mask) * f64::from(arch.heads),
+        scores,
     }
 }
 
@@ -351,12 +349,12 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
     let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
     let a_text = crate::input::decimal::shortest_decimal(attention_term(arch));
     let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
-    let mut tail_symbols = String::new();
-    let mut tail_numbers = String::new();
-    if setup.dropout {
-        tail_symbols.push_str(" + 2·s·b·h");
-        tail_numbers.push_str(&format!(" + 2 × {s} × {b} × {h}"));
-    }
+    let (dropout_symbols, dropout_numbers) = match setup.dropout {
+        true => (" + 2·s·b·h".to_string(), format!(" + 2 × {s} × {b} × {h}")),
+        false => Default::default(),
+    };
+    let mut tail_symbols = dropout_symbols.clone();
+    let mut tail_numbers = dropout_numbers.clone();
     if setup.scores_counted() {
         tail_symbols.push_str(&format!(" + {two_e}·a·s²·b"));
         tail_numbers.push_str(&format!(" + {e2_text} × {} × {s}² × {b}", arch.heads));
@@ -385,52 +383,53 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
             ),
         ),
     };
-    let dense = (
-        format!("e·s·b·(A + m·f){}{tail_symbols}", fp8_dense.0),
+    // Each kind of layer's terms: its mixer's values (`A`, or with Gated
+    // DeltaNet `G` and `g` fp32 bytes, no scores: see [`linear_values`]),
+    // its MLP's, and the rest.
+    let g_text = crate::input::decimal::shortest_decimal(norm_inputs(arch) + linear_values(arch));
+    let dense_mlp = ("m·f)".to_string(), format!("{m} × {})", arch.ffn));
+    let sparse_mlp = (
+        "t·c·(h + m·f_e) + n·m·f_s) + 4·s·b·E".to_string(),
         format!(
-            "{e_text} × {s} × {b} × ({a_text} + {m} × {}){}{tail_numbers}",
-            arch.ffn, fp8_dense.1
-        ),
-    );
-    let sparse = (
-        format!(
-            "e·s·b·(A + t·c·(h + m·f_e) + n·m·f_s) + 4·s·b·E{}{tail_symbols}",
-            fp8_sparse.0
-        ),
-        format!(
-            "{e_text} × {s} × {b} × ({a_text} + {} × {} × ({h} + {m} × {}) + {} × {m} × {}) + 4 × {s} × {b} × {}{}{tail_numbers}",
+            "{} × {} × ({h} + {m} × {}) + {} × {m} × {}) + 4 × {s} × {b} × {}",
             moe.top_k,
             number(setup.capacity),
             moe.expert_ffn,
             moe.shared_experts,
             moe.shared_ffn,
             moe.experts,
-            fp8_sparse.1
         ),
     );
-    // Gated DeltaNet layers: `G` values per token in place of `A` and no
-    // scores, `g` fp32 bytes beside (see [`linear_values`]).
-    let g_text = crate::input::decimal::shortest_decimal(norm_inputs(arch) + linear_values(arch));
-    let fp32 = linear_fp32_bytes(arch) as u64;
-    let linear = |(symbols, numbers): &(String, String)| {
-        let strip = |text: &str, tail: &str| text.strip_suffix(tail).unwrap_or(text).to_string();
-        let (symbols, numbers) = (strip(symbols, &tail_symbols), strip(numbers, &tail_numbers));
-        let (dropout_symbols, dropout_numbers) = match setup.dropout {
-            true => (" + 2·s·b·h".to_string(), format!(" + 2 × {s} × {b} × {h}")),
-            false => Default::default(),
+    let linear_tail = (
+        format!(" + g·s·b{dropout_symbols}"),
+        format!(
+            " + {} × {s} × {b}{dropout_numbers}",
+            linear_fp32_bytes(arch) as u64
+        ),
+    );
+    let no_fp8 = (String::new(), String::new());
+    let bracket = |linear: bool, moe_layer: bool| {
+        let (mlp, fp8) = match moe_layer {
+            true => (&sparse_mlp, &fp8_sparse),
+            false => (&dense_mlp, &fp8_dense),
+        };
+        let (mixer, number, fp8, tail) = match linear {
+            true => ("G", &g_text, &no_fp8, &linear_tail),
+            false => (
+                "A",
+                &a_text,
+                fp8,
+                &(tail_symbols.clone(), tail_numbers.clone()),
+            ),
         };
         (
+            format!("e·s·b·({mixer} + {}{}{}", mlp.0, fp8.0, tail.0),
             format!(
-                "{} + g·s·b{dropout_symbols}",
-                symbols.replacen("(A + ", "(G + ", 1)
-            ),
-            format!(
-                "{} + {fp32} × {s} × {b}{dropout_numbers}",
-                numbers.replacen(&format!("({a_text} + "), &format!("({g_text} + "), 1)
+                "{e_text} × {s} × {b} × ({number} + {}{}{}",
+                mlp.1, fp8.1, tail.1
             ),
         )
     };
-    let (dense_linear, sparse_linear) = (linear(&dense), linear(&sparse));
     // Each kind of layer: its count, name, terms and bytes a token (the
     // widest is rebuilt under full recomputation, as [`stage_activations`]).
     let mut counts = [0u32; 4];
@@ -443,18 +442,18 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
         true => (2.0 * e + f64::from(mask)) * f64::from(arch.heads) * f64::from(s),
         false => 0.0,
     };
-    let kinds = [
-        (counts[0], "L_d", dense, false, false),
-        (counts[1], "L_dG", dense_linear, false, true),
-        (counts[2], "L_e", sparse, true, false),
-        (counts[3], "L_eG", sparse_linear, true, true),
-    ]
-    .map(|(count, name, terms, moe, linear)| {
+    // The kinds present, in one loop (each kind's terms written once).
+    let mut present = Vec::new();
+    for (kind, name) in ["L_d", "L_dG", "L_e", "L_eG"].into_iter().enumerate() {
+        if counts[kind] == 0 {
+            continue;
+        }
+        let (moe, linear) = (kind >= 2, kind % 2 == 1);
         let v = layer_values(arch, setup, moe, linear);
         let bytes = v.outside + v.inside + v.gathered + if linear { 0.0 } else { scores };
-        (count, name, terms, bytes)
-    });
-    let present = kinds.into_iter().filter(|kind| kind.0 > 0);
+        present.push((counts[kind], name, bracket(linear, moe), bytes));
+    }
+    let present = present.into_iter();
     let (symbols, numbers) = match setup.recompute {
         Recompute::Full => {
             let widest = present
@@ -795,9 +794,12 @@ pub fn stage_activations(
     } else {
         0.0
     };
-    let kinds = [false, true].map(|moe| {
-        [false, true].map(|linear| layer(moe, linear) + if linear { 0.0 } else { scores })
-    });
+    let mut kinds = [[0.0; 2]; 2];
+    for kind in 0..4 {
+        let (moe, linear) = (kind / 2, kind % 2);
+        let unscored = if linear == 1 { 0.0 } else { scores };
+        kinds[moe][linear] = layer(moe == 1, linear == 1) + unscored;
+    }
     let dense_layers = arch.dense_layer_count();
     let full = setup.recompute == Recompute::Full;
     let chunk = layout.chunk_layers(rank, arch.layers);

@@ -129,11 +129,9 @@ fn estimated_params(a: &Architecture) -> f64 {
         * (f64::from(a.ffn)
             + f64::from(a.moe.experts) * f64::from(a.moe.expert_ffn)
             + f64::from(a.moe.shared_experts) * f64::from(a.moe.shared_ffn));
-    let l = a.linear;
-    let linear = (f64::from(l.k_heads) * f64::from(l.k_dim)
-        + f64::from(l.v_heads) * f64::from(l.v_dim))
-        * (3.0 * h + f64::from(l.conv_kernel))
-        + 2.0 * f64::from(l.v_heads) * (h + 1.0);
+    // A Gated DeltaNet layer's, exact: its fields are checked first, and one
+    // layer's count stays below 2^56.
+    let linear = a.linear.params(u64::from(a.hidden)) as f64;
     f64::from(a.layers) * (2.0 * attention + linear + mlp + 4.0 * h) + 2.0 * f64::from(a.vocab) * h
 }
 
