@@ -75,12 +75,13 @@ mod sections {
     /// The numbers' formats and the optimizer (its bytes said underneath).
     pub const RECIPE: [Field; 3] = [Precision, Amp, Optimizer];
     /// What is trained: every parameter, or adapters (their settings hidden without).
-    pub const FINE_TUNING: [Field; 7] = [
+    pub const FINE_TUNING: [Field; 8] = [
         Method,
         Rank,
         Targets,
         LoraDropout,
         AdapterDtype,
+        Dora,
         Quant,
         DoubleQuant,
     ];

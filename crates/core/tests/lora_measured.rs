@@ -37,6 +37,8 @@ struct Row {
     checkpointing: bool,
     kept: u64,
     trainable: u64,
+    #[serde(default)]
+    dora: bool,
 }
 
 fn measured() -> Measured {
@@ -184,4 +186,66 @@ fn lora_on_experts_trains_what_peft_counts() {
             "{text} {targets:?}"
         );
     }
+}
+
+/// DoRA (`use_dora=True`), measured by `scripts/measure-dora` (PEFT 0.21, CPU,
+/// `measured/dora.json`): only the tensors still alive when the forward pass
+/// ends are counted, as DoRA builds and drops a graph of its own each step
+/// (its plain-LoRA runs, counted the same way, equal `measured/lora.json`'s).
+/// Trainable: LoRA's pairs and one magnitude a row of each adapted weight.
+/// Kept: every run to the byte, fp32 and pure bf16 with either adapter dtype;
+/// under autocast the page refuses DoRA.
+#[test]
+fn every_measured_dora_step_is_kept_to_the_byte() {
+    let measured: Measured =
+        serde_json::from_str(include_str!("measured/dora.json")).expect("the fixture");
+    assert_eq!(measured.peft, "0.21.0");
+    let lora = measured_rows_by_key(&measured);
+    let mut checked = 0;
+    for (row, dora) in &lora {
+        if row.numerics.starts_with("autocast") {
+            // Refused with DoRA (not reproduced: with dropout it keeps up to
+            // 27 % more than the pure-precision terms say, autocast's casts
+            // of the weights among it); plain LoRA is measured/lora.json's.
+            if *dora {
+                let decoded = link::decode(&(query(row) + "&dora=1"));
+                assert_eq!(decoded.problems.len(), 1, "{}", query(row));
+                assert_eq!(decoded.problems[0].key, "dora");
+            }
+            continue;
+        }
+        let query = query(row) + if *dora { "&dora=1" } else { "" };
+        let decoded = link::decode(&query);
+        assert!(
+            decoded.problems.is_empty(),
+            "{query}: {:?}",
+            decoded.problems
+        );
+        let config = decoded.config;
+        let report = config.report().expect("a report");
+        let adapters = report.setup.adapters().expect("LoRA");
+        assert_eq!(adapters.trainable, row.trainable, "{query}");
+        let model = config.model.expect("a model");
+        let precision = report.setup.precision();
+        let on_cpu = hf_activation_memory(
+            &model.architecture,
+            &model.activation_setup(precision),
+            numerics_of(precision),
+            model.hf_attention(),
+            Some(HfLora {
+                adapters,
+                dropout_on_cpu: true,
+            }),
+        )
+        .total
+        .get();
+        assert_eq!(on_cpu, row.kept as f64, "{query}");
+        checked += 1;
+    }
+    assert_eq!(checked, 288);
+}
+
+/// The rows of a fixture with their `dora` flag (false where absent).
+fn measured_rows_by_key(measured: &Measured) -> Vec<(&Row, bool)> {
+    measured.rows.iter().map(|row| (row, row.dora)).collect()
 }

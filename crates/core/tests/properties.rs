@@ -96,9 +96,10 @@ fn any_fine_tuning() -> impl Strategy<Value = (Option<ModelSpec>, FineTuning)> {
         any::<bool>(),
         prop::sample::select(vec![0.0, 0.05, 0.1, 0.5]),
         prop::sample::select(AdapterDtype::ALL.to_vec()),
+        any::<bool>(),
     )
         .prop_map(
-            |(method, rank, targets, quant, double_quant, lora_dropout, adapter_dtype)| {
+            |(method, rank, targets, quant, double_quant, lora_dropout, adapter_dtype, dora)| {
                 FineTuning {
                     method,
                     rank,
@@ -107,6 +108,7 @@ fn any_fine_tuning() -> impl Strategy<Value = (Option<ModelSpec>, FineTuning)> {
                     double_quant,
                     lora_dropout,
                     adapter_dtype,
+                    dora,
                 }
             },
         );

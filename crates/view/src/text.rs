@@ -282,8 +282,8 @@ texts! {
          字节数，s 为词元数，b 为微批次，h 为隐藏维度，k 为键/值宽度，m 在 SwiGLU 取 4、GELU 取 2，f 为 FFN \
          宽度，a 为注意力头数，v 为词表大小。\n{} 下放得下的最大微批次：{}。";
     lora_adds: &'static str =
-        "; LoRA adds {} (n adapted matrices per layer, r their rank)",
-        "；LoRA 另加 {}（n 为每层加了适配器的矩阵数，r 为秩）";
+        "; LoRA adds {} (n adapted matrices per layer, r their rank; DoRA: d their outputs' widths)",
+        "；LoRA 另加 {}（n 为每层加了适配器的矩阵数，r 为秩；DoRA：d 为其输出宽度之和）";
     lora_adds_hf: &'static str =
         "; LoRA's adapters keep {} more (each adapted layer's input, cast to the adapters' dtype, with dropout its own copy and mask; lora_B's r-wide input), as PEFT 0.21 keeps them",
         "；LoRA 适配器另保留 {}（每个加了适配器的层的输入，转成适配器精度；开启 dropout 时各自一份副本和掩码；lora_B 的 r 维输入），与 PEFT 0.21 实测一致";
@@ -346,6 +346,7 @@ texts! {
         "With dropout each adapter keeps its own copy of its input and a mask (Hugging Face's accounting).",
         "开启后每个适配器各自保留一份输入副本和掩码（Hugging Face 口径）。";
     label_adapter_dtype: &'static str = "Adapter dtype", "适配器精度";
+    label_dora: &'static str = "DoRA (a magnitude a weight row)", "DoRA（每行权重一个幅值）";
     adapter_dtype: [&'static str; 2] = ["fp32 (PEFT's default)", "the model's"], ["fp32（PEFT 默认）", "与模型相同"];
     label_amp: &'static str = "Autocast (AMP)", "自动混合精度（autocast）";
     hint_amp: &'static str = "fp32 weights and gradients, 16-bit compute, no master copy (Trainer(bf16=True)).",
@@ -745,6 +746,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::DoubleQuant => (t.label_double_quant, "", None),
         Field::LoraDropout => (t.label_lora_dropout, "", Some(t.hint_lora_dropout)),
         Field::AdapterDtype => (t.label_adapter_dtype, "", None),
+        Field::Dora => (t.label_dora, "", None),
         Field::Amp => (t.label_amp, "", Some(t.hint_amp)),
         Field::BufferFactor => (t.label_buffer_factor, "×", Some(t.hint_buffer_factor)),
         Field::Dropout => (t.label_dropout, "", Some(t.hint_dropout)),

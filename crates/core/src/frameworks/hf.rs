@@ -393,6 +393,23 @@ fn lora_kept(
             }
         };
         kept += cast * sb * r;
+        if a.dora_outputs > 0 {
+            // DoRA (`DoraLinearLayer.forward`): the base output and the LoRA
+            // output per token for the magnitude's gradient, the base output
+            // recomputed from the dropped-out input in the adapters' dtype
+            // when dropout is on and that dtype is not the model's (then the
+            // weight's cast copy too, where the input passes a gradient); per
+            // layer the weight's norm, the magnitude's scale and, where the
+            // base output needs a gradient, that scale less one.
+            let d_out = d_out as f64;
+            let recomputed = a.dropout && cast != e;
+            let base = if recomputed { cast } else { e };
+            let scales = if passes_gradient { 3.0 } else { 2.0 };
+            kept += (base + cast) * sb * d_out + scales * cast * d_out;
+            if recomputed && passes_gradient {
+                kept += cast * width * d_out;
+            }
+        }
         if autocast {
             kept += 2.0 * r * d_out as f64
                 + if passes_gradient {

@@ -295,6 +295,21 @@ pub struct Declaration {
     pub write: Write,
 }
 
+/// A declaration as the build keeps it: whole natively; in WebAssembly without
+/// its English label, which only the CLI and the errors' English words use
+/// (the page words every field itself, `vram_view::text::field_text`), so
+/// that the labels' text stays out of the page's first view.
+const fn for_target(declaration: Declaration) -> Declaration {
+    if cfg!(target_arch = "wasm32") {
+        Declaration {
+            label: "",
+            ..declaration
+        }
+    } else {
+        declaration
+    }
+}
+
 /// The defaults of a declaration's optional parts.
 const BASE: Declaration = Declaration {
     key: "",
@@ -325,7 +340,7 @@ macro_rules! fields {
         }
 
         /// Every field's declaration, at its index.
-        static DECLARATIONS: [Declaration; Field::ALL.len()] = [$($declaration,)*];
+        static DECLARATIONS: [Declaration; Field::ALL.len()] = [$(for_target($declaration),)*];
     };
 }
 
@@ -1060,6 +1075,16 @@ fields! {
         },
         ..BASE
     },
+    /// DoRA: a magnitude a row of each adapted weight (PEFT's `use_dora`).
+    Dora => Declaration {
+        needs: Some(with_adapters),
+        key: "dora",
+        label: "DoRA",
+        value: FLAG,
+        read: |c| flag_text(c.fine_tuning.dora),
+        write: |c, f, t| set(&mut c.fine_tuning.dora, parse_flag(f, t)),
+        ..BASE
+    },
 
     // The layout over the GPUs (with a model) and what the step's time assumes.
 
@@ -1635,7 +1660,8 @@ impl Field {
         self.declaration().key
     }
 
-    /// What the field is, in words, without its unit (see [`unit`](Self::unit)).
+    /// What the field is, in English words, without its unit (see
+    /// [`unit`](Self::unit)); empty in WebAssembly ([`for_target`]).
     pub fn label(self) -> &'static str {
         self.declaration().label
     }
@@ -2085,8 +2111,10 @@ mod tests {
         ));
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    // The English words are the CLI's: the WebAssembly build leaves the
+    // fields' labels out (`for_target`), so this runs natively only.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
     fn messages_name_the_field_and_its_key() {
         let message = Field::Gpus.parse_count("0").unwrap_err().to_string();
         assert_eq!(
@@ -2233,7 +2261,11 @@ mod declaration_tests {
                 !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
                 "{field:?}: key {key:?}"
             );
-            assert!(!field.label().is_empty(), "{field:?} has no label");
+            assert!(
+                field.label().is_empty() == cfg!(target_arch = "wasm32"),
+                "{field:?}: label {:?}",
+                field.label()
+            );
             match field.declaration().value {
                 Value::Number { limits, .. } => assert!(limits.min <= limits.max, "{field:?}"),
                 Value::Choice(choices) | Value::List(choices) => {

@@ -168,6 +168,10 @@ pub struct FineTuning {
     pub lora_dropout: f64,
     /// The adapters' dtype on a 16-bit base.
     pub adapter_dtype: AdapterDtype,
+    /// DoRA (`LoraConfig.use_dora`): each adapted weight's magnitude, one
+    /// value a row, trained beside LoRA's pair (Liu et al. 2024).
+    #[serde(default)]
+    pub dora: bool,
 }
 
 impl Default for FineTuning {
@@ -182,6 +186,7 @@ impl Default for FineTuning {
             double_quant: true,
             lora_dropout: 0.0,
             adapter_dtype: AdapterDtype::Fp32,
+            dora: false,
         }
     }
 }
@@ -368,20 +373,27 @@ pub struct Adapters {
     pub dropout: bool,
     /// The adapters' dtype on a 16-bit base.
     pub adapter_dtype: AdapterDtype,
+    /// DoRA's magnitudes: the adapted layers' output widths summed over one
+    /// block (`d`), or 0 for plain LoRA.
+    pub dora_outputs: u64,
 }
 
 impl Adapters {
     /// What the adapters keep for the backward pass on one GPU: the output of
     /// each adapted layer's `lora_A`, `r` values per token, which `lora_B`
     /// needs (the input of `lora_A` is the base layer's, already counted; with
-    /// PEFT's default `lora_dropout = 0` it is the same tensor). Full
-    /// recomputation keeps only the layers' inputs, so nothing more.
+    /// PEFT's default `lora_dropout = 0` it is the same tensor); with DoRA
+    /// also each adapted layer's base and LoRA outputs, `2·d` values per token,
+    /// which the magnitude's gradient needs (PEFT's `DoraLinearLayer`,
+    /// measured: `measured/dora.json`). Full recomputation keeps only the
+    /// layers' inputs, so nothing more.
     pub fn activations(&self, arch: &Architecture, setup: &ActivationSetup) -> Bytes {
         if setup.recompute == Recompute::Full {
             return Bytes::ZERO;
         }
         let tokens = f64::from(setup.seq_len) * f64::from(setup.micro_batch);
-        let per_layer = self.adapted_per_layer as f64 * tokens * f64::from(self.rank);
+        let values = self.adapted_per_layer * u64::from(self.rank) + 2 * self.dora_outputs;
+        let per_layer = values as f64 * tokens;
         Bytes::new(f64::from(arch.layers) * per_layer * setup.bytes_per_value)
     }
 }
@@ -408,8 +420,16 @@ impl FineTuning {
                 )
             }
         };
+        let dora_outputs = match self.dora {
+            true => block_linears(arch)
+                .filter(|&(kind, _, _)| self.targets.includes(kind))
+                .map(|(_, _, d_out)| d_out)
+                .sum(),
+            false => 0,
+        };
         Some(Adapters {
-            trainable: adapter_params(arch, self.targets, self.rank),
+            trainable: adapter_params(arch, self.targets, self.rank)
+                + u64::from(arch.layers) * dora_outputs,
             frozen: base,
             frozen_bytes,
             working_bytes,
@@ -418,6 +438,7 @@ impl FineTuning {
             targets: self.targets,
             dropout: self.lora_dropout > 0.0,
             adapter_dtype: self.adapter_dtype,
+            dora_outputs,
         })
     }
 }
@@ -441,6 +462,42 @@ mod tests {
         let trainable = adapter_params(&llama, Targets::Qv, 8);
         assert_eq!(trainable, 4_194_304);
         assert_eq!(llama.param_count() + trainable, 6_742_609_920);
+    }
+
+    /// DoRA on Llama 2 7B, r = 8, q and v: a magnitude a row of each adapted
+    /// weight (32 × (4096 + 4096) more than LoRA's 4,194,304), and under the
+    /// page's Korthikanti-style accounting each adapted layer's base and LoRA
+    /// outputs beside lora_A's r-wide output: 32 × (2 × 8 + 2 × 8192) × 2048
+    /// tokens × 2 bytes.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn dora_adds_a_magnitude_a_row_and_two_outputs_a_token() {
+        let llama = arch("llama2-7b");
+        let tuning = |dora| FineTuning {
+            method: Method::Lora,
+            dora,
+            ..FineTuning::default()
+        };
+        let (lora, dora) = (
+            tuning(false).adapters(&llama, 2).unwrap(),
+            tuning(true).adapters(&llama, 2).unwrap(),
+        );
+        assert_eq!(dora.trainable - lora.trainable, 32 * 8192);
+        assert_eq!(dora.trainable, 4_456_448);
+        let setup = ActivationSetup {
+            seq_len: 2048,
+            micro_batch: 1,
+            bytes_per_value: 2.0,
+            flash_attention: true,
+            recompute: Recompute::None,
+            checkpointing: crate::memory::activations::Checkpointing::EVERY_LAYER,
+            dropout: false,
+            capacity: 1.0,
+            fp8: false,
+        };
+        let kept = |a: &Adapters| a.activations(&llama, &setup).get();
+        assert_eq!(kept(&lora), 32.0 * 16.0 * 2048.0 * 2.0);
+        assert_eq!(kept(&dora), 32.0 * (16.0 + 2.0 * 8192.0) * 2048.0 * 2.0);
     }
 
     /// Every preset, every target set, r = 8, 16, 64: the sum over the blocks of

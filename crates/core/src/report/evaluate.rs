@@ -299,6 +299,16 @@ impl Config {
         {
             return Err(Field::Method.error(InputErrorKind::DenseOnly));
         }
+        // PEFT's `target_parameters` (the fused experts) refuse DoRA; under
+        // autocast what it keeps was not reproduced (`measured/dora.json`).
+        let t = self.fine_tuning;
+        if t.dora && self.amp && model.framework == Framework::Hf {
+            return Err(Field::Dora.error(InputErrorKind::NotWith(Field::Amp)));
+        }
+        if t.dora && arch.moe.is_moe() && t.targets.includes(crate::memory::finetune::Linear::MlpIn)
+        {
+            return Err(Field::Dora.error(InputErrorKind::NotWith(Field::Targets)));
+        }
         let weight_bytes = self.precision.bytes_per_param() as u64;
         Ok(self.fine_tuning.adapters(&model.architecture, weight_bytes))
     }

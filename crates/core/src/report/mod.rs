@@ -745,8 +745,9 @@ impl Report {
     }
 
     /// What LoRA's adapters keep for backward, its formula with this report's
-    /// numbers (`L·n·s·b·r·e = … = 2.1 MB`: L layers, n adapted matrices per
-    /// layer, s tokens, b micro-batch, r the rank, e bytes per value); `None`
+    /// numbers (`L·(n·r)·s·b·e = … = 2.1 MB`: L layers, n adapted matrices per
+    /// layer, r the rank, s tokens, b micro-batch, e bytes per value; DoRA adds
+    /// `2d`, d the adapted layers' output widths); `None`
     /// without adapters that keep anything.
     pub fn lora_activation_derivation(&self) -> Option<String> {
         let model = self.model?;
@@ -757,13 +758,19 @@ impl Report {
         if model.framework == Framework::Hf {
             return Some(crate::format::format_bytes(adapters, self.unit));
         }
+        // DoRA's base and LoRA outputs: 2·d values a token, d the adapted
+        // layers' output widths.
+        let (dora, dora_numbers) = match lora.dora_outputs {
+            0 => ("", String::new()),
+            d => (" + 2d", format!(" + 2 × {d}")),
+        };
         Some(format!(
-            "L·n·s·b·r·e = {} × {} × {} × {} × {} × {} B = {}",
+            "L·(n·r{dora})·s·b·e = {} × ({} × {}{dora_numbers}) × {} × {} × {} B = {}",
             model.architecture.layers,
             lora.adapted_per_layer,
+            lora.rank,
             setup.seq_len,
             setup.micro_batch,
-            lora.rank,
             crate::format::format_number(setup.bytes_per_value),
             crate::format::format_bytes(adapters, self.unit)
         ))
@@ -927,8 +934,10 @@ mod tests {
 
     /// Too many GPUs over the nodes names the product and both keys; a largest
     /// layer larger than the model is an error of the largest layer.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    // The English words are the CLI's: the WebAssembly build leaves the
+    // fields' labels out (`for_target`), so this runs natively only.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
     fn errors_between_fields_say_what_they_compare() {
         let mut config = Config {
             gpus: 1_048_576,
