@@ -285,8 +285,8 @@ texts! {
         "; LoRA adds {} (n adapted matrices per layer, r their rank; DoRA: d their outputs' widths)",
         "；LoRA 另加 {}（n 为每层加了适配器的矩阵数，r 为秩；DoRA：d 为其输出宽度之和）";
     lora_adds_hf: &'static str =
-        "; LoRA's adapters keep {} more (each adapted layer's input, cast to the adapters' dtype, with dropout its own copy and mask; lora_B's r-wide input), as PEFT 0.21 keeps them",
-        "；LoRA 适配器另保留 {}（每个加了适配器的层的输入，转成适配器精度；开启 dropout 时各自一份副本和掩码；lora_B 的 r 维输入），与 PEFT 0.21 实测一致";
+        "; LoRA's adapters keep {} more (each adapted layer's input, cast to the adapters' dtype, with dropout its own copy and mask; lora_B's r-wide input; with DoRA its base and LoRA outputs, and with dropout in another dtype the weight's cast copy), as PEFT 0.21 keeps them",
+        "；LoRA 适配器另保留 {}（每个加了适配器的层的输入，转成适配器精度；开启 dropout 时各自一份副本和掩码；lora_B 的 r 维输入；DoRA 另有基座与 LoRA 的输出，dropout 且精度不同时还有权重的转换副本），与 PEFT 0.21 实测一致";
     activations_line_general: &'static str =
         "Activations per GPU (Korthikanti et al. 2022, generalised; not sharded by ZeRO), {} × {} tokens:\n{},\n\
          with L_d dense and L_e expert layers (L_dG, L_eG: linear attention's, G values and g fp32 bytes a token \
