@@ -78,6 +78,37 @@ fn query(row: &Row) -> String {
     )
 }
 
+/// A link's adapters under `framework=hf`: their trainable parameters, what
+/// they keep with the CPU's dropout (as measured) and what the page shows
+/// (a GPU's one-byte dropout mask).
+fn counted(query: &str) -> (u64, f64, f64) {
+    let decoded = link::decode(query);
+    assert!(
+        decoded.problems.is_empty(),
+        "{query}: {:?}",
+        decoded.problems
+    );
+    let config = decoded.config;
+    let report = config.report().expect("a report");
+    let adapters = report.setup.adapters().expect("LoRA");
+    let kept = report.activations.expect("activations").total.get();
+    let model = config.model.expect("a model");
+    let precision = report.setup.precision();
+    let on_cpu = hf_activation_memory(
+        &model.architecture,
+        &model.activation_setup(precision),
+        numerics_of(precision),
+        model.hf_attention(),
+        Some(HfLora {
+            adapters,
+            dropout_on_cpu: true,
+        }),
+    )
+    .total
+    .get();
+    (adapters.trainable, on_cpu, kept)
+}
+
 #[test]
 fn every_measured_lora_step_is_kept_to_the_byte() {
     let measured = measured();
@@ -86,31 +117,8 @@ fn every_measured_lora_step_is_kept_to_the_byte() {
     assert_eq!(measured.rows.len(), 192);
     for row in &measured.rows {
         let query = query(row);
-        let decoded = link::decode(&query);
-        assert!(
-            decoded.problems.is_empty(),
-            "{query}: {:?}",
-            decoded.problems
-        );
-        let config = decoded.config;
-        let report = config.report().expect("a report");
-        let adapters = report.setup.adapters().expect("LoRA");
-        assert_eq!(adapters.trainable, row.trainable, "{query}");
-        let kept = report.activations.expect("activations").total.get();
-        let model = config.model.expect("a model");
-        let precision = report.setup.precision();
-        let on_cpu = hf_activation_memory(
-            &model.architecture,
-            &model.activation_setup(precision),
-            numerics_of(precision),
-            model.hf_attention(),
-            Some(HfLora {
-                adapters,
-                dropout_on_cpu: true,
-            }),
-        )
-        .total
-        .get();
+        let (trainable, on_cpu, kept) = counted(&query);
+        assert_eq!(trainable, row.trainable, "{query}");
         assert_eq!(on_cpu, row.kept as f64, "{query}");
         // Without dropout the CPU and the GPU keep the same; with it a GPU's
         // one-byte mask is less than the CPU's noise tensor, and only where a
@@ -200,52 +208,24 @@ fn every_measured_dora_step_is_kept_to_the_byte() {
     let measured: Measured =
         serde_json::from_str(include_str!("measured/dora.json")).expect("the fixture");
     assert_eq!(measured.peft, "0.21.0");
-    let lora = measured_rows_by_key(&measured);
     let mut checked = 0;
-    for (row, dora) in &lora {
+    for row in &measured.rows {
         if row.numerics.starts_with("autocast") {
             // Refused with DoRA (not reproduced: with dropout it keeps up to
             // 27 % more than the pure-precision terms say, autocast's casts
             // of the weights among it); plain LoRA is measured/lora.json's.
-            if *dora {
+            if row.dora {
                 let decoded = link::decode(&(query(row) + "&dora=1"));
                 assert_eq!(decoded.problems.len(), 1, "{}", query(row));
                 assert_eq!(decoded.problems[0].key, "dora");
             }
             continue;
         }
-        let query = query(row) + if *dora { "&dora=1" } else { "" };
-        let decoded = link::decode(&query);
-        assert!(
-            decoded.problems.is_empty(),
-            "{query}: {:?}",
-            decoded.problems
-        );
-        let config = decoded.config;
-        let report = config.report().expect("a report");
-        let adapters = report.setup.adapters().expect("LoRA");
-        assert_eq!(adapters.trainable, row.trainable, "{query}");
-        let model = config.model.expect("a model");
-        let precision = report.setup.precision();
-        let on_cpu = hf_activation_memory(
-            &model.architecture,
-            &model.activation_setup(precision),
-            numerics_of(precision),
-            model.hf_attention(),
-            Some(HfLora {
-                adapters,
-                dropout_on_cpu: true,
-            }),
-        )
-        .total
-        .get();
+        let query = query(row) + if row.dora { "&dora=1" } else { "" };
+        let (trainable, on_cpu, _) = counted(&query);
+        assert_eq!(trainable, row.trainable, "{query}");
         assert_eq!(on_cpu, row.kept as f64, "{query}");
         checked += 1;
     }
     assert_eq!(checked, 288);
-}
-
-/// The rows of a fixture with their `dora` flag (false where absent).
-fn measured_rows_by_key(measured: &Measured) -> Vec<(&Row, bool)> {
-    measured.rows.iter().map(|row| (row, row.dora)).collect()
 }
