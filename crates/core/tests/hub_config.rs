@@ -30,7 +30,7 @@ fn config_text(file: &str) -> String {
 #[test]
 fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
-    assert_eq!(measured.len(), 32);
+    assert_eq!(measured.len(), 34);
     for (file, params) in &measured {
         let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
@@ -332,7 +332,7 @@ fn random_variants_of_every_family_count_as_transformers_builds_them() {
     .unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     let variants = value["variants"].as_array().expect("variants");
-    assert_eq!(variants.len(), 86);
+    assert_eq!(variants.len(), 94);
     let mut families = std::collections::BTreeSet::new();
     for variant in variants {
         let config = variant["config"].to_string();

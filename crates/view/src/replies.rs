@@ -186,7 +186,7 @@ mod tests {
             reply,
             ReadReply::Refused(
                 "此处不计算 model_type \"gemma9\"（可读取的有：llama, llama4_text, mistral, phi3, olmo2, granite, gemma2, gemma3_text, qwen2, qwen3, \
-                 mixtral, qwen2_moe, qwen3_moe, qwen3_next, glm4_moe, deepseek_v2, deepseek_v3, gpt_oss, cohere2, gpt2）。"
+                 mixtral, qwen2_moe, qwen3_moe, qwen3_next, qwen3_5_text, qwen3_5_moe_text, glm4_moe, deepseek_v2, deepseek_v3, gpt_oss, cohere2, gpt2）。"
                     .into()
             )
         );

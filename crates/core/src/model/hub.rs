@@ -8,8 +8,9 @@
 //! multipliers have no parameters), `gemma2` and `gemma3_text` (four norms a
 //! layer; Gemma 3's per-head q/k norms), `qwen2`, `qwen3`
 //! (`head_dim`, q/k norms), `mixtral`, `qwen2_moe` (experts, `qkv_bias`), `qwen3_moe` (experts),
-//! `qwen3_next` (Gated DeltaNet linear attention in all but every fourth
-//! layer, gated full attention, Qwen2-MoE's shared expert),
+//! `qwen3_next`, `qwen3_5_text` and `qwen3_5_moe_text` (Gated DeltaNet linear
+//! attention in all but every fourth layer, gated full attention, Qwen2-MoE's
+//! shared expert or a dense MLP),
 //! `deepseek_v3` (experts and latent attention) and `gpt2`. A key the family
 //! reads but the text leaves out takes the configuration class's default,
 //! and is listed as assumed; a key that would change the count but that the
@@ -92,7 +93,7 @@ impl core::fmt::Display for HubConfigError {
 
 /// The families read (`model_type`). A reading takes the preset of exactly
 /// its shape, or is a custom model ([`CUSTOM_MODEL`]).
-pub const MODEL_TYPES: [&str; 20] = [
+pub const MODEL_TYPES: [&str; 22] = [
     "llama",
     "llama4_text",
     "mistral",
@@ -107,6 +108,8 @@ pub const MODEL_TYPES: [&str; 20] = [
     "qwen2_moe",
     "qwen3_moe",
     "qwen3_next",
+    "qwen3_5_text",
+    "qwen3_5_moe_text",
     "glm4_moe",
     "deepseek_v2",
     "deepseek_v3",
@@ -478,9 +481,15 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
         };
         let llama4 = model_type == "llama4_text";
         let gpt_oss = model_type == "gpt_oss";
-        // Qwen3-Next: Gated DeltaNet in all but every fourth layer, gated full
-        // attention with Qwen3's per-head q/k norms, Qwen2-MoE's mixture.
-        let next = model_type == "qwen3_next";
+        // Qwen3-Next and Qwen3.5's text models: Gated DeltaNet in all but
+        // every fourth layer, gated full attention with Qwen3's per-head q/k
+        // norms; Qwen2-MoE's mixture (Qwen3-Next, Qwen3.5-MoE) or a dense MLP
+        // (Qwen3.5).
+        let next = matches!(
+            model_type,
+            "qwen3_next" | "qwen3_5_text" | "qwen3_5_moe_text"
+        );
+        let qwen3_5_moe = model_type == "qwen3_5_moe_text";
         // Cohere2: one bias-free LayerNorm a layer before the attention and
         // the MLP side by side, tied embeddings, heads of hidden ÷ heads
         // (its config class overwrites any `head_dim`).
@@ -489,6 +498,8 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             4
         } else if llama4 || gpt_oss {
             8
+        } else if model_type == "qwen3_5_text" {
+            4
         } else if next {
             2
         } else {
@@ -497,7 +508,12 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
         let kv_heads = r.count("num_key_value_heads", Some(kv_default))?;
         // Llama 4: `intermediate_size` is the experts' (and the shared
         // expert's), `intermediate_size_mlp` the dense layers'.
-        let expert_ffn = r.count("intermediate_size", next.then_some(5632))?;
+        // Qwen3.5-MoE has no dense MLP: its experts' width stands in.
+        let expert_ffn = match model_type {
+            "qwen3_5_moe_text" => r.count("moe_intermediate_size", Some(512))?,
+            "qwen3_5_text" => r.count("intermediate_size", Some(12288))?,
+            _ => r.count("intermediate_size", next.then_some(5632))?,
+        };
         let ffn = match llama4 {
             true => r.count("intermediate_size_mlp", Some(16384))?,
             false => expert_ffn,
@@ -509,6 +525,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             "gpt_oss" => Some(201_088),
             "cohere2" => Some(256_000),
             "qwen3_next" => Some(151_936),
+            "qwen3_5_text" | "qwen3_5_moe_text" => Some(248_320),
             _ => None,
         };
         let vocab = r.count("vocab_size", vocab_default)?;
@@ -566,7 +583,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             // These classes give q, k, v and o `attention_bias`, and Llama's
             // and Granite's MLPs `mlp_bias` (every linear with both).
             "llama" | "llama4_text" | "olmo2" | "granite" | "gemma2" | "gemma3_text" | "qwen3"
-            | "qwen3_moe" | "qwen3_next" | "cohere2" => {
+            | "qwen3_moe" | "qwen3_next" | "qwen3_5_text" | "qwen3_5_moe_text" | "cohere2" => {
                 let attention = r.flag("attention_bias", false)?;
                 let mlp = matches!(model_type, "llama" | "granite") && r.flag("mlp_bias", false)?;
                 match (attention, mlp) {
@@ -600,6 +617,17 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
                     ..Moe::DENSE
                 }
             }
+            // Qwen3.5-MoE: every layer a mixture with Qwen2-MoE's shared expert.
+            "qwen3_5_moe_text" => Moe {
+                experts: r.count("num_experts", Some(256))?,
+                top_k: r.count("num_experts_per_tok", Some(8))?,
+                expert_ffn,
+                shared_experts: 1,
+                shared_ffn: r.count("shared_expert_intermediate_size", Some(512))?,
+                shared_gate: true,
+                dense_layers: 0,
+                biased: false,
+            },
             "qwen2_moe" | "qwen3_moe" | "qwen3_next" => {
                 // Layer i is a mixture of experts unless it is in
                 // `mlp_only_layers` or (i + 1) is no multiple of
@@ -722,6 +750,13 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             },
             _ => Mla::NONE,
         };
+        // Qwen3.5's multi-token prediction layers: transformers builds none, and
+        // the page counts none (read, so not said to be misunderstood).
+        if (qwen3_5_moe || model_type == "qwen3_5_text")
+            && object.contains_key("mtp_num_hidden_layers")
+        {
+            r.count("mtp_num_hidden_layers", Some(0))?;
+        }
         let linear = match next {
             true => LinearAttention {
                 full_every: full_attention_every(&mut r, layers)?,
