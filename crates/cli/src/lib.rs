@@ -69,10 +69,10 @@ pub fn command() -> Command {
             Arg::new("config")
                 .long("config")
                 .value_name("FILE")
-                .help(
-                    "A Hugging Face config.json (llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, \
-                     qwen3_moe, deepseek_v3, gpt2): the model's architecture; options override it",
-                ),
+                .help(format!(
+                    "A Hugging Face config.json ({}): the model's architecture; options override it",
+                    vram_core::model::hub::MODEL_TYPES.join(", ")
+                )),
         );
     for field in all_fields() {
         let default = match value_of(&defaults, field) {
@@ -696,8 +696,9 @@ fn formulas(report: &Report) -> Vec<String> {
             ),
             false => format!(
                 "Activation formula (Korthikanti et al. 2022, generalised): {formula}, with L_d dense and \
-                 L_e expert layers, A the attention's values per token (4h + q + k + v + o, latent \
-                 attention's compressed vectors added), e bytes per value, s tokens, b micro-batch, \
+                 L_e expert layers (L_dG, L_eG: linear attention's, G values and g fp32 bytes a token \
+                 for A), A the attention's values per token (4h + q + k + v + o, latent \
+                 attention's compressed vectors or the output gate's 2q added), e bytes per value, s tokens, b micro-batch, \
                  h hidden size, m 4 for SwiGLU or 2 for GELU, f, f_e and f_s the dense, expert and shared \
                  FFN widths, t experts per token, c the capacity factor, n shared experts, E routed \
                  experts, a heads, v vocabulary."

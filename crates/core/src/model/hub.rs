@@ -757,6 +757,10 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
         {
             r.count("mtp_num_hidden_layers", Some(0))?;
         }
+        // transformers gates Qwen3.5's attention output whatever this says.
+        if next && object.contains_key("attn_output_gate") {
+            r.flag("attn_output_gate", true)?;
+        }
         let linear = match next {
             true => LinearAttention {
                 full_every: full_attention_every(&mut r, layers)?,
