@@ -58,6 +58,63 @@ async fn bare_page_shows_the_lessons_numbers() {
     browser.close().await;
 }
 
+/// When a chart was last drawn, on the page's clock, and a fingerprint of
+/// the pixels of the largest-model chart.
+const LAST_DRAWING: &str = r#"
+    const marks = performance.getEntriesByName("vram-chart-drawn");
+    const canvas = document.querySelector("[data-testid='chart-max-params']");
+    const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+    let hash = 0;
+    for (let i = 0; i < data.length; i += 4) hash = (hash * 31 + data[i] + data[i + 1] + data[i + 2]) % 1000000007;
+    return [marks.length ? marks[marks.length - 1].startTime : null, hash];
+"#;
+
+/// The charts are drawn by the lazily loaded module: again when the
+/// configuration changes, and not when the same configuration is written
+/// differently.
+#[tokio::test]
+async fn the_charts_are_redrawn_only_when_the_configuration_changes() {
+    let browser = Browser::start().await;
+    browser.open("").await;
+    let first = browser.eval(LAST_DRAWING).await;
+    assert!(first[0].is_number(), "drawn: {first}");
+    let type_into = |id: &'static str, text: &'static str| {
+        let browser = &browser;
+        async move {
+            let field = browser
+                .client
+                .find(Locator::Id(id))
+                .await
+                .expect("the field");
+            field.clear().await.expect("cleared");
+            field.send_keys(text).await.expect("typed");
+        }
+    };
+    type_into("params", "7.0").await;
+    type_into("gpus", " 8 ").await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(
+        browser.eval(LAST_DRAWING).await,
+        first,
+        "redrawn for the same configuration"
+    );
+    type_into("params", "13").await;
+    browser.wait_for_query("params=13").await;
+    browser
+        .wait_until(
+            &format!(
+                "const m = performance.getEntriesByName('vram-chart-drawn'); \
+                 return m.length > 0 && m[m.length - 1].startTime > {};",
+                first[0]
+            ),
+            "a new drawing",
+        )
+        .await;
+    let after = browser.eval(LAST_DRAWING).await;
+    assert_ne!(after[1], first[1], "the picture did not change");
+    browser.close().await;
+}
+
 #[tokio::test]
 async fn a_shared_link_opens_the_13b_zero2_case_highlighted() {
     let browser = Browser::start().await;

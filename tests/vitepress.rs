@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::Locator;
 use serde_json::json;
-use vram_e2e::{dist_dir, Browser, TIMEOUT};
+use vram_e2e::{dist_dir, Browser, StaticServer, TIMEOUT};
 
 /// `.vitepress/config.mjs`: README's snippet, the host script in every page's head.
 const CONFIG: &str = r#"export default {
@@ -156,7 +156,7 @@ async fn problems(browser: &Browser) -> Vec<String> {
 #[tokio::test]
 async fn a_vitepress_lesson_sizes_its_calculators_and_follows_the_dark_switch() {
     let site = build_site("lesson");
-    let server = SiteServer::start(site.clone());
+    let server = StaticServer::start(site.clone());
     let browser = Browser::start().await;
     // A client-side navigation from the index: VitePress's router puts the lesson in.
     browser
@@ -325,77 +325,6 @@ fn screenshots() -> PathBuf {
     dir
 }
 
-/// The built site over HTTP/1.0, a thread per connection, one request each.
-/// Not the suite's `StaticServer` (tiny_http): with it, about one load in four
-/// of this site's index never finished, a module request never reaching the
-/// server (eight loads in eight finished with Python's http.server, and with this).
-struct SiteServer {
-    port: u16,
-}
-
-impl SiteServer {
-    fn start(root: PathBuf) -> SiteServer {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
-        let port = listener.local_addr().expect("an address").port();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let root = root.clone();
-                std::thread::spawn(move || serve_one(&root, stream));
-            }
-        });
-        SiteServer { port }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://127.0.0.1:{}{path}", self.port)
-    }
-}
-
-fn serve_one(root: &Path, mut stream: std::net::TcpStream) {
-    use std::io::{Read, Write};
-    let _ = stream.set_read_timeout(Some(TIMEOUT));
-    let mut request = Vec::new();
-    let mut buffer = [0u8; 4096];
-    while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-        match stream.read(&mut buffer) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => request.extend_from_slice(&buffer[..n]),
-        }
-    }
-    let request = String::from_utf8_lossy(&request);
-    let target = request.split_whitespace().nth(1).unwrap_or("/");
-    let path = target.split(['?', '#']).next().unwrap_or("/");
-    let relative = path.trim_start_matches('/');
-    let relative = match relative.is_empty() || relative.ends_with('/') {
-        true => format!("{relative}index.html"),
-        false => relative.to_string(),
-    };
-    let safe = Path::new(&relative)
-        .components()
-        .all(|c| matches!(c, std::path::Component::Normal(_)));
-    let file = root.join(&relative);
-    let (status, body) = match std::fs::read(&file) {
-        Ok(body) if safe => ("200 OK", body),
-        _ => ("404 Not Found", b"not found".to_vec()),
-    };
-    let kind = match file.extension().and_then(|e| e.to_str()) {
-        Some("html") => "text/html; charset=utf-8",
-        Some("js") | Some("mjs") => "text/javascript; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
-        Some("wasm") => "application/wasm",
-        Some("svg") => "image/svg+xml",
-        Some("json") => "application/json",
-        Some("woff2") => "font/woff2",
-        _ => "application/octet-stream",
-    };
-    let head = format!(
-        "HTTP/1.0 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    let _ = stream.write_all(head.as_bytes());
-    let _ = stream.write_all(&body);
-}
-
 /// Issue 27: the lesson's figures included as static markup (`vram --html`)
 /// in a VitePress page, with JavaScript off in the calculator's sense: no
 /// iframe, no WebAssembly requested; the four totals in its table, three SVG
@@ -405,7 +334,7 @@ fn serve_one(root: &Path, mut stream: std::net::TcpStream) {
 #[tokio::test]
 async fn a_static_include_shows_the_lessons_figures() {
     let site = build_site("figures");
-    let server = SiteServer::start(site.clone());
+    let server = StaticServer::start(site.clone());
     let browser = Browser::start().await;
     browser
         .client

@@ -19,11 +19,25 @@ use sha2::{Digest, Sha256};
 /// How long any wait for the page may take before the test fails.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
 
-/// The built page, served over HTTP on a free port of 127.0.0.1 until dropped.
+/// True once the page's WebAssembly shows the results (no view written at
+/// build time left) and, if it shows charts, has drawn them (the lazily
+/// loaded module draws them all in one go: one mark is left after it).
+pub const LIVE_AND_DRAWN: &str = r#"
+    const live = !document.querySelector("main[data-prerendered]")
+        && document.querySelector("[data-testid='mem-total-zero3'][data-value]") !== null;
+    const charts = document.querySelector("canvas[data-testid='chart-memory'], canvas[data-testid='chart-max-params'], canvas[data-testid='chart-scaling']");
+    return live && (!charts || performance.getEntriesByName("vram-chart-drawn").length > 0);
+"#;
+
+/// The built page, served over HTTP/1.0 on a free port of 127.0.0.1 until
+/// dropped: a thread per connection, one request each, as Python's
+/// `http.server` serves. (tiny_http, used before, left about one load in six
+/// of the page with its view written at build time, and one in four of a
+/// VitePress site, waiting forever for a preloaded file; eight loads in eight
+/// finished with Python's server and with this one.)
 pub struct StaticServer {
     address: SocketAddr,
-    server: Arc<tiny_http::Server>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
     reports: Arc<Mutex<Vec<String>>>,
 }
 
@@ -68,51 +82,30 @@ impl StaticServer {
     }
 
     fn serve(root: PathBuf, headers: Vec<(String, String)>, compress: bool) -> StaticServer {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind 127.0.0.1"));
-        let address = server.server_addr().to_ip().expect("an IP address");
-        let serving = server.clone();
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        let address = listener.local_addr().expect("an address");
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let reports = Arc::new(Mutex::new(Vec::new()));
-        let received = reports.clone();
-        let thread = std::thread::spawn(move || {
-            // Each file compressed once, so that no request waits for deflate.
-            let mut compressed: std::collections::HashMap<String, Vec<u8>> = Default::default();
-            for mut request in serving.incoming_requests() {
-                if request.url() == CSP_REPORT_PATH {
-                    let mut body = String::new();
-                    let _ = request.as_reader().read_to_string(&mut body);
-                    received
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(body);
-                    let _ = request.respond(tiny_http::Response::empty(204));
-                    continue;
+        let site = Arc::new(Site {
+            root,
+            headers,
+            compress,
+            compressed: Mutex::default(),
+            reports: reports.clone(),
+        });
+        let stopped = stop.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                if stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                    break;
                 }
-                let mut response = if request.url() == EMBED_HOST_PATH {
-                    tiny_http::Response::from_data(EMBED_HOST_PAGE.as_bytes().to_vec())
-                        .with_header(header("Content-Type", "text/html; charset=utf-8"))
-                } else if request.url() == CSP_CANARY_PATH {
-                    let page = "<!doctype html><title>canary</title><script>document.title = 'ran';</script>";
-                    tiny_http::Response::from_data(page.as_bytes().to_vec())
-                        .with_header(header("Content-Type", "text/html; charset=utf-8"))
-                } else if compress && accepts_gzip(&request) {
-                    respond_compressed(&root, request.url(), &mut compressed)
-                } else {
-                    respond(&root, request.url())
-                };
-                for (name, value) in &headers {
-                    response.add_header(header(name, value));
-                }
-                // One request per connection: on a kept-alive connection a
-                // VitePress page's next module request sometimes never reached
-                // the server, and the page's load never finished.
-                response.add_header(header("Connection", "close"));
-                let _ = request.respond(response);
+                let site = site.clone();
+                std::thread::spawn(move || site.answer(stream));
             }
         });
         StaticServer {
             address,
-            server,
-            thread: Some(thread),
+            stop,
             reports,
         }
     }
@@ -138,82 +131,140 @@ impl StaticServer {
 
 impl Drop for StaticServer {
     fn drop(&mut self) {
-        self.server.unblock();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        // Wakes the accepting thread, which sees the flag and ends.
+        let _ = TcpStream::connect(self.address);
     }
 }
 
-fn respond(root: &Path, url: &str) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
-    let path = url.split(['?', '#']).next().unwrap_or("/");
+/// What a [`StaticServer`] serves, and what it was sent.
+struct Site {
+    root: PathBuf,
+    /// Added to every response.
+    headers: Vec<(String, String)>,
+    /// Whether files go gzip-encoded (level 9) to a browser that accepts it.
+    compress: bool,
+    /// Each file compressed once, so that no request waits for deflate twice.
+    compressed: Mutex<std::collections::HashMap<String, Vec<u8>>>,
+    reports: Arc<Mutex<Vec<String>>>,
+}
+
+impl Site {
+    /// Reads one request from `stream` and answers it.
+    fn answer(&self, mut stream: TcpStream) {
+        use std::io::{Read, Write};
+        let _ = stream.set_read_timeout(Some(TIMEOUT));
+        let mut request = Vec::new();
+        let mut buffer = [0u8; 8192];
+        let head_end = loop {
+            if let Some(end) = request.windows(4).position(|w| w == b"\r\n\r\n") {
+                break end + 4;
+            }
+            match stream.read(&mut buffer) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => request.extend_from_slice(&buffer[..n]),
+            }
+        };
+        let head = String::from_utf8_lossy(&request[..head_end]).to_string();
+        let header_value = |name: &str| {
+            head.lines().skip(1).find_map(|line| {
+                let (key, value) = line.split_once(':')?;
+                key.trim()
+                    .eq_ignore_ascii_case(name)
+                    .then(|| value.trim().to_string())
+            })
+        };
+        let target = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+        let (status, kind, body, gzipped) = if target == CSP_REPORT_PATH {
+            let length: usize = header_value("Content-Length")
+                .and_then(|l| l.parse().ok())
+                .unwrap_or(0);
+            let mut body = request[head_end..].to_vec();
+            while body.len() < length {
+                match stream.read(&mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => body.extend_from_slice(&buffer[..n]),
+                }
+            }
+            self.reports
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(String::from_utf8_lossy(&body).into_owned());
+            ("204 No Content", "text/plain", Vec::new(), false)
+        } else if target == EMBED_HOST_PATH {
+            let page = EMBED_HOST_PAGE.as_bytes().to_vec();
+            ("200 OK", "text/html; charset=utf-8", page, false)
+        } else if target == CSP_CANARY_PATH {
+            let page =
+                "<!doctype html><title>canary</title><script>document.title = 'ran';</script>";
+            (
+                "200 OK",
+                "text/html; charset=utf-8",
+                page.as_bytes().to_vec(),
+                false,
+            )
+        } else {
+            match file_of(&self.root, &target) {
+                Some((kind, body)) => {
+                    let gzip = self.compress
+                        && header_value("Accept-Encoding").is_some_and(|v| v.contains("gzip"));
+                    let body = match gzip {
+                        true => {
+                            let path = target.split(['?', '#']).next().unwrap_or("/").to_string();
+                            let mut cache =
+                                self.compressed.lock().unwrap_or_else(|e| e.into_inner());
+                            cache.entry(path).or_insert_with(|| gzip9(&body)).clone()
+                        }
+                        false => body,
+                    };
+                    ("200 OK", kind, body, gzip)
+                }
+                None => ("404 Not Found", "text/plain", b"not found".to_vec(), false),
+            }
+        };
+        let mut response = format!(
+            "HTTP/1.0 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n",
+            body.len()
+        );
+        if gzipped {
+            response.push_str("Content-Encoding: gzip\r\n");
+        }
+        for (name, value) in &self.headers {
+            response.push_str(&format!("{name}: {value}\r\n"));
+        }
+        response.push_str("\r\n");
+        let _ = stream.write_all(response.as_bytes());
+        let _ = stream.write_all(&body);
+    }
+}
+
+/// The content type and bytes of the file under `root` that `target` (a
+/// request's path and query) names, `index.html` for a folder; `None` for
+/// a path outside `root` or no file.
+fn file_of(root: &Path, target: &str) -> Option<(&'static str, Vec<u8>)> {
+    let path = target.split(['?', '#']).next().unwrap_or("/");
     let relative = path.trim_start_matches('/');
-    let relative = if relative.is_empty() || relative.ends_with('/') {
-        format!("{relative}index.html")
-    } else {
-        relative.to_string()
+    let relative = match relative.is_empty() || relative.ends_with('/') {
+        true => format!("{relative}index.html"),
+        false => relative.to_string(),
     };
     let safe = Path::new(&relative)
         .components()
         .all(|c| matches!(c, Component::Normal(_)));
     let file = root.join(&relative);
-    match std::fs::read(&file) {
-        Ok(body) if safe => {
-            let content_type = match file.extension().and_then(|e| e.to_str()) {
-                Some("html") => "text/html; charset=utf-8",
-                Some("js") => "text/javascript; charset=utf-8",
-                Some("wasm") => "application/wasm",
-                Some("css") => "text/css; charset=utf-8",
-                Some("svg") => "image/svg+xml",
-                Some("png") => "image/png",
-                _ => "application/octet-stream",
-            };
-            let header =
-                tiny_http::Header::from_bytes("Content-Type", content_type).expect("valid header");
-            tiny_http::Response::from_data(body).with_header(header)
-        }
-        _ => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
-    }
-}
-
-fn accepts_gzip(request: &tiny_http::Request) -> bool {
-    request
-        .headers()
-        .iter()
-        .any(|h| h.field.equiv("Accept-Encoding") && h.value.as_str().contains("gzip"))
-}
-
-/// [`respond`], with the body gzip-encoded at level 9 (each file compressed once).
-fn respond_compressed(
-    root: &Path,
-    url: &str,
-    cache: &mut std::collections::HashMap<String, Vec<u8>>,
-) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
-    let response = respond(root, url);
-    if response.status_code() != tiny_http::StatusCode(200) {
-        return response;
-    }
-    let path = url.split(['?', '#']).next().unwrap_or("/").to_string();
-    let content_type = response
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Content-Type"))
-        .cloned();
-    let body = cache.entry(path).or_insert_with(|| {
-        let mut raw = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut response.into_reader(), &mut raw);
-        gzip9(&raw)
-    });
-    let mut compressed = tiny_http::Response::from_data(body.clone())
-        .with_header(header("Content-Encoding", "gzip"));
-    if let Some(content_type) = content_type {
-        compressed.add_header(content_type);
-    }
-    compressed
-}
-
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name, value).expect("a valid header")
+    let body = std::fs::read(&file).ok().filter(|_| safe)?;
+    let kind = match file.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") | Some("mjs") => "text/javascript; charset=utf-8",
+        Some("wasm") => "application/wasm",
+        Some("css") => "text/css; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("json") => "application/json",
+        Some("woff2") => "font/woff2",
+        _ => "application/octet-stream",
+    };
+    Some((kind, body))
 }
 
 /// The Content-Security-Policy the page must work under: nothing from other
@@ -505,18 +556,39 @@ impl Browser {
     }
 
     /// Opens the page with `query` (empty, or starting with `?`) and waits until
-    /// its results are on screen.
+    /// the live page shows its results (the view written at build time
+    /// replaced) and has drawn its charts, if it shows any.
     pub async fn open(&self, query: &str) {
         self.client
             .goto(&self.server.url(&format!("/{query}")))
             .await
             .expect("page loads");
-        self.client
-            .wait()
-            .at_most(TIMEOUT)
-            .for_element(Locator::Css("[data-testid='mem-total-zero3'][data-value]"))
-            .await
-            .expect("the results appear");
+        self.wait_until(LIVE_AND_DRAWN, "the live page and its charts")
+            .await;
+    }
+
+    /// Waits until `script` returns `true`.
+    pub async fn wait_until(&self, script: &str, what: &str) {
+        let started = Instant::now();
+        while self.eval(script).await != json!(true) {
+            if started.elapsed() > TIMEOUT {
+                let state = self
+                    .eval(
+                        "return [document.querySelectorAll('main').length, \
+                         !!document.querySelector('main[data-prerendered]'), \
+                         document.documentElement.className, \
+                         performance.getEntriesByName('vram-first-figure').length, \
+                         performance.getEntriesByName('vram-chart-drawn').length, \
+                         performance.getEntriesByType('resource').map(e => e.name), \
+                         document.readyState, typeof window.wasmBindings, document.documentElement.outerHTML.length, \
+                         [...document.scripts].map(s => s.type + ':' + s.src + ':' + s.textContent.slice(0, 300))]",
+                    )
+                    .await;
+                let console = self.console_messages().await;
+                panic!("never: {what}; main elements, written view, <html> class, marks of the first figure and of a chart drawn, resources: {state}; console: {console:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// The unrounded figure of `data-testid=id`.

@@ -26,6 +26,8 @@ use vram_view::text::{self, Text};
 /// training, parallel layout, then the folds of step time and framework
 /// details; the page's unit, language and theme sit in the header. A new
 /// field goes in one of these lists (see CONTRIBUTING.md).
+pub(crate) use sections::DISPLAY;
+
 mod sections {
     use vram_core::Field::{self, *};
 
@@ -120,7 +122,7 @@ mod sections {
         Bandwidth,
     ];
     /// How the page shows its results, in the header.
-    pub const DISPLAY: [Field; 3] = [Unit, Lang, Theme];
+    pub(crate) const DISPLAY: [Field; 3] = [Unit, Lang, Theme];
     /// What a read-only figure's caption names after the parameter count (then
     /// the gradients' format and DeepSpeed's settings where they differ from
     /// their defaults): the step, the
@@ -352,7 +354,7 @@ pub fn App() -> impl IntoView {
         shows(part).then(|| {
             view! {
                 <h2>{heading}</h2>
-                <Chart report=report theme=theme t=t kind=kind />
+                <Chart query=query report=report theme=theme t=t kind=kind />
             }
         })
     };
@@ -393,7 +395,7 @@ pub fn App() -> impl IntoView {
                     {shows(Part::MemoryChart).then(|| view! {
                         <div class="step-chart" data-testid="step-chart" hidden=move || report.read().activations.is_none()>
                             <h2>{t.chart_step_heading}</h2>
-                            <Chart report=report theme=theme t=t kind=ChartKind::Step />
+                            <Chart query=query report=report theme=theme t=t kind=ChartKind::Step />
                         </div>
                     })}
                     {chart(Part::LargestChart, t.chart_heading, ChartKind::MaxParams)}

@@ -1,57 +1,57 @@
-//! The charts on the page: a canvas each, redrawn when the report, the theme
-//! or the page's width changes; what they draw is `vram_view::chart`'s.
+//! The charts on the page: a canvas each, drawn by the lazily loaded module
+//! (`crates/lazy`, `vram_view::chart`'s pictures) whenever the configuration,
+//! the theme or the page's width changes. The first view shows the pictures
+//! written at build time (`crate::prerender`) until their canvases are drawn.
 
 use leptos::prelude::*;
 use vram_core::Report;
-use vram_view::chart::{client_size, describe, draw, ChartKind, HEIGHT_CSS};
+use vram_view::chart::{describe, ChartKind, HEIGHT_CSS};
 use vram_view::text::Text;
 
-/// A chart: a canvas redrawn whenever the report or the page width changes.
+/// The width a chart is drawn at natively, in CSS pixels: the desktop layout's
+/// (the SVG scales to its box).
+#[cfg(not(target_arch = "wasm32"))]
+const SVG_WIDTH: u32 = 720;
+
+/// A chart of the configuration whose link is `query` (`report`, its report,
+/// is described in words for screen readers): a canvas redrawn whenever the
+/// configuration, the theme or the page width changes.
 #[component]
 pub fn Chart(
+    query: Memo<String>,
     report: Memo<Report>,
     theme: Memo<vram_core::format::Theme>,
     t: &'static Text,
     kind: ChartKind,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
-    // The canvas's size in CSS pixels: read once, then on every resize. Reading it
-    // forces a layout, which would otherwise cost every redraw a millisecond or more.
-    let css_size = RwSignal::new(None::<(f64, f64)>);
-    let resize = window_event_listener(leptos::ev::resize, move |_| {
-        if let Some(canvas) = canvas_ref.get_untracked() {
-            css_size.set(Some(client_size(&canvas)));
-        }
-    });
-    on_cleanup(move || resize.remove());
-    Effect::new(move |_| {
-        css_size.track();
-        theme.track();
-        let report = report.read();
-        if let Some(canvas) = canvas_ref.get() {
-            let size = css_size.get_untracked().unwrap_or_else(|| {
-                let size = client_size(&canvas);
-                // A hidden canvas has no width yet: measure again when shown.
-                if canvas.client_width() > 0 {
-                    css_size.update_untracked(|stored| *stored = Some(size));
-                }
-                size
-            });
-            // A drawing error leaves the previous picture; the table still holds every figure.
-            let _ = draw(&canvas, &report, &[], size, t, kind);
-            crate::timing::mark(crate::timing::CHART_DRAWN);
-        }
-    });
+    #[cfg(target_arch = "wasm32")]
+    redraw(canvas_ref, query, theme, t, kind);
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (query, theme);
     let description = move || describe(t, &report.read(), kind);
+    #[cfg(target_arch = "wasm32")]
+    let picture = view! {
+        <canvas
+            node_ref=canvas_ref
+            data-testid=format!("chart-{}", kind.id())
+            role="img"
+            aria-label=description
+            height=HEIGHT_CSS
+        ></canvas>
+    };
+    // Rendered natively (`crate::prerender`): the same picture as SVG in the
+    // canvas's box; the client keeps it over the canvas until it is drawn.
+    #[cfg(not(target_arch = "wasm32"))]
+    let picture = view! {
+        <div class="chart-svg" data-testid=format!("chart-svg-{}", kind.id())
+            role="img" aria-label=description
+            inner_html=vram_view::chart::svg(&report.read(), t, kind, (SVG_WIDTH, HEIGHT_CSS)).unwrap_or_default()
+        ></div>
+    };
     view! {
         <figure class="chart">
-            <canvas
-                node_ref=canvas_ref
-                data-testid=format!("chart-{}", kind.id())
-                role="img"
-                aria-label=description
-                height=HEIGHT_CSS
-            ></canvas>
+            {picture}
             <figcaption>
                 {kind.legend(t).into_iter().map(|(class, label)| view! {
                     <span class=format!("swatch {class}")></span> {label} " "
@@ -70,4 +70,67 @@ pub fn Chart(
             </figcaption>
         </figure>
     }
+}
+
+/// Draws the chart whenever the configuration, the theme or the page's width
+/// changes, with the lazily loaded module. A picture written at build time
+/// stays over the canvas until the canvas is drawn, or until the
+/// configuration is no longer the one it shows.
+#[cfg(target_arch = "wasm32")]
+fn redraw(
+    canvas_ref: NodeRef<leptos::html::Canvas>,
+    query: Memo<String>,
+    theme: Memo<vram_core::format::Theme>,
+    t: &'static Text,
+    kind: ChartKind,
+) {
+    use vram_view::chart::client_size;
+    // The canvas's size in CSS pixels: read once, then on every resize. Reading it
+    // forces a layout, which would otherwise cost every redraw a millisecond or more.
+    let css_size = RwSignal::new(None::<(f64, f64)>);
+    let resize = window_event_listener(leptos::ev::resize, move |_| {
+        if let Some(canvas) = canvas_ref.get_untracked() {
+            css_size.set(Some(client_size(&canvas)));
+        }
+    });
+    on_cleanup(move || resize.remove());
+    let zh = t.html_lang.starts_with("zh");
+    Effect::new(move |shown: Option<String>| {
+        css_size.track();
+        theme.track();
+        let query = query.get();
+        if let Some(canvas) = canvas_ref.get() {
+            if shown.as_ref().is_some_and(|shown| *shown != query) {
+                crate::share::drop_written_picture(&canvas);
+            }
+            let size = css_size.get_untracked().unwrap_or_else(|| {
+                let size = client_size(&canvas);
+                // A hidden canvas has no width yet: measure again when shown.
+                if canvas.client_width() > 0 {
+                    css_size.update_untracked(|stored| *stored = Some(size));
+                }
+                size
+            });
+            let asked = query.clone();
+            crate::share::with_lazy(Box::new(move |lazy| {
+                // A drawing that fails leaves the previous picture; the table holds every figure.
+                let drawn = lazy.is_some_and(|lazy| {
+                    crate::share::draw_chart_with(
+                        lazy,
+                        &asked,
+                        kind.id(),
+                        zh,
+                        &canvas,
+                        size.0,
+                        size.1,
+                    )
+                });
+                if drawn {
+                    crate::share::drop_written_picture(&canvas);
+                    crate::timing::mark(crate::timing::CHART_DRAWN);
+                }
+            }));
+        }
+        query
+    });
 }

@@ -123,6 +123,10 @@ pub fn controls(
         .collect_view()
 }
 
+/// Whether the page is being rendered natively (`crate::prerender`), where a
+/// control's value is written as its HTML attribute (the client sets properties).
+const PRERENDERING: bool = cfg!(not(target_arch = "wasm32"));
+
 /// A text field for a number: keeps exactly what the user typed, and shows the
 /// core's verdict on it underneath.
 fn number_field(
@@ -154,6 +158,7 @@ fn number_field(
                     autocomplete="off"
                     spellcheck="false"
                     prop:value=value
+                    value=PRERENDERING.then(|| value.get_untracked())
                     on:input=move |ev| form.set(field, event_target_value(&ev))
                     // The bandwidth offers the interconnect presets (the page's datalist).
                     list=(field == Field::Bandwidth).then_some("bw-presets")
@@ -183,12 +188,19 @@ fn choice_field(
     let text::FieldText { label, hint, .. } = field_text(t, field);
     let error = move || errors.with(|e| e.iter().find(|e| e.field == field).copied());
     let chosen = form.text(field);
+    // Rendered natively, a list as wide as its box shows its chosen option only
+    // (the client mounts every option); the header's lists are as wide as their longest.
+    let shown_natively = |key: &str| {
+        !PRERENDERING || crate::app::DISPLAY.contains(&field) || *chosen.read_untracked() == key
+    };
     let options = options(field)
         .into_iter()
         .zip(text::choice_labels(t, field))
+        .filter(|(key, _)| shown_natively(key))
         .map(|(key, shown)| {
             view! {
-                <option value=key prop:selected=move || *chosen.read() == key>{shown}</option>
+                <option value=key prop:selected=move || *chosen.read() == key
+                    selected=PRERENDERING && *chosen.read_untracked() == key>{shown}</option>
             }
         })
         .collect_view();

@@ -3,7 +3,8 @@
 //! Every figure comes from the core; this crate parses nothing itself, computes
 //! nothing itself and only lays out, formats and draws. Components:
 //! [`App`] holds the state; `form` has the controls, `results` the strategy
-//! table, `chart` the plotters-canvas chart, `share` the link in the address bar.
+//! table, `chart` the charts (drawn by the lazily loaded module), `share` the link
+//! in the address bar.
 
 mod app;
 mod chart;
@@ -18,7 +19,30 @@ pub mod timing;
 pub use app::App;
 pub use crash::{install_panic_hook, show_crash_message};
 
-/// Mounts the calculator on the page's `<body>`.
+/// Mounts the calculator on the page's `<body>`, in place of the view rendered
+/// at build time if the page has one ([`prerender`]): in the same task, so the
+/// browser paints one or the other, never both; the control that had the focus
+/// keeps it.
 pub fn mount() {
-    leptos::mount::mount_to_body(App);
+    share::take_over_prerendered(|| leptos::mount::mount_to_body(App));
+}
+
+/// The page for the link whose query is `query` (with its `?`, or empty),
+/// rendered natively as HTML: the markup the client mounts, the charts drawn
+/// as SVG in place of their canvases. `vram-prerender` writes it into the
+/// built `index.html` so that the first view paints before the WebAssembly.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn prerender(query: &str) -> String {
+    use leptos::prelude::{Owner, RenderHtml};
+    /// Effects are the browser's: natively they are queued and never run.
+    struct NeverRun;
+    impl any_spawner::CustomExecutor for NeverRun {
+        fn spawn(&self, _: any_spawner::PinnedFuture<()>) {}
+        fn spawn_local(&self, _: any_spawner::PinnedLocalFuture<()>) {}
+        fn poll_local(&self) {}
+    }
+    // Set once per process; a second call finds it set.
+    let _ = any_spawner::Executor::init_custom_executor(NeverRun);
+    share::PRERENDERED_QUERY.set(query.to_string());
+    Owner::new().with(|| App().to_html())
 }

@@ -6,16 +6,90 @@ use std::time::Duration;
 use leptos::prelude::{set_timeout, Effect, GetUntracked, Memo, Track};
 use wasm_bindgen::JsValue;
 
+/// The browser's window; `None` where there is none: natively, where the page
+/// is rendered at build time ([`crate::prerender`]).
+pub fn window() -> Option<web_sys::Window> {
+    #[cfg(target_arch = "wasm32")]
+    return web_sys::window();
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    /// The query of the link rendered natively ([`crate::prerender`]).
+    pub(crate) static PRERENDERED_QUERY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Runs `mount`, then removes the view rendered at build time
+/// (`main[data-prerendered]`, `vram-prerender`), giving the focus to the
+/// mounted control with the id of the one that had it.
+pub fn take_over_prerendered(mount: impl FnOnce()) {
+    use wasm_bindgen::JsCast;
+    let document = window().and_then(|w| w.document());
+    let old = document
+        .as_ref()
+        .and_then(|d| d.query_selector("main[data-prerendered]").ok().flatten());
+    let focused = document
+        .as_ref()
+        .and_then(|d| d.active_element())
+        .filter(|e| old.as_ref().is_some_and(|old| old.contains(Some(e))))
+        .map(|e| e.id());
+    mount();
+    let Some(old) = old else {
+        return;
+    };
+    // The pictures written at build time stay over the canvases until these
+    // are drawn, if they were the page's own (not hidden by the page's guard).
+    let shown = document
+        .as_ref()
+        .and_then(|d| d.document_element())
+        .is_some_and(|html| !html.class_list().contains("vram-fresh"));
+    if let (true, Some(d)) = (shown, document.as_ref()) {
+        use vram_view::chart::ChartKind::*;
+        for kind in [Memory, MaxParams, Scaling, Step].map(|k| k.id()) {
+            let picture = old.query_selector(&format!("[data-testid=chart-svg-{kind}]"));
+            let canvas = d.query_selector(&format!("canvas[data-testid=chart-{kind}]"));
+            if let (Ok(Some(picture)), Ok(Some(canvas))) = (picture, canvas) {
+                let _ = picture.class_list().add_1("kept");
+                let _ = canvas.before_with_node_1(&picture);
+            }
+        }
+    }
+    old.remove();
+    let focus = focused
+        .zip(document)
+        .and_then(|(id, d)| d.get_element_by_id(&id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(element) = focus {
+        let _ = element.focus();
+    }
+}
+
+/// Removes the picture written at build time that is kept over `canvas`, if any.
+#[cfg(target_arch = "wasm32")]
+pub fn drop_written_picture(canvas: &web_sys::HtmlCanvasElement) {
+    if let Some(picture) = canvas
+        .previous_element_sibling()
+        .filter(|p| p.class_list().contains("kept"))
+    {
+        picture.remove();
+    }
+}
+
 /// The page's fragment, `#…` (empty when there is none).
 pub fn current_hash() -> String {
-    web_sys::window()
+    window()
         .and_then(|window| window.location().hash().ok())
         .unwrap_or_default()
 }
 
 /// The query string of the page's address, with its leading `?` (empty if none).
 pub fn current_query() -> String {
-    web_sys::window()
+    #[cfg(not(target_arch = "wasm32"))]
+    return PRERENDERED_QUERY.with_borrow(Clone::clone);
+    #[cfg(target_arch = "wasm32")]
+    window()
         .and_then(|window| window.location().search().ok())
         .unwrap_or_default()
 }
@@ -63,7 +137,7 @@ pub fn follow_in_address(query: Memo<String>) {
 /// Writes `query` into the address.
 fn write_address(query: &str) {
     ADDRESS.set((js_sys::Date::now(), false));
-    let Some(window) = web_sys::window() else {
+    let Some(window) = window() else {
         return;
     };
     let hash = window.location().hash().unwrap_or_default();
@@ -78,7 +152,7 @@ fn write_address(query: &str) {
 
 /// The page's own address with `query`: what "copy link" copies.
 pub fn page_url(query: &str) -> String {
-    let location = web_sys::window().map(|window| window.location());
+    let location = window().map(|window| window.location());
     let base = location
         .and_then(|location| {
             let origin = location.origin().ok()?;
@@ -92,7 +166,7 @@ pub fn page_url(query: &str) -> String {
 /// Copies `text` to the clipboard; `Err` if the browser refuses (no permission,
 /// no secure context).
 pub async fn copy_to_clipboard(text: &str) -> Result<(), JsValue> {
-    let window = web_sys::window().ok_or(JsValue::NULL)?;
+    let window = window().ok_or(JsValue::NULL)?;
     let promise = window.navigator().clipboard().write_text(text);
     wasm_bindgen_futures::JsFuture::from(promise)
         .await
@@ -112,7 +186,7 @@ pub async fn copy_results(query: &str, zh: bool) -> Result<(), JsValue> {
 /// Sets `data-theme` on `<html>` to `light` or `dark`, or removes it for `auto`
 /// (the style sheet then follows the system).
 pub fn set_theme(key: &str) {
-    let Some(root) = web_sys::window()
+    let Some(root) = window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
     else {
@@ -127,7 +201,7 @@ pub fn set_theme(key: &str) {
 
 /// Marks `<html>` with `data-embed` for the compact layout, or clears it.
 pub fn set_embedded(embedded: bool) {
-    let Some(root) = web_sys::window()
+    let Some(root) = window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
     else {
@@ -159,7 +233,7 @@ pub const EMBED_PROTOCOL_VERSION: u32 = 1;
 pub fn follow_height_in_host() {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
-    let Some(window) = web_sys::window() else {
+    let Some(window) = window() else {
         return;
     };
     if window
@@ -192,7 +266,7 @@ pub fn follow_height_in_host() {
 /// height of `<html>` itself, which, unlike its scroll height, shrinks with the
 /// content when the frame is taller.
 fn post_height() {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = window() else {
         return;
     };
     let height = window
@@ -211,7 +285,7 @@ fn post_height() {
 
 /// The browser's preferred languages, most preferred first (`navigator.languages`).
 pub fn preferred_languages() -> Vec<String> {
-    web_sys::window()
+    window()
         .map(|w| {
             w.navigator()
                 .languages()
@@ -224,7 +298,7 @@ pub fn preferred_languages() -> Vec<String> {
 
 /// Tells the browser and screen readers the page's language, and titles the tab.
 pub fn set_language(html_lang: &str, title: &str) {
-    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+    if let Some(document) = window().and_then(|w| w.document()) {
         if let Some(html) = document.document_element() {
             let _ = html.set_attribute("lang", html_lang);
         }
@@ -238,7 +312,7 @@ const TYPED_KEY: &str = "vram-calculator-typed";
 /// Reloads the page at `query`, keeping `typed` (the form's text, as a query
 /// string) in the session for [`take_typed`].
 pub fn reload_with(query: &str, typed: &str) {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = window() else {
         return;
     };
     if let Ok(Some(storage)) = window.session_storage() {
@@ -250,7 +324,7 @@ pub fn reload_with(query: &str, typed: &str) {
 
 /// What [`reload_with`] kept, once.
 pub fn take_typed() -> Option<String> {
-    let storage = web_sys::window()?.session_storage().ok()??;
+    let storage = window()?.session_storage().ok()??;
     let typed = storage.get_item(TYPED_KEY).ok()??;
     let _ = storage.remove_item(TYPED_KEY);
     Some(typed)
@@ -278,6 +352,7 @@ export function copy_markdown(query, zh) {
   return text.then((t) => clipboard.writeText(t));
 }
 export function csv_with(lazy, query) { return lazy.csv(query); }
+export function draw_chart_with(lazy, query, kind, zh, canvas, w, h) { return lazy.draw_chart(query, kind, zh, canvas, w, h); }
 "#)]
 extern "C" {
     /// Imports what the page loads when it is used (`lazy/vram_lazy.js`, next
@@ -298,6 +373,17 @@ extern "C" {
     fn copy_markdown(query: &str, zh: bool) -> js_sys::Promise;
     /// The CSV of the configuration whose link is `query`.
     pub fn csv_with(lazy: &JsValue, query: &str) -> String;
+    /// Draws the chart `kind` of the configuration whose link is `query` on
+    /// `canvas` (`w` × `h` CSS pixels); `false` if there was nothing to draw.
+    pub fn draw_chart_with(
+        lazy: &JsValue,
+        query: &str,
+        kind: &str,
+        zh: bool,
+        canvas: &web_sys::HtmlCanvasElement,
+        w: f64,
+        h: f64,
+    ) -> bool;
     /// What the ranked plans found, in words, when no strategy fits alone.
     fn plans_verdict_with(lazy: &JsValue, query: &str, zh: bool) -> String;
     /// Ranks the plans of the configuration whose link is `query` and shows

@@ -1,0 +1,139 @@
+//! The view written into `index.html` at build time (crates/prerender): the
+//! bare page paints the lesson's figures and its charts from the HTML before
+//! any WebAssembly runs; a link that asks for anything else shows none of
+//! them as its own; the live page takes over without moving anything.
+
+use fantoccini::Locator;
+use serde_json::json;
+use vram_e2e::{Browser, LIVE_AND_DRAWN};
+
+/// Keeps the page's WebAssembly from arriving (the view written at build
+/// time is all there is), for the pages opened after it.
+async fn without_webassembly(browser: &Browser) {
+    browser.cdp("Network.enable", json!({})).await;
+    browser
+        .cdp("Network.setBlockedURLs", json!({ "urls": ["*.wasm"] }))
+        .await;
+}
+
+/// Opens `query` and waits for the document, not for the WebAssembly.
+async fn goto(browser: &Browser, query: &str) {
+    browser
+        .client
+        .goto(&browser.server.url(&format!("/{query}")))
+        .await
+        .expect("page loads");
+}
+
+/// Whether the view written at build time is seen: present and not hidden.
+const WRITTEN_VIEW_SEEN: &str = r#"
+    const view = document.querySelector("main[data-prerendered]");
+    return view !== null && getComputedStyle(view).visibility === "visible";
+"#;
+
+#[tokio::test]
+async fn the_bare_page_paints_the_lessons_figures_and_charts_from_its_html() {
+    let browser = Browser::start().await;
+    without_webassembly(&browser).await;
+    goto(&browser, "").await;
+    assert_eq!(browser.eval(WRITTEN_VIEW_SEEN).await, json!(true));
+    for (strategy, total) in [
+        ("ddp", "112 GB"),
+        ("zero1", "38.5 GB"),
+        ("zero2", "26.25 GB"),
+        ("zero3", "14 GB"),
+    ] {
+        assert_eq!(browser.text(&format!("mem-total-{strategy}")).await, total);
+    }
+    // The three charts as SVG, each with its words for screen readers.
+    for chart in ["memory", "max-params", "scaling"] {
+        let picture = browser
+            .client
+            .find(Locator::Css(&format!(
+                "[data-testid='chart-svg-{chart}'] svg"
+            )))
+            .await
+            .unwrap_or_else(|e| panic!("no chart {chart}: {e}"));
+        let size = picture.rectangle().await.expect("its box");
+        assert!(size.2 > 200.0 && size.3 > 200.0, "chart {chart}: {size:?}");
+    }
+    let label = browser.attribute("chart-svg-memory", "aria-label").await;
+    assert!(label.contains("ZeRO-2 26.25 GB"), "{label}");
+    // The form holds the default configuration's values.
+    let params = browser
+        .eval("return document.getElementById('params').value")
+        .await;
+    assert_eq!(params, json!("7"));
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_link_with_other_keys_never_shows_the_defaults_figures() {
+    let browser = Browser::start().await;
+    without_webassembly(&browser).await;
+    for query in ["?params=13", "?lang=zh", "?embed=1", "#plans"] {
+        goto(&browser, query).await;
+        assert_eq!(
+            browser.eval(WRITTEN_VIEW_SEEN).await,
+            json!(false),
+            "{query}: the default view is seen"
+        );
+    }
+    // The link the page itself writes for the default configuration is the default.
+    let default_link =
+        "?v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp";
+    goto(&browser, default_link).await;
+    assert_eq!(browser.eval(WRITTEN_VIEW_SEEN).await, json!(true));
+    browser.close().await;
+    // With the WebAssembly, the link's own figures.
+    let browser = Browser::start().await;
+    browser.open("?params=13").await;
+    assert_eq!(browser.text("mem-total-zero2").await, "48.75 GB");
+    let left = browser
+        .eval("return document.querySelectorAll('main').length")
+        .await;
+    assert_eq!(left, json!(1), "one page, the live one");
+    browser.close().await;
+}
+
+/// The layout shifts Chromium recorded since the page started (buffered
+/// `layout-shift` entries), summed as the CLS score sums them.
+const LAYOUT_SHIFT: &str = r#"
+    return new Promise((done) => {
+        new PerformanceObserver((list) => {
+            done(list.getEntries().reduce((sum, e) => sum + (e.hadRecentInput ? 0 : e.value), 0));
+        }).observe({ type: "layout-shift", buffered: true });
+        setTimeout(() => done(0), 500);
+    });
+"#;
+
+#[tokio::test]
+async fn the_live_page_takes_over_without_moving_anything() {
+    let browser = Browser::start().await;
+    for (width, height) in [(1280, 900), (390, 844)] {
+        browser
+            .client
+            .set_window_size(width, height)
+            .await
+            .expect("window size");
+        browser.open("").await;
+        browser
+            .wait_until(LIVE_AND_DRAWN, "the live page and its charts")
+            .await;
+        // The pictures written at build time are gone once the canvases are drawn.
+        let kept = browser
+            .eval("return document.querySelectorAll('.chart-svg').length")
+            .await;
+        assert_eq!(kept, json!(0), "{width} px");
+        let shift = browser.eval(LAYOUT_SHIFT).await.as_f64().unwrap_or(1.0);
+        assert!(shift < 0.01, "layout shift {shift} at {width} px");
+    }
+    let problems: Vec<String> = browser
+        .console_messages()
+        .await
+        .into_iter()
+        .filter(|m| m.starts_with("SEVERE") || m.starts_with("WARNING"))
+        .collect();
+    assert!(problems.is_empty(), "{problems:?}");
+    browser.close().await;
+}
