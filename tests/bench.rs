@@ -24,20 +24,39 @@ const SLOW_UP_BYTES_PER_S: f64 = 0.75e6 / 8.0;
 /// Requests one after another before the page can run: the document, then its
 /// script, WebAssembly and style sheet at once (the document preloads them).
 const CRITICAL_ROUND_TRIPS: f64 = 2.0;
-/// The throttled first figure's budget, as a multiple of the link's floor.
+/// The throttled page's interactivity budget (the WebAssembly's figures), as a
+/// multiple of the link's floor.
 const THROTTLED_BUDGET_FLOOR_RATIO: f64 = 1.3;
+/// The throttled bare page's first figure and charts, painted from its HTML.
+const WRITTEN_FIGURE_BUDGET_MS: f64 = 350.0;
+/// The most layout shift allowed when the WebAssembly replaces the written view.
+const LAYOUT_SHIFT_BUDGET: f64 = 0.01;
 
-/// On the page's clock (0 = navigation): the figures first in the document, the
-/// last chart drawn, when the JS and the WebAssembly were requested and fully
-/// received, and when the document's first byte arrived.
+/// On the page's clock (0 = navigation): the WebAssembly's figures first in the
+/// document (the page interactive), the last chart drawn on a canvas, when the
+/// JS and the WebAssembly were requested and fully received, when the
+/// document's first byte arrived, and when the view written into the HTML
+/// (its figures and charts) was first painted (NaN if its guard hid it).
 const LOAD_TIMES: &str = "
     const last = name => (performance.getEntriesByName(name).pop() || {startTime: NaN}).startTime;
     const resource = suffix => performance.getEntriesByType('resource')
         .find(r => r.name.split('?')[0].endsWith(suffix)) || {startTime: NaN, responseEnd: NaN};
     const js = resource('.js'), wasm = resource('.wasm');
     const document = performance.getEntriesByType('navigation')[0] || {responseStart: NaN};
+    const painted = (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime;
+    const written = !window.document.documentElement.classList.contains('vram-fresh');
     return [last('vram-first-figure'), last('vram-chart-drawn'),
-            js.startTime, js.responseEnd, wasm.startTime, wasm.responseEnd, document.responseStart];";
+            js.startTime, js.responseEnd, wasm.startTime, wasm.responseEnd, document.responseStart,
+            written ? painted : NaN];";
+
+/// The page's layout shifts since it started, summed as CLS sums them.
+const LAYOUT_SHIFT: &str = "
+    return new Promise((done) => {
+        new PerformanceObserver((list) => {
+            done(list.getEntries().reduce((sum, e) => sum + (e.hadRecentInput ? 0 : e.value), 0));
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => done(0), 500);
+    });";
 
 /// Milliseconds from navigation to the results, the link and the chart all done.
 const LOAD_TIME: &str = "
@@ -127,7 +146,8 @@ async fn main() {
         CRITICAL_ROUND_TRIPS * SLOW_LATENCY_MS + total_gzip as f64 / SLOW_DOWN_BYTES_PER_S * 1e3;
 
     let mut loads = Vec::new();
-    let mut cold: Vec<[f64; 7]> = Vec::new();
+    let mut cold: Vec<[f64; 8]> = Vec::new();
+    let mut shifts = Vec::new();
     for _ in 0..COLD_LOADS {
         // A new browser with a new profile each time: nothing cached, nothing compiled.
         let browser = Browser::start().await;
@@ -139,6 +159,13 @@ async fn main() {
         cold.push(std::array::from_fn(|i| {
             times[i].as_f64().unwrap_or(f64::NAN)
         }));
+        shifts.push(
+            browser
+                .eval(LAYOUT_SHIFT)
+                .await
+                .as_f64()
+                .unwrap_or(f64::NAN),
+        );
         browser.close().await;
     }
     let cold_median = |i: usize| {
@@ -150,7 +177,7 @@ async fn main() {
 
     // Cold loads on the slow link: a new browser each time, its cache disabled,
     // the files gzip-encoded as a static host sends them.
-    let mut throttled: Vec<[f64; 7]> = Vec::new();
+    let mut throttled: Vec<[f64; 8]> = Vec::new();
     for _ in 0..COLD_LOADS {
         let browser = Browser::start_on(StaticServer::start_compressed(dist_dir())).await;
         browser.cdp("Network.enable", json!({})).await;
@@ -183,6 +210,13 @@ async fn main() {
         let times = browser.eval(LOAD_TIMES).await;
         let time = |i: usize| times[i].as_f64().unwrap_or(f64::NAN);
         throttled.push(std::array::from_fn(time));
+        shifts.push(
+            browser
+                .eval(LAYOUT_SHIFT)
+                .await
+                .as_f64()
+                .unwrap_or(f64::NAN),
+        );
         browser.close().await;
     }
     let median_of = |i: usize| {
@@ -190,7 +224,12 @@ async fn main() {
         column.sort_by(f64::total_cmp);
         percentile(&column, 50.0)
     };
-    let slow_first_figure = median_of(0);
+    let slow_interactive = median_of(0);
+    let slow_written = median_of(7);
+    // The first figure is the written view's, painted from the HTML.
+    let slow_first_figure = slow_written.min(slow_interactive);
+    shifts.sort_by(f64::total_cmp);
+    let worst_shift = shifts.last().copied().unwrap_or(f64::NAN);
     let slow_charts = median_of(1);
     let (js_requested, js_received) = (median_of(2), median_of(3));
     let (wasm_requested, wasm_received) = (median_of(4), median_of(5));
@@ -305,8 +344,9 @@ async fn main() {
         verdict(load_median <= LOAD_BUDGET_MS)
     );
     println!(
-        "  medians: document's first byte {:.0} ms, JS received {:.0}, WebAssembly received {:.0}, first figure {:.0}, last chart {:.0}",
+        "  medians: document's first byte {:.0} ms, written view painted {:.0}, JS received {:.0}, WebAssembly received {:.0}, interactive {:.0}, last canvas drawn {:.0}",
         cold_median(6),
+        cold_median(7),
         cold_median(3),
         cold_median(5),
         cold_median(0),
@@ -324,11 +364,20 @@ async fn main() {
         "slow link ({SLOW_LATENCY_MS} ms, 1.6/0.75 Mbit/s, no cache; {COLD_LOADS}x medians)   floor {slow_floor:.0} ms = {CRITICAL_ROUND_TRIPS} x {SLOW_LATENCY_MS} ms + {total_gzip} B / 1.6 Mbit/s"
     );
     println!(
-        "  to the first figure                   {slow_first_figure:.0} ms = {:.2} x floor   budget {THROTTLED_BUDGET_FLOOR_RATIO} x: {}",
-        slow_first_figure / slow_floor,
-        verdict(slow_first_figure <= THROTTLED_BUDGET_FLOOR_RATIO * slow_floor)
+        "  to the first figure and the charts, painted from the HTML   {slow_first_figure:.0} ms   budget {WRITTEN_FIGURE_BUDGET_MS} ms: {}",
+        verdict(slow_first_figure <= WRITTEN_FIGURE_BUDGET_MS)
     );
-    println!("  to every chart drawn                  {slow_charts:.0} ms");
+    println!(
+        "  to the page interactive (the WebAssembly's figures)         {slow_interactive:.0} ms = {:.2} x floor   budget {THROTTLED_BUDGET_FLOOR_RATIO} x: {}",
+        slow_interactive / slow_floor,
+        verdict(slow_interactive <= THROTTLED_BUDGET_FLOOR_RATIO * slow_floor)
+    );
+    println!("  to every canvas drawn (by the lazily loaded module)         {slow_charts:.0} ms");
+    println!(
+        "layout shift when the WebAssembly takes over ({} loads)   worst {worst_shift:.4}   budget {LAYOUT_SHIFT_BUDGET}: {}",
+        shifts.len(),
+        verdict(worst_shift <= LAYOUT_SHIFT_BUDGET)
+    );
     println!(
         "  JS requested at {js_requested:.0} ms, received {js_received:.0} ms; WebAssembly requested at {wasm_requested:.0} ms, received {wasm_received:.0} ms ({})",
         if wasm_requested < js_received { "in parallel" } else { "ONE AFTER THE OTHER" }
@@ -356,12 +405,16 @@ async fn main() {
         "cold_load_ms": {"median": load_median, "min": loads[0], "max": loads[loads.len() - 1], "samples": loads, "budget_median": LOAD_BUDGET_MS},
         "slow_link_ms": {
             "latency": SLOW_LATENCY_MS, "down_bytes_per_s": SLOW_DOWN_BYTES_PER_S, "up_bytes_per_s": SLOW_UP_BYTES_PER_S,
-            "floor": slow_floor, "first_figure_median": slow_first_figure, "every_chart_median": slow_charts,
+            "floor": slow_floor, "first_figure_median": slow_first_figure, "interactive_median": slow_interactive,
+            "written_view_painted_median": slow_written, "every_canvas_median": slow_charts,
+            "budget_first_figure_ms": WRITTEN_FIGURE_BUDGET_MS,
             "js_requested": js_requested, "js_received": js_received,
             "wasm_requested": wasm_requested, "wasm_received": wasm_received,
             "budget_first_figure_floor_ratio": THROTTLED_BUDGET_FLOOR_RATIO,
             "samples": throttled,
         },
+        "layout_shift": {"worst": worst_shift, "loads": shifts.len(), "budget": LAYOUT_SHIFT_BUDGET},
+        "cold_written_view_painted_ms_median": cold_median(7),
         "update_ms": {"p50": update_p50, "p95": update_p95, "samples": updates.len(), "budget_p50": UPDATE_P50_BUDGET_MS, "budget_p95": UPDATE_P95_BUDGET_MS},
         "update_with_plans_ms": {"p50": plans_p50, "p95": plans_p95, "samples": with_plans.len()},
         "core": {"sweep_median_us": sweep_us, "report_median_ns": report_ns, "budget_sweep_us": SWEEP_BUDGET_US},

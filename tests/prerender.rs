@@ -137,3 +137,42 @@ async fn the_live_page_takes_over_without_moving_anything() {
     assert!(problems.is_empty(), "{problems:?}");
     browser.close().await;
 }
+
+/// axe-core's WCAG 2.x A and AA rules run on the page: the violations, each
+/// as its rule, impact and the first element's selector.
+async fn accessibility_violations(browser: &Browser) -> Vec<String> {
+    let path = std::env::var("VRAM_AXE")
+        .expect("VRAM_AXE: axe-core's axe.min.js (scripts/setup --browser installs it)");
+    let axe = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    browser.eval(&format!("{axe}\nreturn true;")).await;
+    let found = browser
+        .eval(
+            "return axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] })
+               .then(r => r.violations.map(v => `${v.id} (${v.impact}): ${v.nodes[0].target.join(' ')}`));",
+        )
+        .await;
+    found
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_written_view_and_the_live_page_pass_axe() {
+    let browser = Browser::start().await;
+    without_webassembly(&browser).await;
+    goto(&browser, "").await;
+    assert_eq!(browser.eval(WRITTEN_VIEW_SEEN).await, json!(true));
+    let written = accessibility_violations(&browser).await;
+    browser.close().await;
+    let browser = Browser::start().await;
+    browser.open("").await;
+    let live = accessibility_violations(&browser).await;
+    browser.close().await;
+    assert!(
+        written.is_empty() && live.is_empty(),
+        "written view: {written:?}; live page: {live:?}"
+    );
+}
