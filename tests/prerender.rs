@@ -37,6 +37,10 @@ async fn the_bare_page_paints_the_lessons_figures_and_charts_from_its_html() {
     without_webassembly(&browser).await;
     goto(&browser, "").await;
     assert_eq!(browser.eval(WRITTEN_VIEW_SEEN).await, json!(true));
+    assert_eq!(
+        browser.eval(WRITTEN_VIEWS_SHOWN).await,
+        json!([true, false])
+    );
     for (strategy, total) in [
         ("ddp", "112 GB"),
         ("zero1", "38.5 GB"),
@@ -64,6 +68,46 @@ async fn the_bare_page_paints_the_lessons_figures_and_charts_from_its_html() {
         .eval("return document.getElementById('params').value")
         .await;
     assert_eq!(params, json!("7"));
+    browser.close().await;
+}
+
+/// Which written views are displayed: `[English, Chinese]`.
+const WRITTEN_VIEWS_SHOWN: &str = r#"
+    return ["en", "zh"].map((lang) => {
+        const view = document.querySelector(`main[data-prerendered][data-lang=${lang}]`);
+        return view !== null && getComputedStyle(view).display !== "none"
+            && getComputedStyle(view).visibility === "visible";
+    });
+"#;
+
+#[tokio::test]
+async fn a_browser_that_prefers_chinese_sees_the_chinese_view() {
+    let browser = Browser::start().await;
+    browser
+        .cdp(
+            "Emulation.setUserAgentOverride",
+            json!({ "userAgent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/156", "acceptLanguage": "zh-CN,zh,en" }),
+        )
+        .await;
+    without_webassembly(&browser).await;
+    goto(&browser, "").await;
+    let languages = browser.eval("return navigator.languages[0]").await;
+    assert_eq!(languages, json!("zh-CN"), "the browser's languages");
+    assert_eq!(
+        browser.eval(WRITTEN_VIEWS_SHOWN).await,
+        json!([false, true])
+    );
+    let total = browser
+        .eval("return document.querySelector('main[data-lang=zh] [data-testid=mem-total-zero2]').textContent")
+        .await;
+    assert_eq!(total, json!("26.25 GB"));
+    let heading = browser
+        .eval("return document.querySelector('main[data-lang=zh] h1').textContent")
+        .await;
+    assert!(
+        heading.as_str().is_some_and(|h| h.contains("显存")),
+        "{heading}"
+    );
     browser.close().await;
 }
 

@@ -27,12 +27,13 @@ pub fn mount() {
     share::take_over_prerendered(|| leptos::mount::mount_to_body(App));
 }
 
-/// The page for the link whose query is `query` (with its `?`, or empty),
-/// rendered natively as HTML: the markup the client mounts, the charts drawn
+/// The page for the link whose query is `query` (with its `?`, or empty), in
+/// a browser that prefers `preferred_languages` (BCP 47 tags), rendered
+/// natively as HTML: the markup the client mounts, the charts drawn
 /// as SVG in place of their canvases. `vram-prerender` writes it into the
 /// built `index.html` so that the first view paints before the WebAssembly.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn prerender(query: &str) -> String {
+pub fn prerender(query: &str, preferred_languages: &[&str]) -> String {
     use leptos::prelude::{Owner, RenderHtml};
     /// Effects are the browser's: natively they are queued and never run.
     struct NeverRun;
@@ -44,5 +45,6 @@ pub fn prerender(query: &str) -> String {
     // Set once per process; a second call finds it set.
     let _ = any_spawner::Executor::init_custom_executor(NeverRun);
     share::PRERENDERED_QUERY.set(query.to_string());
+    share::PRERENDERED_LANGUAGES.set(preferred_languages.iter().map(|l| l.to_string()).collect());
     Owner::new().with(|| App().to_html())
 }

@@ -19,17 +19,38 @@ pub fn window() -> Option<web_sys::Window> {
 thread_local! {
     /// The query of the link rendered natively ([`crate::prerender`]).
     pub(crate) static PRERENDERED_QUERY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    /// The browser's preferred languages it is rendered for.
+    pub(crate) static PRERENDERED_LANGUAGES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Runs `mount`, then removes the view rendered at build time
+/// Runs `mount`, then removes the views rendered at build time
 /// (`main[data-prerendered]`, `vram-prerender`), giving the focus to the
 /// mounted control with the id of the one that had it.
 pub fn take_over_prerendered(mount: impl FnOnce()) {
     use wasm_bindgen::JsCast;
     let document = window().and_then(|w| w.document());
-    let old = document
+    // The written views, English's and Chinese's; the one shown is the
+    // guard's choice (`vram-zh` on <html>).
+    let html = document.as_ref().and_then(|d| d.document_element());
+    let chinese = html
         .as_ref()
-        .and_then(|d| d.query_selector("main[data-prerendered]").ok().flatten());
+        .is_some_and(|html| html.class_list().contains("vram-zh"));
+    let views = ["en", "zh"].map(|lang| {
+        document.as_ref().and_then(|d| {
+            d.query_selector(&format!("main[data-prerendered][data-lang={lang}]"))
+                .ok()
+                .flatten()
+        })
+    });
+    let [english, zh] = views;
+    let (old, other) = if chinese {
+        (zh, english)
+    } else {
+        (english, zh)
+    };
+    if let Some(other) = other {
+        other.remove();
+    }
     let focused = document
         .as_ref()
         .and_then(|d| d.active_element())
@@ -41,10 +62,7 @@ pub fn take_over_prerendered(mount: impl FnOnce()) {
     };
     // The pictures written at build time stay over the canvases until these
     // are drawn, if they were the page's own (not hidden by the page's guard).
-    let shown = document
-        .as_ref()
-        .and_then(|d| d.document_element())
-        .is_some_and(|html| !html.class_list().contains("vram-fresh"));
+    let shown = html.is_some_and(|html| !html.class_list().contains("vram-fresh"));
     if let (true, Some(d)) = (shown, document.as_ref()) {
         use vram_view::chart::ChartKind::*;
         for kind in [Memory, MaxParams, Scaling, Step].map(|k| k.id()) {
@@ -57,9 +75,10 @@ pub fn take_over_prerendered(mount: impl FnOnce()) {
         }
     }
     old.remove();
+    // The Chinese view's ids carry a prefix (two views in one document).
     let focus = focused
         .zip(document)
-        .and_then(|(id, d)| d.get_element_by_id(&id))
+        .and_then(|(id, d)| d.get_element_by_id(id.strip_prefix("zh-").unwrap_or(&id)))
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
     if let Some(element) = focus {
         let _ = element.focus();
@@ -285,6 +304,9 @@ fn post_height() {
 
 /// The browser's preferred languages, most preferred first (`navigator.languages`).
 pub fn preferred_languages() -> Vec<String> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return PRERENDERED_LANGUAGES.with_borrow(Clone::clone);
+    #[cfg(target_arch = "wasm32")]
     window()
         .map(|w| {
             w.navigator()

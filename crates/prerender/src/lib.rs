@@ -32,24 +32,27 @@ pub const MARKER: &str = "data-prerendered";
 /// the address asks for; the style sheet hides the view under it.
 pub const NOT_THIS_VIEW: &str = "vram-fresh";
 
-/// A script for the page's `<head>`, run before its body is painted: the view
-/// written at build time is the default configuration's (its link's query is
-/// `default_query`) in English, so under a link with another query, the
-/// ranked plans asked for (`#plans`), or a browser that prefers Chinese
-/// (`Lang::resolve`'s rule: the first of the preferred languages that is `zh`
-/// or `en`), `<html>` is marked [`NOT_THIS_VIEW`] and no figure of it is seen
-/// until the WebAssembly has shown the page's own.
+/// The class [`guard`] gives `<html>` when the browser prefers Chinese: the
+/// style sheet shows the Chinese view instead of the English one.
+pub const CHINESE: &str = "vram-zh";
+
+/// A script for the page's `<head>`, run before its body is painted. The
+/// views written at build time are the default configuration's (its link's
+/// query is `default_query`): under a link with another query, or the ranked
+/// plans asked for (`#plans`), `<html>` is marked [`NOT_THIS_VIEW`] and no
+/// figure of them is seen until the WebAssembly has shown the page's own. A
+/// browser that prefers Chinese (`Lang::resolve`'s rule: the first of the
+/// preferred languages that is `zh` or `en`) is marked [`CHINESE`].
 pub fn guard(default_query: &str) -> String {
     format!(
-        "<script>(function(){{var s=location.search,l=navigator.languages||[],z=0,i,p;\
-         for(i=0;i<l.length;i++){{p=l[i].split(/[-_]/)[0].toLowerCase();if(p==\"zh\"||p==\"en\"){{z=p==\"zh\";break}}}}\
-         if(z||(s&&s!=\"?{default_query}\")||location.hash==\"#plans\")\
-         document.documentElement.classList.add(\"{NOT_THIS_VIEW}\")}})()</script>"
+        "<script>(function(){{var s=location.search,l=navigator.languages||[],c=document.documentElement.classList,i,p;\
+         for(i=0;i<l.length;i++){{p=l[i].split(/[-_]/)[0].toLowerCase();if(p==\"zh\"||p==\"en\"){{if(p==\"zh\")c.add(\"{CHINESE}\");break}}}}\
+         if((s&&s!=\"?{default_query}\")||location.hash==\"#plans\")c.add(\"{NOT_THIS_VIEW}\")}})()</script>"
     )
 }
 
-/// `page` (an HTML document) with `view` (the rendered `<main>`) as the first
-/// thing in its body, marked with [`MARKER`], and `head` (the [`guard`]) at
+/// `page` (an HTML document) with `view` (the rendered `<main>`s) first in its
+/// body, each marked with [`MARKER`], and `head` (the [`guard`]) at
 /// the end of its head.
 pub fn place(page: &str, view: &str, head: &str) -> Result<String, PlaceError> {
     if page.contains(MARKER) {
@@ -58,7 +61,7 @@ pub fn place(page: &str, view: &str, head: &str) -> Result<String, PlaceError> {
     let head_end = page.find("</head>").ok_or(PlaceError::NoBody)?;
     let body = page.find("<body").ok_or(PlaceError::NoBody)?;
     let open_end = body + page[body..].find('>').ok_or(PlaceError::NoBody)? + 1;
-    let marked = view.replacen("<main ", &format!("<main {MARKER} "), 1);
+    let marked = view.replace("<main ", &format!("<main {MARKER} "));
     Ok(format!(
         "{}{head}{}{marked}{}",
         &page[..head_end],
@@ -72,9 +75,53 @@ pub fn default_query() -> String {
     vram_core::input::link::encode(&vram_core::Config::default())
 }
 
-/// The page's default view, rendered and [`pruned`].
+/// The page's default view in English and in Chinese (for a browser that
+/// prefers it), each rendered and [`pruned`], marked with its language
+/// (`data-lang`), the Chinese one's ids [`prefixed`] so the document's stay
+/// unique; the style sheet shows the one the [`guard`] chose.
 pub fn default_view() -> String {
-    pruned(&vram_app::prerender(""))
+    let english =
+        pruned(&vram_app::prerender("", &[])).replacen("<main ", "<main data-lang=\"en\" ", 1);
+    let chinese = prefixed(&pruned(&vram_app::prerender("", &["zh-CN"])), "zh-").replacen(
+        "<main ",
+        "<main data-lang=\"zh\" lang=\"zh-Hans\" ",
+        1,
+    );
+    english + &chinese
+}
+
+/// The attributes whose values are ids, or lists of ids.
+const ID_ATTRIBUTES: [&str; 5] = ["id", "for", "aria-describedby", "aria-labelledby", "list"];
+
+/// `markup` with every id it declares or refers to (by the attributes of
+/// [`ID_ATTRIBUTES`] and `href="#…"`) prefixed with `prefix`.
+pub fn prefixed(markup: &str, prefix: &str) -> String {
+    let mut out = String::with_capacity(markup.len() + markup.len() / 20);
+    let mut rest = markup;
+    while let Some(at) = rest.find("=\"") {
+        let name_start = rest[..at]
+            .rfind(|c: char| c.is_ascii_whitespace())
+            .map_or(0, |space| space + 1);
+        let name = &rest[name_start..at];
+        let value_start = at + 2;
+        let Some(value_len) = rest[value_start..].find('"') else {
+            break;
+        };
+        let value = &rest[value_start..value_start + value_len];
+        out.push_str(&rest[..value_start]);
+        if ID_ATTRIBUTES.contains(&name) {
+            let ids: Vec<String> = value.split(' ').map(|id| format!("{prefix}{id}")).collect();
+            out.push_str(&ids.join(" "));
+        } else if let Some(id) = value.strip_prefix('#').filter(|_| name == "href") {
+            out.push_str(&format!("#{prefix}{id}"));
+        } else {
+            out.push_str(value);
+        }
+        out.push('"');
+        rest = &rest[value_start + value_len + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Elements that have no end tag (HTML's void elements).
@@ -235,10 +282,11 @@ mod tests {
     #[test]
     fn the_view_goes_first_in_the_body_marked() {
         let page = "<html><head></head><body class=x><noscript>n</noscript></body></html>";
-        let placed = place(page, "<main class=\"c\">m</main>", "<script>g</script>").unwrap();
+        let views = "<main class=\"c\">m</main><main lang=\"z\">";
+        let placed = place(page, views, "<script>g</script>").unwrap();
         assert_eq!(
             placed,
-            "<html><head><script>g</script></head><body class=x><main data-prerendered class=\"c\">m</main><noscript>n</noscript></body></html>"
+            "<html><head><script>g</script></head><body class=x><main data-prerendered class=\"c\">m</main><main data-prerendered lang=\"z\"><noscript>n</noscript></body></html>"
         );
         assert_eq!(place(&placed, "<main>", ""), Err(PlaceError::AlreadyPlaced));
         assert_eq!(
@@ -271,17 +319,35 @@ mod tests {
     }
 
     #[test]
+    fn ids_and_references_to_them_are_prefixed() {
+        let markup = concat!(
+            "<label for=\"params\">P</label><input id=\"params\" aria-describedby=\"params-hint params-error\" class=\"x\">",
+            "<a href=\"#results\" data-testid=\"to\">r</a><a href=\"https://x/\">o</a><input list=\"bw\">",
+        );
+        assert_eq!(
+            prefixed(markup, "zh-"),
+            concat!(
+                "<label for=\"zh-params\">P</label><input id=\"zh-params\" aria-describedby=\"zh-params-hint zh-params-error\" class=\"x\">",
+                "<a href=\"#zh-results\" data-testid=\"to\">r</a><a href=\"https://x/\">o</a><input list=\"zh-bw\">",
+            )
+        );
+    }
+
+    #[test]
     fn the_default_view_holds_the_lessons_figures_and_three_charts() {
         let view = default_view();
-        assert!(
-            view.starts_with("<main "),
-            "{}",
-            &view[..80.min(view.len())]
-        );
-        for figure in ["112", "38.5", "26.25", "14"] {
-            assert!(view.contains(figure), "{figure} missing");
+        let chinese_at = view.find("<main data-lang=\"zh\"").expect("a Chinese view");
+        let (english, chinese) = view.split_at(chinese_at);
+        assert!(english.starts_with("<main data-lang=\"en\" "));
+        for view in [english, chinese] {
+            for figure in ["112 GB", "38.5 GB", "26.25 GB", "14 GB"] {
+                assert!(view.contains(figure), "{figure} missing");
+            }
+            assert_eq!(view.matches("<svg").count(), 3, "charts as SVG");
         }
-        assert_eq!(view.matches("<svg").count(), 3, "charts as SVG");
+        assert!(english.contains("<h1>GPU memory for LLM training</h1>"));
+        assert!(!chinese.contains("<h1>GPU memory for LLM training</h1>"));
+        assert!(chinese.contains("id=\"zh-params\"") && !chinese.contains("id=\"params\""));
     }
 
     #[test]
