@@ -80,6 +80,43 @@ const WRITTEN_VIEWS_SHOWN: &str = r#"
     });
 "#;
 
+/// With JavaScript off altogether (no guard, no loader), the figures are
+/// read from the HTML, with the line that says whose they are.
+#[tokio::test]
+async fn with_javascript_off_the_bare_page_still_reads() {
+    let browser = Browser::start().await;
+    browser
+        .cdp(
+            "Emulation.setScriptExecutionDisabled",
+            json!({ "value": true }),
+        )
+        .await;
+    goto(&browser, "").await;
+    for (strategy, total) in [("ddp", "112 GB"), ("zero1", "38.5 GB"), ("zero3", "14 GB")] {
+        let cell = browser
+            .client
+            .find(Locator::Css(&format!(
+                "main[data-lang=en] [data-testid='mem-total-{strategy}']"
+            )))
+            .await
+            .expect("the cell");
+        assert_eq!(cell.text().await.expect("its text"), total);
+    }
+    let charts = browser
+        .client
+        .find_all(Locator::Css("main[data-lang=en] .chart-svg svg"))
+        .await
+        .expect("the charts");
+    assert_eq!(charts.len(), 3);
+    let chinese = browser
+        .client
+        .find(Locator::Css("main[data-lang=zh]"))
+        .await
+        .expect("the Chinese view");
+    assert!(!chinese.is_displayed().await.expect("displayed or not"));
+    browser.close().await;
+}
+
 #[tokio::test]
 async fn a_browser_that_prefers_chinese_sees_the_chinese_view() {
     let browser = Browser::start().await;

@@ -438,14 +438,27 @@ pub fn render_plans(
 pub type WithLazy = Box<dyn FnOnce(Option<&JsValue>)>;
 
 /// Runs `then` with the lazily loaded module (`crates/lazy`), started, or
-/// `None` when it could not be loaded. One task for every use, so that each
-/// caller's code stays synchronous (an async block per caller costs the page
-/// kilobytes of state machine).
+/// `None` when it could not be loaded: at once once it has started, before
+/// that in one task for every use, so that each caller's code stays
+/// synchronous (an async block per caller costs the page kilobytes of state
+/// machine).
 pub fn with_lazy(then: WithLazy) {
+    thread_local! {
+        /// The module once it has started: later uses run at once, so that
+        /// an update redraws the charts in the same task as the table.
+        static STARTED: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
+    }
+    if let Some(lazy) = STARTED.with_borrow(Clone::clone) {
+        then(Some(&lazy));
+        return;
+    }
     wasm_bindgen_futures::spawn_local(async move {
         let lazy = wasm_bindgen_futures::JsFuture::from(import_lazy())
             .await
             .ok();
+        if let Some(lazy) = &lazy {
+            STARTED.set(Some(lazy.clone()));
+        }
         then(lazy.as_ref());
     });
 }
