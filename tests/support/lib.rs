@@ -272,41 +272,52 @@ fn file_of(root: &Path, target: &str) -> Option<(&'static str, Vec<u8>)> {
 /// every build), WebAssembly compilation allowed, violations reported.
 pub fn strict_csp(dist: &Path) -> String {
     let index = std::fs::read_to_string(dist.join("index.html")).expect("dist/index.html");
-    let hashes: Vec<String> = inline_scripts(&index)
-        .iter()
-        .map(|script| {
-            format!(
-                "'sha256-{}'",
-                BASE64.encode(Sha256::digest(script.as_bytes()))
-            )
-        })
-        .collect();
+    let hashes = |texts: Vec<&str>| {
+        texts
+            .iter()
+            .map(|text| {
+                format!(
+                    "'sha256-{}'",
+                    BASE64.encode(Sha256::digest(text.as_bytes()))
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     format!(
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {}; report-uri {CSP_REPORT_PATH}",
-        hashes.join(" ")
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {}; style-src 'self' {}; report-uri {CSP_REPORT_PATH}",
+        hashes(inline_elements(&index, "script")),
+        hashes(inline_elements(&index, "style")),
     )
 }
 
 /// The contents of each inline `<script>` of an HTML page.
 pub fn inline_scripts(html: &str) -> Vec<&str> {
-    let mut scripts = Vec::new();
+    inline_elements(html, "script")
+}
+
+/// The contents of each inline `<name>` element of an HTML page (`script`
+/// or `style`; a script with a `src` is not inline).
+pub fn inline_elements<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
+    let (open, close) = (format!("<{name}"), format!("</{name}>"));
+    let mut found = Vec::new();
     let mut rest = html;
-    while let Some(start) = rest.find("<script") {
+    while let Some(start) = rest.find(&open) {
         let after = &rest[start..];
         let Some(open_end) = after.find('>') else {
             break;
         };
         let tag = &after[..open_end];
         let body = &after[open_end + 1..];
-        let Some(close) = body.find("</script>") else {
+        let Some(end) = body.find(&close) else {
             break;
         };
         if !tag.contains("src=") {
-            scripts.push(&body[..close]);
+            found.push(&body[..end]);
         }
-        rest = &body[close..];
+        rest = &body[end..];
     }
-    scripts
+    found
 }
 
 /// The transfer-size budget of the first view: HTML, JavaScript, WebAssembly,

@@ -12,6 +12,8 @@ pub enum PlaceError {
     NoBody,
     /// The page already holds a rendered view (the step ran twice).
     AlreadyPlaced,
+    /// The page links no style sheet to inline.
+    NoStyleSheet,
 }
 
 impl std::fmt::Display for PlaceError {
@@ -19,6 +21,7 @@ impl std::fmt::Display for PlaceError {
         f.write_str(match self {
             PlaceError::NoBody => "no <body> in the page",
             PlaceError::AlreadyPlaced => "the page already holds a rendered view",
+            PlaceError::NoStyleSheet => "the page links no style sheet",
         })
     }
 }
@@ -68,6 +71,77 @@ pub fn place(page: &str, view: &str, head: &str) -> Result<String, PlaceError> {
         &page[head_end..open_end],
         &page[open_end..]
     ))
+}
+
+/// Each tag of `page` that starts with `open` (`<link`, `<script`), whole
+/// (through `</script>` for a script), with where it starts.
+fn tags<'a>(page: &'a str, open: &str) -> Vec<(usize, &'a str)> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(at) = page[from..].find(open).map(|at| from + at) {
+        let close = if open == "<script" { "</script>" } else { ">" };
+        let Some(end) = page[at..].find(close).map(|end| at + end + close.len()) else {
+            break;
+        };
+        found.push((at, &page[at..end]));
+        from = end;
+    }
+    found
+}
+
+/// The address of the page's style sheet (`<link … rel=stylesheet>`), as written.
+pub fn stylesheet_href(page: &str) -> Option<&str> {
+    let (_, link) = tags(page, "<link")
+        .into_iter()
+        .find(|(_, tag)| tag.contains("rel=stylesheet") || tag.contains("rel=\"stylesheet\""))?;
+    let href = link.split_once("href=")?.1.trim_start_matches('"');
+    href.split(['"', ' ', '>']).next()
+}
+
+/// `page` with its style sheet's `<link>` replaced by `css` in a `<style>`:
+/// the first paint then waits for the document alone, not for a second
+/// request on a slow link. (Its hash goes in the CSP's `style-src`:
+/// `scripts/csp`.)
+pub fn with_style_inlined(page: &str, css: &str) -> Result<String, PlaceError> {
+    let (at, link) = tags(page, "<link")
+        .into_iter()
+        .find(|(_, tag)| tag.contains("rel=stylesheet") || tag.contains("rel=\"stylesheet\""))
+        .ok_or(PlaceError::NoStyleSheet)?;
+    Ok(format!(
+        "{}<style>{}</style>{}",
+        &page[..at],
+        css.trim(),
+        &page[at + link.len()..]
+    ))
+}
+
+/// `page` with Trunk's loader (its `<script type=module>` and the preloads of
+/// the script and the WebAssembly) moved from the head to the end of the
+/// body: the browser asks for them once the document has arrived, so on a
+/// slow link they do not share it with the document, whose view paints first.
+pub fn with_loader_last(page: &str) -> String {
+    let head_end = page.find("</head>").unwrap_or(0);
+    let head = &page[..head_end];
+    let mut moved: Vec<(usize, &str)> = tags(head, "<link")
+        .into_iter()
+        .filter(|(_, tag)| tag.contains("preload"))
+        .chain(tags(head, "<script").into_iter().filter(|(_, tag)| {
+            tag.starts_with("<script type=module") || tag.starts_with("<script type=\"module\"")
+        }))
+        .collect();
+    moved.sort_unstable();
+    let mut kept = String::with_capacity(page.len());
+    let mut from = 0;
+    for (at, tag) in &moved {
+        kept.push_str(&page[from..*at]);
+        from = at + tag.len();
+    }
+    kept.push_str(&page[from..]);
+    let tail: String = moved.iter().map(|(_, tag)| *tag).collect();
+    match kept.rfind("</body>") {
+        Some(end) => format!("{}{tail}{}", &kept[..end], &kept[end..]),
+        None => kept + &tail,
+    }
 }
 
 /// The default configuration's link query (without its `?`).
@@ -315,6 +389,38 @@ mod tests {
                 "<svg><path d=\"M0\"/></svg>",
                 "</div>",
             )
+        );
+    }
+
+    /// The shape of Trunk's minified release page.
+    const TRUNK_PAGE: &str = concat!(
+        "<!doctype html><html lang=en><meta charset=utf-8><title>t</title>",
+        "<link href=./style-1.css integrity=sha384-x rel=stylesheet><link href=./f.svg rel=icon>",
+        "<script type=module>import init from './app.js';\nawait init();</script>",
+        "<link crossorigin href=./app.js rel=modulepreload>",
+        "<link as=fetch crossorigin href=./app_bg.wasm rel=preload type=application/wasm>",
+        "<script>guard()</script></head><body><main>v</main><noscript>n</noscript></body></html>",
+    );
+
+    #[test]
+    fn the_style_sheet_is_inlined_and_the_loader_goes_last() {
+        assert_eq!(stylesheet_href(TRUNK_PAGE), Some("./style-1.css"));
+        let page = with_loader_last(&with_style_inlined(TRUNK_PAGE, "a{b:c}\n").unwrap());
+        assert_eq!(
+            page,
+            concat!(
+                "<!doctype html><html lang=en><meta charset=utf-8><title>t</title>",
+                "<style>a{b:c}</style><link href=./f.svg rel=icon>",
+                "<script>guard()</script></head><body><main>v</main><noscript>n</noscript>",
+                "<script type=module>import init from './app.js';\nawait init();</script>",
+                "<link crossorigin href=./app.js rel=modulepreload>",
+                "<link as=fetch crossorigin href=./app_bg.wasm rel=preload type=application/wasm>",
+                "</body></html>",
+            )
+        );
+        assert_eq!(
+            with_style_inlined("<html><body></body></html>", ""),
+            Err(PlaceError::NoStyleSheet)
         );
     }
 

@@ -1,5 +1,6 @@
 //! `vram-prerender INDEX.html`: writes the page's default view into the built
-//! page, in place (`scripts/post-build`, release builds).
+//! page, in place, its style sheet inlined and Trunk's loader moved to the end
+//! of the body (`scripts/post-build`, release builds).
 
 use std::process::ExitCode;
 
@@ -13,7 +14,17 @@ fn main() -> ExitCode {
         let page = std::fs::read_to_string(index)?;
         let guard = vram_prerender::guard(&vram_prerender::default_query());
         let placed = vram_prerender::place(&page, &vram_prerender::default_view(), &guard)?;
-        std::fs::write(index, placed)?;
+        // The style sheet inlined (its file removed: nothing else links it).
+        let href = vram_prerender::stylesheet_href(&placed)
+            .ok_or(vram_prerender::PlaceError::NoStyleSheet)?;
+        let sheet = std::path::Path::new(index)
+            .parent()
+            .unwrap_or(std::path::Path::new("."))
+            .join(href.trim_start_matches("./"));
+        let css = std::fs::read_to_string(&sheet)?;
+        let page = vram_prerender::with_style_inlined(&placed, &css)?;
+        std::fs::write(index, vram_prerender::with_loader_last(&page))?;
+        std::fs::remove_file(&sheet)?;
         Ok(())
     };
     match run() {
