@@ -49,15 +49,6 @@ const LOAD_TIMES: &str = "
             js.startTime, js.responseEnd, wasm.startTime, wasm.responseEnd, document.responseStart,
             written ? painted : NaN];";
 
-/// The page's layout shifts since it started, summed as CLS sums them.
-const LAYOUT_SHIFT: &str = "
-    return new Promise((done) => {
-        new PerformanceObserver((list) => {
-            done(list.getEntries().reduce((sum, e) => sum + (e.hadRecentInput ? 0 : e.value), 0));
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => done(0), 500);
-    });";
-
 /// Milliseconds from navigation to the results, the link and the chart all done.
 const LOAD_TIME: &str = "
     const last = name => (performance.getEntriesByName(name).pop() || {startTime: NaN}).startTime;
@@ -159,13 +150,7 @@ async fn main() {
         cold.push(std::array::from_fn(|i| {
             times[i].as_f64().unwrap_or(f64::NAN)
         }));
-        shifts.push(
-            browser
-                .eval(LAYOUT_SHIFT)
-                .await
-                .as_f64()
-                .unwrap_or(f64::NAN),
-        );
+        shifts.push(browser.layout_shift().await);
         browser.close().await;
     }
     let cold_median = |i: usize| {
@@ -210,13 +195,7 @@ async fn main() {
         let times = browser.eval(LOAD_TIMES).await;
         let time = |i: usize| times[i].as_f64().unwrap_or(f64::NAN);
         throttled.push(std::array::from_fn(time));
-        shifts.push(
-            browser
-                .eval(LAYOUT_SHIFT)
-                .await
-                .as_f64()
-                .unwrap_or(f64::NAN),
-        );
+        shifts.push(browser.layout_shift().await);
         browser.close().await;
     }
     let median_of = |i: usize| {

@@ -177,17 +177,6 @@ async fn a_link_with_other_keys_never_shows_the_defaults_figures() {
     browser.close().await;
 }
 
-/// The layout shifts Chromium recorded since the page started (buffered
-/// `layout-shift` entries), summed as the CLS score sums them.
-const LAYOUT_SHIFT: &str = r#"
-    return new Promise((done) => {
-        new PerformanceObserver((list) => {
-            done(list.getEntries().reduce((sum, e) => sum + (e.hadRecentInput ? 0 : e.value), 0));
-        }).observe({ type: "layout-shift", buffered: true });
-        setTimeout(() => done(0), 500);
-    });
-"#;
-
 #[tokio::test]
 async fn the_live_page_takes_over_without_moving_anything() {
     let browser = Browser::start().await;
@@ -206,7 +195,7 @@ async fn the_live_page_takes_over_without_moving_anything() {
             .eval("return document.querySelectorAll('.chart-svg').length")
             .await;
         assert_eq!(kept, json!(0), "{width} px");
-        let shift = browser.eval(LAYOUT_SHIFT).await.as_f64().unwrap_or(1.0);
+        let shift = browser.layout_shift().await;
         assert!(shift < 0.01, "layout shift {shift} at {width} px");
     }
     let problems: Vec<String> = browser

@@ -578,6 +578,19 @@ impl Browser {
             .await;
     }
 
+    /// The page's layout shifts since it started (Chromium's buffered
+    /// `layout-shift` entries), summed as the CLS score sums them.
+    pub async fn layout_shift(&self) -> f64 {
+        const SUMMED: &str = "
+            return new Promise((done) => {
+                new PerformanceObserver((list) => {
+                    done(list.getEntries().reduce((sum, e) => sum + (e.hadRecentInput ? 0 : e.value), 0));
+                }).observe({ type: 'layout-shift', buffered: true });
+                setTimeout(() => done(0), 500);
+            });";
+        self.eval(SUMMED).await.as_f64().unwrap_or(f64::NAN)
+    }
+
     /// Waits until `script` returns `true`.
     pub async fn wait_until(&self, script: &str, what: &str) {
         let started = Instant::now();
