@@ -3,12 +3,14 @@
 //! by the same components (`vram_app::prerender`), so that the figures and the
 //! charts paint from the HTML, one round trip after the address is opened.
 //! When the WebAssembly starts, it mounts the live page and removes this one
-//! in the same task (`vram_app::mount`).
+//! in the same task (`vram_app::mount`). The same step inlines the style
+//! sheet and moves Trunk's loader to the end of the body, so that on a slow
+//! link the document is the only request before the first paint.
 
 /// Why the markup could not be placed.
 #[derive(Debug, PartialEq, Eq)]
 pub enum PlaceError {
-    /// The page has no `<body>` to place it in.
+    /// The page has no `<body>` (or no `</head>`) to place it in.
     NoBody,
     /// The page already holds a rendered view (the step ran twice).
     AlreadyPlaced,
