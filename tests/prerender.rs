@@ -81,7 +81,8 @@ const WRITTEN_VIEWS_SHOWN: &str = r#"
 "#;
 
 /// With JavaScript off altogether (no guard, no loader), the figures are
-/// read from the HTML, with the line that says whose they are.
+/// read from the HTML, with the line that says whose they are: on the bare
+/// page and on a lesson's embed (laid out as the bare page, then).
 #[tokio::test]
 async fn with_javascript_off_the_bare_page_still_reads() {
     let browser = Browser::start().await;
@@ -91,7 +92,16 @@ async fn with_javascript_off_the_bare_page_still_reads() {
             json!({ "value": true }),
         )
         .await;
-    goto(&browser, "").await;
+    for query in ["", "?embed=1"] {
+        goto(&browser, query).await;
+        read_without_javascript(&browser).await;
+    }
+    browser.close().await;
+}
+
+/// The English written view's figures and charts are there and the Chinese
+/// one is not displayed.
+async fn read_without_javascript(browser: &Browser) {
     for (strategy, total) in [("ddp", "112 GB"), ("zero1", "38.5 GB"), ("zero3", "14 GB")] {
         let cell = browser
             .client
@@ -114,6 +124,37 @@ async fn with_javascript_off_the_bare_page_still_reads() {
         .await
         .expect("the Chinese view");
     assert!(!chinese.is_displayed().await.expect("displayed or not"));
+}
+
+/// A lesson's embed of the default configuration (`?embed=1`, or the link
+/// the page writes for it) is the written view in the compact layout: the
+/// results first, no masthead, before any WebAssembly.
+#[tokio::test]
+async fn a_lessons_embed_paints_from_its_html_in_the_compact_layout() {
+    let browser = Browser::start().await;
+    without_webassembly(&browser).await;
+    let written_back =
+        "?v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp&embed=1";
+    for query in ["?embed=1", written_back] {
+        goto(&browser, query).await;
+        assert_eq!(
+            browser.eval(WRITTEN_VIEW_SEEN).await,
+            json!(true),
+            "{query}"
+        );
+        let layout = browser
+            .eval(
+                r#"const view = document.querySelector("main[data-prerendered][data-lang=en]");
+                   const results = view.querySelector("[data-testid=mem-total-zero2]").getBoundingClientRect();
+                   const form = view.querySelector("form.controls").getBoundingClientRect();
+                   return [document.documentElement.getAttribute("data-embed"),
+                           getComputedStyle(view.querySelector(".masthead")).display,
+                           results.top < form.top];"#,
+            )
+            .await;
+        assert_eq!(layout, json!(["1", "none", true]), "{query}");
+        assert_eq!(browser.text("mem-total-zero2").await, "26.25 GB");
+    }
     browser.close().await;
 }
 
@@ -152,7 +193,13 @@ async fn a_browser_that_prefers_chinese_sees_the_chinese_view() {
 async fn a_link_with_other_keys_never_shows_the_defaults_figures() {
     let browser = Browser::start().await;
     without_webassembly(&browser).await;
-    for query in ["?params=13", "?lang=zh", "?embed=1", "#plans"] {
+    for query in [
+        "?params=13",
+        "?lang=zh",
+        "?embed=1&params=13",
+        "?embed=1#plans",
+        "#plans",
+    ] {
         goto(&browser, query).await;
         assert_eq!(
             browser.eval(WRITTEN_VIEW_SEEN).await,
@@ -180,13 +227,15 @@ async fn a_link_with_other_keys_never_shows_the_defaults_figures() {
 #[tokio::test]
 async fn the_live_page_takes_over_without_moving_anything() {
     let browser = Browser::start().await;
-    for (width, height) in [(1280, 900), (390, 844)] {
+    // The bare page on a desktop and a phone; a lesson's embed in a course
+    // site's 688 px column.
+    for (query, width, height) in [("", 1280, 900), ("", 390, 844), ("?embed=1", 688, 900)] {
         browser
             .client
             .set_window_size(width, height)
             .await
             .expect("window size");
-        browser.open("").await;
+        browser.open(query).await;
         browser
             .wait_until(LIVE_AND_DRAWN, "the live page and its charts")
             .await;
@@ -194,9 +243,9 @@ async fn the_live_page_takes_over_without_moving_anything() {
         let kept = browser
             .eval("return document.querySelectorAll('.chart-svg').length")
             .await;
-        assert_eq!(kept, json!(0), "{width} px");
+        assert_eq!(kept, json!(0), "{query} at {width} px");
         let shift = browser.layout_shift().await;
-        assert!(shift < 0.01, "layout shift {shift} at {width} px");
+        assert!(shift < 0.01, "layout shift {shift}: {query} at {width} px");
     }
     let problems: Vec<String> = browser
         .console_messages()

@@ -41,18 +41,56 @@ pub const NOT_THIS_VIEW: &str = "vram-fresh";
 /// style sheet shows the Chinese view instead of the English one.
 pub const CHINESE: &str = "vram-zh";
 
+/// The queries (without their `?`) under which the views written at build
+/// time are the page's own: the default configuration's link, and the same
+/// configuration embedded in another page (`embed=1`, as a lesson writes it
+/// and as the page writes it back), which only the style sheet lays out
+/// differently (`:root[data-embed]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenFor {
+    /// The default configuration's link query, as the page writes it.
+    pub default_query: String,
+    /// The queries of the default configuration embedded.
+    pub embed_queries: [String; 2],
+}
+
+impl WrittenFor {
+    /// The queries of `vram_core::Config::default()`, bare and embedded.
+    pub fn defaults() -> Self {
+        use vram_core::{input::link, Config};
+        WrittenFor {
+            default_query: link::encode(&Config::default()),
+            embed_queries: [
+                "embed=1".to_owned(),
+                link::encode(&Config {
+                    embed: true,
+                    ..Config::default()
+                }),
+            ],
+        }
+    }
+}
+
 /// A script for the page's `<head>`, run before its body is painted. The
-/// views written at build time are the default configuration's (its link's
-/// query is `default_query`): under a link with another query, or the ranked
-/// plans asked for (`#plans`), `<html>` is marked [`NOT_THIS_VIEW`] and no
-/// figure of them is seen until the WebAssembly has shown the page's own. A
-/// browser that prefers Chinese (`Lang::resolve`'s rule: the first of the
-/// preferred languages that is `zh` or `en`) is marked [`CHINESE`].
-pub fn guard(default_query: &str) -> String {
+/// views written at build time are the default configuration's
+/// ([`WrittenFor`]): under one of its embedded queries `<html>` gets
+/// `data-embed`, as the WebAssembly would give it, for the compact layout;
+/// under a link with another query, or the ranked plans asked for (`#plans`),
+/// `<html>` is marked [`NOT_THIS_VIEW`] and no figure of them is seen until
+/// the WebAssembly has shown the page's own. A browser that prefers Chinese
+/// (`Lang::resolve`'s rule: the first of the preferred languages that is `zh`
+/// or `en`) is marked [`CHINESE`].
+pub fn guard(written: &WrittenFor) -> String {
+    let WrittenFor {
+        default_query,
+        embed_queries: [short, long],
+    } = written;
     format!(
-        "<script>(function(){{var s=location.search,l=navigator.languages||[],c=document.documentElement.classList,i,p;\
+        "<script>(function(){{var s=location.search,l=navigator.languages||[],r=document.documentElement,c=r.classList,i,p,\
+         e=s==\"?{short}\"||s==\"?{long}\";\
          for(i=0;i<l.length;i++){{p=l[i].split(/[-_]/)[0].toLowerCase();if(p==\"zh\"||p==\"en\"){{if(p==\"zh\")c.add(\"{CHINESE}\");break}}}}\
-         if((s&&s!=\"?{default_query}\")||location.hash==\"#plans\")c.add(\"{NOT_THIS_VIEW}\")}})()</script>"
+         if(e)r.setAttribute(\"data-embed\",\"1\");\
+         if((s&&!e&&s!=\"?{default_query}\")||location.hash==\"#plans\")c.add(\"{NOT_THIS_VIEW}\")}})()</script>"
     )
 }
 
@@ -144,11 +182,6 @@ pub fn with_loader_last(page: &str) -> String {
         Some(end) => format!("{}{tail}{}", &kept[..end], &kept[end..]),
         None => kept + &tail,
     }
-}
-
-/// The default configuration's link query (without its `?`).
-pub fn default_query() -> String {
-    vram_core::input::link::encode(&vram_core::Config::default())
 }
 
 /// The page's default view in English and in Chinese (for a browser that
@@ -439,6 +472,27 @@ mod tests {
                 "<a href=\"#zh-results\" data-testid=\"to\">r</a><a href=\"https://x/\">o</a><input list=\"zh-bw\">",
             )
         );
+    }
+
+    #[test]
+    fn the_guard_knows_the_queries_the_written_views_answer() {
+        use vram_core::{input::link, Config};
+        let written = WrittenFor::defaults();
+        let embedded = Config {
+            embed: true,
+            ..Config::default()
+        };
+        assert_eq!(
+            link::decode(&written.default_query).config,
+            Config::default()
+        );
+        for query in &written.embed_queries {
+            assert_eq!(link::decode(query).config, embedded, "{query}");
+        }
+        let script = guard(&written);
+        for query in written.embed_queries.iter().chain([&written.default_query]) {
+            assert!(script.contains(&format!("\"?{query}\"")), "{query}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@ fn main() -> ExitCode {
     };
     let run = || -> Result<(), Box<dyn std::error::Error>> {
         let page = std::fs::read_to_string(index)?;
-        let guard = vram_prerender::guard(&vram_prerender::default_query());
+        let guard = vram_prerender::guard(&vram_prerender::WrittenFor::defaults());
         let placed = vram_prerender::place(&page, &vram_prerender::default_view(), &guard)?;
         // The style sheet inlined (its file removed: nothing else links it).
         let href = vram_prerender::stylesheet_href(&placed)
