@@ -29,6 +29,19 @@ const CRITICAL_ROUND_TRIPS: f64 = 2.0;
 const THROTTLED_BUDGET_FLOOR_RATIO: f64 = 1.3;
 /// The throttled bare page's first figure and charts, painted from its HTML.
 const WRITTEN_FIGURE_BUDGET_MS: f64 = 350.0;
+/// The same unthrottled, from 127.0.0.1.
+const WRITTEN_FIGURE_LOCAL_BUDGET_MS: f64 = 60.0;
+
+/// A page that holds one figure and nothing else: what this browser on this
+/// machine needs to paint anything at all, the first paint's floor, measured
+/// in the same run as the page.
+const ONE_LINE_PAGE: &str =
+    "<!doctype html><html lang=en><meta charset=utf-8><title>floor</title><p>DDP 112 GB</p>";
+
+/// The first contentful paint on the page's clock, once there is one.
+const FIRST_PAINT: &str = "
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    return paint ? paint.startTime : null;";
 /// The most layout shift allowed when the WebAssembly replaces the written view.
 const LAYOUT_SHIFT_BUDGET: f64 = 0.01;
 
@@ -119,6 +132,90 @@ fn verdict(ok: bool) -> &'static str {
     }
 }
 
+/// Emulates the slow link in `browser`, its cache disabled.
+async fn slow_link(browser: &Browser) {
+    browser.cdp("Network.enable", json!({})).await;
+    browser
+        .cdp("Network.setCacheDisabled", json!({ "cacheDisabled": true }))
+        .await;
+    browser
+        .cdp(
+            "Network.emulateNetworkConditions",
+            json!({
+                "offline": false,
+                "latency": SLOW_LATENCY_MS,
+                "downloadThroughput": SLOW_DOWN_BYTES_PER_S,
+                "uploadThroughput": SLOW_UP_BYTES_PER_S,
+            }),
+        )
+        .await;
+}
+
+/// Where a browser paints first.
+#[derive(Clone, Copy)]
+enum Paint {
+    /// A new browser with a new profile for each load: its renderer starts cold.
+    NewBrowser,
+    /// One browser, already running and past one load of the page, its cache
+    /// disabled: a learner who opens the lesson's link in their browser.
+    RunningBrowser,
+}
+
+/// The first paints (ms, sorted) of [`COLD_LOADS`] loads of the page under
+/// `root`, gzip-encoded, on the slow link or unthrottled.
+async fn first_paints(root: &std::path::Path, slow: bool, paint: Paint) -> Vec<f64> {
+    async fn one_load(browser: &Browser) -> f64 {
+        browser
+            .client
+            .goto(&browser.server.url("/"))
+            .await
+            .expect("page loads");
+        let started = std::time::Instant::now();
+        loop {
+            if let Some(ms) = browser.eval(FIRST_PAINT).await.as_f64() {
+                return ms;
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                return f64::NAN;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    async fn browser_on(root: &std::path::Path, slow: bool) -> Browser {
+        let browser = Browser::start_on(StaticServer::start_compressed(root.to_path_buf())).await;
+        browser.cdp("Network.enable", json!({})).await;
+        browser
+            .cdp("Network.setCacheDisabled", json!({ "cacheDisabled": true }))
+            .await;
+        if slow {
+            slow_link(&browser).await;
+        }
+        browser
+    }
+    let mut paints = Vec::new();
+    match paint {
+        Paint::NewBrowser => {
+            for _ in 0..COLD_LOADS {
+                let browser = browser_on(root, slow).await;
+                paints.push(one_load(&browser).await);
+                browser.close().await;
+            }
+        }
+        Paint::RunningBrowser => {
+            let browser = browser_on(root, slow).await;
+            one_load(&browser).await;
+            for _ in 0..COLD_LOADS {
+                paints.push(one_load(&browser).await);
+                // The page's own work after its paint (the WebAssembly) done.
+                tokio::time::sleep(Duration::from_millis(if slow { 2500 } else { 600 })).await;
+            }
+            browser.close().await;
+        }
+    }
+    paints.sort_by(f64::total_cmp);
+    paints
+}
+
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -165,21 +262,7 @@ async fn main() {
     let mut throttled: Vec<[f64; 8]> = Vec::new();
     for _ in 0..COLD_LOADS {
         let browser = Browser::start_on(StaticServer::start_compressed(dist_dir())).await;
-        browser.cdp("Network.enable", json!({})).await;
-        browser
-            .cdp("Network.setCacheDisabled", json!({ "cacheDisabled": true }))
-            .await;
-        browser
-            .cdp(
-                "Network.emulateNetworkConditions",
-                json!({
-                    "offline": false,
-                    "latency": SLOW_LATENCY_MS,
-                    "downloadThroughput": SLOW_DOWN_BYTES_PER_S,
-                    "uploadThroughput": SLOW_UP_BYTES_PER_S,
-                }),
-            )
-            .await;
+        slow_link(&browser).await;
         browser.open("").await;
         // Every chart is drawn by an effect after the first figure: wait for the
         // last one, then a little more in case another follows.
@@ -210,6 +293,26 @@ async fn main() {
     shifts.sort_by(f64::total_cmp);
     let worst_shift = shifts.last().copied().unwrap_or(f64::NAN);
     let slow_charts = median_of(1);
+
+    // First paints: the page's written view and a one-line page, in a new
+    // browser and in one already running, unthrottled and on the slow link.
+    let one_line =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-one-line");
+    std::fs::create_dir_all(&one_line).expect("target/bench-one-line");
+    std::fs::write(one_line.join("index.html"), ONE_LINE_PAGE).expect("the one-line page");
+    let mut paints = Vec::new();
+    for slow in [false, true] {
+        for paint in [Paint::NewBrowser, Paint::RunningBrowser] {
+            let page = first_paints(&dist_dir(), slow, paint).await;
+            let floor = first_paints(&one_line, slow, paint).await;
+            paints.push((
+                slow,
+                paint,
+                percentile(&page, 50.0),
+                percentile(&floor, 50.0),
+            ));
+        }
+    }
     let (js_requested, js_received) = (median_of(2), median_of(3));
     let (wasm_requested, wasm_received) = (median_of(4), median_of(5));
 
@@ -352,6 +455,20 @@ async fn main() {
         verdict(slow_interactive <= THROTTLED_BUDGET_FLOOR_RATIO * slow_floor)
     );
     println!("  to every canvas drawn (by the lazily loaded module)         {slow_charts:.0} ms");
+    println!("first paint, medians of {COLD_LOADS} (the page's written view; a one-line HTML page, the floor)");
+    for (slow, paint, page, floor) in &paints {
+        let budget = if *slow {
+            WRITTEN_FIGURE_BUDGET_MS
+        } else {
+            WRITTEN_FIGURE_LOCAL_BUDGET_MS
+        };
+        println!(
+            "  {:<10} {:<26} page {page:>4.0} ms   one-line page {floor:>4.0} ms   budget {budget} ms: {}",
+            if *slow { "slow link" } else { "127.0.0.1" },
+            match paint { Paint::NewBrowser => "a new browser each load", Paint::RunningBrowser => "a browser already running" },
+            verdict(*page <= budget)
+        );
+    }
     println!(
         "layout shift when the WebAssembly takes over ({} loads)   worst {worst_shift:.4}   budget {LAYOUT_SHIFT_BUDGET}: {}",
         shifts.len(),
@@ -393,6 +510,12 @@ async fn main() {
             "samples": throttled,
         },
         "layout_shift": {"worst": worst_shift, "loads": shifts.len(), "budget": LAYOUT_SHIFT_BUDGET},
+        "first_paint_ms": paints.iter().map(|(slow, paint, page, floor)| json!({
+            "link": if *slow { "slow" } else { "127.0.0.1" },
+            "browser": match paint { Paint::NewBrowser => "new", Paint::RunningBrowser => "running" },
+            "page_median": page, "one_line_page_median": floor,
+            "budget": if *slow { WRITTEN_FIGURE_BUDGET_MS } else { WRITTEN_FIGURE_LOCAL_BUDGET_MS },
+        })).collect::<Vec<_>>(),
         "cold_written_view_painted_ms_median": cold_median(7),
         "update_ms": {"p50": update_p50, "p95": update_p95, "samples": updates.len(), "budget_p50": UPDATE_P50_BUDGET_MS, "budget_p95": UPDATE_P95_BUDGET_MS},
         "update_with_plans_ms": {"p50": plans_p50, "p95": plans_p95, "samples": with_plans.len()},
