@@ -145,7 +145,8 @@ pub fn Summary(report: Memo<Report>, found: RwSignal<String>, t: &'static Text) 
     // When no strategy fits on its own, what the ranked plans found (asked of
     // the lazily loaded module by the plans' fold, `crate::plans::Plans`).
     let plans_words = move || Some(found.get()).filter(|words| !words.is_empty());
-    let line = move || {
+    // Worked out once an update, read by its five parts.
+    let line = Memo::new(move |_| {
         let report = report.read();
         let unit = report.unit;
         let budget = report.budget;
@@ -210,14 +211,14 @@ pub fn Summary(report: Memo<Report>, found: RwSignal<String>, t: &'static Text) 
             },
         };
         (model, usable, verdict, advice, chosen.fits)
-    };
+    });
     view! {
-        <p class="summary" data-testid="summary" class:fits=move || line().4>
-            <strong>{move || line().0}</strong> {move || format!("{}{}{}", t.sentence_end, line().1, t.word_space)}
+        <p class="summary" data-testid="summary" class:fits=move || line.read().4>
+            <strong>{move || line.read().0.clone()}</strong> {move || format!("{}{}{}", t.sentence_end, line.read().1, t.word_space)}
             // On a phone the verdict is pinned to the top of the screen (the
             // results come after the form there), a link to them.
-            <a class="verdict-bar" href="#results-heading" data-testid="verdict-bar">{move || line().2}</a>
-            {move || line().3}
+            <a class="verdict-bar" href="#results-heading" data-testid="verdict-bar">{move || line.read().2.clone()}</a>
+            {move || line.read().3.clone()}
             " "
             // A link into the closed fold opens it (the browser expands a
             // details element that a fragment points into).
@@ -259,9 +260,10 @@ pub fn MegatronLine(config: Memo<vram_core::Config>, t: &'static Text) -> impl I
 #[component]
 pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView {
     let activations = move || report.read().activations;
-    let line = move || notes(t, &report.read());
+    // Worked out once an update, read by the paragraph and its `hidden`.
+    let line = Memo::new(move |_| notes(t, &report.read()));
     view! {
-        <p class="activations" data-testid="activations" hidden=move || line().is_empty()>
+        <p class="activations" data-testid="activations" hidden=move || line.read().is_empty()>
             <span hidden data-testid="act-per-layer" data-value=move || activations().map_or(String::new(), |a| shortest_decimal(a.per_layer.gb()))></span>
             <span hidden data-testid="act-total" data-value=move || activations().map_or(String::new(), |a| shortest_decimal(a.total.gb()))></span>
 
