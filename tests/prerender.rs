@@ -186,6 +186,11 @@ async fn a_browser_that_prefers_chinese_sees_the_chinese_view() {
         heading.as_str().is_some_and(|h| h.contains("显存")),
         "{heading}"
     );
+    // The document's language and title are the Chinese page's already.
+    let document = browser
+        .eval("return [document.documentElement.lang, document.title]")
+        .await;
+    assert_eq!(document, json!(["zh-Hans", "大模型训练显存计算器"]));
     browser.close().await;
 }
 

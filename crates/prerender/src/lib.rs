@@ -79,16 +79,19 @@ impl WrittenFor {
 /// `<html>` is marked [`NOT_THIS_VIEW`] and no figure of them is seen until
 /// the WebAssembly has shown the page's own. A browser that prefers Chinese
 /// (`Lang::resolve`'s rule: the first of the preferred languages that is `zh`
-/// or `en`) is marked [`CHINESE`].
+/// or `en`) is marked [`CHINESE`], and the document gets the Chinese page's
+/// language and title, as the WebAssembly will give it.
 pub fn guard(written: &WrittenFor) -> String {
     let WrittenFor {
         default_query,
         embed_queries: [short, long],
     } = written;
+    let chinese = vram_view::text::of(vram_core::format::Lang::Zh);
+    let (lang, title) = (chinese.html_lang, chinese.title);
     format!(
         "<script>(function(){{var s=location.search,l=navigator.languages||[],r=document.documentElement,c=r.classList,i,p,\
          e=s==\"?{short}\"||s==\"?{long}\";\
-         for(i=0;i<l.length;i++){{p=l[i].split(/[-_]/)[0].toLowerCase();if(p==\"zh\"||p==\"en\"){{if(p==\"zh\")c.add(\"{CHINESE}\");break}}}}\
+         for(i=0;i<l.length;i++){{p=l[i].split(/[-_]/)[0].toLowerCase();if(p==\"zh\"||p==\"en\"){{if(p==\"zh\"){{c.add(\"{CHINESE}\");r.lang=\"{lang}\";document.title={title:?}}}break}}}}\
          if(e)r.setAttribute(\"data-embed\",\"1\");\
          if((s&&!e&&s!=\"?{default_query}\")||location.hash==\"#plans\")c.add(\"{NOT_THIS_VIEW}\")}})()</script>"
     )
@@ -490,6 +493,7 @@ mod tests {
             assert_eq!(link::decode(query).config, embedded, "{query}");
         }
         let script = guard(&written);
+        assert!(script.contains("r.lang=\"zh-Hans\";document.title=\"大模型训练显存计算器\""));
         for query in written.embed_queries.iter().chain([&written.default_query]) {
             assert!(script.contains(&format!("\"?{query}\"")), "{query}");
         }
