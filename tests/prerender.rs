@@ -71,6 +71,30 @@ async fn the_bare_page_paints_the_lessons_figures_and_charts_from_its_html() {
     browser.close().await;
 }
 
+/// While the document is still arriving, a written view whose end has not
+/// been parsed is not seen (its table's columns would widen as its rows
+/// arrive): the end marker taken away, the view is hidden; put back, seen.
+#[tokio::test]
+async fn a_written_view_is_seen_whole_or_not_at_all() {
+    let browser = Browser::start().await;
+    without_webassembly(&browser).await;
+    goto(&browser, "").await;
+    let seen = browser
+        .eval(
+            r#"const view = document.querySelector("main[data-prerendered][data-lang=en]");
+               const end = view.nextElementSibling;
+               const seen = () => getComputedStyle(view).visibility === "visible";
+               const whole = seen();
+               end.remove();
+               const cut = seen();
+               view.after(end);
+               return [end.matches("template[data-prerendered-end]"), whole, cut, seen()];"#,
+        )
+        .await;
+    assert_eq!(seen, json!([true, true, false, true]));
+    browser.close().await;
+}
+
 /// Which written views are displayed: `[English, Chinese]`.
 const WRITTEN_VIEWS_SHOWN: &str = r#"
     return ["en", "zh"].map((lang) => {

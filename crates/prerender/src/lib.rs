@@ -33,6 +33,12 @@ impl std::error::Error for PlaceError {}
 /// The marker of the rendered view's root, which the client replaces.
 pub const MARKER: &str = "data-prerendered";
 
+/// The empty element written after each rendered view: the style sheet shows
+/// a view only once this follows it, so that a view still arriving (the
+/// parser paints what it has) is never seen half built and then moving, its
+/// table's columns widening as rows arrive.
+pub const END_MARKER: &str = "<template data-prerendered-end></template>";
+
 /// The class [`guard`] gives `<html>` when the rendered view is not the one
 /// the address asks for; the style sheet hides the view under it.
 pub const NOT_THIS_VIEW: &str = "vram-fresh";
@@ -98,8 +104,8 @@ pub fn guard(written: &WrittenFor) -> String {
 }
 
 /// `page` (an HTML document) with `view` (the rendered `<main>`s) first in its
-/// body, each marked with [`MARKER`], and `head` (the [`guard`]) at
-/// the end of its head.
+/// body, each marked with [`MARKER`] and followed by [`END_MARKER`], and
+/// `head` (the [`guard`]) at the end of its head.
 pub fn place(page: &str, view: &str, head: &str) -> Result<String, PlaceError> {
     if page.contains(MARKER) {
         return Err(PlaceError::AlreadyPlaced);
@@ -107,7 +113,9 @@ pub fn place(page: &str, view: &str, head: &str) -> Result<String, PlaceError> {
     let head_end = page.find("</head>").ok_or(PlaceError::NoBody)?;
     let body = page.find("<body").ok_or(PlaceError::NoBody)?;
     let open_end = body + page[body..].find('>').ok_or(PlaceError::NoBody)? + 1;
-    let marked = view.replace("<main ", &format!("<main {MARKER} "));
+    let marked = view
+        .replace("<main ", &format!("<main {MARKER} "))
+        .replace("</main>", &format!("</main>{END_MARKER}"));
     Ok(format!(
         "{}{head}{}{marked}{}",
         &page[..head_end],
@@ -394,11 +402,16 @@ mod tests {
     #[test]
     fn the_view_goes_first_in_the_body_marked() {
         let page = "<html><head></head><body class=x><noscript>n</noscript></body></html>";
-        let views = "<main class=\"c\">m</main><main lang=\"z\">";
+        let views = "<main class=\"c\">m</main><main lang=\"z\">z</main>";
         let placed = place(page, views, "<script>g</script>").unwrap();
         assert_eq!(
             placed,
-            "<html><head><script>g</script></head><body class=x><main data-prerendered class=\"c\">m</main><main data-prerendered lang=\"z\"><noscript>n</noscript></body></html>"
+            concat!(
+                "<html><head><script>g</script></head><body class=x>",
+                "<main data-prerendered class=\"c\">m</main><template data-prerendered-end></template>",
+                "<main data-prerendered lang=\"z\">z</main><template data-prerendered-end></template>",
+                "<noscript>n</noscript></body></html>"
+            )
         );
         assert_eq!(place(&placed, "<main>", ""), Err(PlaceError::AlreadyPlaced));
         assert_eq!(
