@@ -249,7 +249,8 @@ pub enum Written {
     /// Whenever the configuration has a model.
     WithModel,
     /// With a model, where it differs from a dense model's default (0, off,
-    /// uniform routing, no dropout, Megatron's accounting).
+    /// uniform routing, no dropout, Megatron's accounting) or from the
+    /// model's preset (Mixtral taken back to no experts).
     WhenNotDense,
     /// With a model, where it differs from the model's preset.
     WhenNotPreset,

@@ -98,7 +98,10 @@ pub fn encode(config: &Config) -> String {
             Written::Always => true,
             Written::WhenSet => !value.is_empty(),
             Written::WithModel => config.model.is_some(),
-            Written::WhenNotDense => differs(&dense),
+            // A beyond-dense value the preset sets is written too when the
+            // user took it back to the dense default (Mixtral with no experts):
+            // without the key the decoder would give the preset's.
+            Written::WhenNotDense => differs(&dense) || differs(&preset),
             Written::WhenNotPreset => differs(&preset),
             Written::WhenNotDefault => value != value_of(&default, field),
         };
