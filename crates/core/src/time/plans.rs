@@ -72,6 +72,38 @@ impl Plan {
     /// `config` with this plan's layout, strategy, recomputation, offload and
     /// micro-batch: the configuration whose report shows this plan.
     pub fn apply(&self, config: &Config) -> Config {
+        self.choice().apply(config)
+    }
+
+    /// What the plan chose, without its figures.
+    fn choice(&self) -> Choice {
+        Choice {
+            layout: self.layout,
+            ep: self.ep,
+            strategy: self.strategy,
+            offload: self.offload,
+            recompute: self.recompute,
+            checkpointing: self.checkpointing,
+            micro_batch: self.micro_batch,
+        }
+    }
+}
+
+/// The choices a plan makes, before it is evaluated.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Choice {
+    layout: Layout,
+    ep: u32,
+    strategy: Strategy,
+    offload: Offload,
+    recompute: Recompute,
+    checkpointing: Checkpointing,
+    micro_batch: u32,
+}
+
+impl Choice {
+    /// `config` with these choices ([`Plan::apply`]).
+    fn apply(&self, config: &Config) -> Config {
         let mut applied = *config;
         applied.runtime.layout = self.layout;
         applied.runtime.offload = self.offload;
@@ -83,6 +115,14 @@ impl Plan {
             model.ep = self.ep;
         }
         applied
+    }
+
+    /// Whether the report accepts `config` with these choices: the one
+    /// validation, the report's own ([`Config::setup`]), so that no plan is
+    /// a configuration its own link would refuse (issue 41: a sharding group
+    /// with expert parallelism was ranked, and refused when applied).
+    fn accepted(&self, config: &Config) -> bool {
+        self.apply(config).setup().is_ok()
     }
 }
 
@@ -373,6 +413,22 @@ impl Search<'_> {
             }
             for (recompute, checkpointing) in recomputes {
                 let mut found: Vec<Option<Plan>> = vec![None; combos.len()];
+                // A choice the report refuses is never ranked.
+                let accepted: Vec<bool> = combos
+                    .iter()
+                    .map(|&(strategy, offload)| {
+                        Choice {
+                            layout,
+                            ep,
+                            strategy,
+                            offload,
+                            recompute,
+                            checkpointing,
+                            micro_batch: micro_batches[0].0,
+                        }
+                        .accepted(self.config)
+                    })
+                    .collect();
                 for (i, &(micro_batch, microbatches)) in micro_batches.iter().enumerate() {
                     let last = i + 1 == micro_batches.len();
                     let setup = ActivationSetup {
@@ -386,7 +442,12 @@ impl Search<'_> {
                         .iter()
                         .map(|&r| stage_activations(&arch, &setup, &layout, r, in_flight))
                         .collect();
-                    for (slot, &(strategy, offload)) in found.iter_mut().zip(&combos) {
+                    for ((slot, &(strategy, offload)), _) in found
+                        .iter_mut()
+                        .zip(&combos)
+                        .zip(&accepted)
+                        .filter(|(_, &accepted)| accepted)
+                    {
                         let runtime = crate::frameworks::runtime::Runtime {
                             offload,
                             layout,
@@ -526,6 +587,34 @@ mod tests {
                 assert_eq!(row.fits, plan.fits, "{query} {plan:?}");
                 assert_eq!(row.time, plan.time, "{query} {plan:?}");
                 assert_eq!(row.rank.unwrap_or(0), plan.rank, "{query} {plan:?}");
+            }
+        }
+    }
+
+    /// Issue 41, failure 2: a plan is a configuration the report accepts. A
+    /// sharding group does not go with expert parallelism, so Mixtral on two
+    /// nodes with an 8-GPU sharding group ranks no plan with EP (101 of 159
+    /// plans were such), and every plan's own link decodes without a
+    /// problem to the plan's figures.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn every_plan_is_a_configuration_the_report_accepts() {
+        for query in [
+            "model=mixtral-8x7b&gpus=8&nodes=2&shard_group=8&gpu=h100-80gb",
+            "model=mixtral-8x7b&gpus=8&nodes=2&shard_group=8&gpu=h100-80gb&global_batch=64",
+            "model=deepseek-v2-lite&gpus=8&nodes=2&offload=optimizer&stage=2&global_batch=32",
+        ] {
+            let config = decode(query).config;
+            let all = plans(&config);
+            assert!(all.iter().any(|p| p.fits), "{query}");
+            for plan in &all {
+                let link = crate::input::link::encode(&plan.apply(&config));
+                let decoded = decode(&link);
+                assert_eq!(decoded.problems, [], "{query}: {plan:?}");
+                let report = decoded.config.report().expect("accepted");
+                let row = report.highlighted();
+                assert_eq!(row.step.peak().1, plan.peak, "{query} {plan:?}");
+                assert_eq!(row.time, plan.time, "{query} {plan:?}");
             }
         }
     }
