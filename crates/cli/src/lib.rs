@@ -285,16 +285,16 @@ where
         .map_or(DEFAULT_BASE_URL, String::as_str);
     let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
     if matches.get_flag("plans") {
-        let plans = vram_core::time::plans::plans(&config);
+        let ranking = vram_core::time::plans::rank(&config);
         match output {
             Output::Json => {
                 let mut report = config.report().map_err(|e| {
                     RunError::Usage(UsageError(e.iter().map(ToString::to_string).collect()))
                 })?;
                 report.megatron = config.megatron_report();
-                text = json_with_plans(&config, &report, Some(&plans));
+                text = json_with_plans(&config, &report, Some(&ranking));
             }
-            _ => text.push_str(&plans_table(&config, &plans)),
+            _ => text.push_str(&plans_table(&config, &ranking)),
         }
     }
     // Under the table, what a config.json gave (the JSON and the other formats stay as they are).
@@ -761,10 +761,11 @@ fn time_lines(report: &Report) -> Vec<String> {
 
 /// The ranked plans: the ten fastest that fit (or, when none does, the ten
 /// that come closest), a line each, and how many of how many fit.
-pub fn plans_table(config: &Config, plans: &[vram_core::time::plans::Plan]) -> String {
+pub fn plans_table(config: &Config, ranking: &vram_core::time::plans::Ranking) -> String {
     let unit = config.unit;
     let mut out = String::new();
-    let fitting = plans.iter().filter(|p| p.fits).count();
+    let plans = &ranking.plans;
+    let fitting = ranking.fitting;
     let _ = writeln!(out);
     if plans.is_empty() {
         let _ = writeln!(
@@ -776,13 +777,22 @@ pub fn plans_table(config: &Config, plans: &[vram_core::time::plans::Plan]) -> S
     let _ = writeln!(
         out,
         "Plans: {fitting} of {} layouts fit{}.",
-        plans.len(),
+        ranking.found,
         if fitting == 0 {
             "; the closest are listed"
         } else {
             "; the fastest are listed"
         }
     );
+    if !ranking.is_complete() {
+        let _ = writeln!(
+            out,
+            "The cluster has very many layouts: the {} simplest of {} were searched ({} evaluations).",
+            ranking.searched,
+            ranking.layouts,
+            format_number(ranking.evaluations as f64)
+        );
+    }
     let header: Vec<String> = [
         "#",
         "TP",
@@ -873,7 +883,7 @@ pub fn json(config: &Config, report: &Report) -> String {
 pub fn json_with_plans(
     config: &Config,
     report: &Report,
-    plans: Option<&[vram_core::time::plans::Plan]>,
+    plans: Option<&vram_core::time::plans::Ranking>,
 ) -> String {
     let document = vram_core::report::json::ReportJson::new(config, report, plans);
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();

@@ -4,7 +4,7 @@
 
 use vram_core::format::{format_bytes, format_number, format_seconds, Lang};
 use vram_core::input::link;
-use vram_core::time::plans::Plan;
+use vram_core::time::plans::{Plan, Ranking};
 use vram_core::Config;
 
 use leptos::prelude::*;
@@ -116,9 +116,9 @@ pub fn framework(plan: &Plan) -> &'static str {
 /// What the ranked plans found when no strategy fits on its own, in `t`'s
 /// words: how many layouts fit and the fastest (its layout, strategy,
 /// recomputation and offload); `None` when none fits.
-pub fn verdict(t: &Text, w: &LazyText, plans: &[Plan], config: &Config) -> Option<String> {
-    let first = plans.iter().find(|p| p.fits)?;
-    let fitting = plans.iter().filter(|p| p.fits).count();
+pub fn verdict(t: &Text, w: &LazyText, ranking: &Ranking, config: &Config) -> Option<String> {
+    let first = ranking.plans.iter().find(|p| p.fits)?;
+    let fitting = ranking.fitting;
     let mut words = vec![
         layout_words(first.layout, first.ep, first.dp, layers(config)),
         first.strategy.label().to_string(),
@@ -137,14 +137,15 @@ pub fn verdict(t: &Text, w: &LazyText, plans: &[Plan], config: &Config) -> Optio
         w.plans_found,
         &[
             &fitting.to_string(),
-            &plans.len().to_string(),
+            &ranking.found.to_string(),
             &words.join(" · "),
         ],
     ))
 }
 
-/// How many plans fit, in `t`'s words; or why there are none to rank.
-fn plans_count(w: &LazyText, config: &Config, plans: &[Plan]) -> String {
+/// How many plans fit, in `t`'s words, and how much of the cluster was
+/// searched when not all of it; or why there are none to rank.
+fn plans_count(w: &LazyText, config: &Config, ranking: &Ranking) -> String {
     use vram_core::time::plans::{no_plans, NoPlans};
     if let Some(why) = no_plans(config) {
         return match why {
@@ -155,12 +156,18 @@ fn plans_count(w: &LazyText, config: &Config, plans: &[Plan]) -> String {
         }
         .to_string();
     }
-    let fitting = plans.iter().filter(|p| p.fits).count();
-    let count = text::fill(
+    let mut count = text::fill(
         w.plans_count,
-        &[&fitting.to_string(), &plans.len().to_string()],
+        &[&ranking.fitting.to_string(), &ranking.found.to_string()],
     );
-    match fitting == 0 && !plans.is_empty() {
+    if !ranking.is_complete() {
+        count.push(' ');
+        count.push_str(&text::fill(
+            w.plans_partial,
+            &[&ranking.searched.to_string(), &ranking.layouts.to_string()],
+        ));
+    }
+    match ranking.fitting == 0 && ranking.found > 0 {
         true => format!("{count} {}", w.plans_none),
         false => count,
     }
@@ -204,10 +211,11 @@ pub fn PlansTable(
     t: &'static Text,
     w: &'static LazyText,
     config: Config,
-    plans: Vec<Plan>,
+    ranking: Ranking,
     before: Option<Config>,
 ) -> impl IntoView {
-    let current = current_row(&config, &plans);
+    let plans = &ranking.plans;
+    let current = current_row(&config, plans);
     let applied = before
         .filter(|_| current.is_some())
         .map(|before| changes(t, &before, &config))
@@ -249,7 +257,7 @@ pub fn PlansTable(
         })
         .collect_view();
     view! {
-        <p data-testid="plans-count">{plans_count(w, &config, &plans)}</p>
+        <p data-testid="plans-count">{plans_count(w, &config, &ranking)}</p>
         {applied.map(|words| view! { <p class="applied" role="status" data-testid="plans-applied">{words}</p> })}
         <div class="table-scroll">
             <table class="results plans-table">
@@ -284,11 +292,11 @@ pub fn render(
     let before = (!before.is_empty()).then(|| link::decode(before).config);
     let lang = if zh { Lang::Zh } else { Lang::En };
     let (t, w) = (text::of(lang), text::lazy_of(lang));
-    let plans = vram_core::time::plans::plans(&config);
+    let ranking = vram_core::time::plans::rank(&config);
     let report = config.report().unwrap_or_default();
-    crate::chart::draw_plans(canvas, &report, &plans, t);
+    crate::chart::draw_plans(canvas, &report, &ranking.plans, t);
     canvas
-        .set_attribute("aria-label", &plans_count(w, &config, &plans))
+        .set_attribute("aria-label", &plans_count(w, &config, &ranking))
         .ok();
     // The previous table goes before the new one is mounted in its place.
     MOUNTED.with(|mounted| mounted.borrow_mut().take());
@@ -298,7 +306,7 @@ pub fn render(
                 t,
                 w,
                 config,
-                plans,
+                ranking,
                 before,
             })
         });

@@ -542,6 +542,9 @@ texts! {
     plans_offloaded: &'static str = "{} offloaded", "卸载{}";
     plans_block: &'static str = "block: {} of {} layers per stage recomputed", "分块：每段 {}/{} 层重算";
     plans_count: &'static str = "{} of {} plans fit.", "{} / {} 个方案放得下。";
+    plans_partial: &'static str =
+        "The cluster has very many layouts: the {} simplest of {} were searched.",
+        "集群的布局太多：只搜索了最简单的 {} 个（共 {} 个）。";
     plans_none: &'static str =
         "Nothing fits, even with offload: try an 8-bit optimizer, LoRA or QLoRA, or more GPUs. The closest:",
         "即使卸载也放不下：可试 8 位优化器、LoRA 或 QLoRA，或更多 GPU。最接近的方案：";

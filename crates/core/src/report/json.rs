@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::input::link;
 use crate::memory::activations::ActivationMemory;
 use crate::report::{LayoutReport, Report, StrategyReport};
-use crate::time::plans::Plan;
+use crate::time::plans::{Plan, Ranking};
 
 /// The name of the schema `--json` writes; a change to its meaning gets a new name.
 pub const SCHEMA: &str = "vram-calculator/report/v1";
@@ -70,9 +70,13 @@ pub struct ReportJson {
     pub megatron: Option<MegatronJson>,
     /// The model's parameters.
     pub params: Figure,
-    /// The ranked plans, when asked for.
+    /// The ranked plans, when asked for: the best [`crate::time::plans::KEPT_PLANS`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plans: Option<Vec<PlanJson>>,
+    /// How many plans the search found and fit, and how much of the
+    /// cluster's layouts it searched, when the plans were asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plans_search: Option<PlansSearchJson>,
     /// [`SCHEMA`].
     pub schema: &'static str,
     /// The highlighted strategy's step time, when known.
@@ -278,6 +282,25 @@ pub struct TrainingJson {
     pub tokens: f64,
 }
 
+/// What the plans' search saw ([`Ranking`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlansSearchJson {
+    /// Whether every layout was searched (false past the search's budget).
+    pub complete: bool,
+    /// Evaluations made (one pipeline rank's peak for one choice).
+    pub evaluations: u64,
+    /// Plans found that fit.
+    pub fitting: usize,
+    /// Plans found, listed or not.
+    pub found: usize,
+    /// The cluster's layouts that fit the model and the sequence.
+    pub layouts: usize,
+    /// Plans listed in `plans`: the best.
+    pub listed: usize,
+    /// Layouts searched, the simplest first.
+    pub searched_layouts: usize,
+}
+
 /// One ranked plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[allow(missing_docs)]
@@ -314,7 +337,7 @@ pub struct PlanLayoutJson {
 
 impl ReportJson {
     /// The document of `report`, the report of `config`, with `plans` when given.
-    pub fn new(config: &Config, report: &Report, plans: Option<&[Plan]>) -> ReportJson {
+    pub fn new(config: &Config, report: &Report, plans: Option<&Ranking>) -> ReportJson {
         let setup = report.setup;
         let adapters = setup.adapters();
         let params = setup.params().get();
@@ -345,7 +368,16 @@ impl ReportJson {
                 ),
             }),
             params: figure(params, "parameters"),
-            plans: plans.map(|plans| plans.iter().map(PlanJson::new).collect()),
+            plans: plans.map(|ranking| ranking.plans.iter().map(PlanJson::new).collect()),
+            plans_search: plans.map(|ranking| PlansSearchJson {
+                complete: ranking.is_complete(),
+                evaluations: ranking.evaluations,
+                fitting: ranking.fitting,
+                found: ranking.found,
+                layouts: ranking.layouts,
+                listed: ranking.plans.len(),
+                searched_layouts: ranking.searched,
+            }),
             schema: SCHEMA,
             step: report.highlighted().time.map(StepTimeJson::new),
             strategies: report

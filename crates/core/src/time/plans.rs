@@ -288,16 +288,102 @@ fn searched(
     }
 }
 
-/// Every plan for `config`'s model and cluster, fastest fitting first (then
-/// the others by their peak); empty without a model, when the configuration
-/// is invalid as it stands, or where the page splits nothing (Hugging Face's
-/// accounting, DeepSpeed's estimator, LoRA).
+/// At most this many plans are kept, the best; the rest are counted
+/// ([`Ranking::found`]). The page shows ten, the CLI's table ten, its JSON
+/// every kept one.
+pub const KEPT_PLANS: usize = 100;
+
+/// The most evaluations (one pipeline rank's peak for one choice) a search
+/// makes, about 0.1 s natively (0.4 µs each). DeepSeek-V3 on 256 × 8 H200s
+/// with a global batch takes 62,170 and Llama 3 8B on 128 GPUs with 32K
+/// tokens 63,323: every cluster people run is searched whole. Past the
+/// budget (a "node" of 55,440 GPUs and a model of as many heads made 44 s of
+/// work), the layouts not yet searched are left out and counted
+/// ([`Ranking::searched`]), so that the page's tab never freezes.
+pub const SEARCH_BUDGET: u64 = 250_000;
+
+/// What a search found: the best plans and how much it saw.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Ranking {
+    /// The best plans, fastest fitting first (then the others by their
+    /// peak), at most [`KEPT_PLANS`].
+    pub plans: Vec<Plan>,
+    /// Plans found, the kept ones and those past [`KEPT_PLANS`].
+    pub found: usize,
+    /// Of those, the plans that fit.
+    pub fitting: usize,
+    /// The layouts of the cluster that fit the model and the sequence.
+    pub layouts: usize,
+    /// Of those, the layouts searched within [`SEARCH_BUDGET`], the simplest
+    /// first: all of them unless the cluster's divisors are very many.
+    pub searched: usize,
+    /// The evaluations the search made (at most [`SEARCH_BUDGET`] and the
+    /// layout it was in when it reached it).
+    pub evaluations: u64,
+}
+
+impl Ranking {
+    /// Whether every layout was searched.
+    pub fn is_complete(&self) -> bool {
+        self.searched == self.layouts
+    }
+}
+
+/// Every plan for `config`'s model and cluster, the best [`KEPT_PLANS`]
+/// ([`rank`]'s plans).
 pub fn plans(config: &Config) -> Vec<Plan> {
+    rank(config).plans
+}
+
+/// The order layouts are searched in, and of equally fast plans the one
+/// kept: powers of two before other sizes, even stages before uneven ones,
+/// less model parallelism before more.
+fn simplicity(layout: &Layout) -> (u32, bool, u64, u32, u32, u32, u32, bool) {
+    let odd = [layout.tp, layout.pp, layout.cp]
+        .iter()
+        .filter(|d| !d.is_power_of_two())
+        .count() as u32;
+    let size = u64::from(layout.tp) * u64::from(layout.pp) * u64::from(layout.cp);
+    (
+        odd,
+        layout.is_uneven(),
+        size,
+        layout.vpp,
+        layout.tp,
+        layout.pp,
+        layout.cp,
+        !layout.sp,
+    )
+}
+
+/// Sorts `plans` best first and keeps one of each equally fast group: the
+/// fastest that fit, then the others by their peak; of plans as fast as
+/// each other, the one that needs least memory (then the simplest, the one
+/// searched first).
+fn sort_and_dedup(plans: &mut Vec<Plan>) {
+    plans.sort_by(|a, b| {
+        b.fits
+            .cmp(&a.fits)
+            .then(a.step_seconds().total_cmp(&b.step_seconds()))
+            .then(a.peak.get().total_cmp(&b.peak.get()))
+    });
+    plans.dedup_by(|later, kept| {
+        later.fits == kept.fits
+            && later.time.is_some()
+            && (later.step_seconds() - kept.step_seconds()).abs() <= 1e-9 * kept.step_seconds()
+    });
+}
+
+/// Ranks every plan for `config`'s model and cluster within [`SEARCH_BUDGET`],
+/// keeping the best [`KEPT_PLANS`]; no plans without a model, when the
+/// configuration is invalid as it stands, or where the page splits nothing
+/// (Hugging Face's accounting, DeepSpeed's estimator, LoRA).
+pub fn rank(config: &Config) -> Ranking {
     if no_plans(config).is_some() {
-        return Vec::new();
+        return Ranking::default();
     }
     let Ok((model, whole, budget, world)) = searched(config) else {
-        return Vec::new();
+        return Ranking::default();
     };
     let search = Search {
         config,
@@ -305,24 +391,42 @@ pub fn plans(config: &Config) -> Vec<Plan> {
         whole,
         budget,
         machine: config.machine(),
+        evaluations: core::cell::Cell::new(0),
+    };
+    let mut layouts = layouts(&model.architecture, model.seq_len, world, config.gpus);
+    layouts.sort_by_key(|(layout, _)| simplicity(layout));
+    let mut ranking = Ranking {
+        layouts: layouts.len(),
+        ..Ranking::default()
     };
     let mut plans = Vec::new();
-    for (layout, dp) in layouts(&model.architecture, model.seq_len, world, config.gpus) {
+    // Plans past the kept ones, sorted out as the search goes: the memory
+    // stays bounded whatever the cluster.
+    let (mut dropped, mut dropped_fitting) = (0, 0);
+    for (layout, dp) in layouts {
+        if search.evaluations.get() >= SEARCH_BUDGET {
+            break;
+        }
+        ranking.searched += 1;
         search.layout(layout, dp, &mut plans);
+        if plans.len() > 4 * KEPT_PLANS {
+            sort_and_dedup(&mut plans);
+            for plan in plans.drain(KEPT_PLANS.min(plans.len())..) {
+                dropped += 1;
+                dropped_fitting += usize::from(plan.fits);
+            }
+        }
     }
-    plans.sort_by(|a, b| {
-        b.fits
-            .cmp(&a.fits)
-            .then(a.step_seconds().total_cmp(&b.step_seconds()))
-            .then(a.peak.get().total_cmp(&b.peak.get()))
-    });
-    // Of plans as fast as each other, the one that needs least memory.
-    plans.dedup_by(|later, kept| {
-        later.fits == kept.fits
-            && later.time.is_some()
-            && (later.step_seconds() - kept.step_seconds()).abs() <= 1e-9 * kept.step_seconds()
-    });
-    plans
+    sort_and_dedup(&mut plans);
+    for plan in plans.drain(KEPT_PLANS.min(plans.len())..) {
+        dropped += 1;
+        dropped_fitting += usize::from(plan.fits);
+    }
+    ranking.found = plans.len() + dropped;
+    ranking.fitting = plans.iter().filter(|p| p.fits).count() + dropped_fitting;
+    ranking.plans = plans;
+    ranking.evaluations = search.evaluations.get();
+    ranking
 }
 
 /// What every evaluation shares.
@@ -332,6 +436,8 @@ struct Search<'a> {
     whole: TrainingSetup,
     budget: crate::memory::MemoryBudget,
     machine: Option<crate::time::Machine>,
+    /// Evaluations made so far, against [`SEARCH_BUDGET`].
+    evaluations: core::cell::Cell<u64>,
 }
 
 impl Search<'_> {
@@ -381,6 +487,9 @@ impl Search<'_> {
                 .collect(),
         };
         for &ep in &eps {
+            if self.evaluations.get() >= SEARCH_BUDGET {
+                return;
+            }
             let combos: Vec<(Strategy, Offload)> = Strategy::ALL
                 .into_iter()
                 .filter(|s| layout.pp == 1 || matches!(s, Strategy::Ddp | Strategy::Zero1))
@@ -455,6 +564,8 @@ impl Search<'_> {
                         };
                         // The most loaded of the candidate ranks.
                         let mut most: Option<(u32, Bytes, f64, f64)> = None;
+                        self.evaluations
+                            .set(self.evaluations.get() + ranks.len() as u64);
                         for ((&rank, stage), kept) in ranks.iter().zip(&stages).zip(&kept) {
                             let shard = TrainingSetup {
                                 params: ParamCount::new(stage.params as f64),
@@ -617,6 +728,44 @@ mod tests {
                 assert_eq!(row.time, plan.time, "{query} {plan:?}");
             }
         }
+    }
+
+    /// Issue 41, failure 3: the search is bounded. A "node" of 55,440 GPUs
+    /// and a model with as many heads has 5,354 layouts (44 s and 365,031
+    /// plans before): the simplest are searched within the budget, the best
+    /// hundred kept and the rest counted. The clusters people run are
+    /// searched whole, and keep every plan when they have fewer than a hundred.
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn the_search_is_bounded_and_says_so() {
+        let wide = decode(
+            "model=llama2-7b&gpus=55440&heads=55440&kv_heads=55440&hidden=110880&ffn=1000\
+             &layers=720&vocab=1000&global_batch=55440",
+        )
+        .config;
+        let ranking = rank(&wide);
+        assert!(!ranking.is_complete(), "{} layouts", ranking.layouts);
+        assert!(ranking.searched > 100 && ranking.searched < ranking.layouts);
+        // At most one expert-parallel size's choices past the budget.
+        assert!(
+            ranking.evaluations < SEARCH_BUDGET + 20_000,
+            "{}",
+            ranking.evaluations
+        );
+        assert_eq!(ranking.plans.len(), KEPT_PLANS);
+        assert!(ranking.found > KEPT_PLANS && ranking.fitting <= ranking.found);
+        assert!(ranking.plans.windows(2).all(|w| w[0].fits >= w[1].fits));
+        for plan in ranking.plans.iter().take(5) {
+            assert!(plan.apply(&wide).report().is_ok(), "{plan:?}");
+        }
+        let deepseek =
+            decode("model=deepseek-v3&gpu=h200&gpus=8&nodes=256&seq=4096&global_batch=4096").config;
+        let ranking = rank(&deepseek);
+        assert!(ranking.is_complete() && ranking.evaluations < SEARCH_BUDGET / 2);
+        assert_eq!(ranking.plans.len(), KEPT_PLANS);
+        assert!(ranking.found > KEPT_PLANS);
+        let small = rank(&decode("model=mixtral-8x7b&gpus=8&nodes=2&shard_group=8").config);
+        assert!(small.is_complete() && small.found == small.plans.len());
     }
 
     /// Issue 28, item 9: a model whose layers no power of two divides gets
