@@ -602,7 +602,19 @@ impl Config {
                     })
                 });
                 let microbatches = report.accumulation_steps.and_then(Result::ok);
-                report.place(&self.runtime, self.gpus, self.model.as_ref(), microbatches);
+                // The microbatches a micro-batch of b sequences gives, as above.
+                let microbatches_of = |b: u32| {
+                    let global = self.global_batch?;
+                    accumulation_steps(global, b, data_parallel)
+                        .ok()
+                        .filter(|&m| layout.vpp == 1 || m % layout.pp == 0)
+                };
+                report.place(
+                    &self.runtime,
+                    self.gpus,
+                    self.model.as_ref(),
+                    &microbatches_of,
+                );
                 // Megatron-LM's own figures, with its number of microbatches
                 // (1 without a global batch: its default global batch is
                 // micro-batch × DP).

@@ -257,6 +257,54 @@ fn peak_beyond_kept(transients: &StepTransients) -> f64 {
     .fold(0.0, |most, bytes| bytes.get().max(most))
 }
 
+/// The largest `b` from 1 to `most` for which `fits(b)` holds and
+/// `fits(b + 1)` does not (or `most`), searched from `guess` by steps that
+/// double, then halve; `None` when 1 does not fit. A few evaluations where
+/// the guess is right or close.
+fn largest_fitting(guess: u32, most: u32, fits: impl Fn(u32) -> bool) -> Option<u32> {
+    let guess = guess.clamp(1, most);
+    // `low` fits and `high` does not.
+    let (mut low, mut high);
+    let mut step = 1u32;
+    if fits(guess) {
+        low = guess;
+        loop {
+            if low == most {
+                return Some(most);
+            }
+            let next = low.saturating_add(step).min(most);
+            if !fits(next) {
+                high = next;
+                break;
+            }
+            low = next;
+            step = step.saturating_mul(2);
+        }
+    } else {
+        high = guess;
+        loop {
+            if high == 1 {
+                return None;
+            }
+            let next = high.saturating_sub(step).max(1);
+            if fits(next) {
+                low = next;
+                break;
+            }
+            high = next;
+            step = step.saturating_mul(2);
+        }
+    }
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        match fits(middle) {
+            true => low = middle,
+            false => high = middle,
+        }
+    }
+    Some(low)
+}
+
 impl Report {
     /// Computes every strategy's figures under the lesson's accounting.
     pub fn new(setup: TrainingSetup, budget: MemoryBudget, highlight: Strategy) -> Self {
@@ -293,21 +341,23 @@ impl Report {
             training: None,
             machine: None,
         };
-        report.place(&Runtime::default(), setup.gpus(), None, None);
+        report.place(&Runtime::default(), setup.gpus(), None, &|_| None);
         report
     }
 
     /// Places every strategy's bytes as `runtime` says, on `gpus_per_node` GPUs per
     /// node, with `model`'s activations on every GPU (they are per GPU, whatever
-    /// the sharding), `microbatches` per step on each pipeline when known. The
-    /// default runtime gives the lesson's figures.
+    /// the sharding), `microbatches(b)` per step on each pipeline with a
+    /// micro-batch of `b` sequences, when known. The default runtime gives the
+    /// lesson's figures.
     fn place(
         &mut self,
         runtime: &Runtime,
         gpus_per_node: u32,
         model: Option<&ModelSpec>,
-        microbatches: Option<u32>,
+        microbatches_of: &dyn Fn(u32) -> Option<u32>,
     ) {
+        let microbatches = model.and_then(|m| microbatches_of(m.micro_batch));
         let largest = model.map(|m| runtime.gathered_unit(&m.architecture, m.ep));
         let step = model.map(|m| (m.architecture, m.activation_setup(self.setup.precision())));
         let adapters = self.setup.adapters();
@@ -326,7 +376,10 @@ impl Report {
                     let lora = adapters.map(HfLora::on_gpu);
                     return hf_activation_memory(arch, setup, numerics, attention, lora);
                 }
-                None => stage_activations(arch, setup, &layout, rank, microbatches),
+                None => {
+                    let microbatches = microbatches_of(setup.micro_batch);
+                    stage_activations(arch, setup, &layout, rank, microbatches)
+                }
             };
             if let Some(adapters) = adapters {
                 memory.adapters = adapters.activations(arch, setup);
@@ -387,7 +440,8 @@ impl Report {
             // DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3.
             let supported =
                 !(layout.pp > 1 && matches!(strategy, Strategy::Zero2 | Strategy::Zero3));
-            let evaluate = |stage: &Stage| {
+            // One stage's GPU: its share of the model and where its bytes live.
+            let placed = |stage: &Stage| {
                 let (setup, routed) = match stage.params.filter(|_| split) {
                     Some(params) => (
                         TrainingSetup {
@@ -401,9 +455,12 @@ impl Report {
                         model.map_or(0.0, |m| m.architecture.routed_expert_params() as f64),
                     ),
                 };
+                (setup, routed, place(&setup, strategy, routed))
+            };
+            let evaluate = |stage: &Stage| {
+                let (setup, routed, placement) = placed(stage);
                 let activation_bytes = stage.kept.map_or(Bytes::ZERO, |a| a.total);
                 let beyond_kept = stage.transients.as_ref().map_or(0.0, peak_beyond_kept);
-                let placement = place(&setup, strategy, routed);
                 let mut memory = placement.gpu;
                 memory.activations = activation_bytes;
                 memory.buffers = memory.buffers + working;
@@ -461,9 +518,10 @@ impl Report {
                             (all <= max).then_some(all as u32)
                         }),
                     ),
-                    max_micro_batch: stage.per_sequence.and_then(|per_sequence| {
+                    // Guessed from this rank's bytes per sequence; searched below.
+                    max_micro_batch: stage.per_sequence.map(|per_sequence| {
                         let fitting = ((usable.get() - states) / per_sequence.get()).floor();
-                        (fitting >= 1.0).then(|| fitting.min(f64::from(u32::MAX)) as u32)
+                        fitting.clamp(1.0, f64::from(u32::MAX)) as u32
                     }),
                     beyond: placement.beyond,
                     rank: split.then_some(stage.params.map_or(0, |p| p.rank)),
@@ -484,6 +542,43 @@ impl Report {
                     },
                 )
                 .expect("at least one rank");
+            let mut report = report;
+            // The largest micro-batch: every rank's step peak, evaluated as
+            // the table evaluates it (the microbatches in flight that
+            // micro-batch gives, Hugging Face's measured activations), from
+            // the guess until one fits and one more does not. The most loaded
+            // rank may change as the micro-batch grows (issue 41).
+            report.max_micro_batch = match (step, report.max_micro_batch) {
+                (Some((arch, setup)), Some(guess)) if supported => {
+                    let bases: Vec<MemoryBreakdown> = stages
+                        .iter()
+                        .map(|stage| {
+                            let mut memory = placed(stage).2.gpu;
+                            memory.buffers = memory.buffers + working;
+                            memory.total = memory.total + working;
+                            memory
+                        })
+                        .collect();
+                    let fits_at = |micro_batch: u32| {
+                        let setup = ActivationSetup {
+                            micro_batch,
+                            ..setup
+                        };
+                        bases.iter().enumerate().all(|(rank, base)| {
+                            let kept = memory_of(&arch, &setup, rank as u32);
+                            let transients = transients_of(&arch, &setup, &kept);
+                            let mut memory = *base;
+                            memory.activations = kept.total;
+                            memory.total = memory.total + kept.total;
+                            let peak = StepMemory::of(&memory, Some(&transients)).peak().1;
+                            self.budget.fits(peak)
+                        })
+                    };
+                    let most = Field::MicroBatch.limits().map_or(1.0, |l| l.max) as u32;
+                    largest_fitting(guess, most, fits_at)
+                }
+                _ => None,
+            };
             *row = report;
             if strategy == self.highlight {
                 self.activations = stages[rank].kept;
