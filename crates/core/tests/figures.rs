@@ -40,10 +40,8 @@ fn check(link: &str) -> Result<(), String> {
                     ));
                 }
             }
-            None if report.model.is_some() && row.supported => {
-                if fits_at(link, row.strategy, 1) {
-                    return Err(format!("{link}: {:?} says none, but 1 fits", row.strategy));
-                }
+            None if report.model.is_some() && row.supported && fits_at(link, row.strategy, 1) => {
+                return Err(format!("{link}: {:?} says none, but 1 fits", row.strategy));
             }
             None => {}
         }
