@@ -281,8 +281,12 @@ proptest! {
             let parsed = vram_core::input::form::parse(|field| vram_core::input::form::text_of(&config, field));
             prop_assert_eq!(parsed.map(|c| encode(&c)), Ok(encode(&config)));
         }
+        // Every problem names a key the link wrote (issue 41: `hidden=1` was
+        // reported as `heads=""`), with the value it wrote.
+        let joined = query.join("&");
         for problem in decoded.problems {
-            prop_assert!(problem.key == "v" || problem.error.map(|e| e.field.key()) == Some(problem.key.as_str()));
+            let mut written = form_urlencoded::parse(joined.as_bytes());
+            prop_assert!(written.any(|(k, _)| k == problem.key), "{} names a key not in {}", problem, joined);
         }
     }
 

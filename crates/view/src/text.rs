@@ -7,8 +7,8 @@
 
 use vram_core::format::{format_number, format_percent, Lang};
 use vram_core::input::field::Splits;
-use vram_core::input::link::{value_of, LinkProblem};
-use vram_core::{Config, Field, InputError, InputErrorKind};
+use vram_core::input::link::LinkProblem;
+use vram_core::{Field, InputError, InputErrorKind};
 
 macro_rules! texts {
     ($text:ident, $en_name:ident, $zh_name:ident; $($name:ident: $ty:ty = $en:expr, $zh:expr;)*) => {
@@ -682,11 +682,7 @@ pub fn link_problem(t: &Text, problem: &LinkProblem) -> String {
     match &problem.error {
         Some(error) => fill(
             t.link_problem,
-            &[
-                &written,
-                &field_error_for_link(t, error),
-                &value_of(&Config::default(), error.field),
-            ],
+            &[&written, &field_error_for_link(t, error), &problem.used],
         ),
         None => fill(t.link_version, &[&written]),
     }

@@ -39,6 +39,9 @@ pub struct LinkProblem {
     pub value: String,
     /// What is wrong with it, or `None` for an unsupported version.
     pub error: Option<InputError>,
+    /// The value the configuration holds for the key instead, as a link
+    /// writes it: the default, or the model preset's (empty for `v`).
+    pub used: String,
 }
 
 impl core::fmt::Display for LinkProblem {
@@ -176,6 +179,7 @@ pub fn decode(query: &str) -> DecodedLink {
             key: key.clone(),
             value: version.clone(),
             error: None,
+            used: LINK_VERSION.to_string(),
         }),
     }
     let mut decoded = decode_v1(&pairs);
@@ -197,6 +201,7 @@ fn set_aside(pairs: &[(String, String)], field: Field, error: InputError) -> Lin
         key: key.to_string(),
         value,
         error: Some(error),
+        used: String::new(),
     }
 }
 
@@ -228,16 +233,41 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         .map(|error| set_aside(pairs, error.field, error))
         .collect();
     // An architecture whose values are each in range may still be impossible (heads
-    // not dividing the hidden size) or too large: it is set aside for its preset's.
-    if let Some(model) = &mut config.model {
-        let whole = Config {
-            model: Some(*model),
-            ..Config::default()
+    // not dividing the hidden size) or too large or small: the key the link
+    // wrote that makes it so is set aside for its preset's value, and named
+    // (the error names the other field it conflicts with).
+    for _ in 0..pairs.len() {
+        let Some(model) = config.model else { break };
+        let Err(error) = model_check(model) else {
+            break;
         };
-        if let Err(error) = whole.params() {
-            problems.push(set_aside(pairs, error.field, error));
-            model.architecture = model.base.architecture;
+        let culprit = pairs
+            .iter()
+            .rev()
+            .filter_map(|(key, _)| all_fields().find(|f| f.key() == key))
+            .filter(|f| f.filled_by() == Some(Field::Model))
+            .find(|&field| model_check(with_preset_value(model, field)) != Err(error));
+        match culprit {
+            Some(field) => {
+                problems.push(set_aside(pairs, field, error));
+                config.model = Some(with_preset_value(model, field));
+            }
+            None => {
+                let typed = pairs
+                    .iter()
+                    .filter_map(|(key, _)| all_fields().find(|f| f.key() == key))
+                    .find(|f| f.filled_by() == Some(Field::Model))
+                    .unwrap_or(error.field);
+                problems.push(set_aside(pairs, typed, error));
+                config.model = Some(ModelSpec {
+                    architecture: model.base.architecture,
+                    ..model
+                });
+                break;
+            }
         }
+    }
+    if let Some(model) = &config.model {
         config.params_billions = model.params_billions();
     }
     // Adapters need an architecture: without a model, the one the step keys
@@ -366,7 +396,39 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         }
     }
     problems.append(&mut ordered);
+    for problem in &mut problems {
+        if let Some(field) = all_fields().find(|f| f.key() == problem.key) {
+            problem.used = field.read(&config);
+        }
+    }
     DecodedLink { config, problems }
+}
+
+/// Whether `model`'s architecture is possible on its own: [`Config::params`].
+fn model_check(model: ModelSpec) -> Result<(), InputError> {
+    let whole = Config {
+        model: Some(model),
+        ..Config::default()
+    };
+    whole.params().map(|_| ())
+}
+
+/// `model` with `field`, a field its preset fills, back at the preset's value.
+fn with_preset_value(model: ModelSpec, field: Field) -> ModelSpec {
+    let preset = Config {
+        model: Some(ModelSpec {
+            architecture: model.base.architecture,
+            ..model
+        }),
+        ..Config::default()
+    };
+    let mut config = Config {
+        model: Some(model),
+        ..Config::default()
+    };
+    // The preset's own value is in range: writing it back cannot fail.
+    let _ = field.write(&mut config, &field.read(&preset));
+    config.model.unwrap_or(model)
 }
 
 /// Parses `text` as `field`'s value and stores it in `config`; on error
@@ -400,6 +462,45 @@ mod tests {
         assert!(!carries(&query, Field::OffloadTo), "{query}");
         let query = encode(&decode("?model=llama2-7b").config);
         assert!(!carries(&query, Field::Experts) && !carries(&query, Field::HeadDim));
+    }
+
+    /// Issue 41, failure 6: an impossible architecture names the key the
+    /// link wrote, the error the other field it conflicts with, and the value
+    /// used instead the preset's; the rest of what the link wrote is kept.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    fn an_impossible_architecture_names_the_key_the_link_wrote() {
+        let decoded = decode("?model=qwen3-0.6b&hidden=1&layers=30");
+        assert_eq!(decoded.problems.len(), 1, "{:?}", decoded.problems);
+        let problem = &decoded.problems[0];
+        assert_eq!(
+            (problem.key.as_str(), problem.value.as_str()),
+            ("hidden", "1")
+        );
+        assert_eq!(problem.error.unwrap().field, Field::Params);
+        assert_eq!(problem.used, "1024");
+        let model = decoded.config.model.unwrap();
+        assert_eq!(
+            (model.architecture.hidden, model.architecture.layers),
+            (1024, 30)
+        );
+        let decoded = decode("?hidden=1");
+        let problem = &decoded.problems[0];
+        assert_eq!(problem.key, "hidden");
+        assert_eq!(problem.error.unwrap().field, Field::Heads);
+        assert_eq!(problem.used, "4096");
+        assert_eq!(
+            problem.to_string(),
+            "link key hidden=\"1\": attention heads (heads) must divide the hidden size"
+        );
+        // Two keys that each break it are both named, the last first undone.
+        let decoded = decode("?model=llama2-7b&hidden=4100&heads=41");
+        let keys: Vec<_> = decoded.problems.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(keys, ["hidden", "heads"]);
+        assert_eq!(
+            decoded.config.model.unwrap().architecture,
+            decode("model=llama2-7b").config.model.unwrap().architecture
+        );
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
