@@ -9,7 +9,7 @@ use vram_core::format::{
     format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
 };
 use vram_core::input::decimal::shortest_decimal;
-use vram_core::input::link::{self, all_fields, apply, value_of};
+use vram_core::input::link::{self, all_fields, value_of};
 use vram_core::memory::step::Phase;
 use vram_core::report::table::{Align, Column, Table, TableWords};
 use vram_core::{Bytes, Config, Field, Report};
@@ -195,51 +195,145 @@ pub fn config_from(matches: &ArgMatches) -> Result<Config, UsageError> {
     config_and_hub_from(matches).map(|(config, _)| config)
 }
 
+/// Where a key of the configuration came from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Source {
+    /// The link given.
+    Link,
+    /// The model of the `config.json` given with `--config`.
+    ConfigJson,
+    /// An option.
+    Option,
+}
+
+/// The keys of one configuration, each once, with where it came from.
+#[derive(Default)]
+struct Keys(Vec<(String, String, Source)>);
+
+impl Keys {
+    /// Sets `key` to `value`, replacing what an earlier source gave; a preset
+    /// (a model, a GPU) also takes away what earlier sources gave for the
+    /// fields it fills, as choosing it in the form does.
+    fn set(&mut self, key: &str, value: &str, source: Source) {
+        let field = link::all_fields().find(|f| f.key() == key);
+        if let Some(preset) = field.filter(|f| f.is_preset()) {
+            self.0.retain(|(k, _, s)| {
+                *s == source
+                    || link::all_fields()
+                        .find(|f| f.key() == k)
+                        .is_none_or(|f| f.filled_by() != Some(preset))
+            });
+        }
+        self.0.retain(|(k, _, _)| k != key);
+        self.0.push((key.to_string(), value.to_string(), source));
+    }
+
+    /// The keys as one query string.
+    fn query(&self) -> String {
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        for (key, value, _) in &self.0 {
+            query.append_pair(key, value);
+        }
+        query.finish()
+    }
+
+    fn source_of(&self, key: &str) -> Source {
+        self.0
+            .iter()
+            .find(|(k, _, _)| k == key)
+            .map_or(Source::Link, |(_, _, s)| *s)
+    }
+}
+
 /// [`config_from`], with what `--config` read.
+///
+/// One configuration from three sources, each on top of the one before: the
+/// link, the model of a `config.json` (its architecture, whatever model the
+/// link had; the link's other keys apply to it), then each option. The keys
+/// are decoded once, by the link decoder, so that the rules between keys are
+/// the page's; each problem names the option, the link key or the
+/// `config.json` key that gave it.
 fn config_and_hub_from(
     matches: &ArgMatches,
 ) -> Result<(Config, Option<vram_core::model::hub::HubConfig>), UsageError> {
     let mut pasted = None;
     let mut problems = Vec::new();
-    let mut config = match matches.get_one::<String>("link") {
-        Some(link) => {
-            let decoded = link::decode(query_of(link));
-            problems.extend(decoded.problems.iter().map(ToString::to_string));
-            decoded.config
+    let mut keys = Keys::default();
+    if let Some(link) = matches.get_one::<String>("link") {
+        for (key, value) in form_urlencoded::parse(query_of(link).as_bytes()) {
+            // The first of a repeated key counts, as in the decoder.
+            if keys.0.iter().all(|(k, _, _)| *k != key) {
+                keys.set(&key, &value, Source::Link);
+            }
         }
-        None => Config::default(),
-    };
-    if let Some(path) = matches.get_one::<String>("config") {
+    }
+    let path = matches.get_one::<String>("config");
+    if let Some(path) = path {
         match std::fs::read_to_string(path) {
             Err(error) => problems.push(format!("--config {path:?}: {error}")),
             Ok(text) => match vram_core::model::hub::read_config(&text) {
                 Ok(hub) => {
-                    config = config.with_hub_config(&hub);
+                    let model = link::encode(&Config::default().with_hub_config(&hub));
+                    for (key, value) in form_urlencoded::parse(model.as_bytes()) {
+                        let field = link::all_fields().find(|f| f.key() == key);
+                        if field.is_some_and(|f| {
+                            f == Field::Model || f.filled_by() == Some(Field::Model)
+                        }) {
+                            keys.set(&key, &value, Source::ConfigJson);
+                        }
+                    }
                     pasted = Some(hub);
                 }
                 Err(error) => problems.push(format!("--config {path:?}: {error}")),
             },
         }
     }
-    // In the link decoder's order: a preset first (a GPU, a model), then the
-    // values that refine it (`--gpu a100-80gb --gpu-mem 70` is 70 GB).
-    for field in link::decode_order() {
+    for field in link::all_fields() {
         if let Some(text) = matches.get_one::<String>(field.key()) {
-            if let Err(error) = apply(&mut config, field, text) {
-                problems.push(format!(
-                    "--{} {text:?}: {} {}",
-                    option_name(field),
-                    field.label(),
-                    error.problem()
-                ));
-            }
+            keys.set(field.key(), text, Source::Option);
         }
     }
+    let decoded = link::decode(&keys.query());
+    for problem in &decoded.problems {
+        let field = link::all_fields().find(|f| f.key() == problem.key);
+        let line = match (keys.source_of(&problem.key), problem.error, field) {
+            (Source::Option, Some(error), Some(field)) if error.field == field => format!(
+                "--{} {:?}: {} {}",
+                option_name(field),
+                problem.value,
+                field.label(),
+                error.problem()
+            ),
+            (Source::Option, Some(error), Some(field)) => {
+                format!("--{} {:?}: {error}", option_name(field), problem.value)
+            }
+            (Source::ConfigJson, Some(error), _) => {
+                let json_key = pasted
+                    .as_ref()
+                    .and_then(|hub| json_key_of(hub, &problem.value));
+                format!(
+                    "--config {:?}: {}{error}",
+                    path.map_or("", String::as_str),
+                    json_key.map_or(String::new(), |k| format!("{k}={}: ", problem.value))
+                )
+            }
+            _ => problem.to_string(),
+        };
+        problems.push(line);
+    }
     if problems.is_empty() {
-        Ok((config, pasted))
+        Ok((decoded.config, pasted))
     } else {
         Err(UsageError(problems))
     }
+}
+
+/// The `config.json` key that `hub` read with `value`, when one did.
+fn json_key_of(hub: &vram_core::model::hub::HubConfig, value: &str) -> Option<String> {
+    hub.read
+        .iter()
+        .find(|(_, read)| read == value)
+        .map(|(key, _)| key.clone())
 }
 
 /// The query string of a link (`https://…/?a=1#x` → `a=1`), or the text itself.
@@ -346,6 +440,22 @@ pub enum RunError {
     Clap(clap::Error),
     /// A value outside its limits, or a bad link: status 2.
     Usage(UsageError),
+}
+
+/// A malformed command line's error in one line, as every other error is
+/// printed: clap's first line (`error: unexpected argument '--bogus' found`)
+/// and where the options are listed.
+pub fn usage_line(error: &clap::Error) -> String {
+    let rendered = error.render().to_string();
+    let mut lines = rendered.lines().map(str::trim);
+    let first = lines.next().unwrap_or_default();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    // clap's suggestion, when it has one (`a similar argument exists: '--params'`).
+    let tip = lines
+        .find_map(|line| line.strip_prefix("tip: "))
+        .map(|tip| format!("; {tip}"))
+        .unwrap_or_default();
+    format!("error: {first}{tip} (vram --help lists the options)")
 }
 
 /// What to print for a valid configuration.

@@ -16,6 +16,11 @@ fn main() -> ExitCode {
                 .and_then(|()| stdout.flush());
             ExitCode::SUCCESS
         }
+        // A malformed command line in one line, as every other error.
+        Err(RunError::Clap(error)) if error.use_stderr() => {
+            eprintln!("{}", vram_cli::usage_line(&error));
+            ExitCode::from(error.exit_code().clamp(0, 255) as u8)
+        }
         Err(RunError::Clap(error)) => {
             let _ = error.print();
             ExitCode::from(error.exit_code().clamp(0, 255) as u8)

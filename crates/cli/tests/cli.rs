@@ -514,3 +514,64 @@ fn html_fragment_of_the_lesson() {
     );
     assert!(!root.descendants().any(|n| n.has_tag_name("script")));
 }
+
+/// Issue 41, failure 7: a model option gives its size to the JSON's
+/// configuration, a malformed command line is one line like every other
+/// error, and a config.json's value out of range names the file and its key.
+#[test]
+fn options_and_config_json_are_decoded_as_one_link() {
+    let qwen = json_of(&["--model", "qwen2.5-14b"]);
+    assert_close(
+        qwen["config"]["params"]["value"].as_f64().unwrap(),
+        14.770033664,
+    );
+    assert_close(qwen["params"]["value"].as_f64().unwrap(), 14_770_033_664.0);
+    // An option's model replaces the link's, architecture and all.
+    let replaced = json_of(&["?model=llama2-13b&layers=20", "--model", "qwen3-8b"]);
+    assert_eq!(replaced["link"], json_of(&["--model", "qwen3-8b"])["link"]);
+
+    let output = vram().arg("--parms").arg("7").output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("'--params'"), "{stderr}");
+
+    let output = vram().args(["--hidden", "1"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr.trim(),
+        "error: --hidden \"1\": attention heads (heads) must divide the hidden size"
+    );
+
+    let configs = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/configs");
+    let text = std::fs::read_to_string(format!("{configs}/mistral-7b.json")).unwrap();
+    let mut json: Value = serde_json::from_str(&text).unwrap();
+    json["num_hidden_layers"] = Value::from(20_000);
+    let dir = std::env::temp_dir().join(format!("vram-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("config.json");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let output = vram().arg("--config").arg(&path).output().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("config.json\": num_hidden_layers=20000: layers"),
+        "{stderr}"
+    );
+}
+
+/// Issue 41, failure 8: a config.json is the model and every other key
+/// applies on top of it, a layout included; the link's own model is replaced.
+#[test]
+fn a_config_json_takes_a_layout_from_the_link() {
+    let configs = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/configs");
+    let mistral = format!("{configs}/mistral-7b.json");
+    let split = json_of(&["--config", &mistral, "?tp=4&seq=4096"]);
+    assert_eq!(split["layout"]["tp"], 4);
+    assert!(split["link"].as_str().unwrap().contains("&seq=4096&"));
+    assert_eq!(split["params"], json_of(&["--config", &mistral])["params"]);
+    let over = json_of(&["--config", &mistral, "?model=llama2-70b&layers=80&tp=2"]);
+    assert_eq!(over["params"], json_of(&["--config", &mistral])["params"]);
+    assert_eq!(over["layout"]["tp"], 2);
+}
