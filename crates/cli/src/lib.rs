@@ -79,28 +79,12 @@ pub fn command() -> Command {
             value if value.is_empty() => String::new(),
             value => format!(" [default: {value}]"),
         };
-        let help = match (field.unit(), field.limits()) {
-            (Some(unit), Some(limits)) => format!(
-                "{}, in {unit}: {} to {}{default}",
-                capitalise(field.label()),
-                limits.min,
-                limits.max,
-            ),
-            _ if field.is_list() => format!(
-                "{}: one or more of {}, comma-separated{default}",
-                capitalise(field.label()),
-                field.choices().join(", "),
-            ),
-            _ if field.choices().is_empty() => format!(
-                "{}: a preset id (see README){default}",
-                capitalise(field.label())
-            ),
-            _ => format!(
-                "{}: {}{default}",
-                capitalise(field.label()),
-                field.choices().join(", "),
-            ),
-        };
+        // The same words as `vram --keys` and docs/keys.md: the declaration's.
+        let help = format!(
+            "{}: {}{default}",
+            capitalise(field.label()),
+            field.accepts()
+        );
         command = command.arg(
             Arg::new(field.key())
                 .long(option_name(field))
@@ -111,6 +95,16 @@ pub fn command() -> Command {
         );
     }
     command
+        .arg(
+            Arg::new("keys")
+                .long("keys")
+                .action(ArgAction::SetTrue)
+                .exclusive(true)
+                .help(
+                    "Print every key of the shared link (and option) with the values it accepts, \
+                     its default and when a link writes it, as Markdown (docs/keys.md)",
+                ),
+        )
         .arg(
             Arg::new("json")
                 .long("json")
@@ -175,6 +169,54 @@ pub fn command() -> Command {
                     "Colour the table: auto (on a terminal, unless NO_COLOR is set), always, never",
                 ),
         )
+}
+
+/// Every key of the shared link as a Markdown table: its option, what it is,
+/// the values it accepts beside the others ([`Field::accepts`]), its default
+/// and when a link writes it; docs/keys.md is this text (tested).
+pub fn keys_reference() -> String {
+    use vram_core::input::Written;
+    let defaults = Config::default();
+    // A step's keys (sequence, micro-batch, EP …) default the same on every model.
+    let with_model = Config {
+        model: vram_core::input::link::default_model(),
+        ..Config::default()
+    };
+    let mut out = String::from(
+        "# Every key of the shared link\n\n\
+         Written by `vram --keys` from the declarations in `crates/core/src/input/field.rs`: the \
+         limits and rules here are the ones the code checks, and `vram --help` says the same. What \
+         each key means, with examples: [links.md](links.md).\n\n\
+         | key | option | what | accepts | default | in a link |\n\
+         |-----|--------|------|---------|---------|-----------|\n",
+    );
+    for field in all_fields() {
+        let default = match value_of(&defaults, field) {
+            _ if field.filled_by() == Some(Field::Model) => "the model's".to_string(),
+            value if value.is_empty() => match value_of(&with_model, field) {
+                value if value.is_empty() => "none".to_string(),
+                value => format!("`{value}`"),
+            },
+            value => format!("`{value}`"),
+        };
+        let written = match field.written() {
+            Written::Always => "always",
+            Written::WhenSet => "when set",
+            Written::WithModel => "with a model",
+            Written::WhenNotDense => "with a model, where not a dense model's or the preset's",
+            Written::WhenNotPreset => "with a model, where not the preset's",
+            Written::WhenNotDefault => "where not the default",
+        };
+        let _ = writeln!(
+            out,
+            "| `{}` | `--{}` | {} | {} | {default} | {written} |",
+            field.key(),
+            option_name(field),
+            field.label(),
+            field.accepts(),
+        );
+    }
+    out
 }
 
 /// `--gpu-mem` for the link's `gpu_mem`.
@@ -355,6 +397,9 @@ where
     let matches = command()
         .try_get_matches_from(args)
         .map_err(RunError::Clap)?;
+    if matches.get_flag("keys") {
+        return Ok(keys_reference());
+    }
     let (config, pasted) = config_and_hub_from(&matches).map_err(RunError::Usage)?;
     let output = if matches.get_flag("json") {
         Output::Json

@@ -168,21 +168,23 @@ fn help_documents_every_option_with_its_default_and_unit() {
     let output = vram().arg("--help").output().unwrap();
     assert!(output.status.success());
     let help = String::from_utf8(output.stdout).unwrap();
+    // clap wraps long lines: compare the words.
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
     for expected in [
         "--params <BILLIONS>",
-        "in billions of parameters: 0.001 to 1000000 [default: 7]",
+        "0.001 to 1000000 (billions of parameters); a model's architecture gives its own size, within the same limits [default: 7]",
         "--gpus <N>",
         "[default: 8]",
         "--gpu-mem <GB>",
-        "in GB of 10^9 bytes: 0.1 to 10000 [default: 80]",
+        "0.1 to 10000 (GB of 10^9 bytes) [default: 80]",
         "--dtype <CHOICE>",
-        "fp32, fp16, bf16, fp32-pure, bf16-pure, fp8, fp8-params [default: fp16]",
+        "fp32, fp16, bf16, fp32-pure, bf16-pure, fp8, fp8-params; fp8 and fp8-params: a GPU with FP8 tensor cores, full training, not framework=hf [default: fp16]",
         "--grad-acc <CHOICE>",
         "model, fp32 [default: model]",
         "--opt <CHOICE>",
         "adam, sgd, sgd-momentum, adam8bit, adafactor, lion [default: adam]",
         "--overhead <FRACTION>",
-        "0 to 0.95 [default: 0.2]",
+        "0, or 0.000000001 to 0.95 (fraction of each GPU's memory) [default: 0.2]",
         "--stage <CHOICE>",
         "ddp, 1, 2, 3 [default: ddp]",
         "--json",
@@ -574,4 +576,51 @@ fn a_config_json_takes_a_layout_from_the_link() {
     let over = json_of(&["--config", &mistral, "?model=llama2-70b&layers=80&tp=2"]);
     assert_eq!(over["params"], json_of(&["--config", &mistral])["params"]);
     assert_eq!(over["layout"]["tp"], 2);
+}
+
+/// Issue 41, failure 9: the documented limits are the declarations': docs/keys.md
+/// is what `vram --keys` prints, and `--help` gives each option the same words.
+#[test]
+fn the_keys_reference_is_generated_from_the_declarations() {
+    let output = vram().arg("--keys").output().unwrap();
+    assert!(output.status.success());
+    let generated = String::from_utf8(output.stdout).unwrap();
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/keys.md"))
+            .unwrap();
+    assert!(
+        generated == committed,
+        "docs/keys.md is out of date: run `cargo run -p vram-cli -- --keys > docs/keys.md`"
+    );
+    let help = String::from_utf8(vram().arg("--help").output().unwrap().stdout).unwrap();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for field in vram_core::input::link::all_fields() {
+        let accepts = field
+            .accepts()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(help.contains(&accepts), "--help lacks {accepts:?}");
+    }
+    // The limits the issue found disagreeing, as the code checks them.
+    for (key, words) in [
+        (
+            "expert_ffn",
+            "whole, 0 to 16777216 (features); with experts: at least 1",
+        ),
+        (
+            "lin_k_dim",
+            "whole, 0 to 65536 (features); with full_every 2 or more: at least 1",
+        ),
+        ("full_every", "0 or 1: no linear attention; 2 to layers + 1"),
+        ("acct", "megatron: with a model"),
+        ("largest_layer", "without a model: at most the model's size"),
+        ("nodes", "GPUs per node × nodes at most 1048576"),
+    ] {
+        let row = committed
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{key}` |")))
+            .unwrap();
+        assert!(row.contains(words), "{row}");
+    }
 }
