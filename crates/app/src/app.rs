@@ -104,12 +104,13 @@ mod sections {
     /// What the step's time assumes (a fold).
     pub const SPEED: [Field; 6] = [Mfu, Tflops, Achieved, OverlapGrad, Tokens, Price];
     /// Accounting, and what each framework keeps and moves (a fold).
-    pub const FRAMEWORK: [Field; 15] = [
+    pub const FRAMEWORK: [Field; 16] = [
         Accounting,
         Framework,
         Attention,
         Offload,
         OffloadTo,
+        HostMemory,
         BufferFactor,
         LargestLayer,
         ZeroInit,

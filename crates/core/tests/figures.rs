@@ -89,3 +89,59 @@ fn the_reported_cases() {
     check("model=llama2-7b&gpu=h100-80gb&stage=3&framework=hf").unwrap();
     check("model=glm-4.5-air&gpu=mi355x&seq=8192&nodes=8&tp=4&pp=2&cp=8").unwrap();
 }
+
+/// Issue 41, failure 5: every figure is finite, or explicitly unbounded. With
+/// everything offloaded the GPUs' memory sets no limit on the model: the
+/// memory offload goes to does when given (`host_mem`), and the report says
+/// which bounds it; the CSV never holds `inf`.
+#[test]
+fn every_figure_is_finite_or_explicitly_unbounded() {
+    use vram_core::report::LargestModelBound;
+    for model in [
+        "",
+        "model=llama2-7b&",
+        "model=mixtral-8x7b&",
+        "model=deepseek-v3&nodes=32&",
+    ] {
+        for rest in [
+            "stage=3&offload=all",
+            "stage=3&offload=all&host_mem=2048",
+            "stage=3&offload=all&offload_to=nvme&host_mem=8000",
+            "stage=2&offload=optimizer",
+            "acct=deepspeed&stage=3&offload=all",
+            "",
+        ] {
+            let link = format!("{model}{rest}");
+            let report = decode(&link).config.report().unwrap();
+            let csv = vram_core::report::export::csv(&report);
+            assert!(
+                !csv.contains("inf") && !csv.contains("NaN"),
+                "{link}\n{csv}"
+            );
+            for row in &report.strategies {
+                for bytes in [row.memory.total, row.headroom, row.step.peak().1] {
+                    assert!(bytes.get().is_finite(), "{link}: {row:?}");
+                }
+                let bound = row.largest_model_bound();
+                assert_eq!(
+                    row.max_params.get().is_finite(),
+                    bound != LargestModelBound::Unbounded,
+                    "{link}: {:?}",
+                    row.strategy
+                );
+                if rest.contains("host_mem") && row.strategy == Strategy::Zero3 && row.fits {
+                    assert_eq!(bound, LargestModelBound::OffloadMemory, "{link}");
+                }
+            }
+        }
+    }
+    // The lesson's 7 B on 8 GPUs, ZeRO-3 offloading everything to 2,048 GB of
+    // RAM a node: 16 B a parameter over the node's 8 GPUs' shards, 112 GB
+    // for 7 B, so 2,048 GB hold 128 B.
+    let report = decode("stage=3&offload=all&host_mem=2048")
+        .config
+        .report()
+        .unwrap();
+    let zero3 = report.strategy(Strategy::Zero3);
+    assert!((zero3.max_params.billions() - 128.0).abs() < 1e-9);
+}

@@ -37,6 +37,7 @@ pub fn table_words(t: &Text) -> TableWords<'static> {
         no: t.no,
         not_run: t.not_run,
         none: t.none,
+        unbounded: t.unbounded,
     }
 }
 

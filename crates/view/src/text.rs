@@ -139,6 +139,7 @@ texts! {
     free: &'static str = "{} free", "余 {}";
     over: &'static str = "{} over", "超 {}";
     none: &'static str = "none", "无";
+    unbounded: &'static str = "no GPU limit", "不受显存限制";
     copy_link: &'static str = "Copy link", "复制链接";
     copy_markdown: &'static str = "Copy results as Markdown", "复制结果（Markdown 表格）";
     markdown_copied: &'static str = "Markdown table copied.", "Markdown 表格已复制。";
@@ -328,6 +329,10 @@ texts! {
     offload: [&'static str; 3] = ["Nothing", "Optimizer states", "Optimizer + parameters"],
         ["不卸载", "优化器状态", "优化器 + 参数"];
     label_offload_to: &'static str = "Offload to", "卸载到";
+    label_host_mem: &'static str = "Offload memory per node", "每节点卸载容量";
+    hint_host_mem: &'static str =
+        "The host RAM (or NVMe) per node that offload goes to: it bounds the largest model once the GPUs hold nothing per parameter.",
+        "卸载目标（主机内存或 NVMe）每节点的容量：GPU 不再按参数存放任何内容时，它决定最大可训练模型。";
     offload_to: [&'static str; 2] = ["CPU memory", "NVMe"], ["CPU 内存", "NVMe"];
     label_method: &'static str = "Fine-tuning method", "微调方法";
     method: [&'static str; 3] = ["Full (every parameter)", "LoRA (16-bit base)", "QLoRA (quantised base)"],
@@ -802,6 +807,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Accounting => (t.label_accounting, "", None),
         Field::Offload => (t.label_offload, "", None),
         Field::OffloadTo => (t.label_offload_to, "", None),
+        Field::HostMemory => (t.label_host_mem, t.unit_gb, Some(t.hint_host_mem)),
         Field::Nodes => (t.label_nodes, t.unit_nodes, Some(t.hint_nodes)),
         Field::LargestLayer => (
             t.label_largest_layer,

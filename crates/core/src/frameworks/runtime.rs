@@ -253,6 +253,11 @@ pub struct Runtime {
     pub speed: crate::time::Speed,
     /// Who shards the ZeRO-3 column: DeepSpeed or FSDP2.
     pub sharding: Sharding,
+    /// The memory per node offload goes to (RAM, or NVMe with NVMe offload),
+    /// in GB (10^9 bytes), when given: the largest model's bound once the
+    /// GPUs hold nothing per parameter.
+    #[serde(default)]
+    pub host_mem_gb: Option<f64>,
 }
 
 impl Default for Runtime {
@@ -273,6 +278,7 @@ impl Default for Runtime {
             shard_group: None,
             speed: crate::time::Speed::DEFAULT,
             sharding: Sharding::DeepSpeed,
+            host_mem_gb: None,
         }
     }
 }

@@ -1408,6 +1408,19 @@ fields! {
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.conv_kernel),
     )
     },
+    /// The memory per node that offload goes to (the host's RAM, or its
+    /// NVMe with `offload_to=nvme`): what bounds the largest model once the
+    /// GPUs hold nothing per parameter (ZeRO-Infinity).
+    HostMemory => Declaration {
+        key: "host_mem",
+        label: "offload memory per node (host RAM, or NVMe)",
+        value: number(Unit::Gb, 1.0, 1e7),
+        optional: true,
+        needs: Some(|t| beyond(t, Field::Offload, "none")),
+        read: |c| optional_text(c.runtime.host_mem_gb),
+        write: |c, f, t| set(&mut c.runtime.host_mem_gb, f.parse_number(t).map(Some)),
+        ..BASE
+    },
 }
 
 /// An optional count's text: empty when unset.

@@ -165,6 +165,10 @@ pub struct StrategyJson {
     pub label: &'static str,
     pub max_micro_batch: Option<u32>,
     pub max_params: Figure,
+    /// What bounds `max_params`: `gpu_memory`, `offload_memory` (`host_mem`),
+    /// or `none` (everything offloaded and `host_mem` not given: then
+    /// `max_params`' value is null).
+    pub max_params_bound: &'static str,
     pub nvme_per_node: Figure,
     pub offload: &'static str,
     pub optimizer_states: Figure,
@@ -479,6 +483,7 @@ impl StrategyJson {
             label: row.strategy.label(),
             max_micro_batch: row.max_micro_batch,
             max_params: figure(row.max_params.get(), "parameters"),
+            max_params_bound: row.largest_model_bound().id(),
             nvme_per_node: bytes(row.beyond.nvme_per_node),
             offload: row.beyond.offload.key(),
             optimizer_states: bytes(row.memory.optimizer_states),

@@ -15,7 +15,7 @@ use crate::frameworks::deepspeed::Offload;
 use crate::frameworks::hf::{
     hf_activation_memory, hf_step_transients, Framework, HfLora, Numerics,
 };
-use crate::frameworks::runtime::{Accounting, BeyondGpu, Runtime};
+use crate::frameworks::runtime::{Accounting, BeyondGpu, OffloadDevice, Runtime};
 use crate::input::{Field, InputError};
 use crate::memory::activations::stage_activations;
 use crate::memory::activations::{
@@ -359,6 +359,7 @@ impl Report {
     ) {
         let microbatches = model.and_then(|m| microbatches_of(m.micro_batch));
         let largest = model.map(|m| runtime.gathered_unit(&m.architecture, m.ep));
+        let offload_room = runtime.host_mem_gb.map(Bytes::from_gb);
         let step = model.map(|m| (m.architecture, m.activation_setup(self.setup.precision())));
         let adapters = self.setup.adapters();
         let precision = self.setup.precision();
@@ -486,6 +487,15 @@ impl Report {
                             Bytes::new(usable.get() - beside_states.get()),
                             placement.bytes_per_param,
                             fits_peak,
+                            offload_room.and_then(|room| {
+                                let beyond = match runtime.offload_device {
+                                    OffloadDevice::Cpu => placement.beyond.cpu_per_node,
+                                    OffloadDevice::Nvme => placement.beyond.nvme_per_node,
+                                };
+                                // Offloaded bytes on each node per parameter of this share.
+                                let per_param = beyond.get() / setup.params().get();
+                                (per_param > 0.0).then(|| ParamCount::new(room.get() / per_param))
+                            }),
                         )
                         .get()
                             * scale,
@@ -882,14 +892,59 @@ impl Report {
 
 /// The largest model whose per-parameter bytes fit in `room`; when the GPUs
 /// hold nothing per parameter (everything offloaded, ZeRO-Infinity), GPU
-/// memory no longer bounds the model: infinite if the rest `fits`, else none.
-fn max_params(room: Bytes, per_param: BytesPerParam, fits: bool) -> ParamCount {
+/// memory no longer bounds the model: if the rest `fits`, the memory offload
+/// goes to does (`offloaded`, when its size is given), else nothing does
+/// (infinite: [`StrategyReport::largest_model_bound`] says so); none if the
+/// rest does not fit.
+fn max_params(
+    room: Bytes,
+    per_param: BytesPerParam,
+    fits: bool,
+    offloaded: Option<ParamCount>,
+) -> ParamCount {
     let per_param = per_param.total();
     ParamCount::new(match (per_param > 0.0, fits) {
         (true, _) => (room.get() / per_param).max(0.0),
-        (false, true) => f64::INFINITY,
+        (false, true) => offloaded.map_or(f64::INFINITY, |p| p.get()),
         (false, false) => 0.0,
     })
+}
+
+/// What bounds a strategy's largest model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LargestModelBound {
+    /// The GPUs' memory: they hold bytes per parameter.
+    GpuMemory,
+    /// The memory offload goes to (`host_mem`): the GPUs hold nothing per parameter.
+    OffloadMemory,
+    /// Nothing the configuration gives: the GPUs hold nothing per parameter
+    /// and the memory offload goes to is not given (`host_mem`).
+    Unbounded,
+}
+
+impl LargestModelBound {
+    /// Its id in the JSON: `gpu_memory`, `offload_memory`, `none`.
+    pub const fn id(self) -> &'static str {
+        match self {
+            LargestModelBound::GpuMemory => "gpu_memory",
+            LargestModelBound::OffloadMemory => "offload_memory",
+            LargestModelBound::Unbounded => "none",
+        }
+    }
+}
+
+impl StrategyReport {
+    /// What bounds [`max_params`](Self::max_params): the GPUs' memory, the
+    /// memory offload goes to, or nothing given (then it is infinite).
+    pub fn largest_model_bound(&self) -> LargestModelBound {
+        if self.bytes_per_param.total() > 0.0 {
+            LargestModelBound::GpuMemory
+        } else if self.max_params.get().is_finite() {
+            LargestModelBound::OffloadMemory
+        } else {
+            LargestModelBound::Unbounded
+        }
+    }
 }
 
 /// The fewest GPUs (up to [`Field::Gpus`]' limit) with which `params` parameters

@@ -227,6 +227,9 @@ pub struct TableWords<'a> {
     pub not_run: &'a str,
     /// No number of GPUs will do.
     pub none: &'a str,
+    /// The GPUs' memory sets no limit on the model (everything offloaded,
+    /// and the memory offload goes to not given).
+    pub unbounded: &'a str,
 }
 
 impl TableWords<'static> {
@@ -254,6 +257,7 @@ impl TableWords<'static> {
         no: "no",
         not_run: "n/a",
         none: "none",
+        unbounded: "no GPU limit",
     };
 }
 
@@ -298,6 +302,7 @@ impl Cell {
         match self {
             Cell::Strategy(strategy) => strategy.label().to_string(),
             Cell::Bytes(bytes) => format_bytes_like(bytes, unit, like.unwrap_or(bytes)),
+            Cell::Params(params) if !params.get().is_finite() => words.unbounded.to_string(),
             Cell::Params(params) => format_params(params),
             Cell::Verdict(Verdict::Fits) => words.yes.to_string(),
             Cell::Verdict(Verdict::DoesNotFit) => words.no.to_string(),
@@ -316,6 +321,8 @@ impl Cell {
         match self {
             Cell::Strategy(strategy) => strategy.id().to_string(),
             Cell::Bytes(bytes) => shortest_decimal(bytes.get()),
+            // No figure where nothing bounds it (the JSON says why).
+            Cell::Params(params) if !params.get().is_finite() => String::new(),
             Cell::Params(params) => shortest_decimal(params.get()),
             Cell::Verdict(verdict) => (verdict == Verdict::Fits).to_string(),
             Cell::Gpus(gpus) => gpus.map(|g| g.to_string()).unwrap_or_default(),
