@@ -1,6 +1,7 @@
 //! The shared-link decoder on arbitrary bytes: it must never panic, every
-//! configuration it yields must be valid, and re-encoding it must read back
-//! to the same configuration with no problem.
+//! configuration it yields must be valid, every problem must name a key the
+//! link wrote, and the link written back must decode to the same
+//! configuration with no problem and be written the same way again.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -11,10 +12,23 @@ fuzz_target!(|data: &[u8]| {
     let decoded = decode(&query);
     let report = decoded.config.report();
     assert!(report.is_ok(), "decoded an invalid configuration from {query:?}");
-    let again = decode(&encode(&decoded.config));
-    assert!(again.problems.is_empty());
-    assert_eq!(again.config, decoded.config);
+    let written = encode(&decoded.config);
+    let again = decode(&written);
+    assert!(again.problems.is_empty(), "{written}: {:?}", again.problems);
+    assert_eq!(again.config, decoded.config, "{written}");
+    assert_eq!(encode(&again.config), written);
+    let keys: Vec<String> = form_urlencoded::parse(query.trim_start_matches('?').as_bytes())
+        .map(|(key, _)| key.into_owned())
+        .collect();
     for problem in &decoded.problems {
-        let _ = problem.to_string();
+        assert!(keys.contains(&problem.key), "{problem} names a key not in {query:?}");
+    }
+    // Every figure finite, or explicitly unbounded.
+    if let Ok(report) = report {
+        for row in &report.strategies {
+            assert!(row.memory.total.get().is_finite() && row.step.peak().1.get().is_finite());
+            let unbounded = row.largest_model_bound() == vram_core::report::LargestModelBound::Unbounded;
+            assert_eq!(row.max_params.get().is_finite(), !unbounded);
+        }
     }
 });
