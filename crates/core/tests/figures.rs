@@ -2,6 +2,8 @@
 //! largest micro-batch is one the table says fits, and one more is one it
 //! says does not, on every model preset, with and without a layout, under
 //! Megatron-LM's and Hugging Face's accounting.
+//! Native only: tens of thousands of reports, and proptest does not target wasm32.
+#![cfg(not(target_arch = "wasm32"))]
 
 use vram_core::input::link::decode;
 use vram_core::model::architecture::MODEL_PRESETS;

@@ -5,6 +5,8 @@
 //! Not random: every model preset (and no model) × every GPU preset's memory
 //! × every key × the values its declaration names (its limits, their
 //! neighbours, a middle value, each choice, each preset, the dense default 0).
+//! Native only: tens of thousands of reports, and proptest does not target wasm32.
+#![cfg(not(target_arch = "wasm32"))]
 
 use vram_core::gpu::GPU_PRESETS;
 use vram_core::input::link::{decode, encode};
