@@ -152,6 +152,7 @@ texts! {
     link_problems_heading: &'static str = "Some values in this link could not be used:",
         "链接中有些值无法使用：";
     link_problem: &'static str = "“{}”: {} The default, {}, is used.", "“{}”：{}已改用默认值 {}。";
+    link_err_other: &'static str = "{}: {}", "{}：{}";
     link_version: &'static str = "“{}”: unknown link version; read as version 1.",
         "“{}”：未知的链接版本，按版本 1 读取。";
     chart_memory_heading: &'static str = "Memory per GPU, by part", "每张 GPU 的显存构成";
@@ -685,6 +686,18 @@ fn shown_as(field: Field) -> fn(f64) -> String {
 pub fn link_problem(t: &Text, problem: &LinkProblem) -> String {
     let written = format!("{}={}", problem.key, problem.value);
     match &problem.error {
+        // An error of another field than the key's (hidden=1 makes the model
+        // too small) names that field: “hidden=1”: Model size: …
+        Some(error) if error.field.key() != problem.key => {
+            let named = fill(
+                t.link_err_other,
+                &[
+                    field_text(t, error.field).label,
+                    &field_error_for_link(t, error),
+                ],
+            );
+            fill(t.link_problem, &[&written, &named, &problem.used])
+        }
         Some(error) => fill(
             t.link_problem,
             &[&written, &field_error_for_link(t, error), &problem.used],
@@ -942,6 +955,21 @@ mod tests {
 
     /// Entries that one language leaves empty: Chinese has no plural ending.
     const EMPTY_IN_ONE: &[&str] = &["plural_s", "subtitle", "word_space"];
+
+    /// Issue 41, failure 6: a link's problem names the key the link wrote,
+    /// the other field it conflicts with and the value used instead, in
+    /// both languages.
+    #[test]
+    fn a_link_problem_names_the_key_written_and_the_field_it_breaks() {
+        let decoded = vram_core::input::link::decode("?model=qwen3-0.6b&hidden=1");
+        let problem = &decoded.problems[0];
+        let en = link_problem(&EN, problem);
+        assert!(en.starts_with("“hidden=1”: Model size: "), "{en}");
+        assert!(en.ends_with("The default, 1024, is used."), "{en}");
+        let zh = link_problem(&ZH, problem);
+        assert!(zh.starts_with("“hidden=1”：模型规模："), "{zh}");
+        assert!(zh.ends_with("已改用默认值 1024。"), "{zh}");
+    }
 
     #[test]
     fn every_string_is_translated() {
