@@ -2,12 +2,15 @@
 //! a Leptos view ([`PlansTable`]), every plan on a chart ([`render`]), in the
 //! page's words.
 
-use vram_core::format::{format_bytes, format_number, format_seconds, Lang};
-use vram_core::input::link;
+use vram_core::format::{format_bytes, format_number, format_seconds};
 use vram_core::time::plans::{Plan, Ranking};
 use vram_core::Config;
+#[cfg(feature = "dom")]
+use vram_core::{format::Lang, input::link};
 
+#[cfg(feature = "dom")]
 use leptos::prelude::*;
+#[cfg(feature = "dom")]
 use wasm_bindgen::JsCast;
 
 use crate::text::{self, LazyText, Text};
@@ -49,7 +52,12 @@ fn layers(config: &Config) -> u32 {
 
 /// The words of one plan's cells: layout, strategy, recomputation, offload,
 /// micro-batch × microbatches, memory per GPU, step time and tokens per second.
-fn plan_cells(t: &Text, w: &LazyText, plan: &Plan, config: &Config) -> [(&'static str, String); 8] {
+pub fn plan_cells(
+    t: &Text,
+    w: &LazyText,
+    plan: &Plan,
+    config: &Config,
+) -> [(&'static str, String); 8] {
     let recompute = recompute_words(t, w, plan, config);
     let offload = vram_core::Offload::ALL
         .iter()
@@ -145,7 +153,7 @@ pub fn verdict(t: &Text, w: &LazyText, ranking: &Ranking, config: &Config) -> Op
 
 /// How many plans fit, in `t`'s words, and how much of the cluster was
 /// searched when not all of it; or why there are none to rank.
-fn plans_count(w: &LazyText, config: &Config, ranking: &Ranking) -> String {
+pub fn plans_count(w: &LazyText, config: &Config, ranking: &Ranking) -> String {
     use vram_core::time::plans::{no_plans, NoPlans};
     if let Some(why) = no_plans(config) {
         return match why {
@@ -206,6 +214,7 @@ pub fn current_row(config: &Config, plans: &[Plan]) -> Option<usize> {
 /// first as a table, each row's cells labelled for the phone layout and its
 /// button carrying the link of the configuration it applies (the page listens
 /// for the click on the table's place); the row `config` already is, marked.
+#[cfg(feature = "dom")]
 #[component]
 pub fn PlansTable(
     t: &'static Text,
@@ -270,6 +279,7 @@ pub fn PlansTable(
     }
 }
 
+#[cfg(feature = "dom")]
 thread_local! {
     /// The table mounted last, unmounted when the next one is drawn.
     static MOUNTED: std::cell::RefCell<Option<Box<dyn std::any::Any>>> =
@@ -281,6 +291,7 @@ thread_local! {
 /// `before`, when not empty, is the link of the configuration a plan was
 /// applied to, to say what it changed. Run by the lazily loaded module
 /// (`crates/lazy`).
+#[cfg(feature = "dom")]
 pub fn render(
     query: &str,
     before: &str,
@@ -318,6 +329,7 @@ pub fn render(
 mod tests {
     use super::*;
     use crate::text::{EN, ZH};
+    use vram_core::input::link;
 
     /// Issue 25: "Use" marks the applied plan and keeps it marked once the
     /// plans are ranked again for the configuration it made, and says what
