@@ -320,9 +320,98 @@ pub fn inline_elements<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
     found
 }
 
-/// The transfer-size budget of the first view: HTML, JavaScript, WebAssembly,
-/// CSS and fonts, each compressed with gzip at level 9, summed (bytes).
-pub const FIRST_VIEW_BUDGET_BYTES: u64 = 200_000;
+/// How far a served file may grow past its baseline before the ratchet
+/// fails: 2 %. Bytes are a cost to justify, not a wall: the commit that moves
+/// the baseline says what they bought (CONTRIBUTING.md).
+pub const RATCHET_GROWTH: f64 = 0.02;
+
+/// The checked-in baseline of every served file's gzip -9 bytes.
+pub fn baseline_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sizes.baseline")
+}
+
+/// A served file's name without the build's content hash
+/// (`vram-app-3dfc4c2f2dde19e0_bg.wasm` is `vram-app_bg.wasm`), so that a
+/// baseline line names the same file from build to build.
+pub fn stable_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(dash) = rest.find('-') {
+        let after = &rest[dash + 1..];
+        let hex = after.chars().take_while(|c| c.is_ascii_hexdigit()).count();
+        out.push_str(&rest[..dash]);
+        if hex == 16 {
+            rest = &after[16..];
+        } else {
+            out.push('-');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Every file the page serves (the first view, the lazily loaded module,
+/// the host pages' embed.js) by its [`stable_name`], with its gzip -9 bytes.
+pub fn served_sizes(dist: &Path) -> Vec<(String, u64)> {
+    let mut sizes: Vec<(String, u64)> = first_view_sizes(dist)
+        .into_iter()
+        .map(|f| (stable_name(&f.name), f.gzip))
+        .collect();
+    for name in ["lazy/vram_lazy_bg.wasm", "lazy/vram_lazy.js", "embed.js"] {
+        if let Ok(bytes) = std::fs::read(dist.join(name)) {
+            sizes.push((name.to_string(), gzip9(&bytes).len() as u64));
+        }
+    }
+    sizes.sort();
+    sizes
+}
+
+/// Reads a baseline: `bytes<TAB>name` a line, `#` comments.
+pub fn read_baseline(text: &str) -> Vec<(String, u64)> {
+    text.lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .filter_map(|line| {
+            let (bytes, name) = line.split_once('\t')?;
+            Some((name.trim().to_string(), bytes.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// Writes `sizes` as a baseline.
+pub fn write_baseline(sizes: &[(String, u64)]) -> String {
+    let mut text = String::from(
+        "# gzip -9 bytes of every file the page serves (tests/budget.rs, CONTRIBUTING.md).\n\
+         # A file may grow 2 % past its line; the commit that moves a line says what the bytes bought.\n",
+    );
+    for (name, bytes) in sizes {
+        text.push_str(&format!("{bytes}\t{name}\n"));
+    }
+    text
+}
+
+/// What the ratchet refuses: a file more than [`RATCHET_GROWTH`] past its
+/// baseline, a file the baseline does not know, a baseline line no file has.
+pub fn ratchet(baseline: &[(String, u64)], built: &[(String, u64)]) -> Vec<String> {
+    let mut refused = Vec::new();
+    for (name, bytes) in built {
+        match baseline.iter().find(|(n, _)| n == name) {
+            None => refused.push(format!("{name}: {bytes} B, not in the baseline")),
+            Some((_, before)) if *bytes as f64 > *before as f64 * (1.0 + RATCHET_GROWTH) => refused
+                .push(format!(
+                    "{name}: {bytes} B, {:+.1} % past its baseline of {before} B",
+                    (*bytes as f64 / *before as f64 - 1.0) * 100.0
+                )),
+            Some(_) => {}
+        }
+    }
+    for (name, _) in baseline {
+        if !built.iter().any(|(n, _)| n == name) {
+            refused.push(format!("{name}: in the baseline, not built"));
+        }
+    }
+    refused
+}
 
 /// One file of the first view: its name, raw size and gzip -9 size in bytes.
 #[derive(Debug, Clone)]
