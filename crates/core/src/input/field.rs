@@ -296,21 +296,6 @@ pub struct Declaration {
     pub write: Write,
 }
 
-/// A declaration as the build keeps it: whole natively; in WebAssembly without
-/// its English label, which only the CLI and the errors' English words use
-/// (the page words every field itself, `vram_view::text::field_text`), so
-/// that the labels' text stays out of the page's first view.
-const fn for_target(declaration: Declaration) -> Declaration {
-    if cfg!(target_arch = "wasm32") {
-        Declaration {
-            label: "",
-            ..declaration
-        }
-    } else {
-        declaration
-    }
-}
-
 /// The defaults of a declaration's optional parts.
 const BASE: Declaration = Declaration {
     key: "",
@@ -341,7 +326,7 @@ macro_rules! fields {
         }
 
         /// Every field's declaration, at its index.
-        static DECLARATIONS: [Declaration; Field::ALL.len()] = [$(for_target($declaration),)*];
+        static DECLARATIONS: [Declaration; Field::ALL.len()] = [$($declaration,)*];
     };
 }
 
@@ -1675,7 +1660,7 @@ impl Field {
     }
 
     /// What the field is, in English words, without its unit (see
-    /// [`unit`](Self::unit)); empty in WebAssembly ([`for_target`]).
+    /// [`unit`](Self::unit)).
     pub fn label(self) -> &'static str {
         self.declaration().label
     }
@@ -1694,9 +1679,6 @@ impl Field {
     /// apply. `--help` and `vram --keys` (docs/keys.md) print it beside the
     /// limits, so that the documented limits are the checked ones.
     pub fn rule(self) -> &'static str {
-        if cfg!(target_arch = "wasm32") {
-            return "";
-        }
         match self {
             Field::Params => "a model's architecture gives its own size, within the same limits",
             Field::Gpus => "GPUs per node × nodes at most 1048576",
@@ -2207,10 +2189,8 @@ mod tests {
         ));
     }
 
-    // The English words are the CLI's: the WebAssembly build leaves the
-    // fields' labels out (`for_target`), so this runs natively only.
-    #[cfg(not(target_arch = "wasm32"))]
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
     fn messages_name_the_field_and_its_key() {
         let message = Field::Gpus.parse_count("0").unwrap_err().to_string();
         assert_eq!(
@@ -2357,11 +2337,7 @@ mod declaration_tests {
                 !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
                 "{field:?}: key {key:?}"
             );
-            assert!(
-                field.label().is_empty() == cfg!(target_arch = "wasm32"),
-                "{field:?}: label {:?}",
-                field.label()
-            );
+            assert!(!field.label().is_empty(), "{field:?} has no label");
             match field.declaration().value {
                 Value::Number { limits, .. } => assert!(limits.min <= limits.max, "{field:?}"),
                 Value::Choice(choices) | Value::List(choices) => {
