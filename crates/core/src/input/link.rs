@@ -358,7 +358,7 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             }
             Err(error) if error.field == Field::Sharding => {
                 problems.push(set_aside(pairs, Field::Sharding, error));
-                config.runtime.sharding = crate::Sharding::DeepSpeed;
+                config.runtime.sharding = crate::frameworks::runtime::Sharding::DeepSpeed;
             }
             Err(error) if error.field == Field::ShardGroup => {
                 problems.push(set_aside(pairs, Field::ShardGroup, error));

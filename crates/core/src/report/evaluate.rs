@@ -242,7 +242,7 @@ impl Config {
             }
         }
         // DeepSpeed's estimator knows no FSDP2.
-        if self.runtime.sharding == crate::Sharding::Fsdp2
+        if self.runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2
             && self.runtime.accounting == Accounting::DeepSpeed
         {
             return Err(Field::Sharding.error(InputErrorKind::NotInDeepSpeed));

@@ -333,7 +333,7 @@ impl Cell {
 }
 
 /// The strategy table of a report: the columns it shows and one row of cells
-/// per strategy, in [`crate::Strategy::ALL`]'s order.
+/// per strategy, in [`crate::memory::Strategy::ALL`]'s order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
     /// The columns shown, in order.
