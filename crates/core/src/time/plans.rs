@@ -526,22 +526,32 @@ impl Search<'_> {
                     recomputes.push((Recompute::Full, block));
                 }
             }
+            let offload_accepted: Vec<bool> = Offload::ALL
+                .iter()
+                .map(|&offload| {
+                    Choice {
+                        layout,
+                        ep,
+                        strategy: Strategy::Ddp,
+                        offload,
+                        recompute: Recompute::None,
+                        checkpointing: Checkpointing::EVERY_LAYER,
+                        micro_batch: micro_batches[0].0,
+                    }
+                    .accepted(self.config)
+                })
+                .collect();
             for (recompute, checkpointing) in recomputes {
                 let mut found: Vec<Option<Plan>> = vec![None; combos.len()];
-                // A choice the report refuses is never ranked.
+                // A choice the report refuses is never ranked: checked once
+                // per offload (the report's rules look at the layout, EP and
+                // offload; the strategy shown and the recomputation the
+                // search builds within a chunk change nothing they check).
                 let accepted: Vec<bool> = combos
                     .iter()
-                    .map(|&(strategy, offload)| {
-                        Choice {
-                            layout,
-                            ep,
-                            strategy,
-                            offload,
-                            recompute,
-                            checkpointing,
-                            micro_batch: micro_batches[0].0,
-                        }
-                        .accepted(self.config)
+                    .map(|&(_, offload)| {
+                        let at = Offload::ALL.iter().position(|&o| o == offload).unwrap_or(0);
+                        offload_accepted[at]
                     })
                     .collect();
                 for (i, &(micro_batch, microbatches)) in micro_batches.iter().enumerate() {
