@@ -473,6 +473,9 @@ texts! {
     hint_shard_group: &'static str = "ZeRO shards within groups of this many GPUs (HSDP, MiCS); empty: all.",
         "ZeRO 在每组这么多块 GPU 内分片（HSDP、MiCS）；留空：全部。";
     label_overlap_grad: &'static str = "Overlap gradient reduction", "梯度归约与反向传播重叠";
+    hint_overlap_grad: &'static str =
+        "Megatron-LM's --overlap-grad-reduce, DeepSpeed's overlap_comm: the data-parallel reduction runs during the last microbatch's backward pass.",
+        "即 Megatron-LM 的 --overlap-grad-reduce、DeepSpeed 的 overlap_comm：数据并行的梯度归约在最后一个微批次的反向传播期间进行。";
     err_divides: &'static str = "Must divide {}; {} would.", "必须整除{}；{} 可以。";
     splits_gpus: &'static str = "the {} GPUs", "GPU 总数 {}";
     splits_heads: &'static str = "the {} attention heads", "注意力头数 {}";
@@ -811,7 +814,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Network => (t.label_network, t.unit_bandwidth, Some(t.hint_links)),
         Field::Tokens => (t.label_tokens, t.unit_billion_tokens, None),
         Field::Price => (t.label_price, "", None),
-        Field::OverlapGrad => (t.label_overlap_grad, "", None),
+        Field::OverlapGrad => (t.label_overlap_grad, "", Some(t.hint_overlap_grad)),
         Field::ShardGroup => (t.label_shard_group, t.unit_gpus, Some(t.hint_shard_group)),
         Field::PpFirst => (t.label_pp_first, "", Some(t.hint_pp_uneven)),
         Field::PpLast => (t.label_pp_last, "", None),
