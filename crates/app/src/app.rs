@@ -9,8 +9,8 @@ use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vram_core::config::ModelSpec;
+use vram_core::decimal::shortest_decimal;
 use vram_core::frameworks::runtime::BANDWIDTH_PRESETS;
-use vram_core::input::decimal::shortest_decimal;
 use vram_core::input::link::{self, LinkProblem};
 use vram_core::{Config, Field, Part, Report};
 

@@ -1,8 +1,8 @@
 //! The strategy table and the one-line verdict above it.
 
 use leptos::prelude::*;
+use vram_core::decimal::shortest_decimal;
 use vram_core::format::{format_bytes, format_params, format_percent, MemoryUnit};
-use vram_core::input::decimal::shortest_decimal;
 use vram_core::report::table::{Cell, Column, TableWords, Verdict};
 use vram_core::{Bytes, Report, Strategy};
 

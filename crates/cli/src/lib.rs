@@ -5,10 +5,10 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use vram_core::decimal::shortest_decimal;
 use vram_core::format::{
     format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
 };
-use vram_core::input::decimal::shortest_decimal;
 use vram_core::input::link::{self, all_fields, value_of};
 use vram_core::memory::step::Phase;
 use vram_core::report::table::{Align, Column, Table, TableWords};

@@ -34,7 +34,7 @@ mod benches {
     /// `data-value` and in the link: the page writes some 60 per update.
     #[divan::bench]
     fn shortest_decimal_of_a_figure() -> String {
-        vram_core::input::decimal::shortest_decimal(divan::black_box(13.476_831_232))
+        vram_core::decimal::shortest_decimal(divan::black_box(13.476_831_232))
     }
 
     /// The shared link of a configuration with a model: written on every update.

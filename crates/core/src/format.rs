@@ -161,7 +161,7 @@ pub fn format_number(value: f64) -> String {
         )
     } else {
         // Past 2^53 no decimal is significant: the whole part, as Rust prints it.
-        crate::input::decimal::shortest_decimal(magnitude.round())
+        crate::decimal::shortest_decimal(magnitude.round())
     };
     let trimmed = if fixed.contains('.') {
         fixed.trim_end_matches('0').trim_end_matches('.')

@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod decimal;
 pub mod format;
 pub mod frameworks;
 pub mod gpu;

@@ -291,18 +291,6 @@ proptest! {
     }
 
     #[test]
-    fn shortest_decimal_reads_back_and_matches_rust(bits in any::<u64>()) {
-        let value = f64::from_bits(bits);
-        let text = vram_core::input::decimal::shortest_decimal(value);
-        if value.is_finite() && (value.abs() >= 1e-10 || value == 0.0) && value.abs() < 3e22 {
-            prop_assert_eq!(vram_core::input::decimal::parse_decimal(&text), Some(value.abs()).map(|v| if value < 0.0 { -v } else { v }), "{}", text);
-            // As short as Rust's own (on an exact tie the two may round differently).
-            let rust = if value == 0.0 { "0".to_string() } else { value.to_string() };
-            prop_assert_eq!(text.len(), rust.len(), "{} vs {}", text, rust);
-        }
-    }
-
-    #[test]
     fn numeric_fields_accept_exactly_their_limits(value in any::<f64>()) {
         for field in [Field::Params, Field::GpuMemory, Field::Overhead, Field::LargestLayer, Field::MaxLive, Field::Bandwidth] {
             let limits = field.limits().unwrap();
@@ -313,38 +301,6 @@ proptest! {
                 prop_assert_eq!(v.to_bits(), value.to_bits());
             }
         }
-    }
-}
-
-// The page's own decimal parser against the standard library's.
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(20_000))]
-
-    #[test]
-    fn decimal_parser_reads_back_every_printed_value(value in prop_oneof![0.0f64..1.0, 1e-3f64..1e7, 1e-12f64..1e-3]) {
-        let text = value.to_string();
-        prop_assert_eq!(vram_core::input::decimal::parse_decimal(&text).map(f64::to_bits), Some(value.to_bits()), "{}", text);
-    }
-
-    #[test]
-    fn decimal_parser_agrees_with_std_on_decimal_strings(
-        whole in "[0-9]{0,9}",
-        fraction in "[0-9]{0,10}",
-        exponent in -8i32..8,
-        negative in any::<bool>(),
-    ) {
-        prop_assume!(!(whole.is_empty() && fraction.is_empty()));
-        let text = format!("{}{whole}.{fraction}e{exponent}", if negative { "-" } else { "" });
-        let std: f64 = text.parse().unwrap();
-        prop_assert_eq!(vram_core::input::decimal::parse_decimal(&text).map(f64::to_bits), Some(std.to_bits()), "{}", text);
-    }
-
-    #[test]
-    fn decimal_parser_is_within_one_ulp_on_long_mantissas(digits in "[1-9][0-9]{19,30}", point in 0usize..20) {
-        let text = format!("{}.{}", &digits[..point + 1], &digits[point + 1..]);
-        let std: f64 = text.parse().unwrap();
-        let ours = vram_core::input::decimal::parse_decimal(&text).unwrap();
-        prop_assert!(ours.to_bits().abs_diff(std.to_bits()) <= 1, "{} {} {}", text, ours, std);
     }
 }
 

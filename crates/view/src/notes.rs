@@ -58,7 +58,7 @@ fn adapters_note(
             report.fine_tuning.method_label(),
             &format_number(trainable),
             &format_number(all),
-            &vram_core::input::decimal::shortest_decimal((trainable / all * 1e6).round() / 1e4),
+            &vram_core::decimal::shortest_decimal((trainable / all * 1e6).round() / 1e4),
             &format_bytes(
                 vram_core::Bytes::new(adapters.frozen_bytes as f64),
                 report.unit,

@@ -15,12 +15,12 @@
 use core::fmt;
 
 use crate::config::{Config, ModelSpec};
+use crate::decimal::shortest_decimal;
 use crate::format::{Lang, MemoryUnit, Theme};
 use crate::frameworks::deepspeed::Offload;
 use crate::frameworks::hf::{Attention, Framework};
 use crate::frameworks::runtime::{Accounting, OffloadDevice, Sharding};
 use crate::gpu::gpu_preset;
-use crate::input::decimal::shortest_decimal;
 use crate::input::view::{Part, Parts};
 use crate::memory::activations::{Recompute, RecomputeMethod};
 use crate::memory::finetune::{AdapterDtype, Method, Quant, Targets};
@@ -1467,7 +1467,7 @@ const fn beyond_dense(
 
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
 /// fractions mean nothing in memory, and every accepted fraction then reads back
-/// from its shortest decimal form exactly (see [`crate::input::decimal`]).
+/// from its shortest decimal form exactly (see [`crate::decimal`]).
 pub const OVERHEAD_RESOLUTION: f64 = 1e-9;
 
 /// The smallest non-zero count given in millions (a largest layer, a DeepSpeed
@@ -2217,7 +2217,7 @@ pub fn parse_percent(field: Field, text: &str) -> Result<f64, InputError> {
     if text.is_empty() {
         return Err(field.error(InputErrorKind::Empty));
     }
-    let fraction = crate::input::decimal::parse_decimal_times_ten_to(text, -2)
+    let fraction = crate::decimal::parse_decimal_times_ten_to(text, -2)
         .ok_or(field.error(InputErrorKind::NotANumber))?;
     field.check(fraction)
 }
@@ -2228,11 +2228,11 @@ pub fn parse_percent(field: Field, text: &str) -> Result<f64, InputError> {
 /// no binary noise (`0.07 × 100 = 7.000000000000001`) and [`parse_percent`] reads
 /// the text back to the same fraction, every digit kept.
 pub fn percent_text(fraction: f64) -> String {
-    let decimal = crate::input::decimal::shortest_decimal(fraction);
+    let decimal = crate::decimal::shortest_decimal(fraction);
     if decimal.contains(['e', 'E']) {
         // Not written so for a fraction within the field's limits and resolution.
         let percent = ((fraction * 100.0) * 1e10).round() / 1e10;
-        return crate::input::decimal::shortest_decimal(percent);
+        return crate::decimal::shortest_decimal(percent);
     }
     let (sign, unsigned) = match decimal.strip_prefix('-') {
         Some(rest) => ("-", rest),
@@ -2260,7 +2260,7 @@ impl Field {
             return Err(InputErrorKind::Empty);
         }
         // Digits only: no "inf" or "NaN" (see `decimal` for why not `str::parse`).
-        let value = crate::input::decimal::parse_decimal(text).ok_or(InputErrorKind::NotANumber)?;
+        let value = crate::decimal::parse_decimal(text).ok_or(InputErrorKind::NotANumber)?;
         if value.is_finite() {
             Ok(value)
         } else {

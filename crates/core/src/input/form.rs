@@ -31,7 +31,7 @@ pub fn text_of(config: &Config, field: Field) -> String {
         return percent_text(config.overhead);
     }
     if let (Field::GpuMemory, Some(gpu)) = (field, config.gpu) {
-        return crate::input::decimal::shortest_decimal(gpu.memory_gb_shown());
+        return crate::decimal::shortest_decimal(gpu.memory_gb_shown());
     }
     match (config.model, field.scope()) {
         (None, Scope::WithModel) => {
@@ -225,8 +225,7 @@ mod tests {
             assert_eq!(texts[Field::GpuMemory.index()], shown, "{gpu}");
             assert_eq!(parse_texts(&texts), Ok(config), "{gpu}");
             // The exact figure, as old links and the link write it, too.
-            texts[Field::GpuMemory.index()] =
-                crate::input::decimal::shortest_decimal(config.gpu_mem_gb);
+            texts[Field::GpuMemory.index()] = crate::decimal::shortest_decimal(config.gpu_mem_gb);
             assert_eq!(parse_texts(&texts), Ok(config), "{gpu}");
             texts[Field::GpuMemory.index()] = "80".into();
             let custom = parse_texts(&texts).unwrap();

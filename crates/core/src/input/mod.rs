@@ -5,7 +5,6 @@
 //! codec ([`link`]) and the form ([`form`]) both read each field through its
 //! one declaration ([`field`]).
 
-pub mod decimal;
 pub mod field;
 pub mod form;
 pub mod link;

@@ -347,7 +347,7 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
         Mlp::SwiGlu => 4,
     };
     let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
-    let a_text = crate::input::decimal::shortest_decimal(attention_term(arch));
+    let a_text = crate::decimal::shortest_decimal(attention_term(arch));
     let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
     let (dropout_symbols, dropout_numbers) = match setup.dropout {
         true => (" + 2·s·b·h".to_string(), format!(" + 2 × {s} × {b} × {h}")),
@@ -361,7 +361,6 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
     }
     let moe = arch.moe;
     // FP8: the linears' inputs in one byte (`o` the output projection's).
-    // An integer: a float's `{}` would bring Rust's float printer into the page.
     let o = output_width(arch) as u64;
     let (fp8_dense, fp8_sparse) = match setup.fp8 {
         false => Default::default(),
@@ -386,7 +385,7 @@ fn general_derivation(arch: &Architecture, setup: &ActivationSetup, unit: Memory
     // Each kind of layer's terms: its mixer's values (`A`, or with Gated
     // DeltaNet `G` and `g` fp32 bytes, no scores: see [`linear_values`]),
     // its MLP's, and the rest.
-    let g_text = crate::input::decimal::shortest_decimal(norm_inputs(arch) + linear_values(arch));
+    let g_text = crate::decimal::shortest_decimal(norm_inputs(arch) + linear_values(arch));
     let dense_mlp = ("m·f)".to_string(), format!("{m} × {})", arch.ffn));
     let sparse_mlp = (
         "t·c·(h + m·f_e) + n·m·f_s) + 4·s·b·E".to_string(),

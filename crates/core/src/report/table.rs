@@ -4,8 +4,8 @@
 //! draws this one table, so they show the same columns and the same figures,
 //! and a strategy no framework runs says n/a in each of them.
 
+use crate::decimal::shortest_decimal;
 use crate::format::{format_bytes_like, format_params, format_seconds, MemoryUnit};
-use crate::input::decimal::shortest_decimal;
 use crate::memory::Strategy;
 use crate::report::{Report, StrategyReport};
 use crate::units::{Bytes, ParamCount};
