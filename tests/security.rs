@@ -132,21 +132,23 @@ fn scripts_csp_prints_the_policy_the_tests_use() {
 }
 
 /// The config.json reader is WebAssembly of its own: not part of the first
-/// view (imported after the page has shown its figures, to draw the charts),
-/// under the strict policy with no violation, and what it reads fills the form: Mixtral's experts, its exact
-/// count and its active parameters; a truncated text is said next to the box
-/// and the form keeps what it had.
+/// view (nothing of it is fetched until a config.json is read, and then after
+/// the page has shown its figures), under the strict policy with no violation,
+/// and what it reads fills the form: Mixtral's experts, its exact count and its
+/// active parameters; a truncated text is said next to the box and the form
+/// keeps what it had.
 #[tokio::test]
 async fn a_pasted_config_json_is_read_by_the_reader_loaded_on_demand() {
     let (browser, _) = browser_under_csp().await;
     browser.open("?lang=en").await;
-    let fetched_after_the_figures = "
+    let lazy_fetched = "
         const figures = performance.getEntriesByName('vram-first-figure')[0];
         const lazy = performance.getEntriesByType('resource').filter(e => e.name.includes('/lazy/'));
-        return lazy.length > 0 && lazy.every(e => e.startTime >= figures.startTime);";
+        return [lazy.length, lazy.every(e => e.startTime >= figures.startTime)];";
     assert_eq!(
-        browser.eval(fetched_after_the_figures).await,
-        serde_json::json!(true)
+        browser.eval(lazy_fetched).await,
+        serde_json::json!([0, true]),
+        "the first view fetched the lazily loaded module"
     );
     let paste = |text: &str| {
         format!(
@@ -176,6 +178,11 @@ async fn a_pasted_config_json_is_read_by_the_reader_loaded_on_demand() {
         .await;
     wait_for("paste-summary").await;
     assert_eq!(browser.figure("params-count").await, 46_702_792_704.0);
+    let fetched = browser.eval(lazy_fetched).await;
+    assert!(
+        fetched[0].as_u64().unwrap_or(0) >= 2 && fetched[1] == true,
+        "{fetched}"
+    );
     let count = browser.text("params-count").await;
     assert!(count.contains("12,879,925,248 active per token"), "{count}");
     // The fold is closed: its words are read as the page holds them.

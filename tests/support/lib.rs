@@ -340,8 +340,11 @@ pub fn stable_name(name: &str) -> String {
         let after = &rest[dash + 1..];
         let hex = after.chars().take_while(|c| c.is_ascii_hexdigit()).count();
         out.push_str(&rest[..dash]);
-        if hex == 16 {
-            rest = &after[16..];
+        // Trunk writes its hash as a u64 in hex without leading zeros.
+        let hashed =
+            (8..=16).contains(&hex) && matches!(after[hex..].chars().next(), Some('.' | '_' | '/'));
+        if hashed {
+            rest = &after[hex..];
         } else {
             out.push('-');
             rest = after;

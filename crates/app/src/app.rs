@@ -225,9 +225,8 @@ pub fn App() -> impl IntoView {
     // The model's own count (with LoRA the report's parameters include the adapters).
     let count = move || config.with(|c| c.params().map_or(0.0, |p| p.get()));
     // The language: the link's, else the browser's. The page is built once in it;
-    // a switch reloads the page with the new link, what was typed kept in the
-    // session (a page rebuilt in place would cost 3 to 20 KB of WebAssembly in
-    // code to unmount or diff it).
+    // a switch mounts it anew at the new link, what was typed kept
+    // (`crate::switch_language`).
     let chosen_lang = Memo::new(move |_| form.chosen(Field::Lang).lang);
     let lang = chosen_lang
         .get_untracked()
@@ -241,7 +240,7 @@ pub fn App() -> impl IntoView {
                 lang: chosen,
                 ..config.get_untracked()
             };
-            share::reload_with(&link::encode(&switched), &form.typed());
+            crate::switch_language(&link::encode(&switched), &form.typed());
         }
     });
     let model_note = move || config.with(|c| model_note(t, c));
@@ -355,7 +354,7 @@ pub fn App() -> impl IntoView {
         shows(part).then(|| {
             view! {
                 <h2>{heading}</h2>
-                <Chart query=query report=report theme=theme t=t kind=kind />
+                <Chart report=report theme=theme t=t kind=kind />
             }
         })
     };
@@ -396,7 +395,7 @@ pub fn App() -> impl IntoView {
                     {shows(Part::MemoryChart).then(|| view! {
                         <div class="step-chart" data-testid="step-chart" hidden=move || report.read().activations.is_none()>
                             <h2>{t.chart_step_heading}</h2>
-                            <Chart query=query report=report theme=theme t=t kind=ChartKind::Step />
+                            <Chart report=report theme=theme t=t kind=ChartKind::Step />
                         </div>
                     })}
                     {chart(Part::LargestChart, t.chart_heading, ChartKind::MaxParams)}

@@ -1,7 +1,8 @@
-//! The charts on the page: a canvas each, drawn by the lazily loaded module
-//! (`crates/lazy`, `vram_view::chart`'s pictures) whenever the configuration,
-//! the theme or the page's width changes. The first view shows the pictures
-//! written at build time (`crate::prerender`) until their canvases are drawn.
+//! The charts on the page: a canvas each, drawn with `vram_view::chart`'s
+//! pictures whenever the report, the theme or the page's width changes, in the
+//! same task as the table, so a link's figures and charts appear in one paint.
+//! The bare page shows the pictures written at build time (`crate::prerender`)
+//! until the WebAssembly takes over and draws its canvases.
 
 use leptos::prelude::*;
 use vram_core::Report;
@@ -13,12 +14,10 @@ use vram_view::text::Text;
 #[cfg(not(target_arch = "wasm32"))]
 const SVG_WIDTH: u32 = 720;
 
-/// A chart of the configuration whose link is `query` (`report`, its report,
-/// is described in words for screen readers): a canvas redrawn whenever the
-/// configuration, the theme or the page width changes.
+/// A chart of `report` (also described in words for screen readers): a
+/// canvas redrawn whenever the report, the theme or the page width changes.
 #[component]
 pub fn Chart(
-    query: Memo<String>,
     report: Memo<Report>,
     theme: Memo<vram_core::format::Theme>,
     t: &'static Text,
@@ -26,9 +25,9 @@ pub fn Chart(
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     #[cfg(target_arch = "wasm32")]
-    redraw(canvas_ref, query, theme, t, kind);
+    redraw(canvas_ref, report, theme, t, kind);
     #[cfg(not(target_arch = "wasm32"))]
-    let _ = (query, theme);
+    let _ = theme;
     let description = move || describe(t, &report.read(), kind);
     #[cfg(target_arch = "wasm32")]
     let picture = view! {
@@ -72,14 +71,13 @@ pub fn Chart(
     }
 }
 
-/// Draws the chart whenever the configuration, the theme or the page's width
-/// changes, with the lazily loaded module. A picture written at build time
-/// stays over the canvas until the canvas is drawn, or until the
-/// configuration is no longer the one it shows.
+/// Draws the chart whenever the report, the theme or the page's width
+/// changes. A picture written at build time stays over the canvas until the
+/// canvas is drawn.
 #[cfg(target_arch = "wasm32")]
 fn redraw(
     canvas_ref: NodeRef<leptos::html::Canvas>,
-    query: Memo<String>,
+    report: Memo<Report>,
     theme: Memo<vram_core::format::Theme>,
     t: &'static Text,
     kind: ChartKind,
@@ -94,43 +92,24 @@ fn redraw(
         }
     });
     on_cleanup(move || resize.remove());
-    let zh = t.html_lang.starts_with("zh");
-    Effect::new(move |shown: Option<String>| {
+    Effect::new(move || {
         css_size.track();
         theme.track();
-        let query = query.get();
-        if let Some(canvas) = canvas_ref.get() {
-            if shown.as_ref().is_some_and(|shown| *shown != query) {
-                crate::share::drop_written_picture(&canvas);
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        let size = css_size.get_untracked().unwrap_or_else(|| {
+            let size = client_size(&canvas);
+            // A hidden canvas has no width yet: measure again when shown.
+            if canvas.client_width() > 0 {
+                css_size.update_untracked(|stored| *stored = Some(size));
             }
-            let size = css_size.get_untracked().unwrap_or_else(|| {
-                let size = client_size(&canvas);
-                // A hidden canvas has no width yet: measure again when shown.
-                if canvas.client_width() > 0 {
-                    css_size.update_untracked(|stored| *stored = Some(size));
-                }
-                size
-            });
-            let asked = query.clone();
-            crate::share::with_lazy(Box::new(move |lazy| {
-                // A drawing that fails leaves the previous picture; the table holds every figure.
-                let drawn = lazy.is_some_and(|lazy| {
-                    crate::share::draw_chart_with(
-                        lazy,
-                        &asked,
-                        kind.id(),
-                        zh,
-                        &canvas,
-                        size.0,
-                        size.1,
-                    )
-                });
-                if drawn {
-                    crate::share::drop_written_picture(&canvas);
-                    crate::timing::mark(crate::timing::CHART_DRAWN);
-                }
-            }));
+            size
+        });
+        // A drawing that fails leaves the previous picture; the table holds every figure.
+        if vram_view::chart::draw(&canvas, &report.read(), &[], size, t, kind).is_ok() {
+            crate::share::drop_written_picture(&canvas);
+            crate::timing::mark(crate::timing::CHART_DRAWN);
         }
-        query
     });
 }

@@ -3,7 +3,7 @@
 //! Every figure comes from the core; this crate parses nothing itself, computes
 //! nothing itself and only lays out, formats and draws. Components:
 //! [`App`] holds the state; `form` has the controls, `results` the strategy
-//! table, `chart` the charts (drawn by the lazily loaded module), `share` the link
+//! table, `chart` the charts, `share` the link
 //! in the address bar.
 
 mod app;
@@ -24,7 +24,44 @@ pub use crash::{install_panic_hook, show_crash_message};
 /// browser paints one or the other, never both; the control that had the focus
 /// keeps it.
 pub fn mount() {
-    share::take_over_prerendered(|| leptos::mount::mount_to_body(App));
+    share::take_over_prerendered(mount_app);
+}
+
+thread_local! {
+    /// The mounted page; dropping it unmounts it ([`switch_language`]).
+    static MOUNTED: std::cell::RefCell<Option<Box<dyn std::any::Any>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Mounts [`App`] at the end of `<body>` and keeps its handle.
+fn mount_app() {
+    if let Some(body) = share::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        let mounted = leptos::mount::mount_to(body, App);
+        MOUNTED.set(Some(Box::new(mounted)));
+    }
+}
+
+/// Shows the page again at `query` (the same configuration in another
+/// language), what was typed (`typed`, the form's text as a query string)
+/// kept, valid or not, and the focus on the control that had it: the address
+/// is replaced, the page unmounted and [`App`] mounted anew in one task, so
+/// the browser paints the old page or the new one, never neither.
+pub(crate) fn switch_language(query: &str, typed: &str) {
+    share::write_address(query);
+    share::keep_typed(typed);
+    // After the effect that asks for it has finished: the old page's owner
+    // is dropped outside its own reactive graph.
+    leptos::task::spawn_local(async {
+        let focused = share::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.active_element())
+            .map(|e| e.id());
+        drop(MOUNTED.take());
+        mount_app();
+        share::focus_by_id(focused.as_deref());
+    });
 }
 
 /// The page for the link whose query is `query` (with its `?`, or empty), in

@@ -5,6 +5,11 @@
 //! The search and the drawing run in the lazily loaded module
 //! (`crates/lazy`, which calls `vram_view::plans::render`): the page's own code is the fold,
 //! a table's place, a canvas and one listener, so the first view stays small.
+//!
+//! An update paints the table, the link and the charts first; the plans follow
+//! in a task after that paint (a search of up to 250,000 evaluations), marked
+//! busy meanwhile, and only for the configuration still shown: typing fast
+//! ranks the last value, not every one on the way.
 
 use leptos::prelude::*;
 use vram_core::format::MemoryUnit;
@@ -30,37 +35,23 @@ pub fn Plans(
     // that plan, the table says what applying it changed.
     let applied = StoredValue::new((String::new(), String::new()));
     let canvas = NodeRef::<leptos::html::Canvas>::new();
-    // Ranked and drawn by the lazily loaded module while the fold is open,
-    // and asked what they found when no strategy fits on its own (the
-    // verdict's words, `found`); an answer that comes after the configuration
-    // changed is dropped.
-    Effect::new(move |_| {
-        let shown = config.get();
-        theme.track();
-        let open = open.get();
-        found.set(String::new());
-        let none_fits =
-            report.with(|r| r.model.is_some() && r.least_sharding_that_fits().is_none());
-        if !open && !none_fits {
+    // Set while the plans shown are not yet the configuration's.
+    let ranking = RwSignal::new(false);
+    // Ranks and shows the plans of `shown` if it is still the configuration
+    // on the page. The fold may be gone by the time the module arrives (its
+    // values disposed): then there is nothing to draw.
+    let rank_and_show = move |shown: Config, zh: bool| {
+        if config.try_get_untracked().is_none_or(|now| now != shown) {
             return;
         }
-        let zh = t.html_lang.starts_with("zh");
-        // The fold may be gone by the time the module arrives (its values
-        // disposed): then there is nothing to draw.
         crate::share::with_lazy(Box::new(move |lazy| {
-            if let (Some(lazy), true, true) = (
-                lazy,
-                none_fits,
-                config.try_get_untracked().is_some_and(|now| now == shown),
-            ) {
-                found.try_set(crate::share::plans_verdict(lazy, &shown, zh));
-            }
+            let current = config.try_get_untracked().is_some_and(|now| now == shown);
             if let (Some(lazy), true, Some(place), Some(canvas), true) = (
                 lazy,
-                open,
+                open.try_get_untracked().unwrap_or(false),
                 place.try_get_untracked().flatten(),
                 canvas.try_get_untracked().flatten(),
-                config.try_get_untracked().is_some_and(|now| now == shown),
+                current,
             ) {
                 let query = link::encode(&shown);
                 let before = applied
@@ -70,8 +61,42 @@ pub fn Plans(
                     })
                     .unwrap_or_default();
                 crate::share::render_plans(lazy, &query, &before, zh, &place, &canvas);
+                crate::timing::mark(crate::timing::PLANS_SHOWN);
+            }
+            if current {
+                ranking.try_set(false);
             }
         }));
+    };
+    // Asked what the plans found when no strategy fits on its own (the
+    // verdict's words, `found`), in the update's own task once the lazily
+    // loaded module has started; ranked and drawn after the update's paint
+    // while the fold is open. An answer that comes after the configuration
+    // changed is dropped.
+    Effect::new(move |_| {
+        let shown = config.get();
+        theme.track();
+        let open = open.get();
+        found.set(String::new());
+        let none_fits =
+            report.with(|r| r.model.is_some() && r.least_sharding_that_fits().is_none());
+        let zh = t.html_lang.starts_with("zh");
+        if none_fits {
+            crate::share::with_lazy(Box::new(move |lazy| {
+                let current = config.try_get_untracked().is_some_and(|now| now == shown);
+                if let (Some(lazy), true) = (lazy, current) {
+                    found.try_set(crate::share::plans_verdict(lazy, &shown, zh));
+                }
+            }));
+        }
+        ranking.set(open);
+        if open {
+            // After the next paint (a frame, then a task): the figures are
+            // on screen before the search starts.
+            request_animation_frame(move || {
+                set_timeout(move || rank_and_show(shown, zh), std::time::Duration::ZERO)
+            });
+        }
     });
     // A row's button carries its configuration's link.
     let use_plan = move |ev: leptos::ev::MouseEvent| {
@@ -89,6 +114,7 @@ pub fn Plans(
     let _ = MemoryUnit::Gb;
     view! {
         <details class="plans" data-testid="plans" prop:open=move || open.get()
+            aria-busy=move || ranking.get().to_string()
             on:toggle=move |ev| {
                 use wasm_bindgen::JsCast;
                 let shown = ev.target().and_then(|d| d.dyn_into::<web_sys::HtmlDetailsElement>().ok()).map(|d| d.open());
@@ -103,7 +129,7 @@ pub fn Plans(
             }>
             <summary><h2>{t.plans_heading}</h2></summary>
             <p class="hint" id="plans">{t.plans_hint}</p>
-            <div node_ref=place on:click=use_plan></div>
+            <div node_ref=place on:click=use_plan class="plans-place"></div>
             <figure class="chart">
                 <canvas node_ref=canvas data-testid="chart-plans" role="img" height="300"></canvas>
                 <figcaption>

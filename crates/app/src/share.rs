@@ -153,8 +153,9 @@ pub fn follow_in_address(query: Memo<String>) {
     });
 }
 
-/// Writes `query` into the address.
-fn write_address(query: &str) {
+/// Writes `query` into the address, keeping its fragment, without a new
+/// history entry.
+pub fn write_address(query: &str) {
     ADDRESS.set((js_sys::Date::now(), false));
     let Some(window) = window() else {
         return;
@@ -328,28 +329,33 @@ pub fn set_language(html_lang: &str, title: &str) {
     }
 }
 
-/// The session key under which typed text survives a language switch.
-const TYPED_KEY: &str = "vram-calculator-typed";
-
-/// Reloads the page at `query`, keeping `typed` (the form's text, as a query
-/// string) in the session for [`take_typed`].
-pub fn reload_with(query: &str, typed: &str) {
-    let Some(window) = window() else {
-        return;
-    };
-    if let Ok(Some(storage)) = window.session_storage() {
-        let _ = storage.set_item(TYPED_KEY, typed);
-    }
-    let hash = window.location().hash().unwrap_or_default();
-    let _ = window.location().replace(&format!("?{query}{hash}"));
+thread_local! {
+    /// What was typed, kept across a language switch for [`take_typed`].
+    static TYPED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
-/// What [`reload_with`] kept, once.
+/// Keeps `typed` (the form's text, as a query string) for the page mounted
+/// next ([`take_typed`]).
+pub fn keep_typed(typed: &str) {
+    TYPED.set(Some(typed.to_string()));
+}
+
+/// What [`keep_typed`] kept, once.
 pub fn take_typed() -> Option<String> {
-    let storage = window()?.session_storage().ok()??;
-    let typed = storage.get_item(TYPED_KEY).ok()??;
-    let _ = storage.remove_item(TYPED_KEY);
-    Some(typed)
+    TYPED.take()
+}
+
+/// Gives the focus to the element whose id is `id`, if there is one.
+pub fn focus_by_id(id: Option<&str>) {
+    use wasm_bindgen::JsCast;
+    let element = id
+        .filter(|id| !id.is_empty())
+        .zip(window().and_then(|w| w.document()))
+        .and_then(|(id, d)| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(element) = element {
+        let _ = element.focus();
+    }
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
@@ -374,7 +380,6 @@ export function copy_markdown(query, zh) {
   return text.then((t) => clipboard.writeText(t));
 }
 export function csv_with(lazy, query) { return lazy.csv(query); }
-export function draw_chart_with(lazy, query, kind, zh, canvas, w, h) { return lazy.draw_chart(query, kind, zh, canvas, w, h); }
 "#)]
 extern "C" {
     /// Imports what the page loads when it is used (`lazy/vram_lazy.js`, next
@@ -395,17 +400,6 @@ extern "C" {
     fn copy_markdown(query: &str, zh: bool) -> js_sys::Promise;
     /// The CSV of the configuration whose link is `query`.
     pub fn csv_with(lazy: &JsValue, query: &str) -> String;
-    /// Draws the chart `kind` of the configuration whose link is `query` on
-    /// `canvas` (`w` × `h` CSS pixels); `false` if there was nothing to draw.
-    pub fn draw_chart_with(
-        lazy: &JsValue,
-        query: &str,
-        kind: &str,
-        zh: bool,
-        canvas: &web_sys::HtmlCanvasElement,
-        w: f64,
-        h: f64,
-    ) -> bool;
     /// What the ranked plans found, in words, when no strategy fits alone.
     fn plans_verdict_with(lazy: &JsValue, query: &str, zh: bool) -> String;
     /// Ranks the plans of the configuration whose link is `query` and shows

@@ -17,3 +17,5 @@ pub fn mark(name: &str) {
         let _ = performance.mark(name);
     }
 }
+/// Marked each time the ranked plans have been shown for the configuration on the page.
+pub const PLANS_SHOWN: &str = "vram-plans-shown";

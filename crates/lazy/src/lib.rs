@@ -1,5 +1,5 @@
 //! What the page loads only when it is used, as a WebAssembly module of its
-//! own: the charts' drawing, the pasted `config.json` reader, the search of
+//! own: the pasted `config.json` reader, the search of
 //! ranked plans, Megatron-LM's estimate and the Markdown and CSV exports.
 //!
 //! The page imports it the first time a `config.json` is read, the plans are
@@ -20,48 +20,6 @@ use wasm_bindgen::prelude::wasm_bindgen;
 #[wasm_bindgen]
 pub fn read_config(text: &str, query: &str, zh: bool) -> String {
     vram_view::replies::ReadReply::of(words(zh), text, query).to_message()
-}
-
-/// Draws the chart `kind` (`ChartKind::id`) of the configuration whose link
-/// is `query` on `canvas`, `width` × `height` CSS pixels, in Chinese when
-/// `zh`; `false` when there is nothing to draw it from. The page's first view
-/// shows the charts written at build time (crates/prerender) and asks this
-/// module for every later picture, so plotters is not part of it. The report
-/// of the last query is kept: the page asks for its charts one by one.
-#[wasm_bindgen]
-pub fn draw_chart(
-    query: &str,
-    kind: &str,
-    zh: bool,
-    canvas: &web_sys::HtmlCanvasElement,
-    width: f64,
-    height: f64,
-) -> bool {
-    use vram_view::chart::ChartKind;
-    thread_local! {
-        static LAST: std::cell::RefCell<Option<(String, vram_core::Report)>> = const { std::cell::RefCell::new(None) };
-    }
-    let Some(kind) = [
-        ChartKind::Memory,
-        ChartKind::MaxParams,
-        ChartKind::Scaling,
-        ChartKind::Step,
-    ]
-    .into_iter()
-    .find(|k| k.id() == kind) else {
-        return false;
-    };
-    LAST.with_borrow_mut(|last| {
-        if last.as_ref().is_none_or(|(q, _)| q != query) {
-            let report = vram_core::input::link::decode(query).config.report().ok();
-            *last = report.map(|r| (query.to_string(), r));
-        }
-        let Some((_, report)) = last.as_ref() else {
-            return false;
-        };
-        let t = vram_view::text::of(lang(zh));
-        vram_view::chart::draw(canvas, report, &[], (width, height), t, kind).is_ok()
-    })
 }
 
 /// The words of the page's language: Chinese when `zh`.
