@@ -74,14 +74,15 @@ const LOAD_TIMES: &str = "
             written ? painted : NaN, painted];";
 
 /// Milliseconds from navigation to the figures and the charts painted: the
-/// first contentful paint, or the last chart drawn if that came later (then
-/// the figures and charts were not one paint), once both are there.
+/// written view's first paint (its charts are SVG in it), or for any other
+/// link the first contentful paint, or the last chart drawn if that came
+/// later (then the figures and charts were not one paint).
 const FIGURES_AND_CHARTS: &str = "
     const paint = performance.getEntriesByName('first-contentful-paint')[0];
     const drawn = performance.getEntriesByName('vram-chart-drawn').pop();
     const written = !document.documentElement.classList.contains('vram-fresh');
     if (!paint || (!written && !drawn)) return null;
-    return Math.max(paint.startTime, drawn ? drawn.startTime : 0);";
+    return written ? paint.startTime : Math.max(paint.startTime, drawn.startTime);";
 
 /// Medians (ms) of [`COLD_LOADS`] loads of `link` in one browser already
 /// running and past one load of it, unthrottled, its cache disabled: to the
@@ -382,9 +383,12 @@ async fn main() {
             tokio::time::sleep(Duration::from_millis(300)).await;
             let times = browser.eval(LOAD_TIMES).await;
             let time = |i: usize| times[i].as_f64().unwrap_or(f64::NAN);
-            // The written view's paint where the link has one, else the WebAssembly's.
-            figures.push(time(7).min(time(0)));
-            charts.push(time(1).max(time(8)));
+            // The figures' first paint: the written view's where the link has
+            // one, else the WebAssembly's page (the first contentful paint);
+            // the charts are in that paint when their last drawing came before it.
+            let figures_painted = if time(7).is_finite() { time(7) } else { time(8) };
+            figures.push(figures_painted);
+            charts.push(time(1).max(figures_painted));
             browser.close().await;
         }
         figures.sort_by(f64::total_cmp);
