@@ -386,7 +386,11 @@ async fn main() {
             // The figures' first paint: the written view's where the link has
             // one, else the WebAssembly's page (the first contentful paint);
             // the charts are in that paint when their last drawing came before it.
-            let figures_painted = if time(7).is_finite() { time(7) } else { time(8) };
+            let figures_painted = if time(7).is_finite() {
+                time(7)
+            } else {
+                time(8)
+            };
             figures.push(figures_painted);
             charts.push(time(1).max(figures_painted));
             browser.close().await;
