@@ -72,11 +72,9 @@ pub fn shortest_decimal(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn reads_what_people_and_links_write() {
         for (text, value) in [
             ("7", 7.0),
@@ -107,8 +105,7 @@ mod tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn agrees_with_the_standard_parser_on_hard_cases() {
         // Halfway cases and long mantissas, where a naive m × 10^e rounds twice.
         for text in [
@@ -129,8 +126,7 @@ mod tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn shortest_decimal_writes_what_rust_writes() {
         for value in [
             0.0,

@@ -206,11 +206,9 @@ pub fn format_percent(fraction: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn lesson_figures_read_as_the_lesson_writes_them() {
         let gb = |x: f64| format_bytes(Bytes::from_gb(x), MemoryUnit::Gb);
         assert_eq!(gb(112.0), "112 GB");
@@ -225,8 +223,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn units_scale_for_extreme_values() {
         let gb = |x: f64| format_bytes(Bytes::from_gb(x), MemoryUnit::Gb);
         assert_eq!(gb(16e6), "16 PB");
@@ -256,8 +253,7 @@ mod tests {
         assert_eq!(format_params(ParamCount::from_billions(1e6)), "1,000 T");
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn durations_pick_their_unit() {
         assert_eq!(format_seconds(0.3675), "367.5 ms");
         assert_eq!(format_seconds(2.5), "2.5 s");
@@ -265,8 +261,7 @@ mod tests {
         assert_eq!(format_seconds(1.2e-5), "12 µs");
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn numbers_drop_trailing_zeros_and_group_thousands() {
         assert_eq!(format_number(1234567.891), "1,234,567.89");
         assert_eq!(format_number(100.0), "100");
@@ -362,11 +357,9 @@ impl Lang {
 #[cfg(test)]
 mod lang_tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_browsers_first_known_language_wins() {
         assert_eq!(Lang::Auto.resolve(["zh-CN", "en"]), Lang::Zh);
         assert_eq!(Lang::Auto.resolve(["zh-Hant-TW"]), Lang::Zh);

@@ -206,11 +206,9 @@ pub fn gpu_preset(id: &str) -> Option<&'static GpuPreset> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn an_a100_80gb_has_85_9_gb_or_80_gib() {
         let a100 = gpu_preset("a100-80gb").unwrap().memory();
         assert_eq!(a100.gib(), 80.0);
@@ -221,8 +219,7 @@ mod tests {
 
     /// What the form shows for the newer cards: a "180 GB" B200 reports
     /// 183,359 MiB = 192.27 GB, an MI300X's "192 GB" are GiB (206.14 GB).
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn newer_cards_show_their_reported_memory_in_gb() {
         let shown = |id| gpu_preset(id).unwrap().memory_gb_shown();
         assert_eq!(shown("b200"), 192.27);
@@ -237,8 +234,7 @@ mod tests {
     /// Every data-centre card since Hopper doubles its 16-bit dense peak in
     /// FP8 (the datasheets' ratio, to their rounding: 1,979 / 989; a typo in one
     /// of the fourteen figures fails).
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn fp8_peaks_are_twice_the_16_bit_ones_since_hopper() {
         for id in [
             "h100-80gb",

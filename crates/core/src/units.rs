@@ -142,11 +142,9 @@ impl Mul<f64> for ParamCount {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn gb_and_gib_are_different_units() {
         let eighty_gb = Bytes::from_gb(80.0);
         assert_eq!(eighty_gb.get(), 80e9);
@@ -156,8 +154,7 @@ mod tests {
         assert_eq!(Bytes::new(BYTES_PER_GIB).gib(), 1.0);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn params_times_bytes_per_param_is_bytes() {
         let seven_b = ParamCount::from_billions(7.0);
         assert_eq!(seven_b.get(), 7e9);

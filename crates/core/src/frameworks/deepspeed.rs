@@ -157,7 +157,6 @@ pub fn communication_seconds(bytes: Bytes, gb_per_s: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// DeepSpeed's documented ZeRO-3 example: t5-3b, 1 node × 8 GPUs.
@@ -172,8 +171,7 @@ mod tests {
         (bytes.gib() * 100.0).round() / 100.0
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn t5_3b_zero3_table_as_deepspeed_prints_it() {
         let estimate = |offload| {
             let e = zero3_estimate(
@@ -192,8 +190,7 @@ mod tests {
         assert_eq!(estimate(Offload::All), (0.12, 71.69));
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn t5_3b_zero3_without_zero_init_holds_the_model_on_each_process() {
         let e = zero3_estimate(
             T5_3B,
@@ -208,8 +205,7 @@ mod tests {
         assert_eq!(gib_2dp(e.cpu_per_node), 127.45);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn zero2_follows_the_code_not_the_older_documentation() {
         let e = zero2_estimate(T5_3B, ONE_NODE_OF_8, false, DEFAULT_BUFFER_FACTOR);
         // The code: 2Ψ + 18Ψ/8 = 12.117 GB = 11.28 GiB per GPU (the documentation's
@@ -222,8 +218,7 @@ mod tests {
         assert_eq!(offloaded.cpu_per_node.get(), T5_3B * 32.0 * 1.5);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn zero3_moves_half_as_much_again_as_ddp() {
         // 7 B in fp16 on 8 GPUs: 2 × 7e9 × 7/8 × 2 B = 24.5 GB; ZeRO-3 36.75 GB.
         let bytes = |s| Bytes::new(communication_elements(s, 7e9, 8) * 2.0).gb();

@@ -389,11 +389,9 @@ pub fn estimate(args: &MegatronArgs, num_microbatches: Option<u32>) -> MegatronE
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_vocabulary_is_padded_to_128_times_tp() {
         assert_eq!(padded_vocab(32_000, 1), 32_000);
         assert_eq!(padded_vocab(32_000, 8), 32_768);

@@ -554,7 +554,6 @@ mod tests {
     use crate::input::link::decode;
     use crate::memory::Strategy;
     use crate::report::Report;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn report(query: &str) -> Report {
@@ -571,8 +570,7 @@ mod tests {
     /// in theirs. The lesson's 7 B on 8 GPUs sends 2Ψ·7/8 × 2 B = 24.5 GB
     /// under ZeRO-1; with fp32 gradients the reduce-scatter doubles and the
     /// gather does not: 7/8 × 7 × (4 + 2) = 36.75 GB; ZeRO-3 gathers twice.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn gathers_send_the_weights_bytes_and_reductions_the_gradients() {
         let sent =
             |query: &str, strategy| report(query).strategy(strategy).beyond.communication.gb();
@@ -584,8 +582,7 @@ mod tests {
 
     const T5_3B: &str = "params=2.851&gpus=8&acct=deepspeed&largest_layer=32";
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn t5_3b_table_through_a_link() {
         // DeepSpeed's documented ZeRO-3 example, per GPU and per node's CPU, GiB.
         for (offload, gpu, cpu) in [
@@ -607,8 +604,7 @@ mod tests {
 
     /// `additional_buffer_factor` scales DeepSpeed's CPU figures and nothing else
     /// (each truncated to whole bytes by its `int()`).
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_buffer_factor_scales_deepspeeds_cpu_figures() {
         for offload in ["none", "optimizer", "all"] {
             let default = report(&format!("{T5_3B}&offload={offload}"));
@@ -625,8 +621,7 @@ mod tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn nvme_takes_what_the_cpu_would_hold() {
         let cpu = report(&format!("{T5_3B}&offload=all"));
         let nvme = report(&format!("{T5_3B}&offload=all&offload_to=nvme"));
@@ -644,8 +639,7 @@ mod tests {
         assert_eq!(nvme.memory.total, cpu.memory.total);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn course_offload_moves_the_optimizer_states_off_the_gpu() {
         // The lesson's 7 B on 8 GPUs: ZeRO-2 holds 2 + 14/8 B per parameter without
         // its 12/8 B of optimizer states; each node holds all 8 shards: 84 GB.
@@ -667,8 +661,7 @@ mod tests {
         assert!((zero3.beyond.cpu_per_node.gb() - 112.0).abs() < 1e-9);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn nodes_multiply_the_data_parallel_degree() {
         // 2 nodes × 8 GPUs: ZeRO-3 shards over 16, 16 B × 7e9 / 16 = 7 GB.
         let r = report("nodes=2");
@@ -693,8 +686,7 @@ mod tests {
         assert_eq!(decoded.config.runtime.nodes, 1);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn buffers_are_deepspeeds_default_buckets() {
         let r = report("buffers=1");
         // fp16: ZeRO-1/2 reduce + all-gather buckets, 2 × 5e8 × 2 B = 2 GB;
@@ -713,8 +705,7 @@ mod tests {
         assert_eq!(zero3.strategy(Strategy::Zero3).memory.buffers.get(), 0.0);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn communication_per_step_and_its_least_time() {
         let r = report("bw=100");
         let comm = r.strategies.map(|row| row.beyond.communication.gb());
@@ -735,8 +726,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_default_runtime_keeps_the_lessons_table() {
         let totals = report("").strategies.map(|row| row.memory.total.gb());
         assert_eq!(totals, [112.0, 38.5, 26.25, 14.0]);

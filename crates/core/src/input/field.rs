@@ -2130,11 +2130,9 @@ impl std::error::Error for InputError {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn numbers_parse_within_limits() {
         assert_eq!(Field::Params.parse_number(" 7 "), Ok(7.0));
         assert_eq!(Field::Params.parse_number("1e3"), Ok(1000.0));
@@ -2142,8 +2140,7 @@ mod tests {
         assert_eq!(Field::Gpus.parse_count("8"), Ok(8));
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn each_bad_value_has_its_own_error_naming_the_field() {
         let kind =
             |field: Field, text: &str| field.parse_number(text).map_err(|e| (e.field, e.kind));
@@ -2189,8 +2186,7 @@ mod tests {
         ));
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn messages_name_the_field_and_its_key() {
         let message = Field::Gpus.parse_count("0").unwrap_err().to_string();
         assert_eq!(
@@ -2272,11 +2268,9 @@ impl Field {
 #[cfg(test)]
 mod percent_tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn percentages_convert_both_ways_without_noise() {
         assert_eq!(parse_percent(Field::Overhead, "20"), Ok(0.2));
         assert_eq!(parse_percent(Field::Overhead, "7"), Ok(0.07));
@@ -2306,8 +2300,7 @@ mod percent_tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn percentages_outside_limits_are_errors_of_the_fraction() {
         let err = parse_percent(Field::Overhead, "96").unwrap_err();
         assert_eq!(err.field, Field::Overhead);
@@ -2322,11 +2315,9 @@ mod percent_tests {
 #[cfg(test)]
 mod declaration_tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_field_is_declared_whole_and_once() {
         let mut keys = std::collections::HashSet::new();
         for (i, field) in Field::ALL.into_iter().enumerate() {
@@ -2355,8 +2346,7 @@ mod declaration_tests {
 
     /// The placeholder `--help` shows says the unit the value is in (the help
     /// once called `--mfu` and `--tokens` MILLIONS).
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_value_name_matches_its_unit() {
         for field in Field::ALL {
             let name = field.value_name();
@@ -2387,8 +2377,7 @@ mod declaration_tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_field_reads_back_what_it_writes() {
         let bare = Config::default();
         let mut with_model = bare;

@@ -170,7 +170,6 @@ mod tests {
     use crate::input::field::InputErrorKind;
     use crate::input::link::decode;
     use crate::memory::Strategy;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// The form's texts for `config`, as the page loads them.
@@ -182,8 +181,7 @@ mod tests {
         parse(|field| texts[field.index()].clone())
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn field_all_is_in_declaration_order() {
         for (i, field) in Field::ALL.into_iter().enumerate() {
             assert_eq!(field.index(), i, "{field:?}");
@@ -194,8 +192,7 @@ mod tests {
         assert_eq!(linked, Field::ALL);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_lessons_form_shows_the_lessons_values() {
         let texts = texts(&Config::default());
         let at = |f: Field| texts[f.index()].as_str();
@@ -212,8 +209,7 @@ mod tests {
     /// Issue 25: an A100 80GB's memory reads 85.9 GB in the form, not
     /// 85.89934592, and means the card's exact memory read back; another
     /// figure makes the GPU custom.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_gpus_memory_reads_as_people_write_it_and_means_the_card() {
         for (gpu, shown) in [
             ("a100-80gb", "85.9"),
@@ -237,8 +233,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_golden_configuration_reads_back_from_its_form() {
         let golden = include_str!("../../tests/links.golden");
         let mut checked = 0;
@@ -261,8 +256,7 @@ mod tests {
         assert!(checked > 80, "{checked}");
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_bad_field_is_reported_and_fields_out_of_scope_are_not_read() {
         let mut texts = texts(&Config::default());
         texts[Field::Params.index()] = "13x".into();
@@ -282,8 +276,7 @@ mod tests {
         assert_eq!(model.preset(), None);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn empty_optional_fields_are_unset_and_rules_between_fields_are_errors() {
         let mut texts = texts(&decode("?global_batch=64&bw=400").config);
         assert_eq!(texts[Field::GlobalBatch.index()], "64");
@@ -306,8 +299,7 @@ mod tests {
         assert_eq!(parse_texts(&texts).unwrap_err()[0].field, Field::Nodes);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn choosing_presets_fills_their_fields_and_other_memory_makes_the_gpu_custom() {
         let config = decode("?model=llama2-7b&seq=4096&gpu=a100-40gb").config;
         let texts = texts(&config);
@@ -402,8 +394,7 @@ mod tests {
         assert_eq!(edited(Field::Params, "13", now), []);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn fields_are_greyed_where_they_mean_nothing() {
         let bare = texts(&Config::default());
         let enabled = |texts: &[String], f: Field| is_enabled(f, |g| texts[g.index()].clone());
@@ -433,8 +424,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_option_of_every_choice_applies() {
         for field in Field::ALL.into_iter().filter(|f| !f.is_number()) {
             let options = options(field);

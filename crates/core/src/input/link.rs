@@ -447,14 +447,12 @@ mod tests {
     use crate::memory::activations::Recompute;
     use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
     use crate::model::architecture::Mlp;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// A fold's summary names what the link carries: a key set away from its
     /// default, or a model's own (Mixtral's experts), never a key that only
     /// starts like it.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_link_carries_the_fields_set_away_from_their_defaults() {
         let query = encode(&decode("?model=mixtral-8x7b&tp=2&offload=optimizer").config);
         assert!(carries(&query, Field::Tp) && carries(&query, Field::Offload));
@@ -467,8 +465,7 @@ mod tests {
     /// Issue 41, failure 6: an impossible architecture names the key the
     /// link wrote, the error the other field it conflicts with, and the value
     /// used instead the preset's; the rest of what the link wrote is kept.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn an_impossible_architecture_names_the_key_the_link_wrote() {
         let decoded = decode("?model=qwen3-0.6b&hidden=1&layers=30");
         assert_eq!(decoded.problems.len(), 1, "{:?}", decoded.problems);
@@ -503,8 +500,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_lesson_embed_is_written_readably_and_only_when_used() {
         use crate::input::view::Part;
         let lesson = Config {
@@ -524,8 +520,7 @@ mod tests {
         assert_eq!(serializer.finish(), model);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn default_config_encodes_every_key() {
         assert_eq!(
             encode(&Config::default()),
@@ -533,8 +528,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_choice_listed_by_a_field_decodes() {
         for field in Field::ALL {
             for choice in field.choices() {
@@ -550,8 +544,7 @@ mod tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_value_of_every_choice_is_listed() {
         let keys = |field: Field| field.choices().to_vec();
         assert_eq!(keys(Field::Precision), Precision::ALL.map(Precision::key));
@@ -577,8 +570,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn links_without_grad_acc_keep_the_lessons_gradients() {
         let old = decode("?params=7&dtype=bf16&opt=adam");
         assert_eq!(old.config.gradients, GradientPrecision::AsWeights);
@@ -587,8 +579,7 @@ mod tests {
         assert_eq!(megatron.strategy(Strategy::Ddp).memory.total.gb(), 126.0);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn model_and_gpu_presets_decode_and_round_trip() {
         let decoded = decode("?gpus=8&model=llama2-70b&gpu=h100-80gb&seq=4096&recompute=full&flash=0&global_batch=512");
         assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
@@ -609,8 +600,7 @@ mod tests {
         assert_eq!(report.accumulation_steps, Some(Ok(64)));
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn edited_architectures_are_custom() {
         let edited = decode("?model=llama2-7b&layers=40").config.model.unwrap();
         assert_eq!(edited.preset(), None);
@@ -635,8 +625,7 @@ mod tests {
         assert!(decode("?model=gpt5").problems[0].key == "model");
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn empty_query_is_the_lesson_default() {
         for query in ["", "?", "?v=1", "utm_source=course"] {
             assert_eq!(
@@ -649,8 +638,7 @@ mod tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_13b_zero2_link_of_the_issue() {
         let decoded = decode("?params=13&gpus=8&gpu_mem=80&stage=2");
         assert!(decoded.problems.is_empty());
@@ -664,8 +652,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_key_decodes() {
         let decoded =
             decode("v=1&params=70.5&gpus=64&gpu_mem=40&dtype=bf16&grad_acc=model&opt=sgd&overhead=0.1&stage=3");
@@ -709,8 +696,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn values_are_percent_decoded_and_first_key_wins() {
         let decoded = decode("params=%3Cscript%3E&params=9&gpus=%2016%20&dtype=bf%31%36");
         assert_eq!(decoded.config.gpus, 16);
@@ -720,8 +706,7 @@ mod tests {
         assert_eq!(decoded.problems[0].value, "<script>");
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn unsupported_version_is_reported_and_read_as_v1() {
         let decoded = decode("v=2&params=13");
         assert_eq!(decoded.config.params_billions, 13.0);
@@ -730,8 +715,7 @@ mod tests {
         assert_eq!(decoded.problems[0].error, None);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn decode_reads_back_what_encode_wrote() {
         let config = Config {
             params_billions: 6.738_415_616,

@@ -34,18 +34,15 @@ pub fn accumulation_steps(
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn global_512_micro_4_on_8_gpus_is_16_steps() {
         assert_eq!(accumulation_steps(512, 4, 8), Ok(16));
         assert_eq!(accumulation_steps(32, 4, 8), Ok(1));
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn batches_that_do_not_divide_are_an_error() {
         let err = accumulation_steps(100, 4, 8).unwrap_err();
         assert_eq!(
@@ -58,8 +55,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn zeros_name_their_field() {
         assert_eq!(
             accumulation_steps(0, 4, 8).unwrap_err().field,

@@ -876,7 +876,6 @@ pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -
 mod tests {
     use super::*;
     use crate::model::architecture::model_preset;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn paper_setup(recompute: Recompute, flash_attention: bool) -> ActivationSetup {
@@ -900,8 +899,7 @@ mod tests {
     /// Gemma's four norms a layer (issue 26): the post-norms keep their inputs,
     /// the attention's and the MLP's outputs, 2h values a token more outside
     /// the tensor-parallel region.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn four_norms_keep_two_more_inputs() {
         let gemma = model_preset("gemma2-9b").unwrap().architecture;
         let two = Architecture {
@@ -924,8 +922,7 @@ mod tests {
     /// Mixtral's experts: the QKV input, the output projection's, and the
     /// gathered routed inputs and their down projections' (t·(h + f_e)); its
     /// router's input stays (no TE linear).
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn fp8_keeps_the_linears_inputs_in_one_byte() {
         let per_layer = |id: &str, fp8: bool| {
             let arch = model_preset(id).unwrap().architecture;
@@ -948,8 +945,7 @@ mod tests {
     /// (Megatron-LM's `token_dispatcher.py`): each rank keeps every routed
     /// copy's `h`-wide input whole, and half of the experts' `4·f_e`. The
     /// rest of the layer halves as Korthikanti's SP row says.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn routed_experts_keep_their_gathered_inputs_whole_under_tensor_parallelism() {
         let arch = model_preset("mixtral-8x7b").unwrap().architecture;
         let setup = ActivationSetup {
@@ -988,8 +984,7 @@ mod tests {
     /// about a tenth of what storing everything keeps. Megatron-LM's uniform
     /// method with `--recompute-num-layers 10` keeps ten group inputs and,
     /// while a group is rebuilt, its ten layers.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_hundred_layers_with_ten_checkpoints_keep_about_a_tenth() {
         let arch = Architecture {
             layers: 100,
@@ -1021,8 +1016,7 @@ mod tests {
     /// Megatron-LM's block method checkpoints a chunk's first N layers, each
     /// alone, and stores the others whole: N = the chunk is per-layer
     /// checkpointing, fewer trade memory for less recomputation.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn block_recomputation_stores_the_layers_it_does_not_checkpoint() {
         let arch = gpt3();
         let block = |layers| {
@@ -1054,8 +1048,7 @@ mod tests {
         assert!(every.total.get() < half.total.get() && half.total.get() < stored.total.get());
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn gpt3_layer_stores_sbh_34_plus_5as_over_h() {
         // 2048 × 12288 × (34 + 5 × 96 × 2048 / 12288) = 25,165,824 × 114.
         let memory = activation_memory(&gpt3(), &paper_setup(Recompute::None, false));
@@ -1063,8 +1056,7 @@ mod tests {
         assert_eq!(memory.layers.get(), 96.0 * 2_868_903_936.0);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn selective_recomputation_and_flash_attention_drop_the_scores() {
         let sbh34 = 34.0 * 2048.0 * 12288.0;
         for (recompute, flash) in [
@@ -1077,16 +1069,14 @@ mod tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn full_recomputation_keeps_layer_inputs_and_one_working_set() {
         let memory = activation_memory(&gpt3(), &paper_setup(Recompute::Full, false));
         let sbh = 2048.0 * 12288.0;
         assert_eq!(memory.layers.get(), 96.0 * 2.0 * sbh + 2_868_903_936.0);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn swiglu_and_grouped_query_attention_generalise_the_34() {
         // Llama-3-8B: h = 4096, k = 8 × 128 = 1024, f = 14336, SwiGLU, no dropout,
         // FlashAttention, s = 8192, b = 1: 2 × sb(6h + 2k + 4f) per layer.
@@ -1172,8 +1162,7 @@ mod tests {
     /// Beyond Korthikanti's architecture (a head size of its own, experts,
     /// latent attention), the generalised formula's numbers still add up to
     /// the figure, with every recomputation, dropout and capacity.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn generalised_derivations_add_up_for_experts_and_latent_attention() {
         for id in [
             "qwen3-0.6b",
@@ -1237,8 +1226,7 @@ mod tests {
         assert_eq!(imbalanced - one, 2.0 * 1.0 * (4096.0 + 4.0 * 14336.0));
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn derivations_add_up_to_the_figures_they_explain() {
         let llama3 = model_preset("llama3-8b").unwrap().architecture;
         let mut cases = Vec::new();
@@ -1333,8 +1321,7 @@ mod tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn derivation_writes_the_papers_34_and_5as_terms_for_gpt3() {
         let text = activation_derivation(
             &gpt3(),
@@ -1353,8 +1340,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn derivation_of_full_recomputation_keeps_inputs_and_one_working_set() {
         let llama3 = model_preset("llama3-8b").unwrap().architecture;
         let setup = ActivationSetup {
@@ -1378,8 +1364,7 @@ mod tests {
     /// gated full-attention layer keeps q, k, v, o and the gate's two
     /// (4096 + 512 + 512 + 4096 + 2 × 4096); without FlashAttention only the
     /// 12 full layers keep scores.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn linear_attention_layers_keep_their_own_values_and_no_scores() {
         let next = model_preset("qwen3-next-80b-a3b").unwrap().architecture;
         let all_full = Architecture {

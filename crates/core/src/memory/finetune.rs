@@ -447,7 +447,6 @@ impl FineTuning {
 mod tests {
     use super::*;
     use crate::model::architecture::{model_preset, MODEL_PRESETS};
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn arch(id: &str) -> Architecture {
@@ -455,8 +454,7 @@ mod tests {
     }
 
     /// PEFT's `print_trainable_parameters` for Llama 2 7B, r = 8, q and v.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn peft_counts_llama2_7b_with_its_defaults() {
         let llama = arch("llama2-7b");
         let trainable = adapter_params(&llama, Targets::Qv, 8);
@@ -469,8 +467,7 @@ mod tests {
     /// page's Korthikanti-style accounting each adapted layer's base and LoRA
     /// outputs beside lora_A's r-wide output: 32 × (2 × 8 + 2 × 8192) × 2048
     /// tokens × 2 bytes.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn dora_adds_a_magnitude_a_row_and_two_outputs_a_token() {
         let llama = arch("llama2-7b");
         let tuning = |dora| FineTuning {
@@ -502,8 +499,7 @@ mod tests {
 
     /// Every preset, every target set, r = 8, 16, 64: the sum over the blocks of
     /// r·(d_in + d_out), written out per target set from the shapes.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn adapter_counts_follow_the_shapes_for_every_preset() {
         // LoRA adapts dense models (not experts nor latent attention).
         for preset in MODEL_PRESETS
@@ -541,8 +537,7 @@ mod tests {
     }
 
     /// Llama 3 8B's grouped-query attention: k and v project to 1,024 features.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn grouped_query_attention_narrows_the_key_and_value_adapters() {
         let llama3 = arch("llama3-8b");
         assert_eq!(llama3.kv_width(), 1024);
@@ -553,8 +548,7 @@ mod tests {
     }
 
     /// One NF4 weight of 4096 × 4096, as bitsandbytes allocates it.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn nf4_tensor_bytes_are_bitsandbytes_tensors() {
         let n = 4096 * 4096;
         // 8,388,608 packed + 64 code + 262,144 absmax of fp32.
@@ -577,8 +571,7 @@ mod tests {
 
     /// The QLoRA paper's constants: 0.5 bits per parameter of fp32 absmaxes,
     /// 0.127 with double quantisation, on top of 4 bits per value.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn nf4_constants_cost_what_the_qlora_paper_says() {
         let llama = arch("llama1-65b");
         let n = block_linear_params(&llama) as f64;
@@ -587,8 +580,7 @@ mod tests {
         assert!((bits(true) - 4.127).abs() < 1e-3, "{}", bits(true));
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn full_training_has_no_adapters_and_lora_freezes_the_whole_base() {
         let llama = arch("llama2-7b");
         assert_eq!(FineTuning::default().adapters(&llama, 2), None);
@@ -624,8 +616,7 @@ mod tests {
     /// LoRA on Llama 2 7B, FP16 + Adam, 8 GPUs: the frozen base in 2 bytes per
     /// parameter, the lesson's 2 + 2 + 12 on the adapters only, each sharded as
     /// the strategy shards it. Within 0.01 byte (the figures go through f64).
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn lora_memory_is_the_frozen_base_and_the_recipe_on_the_adapters() {
         use crate::memory::Strategy;
         let report = report_of("model=llama2-7b&method=lora&recompute=full");
@@ -667,8 +658,7 @@ mod tests {
     }
 
     /// Without recomputation each adapted layer keeps s·b·r values.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn adapters_keep_their_r_wide_intermediates() {
         let report = report_of("model=llama2-7b&method=lora&rank=16&targets=all&seq=2048&mbs=2");
         // 32 layers × 7 adapted layers × 2,048 × 2 tokens × r 16 × 2 bytes.
@@ -685,8 +675,7 @@ mod tests {
     /// 780 GB in 16 bits and under 48 GB with QLoRA (r = 64 on every linear
     /// layer, 8-bit paged Adam, gradient checkpointing; here at 512 tokens, one
     /// sequence, the adapters in bf16 as the paper's `qlora.py` keeps them).
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_qlora_papers_bounds_hold_for_llama_65b() {
         use crate::memory::Strategy;
         let step = "model=llama1-65b&gpus=1&seq=512&mbs=1&recompute=full&flash=1";
@@ -704,8 +693,7 @@ mod tests {
     }
 
     /// Full training is what it was: no adapter term anywhere.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn full_training_keeps_the_lessons_figures() {
         let report = report_of("");
         assert_eq!(
@@ -729,8 +717,7 @@ mod tests {
 
     /// A link asking for adapters without a model uses Llama 2 7B's
     /// architecture, as the step keys do.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn adapters_without_a_model_adapt_the_default_architecture() {
         let config = crate::input::link::decode("params=70&method=qlora").config;
         assert_eq!(config.model.map(|m| m.base.id), Some("llama2-7b"));

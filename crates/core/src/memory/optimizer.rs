@@ -100,11 +100,9 @@ impl Optimizer {
 mod tests {
     use super::*;
     use crate::memory::{GradientPrecision, Precision};
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn bytes_per_parameter_of_each_recipe() {
         let total = |p: Precision, o: Optimizer, g: GradientPrecision| {
             p.bytes_per_param() + g.bytes_per_param(p) + o.state_bytes_per_param(p)

@@ -467,7 +467,6 @@ mod tests {
         stage_activations, ActivationSetup, Checkpointing, Recompute,
     };
     use crate::model::architecture::model_preset;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn arch(id: &str) -> Architecture {
@@ -487,8 +486,7 @@ mod tests {
     /// s = 2,048, b = 1) at t = 8, per layer, 16-bit with dropout: sbh × (34 +
     /// 5as/h) without parallelism, (10 + 24/t + 5as/(ht)) with TP, (34/t +
     /// 5as/(ht)) with SP, (10 + 24/t) TP + selective, 34/t SP + selective.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn table_2_of_korthikanti_et_al() {
         let gpt3 = arch("gpt3-175b");
         let (s, h, a, t) = (2048.0, 12288.0, 96.0, 8.0);
@@ -562,8 +560,7 @@ mod tests {
     /// Summed over TP ranks and stages, the split and replicated parts give
     /// back every parameter once (untied, or tied on one stage); with tied
     /// embeddings over stages the last stage adds its copy.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn stages_hold_every_parameter() {
         for id in [
             "llama2-70b",
@@ -607,8 +604,7 @@ mod tests {
     /// 4 × VPP 2 as 6 + 8 + 8 + 10, each rank's chunks where
     /// `get_transformer_layer_offset` puts them (rank 3's second chunk starts
     /// at 16 + 3 + 4 + 4 = 27).
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn uneven_first_and_last_stages_as_megatron_builds_them() {
         let a = arch("deepseek-v3");
         let l = Layout {
@@ -671,8 +667,7 @@ mod tests {
     /// Uneven stages that Megatron-LM's `TransformerConfig` refuses, each
     /// naming the key at fault: no stages in between left a layer, a middle
     /// that does not split, one pipeline stage, and VPP not dividing a stage.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn uneven_stages_that_megatron_refuses() {
         let a = arch("llama2-7b");
         let uneven = |pp, first, last| Layout {
@@ -731,8 +726,7 @@ mod tests {
     }
 
     /// Each wrong size names its key and the largest that divides.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn sizes_that_do_not_divide_say_what_would() {
         let a = arch("llama2-70b"); // 64 heads, 8 KV heads, 80 layers
         let kind = |l: Layout, seq: u32| l.validate(&a, seq).map_err(|e| (e.field, e.kind));
@@ -784,8 +778,7 @@ mod tests {
     /// 1F1B: the first of 4 stages holds 4 microbatches, the last 1; fewer
     /// microbatches than stages hold fewer; interleaving 2 adds (p−1)/(p·v)
     /// on the first rank.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn microbatches_in_flight() {
         let l = layout(1, 4, false);
         assert_eq!(l.in_flight(0, None), 4.0);

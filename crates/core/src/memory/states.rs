@@ -410,7 +410,6 @@ mod tests {
     //! The lesson's checks, named after them. GB = 10^9 bytes; the tolerance is
     //! the lesson's own (1e-9 GB), though most results are exact in f64.
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     const TOLERANCE_GB: f64 = 1e-9;
@@ -433,8 +432,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn ddp_7b_fp16_adam_is_112_gb() {
         let memory = seven_b(Optimizer::Adam).per_gpu_memory(Strategy::Ddp);
         assert_gb(memory.total, 112.0);
@@ -443,8 +441,7 @@ mod tests {
         assert_gb(memory.optimizer_states, 84.0);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn ddp_7b_fp16_sgd_is_56_gb() {
         assert_gb(
             seven_b(Optimizer::Sgd).per_gpu_memory(Strategy::Ddp).total,
@@ -452,24 +449,21 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn zero1_7b_on_8_gpus_is_38_5_gb() {
         let memory = seven_b(Optimizer::Adam).per_gpu_memory(Strategy::Zero1);
         assert_gb(memory.total, 38.5);
         assert_gb(memory.optimizer_states, 10.5);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn zero2_7b_on_8_gpus_is_26_25_gb() {
         let memory = seven_b(Optimizer::Adam).per_gpu_memory(Strategy::Zero2);
         assert_gb(memory.total, 26.25);
         assert_gb(memory.gradients, 1.75);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn zero3_7b_on_8_gpus_is_14_gb() {
         let memory = seven_b(Optimizer::Adam).per_gpu_memory(Strategy::Zero3);
         assert_gb(memory.total, 14.0);
@@ -480,8 +474,7 @@ mod tests {
         MemoryBudget::new(Bytes::from_gb(80.0), 0.2).unwrap()
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn max_trainable_ddp_on_8x80gb_20pct_reserved_is_4b() {
         let max = max_trainable_params(
             &lesson_budget(),
@@ -492,8 +485,7 @@ mod tests {
         assert!((max.billions() - 4.0).abs() < 1e-9, "{}", max.billions());
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn max_trainable_zero3_on_8x80gb_20pct_reserved_is_32b() {
         let max = max_trainable_params(
             &lesson_budget(),
@@ -504,8 +496,7 @@ mod tests {
         assert!((max.billions() - 32.0).abs() < 1e-9, "{}", max.billions());
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn strategy_table_of_the_lesson_part_3() {
         // 64 GB usable / (4 + 12/8), / (2 + 14/8): 11.636… B and 17.066… B.
         let max = |s| {
@@ -521,8 +512,7 @@ mod tests {
         assert!((max(Strategy::Zero2) - 64.0 / 3.75).abs() < 1e-9);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn fp32_weights_take_four_bytes() {
         let setup = TrainingSetup::new(
             ParamCount::from_billions(1.0),
@@ -535,8 +525,7 @@ mod tests {
         assert_gb(setup.per_gpu_memory(Strategy::Zero3).total, 5.0);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn one_gpu_shards_nothing() {
         let setup = TrainingSetup::new(
             ParamCount::from_billions(7.0),
@@ -550,8 +539,7 @@ mod tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn fits_compares_with_usable_memory() {
         let budget = lesson_budget();
         assert_gb(budget.usable(), 64.0);
@@ -559,8 +547,7 @@ mod tests {
         assert!(!budget.fits(Bytes::from_gb(64.000_001)));
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn constructors_reject_values_outside_limits() {
         let err = TrainingSetup::new(ParamCount::new(0.0), Precision::Fp16, Optimizer::Adam, 8)
             .unwrap_err();
@@ -603,11 +590,9 @@ pub fn max_trainable_sweep(
 #[cfg(test)]
 mod sweep_tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn zero1_and_zero2_level_off_while_zero3_grows_with_the_cluster() {
         let budget = MemoryBudget::new(Bytes::from_gb(80.0), 0.2).unwrap();
         let sweep = max_trainable_sweep(

@@ -172,7 +172,6 @@ mod tests {
         activation_memory, ActivationSetup, Checkpointing, Recompute,
     };
     use crate::model::architecture::model_preset;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn setup(recompute: Recompute) -> ActivationSetup {
@@ -200,8 +199,7 @@ mod tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn megatron_peaks_at_what_is_kept_and_the_optimizer_step_drops_the_activations() {
         let arch = model_preset("llama3-8b").unwrap().architecture;
         for recompute in Recompute::ALL {
@@ -227,8 +225,7 @@ mod tests {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn without_a_model_every_moment_is_the_total_but_the_step_frees_nothing() {
         let memory = breakdown(112.0e9, Bytes::ZERO);
         let step = StepMemory::of(&memory, None);

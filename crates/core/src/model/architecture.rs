@@ -1168,7 +1168,6 @@ pub mod preset_by_id {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn count(id: &str) -> u64 {
@@ -1178,8 +1177,7 @@ mod tests {
             .param_count()
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn published_counts_to_the_parameter() {
         assert_eq!(count("llama2-7b"), 6_738_415_616);
         assert_eq!(count("llama3-8b"), 8_030_261_248);
@@ -1199,8 +1197,7 @@ mod tests {
         assert_eq!(count("llama1-65b"), 65_285_660_672);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn llama2_7b_breaks_down_as_its_tensors() {
         let parts = model_preset("llama2-7b")
             .unwrap()
@@ -1216,8 +1213,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn gpt3_is_175_billion_and_qwen_has_qkv_biases() {
         // GPT-3's paper gives 175.0 B; the layout above counts 174.6 B.
         let gpt3 = count("gpt3-175b") as f64 / 1e9;
@@ -1234,8 +1230,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_preset_is_consistent() {
         for preset in MODEL_PRESETS {
             let a = preset.architecture;

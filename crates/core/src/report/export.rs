@@ -51,11 +51,9 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::input::link;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_lessons_table_in_markdown() {
         let report = Config::default().report().unwrap();
         assert_eq!(
@@ -69,8 +67,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_lessons_table_in_csv_is_unrounded_bytes() {
         let report = Config::default().report().unwrap();
         let text = csv(&report);
@@ -98,8 +95,7 @@ mod tests {
 
     /// DeepSpeed's pipeline engine runs ZeRO-1 only: ZeRO-2's and ZeRO-3's
     /// rows have no verdict, fewest GPUs or largest model in any export.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn strategies_not_run_say_n_a_in_every_export() {
         let report = link::decode("model=llama2-7b&gpus=8&pp=2")
             .config

@@ -988,7 +988,6 @@ mod tests {
     use super::*;
     use crate::input::field::InputErrorKind;
     use crate::memory::Precision;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Issue 28: interleaved 1F1B runs only with microbatches a multiple of
@@ -997,8 +996,7 @@ mod tests {
     /// each rank 3 microbatches, refused on the global batch, and one of 8
     /// gives 4, kept; without virtual stages 3 microbatches stay valid. The
     /// step is then timed on one microbatch, as without a global batch.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn interleaved_stages_need_microbatches_a_multiple_of_pp() {
         let steps = |query: &str| {
             crate::input::link::decode(query)
@@ -1025,8 +1023,7 @@ mod tests {
 
     /// The CUDA context reserve is held back beside the reserved fraction, and
     /// one that leaves nothing is refused, naming what is left.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_context_reserve_comes_off_the_usable_memory() {
         let report = crate::input::link::decode("context=0.5")
             .config
@@ -1057,8 +1054,7 @@ mod tests {
     /// Korthikanti et al. 2022, table 2: GPT-3 175B at s = 2,048, b = 1, 16-bit,
     /// with dropout and no recomputation keeps sbh(34 + 5as/h) = 2,868,903,936
     /// bytes per layer; without dropout its masks (2sbh + as²b bytes) go.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn korthikantis_table_2_holds_with_dropout() {
         let per_layer = |query: &str| {
             let config = crate::input::link::decode(query).config;
@@ -1119,8 +1115,7 @@ mod tests {
         assert!(config.setup().is_ok(), "a one-layer model");
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn default_report_is_the_lessons_table() {
         let report = Config::default().report().unwrap();
         let totals: Vec<f64> = report
@@ -1137,8 +1132,7 @@ mod tests {
         assert_eq!(report.highlighted().strategy, Strategy::Ddp);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn fewest_gpus_for_the_lessons_7b() {
         let report = Config::default().report().unwrap();
         let fewest = report.strategies.map(|r| r.fewest_gpus);
@@ -1149,8 +1143,7 @@ mod tests {
         assert!((report.strategy(Strategy::Ddp).headroom.gb() + 48.0).abs() < 1e-9);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn activations_add_to_every_strategy_and_bound_the_micro_batch() {
         let config =
             crate::input::link::decode("?model=llama2-7b&seq=4096&mbs=2&flash=1&gpus=8&gpu_mem=80")
@@ -1178,8 +1171,7 @@ mod tests {
         assert_eq!(report.strategy(Strategy::Zero3).max_micro_batch, Some(2));
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn invalid_architectures_name_their_field() {
         let with = |edit: fn(&mut Architecture)| {
             let mut model =
@@ -1210,8 +1202,7 @@ mod tests {
     /// time). The lesson's 7 B on 8 GPUs (every parameter a linear's): DDP
     /// (2 + 2 + 2 + 12) × 7 = 126 GB, ZeRO-1 52.5, ZeRO-2 40.25, ZeRO-3 the
     /// lesson's 14.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn fp8_keeps_copies_of_the_linears_weights() {
         let report = crate::input::link::decode("dtype=fp8&stage=1")
             .config
@@ -1261,8 +1252,7 @@ mod tests {
     /// 38.5 and 26.25 GB, and ZeRO-3's shard is one byte: 13.125 GB; its
     /// gathers move one byte a linear parameter (ZeRO-1's gather of the
     /// updated weights halves on Llama 2 7B's layers).
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn fp8_weights_keep_one_byte_and_its_transpose() {
         let report = crate::input::link::decode("dtype=fp8-params&stage=1")
             .config
@@ -1303,8 +1293,7 @@ mod tests {
     /// logits at the 16-bit one. Llama 3 8B, 8,192 tokens on one H100: the
     /// layers' GEMMs take half as long, so the compute falls by that half of
     /// their share; the FLOPs and the MFU's reference (the 16-bit peak) stay.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn fp8_runs_the_layers_gemms_at_the_fp8_peak() {
         let step = |dtype: &str| {
             let query = format!("model=llama3-8b&gpu=h100-80gb&gpus=1&seq=8192&dtype={dtype}");
@@ -1331,8 +1320,7 @@ mod tests {
     /// its output head with the final norm (128,256 × 4,096 + 4,096), held at
     /// 2 + 2 × 4 + 4/8 B a parameter on 8 GPUs; TP 2 halves the unit; only
     /// the ZeRO-3 column changes; DeepSpeed's estimator refuses it.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn fsdp2_holds_its_largest_unit_unsharded() {
         let buffers = |query: &str, strategy| {
             let report = crate::input::link::decode(query).config.report().unwrap();
@@ -1360,8 +1348,7 @@ mod tests {
     /// so Llama 3 8B's ZeRO-3 optimizer offload on eight moves its
     /// partitions 450/64 times as fast, the host's Adam the same on both
     /// (Ψ × 28 B at 100 GB/s for the node); FP8 runs on the MI300X.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn grace_blackwell_offloads_over_its_c2c_link() {
         let offload = |gpu: &str| {
             let query = format!("model=llama3-8b&gpu={gpu}&gpus=8&stage=3&offload=optimizer");
@@ -1386,8 +1373,7 @@ mod tests {
         assert!(fp8.problems.is_empty() && fp8.config.report().is_ok());
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn derivations_write_the_lessons_formula_with_its_numbers() {
         let derive = |query: &str| {
             crate::input::link::decode(query)
@@ -1423,14 +1409,12 @@ mod tests {
         assert_eq!(derive("stage=3&acct=deepspeed"), None);
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn default_report_is_the_default_configs() {
         assert_eq!(Report::default(), Config::default().report().unwrap());
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn report_lists_every_bad_field() {
         let config = Config {
             params_billions: -1.0,
@@ -1450,8 +1434,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn thirteen_b_on_8x80gb_fits_from_zero2() {
         // The lesson's Q6: 13 B with FP16 + AdamW on 8 × A100 80GB.
         let config = Config {
@@ -1467,8 +1450,7 @@ mod tests {
         assert!(!report.strategy(Strategy::Zero1).fits); // 71.5 GB > 64 GB
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn autocast_keeps_fp32_weights_so_zero_shards_less_of_the_same_16_bytes() {
         let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
         let lesson = report("dtype=bf16");
@@ -1492,8 +1474,7 @@ mod tests {
         );
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn autocast_needs_a_mixed_precision() {
         let config = Config {
             amp: true,
@@ -1521,8 +1502,7 @@ mod tests {
     /// group's 3Ψ·3/4 and all-reduces its Ψ/4 gradients across the two
     /// groups, 2·(Ψ/4)·1/2; and 70B's ZeRO-3 gathers stay on NVLink within a
     /// node of 8 instead of crossing the network of 32 GPUs.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_sharding_group_shards_within_and_replicates_across() {
         let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
         let grouped = report("params=7&gpus=8&shard_group=4");
@@ -1558,8 +1538,7 @@ mod tests {
         assert!(within < all / 2.0, "{within} vs {all}");
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over_ep() {
         let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
         let arch = crate::model::architecture::model_preset("mixtral-8x7b")
@@ -1634,8 +1613,7 @@ mod tests {
     /// experts' fused tensors too, and latent attention's projections
     /// (`tests/lora_measured.rs` holds them to PEFT's counts); QLoRA on either
     /// is refused, and set aside in a link.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn lora_on_a_mixture_of_experts_adapts_its_attention() {
         let decoded = crate::input::link::decode("model=mixtral-8x7b&method=lora&rank=8");
         assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
@@ -1676,8 +1654,7 @@ mod tests {
     /// shows one below (issue 25: Llama 2 7B without FlashAttention, ZeRO-1
     /// said "too big" while its bar said it could train the model). The
     /// scaling sweep agrees with the table on the user's own GPUs.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_largest_model_agrees_with_the_verdict() {
         let links = [
             "model=llama2-7b&flash=0&seq=4096&stage=1",
@@ -1740,8 +1717,7 @@ mod tests {
     /// 23.6 GB), ZeRO-3 still gathers the frozen base, and the step's compute
     /// drops the frozen weights' weight-gradient GEMMs (forward and data
     /// gradients stay): about 2/3 of full training's weight GEMMs.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn lora_sends_and_computes_for_its_adapters() {
         let report_of = |query: &str| crate::input::link::decode(query).config.report().unwrap();
         let lora = report_of("model=llama2-7b&method=lora&gpus=8&gpu=a100-80gb");
@@ -1771,8 +1747,7 @@ mod tests {
     /// all-reduces them in fp32 for bfloat16): 18 B per parameter as its own
     /// estimate counts, twice the gradient traffic; FP16 keeps 16-bit
     /// gradients, and the lesson's accounting the user's choice.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn megatron_keeps_fp32_gradients_under_bf16() {
         let report_of = |query: &str| crate::input::link::decode(query).config.report().unwrap();
         let base = "model=llama2-7b&gpu=a100-80gb&gpus=16&nodes=2&global_batch=64";

@@ -634,7 +634,6 @@ pub fn offload_bytes_per_param(
 mod tests {
     use super::*;
     use crate::model::architecture::{model_preset, Moe};
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Eight A100s a node at 40 % of the BF16 peak, NVLink 300 GB/s and a
@@ -668,8 +667,7 @@ mod tests {
     /// tokens trains in about 34 days; the 1 T model on 3,072 GPUs at 163
     /// TFLOP/s for 450 B tokens in about 84 days (full recomputation). The
     /// compute part within 5 %.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn published_training_times() {
         let days = |arch: &Architecture, gpus: f64, achieved: f64, tokens: f64| {
             let batch = 1536.0;
@@ -699,8 +697,7 @@ mod tests {
     /// 300 B tokens, about 34 days (§5.1) within 5 %; the step's MFU below
     /// the achieved share of the peak by the recomputation's quarter of the
     /// layers. An achieved figure above the GPU's peak is set aside, named.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_published_run_through_the_achieved_key() {
         use crate::input::link::decode;
         let query = "model=gpt3-175b&gpu=a100-80gb&gpus=8&nodes=128&tp=8&pp=16&sp=1&seq=2048\
@@ -727,8 +724,7 @@ mod tests {
     }
 
     /// The bubble is (p − 1)/(m·v) of the compute; no TP, no traffic.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_bubble_follows_the_schedule() {
         let arch = model_preset("llama2-70b").unwrap().architecture;
         let machine = Machine { mfu: 0.5, ..A100 };
@@ -772,8 +768,7 @@ mod tests {
     /// moves what ZeRO-2 moves in a one-microbatch step (2Ψ, ZeRO paper
     /// §7.2.1, its weights' gather behind no backward), and never more with
     /// more microbatches (ZeRO-2 reduce-scatters after every one).
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn offload_moves_a_partition_and_zero1_moves_what_zero2_does() {
         let arch = model_preset("llama2-7b").unwrap().architecture;
         let machine = A100;
@@ -831,8 +826,7 @@ mod tests {
     /// expert-data-parallel group (DP × CP ÷ EP), on the experts ÷ EP; the
     /// EP all-to-all spans TP × EP ranks, so TP 1 · CP 2 · EP 8 on two nodes
     /// of 8 stays on NVLink.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn experts_reduce_over_their_own_group_and_exchange_within_tp_times_ep() {
         let arch = model_preset("mixtral-8x7b").unwrap().architecture;
         let machine = H100;
@@ -882,8 +876,7 @@ mod tests {
     /// (Megatron-LM's `token_dispatcher.py`, A2A(EP) → AG(TP)): Mixtral's two
     /// copies of each token cost two messages where a dense MLP's all-reduce
     /// costs one, so its layers move 3 messages for a dense layer's 2.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn routed_tokens_gathered_over_tensor_parallelism_count_in_its_time() {
         let arch = model_preset("mixtral-8x7b").unwrap().architecture;
         let machine = H100;
@@ -930,8 +923,7 @@ mod tests {
     /// pipeline stages at 8,192 tokens: the last stage's logits (a 128,256
     /// vocabulary) make the compute 15–30 % longer than an even split; one
     /// stage is the even split itself.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_last_pipeline_stage_sets_the_pace() {
         let arch = model_preset("llama3-8b").unwrap().architecture;
         let machine = H100;
@@ -993,8 +985,7 @@ mod tests {
     /// efficiency on the FLOPs they run: full recomputation adds a third of
     /// the layers' FLOPs (not the logits', which Megatron-LM does not
     /// recompute), and the step's MFU falls below the key.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn mfu_is_model_flops_over_the_step() {
         let arch = model_preset("llama2-7b").unwrap().architecture;
         let machine = Machine { mfu: 0.5, ..A100 };
@@ -1041,8 +1032,7 @@ mod tests {
     /// DDP's all-reduce of 2Ψ(n − 1)/n elements after the last of m
     /// microbatches hides at most 2/3 of one microbatch's compute. ZeRO-3 is
     /// overlapped as DeepSpeed ships it, with or without the switch.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn gradient_reduction_overlaps_at_most_the_backward_it_follows() {
         let arch = model_preset("llama2-7b").unwrap().architecture;
         let machine = A100;

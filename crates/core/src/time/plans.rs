@@ -688,13 +688,11 @@ impl Search<'_> {
 mod tests {
     use super::*;
     use crate::input::link::decode;
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Each plan's figures are those of the report of the configuration it
     /// applies: the same peak on the same rank, the same step time.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_plan_is_what_its_configuration_reports() {
         for query in [
             "model=llama2-70b&gpu=a100-80gb&gpus=8&seq=2048&global_batch=64",
@@ -723,8 +721,7 @@ mod tests {
     /// nodes with an 8-GPU sharding group ranks no plan with EP (101 of 159
     /// plans were such), and every plan's own link decodes without a
     /// problem to the plan's figures.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_plan_is_a_configuration_the_report_accepts() {
         for query in [
             "model=mixtral-8x7b&gpus=8&nodes=2&shard_group=8&gpu=h100-80gb",
@@ -789,8 +786,7 @@ mod tests {
     /// DeepSeek-V3's 61 layers: PP 2, 4, 8 and 16 exist only unevenly
     /// (e.g. 16 + 2 × 15 + 15 on PP 4); the split candidates are valid
     /// Megatron-LM layouts, and the fastest uneven plans report as planned.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn plans_split_awkward_layer_counts_unevenly() {
         let splits = pipeline_splits(61);
         assert!(splits.contains(&(4, Some(16), Some(15))), "{splits:?}");
@@ -826,8 +822,7 @@ mod tests {
 
     /// The lesson's Q6: no ZeRO stage fits 70 B on 8 × A100 80GB alone, some
     /// layouts (with offload) do; fitting plans come first, fastest first.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_lessons_q6_has_plans() {
         let config = decode(
             "model=llama2-70b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=full&stage=3&global_batch=64",
@@ -850,8 +845,7 @@ mod tests {
     /// eight A100s the fastest plan that recomputes at all recomputes part of
     /// each stage, faster than the fastest that checkpoints every layer, and
     /// its report agrees.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn plans_recompute_only_part_of_each_stage_where_that_is_faster() {
         let config = decode(
             "model=llama2-70b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1\
@@ -885,8 +879,7 @@ mod tests {
     /// stages), only with microbatches a multiple of PP as Megatron-LM's
     /// `schedules.py` requires; beside the same plan without it, its bubble
     /// is smaller, and its report agrees.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn plans_interleave_virtual_stages_where_megatron_allows() {
         let config = decode(
             "model=llama2-70b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1\
@@ -936,8 +929,7 @@ mod tests {
     /// kept: with PP the smallest (more microbatches, a smaller bubble, where
     /// the largest that fits maximised it); without PP, where the step does
     /// not depend on it, the largest.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn plans_take_the_fastest_micro_batch_not_the_largest() {
         let config = decode("model=llama3-8b&gpu=h100-80gb&gpus=8&seq=4096&global_batch=64").config;
         let all = plans(&config);
@@ -972,8 +964,7 @@ mod tests {
     /// Issue 28, item 4: Megatron-LM refuses a mixture of experts with TP
     /// but without SP in training, so no plan offers one; dense models keep
     /// both.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn no_plan_runs_experts_with_tp_but_without_sp() {
         let moe = plans(&decode("model=mixtral-8x7b&gpu=h100-80gb&gpus=8&global_batch=64").config);
         assert!(moe.iter().any(|p| p.layout.tp > 1));
@@ -987,8 +978,7 @@ mod tests {
 
     /// A configuration with no plans says why (issue 25: LoRA showed "0 of 0
     /// plans fit"), and one with plans has no such reason.
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+    #[wasm_bindgen_test(unsupported = test)]
     fn no_plans_says_why() {
         let why = |query: &str| {
             let config = decode(query).config;
