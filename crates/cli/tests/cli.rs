@@ -104,9 +104,37 @@ fn json_schema_of_a_layout_with_megatron_time_and_plans() {
         .output()
         .unwrap();
     assert!(output.status.success());
+    let mut document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    // The ranked plans are held to their rules here, and the first five to a
+    // snapshot of their own: the document's snapshot stays small enough to review.
+    let plans = document["plans"].as_array().unwrap().clone();
+    assert_eq!(
+        plans.len() as u64,
+        document["plans_search"]["listed"].as_u64().unwrap()
+    );
+    let (ranked, own) = plans.split_at(plans.len() - 1);
+    assert_eq!(ranked.len(), 100, "the best 100 are kept");
+    assert!(ranked.iter().all(|p| p["fits"] == true));
+    let seconds: Vec<f64> = ranked
+        .iter()
+        .map(|p| p["step_seconds"].as_f64().unwrap())
+        .collect();
+    assert!(
+        seconds.windows(2).all(|w| w[0] <= w[1]),
+        "fastest first: {seconds:?}"
+    );
+    // Then the configuration's own plan (TP 4, PP 2), which does not fit.
+    assert_eq!(own[0]["layout"]["tp"], 4);
+    assert_eq!(own[0]["layout"]["pp"], 2);
+    assert_eq!(own[0]["fits"], false);
+    insta::assert_snapshot!(
+        "llama2_70b_layout_first_plans_json",
+        serde_json::to_string_pretty(&plans[..5]).unwrap()
+    );
+    document["plans"] = serde_json::json!(format!("{} plans, checked above", plans.len()));
     insta::assert_snapshot!(
         "llama2_70b_layout_json",
-        String::from_utf8(output.stdout).unwrap()
+        serde_json::to_string_pretty(&document).unwrap()
     );
 }
 
