@@ -3,9 +3,11 @@
 //! ([`chart`]: a canvas in the browser, SVG in the tests), the ranked
 //! plans' table ([`plans`]), the lazily loaded module's other answers
 //! ([`replies`]) and, natively, the read-only view as static HTML with SVG
-//! charts (`static_view`, `vram --html`). No Leptos here: the page's components
-//! (`vram-app`) and the lazily loaded module (`vram-lazy`) both use it, and
-//! neither depends on the other.
+//! charts (`static_view`, `vram --html`). Leptos only behind the feature
+//! `dom` (the plans' table as a view, which the lazily loaded module mounts),
+//! so the CLI links none; the page's components (`vram-app`) and the lazily
+//! loaded module (`vram-lazy`) both use this crate, and neither depends on
+//! the other.
 
 #![forbid(unsafe_code)]
 
