@@ -79,7 +79,7 @@ pub fn command() -> Command {
             value if value.is_empty() => String::new(),
             value => format!(" [default: {value}]"),
         };
-        // The same words as `vram --keys` and docs/keys.md: the declaration's.
+        // The same words as `vram --keys` and docs/links.md: the declaration's.
         let help = format!(
             "{}: {}{default}",
             capitalise(field.label()),
@@ -102,7 +102,7 @@ pub fn command() -> Command {
                 .exclusive(true)
                 .help(
                     "Print every key of the shared link (and option) with the values it accepts, \
-                     its default and when a link writes it, as Markdown (docs/keys.md)",
+                     its default and when a link writes it, as Markdown (docs/links.md)",
                 ),
         )
         .arg(
@@ -171,9 +171,11 @@ pub fn command() -> Command {
         )
 }
 
-/// Every key of the shared link as a Markdown table: its option, what it is,
-/// the values it accepts beside the others ([`Field::accepts`]), its default
-/// and when a link writes it; docs/keys.md is this text (tested).
+/// Every key of the shared link as a Markdown table, in the order a link
+/// writes them: its option, what it is ([`Field::meaning`], the declaration's
+/// doc comment), the values it accepts beside the others ([`Field::accepts`]),
+/// its default and when a link writes it. docs/links.md holds this table
+/// between its `vram --keys` markers (tested).
 pub fn keys_reference() -> String {
     use vram_core::input::Written;
     let defaults = Config::default();
@@ -183,11 +185,7 @@ pub fn keys_reference() -> String {
         ..Config::default()
     };
     let mut out = String::from(
-        "# Every key of the shared link\n\n\
-         Written by `vram --keys` from the declarations in `crates/core/src/input/field.rs`: the \
-         limits and rules here are the ones the code checks, and `vram --help` says the same. What \
-         each key means, with examples: [links.md](links.md).\n\n\
-         | key | option | what | accepts | default | in a link |\n\
+        "| key | option | what | accepts | default | in a link |\n\
          |-----|--------|------|---------|---------|-----------|\n",
     );
     for field in all_fields() {
@@ -212,7 +210,7 @@ pub fn keys_reference() -> String {
             "| `{}` | `--{}` | {} | {} | {default} | {written} |",
             field.key(),
             option_name(field),
-            field.label(),
+            field.meaning(),
             field.accepts(),
         );
     }

@@ -314,15 +314,22 @@ const BASE: Declaration = Declaration {
 /// Declares `Field`, `Field::ALL` and every field's [`Declaration`] from one
 /// list, so that nothing about a field is written twice.
 macro_rules! fields {
-    ($($(#[$meta:meta])* $name:ident => $declaration:expr,)*) => {
+    ($($(#[doc = $doc:literal])* $name:ident => $declaration:expr,)*) => {
         /// An input that the user sets, by a form control, a link key or a CLI option.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Field { $($(#[$meta])* $name,)* }
+        pub enum Field { $($(#[doc = $doc])* $name,)* }
 
         impl Field {
             /// Every field, in the order of its declaration (the order the link
             /// writes them): `Field::ALL[f.index()] == f`.
             pub const ALL: [Field; [$(Field::$name),*].len()] = [$(Field::$name),*];
+
+            /// What the field is, as its declaration's doc comment says it, one
+            /// line a source line: docs/links.md's key table (`vram --keys`).
+            /// Only the CLI asks, so the page's WebAssembly links none of it.
+            fn doc_lines(self) -> &'static str {
+                match self { $(Field::$name => concat!($($doc, "\n"),*),)* }
+            }
         }
 
         /// Every field's declaration, at its index.
@@ -1673,10 +1680,23 @@ impl Field {
         }
     }
 
+    /// What the field is, in words: its declaration's doc comment on one line,
+    /// rustdoc's backticks and links kept as Markdown.
+    pub fn meaning(self) -> String {
+        self.doc_lines()
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+            .replace("[`", "`")
+            .replace("`]", "`")
+    }
+
     /// What a value must be beside the other fields, in English words, as
     /// [`ModelSpec::validate`](crate::config::ModelSpec) and
     /// [`Config::setup`] check it; empty where only the field's own limits
-    /// apply. `--help` and `vram --keys` (docs/keys.md) print it beside the
+    /// apply. `--help` and `vram --keys` (docs/links.md) print it beside the
     /// limits, so that the documented limits are the checked ones.
     pub fn rule(self) -> &'static str {
         match self {
