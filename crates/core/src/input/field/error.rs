@@ -1,0 +1,318 @@
+//! What can be wrong with an input: [`InputError`], naming its field and the
+//! [`InputErrorKind`].
+
+use super::*;
+
+/// What is wrong with an input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum InputErrorKind {
+    /// Nothing was given.
+    Empty,
+    /// The text is not a decimal number.
+    NotANumber,
+    /// The number is infinite or NaN.
+    NotFinite,
+    /// A whole number was expected.
+    NotWhole,
+    /// The number lies outside the field's limits.
+    OutOfRange(Limits),
+    /// The number is not zero but smaller than the field's resolution.
+    BelowResolution(f64),
+    /// The value is none of the field's choices.
+    UnknownChoice,
+    /// The numbers do not divide as they must (the global batch by micro-batch × GPUs).
+    NotDivisible,
+    /// The value needs a model's architecture, and none is chosen (LoRA's adapters).
+    NeedsModel,
+    /// GPUs per node × nodes is more data-parallel GPUs than [`Field::Gpus`] allows.
+    TooManyGpus {
+        /// The `gpus` key's value.
+        gpus_per_node: u32,
+        /// Their product with the nodes.
+        total: u64,
+    },
+    /// A part of the model (its largest layer) larger than the whole model.
+    LargerThanModel,
+    /// The choice does not cover this model (Hugging Face's measured accounting
+    /// and a GELU MLP).
+    NotCovered,
+    /// Autocast with a precision that is not mixed (fp16 or bf16).
+    NeedsMixedPrecision,
+    /// Adapters not counted on this model: LoRA on linear or gated
+    /// attention, QLoRA on experts or latent attention.
+    DenseOnly,
+    /// Expert parallelism without a mixture of experts.
+    NeedsExperts,
+    /// Expert parallelism under DeepSpeed's estimator, which has none, or with
+    /// offload, which the page does not place per expert.
+    NotInDeepSpeed,
+    /// A layout size that does not divide what it splits; `largest` is the
+    /// largest size up to the one typed that would.
+    DoesNotDivide {
+        /// What the size splits.
+        splits: Splits,
+        /// The largest size that divides it.
+        largest: u32,
+    },
+    /// Virtual stages without pipeline stages.
+    NeedsPipeline,
+    /// Sequence parallelism without tensor parallelism.
+    NeedsTensorParallel,
+    /// Model parallelism where the accounting is DeepSpeed's estimator or
+    /// Hugging Face's Trainer, which have none.
+    NeedsMegatron,
+    /// Model parallelism with LoRA or QLoRA, which the page counts on one GPU's whole model.
+    FullTrainingOnly,
+    /// A value that does not go with another field's current value (partial
+    /// recomputation under Hugging Face's accounting, which checkpoints each
+    /// layer alone; a sharding group beside expert parallelism).
+    NotWith(Field),
+    /// A global batch whose microbatches are not a multiple of the pipeline
+    /// stages under interleaved 1F1B (VPP > 1), which Megatron-LM's
+    /// `schedules.py` refuses.
+    NotPerStage {
+        /// The microbatches each data-parallel rank runs per step.
+        microbatches: u32,
+        /// The pipeline stages (PP) they must be a multiple of.
+        pp: u32,
+    },
+    /// FP8 on a GPU without FP8 tensor cores (before Hopper and Ada).
+    NoFp8,
+    /// Uneven first and last pipeline stages that take all of the model's
+    /// `layers` (or more) while stages in between are left with none.
+    NoLayersLeft {
+        /// The model's transformer layers.
+        layers: u32,
+    },
+    /// Uneven first and last pipeline stages that leave `layers` for
+    /// `stages` stages in between: not a whole number each (Megatron-LM
+    /// refuses it).
+    UnevenMiddle {
+        /// The layers left between the first and last stages.
+        layers: u32,
+        /// The stages in between.
+        stages: u32,
+    },
+}
+
+/// What a layout size splits, and how many of it there are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Splits {
+    /// All GPUs (nodes × GPUs per node).
+    Gpus(u32),
+    /// The attention heads.
+    Heads(u32),
+    /// The key/value heads.
+    KvHeads(u32),
+    /// The transformer layers (pipeline stages × virtual stages).
+    Layers(u32),
+    /// The sequence's tokens (in 2 × CP chunks).
+    Sequence(u32),
+}
+
+impl Splits {
+    /// How many there are.
+    pub const fn count(self) -> u32 {
+        match self {
+            Splits::Gpus(n)
+            | Splits::Heads(n)
+            | Splits::KvHeads(n)
+            | Splits::Layers(n)
+            | Splits::Sequence(n) => n,
+        }
+    }
+
+    /// What they are, in words: `the 8 key/value heads`.
+    pub fn words(self) -> String {
+        match self {
+            Splits::Gpus(n) => format!("the {n} GPUs"),
+            Splits::Heads(n) => format!("the {n} attention heads"),
+            Splits::KvHeads(n) => format!("the {n} key/value heads"),
+            Splits::Layers(n) => format!("the {n} layers"),
+            Splits::Sequence(n) => format!("the sequence's {n} tokens in 2 × CP chunks"),
+        }
+    }
+}
+
+/// A typed error that names the field it is about.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InputError {
+    /// The field whose value is wrong.
+    pub field: Field,
+    /// What is wrong with it.
+    pub kind: InputErrorKind,
+}
+
+impl InputError {
+    /// What is wrong, without naming the field: `must be between 1 and 1048576 (GPUs)`.
+    pub fn problem(&self) -> String {
+        match self.kind {
+            InputErrorKind::Empty => "is empty".into(),
+            InputErrorKind::NotANumber => "is not a number".into(),
+            InputErrorKind::NotFinite => "must be a finite number".into(),
+            InputErrorKind::NotWhole => "must be a whole number".into(),
+            InputErrorKind::OutOfRange(Limits { min, max }) => match self.field.unit() {
+                Some(unit) => format!(
+                    "must be between {} and {} ({unit})",
+                    shortest_decimal(min),
+                    shortest_decimal(max)
+                ),
+                None => format!(
+                    "must be between {} and {}",
+                    shortest_decimal(min),
+                    shortest_decimal(max)
+                ),
+            },
+            InputErrorKind::BelowResolution(resolution) => {
+                format!("must be 0 or at least {}", shortest_decimal(resolution))
+            }
+            InputErrorKind::UnknownChoice if self.field.choices().is_empty() => {
+                "is not one of the presets".into()
+            }
+            InputErrorKind::UnknownChoice => {
+                format!("must be one of {}", self.field.choices().join(", "))
+            }
+            InputErrorKind::NotDivisible => match self.field {
+                Field::Heads => "must divide the hidden size".into(),
+                Field::KvHeads => "must divide the number of heads".into(),
+                Field::Ep => "must divide the experts and the data-parallel GPUs (DP × CP)".into(),
+                Field::GlobalBatch => "must be a multiple of micro-batch × number of GPUs".into(),
+                _ => "must divide evenly".into(),
+            },
+            InputErrorKind::NeedsModel => "needs a model's architecture: choose a model".into(),
+            InputErrorKind::TooManyGpus {
+                gpus_per_node,
+                total,
+            } => format!(
+                "times gpus ({gpus_per_node}) is {total} GPUs, more than {}",
+                Field::Gpus.limits().map_or(0.0, |l| l.max)
+            ),
+            InputErrorKind::LargerThanModel => "is larger than the model (params)".into(),
+            InputErrorKind::NotCovered => {
+                "covers dense Llama-, Mistral- and Qwen2-style models (SwiGLU), not this one".into()
+            }
+            InputErrorKind::NeedsMixedPrecision => {
+                "needs a mixed precision (dtype fp16 or bf16)".into()
+            }
+            InputErrorKind::NeedsExperts => "needs a mixture of experts (experts > 0)".into(),
+            InputErrorKind::NotInDeepSpeed => {
+                "is counted with the lesson's accounting and without offload only".into()
+            }
+            InputErrorKind::DoesNotDivide { splits, largest } => {
+                format!("must divide {} ({largest} would)", splits.words())
+            }
+            InputErrorKind::NeedsPipeline => "needs pipeline stages (pp > 1)".into(),
+            InputErrorKind::NeedsTensorParallel => "needs tensor parallelism (tp > 1)".into(),
+            InputErrorKind::FullTrainingOnly => {
+                "splits full training only (method full)".into()
+            }
+            InputErrorKind::NeedsMegatron => {
+                "splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting".into()
+            }
+            InputErrorKind::NotWith(other) => {
+                format!("does not go with this {} ({})", other.label(), other.key())
+            }
+            InputErrorKind::NotPerStage { microbatches, pp } => format!(
+                "gives {microbatches} microbatches, which interleaved stages (vpp > 1) need to be a multiple of PP ({pp})"
+            ),
+            InputErrorKind::NoFp8 => {
+                "needs FP8 tensor cores (Hopper, Ada, Blackwell), which this GPU has not".into()
+            }
+            InputErrorKind::NoLayersLeft { layers } => format!(
+                "leaves none of the {layers} layers to the pipeline stages in between"
+            ),
+            InputErrorKind::UnevenMiddle { layers, stages } => format!(
+                "leaves {layers} layers to {stages} pipeline stages in between, not a whole number each"
+            ),
+            InputErrorKind::DenseOnly => {
+                "is not counted here: LoRA on linear or gated attention, QLoRA beyond dense models with the usual attention".into()
+            }
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    /// `number of GPUs (gpus) must be between 1 and 1048576 (GPUs)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let field = self.field;
+        write!(f, "{} ({}) {}", field.label(), field.key(), self.problem())
+    }
+}
+
+impl std::error::Error for InputError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn numbers_parse_within_limits() {
+        assert_eq!(Field::Params.parse_number(" 7 "), Ok(7.0));
+        assert_eq!(Field::Params.parse_number("1e3"), Ok(1000.0));
+        assert_eq!(Field::Overhead.parse_number("0"), Ok(0.0));
+        assert_eq!(Field::Gpus.parse_count("8"), Ok(8));
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn each_bad_value_has_its_own_error_naming_the_field() {
+        let kind =
+            |field: Field, text: &str| field.parse_number(text).map_err(|e| (e.field, e.kind));
+        assert_eq!(
+            kind(Field::Params, ""),
+            Err((Field::Params, InputErrorKind::Empty))
+        );
+        assert_eq!(
+            kind(Field::Params, "seven"),
+            Err((Field::Params, InputErrorKind::NotANumber))
+        );
+        assert_eq!(
+            kind(Field::Params, "inf"),
+            Err((Field::Params, InputErrorKind::NotANumber))
+        );
+        assert_eq!(
+            kind(Field::Params, "NaN"),
+            Err((Field::Params, InputErrorKind::NotANumber))
+        );
+        assert_eq!(
+            kind(Field::Params, "1e400"),
+            Err((Field::Params, InputErrorKind::NotFinite))
+        );
+        assert!(matches!(
+            kind(Field::Params, "0"),
+            Err((Field::Params, InputErrorKind::OutOfRange(_)))
+        ));
+        assert!(matches!(
+            kind(Field::Overhead, "1"),
+            Err((Field::Overhead, InputErrorKind::OutOfRange(_)))
+        ));
+        assert!(matches!(
+            kind(Field::GpuMemory, "-80"),
+            Err((Field::GpuMemory, InputErrorKind::OutOfRange(_)))
+        ));
+        assert_eq!(
+            Field::Gpus.parse_count("8.5").map_err(|e| e.kind),
+            Err(InputErrorKind::NotWhole)
+        );
+        assert!(matches!(
+            Field::Gpus.parse_count("0").map_err(|e| e.kind),
+            Err(InputErrorKind::OutOfRange(_))
+        ));
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn messages_name_the_field_and_its_key() {
+        let message = Field::Gpus.parse_count("0").unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "number of GPUs (gpus) must be between 1 and 1048576 (GPUs)"
+        );
+        let message = Field::Precision
+            .error(InputErrorKind::UnknownChoice)
+            .to_string();
+        assert_eq!(
+            message,
+            "precision (dtype) must be one of fp32, fp16, bf16, fp32-pure, bf16-pure, fp8, fp8-params"
+        );
+    }
+}

@@ -1,0 +1,289 @@
+//! The kinds of value a field takes (a number in a [`Unit`] within [`Limits`],
+//! a count, a choice), when the form uses it ([`Scope`]), when the link writes
+//! it ([`Written`]), and the shape of its [`Declaration`].
+
+use super::*;
+
+/// The unit a numeric field is typed in, in the link and on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Billions of parameters.
+    BillionsOfParams,
+    /// Millions of parameters.
+    MillionsOfParams,
+    /// Millions of elements (DeepSpeed's buffers).
+    MillionsOfElements,
+    /// Billions of tokens.
+    BillionsOfTokens,
+    /// GPUs.
+    Gpus,
+    /// GB of 10^9 bytes.
+    Gb,
+    /// GB of 10^9 bytes on each GPU.
+    GbPerGpu,
+    /// GB of 10^9 bytes per second.
+    GbPerSecond,
+    /// TFLOP/s, 10^12 floating-point operations per second.
+    Tflops,
+    /// A fraction of each GPU's memory.
+    ReservedFraction,
+    /// A fraction of the GPU's peak.
+    FractionOfPeak,
+    /// A probability (0.1 = 10 %).
+    Probability,
+    /// Multiples of uniform routing.
+    RoutingMultiple,
+    /// Multiples.
+    Multiples,
+    /// Sequences (samples).
+    Sequences,
+    /// A count.
+    Count,
+    /// Features (a width).
+    Features,
+    /// Tokens.
+    Tokens,
+    /// Positions.
+    Positions,
+    /// Nodes.
+    Nodes,
+    /// Ranks.
+    Ranks,
+    /// Pipeline stages.
+    Stages,
+    /// Pipeline stages per rank.
+    StagesPerRank,
+    /// The user's currency per GPU-hour.
+    PerGpuHour,
+}
+
+impl Unit {
+    /// The unit in words, as `--help` and error messages write it.
+    pub const fn words(self) -> &'static str {
+        match self {
+            Unit::BillionsOfParams => "billions of parameters",
+            Unit::MillionsOfParams => "millions of parameters",
+            Unit::MillionsOfElements => "millions of elements",
+            Unit::BillionsOfTokens => "billions of tokens",
+            Unit::Gpus => "GPUs",
+            Unit::Gb => "GB of 10^9 bytes",
+            Unit::GbPerGpu => "GB of 10^9 bytes per GPU",
+            Unit::GbPerSecond => "GB/s of 10^9 bytes",
+            Unit::Tflops => "TFLOP/s",
+            Unit::ReservedFraction => "fraction of each GPU's memory",
+            Unit::FractionOfPeak => "fraction of peak",
+            Unit::Probability => "fraction (0.1 = 10 %)",
+            Unit::RoutingMultiple => "multiples of uniform routing",
+            Unit::Multiples => "multiples",
+            Unit::Sequences => "sequences",
+            Unit::Count => "count",
+            Unit::Features => "features",
+            Unit::Tokens => "tokens",
+            Unit::Positions => "positions",
+            Unit::Nodes => "nodes",
+            Unit::Ranks => "ranks",
+            Unit::Stages => "stages",
+            Unit::StagesPerRank => "stages per rank",
+            Unit::PerGpuHour => "per GPU-hour",
+        }
+    }
+
+    /// The placeholder `--help` gives a value of this unit (`--gpu-mem GB`).
+    pub const fn value_name(self) -> &'static str {
+        match self {
+            Unit::BillionsOfParams | Unit::BillionsOfTokens => "BILLIONS",
+            Unit::MillionsOfParams | Unit::MillionsOfElements => "MILLIONS",
+            Unit::Gb | Unit::GbPerGpu => "GB",
+            Unit::GbPerSecond => "GB_PER_S",
+            Unit::Tflops => "TFLOP_PER_S",
+            Unit::ReservedFraction | Unit::FractionOfPeak | Unit::Probability => "FRACTION",
+            Unit::RoutingMultiple | Unit::Multiples => "FACTOR",
+            Unit::PerGpuHour => "PRICE",
+            Unit::Gpus
+            | Unit::Sequences
+            | Unit::Count
+            | Unit::Features
+            | Unit::Tokens
+            | Unit::Positions
+            | Unit::Nodes
+            | Unit::Ranks
+            | Unit::Stages
+            | Unit::StagesPerRank => "N",
+        }
+    }
+}
+
+impl core::fmt::Display for Unit {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.words())
+    }
+}
+
+/// The range a numeric field accepts, in the unit the user types it in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// Smallest accepted value (inclusive).
+    pub min: f64,
+    /// Largest accepted value (inclusive).
+    pub max: f64,
+}
+
+impl Limits {
+    /// Whether `value` lies in the range (NaN never does).
+    pub fn contains(self, value: f64) -> bool {
+        value >= self.min && value <= self.max
+    }
+}
+
+/// What kind of value a field takes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    /// A decimal number in `unit` within `limits`.
+    Number {
+        /// Its unit.
+        unit: Unit,
+        /// What it accepts.
+        limits: Limits,
+        /// Whether only whole numbers are accepted (a count).
+        whole: bool,
+        /// The smallest non-zero value, for a range that starts at 0.
+        resolution: Option<f64>,
+    },
+    /// One of these keys.
+    Choice(&'static [&'static str]),
+    /// A comma-separated list of these keys (`show=table,memory`).
+    List(&'static [&'static str]),
+    /// A preset's id (a model or a GPU).
+    Preset,
+}
+
+/// A decimal number in `unit` from `min` to `max`.
+pub(super) const fn number(unit: Unit, min: f64, max: f64) -> Value {
+    Value::Number {
+        unit,
+        limits: Limits { min, max },
+        whole: false,
+        resolution: None,
+    }
+}
+
+/// A whole number in `unit` from `min` to `max`.
+pub(super) const fn count(unit: Unit, min: f64, max: f64) -> Value {
+    Value::Number {
+        unit,
+        limits: Limits { min, max },
+        whole: true,
+        resolution: None,
+    }
+}
+
+/// A decimal number from 0 to `max` whose smallest non-zero value is `resolution`.
+pub(super) const fn fine(unit: Unit, max: f64, resolution: f64) -> Value {
+    Value::Number {
+        unit,
+        limits: Limits { min: 0.0, max },
+        whole: false,
+        resolution: Some(resolution),
+    }
+}
+
+/// `0` or `1`.
+pub(super) const FLAG: Value = Value::Choice(&["0", "1"]);
+
+/// When the page's form uses a field: a model's architecture brings its own
+/// size and layers, so some fields mean something only with a model, some only
+/// without one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Always used.
+    Always,
+    /// Used only with a model's architecture (its layers, its step).
+    WithModel,
+    /// Used only for a bare parameter count (the size itself, the largest layer).
+    WithoutModel,
+}
+
+impl Scope {
+    /// Whether a field of this scope is used, with or without a model.
+    pub const fn applies(self, with_model: bool) -> bool {
+        match self {
+            Scope::Always => true,
+            Scope::WithModel => with_model,
+            Scope::WithoutModel => !with_model,
+        }
+    }
+}
+
+/// When the link ([`crate::input::link::encode`]) writes a field. A key added
+/// to the contract is written only where it differs from its default, so
+/// that links written before it keep their meaning and their text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// In every link: the lesson's inputs.
+    Always,
+    /// When it holds a value (a preset chosen, a batch given).
+    WhenSet,
+    /// Whenever the configuration has a model.
+    WithModel,
+    /// With a model, where it differs from a dense model's default (0, off,
+    /// uniform routing, no dropout, Megatron's accounting) or from the
+    /// model's preset (Mixtral taken back to no experts).
+    WhenNotDense,
+    /// With a model, where it differs from the model's preset.
+    WhenNotPreset,
+    /// Where it differs from the lesson's default configuration.
+    WhenNotDefault,
+}
+
+/// Whether a field means something, given every field's text.
+pub type Needs = fn(&dyn Fn(Field) -> String) -> bool;
+
+/// Reads a field's text from a configuration (empty for a value it does not hold).
+pub type Read = fn(&Config) -> String;
+
+/// Parses a field's text into a configuration; on error the configuration is unchanged.
+pub type Write = fn(&mut Config, Field, &str) -> Result<(), InputError>;
+
+/// Everything about one field.
+#[derive(Debug, Clone, Copy)]
+pub struct Declaration {
+    /// The link key, the CLI's `--key-with-dashes` and the form control's `name`.
+    pub key: &'static str,
+    /// What the field is, in English words, without its unit.
+    pub label: &'static str,
+    /// The kind of value it takes.
+    pub value: Value,
+    /// Whether it may be left unset: an empty form field, or no key in the link.
+    pub optional: bool,
+    /// When the form uses it.
+    pub scope: Scope,
+    /// When the link writes it.
+    pub written: Written,
+    /// The preset field whose choice fills it (a model fills its architecture,
+    /// a GPU its memory).
+    pub filled_by: Option<Field>,
+    /// Whether the form shows it as a percentage of its link value (20 for 0.2).
+    pub percent: bool,
+    /// What else it needs to mean something, given every field's text (LoRA's
+    /// rank needs adapters, a bucket size DeepSpeed's buffers); `None`: nothing.
+    pub needs: Option<Needs>,
+    /// Its text in a configuration.
+    pub read: Read,
+    /// Stores its text in a configuration.
+    pub write: Write,
+}
+
+/// The defaults of a declaration's optional parts.
+pub(super) const BASE: Declaration = Declaration {
+    key: "",
+    label: "",
+    value: Value::Preset,
+    optional: false,
+    scope: Scope::Always,
+    written: Written::WhenNotDefault,
+    filled_by: None,
+    percent: false,
+    needs: None,
+    read: |_| String::new(),
+    write: |_, _, _| Ok(()),
+};
