@@ -191,7 +191,9 @@ fn choice_field(
     // Rendered natively, a list as wide as its box shows its chosen option only
     // (the client mounts every option); the header's lists are as wide as their longest.
     let shown_natively = |key: &str| {
-        !PRERENDERING || crate::app::DISPLAY.contains(&field) || *chosen.read_untracked() == key
+        !PRERENDERING
+            || crate::sections::DISPLAY.contains(&field)
+            || *chosen.read_untracked() == key
     };
     let options = options(field)
         .into_iter()

@@ -12,11 +12,12 @@ mod crash;
 mod form;
 pub mod plans;
 mod results;
+mod sections;
 mod share;
 
 pub mod timing;
 
-pub use app::App;
+pub use app::{App, AppProps};
 pub use crash::{install_panic_hook, show_crash_message};
 
 /// Mounts the calculator on the page's `<body>`, in place of the view rendered
@@ -38,7 +39,7 @@ fn mount_app() {
         .and_then(|w| w.document())
         .and_then(|d| d.body())
     {
-        let mounted = leptos::mount::mount_to(body, App);
+        let mounted = leptos::mount::mount_to(body, || App(AppProps { switch_language }));
         MOUNTED.set(Some(Box::new(mounted)));
     }
 }
@@ -48,7 +49,7 @@ fn mount_app() {
 /// kept, valid or not, and the focus on the control that had it: the address
 /// is replaced, the page unmounted and [`App`] mounted anew in one task, so
 /// the browser paints the old page or the new one, never neither.
-pub(crate) fn switch_language(query: &str, typed: &str) {
+fn switch_language(query: &str, typed: &str) {
     share::write_address(query);
     share::keep_typed(typed);
     // After the effect that asks for it has finished: the old page's owner
@@ -83,5 +84,11 @@ pub fn prerender(query: &str, preferred_languages: &[&str]) -> String {
     let _ = any_spawner::Executor::init_custom_executor(NeverRun);
     share::PRERENDERED_QUERY.set(query.to_string());
     share::PRERENDERED_LANGUAGES.set(preferred_languages.iter().map(|l| l.to_string()).collect());
-    Owner::new().with(|| App().to_html())
+    // Natively nothing switches: the written view is the default's.
+    Owner::new().with(|| {
+        App(AppProps {
+            switch_language: |_, _| {},
+        })
+        .to_html()
+    })
 }

@@ -11,7 +11,7 @@ pub const LINK_WRITTEN: &str = "vram-link-written";
 
 /// Adds a performance mark named `name`; does nothing where there is no `performance`.
 pub fn mark(name: &str) {
-    if let Some(performance) = crate::share::window().and_then(|w| w.performance()) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
         // Keep the buffer small: only the latest mark of each name is of use.
         performance.clear_marks_with_mark_name(name);
         let _ = performance.mark(name);

@@ -5,7 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::mount::mount_to;
-use vram_app::App;
+use vram_app::{App, AppProps};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::{
@@ -85,7 +85,11 @@ impl Page {
                 .trim_start_matches('?'),
             "the address bar took the query (Chrome throttles replaceState without --disable-ipc-flooding-protection)"
         );
-        let handle = mount_to(root.clone(), App);
+        let handle = mount_to(root.clone(), || {
+            App(AppProps {
+                switch_language: |_, _| {},
+            })
+        });
         leptos::task::tick().await;
         Page {
             root,
