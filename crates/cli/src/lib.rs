@@ -82,7 +82,7 @@ pub fn command() -> Command {
         // The same words as `vram --keys` and docs/links.md: the declaration's.
         let help = format!(
             "{}: {}{default}",
-            capitalise(field.label()),
+            vram_view::text::field_text(english(), field).label,
             field.accepts()
         );
         command = command.arg(
@@ -217,17 +217,24 @@ pub fn keys_reference() -> String {
     out
 }
 
+/// The page's English words: the CLI says what the page says.
+fn english() -> &'static vram_view::text::Text {
+    vram_view::text::of(vram_core::format::Lang::En)
+}
+
+/// What is wrong with a value, as the page says it of a link's key: the
+/// field's label, then the problem (`Number of GPUs: Enter 1 to 1,048,576.`).
+fn error_words(error: &vram_core::input::InputError) -> String {
+    format!(
+        "{}: {}",
+        vram_view::text::field_text(english(), error.field).label,
+        vram_view::text::error_words(english(), error)
+    )
+}
+
 /// `--gpu-mem` for the link's `gpu_mem`.
 pub fn option_name(field: Field) -> String {
     field.key().replace('_', "-")
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// The configuration the arguments describe: the link's (or the defaults), then each option.
@@ -337,27 +344,30 @@ fn config_and_hub_from(
     for problem in &decoded.problems {
         let field = link::all_fields().find(|f| f.key() == problem.key);
         let line = match (keys.source_of(&problem.key), problem.error, field) {
-            (Source::Option, Some(error), Some(field)) if error.field == field => format!(
-                "--{} {:?}: {} {}",
+            (Source::Option, Some(error), Some(field)) => format!(
+                "--{} {:?}: {}",
                 option_name(field),
                 problem.value,
-                field.label(),
-                error.problem()
+                error_words(&error)
             ),
-            (Source::Option, Some(error), Some(field)) => {
-                format!("--{} {:?}: {error}", option_name(field), problem.value)
-            }
             (Source::ConfigJson, Some(error), _) => {
                 let json_key = pasted
                     .as_ref()
                     .and_then(|hub| json_key_of(hub, &problem.value));
                 format!(
-                    "--config {:?}: {}{error}",
+                    "--config {:?}: {}{}",
                     path.map_or("", String::as_str),
-                    json_key.map_or(String::new(), |k| format!("{k}={}: ", problem.value))
+                    json_key.map_or(String::new(), |k| format!("{k}={}: ", problem.value)),
+                    error_words(&error)
                 )
             }
-            _ => problem.to_string(),
+            (_, Some(error), _) => format!(
+                "{}={:?}: {}",
+                problem.key,
+                problem.value,
+                error_words(&error)
+            ),
+            (_, None, _) => vram_view::text::link_problem(english(), problem),
         };
         problems.push(line);
     }
@@ -729,7 +739,7 @@ pub fn table(report: &Report, color: bool) -> String {
                 out,
                 "Gradient accumulation: {steps} steps per optimizer step."
             ),
-            Err(error) => writeln!(out, "Gradient accumulation: {error}."),
+            Err(error) => writeln!(out, "Gradient accumulation: {}", error_words(&error)),
         };
     }
     for line in time_lines(report) {

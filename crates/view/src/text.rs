@@ -694,16 +694,13 @@ pub fn link_problem(t: &Text, problem: &LinkProblem) -> String {
         Some(error) if error.field.key() != problem.key => {
             let named = fill(
                 t.link_err_other,
-                &[
-                    field_text(t, error.field).label,
-                    &field_error_for_link(t, error),
-                ],
+                &[field_text(t, error.field).label, &error_words(t, error)],
             );
             fill(t.link_problem, &[&written, &named, &problem.used])
         }
         Some(error) => fill(
             t.link_problem,
-            &[&written, &field_error_for_link(t, error), &problem.used],
+            &[&written, &error_words(t, error), &problem.used],
         ),
         None => fill(t.link_version, &[&written]),
     }
@@ -922,9 +919,12 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
     list.to_vec()
 }
 
-/// Link values are in the link's units (the overhead as a fraction), so the
-/// limits are said that way.
-fn field_error_for_link(t: &Text, error: &InputError) -> String {
+/// What is wrong with a value written in a link or on the command line, in
+/// `t`'s language: the one wording of each error outside the form (the core
+/// gives the kind, `vram_core::input::InputErrorKind`). Such values are in the
+/// link's units (the overhead as a fraction), so the limits are said that way,
+/// and a choice lists the values it accepts.
+pub fn error_words(t: &Text, error: &InputError) -> String {
     match (error.field, error.kind) {
         (Field::Overhead, InputErrorKind::OutOfRange(limits)) => fill(
             t.link_err_fraction,

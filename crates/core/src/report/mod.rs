@@ -1016,7 +1016,6 @@ mod tests {
                 pp: 2
             }
         );
-        assert!(error.to_string().contains("multiple of PP (2)"), "{error}");
         assert_eq!(steps(&format!("{base}&vpp=5&global_batch=8")), Some(Ok(4)));
         assert_eq!(steps(&format!("{base}&global_batch=6")), Some(Ok(3)));
     }
@@ -1097,10 +1096,6 @@ mod tests {
                 gpus_per_node: 1_048_576,
                 total: 2_097_152
             }
-        );
-        assert_eq!(
-            error.to_string(),
-            "nodes (nodes) times gpus (1048576) is 2097152 GPUs, more than 1048576"
         );
         let mut config = Config {
             params_billions: 1.0,

@@ -20,12 +20,6 @@ impl Field {
         self.declaration().key
     }
 
-    /// What the field is, in English words, without its unit (see
-    /// [`unit`](Self::unit)).
-    pub fn label(self) -> &'static str {
-        self.declaration().label
-    }
-
     /// The unit a numeric field is given in (in the link and on the command line).
     pub fn unit(self) -> Option<Unit> {
         match self.declaration().value {

@@ -72,7 +72,6 @@ fields! {
     /// Model size, in billions of parameters.
     Params => Declaration {
         key: "params",
-        label: "model size",
         value: number(Unit::BillionsOfParams, 0.001, 1e6),
         scope: Scope::WithoutModel,
         written: Written::Always,
@@ -83,7 +82,6 @@ fields! {
     /// Number of GPUs per node.
     Gpus => Declaration {
         key: "gpus",
-        label: "number of GPUs",
         value: count(Unit::Gpus, 1.0, 1_048_576.0),
         written: Written::Always,
         read: |c| c.gpus.to_string(),
@@ -93,7 +91,6 @@ fields! {
     /// Memory per GPU, in GB (10^9 bytes).
     GpuMemory => Declaration {
         key: "gpu_mem",
-        label: "memory per GPU",
         value: number(Unit::Gb, 0.1, 1e4),
         written: Written::Always,
         filled_by: Some(Field::Gpu),
@@ -119,7 +116,6 @@ fields! {
     /// Precision of weights and gradients.
     Precision => Declaration {
         key: "dtype",
-        label: "precision",
         value: Value::Choice(&["fp32", "fp16", "bf16", "fp32-pure", "bf16-pure", "fp8", "fp8-params"]),
         written: Written::Always,
         read: |c| c.precision.key().to_string(),
@@ -130,7 +126,6 @@ fields! {
     GradAcc => Declaration {
         needs: Some(chosen_gradients),
         key: "grad_acc",
-        label: "gradient accumulation format",
         value: Value::Choice(&["model", "fp32"]),
         written: Written::Always,
         read: |c| c.gradients.key().to_string(),
@@ -143,7 +138,6 @@ fields! {
     /// Optimizer.
     Optimizer => Declaration {
         key: "opt",
-        label: "optimizer",
         value: Value::Choice(&["adam", "sgd", "sgd-momentum", "adam8bit", "adafactor", "lion"]),
         written: Written::Always,
         read: |c| c.optimizer.key().to_string(),
@@ -153,7 +147,6 @@ fields! {
     /// Fraction of each GPU's memory held back for activations, buffers and the framework.
     Overhead => Declaration {
         key: "overhead",
-        label: "reserved overhead",
         // 10^-9 is 80 bytes of 80 GB: finer fractions mean nothing in memory,
         // and every accepted fraction reads back from its shortest decimal.
         value: fine(Unit::ReservedFraction, 0.95, OVERHEAD_RESOLUTION),
@@ -166,7 +159,6 @@ fields! {
     /// Strategy shown highlighted.
     Stage => Declaration {
         key: "stage",
-        label: "highlighted strategy",
         value: Value::Choice(&["ddp", "1", "2", "3"]),
         written: Written::Always,
         read: |c| c.highlight.key().to_string(),
@@ -179,7 +171,6 @@ fields! {
     /// GPU preset.
     Gpu => Declaration {
         key: "gpu",
-        label: "GPU",
         optional: true,
         written: Written::WhenSet,
         read: |c| c.gpu.map(|g| g.id.to_string()).unwrap_or_default(),
@@ -194,7 +185,6 @@ fields! {
     /// Model preset, or none for a bare size.
     Model => Declaration {
         key: "model",
-        label: "model",
         optional: true,
         written: Written::WithModel,
         read: |c| c.model.map(|m| m.base.id.to_string()).unwrap_or_default(),
@@ -214,49 +204,49 @@ fields! {
 
     /// Transformer layers.
     Layers => architecture(
-        "layers", "layers", count(Unit::Count, 1.0, 10_000.0),
+        "layers", count(Unit::Count, 1.0, 10_000.0),
         |c| model_count(c, |m| m.architecture.layers),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.layers),
     ),
     /// Hidden size.
     Hidden => architecture(
-        "hidden", "hidden size", count(Unit::Features, 1.0, 1_048_576.0),
+        "hidden", count(Unit::Features, 1.0, 1_048_576.0),
         |c| model_count(c, |m| m.architecture.hidden),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.hidden),
     ),
     /// FFN (intermediate) size.
     Ffn => architecture(
-        "ffn", "FFN size", count(Unit::Features, 1.0, 16_777_216.0),
+        "ffn", count(Unit::Features, 1.0, 16_777_216.0),
         |c| model_count(c, |m| m.architecture.ffn),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.ffn),
     ),
     /// Attention heads.
     Heads => architecture(
-        "heads", "attention heads", count(Unit::Count, 1.0, 65_536.0),
+        "heads", count(Unit::Count, 1.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.heads),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.heads),
     ),
     /// Key/value heads.
     KvHeads => architecture(
-        "kv_heads", "key/value heads", count(Unit::Count, 1.0, 65_536.0),
+        "kv_heads", count(Unit::Count, 1.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.kv_heads),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.kv_heads),
     ),
     /// Vocabulary size.
     Vocab => architecture(
-        "vocab", "vocabulary", count(Unit::Tokens, 1.0, 16_777_216.0),
+        "vocab", count(Unit::Tokens, 1.0, 16_777_216.0),
         |c| model_count(c, |m| m.architecture.vocab),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.vocab),
     ),
     /// Whether the output head is tied to the embedding.
     Tied => architecture(
-        "tied", "tied embeddings", FLAG,
+        "tied", FLAG,
         |c| model_flag(c, |m| m.architecture.tied_embeddings),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.tied_embeddings),
     ),
     /// MLP kind.
     Mlp => architecture(
-        "mlp", "MLP", Value::Choice(&["swiglu", "gelu"]),
+        "mlp", Value::Choice(&["swiglu", "gelu"]),
         |c| model_text(c, |m| m.architecture.mlp.key().to_string()),
         |c, f, t| {
             let mlp = pick(f, &Mlp::ALL, Mlp::key, t)?;
@@ -265,19 +255,19 @@ fields! {
     ),
     /// Sequence length, in tokens.
     Seq => step(
-        "seq", "sequence length", count(Unit::Tokens, 1.0, 1e7),
+        "seq", count(Unit::Tokens, 1.0, 1e7),
         |c| model_count(c, |m| m.seq_len),
         |c, f, t| edit_count(c, f, t, |m| &mut m.seq_len),
     ),
     /// Micro-batch per GPU, in samples.
     MicroBatch => step(
-        "mbs", "micro-batch per GPU", count(Unit::Sequences, 1.0, 16_777_216.0),
+        "mbs", count(Unit::Sequences, 1.0, 16_777_216.0),
         |c| model_count(c, |m| m.micro_batch),
         |c, f, t| edit_count(c, f, t, |m| &mut m.micro_batch),
     ),
     /// Activation recomputation.
     Recompute => step(
-        "recompute", "activation recomputation", Value::Choice(&["none", "selective", "full"]),
+        "recompute", Value::Choice(&["none", "selective", "full"]),
         |c| model_text(c, |m| m.recompute.key().to_string()),
         |c, f, t| {
             let recompute = pick(f, &Recompute::ALL, Recompute::key, t)?;
@@ -286,7 +276,7 @@ fields! {
     ),
     /// FlashAttention.
     Flash => step(
-        "flash", "FlashAttention", FLAG,
+        "flash", FLAG,
         |c| model_flag(c, |m| m.flash_attention),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.flash_attention),
     ),
@@ -297,7 +287,7 @@ fields! {
     Dropout => Declaration {
         written: Written::WhenNotDense,
         ..step(
-            "dropout", "dropout probability", number(Unit::Probability, 0.0, 0.95),
+            "dropout", number(Unit::Probability, 0.0, 0.95),
             |c| model_text(c, |m| shortest_decimal(m.dropout)),
             |c, f, t| {
                 let p = f.parse_number(t)?;
@@ -309,7 +299,7 @@ fields! {
     Framework => Declaration {
         written: Written::WhenNotDense,
         ..step(
-            "framework", "activation accounting", Value::Choice(&["megatron", "hf"]),
+            "framework", Value::Choice(&["megatron", "hf"]),
             |c| model_text(c, |m| m.framework.key().to_string()),
             |c, f, t| {
                 let framework = pick(f, &Framework::ALL, Framework::key, t)?;
@@ -322,7 +312,7 @@ fields! {
         written: Written::WhenNotDense,
         optional: true,
         ..step(
-            "attn", "attention implementation",
+            "attn",
             Value::Choice(&["eager", "sdpa", "flash_attention_2"]),
             |c| model_text(c, |m| m.attention.map(|a| a.key().to_string()).unwrap_or_default()),
             |c, f, t| {
@@ -336,13 +326,13 @@ fields! {
 
     /// Width of one attention head, when not hidden ÷ heads (0: hidden ÷ heads).
     HeadDim => beyond_dense(
-        "head_dim", "head size", count(Unit::Features, 0.0, 65_536.0),
+        "head_dim", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.head_dim),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.head_dim),
     ),
     /// The norms on q and k: none, a head's width (Qwen3), full width (OLMo 2).
     QkNorm => beyond_dense(
-        "qk_norm", "q/k norms", Value::Choice(&["0", "1", "full"]),
+        "qk_norm", Value::Choice(&["0", "1", "full"]),
         |c| model_text(c, |m| m.architecture.qk_norm.key().to_string()),
         |c, f, t| {
             let kind = pick(f, &QkNormKind::ALL, QkNormKind::key, t)?;
@@ -351,7 +341,7 @@ fields! {
     ),
     /// Routed experts per MoE layer (0: a dense model).
     Experts => beyond_dense(
-        "experts", "routed experts", count(Unit::Count, 0.0, 65_536.0),
+        "experts", count(Unit::Count, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.moe.experts),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.experts),
     ),
@@ -359,7 +349,7 @@ fields! {
     TopK => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
-        "top_k", "experts per token", count(Unit::Count, 0.0, 65_536.0),
+        "top_k", count(Unit::Count, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.moe.top_k),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.top_k),
     )
@@ -368,7 +358,7 @@ fields! {
     ExpertFfn => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
-        "expert_ffn", "expert FFN size", count(Unit::Features, 0.0, 16_777_216.0),
+        "expert_ffn", count(Unit::Features, 0.0, 16_777_216.0),
         |c| model_count(c, |m| m.architecture.moe.expert_ffn),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.expert_ffn),
     )
@@ -377,7 +367,7 @@ fields! {
     SharedExperts => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
-        "shared_experts", "shared experts", count(Unit::Count, 0.0, 65_536.0),
+        "shared_experts", count(Unit::Count, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.moe.shared_experts),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.shared_experts),
     )
@@ -386,7 +376,7 @@ fields! {
     SharedFfn => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
-        "shared_ffn", "shared expert FFN size", count(Unit::Features, 0.0, 16_777_216.0),
+        "shared_ffn", count(Unit::Features, 0.0, 16_777_216.0),
         |c| model_count(c, |m| m.architecture.moe.shared_ffn),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.shared_ffn),
     )
@@ -395,7 +385,7 @@ fields! {
     SharedGate => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
-        "shared_gate", "shared expert gate", FLAG,
+        "shared_gate", FLAG,
         |c| model_flag(c, |m| m.architecture.moe.shared_gate),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.moe.shared_gate),
     )
@@ -404,7 +394,7 @@ fields! {
     DenseLayers => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
-        "dense_layers", "leading dense layers", count(Unit::Count, 0.0, 10_000.0),
+        "dense_layers", count(Unit::Count, 0.0, 10_000.0),
         |c| model_count(c, |m| m.architecture.moe.dense_layers),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.dense_layers),
     )
@@ -413,14 +403,14 @@ fields! {
     QRank => Declaration {
         needs: Some(with_latent_attention),
         ..beyond_dense(
-        "q_rank", "latent query rank", count(Unit::Features, 0.0, 65_536.0),
+        "q_rank", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.mla.q_rank),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.q_rank),
     )
     },
     /// Latent attention's key/value rank (`kv_lora_rank`; 0: no latent attention).
     KvRank => beyond_dense(
-        "kv_rank", "latent key/value rank", count(Unit::Features, 0.0, 65_536.0),
+        "kv_rank", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.mla.kv_rank),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.kv_rank),
     ),
@@ -428,7 +418,7 @@ fields! {
     RopeDim => Declaration {
         needs: Some(with_latent_attention),
         ..beyond_dense(
-        "rope_dim", "rotary head size", count(Unit::Features, 0.0, 65_536.0),
+        "rope_dim", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.mla.rope_dim),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.rope_dim),
     )
@@ -437,7 +427,7 @@ fields! {
     NopeDim => Declaration {
         needs: Some(with_latent_attention),
         ..beyond_dense(
-        "nope_dim", "non-rotary head size", count(Unit::Features, 0.0, 65_536.0),
+        "nope_dim", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.mla.nope_dim),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.nope_dim),
     )
@@ -446,7 +436,7 @@ fields! {
     VDim => Declaration {
         needs: Some(with_latent_attention),
         ..beyond_dense(
-        "v_dim", "value head size", count(Unit::Features, 0.0, 65_536.0),
+        "v_dim", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.mla.v_dim),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.v_dim),
     )
@@ -456,7 +446,7 @@ fields! {
         needs: Some(with_experts),
         filled_by: None,
         ..beyond_dense(
-            "capacity", "expert capacity factor", number(Unit::RoutingMultiple, 1.0, 64.0),
+            "capacity", number(Unit::RoutingMultiple, 1.0, 64.0),
             |c| model_text(c, |m| shortest_decimal(m.capacity)),
             |c, f, t| {
                 let factor = f.parse_number(t)?;
@@ -469,7 +459,7 @@ fields! {
         needs: Some(with_experts),
         filled_by: None,
         ..beyond_dense(
-            "ep", "expert parallelism", count(Unit::Ranks, 1.0, 65_536.0),
+            "ep", count(Unit::Ranks, 1.0, 65_536.0),
             |c| model_count(c, |m| m.ep),
             |c, f, t| edit_count(c, f, t, |m| &mut m.ep),
         )
@@ -478,7 +468,7 @@ fields! {
     Positions => Declaration {
         written: Written::WhenNotPreset,
         ..architecture(
-            "positions", "learned positions", count(Unit::Positions, 0.0, 1e7),
+            "positions", count(Unit::Positions, 0.0, 1e7),
             |c| model_count(c, |m| m.architecture.learned_positions),
             |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.learned_positions),
         )
@@ -489,7 +479,6 @@ fields! {
     /// Global batch size, in samples.
     GlobalBatch => Declaration {
         key: "global_batch",
-        label: "global batch size",
         value: count(Unit::Sequences, 1.0, 16_777_216.0),
         optional: true,
         written: Written::WhenSet,
@@ -500,7 +489,6 @@ fields! {
     /// The unit memory is shown in.
     Unit => Declaration {
         key: "unit",
-        label: "memory unit",
         value: Value::Choice(&["gb", "gib"]),
         read: |c| c.unit.key().to_string(),
         write: |c, f, t| set(&mut c.unit, pick(f, &MemoryUnit::ALL, MemoryUnit::key, t)),
@@ -509,7 +497,6 @@ fields! {
     /// Light or dark colours.
     Theme => Declaration {
         key: "theme",
-        label: "theme",
         value: Value::Choice(&["auto", "light", "dark"]),
         read: |c| c.theme.key().to_string(),
         write: |c, f, t| set(&mut c.theme, pick(f, &Theme::ALL, Theme::key, t)),
@@ -518,7 +505,6 @@ fields! {
     /// The page's language.
     Lang => Declaration {
         key: "lang",
-        label: "language",
         value: Value::Choice(&["auto", "zh", "en"]),
         read: |c| c.lang.key().to_string(),
         write: |c, f, t| set(&mut c.lang, pick(f, &Lang::ALL, Lang::key, t)),
@@ -527,7 +513,6 @@ fields! {
     /// Compact layout for an iframe in another page.
     Embed => Declaration {
         key: "embed",
-        label: "embedded layout",
         value: FLAG,
         read: |c| flag_text(c.embed),
         write: |c, f, t| set(&mut c.embed, parse_flag(f, t)),
@@ -536,7 +521,6 @@ fields! {
     /// Which parts of the page are shown (a list of [`Part`]s).
     Show => Declaration {
         key: "show",
-        label: "parts shown",
         value: Value::List(&PART_KEYS),
         read: |c| c.show.key(),
         write: |c, f, t| {
@@ -548,7 +532,6 @@ fields! {
     /// Whether the page can be changed: `0` shows a read-only figure.
     Controls => Declaration {
         key: "controls",
-        label: "editable controls",
         value: FLAG,
         read: |c| flag_text(c.controls),
         write: |c, f, t| set(&mut c.controls, parse_flag(f, t)),
@@ -557,7 +540,6 @@ fields! {
     /// Whether the mixed precision runs under autocast (fp32 weights).
     Amp => Declaration {
         key: "amp",
-        label: "autocast (fp32 weights, 16-bit compute)",
         value: FLAG,
         read: |c| flag_text(c.amp),
         write: |c, f, t| set(&mut c.amp, parse_flag(f, t)),
@@ -569,7 +551,6 @@ fields! {
     /// Whose accounting: the lesson's, DeepSpeed's estimator or Megatron-LM's.
     Accounting => Declaration {
         key: "acct",
-        label: "accounting",
         value: Value::Choice(&["course", "deepspeed", "megatron"]),
         read: |c| c.runtime.accounting.key().to_string(),
         write: |c, f, t| {
@@ -581,7 +562,6 @@ fields! {
     /// What is offloaded from the GPUs.
     Offload => Declaration {
         key: "offload",
-        label: "offload",
         value: Value::Choice(&["none", "optimizer", "all"]),
         read: |c| c.runtime.offload.key().to_string(),
         write: |c, f, t| set(&mut c.runtime.offload, pick(f, &Offload::ALL, Offload::key, t)),
@@ -590,7 +570,6 @@ fields! {
     /// Where offloaded states go.
     OffloadTo => Declaration {
         key: "offload_to",
-        label: "offload target",
         value: Value::Choice(&["cpu", "nvme"]),
         read: |c| c.runtime.offload_device.key().to_string(),
         write: |c, f, t| {
@@ -602,7 +581,6 @@ fields! {
     /// Nodes, each with the configuration's GPUs.
     Nodes => Declaration {
         key: "nodes",
-        label: "nodes",
         value: count(Unit::Nodes, 1.0, 65_536.0),
         read: |c| c.runtime.nodes.to_string(),
         write: |c, f, t| set(&mut c.runtime.nodes, f.parse_count(t)),
@@ -611,7 +589,6 @@ fields! {
     /// Parameters of the largest layer, in millions.
     LargestLayer => Declaration {
         key: "largest_layer",
-        label: "largest layer",
         value: fine(Unit::MillionsOfParams, 1e9, MILLIONS_RESOLUTION),
         optional: true,
         scope: Scope::WithoutModel,
@@ -622,7 +599,6 @@ fields! {
     /// DeepSpeed's `zero_init`.
     ZeroInit => Declaration {
         key: "zero_init",
-        label: "zero_init",
         value: FLAG,
         read: |c| flag_text(c.runtime.zero_init),
         write: |c, f, t| set(&mut c.runtime.zero_init, parse_flag(f, t)),
@@ -631,7 +607,6 @@ fields! {
     /// Who shards the ZeRO-3 column: DeepSpeed or PyTorch's FSDP2.
     Sharding => Declaration {
         key: "sharding",
-        label: "ZeRO-3 by",
         value: Value::Choice(&["deepspeed", "fsdp2"]),
         read: |c| c.runtime.sharding.key().to_string(),
         write: |c, f, t| set(&mut c.runtime.sharding, pick(f, &Sharding::ALL, Sharding::key, t)),
@@ -640,7 +615,6 @@ fields! {
     /// Whether DeepSpeed's communication buffers are counted.
     Buffers => Declaration {
         key: "buffers",
-        label: "communication buffers",
         value: FLAG,
         read: |c| flag_text(c.runtime.buffers),
         write: |c, f, t| set(&mut c.runtime.buffers, parse_flag(f, t)),
@@ -650,7 +624,6 @@ fields! {
     ReduceBucket => Declaration {
         needs: Some(with_buffers),
         key: "reduce_bucket",
-        label: "reduce bucket",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
         read: |c| shortest_decimal(c.runtime.buffer_sizes.reduce_bucket),
         write: |c, f, t| set(&mut c.runtime.buffer_sizes.reduce_bucket, f.parse_number(t)),
@@ -660,7 +633,6 @@ fields! {
     AllgatherBucket => Declaration {
         needs: Some(with_buffers),
         key: "allgather_bucket",
-        label: "all-gather bucket",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
         read: |c| shortest_decimal(c.runtime.buffer_sizes.allgather_bucket),
         write: |c, f, t| set(&mut c.runtime.buffer_sizes.allgather_bucket, f.parse_number(t)),
@@ -670,7 +642,6 @@ fields! {
     PrefetchBucket => Declaration {
         needs: Some(with_buffers),
         key: "prefetch_bucket",
-        label: "prefetch bucket",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
         read: |c| shortest_decimal(c.runtime.buffer_sizes.prefetch_bucket),
         write: |c, f, t| set(&mut c.runtime.buffer_sizes.prefetch_bucket, f.parse_number(t)),
@@ -680,7 +651,6 @@ fields! {
     MaxLive => Declaration {
         needs: Some(with_buffers),
         key: "max_live",
-        label: "most live parameters",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
         read: |c| shortest_decimal(c.runtime.buffer_sizes.max_live_parameters),
         write: |c, f, t| {
@@ -691,7 +661,6 @@ fields! {
     /// Bandwidth per GPU, in GB/s.
     Bandwidth => Declaration {
         key: "bw",
-        label: "bandwidth per GPU",
         value: number(Unit::GbPerSecond, 0.001, 1e6),
         optional: true,
         read: |c| optional_text(c.runtime.bandwidth_gb_per_s),
@@ -702,7 +671,6 @@ fields! {
     BufferFactor => Declaration {
         needs: Some(|t| t(Field::Accounting) == "deepspeed"),
         key: "buffer_factor",
-        label: "CPU buffer factor",
         value: number(Unit::Multiples, 1.0, 100.0),
         read: |c| shortest_decimal(c.runtime.buffer_factor),
         write: |c, f, t| set(&mut c.runtime.buffer_factor, f.parse_number(t)),
@@ -711,7 +679,6 @@ fields! {
     /// The CUDA context and allocator reserve per GPU, in GB.
     Context => Declaration {
         key: "context",
-        label: "CUDA context and allocator reserve",
         value: number(Unit::GbPerGpu, 0.0, 1000.0),
         read: |c| shortest_decimal(c.runtime.context_gb),
         write: |c, f, t| set(&mut c.runtime.context_gb, f.parse_number(t)),
@@ -723,7 +690,6 @@ fields! {
     /// What is trained: every parameter, LoRA or QLoRA adapters.
     Method => Declaration {
         key: "method",
-        label: "fine-tuning method",
         value: Value::Choice(&["full", "lora", "qlora"]),
         read: |c| c.fine_tuning.method.key().to_string(),
         write: |c, f, t| set(&mut c.fine_tuning.method, pick(f, &Method::ALL, Method::key, t)),
@@ -733,7 +699,6 @@ fields! {
     Rank => Declaration {
         needs: Some(with_adapters),
         key: "rank",
-        label: "LoRA rank",
         value: count(Unit::Count, 1.0, 65_536.0),
         read: |c| c.fine_tuning.rank.to_string(),
         write: |c, f, t| set(&mut c.fine_tuning.rank, f.parse_count(t)),
@@ -743,7 +708,6 @@ fields! {
     Targets => Declaration {
         needs: Some(with_adapters),
         key: "targets",
-        label: "LoRA targets",
         value: Value::Choice(&["qv", "attn", "mlp", "all"]),
         read: |c| c.fine_tuning.targets.key().to_string(),
         write: |c, f, t| {
@@ -755,7 +719,6 @@ fields! {
     Quant => Declaration {
         needs: Some(with_qlora),
         key: "quant",
-        label: "base quantisation",
         value: Value::Choice(&["nf4", "int8"]),
         read: |c| c.fine_tuning.quant.key().to_string(),
         write: |c, f, t| set(&mut c.fine_tuning.quant, pick(f, &Quant::ALL, Quant::key, t)),
@@ -765,7 +728,6 @@ fields! {
     DoubleQuant => Declaration {
         needs: Some(|t| with_qlora(t) && t(Field::Quant) == "nf4"),
         key: "double_quant",
-        label: "double quantisation",
         value: FLAG,
         read: |c| flag_text(c.fine_tuning.double_quant),
         write: |c, f, t| set(&mut c.fine_tuning.double_quant, parse_flag(f, t)),
@@ -776,7 +738,6 @@ fields! {
     LoraDropout => Declaration {
         needs: Some(with_adapters),
         key: "lora_dropout",
-        label: "LoRA dropout",
         value: number(Unit::Probability, 0.0, 0.95),
         read: |c| shortest_decimal(c.fine_tuning.lora_dropout),
         write: |c, f, t| set(&mut c.fine_tuning.lora_dropout, f.parse_number(t)),
@@ -786,7 +747,6 @@ fields! {
     AdapterDtype => Declaration {
         needs: Some(with_adapters),
         key: "adapter_dtype",
-        label: "adapter dtype",
         value: Value::Choice(&["fp32", "model"]),
         read: |c| c.fine_tuning.adapter_dtype.key().to_string(),
         write: |c, f, t| {
@@ -801,7 +761,6 @@ fields! {
     Dora => Declaration {
         needs: Some(with_adapters),
         key: "dora",
-        label: "DoRA",
         value: FLAG,
         read: |c| flag_text(c.fine_tuning.dora),
         write: |c, f, t| set(&mut c.fine_tuning.dora, parse_flag(f, t)),
@@ -813,7 +772,6 @@ fields! {
     /// Tensor-parallel size, in GPUs.
     Tp => Declaration {
         key: "tp",
-        label: "tensor parallelism",
         value: count(Unit::Gpus, 1.0, 65_536.0),
         scope: Scope::WithModel,
         read: |c| c.runtime.layout.tp.to_string(),
@@ -823,7 +781,6 @@ fields! {
     /// Pipeline-parallel stages.
     Pp => Declaration {
         key: "pp",
-        label: "pipeline stages",
         value: count(Unit::Stages, 1.0, 65_536.0),
         scope: Scope::WithModel,
         read: |c| c.runtime.layout.pp.to_string(),
@@ -834,7 +791,6 @@ fields! {
     Vpp => Declaration {
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "vpp",
-        label: "virtual stages per pipeline rank",
         value: count(Unit::StagesPerRank, 1.0, 1024.0),
         scope: Scope::WithModel,
         read: |c| c.runtime.layout.vpp.to_string(),
@@ -844,7 +800,6 @@ fields! {
     /// Context-parallel size, in GPUs.
     Cp => Declaration {
         key: "cp",
-        label: "context parallelism",
         value: count(Unit::Gpus, 1.0, 65_536.0),
         scope: Scope::WithModel,
         read: |c| c.runtime.layout.cp.to_string(),
@@ -855,7 +810,6 @@ fields! {
     Sp => Declaration {
         needs: Some(|t| beyond(t, Field::Tp, "1")),
         key: "sp",
-        label: "sequence parallelism",
         value: FLAG,
         scope: Scope::WithModel,
         read: |c| flag_text(c.runtime.layout.sp),
@@ -865,7 +819,6 @@ fields! {
     /// Model FLOPs utilisation: the fraction of the GPU's peak its kernels reach.
     Mfu => Declaration {
         key: "mfu",
-        label: "kernel efficiency (share of peak on the FLOPs run)",
         value: number(Unit::FractionOfPeak, 0.01, 1.0),
         read: |c| shortest_decimal(c.runtime.speed.mfu),
         write: |c, f, t| set(&mut c.runtime.speed.mfu, f.parse_number(t)),
@@ -874,7 +827,6 @@ fields! {
     /// The GPU's dense 16-bit tensor peak, in TFLOP/s (10^12 per second).
     Tflops => Declaration {
         key: "tflops",
-        label: "peak 16-bit throughput per GPU",
         value: number(Unit::Tflops, 0.001, 1e6),
         optional: true,
         read: |c| optional_text(c.runtime.speed.tflops),
@@ -884,7 +836,6 @@ fields! {
     /// Bandwidth per GPU within a node (NVLink), in GB/s of 10^9 bytes, each way.
     Nvlink => Declaration {
         key: "nvlink",
-        label: "bandwidth per GPU within a node",
         value: number(Unit::GbPerSecond, 0.001, 1e6),
         optional: true,
         read: |c| optional_text(c.runtime.speed.nvlink_gb_per_s),
@@ -894,7 +845,6 @@ fields! {
     /// Bandwidth per GPU between nodes (the network), in GB/s of 10^9 bytes.
     Network => Declaration {
         key: "net",
-        label: "bandwidth per GPU between nodes",
         value: number(Unit::GbPerSecond, 0.001, 1e6),
         optional: true,
         read: |c| optional_text(c.runtime.speed.network_gb_per_s),
@@ -906,7 +856,6 @@ fields! {
     /// Training tokens, in billions.
     Tokens => Declaration {
         key: "tokens",
-        label: "training tokens",
         value: number(Unit::BillionsOfTokens, 0.000_001, 1e6),
         optional: true,
         read: |c| optional_text(c.runtime.speed.tokens_billions),
@@ -916,7 +865,6 @@ fields! {
     /// Price of one GPU-hour, in the user's currency.
     Price => Declaration {
         key: "price",
-        label: "price per GPU-hour",
         value: number(Unit::PerGpuHour, 0.0, 1e6),
         optional: true,
         read: |c| optional_text(c.runtime.speed.price_per_gpu_hour),
@@ -931,7 +879,7 @@ fields! {
     Biases => Declaration {
         written: Written::WhenNotPreset,
         ..architecture(
-            "biases", "linear biases", Value::Choice(&["none", "qkv", "all", "attn"]),
+            "biases", Value::Choice(&["none", "qkv", "all", "attn"]),
             |c| model_text(c, |m| m.architecture.biases.key().to_string()),
             |c, f, t| {
                 let biases = pick(f, &Biases::ALL, Biases::key, t)?;
@@ -944,7 +892,7 @@ fields! {
     Norm => Declaration {
         written: Written::WhenNotPreset,
         ..architecture(
-            "norm", "normalisation", Value::Choice(&["rmsnorm", "layernorm"]),
+            "norm", Value::Choice(&["rmsnorm", "layernorm"]),
             |c| model_text(c, |m| m.architecture.norm.key().to_string()),
             |c, f, t| {
                 let norm = pick(f, &Norm::ALL, Norm::key, t)?;
@@ -957,7 +905,6 @@ fields! {
     /// DeepSpeed's `overlap_comm`); off, as both ship it below ZeRO-3.
     OverlapGrad => Declaration {
         key: "overlap_grad",
-        label: "gradient reduction overlapped",
         value: FLAG,
         read: |c| flag_text(c.runtime.speed.overlap_grad),
         write: |c, f, t| set(&mut c.runtime.speed.overlap_grad, parse_flag(f, t)),
@@ -968,7 +915,6 @@ fields! {
     /// gives the step's time directly, bubble and communication included.
     Achieved => Declaration {
         key: "achieved",
-        label: "achieved throughput per GPU",
         value: number(Unit::Tflops, 0.001, 1e6),
         optional: true,
         read: |c| optional_text(c.runtime.speed.achieved_tflops),
@@ -981,7 +927,7 @@ fields! {
         needs: Some(full_recompute),
         written: Written::WhenNotDense,
         ..step(
-            "recompute_method", "recomputation method", Value::Choice(&["uniform", "block"]),
+            "recompute_method", Value::Choice(&["uniform", "block"]),
             |c| model_text(c, |m| m.checkpointing.method.key().to_string()),
             |c, f, t| {
                 let method = pick(f, &RecomputeMethod::ALL, RecomputeMethod::key, t)?;
@@ -995,7 +941,7 @@ fields! {
         needs: Some(full_recompute),
         written: Written::WhenNotDense,
         ..step(
-            "recompute_layers", "layers per recomputation", count(Unit::Count, 1.0, 10_000.0),
+            "recompute_layers", count(Unit::Count, 1.0, 10_000.0),
             |c| model_count(c, |m| m.checkpointing.layers),
             |c, f, t| edit_count(c, f, t, |m| &mut m.checkpointing.layers),
         )
@@ -1004,7 +950,6 @@ fields! {
     /// across them (PyTorch's HSDP, DeepSpeed's MiCS, Megatron-FSDP).
     ShardGroup => Declaration {
         key: "shard_group",
-        label: "sharding group",
         value: count(Unit::Gpus, 1.0, 1_048_576.0),
         optional: true,
         read: |c| optional_count(c.runtime.shard_group),
@@ -1016,7 +961,6 @@ fields! {
     PpFirst => Declaration {
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "pp_first",
-        label: "layers on the first pipeline stage",
         value: count(Unit::Count, 1.0, 10_000.0),
         optional: true,
         scope: Scope::WithModel,
@@ -1029,7 +973,6 @@ fields! {
     PpLast => Declaration {
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "pp_last",
-        label: "layers on the last pipeline stage",
         value: count(Unit::Count, 1.0, 10_000.0),
         optional: true,
         scope: Scope::WithModel,
@@ -1039,25 +982,25 @@ fields! {
     },
     /// Four norms a layer, around the attention and the MLP (Gemma 2 and 3).
     SandwichNorms => beyond_dense(
-        "sandwich_norms", "four norms a layer", FLAG,
+        "sandwich_norms", FLAG,
         |c| model_flag(c, |m| m.architecture.sandwich_norms),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.sandwich_norms),
     ),
     /// Attention sinks, a learned logit a head (gpt-oss).
     Sinks => beyond_dense(
-        "sinks", "attention sinks", FLAG,
+        "sinks", FLAG,
         |c| model_flag(c, |m| m.architecture.attention_sinks),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.attention_sinks),
     ),
     /// Soft-capped output logits (Gemma 2).
     Softcap => beyond_dense(
-        "softcap", "soft-capped logits", FLAG,
+        "softcap", FLAG,
         |c| model_flag(c, |m| m.architecture.logit_softcap),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.logit_softcap),
     ),
     /// The attention and the MLP in parallel on one norm (Cohere).
     ParallelBlock => beyond_dense(
-        "parallel", "parallel attention and MLP", FLAG,
+        "parallel", FLAG,
         |c| model_flag(c, |m| m.architecture.parallel_block),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.parallel_block),
     ),
@@ -1065,7 +1008,7 @@ fields! {
     ExpertBiases => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
-        "expert_bias", "router and expert biases", FLAG,
+        "expert_bias", FLAG,
         |c| model_flag(c, |m| m.architecture.moe.biased),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.moe.biased),
     )
@@ -1073,14 +1016,14 @@ fields! {
     /// The attention's output gated by a second half of the query
     /// projection (Qwen3-Next).
     GatedAttention => beyond_dense(
-        "attn_gate", "gated attention output", FLAG,
+        "attn_gate", FLAG,
         |c| model_flag(c, |m| m.architecture.gated_attention),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.gated_attention),
     ),
     /// Full attention every n-th layer, linear attention (Gated DeltaNet) in
     /// the others (Qwen3-Next's `full_attention_interval`; 0: no linear attention).
     FullEvery => beyond_dense(
-        "full_every", "full attention every n-th layer", count(Unit::Count, 0.0, 10_001.0),
+        "full_every", count(Unit::Count, 0.0, 10_001.0),
         |c| model_count(c, |m| m.architecture.linear.full_every),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.full_every),
     ),
@@ -1088,7 +1031,7 @@ fields! {
     LinearKeyHeads => Declaration {
         needs: Some(with_linear_attention),
         ..beyond_dense(
-        "lin_k_heads", "linear attention key heads", count(Unit::Count, 0.0, 65_536.0),
+        "lin_k_heads", count(Unit::Count, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.linear.k_heads),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.k_heads),
     )
@@ -1097,7 +1040,7 @@ fields! {
     LinearValueHeads => Declaration {
         needs: Some(with_linear_attention),
         ..beyond_dense(
-        "lin_v_heads", "linear attention value heads", count(Unit::Count, 0.0, 65_536.0),
+        "lin_v_heads", count(Unit::Count, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.linear.v_heads),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.v_heads),
     )
@@ -1106,7 +1049,7 @@ fields! {
     LinearKeyDim => Declaration {
         needs: Some(with_linear_attention),
         ..beyond_dense(
-        "lin_k_dim", "linear attention key head size", count(Unit::Features, 0.0, 65_536.0),
+        "lin_k_dim", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.linear.k_dim),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.k_dim),
     )
@@ -1115,7 +1058,7 @@ fields! {
     LinearValueDim => Declaration {
         needs: Some(with_linear_attention),
         ..beyond_dense(
-        "lin_v_dim", "linear attention value head size", count(Unit::Features, 0.0, 65_536.0),
+        "lin_v_dim", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.linear.v_dim),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.v_dim),
     )
@@ -1124,7 +1067,7 @@ fields! {
     ConvKernel => Declaration {
         needs: Some(with_linear_attention),
         ..beyond_dense(
-        "lin_conv", "linear attention convolution width", count(Unit::Count, 0.0, 1_024.0),
+        "lin_conv", count(Unit::Count, 0.0, 1_024.0),
         |c| model_count(c, |m| m.architecture.linear.conv_kernel),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.conv_kernel),
     )
@@ -1134,7 +1077,6 @@ fields! {
     /// GPUs hold nothing per parameter (ZeRO-Infinity).
     HostMemory => Declaration {
         key: "host_mem",
-        label: "offload memory per node (host RAM, or NVMe)",
         value: number(Unit::Gb, 1.0, 1e7),
         optional: true,
         needs: Some(|t| beyond(t, Field::Offload, "none")),
@@ -1151,16 +1093,9 @@ fn optional_count(value: Option<u32>) -> String {
 
 /// A field of a model's architecture: filled by the model's preset, written
 /// whenever there is a model.
-const fn architecture(
-    key: &'static str,
-    label: &'static str,
-    value: Value,
-    read: Read,
-    write: Write,
-) -> Declaration {
+const fn architecture(key: &'static str, value: Value, read: Read, write: Write) -> Declaration {
     Declaration {
         key,
-        label,
         value,
         scope: Scope::WithModel,
         written: Written::WithModel,
@@ -1172,32 +1107,20 @@ const fn architecture(
 }
 
 /// A field of a model's training step: kept when another preset is chosen.
-const fn step(
-    key: &'static str,
-    label: &'static str,
-    value: Value,
-    read: Read,
-    write: Write,
-) -> Declaration {
+const fn step(key: &'static str, value: Value, read: Read, write: Write) -> Declaration {
     Declaration {
         filled_by: None,
-        ..architecture(key, label, value, read, write)
+        ..architecture(key, value, read, write)
     }
 }
 
 /// A field of the architecture beyond Llama's (a head size of its own, q/k
 /// norms, experts, latent attention): written only where it is not a dense
 /// model's default, so that links without it keep their meaning.
-const fn beyond_dense(
-    key: &'static str,
-    label: &'static str,
-    value: Value,
-    read: Read,
-    write: Write,
-) -> Declaration {
+const fn beyond_dense(key: &'static str, value: Value, read: Read, write: Write) -> Declaration {
     Declaration {
         written: Written::WhenNotDense,
-        ..architecture(key, label, value, read, write)
+        ..architecture(key, value, read, write)
     }
 }
 
@@ -1394,7 +1317,6 @@ mod declaration_tests {
                 !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
                 "{field:?}: key {key:?}"
             );
-            assert!(!field.label().is_empty(), "{field:?} has no label");
             match field.declaration().value {
                 Value::Number { limits, .. } => assert!(limits.min <= limits.max, "{field:?}"),
                 Value::Choice(choices) | Value::List(choices) => {

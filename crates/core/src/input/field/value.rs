@@ -249,8 +249,6 @@ pub type Write = fn(&mut Config, Field, &str) -> Result<(), InputError>;
 pub struct Declaration {
     /// The link key, the CLI's `--key-with-dashes` and the form control's `name`.
     pub key: &'static str,
-    /// What the field is, in English words, without its unit.
-    pub label: &'static str,
     /// The kind of value it takes.
     pub value: Value,
     /// Whether it may be left unset: an empty form field, or no key in the link.
@@ -276,7 +274,6 @@ pub struct Declaration {
 /// The defaults of a declaration's optional parts.
 pub(super) const BASE: Declaration = Declaration {
     key: "",
-    label: "",
     value: Value::Preset,
     optional: false,
     scope: Scope::Always,
