@@ -320,7 +320,22 @@ fn config_and_hub_from(
             Err(error) => problems.push(format!("--config {path:?}: {error}")),
             Ok(text) => match vram_core::model::hub::read_config(&text) {
                 Ok(hub) => {
-                    let model = link::encode(&Config::default().with_hub_config(&hub));
+                    let model = match Config::default().with_hub_config(&hub) {
+                        Ok(config) => link::encode(&config),
+                        Err(error) => {
+                            // The config.json key whose value the field refuses.
+                            let culprit = hub.read.iter().find(|(_, value)| {
+                                value
+                                    .parse::<f64>()
+                                    .is_ok_and(|v| error.field.check(v).is_err())
+                            });
+                            let named =
+                                culprit.map_or(String::new(), |(k, v)| format!("{k}={v}: "));
+                            problems
+                                .push(format!("--config {path:?}: {named}{}", error_words(&error)));
+                            String::new()
+                        }
+                    };
                     for (key, value) in form_urlencoded::parse(model.as_bytes()) {
                         let field = link::all_fields().find(|f| f.key() == key);
                         if field.is_some_and(|f| {

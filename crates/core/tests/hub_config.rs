@@ -39,7 +39,7 @@ fn every_published_config_counts_as_transformers_builds_it() {
             assert_eq!(hub.architecture, preset.architecture, "{file}");
         }
         // The page's link carries it: decoding the link gives the same count.
-        let config = Config::default().with_hub_config(&hub);
+        let config = Config::default().with_hub_config(&hub).unwrap();
         let decoded = link::decode(&link::encode(&config));
         assert!(
             decoded.problems.is_empty(),
@@ -530,7 +530,7 @@ fn a_read_config_travels_exactly_as_its_link() {
         let path = entry.unwrap().path();
         let hub = read_config(&std::fs::read_to_string(&path).unwrap()).unwrap();
         for form in ["", "gpus=16&nodes=2&tp=2&seq=4096&method=lora&unit=gib"] {
-            let config = link::decode(form).config.with_hub_config(&hub);
+            let config = link::decode(form).config.with_hub_config(&hub).unwrap();
             if config.report().is_err() {
                 continue;
             }
@@ -561,7 +561,7 @@ fn a_config_matching_no_preset_is_a_custom_model() {
     let custom = read_config(&deeper).unwrap();
     assert_eq!(custom.architecture.layers, 40);
     assert_eq!(custom.base.id, "config-json");
-    let config = Config::default().with_hub_config(&custom);
+    let config = Config::default().with_hub_config(&custom).unwrap();
     let query = link::encode(&config);
     assert!(query.contains("&model=config-json&layers=40&"), "{query}");
     assert!(
@@ -575,7 +575,7 @@ fn a_config_matching_no_preset_is_a_custom_model() {
     // GPT-2 XL is no preset: LayerNorm and biases everywhere travel as keys.
     let gpt2 = read_config(&config_text("gpt2-xl.json")).unwrap();
     assert_eq!(gpt2.base.id, "config-json");
-    let query = link::encode(&Config::default().with_hub_config(&gpt2));
+    let query = link::encode(&Config::default().with_hub_config(&gpt2).unwrap());
     assert!(
         query.contains("biases=all") && query.contains("norm=layernorm"),
         "{query}"
@@ -644,4 +644,26 @@ fn qwen3_next_counts_its_linear_and_full_attention_layers() {
         "\"linear_num_value_heads\": 24",
     );
     assert_eq!(key(read_config(&text)), err("linear_num_key_heads"));
+}
+
+/// A `config.json` whose dimension its link key would refuse is refused
+/// before anything is counted from it (a debug build overflowed multiplying
+/// `hidden_size` 10⁹; a release build counted it wrong), and a link at the
+/// edges of every MoE key is refused by the model's size, not counted wrong.
+#[test]
+fn dimensions_beyond_the_links_limits_are_refused_before_counting() {
+    let json = r#"{"model_type": "llama", "hidden_size": 1000000000, "intermediate_size": 11008,
+        "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 32000}"#;
+    let hub = vram_core::model::hub::read_config(json).unwrap();
+    let error = Config::default().with_hub_config(&hub).unwrap_err();
+    assert_eq!(error.field, vram_core::input::Field::Hidden);
+    assert!(matches!(
+        error.kind,
+        vram_core::input::InputErrorKind::OutOfRange(_)
+    ));
+    let decoded = link::decode(
+        "model=mixtral-8x7b&experts=65536&expert_ffn=16777216&hidden=1048576&layers=10000",
+    );
+    assert!(!decoded.problems.is_empty());
+    assert!(decoded.config.report().is_ok());
 }

@@ -19,7 +19,8 @@ use wasm_bindgen::prelude::wasm_bindgen;
 /// ([`vram_view::replies::ReadReply`]'s message).
 #[wasm_bindgen]
 pub fn read_config(text: &str, query: &str, zh: bool) -> String {
-    vram_view::replies::ReadReply::of(words(zh), text, query).to_message()
+    vram_view::replies::ReadReply::of(vram_view::text::of(lang(zh)), words(zh), text, query)
+        .to_message()
 }
 
 /// The words of the page's language: Chinese when `zh`.

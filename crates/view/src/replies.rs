@@ -9,7 +9,7 @@ use vram_core::memory::Strategy;
 use vram_core::model::hub::{HubConfig, HubConfigError};
 use vram_core::Config;
 
-use crate::text::{self, LazyText};
+use crate::text::{self, LazyText, Text};
 
 /// What reading a `config.json` gave the page: the link of the form with its
 /// architecture applied and what was read, in words; or why it could not be
@@ -25,16 +25,23 @@ pub enum ReadReply {
 
 impl ReadReply {
     /// Reads `source`, a `config.json`, into the configuration whose link is
-    /// `query`, in `w`'s words.
-    pub fn of(w: &LazyText, source: &str, query: &str) -> ReadReply {
+    /// `query`, in `t`'s and `w`'s words (the same language's).
+    pub fn of(t: &Text, w: &LazyText, source: &str, query: &str) -> ReadReply {
         match vram_core::model::hub::read_config(source) {
-            Ok(hub) => {
-                let config = link::decode(query).config.with_hub_config(&hub);
-                ReadReply::Read {
+            Ok(hub) => match link::decode(query).config.with_hub_config(&hub) {
+                Ok(config) => ReadReply::Read {
                     query: link::encode(&config),
                     lines: hub_summary(w, &hub),
-                }
-            }
+                },
+                // A dimension its link key would refuse (`hidden_size` 10⁹).
+                Err(error) => ReadReply::Refused(text::fill(
+                    t.link_err_other,
+                    &[
+                        text::field_text(t, error.field).label,
+                        &text::error_words(t, &error),
+                    ],
+                )),
+            },
             Err(error) => ReadReply::Refused(hub_error(w, &error)),
         }
     }
@@ -164,7 +171,12 @@ mod tests {
         let source = r#"{"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
             "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32,
             "vocab_size": 32000, "tie_word_embeddings": false}"#;
-        let reply = ReadReply::of(&LAZY_EN, source, "gpus=4");
+        let reply = ReadReply::of(
+            text::of(vram_core::format::Lang::En),
+            &LAZY_EN,
+            source,
+            "gpus=4",
+        );
         let ReadReply::Read { query, lines } = &reply else {
             panic!("{reply:?}");
         };
@@ -181,7 +193,12 @@ mod tests {
 
     #[test]
     fn a_refusal_travels_as_its_sentence() {
-        let reply = ReadReply::of(&LAZY_ZH, "{\"model_type\": \"gemma9\"}", "");
+        let reply = ReadReply::of(
+            text::of(vram_core::format::Lang::Zh),
+            &LAZY_ZH,
+            "{\"model_type\": \"gemma9\"}",
+            "",
+        );
         assert_eq!(
             reply,
             ReadReply::Refused(

@@ -369,7 +369,10 @@ pub struct ParamBreakdown {
 impl ParamBreakdown {
     /// The whole model.
     pub const fn total(&self) -> u64 {
-        self.embeddings + self.layers + self.final_norm + self.output_head
+        self.embeddings
+            .saturating_add(self.layers)
+            .saturating_add(self.final_norm)
+            .saturating_add(self.output_head)
     }
 }
 
@@ -567,11 +570,21 @@ impl Architecture {
         let dense = self.dense_layer_count() as u64;
         let sparse = layers - dense;
         let linear = self.linear_layer_count() as u64;
-        let mixers = (layers - linear) * self.attention_params() + linear * self.mixer_params(true);
-        let mlps = dense * self.dense_mlp_params() + sparse * self.moe_mlp_params(routed);
+        // One layer's parts fit in a u64 within the link's limits; all layers'
+        // may not (65,536 experts of 2^24 features on 10,000 layers): the sums
+        // saturate, and a model that large is refused by its size's limit
+        // instead of counted wrong.
+        let mixers = (layers - linear)
+            .saturating_mul(self.attention_params())
+            .saturating_add(linear.saturating_mul(self.mixer_params(true)));
+        let mlps = dense
+            .saturating_mul(self.dense_mlp_params())
+            .saturating_add(sparse.saturating_mul(self.moe_mlp_params(routed)));
         ParamBreakdown {
             embeddings: token_embedding + self.learned_positions as u64 * h,
-            layers: mixers + mlps + layers * self.layer_norm_params(),
+            layers: mixers
+                .saturating_add(mlps)
+                .saturating_add(layers.saturating_mul(self.layer_norm_params())),
             final_norm: self.norm.params(h),
             output_head: if self.tied_embeddings {
                 0
@@ -630,9 +643,10 @@ impl Architecture {
             true => self.moe_biases(experts) - experts,
             false => 0,
         };
-        sparse
-            * (experts * self.mlp.matrices() * self.hidden as u64 * self.moe.expert_ffn as u64
-                + biases)
+        sparse.saturating_mul(
+            experts * self.mlp.matrices() * self.hidden as u64 * self.moe.expert_ffn as u64
+                + biases,
+        )
     }
 
     /// Parameters of FSDP2's largest unit as torchtitan wraps a model

@@ -315,19 +315,37 @@ impl Config {
 
     /// This configuration with the model a pasted `config.json` describes:
     /// its architecture on its family's preset, the step (sequence,
-    /// micro-batch, recomputation …) kept from the model chosen before.
-    pub fn with_hub_config(&self, hub: &crate::model::hub::HubConfig) -> Config {
+    /// micro-batch, recomputation …) kept from the model chosen before; an
+    /// error naming the first of the architecture's fields (`hidden`,
+    /// `experts` …) whose value its link key would not accept, before anything
+    /// is counted from it (a `hidden_size` of 10⁹ is refused, not counted).
+    pub fn with_hub_config(
+        &self,
+        hub: &crate::model::hub::HubConfig,
+    ) -> Result<Config, InputError> {
         let step = self.model.unwrap_or(ModelSpec::of(hub.base));
         let model = ModelSpec {
             base: hub.base,
             architecture: hub.architecture,
             ..step
         };
-        Config {
+        let uncounted = Config {
             model: Some(model),
-            params_billions: model.params_billions(),
             ..*self
+        };
+        // The architecture's own fields, each read without counting anything.
+        for field in Field::ALL {
+            let counted = field == Field::Params;
+            if field.filled_by() == Some(Field::Model) && field.limits().is_some() && !counted {
+                if let Ok(value) = field.read(&uncounted).parse::<f64>() {
+                    field.check(value)?;
+                }
+            }
         }
+        Ok(Config {
+            params_billions: model.params_billions(),
+            ..uncounted
+        })
     }
 
     /// The GPUs ZeRO shards over: all of them (`gpus` × `nodes`) without a
