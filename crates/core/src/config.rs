@@ -10,7 +10,8 @@ use crate::input::view::Parts;
 use crate::memory::activations::{ActivationSetup, Checkpointing, Recompute};
 use crate::memory::finetune::FineTuning;
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
-use crate::model::architecture::{Architecture, ModelPreset};
+use crate::model::architecture::Architecture;
+use crate::model::presets::ModelPreset;
 use crate::units::ParamCount;
 
 /// A model given by its architecture, and how a step runs: what activations need.

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use vram_core::model::architecture::model_preset;
+use vram_core::model::presets::model_preset;
 
 #[derive(Deserialize)]
 struct Measured {

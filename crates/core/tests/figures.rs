@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use vram_core::input::link::decode;
-use vram_core::model::architecture::MODEL_PRESETS;
+use vram_core::model::presets::MODEL_PRESETS;
 use vram_core::Strategy;
 
 /// Whether the table of `link` with its micro-batch set to `micro_batch`

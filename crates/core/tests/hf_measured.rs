@@ -10,7 +10,8 @@ mod common;
 use serde::Deserialize;
 use vram_core::frameworks::hf::{hf_activation_memory, Attention, Numerics};
 use vram_core::input::link;
-use vram_core::model::architecture::{model_preset, Architecture};
+use vram_core::model::architecture::Architecture;
+use vram_core::model::presets::model_preset;
 
 #[derive(Deserialize)]
 struct Measured {

@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 
 use vram_core::input::link;
-use vram_core::model::architecture::model_preset;
 use vram_core::model::hub::{read_config, HubConfigError};
+use vram_core::model::presets::model_preset;
 use vram_core::Config;
 
 fn measured() -> BTreeMap<String, u64> {

@@ -11,7 +11,7 @@
 use vram_core::gpu::GPU_PRESETS;
 use vram_core::input::link::{decode, encode};
 use vram_core::input::Value;
-use vram_core::model::architecture::MODEL_PRESETS;
+use vram_core::model::presets::MODEL_PRESETS;
 use vram_core::Field;
 
 /// The texts worth trying for `field`: the edges of what it accepts, just

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use vram_core::config::ModelSpec;
 use vram_core::input::link::{decode, encode};
 use vram_core::memory::finetune::{AdapterDtype, FineTuning, Method, Quant, Targets};
-use vram_core::model::architecture::MODEL_PRESETS;
+use vram_core::model::presets::MODEL_PRESETS;
 use vram_core::{
     Config, Field, GradientPrecision, Optimizer, Part, Parts, Precision, Strategy as ZeroStrategy,
 };

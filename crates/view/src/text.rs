@@ -869,7 +869,7 @@ pub fn field_words(t: &Text, field: Field, value: &str) -> String {
 /// [`vram_core::input::form::options`].
 pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
     use vram_core::gpu::GPU_PRESETS;
-    use vram_core::model::architecture::MODEL_PRESETS;
+    use vram_core::model::presets::MODEL_PRESETS;
     let list: &[&'static str] = match field {
         Field::Model => {
             return core::iter::once(t.model_by_size)

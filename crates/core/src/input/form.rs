@@ -50,7 +50,7 @@ pub fn text_of(config: &Config, field: Field) -> String {
 /// every preset's id.
 pub fn options(field: Field) -> Vec<&'static str> {
     use crate::gpu::GPU_PRESETS;
-    use crate::model::architecture::MODEL_PRESETS;
+    use crate::model::presets::MODEL_PRESETS;
     match field {
         Field::Model => core::iter::once("")
             .chain(MODEL_PRESETS.iter().map(|m| m.id))

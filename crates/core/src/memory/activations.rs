@@ -647,7 +647,7 @@ pub const fn is_plain(arch: &Architecture) -> bool {
 /// use vram_core::memory::activations::{
 ///     activation_derivation, ActivationSetup, Checkpointing, Recompute,
 /// };
-/// use vram_core::model::architecture::model_preset;
+/// use vram_core::model::presets::model_preset;
 /// use vram_core::format::MemoryUnit;
 ///
 /// let llama3 = model_preset("llama3-8b").unwrap().architecture;
@@ -875,7 +875,7 @@ pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::architecture::model_preset;
+    use crate::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn paper_setup(recompute: Recompute, flash_attention: bool) -> ActivationSetup {

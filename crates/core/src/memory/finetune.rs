@@ -446,7 +446,7 @@ impl FineTuning {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::architecture::{model_preset, MODEL_PRESETS};
+    use crate::model::presets::{model_preset, MODEL_PRESETS};
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn arch(id: &str) -> Architecture {

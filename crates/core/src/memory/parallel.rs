@@ -466,7 +466,7 @@ mod tests {
     use crate::memory::activations::{
         stage_activations, ActivationSetup, Checkpointing, Recompute,
     };
-    use crate::model::architecture::model_preset;
+    use crate::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn arch(id: &str) -> Architecture {

@@ -171,7 +171,7 @@ mod tests {
     use crate::memory::activations::{
         activation_memory, ActivationSetup, Checkpointing, Recompute,
     };
-    use crate::model::architecture::model_preset;
+    use crate::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn setup(recompute: Recompute) -> ActivationSetup {

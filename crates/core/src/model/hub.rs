@@ -20,9 +20,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::model::architecture::{
-    Architecture, Biases, LinearAttention, Mla, Mlp, ModelPreset, Moe, Norm, QkNorm, CUSTOM_MODEL,
-    MODEL_PRESETS,
+    Architecture, Biases, LinearAttention, Mla, Mlp, Moe, Norm, QkNorm,
 };
+use crate::model::presets::{ModelPreset, CUSTOM_MODEL, MODEL_PRESETS};
 
 /// What a `config.json` gave. Serde's form is what the lazily loaded reader
 /// (`crates/lazy`) sends the page.
@@ -33,7 +33,7 @@ pub struct HubConfig {
     /// The architecture it describes.
     pub architecture: Architecture,
     /// The preset of its family, for what a link cannot carry (biases, norms).
-    #[serde(with = "crate::model::architecture::preset_by_id")]
+    #[serde(with = "crate::model::presets::preset_by_id")]
     pub base: &'static ModelPreset,
     /// Each key read, with its value as written.
     pub read: Vec<(String, String)>,

@@ -1170,7 +1170,7 @@ mod tests {
     fn invalid_architectures_name_their_field() {
         let with = |edit: fn(&mut Architecture)| {
             let mut model =
-                ModelSpec::of(crate::model::architecture::model_preset("llama2-7b").unwrap());
+                ModelSpec::of(crate::model::presets::model_preset("llama2-7b").unwrap());
             edit(&mut model.architecture);
             Config {
                 model: Some(model),
@@ -1215,7 +1215,7 @@ mod tests {
             .config
             .report()
             .unwrap();
-        let arch = crate::model::architecture::model_preset("llama2-7b")
+        let arch = crate::model::presets::model_preset("llama2-7b")
             .unwrap()
             .architecture;
         let layers = 32.0 * arch.params_per_layer() as f64;
@@ -1275,7 +1275,7 @@ mod tests {
                 .unwrap()
                 .data_parallel_seconds
         };
-        let arch = crate::model::architecture::model_preset("llama2-7b")
+        let arch = crate::model::presets::model_preset("llama2-7b")
             .unwrap()
             .architecture;
         let expected = (2.0 + 2.0 - arch.layers_share()) / 4.0;
@@ -1297,7 +1297,7 @@ mod tests {
         };
         let (bf16, fp8) = (step("bf16"), step("fp8"));
         assert_eq!(bf16.flops, fp8.flops);
-        let arch = crate::model::architecture::model_preset("llama3-8b")
+        let arch = crate::model::presets::model_preset("llama3-8b")
             .unwrap()
             .architecture;
         let tokens = 8192.0;
@@ -1354,7 +1354,7 @@ mod tests {
                 .unwrap()
                 .offload_seconds
         };
-        let psi = crate::model::architecture::model_preset("llama3-8b")
+        let psi = crate::model::presets::model_preset("llama3-8b")
             .unwrap()
             .architecture
             .param_count() as f64;
@@ -1536,7 +1536,7 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over_ep() {
         let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
-        let arch = crate::model::architecture::model_preset("mixtral-8x7b")
+        let arch = crate::model::presets::model_preset("mixtral-8x7b")
             .unwrap()
             .architecture;
         let (all, routed) = (

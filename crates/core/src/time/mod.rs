@@ -633,7 +633,8 @@ pub fn offload_bytes_per_param(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::architecture::{model_preset, Moe};
+    use crate::model::architecture::Moe;
+    use crate::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Eight A100s a node at 40 % of the BF16 peak, NVLink 300 GB/s and a

@@ -800,7 +800,7 @@ mod tests {
                 last_layers,
                 ..Layout::SINGLE
             };
-            let arch = crate::model::architecture::model_preset("deepseek-v3")
+            let arch = crate::model::presets::model_preset("deepseek-v3")
                 .unwrap()
                 .architecture;
             assert_eq!(layout.validate(&arch, 4096), Ok(()), "{layout:?}");

@@ -38,7 +38,8 @@ use crate::input::view::{Part, Parts};
 use crate::memory::activations::{Recompute, RecomputeMethod};
 use crate::memory::finetune::{AdapterDtype, Method, Quant, Targets};
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
-use crate::model::architecture::{model_preset, Biases, Mlp, Norm, QkNorm as QkNormKind};
+use crate::model::architecture::{Biases, Mlp, Norm, QkNorm as QkNormKind};
+use crate::model::presets::model_preset;
 
 /// Declares `Field`, `Field::ALL` and every field's [`Declaration`] from one
 /// list, so that nothing about a field is written twice.

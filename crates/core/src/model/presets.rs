@@ -1,0 +1,565 @@
+//! The presets of well-known models: each published `config.json` as an
+//! [`Architecture`], counted to the parameter in the tests below.
+
+use crate::model::architecture::{
+    Architecture, Biases, LinearAttention, Mla, Mlp, Moe, Norm, QkNorm,
+};
+
+/// A well-known model: its id in the shared link, its name and its configuration.
+///
+/// Sources: each model's `config.json` as published by its authors
+/// (meta-llama/Llama-2-{7,13,70}b-hf, meta-llama/Meta-Llama-3-{8,70}B,
+/// huggyllama/llama-30b and llama-65b for LLaMA 33B and 65B, mistralai/Mistral-7B-v0.1,
+/// Qwen/Qwen2.5-{7,14,32,72}B); GPT-3 from Brown et al. 2020, "Language Models are
+/// Few-Shot Learners", table 2.1, with GPT-2's layout. README lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModelPreset {
+    /// The `model` key's value.
+    pub id: &'static str,
+    /// The name people use.
+    pub name: &'static str,
+    /// The configuration.
+    pub architecture: Architecture,
+}
+
+const fn llama(
+    layers: u32,
+    hidden: u32,
+    ffn: u32,
+    heads: u32,
+    kv_heads: u32,
+    vocab: u32,
+) -> Architecture {
+    Architecture {
+        layers,
+        hidden,
+        ffn,
+        heads,
+        kv_heads,
+        vocab,
+        tied_embeddings: false,
+        mlp: Mlp::SwiGlu,
+        biases: Biases::None,
+        norm: Norm::RmsNorm,
+        learned_positions: 0,
+        head_dim: 0,
+        qk_norm: QkNorm::None,
+        sandwich_norms: false,
+        attention_sinks: false,
+        logit_softcap: false,
+        parallel_block: false,
+        gated_attention: false,
+        moe: Moe::DENSE,
+        mla: Mla::NONE,
+        linear: LinearAttention::NONE,
+    }
+}
+
+const fn qwen2(layers: u32, hidden: u32, ffn: u32, heads: u32, kv_heads: u32) -> Architecture {
+    Architecture {
+        biases: Biases::Qkv,
+        ..llama(layers, hidden, ffn, heads, kv_heads, 152_064)
+    }
+}
+
+const fn qwen3(
+    layers: u32,
+    hidden: u32,
+    ffn: u32,
+    heads: u32,
+    kv_heads: u32,
+    tied_embeddings: bool,
+) -> Architecture {
+    Architecture {
+        head_dim: 128,
+        qk_norm: QkNorm::PerHead,
+        tied_embeddings,
+        ..llama(layers, hidden, ffn, heads, kv_heads, 151_936)
+    }
+}
+
+/// OLMo 2: Llama's layers with q and k normed over their full width, a
+/// 100,352-token vocabulary, untied.
+const fn olmo2(layers: u32, hidden: u32, ffn: u32, heads: u32) -> Architecture {
+    Architecture {
+        qk_norm: QkNorm::Full,
+        ..llama(layers, hidden, ffn, heads, heads, 100_352)
+    }
+}
+
+/// Gemma 2: four norms a layer, heads of `head_dim`, a 256,000-token
+/// vocabulary, tied; its gated GELU has SwiGLU's three matrices.
+const fn gemma2(
+    layers: u32,
+    hidden: u32,
+    ffn: u32,
+    heads: u32,
+    kv_heads: u32,
+    head_dim: u32,
+) -> Architecture {
+    Architecture {
+        head_dim,
+        sandwich_norms: true,
+        attention_sinks: false,
+        logit_softcap: true,
+        parallel_block: false,
+        tied_embeddings: true,
+        ..llama(layers, hidden, ffn, heads, kv_heads, 256_000)
+    }
+}
+
+/// Routed experts only, no shared ones, every layer sparse (Mixtral, Qwen3-MoE).
+/// gpt-oss: width 2,880, 64 heads of 64 with 8 KV heads, q/k/v/o biases and
+/// attention sinks; every layer a mixture of `experts` biased experts, 4 a token.
+const fn gpt_oss(layers: u32, experts: u32) -> Architecture {
+    Architecture {
+        biases: Biases::Attention,
+        head_dim: 64,
+        attention_sinks: true,
+        moe: Moe {
+            biased: true,
+            ..routed(experts, 4, 2880)
+        },
+        ..llama(layers, 2880, 2880, 64, 8, 201_088)
+    }
+}
+
+const fn routed(experts: u32, top_k: u32, expert_ffn: u32) -> Moe {
+    Moe {
+        experts,
+        top_k,
+        expert_ffn,
+        ..Moe::DENSE
+    }
+}
+
+/// The presets, in the order the page lists them.
+pub const MODEL_PRESETS: &[ModelPreset] = &[
+    ModelPreset {
+        id: "llama2-7b",
+        name: "Llama 2 7B",
+        architecture: llama(32, 4096, 11008, 32, 32, 32000),
+    },
+    ModelPreset {
+        id: "llama2-13b",
+        name: "Llama 2 13B",
+        architecture: llama(40, 5120, 13824, 40, 40, 32000),
+    },
+    ModelPreset {
+        id: "llama1-33b",
+        name: "LLaMA 33B",
+        architecture: llama(60, 6656, 17920, 52, 52, 32000),
+    },
+    ModelPreset {
+        id: "llama1-65b",
+        name: "LLaMA 65B",
+        architecture: llama(80, 8192, 22016, 64, 64, 32000),
+    },
+    ModelPreset {
+        id: "llama2-70b",
+        name: "Llama 2 70B",
+        architecture: llama(80, 8192, 28672, 64, 8, 32000),
+    },
+    ModelPreset {
+        id: "llama3-8b",
+        name: "Llama 3 8B",
+        architecture: llama(32, 4096, 14336, 32, 8, 128_256),
+    },
+    ModelPreset {
+        id: "llama3-70b",
+        name: "Llama 3 70B",
+        architecture: llama(80, 8192, 28672, 64, 8, 128_256),
+    },
+    ModelPreset {
+        id: "llama3.1-8b",
+        name: "Llama 3.1 8B",
+        architecture: llama(32, 4096, 14336, 32, 8, 128_256),
+    },
+    ModelPreset {
+        id: "llama3.1-70b",
+        name: "Llama 3.1 70B",
+        architecture: llama(80, 8192, 28672, 64, 8, 128_256),
+    },
+    ModelPreset {
+        id: "llama3.1-405b",
+        name: "Llama 3.1 405B",
+        architecture: llama(126, 16384, 53248, 128, 8, 128_256),
+    },
+    ModelPreset {
+        id: "mistral-7b",
+        name: "Mistral 7B v0.1",
+        architecture: llama(32, 4096, 14336, 32, 8, 32000),
+    },
+    ModelPreset {
+        id: "phi-4",
+        name: "Phi-4 (14B)",
+        architecture: llama(40, 5120, 17920, 40, 10, 100352),
+    },
+    ModelPreset {
+        id: "olmo2-7b",
+        name: "OLMo 2 7B",
+        architecture: olmo2(32, 4096, 11008, 32),
+    },
+    ModelPreset {
+        id: "olmo2-13b",
+        name: "OLMo 2 13B",
+        architecture: olmo2(40, 5120, 13824, 40),
+    },
+    ModelPreset {
+        id: "gemma2-9b",
+        name: "Gemma 2 9B",
+        architecture: gemma2(42, 3584, 14336, 16, 8, 256),
+    },
+    ModelPreset {
+        id: "gemma2-27b",
+        name: "Gemma 2 27B",
+        architecture: gemma2(46, 4608, 36864, 32, 16, 128),
+    },
+    ModelPreset {
+        id: "qwen2.5-7b",
+        name: "Qwen2.5 7B",
+        architecture: qwen2(28, 3584, 18944, 28, 4),
+    },
+    ModelPreset {
+        id: "qwen2.5-14b",
+        name: "Qwen2.5 14B",
+        architecture: qwen2(48, 5120, 13824, 40, 8),
+    },
+    ModelPreset {
+        id: "qwen2.5-32b",
+        name: "Qwen2.5 32B",
+        architecture: qwen2(64, 5120, 27648, 40, 8),
+    },
+    ModelPreset {
+        id: "qwen2.5-72b",
+        name: "Qwen2.5 72B",
+        architecture: qwen2(80, 8192, 29568, 64, 8),
+    },
+    ModelPreset {
+        id: "qwen3-0.6b",
+        name: "Qwen3 0.6B",
+        architecture: qwen3(28, 1024, 3072, 16, 8, true),
+    },
+    ModelPreset {
+        id: "qwen3-8b",
+        name: "Qwen3 8B",
+        architecture: qwen3(36, 4096, 12288, 32, 8, false),
+    },
+    ModelPreset {
+        id: "qwen3-32b",
+        name: "Qwen3 32B",
+        architecture: qwen3(64, 5120, 25600, 64, 8, false),
+    },
+    ModelPreset {
+        id: "mixtral-8x7b",
+        name: "Mixtral 8x7B",
+        architecture: Architecture {
+            moe: routed(8, 2, 14336),
+            ..llama(32, 4096, 14336, 32, 8, 32000)
+        },
+    },
+    ModelPreset {
+        id: "mixtral-8x22b",
+        name: "Mixtral 8x22B",
+        architecture: Architecture {
+            moe: routed(8, 2, 16384),
+            ..llama(56, 6144, 16384, 48, 8, 32768)
+        },
+    },
+    ModelPreset {
+        id: "qwen3-30b-a3b",
+        name: "Qwen3-30B-A3B",
+        architecture: Architecture {
+            moe: routed(128, 8, 768),
+            ..qwen3(48, 2048, 6144, 32, 4, false)
+        },
+    },
+    ModelPreset {
+        id: "qwen3-235b-a22b",
+        name: "Qwen3-235B-A22B",
+        architecture: Architecture {
+            moe: routed(128, 8, 1536),
+            ..qwen3(94, 4096, 12288, 64, 4, false)
+        },
+    },
+    ModelPreset {
+        id: "qwen3-next-80b-a3b",
+        name: "Qwen3-Next-80B-A3B",
+        architecture: Architecture {
+            head_dim: 256,
+            gated_attention: true,
+            moe: Moe {
+                shared_experts: 1,
+                shared_ffn: 512,
+                shared_gate: true,
+                ..routed(512, 10, 512)
+            },
+            linear: LinearAttention {
+                full_every: 4,
+                k_heads: 16,
+                v_heads: 32,
+                k_dim: 128,
+                v_dim: 128,
+                conv_kernel: 4,
+            },
+            ..qwen3(48, 2048, 5120, 16, 2, false)
+        },
+    },
+    ModelPreset {
+        id: "glm-4.5-air",
+        name: "GLM-4.5-Air",
+        architecture: Architecture {
+            biases: Biases::Qkv,
+            head_dim: 128,
+            moe: Moe {
+                shared_experts: 1,
+                shared_ffn: 1408,
+                dense_layers: 1,
+                ..routed(128, 8, 1408)
+            },
+            ..llama(46, 4096, 10944, 96, 8, 151_552)
+        },
+    },
+    ModelPreset {
+        id: "gemma-3-12b",
+        name: "Gemma 3 12B (text)",
+        architecture: Architecture {
+            head_dim: 256,
+            qk_norm: QkNorm::PerHead,
+            sandwich_norms: true,
+            tied_embeddings: true,
+            ..llama(48, 3840, 15360, 16, 8, 262_208)
+        },
+    },
+    ModelPreset {
+        id: "gemma-3-27b",
+        name: "Gemma 3 27B (text)",
+        architecture: Architecture {
+            head_dim: 128,
+            qk_norm: QkNorm::PerHead,
+            sandwich_norms: true,
+            tied_embeddings: true,
+            ..llama(62, 5376, 21504, 32, 16, 262_208)
+        },
+    },
+    ModelPreset {
+        id: "llama4-scout",
+        name: "Llama 4 Scout (text)",
+        architecture: Architecture {
+            head_dim: 128,
+            moe: Moe {
+                shared_experts: 1,
+                shared_ffn: 8192,
+                ..routed(16, 1, 8192)
+            },
+            ..llama(48, 5120, 16384, 40, 8, 202_048)
+        },
+    },
+    ModelPreset {
+        id: "gpt-oss-20b",
+        name: "gpt-oss-20b",
+        architecture: gpt_oss(24, 32),
+    },
+    ModelPreset {
+        id: "gpt-oss-120b",
+        name: "gpt-oss-120b",
+        architecture: gpt_oss(36, 128),
+    },
+    ModelPreset {
+        id: "deepseek-v2-lite",
+        name: "DeepSeek-V2-Lite",
+        architecture: Architecture {
+            moe: Moe {
+                shared_experts: 2,
+                shared_ffn: 1408,
+                dense_layers: 1,
+                ..routed(64, 6, 1408)
+            },
+            mla: Mla {
+                q_rank: 0,
+                kv_rank: 512,
+                rope_dim: 64,
+                nope_dim: 128,
+                v_dim: 128,
+            },
+            ..llama(27, 2048, 10944, 16, 16, 102_400)
+        },
+    },
+    ModelPreset {
+        id: "deepseek-v3",
+        name: "DeepSeek-V3",
+        architecture: Architecture {
+            moe: Moe {
+                experts: 256,
+                top_k: 8,
+                expert_ffn: 2048,
+                shared_experts: 1,
+                shared_ffn: 2048,
+                shared_gate: false,
+                dense_layers: 3,
+                biased: false,
+            },
+            mla: Mla {
+                q_rank: 1536,
+                kv_rank: 512,
+                rope_dim: 64,
+                nope_dim: 128,
+                v_dim: 128,
+            },
+            ..llama(61, 7168, 18432, 128, 128, 129_280)
+        },
+    },
+    ModelPreset {
+        id: "gpt3-175b",
+        name: "GPT-3 175B",
+        architecture: Architecture {
+            layers: 96,
+            hidden: 12288,
+            ffn: 4 * 12288,
+            heads: 96,
+            kv_heads: 96,
+            vocab: 50257,
+            tied_embeddings: true,
+            mlp: Mlp::Gelu,
+            biases: Biases::All,
+            norm: Norm::LayerNorm,
+            learned_positions: 2048,
+            head_dim: 0,
+            qk_norm: QkNorm::None,
+            sandwich_norms: false,
+            attention_sinks: false,
+            logit_softcap: false,
+            parallel_block: false,
+            gated_attention: false,
+            moe: Moe::DENSE,
+            mla: Mla::NONE,
+            linear: LinearAttention::NONE,
+        },
+    },
+    CUSTOM_MODEL,
+];
+
+/// A model that matches no preset, such as a pasted `config.json` of a
+/// fine-tune or a size nobody published: its link names it `model=config-json`
+/// and carries every architecture key, which replace this placeholder's
+/// (Llama 2 7B's shape).
+pub const CUSTOM_MODEL: ModelPreset = ModelPreset {
+    id: "config-json",
+    name: "custom (config.json)",
+    architecture: llama(32, 4096, 11008, 32, 32, 32000),
+};
+
+/// The preset whose id is `id`.
+pub fn model_preset(id: &str) -> Option<&'static ModelPreset> {
+    MODEL_PRESETS.iter().find(|preset| preset.id == id)
+}
+
+/// A preset in serde's form: its id (`#[serde(with = "preset_by_id")]`).
+pub mod preset_by_id {
+    use super::{model_preset, ModelPreset};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes the preset's id.
+    pub fn serialize<S: Serializer>(
+        preset: &&'static ModelPreset,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(preset.id)
+    }
+
+    /// Reads a preset's id.
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<&'static ModelPreset, D::Error> {
+        let id = <&str>::deserialize(deserializer)?;
+        model_preset(id).ok_or_else(|| serde::de::Error::custom("an unknown preset"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn count(id: &str) -> u64 {
+        model_preset(id)
+            .expect("a preset")
+            .architecture
+            .param_count()
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn published_counts_to_the_parameter() {
+        assert_eq!(count("llama2-7b"), 6_738_415_616);
+        assert_eq!(count("llama3-8b"), 8_030_261_248);
+        assert_eq!(count("mistral-7b"), 7_241_732_096);
+        // transformers 5.24 (scripts/measure-counts, tests/configs/phi-4.json).
+        assert_eq!(count("phi-4"), 14_659_507_200);
+        // OLMo 2's full-width q/k norms (tests/configs/olmo2-*.json).
+        assert_eq!(count("olmo2-7b"), 7_298_617_344);
+        assert_eq!(count("olmo2-13b"), 13_716_198_400);
+        // Gemma 2's four norms a layer (tests/configs/gemma2-*.json).
+        assert_eq!(count("gemma2-9b"), 9_241_705_984);
+        assert_eq!(count("gemma2-27b"), 27_227_128_320);
+        assert_eq!(count("llama2-13b"), 13_015_864_320);
+        assert_eq!(count("llama2-70b"), 68_976_648_192);
+        assert_eq!(count("llama3-70b"), 70_553_706_496);
+        assert_eq!(count("llama1-33b"), 32_528_943_616);
+        assert_eq!(count("llama1-65b"), 65_285_660_672);
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn llama2_7b_breaks_down_as_its_tensors() {
+        let parts = model_preset("llama2-7b")
+            .unwrap()
+            .architecture
+            .param_breakdown();
+        assert_eq!(parts.embeddings, 32_000 * 4096);
+        assert_eq!(parts.output_head, 32_000 * 4096);
+        assert_eq!(parts.final_norm, 4096);
+        // 4 × 4096² attention + 3 × 4096 × 11008 MLP + 2 × 4096 norms, 32 times.
+        assert_eq!(
+            parts.layers,
+            32 * (4 * 4096 * 4096 + 3 * 4096 * 11008 + 2 * 4096)
+        );
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn gpt3_is_175_billion_and_qwen_has_qkv_biases() {
+        // GPT-3's paper gives 175.0 B; the layout above counts 174.6 B.
+        let gpt3 = count("gpt3-175b") as f64 / 1e9;
+        assert!((gpt3 - 174.6).abs() < 0.1, "{gpt3}");
+        let qwen = model_preset("qwen2.5-7b").unwrap().architecture;
+        let without_biases = Architecture {
+            biases: Biases::None,
+            ..qwen
+        };
+        // q (3584) + k and v (4 heads × 128 = 512 each), in 28 layers.
+        assert_eq!(
+            qwen.param_count() - without_biases.param_count(),
+            28 * (3584 + 2 * 512)
+        );
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn every_preset_is_consistent() {
+        for preset in MODEL_PRESETS {
+            let a = preset.architecture;
+            // A head size of its own (GLM-4.5-Air's 96 heads of 128 over
+            // 4,096) or latent attention need not divide the width.
+            assert!(
+                a.head_dim > 0 || a.mla.is_latent() || a.hidden % a.heads == 0,
+                "{}: heads divide hidden",
+                preset.id
+            );
+            assert_eq!(
+                a.heads % a.kv_heads,
+                0,
+                "{}: kv heads divide heads",
+                preset.id
+            );
+            assert!(a.largest_layer_params() >= a.hidden as u64 * a.hidden as u64);
+            assert_eq!(model_preset(preset.id), Some(preset));
+        }
+    }
+}
