@@ -22,6 +22,8 @@ use vram_view::chart::ChartKind;
 use vram_view::replies::ReadReply;
 use vram_view::text::{self, Text};
 
+use crate::lazy;
+use crate::page;
 use crate::sections;
 
 /// The lesson's Q6 as one-click scenarios: 13B, 33B and 70B on 8 GPUs of
@@ -74,7 +76,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     } = link::decode(&share::current_query());
     let form = Form::new(&initial);
     // After a language switch: what was typed, valid or not.
-    if let Some(typed) = share::take_typed() {
+    if let Some(typed) = page::take_typed() {
         form.restore(&typed);
     }
     let link_problems = RwSignal::new(problems);
@@ -98,11 +100,11 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     share::follow_in_address(query);
     let share_url = move || share::page_url(&query.get());
     // Inside another page's iframe: compact (embed=1), and the host learns our height.
-    share::set_embedded(initial.embed);
-    share::follow_height_in_host();
+    page::set_embedded(initial.embed);
+    page::follow_height_in_host();
     // The forced theme, if any, on <html>, where the style sheet reads it.
     let theme = Memo::new(move |_| form.chosen(Field::Theme).theme);
-    Effect::new(move |_| share::set_theme(theme.get().key()));
+    Effect::new(move |_| page::set_theme(theme.get().key()));
     let with_model = Signal::derive(move || !form.text(Field::Model).read().is_empty());
     // The model's own count (with LoRA the report's parameters include the adapters).
     let count = move || config.with(|c| c.params().map_or(0.0, |p| p.get()));
@@ -112,9 +114,9 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     let chosen_lang = Memo::new(move |_| form.chosen(Field::Lang).lang);
     let lang = chosen_lang
         .get_untracked()
-        .resolve(share::preferred_languages().iter().map(String::as_str));
+        .resolve(page::preferred_languages().iter().map(String::as_str));
     let t = text::of(lang);
-    share::set_language(t.html_lang, t.title);
+    page::set_language(t.html_lang, t.title);
     Effect::new(move |first: Option<()>| {
         let chosen = chosen_lang.get();
         if first.is_some() {
@@ -438,7 +440,7 @@ fn ShareLink(url: Signal<String>, query: Memo<String>, t: &'static Text) -> impl
         let query = query.get_untracked();
         let zh = t.html_lang.starts_with("zh");
         spawn_local(async move {
-            let outcome = share::copy_results(&query, zh).await;
+            let outcome = lazy::copy_results(&query, zh).await;
             said(outcome.is_ok(), t.markdown_copied);
         });
     };
@@ -459,12 +461,12 @@ fn ShareLink(url: Signal<String>, query: Memo<String>, t: &'static Text) -> impl
         else {
             return;
         };
-        share::with_lazy(Box::new(move |lazy| {
+        lazy::with_lazy(Box::new(move |lazy| {
             let Some(lazy) = lazy else {
                 said(false, t.copy_failed);
                 return;
             };
-            let csv = share::csv_with(lazy, &current);
+            let csv = lazy::csv_with(lazy, &current);
             let encoded = String::from(js_sys::encode_uri_component(&csv));
             let _ = link.set_attribute("href", &format!("data:text/csv;charset=utf-8,{encoded}"));
             csv_for.set(current);
@@ -504,14 +506,14 @@ fn PasteConfig(config: Memo<Config>, form: crate::form::Form, t: &'static Text) 
     // time a text is read; the form changes only when it could be read.
     let read = move |source: &str| {
         let source = source.to_string();
-        crate::share::with_lazy(Box::new(move |lazy| {
+        crate::lazy::with_lazy(Box::new(move |lazy| {
             // The box may be gone by the time the reader arrives.
             let Some(current) = config.try_get_untracked() else {
                 return;
             };
             let zh = t.html_lang.starts_with("zh");
             let reply =
-                lazy.and_then(|lazy| crate::share::read_config_with(lazy, &source, &current, zh));
+                lazy.and_then(|lazy| crate::lazy::read_config_with(lazy, &source, &current, zh));
             outcome.set(Some(match reply {
                 Some(ReadReply::Read { query, lines }) => {
                     form.load(&link::decode(&query).config);

@@ -108,7 +108,7 @@ fn redraw(
         });
         // A drawing that fails leaves the previous picture; the table holds every figure.
         if vram_view::chart::draw(&canvas, &report.read(), &[], size, t, kind).is_ok() {
-            crate::share::drop_written_picture(&canvas);
+            crate::page::drop_written_picture(&canvas);
             crate::timing::mark(crate::timing::CHART_DRAWN);
         }
     });

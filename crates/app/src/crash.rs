@@ -23,7 +23,7 @@ pub fn install_panic_hook() {
 /// Shows the crash message, with `detail` as text, and hides the calculator.
 /// Does nothing where there is no document.
 pub fn show_crash_message(detail: &str) {
-    let Some(document) = crate::share::window().and_then(|w| w.document()) else {
+    let Some(document) = crate::page::window().and_then(|w| w.document()) else {
         return;
     };
     let Some(body) = document.body() else { return };
@@ -52,7 +52,7 @@ pub fn show_crash_message(detail: &str) {
         panel.append_child(&child).ok()?;
         // Reset: the page's own path without the query, the lesson's example.
         let reset = element("a", t.crash_reset)?;
-        let path = crate::share::window()
+        let path = crate::page::window()
             .and_then(|w| w.location().pathname().ok())
             .unwrap_or_else(|| "./".into());
         reset.set_attribute("href", &path).ok()?;

@@ -10,6 +10,8 @@ mod app;
 mod chart;
 mod crash;
 mod form;
+mod lazy;
+mod page;
 pub mod plans;
 mod results;
 mod sections;
@@ -25,7 +27,7 @@ pub use crash::{install_panic_hook, show_crash_message};
 /// browser paints one or the other, never both; the control that had the focus
 /// keeps it.
 pub fn mount() {
-    share::take_over_prerendered(mount_app);
+    page::take_over_prerendered(mount_app);
 }
 
 thread_local! {
@@ -35,7 +37,7 @@ thread_local! {
 
 /// Mounts [`App`] at the end of `<body>` and keeps its handle.
 fn mount_app() {
-    if let Some(body) = share::window()
+    if let Some(body) = page::window()
         .and_then(|w| w.document())
         .and_then(|d| d.body())
     {
@@ -51,17 +53,17 @@ fn mount_app() {
 /// the browser paints the old page or the new one, never neither.
 fn switch_language(query: &str, typed: &str) {
     share::write_address(query);
-    share::keep_typed(typed);
+    page::keep_typed(typed);
     // After the effect that asks for it has finished: the old page's owner
     // is dropped outside its own reactive graph.
     leptos::task::spawn_local(async {
-        let focused = share::window()
+        let focused = page::window()
             .and_then(|w| w.document())
             .and_then(|d| d.active_element())
             .map(|e| e.id());
         drop(MOUNTED.take());
         mount_app();
-        share::focus_by_id(focused.as_deref());
+        page::focus_by_id(focused.as_deref());
     });
 }
 
@@ -82,8 +84,8 @@ pub fn prerender(query: &str, preferred_languages: &[&str]) -> String {
     }
     // Set once per process; a second call finds it set.
     let _ = any_spawner::Executor::init_custom_executor(NeverRun);
-    share::PRERENDERED_QUERY.set(query.to_string());
-    share::PRERENDERED_LANGUAGES.set(preferred_languages.iter().map(|l| l.to_string()).collect());
+    page::PRERENDERED_QUERY.set(query.to_string());
+    page::PRERENDERED_LANGUAGES.set(preferred_languages.iter().map(|l| l.to_string()).collect());
     // Natively nothing switches: the written view is the default's.
     Owner::new().with(|| {
         App(AppProps {

@@ -44,7 +44,7 @@ pub fn Plans(
         if config.try_get_untracked().is_none_or(|now| now != shown) {
             return;
         }
-        crate::share::with_lazy(Box::new(move |lazy| {
+        crate::lazy::with_lazy(Box::new(move |lazy| {
             let current = config.try_get_untracked().is_some_and(|now| now == shown);
             if let (Some(lazy), true, Some(place), Some(canvas), true) = (
                 lazy,
@@ -60,7 +60,7 @@ pub fn Plans(
                         false => String::new(),
                     })
                     .unwrap_or_default();
-                crate::share::render_plans(lazy, &query, &before, zh, &place, &canvas);
+                crate::lazy::render_plans(lazy, &query, &before, zh, &place, &canvas);
                 crate::timing::mark(crate::timing::PLANS_SHOWN);
             }
             if current {
@@ -82,10 +82,10 @@ pub fn Plans(
             report.with(|r| r.model.is_some() && r.least_sharding_that_fits().is_none());
         let zh = t.html_lang.starts_with("zh");
         if none_fits {
-            crate::share::with_lazy(Box::new(move |lazy| {
+            crate::lazy::with_lazy(Box::new(move |lazy| {
                 let current = config.try_get_untracked().is_some_and(|now| now == shown);
                 if let (Some(lazy), true) = (lazy, current) {
-                    found.try_set(crate::share::plans_verdict(lazy, &shown, zh));
+                    found.try_set(crate::lazy::plans_verdict(lazy, &shown, zh));
                 }
             }));
         }
@@ -124,7 +124,7 @@ pub fn Plans(
                 // Opened (by Q6's real model, the verdict's button, a link's
                 // #plans or its own summary), the fold scrolls into view.
                 if shown == Some(true) {
-                    crate::share::scroll_to_plans();
+                    crate::lazy::scroll_to_plans();
                 }
             }>
             <summary><h2>{t.plans_heading}</h2></summary>

@@ -241,13 +241,13 @@ pub fn MegatronLine(config: Memo<vram_core::Config>, t: &'static Text) -> impl I
         // The answer is dropped if the configuration changed, or the page
         // part that asked is gone (its values disposed).
         let zh = t.html_lang.starts_with("zh");
-        crate::share::with_lazy(Box::new(move |lazy| {
+        crate::lazy::with_lazy(Box::new(move |lazy| {
             if let (Some(lazy), true) = (
                 lazy,
                 config.try_get_untracked().is_some_and(|now| now == shown),
             ) {
                 let query = vram_core::input::link::encode(&shown);
-                megatron.set(crate::share::megatron_with(lazy, &query, zh));
+                megatron.set(crate::lazy::megatron_with(lazy, &query, zh));
             }
         }));
     });

@@ -1,0 +1,133 @@
+//! The lazily loaded module (`crates/lazy`, `dist/lazy/`): imported the first
+//! time the page needs it, and the page's bindings to what it answers (the
+//! config.json reader, the ranked plans, Megatron-LM's estimate, the Markdown
+//! and CSV exports).
+
+use wasm_bindgen::JsValue;
+
+/// Copies the results of the configuration whose link is `query` as a
+/// Markdown table with the page's notes
+/// (Chinese when `zh`), made by the lazily loaded module; `Err` if it could
+/// not be loaded or the browser refuses.
+pub async fn copy_results(query: &str, zh: bool) -> Result<(), JsValue> {
+    wasm_bindgen_futures::JsFuture::from(copy_markdown(query, zh))
+        .await
+        .map(|_| ())
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
+export function import_lazy() {
+  return import(new URL("lazy/vram_lazy.js", document.baseURI).href).then(async (lazy) => {
+    await lazy.default();
+    return lazy;
+  });
+}
+export function read_with(lazy, text, query, zh) { return lazy.read_config(text, query, zh); }
+export function megatron_with(lazy, query, zh) { return lazy.megatron(query, zh); }
+export function plans_verdict_with(lazy, query, zh) { return lazy.plans_verdict(query, zh); }
+export function scroll_to_plans() { document.querySelector("[data-testid='plans']")?.scrollIntoView(); }
+export function render_plans_with(lazy, query, before, zh, place, canvas) { lazy.render_plans(query, before, zh, place, canvas); }
+export function copy_markdown(query, zh) {
+  const text = import_lazy().then((lazy) => lazy.markdown(query, zh));
+  const clipboard = navigator.clipboard;
+  if (window.ClipboardItem && clipboard.write) {
+    const blob = text.then((t) => new Blob([t], { type: "text/plain" }));
+    return clipboard.write([new ClipboardItem({ "text/plain": blob })]);
+  }
+  return text.then((t) => clipboard.writeText(t));
+}
+export function csv_with(lazy, query) { return lazy.csv(query); }
+"#)]
+extern "C" {
+    /// Imports what the page loads when it is used (`lazy/vram_lazy.js`, next
+    /// to the page) and starts its WebAssembly; the browser imports it once.
+    fn import_lazy() -> js_sys::Promise;
+    /// The config.json reader's answer for `text` read into the
+    /// configuration whose link is `query` (a `ReadReply`'s message).
+    fn read_with(lazy: &JsValue, text: &str, query: &str, zh: bool) -> String;
+    /// What Megatron-LM would print for the configuration whose link is
+    /// `query`, in words; empty without an estimate.
+    pub fn megatron_with(lazy: &JsValue, query: &str, zh: bool) -> String;
+    /// Scrolls the ranked plans' fold into view.
+    pub fn scroll_to_plans();
+    /// Copies the results of the configuration whose link is `query` as
+    /// Markdown, made by the lazily loaded module. The clipboard is asked
+    /// within the click (a `ClipboardItem` of the text to come, where the
+    /// browser has it), as browsers that want a user's gesture require.
+    fn copy_markdown(query: &str, zh: bool) -> js_sys::Promise;
+    /// The CSV of the configuration whose link is `query`.
+    pub fn csv_with(lazy: &JsValue, query: &str) -> String;
+    /// What the ranked plans found, in words, when no strategy fits alone.
+    fn plans_verdict_with(lazy: &JsValue, query: &str, zh: bool) -> String;
+    /// Ranks the plans of the configuration whose link is `query` and shows
+    /// them in `place` and on `canvas` ([`crate::plans::render`]).
+    fn render_plans_with(
+        lazy: &JsValue,
+        query: &str,
+        before: &str,
+        zh: bool,
+        place: &web_sys::Element,
+        canvas: &web_sys::HtmlCanvasElement,
+    );
+}
+
+/// Ranks and shows the plans of the configuration whose link is `query`,
+/// with the lazily loaded module; `before` (a link, or empty) is the
+/// configuration a plan was applied to.
+pub fn render_plans(
+    lazy: &JsValue,
+    query: &str,
+    before: &str,
+    zh: bool,
+    place: &web_sys::Element,
+    canvas: &web_sys::HtmlCanvasElement,
+) {
+    render_plans_with(lazy, query, before, zh, place, canvas);
+}
+
+/// What runs once the lazily loaded module is there (or could not be).
+pub type WithLazy = Box<dyn FnOnce(Option<&JsValue>)>;
+
+/// Runs `then` with the lazily loaded module (`crates/lazy`), started, or
+/// `None` when it could not be loaded: at once once it has started, before
+/// that in one task for every use, so that each caller's code stays
+/// synchronous (an async block per caller costs the page kilobytes of state
+/// machine).
+pub fn with_lazy(then: WithLazy) {
+    thread_local! {
+        /// The module once it has started: later uses run at once, so that
+        /// an update redraws the charts in the same task as the table.
+        static STARTED: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
+    }
+    if let Some(lazy) = STARTED.with_borrow(Clone::clone) {
+        then(Some(&lazy));
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        let lazy = wasm_bindgen_futures::JsFuture::from(import_lazy())
+            .await
+            .ok();
+        if let Some(lazy) = &lazy {
+            STARTED.set(Some(lazy.clone()));
+        }
+        then(lazy.as_ref());
+    });
+}
+
+/// Reads `text`, a pasted `config.json`, into `config` with the lazily
+/// loaded reader, in Chinese when `zh`; `None` for an answer that is not a reply.
+pub fn read_config_with(
+    lazy: &JsValue,
+    text: &str,
+    config: &vram_core::Config,
+    zh: bool,
+) -> Option<vram_view::replies::ReadReply> {
+    let query = vram_core::input::link::encode(config);
+    vram_view::replies::ReadReply::from_message(&read_with(lazy, text, &query, zh))
+}
+
+/// What the ranked plans of `config` found, in words (Chinese when `zh`);
+/// empty when no layout fits.
+pub fn plans_verdict(lazy: &JsValue, config: &vram_core::Config, zh: bool) -> String {
+    plans_verdict_with(lazy, &vram_core::input::link::encode(config), zh)
+}
