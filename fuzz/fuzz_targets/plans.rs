@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use vram_core::input::link::{decode, encode};
-use vram_core::time::plans::{rank, KEPT_PLANS, SEARCH_BUDGET};
+use vram_core::plans::{rank, KEPT_PLANS, SEARCH_BUDGET};
 
 fuzz_target!(|data: &[u8]| {
     let query = String::from_utf8_lossy(data);

@@ -1,5 +1,5 @@
 //! The ranked plans: a fold under the results that, while open, ranks every
-//! layout of the cluster ([`vram_core::time::plans::plans`]) and shows the ten
+//! layout of the cluster ([`vram_core::plans::plans`]) and shows the ten
 //! fastest that fit, each one click from the form, with a chart of all.
 //!
 //! The search and the drawing run in the lazily loaded module

@@ -447,7 +447,7 @@ where
         .map_or(DEFAULT_BASE_URL, String::as_str);
     let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
     if matches.get_flag("plans") {
-        let ranking = vram_core::time::plans::rank(&config);
+        let ranking = vram_core::plans::rank(&config);
         match output {
             Output::Json => {
                 let mut report = config.report().map_err(|e| {
@@ -939,7 +939,7 @@ fn time_lines(report: &Report) -> Vec<String> {
 
 /// The ranked plans: the ten fastest that fit (or, when none does, the ten
 /// that come closest), a line each, and how many of how many fit.
-pub fn plans_table(config: &Config, ranking: &vram_core::time::plans::Ranking) -> String {
+pub fn plans_table(config: &Config, ranking: &vram_core::plans::Ranking) -> String {
     let unit = config.unit;
     let mut out = String::new();
     let plans = &ranking.plans;
@@ -1061,7 +1061,7 @@ pub fn json(config: &Config, report: &Report) -> String {
 pub fn json_with_plans(
     config: &Config,
     report: &Report,
-    plans: Option<&vram_core::time::plans::Ranking>,
+    plans: Option<&vram_core::plans::Ranking>,
 ) -> String {
     let document = vram_core::report::json::ReportJson::new(config, report, plans);
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();

@@ -69,6 +69,6 @@ mod benches {
             "model=llama3-70b&gpu=a100-80gb&gpus=8&nodes=128&seq=4096&global_batch=1024",
         )
         .config;
-        vram_core::time::plans::plans(divan::black_box(&config)).len()
+        vram_core::plans::plans(divan::black_box(&config)).len()
     }
 }

@@ -28,6 +28,7 @@ pub mod gpu;
 pub mod input;
 pub mod memory;
 pub mod model;
+pub mod plans;
 pub mod report;
 pub mod time;
 pub mod units;

@@ -58,7 +58,7 @@ pub fn render_plans(
 #[wasm_bindgen]
 pub fn plans_verdict(query: &str, zh: bool) -> String {
     let config = vram_core::input::link::decode(query).config;
-    let ranking = vram_core::time::plans::rank(&config);
+    let ranking = vram_core::plans::rank(&config);
     vram_view::plans::verdict(vram_view::text::of(lang(zh)), words(zh), &ranking, &config)
         .unwrap_or_default()
 }

@@ -3,7 +3,7 @@
 //! page's words.
 
 use vram_core::format::{format_bytes, format_number, format_seconds};
-use vram_core::time::plans::{Plan, Ranking};
+use vram_core::plans::{Plan, Ranking};
 use vram_core::Config;
 #[cfg(feature = "dom")]
 use vram_core::{format::Lang, input::link};
@@ -154,7 +154,7 @@ pub fn verdict(t: &Text, w: &LazyText, ranking: &Ranking, config: &Config) -> Op
 /// How many plans fit, in `t`'s words, and how much of the cluster was
 /// searched when not all of it; or why there are none to rank.
 pub fn plans_count(w: &LazyText, config: &Config, ranking: &Ranking) -> String {
-    use vram_core::time::plans::{no_plans, NoPlans};
+    use vram_core::plans::{no_plans, NoPlans};
     if let Some(why) = no_plans(config) {
         return match why {
             NoPlans::NoModel => w.plans_no_model,
@@ -303,7 +303,7 @@ pub fn render(
     let before = (!before.is_empty()).then(|| link::decode(before).config);
     let lang = if zh { Lang::Zh } else { Lang::En };
     let (t, w) = (text::of(lang), text::lazy_of(lang));
-    let ranking = vram_core::time::plans::rank(&config);
+    let ranking = vram_core::plans::rank(&config);
     let report = config.report().unwrap_or_default();
     crate::chart::draw_plans(canvas, &report, &ranking.plans, t);
     canvas
@@ -339,13 +339,13 @@ mod tests {
         let query = "model=llama2-70b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1\
                      &recompute=full&stage=3&global_batch=64";
         let before = link::decode(query).config;
-        let plans = vram_core::time::plans::plans(&before);
+        let plans = vram_core::plans::plans(&before);
         // The form itself is ranked too: ZeRO-3 on 8 GPUs, over the memory.
         let own = current_row(&before, &plans).expect("the form's own layout");
         assert!(!plans[own].fits && plans[own].layout.tp == 1 && plans[own].layout.pp == 1);
         for chosen in [0, 3] {
             let after = link::decode(&link::encode(&plans[chosen].apply(&before))).config;
-            let ranked = vram_core::time::plans::plans(&after);
+            let ranked = vram_core::plans::plans(&after);
             let row = current_row(&after, &ranked).expect("the applied plan is ranked");
             assert_eq!(ranked[row].layout, plans[chosen].layout, "plan {chosen}");
             assert_eq!(

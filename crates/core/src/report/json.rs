@@ -11,8 +11,8 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::input::link;
 use crate::memory::activations::ActivationMemory;
+use crate::plans::{Plan, Ranking};
 use crate::report::{LayoutReport, Report, StrategyReport};
-use crate::time::plans::{Plan, Ranking};
 
 /// The name of the schema `--json` writes; a change to its meaning gets a new name.
 pub const SCHEMA: &str = "vram-calculator/report/v1";
@@ -70,7 +70,7 @@ pub struct ReportJson {
     pub megatron: Option<MegatronJson>,
     /// The model's parameters.
     pub params: Figure,
-    /// The ranked plans, when asked for: the best [`crate::time::plans::KEPT_PLANS`].
+    /// The ranked plans, when asked for: the best [`crate::plans::KEPT_PLANS`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plans: Option<Vec<PlanJson>>,
     /// How many plans the search found and fit, and how much of the

@@ -10,8 +10,6 @@
 //! 2020 §7 for data parallelism's and ZeRO's traffic; ring all-reduce sends
 //! 2(n − 1)/n of the buffer per GPU.
 
-pub mod plans;
-
 use serde::{Deserialize, Serialize};
 
 use crate::memory::parallel::Layout;

@@ -15,7 +15,7 @@ use plotters::style::FontTransform;
 use plotters_canvas::CanvasBackend;
 use vram_core::decimal::shortest_decimal;
 use vram_core::format::{format_bytes, format_number, format_params};
-use vram_core::time::plans::Plan;
+use vram_core::plans::Plan;
 use vram_core::{Report, Strategy};
 use web_sys::HtmlCanvasElement;
 
