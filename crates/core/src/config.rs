@@ -181,7 +181,7 @@ pub struct Config {
     /// What is trained: every parameter, or LoRA/QLoRA adapters on a frozen base.
     pub fine_tuning: FineTuning,
     /// Whether the mixed precision runs under autocast (`amp`): fp32 weights
-    /// and gradients, no master copy (see [`Recipe::autocast`]).
+    /// and gradients, no master copy (docs/formulas.md).
     pub amp: bool,
 }
 

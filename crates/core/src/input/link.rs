@@ -73,7 +73,7 @@ pub struct DecodedLink {
 /// architecture and step with a model, and every key added since only where it
 /// differs from its default, so that a link never depends on defaults the
 /// lesson chose and old links keep their text. Numbers are written in their
-/// shortest decimal form that reads back to the same `f64` ([`shortest_decimal`]).
+/// shortest decimal form that reads back to the same `f64` ([`shortest_decimal`](crate::decimal::shortest_decimal)).
 pub fn encode(config: &Config) -> String {
     let default = Config::default();
     // What a model's fields would read without what goes beyond a dense model

@@ -75,7 +75,7 @@ impl Architecture {
         h * q_out + h * q + 2 * h * kv + biases + self.qk_norm_params() + sinks
     }
 
-    /// Layers with linear attention ([`LinearAttention`]): all but every
+    /// Layers with linear attention ([`LinearAttention`](crate::model::architecture::LinearAttention)): all but every
     /// `full_every`-th.
     pub const fn linear_layer_count(&self) -> u32 {
         if self.linear.is_some() {
@@ -151,7 +151,7 @@ impl Architecture {
     }
 
     /// The router's and `routed` experts' biases of a biased mixture
-    /// ([`Moe::biased`]): the router's one a expert, each expert's on its
+    /// ([`Moe::biased`](crate::model::architecture::Moe::biased)): the router's one a expert, each expert's on its
     /// first matrices' outputs (2 × its width for SwiGLU) and on its output.
     pub const fn moe_biases(&self, routed: u64) -> u64 {
         if !self.moe.biased {

@@ -1,0 +1,330 @@
+//! Where each strategy's bytes go: the report's placement of the model states,
+//! activations and buffers on every rank (GPU, host memory, NVMe), the largest
+//! micro-batch that fits, and the step's time.
+
+use super::*;
+
+/// How far the peak of the step rises above what is kept, in bytes: the
+/// largest moment's difference (none of the frameworks the page follows holds
+/// less than what it keeps at every moment).
+fn peak_beyond_kept(transients: &StepTransients) -> f64 {
+    [
+        Some(transients.forward_end),
+        Some(transients.backward_start),
+        transients.recomputed_layer,
+    ]
+    .into_iter()
+    .flatten()
+    .fold(0.0, |most, bytes| bytes.get().max(most))
+}
+
+/// The largest `b` from 1 to `most` for which `fits(b)` holds and
+/// `fits(b + 1)` does not (or `most`), searched from `guess` by steps that
+/// double, then halve; `None` when 1 does not fit. A few evaluations where
+/// the guess is right or close.
+fn largest_fitting(guess: u32, most: u32, fits: impl Fn(u32) -> bool) -> Option<u32> {
+    let guess = guess.clamp(1, most);
+    // `low` fits and `high` does not.
+    let (mut low, mut high);
+    let mut step = 1u32;
+    if fits(guess) {
+        low = guess;
+        loop {
+            if low == most {
+                return Some(most);
+            }
+            let next = low.saturating_add(step).min(most);
+            if !fits(next) {
+                high = next;
+                break;
+            }
+            low = next;
+            step = step.saturating_mul(2);
+        }
+    } else {
+        high = guess;
+        loop {
+            if high == 1 {
+                return None;
+            }
+            let next = high.saturating_sub(step).max(1);
+            if fits(next) {
+                low = next;
+                break;
+            }
+            high = next;
+            step = step.saturating_mul(2);
+        }
+    }
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        match fits(middle) {
+            true => low = middle,
+            false => high = middle,
+        }
+    }
+    Some(low)
+}
+
+impl Report {
+    /// Places every strategy's bytes as `runtime` says, on `gpus_per_node` GPUs per
+    /// node, with `model`'s activations on every GPU (they are per GPU, whatever
+    /// the sharding), `microbatches(b)` per step on each pipeline with a
+    /// micro-batch of `b` sequences, when known. The default runtime gives the
+    /// lesson's figures.
+    pub(super) fn place(
+        &mut self,
+        runtime: &Runtime,
+        gpus_per_node: u32,
+        model: Option<&ModelSpec>,
+        microbatches_of: &dyn Fn(u32) -> Option<u32>,
+    ) {
+        let microbatches = model.and_then(|m| microbatches_of(m.micro_batch));
+        let largest = model.map(|m| runtime.gathered_unit(&m.architecture, m.ep));
+        let offload_room = runtime.host_mem_gb.map(Bytes::from_gb);
+        let step = model.map(|m| (m.architecture, m.activation_setup(self.setup.precision())));
+        let adapters = self.setup.adapters();
+        let precision = self.setup.precision();
+        let hf = model.filter(|m| m.framework == Framework::Hf).map(|m| {
+            (
+                crate::frameworks::hf::numerics_of(precision),
+                m.hf_attention(),
+            )
+        });
+        let layout = runtime.layout;
+        let memory_of = |arch: &Architecture, setup: &ActivationSetup, rank: u32| {
+            let mut memory = match hf {
+                // Hugging Face's accounting has LoRA's own (measured with PEFT).
+                Some((numerics, attention)) => {
+                    let lora = adapters.map(HfLora::on_gpu);
+                    return hf_activation_memory(arch, setup, numerics, attention, lora);
+                }
+                None => {
+                    let microbatches = microbatches_of(setup.micro_batch);
+                    stage_activations(arch, setup, &layout, rank, microbatches)
+                }
+            };
+            if let Some(adapters) = adapters {
+                memory.adapters = adapters.activations(arch, setup);
+                memory.total = memory.total + memory.adapters;
+                memory.at_loss = memory.at_loss + memory.adapters;
+                memory.rebuilding = memory.rebuilding.map(|r| r + memory.adapters);
+            }
+            memory
+        };
+        let transients_of =
+            |arch: &Architecture, setup: &ActivationSetup, kept: &ActivationMemory| match hf {
+                Some((numerics, attention)) => hf_step_transients(arch, setup, numerics, attention),
+                None => megatron_step_transients(kept),
+            };
+        // Each pipeline rank: one GPU's parameters, its activations, what its
+        // step holds beyond them, and that for one sequence (activations, and
+        // what the step holds beyond them, grow in proportion to the micro-batch).
+        let ranks = if model.is_some() { layout.pp } else { 1 };
+        let stages: Vec<Stage> = (0..ranks)
+            .map(|rank| {
+                let params = model.map(|m| stage_params(&m.architecture, &layout, rank));
+                let kept = step.map(|(arch, setup)| memory_of(&arch, &setup, rank));
+                let transients = step
+                    .zip(kept.as_ref())
+                    .map(|((arch, setup), kept)| transients_of(&arch, &setup, kept));
+                let per_sequence = step.map(|(arch, setup)| {
+                    let setup = ActivationSetup {
+                        micro_batch: 1,
+                        ..setup
+                    };
+                    let kept = memory_of(&arch, &setup, rank);
+                    Bytes::new(
+                        kept.total.get() + peak_beyond_kept(&transients_of(&arch, &setup, &kept)),
+                    )
+                });
+                Stage {
+                    params,
+                    kept,
+                    transients,
+                    per_sequence,
+                }
+            })
+            .collect();
+        // QLoRA's dequantised weight is on every GPU, whatever the sharding.
+        let working = Bytes::new(adapters.map_or(0, |a| a.working_bytes) as f64);
+        let usable = self.budget.usable();
+        let whole = self.setup;
+        let split = layout != Layout::SINGLE && model.is_some();
+        let model_parallel = layout.model_parallel() as f64;
+        let ep = model.map_or(1, |m| m.ep);
+        // Expert parallelism divides the routed experts (on this GPU) over EP.
+        let place = |setup: &TrainingSetup, strategy: Strategy, routed: f64| match ep {
+            1 => runtime.place(setup, strategy, gpus_per_node, largest),
+            ep => place_with_experts(runtime, setup, strategy, gpus_per_node, largest, routed, ep),
+        };
+        for row in &mut self.strategies {
+            let strategy = row.strategy;
+            // DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3.
+            let supported =
+                !(layout.pp > 1 && matches!(strategy, Strategy::Zero2 | Strategy::Zero3));
+            // One stage's GPU: its share of the model and where its bytes live.
+            let placed = |stage: &Stage| {
+                let (setup, routed) = match stage.params.filter(|_| split) {
+                    Some(params) => (
+                        TrainingSetup {
+                            params: ParamCount::new(params.params as f64),
+                            ..whole
+                        },
+                        params.routed_experts as f64,
+                    ),
+                    None => (
+                        whole,
+                        model.map_or(0.0, |m| m.architecture.routed_expert_params() as f64),
+                    ),
+                };
+                (setup, routed, place(&setup, strategy, routed))
+            };
+            let evaluate = |stage: &Stage| {
+                let (setup, routed, placement) = placed(stage);
+                let activation_bytes = stage.kept.map_or(Bytes::ZERO, |a| a.total);
+                let beyond_kept = stage.transients.as_ref().map_or(0.0, peak_beyond_kept);
+                let mut memory = placement.gpu;
+                memory.activations = activation_bytes;
+                memory.buffers = memory.buffers + working;
+                memory.total = memory.total + activation_bytes + working;
+                let fixed = placement.fixed + working;
+                let states = memory.total.get() - activation_bytes.get();
+                let step = StepMemory::of(&memory, stage.transients.as_ref());
+                let peak = step.peak().1;
+                // With a layout, the model's whole count per GPU share.
+                let scale = whole.params().get() / setup.params().get();
+                let per_param = placement.bytes_per_param.total();
+                let beside_states = Bytes::new(peak.get() - setup.params().get() * per_param);
+                let fits_peak = self.budget.fits(peak);
+                StrategyReport {
+                    strategy,
+                    bytes_per_param: placement.bytes_per_param,
+                    memory,
+                    step,
+                    fits: supported && fits_peak,
+                    headroom: Bytes::new(usable.get() - peak.get()),
+                    max_params: ParamCount::new(
+                        max_params(
+                            Bytes::new(usable.get() - beside_states.get()),
+                            placement.bytes_per_param,
+                            fits_peak,
+                            offload_room.and_then(|room| {
+                                let beyond = match runtime.offload_device {
+                                    OffloadDevice::Cpu => placement.beyond.cpu_per_node,
+                                    OffloadDevice::Nvme => placement.beyond.nvme_per_node,
+                                };
+                                // Offloaded bytes on each node per parameter of this share.
+                                let per_param = beyond.get() / setup.params().get();
+                                (per_param > 0.0).then(|| ParamCount::new(room.get() / per_param))
+                            }),
+                        )
+                        .get()
+                            * scale,
+                    ),
+                    beside_states,
+                    // A strategy no framework runs with this layout needs no count of GPUs.
+                    fewest_gpus: supported.then_some(()).and(
+                        fewest_gpus(
+                            &self.budget,
+                            setup.params(),
+                            |gpus| {
+                                let setup = TrainingSetup { gpus, ..setup };
+                                place(&setup, strategy, routed).bytes_per_param.total()
+                            },
+                            Bytes::new(fixed.get() + activation_bytes.get() + beyond_kept),
+                        )
+                        // Within a sharding group of g, memory stops falling at
+                        // g, and the GPUs are a multiple of it.
+                        .and_then(|n| match setup.shard_group {
+                            Some(g) => (n <= g).then_some(g),
+                            None => Some(n),
+                        })
+                        // A multiple of EP and of CP (memory only falls with more),
+                        // times the GPUs of one model copy.
+                        .and_then(|n| n.checked_next_multiple_of(ep))
+                        .and_then(|n| n.checked_next_multiple_of(layout.cp))
+                        .and_then(|n| {
+                            let all = f64::from(n) / f64::from(layout.cp) * model_parallel;
+                            let max = Field::Gpus.limits().map_or(1.0, |l| l.max);
+                            (all <= max).then_some(all as u32)
+                        }),
+                    ),
+                    // Guessed from this rank's bytes per sequence; searched below.
+                    max_micro_batch: stage.per_sequence.map(|per_sequence| {
+                        let fitting = ((usable.get() - states) / per_sequence.get()).floor();
+                        fitting.clamp(1.0, f64::from(u32::MAX)) as u32
+                    }),
+                    beyond: placement.beyond,
+                    rank: split.then_some(stage.params.map_or(0, |p| p.rank)),
+                    supported,
+                    time: None,
+                }
+            };
+            // The most loaded GPU: the rank whose step peaks highest.
+            let (rank, report) = stages
+                .iter()
+                .enumerate()
+                .map(|(i, stage)| (i, evaluate(stage)))
+                .fold(
+                    None,
+                    |most: Option<(usize, StrategyReport)>, (i, r)| match most {
+                        Some((_, m)) if m.step.peak().1.get() >= r.step.peak().1.get() => most,
+                        _ => Some((i, r)),
+                    },
+                )
+                .expect("at least one rank");
+            let mut report = report;
+            // The largest micro-batch: every rank's step peak, evaluated as
+            // the table evaluates it (the microbatches in flight that
+            // micro-batch gives, Hugging Face's measured activations), from
+            // the guess until one fits and one more does not. The most loaded
+            // rank may change as the micro-batch grows (issue 41).
+            report.max_micro_batch = match (step, report.max_micro_batch) {
+                (Some((arch, setup)), Some(guess)) if supported => {
+                    let bases: Vec<MemoryBreakdown> = stages
+                        .iter()
+                        .map(|stage| {
+                            let mut memory = placed(stage).2.gpu;
+                            memory.buffers = memory.buffers + working;
+                            memory.total = memory.total + working;
+                            memory
+                        })
+                        .collect();
+                    let fits_at = |micro_batch: u32| {
+                        let setup = ActivationSetup {
+                            micro_batch,
+                            ..setup
+                        };
+                        bases.iter().enumerate().all(|(rank, base)| {
+                            let kept = memory_of(&arch, &setup, rank as u32);
+                            let transients = transients_of(&arch, &setup, &kept);
+                            let mut memory = *base;
+                            memory.activations = kept.total;
+                            memory.total = memory.total + kept.total;
+                            let peak = StepMemory::of(&memory, Some(&transients)).peak().1;
+                            self.budget.fits(peak)
+                        })
+                    };
+                    let most = Field::MicroBatch.limits().map_or(1.0, |l| l.max) as u32;
+                    largest_fitting(guess, most, fits_at)
+                }
+                _ => None,
+            };
+            *row = report;
+            if strategy == self.highlight {
+                self.activations = stages[rank].kept;
+                self.step = stages[rank].transients;
+            }
+        }
+        self.layout = split.then(|| LayoutReport {
+            layout,
+            data_parallel: whole.gpus() / layout.cp,
+            microbatches,
+            stages: stages.iter().filter_map(|s| s.params).collect(),
+            across_nodes: layout.tp > gpus_per_node,
+        });
+        self.model = model.copied();
+        self.accounting = runtime.accounting;
+    }
+}
