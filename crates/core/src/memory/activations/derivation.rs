@@ -1,0 +1,311 @@
+//! The activations' formula written out with a configuration's own numbers:
+//! Korthikanti et al.'s per-layer terms, generalised (the symbols, then the
+//! same with the numbers), as the page and the CLI show under the table.
+
+use super::*;
+
+/// [`activation_derivation`] for an architecture beyond Korthikanti's: the
+/// attention's values per token written `A` (see [`attention_term`]), dense
+/// layers `L_d` and mixture-of-experts layers `L_e` apart, each with its
+/// numbers; `t` experts per token, `c` the capacity factor, `n` shared
+/// experts, `E` routed experts. Gated DeltaNet layers (`L_dG`, `L_eG`) keep
+/// `G` values in place of `A`, `g` fp32 bytes a token and no scores.
+pub(super) fn general_derivation(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    unit: MemoryUnit,
+) -> String {
+    let number = crate::format::format_number;
+    let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
+    let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
+    let m = match arch.mlp {
+        Mlp::Gelu => 2,
+        Mlp::SwiGlu => 4,
+    };
+    let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
+    let a_text = crate::decimal::shortest_decimal(attention_term(arch));
+    let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
+    let (dropout_symbols, dropout_numbers) = match setup.dropout {
+        true => (" + 2·s·b·h".to_string(), format!(" + 2 × {s} × {b} × {h}")),
+        false => Default::default(),
+    };
+    let mut tail_symbols = dropout_symbols.clone();
+    let mut tail_numbers = dropout_numbers.clone();
+    if setup.scores_counted() {
+        tail_symbols.push_str(&format!(" + {two_e}·a·s²·b"));
+        tail_numbers.push_str(&format!(" + {e2_text} × {} × {s}² × {b}", arch.heads));
+    }
+    let moe = arch.moe;
+    // FP8: the linears' inputs in one byte (`o` the output projection's).
+    let o = output_width(arch) as u64;
+    let (fp8_dense, fp8_sparse) = match setup.fp8 {
+        false => Default::default(),
+        true => (
+            (
+                " − s·b·(2h + o + f)".to_string(),
+                format!(" − {s} × {b} × (2 × {h} + {o} + {})", arch.ffn),
+            ),
+            (
+                " − s·b·(h + o + t·c·(h + f_e) + n·f_s)".to_string(),
+                format!(
+                    " − {s} × {b} × ({h} + {o} + {} × {} × ({h} + {}) + {} × {})",
+                    moe.top_k,
+                    number(setup.capacity),
+                    moe.expert_ffn,
+                    moe.shared_experts,
+                    moe.shared_ffn
+                ),
+            ),
+        ),
+    };
+    // Each kind of layer's terms: its mixer's values (`A`, or with Gated
+    // DeltaNet `G` and `g` fp32 bytes, no scores: see [`linear_values`]),
+    // its MLP's, and the rest.
+    let g_text = crate::decimal::shortest_decimal(norm_inputs(arch) + linear_values(arch));
+    let dense_mlp = ("m·f)".to_string(), format!("{m} × {})", arch.ffn));
+    let sparse_mlp = (
+        "t·c·(h + m·f_e) + n·m·f_s) + 4·s·b·E".to_string(),
+        format!(
+            "{} × {} × ({h} + {m} × {}) + {} × {m} × {}) + 4 × {s} × {b} × {}",
+            moe.top_k,
+            number(setup.capacity),
+            moe.expert_ffn,
+            moe.shared_experts,
+            moe.shared_ffn,
+            moe.experts,
+        ),
+    );
+    let linear_tail = (
+        format!(" + g·s·b{dropout_symbols}"),
+        format!(
+            " + {} × {s} × {b}{dropout_numbers}",
+            linear_fp32_bytes(arch) as u64
+        ),
+    );
+    let no_fp8 = (String::new(), String::new());
+    let bracket = |linear: bool, moe_layer: bool| {
+        let (mlp, fp8) = match moe_layer {
+            true => (&sparse_mlp, &fp8_sparse),
+            false => (&dense_mlp, &fp8_dense),
+        };
+        let (mixer, number, fp8, tail) = match linear {
+            true => ("G", &g_text, &no_fp8, &linear_tail),
+            false => (
+                "A",
+                &a_text,
+                fp8,
+                &(tail_symbols.clone(), tail_numbers.clone()),
+            ),
+        };
+        (
+            format!("e·s·b·({mixer} + {}{}{}", mlp.0, fp8.0, tail.0),
+            format!(
+                "{e_text} × {s} × {b} × ({number} + {}{}{}",
+                mlp.1, fp8.1, tail.1
+            ),
+        )
+    };
+    // Each kind of layer: its count, name, terms and bytes a token (the
+    // widest is rebuilt under full recomputation, as [`stage_activations`]).
+    let mut counts = [0u32; 4];
+    for i in 0..arch.layers {
+        let kind =
+            2 * usize::from(i >= arch.dense_layer_count()) + usize::from(arch.is_linear_layer(i));
+        counts[kind] += 1;
+    }
+    let scores = match setup.scores_counted() {
+        true => (2.0 * e + f64::from(mask)) * f64::from(arch.heads) * f64::from(s),
+        false => 0.0,
+    };
+    // The kinds present, in one loop (each kind's terms written once).
+    let mut present = Vec::new();
+    for (kind, name) in ["L_d", "L_dG", "L_e", "L_eG"].into_iter().enumerate() {
+        if counts[kind] == 0 {
+            continue;
+        }
+        let (moe, linear) = (kind >= 2, kind % 2 == 1);
+        let v = layer_values(arch, setup, moe, linear);
+        let bytes = v.outside + v.inside + v.gathered + if linear { 0.0 } else { scores };
+        present.push((counts[kind], name, bracket(linear, moe), bytes));
+    }
+    let present = present.into_iter();
+    let (symbols, numbers) = match setup.recompute {
+        Recompute::Full => {
+            let widest = present
+                .reduce(|a, b| if b.3 > a.3 { b } else { a })
+                .map(|kind| kind.2)
+                .unwrap_or_default();
+            recomputed_terms(setup, (arch.layers, h), widest)
+        }
+        _ => {
+            let parts: Vec<(String, String)> = present
+                .map(|(count, name, (sym, num), _)| {
+                    (format!("{name}·[{sym}]"), format!("{count} × [{num}]"))
+                })
+                .collect();
+            (
+                parts
+                    .iter()
+                    .map(|p| p.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                parts
+                    .iter()
+                    .map(|p| p.1.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+            )
+        }
+    };
+    let total = activation_memory(arch, setup).total;
+    format!(
+        "{symbols} + {two_e}·s·b·h + {}·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
+        logit_symbol(arch),
+        number(logit_bytes(arch, e)),
+        arch.vocab,
+        crate::format::format_bytes(total, unit)
+    )
+}
+
+/// Full recomputation's terms over `layers` layers of one chunk, one
+/// layer's `(symbols, numbers)` given: each checkpoint's input and the layers
+/// rebuilt at once (`L·e·s·b·h + [layer]` per layer, `⌈L/N⌉·e·s·b·h +
+/// N·[layer]` in groups of N), or with the block method N inputs and the
+/// `L − N` layers stored whole, the larger moment.
+fn recomputed_terms(
+    setup: &ActivationSetup,
+    (layers, h): (u32, u32),
+    (symbols, numbers): (String, String),
+) -> (String, String) {
+    let number = crate::format::format_number;
+    let (e, s, b) = (
+        number(setup.bytes_per_value),
+        setup.seq_len,
+        setup.micro_batch,
+    );
+    let kept = setup.checkpointing.chunk(layers);
+    // What multiplies the inputs and the layers' terms, in symbols and in numbers.
+    let (inputs, whole, count) = match (setup.checkpointing.method, kept) {
+        (
+            _,
+            ChunkCheckpoints {
+                stored: 0,
+                rebuilt: 1,
+                ..
+            },
+        ) => ("L", "", 1),
+        (RecomputeMethod::Uniform, _) => ("⌈L/N⌉", "N·", kept.rebuilt),
+        (RecomputeMethod::Block, _) => ("N", "(L − N)·", kept.stored),
+    };
+    let times = match count {
+        1 => String::new(),
+        n => format!("{n} × "),
+    };
+    (
+        format!("{inputs}·e·s·b·h + {whole}[{symbols}]"),
+        format!(
+            "{} × {e} × {s} × {b} × {h} + {times}[{numbers}]",
+            kept.inputs
+        ),
+    )
+}
+
+/// The formula of [`activation_memory`] with `architecture`'s and `setup`'s own
+/// numbers, for a learner to follow, the total in `unit`. For Llama-3-8B at
+/// 2,048 tokens with FlashAttention:
+///
+/// ```
+/// use vram_core::memory::activations::{
+///     activation_derivation, ActivationSetup, Checkpointing, Recompute,
+/// };
+/// use vram_core::model::presets::model_preset;
+/// use vram_core::format::MemoryUnit;
+///
+/// let llama3 = model_preset("llama3-8b").unwrap().architecture;
+/// let setup = ActivationSetup {
+///     seq_len: 2048,
+///     micro_batch: 1,
+///     bytes_per_value: 2.0,
+///     flash_attention: true,
+///     recompute: Recompute::None,
+///     checkpointing: Checkpointing::EVERY_LAYER,
+///     dropout: false,
+///     capacity: 1.0,
+///     fp8: false,
+/// };
+/// assert_eq!(
+///     activation_derivation(&llama3, &setup, MemoryUnit::Gb),
+///     "L·[e·s·b·(6h + 2k + m·f)] + 2e·s·b·h + (e + 4)·s·b·v = \
+///      32 × [2 × 2048 × 1 × (6 × 4096 + 2 × 1024 + 4 × 14336)] + \
+///      4 × 2048 × 1 × 4096 + 6 × 2048 × 1 × 128256 B = 12.62 GB"
+/// );
+/// ```
+///
+/// `L` layers, `e` bytes per value, `s` tokens, `b` micro-batch, `h` hidden size,
+/// `k` key/value width, `m` 4 for SwiGLU or 2 for GELU, `f` FFN width, `a` heads,
+/// `v` vocabulary. Dropout adds its masks (`2·s·b·h`, the `+ 1` of `(2e + 1)`);
+/// stored attention scores add `(2e + 1)·a·s²·b`; full recomputation stores
+/// `L·e·s·b·h` and one layer's working set instead of `L` layers.
+pub fn activation_derivation(
+    architecture: &Architecture,
+    setup: &ActivationSetup,
+    unit: MemoryUnit,
+) -> String {
+    let number = crate::format::format_number;
+    let (s, b, h) = (setup.seq_len, setup.micro_batch, architecture.hidden);
+    let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
+    let m = match architecture.mlp {
+        Mlp::Gelu => 2,
+        Mlp::SwiGlu => 4,
+    };
+    let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
+    if !is_plain(architecture) {
+        return general_derivation(architecture, setup, unit);
+    }
+    // One layer's terms, symbols and numbers side by side.
+    let mut symbols = String::from("e·s·b·(6h + 2k + m·f)");
+    let mut numbers = format!(
+        "{e_text} × {s} × {b} × (6 × {h} + 2 × {} + {m} × {})",
+        architecture.kv_width(),
+        architecture.ffn
+    );
+    if setup.dropout {
+        symbols.push_str(" + 2·s·b·h");
+        numbers.push_str(&format!(" + 2 × {s} × {b} × {h}"));
+    }
+    // FP8: the QKV, MLP, output and down projections' inputs in one byte.
+    if setup.fp8 {
+        symbols.push_str(" − s·b·(3h + f)");
+        numbers.push_str(&format!(" − {s} × {b} × (3 × {h} + {})", architecture.ffn));
+    }
+    let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
+    if setup.scores_counted() {
+        symbols.push_str(&format!(" + {two_e}·a·s²·b"));
+        numbers.push_str(&format!(
+            " + {e2_text} × {} × {s}² × {b}",
+            architecture.heads
+        ));
+    }
+    let layers = architecture.layers;
+    let (symbols, numbers) = match setup.recompute {
+        Recompute::Full => recomputed_terms(setup, (layers, h), (symbols, numbers)),
+        _ => (format!("L·[{symbols}]"), format!("{layers} × [{numbers}]")),
+    };
+    let total = activation_memory(architecture, setup).total;
+    format!(
+        "{symbols} + {two_e}·s·b·h + {}·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
+        logit_symbol(architecture),
+        number(logit_bytes(architecture, e)),
+        architecture.vocab,
+        crate::format::format_bytes(total, unit)
+    )
+}
+
+/// The logits' term in a formula: `(e + 4)`, or `(2e + 4)` soft-capped.
+pub(super) fn logit_symbol(arch: &Architecture) -> &'static str {
+    if arch.logit_softcap {
+        "(2e + 4)"
+    } else {
+        "(e + 4)"
+    }
+}

@@ -1,0 +1,577 @@
+//! Activation memory of training, per GPU, after Korthikanti et al. 2022,
+//! "Reducing Activation Recomputation in Large Transformer Models", section 4.
+//!
+//! With sequence length `s`, micro-batch `b`, hidden size `h`, heads `a`, 16-bit
+//! activations and 1-byte dropout masks, a GPT layer stores `sbh(34 + 5as/h)` bytes
+//! for its backward pass. The 34 is made of
+//!
+//! * attention, `11sbh`: the QKV input 2, Q 2, K 2, V 2, the output projection's
+//!   input 2, its dropout mask 1;
+//! * MLP, `19sbh`: its input 2, the GELU's input `2 × 4h/h = 8`, the second
+//!   matrix's input 8, the dropout mask 1;
+//! * the two LayerNorms' inputs, `4sbh`;
+//!
+//! and `5as²b` is the attention scores: softmax output 2, dropout mask 1, dropout
+//! output 2. In general, with activations of `e` bytes, an FFN of width `f`, keys
+//! and values of width `k = kv_heads × head_dim` (grouped-query attention):
+//!
+//! `e·sb(6h + 2k + m·f) + 2sbh + (2e + 1)·as²b`, with `m = 2` for GELU (its input and
+//! the second matrix's) and `m = 4` for SwiGLU (gate, up, SiLU(gate), their product),
+//! and the `2sbh` and `as²b` masks only with dropout. For GPT (`e = 2`, `k = h`,
+//! `f = 4h`, GELU) this is the paper's `34sbh + 5as²b`.
+//!
+//! FlashAttention never stores the scores (the `as²b` terms), nor does the paper's
+//! selective recomputation. Full recomputation stores each layer's input (`e·sbh`)
+//! and, during the backward pass, one layer's whole working set.
+//! Activations are per GPU: data parallelism and ZeRO do not shard them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::format::MemoryUnit;
+use crate::memory::parallel::Layout;
+use crate::model::architecture::{Architecture, Mlp};
+use crate::units::Bytes;
+
+mod derivation;
+pub use derivation::activation_derivation;
+
+/// What the backward pass recomputes instead of storing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Recompute {
+    /// Everything is stored.
+    None,
+    /// The attention scores are recomputed (Korthikanti et al. §4.2).
+    Selective,
+    /// Only each layer's input is stored; the layer is recomputed in the backward
+    /// pass (gradient checkpointing per layer).
+    Full,
+}
+
+impl Recompute {
+    /// Every choice, in the order the page lists them.
+    pub const ALL: [Recompute; 3] = [Recompute::None, Recompute::Selective, Recompute::Full];
+
+    /// The name people write.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Recompute::None => "none (store everything)",
+            Recompute::Selective => "selective (attention scores)",
+            Recompute::Full => "full (gradient checkpointing)",
+        }
+    }
+
+    /// The value in the shared link's `recompute` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Recompute::None => "none",
+            Recompute::Selective => "selective",
+            Recompute::Full => "full",
+        }
+    }
+}
+
+/// How full recomputation groups a model chunk's layers (Megatron-LM's
+/// `--recompute-method`, `megatron/core/transformer/transformer_block.py`,
+/// `_checkpointed_forward`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RecomputeMethod {
+    /// The chunk's layers cut into groups of `N`: each group keeps its input
+    /// and is rebuilt whole in the backward pass.
+    Uniform,
+    /// The chunk's first `N` layers each keep their input and are rebuilt one
+    /// at a time; the others store everything.
+    Block,
+}
+
+impl RecomputeMethod {
+    /// Every choice, in the order the page lists them.
+    pub const ALL: [RecomputeMethod; 2] = [RecomputeMethod::Uniform, RecomputeMethod::Block];
+
+    /// The value in the shared link's `recompute_method` key, Megatron-LM's word.
+    pub const fn key(self) -> &'static str {
+        match self {
+            RecomputeMethod::Uniform => "uniform",
+            RecomputeMethod::Block => "block",
+        }
+    }
+}
+
+/// Which layers full recomputation checkpoints: Megatron-LM's
+/// `--recompute-method` and `--recompute-num-layers`, per model chunk (a
+/// pipeline rank's layers, or one virtual stage's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Checkpointing {
+    /// How the layers are grouped.
+    pub method: RecomputeMethod,
+    /// `N`: layers per group (uniform) or layers checkpointed (block).
+    pub layers: u32,
+}
+
+/// A model chunk of `n` layers under [`Checkpointing`]: how many inputs it
+/// keeps, how many layers it stores whole, how many it rebuilds at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkCheckpoints {
+    /// Checkpointed inputs: ⌈n ÷ N⌉ (uniform) or min(N, n) (block).
+    pub inputs: u32,
+    /// Layers that store everything: none (uniform) or n − min(N, n) (block).
+    pub stored: u32,
+    /// Layers rebuilt at once in the backward pass: min(N, n) (uniform) or
+    /// one (block).
+    pub rebuilt: u32,
+}
+
+impl Checkpointing {
+    /// Every layer checkpointed on its own: gradient checkpointing per layer,
+    /// what `recompute=full` means without the two keys.
+    pub const EVERY_LAYER: Checkpointing = Checkpointing {
+        method: RecomputeMethod::Uniform,
+        layers: 1,
+    };
+
+    /// What a chunk of `n` layers keeps, as `_checkpointed_forward` runs it.
+    pub fn chunk(self, n: u32) -> ChunkCheckpoints {
+        let group = self.layers.clamp(1, n.max(1));
+        match self.method {
+            RecomputeMethod::Uniform => ChunkCheckpoints {
+                inputs: n.div_ceil(group),
+                stored: 0,
+                rebuilt: group.min(n),
+            },
+            RecomputeMethod::Block => ChunkCheckpoints {
+                inputs: group.min(n),
+                stored: n - group.min(n),
+                rebuilt: u32::from(n > 0),
+            },
+        }
+    }
+
+    /// The share of a chunk of `n` layers whose forward pass runs again: all
+    /// of it (uniform), N ÷ n (block).
+    pub fn recomputed_share(self, n: u32) -> f64 {
+        match self.method {
+            RecomputeMethod::Uniform => 1.0,
+            RecomputeMethod::Block => f64::from(self.chunk(n).inputs) / f64::from(n.max(1)),
+        }
+    }
+}
+
+/// How a step runs, as far as activations are concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ActivationSetup {
+    /// Sequence length in tokens.
+    pub seq_len: u32,
+    /// Micro-batch per GPU, in sequences.
+    pub micro_batch: u32,
+    /// Bytes of one activation value: 2 for 16-bit training, 4 for fp32.
+    pub bytes_per_value: f64,
+    /// Whether FlashAttention computes attention (no score matrix is stored).
+    pub flash_attention: bool,
+    /// What the backward pass recomputes.
+    pub recompute: Recompute,
+    /// Which layers full recomputation checkpoints (ignored otherwise).
+    pub checkpointing: Checkpointing,
+    /// Whether the model applies dropout (1-byte masks are stored).
+    pub dropout: bool,
+    /// How many copies of its tokens each routed expert takes, relative to
+    /// uniform routing (Megatron-LM's `moe_expert_capacity_factor`; 1 for
+    /// uniform, more for imbalance). Dense models ignore it.
+    pub capacity: f64,
+    /// Whether the linears run in FP8 (Transformer Engine): each saves its
+    /// input for the weight gradient quantised, one byte a value
+    /// ([`LayerValues`]' linear inputs).
+    #[serde(default)]
+    pub fp8: bool,
+}
+
+impl ActivationSetup {
+    /// The share of a model chunk of `chunk` layers whose forward pass runs
+    /// again: 0 without full recomputation, else [`Checkpointing::recomputed_share`].
+    pub fn recomputed_share(&self, chunk: u32) -> f64 {
+        match self.recompute {
+            Recompute::Full => self.checkpointing.recomputed_share(chunk),
+            Recompute::None | Recompute::Selective => 0.0,
+        }
+    }
+
+    /// Whether the attention scores count: stored per layer without
+    /// recomputation, or in the one working set full recomputation rebuilds;
+    /// never with FlashAttention nor with selective recomputation.
+    fn scores_counted(&self) -> bool {
+        !self.flash_attention && self.recompute != Recompute::Selective
+    }
+}
+
+/// Activation memory on one GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ActivationMemory {
+    /// What one layer stores for the backward pass, all recomputation aside.
+    pub per_layer: Bytes,
+    /// What all layers keep at the peak of the backward pass.
+    pub layers: Bytes,
+    /// Outside the layers: the embedding's dropout mask, the final norm's and the
+    /// output head's inputs, the logits, and their fp32 copy for the loss.
+    pub embeddings_and_logits: Bytes,
+    /// What LoRA's adapters keep: each adapted layer's r-wide intermediate
+    /// (zero without adapters; see [`crate::memory::finetune::Adapters::activations`]).
+    pub adapters: Bytes,
+    /// Everything above: the larger of [`Self::at_loss`] and [`Self::rebuilding`].
+    pub total: Bytes,
+    /// What is held at the loss: everything, or under full recomputation the
+    /// checkpoints and stored layers, no layer's working set rebuilt yet.
+    pub at_loss: Bytes,
+    /// Under full recomputation, what is held while checkpointed layers are
+    /// rebuilt in the backward pass (`None` otherwise).
+    pub rebuilding: Option<Bytes>,
+}
+
+/// Bytes one layer keeps per token (per query–key pair for the scores),
+/// split as tensor parallelism splits them (Korthikanti et al. 2022, §4.1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayerValues {
+    /// Outside the tensor-parallel region: the two norms' inputs, the QKV and
+    /// MLP inputs (`4h`), latent attention's compressed vectors, the two
+    /// dropout masks (`2h`, 1 byte each) and a mixture of experts' fp32 router
+    /// logits: what sequence parallelism divides.
+    pub outside: f64,
+    /// Inside it: Q, K, V, the output projection's input and the MLP's
+    /// activations, divided by tensor parallelism.
+    pub inside: f64,
+    /// Gathered whole on every tensor-parallel rank: the routed experts'
+    /// dispatched inputs (`t·c·h`). Megatron-LM's token dispatchers
+    /// (`megatron/core/transformer/moe/token_dispatcher.py`) all-gather the
+    /// tokens over the expert-tensor-parallel group (ETP = TP) before the
+    /// experts' first linear, which keeps its whole input; only the experts'
+    /// own width `m·f_e` is split.
+    pub gathered: f64,
+    /// The attention scores per query and key: the softmax's output and its
+    /// input (`2e`) and its dropout mask, times the heads.
+    pub scores: f64,
+}
+
+/// [`LayerValues`] of a dense layer, or of a mixture of experts' layer
+/// (`moe`), with full attention or Gated DeltaNet linear attention (`linear`).
+pub fn layer_values(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    moe: bool,
+    linear: bool,
+) -> LayerValues {
+    let h = f64::from(arch.hidden);
+    let e = setup.bytes_per_value;
+    let mask = if setup.dropout { 1.0 } else { 0.0 };
+    let (dense_mlp, moe_mlp) = mlp_terms(arch, setup.capacity);
+    // A Gated DeltaNet layer keeps its own values and no scores (FP8 is not
+    // counted with it).
+    let (attention, split, scores, fp32) = match linear {
+        true => (
+            norm_inputs(arch) + linear_values(arch),
+            linear_values(arch),
+            0.0,
+            linear_fp32_bytes(arch),
+        ),
+        false => {
+            let attention = attention_term(arch);
+            let split = attention - norm_inputs(arch) - latent_term(arch);
+            (
+                attention,
+                split,
+                (2.0 * e + mask) * f64::from(arch.heads),
+                0.0,
+            )
+        }
+    };
+    let router = if moe {
+        4.0 * f64::from(arch.moe.experts)
+    } else {
+        0.0
+    };
+    let (mlp, gathered) = match moe {
+        true => {
+            let inputs = f64::from(arch.moe.top_k) * setup.capacity * h;
+            (moe_mlp - inputs, inputs)
+        }
+        false => (dense_mlp, 0.0),
+    };
+    // In FP8 each Transformer Engine linear saves its input in one byte
+    // (`module/linear.py`: quantised, column-wise only): the QKV projection's
+    // and a dense MLP's first linear's inputs outside the TP region (a
+    // mixture of experts' router is no TE linear), the output projection's
+    // and the second linears' inside it, and the experts' gathered inputs.
+    let (fp8_outside, fp8_inside) = match setup.fp8 {
+        false => (0.0, 0.0),
+        true => (
+            if moe { h } else { 2.0 * h },
+            output_width(arch) + second_linear_inputs(arch, setup.capacity, moe),
+        ),
+    };
+    let one_byte = if setup.fp8 { e - 1.0 } else { 0.0 };
+    LayerValues {
+        outside: e * (attention - split) + mask * 2.0 * h + router - one_byte * fp8_outside,
+        inside: e * (split + mlp) - one_byte * fp8_inside + fp32,
+        gathered: (e - one_byte) * gathered,
+        scores,
+    }
+}
+
+/// The attention's output projection's input width per token: q's, or
+/// under latent attention the heads' values'.
+fn output_width(arch: &Architecture) -> f64 {
+    match arch.mla.is_latent() {
+        true => arch.v_width() as f64,
+        false => arch.q_width() as f64,
+    }
+}
+
+/// The MLP's second linears' inputs per token: a dense MLP's `f`, or a
+/// mixture of experts' routed copies' `t·c·f_e` and shared experts' `n·f_s`.
+fn second_linear_inputs(arch: &Architecture, capacity: f64, moe: bool) -> f64 {
+    let m = arch.moe;
+    match moe {
+        false => f64::from(arch.ffn),
+        true => {
+            f64::from(m.top_k) * capacity * f64::from(m.expert_ffn)
+                + f64::from(m.shared_experts) * f64::from(m.shared_ffn)
+        }
+    }
+}
+
+/// Values per token of one layer's attention, kept in 16 bits (times `e`):
+/// the QKV input, Q, K, V, the output projection's input, the two norms'
+/// inputs and the MLP's input, `4h + q + k + v + o`: Korthikanti's `6h + 2k`
+/// when q and the output are `hidden` wide (with Gemma's four norms `6h + …`,
+/// [`norm_inputs`]). Latent attention adds its compressed query and key/value
+/// (each a norm's input and the up-projection's input, `2·q_rank +
+/// 2·kv_rank`, and the rotary key, `rope`).
+fn attention_term(arch: &Architecture) -> f64 {
+    let (q, k) = (arch.q_width() as f64, arch.kv_width() as f64);
+    let (v, o) = if arch.mla.is_latent() {
+        (arch.v_width() as f64, arch.v_width() as f64)
+    } else {
+        (k, q)
+    };
+    // The gated attention's output before the gate and the gate's sigmoid.
+    let gate = if arch.gated_attention { 2.0 * q } else { 0.0 };
+    norm_inputs(arch) + q + k + v + o + gate + latent_term(arch)
+}
+
+/// The chunk of tokens Gated DeltaNet's kernels work in (flash-linear-
+/// attention's `chunk_gated_delta_rule`, BT = 64).
+const DELTA_RULE_CHUNK: f64 = 64.0;
+
+/// Values per token one Gated DeltaNet layer keeps at the model's precision
+/// beside its norms' `4h`, as transformers' `Qwen3NextGatedDeltaNet` runs on
+/// a GPU with its fast kernels (not measured: read from the code): the
+/// convolution's input q, k, v (`causal_conv1d_fn` keeps it, `2k + v`);
+/// `chunk_gated_delta_rule`'s q and k (l2-normalised copies) and v (`2k + v`),
+/// β and its chunk-local matrix `A` (`(64 + 1)` a value head; it recomputes
+/// the chunks' states in backward rather than keeping them); the gated norm's
+/// input and gate `z` and the output projection's input (`3v`). k and v are
+/// the key and value widths, heads × head size.
+fn linear_values(arch: &Architecture) -> f64 {
+    let l = arch.linear;
+    let (k, v) = (l.key_width() as f64, l.value_width() as f64);
+    2.0 * (2.0 * k + v) + 3.0 * v + (DELTA_RULE_CHUNK + 1.0) * f64::from(l.v_heads)
+}
+
+/// Bytes per token one Gated DeltaNet layer keeps in fp32: the decay's
+/// softplus input and output, its chunk-wise cumulative sum and the gated
+/// norm's reciprocal RMS (one each a value head), q's and k's l2-norm
+/// reciprocals (one each a key head).
+fn linear_fp32_bytes(arch: &Architecture) -> f64 {
+    let l = arch.linear;
+    4.0 * (4.0 * f64::from(l.v_heads) + 2.0 * f64::from(l.k_heads))
+}
+
+/// The values per token outside the tensor-parallel region that the layer's
+/// norms and first linears keep: the two norms' inputs and the QKV and MLP
+/// inputs, `4h`; with Gemma's four norms the post-norms' inputs too (the
+/// attention's and the MLP's outputs), `6h`; in Cohere's parallel block one
+/// norm's input and its output, which QKV and the MLP both read, `2h`.
+fn norm_inputs(arch: &Architecture) -> f64 {
+    let norms = if arch.parallel_block {
+        2.0
+    } else if arch.sandwich_norms {
+        6.0
+    } else {
+        4.0
+    };
+    norms * f64::from(arch.hidden)
+}
+
+/// Latent attention's compressed query and key/value per token, each a
+/// norm's input and an up-projection's input, and the rotary key:
+/// `2·q_rank + 2·kv_rank + rope` (0 without latent attention).
+fn latent_term(arch: &Architecture) -> f64 {
+    if arch.mla.is_latent() {
+        2.0 * f64::from(arch.mla.q_rank)
+            + 2.0 * f64::from(arch.mla.kv_rank)
+            + f64::from(arch.mla.rope_dim)
+    } else {
+        0.0
+    }
+}
+
+/// Values per token of a dense MLP (`m·f`, m = 2 for GELU, 4 for SwiGLU) and
+/// of a mixture of experts: each token's `top_k` routed copies (× the capacity
+/// factor) keep their dispatched input and the expert's `m·f_e`, and every
+/// shared expert its `m·f_s`.
+fn mlp_terms(arch: &Architecture, capacity: f64) -> (f64, f64) {
+    let m = match arch.mlp {
+        Mlp::Gelu => 2.0,
+        Mlp::SwiGlu => 4.0,
+    };
+    let moe = arch.moe;
+    let routed =
+        f64::from(moe.top_k) * capacity * (f64::from(arch.hidden) + m * f64::from(moe.expert_ffn));
+    let shared = f64::from(moe.shared_experts) * m * f64::from(moe.shared_ffn);
+    (m * f64::from(arch.ffn), routed + shared)
+}
+
+/// Whether the architecture is the one Korthikanti's formula is written for
+/// (dense, `hidden`-wide queries, no latent attention): the derivation then
+/// shows the paper's terms.
+pub const fn is_plain(arch: &Architecture) -> bool {
+    !arch.moe.is_moe()
+        && !arch.mla.is_latent()
+        && !arch.sandwich_norms
+        && !arch.parallel_block
+        && !arch.gated_attention
+        && !arch.linear.is_some()
+        && arch.q_width() == arch.hidden as u64
+}
+
+/// Bytes a logit keeps for backward: the logits (e) and the loss's fp32
+/// log-softmax (4), and soft-capped logits' tanh output (e more, measured on
+/// Gemma 2: `measured/attention-variants.json`).
+fn logit_bytes(arch: &Architecture, e: f64) -> f64 {
+    if arch.logit_softcap {
+        2.0 * e + 4.0
+    } else {
+        e + 4.0
+    }
+}
+
+/// What one GPU of pipeline rank `rank` keeps for the backward pass under
+/// `layout`, `microbatches` per step (unknown: the pipeline full).
+///
+/// Korthikanti et al. 2022, Table 2, generalised as [`crate::memory::activations`]
+/// does: TP divides what lives inside the tensor-parallel region (Q, K, V, the
+/// output projection's input, the MLP, the attention scores), SP divides the
+/// rest too (the norms' inputs, the dropout masks, the QKV and MLP inputs);
+/// neither divides the routed experts' inputs, gathered over TP (Megatron-LM
+/// runs the experts with ETP = TP; [`LayerValues::gathered`]);
+/// full recomputation keeps each layer's input (÷ TP with SP) and rebuilds one
+/// layer; CP divides the sequence (each rank keeps its s ÷ CP queries' values,
+/// and without FlashAttention their scores against all s keys). The rank's
+/// layers are held [`Layout::in_flight`] times; the first stage adds the
+/// embedding's dropout mask, the last the final norm's and the output head's
+/// inputs and the vocabulary-parallel logits (÷ TP).
+pub fn stage_activations(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    layout: &Layout,
+    rank: u32,
+    microbatches: Option<u32>,
+) -> ActivationMemory {
+    let tp = f64::from(layout.tp);
+    let cp = f64::from(layout.cp);
+    let outside = if layout.sp { tp } else { 1.0 };
+    let s = f64::from(setup.seq_len) / cp;
+    let b = f64::from(setup.micro_batch);
+    let h = f64::from(arch.hidden);
+    let v = f64::from(arch.vocab);
+    let e = setup.bytes_per_value;
+    let mask = if setup.dropout { 1.0 } else { 0.0 };
+    let scores_counted = !setup.flash_attention && setup.recompute != Recompute::Selective;
+    let layer = |moe: bool, linear: bool| {
+        let values = layer_values(arch, setup, moe, linear);
+        (values.outside / outside + values.inside / tp + values.gathered) * s * b
+    };
+    // Each kind of layer (dense or a mixture, full or linear attention), the
+    // scores kept by full attention's only.
+    let scores = if scores_counted {
+        (2.0 * e + mask) * f64::from(arch.heads) * s * f64::from(setup.seq_len) * b / tp
+    } else {
+        0.0
+    };
+    let mut kinds = [[0.0; 2]; 2];
+    for kind in 0..4 {
+        let (moe, linear) = (kind / 2, kind % 2);
+        let unscored = if linear == 1 { 0.0 } else { scores };
+        kinds[moe][linear] = layer(moe == 1, linear == 1) + unscored;
+    }
+    let dense_layers = arch.dense_layer_count();
+    let full = setup.recompute == Recompute::Full;
+    let chunk = layout.chunk_layers(rank, arch.layers);
+    let checkpoints = setup.checkpointing.chunk(chunk);
+    // The rank's layers by kind, and what block recomputation leaves stored
+    // whole: each chunk's layers after its first N.
+    let mut here = [[0.0; 2]; 2];
+    let (mut kept_here, mut stored) = (0.0, 0.0);
+    // The rank's chunks, one in every round of virtual stages
+    // (`Layout::chunk_start`), visited without the other ranks' layers.
+    for c in 0..layout.vpp {
+        let first = layout.chunk_start(c, rank, arch.layers);
+        for i in first..(first + chunk).min(arch.layers) {
+            let (moe, linear) = (
+                usize::from(i >= dense_layers),
+                usize::from(arch.is_linear_layer(i)),
+            );
+            here[moe][linear] += 1.0;
+            let kept = kinds[moe][linear];
+            kept_here += kept;
+            if i - first >= chunk - checkpoints.stored {
+                stored += kept;
+            }
+        }
+    }
+    // One layer: the largest kind the rank holds (its scores included).
+    let widest = (0..4)
+        .filter(|k| here[k / 2][k % 2] > 0.0)
+        .map(|k| kinds[k / 2][k % 2])
+        .fold(0.0, f64::max);
+    let in_flight = layout.in_flight(rank, microbatches);
+    let (per_layer, layers, rebuilding) = if full {
+        // The checkpointed inputs and the stored layers of every microbatch
+        // in flight; while a group is rebuilt, its own chunk's stored layers
+        // are already freed (the backward pass reaches them first).
+        let input = e * s * b * h / outside;
+        let inputs = f64::from(checkpoints.inputs * layout.vpp);
+        let held = (inputs * input + stored) * in_flight;
+        let rebuilding =
+            held - stored / f64::from(layout.vpp) + f64::from(checkpoints.rebuilt) * widest;
+        // One layer's own values, without the scores it rebuilds with.
+        let bare = (0..4)
+            .filter(|k| here[k / 2][k % 2] > 0.0)
+            .map(|k| layer(k / 2 == 1, k % 2 == 1))
+            .fold(0.0, f64::max);
+        (bare, held, Some(rebuilding))
+    } else {
+        (widest, kept_here * in_flight, None)
+    };
+    let mut outside_layers = 0.0;
+    if rank == 0 {
+        outside_layers += mask * s * b * h / outside * in_flight;
+    }
+    if rank == layout.pp - 1 {
+        outside_layers += 2.0 * e * s * b * h / outside + logit_bytes(arch, e) * s * b * v / tp;
+    }
+    let peak = rebuilding.map_or(layers, |r| r.max(layers));
+    ActivationMemory {
+        per_layer: Bytes::new(per_layer),
+        layers: Bytes::new(peak),
+        embeddings_and_logits: Bytes::new(outside_layers),
+        adapters: Bytes::ZERO,
+        total: Bytes::new(peak + outside_layers),
+        at_loss: Bytes::new(layers + outside_layers),
+        rebuilding: rebuilding.map(|r| Bytes::new(r + outside_layers)),
+    }
+}
+
+/// The activation memory of `architecture` trained as `setup`, per GPU.
+pub fn activation_memory(architecture: &Architecture, setup: &ActivationSetup) -> ActivationMemory {
+    stage_activations(architecture, setup, &Layout::SINGLE, 0, None)
+}
+
+#[cfg(test)]
+mod tests;
