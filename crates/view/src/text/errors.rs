@@ -1,0 +1,130 @@
+//! What is wrong with an input, in words: next to a form's field
+//! ([`field_error`]), and for a value written in a link or on the command
+//! line ([`error_words`], [`link_problem`]). The core gives the kind; these
+//! are the only words for it.
+
+use super::*;
+
+/// What to tell the user about a field's error, in the unit the form shows.
+pub fn field_error(t: &Text, error: &InputError) -> String {
+    match error.kind {
+        InputErrorKind::Empty => t.err_empty.into(),
+        InputErrorKind::NotANumber => t.err_not_a_number.into(),
+        InputErrorKind::NotFinite => t.err_not_finite.into(),
+        InputErrorKind::NotWhole => t.err_not_whole.into(),
+        InputErrorKind::OutOfRange(limits) => {
+            let shown = shown_as(error.field);
+            fill(t.err_range, &[&shown(limits.min), &shown(limits.max)])
+        }
+        InputErrorKind::BelowResolution(resolution) => {
+            fill(t.err_resolution, &[&shown_as(error.field)(resolution)])
+        }
+        InputErrorKind::UnknownChoice => t.err_choice.into(),
+        InputErrorKind::NeedsModel => t.err_needs_model.into(),
+        InputErrorKind::TooManyGpus {
+            gpus_per_node,
+            total,
+        } => fill(
+            t.err_too_many_gpus,
+            &[
+                &gpus_per_node.to_string(),
+                &format_number(total as f64),
+                &format_number(Field::Gpus.limits().map_or(0.0, |l| l.max)),
+            ],
+        ),
+        InputErrorKind::LargerThanModel => t.err_larger_than_model.into(),
+        InputErrorKind::NotCovered => t.err_not_covered.into(),
+        InputErrorKind::NeedsMixedPrecision => t.err_needs_mixed.into(),
+        InputErrorKind::DenseOnly => t.err_dense_only.into(),
+        InputErrorKind::NeedsExperts => t.err_needs_experts.into(),
+        InputErrorKind::NotInDeepSpeed => t.err_not_in_deepspeed.into(),
+        InputErrorKind::DoesNotDivide { splits, largest } => {
+            let (words, n) = match splits {
+                Splits::Gpus(n) => (t.splits_gpus, n),
+                Splits::Heads(n) => (t.splits_heads, n),
+                Splits::KvHeads(n) => (t.splits_kv_heads, n),
+                Splits::Layers(n) => (t.splits_layers, n),
+                Splits::Sequence(n) => (t.splits_sequence, n),
+            };
+            fill(
+                t.err_divides,
+                &[&fill(words, &[&n.to_string()]), &largest.to_string()],
+            )
+        }
+        InputErrorKind::NeedsPipeline => t.err_needs_pipeline.into(),
+        InputErrorKind::NeedsTensorParallel => t.err_needs_tp.into(),
+        InputErrorKind::NeedsMegatron => t.err_needs_megatron.into(),
+        InputErrorKind::FullTrainingOnly => t.err_full_training_only.into(),
+        InputErrorKind::NotWith(other) => fill(t.err_not_with, &[field_text(t, other).label]),
+        InputErrorKind::NotPerStage { microbatches, pp } => fill(
+            t.err_not_per_stage,
+            &[&microbatches.to_string(), &pp.to_string()],
+        ),
+        InputErrorKind::NoFp8 => t.err_no_fp8.into(),
+        InputErrorKind::NoLayersLeft { layers } => {
+            fill(t.err_no_layers_left, &[&layers.to_string()])
+        }
+        InputErrorKind::UnevenMiddle { layers, stages } => fill(
+            t.err_uneven_middle,
+            &[&layers.to_string(), &stages.to_string()],
+        ),
+        InputErrorKind::NotDivisible => match error.field {
+            Field::Heads => t.err_heads,
+            Field::KvHeads => t.err_kv_heads,
+            Field::GlobalBatch => t.err_batch,
+            _ => t.err_divisible,
+        }
+        .into(),
+    }
+}
+
+/// How a value of `field` reads in the form: the overhead as a percentage.
+fn shown_as(field: Field) -> fn(f64) -> String {
+    if field == Field::Overhead {
+        format_percent
+    } else {
+        format_number
+    }
+}
+
+/// One line about a key of the shared link that was set aside.
+pub fn link_problem(t: &Text, problem: &LinkProblem) -> String {
+    let written = format!("{}={}", problem.key, problem.value);
+    match &problem.error {
+        // An error of another field than the key's (hidden=1 makes the model
+        // too small) names that field: “hidden=1”: Model size: …
+        Some(error) if error.field.key() != problem.key => {
+            let named = fill(
+                t.link_err_other,
+                &[field_text(t, error.field).label, &error_words(t, error)],
+            );
+            fill(t.link_problem, &[&written, &named, &problem.used])
+        }
+        Some(error) => fill(
+            t.link_problem,
+            &[&written, &error_words(t, error), &problem.used],
+        ),
+        None => fill(t.link_version, &[&written]),
+    }
+}
+
+/// What is wrong with a value written in a link or on the command line, in
+/// `t`'s language: the one wording of each error outside the form (the core
+/// gives the kind, `vram_core::input::InputErrorKind`). Such values are in the
+/// link's units (the overhead as a fraction), so the limits are said that way,
+/// and a choice lists the values it accepts.
+pub fn error_words(t: &Text, error: &InputError) -> String {
+    match (error.field, error.kind) {
+        (Field::Overhead, InputErrorKind::OutOfRange(limits)) => fill(
+            t.link_err_fraction,
+            &[&format_number(limits.min), &format_number(limits.max)],
+        ),
+        (Field::Show, InputErrorKind::UnknownChoice) => {
+            fill(t.link_err_parts, &[&error.field.choices().join(", ")])
+        }
+        (_, InputErrorKind::UnknownChoice) => {
+            fill(t.link_err_choice, &[&error.field.choices().join(", ")])
+        }
+        _ => field_error(t, error),
+    }
+}
