@@ -409,6 +409,167 @@ fn full_attention_every(r: &mut Reader, layers: u32) -> Result<u32, HubConfigErr
     Ok(every)
 }
 
+/// The mixture of experts a `config.json` of `model_type` describes (a dense
+/// model's none), given its `layers`, dense `ffn` and experts' `expert_ffn`
+/// as read before; DeepSeek's and GLM's multi-token-prediction layers, read
+/// here, go to `mtp_layers` (counted apart).
+fn read_moe(
+    r: &mut Reader,
+    model_type: &str,
+    (layers, ffn, expert_ffn): (u32, u32, u32),
+    mtp_layers: &mut u32,
+) -> Result<Moe, HubConfigError> {
+    let object = r.object;
+    let deepseek = matches!(model_type, "deepseek_v2" | "deepseek_v3");
+    let next = matches!(
+        model_type,
+        "qwen3_next" | "qwen3_5_text" | "qwen3_5_moe_text"
+    );
+    Ok(match model_type {
+        "mixtral" => Moe {
+            experts: r.count("num_local_experts", Some(8))?,
+            top_k: r.count("num_experts_per_tok", Some(2))?,
+            expert_ffn: ffn,
+            ..Moe::DENSE
+        },
+        // gpt-oss: every layer a mixture whose router and experts carry
+        // biases; `experts_per_token` repeats `num_experts_per_tok` for
+        // OpenAI's own code and is not read by transformers.
+        "gpt_oss" => {
+            if object.contains_key("experts_per_token") {
+                r.count("experts_per_token", Some(4))?;
+            }
+            Moe {
+                experts: r.count("num_local_experts", Some(128))?,
+                top_k: r.count("num_experts_per_tok", Some(4))?,
+                expert_ffn: ffn,
+                biased: true,
+                ..Moe::DENSE
+            }
+        }
+        // Qwen3.5-MoE: every layer a mixture with Qwen2-MoE's shared expert.
+        "qwen3_5_moe_text" => Moe {
+            experts: r.count("num_experts", Some(256))?,
+            top_k: r.count("num_experts_per_tok", Some(8))?,
+            expert_ffn,
+            shared_experts: 1,
+            shared_ffn: r.count("shared_expert_intermediate_size", Some(512))?,
+            shared_gate: true,
+            dense_layers: 0,
+            biased: false,
+        },
+        "qwen2_moe" | "qwen3_moe" | "qwen3_next" => {
+            // Layer i is a mixture of experts unless it is in
+            // `mlp_only_layers` or (i + 1) is no multiple of
+            // `decoder_sparse_step`; the others are dense, counted as
+            // leading (their place changes only which pipeline stage
+            // holds them).
+            let step = r.count("decoder_sparse_step", Some(1))?;
+            if step == 0 {
+                return Err(HubConfigError::Invalid("decoder_sparse_step".into()));
+            }
+            let dense_only = r.layer_list("mlp_only_layers", layers)?;
+            let dense_layers = (0..layers)
+                .filter(|i| dense_only.contains(i) || (i + 1) % step != 0)
+                .count() as u32;
+            let shared_ffn = match model_type {
+                "qwen2_moe" => r.count("shared_expert_intermediate_size", None)?,
+                "qwen3_next" => r.count("shared_expert_intermediate_size", Some(512))?,
+                _ => 0,
+            };
+            // Qwen3-Next's class gives every size a default.
+            let default = |n: u32| next.then_some(n);
+            Moe {
+                experts: r.count("num_experts", default(512))?,
+                top_k: r.count("num_experts_per_tok", default(10))?,
+                expert_ffn: r.count("moe_intermediate_size", default(512))?,
+                shared_experts: u32::from(shared_ffn > 0),
+                shared_ffn,
+                shared_gate: shared_ffn > 0,
+                dense_layers,
+                biased: false,
+            }
+        }
+        // Llama 4: every layer's experts and one shared expert of
+        // `intermediate_size`, a bias-free router; the layers in
+        // `moe_layers` (else every `interleave_moe_layer_step`-th) are
+        // mixtures, the others dense (counted as leading); its q/k norm
+        // is an L2 norm without weights.
+        "llama4_text" => {
+            let experts = r.count("num_local_experts", Some(16))?;
+            let moe_layers = match object.contains_key("moe_layers") {
+                // The list overrides the step (read, then set aside).
+                true => {
+                    if object.contains_key("interleave_moe_layer_step") {
+                        r.count("interleave_moe_layer_step", Some(1))?;
+                    }
+                    r.layer_list("moe_layers", layers)?
+                }
+                false => {
+                    let step = r.count("interleave_moe_layer_step", Some(1))?;
+                    if step == 0 {
+                        return Err(HubConfigError::Invalid("interleave_moe_layer_step".into()));
+                    }
+                    (step - 1..layers).step_by(step as usize).collect()
+                }
+            };
+            r.flag("use_qk_norm", true)?;
+            let sparse = (0..layers).filter(|i| moe_layers.contains(i)).count() as u32;
+            Moe {
+                experts,
+                top_k: r.count("num_experts_per_tok", Some(1))?,
+                expert_ffn,
+                shared_experts: 1,
+                shared_ffn: expert_ffn,
+                shared_gate: false,
+                dense_layers: layers - sparse,
+                biased: false,
+            }
+        }
+        // GLM-4.5: DeepSeek-V3's mixture (leading dense layers, shared
+        // experts fused into one MLP, a router without bias parameters);
+        // its multi-token prediction layer is not built by transformers.
+        "glm4_moe" => {
+            let expert_ffn = r.count("moe_intermediate_size", Some(1408))?;
+            let shared_experts = r.count("n_shared_experts", Some(1))?;
+            *mtp_layers = r.count("num_nextn_predict_layers", Some(1))?;
+            Moe {
+                experts: r.count("n_routed_experts", Some(128))?,
+                top_k: r.count("num_experts_per_tok", Some(8))?,
+                expert_ffn,
+                shared_experts,
+                shared_ffn: if shared_experts > 0 { expert_ffn } else { 0 },
+                shared_gate: false,
+                dense_layers: r.count("first_k_dense_replace", Some(1))?,
+                biased: false,
+            }
+        }
+        _ if deepseek => {
+            if r.count("moe_layer_freq", Some(1))? != 1 {
+                return Err(HubConfigError::Unsupported("moe_layer_freq".into()));
+            }
+            let expert_ffn = r.count("moe_intermediate_size", None)?;
+            // DeepseekV2Config's default is two shared experts, V3's one.
+            let v2 = model_type == "deepseek_v2";
+            let shared_experts = r.count("n_shared_experts", Some(if v2 { 2 } else { 1 }))?;
+            if !v2 || object.contains_key("num_nextn_predict_layers") {
+                *mtp_layers = r.count("num_nextn_predict_layers", Some(0))?;
+            }
+            Moe {
+                experts: r.count("n_routed_experts", None)?,
+                top_k: r.count("num_experts_per_tok", None)?,
+                expert_ffn,
+                shared_experts,
+                shared_ffn: if shared_experts > 0 { expert_ffn } else { 0 },
+                shared_gate: false,
+                dense_layers: r.count("first_k_dense_replace", Some(0))?,
+                biased: false,
+            }
+        }
+        _ => Moe::DENSE,
+    })
+}
+
 /// Reads one family's configuration object.
 fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError> {
     let model_type = object
@@ -595,151 +756,12 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             }
             _ => Biases::None,
         };
-        let moe = match model_type {
-            "mixtral" => Moe {
-                experts: r.count("num_local_experts", Some(8))?,
-                top_k: r.count("num_experts_per_tok", Some(2))?,
-                expert_ffn: ffn,
-                ..Moe::DENSE
-            },
-            // gpt-oss: every layer a mixture whose router and experts carry
-            // biases; `experts_per_token` repeats `num_experts_per_tok` for
-            // OpenAI's own code and is not read by transformers.
-            "gpt_oss" => {
-                if object.contains_key("experts_per_token") {
-                    r.count("experts_per_token", Some(4))?;
-                }
-                Moe {
-                    experts: r.count("num_local_experts", Some(128))?,
-                    top_k: r.count("num_experts_per_tok", Some(4))?,
-                    expert_ffn: ffn,
-                    biased: true,
-                    ..Moe::DENSE
-                }
-            }
-            // Qwen3.5-MoE: every layer a mixture with Qwen2-MoE's shared expert.
-            "qwen3_5_moe_text" => Moe {
-                experts: r.count("num_experts", Some(256))?,
-                top_k: r.count("num_experts_per_tok", Some(8))?,
-                expert_ffn,
-                shared_experts: 1,
-                shared_ffn: r.count("shared_expert_intermediate_size", Some(512))?,
-                shared_gate: true,
-                dense_layers: 0,
-                biased: false,
-            },
-            "qwen2_moe" | "qwen3_moe" | "qwen3_next" => {
-                // Layer i is a mixture of experts unless it is in
-                // `mlp_only_layers` or (i + 1) is no multiple of
-                // `decoder_sparse_step`; the others are dense, counted as
-                // leading (their place changes only which pipeline stage
-                // holds them).
-                let step = r.count("decoder_sparse_step", Some(1))?;
-                if step == 0 {
-                    return Err(HubConfigError::Invalid("decoder_sparse_step".into()));
-                }
-                let dense_only = r.layer_list("mlp_only_layers", layers)?;
-                let dense_layers = (0..layers)
-                    .filter(|i| dense_only.contains(i) || (i + 1) % step != 0)
-                    .count() as u32;
-                let shared_ffn = match model_type {
-                    "qwen2_moe" => r.count("shared_expert_intermediate_size", None)?,
-                    "qwen3_next" => r.count("shared_expert_intermediate_size", Some(512))?,
-                    _ => 0,
-                };
-                // Qwen3-Next's class gives every size a default.
-                let default = |n: u32| next.then_some(n);
-                Moe {
-                    experts: r.count("num_experts", default(512))?,
-                    top_k: r.count("num_experts_per_tok", default(10))?,
-                    expert_ffn: r.count("moe_intermediate_size", default(512))?,
-                    shared_experts: u32::from(shared_ffn > 0),
-                    shared_ffn,
-                    shared_gate: shared_ffn > 0,
-                    dense_layers,
-                    biased: false,
-                }
-            }
-            // Llama 4: every layer's experts and one shared expert of
-            // `intermediate_size`, a bias-free router; the layers in
-            // `moe_layers` (else every `interleave_moe_layer_step`-th) are
-            // mixtures, the others dense (counted as leading); its q/k norm
-            // is an L2 norm without weights.
-            "llama4_text" => {
-                let experts = r.count("num_local_experts", Some(16))?;
-                let moe_layers = match object.contains_key("moe_layers") {
-                    // The list overrides the step (read, then set aside).
-                    true => {
-                        if object.contains_key("interleave_moe_layer_step") {
-                            r.count("interleave_moe_layer_step", Some(1))?;
-                        }
-                        r.layer_list("moe_layers", layers)?
-                    }
-                    false => {
-                        let step = r.count("interleave_moe_layer_step", Some(1))?;
-                        if step == 0 {
-                            return Err(HubConfigError::Invalid(
-                                "interleave_moe_layer_step".into(),
-                            ));
-                        }
-                        (step - 1..layers).step_by(step as usize).collect()
-                    }
-                };
-                r.flag("use_qk_norm", true)?;
-                let sparse = (0..layers).filter(|i| moe_layers.contains(i)).count() as u32;
-                Moe {
-                    experts,
-                    top_k: r.count("num_experts_per_tok", Some(1))?,
-                    expert_ffn,
-                    shared_experts: 1,
-                    shared_ffn: expert_ffn,
-                    shared_gate: false,
-                    dense_layers: layers - sparse,
-                    biased: false,
-                }
-            }
-            // GLM-4.5: DeepSeek-V3's mixture (leading dense layers, shared
-            // experts fused into one MLP, a router without bias parameters);
-            // its multi-token prediction layer is not built by transformers.
-            "glm4_moe" => {
-                let expert_ffn = r.count("moe_intermediate_size", Some(1408))?;
-                let shared_experts = r.count("n_shared_experts", Some(1))?;
-                mtp_layers = r.count("num_nextn_predict_layers", Some(1))?;
-                Moe {
-                    experts: r.count("n_routed_experts", Some(128))?,
-                    top_k: r.count("num_experts_per_tok", Some(8))?,
-                    expert_ffn,
-                    shared_experts,
-                    shared_ffn: if shared_experts > 0 { expert_ffn } else { 0 },
-                    shared_gate: false,
-                    dense_layers: r.count("first_k_dense_replace", Some(1))?,
-                    biased: false,
-                }
-            }
-            _ if deepseek => {
-                if r.count("moe_layer_freq", Some(1))? != 1 {
-                    return Err(HubConfigError::Unsupported("moe_layer_freq".into()));
-                }
-                let expert_ffn = r.count("moe_intermediate_size", None)?;
-                // DeepseekV2Config's default is two shared experts, V3's one.
-                let v2 = model_type == "deepseek_v2";
-                let shared_experts = r.count("n_shared_experts", Some(if v2 { 2 } else { 1 }))?;
-                if !v2 || object.contains_key("num_nextn_predict_layers") {
-                    mtp_layers = r.count("num_nextn_predict_layers", Some(0))?;
-                }
-                Moe {
-                    experts: r.count("n_routed_experts", None)?,
-                    top_k: r.count("num_experts_per_tok", None)?,
-                    expert_ffn,
-                    shared_experts,
-                    shared_ffn: if shared_experts > 0 { expert_ffn } else { 0 },
-                    shared_gate: false,
-                    dense_layers: r.count("first_k_dense_replace", Some(0))?,
-                    biased: false,
-                }
-            }
-            _ => Moe::DENSE,
-        };
+        let moe = read_moe(
+            &mut r,
+            model_type,
+            (layers, ffn, expert_ffn),
+            &mut mtp_layers,
+        )?;
         let mla = match model_type {
             _ if deepseek => Mla {
                 q_rank: r.count("q_lora_rank", Some(0))?,
