@@ -71,13 +71,15 @@ async fn each_language_unit_and_theme_link_gives_its_texts_and_the_same_figures(
 }
 
 #[tokio::test]
-async fn a_language_switch_reloads_in_it_and_keeps_what_was_typed() {
+async fn a_language_switch_shows_the_page_in_it_in_place_and_keeps_what_was_typed() {
     let browser = Browser::start().await;
     browser.open("?params=13&stage=2").await;
-    // An invalid value, which the link cannot carry.
+    // An invalid value, which the link cannot carry; a mark on the window,
+    // which a reload would lose (issue 42: the page is mounted anew in place).
     browser
         .eval(
-            r#"const input = document.querySelector("input[name='gpus']");
+            r#"window.vramNotReloaded = true;
+               const input = document.querySelector("input[name='gpus']");
                input.value = "8x";
                input.dispatchEvent(new Event("input", { bubbles: true }));
                const lang = document.querySelector("select[name='lang']");
@@ -104,6 +106,20 @@ async fn a_language_switch_reloads_in_it_and_keeps_what_was_typed() {
     assert!(
         !browser.text("error-gpus").await.is_empty(),
         "and is still named wrong"
+    );
+    assert_eq!(
+        browser
+            .eval("return window.vramNotReloaded === true;")
+            .await,
+        serde_json::json!(true),
+        "the page was reloaded"
+    );
+    // One page, not two: the old one was unmounted.
+    assert_eq!(
+        browser
+            .eval("return document.querySelectorAll('h1').length;")
+            .await,
+        serde_json::json!(1)
     );
     browser.close().await;
 }
