@@ -119,6 +119,44 @@ async fn markdown_csv_and_png_hold_what_the_page_shows() {
     );
     assert_eq!(lines.len(), 6);
 
+    // After a change the module is already there and answers within the
+    // click: the CSV follows the change, and nothing is logged. (Issue 47
+    // reports "closure invoked recursively or after being dropped" on the
+    // first CSV after a change; this sequence does not reproduce it here.)
+    browser.console_messages().await;
+    browser
+        .eval(
+            "const input = document.querySelector(\"input[name='params']\");
+             input.value = '13';
+             input.dispatchEvent(new Event('input', { bubbles: true }));
+             return true;",
+        )
+        .await;
+    browser.wait_for_query("params=13&").await;
+    click(&browser, "export-csv").await;
+    let started = Instant::now();
+    loop {
+        let href = browser
+            .eval("return decodeURIComponent(document.querySelector(\"[data-testid='export-csv']\").getAttribute('href'));")
+            .await;
+        if href
+            .as_str()
+            .is_some_and(|h| h.contains("zero1,26000000000,"))
+        {
+            break;
+        }
+        assert!(started.elapsed() < TIMEOUT, "no CSV for the change: {href}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let logged = browser.console_messages().await;
+    assert!(
+        logged
+            .iter()
+            .all(|m| !m.contains("recursively") && !m.starts_with("SEVERE")),
+        "{logged:?}"
+    );
+
     click(&browser, "export-png-max-params").await;
     let png = browser
         .eval("return document.querySelector(\"[data-testid='export-png-max-params']\").getAttribute('href');")
