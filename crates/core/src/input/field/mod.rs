@@ -77,7 +77,7 @@ fields! {
         scope: Scope::WithoutModel,
         written: Written::Always,
         read: |c| shortest_decimal(c.model.map_or(c.params_billions, |m| m.params_billions())),
-        write: |c, f, t| set(&mut c.params_billions, f.parse_number(t)),
+        write: |c, f, t| set(&mut c.params_billions, f.parse_number(without_billions_suffix(t))),
         ..BASE
     },
     /// Number of GPUs per node.
@@ -1087,6 +1087,14 @@ fields! {
     },
 }
 
+/// A model size as people write it, `7b` or `70B`: the number without its
+/// `b` (the field is in billions already). Issue 47: "7b" was refused as not
+/// a number.
+fn without_billions_suffix(text: &str) -> &str {
+    let text = text.trim();
+    text.strip_suffix(['b', 'B']).unwrap_or(text)
+}
+
 /// An optional count's text: empty when unset.
 fn optional_count(value: Option<u32>) -> String {
     value.map(|n| n.to_string()).unwrap_or_default()
@@ -1306,6 +1314,23 @@ fn edit_flag(
 mod declaration_tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_model_size_may_end_in_b() {
+        let size = |text: &str| {
+            let mut config = Config::default();
+            Field::Params
+                .write(&mut config, text)
+                .map(|()| config.params_billions)
+        };
+        assert_eq!(size("7b"), Ok(7.0));
+        assert_eq!(size(" 70B "), Ok(70.0));
+        assert_eq!(size("6.7b"), Ok(6.7));
+        assert_eq!(size("7"), Ok(7.0));
+        assert!(size("b").is_err());
+        assert!(size("7bb").is_err());
+        assert_eq!(size("7 B"), Ok(7.0));
+    }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn every_field_is_declared_whole_and_once() {
