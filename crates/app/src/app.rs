@@ -212,7 +212,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
             <fieldset class="group">
                 <legend>{t.parallel_heading}</legend>
                 {section(&sections::PARALLEL)}
-                <details class="fold" data-testid="speed-details" open=initial.runtime.speed != Default::default()>
+                <details class="fold" data-testid="speed-details" open=initial.speed != Default::default()>
                     <summary>{t.speed_heading} <span class="set">{set_in(&sections::SPEED)}</span></summary>
                     {section(&sections::SPEED)}
                 </details>

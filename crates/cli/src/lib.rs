@@ -18,7 +18,7 @@ use vram_core::{Bytes, Config, Field, Report};
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080/";
 
 /// The name of the JSON schema that `--json` writes; a change to its meaning gets a new name.
-pub const JSON_SCHEMA: &str = vram_core::report::json::SCHEMA;
+pub const JSON_SCHEMA: &str = vram_core::json::SCHEMA;
 
 /// How the result is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1057,13 +1057,13 @@ pub fn json(config: &Config, report: &Report) -> String {
 }
 
 /// [`json`], with the ranked plans when given: the core's typed document
-/// ([`vram_core::report::json::ReportJson`]) serialised.
+/// ([`vram_core::json::ReportJson`]) serialised.
 pub fn json_with_plans(
     config: &Config,
     report: &Report,
     plans: Option<&vram_core::plans::Ranking>,
 ) -> String {
-    let document = vram_core::report::json::ReportJson::new(config, report, plans);
+    let document = vram_core::json::ReportJson::new(config, report, plans);
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
     text

@@ -26,6 +26,7 @@ pub mod format;
 pub mod frameworks;
 pub mod gpu;
 pub mod input;
+pub mod json;
 pub mod memory;
 pub mod model;
 pub mod plans;
@@ -33,12 +34,12 @@ pub mod report;
 pub mod time;
 pub mod units;
 
+pub use config::parts::{Part, Parts};
 pub use config::Config;
 pub use frameworks::deepspeed::Offload;
 pub use frameworks::runtime::{
     Accounting, BeyondGpu, BufferSizes, OffloadDevice, Placement, Runtime, Sharding,
 };
-pub use input::view::{Part, Parts};
 pub use input::{parse_percent, percent_text, Field, InputError, InputErrorKind, Limits, Scope};
 pub use memory::accumulation::accumulation_steps;
 pub use memory::{

@@ -1,5 +1,6 @@
 //! No two modules of the core import each other, directly or around a
-//! circle (ARCHITECTURE.md, "The core's rooms"): read from the sources, each
+//! circle, and each room (a top-level module) imports only rooms below it
+//! (ARCHITECTURE.md, "The core's rooms"): read from the sources, each
 //! module's `crate::…` paths outside comments and tests, resolved to the module
 //! that holds them.
 
@@ -101,4 +102,112 @@ fn the_cores_modules_import_each_other_in_no_circle() {
             );
         }
     }
+}
+
+/// The core's rooms (its top-level modules) from the lowest to the highest,
+/// as ARCHITECTURE.md lists them: a room imports only rooms below it.
+const ROOMS_FROM_THE_BOTTOM: [&str; 13] = [
+    "units",
+    "decimal",
+    "format",
+    "gpu",
+    "model",
+    "memory",
+    "frameworks",
+    "time",
+    "config",
+    "input",
+    "report",
+    "plans",
+    "json",
+];
+
+/// The rooms imported by a room's modules, each with one module that does.
+fn room_imports() -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut modules = BTreeMap::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        "",
+        &mut modules,
+    );
+    let names: BTreeSet<String> = modules.keys().cloned().collect();
+    let room = |m: &str| m.split("::").next().unwrap_or_default().to_string();
+    let mut rooms: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (name, source) in &modules {
+        let entry = rooms.entry(room(name)).or_default();
+        for to in imports(source, &names) {
+            if room(&to) != room(name) {
+                entry.entry(room(&to)).or_insert_with(|| name.clone());
+            }
+        }
+    }
+    rooms
+}
+
+/// Each import of a room by a room not above it in `order`, in words; a
+/// room missing from `order` is named too.
+fn upward_imports(
+    rooms: &BTreeMap<String, BTreeMap<String, String>>,
+    order: &[&str],
+) -> Vec<String> {
+    let height = |r: &str| order.iter().position(|x| *x == r);
+    let mut found = Vec::new();
+    // `lib`, the crate root, is the facade: it re-exports every room.
+    for (room, imported) in rooms.iter().filter(|(room, _)| *room != "lib") {
+        let Some(at) = height(room) else {
+            found.push(format!("room {room} has no place in the order"));
+            continue;
+        };
+        for (to, by) in imported {
+            if height(to).is_none_or(|h| h >= at) {
+                found.push(format!(
+                    "{by} (room {room}) imports room {to}, not below it"
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_room_imports_only_rooms_below_it() {
+    let rooms = room_imports();
+    assert_eq!(
+        upward_imports(&rooms, &ROOMS_FROM_THE_BOTTOM),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        rooms.len(),
+        ROOMS_FROM_THE_BOTTOM.len() + 1,
+        "{:?}",
+        rooms.keys()
+    );
+}
+
+/// The check can fail: with `config` placed above `input`, which reads it,
+/// and a room left out, both are named.
+#[test]
+fn an_upward_import_and_a_room_without_a_place_are_found() {
+    let rooms = room_imports();
+    let mut order: Vec<&str> = ROOMS_FROM_THE_BOTTOM
+        .iter()
+        .copied()
+        .filter(|r| *r != "json")
+        .collect();
+    let (config, input) = (
+        order.iter().position(|r| *r == "config").unwrap(),
+        order.iter().position(|r| *r == "input").unwrap(),
+    );
+    order.swap(config, input);
+    let found = upward_imports(&rooms, &order);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.contains("(room input) imports room config")),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&"room json has no place in the order".to_string()),
+        "{found:?}"
+    );
 }

@@ -249,8 +249,6 @@ pub struct Runtime {
     /// Megatron-FSDP): ZeRO shards within each group of this many of its
     /// GPUs and replicates across groups; `None` shards over all of them.
     pub shard_group: Option<u32>,
-    /// What the step's time assumes: throughput, links, tokens and price.
-    pub speed: crate::time::Speed,
     /// Who shards the ZeRO-3 column: DeepSpeed or FSDP2.
     pub sharding: Sharding,
     /// The memory per node offload goes to (RAM, or NVMe with NVMe offload),
@@ -276,7 +274,6 @@ impl Default for Runtime {
             context_gb: 0.0,
             layout: crate::memory::parallel::Layout::SINGLE,
             shard_group: None,
-            speed: crate::time::Speed::DEFAULT,
             sharding: Sharding::DeepSpeed,
             host_mem_gb: None,
         }

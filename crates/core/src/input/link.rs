@@ -366,7 +366,7 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             }
             Err(error) if error.field == Field::Achieved => {
                 problems.push(set_aside(pairs, Field::Achieved, error));
-                config.runtime.speed.achieved_tflops = None;
+                config.speed.achieved_tflops = None;
             }
             Err(error) if error.field == Field::Precision => {
                 problems.push(set_aside(pairs, Field::Precision, error));
@@ -440,10 +440,10 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::parts::Parts;
     use crate::format::{Lang, MemoryUnit, Theme};
     use crate::frameworks::deepspeed::Offload;
     use crate::frameworks::runtime::OffloadDevice;
-    use crate::input::view::Parts;
     use crate::memory::activations::Recompute;
     use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
     use crate::model::architecture::Mlp;
@@ -499,7 +499,7 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn a_lesson_embed_is_written_readably_and_only_when_used() {
-        use crate::input::view::Part;
+        use crate::config::parts::Part;
         let lesson = Config {
             show: Parts::NONE.with(Part::MemoryChart).with(Part::Table),
             controls: false,

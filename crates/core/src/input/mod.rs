@@ -1,5 +1,5 @@
-//! What the user gives: the fields and their declaration, the shared link, the
-//! page's form as data, decimal text, and which parts of the page are shown.
+//! What the user gives: the fields and their declaration, the shared link and
+//! the page's form as data.
 //!
 //! Text enters here and leaves as a [`Config`](crate::config::Config): the link
 //! codec ([`link`]) and the form ([`form`]) both read each field through its
@@ -8,6 +8,5 @@
 pub mod field;
 pub mod form;
 pub mod link;
-pub mod view;
 
 pub use field::*;

@@ -13,7 +13,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::input::{Field, InputError, InputErrorKind, Splits};
 use crate::model::architecture::{Architecture, Biases};
 
 /// How the GPUs split the model: the sizes of the tensor-, pipeline- and
@@ -73,14 +72,14 @@ impl Layout {
 
     /// The data-parallel degree on `world` GPUs: world ÷ (TP × PP × CP), or an
     /// error naming the first size that does not divide.
-    pub fn data_parallel(&self, world: u32) -> Result<u32, InputError> {
-        for (field, size) in [
-            (Field::Tp, self.tp),
-            (Field::Pp, self.pp),
-            (Field::Cp, self.cp),
+    pub fn data_parallel(&self, world: u32) -> Result<u32, LayoutError> {
+        for (at_fault, size) in [
+            (LayoutSize::Tp, self.tp),
+            (LayoutSize::Pp, self.pp),
+            (LayoutSize::Cp, self.cp),
         ] {
             if world % size != 0 {
-                return Err(not_dividing(field, Splits::Gpus(world), size));
+                return Err(not_dividing(at_fault, Splits::Gpus(world), size));
             }
         }
         let shared = self.model_parallel();
@@ -88,24 +87,24 @@ impl Layout {
             // Each divides alone, not together: the outermost size set
             // (CP, then PP, then TP) is named, against the GPUs the others
             // leave it (PP 4 · CP 4 on 8 GPUs: CP must divide the 2 left).
-            let (field, size) = [
-                (Field::Cp, self.cp),
-                (Field::Pp, self.pp),
-                (Field::Tp, self.tp),
+            let (at_fault, size) = [
+                (LayoutSize::Cp, self.cp),
+                (LayoutSize::Pp, self.pp),
+                (LayoutSize::Tp, self.tp),
             ]
             .into_iter()
             .find(|&(_, size)| size > 1)
-            .unwrap_or((Field::Tp, self.tp));
+            .unwrap_or((LayoutSize::Tp, self.tp));
             let others = shared / u64::from(size);
             let left = (u64::from(world) / others.max(1)) as u32;
-            return Err(not_dividing(field, Splits::Gpus(left), size));
+            return Err(not_dividing(at_fault, Splits::Gpus(left), size));
         }
         Ok((u64::from(world) / shared) as u32)
     }
 
     /// ZeRO's group: the data-parallel GPUs times the context-parallel ones
     /// (Megatron-LM's distributed optimizer shards over DP × CP).
-    pub fn zero_group(&self, world: u32) -> Result<u32, InputError> {
+    pub fn zero_group(&self, world: u32) -> Result<u32, LayoutError> {
         Ok(self.data_parallel(world)? * self.cp)
     }
 
@@ -113,13 +112,17 @@ impl Layout {
     /// attention heads and the KV heads, PP × VPP the layers, 2 × CP the
     /// sequence (Megatron-LM splits it into 2·CP chunks to balance the causal
     /// mask), and SP needs TP > 1.
-    pub fn validate(&self, arch: &Architecture, seq_len: u32) -> Result<(), InputError> {
+    pub fn validate(&self, arch: &Architecture, seq_len: u32) -> Result<(), LayoutError> {
         if arch.heads % self.tp != 0 {
-            return Err(not_dividing(Field::Tp, Splits::Heads(arch.heads), self.tp));
+            return Err(not_dividing(
+                LayoutSize::Tp,
+                Splits::Heads(arch.heads),
+                self.tp,
+            ));
         }
         if !arch.mla.is_latent() && arch.kv_heads % self.tp != 0 {
             return Err(not_dividing(
-                Field::Tp,
+                LayoutSize::Tp,
                 Splits::KvHeads(arch.kv_heads),
                 self.tp,
             ));
@@ -128,29 +131,37 @@ impl Layout {
             self.validate_uneven(arch.layers)?;
         } else if arch.layers % self.pp != 0 {
             return Err(not_dividing(
-                Field::Pp,
+                LayoutSize::Pp,
                 Splits::Layers(arch.layers),
                 self.pp,
             ));
         }
         if self.vpp > 1 {
             if self.pp == 1 {
-                return Err(Field::Vpp.error(InputErrorKind::NeedsPipeline));
+                return Err(LayoutSize::Vpp.refused(LayoutProblem::NeedsPipeline));
             }
             // Every rank's layers split into VPP chunks.
             for rank in 0..self.pp.min(3) {
                 let rank = if rank == 2 { self.pp - 1 } else { rank };
                 let here = self.stage_layers(rank, arch.layers);
                 if here % self.vpp != 0 {
-                    return Err(not_dividing(Field::Vpp, Splits::Layers(here), self.vpp));
+                    return Err(not_dividing(
+                        LayoutSize::Vpp,
+                        Splits::Layers(here),
+                        self.vpp,
+                    ));
                 }
             }
         }
         if self.cp > 1 && seq_len % (2 * self.cp) != 0 {
-            return Err(not_dividing(Field::Cp, Splits::Sequence(seq_len), self.cp));
+            return Err(not_dividing(
+                LayoutSize::Cp,
+                Splits::Sequence(seq_len),
+                self.cp,
+            ));
         }
         if self.sp && self.tp == 1 {
-            return Err(Field::Sp.error(InputErrorKind::NeedsTensorParallel));
+            return Err(LayoutSize::Sp.refused(LayoutProblem::NeedsTensorParallel));
         }
         Ok(())
     }
@@ -164,25 +175,25 @@ impl Layout {
     /// commit d98e8a6): they need PP > 1; the first and last stages' layers
     /// leave the stages in between at least one layer each, or none with no
     /// such stage, in a whole number per stage.
-    fn validate_uneven(&self, layers: u32) -> Result<(), InputError> {
+    fn validate_uneven(&self, layers: u32) -> Result<(), LayoutError> {
         let at_fault = match self.last_layers {
-            Some(_) => Field::PpLast,
-            None => Field::PpFirst,
+            Some(_) => LayoutSize::PpLast,
+            None => LayoutSize::PpFirst,
         };
         if self.pp == 1 {
-            return Err(at_fault.error(InputErrorKind::NeedsPipeline));
+            return Err(at_fault.refused(LayoutProblem::NeedsPipeline));
         }
         match self.middle(layers) {
             (Some(left), stages) if left > 0 || stages == 0 => {
                 if left % stages.max(1) != 0 || stages == 0 && left > 0 {
-                    return Err(at_fault.error(InputErrorKind::UnevenMiddle {
+                    return Err(at_fault.refused(LayoutProblem::UnevenMiddle {
                         layers: left,
                         stages,
                     }));
                 }
                 Ok(())
             }
-            _ => Err(at_fault.error(InputErrorKind::NoLayersLeft { layers })),
+            _ => Err(at_fault.refused(LayoutProblem::NoLayersLeft { layers })),
         }
     }
 
@@ -324,9 +335,106 @@ impl Layout {
     }
 }
 
+/// A size of the layout, as a [`LayoutError`] names the one at fault (the
+/// input layer says which field that is: `InputError: From<LayoutError>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayoutSize {
+    /// The tensor-parallel size.
+    Tp,
+    /// The pipeline stages.
+    Pp,
+    /// The virtual stages per pipeline rank.
+    Vpp,
+    /// The context-parallel size.
+    Cp,
+    /// Sequence parallelism.
+    Sp,
+    /// The first stage's own layer count.
+    PpFirst,
+    /// The last stage's own layer count.
+    PpLast,
+}
+
+impl LayoutSize {
+    const fn refused(self, problem: LayoutProblem) -> LayoutError {
+        LayoutError {
+            size: self,
+            problem,
+        }
+    }
+}
+
+/// What is wrong with a layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayoutProblem {
+    /// The size does not divide what it splits; `largest` is the largest
+    /// size up to the one given that would.
+    DoesNotDivide {
+        /// What the size splits.
+        splits: Splits,
+        /// The largest size that divides it.
+        largest: u32,
+    },
+    /// Virtual or uneven stages without pipeline stages.
+    NeedsPipeline,
+    /// Sequence parallelism without tensor parallelism.
+    NeedsTensorParallel,
+    /// Uneven first and last stages that take all of the model's `layers`
+    /// (or more) while stages in between are left with none.
+    NoLayersLeft {
+        /// The model's transformer layers.
+        layers: u32,
+    },
+    /// Uneven first and last stages that leave `layers` for `stages` stages
+    /// in between: not a whole number each.
+    UnevenMiddle {
+        /// The layers left between the first and last stages.
+        layers: u32,
+        /// The stages in between.
+        stages: u32,
+    },
+}
+
+/// A layout that Megatron-LM would refuse, naming the size at fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayoutError {
+    /// The size at fault.
+    pub size: LayoutSize,
+    /// What is wrong with it.
+    pub problem: LayoutProblem,
+}
+
+/// What a layout size splits, and how many of it there are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Splits {
+    /// All GPUs (nodes × GPUs per node).
+    Gpus(u32),
+    /// The attention heads.
+    Heads(u32),
+    /// The key/value heads.
+    KvHeads(u32),
+    /// The transformer layers (pipeline stages × virtual stages).
+    Layers(u32),
+    /// The sequence's tokens (in 2 × CP chunks).
+    Sequence(u32),
+}
+
+impl Splits {
+    /// How many there are.
+    pub const fn count(self) -> u32 {
+        match self {
+            Splits::Gpus(n)
+            | Splits::Heads(n)
+            | Splits::KvHeads(n)
+            | Splits::Layers(n)
+            | Splits::Sequence(n) => n,
+        }
+    }
+}
+
 /// The error of a layout size that does not divide what it splits: the key,
 /// what it splits, and the largest size up to `typed` that would divide it.
-fn not_dividing(field: Field, splits: Splits, typed: u32) -> InputError {
+fn not_dividing(size: LayoutSize, splits: Splits, typed: u32) -> LayoutError {
     let whole = splits.count();
     let largest = (1..=typed.max(1))
         .rev()
@@ -334,7 +442,7 @@ fn not_dividing(field: Field, splits: Splits, typed: u32) -> InputError {
             whole % d == 0 && (!matches!(splits, Splits::Sequence(_)) || whole % (2 * d) == 0)
         })
         .unwrap_or(1);
-    field.error(InputErrorKind::DoesNotDivide { splits, largest })
+    size.refused(LayoutProblem::DoesNotDivide { splits, largest })
 }
 
 /// One GPU's share of the parameters of one pipeline stage, exactly.
@@ -675,20 +783,26 @@ mod tests {
             last_layers: last,
             ..layout(1, pp, false)
         };
-        let kind = |l: Layout| l.validate(&a, 4096).map_err(|e| (e.field, e.kind));
+        let kind = |l: Layout| l.validate(&a, 4096).map_err(|e| (e.size, e.problem));
         assert_eq!(
             kind(uneven(4, Some(20), Some(12))),
-            Err((Field::PpLast, InputErrorKind::NoLayersLeft { layers: 32 }))
+            Err((
+                LayoutSize::PpLast,
+                LayoutProblem::NoLayersLeft { layers: 32 }
+            ))
         );
         assert_eq!(
             kind(uneven(4, Some(40), None)),
-            Err((Field::PpFirst, InputErrorKind::NoLayersLeft { layers: 32 }))
+            Err((
+                LayoutSize::PpFirst,
+                LayoutProblem::NoLayersLeft { layers: 32 }
+            ))
         );
         assert_eq!(
             kind(uneven(4, Some(7), None)),
             Err((
-                Field::PpFirst,
-                InputErrorKind::UnevenMiddle {
+                LayoutSize::PpFirst,
+                LayoutProblem::UnevenMiddle {
                     layers: 25,
                     stages: 3
                 }
@@ -697,8 +811,8 @@ mod tests {
         assert_eq!(
             kind(uneven(2, Some(10), Some(10))),
             Err((
-                Field::PpLast,
-                InputErrorKind::UnevenMiddle {
+                LayoutSize::PpLast,
+                LayoutProblem::UnevenMiddle {
                     layers: 12,
                     stages: 0
                 }
@@ -707,7 +821,7 @@ mod tests {
         assert_eq!(kind(uneven(2, Some(10), Some(22))), Ok(()));
         assert_eq!(
             kind(uneven(1, Some(32), None)),
-            Err((Field::PpFirst, InputErrorKind::NeedsPipeline))
+            Err((LayoutSize::PpFirst, LayoutProblem::NeedsPipeline))
         );
         let interleaved = Layout {
             vpp: 2,
@@ -716,8 +830,8 @@ mod tests {
         assert_eq!(
             kind(interleaved),
             Err((
-                Field::Vpp,
-                InputErrorKind::DoesNotDivide {
+                LayoutSize::Vpp,
+                LayoutProblem::DoesNotDivide {
                     splits: Splits::Layers(5),
                     largest: 1
                 }
@@ -729,12 +843,12 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn sizes_that_do_not_divide_say_what_would() {
         let a = arch("llama2-70b"); // 64 heads, 8 KV heads, 80 layers
-        let kind = |l: Layout, seq: u32| l.validate(&a, seq).map_err(|e| (e.field, e.kind));
+        let kind = |l: Layout, seq: u32| l.validate(&a, seq).map_err(|e| (e.size, e.problem));
         assert_eq!(
             kind(layout(16, 1, false), 4096),
             Err((
-                Field::Tp,
-                InputErrorKind::DoesNotDivide {
+                LayoutSize::Tp,
+                LayoutProblem::DoesNotDivide {
                     splits: Splits::KvHeads(8),
                     largest: 8
                 }
@@ -743,8 +857,8 @@ mod tests {
         assert_eq!(
             kind(layout(1, 3, false), 4096),
             Err((
-                Field::Pp,
-                InputErrorKind::DoesNotDivide {
+                LayoutSize::Pp,
+                LayoutProblem::DoesNotDivide {
                     splits: Splits::Layers(80),
                     largest: 2
                 }
@@ -757,8 +871,8 @@ mod tests {
         assert_eq!(
             kind(cp, 4096),
             Err((
-                Field::Cp,
-                InputErrorKind::DoesNotDivide {
+                LayoutSize::Cp,
+                LayoutProblem::DoesNotDivide {
                     splits: Splits::Sequence(4096),
                     largest: 2
                 }
@@ -766,11 +880,11 @@ mod tests {
         );
         assert_eq!(
             kind(layout(1, 1, true), 4096),
-            Err((Field::Sp, InputErrorKind::NeedsTensorParallel))
+            Err((LayoutSize::Sp, LayoutProblem::NeedsTensorParallel))
         );
         assert_eq!(
-            layout(4, 1, false).data_parallel(6).map_err(|e| e.field),
-            Err(Field::Tp)
+            layout(4, 1, false).data_parallel(6).map_err(|e| e.size),
+            Err(LayoutSize::Tp)
         );
         assert_eq!(layout(2, 2, false).data_parallel(16), Ok(4));
     }

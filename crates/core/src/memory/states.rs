@@ -18,9 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::input::{Field, InputError};
 use crate::memory::finetune::Adapters;
-use crate::memory::GradientPrecision;
+use crate::memory::{GradientPrecision, Refused};
 use crate::memory::{Optimizer, Precision, Strategy};
 use crate::units::{Bytes, ParamCount};
 
@@ -150,21 +149,25 @@ impl TrainingSetup {
     /// A setup of `params` parameters trained in `precision` with `optimizer`
     /// on `gpus` data-parallel GPUs.
     ///
-    /// Errors name the field: the parameter count must lie within
-    /// [`Field::Params`]' limits and the GPU count within [`Field::Gpus`]'.
+    /// Errors: a parameter count that is not positive and finite, no GPU.
     pub fn new(
         params: ParamCount,
         precision: Precision,
         optimizer: Optimizer,
         gpus: u32,
-    ) -> Result<Self, InputError> {
+    ) -> Result<Self, Refused> {
         Self::with_recipe(params, Recipe::lesson(precision, optimizer), gpus)
     }
 
     /// A setup of `params` parameters trained with `recipe` on `gpus` GPUs.
-    pub fn with_recipe(params: ParamCount, recipe: Recipe, gpus: u32) -> Result<Self, InputError> {
-        Field::Params.check(params.billions())?;
-        Field::Gpus.check(f64::from(gpus))?;
+    pub fn with_recipe(params: ParamCount, recipe: Recipe, gpus: u32) -> Result<Self, Refused> {
+        let billions = params.billions();
+        if !(billions.is_finite() && billions > 0.0) {
+            return Err(Refused::Params { billions });
+        }
+        if gpus == 0 {
+            return Err(Refused::Gpus);
+        }
         Ok(TrainingSetup {
             params,
             recipe,
@@ -340,9 +343,16 @@ pub struct MemoryBudget {
 impl MemoryBudget {
     /// A GPU of `gpu_memory` of which `reserved_fraction` (0 to 0.95) is held back
     /// for activations, buffers and the framework.
-    pub fn new(gpu_memory: Bytes, reserved_fraction: f64) -> Result<Self, InputError> {
-        Field::GpuMemory.check(gpu_memory.gb())?;
-        Field::Overhead.check(reserved_fraction)?;
+    pub fn new(gpu_memory: Bytes, reserved_fraction: f64) -> Result<Self, Refused> {
+        let gb = gpu_memory.gb();
+        if !(gb.is_finite() && gb > 0.0) {
+            return Err(Refused::GpuMemory { gb });
+        }
+        if !(0.0..1.0).contains(&reserved_fraction) {
+            return Err(Refused::Reserved {
+                fraction: reserved_fraction,
+            });
+        }
         Ok(MemoryBudget {
             gpu_memory,
             reserved_fraction,
@@ -352,17 +362,11 @@ impl MemoryBudget {
 
     /// This budget with `context` bytes more held back on each GPU (the CUDA
     /// context and the allocator's reserve, named apart from the reserved
-    /// fraction); an error on [`Field::Context`] if nothing would be left.
-    pub fn with_context(self, context: Bytes) -> Result<Self, InputError> {
+    /// fraction); [`Refused::Context`] if nothing would be left.
+    pub fn with_context(self, context: Bytes) -> Result<Self, Refused> {
         let room = self.gpu_memory * (1.0 - self.reserved_fraction);
         if context.get() >= room.get() {
-            let limits = crate::input::field::Limits {
-                min: 0.0,
-                max: room.gb(),
-            };
-            return Err(
-                Field::Context.error(crate::input::field::InputErrorKind::OutOfRange(limits))
-            );
+            return Err(Refused::Context { room });
         }
         Ok(MemoryBudget { context, ..self })
     }
@@ -549,21 +553,25 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn constructors_reject_values_outside_limits() {
+        use crate::input::{Field, InputError};
+        let field = |e: Refused| InputError::from(e).field;
         let err = TrainingSetup::new(ParamCount::new(0.0), Precision::Fp16, Optimizer::Adam, 8)
+            .map_err(field)
             .unwrap_err();
-        assert_eq!(err.field, Field::Params);
+        assert_eq!(err, Field::Params);
         let err = TrainingSetup::new(
             ParamCount::from_billions(7.0),
             Precision::Fp16,
             Optimizer::Adam,
             0,
         )
+        .map_err(field)
         .unwrap_err();
-        assert_eq!(err.field, Field::Gpus);
-        let err = MemoryBudget::new(Bytes::from_gb(f64::NAN), 0.2).unwrap_err();
-        assert_eq!(err.field, Field::GpuMemory);
-        let err = MemoryBudget::new(Bytes::from_gb(80.0), 1.0).unwrap_err();
-        assert_eq!(err.field, Field::Overhead);
+        assert_eq!(err, Field::Gpus);
+        let err = MemoryBudget::new(Bytes::from_gb(f64::NAN), 0.2).map_err(field);
+        assert_eq!(err, Err(Field::GpuMemory));
+        let err = MemoryBudget::new(Bytes::from_gb(80.0), 1.0).map_err(field);
+        assert_eq!(err, Err(Field::Overhead));
     }
 }
 

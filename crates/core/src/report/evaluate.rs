@@ -163,12 +163,8 @@ impl Config {
         }
         let zero_group = self.zero_group()?;
         // A run cannot achieve more than its GPU's peak.
-        let peak = self
-            .runtime
-            .speed
-            .tflops
-            .or(self.gpu.map(|g| g.tflops_16bit));
-        if let (Some(achieved), Some(peak)) = (self.runtime.speed.achieved_tflops, peak) {
+        let peak = self.speed.tflops.or(self.gpu.map(|g| g.tflops_16bit));
+        if let (Some(achieved), Some(peak)) = (self.speed.achieved_tflops, peak) {
             if achieved > peak {
                 let limits = crate::input::field::Limits {
                     min: 0.001,
@@ -253,7 +249,7 @@ impl Config {
             if zero_group % g != 0 {
                 let largest = (1..=g).rev().find(|d| zero_group % d == 0).unwrap_or(1);
                 return Err(Field::ShardGroup.error(InputErrorKind::DoesNotDivide {
-                    splits: crate::input::Splits::Gpus(zero_group),
+                    splits: crate::memory::parallel::Splits::Gpus(zero_group),
                     largest,
                 }));
             }
@@ -377,14 +373,14 @@ impl Config {
             return Err(key.error(InputErrorKind::FullTrainingOnly));
         }
         layout.validate(&model.architecture, model.seq_len)?;
-        layout.zero_group(world)
+        Ok(layout.zero_group(world)?)
     }
 
     /// The dense FP8 tensor peak in TFLOP/s beside a 16-bit peak of
     /// `tflops`: the GPU preset's, or twice a typed peak (the ratio of
     /// Hopper's, Ada's and Blackwell's datasheets).
     fn fp8_tflops(&self, tflops: f64) -> f64 {
-        match (self.runtime.speed.tflops, self.gpu) {
+        match (self.speed.tflops, self.gpu) {
             (None, Some(gpu)) if gpu.tflops_fp8 > 0.0 => gpu.tflops_fp8,
             _ => 2.0 * tflops,
         }
@@ -394,7 +390,7 @@ impl Config {
     /// (a custom GPU needs its peak; its links default to PCIe 4.0's 32 GB/s
     /// within a node and 12.5 GB/s between nodes).
     pub fn machine(&self) -> Option<crate::time::Machine> {
-        let speed = self.runtime.speed;
+        let speed = self.speed;
         let tflops = speed.tflops.or(self.gpu.map(|g| g.tflops_16bit))?;
         let (nvlink, network, pcie) = self.gpu.map_or((32.0, 12.5, 32.0), |g| {
             (g.nvlink_gb_per_s, g.network_gb_per_s, g.pcie_gb_per_s)
@@ -462,7 +458,7 @@ impl Config {
                 gradient_bytes,
                 weight_bytes,
                 offload_bytes_per_param: 0.0,
-                overlap_grad: self.runtime.speed.overlap_grad,
+                overlap_grad: self.speed.overlap_grad,
                 shard_gpus: setup.shard_gpus(),
                 trainable_fraction: setup
                     .adapters()
@@ -481,7 +477,6 @@ impl Config {
         let tokens_per_step =
             m * f64::from(model.micro_batch) * f64::from(dp) * f64::from(model.seq_len);
         report.training = self
-            .runtime
             .speed
             .tokens_billions
             .zip(report.highlighted().time)
@@ -491,7 +486,7 @@ impl Config {
                     tokens_per_step,
                     time.step_seconds,
                     f64::from(report.gpus()),
-                    self.runtime.speed.price_per_gpu_hour,
+                    self.speed.price_per_gpu_hour,
                 )
             });
     }
@@ -590,9 +585,12 @@ impl Config {
     /// The per-GPU memory budget, or the first error among memory and overhead.
     pub fn budget(&self) -> Result<MemoryBudget, InputError> {
         Field::GpuMemory.check(self.gpu_mem_gb)?;
+        Field::Overhead.check(self.overhead)?;
         Field::Context.check(self.runtime.context_gb)?;
-        MemoryBudget::new(Bytes::from_gb(self.gpu_mem_gb), self.overhead)?
-            .with_context(Bytes::from_gb(self.runtime.context_gb))
+        Ok(
+            MemoryBudget::new(Bytes::from_gb(self.gpu_mem_gb), self.overhead)?
+                .with_context(Bytes::from_gb(self.runtime.context_gb))?,
+        )
     }
 
     /// Every figure for this configuration, or every input error, each naming its field.
@@ -609,7 +607,10 @@ impl Config {
                 let layout = self.runtime.layout;
                 report.accumulation_steps = self.global_batch.map(|global| {
                     let micro = self.model.map_or(1, |m| m.micro_batch);
-                    accumulation_steps(global, micro, data_parallel).and_then(|m| {
+                    Field::GlobalBatch.check(f64::from(global))?;
+                    Field::MicroBatch.check(f64::from(micro))?;
+                    let steps = accumulation_steps(global, micro, data_parallel);
+                    steps.map_err(InputError::from).and_then(|m| {
                         match layout.vpp > 1 && m % layout.pp != 0 {
                             true => Err(Field::GlobalBatch.error(InputErrorKind::NotPerStage {
                                 microbatches: m,

@@ -5,7 +5,6 @@
 mod derivation;
 pub mod evaluate;
 pub mod export;
-pub mod json;
 mod place;
 pub mod table;
 

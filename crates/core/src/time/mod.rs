@@ -714,7 +714,7 @@ mod tests {
             time.mfu
         );
         let over = decode(&query.replace("achieved=140", "achieved=400"));
-        assert_eq!(over.config.runtime.speed.achieved_tflops, None);
+        assert_eq!(over.config.speed.achieved_tflops, None);
         assert!(
             over.problems.iter().any(|p| p.key == "achieved"),
             "{:?}",

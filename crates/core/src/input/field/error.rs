@@ -2,6 +2,9 @@
 //! [`InputErrorKind`].
 
 use super::*;
+pub use crate::memory::parallel::Splits;
+use crate::memory::parallel::{LayoutError, LayoutProblem, LayoutSize};
+use crate::memory::Refused;
 
 /// What is wrong with an input.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -95,34 +98,6 @@ pub enum InputErrorKind {
     },
 }
 
-/// What a layout size splits, and how many of it there are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Splits {
-    /// All GPUs (nodes × GPUs per node).
-    Gpus(u32),
-    /// The attention heads.
-    Heads(u32),
-    /// The key/value heads.
-    KvHeads(u32),
-    /// The transformer layers (pipeline stages × virtual stages).
-    Layers(u32),
-    /// The sequence's tokens (in 2 × CP chunks).
-    Sequence(u32),
-}
-
-impl Splits {
-    /// How many there are.
-    pub const fn count(self) -> u32 {
-        match self {
-            Splits::Gpus(n)
-            | Splits::Heads(n)
-            | Splits::KvHeads(n)
-            | Splits::Layers(n)
-            | Splits::Sequence(n) => n,
-        }
-    }
-}
-
 /// A typed error that names the field it is about.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InputError {
@@ -138,6 +113,61 @@ impl fmt::Display for InputError {
     /// (`vram_view::text::error_words`), the one wording of each error.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {:?}", self.field.key(), self.kind)
+    }
+}
+
+/// The field of a layout's size at fault, and its problem as an input's.
+impl From<LayoutError> for InputError {
+    fn from(error: LayoutError) -> Self {
+        let field = match error.size {
+            LayoutSize::Tp => Field::Tp,
+            LayoutSize::Pp => Field::Pp,
+            LayoutSize::Vpp => Field::Vpp,
+            LayoutSize::Cp => Field::Cp,
+            LayoutSize::Sp => Field::Sp,
+            LayoutSize::PpFirst => Field::PpFirst,
+            LayoutSize::PpLast => Field::PpLast,
+        };
+        field.error(match error.problem {
+            LayoutProblem::DoesNotDivide { splits, largest } => {
+                InputErrorKind::DoesNotDivide { splits, largest }
+            }
+            LayoutProblem::NeedsPipeline => InputErrorKind::NeedsPipeline,
+            LayoutProblem::NeedsTensorParallel => InputErrorKind::NeedsTensorParallel,
+            LayoutProblem::NoLayersLeft { layers } => InputErrorKind::NoLayersLeft { layers },
+            LayoutProblem::UnevenMiddle { layers, stages } => {
+                InputErrorKind::UnevenMiddle { layers, stages }
+            }
+        })
+    }
+}
+
+/// The field of an argument a memory formula refused, and what its
+/// declaration says is wrong with the value.
+impl From<Refused> for InputError {
+    fn from(refused: Refused) -> Self {
+        // Each field's limits lie within its formula's domain, so the field's
+        // own check refuses what the formula refused; the fallback is for
+        // totality only.
+        let checked = |field: Field, value: f64| {
+            field
+                .check(value)
+                .err()
+                .unwrap_or(field.error(InputErrorKind::NotFinite))
+        };
+        match refused {
+            Refused::Params { billions } => checked(Field::Params, billions),
+            Refused::Gpus => checked(Field::Gpus, 0.0),
+            Refused::GpuMemory { gb } => checked(Field::GpuMemory, gb),
+            Refused::Reserved { fraction } => checked(Field::Overhead, fraction),
+            Refused::Context { room } => Field::Context.error(InputErrorKind::OutOfRange(Limits {
+                min: 0.0,
+                max: room.gb(),
+            })),
+            Refused::GlobalBatch => checked(Field::GlobalBatch, 0.0),
+            Refused::MicroBatch => checked(Field::MicroBatch, 0.0),
+            Refused::NotDivisible => Field::GlobalBatch.error(InputErrorKind::NotDivisible),
+        }
     }
 }
 

@@ -27,6 +27,7 @@ pub use value::*;
 
 use core::fmt;
 
+use crate::config::parts::{Part, Parts};
 use crate::config::{Config, ModelSpec};
 use crate::decimal::shortest_decimal;
 use crate::format::{Lang, MemoryUnit, Theme};
@@ -34,7 +35,6 @@ use crate::frameworks::deepspeed::Offload;
 use crate::frameworks::hf::{Attention, Framework};
 use crate::frameworks::runtime::{Accounting, OffloadDevice, Sharding};
 use crate::gpu::gpu_preset;
-use crate::input::view::{Part, Parts};
 use crate::memory::activations::{Recompute, RecomputeMethod};
 use crate::memory::finetune::{AdapterDtype, Method, Quant, Targets};
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
@@ -821,8 +821,8 @@ fields! {
     Mfu => Declaration {
         key: "mfu",
         value: number(Unit::FractionOfPeak, 0.01, 1.0),
-        read: |c| shortest_decimal(c.runtime.speed.mfu),
-        write: |c, f, t| set(&mut c.runtime.speed.mfu, f.parse_number(t)),
+        read: |c| shortest_decimal(c.speed.mfu),
+        write: |c, f, t| set(&mut c.speed.mfu, f.parse_number(t)),
         ..BASE
     },
     /// The GPU's dense 16-bit tensor peak, in TFLOP/s (10^12 per second).
@@ -830,8 +830,8 @@ fields! {
         key: "tflops",
         value: number(Unit::Tflops, 0.001, 1e6),
         optional: true,
-        read: |c| optional_text(c.runtime.speed.tflops),
-        write: |c, f, t| set(&mut c.runtime.speed.tflops, f.parse_number(t).map(Some)),
+        read: |c| optional_text(c.speed.tflops),
+        write: |c, f, t| set(&mut c.speed.tflops, f.parse_number(t).map(Some)),
         ..BASE
     },
     /// Bandwidth per GPU within a node (NVLink), in GB/s of 10^9 bytes, each way.
@@ -839,8 +839,8 @@ fields! {
         key: "nvlink",
         value: number(Unit::GbPerSecond, 0.001, 1e6),
         optional: true,
-        read: |c| optional_text(c.runtime.speed.nvlink_gb_per_s),
-        write: |c, f, t| set(&mut c.runtime.speed.nvlink_gb_per_s, f.parse_number(t).map(Some)),
+        read: |c| optional_text(c.speed.nvlink_gb_per_s),
+        write: |c, f, t| set(&mut c.speed.nvlink_gb_per_s, f.parse_number(t).map(Some)),
         ..BASE
     },
     /// Bandwidth per GPU between nodes (the network), in GB/s of 10^9 bytes.
@@ -848,9 +848,9 @@ fields! {
         key: "net",
         value: number(Unit::GbPerSecond, 0.001, 1e6),
         optional: true,
-        read: |c| optional_text(c.runtime.speed.network_gb_per_s),
+        read: |c| optional_text(c.speed.network_gb_per_s),
         write: |c, f, t| {
-            set(&mut c.runtime.speed.network_gb_per_s, f.parse_number(t).map(Some))
+            set(&mut c.speed.network_gb_per_s, f.parse_number(t).map(Some))
         },
         ..BASE
     },
@@ -859,8 +859,8 @@ fields! {
         key: "tokens",
         value: number(Unit::BillionsOfTokens, 0.000_001, 1e6),
         optional: true,
-        read: |c| optional_text(c.runtime.speed.tokens_billions),
-        write: |c, f, t| set(&mut c.runtime.speed.tokens_billions, f.parse_number(t).map(Some)),
+        read: |c| optional_text(c.speed.tokens_billions),
+        write: |c, f, t| set(&mut c.speed.tokens_billions, f.parse_number(t).map(Some)),
         ..BASE
     },
     /// Price of one GPU-hour, in the user's currency.
@@ -868,9 +868,9 @@ fields! {
         key: "price",
         value: number(Unit::PerGpuHour, 0.0, 1e6),
         optional: true,
-        read: |c| optional_text(c.runtime.speed.price_per_gpu_hour),
+        read: |c| optional_text(c.speed.price_per_gpu_hour),
         write: |c, f, t| {
-            set(&mut c.runtime.speed.price_per_gpu_hour, f.parse_number(t).map(Some))
+            set(&mut c.speed.price_per_gpu_hour, f.parse_number(t).map(Some))
         },
         ..BASE
     },
@@ -907,8 +907,8 @@ fields! {
     OverlapGrad => Declaration {
         key: "overlap_grad",
         value: FLAG,
-        read: |c| flag_text(c.runtime.speed.overlap_grad),
-        write: |c, f, t| set(&mut c.runtime.speed.overlap_grad, parse_flag(f, t)),
+        read: |c| flag_text(c.speed.overlap_grad),
+        write: |c, f, t| set(&mut c.speed.overlap_grad, parse_flag(f, t)),
         ..BASE
     },
     /// The throughput a paper or a log reports, TFLOP/s per GPU of the FLOPs
@@ -918,8 +918,8 @@ fields! {
         key: "achieved",
         value: number(Unit::Tflops, 0.001, 1e6),
         optional: true,
-        read: |c| optional_text(c.runtime.speed.achieved_tflops),
-        write: |c, f, t| set(&mut c.runtime.speed.achieved_tflops, f.parse_number(t).map(Some)),
+        read: |c| optional_text(c.speed.achieved_tflops),
+        write: |c, f, t| set(&mut c.speed.achieved_tflops, f.parse_number(t).map(Some)),
         ..BASE
     },
     /// How full recomputation groups each model chunk's layers (Megatron-LM's

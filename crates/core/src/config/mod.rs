@@ -1,18 +1,21 @@
 //! A whole configuration as the page, the shared link and the CLI hold it:
 //! every input, in the units the user types them in. What it computes is in
-//! [`crate::report`].
+//! [`crate::report`]; [`parts`] which parts of the page a link shows.
+
+pub mod parts;
 
 use crate::format::{Lang, MemoryUnit, Theme};
 use crate::frameworks::hf::{Attention, Framework};
 use crate::frameworks::runtime::Runtime;
 use crate::gpu::GpuPreset;
-use crate::input::view::Parts;
 use crate::memory::activations::{ActivationSetup, Checkpointing, Recompute};
 use crate::memory::finetune::FineTuning;
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
 use crate::model::architecture::Architecture;
 use crate::model::presets::ModelPreset;
+use crate::time::Speed;
 use crate::units::ParamCount;
+use parts::Parts;
 
 /// A model given by its architecture, and how a step runs: what activations need.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -178,6 +181,8 @@ pub struct Config {
     pub controls: bool,
     /// Accounting, offload, nodes, buffers and bandwidth; `gpus` is then per node.
     pub runtime: Runtime,
+    /// What the step's time assumes: throughput, links, tokens and price.
+    pub speed: Speed,
     /// What is trained: every parameter, or LoRA/QLoRA adapters on a frozen base.
     pub fine_tuning: FineTuning,
     /// Whether the mixed precision runs under autocast (`amp`): fp32 weights
@@ -206,6 +211,7 @@ impl Default for Config {
             show: Parts::ALL,
             controls: true,
             runtime: Runtime::default(),
+            speed: Speed::DEFAULT,
             fine_tuning: FineTuning::default(),
             amp: false,
         }
