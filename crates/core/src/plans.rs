@@ -641,7 +641,7 @@ impl Search<'_> {
                             gradient_bytes: self.whole.gradient_bytes_per_param(),
                             weight_bytes: self.whole.gathered_weight_bytes(),
                             offload_bytes_per_param: 0.0,
-                            overlap_grad: self.config.speed.overlap_grad,
+                            speed: self.config.speed,
                             trainable_fraction: 1.0,
                             shard_gpus: self.whole.shard_of(group),
                         };

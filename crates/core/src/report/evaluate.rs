@@ -458,7 +458,7 @@ impl Config {
                 gradient_bytes,
                 weight_bytes,
                 offload_bytes_per_param: 0.0,
-                overlap_grad: self.speed.overlap_grad,
+                speed: self.speed,
                 shard_gpus: setup.shard_gpus(),
                 trainable_fraction: setup
                     .adapters()

@@ -263,9 +263,9 @@ pub struct StepWork<'a> {
     pub weight_bytes: f64,
     /// Bytes per parameter moved over PCIe each step by offload (0 without).
     pub offload_bytes_per_param: f64,
-    /// Whether the gradient reduction overlaps the backward pass it follows
-    /// ([`Speed::overlap_grad`]).
-    pub overlap_grad: bool,
+    /// The step's settings as typed: [`Speed::overlap_grad`] and the switches
+    /// a later step-time field adds, read by the formula they change.
+    pub speed: Speed,
     /// The share of the parameters trained: 1 in full training, the adapters'
     /// share with LoRA or QLoRA, whose frozen base has no gradients to reduce.
     pub trainable_fraction: f64,
@@ -512,7 +512,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         Strategy::Ddp | Strategy::Zero1 => 1.0,
         Strategy::Zero2 | Strategy::Zero3 => m,
     };
-    let overlapped = work.overlap_grad || work.strategy == Strategy::Zero3;
+    let overlapped = work.speed.overlap_grad || work.strategy == Strategy::Zero3;
     let behind_backward = match overlapped {
         true => reductions * compute * 2.0 / 3.0 / m,
         false => 0.0,
@@ -747,7 +747,7 @@ mod tests {
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
-            overlap_grad: false,
+            speed: Speed::DEFAULT,
             trainable_fraction: 1.0,
             shard_gpus: 0,
         };
@@ -787,7 +787,10 @@ mod tests {
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: offload,
-            overlap_grad,
+            speed: Speed {
+                overlap_grad,
+                ..Speed::DEFAULT
+            },
             trainable_fraction: 1.0,
             shard_gpus: 0,
         };
@@ -850,7 +853,7 @@ mod tests {
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
-            overlap_grad: false,
+            speed: Speed::DEFAULT,
             trainable_fraction: 1.0,
             shard_gpus: 0,
         };
@@ -900,7 +903,7 @@ mod tests {
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
-            overlap_grad: false,
+            speed: Speed::DEFAULT,
             trainable_fraction: 1.0,
         };
         let message = 4096.0 * f64::from(arch.hidden) * 2.0;
@@ -945,7 +948,7 @@ mod tests {
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
-            overlap_grad: false,
+            speed: Speed::DEFAULT,
             trainable_fraction: 1.0,
             shard_gpus: 0,
         };
@@ -1004,7 +1007,7 @@ mod tests {
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
-            overlap_grad: false,
+            speed: Speed::DEFAULT,
             trainable_fraction: 1.0,
             shard_gpus: 0,
         };
@@ -1051,7 +1054,10 @@ mod tests {
             gradient_bytes: 2.0,
             weight_bytes: 2.0,
             offload_bytes_per_param: 0.0,
-            overlap_grad,
+            speed: Speed {
+                overlap_grad,
+                ..Speed::DEFAULT
+            },
             trainable_fraction: 1.0,
             shard_gpus: 0,
         };
