@@ -11,6 +11,7 @@ use leptos::task::spawn_local;
 use vram_core::config::ModelSpec;
 use vram_core::decimal::shortest_decimal;
 use vram_core::frameworks::runtime::BANDWIDTH_PRESETS;
+use vram_core::input::field::Section;
 use vram_core::input::link::{self, LinkProblem};
 use vram_core::{Config, Field, Part, Report};
 
@@ -24,7 +25,6 @@ use vram_view::text::{self, Text};
 
 use crate::lazy;
 use crate::page;
-use crate::sections;
 
 /// The lesson's Q6 as one-click scenarios: 13B, 33B and 70B on 8 GPUs of
 /// 80 GB. Each first asks the lesson's question exactly (the size only, BF16
@@ -138,7 +138,8 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     let section = move |fields: &[Field]| controls(fields, form, errors, t);
     // What a fold holds that the link carries (set away from its default), in
     // words: nothing set inside a closed fold is invisible.
-    let set_in = move |fields: &'static [Field]| {
+    let set_in = move |section: Section| {
+        let fields = section.fields();
         move || {
             query.with(|q| {
                 let set = fields
@@ -181,7 +182,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
             })}
             <fieldset class="group">
                 <legend>{t.group_model}</legend>
-                {section(&sections::MODEL)}
+                {section(&Section::Model.fields())}
                 {editable.then(|| view! { <PasteConfig config=config form=form t=t /> })}
                 <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
                     {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
@@ -189,37 +190,37 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                 </p>
                 <fieldset class="architecture" hidden=move || !with_model.get()>
                     <legend>{t.architecture}</legend>
-                    {section(&sections::ARCHITECTURE)}
+                    {section(&Section::Architecture.fields())}
                     <details class="experts" data-testid="experts-details" open=initial.model.is_some_and(|m| m.architecture != m.dense().architecture)>
-                        <summary>{t.moe_details} <span class="set">{set_in(&sections::BEYOND_LLAMA)}</span></summary>
-                        {section(&sections::BEYOND_LLAMA)}
+                        <summary>{t.moe_details} <span class="set">{set_in(Section::BeyondLlama)}</span></summary>
+                        {section(&Section::BeyondLlama.fields())}
                     </details>
                 </fieldset>
             </fieldset>
             <fieldset class="group">
                 <legend>{t.group_hardware}</legend>
-                {section(&sections::GPU)}
+                {section(&Section::Gpu.fields())}
                 <p class="hint" data-testid="gpu-capacity" data-value=move || shortest_decimal(config.read().gpu_mem_gb)>{move || gpu_capacity(&config.get())}</p>
-                {section(&sections::CLUSTER)}
+                {section(&Section::Cluster.fields())}
             </fieldset>
             <fieldset class="group">
                 <legend>{t.group_training}</legend>
-                {section(&sections::RECIPE)}
+                {section(&Section::Recipe.fields())}
                 <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
-                {section(&sections::FINE_TUNING)}
-                {section(&sections::STEP)}
+                {section(&Section::FineTuning.fields())}
+                {section(&Section::Step.fields())}
             </fieldset>
             <fieldset class="group">
                 <legend>{t.parallel_heading}</legend>
-                {section(&sections::PARALLEL)}
+                {section(&Section::Parallel.fields())}
                 <details class="fold" data-testid="speed-details" open=initial.speed != Default::default()>
-                    <summary>{t.speed_heading} <span class="set">{set_in(&sections::SPEED)}</span></summary>
-                    {section(&sections::SPEED)}
+                    <summary>{t.speed_heading} <span class="set">{set_in(Section::Speed)}</span></summary>
+                    {section(&Section::Speed.fields())}
                 </details>
             </fieldset>
             <details class="fold" data-testid="framework-details">
-                <summary>{t.runtime} <span class="set">{set_in(&sections::FRAMEWORK)}</span></summary>
-                {section(&sections::FRAMEWORK)}
+                <summary>{t.runtime} <span class="set">{set_in(Section::Framework)}</span></summary>
+                {section(&Section::Framework.fields())}
                 <datalist id="bw-presets">
                     {BANDWIDTH_PRESETS.map(|p| view! { <option value=shortest_decimal(p.gb_per_s)>{p.name}</option> })}
                 </datalist>
@@ -255,7 +256,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     view! {
         <main class="calculator">
             <header class="masthead">
-                {shows(Part::Form).then(|| view! { <div class="prefs">{section(&sections::DISPLAY)}</div> })}
+                {shows(Part::Form).then(|| view! { <div class="prefs">{section(&Section::Display.fields())}</div> })}
                 <h1>{t.title}</h1>
                 // The course's Chinese name under the English title; a Chinese page has no second title.
                 <p class="title-alt" lang=t.subtitle_lang hidden=t.subtitle.is_empty()>{t.subtitle}</p>
@@ -336,6 +337,24 @@ fn model_note(t: &Text, config: &Config) -> String {
     }
 }
 
+/// What a read-only figure's caption names after the parameter count (then
+/// the gradients' format and DeepSpeed's settings where they differ from
+/// their defaults): the step, the GPUs and the recipe, not the architecture's
+/// shape (the count and the model's name say it).
+const CAPTION: [Field; 11] = [
+    Field::Seq,
+    Field::MicroBatch,
+    Field::Recompute,
+    Field::Flash,
+    Field::Gpus,
+    Field::Gpu,
+    Field::GpuMemory,
+    Field::Overhead,
+    Field::Precision,
+    Field::Optimizer,
+    Field::GlobalBatch,
+];
+
 /// A read-only figure's configuration in words: each field the form would
 /// show, as the form shows it, after the exact parameter count
 /// (`13,015,864,320 parameters (Llama 2 13B) · Sequence length 2048 tokens · …`).
@@ -351,11 +370,12 @@ fn caption(t: &Text, config: &Config) -> String {
         model_note(t, config)
     );
     let changed = |field: &Field| text_of(&default, *field) != text(*field);
-    let if_changed = sections::FINE_TUNING
+    let if_changed = Section::FineTuning
+        .fields()
         .into_iter()
         .chain([Field::GradAcc, Field::Dropout, Field::Context, Field::Nodes])
-        .chain(sections::FRAMEWORK);
-    let fields = sections::CAPTION
+        .chain(Section::Framework.fields());
+    let fields = CAPTION
         .into_iter()
         .chain(if_changed.filter(changed))
         .filter(|&field| is_enabled(field, text) && !text(field).is_empty())

@@ -192,7 +192,7 @@ fn choice_field(
     // (the client mounts every option); the header's lists are as wide as their longest.
     let shown_natively = |key: &str| {
         !PRERENDERING
-            || crate::sections::DISPLAY.contains(&field)
+            || field.place().section == vram_core::input::field::Section::Display
             || *chosen.read_untracked() == key
     };
     let options = options(field)

@@ -14,7 +14,6 @@ mod lazy;
 mod page;
 pub mod plans;
 mod results;
-mod sections;
 mod share;
 
 pub mod timing;

@@ -44,7 +44,7 @@ use crate::model::presets::model_preset;
 /// Declares `Field`, `Field::ALL` and every field's [`Declaration`] from one
 /// list, so that nothing about a field is written twice.
 macro_rules! fields {
-    ($($(#[doc = $doc:literal])* $name:ident => $declaration:expr,)*) => {
+    ($($(#[doc = $doc:literal])* $name:ident in $section:ident($rank:literal) => $declaration:expr,)*) => {
         /// An input that the user sets, by a form control, a link key or a CLI option.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Field { $($(#[doc = $doc])* $name,)* }
@@ -60,6 +60,12 @@ macro_rules! fields {
             fn doc_lines(self) -> &'static str {
                 match self { $(Field::$name => concat!($($doc, "\n"),*),)* }
             }
+
+            /// Where the page's form shows the field: its section, and its
+            /// rank there (lower first), written beside its name in the table.
+            pub const fn place(self) -> Place {
+                match self { $(Field::$name => Place { section: Section::$section, rank: $rank },)* }
+            }
         }
 
         /// Every field's declaration, at its index.
@@ -71,7 +77,7 @@ fields! {
     // The lesson's inputs, in every link.
 
     /// Model size, in billions of parameters.
-    Params => Declaration {
+    Params in Model(20) => Declaration {
         key: "params",
         value: number(Unit::BillionsOfParams, 0.001, 1e6),
         scope: Scope::WithoutModel,
@@ -81,7 +87,7 @@ fields! {
         ..BASE
     },
     /// Number of GPUs per node.
-    Gpus => Declaration {
+    Gpus in Cluster(10) => Declaration {
         key: "gpus",
         value: count(Unit::Gpus, 1.0, 1_048_576.0),
         written: Written::Always,
@@ -90,7 +96,7 @@ fields! {
         ..BASE
     },
     /// Memory per GPU, in GB (10^9 bytes).
-    GpuMemory => Declaration {
+    GpuMemory in Gpu(20) => Declaration {
         key: "gpu_mem",
         value: number(Unit::Gb, 0.1, 1e4),
         written: Written::Always,
@@ -115,7 +121,7 @@ fields! {
         ..BASE
     },
     /// Precision of weights and gradients.
-    Precision => Declaration {
+    Precision in Recipe(10) => Declaration {
         key: "dtype",
         value: Value::Choice(&["fp32", "fp16", "bf16", "fp32-pure", "bf16-pure", "fp8", "fp8-params"]),
         written: Written::Always,
@@ -124,7 +130,7 @@ fields! {
         ..BASE
     },
     /// Format gradients are accumulated in.
-    GradAcc => Declaration {
+    GradAcc in Step(10) => Declaration {
         needs: Some(chosen_gradients),
         key: "grad_acc",
         value: Value::Choice(&["model", "fp32"]),
@@ -137,7 +143,7 @@ fields! {
         ..BASE
     },
     /// Optimizer.
-    Optimizer => Declaration {
+    Optimizer in Recipe(30) => Declaration {
         key: "opt",
         value: Value::Choice(&["adam", "sgd", "sgd-momentum", "adam8bit", "adafactor", "lion"]),
         written: Written::Always,
@@ -146,7 +152,7 @@ fields! {
         ..BASE
     },
     /// Fraction of each GPU's memory held back for activations, buffers and the framework.
-    Overhead => Declaration {
+    Overhead in Cluster(50) => Declaration {
         key: "overhead",
         // 10^-9 is 80 bytes of 80 GB: finer fractions mean nothing in memory,
         // and every accepted fraction reads back from its shortest decimal.
@@ -158,7 +164,7 @@ fields! {
         ..BASE
     },
     /// Strategy shown highlighted.
-    Stage => Declaration {
+    Stage in Parallel(10) => Declaration {
         key: "stage",
         value: Value::Choice(&["ddp", "1", "2", "3"]),
         written: Written::Always,
@@ -170,7 +176,7 @@ fields! {
     // Presets, written when chosen.
 
     /// GPU preset.
-    Gpu => Declaration {
+    Gpu in Gpu(10) => Declaration {
         key: "gpu",
         optional: true,
         written: Written::WhenSet,
@@ -184,7 +190,7 @@ fields! {
         ..BASE
     },
     /// Model preset, or none for a bare size.
-    Model => Declaration {
+    Model in Model(10) => Declaration {
         key: "model",
         optional: true,
         written: Written::WithModel,
@@ -204,49 +210,49 @@ fields! {
     // A model's architecture (filled by its preset) and its step.
 
     /// Transformer layers.
-    Layers => architecture(
+    Layers in Architecture(10) => architecture(
         "layers", count(Unit::Count, 1.0, 10_000.0),
         |c| model_count(c, |m| m.architecture.layers),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.layers),
     ),
     /// Hidden size.
-    Hidden => architecture(
+    Hidden in Architecture(20) => architecture(
         "hidden", count(Unit::Features, 1.0, 1_048_576.0),
         |c| model_count(c, |m| m.architecture.hidden),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.hidden),
     ),
     /// FFN (intermediate) size.
-    Ffn => architecture(
+    Ffn in Architecture(30) => architecture(
         "ffn", count(Unit::Features, 1.0, 16_777_216.0),
         |c| model_count(c, |m| m.architecture.ffn),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.ffn),
     ),
     /// Attention heads.
-    Heads => architecture(
+    Heads in Architecture(40) => architecture(
         "heads", count(Unit::Count, 1.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.heads),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.heads),
     ),
     /// Key/value heads.
-    KvHeads => architecture(
+    KvHeads in Architecture(50) => architecture(
         "kv_heads", count(Unit::Count, 1.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.kv_heads),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.kv_heads),
     ),
     /// Vocabulary size.
-    Vocab => architecture(
+    Vocab in Architecture(60) => architecture(
         "vocab", count(Unit::Tokens, 1.0, 16_777_216.0),
         |c| model_count(c, |m| m.architecture.vocab),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.vocab),
     ),
     /// Whether the output head is tied to the embedding.
-    Tied => architecture(
+    Tied in Architecture(80) => architecture(
         "tied", FLAG,
         |c| model_flag(c, |m| m.architecture.tied_embeddings),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.tied_embeddings),
     ),
     /// MLP kind.
-    Mlp => architecture(
+    Mlp in Architecture(70) => architecture(
         "mlp", Value::Choice(&["swiglu", "gelu"]),
         |c| model_text(c, |m| m.architecture.mlp.key().to_string()),
         |c, f, t| {
@@ -255,19 +261,19 @@ fields! {
         },
     ),
     /// Sequence length, in tokens.
-    Seq => step(
+    Seq in Step(20) => step(
         "seq", count(Unit::Tokens, 1.0, 1e7),
         |c| model_count(c, |m| m.seq_len),
         |c, f, t| edit_count(c, f, t, |m| &mut m.seq_len),
     ),
     /// Micro-batch per GPU, in samples.
-    MicroBatch => step(
+    MicroBatch in Step(30) => step(
         "mbs", count(Unit::Sequences, 1.0, 16_777_216.0),
         |c| model_count(c, |m| m.micro_batch),
         |c, f, t| edit_count(c, f, t, |m| &mut m.micro_batch),
     ),
     /// Activation recomputation.
-    Recompute => step(
+    Recompute in Step(50) => step(
         "recompute", Value::Choice(&["none", "selective", "full"]),
         |c| model_text(c, |m| m.recompute.key().to_string()),
         |c, f, t| {
@@ -276,7 +282,7 @@ fields! {
         },
     ),
     /// FlashAttention.
-    Flash => step(
+    Flash in Step(80) => step(
         "flash", FLAG,
         |c| model_flag(c, |m| m.flash_attention),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.flash_attention),
@@ -285,7 +291,7 @@ fields! {
     // How the step is accounted, written where it differs from a dense model's default.
 
     /// The attention and hidden dropout probability.
-    Dropout => Declaration {
+    Dropout in Step(90) => Declaration {
         written: Written::WhenNotDense,
         ..step(
             "dropout", number(Unit::Probability, 0.0, 0.95),
@@ -297,7 +303,7 @@ fields! {
         )
     },
     /// Whose activation accounting: Megatron-LM's (Korthikanti) or Hugging Face's.
-    Framework => Declaration {
+    Framework in Framework(20) => Declaration {
         written: Written::WhenNotDense,
         ..step(
             "framework", Value::Choice(&["megatron", "hf"]),
@@ -309,7 +315,7 @@ fields! {
         )
     },
     /// transformers' attention implementation.
-    Attention => Declaration {
+    Attention in Framework(30) => Declaration {
         written: Written::WhenNotDense,
         optional: true,
         ..step(
@@ -326,13 +332,13 @@ fields! {
     // The architecture beyond Llama's: written where not a dense model's default.
 
     /// Width of one attention head, when not hidden ÷ heads (0: hidden ÷ heads).
-    HeadDim => beyond_dense(
+    HeadDim in BeyondLlama(10) => beyond_dense(
         "head_dim", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.head_dim),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.head_dim),
     ),
     /// The norms on q and k: none, a head's width (Qwen3), full width (OLMo 2).
-    QkNorm => beyond_dense(
+    QkNorm in BeyondLlama(20) => beyond_dense(
         "qk_norm", Value::Choice(&["0", "1", "full"]),
         |c| model_text(c, |m| m.architecture.qk_norm.key().to_string()),
         |c, f, t| {
@@ -341,13 +347,13 @@ fields! {
         },
     ),
     /// Routed experts per MoE layer (0: a dense model).
-    Experts => beyond_dense(
+    Experts in BeyondLlama(100) => beyond_dense(
         "experts", count(Unit::Count, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.moe.experts),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.moe.experts),
     ),
     /// Routed experts each token goes to.
-    TopK => Declaration {
+    TopK in BeyondLlama(110) => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
         "top_k", count(Unit::Count, 0.0, 65_536.0),
@@ -356,7 +362,7 @@ fields! {
     )
     },
     /// Width of a routed expert's MLP.
-    ExpertFfn => Declaration {
+    ExpertFfn in BeyondLlama(120) => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
         "expert_ffn", count(Unit::Features, 0.0, 16_777_216.0),
@@ -365,7 +371,7 @@ fields! {
     )
     },
     /// Shared experts every token goes through.
-    SharedExperts => Declaration {
+    SharedExperts in BeyondLlama(130) => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
         "shared_experts", count(Unit::Count, 0.0, 65_536.0),
@@ -374,7 +380,7 @@ fields! {
     )
     },
     /// Width of each shared expert's MLP.
-    SharedFfn => Declaration {
+    SharedFfn in BeyondLlama(140) => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
         "shared_ffn", count(Unit::Features, 0.0, 16_777_216.0),
@@ -383,7 +389,7 @@ fields! {
     )
     },
     /// Whether the shared expert has Qwen2-MoE's gate.
-    SharedGate => Declaration {
+    SharedGate in BeyondLlama(150) => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
         "shared_gate", FLAG,
@@ -392,7 +398,7 @@ fields! {
     )
     },
     /// Leading layers with a dense MLP (DeepSeek's `first_k_dense_replace`).
-    DenseLayers => Declaration {
+    DenseLayers in BeyondLlama(170) => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
         "dense_layers", count(Unit::Count, 0.0, 10_000.0),
@@ -401,7 +407,7 @@ fields! {
     )
     },
     /// Latent attention's query rank (`q_lora_rank`; 0: direct queries).
-    QRank => Declaration {
+    QRank in BeyondLlama(190) => Declaration {
         needs: Some(with_latent_attention),
         ..beyond_dense(
         "q_rank", count(Unit::Features, 0.0, 65_536.0),
@@ -410,13 +416,13 @@ fields! {
     )
     },
     /// Latent attention's key/value rank (`kv_lora_rank`; 0: no latent attention).
-    KvRank => beyond_dense(
+    KvRank in BeyondLlama(200) => beyond_dense(
         "kv_rank", count(Unit::Features, 0.0, 65_536.0),
         |c| model_count(c, |m| m.architecture.mla.kv_rank),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mla.kv_rank),
     ),
     /// Latent attention's rotary part of each query and key head.
-    RopeDim => Declaration {
+    RopeDim in BeyondLlama(210) => Declaration {
         needs: Some(with_latent_attention),
         ..beyond_dense(
         "rope_dim", count(Unit::Features, 0.0, 65_536.0),
@@ -425,7 +431,7 @@ fields! {
     )
     },
     /// Latent attention's part of each query and key head without position.
-    NopeDim => Declaration {
+    NopeDim in BeyondLlama(220) => Declaration {
         needs: Some(with_latent_attention),
         ..beyond_dense(
         "nope_dim", count(Unit::Features, 0.0, 65_536.0),
@@ -434,7 +440,7 @@ fields! {
     )
     },
     /// Latent attention's value head width.
-    VDim => Declaration {
+    VDim in BeyondLlama(230) => Declaration {
         needs: Some(with_latent_attention),
         ..beyond_dense(
         "v_dim", count(Unit::Features, 0.0, 65_536.0),
@@ -443,7 +449,7 @@ fields! {
     )
     },
     /// The routed experts' capacity factor (1: uniform routing).
-    Capacity => Declaration {
+    Capacity in BeyondLlama(180) => Declaration {
         needs: Some(with_experts),
         filled_by: None,
         ..beyond_dense(
@@ -456,7 +462,7 @@ fields! {
         )
     },
     /// Expert parallelism: the ranks the routed experts are divided over.
-    Ep => Declaration {
+    Ep in Parallel(100) => Declaration {
         needs: Some(with_experts),
         filled_by: None,
         ..beyond_dense(
@@ -466,7 +472,7 @@ fields! {
         )
     },
     /// Learned position embeddings (GPT-2's `n_positions`; 0 for rotary).
-    Positions => Declaration {
+    Positions in BeyondLlama(90) => Declaration {
         written: Written::WhenNotPreset,
         ..architecture(
             "positions", count(Unit::Positions, 0.0, 1e7),
@@ -478,7 +484,7 @@ fields! {
     // The batch, and how the page shows what it computes.
 
     /// Global batch size, in samples.
-    GlobalBatch => Declaration {
+    GlobalBatch in Step(40) => Declaration {
         key: "global_batch",
         value: count(Unit::Sequences, 1.0, 16_777_216.0),
         optional: true,
@@ -488,7 +494,7 @@ fields! {
         ..BASE
     },
     /// The unit memory is shown in.
-    Unit => Declaration {
+    Unit in Display(10) => Declaration {
         key: "unit",
         value: Value::Choice(&["gb", "gib"]),
         read: |c| c.unit.key().to_string(),
@@ -496,7 +502,7 @@ fields! {
         ..BASE
     },
     /// Light or dark colours.
-    Theme => Declaration {
+    Theme in Display(30) => Declaration {
         key: "theme",
         value: Value::Choice(&["auto", "light", "dark"]),
         read: |c| c.theme.key().to_string(),
@@ -504,7 +510,7 @@ fields! {
         ..BASE
     },
     /// The page's language.
-    Lang => Declaration {
+    Lang in Display(20) => Declaration {
         key: "lang",
         value: Value::Choice(&["auto", "zh", "en"]),
         read: |c| c.lang.key().to_string(),
@@ -512,7 +518,7 @@ fields! {
         ..BASE
     },
     /// Compact layout for an iframe in another page.
-    Embed => Declaration {
+    Embed in LinkOnly(0) => Declaration {
         key: "embed",
         value: FLAG,
         read: |c| flag_text(c.embed),
@@ -520,7 +526,7 @@ fields! {
         ..BASE
     },
     /// Which parts of the page are shown (a list of [`Part`]s).
-    Show => Declaration {
+    Show in LinkOnly(0) => Declaration {
         key: "show",
         value: Value::List(&PART_KEYS),
         read: |c| c.show.key(),
@@ -531,7 +537,7 @@ fields! {
         ..BASE
     },
     /// Whether the page can be changed: `0` shows a read-only figure.
-    Controls => Declaration {
+    Controls in LinkOnly(0) => Declaration {
         key: "controls",
         value: FLAG,
         read: |c| flag_text(c.controls),
@@ -539,7 +545,7 @@ fields! {
         ..BASE
     },
     /// Whether the mixed precision runs under autocast (fp32 weights).
-    Amp => Declaration {
+    Amp in Recipe(20) => Declaration {
         key: "amp",
         value: FLAG,
         read: |c| flag_text(c.amp),
@@ -550,7 +556,7 @@ fields! {
     // How the training runs: DeepSpeed's accounting, offload, nodes and buffers.
 
     /// Whose accounting: the lesson's, DeepSpeed's estimator or Megatron-LM's.
-    Accounting => Declaration {
+    Accounting in Framework(10) => Declaration {
         key: "acct",
         value: Value::Choice(&["course", "deepspeed", "megatron"]),
         read: |c| c.runtime.accounting.key().to_string(),
@@ -561,7 +567,7 @@ fields! {
         ..BASE
     },
     /// What is offloaded from the GPUs.
-    Offload => Declaration {
+    Offload in Framework(40) => Declaration {
         key: "offload",
         value: Value::Choice(&["none", "optimizer", "all"]),
         read: |c| c.runtime.offload.key().to_string(),
@@ -569,7 +575,7 @@ fields! {
         ..BASE
     },
     /// Where offloaded states go.
-    OffloadTo => Declaration {
+    OffloadTo in Framework(50) => Declaration {
         key: "offload_to",
         value: Value::Choice(&["cpu", "nvme"]),
         read: |c| c.runtime.offload_device.key().to_string(),
@@ -580,7 +586,7 @@ fields! {
         ..BASE
     },
     /// Nodes, each with the configuration's GPUs.
-    Nodes => Declaration {
+    Nodes in Cluster(20) => Declaration {
         key: "nodes",
         value: count(Unit::Nodes, 1.0, 65_536.0),
         read: |c| c.runtime.nodes.to_string(),
@@ -588,7 +594,7 @@ fields! {
         ..BASE
     },
     /// Parameters of the largest layer, in millions.
-    LargestLayer => Declaration {
+    LargestLayer in Framework(80) => Declaration {
         key: "largest_layer",
         value: fine(Unit::MillionsOfParams, 1e9, MILLIONS_RESOLUTION),
         optional: true,
@@ -598,7 +604,7 @@ fields! {
         ..BASE
     },
     /// DeepSpeed's `zero_init`.
-    ZeroInit => Declaration {
+    ZeroInit in Framework(90) => Declaration {
         key: "zero_init",
         value: FLAG,
         read: |c| flag_text(c.runtime.zero_init),
@@ -606,7 +612,7 @@ fields! {
         ..BASE
     },
     /// Who shards the ZeRO-3 column: DeepSpeed or PyTorch's FSDP2.
-    Sharding => Declaration {
+    Sharding in Framework(100) => Declaration {
         key: "sharding",
         value: Value::Choice(&["deepspeed", "fsdp2"]),
         read: |c| c.runtime.sharding.key().to_string(),
@@ -614,7 +620,7 @@ fields! {
         ..BASE
     },
     /// Whether DeepSpeed's communication buffers are counted.
-    Buffers => Declaration {
+    Buffers in Framework(110) => Declaration {
         key: "buffers",
         value: FLAG,
         read: |c| flag_text(c.runtime.buffers),
@@ -622,7 +628,7 @@ fields! {
         ..BASE
     },
     /// DeepSpeed's `reduce_bucket_size`, in millions of elements.
-    ReduceBucket => Declaration {
+    ReduceBucket in Framework(120) => Declaration {
         needs: Some(with_buffers),
         key: "reduce_bucket",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
@@ -631,7 +637,7 @@ fields! {
         ..BASE
     },
     /// DeepSpeed's `allgather_bucket_size`, in millions of elements.
-    AllgatherBucket => Declaration {
+    AllgatherBucket in Framework(130) => Declaration {
         needs: Some(with_buffers),
         key: "allgather_bucket",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
@@ -640,7 +646,7 @@ fields! {
         ..BASE
     },
     /// DeepSpeed's `stage3_prefetch_bucket_size`, in millions of elements.
-    PrefetchBucket => Declaration {
+    PrefetchBucket in Framework(140) => Declaration {
         needs: Some(with_buffers),
         key: "prefetch_bucket",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
@@ -649,7 +655,7 @@ fields! {
         ..BASE
     },
     /// DeepSpeed's `stage3_max_live_parameters`, in millions of elements.
-    MaxLive => Declaration {
+    MaxLive in Framework(150) => Declaration {
         needs: Some(with_buffers),
         key: "max_live",
         value: fine(Unit::MillionsOfElements, 1e6, MILLIONS_RESOLUTION),
@@ -660,7 +666,7 @@ fields! {
         ..BASE
     },
     /// Bandwidth per GPU, in GB/s.
-    Bandwidth => Declaration {
+    Bandwidth in Framework(160) => Declaration {
         key: "bw",
         value: number(Unit::GbPerSecond, 0.001, 1e6),
         optional: true,
@@ -669,7 +675,7 @@ fields! {
         ..BASE
     },
     /// DeepSpeed's `additional_buffer_factor` on its CPU figures.
-    BufferFactor => Declaration {
+    BufferFactor in Framework(70) => Declaration {
         needs: Some(|t| t(Field::Accounting) == "deepspeed"),
         key: "buffer_factor",
         value: number(Unit::Multiples, 1.0, 100.0),
@@ -678,7 +684,7 @@ fields! {
         ..BASE
     },
     /// The CUDA context and allocator reserve per GPU, in GB.
-    Context => Declaration {
+    Context in Cluster(60) => Declaration {
         key: "context",
         value: number(Unit::GbPerGpu, 0.0, 1000.0),
         read: |c| shortest_decimal(c.runtime.context_gb),
@@ -689,7 +695,7 @@ fields! {
     // What is trained.
 
     /// What is trained: every parameter, LoRA or QLoRA adapters.
-    Method => Declaration {
+    Method in FineTuning(10) => Declaration {
         key: "method",
         value: Value::Choice(&["full", "lora", "qlora"]),
         read: |c| c.fine_tuning.method.key().to_string(),
@@ -697,7 +703,7 @@ fields! {
         ..BASE
     },
     /// The adapters' rank.
-    Rank => Declaration {
+    Rank in FineTuning(20) => Declaration {
         needs: Some(with_adapters),
         key: "rank",
         value: count(Unit::Count, 1.0, 65_536.0),
@@ -706,7 +712,7 @@ fields! {
         ..BASE
     },
     /// Which linear layers get adapters.
-    Targets => Declaration {
+    Targets in FineTuning(30) => Declaration {
         needs: Some(with_adapters),
         key: "targets",
         value: Value::Choice(&["qv", "attn", "mlp", "all"]),
@@ -717,7 +723,7 @@ fields! {
         ..BASE
     },
     /// How QLoRA stores the frozen base's linear weights.
-    Quant => Declaration {
+    Quant in FineTuning(70) => Declaration {
         needs: Some(with_qlora),
         key: "quant",
         value: Value::Choice(&["nf4", "int8"]),
@@ -726,7 +732,7 @@ fields! {
         ..BASE
     },
     /// Whether QLoRA's NF4 constants are quantised too.
-    DoubleQuant => Declaration {
+    DoubleQuant in FineTuning(80) => Declaration {
         needs: Some(|t| with_qlora(t) && t(Field::Quant) == "nf4"),
         key: "double_quant",
         value: FLAG,
@@ -736,7 +742,7 @@ fields! {
     },
 
     /// The adapters' dropout probability (PEFT's `lora_dropout`).
-    LoraDropout => Declaration {
+    LoraDropout in FineTuning(40) => Declaration {
         needs: Some(with_adapters),
         key: "lora_dropout",
         value: number(Unit::Probability, 0.0, 0.95),
@@ -745,7 +751,7 @@ fields! {
         ..BASE
     },
     /// The adapters' dtype on a 16-bit base (PEFT's `autocast_adapter_dtype`).
-    AdapterDtype => Declaration {
+    AdapterDtype in FineTuning(50) => Declaration {
         needs: Some(with_adapters),
         key: "adapter_dtype",
         value: Value::Choice(&["fp32", "model"]),
@@ -759,7 +765,7 @@ fields! {
         ..BASE
     },
     /// DoRA: a magnitude a row of each adapted weight (PEFT's `use_dora`).
-    Dora => Declaration {
+    Dora in FineTuning(60) => Declaration {
         needs: Some(with_adapters),
         key: "dora",
         value: FLAG,
@@ -771,7 +777,7 @@ fields! {
     // The layout over the GPUs (with a model) and what the step's time assumes.
 
     /// Tensor-parallel size, in GPUs.
-    Tp => Declaration {
+    Tp in Parallel(30) => Declaration {
         key: "tp",
         value: count(Unit::Gpus, 1.0, 65_536.0),
         scope: Scope::WithModel,
@@ -780,7 +786,7 @@ fields! {
         ..BASE
     },
     /// Pipeline-parallel stages.
-    Pp => Declaration {
+    Pp in Parallel(40) => Declaration {
         key: "pp",
         value: count(Unit::Stages, 1.0, 65_536.0),
         scope: Scope::WithModel,
@@ -789,7 +795,7 @@ fields! {
         ..BASE
     },
     /// Virtual pipeline stages per pipeline rank (interleaved 1F1B).
-    Vpp => Declaration {
+    Vpp in Parallel(50) => Declaration {
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "vpp",
         value: count(Unit::StagesPerRank, 1.0, 1024.0),
@@ -799,7 +805,7 @@ fields! {
         ..BASE
     },
     /// Context-parallel size, in GPUs.
-    Cp => Declaration {
+    Cp in Parallel(80) => Declaration {
         key: "cp",
         value: count(Unit::Gpus, 1.0, 65_536.0),
         scope: Scope::WithModel,
@@ -808,7 +814,7 @@ fields! {
         ..BASE
     },
     /// Sequence parallelism (with tensor parallelism).
-    Sp => Declaration {
+    Sp in Parallel(90) => Declaration {
         needs: Some(|t| beyond(t, Field::Tp, "1")),
         key: "sp",
         value: FLAG,
@@ -818,7 +824,7 @@ fields! {
         ..BASE
     },
     /// Model FLOPs utilisation: the fraction of the GPU's peak its kernels reach.
-    Mfu => Declaration {
+    Mfu in Speed(10) => Declaration {
         key: "mfu",
         value: number(Unit::FractionOfPeak, 0.01, 1.0),
         read: |c| shortest_decimal(c.speed.mfu),
@@ -826,7 +832,7 @@ fields! {
         ..BASE
     },
     /// The GPU's dense 16-bit tensor peak, in TFLOP/s (10^12 per second).
-    Tflops => Declaration {
+    Tflops in Speed(20) => Declaration {
         key: "tflops",
         value: number(Unit::Tflops, 0.001, 1e6),
         optional: true,
@@ -835,7 +841,7 @@ fields! {
         ..BASE
     },
     /// Bandwidth per GPU within a node (NVLink), in GB/s of 10^9 bytes, each way.
-    Nvlink => Declaration {
+    Nvlink in Cluster(30) => Declaration {
         key: "nvlink",
         value: number(Unit::GbPerSecond, 0.001, 1e6),
         optional: true,
@@ -844,7 +850,7 @@ fields! {
         ..BASE
     },
     /// Bandwidth per GPU between nodes (the network), in GB/s of 10^9 bytes.
-    Network => Declaration {
+    Network in Cluster(40) => Declaration {
         key: "net",
         value: number(Unit::GbPerSecond, 0.001, 1e6),
         optional: true,
@@ -855,7 +861,7 @@ fields! {
         ..BASE
     },
     /// Training tokens, in billions.
-    Tokens => Declaration {
+    Tokens in Speed(50) => Declaration {
         key: "tokens",
         value: number(Unit::BillionsOfTokens, 0.000_001, 1e6),
         optional: true,
@@ -864,7 +870,7 @@ fields! {
         ..BASE
     },
     /// Price of one GPU-hour, in the user's currency.
-    Price => Declaration {
+    Price in Speed(60) => Declaration {
         key: "price",
         value: number(Unit::PerGpuHour, 0.0, 1e6),
         optional: true,
@@ -877,7 +883,7 @@ fields! {
     /// Which linear layers have biases (Qwen2's q/k/v, GPT-2's every one):
     /// written where it differs from the model's preset, as for a pasted
     /// `config.json` that matches none.
-    Biases => Declaration {
+    Biases in BeyondLlama(30) => Declaration {
         written: Written::WhenNotPreset,
         ..architecture(
             "biases", Value::Choice(&["none", "qkv", "all", "attn"]),
@@ -890,7 +896,7 @@ fields! {
     },
     /// RMSNorm or LayerNorm (with its bias vector): written where it differs
     /// from the model's preset.
-    Norm => Declaration {
+    Norm in BeyondLlama(40) => Declaration {
         written: Written::WhenNotPreset,
         ..architecture(
             "norm", Value::Choice(&["rmsnorm", "layernorm"]),
@@ -904,7 +910,7 @@ fields! {
     /// Whether the data-parallel gradient reduction overlaps the last
     /// microbatch's backward pass (Megatron-LM's `--overlap-grad-reduce`,
     /// DeepSpeed's `overlap_comm`); off, as both ship it below ZeRO-3.
-    OverlapGrad => Declaration {
+    OverlapGrad in Speed(40) => Declaration {
         key: "overlap_grad",
         value: FLAG,
         read: |c| flag_text(c.speed.overlap_grad),
@@ -914,7 +920,7 @@ fields! {
     /// The throughput a paper or a log reports, TFLOP/s per GPU of the FLOPs
     /// the GPUs run (Narayanan et al.'s count, recomputation included): it
     /// gives the step's time directly, bubble and communication included.
-    Achieved => Declaration {
+    Achieved in Speed(30) => Declaration {
         key: "achieved",
         value: number(Unit::Tflops, 0.001, 1e6),
         optional: true,
@@ -924,7 +930,7 @@ fields! {
     },
     /// How full recomputation groups each model chunk's layers (Megatron-LM's
     /// `--recompute-method`): written where it is not `uniform`.
-    RecomputeMethod => Declaration {
+    RecomputeMethod in Step(60) => Declaration {
         needs: Some(full_recompute),
         written: Written::WhenNotDense,
         ..step(
@@ -938,7 +944,7 @@ fields! {
     },
     /// Layers per recomputed group (uniform) or recomputed layers per chunk
     /// (block), Megatron-LM's `--recompute-num-layers`: written where not 1.
-    RecomputeLayers => Declaration {
+    RecomputeLayers in Step(70) => Declaration {
         needs: Some(full_recompute),
         written: Written::WhenNotDense,
         ..step(
@@ -949,7 +955,7 @@ fields! {
     },
     /// GPUs per sharding group: ZeRO shards within each group and replicates
     /// across them (PyTorch's HSDP, DeepSpeed's MiCS, Megatron-FSDP).
-    ShardGroup => Declaration {
+    ShardGroup in Parallel(20) => Declaration {
         key: "shard_group",
         value: count(Unit::Gpus, 1.0, 1_048_576.0),
         optional: true,
@@ -959,7 +965,7 @@ fields! {
     },
     /// The first pipeline stage's transformer layers, when not an even share
     /// (Megatron-LM's `--decoder-first-pipeline-num-layers`).
-    PpFirst => Declaration {
+    PpFirst in Parallel(60) => Declaration {
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "pp_first",
         value: count(Unit::Count, 1.0, 10_000.0),
@@ -971,7 +977,7 @@ fields! {
     },
     /// The last pipeline stage's transformer layers, when not an even share
     /// (`--decoder-last-pipeline-num-layers`).
-    PpLast => Declaration {
+    PpLast in Parallel(70) => Declaration {
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "pp_last",
         value: count(Unit::Count, 1.0, 10_000.0),
@@ -982,31 +988,31 @@ fields! {
         ..BASE
     },
     /// Four norms a layer, around the attention and the MLP (Gemma 2 and 3).
-    SandwichNorms => beyond_dense(
+    SandwichNorms in BeyondLlama(50) => beyond_dense(
         "sandwich_norms", FLAG,
         |c| model_flag(c, |m| m.architecture.sandwich_norms),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.sandwich_norms),
     ),
     /// Attention sinks, a learned logit a head (gpt-oss).
-    Sinks => beyond_dense(
+    Sinks in BeyondLlama(80) => beyond_dense(
         "sinks", FLAG,
         |c| model_flag(c, |m| m.architecture.attention_sinks),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.attention_sinks),
     ),
     /// Soft-capped output logits (Gemma 2).
-    Softcap => beyond_dense(
+    Softcap in BeyondLlama(70) => beyond_dense(
         "softcap", FLAG,
         |c| model_flag(c, |m| m.architecture.logit_softcap),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.logit_softcap),
     ),
     /// The attention and the MLP in parallel on one norm (Cohere).
-    ParallelBlock => beyond_dense(
+    ParallelBlock in BeyondLlama(60) => beyond_dense(
         "parallel", FLAG,
         |c| model_flag(c, |m| m.architecture.parallel_block),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.parallel_block),
     ),
     /// Biases on the router and the experts (gpt-oss).
-    ExpertBiases => Declaration {
+    ExpertBiases in BeyondLlama(160) => Declaration {
         needs: Some(with_experts),
         ..beyond_dense(
         "expert_bias", FLAG,
@@ -1016,20 +1022,20 @@ fields! {
     },
     /// The attention's output gated by a second half of the query
     /// projection (Qwen3-Next).
-    GatedAttention => beyond_dense(
+    GatedAttention in BeyondLlama(240) => beyond_dense(
         "attn_gate", FLAG,
         |c| model_flag(c, |m| m.architecture.gated_attention),
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.gated_attention),
     ),
     /// Full attention every n-th layer, linear attention (Gated DeltaNet) in
     /// the others (Qwen3-Next's `full_attention_interval`; 0: no linear attention).
-    FullEvery => beyond_dense(
+    FullEvery in BeyondLlama(250) => beyond_dense(
         "full_every", count(Unit::Count, 0.0, 10_001.0),
         |c| model_count(c, |m| m.architecture.linear.full_every),
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.full_every),
     ),
     /// Linear attention's key heads.
-    LinearKeyHeads => Declaration {
+    LinearKeyHeads in BeyondLlama(260) => Declaration {
         needs: Some(with_linear_attention),
         ..beyond_dense(
         "lin_k_heads", count(Unit::Count, 0.0, 65_536.0),
@@ -1038,7 +1044,7 @@ fields! {
     )
     },
     /// Linear attention's value heads.
-    LinearValueHeads => Declaration {
+    LinearValueHeads in BeyondLlama(270) => Declaration {
         needs: Some(with_linear_attention),
         ..beyond_dense(
         "lin_v_heads", count(Unit::Count, 0.0, 65_536.0),
@@ -1047,7 +1053,7 @@ fields! {
     )
     },
     /// Linear attention's key head size.
-    LinearKeyDim => Declaration {
+    LinearKeyDim in BeyondLlama(280) => Declaration {
         needs: Some(with_linear_attention),
         ..beyond_dense(
         "lin_k_dim", count(Unit::Features, 0.0, 65_536.0),
@@ -1056,7 +1062,7 @@ fields! {
     )
     },
     /// Linear attention's value head size.
-    LinearValueDim => Declaration {
+    LinearValueDim in BeyondLlama(290) => Declaration {
         needs: Some(with_linear_attention),
         ..beyond_dense(
         "lin_v_dim", count(Unit::Features, 0.0, 65_536.0),
@@ -1065,7 +1071,7 @@ fields! {
     )
     },
     /// Linear attention's causal convolution width.
-    ConvKernel => Declaration {
+    ConvKernel in BeyondLlama(300) => Declaration {
         needs: Some(with_linear_attention),
         ..beyond_dense(
         "lin_conv", count(Unit::Count, 0.0, 1_024.0),
@@ -1076,7 +1082,7 @@ fields! {
     /// The memory per node that offload goes to (the host's RAM, or its
     /// NVMe with `offload_to=nvme`): what bounds the largest model once the
     /// GPUs hold nothing per parameter (ZeRO-Infinity).
-    HostMemory => Declaration {
+    HostMemory in Framework(60) => Declaration {
         key: "host_mem",
         value: number(Unit::Gb, 1.0, 1e7),
         optional: true,
@@ -1330,6 +1336,36 @@ mod declaration_tests {
         assert!(size("b").is_err());
         assert!(size("7bb").is_err());
         assert_eq!(size("7 B"), Ok(7.0));
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn each_form_field_has_a_place_of_its_own() {
+        let mut places = std::collections::HashMap::new();
+        for field in Field::ALL {
+            let place = field.place();
+            if place.section == Section::LinkOnly {
+                continue;
+            }
+            let taken = places.insert((place.section, place.rank), field);
+            assert_eq!(taken, None, "{field:?} and {taken:?} share {place:?}");
+        }
+        // The sections list their fields by rank: the step-time fold as the page shows it.
+        assert_eq!(
+            Section::Speed.fields(),
+            [
+                Field::Mfu,
+                Field::Tflops,
+                Field::Achieved,
+                Field::OverlapGrad,
+                Field::Tokens,
+                Field::Price
+            ]
+        );
+        // Only how an embedded page looks stays off the form.
+        assert_eq!(
+            Section::LinkOnly.fields(),
+            [Field::Embed, Field::Show, Field::Controls]
+        );
     }
 
     #[wasm_bindgen_test(unsupported = test)]

@@ -214,6 +214,64 @@ impl Scope {
     }
 }
 
+/// A part of the page's form, in the order the page shows them: the model
+/// (its architecture and what goes beyond a Llama in a fold), the hardware,
+/// training (recipe, fine-tuning, the step), the parallel layout with the
+/// step time's fold, the framework's fold, and the header's display choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// The model: a preset or a bare size.
+    Model,
+    /// A model's architecture (shown with a model only).
+    Architecture,
+    /// Beyond a Llama: a head size of its own, norms, experts, latent and
+    /// linear attention (a fold of its own).
+    BeyondLlama,
+    /// The GPU.
+    Gpu,
+    /// How many GPUs, how they are linked, what is kept back on each.
+    Cluster,
+    /// The numbers' formats and the optimizer.
+    Recipe,
+    /// What is trained: every parameter, or adapters.
+    FineTuning,
+    /// The step: batch, sequence and what is kept for backward.
+    Step,
+    /// The highlighted strategy and how the GPUs split the model.
+    Parallel,
+    /// What the step's time assumes (a fold).
+    Speed,
+    /// Accounting, and what each framework keeps and moves (a fold).
+    Framework,
+    /// How the page shows its results, in the header.
+    Display,
+    /// In the link only (how an embedded page looks), never on the form.
+    LinkOnly,
+}
+
+impl Section {
+    /// The fields the form shows in this section, in their order
+    /// ([`Field::place`]).
+    pub fn fields(self) -> Vec<Field> {
+        let mut fields: Vec<Field> = Field::ALL
+            .into_iter()
+            .filter(|f| f.place().section == self)
+            .collect();
+        fields.sort_by_key(|f| f.place().rank);
+        fields
+    }
+}
+
+/// Where the form shows a field: its section and its rank there, lower first.
+/// Declared beside the field's name in the table (`Mfu in Speed(10) => …`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// The section.
+    pub section: Section,
+    /// Its rank among the section's fields: lower first, unique in a section.
+    pub rank: u16,
+}
+
 /// When the link ([`crate::input::link::encode`]) writes a field. A key added
 /// to the contract is written only where it differs from its default, so
 /// that links written before it keep their meaning and their text.
