@@ -38,6 +38,14 @@ pub struct Speed {
     /// (`megatron/training/arguments.py`), and DeepSpeed's `overlap_comm` is
     /// on for ZeRO-3 only (`DeepSpeedZeroConfig.overlap_comm_valid`).
     pub overlap_grad: bool,
+    /// Whether ZeRO-1 and ZeRO-2's gather of the updated weights overlaps
+    /// the next step's first forward pass (Megatron-LM's
+    /// `--overlap-param-gather`: its distributed optimizer launches each
+    /// bucket's all-gather ahead of the layers that use it). Off, as Megatron
+    /// ships it; Megatron refuses it without `--overlap-grad-reduce`
+    /// (`megatron/training/arguments.py`), so it counts only with
+    /// [`Self::overlap_grad`].
+    pub overlap_param: bool,
     /// The achieved TFLOP/s per GPU a paper or a log reports, of the FLOPs
     /// the GPUs run (Narayanan et al.'s count, recomputation included); when
     /// given, the step is those FLOPs at that rate, everything included.
@@ -54,6 +62,7 @@ impl Speed {
         tokens_billions: None,
         price_per_gpu_hour: None,
         overlap_grad: false,
+        overlap_param: false,
         achieved_tflops: None,
     };
 }
@@ -518,10 +527,17 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         false => 0.0,
     };
     let hidden_gradients = (gradients - behind_backward).max(0.0);
-    let hidden_gathers = if work.strategy == Strategy::Zero3 {
-        (gathers - compute / 3.0).max(0.0)
-    } else {
-        gathers
+    // ZeRO-3's gathers run ahead of every forward pass. ZeRO-1 and ZeRO-2
+    // gather the updated weights once, after the optimizer step: exposed,
+    // unless Megatron's --overlap-param-gather (with --overlap-grad-reduce)
+    // launches them during the first microbatch's forward (1/3 of its compute).
+    let overlapped_gather = work.speed.overlap_param && work.speed.overlap_grad;
+    let hidden_gathers = match work.strategy {
+        Strategy::Zero3 => (gathers - compute / 3.0).max(0.0),
+        Strategy::Zero1 | Strategy::Zero2 if overlapped_gather => {
+            (gathers - compute / 3.0 / m).max(0.0)
+        }
+        _ => gathers,
     };
     let data_parallel = hidden_gradients + hidden_gathers;
     // Offload: the bytes over PCIe, and the optimizer step on the host, which
@@ -1075,5 +1091,59 @@ mod tests {
         assert!(on.step_seconds < off.step_seconds);
         let zero3 = |overlap| step_time(&work(Strategy::Zero3, overlap), &machine);
         assert_eq!(zero3(false), zero3(true));
+    }
+    /// ZeRO-1's gather of the updated weights (Ψ(n − 1)/n elements after the
+    /// optimizer step) is exposed whole unless Megatron-LM's
+    /// `--overlap-param-gather` runs it during the first microbatch's forward
+    /// pass (1/3 of one of m microbatches' compute); Megatron refuses the switch
+    /// without `--overlap-grad-reduce`, so alone it changes nothing.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn the_weights_gather_overlaps_at_most_the_first_forward() {
+        let arch = model_preset("llama2-7b").unwrap().architecture;
+        let machine = A100;
+        let work = |strategy, overlap_grad, overlap_param| StepWork {
+            arch: &arch,
+            layout: Layout::SINGLE,
+            dp: 16,
+            microbatches: 4,
+            micro_batch: 1,
+            seq_len: 4096,
+            recomputed: 0.0,
+            activation_bytes: 2.0,
+            strategy,
+            ep: 1,
+            params_on_gpu: 6.74e9,
+            expert_params_on_gpu: 0.0,
+            gradient_bytes: 2.0,
+            weight_bytes: 2.0,
+            offload_bytes_per_param: 0.0,
+            speed: Speed {
+                overlap_grad,
+                overlap_param,
+                ..Speed::DEFAULT
+            },
+            trainable_fraction: 1.0,
+            shard_gpus: 0,
+        };
+        // 16 GPUs over two nodes: the gather crosses the network.
+        let gather = 6.74e9 * 15.0 / 16.0 * 2.0 / 25e9;
+        let grad_only = step_time(&work(Strategy::Zero1, true, false), &machine);
+        let both = step_time(&work(Strategy::Zero1, true, true), &machine);
+        let one_forward = both.compute_seconds / 3.0 / 4.0;
+        assert!(gather > one_forward, "the case must leave some exposed");
+        let hidden = grad_only.data_parallel_seconds - both.data_parallel_seconds;
+        assert!((hidden - one_forward).abs() < 1e-9, "{hidden} s hidden");
+        // Without the gradients' overlap Megatron refuses it: nothing changes.
+        assert_eq!(
+            step_time(&work(Strategy::Zero1, false, true), &machine),
+            step_time(&work(Strategy::Zero1, false, false), &machine)
+        );
+        // DDP gathers nothing; ZeRO-3's gathers already run ahead of each forward.
+        for strategy in [Strategy::Ddp, Strategy::Zero3] {
+            assert_eq!(
+                step_time(&work(strategy, true, true), &machine),
+                step_time(&work(strategy, true, false), &machine)
+            );
+        }
     }
 }

@@ -109,6 +109,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Tokens => (t.label_tokens, t.unit_billion_tokens, None),
         Field::Price => (t.label_price, "", None),
         Field::OverlapGrad => (t.label_overlap_grad, "", Some(t.hint_overlap_grad)),
+        Field::OverlapParam => (t.label_overlap_param, "", Some(t.hint_overlap_param)),
         Field::ShardGroup => (t.label_shard_group, t.unit_gpus, Some(t.hint_shard_group)),
         Field::PpFirst => (t.label_pp_first, "", Some(t.hint_pp_uneven)),
         Field::PpLast => (t.label_pp_last, "", None),

@@ -482,6 +482,10 @@ texts! {
     hint_overlap_grad: &'static str =
         "Megatron-LM's --overlap-grad-reduce, DeepSpeed's overlap_comm: the data-parallel reduction runs during the last microbatch's backward pass.",
         "即 Megatron-LM 的 --overlap-grad-reduce、DeepSpeed 的 overlap_comm：数据并行的梯度归约在最后一个微批次的反向传播期间进行。";
+    label_overlap_param: &'static str = "Overlap the weights' gather", "权重收集与前向传播重叠";
+    hint_overlap_param: &'static str =
+        "Megatron-LM's --overlap-param-gather (with the gradient overlap above): ZeRO-1/2's gather of the updated weights runs during the next step's first forward pass.",
+        "即 Megatron-LM 的 --overlap-param-gather（需同时开启上面的梯度重叠）：ZeRO-1/2 对更新后权重的收集在下一步第一个微批次的前向传播期间进行。";
     err_divides: &'static str = "Must divide {}; {} would.", "必须整除{}；{} 可以。";
     splits_gpus: &'static str = "the {} GPUs", "GPU 总数 {}";
     splits_heads: &'static str = "the {} attention heads", "注意力头数 {}";

@@ -1091,6 +1091,18 @@ fields! {
         write: |c, f, t| set(&mut c.runtime.host_mem_gb, f.parse_number(t).map(Some)),
         ..BASE
     },
+    /// Whether ZeRO-1/2's gather of the updated weights overlaps the next
+    /// step's first forward pass (Megatron-LM's `--overlap-param-gather`,
+    /// which needs `--overlap-grad-reduce`: `overlap_grad=1`); off, as
+    /// Megatron ships it.
+    OverlapParam in Speed(45) => Declaration {
+        key: "overlap_param",
+        value: FLAG,
+        needs: Some(|t| t(Field::OverlapGrad) == "1"),
+        read: |c| flag_text(c.speed.overlap_param),
+        write: |c, f, t| set(&mut c.speed.overlap_param, parse_flag(f, t)),
+        ..BASE
+    },
 }
 
 /// A model size as people write it, `7b` or `70B`: the number without its
@@ -1349,18 +1361,10 @@ mod declaration_tests {
             let taken = places.insert((place.section, place.rank), field);
             assert_eq!(taken, None, "{field:?} and {taken:?} share {place:?}");
         }
-        // The sections list their fields by rank: the step-time fold as the page shows it.
-        assert_eq!(
-            Section::Speed.fields(),
-            [
-                Field::Mfu,
-                Field::Tflops,
-                Field::Achieved,
-                Field::OverlapGrad,
-                Field::Tokens,
-                Field::Price
-            ]
-        );
+        // The sections list their fields by rank: a Llama's shape as the page shows it.
+        use Field::{Ffn, Heads, Hidden, KvHeads, Layers, Mlp, Tied, Vocab};
+        let llama = [Layers, Hidden, Ffn, Heads, KvHeads, Vocab, Mlp, Tied];
+        assert_eq!(Section::Architecture.fields(), llama);
         // Only how an embedded page looks stays off the form.
         assert_eq!(
             Section::LinkOnly.fields(),
