@@ -5,14 +5,13 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use vram_core::decimal::shortest_decimal;
 use vram_core::format::{
     format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
 };
 use vram_core::input::link::{self, all_fields, value_of};
 use vram_core::memory::step::Phase;
 use vram_core::report::table::{Align, Column, Table, TableWords};
-use vram_core::{Bytes, Config, Field, Report};
+use vram_core::{Config, Field, Report};
 
 /// Where `--link` points when `--base-url` is not given: what `scripts/serve` serves.
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080/";
@@ -654,64 +653,7 @@ pub fn table(report: &Report, color: bool) -> String {
         );
     }
     let _ = writeln!(out);
-    if let Some(layout) = &report.layout {
-        let l = layout.layout;
-        let mut parts = vec![format!("TP {}", l.tp)];
-        if l.sp {
-            parts[0].push_str(" with SP");
-        }
-        let mut pp = match l.vpp {
-            1 => format!("PP {}", l.pp),
-            v => format!("PP {} x {v} virtual", l.pp),
-        };
-        let layers = report.model.map_or(1, |m| m.architecture.layers);
-        if let Some(split) = l.uneven_words(layers) {
-            pp = format!("{pp} {}", split.replace('×', "x"));
-        }
-        parts.push(pp);
-        if l.cp > 1 {
-            parts.push(format!("CP {}", l.cp));
-        }
-        parts.push(format!("DP {}", layout.data_parallel));
-        let row = report.highlighted();
-        let stage = row
-            .rank
-            .and_then(|rank| layout.stages.get(rank as usize))
-            .map(|s| {
-                format!(
-                    "; the most loaded GPU ({}) is on pipeline rank {} of {}: {} layers, {} parameters",
-                    report.highlight.label(),
-                    s.rank + 1,
-                    l.pp,
-                    s.layers,
-                    format_params(vram_core::ParamCount::new(s.params as f64)),
-                )
-            })
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "Layout: {} = {} GPUs; ZeRO shards over DP x CP = {}{stage}{}.",
-            parts.join(" x "),
-            report.gpus(),
-            report.setup.gpus(),
-            match layout.microbatches {
-                Some(m) => format!("; {m} microbatches per step"),
-                None => String::new(),
-            },
-        );
-        if layout.across_nodes {
-            let _ = writeln!(
-                out,
-                "Tensor parallelism spans nodes: its all-reduces run over the network."
-            );
-        }
-        if report.strategies.iter().any(|r| !r.supported) {
-            let _ = writeln!(
-                out,
-                "n/a: DeepSpeed's pipeline engine runs ZeRO-1 only (ZeRO-2 and ZeRO-3 are refused with PP > 1)."
-            );
-        }
-    }
+    // The layout in words is the page's layout note, among the notes below.
     if let (Some(model), Some(activations)) = (report.model, report.activations) {
         let _ = writeln!(
             out,
@@ -745,20 +687,13 @@ pub fn table(report: &Report, color: bool) -> String {
             moments.join(", "),
         );
     }
-    for line in formulas(report) {
+    if let Some(line) = moe_line(report) {
         let _ = writeln!(out, "{line}");
     }
-    if let Some(steps) = report.accumulation_steps {
-        let _ = match steps {
-            Ok(steps) => writeln!(
-                out,
-                "Gradient accumulation: {steps} steps per optimizer step."
-            ),
-            Err(error) => writeln!(out, "Gradient accumulation: {}", error_words(&error)),
-        };
-    }
-    for line in time_lines(report) {
-        let _ = writeln!(out, "{line}");
+    // The page's notes, in its English: one wording of every figure.
+    let notes = vram_view::notes::notes(english(), report);
+    if !notes.is_empty() {
+        let _ = writeln!(out, "{notes}");
     }
     if let Some(m) = report.megatron {
         let mb = |e: &vram_core::frameworks::megatron::MegatronEstimate| {
@@ -807,134 +742,33 @@ pub fn table(report: &Report, color: bool) -> String {
     out
 }
 
-/// The table in Markdown, then the formula lines, a paragraph each.
+/// The table in Markdown, then the page's notes, a paragraph each (the
+/// page's own Markdown export), after the mixture of experts' line.
 fn markdown(report: &Report) -> String {
-    let mut text = vram_core::report::export::markdown(report, &TableWords::ENGLISH);
-    for line in formulas(report) {
-        text.push_str(&format!("\n{line}\n"));
+    let text = vram_view::notes::markdown(english(), report);
+    match moe_line(report) {
+        Some(line) => format!("{text}\n{line}\n"),
+        None => text,
     }
-    text
 }
 
-/// The page's formula lines with the report's numbers: the highlighted strategy
-/// by the lesson's formula, and the activation formula with its legend, each
-/// where it applies.
-fn formulas(report: &Report) -> Vec<String> {
-    let mut lines = Vec::new();
-    if let Some(arch) = report
+/// A mixture of experts' parameters in memory and active per token.
+fn moe_line(report: &Report) -> Option<String> {
+    let arch = report
         .model
         .map(|m| m.architecture)
-        .filter(|a| a.moe.is_moe())
-    {
-        lines.push(format!(
-            "Mixture of experts: {} parameters in memory, {} active per token ({} of {} routed experts{}).",
-            format_number(arch.param_count() as f64),
-            format_number(arch.active_param_count() as f64),
-            arch.moe.top_k,
-            arch.moe.experts,
-            match arch.moe.shared_experts {
-                0 => String::new(),
-                n => format!(", {n} shared"),
-            },
-        ));
-    }
-    if let Some(adapters) = report.setup.adapters() {
-        let all = report.setup.params().get();
-        lines.push(format!(
-            "{}: {} trainable parameters of {} ({} %), as PEFT counts them; the frozen base holds {}.",
-            report.fine_tuning.method_label(),
-            format_number(adapters.trainable as f64),
-            format_number(all),
-            shortest_decimal((adapters.trainable as f64 / all * 1e6).round() / 1e4),
-            format_bytes(Bytes::new(adapters.frozen_bytes as f64), report.unit),
-        ));
-    }
-    if let Some(formula) = report.derivation("activations", "buffers") {
-        lines.push(format!(
-            "{} per GPU, by the lesson's formula: {formula}.",
-            report.highlight.label()
-        ));
-    }
-    let measured = report
-        .model
-        .is_some_and(|m| m.framework == vram_core::frameworks::hf::Framework::Hf);
-    if let (Some(formula), true) = (report.activation_derivation(), measured) {
-        lines.push(format!("Activations as measured: {formula}."));
-    } else if let Some(formula) = report.layout_derivation() {
-        lines.push(format!("Activations: {formula}."));
-    } else if let Some(formula) = report.activation_derivation() {
-        let plain = report
-            .model
-            .is_none_or(|m| vram_core::memory::activations::is_plain(&m.architecture));
-        lines.push(match plain {
-            true => format!(
-                "Activation formula (Korthikanti et al. 2022): {formula}, with L layers, e bytes per value, \
-                 s tokens, b micro-batch, h hidden size, k key/value width, m 4 for SwiGLU or 2 for GELU, \
-                 f FFN width, a heads, v vocabulary."
-            ),
-            false => format!(
-                "Activation formula (Korthikanti et al. 2022, generalised): {formula}, with L_d dense and \
-                 L_e expert layers (L_dG, L_eG: linear attention's, G values and g fp32 bytes a token \
-                 for A), A the attention's values per token (4h + q + k + v + o, latent \
-                 attention's compressed vectors or the output gate's 2q added), e bytes per value, s tokens, b micro-batch, \
-                 h hidden size, m 4 for SwiGLU or 2 for GELU, f, f_e and f_s the dense, expert and shared \
-                 FFN widths, t experts per token, c the capacity factor, n shared experts, E routed \
-                 experts, a heads, v vocabulary."
-            ),
-        });
-    }
-    lines
-}
-
-/// The highlighted strategy's step time and, with tokens, the run.
-fn time_lines(report: &Report) -> Vec<String> {
-    let mut lines = Vec::new();
-    let (Some(time), Some(machine)) = (report.highlighted().time, report.machine) else {
-        return lines;
-    };
-    let mut parts = vec![
-        format!("compute {}", format_seconds(time.compute_seconds)),
-        format!("bubble {}", format_seconds(time.bubble_seconds)),
-    ];
-    for (seconds, name) in [
-        (time.tensor_parallel_seconds, "tensor/pipeline parallel"),
-        (time.expert_parallel_seconds, "expert all-to-all"),
-        (time.data_parallel_seconds, "data parallel exposed"),
-        (time.offload_seconds, "offload over PCIe"),
-    ] {
-        if seconds > 0.0 {
-            parts.push(format!("{name} {}", format_seconds(seconds)));
-        }
-    }
-    lines.push(format!(
-        "Step time ({}, kernels at {} of {} TFLOP/s): {} = {}; {} tokens/s per GPU; MFU {} (PaLM's: {} PFLOP of model FLOPs per step, Megatron-LM's count{}).",
-        report.highlight.label(),
-        format_percent(machine.mfu),
-        machine.peak_words(),
-        format_seconds(time.step_seconds),
-        parts.join(" + "),
-        format_number(time.tokens_per_second_per_gpu.round()),
-        format_percent(time.mfu),
-        format_number(time.model_flops / 1e15),
-        if report.model.is_some_and(|m| m.recompute == vram_core::memory::activations::Recompute::Full) {
-            "; the GPUs run the layers' x 4/3 for full recomputation"
-        } else {
-            ""
+        .filter(|a| a.moe.is_moe())?;
+    Some(format!(
+        "Mixture of experts: {} parameters in memory, {} active per token ({} of {} routed experts{}).",
+        format_number(arch.param_count() as f64),
+        format_number(arch.active_param_count() as f64),
+        arch.moe.top_k,
+        arch.moe.experts,
+        match arch.moe.shared_experts {
+            0 => String::new(),
+            n => format!(", {n} shared"),
         },
-    ));
-    if let Some(run) = report.training {
-        lines.push(format!(
-            "Training {} B tokens: {} steps, {} days on {} GPUs{}.",
-            format_number(run.tokens / 1e9),
-            format_number(run.steps),
-            format_number(run.days),
-            report.gpus(),
-            run.cost
-                .map(|c| format!(", cost {}", format_number(c.round())))
-                .unwrap_or_default(),
-        ));
-    }
-    lines
+    ))
 }
 
 /// The ranked plans: the ten fastest that fit (or, when none does, the ten

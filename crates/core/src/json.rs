@@ -44,7 +44,9 @@ const fn bytes(value: crate::units::Bytes) -> Figure {
 pub struct ReportJson {
     /// Gradient-accumulation steps, when a global batch divides.
     pub accumulation_steps: Option<u32>,
-    /// The activation formula with its numbers, when counted.
+    /// The activation formula with its numbers (Korthikanti et al.'s, or its
+    /// generalisation), when counted by a formula: `null` without a model and
+    /// under Hugging Face's measured accounting (its parts: `activations`).
     pub activation_derivation: Option<String>,
     /// Activation memory per GPU, when an architecture is known.
     pub activations: Option<ActivationsJson>,
@@ -65,6 +67,9 @@ pub struct ReportJson {
     pub layout: Option<LayoutJson>,
     /// The configuration's link query.
     pub link: String,
+    /// What LoRA's adapters keep for backward: their formula with its
+    /// numbers (Hugging Face's accounting: the measured bytes), with adapters.
+    pub lora_activation_derivation: Option<String>,
     /// What Megatron-LM would print, under its accounting.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub megatron: Option<MegatronJson>,
@@ -347,7 +352,8 @@ impl ReportJson {
         let params = setup.params().get();
         ReportJson {
             accumulation_steps: report.accumulation_steps.and_then(Result::ok),
-            activation_derivation: report.activation_derivation(),
+            activation_derivation: report.activation_formula(),
+            lora_activation_derivation: report.lora_activation_derivation(),
             activations: report.activations.map(ActivationsJson::new),
             active_params: report
                 .model

@@ -74,7 +74,7 @@ fn adapters_note(
 
 /// What Hugging Face keeps, in the page's words: the attention, the numerics
 /// and each part.
-fn hf_parts(
+pub fn hf_parts(
     t: &Text,
     report: &Report,
     model: &vram_core::config::ModelSpec,
@@ -123,21 +123,27 @@ pub fn notes(t: &Text, report: &Report) -> String {
         parts.push(layout_note(t, report, layout));
     }
     let layout = report.layout.is_some();
-    if let (false, Some(formula), Some(model)) =
-        (layout, report.base_activation_derivation(), report.model)
-    {
-        let max_micro_batch = chosen
-            .max_micro_batch
-            .map_or(t.none.to_string(), |b| b.to_string());
-        let (template, formula) = match (model.framework, report.activations) {
+    // Hugging Face's measured parts, else the formula (Korthikanti et al.'s,
+    // or its generalisation beyond a plain transformer).
+    let activations = report.model.and_then(|model| {
+        let line = match (model.framework, report.activations) {
             (vram_core::frameworks::hf::Framework::Hf, Some(kept)) => {
                 (t.activations_line_hf, hf_parts(t, report, &model, &kept))
             }
-            _ if !vram_core::memory::activations::is_plain(&model.architecture) => {
-                (t.activations_line_general, formula)
+            _ => {
+                let formula = report.activation_formula()?;
+                match vram_core::memory::activations::is_plain(&model.architecture) {
+                    true => (t.activations_line, formula),
+                    false => (t.activations_line_general, formula),
+                }
             }
-            _ => (t.activations_line, formula),
         };
+        Some((model, line))
+    });
+    if let (false, Some((model, (template, formula)))) = (layout, activations) {
+        let max_micro_batch = chosen
+            .max_micro_batch
+            .map_or(t.none.to_string(), |b| b.to_string());
         let lora = report.lora_activation_derivation().map(|lora| {
             let hf = model.framework == vram_core::frameworks::hf::Framework::Hf;
             text::fill(if hf { t.lora_adds_hf } else { t.lora_adds }, &[&lora])
@@ -204,7 +210,57 @@ fn layout_note(t: &Text, report: &Report, layout: &vram_core::report::LayoutRepo
         note.push(' ');
         note.push_str(t.zero_with_pipeline);
     }
+    if let Some(formula) = layout_activations(t, report) {
+        note.push('\n');
+        note.push_str(&formula);
+    }
     note
+}
+
+/// The most loaded pipeline rank's activations under a layout, as
+/// Korthikanti et al. partition them, with the report's numbers
+/// ([`Report::layout_derivation`]); `None` without a layout or a model.
+pub fn layout_activations(t: &Text, report: &Report) -> Option<String> {
+    use vram_core::report::Rebuilt;
+    let d = report.layout_derivation()?;
+    let bytes = |b: vram_core::Bytes| format_bytes(b, report.unit);
+    let mut split = match (d.tp, d.sp) {
+        (1, _) => String::new(),
+        (tp, false) => text::fill(t.layout_split_tp, &[&tp.to_string()]),
+        (tp, true) => text::fill(t.layout_split_tp_sp, &[&tp.to_string()]),
+    };
+    if d.cp > 1 {
+        split.push_str(&text::fill(t.layout_split_cp, &[&d.cp.to_string()]));
+    }
+    let rebuilt = match d.rebuilt {
+        None => String::new(),
+        Some(Rebuilt::AtOnce { layers }) => text::fill(
+            t.layout_rebuilt_at_once,
+            &[&layers.to_string(), &bytes(d.per_layer)],
+        ),
+        Some(Rebuilt::Stored { layers }) => text::fill(
+            t.layout_rebuilt_stored,
+            &[
+                &format_number(d.in_flight),
+                &layers.to_string(),
+                &bytes(d.per_layer),
+            ],
+        ),
+    };
+    Some(text::fill(
+        t.layout_activations,
+        &[
+            &(d.rank + 1).to_string(),
+            &d.pp.to_string(),
+            &split,
+            &format_number(d.in_flight),
+            &d.layers.to_string(),
+            &bytes(d.each),
+            &rebuilt,
+            &bytes(d.outside),
+            &bytes(d.total),
+        ],
+    ))
 }
 
 /// The highlighted strategy's step time, its parts, and the run with tokens.
@@ -268,5 +324,49 @@ pub fn markdown(t: &Text, report: &Report) -> String {
     match notes.is_empty() {
         true => table,
         false => format!("{table}\n{}\n", notes.replace('\n', "\n\n")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{EN, ZH};
+    use vram_core::input::link;
+
+    /// Under a layout the most loaded rank's activations are written out with
+    /// the report's own numbers, in both languages, and the terms add up to
+    /// the activations the table shows (to the rounding of three digits).
+    #[test]
+    fn a_layouts_activations_add_up_in_both_languages() {
+        let config =
+            link::decode("model=llama2-70b&gpu=h100-80gb&gpus=8&seq=4096&recompute=full&tp=4&pp=2")
+                .config;
+        let report = config.report().expect("a report");
+        let d = report.layout_derivation().expect("a layout");
+        let rebuilt = match d.rebuilt {
+            Some(vram_core::report::Rebuilt::AtOnce { layers }) => f64::from(layers),
+            other => panic!("full recomputation rebuilds at once: {other:?}"),
+        };
+        let sum = d.in_flight * f64::from(d.layers) * d.each.get()
+            + rebuilt * d.per_layer.get()
+            + d.outside.get();
+        assert!(
+            (sum / d.total.get() - 1.0).abs() < 1e-9,
+            "{sum} vs {:?}",
+            d.total
+        );
+        assert_eq!(d.total, report.highlighted().memory.activations);
+        let english = layout_activations(&EN, &report).unwrap();
+        assert_eq!(
+            english,
+            "Activations on pipeline rank 1 of 2 (Korthikanti et al. 2022, Table 2, TP 4 dividing \
+             the tensor-parallel region): 2 microbatches in flight × 40 layers × 0.0671 GB (each \
+             checkpoint's input) + 1 × 0.541 GB (rebuilt at once) + 0 GB outside the layers = 5.91 GB."
+        );
+        let chinese = layout_activations(&ZH, &report).unwrap();
+        assert!(chinese.starts_with("第 1/2 级流水线的激活值"), "{chinese}");
+        assert!(chinese.ends_with("= 5.91 GB。"), "{chinese}");
+        // The page's layout note carries it on a line of its own.
+        assert!(notes(&EN, &report).contains(&format!("\n{english}")));
     }
 }

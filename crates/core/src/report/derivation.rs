@@ -1,6 +1,7 @@
 //! The formulas under the table with the report's own numbers: the lesson's
 //! bytes per parameter, the layout's partition and the activations'
-//! derivations (Korthikanti et al.; Hugging Face's measured formulas).
+//! derivations (Korthikanti et al.), as formulas and numbers: the words
+//! around them are the front ends' (`vram_view::notes`).
 
 use super::*;
 
@@ -93,12 +94,13 @@ impl Report {
         Some(text)
     }
 
-    /// Under a layout (`None` without), the highlighted strategy's most loaded rank: its
-    /// microbatches in flight × its layers × each layer's bytes (÷ TP inside
-    /// the tensor-parallel region, ÷ TP outside it too with SP), plus what
-    /// lies outside the layers on that rank.
-    pub fn layout_derivation(&self) -> Option<String> {
-        use crate::format::{format_bytes, format_number};
+    /// Under a layout (`None` without), the highlighted strategy's most loaded
+    /// rank's activations as Korthikanti et al. 2022 (Table 2) partition them:
+    /// its microbatches in flight × its layers × each layer's bytes (÷ TP
+    /// inside the tensor-parallel region, ÷ TP outside it too with SP, ÷ CP
+    /// the sequence), plus what lies outside the layers on that rank. The
+    /// numbers only: the front ends word them (`vram_view::notes`).
+    pub fn layout_derivation(&self) -> Option<LayoutDerivation> {
         let (layout, model, kept) = (self.layout.as_ref()?, self.model?, self.activations?);
         let rank = self.highlighted().rank.unwrap_or(0);
         let l = layout.layout;
@@ -107,15 +109,6 @@ impl Report {
             .get(rank as usize)
             .map_or(model.architecture.layers, |s| s.layers);
         let in_flight = l.in_flight(rank, layout.microbatches);
-        let split = match (l.tp, l.sp) {
-            (1, _) => String::new(),
-            (t, false) => format!(", TP {t} dividing the tensor-parallel region"),
-            (t, true) => format!(", TP {t} with SP dividing all of it"),
-        };
-        let cp = match l.cp {
-            1 => String::new(),
-            c => format!(", CP {c} dividing the sequence"),
-        };
         // Full recomputation keeps each checkpoint's input (and, with the
         // block method, the layers it leaves stored) and rebuilds N layers.
         let (layers, each, rebuilt) = match model.recompute {
@@ -129,71 +122,50 @@ impl Report {
                     * f64::from(model.seq_len / l.cp)
                     * f64::from(model.micro_batch)
                     * f64::from(model.architecture.hidden / outside);
-                let layer = format_bytes(kept.per_layer, self.unit);
                 let rebuilt = match kept_here.stored {
-                    0 => format!(
-                        " (each checkpoint's input) + {} × {layer} (rebuilt at once)",
-                        kept_here.rebuilt
-                    ),
-                    stored => format!(
-                        " (each checkpoint's input) + {} × {} × {layer} (stored whole)",
-                        format_number(in_flight),
-                        stored * l.vpp
-                    ),
+                    0 => Rebuilt::AtOnce {
+                        layers: kept_here.rebuilt,
+                    },
+                    stored => Rebuilt::Stored {
+                        layers: stored * l.vpp,
+                    },
                 };
-                (kept_here.inputs * l.vpp, Bytes::new(input), rebuilt)
+                (kept_here.inputs * l.vpp, Bytes::new(input), Some(rebuilt))
             }
-            _ => (layers, kept.per_layer, String::new()),
+            _ => (layers, kept.per_layer, None),
         };
-        let head = format_bytes(each, self.unit);
-        Some(format!(
-            "Pipeline rank {} of {} (Korthikanti et al. 2022, Table 2{split}{cp}): {} microbatches in flight × {layers} layers × {head}{rebuilt} + {} outside the layers = {}",
-            rank + 1,
-            l.pp,
-            format_number(in_flight),
-            format_bytes(kept.embeddings_and_logits, self.unit),
-            format_bytes(kept.total, self.unit)
-        ))
+        Some(LayoutDerivation {
+            rank,
+            pp: l.pp,
+            tp: l.tp,
+            sp: l.sp,
+            cp: l.cp,
+            in_flight,
+            layers,
+            each,
+            per_layer: kept.per_layer,
+            rebuilt,
+            outside: kept.embeddings_and_logits,
+            total: kept.total,
+        })
     }
 
     /// The activation formula with this report's numbers, in its unit
     /// ([`activation_derivation`]), when the model's architecture is given;
-    /// with LoRA, its adapters' part follows ([`Self::lora_activation_derivation`]).
-    pub fn activation_derivation(&self) -> Option<String> {
-        let mut text = self.base_activation_derivation()?;
-        if let Some(lora) = self.lora_activation_derivation() {
-            text.push_str("; LoRA adds ");
-            text.push_str(&lora);
-        }
-        Some(text)
-    }
-
-    /// The activation formula of the model's own layers (LoRA's adapters
-    /// left out), with this report's numbers.
-    pub fn base_activation_derivation(&self) -> Option<String> {
-        use crate::format::format_bytes;
+    /// `None` without a model, and where Hugging Face's measured terms stand
+    /// in for a formula (`acct=hf`, whose parts [`Report::activations`] holds).
+    /// LoRA's adapters' part is [`Self::lora_activation_derivation`].
+    pub fn activation_formula(&self) -> Option<String> {
         let model = self.model?;
+        if model.framework == Framework::Hf && self.activations.is_some() {
+            return None;
+        }
         let setup = model.activation_setup(self.setup.precision());
-        Some(match (model.framework, self.activations) {
-            // Hugging Face's measured terms (crate::frameworks::hf), summed.
-            (Framework::Hf, Some(kept)) => {
-                format!(
-                "Hugging Face transformers 5.24 on PyTorch 2.15, {} attention, {}: {} per layer, \
-                 {} all layers, {} outside them (with the logits) = {} kept for backward",
-                model.hf_attention().key(),
-                match crate::frameworks::hf::numerics_of(self.setup.precision()) {
-                    Numerics::Fp32 => "fp32",
-                    Numerics::Pure16 => "pure 16-bit",
-                    Numerics::Autocast16 => "16-bit autocast",
-                },
-                format_bytes(kept.per_layer, self.unit),
-                format_bytes(kept.layers, self.unit),
-                format_bytes(kept.embeddings_and_logits, self.unit),
-                format_bytes(Bytes::new(kept.total.get() - kept.adapters.get()), self.unit)
-            )
-            }
-            _ => activation_derivation(&model.architecture, &setup, self.unit),
-        })
+        Some(activation_derivation(
+            &model.architecture,
+            &setup,
+            self.unit,
+        ))
     }
 
     /// What LoRA's adapters keep for backward, its formula with this report's
@@ -227,4 +199,54 @@ impl Report {
             crate::format::format_bytes(adapters, self.unit)
         ))
     }
+}
+
+/// The activations of a pipeline rank under a layout, as
+/// [`Report::layout_derivation`] gives them: `in_flight × layers × each
+/// (+ rebuilt) + outside = total`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayoutDerivation {
+    /// The most loaded pipeline rank, from 0.
+    pub rank: u32,
+    /// Pipeline stages.
+    pub pp: u32,
+    /// Tensor-parallel degree (1: none).
+    pub tp: u32,
+    /// Whether sequence parallelism divides the layers' outside of the
+    /// tensor-parallel region too.
+    pub sp: bool,
+    /// Context-parallel degree dividing the sequence (1: none).
+    pub cp: u32,
+    /// Microbatches in flight on the rank (1F1B: PP − rank; fractional with VPP).
+    pub in_flight: f64,
+    /// The layers whose `each` is kept per microbatch in flight: the rank's
+    /// layers, or with full recomputation its checkpoints.
+    pub layers: u32,
+    /// Bytes kept per layer (or per checkpoint's input), per microbatch.
+    pub each: Bytes,
+    /// A layer's whole activations, per microbatch.
+    pub per_layer: Bytes,
+    /// With full recomputation, the layers kept whole besides the inputs.
+    pub rebuilt: Option<Rebuilt>,
+    /// Embeddings and logits on the rank.
+    pub outside: Bytes,
+    /// The rank's activations.
+    pub total: Bytes,
+}
+
+/// What full recomputation keeps whole beside each checkpoint's input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rebuilt {
+    /// One group of `layers` rebuilt at once during the backward: one
+    /// microbatch's `per_layer` each.
+    AtOnce {
+        /// Layers rebuilt together.
+        layers: u32,
+    },
+    /// Megatron's block method: `layers` left stored whole, for every
+    /// microbatch in flight.
+    Stored {
+        /// Layers stored whole.
+        layers: u32,
+    },
 }

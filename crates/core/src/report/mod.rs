@@ -3,6 +3,7 @@
 //! by every view, and its exports (Markdown and CSV, [`export`]).
 
 mod derivation;
+pub use derivation::{LayoutDerivation, Rebuilt};
 pub mod evaluate;
 pub mod export;
 mod place;
@@ -13,9 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Config, ModelSpec};
 use crate::format::MemoryUnit;
 use crate::frameworks::deepspeed::Offload;
-use crate::frameworks::hf::{
-    hf_activation_memory, hf_step_transients, Framework, HfLora, Numerics,
-};
+use crate::frameworks::hf::{hf_activation_memory, hf_step_transients, Framework, HfLora};
 use crate::frameworks::runtime::{Accounting, BeyondGpu, OffloadDevice, Runtime};
 use crate::input::{Field, InputError};
 use crate::memory::activations::stage_activations;

@@ -433,6 +433,14 @@ texts! {
     layout_note: &'static str =
         "Layout: {} = {} GPUs; ZeRO over DP × CP = {}. Most loaded GPU ({}): pipeline rank {} of {}, {} layers, {} parameters, {} microbatches in flight, {} of activations.",
         "布局：{} = {} 张 GPU；ZeRO 在 DP × CP = {} 上切分。负载最重的 GPU（{}）：第 {}/{} 级流水线，{} 层、{} 参数，在途 {} 个微批，激活值 {}。";
+    layout_activations: &'static str =
+        "Activations on pipeline rank {} of {} (Korthikanti et al. 2022, Table 2{}): {} microbatches in flight × {} layers × {}{} + {} outside the layers = {}.",
+        "第 {}/{} 级流水线的激活值（Korthikanti 等，2022，表 2{}）：在途 {} 个微批 × {} 层 × {}{} + 层外 {} = {}。";
+    layout_split_tp: &'static str = ", TP {} dividing the tensor-parallel region", "，TP {} 切分张量并行区域";
+    layout_split_tp_sp: &'static str = ", TP {} with SP dividing all of it", "，TP {} 加 SP 切分全部";
+    layout_split_cp: &'static str = ", CP {} dividing the sequence", "，CP {} 切分序列";
+    layout_rebuilt_at_once: &'static str = " (each checkpoint's input) + {} × {} (rebuilt at once)", "（每个检查点的输入）+ {} × {}（一次重算）";
+    layout_rebuilt_stored: &'static str = " (each checkpoint's input) + {} × {} × {} (stored whole)", "（每个检查点的输入）+ {} × {} × {}（整层保存）";
     tp_across_nodes: &'static str = "Tensor parallelism spans nodes: its all-reduces run over the network.", "张量并行跨越节点：它的 all-reduce 走节点间网络。";
     zero_with_pipeline: &'static str = "ZeRO-2 and ZeRO-3 are n/a: DeepSpeed's pipeline engine runs ZeRO-1 only.", "ZeRO-2 与 ZeRO-3 不适用：DeepSpeed 的流水线引擎只支持 ZeRO-1。";
     time_note: &'static str =
