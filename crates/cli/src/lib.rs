@@ -779,21 +779,25 @@ pub fn plans_table(config: &Config, ranking: &vram_core::plans::Ranking) -> Stri
     let plans = &ranking.plans;
     let fitting = ranking.fitting;
     let _ = writeln!(out);
+    let english = vram_view::text::lazy_of(vram_core::format::Lang::En);
     if plans.is_empty() {
-        let _ = writeln!(
-            out,
-            "Plans: none to rank (they need a model, full training, and the lesson's or Megatron's accounting)."
-        );
+        let why = vram_view::plans::plans_count(english, config, ranking);
+        let _ = writeln!(out, "Plans: none to rank. {why}");
         return out;
     }
     let _ = writeln!(
         out,
-        "Plans: {fitting} of {} layouts fit{}.",
+        "Plans: {fitting} of {} layouts fit{}. {}",
         ranking.found,
         if fitting == 0 {
             "; the closest are listed"
         } else {
             "; the fastest are listed"
+        },
+        match config.global_batch {
+            Some(global) =>
+                vram_view::text::fill(english.plans_ranked_global, &[&global.to_string()]),
+            None => english.plans_ranked_own.to_string(),
         }
     );
     if !ranking.is_complete() {

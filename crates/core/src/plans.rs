@@ -69,6 +69,16 @@ impl Plan {
         self.time.map_or(f64::INFINITY, |t| t.step_seconds)
     }
 
+    /// Tokens trained per second on each GPU (0 without a known time): what
+    /// plans are ranked by. Without a global batch each plan's step trains
+    /// its own DP × micro-batch sequences, so its step time says nothing of
+    /// its speed (issue 47: the "fastest" plan trained half the tokens per
+    /// second of one ranked below it); with one, every plan trains the same
+    /// sequences a step and this orders them as their step times do.
+    pub fn tokens_per_second_per_gpu(&self) -> f64 {
+        self.time.map_or(0.0, |t| t.tokens_per_second_per_gpu)
+    }
+
     /// `config` with this plan's layout, strategy, recomputation, offload and
     /// micro-batch: the configuration whose report shows this plan.
     pub fn apply(&self, config: &Config) -> Config {
@@ -358,20 +368,28 @@ fn simplicity(layout: &Layout) -> (u32, bool, u64, u32, u32, u32, u32, bool) {
 }
 
 /// Sorts `plans` best first and keeps one of each equally fast group: the
-/// fastest that fit, then the others by their peak; of plans as fast as
-/// each other, the one that needs least memory (then the simplest, the one
-/// searched first).
+/// fastest that fit (most tokens per second per GPU,
+/// [`Plan::tokens_per_second_per_gpu`]), then the others by their peak; of
+/// plans as fast as each other, the one that needs least memory (then the
+/// simplest, the one searched first).
 fn sort_and_dedup(plans: &mut Vec<Plan>) {
     plans.sort_by(|a, b| {
         b.fits
             .cmp(&a.fits)
-            .then(a.step_seconds().total_cmp(&b.step_seconds()))
+            .then(
+                b.tokens_per_second_per_gpu()
+                    .total_cmp(&a.tokens_per_second_per_gpu()),
+            )
             .then(a.peak.get().total_cmp(&b.peak.get()))
     });
     plans.dedup_by(|later, kept| {
+        let (later_speed, kept_speed) = (
+            later.tokens_per_second_per_gpu(),
+            kept.tokens_per_second_per_gpu(),
+        );
         later.fits == kept.fits
             && later.time.is_some()
-            && (later.step_seconds() - kept.step_seconds()).abs() <= 1e-9 * kept.step_seconds()
+            && (later_speed - kept_speed).abs() <= 1e-9 * kept_speed
     });
 }
 
@@ -671,7 +689,11 @@ impl Search<'_> {
                         // one means more microbatches and a smaller bubble.
                         let better = match slot {
                             None => true,
-                            Some(kept) => !kept.fits || plan.step_seconds() < kept.step_seconds(),
+                            Some(kept) => {
+                                !kept.fits
+                                    || plan.tokens_per_second_per_gpu()
+                                        > kept.tokens_per_second_per_gpu()
+                            }
                         };
                         if better {
                             *slot = Some(plan);
@@ -818,6 +840,51 @@ mod tests {
             assert_eq!(row.step.peak().1, plan.peak, "{plan:?}");
             assert_eq!(row.time, plan.time, "{plan:?}");
         }
+    }
+
+    /// Issue 47, item 1: without a global batch each plan's step trains its
+    /// own DP × micro-batch sequences, so the plans are ranked by tokens per
+    /// second per GPU, not by step time: ranked by step time, Mixtral's and
+    /// DeepSeek-V3's first plans trained half the tokens a second of plans
+    /// below them. With a global batch both orders agree.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn plans_are_ranked_by_throughput_not_step_time() {
+        for query in [
+            "model=mixtral-8x7b&gpu=h100-80gb&gpus=8&nodes=2&seq=4096",
+            "model=deepseek-v3&gpu=h200&gpus=8&nodes=32&seq=4096",
+            "model=llama2-70b&gpu=a100-80gb&gpus=8&seq=2048&recompute=full",
+        ] {
+            let config = decode(query).config;
+            let all = plans(&config);
+            let fitting: Vec<&Plan> = all.iter().filter(|p| p.fits).collect();
+            assert!(fitting.len() > 3, "{query}: {} fit", fitting.len());
+            for pair in fitting.windows(2) {
+                let (a, b) = (pair[0], pair[1]);
+                assert!(
+                    a.tokens_per_second_per_gpu() >= b.tokens_per_second_per_gpu(),
+                    "{query}: {a:?} ranked before {b:?}"
+                );
+            }
+            let best = fitting[0].tokens_per_second_per_gpu();
+            assert!(best > 0.0, "{query}");
+            // The shortest step is not the best plan here: it trains fewer
+            // sequences a step, not more tokens a second.
+            let shortest = fitting
+                .iter()
+                .min_by(|a, b| a.step_seconds().total_cmp(&b.step_seconds()))
+                .unwrap();
+            assert!(
+                shortest.tokens_per_second_per_gpu() < best,
+                "{query}: the shortest step is also the fastest, the case shows nothing"
+            );
+        }
+        // With a global batch every plan trains the same tokens a step.
+        let config =
+            decode("model=llama3-8b&gpu=h100-80gb&gpus=8&nodes=2&seq=8192&global_batch=128").config;
+        let fitting: Vec<Plan> = plans(&config).into_iter().filter(|p| p.fits).collect();
+        assert!(fitting
+            .windows(2)
+            .all(|w| w[0].step_seconds() <= w[1].step_seconds() * (1.0 + 1e-9)));
     }
 
     /// The lesson's Q6: no ZeRO stage fits 70 B on 8 × A100 80GB alone, some

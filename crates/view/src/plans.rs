@@ -168,6 +168,11 @@ pub fn plans_count(w: &LazyText, config: &Config, ranking: &Ranking) -> String {
         w.plans_count,
         &[&ranking.fitting.to_string(), &ranking.found.to_string()],
     );
+    count.push(' ');
+    count.push_str(&match config.global_batch {
+        Some(global) => text::fill(w.plans_ranked_global, &[&global.to_string()]),
+        None => w.plans_ranked_own.to_string(),
+    });
     if !ranking.is_complete() {
         count.push(' ');
         count.push_str(&text::fill(

@@ -42,7 +42,7 @@ pub enum ChartKind {
     Scaling,
     /// The highlighted strategy's memory over one step.
     Step,
-    /// Every ranked plan: its most loaded GPU's memory against its step time.
+    /// Every ranked plan: its most loaded GPU's memory against its tokens per second per GPU.
     Plans,
 }
 

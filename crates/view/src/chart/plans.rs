@@ -1,9 +1,10 @@
-//! The ranked plans as dots: step time across, memory up.
+//! The ranked plans as dots: tokens per second per GPU across (what they are
+//! ranked by, the best to the right), memory up.
 
 use super::*;
 
-/// Every plan as a dot: its step time across, its most loaded GPU's memory
-/// up; those that fit in one colour, the others in another; the usable memory
+/// Every plan as a dot: its tokens per second per GPU across, its most
+/// loaded GPU's memory up; those that fit in one colour, the others in another; the usable memory
 /// drawn across.
 pub(super) fn plot_plans<B: DrawingBackend>(
     root: &Area<B>,
@@ -18,11 +19,11 @@ pub(super) fn plot_plans<B: DrawingBackend>(
     root.fill(&palette.ground)?;
     let unit = report.unit;
     let usable = report.budget.usable().get() / unit.bytes();
-    let finite = |v: f64| v.is_finite();
+    let timed = |p: &&Plan| p.time.is_some();
     let x_max = plans
         .iter()
-        .map(Plan::step_seconds)
-        .filter(|v| finite(*v))
+        .filter(timed)
+        .map(Plan::tokens_per_second_per_gpu)
         .fold(0.0, f64::max)
         * 1.05;
     let y_max = plans
@@ -84,12 +85,9 @@ pub(super) fn plot_plans<B: DrawingBackend>(
         } else {
             palette.too_small
         };
-        for plan in plans
-            .iter()
-            .filter(|p| p.fits == fits && finite(p.step_seconds()))
-        {
+        for plan in plans.iter().filter(|p| p.fits == fits).filter(timed) {
             let at = (
-                x_of(plan.step_seconds()),
+                x_of(plan.tokens_per_second_per_gpu()),
                 y_of(plan.peak.get() / unit.bytes()),
             );
             root.draw(&Circle::new(at, px(3.5), color.mix(0.8).filled()))?;

@@ -425,11 +425,11 @@ texts! {
     not_run: &'static str = "n/a", "不适用";
     plans_heading: &'static str = "Which layout? Ranked plans for these GPUs", "选哪种并行布局？这些 GPU 上的方案排名";
     plans_hint: &'static str =
-        "Every layout (TP within a node, PP, CP, SP, EP, ZeRO stage, recomputation, offload) with the largest micro-batch that fits; fastest first.",
-        "枚举所有布局（节点内 TP、PP、CP、SP、EP、ZeRO 阶段、重计算、卸载），各取放得下的最大微批；最快的在前。";
+        "Every layout (TP within a node, PP, CP, SP, EP, ZeRO stage, recomputation, offload) with its fastest micro-batch that fits; the most tokens per second per GPU first.",
+        "枚举所有布局（节点内 TP、PP、CP、SP、EP、ZeRO 阶段、重计算、卸载），各取放得下且最快的微批；每张 GPU 每秒词元数最多的在前。";
     plans_legend_over: &'static str = "over the usable memory", "超出可用显存";
     model_custom: &'static str = "custom (config.json)", "自定义（config.json）";
-    plans_axis: &'static str = "Step time (s)", "单步时间（秒）";
+    plans_axis: &'static str = "Tokens per second per GPU", "每张 GPU 每秒词元数";
     layout_note: &'static str =
         "Layout: {} = {} GPUs; ZeRO over DP × CP = {}. Most loaded GPU ({}): pipeline rank {} of {}, {} layers, {} parameters, {} microbatches in flight, {} of activations.",
         "布局：{} = {} 张 GPU；ZeRO 在 DP × CP = {} 上切分。负载最重的 GPU（{}）：第 {}/{} 级流水线，{} 层、{} 参数，在途 {} 个微批，激活值 {}。";
@@ -569,6 +569,12 @@ texts! {
     plans_offloaded: &'static str = "{} offloaded", "卸载{}";
     plans_block: &'static str = "block: {} of {} layers per stage recomputed", "分块：每段 {}/{} 层重算";
     plans_count: &'static str = "{} of {} plans fit.", "{} / {} 个方案放得下。";
+    plans_ranked_global: &'static str =
+        "Ranked by tokens per second per GPU, every plan at the global batch of {} sequences a step.",
+        "按每张 GPU 每秒词元数排序，所有方案每步都是全局批次 {} 条序列。";
+    plans_ranked_own: &'static str =
+        "Ranked by tokens per second per GPU: without a global batch each plan's step trains its own DP × micro-batch sequences, so a shorter step is not a faster plan.",
+        "按每张 GPU 每秒词元数排序：未设全局批次时，每个方案每步训练各自的 DP × 微批条序列，单步更短并不代表更快。";
     plans_partial: &'static str =
         "The cluster has very many layouts: the {} simplest of {} were searched.",
         "集群的布局太多：只搜索了最简单的 {} 个（共 {} 个）。";
