@@ -270,10 +270,13 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                     {caption}
                     <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
                     {shows(Part::Table).then(|| view! {
-                        <Summary report=report found=plans_found t=t />
+                        <Summary report=report found=plans_found fixes=editable t=t />
                         <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
                         <ActivationsLine report=report t=t />
                         <crate::results::MegatronLine config=config t=t />
+                    })}
+                    {(shows(Part::Table) && editable).then(|| view! {
+                        <crate::fixes::Fixes config=config form=form report=report t=t />
                     })}
                     {shows(Part::Placement).then(|| view! { <PlacementTable report=report t=t /> })}
                     {chart(Part::MemoryChart, t.chart_memory_heading, ChartKind::Memory)}

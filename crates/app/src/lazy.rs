@@ -27,6 +27,7 @@ export function megatron_with(lazy, query, zh) { return lazy.megatron(query, zh)
 export function plans_verdict_with(lazy, query, zh) { return lazy.plans_verdict(query, zh); }
 export function scroll_to_plans() { document.querySelector("[data-testid='plans']")?.scrollIntoView(); }
 export function render_plans_with(lazy, query, before, zh, place, canvas) { lazy.render_plans(query, before, zh, place, canvas); }
+export function render_fixes_with(lazy, query, zh, place) { return lazy.render_fixes(query, zh, place); }
 export function copy_markdown(query, zh) {
   const text = import_lazy().then((lazy) => lazy.markdown(query, zh));
   const clipboard = navigator.clipboard;
@@ -57,6 +58,14 @@ extern "C" {
     fn copy_markdown(query: &str, zh: bool) -> js_sys::Promise;
     /// The CSV of the configuration whose link is `query`.
     pub fn csv_with(lazy: &JsValue, query: &str) -> String;
+    /// Finds and shows what would make the configuration whose link is
+    /// `query` fit, in `place`; false when it fits already.
+    pub fn render_fixes_with(
+        lazy: &JsValue,
+        query: &str,
+        zh: bool,
+        place: &web_sys::Element,
+    ) -> bool;
     /// What the ranked plans found, in words, when no strategy fits alone.
     fn plans_verdict_with(lazy: &JsValue, query: &str, zh: bool) -> String;
     /// Ranks the plans of the configuration whose link is `query` and shows

@@ -9,6 +9,7 @@
 mod app;
 mod chart;
 mod crash;
+mod fixes;
 mod form;
 mod lazy;
 mod page;

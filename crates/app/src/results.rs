@@ -141,7 +141,13 @@ pub fn ResultsTable(
 /// The verdict in words: usable memory, the highlighted strategy, and the least
 /// sharding that fits.
 #[component]
-pub fn Summary(report: Memo<Report>, found: RwSignal<String>, t: &'static Text) -> impl IntoView {
+pub fn Summary(
+    report: Memo<Report>,
+    found: RwSignal<String>,
+    /// Whether the page has the "What would make it fit?" fold to point at.
+    fixes: bool,
+    t: &'static Text,
+) -> impl IntoView {
     // When no strategy fits on its own, what the ranked plans found (asked of
     // the lazily loaded module by the plans' fold, `crate::plans::Plans`).
     let plans_words = move || Some(found.get()).filter(|words| !words.is_empty());
@@ -223,6 +229,11 @@ pub fn Summary(report: Memo<Report>, found: RwSignal<String>, t: &'static Text) 
             // A link into the closed fold opens it (the browser expands a
             // details element that a fragment points into).
             <a class="button quiet" href="#plans" data-testid="summary-plans" hidden=move || plans_words().is_none()>{t.plans_see}</a>
+            // While the highlighted strategy does not fit, what would make it.
+            {fixes.then(|| view! {
+                " "
+                <a class="button quiet" href="#fixes" data-testid="summary-fixes" hidden=move || line.read().4>{t.fixes_see}</a>
+            })}
         </p>
     }
 }

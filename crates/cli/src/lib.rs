@@ -121,6 +121,18 @@ pub fn command() -> Command {
                 ),
         )
         .arg(
+            Arg::new("fixes")
+                .long("fixes")
+                .action(ArgAction::SetTrue)
+                .conflicts_with_all(["print-link"])
+                .help(
+                    "When the highlighted strategy does not fit, what would make it fit: the \
+                     smallest changes (recomputation, micro-batch, ZeRO stage, offload, layout, \
+                     8-bit optimizer, LoRA/QLoRA, sequence, more or larger GPUs), each with its \
+                     peak per GPU and its cost in GPU time per token",
+                ),
+        )
+        .arg(
             Arg::new("print-link")
                 .long("link")
                 .action(ArgAction::SetTrue)
@@ -145,7 +157,7 @@ pub fn command() -> Command {
             Arg::new("html")
                 .long("html")
                 .action(ArgAction::SetTrue)
-                .conflicts_with_all(["json", "print-link", "markdown", "csv", "plans"])
+                .conflicts_with_all(["json", "print-link", "markdown", "csv", "plans", "fixes"])
                 .help(
                     "Print the read-only view (table, notes, SVG charts, a link to the page) \
                      as a self-contained HTML fragment, for a static site to include",
@@ -445,17 +457,28 @@ where
         .get_one::<String>("base-url")
         .map_or(DEFAULT_BASE_URL, String::as_str);
     let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
-    if matches.get_flag("plans") {
-        let ranking = vram_core::plans::rank(&config);
-        match output {
-            Output::Json => {
-                let mut report = config.report().map_err(|e| {
-                    RunError::Usage(UsageError(e.iter().map(ToString::to_string).collect()))
-                })?;
-                report.megatron = config.megatron_report();
-                text = json_with_plans(&config, &report, Some(&ranking));
+    let (with_plans, with_fixes) = (matches.get_flag("plans"), matches.get_flag("fixes"));
+    let ranking = with_plans.then(|| vram_core::plans::rank(&config));
+    match output {
+        Output::Json if with_plans || with_fixes => {
+            let mut report = config.report().map_err(|e| {
+                RunError::Usage(UsageError(e.iter().map(ToString::to_string).collect()))
+            })?;
+            report.megatron = config.megatron_report();
+            let mut document = vram_core::json::ReportJson::new(&config, &report, ranking.as_ref());
+            if with_fixes {
+                document.fixes = Some(vram_core::json::FixesJson::new(&config, &report));
             }
-            _ => text.push_str(&plans_table(&config, &ranking)),
+            text = serde_json::to_string_pretty(&document).unwrap_or_default();
+            text.push('\n');
+        }
+        _ => {
+            if let Some(ranking) = &ranking {
+                text.push_str(&plans_table(&config, ranking));
+            }
+            if with_fixes {
+                text.push_str(&fixes_text(&config));
+            }
         }
     }
     // Under the table, what a config.json gave (the JSON and the other formats stay as they are).
@@ -885,6 +908,27 @@ pub fn plans_table(config: &Config, ranking: &vram_core::plans::Ranking) -> Stri
             "The first as a link: ?{}",
             link::encode(&best.apply(config))
         );
+    }
+    out
+}
+
+/// What would make the configuration fit, a line each after a blank line:
+/// the page's words in English ([`vram_view::fixes::lines`]), or that it fits.
+pub fn fixes_text(config: &Config) -> String {
+    let (t, w) = (
+        english(),
+        vram_view::text::lazy_of(vram_core::format::Lang::En),
+    );
+    let mut out = String::from("\n");
+    match vram_core::fixes::fixes(config) {
+        Some(fixes) => {
+            for line in vram_view::fixes::lines(t, w, config, &fixes) {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+        None => {
+            let _ = writeln!(out, "{} {}", t.fixes_heading, w.fixes_fits);
+        }
     }
     out
 }

@@ -662,3 +662,56 @@ fn the_keys_reference_is_generated_from_the_declarations() {
         assert!(row.contains(words), "{row}");
     }
 }
+
+/// Issue 47: what would make it fit, in the CLI. The lesson's 70B on 8 × A100
+/// with 4,096 tokens under ZeRO-3 does not fit; `--fixes --json` lists each
+/// fix with the keys it changes, its link (which the page's decoder reads to
+/// a configuration that fits), its peak and its cost; the text says it in
+/// the page's words. Where it fits, there is nothing to fix.
+#[test]
+fn fixes_of_the_70b_case_in_json_and_text() {
+    let query = "?model=llama2-70b&gpu=a100-80gb&gpus=8&seq=4096&stage=3";
+    let document = json_of(&[query, "--fixes"]);
+    let fixes = &document["fixes"];
+    assert_eq!(fixes["fits"], false);
+    let usable = fixes["usable"]["value"].as_f64().unwrap();
+    assert!(fixes["per_gpu"]["value"].as_f64().unwrap() > usable);
+    let list = fixes["fixes"].as_array().unwrap();
+    assert!(list.len() >= 3, "{list:#?}");
+    assert_eq!(list[0]["levers"], serde_json::json!(["layout"]));
+    for fix in list {
+        let config = decode(fix["link"].as_str().unwrap()).config;
+        let report = config.report().unwrap();
+        assert!(report.highlighted().fits, "{fix}");
+        assert_close(
+            fix["per_gpu"]["value"].as_f64().unwrap(),
+            report.highlighted().step.peak().1.get(),
+        );
+        assert!(!fix["changes"].as_array().unwrap().is_empty(), "{fix}");
+    }
+    let offloaded = list
+        .iter()
+        .find(|f| f["levers"] == serde_json::json!(["recompute", "offload"]))
+        .expect("full recomputation with the optimizer offloaded");
+    assert_eq!(
+        offloaded["changes"],
+        serde_json::json!([
+            {"after": "full", "before": "none", "key": "recompute"},
+            {"after": "optimizer", "before": "none", "key": "offload"}
+        ])
+    );
+    assert!(offloaded["gpu_time_per_token_change"].as_f64().unwrap() > 0.0);
+    let output = vram().args([query, "--fixes"]).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("What would make it fit? ZeRO-3 needs "),
+        "{text}"
+    );
+    assert!(text.contains(" 2. Activation recomputation "), "{text}");
+    // The lesson's ZeRO-3 fits: nothing to fix, and the JSON says so.
+    let lesson = json_of(&["--stage", "3", "--fixes"]);
+    assert_eq!(lesson["fixes"]["fits"], true);
+    assert_eq!(lesson["fixes"]["fixes"], serde_json::json!([]));
+    // Without --fixes the document has no such key.
+    assert!(json_of(&[query]).get("fixes").is_none());
+}

@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use crate::config::Config;
+use crate::fixes::{Fixes, Lever};
 use crate::input::link;
 use crate::memory::activations::ActivationMemory;
 use crate::plans::{Plan, Ranking};
@@ -56,6 +57,9 @@ pub struct ReportJson {
     pub config: ConfigJson,
     /// The highlighted strategy by the lesson's formula.
     pub derivation: Option<String>,
+    /// What would make it fit, when asked for (`--fixes`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixes: Option<FixesJson>,
     /// Bytes of the frozen base, with adapters.
     pub frozen_bytes: Option<Figure>,
     /// Parameters frozen (0 without adapters).
@@ -291,6 +295,100 @@ pub struct TrainingJson {
     pub tokens: f64,
 }
 
+/// What would make the highlighted strategy fit ([`crate::fixes`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FixesJson {
+    /// The fixes, best first (empty when it fits already).
+    pub fixes: Vec<FixJson>,
+    /// Whether the highlighted strategy fits as it is.
+    pub fits: bool,
+    /// Its peak per GPU as it is.
+    pub per_gpu: Figure,
+    /// Tokens per second per GPU as it is, were it to fit, when known.
+    pub tokens_per_second_per_gpu: Option<f64>,
+    /// The usable memory per GPU as it is.
+    pub usable: Figure,
+}
+
+/// One fix ([`crate::fixes::Fix`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FixJson {
+    /// The link keys it changes: each key, its value before and after.
+    pub changes: Vec<ChangeJson>,
+    /// The change in GPU time per token: 0.25 is a quarter more GPU-hours for
+    /// the same tokens; `null` without a step time.
+    pub gpu_time_per_token_change: Option<f64>,
+    /// The levers it moves.
+    pub levers: Vec<Lever>,
+    /// The fixed configuration's link query.
+    pub link: String,
+    /// The highlighted strategy's peak per GPU with it.
+    pub per_gpu: Figure,
+    /// Tokens per second per GPU with it, when known.
+    pub tokens_per_second_per_gpu: Option<f64>,
+    /// The usable memory per GPU with it.
+    pub usable: Figure,
+}
+
+/// One link key a fix changes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChangeJson {
+    /// Its value after.
+    pub after: String,
+    /// Its value before.
+    pub before: String,
+    /// The key.
+    pub key: &'static str,
+}
+
+impl FixesJson {
+    /// What would make `config`'s highlighted strategy fit, as `report`
+    /// (its report) shows it: [`crate::fixes::fixes`], or none when it fits.
+    pub fn new(config: &Config, report: &Report) -> FixesJson {
+        let row = report.highlighted();
+        let Some(found) = crate::fixes::fixes(config) else {
+            return FixesJson {
+                fixes: Vec::new(),
+                fits: row.fits,
+                per_gpu: bytes(row.step.peak().1),
+                tokens_per_second_per_gpu: row.time.map(|t| t.tokens_per_second_per_gpu),
+                usable: bytes(report.budget.usable()),
+            };
+        };
+        FixesJson::of(config, &found)
+    }
+
+    fn of(config: &Config, found: &Fixes) -> FixesJson {
+        FixesJson {
+            fixes: found
+                .fixes
+                .iter()
+                .map(|fix| FixJson {
+                    changes: fix
+                        .changes(config)
+                        .into_iter()
+                        .map(|(field, before, after)| ChangeJson {
+                            after,
+                            before,
+                            key: field.key(),
+                        })
+                        .collect(),
+                    gpu_time_per_token_change: fix.gpu_time_change(found.tokens_per_second_per_gpu),
+                    levers: fix.levers.clone(),
+                    link: link::encode(&fix.config),
+                    per_gpu: bytes(fix.peak),
+                    tokens_per_second_per_gpu: fix.tokens_per_second_per_gpu,
+                    usable: bytes(fix.usable),
+                })
+                .collect(),
+            fits: false,
+            per_gpu: bytes(found.peak),
+            tokens_per_second_per_gpu: found.tokens_per_second_per_gpu,
+            usable: bytes(found.usable),
+        }
+    }
+}
+
 /// What the plans' search saw ([`Ranking`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlansSearchJson {
@@ -360,6 +458,7 @@ impl ReportJson {
                 .map_or(params as u64, |m| m.architecture.active_param_count()),
             config: ConfigJson::new(config),
             derivation: report.derivation("activations", "buffers"),
+            fixes: None,
             frozen_bytes: adapters.map(|a| figure(a.frozen_bytes as f64, "B")),
             frozen_params: adapters.map_or(0, |a| a.frozen),
             gpu_memory: bytes(report.budget.gpu_memory()),

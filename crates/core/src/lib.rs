@@ -22,6 +22,7 @@
 
 pub mod config;
 pub mod decimal;
+pub mod fixes;
 pub mod format;
 pub mod frameworks;
 pub mod gpu;

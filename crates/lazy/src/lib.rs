@@ -1,6 +1,7 @@
 //! What the page loads only when it is used, as a WebAssembly module of its
 //! own: the pasted `config.json` reader, the search of
-//! ranked plans, Megatron-LM's estimate and the Markdown and CSV exports.
+//! ranked plans, what would make a configuration fit, Megatron-LM's estimate
+//! and the Markdown and CSV exports.
 //!
 //! The page imports it the first time a `config.json` is read, the plans are
 //! opened or Megatron's accounting is chosen (`crates/app/src/share.rs`), so
@@ -50,6 +51,14 @@ pub fn render_plans(
     canvas: &web_sys::HtmlCanvasElement,
 ) {
     vram_view::plans::render(query, before, zh, place, canvas);
+}
+
+/// Finds what would make the configuration whose link is `query` fit and
+/// shows it in `place`, in Chinese when `zh`; false (and `place` emptied)
+/// when it fits already ([`vram_view::fixes::render`]).
+#[wasm_bindgen]
+pub fn render_fixes(query: &str, zh: bool, place: &web_sys::Element) -> bool {
+    vram_view::fixes::render(query, zh, place)
 }
 
 /// What the ranked plans of the configuration whose link is `query` found,

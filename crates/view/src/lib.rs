@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 pub mod chart;
+pub mod fixes;
 pub mod notes;
 pub mod plans;
 pub mod replies;

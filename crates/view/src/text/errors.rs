@@ -122,6 +122,10 @@ pub fn error_words(t: &Text, error: &InputError) -> String {
         (Field::Show, InputErrorKind::UnknownChoice) => {
             fill(t.link_err_parts, &[&error.field.choices().join(", ")])
         }
+        // A preset's ids (`gpu=h100` → the GPUs' ids), else the choices.
+        (field @ (Field::Gpu | Field::Model), InputErrorKind::UnknownChoice) => {
+            fill(t.link_err_choice, &[&field.preset_ids().join(", ")])
+        }
         (_, InputErrorKind::UnknownChoice) => {
             fill(t.link_err_choice, &[&error.field.choices().join(", ")])
         }

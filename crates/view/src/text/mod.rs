@@ -100,7 +100,9 @@ texts! {
     unit_gb: &'static str = "GB", "GB";
     label_overhead: &'static str = "Reserved overhead", "预留比例";
     unit_percent: &'static str = "%", "%";
-    hint_overhead: &'static str = "For activations, buffers and the framework.", "留给激活值、缓冲区和框架。";
+    hint_overhead: &'static str =
+        "Without a model, for activations, buffers and the framework. With one, activations have their own column: for what no column counts (the CUDA context, the allocator's fragmentation, communication buffers).",
+        "不选模型时，留给激活值、缓冲区和框架。选了模型后激活值单独成列：留给表中没有计入的部分（CUDA 上下文、分配器碎片、通信缓冲区）。";
     label_precision: &'static str = "Precision", "精度";
     precision: [&'static str; 7] =
         ["FP32", "FP16 (mixed)", "BF16 (mixed)", "FP32, no master copy", "BF16, no master copy", "FP8 (Transformer Engine)", "FP8 weights (--fp8-param-gather)"],
@@ -327,8 +329,9 @@ texts! {
     zero3_fits_on: &'static str = " No strategy fits; ZeRO-3 fits on {} GPUs, or offload, or a smaller model.",
         "没有策略放得下；ZeRO-3 需要 {} 张 GPU，或者卸载，或者换更小的模型。";
     plans_see: &'static str = "See the ranked layouts ↓", "查看布局排名 ↓";
-    nothing_fits: &'static str = " No number of GPUs fits it: choose a smaller model or micro-batch.",
-        "多少张 GPU 都放不下：请换更小的模型或微批次。";
+    nothing_fits: &'static str = " No number of GPUs fits it as it is.",
+        "照现在的设置，多少张 GPU 都放不下。";
+    fixes_see: &'static str = "What would make it fit? ↓", "怎样才能放得下？↓";
     runtime: &'static str = "Framework details: accounting, offload, buffers, communication", "框架细节：口径、卸载、缓冲区、通信";
     label_accounting: &'static str = "Accounting", "计算口径";
     accounting: [&'static str; 3] = ["The lesson's formulas", "DeepSpeed's estimator", "Beside Megatron-LM's estimate"], ["课程公式", "DeepSpeed 估算器", "并列 Megatron-LM 的估算"];
@@ -423,6 +426,7 @@ texts! {
     err_not_in_deepspeed: &'static str = "Counted with the lesson's accounting and without offload only.", "仅在课程口径且不卸载时计算。";
     parallel_heading: &'static str = "Parallel layout", "并行布局";
     not_run: &'static str = "n/a", "不适用";
+    fixes_heading: &'static str = "What would make it fit?", "怎样才能放得下？";
     plans_heading: &'static str = "Which layout? Ranked plans for these GPUs", "选哪种并行布局？这些 GPU 上的方案排名";
     plans_hint: &'static str =
         "Every layout (TP within a node, PP, CP, SP, EP, ZeRO stage, recomputation, offload) with its fastest micro-batch that fits; the most tokens per second per GPU first.",
@@ -566,6 +570,17 @@ texts! {
     LazyText, LAZY_EN, LAZY_ZH;
     plans_found: &'static str = " None of DDP and ZeRO-1/2/3 fits on its own; {} of {} layouts fit, the fastest: {}.",
         "DDP 与 ZeRO-1/2/3 单独都放不下；有 {} 个布局放得下（共 {} 个），最快的是 {}。";
+    fixes_intro: &'static str = "{} needs {} per GPU; {} are usable.", "{} 每张 GPU 需要 {}，可用 {}。";
+    fixes_ranked: &'static str =
+        "The smallest changes that make it fit, fewest first, then settings before what is trained before the GPUs, then the least GPU time per token:",
+        "能放得下的最小改动：改动少的在前，其次先改设置、再改训练方式、最后换 GPU，再按每词元 GPU 时间从少到多：";
+    fixes_none: &'static str =
+        "No change of up to three settings makes it fit: a smaller model, or many more or larger GPUs.",
+        "改动至多三项设置都放不下：请换更小的模型，或大幅增加 GPU 数量或换更大显存的 GPU。";
+    fixes_fits: &'static str = "Nothing: the highlighted strategy fits.", "无需改动：当前高亮的策略放得下。";
+    fix_memory: &'static str = "{} per GPU of {} usable", "每张 GPU {}（可用 {}）";
+    fix_speed: &'static str = ", {} tokens/s per GPU", "，每张 GPU 每秒 {} 个词元";
+    fix_cost: &'static str = ", GPU time per token {}", "，每词元 GPU 时间 {}";
     plans_offloaded: &'static str = "{} offloaded", "卸载{}";
     plans_block: &'static str = "block: {} of {} layers per stage recomputed", "分块：每段 {}/{} 层重算";
     plans_count: &'static str = "{} of {} plans fit.", "{} / {} 个方案放得下。";
@@ -659,6 +674,21 @@ mod tests {
         let zh = link_problem(&ZH, problem);
         assert!(zh.starts_with("“hidden=1”：模型规模："), "{zh}");
         assert!(zh.ends_with("已改用默认值 1024。"), "{zh}");
+    }
+
+    /// Issue 47, item 6: the reserve looked counted twice. With a model the
+    /// activations have their own column, and the reserve's hint says what it
+    /// is then for, in both languages.
+    #[test]
+    fn the_reserve_says_what_it_holds_once_activations_are_counted() {
+        for (t, activations_column, what) in [
+            (&EN, "activations have their own column", "CUDA context"),
+            (&ZH, "激活值单独成列", "CUDA 上下文"),
+        ] {
+            let hint = field_text(t, Field::Overhead).hint.unwrap();
+            assert!(hint.contains(activations_column), "{hint}");
+            assert!(hint.contains(what), "{hint}");
+        }
     }
 
     #[test]

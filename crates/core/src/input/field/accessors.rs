@@ -112,7 +112,11 @@ impl Field {
             ),
             Value::Choice(choices) => format!("one of {}", choices.join(", ")),
             Value::List(items) => format!("one or more of {}, comma-separated", items.join(", ")),
-            Value::Preset => "a preset id".to_string(),
+            Value::Preset => match self {
+                // A handful: named here (the models', too many for a line, are named by the error for an unknown id).
+                Field::Gpu => format!("a preset id: {}", self.preset_ids().join(", ")),
+                _ => "a preset id".to_string(),
+            },
         };
         match self.rule() {
             "" => own,
@@ -133,6 +137,19 @@ impl Field {
         match self.declaration().value {
             Value::Choice(choices) | Value::List(choices) => choices,
             _ => &[],
+        }
+    }
+
+    /// The ids a preset field accepts (the GPUs', the models'); empty for
+    /// any other field.
+    pub fn preset_ids(self) -> Vec<&'static str> {
+        match self {
+            Field::Gpu => crate::gpu::GPU_PRESETS.iter().map(|g| g.id).collect(),
+            Field::Model => crate::model::presets::MODEL_PRESETS
+                .iter()
+                .map(|m| m.id)
+                .collect(),
+            _ => Vec::new(),
         }
     }
 
