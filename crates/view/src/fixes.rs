@@ -87,9 +87,10 @@ pub fn lines(t: &Text, w: &LazyText, config: &Config, fixes: &Fixes) -> Vec<Stri
     let mut lines = vec![format!("{} {}", t.fixes_heading, intro(w, config, fixes))];
     for (i, fix) in fixes.fixes.iter().enumerate() {
         lines.push(format!(
-            "{:>2}. {}: {}",
+            "{:>2}. {}{}{}",
             i + 1,
             change_words(t, config, fix),
+            w.fix_colon,
             figures_words(w, config, fixes, fix)
         ));
         lines.push(format!(
@@ -119,7 +120,7 @@ pub fn FixesList(
             view! {
                 <li data-testid=format!("fix-{i}")>
                     <strong>{change_words(t, &config, fix)}</strong>
-                    ": " {figures_words(w, &config, &fixes, fix)} " "
+                    {w.fix_colon} {figures_words(w, &config, &fixes, fix)} " "
                     <button type="button" class="quiet" data-testid=format!("fix-use-{i}")
                         data-query=link::encode(&fix.config)>{w.plans_apply}</button>
                 </li>

@@ -443,8 +443,8 @@ texts! {
     layout_split_tp: &'static str = ", TP {} dividing the tensor-parallel region", "，TP {} 切分张量并行区域";
     layout_split_tp_sp: &'static str = ", TP {} with SP dividing all of it", "，TP {} 加 SP 切分全部";
     layout_split_cp: &'static str = ", CP {} dividing the sequence", "，CP {} 切分序列";
-    layout_rebuilt_at_once: &'static str = " (each checkpoint's input) + {} × {} (rebuilt at once)", "（每个检查点的输入）+ {} × {}（一次重算）";
-    layout_rebuilt_stored: &'static str = " (each checkpoint's input) + {} × {} × {} (stored whole)", "（每个检查点的输入）+ {} × {} × {}（整层保存）";
+    layout_rebuilt_at_once: &'static str = " (each checkpoint's input) + {} × {} (rebuilt at once)", "（每个检查点的输入） + {} × {}（一次重算）";
+    layout_rebuilt_stored: &'static str = " (each checkpoint's input) + {} × {} × {} (stored whole)", "（每个检查点的输入） + {} × {} × {}（整层保存）";
     tp_across_nodes: &'static str = "Tensor parallelism spans nodes: its all-reduces run over the network.", "张量并行跨越节点：它的 all-reduce 走节点间网络。";
     zero_with_pipeline: &'static str = "ZeRO-2 and ZeRO-3 are n/a: DeepSpeed's pipeline engine runs ZeRO-1 only.", "ZeRO-2 与 ZeRO-3 不适用：DeepSpeed 的流水线引擎只支持 ZeRO-1。";
     time_note: &'static str =
@@ -578,6 +578,7 @@ texts! {
         "No change of up to three settings makes it fit: a smaller model, or many more or larger GPUs.",
         "改动至多三项设置都放不下：请换更小的模型，或大幅增加 GPU 数量或换更大显存的 GPU。";
     fixes_fits: &'static str = "Nothing: the highlighted strategy fits.", "无需改动：当前高亮的策略放得下。";
+    fix_colon: &'static str = ": ", "：";
     fix_memory: &'static str = "{} per GPU of {} usable", "每张 GPU {}（可用 {}）";
     fix_speed: &'static str = ", {} tokens/s per GPU", "，每张 GPU 每秒 {} 个词元";
     fix_cost: &'static str = ", GPU time per token {}", "，每词元 GPU 时间 {}";
