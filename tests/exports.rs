@@ -49,9 +49,15 @@ async fn markdown_of_a_model_carries_the_formulas_as_paragraphs() {
         .await;
     let markdown = copied_markdown(&browser).await;
     let paragraphs: Vec<&str> = markdown.trim_end().split("\n\n").collect();
-    assert!(paragraphs[0].starts_with("| Strategy |"), "{markdown}");
+    // What it is of first (issue 47, item 7): the model, the step, the GPUs.
     assert!(
-        paragraphs[1]
+        paragraphs[0]
+            .starts_with("**6,738,415,616 parameters (Llama 2 7B) · Sequence length 2048 tokens"),
+        "{markdown}"
+    );
+    assert!(paragraphs[1].starts_with("| Strategy |"), "{markdown}");
+    assert!(
+        paragraphs[2]
             .starts_with("ZeRO-2 per GPU, by the lesson's formula: (2 + 2 ÷ 8 + 12 ÷ 8) B"),
         "{markdown}"
     );
@@ -62,11 +68,18 @@ async fn markdown_of_a_model_carries_the_formulas_as_paragraphs() {
         "{markdown}"
     );
     assert!(
-        paragraphs
-            .last()
-            .unwrap()
-            .contains("Gradient accumulation: 8 steps"),
+        paragraphs[paragraphs.len() - 2].contains("Gradient accumulation: 8 steps"),
         "{markdown}"
+    );
+    // And the link that opens it, with the units.
+    let last = paragraphs.last().unwrap();
+    assert!(
+        last.starts_with("Open it in the calculator: <http://127.0.0.1:"),
+        "{last}"
+    );
+    assert!(
+        last.ends_with("&model=llama2-7b&layers=32&hidden=4096&ffn=11008&heads=32&kv_heads=32&vocab=32000&tied=0&mlp=swiglu&seq=2048&mbs=1&recompute=none&flash=1&global_batch=64>. GB = 10⁹ bytes."),
+        "{last}"
     );
     browser.close().await;
 }
@@ -77,8 +90,16 @@ async fn markdown_csv_and_png_hold_what_the_page_shows() {
     browser.open("?stage=1").await;
 
     let markdown = copied_markdown(&browser).await;
+    let (head, markdown) = markdown.split_once("\n\n").unwrap();
+    assert!(head.starts_with("**7,000,000,000 parameters · "), "{head}");
+    assert!(head.ends_with("**. Usable per GPU: 64 GB."), "{head}");
+    let (markdown, link) = markdown.trim_end().rsplit_once("\n\n").unwrap();
+    assert!(
+        link.ends_with("/?v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=1>. GB = 10⁹ bytes."),
+        "{link}"
+    );
     assert_eq!(
-        markdown,
+        format!("{markdown}\n"),
         "| Strategy | Weights | Gradients | Optimizer | Total | Fits? | Min GPUs | Largest model | Sent per step |\n\
          | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n\
          | DDP | 14 GB | 14 GB | 84 GB | 112 GB | no | none | 4 B | 24.5 GB |\n\

@@ -218,13 +218,90 @@ async fn a_browser_that_prefers_chinese_sees_the_chinese_view() {
     browser.close().await;
 }
 
+/// Issue 47, item 3: the Chinese default a student copies (`?lang=zh`, or
+/// the page's own link with `&lang=zh`) paints from the HTML in Chinese, in
+/// any browser; `lang=en` the English view in a browser preferring Chinese.
+#[tokio::test]
+async fn a_links_language_picks_the_written_view() {
+    let browser = Browser::start().await;
+    without_webassembly(&browser).await;
+    let default_link =
+        "?v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp";
+    for (query, shown) in [
+        ("?lang=zh".to_string(), [false, true]),
+        (format!("{default_link}&lang=zh"), [false, true]),
+        ("?lang=en".to_string(), [true, false]),
+        ("?embed=1&lang=zh".to_string(), [false, true]),
+    ] {
+        goto(&browser, &query).await;
+        assert_eq!(
+            browser.eval(WRITTEN_VIEWS_SHOWN).await,
+            json!(shown),
+            "{query}"
+        );
+    }
+    let document = browser
+        .eval("return [document.documentElement.lang, document.title]")
+        .await;
+    assert_eq!(document, json!(["zh-Hans", "大模型训练显存计算器"]));
+    browser.close().await;
+}
+
+/// Issue 47, item 3: a link whose figures the HTML does not hold says it is
+/// loading, in the link's language, and where the WebAssembly cannot run
+/// says so in words instead of staying blank.
+#[tokio::test]
+async fn a_link_says_it_is_loading_and_when_it_cannot_run() {
+    const SAID: &str = r#"
+        const said = getComputedStyle(document.body, "::before").content;
+        return [said, document.documentElement.classList.contains("vram-failed")];
+    "#;
+    let browser = Browser::start().await;
+    // Held back: the document is all there is for now.
+    browser.cdp("Network.enable", json!({})).await;
+    browser
+        .cdp(
+            "Network.setBlockedURLs",
+            json!({ "urls": ["*.js", "*.wasm"] }),
+        )
+        .await;
+    goto(&browser, "?params=13").await;
+    let said = browser.eval(SAID).await;
+    assert_eq!(
+        said,
+        json!(["\"Loading the calculator…\"", false]),
+        "{said}"
+    );
+    goto(&browser, "?params=13&lang=zh").await;
+    assert_eq!(browser.eval(SAID).await[0], json!("\"正在加载计算器……\""));
+    // The module arrives but its WebAssembly cannot: the page says so.
+    browser
+        .cdp("Network.setBlockedURLs", json!({ "urls": ["*.wasm"] }))
+        .await;
+    goto(&browser, "?params=13").await;
+    browser
+        .wait_until(
+            "return document.documentElement.classList.contains('vram-failed');",
+            "the failure marked",
+        )
+        .await;
+    let said = browser.eval(SAID).await;
+    assert!(
+        said[0]
+            .as_str()
+            .is_some_and(|s| s.contains("needs WebAssembly")),
+        "{said}"
+    );
+    browser.close().await;
+}
+
 #[tokio::test]
 async fn a_link_with_other_keys_never_shows_the_defaults_figures() {
     let browser = Browser::start().await;
     without_webassembly(&browser).await;
     for query in [
         "?params=13",
-        "?lang=zh",
+        "?params=13&lang=zh",
         "?embed=1&params=13",
         "?embed=1#plans",
         "#plans",

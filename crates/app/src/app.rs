@@ -8,7 +8,6 @@
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use vram_core::config::ModelSpec;
 use vram_core::decimal::shortest_decimal;
 use vram_core::frameworks::runtime::BANDWIDTH_PRESETS;
 use vram_core::input::field::Section;
@@ -127,7 +126,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
             switch_language(&link::encode(&switched), &form.typed());
         }
     });
-    let model_note = move || config.with(|c| model_note(t, c));
+    let model_note = move || config.with(|c| vram_view::notes::model_note(t, c));
     // The ranked plans are computed while their fold is open; the lesson's Q6 opens it.
     // A link ending in #plans opens them too.
     let plans_open = RwSignal::new(share::current_hash() == "#plans");
@@ -135,6 +134,16 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     let plans_found = RwSignal::new(String::new());
     // The Q6 scenario whose lesson question is shown, until its real model is.
     let lesson_step = RwSignal::new(None::<&'static str>);
+    // The lesson's Q1–Q5 step asked last; its answer shows while the page is
+    // still its configuration.
+    let lesson_question = RwSignal::new(None::<&'static str>);
+    let lesson_answer = move || {
+        let step = lesson_question.get()?;
+        let step = vram_view::lesson::STEPS
+            .into_iter()
+            .find(|s| s.name == step)?;
+        vram_view::lesson::answer(t, &step, &config.read(), &report.read())
+    };
     let section = move |fields: &[Field]| controls(fields, form, errors, t);
     // What a fold holds that the link carries (set away from its default), in
     // words: nothing set inside a closed fold is invisible.
@@ -163,6 +172,19 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
         <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()>
             <h2 id="form-heading">{t.form_heading}</h2>
             {editable.then(|| view! {
+                <div class="scenarios lesson-steps">
+                    <span>{t.lesson_heading}</span>
+                    {vram_view::lesson::STEPS.map(|step| view! {
+                        <button type="button" class="quiet" data-testid=format!("lesson-{}", step.name.to_lowercase())
+                            aria-pressed=move || (lesson_question.get() == Some(step.name)).to_string()
+                            on:click=move |_| {
+                                form.load(&scenario(step.query, &config.get_untracked()));
+                                lesson_question.set(Some(step.name));
+                                lesson_step.set(None);
+                                show_lesson_answer();
+                            }>{step.name}</button>
+                    })}
+                </div>
                 <div class="scenarios">
                     <span>{t.scenarios}</span>
                     {SCENARIOS.map(|(name, lesson, real)| view! {
@@ -173,6 +195,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                                 let second = lesson_step.get_untracked() == Some(name);
                                 form.load(&scenario(if second { real } else { lesson }, &config.get_untracked()));
                                 lesson_step.set((!second).then_some(name));
+                                lesson_question.set(None);
                                 if second {
                                     plans_open.set(true);
                                 }
@@ -231,7 +254,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     let caption = (!editable && !shows(Part::Form)).then(|| {
         view! {
             <p class="caption" data-testid="caption">
-                <strong>{t.caption_heading}</strong> " " {caption(t, &initial)}
+                <strong>{t.caption_heading}</strong> " " {vram_view::notes::caption(t, &initial)}
             </p>
         }
     });
@@ -269,6 +292,8 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                     <h2 id="results-heading">{t.results_heading}</h2>
                     {caption}
                     <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
+                    <p class="lesson-answer" role="status" data-testid="lesson-answer"
+                        hidden=move || lesson_answer().is_none()>{lesson_answer}</p>
                     {shows(Part::Table).then(|| view! {
                         <Summary report=report found=plans_found fixes=editable t=t />
                         <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
@@ -299,6 +324,22 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     }
 }
 
+/// Brings the lesson's answer into view once drawn, if it is not: on a phone
+/// the results come after the whole form, far below the question's button.
+fn show_lesson_answer() {
+    request_animation_frame(|| {
+        let answer = document()
+            .query_selector("[data-testid='lesson-answer']")
+            .ok()
+            .flatten();
+        if let Some(answer) = answer {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            answer.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
+}
+
 /// The whole, editable calculator with `config`'s configuration: where a
 /// read-only figure's link goes (language, unit and theme kept).
 fn whole_calculator(config: &Config) -> Config {
@@ -311,8 +352,6 @@ fn whole_calculator(config: &Config) -> Config {
     }
 }
 
-/// The model's name after its parameter count: ` (Llama 2 13B)`, or
-/// ` (custom from Llama 2 13B)` for an edited architecture; empty for a bare size.
 /// A mixture of experts' active parameters per token, after its total.
 fn active_note(t: &Text, config: &Config) -> String {
     match config.model.map(|m| m.architecture) {
@@ -327,68 +366,6 @@ fn active_note(t: &Text, config: &Config) -> String {
         ),
         _ => String::new(),
     }
-}
-
-fn model_note(t: &Text, config: &Config) -> String {
-    match config.model.as_ref().map(ModelSpec::preset) {
-        Some(Some(preset)) => text::fill(t.model_named, &[preset.name]),
-        Some(None) => text::fill(
-            t.model_named,
-            &[&(t.custom_from.to_string() + " " + config.model.map_or("", |m| m.base.name))],
-        ),
-        None => String::new(),
-    }
-}
-
-/// What a read-only figure's caption names after the parameter count (then
-/// the gradients' format and DeepSpeed's settings where they differ from
-/// their defaults): the step, the GPUs and the recipe, not the architecture's
-/// shape (the count and the model's name say it).
-const CAPTION: [Field; 11] = [
-    Field::Seq,
-    Field::MicroBatch,
-    Field::Recompute,
-    Field::Flash,
-    Field::Gpus,
-    Field::Gpu,
-    Field::GpuMemory,
-    Field::Overhead,
-    Field::Precision,
-    Field::Optimizer,
-    Field::GlobalBatch,
-];
-
-/// A read-only figure's configuration in words: each field the form would
-/// show, as the form shows it, after the exact parameter count
-/// (`13,015,864,320 parameters (Llama 2 13B) · Sequence length 2048 tokens · …`).
-fn caption(t: &Text, config: &Config) -> String {
-    use vram_core::input::form::{is_enabled, text_of};
-    let text = |field: Field| text_of(config, field);
-    let default = Config::default();
-    let params = config.params().map_or(0.0, |p| p.get());
-    let size = format!(
-        "{} {}{}",
-        vram_core::format::format_number(params),
-        t.parameters,
-        model_note(t, config)
-    );
-    let changed = |field: &Field| text_of(&default, *field) != text(*field);
-    let if_changed = Section::FineTuning
-        .fields()
-        .into_iter()
-        .chain([Field::GradAcc, Field::Dropout, Field::Context, Field::Nodes])
-        .chain(Section::Framework.fields());
-    let fields = CAPTION
-        .into_iter()
-        .chain(if_changed.filter(changed))
-        .filter(|&field| is_enabled(field, text) && !text(field).is_empty())
-        // The GPU's memory is in its name.
-        .filter(|&field| !(field == Field::GpuMemory && config.gpu.is_some()))
-        .map(|field| text::field_words(t, field, &text(field)));
-    core::iter::once(size)
-        .chain(fields)
-        .collect::<Vec<_>>()
-        .join(" · ")
 }
 
 /// The optimizer's bytes per parameter and their source.
@@ -460,10 +437,10 @@ fn ShareLink(url: Signal<String>, query: Memo<String>, t: &'static Text) -> impl
         });
     };
     let copy_markdown = move |_| {
-        let query = query.get_untracked();
+        let (query, url) = (query.get_untracked(), url.get_untracked());
         let zh = t.html_lang.starts_with("zh");
         spawn_local(async move {
-            let outcome = lazy::copy_results(&query, zh).await;
+            let outcome = lazy::copy_results(&query, &url, zh).await;
             said(outcome.is_ok(), t.markdown_copied);
         });
     };

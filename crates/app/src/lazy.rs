@@ -6,11 +6,11 @@
 use wasm_bindgen::JsValue;
 
 /// Copies the results of the configuration whose link is `query` as a
-/// Markdown table with the page's notes
+/// Markdown table with what it is of, the page's notes and its `url`
 /// (Chinese when `zh`), made by the lazily loaded module; `Err` if it could
 /// not be loaded or the browser refuses.
-pub async fn copy_results(query: &str, zh: bool) -> Result<(), JsValue> {
-    wasm_bindgen_futures::JsFuture::from(copy_markdown(query, zh))
+pub async fn copy_results(query: &str, url: &str, zh: bool) -> Result<(), JsValue> {
+    wasm_bindgen_futures::JsFuture::from(copy_markdown(query, url, zh))
         .await
         .map(|_| ())
 }
@@ -28,8 +28,8 @@ export function plans_verdict_with(lazy, query, zh) { return lazy.plans_verdict(
 export function scroll_to_plans() { document.querySelector("[data-testid='plans']")?.scrollIntoView(); }
 export function render_plans_with(lazy, query, before, zh, place, canvas) { lazy.render_plans(query, before, zh, place, canvas); }
 export function render_fixes_with(lazy, query, zh, place) { return lazy.render_fixes(query, zh, place); }
-export function copy_markdown(query, zh) {
-  const text = import_lazy().then((lazy) => lazy.markdown(query, zh));
+export function copy_markdown(query, url, zh) {
+  const text = import_lazy().then((lazy) => lazy.markdown(query, url, zh));
   const clipboard = navigator.clipboard;
   if (window.ClipboardItem && clipboard.write) {
     const blob = text.then((t) => new Blob([t], { type: "text/plain" }));
@@ -55,7 +55,7 @@ extern "C" {
     /// Markdown, made by the lazily loaded module. The clipboard is asked
     /// within the click (a `ClipboardItem` of the text to come, where the
     /// browser has it), as browsers that want a user's gesture require.
-    fn copy_markdown(query: &str, zh: bool) -> js_sys::Promise;
+    fn copy_markdown(query: &str, url: &str, zh: bool) -> js_sys::Promise;
     /// The CSV of the configuration whose link is `query`.
     pub fn csv_with(lazy: &JsValue, query: &str) -> String;
     /// Finds and shows what would make the configuration whose link is

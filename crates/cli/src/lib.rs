@@ -10,7 +10,7 @@ use vram_core::format::{
 };
 use vram_core::input::link::{self, all_fields, value_of};
 use vram_core::memory::step::Phase;
-use vram_core::report::table::{Align, Column, Table, TableWords};
+use vram_core::report::table::{Align, Column, Table};
 use vram_core::{Config, Field, Report};
 
 /// Where `--link` points when `--base-url` is not given: what `scripts/serve` serves.
@@ -559,15 +559,11 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
     Ok(match output {
         Output::Table { color } => table(&report, color),
         Output::Json => json(config, &report),
-        Output::Markdown => markdown(&report),
+        Output::Markdown => markdown(config, &report, &page_link(config, base_url)),
         Output::Csv => vram_core::report::export::csv(&report),
         Output::Html => vram_view::static_view::fragment(config, base_url)
             .map_err(|errors| UsageError(errors.iter().map(ToString::to_string).collect()))?,
-        Output::Link => format!(
-            "{}?{}\n",
-            base_url.split('?').next().unwrap_or(base_url),
-            link::encode(config)
-        ),
+        Output::Link => format!("{}\n", page_link(config, base_url)),
     })
 }
 
@@ -605,7 +601,7 @@ pub fn table(report: &Report, color: bool) -> String {
     );
     let with_activations = report.activations.is_some();
     // The report's one table (vram_core::report::table), in English.
-    let words = TableWords::ENGLISH;
+    let words = vram_view::notes::table_words(english());
     let shown = Table::of(report);
     let header: Vec<String> = shown
         .headings(&words)
@@ -765,10 +761,20 @@ pub fn table(report: &Report, color: bool) -> String {
     out
 }
 
-/// The table in Markdown, then the page's notes, a paragraph each (the
-/// page's own Markdown export), after the mixture of experts' line.
-fn markdown(report: &Report) -> String {
-    let text = vram_view::notes::markdown(english(), report);
+/// The page's address with `config`'s link.
+fn page_link(config: &Config, base_url: &str) -> String {
+    format!(
+        "{}?{}",
+        base_url.split('?').next().unwrap_or(base_url),
+        link::encode(config)
+    )
+}
+
+/// What the table is of, the table in Markdown, then the page's notes, a
+/// paragraph each, and the link (the page's own Markdown export), after the
+/// mixture of experts' line.
+fn markdown(config: &Config, report: &Report, url: &str) -> String {
+    let text = vram_view::notes::markdown_with_context(english(), config, report, url);
     match moe_line(report) {
         Some(line) => format!("{text}\n{line}\n"),
         None => text,

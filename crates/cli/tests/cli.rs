@@ -417,10 +417,21 @@ fn markdown_and_csv_for_homework_and_spreadsheets() {
         ),
         "{markdown}"
     );
-    // The formula under the table, as a paragraph of its own.
+    // The formula under the table, as a paragraph of its own; what the table
+    // is of before it and the link that opens it after it (issue 47, item 7).
+    assert!(
+        markdown.contains(
+            "| 36.75 GB |\n\nDDP per GPU, by the lesson's formula: (2 + 2 + 12) B × 7 × 10⁹ = 112 GB.\n\n"
+        ),
+        "{markdown}"
+    );
+    assert!(
+        markdown.starts_with("**7,000,000,000 parameters · Number of GPUs 8 GPUs · "),
+        "{markdown}"
+    );
     assert!(
         markdown.ends_with(
-            "| 36.75 GB |\n\nDDP per GPU, by the lesson's formula: (2 + 2 + 12) B × 7 × 10⁹ = 112 GB.\n"
+            "?v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp>. GB = 10⁹ bytes.\n"
         ),
         "{markdown}"
     );

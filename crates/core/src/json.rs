@@ -175,14 +175,18 @@ pub struct StrategyJson {
     pub max_micro_batch: Option<u32>,
     pub max_params: Figure,
     /// What bounds `max_params`: `gpu_memory`, `offload_memory` (`host_mem`),
-    /// or `none` (everything offloaded and `host_mem` not given: then
-    /// `max_params`' value is null).
+    /// `none` (everything offloaded and `host_mem` not given: then
+    /// `max_params`' value is null), or `not_run` (a strategy no framework
+    /// runs with the layout: value null, `fewest_gpus` null).
     pub max_params_bound: &'static str,
     pub nvme_per_node: Figure,
     pub offload: &'static str,
     pub optimizer_states: Figure,
     pub step: StepJson,
     pub strategy: &'static str,
+    /// Whether a framework runs it with the layout (DeepSpeed's pipeline
+    /// engine runs ZeRO-1 only): false is the table's n/a.
+    pub supported: bool,
     pub total: Figure,
     pub weights: Figure,
 }
@@ -580,15 +584,26 @@ impl StrategyJson {
             communication_per_step: bytes(row.beyond.communication),
             communication_seconds: row.beyond.communication_seconds.map(|s| figure(s, "s")),
             cpu_per_node: bytes(row.beyond.cpu_per_node),
-            fewest_gpus: row.fewest_gpus,
+            // A strategy no framework runs with the layout (ZeRO-2/3 under
+            // DeepSpeed's pipeline) has no fewest GPUs and no largest model.
+            fewest_gpus: row.fewest_gpus.filter(|_| row.supported),
             fits: row.fits,
             gradients: bytes(row.memory.gradients),
             headroom: bytes(row.headroom),
             highlighted,
             label: row.strategy.label(),
             max_micro_batch: row.max_micro_batch,
-            max_params: figure(row.max_params.get(), "parameters"),
-            max_params_bound: row.largest_model_bound().id(),
+            max_params: figure(
+                match row.supported {
+                    true => row.max_params.get(),
+                    false => f64::NAN,
+                },
+                "parameters",
+            ),
+            max_params_bound: match row.supported {
+                true => row.largest_model_bound().id(),
+                false => "not_run",
+            },
             nvme_per_node: bytes(row.beyond.nvme_per_node),
             offload: row.beyond.offload.key(),
             optimizer_states: bytes(row.memory.optimizer_states),
@@ -602,6 +617,7 @@ impl StrategyJson {
                 recomputed_layer: row.step.recomputed_layer.map(bytes),
             },
             strategy: row.strategy.id(),
+            supported: row.supported,
             total: bytes(row.memory.total),
             weights: bytes(row.memory.weights),
         }

@@ -81,15 +81,24 @@ pub fn megatron(query: &str, zh: bool) -> String {
     vram_view::replies::megatron_line(words(zh), &config).unwrap_or_default()
 }
 
-/// The results of the configuration whose link is `query` as a Markdown
-/// table with the page's notes under it, in Chinese when `zh`
-/// ([`vram_view::notes::markdown`]); empty for a link that gives no report.
+/// The results of the configuration whose link is `query` as Markdown, in
+/// Chinese when `zh`: what they are of, the table with the page's notes under
+/// it, and `url`, the link that opens them
+/// ([`vram_view::notes::markdown_with_context`]); empty for a link that gives
+/// no report.
 #[wasm_bindgen]
-pub fn markdown(query: &str, zh: bool) -> String {
-    vram_core::input::link::decode(query)
-        .config
+pub fn markdown(query: &str, url: &str, zh: bool) -> String {
+    let config = vram_core::input::link::decode(query).config;
+    config
         .report()
-        .map(|report| vram_view::notes::markdown(vram_view::text::of(lang(zh)), &report))
+        .map(|report| {
+            vram_view::notes::markdown_with_context(
+                vram_view::text::of(lang(zh)),
+                &config,
+                &report,
+                url,
+            )
+        })
         .unwrap_or_default()
 }
 
@@ -111,15 +120,17 @@ mod tests {
     /// languages, with its formula under it; CSV in bytes.
     #[test]
     fn exports_answer_for_the_link_they_are_given() {
-        let markdown = super::markdown("stage=1", false);
+        let url = "https://example.org/?stage=1";
+        let markdown = super::markdown("stage=1", url, false);
         assert!(
             markdown.contains("| ZeRO-1 | 14 GB | 14 GB | 10.5 GB | 38.5 GB | yes | 3 |"),
             "{markdown}"
         );
-        assert!(markdown.ends_with(
+        assert!(markdown.contains(
             "ZeRO-1 per GPU, by the lesson's formula: (2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB.\n"
         ));
-        assert!(super::markdown("stage=1", true).contains("| ZeRO-1 | 14 GB |"));
+        assert!(markdown.ends_with("<https://example.org/?stage=1>. GB = 10⁹ bytes.\n"));
+        assert!(super::markdown("stage=1", url, true).contains("| ZeRO-1 | 14 GB |"));
         let csv = super::csv("stage=1");
         assert!(csv.contains("\r\nzero1,14000000000,14000000000,10500000000,0,0,38500000000,true,"));
         assert_eq!(csv.lines().count(), 5);

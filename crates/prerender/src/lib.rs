@@ -43,9 +43,15 @@ pub const END_MARKER: &str = "<template data-prerendered-end></template>";
 /// the address asks for; the style sheet hides the view under it.
 pub const NOT_THIS_VIEW: &str = "vram-fresh";
 
-/// The class [`guard`] gives `<html>` when the browser prefers Chinese: the
-/// style sheet shows the Chinese view instead of the English one.
+/// The class [`guard`] gives `<html>` when the link asks for Chinese
+/// (`lang=zh`) or, without `lang`, the browser prefers it: the style sheet
+/// shows the Chinese view instead of the English one.
 pub const CHINESE: &str = "vram-zh";
+
+/// The class [`guard`] gives `<html>` when the WebAssembly cannot run (the
+/// browser has none, or its loading failed before the live page replaced the
+/// written one): the style sheet says so in words, in the page's language.
+pub const FAILED: &str = "vram-failed";
 
 /// The queries (without their `?`) under which the views written at build
 /// time are the page's own: the default configuration's link, and the same
@@ -79,14 +85,17 @@ impl WrittenFor {
 
 /// A script for the page's `<head>`, run before its body is painted. The
 /// views written at build time are the default configuration's
-/// ([`WrittenFor`]): under one of its embedded queries `<html>` gets
+/// ([`WrittenFor`]), in both languages, so a link's `lang=zh` or `lang=en`
+/// asks for no other view: under one of its embedded queries `<html>` gets
 /// `data-embed`, as the WebAssembly would give it, for the compact layout;
 /// under a link with another query, or the ranked plans asked for (`#plans`),
 /// `<html>` is marked [`NOT_THIS_VIEW`] and no figure of them is seen until
-/// the WebAssembly has shown the page's own. A browser that prefers Chinese
-/// (`Lang::resolve`'s rule: the first of the preferred languages that is `zh`
-/// or `en`) is marked [`CHINESE`], and the document gets the Chinese page's
-/// language and title, as the WebAssembly will give it.
+/// the WebAssembly has shown the page's own (the style sheet says it is
+/// loading meanwhile). A link's `lang=zh`, or without `lang` a browser that
+/// prefers Chinese (`Lang::resolve`'s rule: the first of the preferred
+/// languages that is `zh` or `en`), marks it [`CHINESE`], and the document
+/// gets the Chinese page's language and title, as the WebAssembly will give
+/// it. Where the WebAssembly cannot run, `<html>` is marked [`FAILED`].
 pub fn guard(written: &WrittenFor) -> String {
     let WrittenFor {
         default_query,
@@ -95,11 +104,17 @@ pub fn guard(written: &WrittenFor) -> String {
     let chinese = vram_view::text::of(vram_core::format::Lang::Zh);
     let (lang, title) = (chinese.html_lang, chinese.title);
     format!(
-        "<script>(function(){{var s=location.search,l=navigator.languages||[],r=document.documentElement,c=r.classList,i,p,\
-         e=s==\"?{short}\"||s==\"?{long}\";\
-         for(i=0;i<l.length;i++){{p=l[i].split(/[-_]/)[0].toLowerCase();if(p==\"zh\"||p==\"en\"){{if(p==\"zh\"){{c.add(\"{CHINESE}\");r.lang=\"{lang}\";document.title={title:?}}}break}}}}\
+        "<script>(function(){{var s=location.search,l=navigator.languages||[],r=document.documentElement,c=r.classList,i,p,f,\
+         w=(s.match(/[?&]lang=(zh|en)(?=&|$)/)||[])[1],\
+         q=(\"&\"+s.slice(1)).replace(/&lang=(zh|en)(?=&|$)/,\"\").slice(1),\
+         e=q==\"{short}\"||q==\"{long}\";\
+         for(i=0;i<l.length&&!w;i++){{p=l[i].split(/[-_]/)[0].toLowerCase();if(p==\"zh\"||p==\"en\")w=p}}\
+         if(w==\"zh\"){{c.add(\"{CHINESE}\");r.lang=\"{lang}\";document.title={title:?}}}\
          if(e)r.setAttribute(\"data-embed\",\"1\");\
-         if((s&&!e&&s!=\"?{default_query}\")||location.hash==\"#plans\")c.add(\"{NOT_THIS_VIEW}\")}})()</script>"
+         if((q&&!e&&q!=\"{default_query}\")||location.hash==\"#plans\")c.add(\"{NOT_THIS_VIEW}\");\
+         if(typeof WebAssembly!=\"object\")c.add(\"{FAILED}\");\
+         f=function(){{if(document.querySelector(\"main[{MARKER}]\"))c.add(\"{FAILED}\")}};\
+         addEventListener(\"error\",f);addEventListener(\"unhandledrejection\",f)}})()</script>"
     )
 }
 
@@ -508,7 +523,7 @@ mod tests {
         let script = guard(&written);
         assert!(script.contains("r.lang=\"zh-Hans\";document.title=\"大模型训练显存计算器\""));
         for query in written.embed_queries.iter().chain([&written.default_query]) {
-            assert!(script.contains(&format!("\"?{query}\"")), "{query}");
+            assert!(script.contains(&format!("\"{query}\"")), "{query}");
         }
     }
 

@@ -7,7 +7,7 @@ use vram_core::format::{
     format_bytes, format_number, format_params, format_percent, format_seconds,
 };
 use vram_core::report::table::TableWords;
-use vram_core::Report;
+use vram_core::{Config, Field, Report};
 
 use crate::text::{self, Text};
 
@@ -38,6 +38,7 @@ pub fn table_words(t: &Text) -> TableWords<'static> {
         not_run: t.not_run,
         none: t.none,
         unbounded: t.unbounded,
+        not_given: "–",
     }
 }
 
@@ -316,6 +317,76 @@ fn time_note(
     note
 }
 
+/// The model's name after its parameter count: ` (Llama 2 13B)`, or
+/// ` (custom from Llama 2 13B)` for an edited architecture; empty for a bare size.
+pub fn model_note(t: &Text, config: &Config) -> String {
+    match config
+        .model
+        .as_ref()
+        .map(vram_core::config::ModelSpec::preset)
+    {
+        Some(Some(preset)) => text::fill(t.model_named, &[preset.name]),
+        Some(None) => text::fill(
+            t.model_named,
+            &[&(t.custom_from.to_string() + " " + config.model.map_or("", |m| m.base.name))],
+        ),
+        None => String::new(),
+    }
+}
+
+/// What a caption names after the parameter count (then the gradients'
+/// format and DeepSpeed's settings where they differ from their defaults):
+/// the step, the GPUs and the recipe, not the architecture's shape (the count
+/// and the model's name say it).
+const CAPTION: [Field; 11] = [
+    Field::Seq,
+    Field::MicroBatch,
+    Field::Recompute,
+    Field::Flash,
+    Field::Gpus,
+    Field::Gpu,
+    Field::GpuMemory,
+    Field::Overhead,
+    Field::Precision,
+    Field::Optimizer,
+    Field::GlobalBatch,
+];
+
+/// A configuration in words: each field the form would show, as the form
+/// shows it, after the exact parameter count (`13,015,864,320 parameters
+/// (Llama 2 13B) · Sequence length 2048 tokens · …`): a read-only figure's
+/// caption, and the first line of an export.
+pub fn caption(t: &Text, config: &Config) -> String {
+    use vram_core::input::field::Section;
+    use vram_core::input::form::{is_enabled, text_of};
+    let text = |field: Field| text_of(config, field);
+    let default = Config::default();
+    let params = config.params().map_or(0.0, |p| p.get());
+    let size = format!(
+        "{} {}{}",
+        format_number(params),
+        t.parameters,
+        model_note(t, config)
+    );
+    let changed = |field: &Field| text_of(&default, *field) != text(*field);
+    let if_changed = Section::FineTuning
+        .fields()
+        .into_iter()
+        .chain([Field::GradAcc, Field::Dropout, Field::Context, Field::Nodes])
+        .chain(Section::Framework.fields());
+    let fields = CAPTION
+        .into_iter()
+        .chain(if_changed.filter(changed))
+        .filter(|&field| is_enabled(field, text) && !text(field).is_empty())
+        // The GPU's memory is in its name.
+        .filter(|&field| !(field == Field::GpuMemory && config.gpu.is_some()))
+        .map(|field| text::field_words(t, field, &text(field)));
+    core::iter::once(size)
+        .chain(fields)
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
 /// The results as a Markdown table ([`vram_core::report::export::markdown`])
 /// in the page's words, with the notes under it, a paragraph each.
 pub fn markdown(t: &Text, report: &Report) -> String {
@@ -327,11 +398,69 @@ pub fn markdown(t: &Text, report: &Report) -> String {
     }
 }
 
+/// [`markdown`] with its context, for an export that leaves the page: what
+/// it is of ([`caption`]: the model, the step, the GPUs, the recipe), the
+/// usable memory, then the table and notes, then the link that opens it
+/// (`url`) and the units.
+pub fn markdown_with_context(t: &Text, config: &Config, report: &Report, url: &str) -> String {
+    let usable = text::fill(
+        t.export_usable,
+        &[&format_bytes(report.budget.usable(), report.unit)],
+    );
+    format!(
+        "**{}**{}{usable}\n\n{}\n\n{}\n",
+        caption(t, config),
+        t.sentence_end,
+        markdown(t, report).trim_end(),
+        text::fill(
+            t.export_link,
+            &[
+                url,
+                t.export_units[usize::from(report.unit == vram_core::format::MemoryUnit::Gib)]
+            ]
+        )
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::text::{EN, ZH};
     use vram_core::input::link;
+
+    /// Issue 47, item 7: an export carries what it is of (the model, the
+    /// step, the GPUs, the recipe), the usable memory, and the link that
+    /// opens it with the units, in the page's language.
+    #[test]
+    fn markdown_carries_its_configuration_and_link() {
+        let config = link::decode("model=llama2-13b&gpu=a100-80gb&seq=4096&stage=2").config;
+        let report = config.report().unwrap();
+        let url = "https://example.org/vram/?v=1";
+        let english = markdown_with_context(&EN, &config, &report, url);
+        let paragraphs: Vec<&str> = english.trim_end().split("\n\n").collect();
+        assert_eq!(
+            paragraphs[0],
+            "**13,015,864,320 parameters (Llama 2 13B) · Sequence length 4096 tokens · \
+             Micro-batch per GPU 1 seqs · Activation recomputation none (store everything) · \
+             FlashAttention yes · Number of GPUs 8 GPUs · GPU A100 80GB · Reserved overhead 20 % · \
+             Precision FP16 (mixed) · Optimizer Adam / AdamW**. Usable per GPU: 68.72 GB."
+        );
+        assert!(paragraphs[1].starts_with("| Strategy |"));
+        assert_eq!(
+            *paragraphs.last().unwrap(),
+            "Open it in the calculator: <https://example.org/vram/?v=1>. GB = 10⁹ bytes."
+        );
+        let chinese = markdown_with_context(&ZH, &config, &report, url);
+        assert!(
+            chinese.starts_with("**13,015,864,320 个参数（Llama 2 13B）"),
+            "{chinese}"
+        );
+        assert!(
+            chinese.contains("**。每张 GPU 可用：68.72 GB。"),
+            "{chinese}"
+        );
+        assert!(chinese.trim_end().ends_with("GB = 10⁹ 字节。"), "{chinese}");
+    }
 
     /// Under a layout the most loaded rank's activations are written out with
     /// the report's own numbers, in both languages, and the terms add up to

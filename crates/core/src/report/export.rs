@@ -131,7 +131,9 @@ mod tests {
         let csv = csv(&report);
         let zero2 = csv.split("\r\n").find(|l| l.starts_with("zero2,")).unwrap();
         let fields: Vec<&str> = zero2.split(',').collect();
-        // fits, then headroom, largest model and fewest GPUs empty.
-        assert_eq!(&fields[7..11], ["false", "", "", ""], "{zero2}");
+        // fits, headroom, largest model and fewest GPUs all empty: n/a is no
+        // verdict (issue 47, item 7: it read `false`, as if it were run and
+        // did not fit).
+        assert_eq!(&fields[7..11], ["", "", "", ""], "{zero2}");
     }
 }

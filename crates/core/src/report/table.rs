@@ -230,10 +230,15 @@ pub struct TableWords<'a> {
     /// The GPUs' memory sets no limit on the model (everything offloaded,
     /// and the memory offload goes to not given).
     pub unbounded: &'a str,
+    /// A figure that needs an input not given (the least communication time
+    /// without a bandwidth): "–".
+    pub not_given: &'a str,
 }
 
+#[cfg(test)]
 impl TableWords<'static> {
-    /// The CLI's words.
+    /// English words for the core's own tests (the front ends' words are
+    /// `vram_view::notes::table_words`).
     pub const ENGLISH: TableWords<'static> = TableWords {
         headings: [
             "Strategy",
@@ -258,6 +263,7 @@ impl TableWords<'static> {
         not_run: "n/a",
         none: "none",
         unbounded: "no GPU limit",
+        not_given: "–",
     };
 }
 
@@ -303,6 +309,9 @@ impl Cell {
             Cell::Strategy(strategy) => strategy.label().to_string(),
             Cell::Bytes(bytes) => format_bytes_like(bytes, unit, like.unwrap_or(bytes)),
             Cell::Params(params) if !params.get().is_finite() => words.unbounded.to_string(),
+            // No model fits beside what the configuration holds apart from
+            // its states: "none", not a bare 0 without a unit.
+            Cell::Params(params) if params.get() <= 0.0 => words.none.to_string(),
             Cell::Params(params) => format_params(params),
             Cell::Verdict(Verdict::Fits) => words.yes.to_string(),
             Cell::Verdict(Verdict::DoesNotFit) => words.no.to_string(),
@@ -310,7 +319,8 @@ impl Cell {
             Cell::Gpus(Some(gpus)) => gpus.to_string(),
             Cell::Gpus(None) => words.none.to_string(),
             Cell::Seconds(Some(seconds)) => format_seconds(seconds),
-            Cell::Seconds(None) => words.none.to_string(),
+            // Not "none" on every row: the time needs a bandwidth.
+            Cell::Seconds(None) => words.not_given.to_string(),
         }
     }
 
@@ -320,10 +330,14 @@ impl Cell {
     pub fn raw(self) -> String {
         match self {
             Cell::Strategy(strategy) => strategy.id().to_string(),
-            Cell::Bytes(bytes) => shortest_decimal(bytes.get()),
+            // Whole bytes: what the floating-point sums leave below a byte
+            // (24925243392.000004) is noise, not a figure.
+            Cell::Bytes(bytes) => shortest_decimal(bytes.get().round()),
             // No figure where nothing bounds it (the JSON says why).
             Cell::Params(params) if !params.get().is_finite() => String::new(),
             Cell::Params(params) => shortest_decimal(params.get()),
+            // n/a is no verdict: empty, as its other figures.
+            Cell::Verdict(Verdict::NotRun) => String::new(),
             Cell::Verdict(verdict) => (verdict == Verdict::Fits).to_string(),
             Cell::Gpus(gpus) => gpus.map(|g| g.to_string()).unwrap_or_default(),
             Cell::Seconds(seconds) => seconds.map(shortest_decimal).unwrap_or_default(),

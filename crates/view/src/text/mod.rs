@@ -229,6 +229,22 @@ texts! {
         "内部错误使计算器停止运行。可以刷新页面再试一次同一个链接，或重置为课程中的例子。\
          请把下面的详细信息反馈给我们。";
     crash_reset: &'static str = "Reset to the lesson's example", "重置为课程中的例子";
+    lesson_heading: &'static str = "The lesson, Q1 to Q5 (each sets the page and answers with its figures):", "课程 Q1–Q5（每一步都会设置页面，并用页面上的数字作答）：";
+    lesson_q1: &'static str =
+        "Q1: {} + {} + {} = {} bytes per parameter: the 16-bit weights and gradients, and Adam's fp32 master copy ({}) with its two moments ({}).",
+        "Q1：{} + {} + {} = {} 字节/参数：16 位的权重和梯度，加上 Adam 的 fp32 主权重副本（{}）和两个动量（{}）。";
+    lesson_q2: &'static str =
+        "Q2: {} B parameters × {} bytes = {} on one GPU of {}, of which {} usable: {}.",
+        "Q2：{} B 参数 × {} 字节 = {}，而单张 {} 的 GPU 只有 {} 可用：{}。";
+    lesson_q3: &'static str =
+        "Q3: ZeRO-1 on {} GPUs keeps the weights and gradients whole and divides the optimizer states: {} + {} + {} = {} per GPU (DDP: {}).",
+        "Q3：ZeRO-1 在 {} 张 GPU 上保留完整的权重和梯度，只切分优化器状态：每张 GPU {} + {} + {} = {}（DDP：{}）。";
+    lesson_q4: &'static str =
+        "Q4: ZeRO-3 on {} GPUs divides all three: {} + {} + {} = {} per GPU (DDP: {}), the floor of the states alone; gathers, buffers and activations come on top.",
+        "Q4：ZeRO-3 在 {} 张 GPU 上三者都切分：每张 GPU {} + {} + {} = {}（DDP：{}），这只是模型状态的下限；参数收集、缓冲区和激活值另计。";
+    lesson_q5: &'static str =
+        "Q5: at {} tokens, Llama 2 7B keeps {} of activations without FlashAttention, {} with it, and {} with full recomputation too (the Activations column; both are switched in the form's step).",
+        "Q5：序列 {} 词元时，Llama 2 7B 的激活值不用 FlashAttention 为 {}，用了为 {}，再加完全重计算为 {}（见“激活值”列；两者都在表单的训练步骤里切换）。";
     scenarios: &'static str = "Lesson Q6, 8 GPUs of 80 GB (the lesson's question; click again: the real model on A100s):",
         "课程第 6 题，8 张 80 GB GPU（先按原题；再点一次：真实模型与 A100）：";
     label_model: &'static str = "Model", "模型";
@@ -331,6 +347,9 @@ texts! {
     plans_see: &'static str = "See the ranked layouts ↓", "查看布局排名 ↓";
     nothing_fits: &'static str = " No number of GPUs fits it as it is.",
         "照现在的设置，多少张 GPU 都放不下。";
+    export_usable: &'static str = "Usable per GPU: {}.", "每张 GPU 可用：{}。";
+    export_link: &'static str = "Open it in the calculator: <{}>. {}", "在计算器中打开：<{}>。{}";
+    export_units: [&'static str; 2] = ["GB = 10⁹ bytes.", "GiB = 2³⁰ bytes."], ["GB = 10⁹ 字节。", "GiB = 2³⁰ 字节。"];
     fixes_see: &'static str = "What would make it fit? ↓", "怎样才能放得下？↓";
     runtime: &'static str = "Framework details: accounting, offload, buffers, communication", "框架细节：口径、卸载、缓冲区、通信";
     label_accounting: &'static str = "Accounting", "计算口径";

@@ -1,0 +1,94 @@
+//! The lesson's path on the release build (issue 47, item 4): Q1–Q5 each set
+//! the page and answer with its own figures, next to the verdict, in both
+//! languages, on a desktop and on a phone; Q6 stays the scenario buttons.
+
+use vram_e2e::Browser;
+
+async fn click(browser: &Browser, id: &str) {
+    browser
+        .eval(&format!(
+            "document.querySelector(\"[data-testid='{id}']\").click(); return true;"
+        ))
+        .await;
+}
+
+async fn answer(browser: &Browser) -> String {
+    browser
+        .wait_until(
+            "return !document.querySelector(\"[data-testid='lesson-answer']\").hidden;",
+            "the lesson's answer shown",
+        )
+        .await;
+    browser.text("lesson-answer").await
+}
+
+#[tokio::test]
+async fn each_question_sets_the_page_and_answers_with_its_figures() {
+    let browser = Browser::start().await;
+    browser.open("?lang=en").await;
+    click(&browser, "lesson-q1").await;
+    assert!(
+        answer(&browser)
+            .await
+            .starts_with("Q1: 2 + 2 + 12 = 16 bytes per parameter"),
+        "{}",
+        answer(&browser).await
+    );
+    click(&browser, "lesson-q2").await;
+    let q2 = answer(&browser).await;
+    assert!(q2.contains("= 112 GB on one GPU of 80 GB"), "{q2}");
+    // The table says the same: one GPU, DDP's 112 GB.
+    assert_eq!(browser.text("mem-total-ddp").await, "112 GB");
+    click(&browser, "lesson-q3").await;
+    assert!(answer(&browser).await.contains("= 38.5 GB per GPU"));
+    assert_eq!(browser.text("mem-total-zero1").await, "38.5 GB");
+    click(&browser, "lesson-q5").await;
+    let q5 = answer(&browser).await;
+    assert!(
+        q5.starts_with("Q5: at 4096 tokens, Llama 2 7B keeps "),
+        "{q5}"
+    );
+    // Changed by hand, the page is no longer the question: no answer.
+    browser
+        .eval(
+            "const gpus = document.querySelector(\"input[name='gpus']\");
+             gpus.value = '4';
+             gpus.dispatchEvent(new Event('input', { bubbles: true }));
+             return true;",
+        )
+        .await;
+    browser
+        .wait_until(
+            "return document.querySelector(\"[data-testid='lesson-answer']\").hidden;",
+            "the answer gone once the page changed",
+        )
+        .await;
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn the_path_works_in_chinese_on_a_phone() {
+    let browser = Browser::start().await;
+    browser
+        .client
+        .set_window_size(390, 844)
+        .await
+        .expect("window size");
+    browser.open("?lang=zh").await;
+    click(&browser, "lesson-q4").await;
+    let q4 = answer(&browser).await;
+    assert!(
+        q4.starts_with("Q4：ZeRO-3 在 8 张 GPU 上三者都切分"),
+        "{q4}"
+    );
+    assert!(q4.contains("= 14 GB"), "{q4}");
+    // Far below the form's buttons on a phone, it is brought into view.
+    browser
+        .wait_until(
+            "const r = document.querySelector(\"[data-testid='lesson-answer']\").getBoundingClientRect();
+             return r.top >= 0 && r.bottom <= innerHeight;",
+            "the answer in view",
+        )
+        .await;
+    browser.close().await;
+}
