@@ -188,5 +188,26 @@ async fn markdown_csv_and_png_hold_what_the_page_shows() {
         "{}",
         &png[..40.min(png.len())]
     );
+    // Issue 47, item 7: the picture carries its title, the configuration and
+    // the legend: as wide as the chart, taller by them.
+    let sizes = browser
+        .eval(
+            "const link = document.querySelector(\"[data-testid='export-png-max-params']\");
+             const canvas = document.querySelector(\"canvas[data-testid='chart-max-params']\");
+             return new Promise((done) => {
+               const image = new Image();
+               image.onload = () => done([image.width, image.height, canvas.width, canvas.height]);
+               image.src = link.getAttribute('href');
+             });",
+        )
+        .await;
+    let sizes: Vec<f64> = sizes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(sizes[0], sizes[2], "{sizes:?}");
+    assert!(sizes[1] > sizes[3] + 40.0, "{sizes:?}");
     browser.close().await;
 }

@@ -262,7 +262,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
         shows(part).then(|| {
             view! {
                 <h2>{heading}</h2>
-                <Chart report=report theme=theme t=t kind=kind />
+                <Chart report=report config=config theme=theme t=t kind=kind heading=heading />
             }
         })
     };
@@ -308,7 +308,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                     {shows(Part::MemoryChart).then(|| view! {
                         <div class="step-chart" data-testid="step-chart" hidden=move || report.read().activations.is_none()>
                             <h2>{t.chart_step_heading}</h2>
-                            <Chart report=report theme=theme t=t kind=ChartKind::Step />
+                            <Chart report=report config=config theme=theme t=t kind=ChartKind::Step heading=t.chart_step_heading />
                         </div>
                     })}
                     {chart(Part::LargestChart, t.chart_heading, ChartKind::MaxParams)}

@@ -19,9 +19,13 @@ const SVG_WIDTH: u32 = 720;
 #[component]
 pub fn Chart(
     report: Memo<Report>,
+    /// The configuration, for the downloaded picture's caption.
+    config: Memo<vram_core::Config>,
     theme: Memo<vram_core::format::Theme>,
     t: &'static Text,
     kind: ChartKind,
+    /// The chart's heading on the page, the downloaded picture's title.
+    heading: &'static str,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     #[cfg(target_arch = "wasm32")]
@@ -55,12 +59,17 @@ pub fn Chart(
                 {kind.legend(t).into_iter().map(|(class, label)| view! {
                     <span class=format!("swatch {class}")></span> {label} " "
                 }).collect_view()}
-                // The picture as drawn, taken when the link is followed.
+                // The picture as drawn, with its title, the configuration and
+                // its legend, taken when the link is followed.
                 <a class="button" download=format!("vram-{}.png", kind.id()) href="#"
                     data-testid=format!("export-png-{}", kind.id())
                     on:click=move |ev| {
                         use wasm_bindgen::JsCast;
-                        let url = canvas_ref.get_untracked().and_then(|c| c.to_data_url().ok());
+                        let caption = config.with_untracked(|c| vram_view::notes::caption(t, c));
+                        let url = canvas_ref.get_untracked().and_then(|c| {
+                            vram_view::chart::png_with_context(&c, kind, heading, &caption, t)
+                                .or_else(|| c.to_data_url().ok())
+                        });
                         let link = ev.current_target().and_then(|l| l.dyn_into::<web_sys::Element>().ok());
                         if let (Some(url), Some(link)) = (url, link) {
                             let _ = link.set_attribute("href", &url);

@@ -300,6 +300,111 @@ pub fn draw(
     .map_err(|e| e.to_string())
 }
 
+/// The picture on `canvas` as a PNG `data:` URL that says what it is
+/// (issue 47, item 7: a chart downloaded alone lost its context): `title`
+/// above it with `caption` (the configuration in words) under the title,
+/// wrapped to the width, and the legend of `kind` under the picture, each
+/// swatch in the chart's colour, on the chart's ground. `None` where the
+/// browser gives no 2D context.
+pub fn png_with_context(
+    canvas: &HtmlCanvasElement,
+    kind: ChartKind,
+    title: &str,
+    caption: &str,
+    t: &'static Text,
+) -> Option<String> {
+    use wasm_bindgen::JsCast;
+    let palette = Palette::of(canvas);
+    let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
+    let scale = if scale.is_finite() && scale > 0.0 {
+        scale
+    } else {
+        1.0
+    };
+    let document = web_sys::window()?.document()?;
+    let picture: HtmlCanvasElement = document.create_element("canvas").ok()?.dyn_into().ok()?;
+    let context = |c: &HtmlCanvasElement| {
+        c.get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    };
+    let width = f64::from(canvas.width());
+    let pad = 12.0 * scale;
+    let (title_px, text_px) = (16.0 * scale, 12.0 * scale);
+    let font = |px: f64, bold: bool| {
+        format!(
+            "{}{}px {FONT_FAMILY}",
+            if bold { "bold " } else { "" },
+            shortest_decimal(px.round())
+        )
+    };
+    // The caption's lines, broken at its separators (or spaces) to fit.
+    let measure = context(&picture)?;
+    measure.set_font(&font(text_px, false));
+    let mut lines: Vec<String> = Vec::new();
+    for word in caption.split_inclusive([' ', '·']) {
+        let fits = lines.last().is_some_and(|line| {
+            measure
+                .measure_text(&format!("{line}{word}"))
+                .is_ok_and(|m| m.width() <= width - 2.0 * pad)
+        });
+        match (fits, lines.last_mut()) {
+            (true, Some(line)) => line.push_str(word),
+            _ => lines.push(word.trim_start().to_string()),
+        }
+    }
+    let line_height = text_px * 1.4;
+    let header = pad + title_px * 1.3 + lines.len() as f64 * line_height + pad / 2.0;
+    let legend_height = line_height + pad;
+    picture.set_width(canvas.width());
+    picture.set_height((f64::from(canvas.height()) + header + legend_height).ceil() as u32);
+    let c = context(&picture)?;
+    let css = |color: RGBColor| format!("rgb({},{},{})", color.0, color.1, color.2);
+    c.set_fill_style_str(&css(palette.ground));
+    c.fill_rect(0.0, 0.0, width, f64::from(picture.height()));
+    c.set_fill_style_str(&css(palette.ink));
+    c.set_text_baseline("top");
+    c.set_font(&font(title_px, true));
+    c.fill_text(title, pad, pad).ok()?;
+    c.set_font(&font(text_px, false));
+    for (i, line) in lines.iter().enumerate() {
+        let y = pad + title_px * 1.3 + i as f64 * line_height;
+        c.fill_text(line.trim_end(), pad, y).ok()?;
+    }
+    c.draw_image_with_html_canvas_element(canvas, 0.0, header)
+        .ok()?;
+    // The legend, as the figure's caption draws it.
+    let mut x = pad;
+    let y = header + f64::from(canvas.height()) + pad / 2.0;
+    for (class, label) in kind.legend(t) {
+        let (color, line) = match class {
+            "fits" => (palette.fits, false),
+            "too-small" => (palette.too_small, false),
+            "model" => (palette.model, true),
+            "capacity" => (palette.ink, true),
+            part => {
+                let i = part
+                    .trim_start_matches("part-")
+                    .parse::<usize>()
+                    .unwrap_or(0);
+                (palette.parts[i.min(4)], false)
+            }
+        };
+        c.set_fill_style_str(&css(color));
+        let swatch = text_px;
+        match line {
+            true => c.fill_rect(x, y + swatch / 2.0 - scale, swatch, 3.0 * scale),
+            false => c.fill_rect(x, y, swatch, swatch),
+        }
+        c.set_fill_style_str(&css(palette.ink));
+        c.fill_text(label, x + swatch + 4.0 * scale, y).ok()?;
+        let label_width = c.measure_text(label).map_or(0.0, |m| m.width());
+        x += swatch + 4.0 * scale + label_width + 14.0 * scale;
+    }
+    picture.to_data_url().ok()
+}
+
 /// Text widths from the canvas itself. plotters' own estimate measures a
 /// `<span>` given an inline `style`, which a strict Content-Security-Policy
 /// (no `style-src-attr`) forbids.
