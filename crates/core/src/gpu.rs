@@ -64,7 +64,13 @@ impl GpuPreset {
 /// MI355X 7 × 76.8 = 537.6; PCIe x16 for the cards without them. Networks:
 /// one 400 Gb/s port a GPU (50 GB/s; B300's ConnectX-8, 800 Gb/s: 100). Host
 /// links: PCIe 5.0 (64 GB/s; B300's own PCIe 6.0 waits on the hosts' 5.0),
-/// GB200's NVLink-C2C 900 GB/s both ways (450).
+/// GB200's NVLink-C2C 900 GB/s both ways (450). The cards rented in China,
+/// their memory as `nvidia-smi` prints it on running machines: H800 81,559
+/// MiB (H100's), H20 97,871 MiB, A800 80GB 81,920 (A100's), L20 46,068
+/// (L40S's); peaks from NVIDIA's datasheets: H800 SXM as H100 SXM, 989 /
+/// 1,979, with NVLink cut to 400 GB/s both ways (200 each way); H20 148 /
+/// 296 with H100's NVLink (900 GB/s, 450 each way); A800 SXM as A100, 312,
+/// NVLink 400 GB/s (200 each way); L20 119.5 / 239 on PCIe 4.0.
 pub const GPU_PRESETS: &[GpuPreset] = &[
     GpuPreset {
         id: "a100-80gb",
@@ -95,6 +101,39 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         nvlink_gb_per_s: 450.0,
         network_gb_per_s: 50.0,
         pcie_gb_per_s: 64.0,
+    },
+    // The Hopper and Ampere cards sold in China, with their own NVLink:
+    // H800 and A800 at 400 GB/s both ways (200 each way), H20's 96 GB at
+    // H100's 900 GB/s but 148 / 296 dense TFLOP/s.
+    GpuPreset {
+        id: "h800",
+        name: "H800",
+        memory_mib: 81_559,
+        tflops_16bit: 989.0,
+        tflops_fp8: 1979.0,
+        nvlink_gb_per_s: 200.0,
+        network_gb_per_s: 50.0,
+        pcie_gb_per_s: 64.0,
+    },
+    GpuPreset {
+        id: "h20",
+        name: "H20",
+        memory_mib: 97_871,
+        tflops_16bit: 148.0,
+        tflops_fp8: 296.0,
+        nvlink_gb_per_s: 450.0,
+        network_gb_per_s: 50.0,
+        pcie_gb_per_s: 64.0,
+    },
+    GpuPreset {
+        id: "a800-80gb",
+        name: "A800 80GB",
+        memory_mib: 81_920,
+        tflops_16bit: 312.0,
+        tflops_fp8: 0.0,
+        nvlink_gb_per_s: 200.0,
+        network_gb_per_s: 25.0,
+        pcie_gb_per_s: 32.0,
     },
     GpuPreset {
         id: "b200",
@@ -167,6 +206,16 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         pcie_gb_per_s: 32.0,
     },
     GpuPreset {
+        id: "l20",
+        name: "L20",
+        memory_mib: 46_068,
+        tflops_16bit: 119.5,
+        tflops_fp8: 239.0,
+        nvlink_gb_per_s: 32.0,
+        network_gb_per_s: 12.5,
+        pcie_gb_per_s: 32.0,
+    },
+    GpuPreset {
         id: "v100-32gb",
         name: "V100 32GB",
         memory_mib: 32_510,
@@ -207,6 +256,27 @@ pub fn gpu_preset(id: &str) -> Option<&'static GpuPreset> {
 mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The cards rented in China (issue 48): an H20's 96 GB are 97,871 MiB
+    /// (102.63 GB) at an eighth of H100's 16-bit peak; H800 and A800 keep
+    /// their twins' memory and peaks with NVLink cut to 200 GB/s each way.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn the_cards_rented_in_china() {
+        let h20 = gpu_preset("h20").unwrap();
+        assert_eq!(h20.memory_gb_shown(), 102.63);
+        assert_eq!(h20.tflops_16bit, 148.0);
+        for (card, twin) in [("h800", "h100-80gb"), ("a800-80gb", "a100-80gb")] {
+            let (card, twin) = (gpu_preset(card).unwrap(), gpu_preset(twin).unwrap());
+            assert_eq!(card.memory(), twin.memory());
+            assert_eq!(card.tflops_16bit, twin.tflops_16bit);
+            assert_eq!(card.nvlink_gb_per_s, 200.0);
+            assert!(twin.nvlink_gb_per_s > card.nvlink_gb_per_s);
+        }
+        assert_eq!(
+            gpu_preset("l20").unwrap().memory(),
+            gpu_preset("l40s").unwrap().memory()
+        );
+    }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn an_a100_80gb_has_85_9_gb_or_80_gib() {
