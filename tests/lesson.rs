@@ -92,3 +92,43 @@ async fn the_path_works_in_chinese_on_a_phone() {
         .await;
     browser.close().await;
 }
+
+/// Issue 47, item 5: a lesson's embed in a course site's 688 px column shows
+/// the lesson's few settings, then the verdict and the results right under
+/// them, so an edit is answered in view; "All settings" opens the rest.
+#[tokio::test]
+async fn a_lessons_embed_answers_an_edit_in_view() {
+    let browser = Browser::start().await;
+    browser
+        .client
+        .set_window_size(688, 900)
+        .await
+        .expect("window size");
+    browser.open("?embed=1&params=13&stage=2").await;
+    let placed = "const summary = document.querySelector(\"[data-testid='summary']\").getBoundingClientRect();
+                  const form = document.querySelector('form.controls').getBoundingClientRect();
+                  const nodes = document.querySelector(\"[data-key='nodes']\");
+                  return [form.bottom <= summary.top, summary.top < 1400, getComputedStyle(nodes).display];";
+    assert_eq!(
+        browser.eval(placed).await,
+        serde_json::json!([true, true, "none"])
+    );
+    // An edit of a lesson's field: the verdict right under it says the new figure.
+    browser
+        .eval(
+            "const params = document.querySelector(\"input[name='params']\");
+             params.value = '33';
+             params.dispatchEvent(new Event('input', { bubbles: true }));
+             return true;",
+        )
+        .await;
+    browser.wait_for_query("params=33").await;
+    let summary = browser.text("summary").await;
+    assert!(summary.contains("33 B parameters"), "{summary}");
+    click(&browser, "all-settings").await;
+    let shown = browser
+        .eval("return getComputedStyle(document.querySelector(\"[data-key='nodes']\")).display;")
+        .await;
+    assert_ne!(shown, serde_json::json!("none"));
+    browser.close().await;
+}

@@ -152,7 +152,9 @@ async fn read_without_javascript(browser: &Browser) {
 
 /// A lesson's embed of the default configuration (`?embed=1`, or the link
 /// the page writes for it) is the written view in the compact layout: the
-/// results first, no masthead, before any WebAssembly.
+/// lesson's few settings, the results right under them, every other setting
+/// folded (issue 47, item 5: the form came last, 4,802 px down), no
+/// masthead, before any WebAssembly.
 #[tokio::test]
 async fn a_lessons_embed_paints_from_its_html_in_the_compact_layout() {
     let browser = Browser::start().await;
@@ -171,12 +173,14 @@ async fn a_lessons_embed_paints_from_its_html_in_the_compact_layout() {
                 r#"const view = document.querySelector("main[data-prerendered][data-lang=en]");
                    const results = view.querySelector("[data-testid=mem-total-zero2]").getBoundingClientRect();
                    const form = view.querySelector("form.controls").getBoundingClientRect();
+                   const summary = view.querySelector("[data-testid=summary]").getBoundingClientRect();
                    return [document.documentElement.getAttribute("data-embed"),
                            getComputedStyle(view.querySelector(".masthead")).display,
-                           results.top < form.top];"#,
+                           form.bottom <= summary.top && summary.top < 1400,
+                           getComputedStyle(view.querySelector("[data-key=nodes]")).display];"#,
             )
             .await;
-        assert_eq!(layout, json!(["1", "none", true]), "{query}");
+        assert_eq!(layout, json!(["1", "none", true, "none"]), "{query}");
         assert_eq!(browser.text("mem-total-zero2").await, "26.25 GB");
     }
     browser.close().await;

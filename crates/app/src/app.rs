@@ -137,6 +137,8 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     // The lesson's Q1–Q5 step asked last; its answer shows while the page is
     // still its configuration.
     let lesson_question = RwSignal::new(None::<&'static str>);
+    // Every setting shown in a lesson's embed, where only the lesson's are at first.
+    let all_settings = RwSignal::new(false);
     let lesson_answer = move || {
         let step = lesson_question.get()?;
         let step = vram_view::lesson::STEPS
@@ -169,7 +171,8 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     let editable = initial.controls;
 
     let form_view = shows(Part::Form).then(|| view! {
-        <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()>
+        <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()
+            class:expanded=move || all_settings.get()>
             <h2 id="form-heading">{t.form_heading}</h2>
             {editable.then(|| view! {
                 <div class="scenarios lesson-steps">
@@ -185,6 +188,13 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                             }>{step.name}</button>
                     })}
                 </div>
+                // In a lesson's embed the form shows the lesson's few fields
+                // first (the style sheet folds the rest); this opens them all.
+                <button type="button" class="quiet all-settings" data-testid="all-settings"
+                    aria-expanded=move || all_settings.get().to_string()
+                    on:click=move |_| all_settings.update(|open| *open = !*open)>
+                    {move || if all_settings.get() { t.fewer_settings } else { t.all_settings }}
+                </button>
                 <div class="scenarios">
                     <span>{t.scenarios}</span>
                     {SCENARIOS.map(|(name, lesson, real)| view! {

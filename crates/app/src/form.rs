@@ -147,7 +147,7 @@ fn number_field(
     };
     let value = form.text(field);
     view! {
-        <div class="field" class:invalid=move || error().is_some() hidden=move || !form.applies(field)>
+        <div class="field" data-key=field.key() class:invalid=move || error().is_some() hidden=move || !form.applies(field)>
             <label for=id>{label}</label>
             <div class="with-unit">
                 <input
@@ -208,7 +208,7 @@ fn choice_field(
         .collect_view();
     let error_id = format!("{id}-error");
     view! {
-        <div class="field" class:invalid=move || error().is_some() hidden=move || !form.applies(field)>
+        <div class="field" data-key=field.key() class:invalid=move || error().is_some() hidden=move || !form.applies(field)>
             <label for=id>{label}</label>
             <select id=id name=id disabled=!form.editable aria-describedby=error_id.clone()
                 aria-invalid=move || error().is_some().to_string()

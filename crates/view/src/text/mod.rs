@@ -229,6 +229,8 @@ texts! {
         "内部错误使计算器停止运行。可以刷新页面再试一次同一个链接，或重置为课程中的例子。\
          请把下面的详细信息反馈给我们。";
     crash_reset: &'static str = "Reset to the lesson's example", "重置为课程中的例子";
+    all_settings: &'static str = "All settings ▾", "全部设置 ▾";
+    fewer_settings: &'static str = "The lesson's settings only ▴", "只看课程的设置 ▴";
     lesson_heading: &'static str = "The lesson, Q1 to Q5 (each sets the page and answers with its figures):", "课程 Q1–Q5（每一步都会设置页面，并用页面上的数字作答）：";
     lesson_q1: &'static str =
         "Q1: {} + {} + {} = {} bytes per parameter: the 16-bit weights and gradients, and Adam's fp32 master copy ({}) with its two moments ({}).",
