@@ -408,3 +408,32 @@ impl Table {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Issue 47, item 9: a largest model of 0 read "0" without a unit, and
+    /// the least communication time "none" on every row where no bandwidth
+    /// was given; the first is "none" (no model fits), the second "–" (not
+    /// given).
+    #[wasm_bindgen_test(unsupported = test)]
+    fn no_model_and_no_bandwidth_say_so() {
+        let words = TableWords::ENGLISH;
+        let unit = MemoryUnit::Gb;
+        assert_eq!(
+            Cell::Params(ParamCount::new(0.0)).text(unit, &words),
+            "none"
+        );
+        assert_eq!(Cell::Params(ParamCount::new(4e9)).text(unit, &words), "4 B");
+        assert_eq!(Cell::Seconds(None).text(unit, &words), "–");
+        assert_eq!(Cell::Gpus(None).text(unit, &words), "none");
+        // For a program: n/a is no verdict, and bytes are whole.
+        assert_eq!(Cell::Verdict(Verdict::NotRun).raw(), "");
+        assert_eq!(
+            Cell::Bytes(Bytes::new(24_925_243_392.000_004)).raw(),
+            "24925243392"
+        );
+    }
+}
