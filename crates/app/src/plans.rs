@@ -112,17 +112,12 @@ pub fn Plans(
         }
     };
     let _ = MemoryUnit::Gb;
-    // Hidden, not empty, where the page ranks no layouts: without a model,
-    // with adapters, under an accounting that splits nothing (issue 47). A
+    // Hidden, not empty, where the page ranks no layouts: without a model or
+    // under an accounting that splits nothing (issue 47). A
     // form error keeps it, to say what to correct.
     let no_plans = move || {
         use vram_core::plans::{no_plans, NoPlans};
-        config.with(|c| {
-            matches!(
-                no_plans(c),
-                Some(NoPlans::NoModel | NoPlans::Adapters | NoPlans::Accounting)
-            )
-        })
+        config.with(|c| matches!(no_plans(c), Some(NoPlans::NoModel | NoPlans::Accounting)))
     };
     view! {
         <details class="plans" data-testid="plans" hidden=no_plans prop:open=move || open.get()

@@ -15,7 +15,10 @@
 //! configured one without a global batch). Each plan's figures are the
 //! report's for the configuration [`Plan::apply`] gives (tested): the same
 //! functions, evaluated on the pipeline ranks that can be the most loaded
-//! (the first, the second and the last).
+//! (the first, the second and the last). With LoRA or QLoRA the model is not
+//! split (Megatron-LM's tensor and pipeline parallelism are not modelled with
+//! adapters): their plans are each ZeRO stage, recomputation, offload and
+//! micro-batch on the data-parallel GPUs.
 
 use serde::{Deserialize, Serialize};
 
@@ -246,9 +249,6 @@ fn candidate_ranks(layout: &Layout, arch: &crate::model::architecture::Architect
 pub enum NoPlans {
     /// A bare parameter count: layouts divide a model's layers and heads.
     NoModel,
-    /// LoRA and QLoRA: the page splits no model trained with adapters
-    /// (Megatron-LM's tensor and pipeline parallelism are not modelled with them).
-    Adapters,
     /// DeepSpeed's estimator or Hugging Face's accounting: neither splits a model.
     Accounting,
     /// The configuration is invalid as it stands.
@@ -260,9 +260,6 @@ pub fn no_plans(config: &Config) -> Option<NoPlans> {
     let Some(model) = config.model else {
         return Some(NoPlans::NoModel);
     };
-    if config.fine_tuning.method.uses_adapters() {
-        return Some(NoPlans::Adapters);
-    }
     if config.runtime.accounting == crate::frameworks::runtime::Accounting::DeepSpeed
         || model.framework == crate::frameworks::hf::Framework::Hf
     {
@@ -396,7 +393,8 @@ fn sort_and_dedup(plans: &mut Vec<Plan>) {
 /// Ranks every plan for `config`'s model and cluster within [`SEARCH_BUDGET`],
 /// keeping the best [`KEPT_PLANS`]; no plans without a model, when the
 /// configuration is invalid as it stands, or where the page splits nothing
-/// (Hugging Face's accounting, DeepSpeed's estimator, LoRA).
+/// (Hugging Face's accounting, DeepSpeed's estimator); with LoRA or QLoRA, the
+/// data-parallel plans only.
 pub fn rank(config: &Config) -> Ranking {
     if no_plans(config).is_some() {
         return Ranking::default();
@@ -412,7 +410,13 @@ pub fn rank(config: &Config) -> Ranking {
         machine: config.machine(),
         evaluations: core::cell::Cell::new(0),
     };
-    let mut layouts = layouts(&model.architecture, model.seq_len, world, config.gpus);
+    // With adapters the page splits no model (Megatron-LM's tensor and
+    // pipeline parallelism are not modelled with them): their plans are the
+    // data-parallel ones, each ZeRO stage, recomputation and offload.
+    let mut layouts = match config.fine_tuning.method.uses_adapters() {
+        true => vec![(Layout::SINGLE, world)],
+        false => layouts(&model.architecture, model.seq_len, world, config.gpus),
+    };
     layouts.sort_by_key(|(layout, _)| simplicity(layout));
     let mut ranking = Ranking {
         layouts: layouts.len(),
@@ -581,9 +585,21 @@ impl Search<'_> {
                         ..self.model.activation_setup(self.whole.precision())
                     };
                     let in_flight = self.config.global_batch.map(|_| microbatches);
+                    // LoRA's adapters keep their own inputs, as the report adds them
+                    // (`report::place`).
+                    let adapters = self.whole.adapters();
                     let kept: Vec<_> = ranks
                         .iter()
-                        .map(|&r| stage_activations(&arch, &setup, &layout, r, in_flight))
+                        .map(|&r| {
+                            let mut kept = stage_activations(&arch, &setup, &layout, r, in_flight);
+                            if let Some(adapters) = adapters {
+                                kept.adapters = adapters.activations(&arch, &setup);
+                                kept.total = kept.total + kept.adapters;
+                                kept.at_loss = kept.at_loss + kept.adapters;
+                                kept.rebuilding = kept.rebuilding.map(|r| r + kept.adapters);
+                            }
+                            kept
+                        })
                         .collect();
                     for ((slot, &(strategy, offload)), _) in found
                         .iter_mut()
@@ -601,8 +617,15 @@ impl Search<'_> {
                         self.evaluations
                             .set(self.evaluations.get() + ranks.len() as u64);
                         for ((&rank, stage), kept) in ranks.iter().zip(&stages).zip(&kept) {
+                            // Unsplit, the whole setup's parameters, as the report
+                            // places them (QLoRA's count keeps what bitsandbytes
+                            // leaves unquantised).
+                            let params = match layout == Layout::SINGLE {
+                                true => self.whole.params(),
+                                false => ParamCount::new(stage.params as f64),
+                            };
                             let shard = TrainingSetup {
-                                params: ParamCount::new(stage.params as f64),
+                                params,
                                 gpus: group,
                                 ..self.whole
                             };
@@ -623,6 +646,11 @@ impl Search<'_> {
                             let mut memory = placement.gpu;
                             memory.activations = kept.total;
                             memory.total = memory.total + kept.total;
+                            // QLoRA's dequantised weight, on every GPU (`report::place`).
+                            let working =
+                                Bytes::new(adapters.map_or(0, |a| a.working_bytes) as f64);
+                            memory.buffers = memory.buffers + working;
+                            memory.total = memory.total + working;
                             let transients = megatron_step_transients(kept);
                             let peak = StepMemory::of(&memory, Some(&transients)).peak().1;
                             if most.is_none_or(|(_, p, _, _)| peak.get() > p.get()) {
@@ -636,6 +664,12 @@ impl Search<'_> {
                         }
                         let Some((rank, peak, params_on_gpu, expert_params_on_gpu)) = most else {
                             continue;
+                        };
+                        // Unsplit, the GPU holds the whole setup's parameters, as the
+                        // report counts them (with adapters: the base and the adapters).
+                        let params_on_gpu = match layout == Layout::SINGLE {
+                            true => self.whole.params().get(),
+                            false => params_on_gpu,
                         };
                         let fits = self.budget.fits(peak);
                         // Without a fitting one, the smallest micro-batch
@@ -660,7 +694,10 @@ impl Search<'_> {
                             weight_bytes: self.whole.gathered_weight_bytes(),
                             offload_bytes_per_param: 0.0,
                             speed: self.config.speed,
-                            trainable_fraction: 1.0,
+                            trainable_fraction: self
+                                .whole
+                                .adapters()
+                                .map_or(1.0, |a| a.trainable as f64 / self.whole.params().get()),
                             shard_gpus: self.whole.shard_of(group),
                         };
                         let work = StepWork {
@@ -722,6 +759,8 @@ mod tests {
             "model=mixtral-8x7b&gpu=h100-80gb&gpus=8&nodes=2&seq=4096&global_batch=256",
             "model=deepseek-v3&gpu=h200&gpus=8&nodes=32&seq=4096&global_batch=512",
             "model=llama3-8b&gpu=h100-80gb&gpus=8&nodes=2&seq=8192&global_batch=128&dtype=fp8",
+            "model=qwen3-32b&gpu=rtx4090&gpus=4&method=lora&dtype=bf16&global_batch=16",
+            "model=llama2-70b&gpu=a100-80gb&gpus=8&method=qlora&dtype=bf16&seq=4096",
         ] {
             let config = decode(query).config;
             let all = plans(&config);
@@ -1054,8 +1093,13 @@ mod tests {
             reason
         };
         assert_eq!(why("params=70"), Some(NoPlans::NoModel));
-        assert_eq!(why("model=llama2-7b&method=lora"), Some(NoPlans::Adapters));
-        assert_eq!(why("model=llama2-7b&method=qlora"), Some(NoPlans::Adapters));
+        // Issue 47, item 2: LoRA and QLoRA get plans too, unsplit (each ZeRO
+        // stage, recomputation and offload).
+        assert_eq!(why("model=llama2-7b&method=lora"), None);
+        assert_eq!(why("model=llama2-7b&method=qlora"), None);
+        let lora = plans(&decode("model=llama2-7b&method=lora&gpus=2").config);
+        assert!(lora.iter().all(|p| p.layout == Layout::SINGLE), "{lora:?}");
+        assert!(lora.iter().any(|p| p.strategy == Strategy::Zero3));
         assert_eq!(
             why("model=llama2-7b&acct=deepspeed&stage=3"),
             Some(NoPlans::Accounting)

@@ -191,7 +191,7 @@ mod tests {
         assert!(english[0].contains("68.72 GB are usable"), "{}", english[0]);
         let offload = english
             .iter()
-            .find(|l| l.contains("Recomputation") && l.contains("Offload"))
+            .find(|l| l.contains("Activation recomputation") && l.contains("Offload"))
             .unwrap_or_else(|| panic!("{english:#?}"));
         assert!(offload.contains("GPU time per token +"), "{offload}");
         assert!(offload.contains(" of 68.72 GB usable"), "{offload}");

@@ -158,7 +158,6 @@ pub fn plans_count(w: &LazyText, config: &Config, ranking: &Ranking) -> String {
     if let Some(why) = no_plans(config) {
         return match why {
             NoPlans::NoModel => w.plans_no_model,
-            NoPlans::Adapters => w.plans_adapters,
             NoPlans::Accounting => w.plans_accounting,
             NoPlans::Invalid => w.plans_invalid,
         }

@@ -620,8 +620,6 @@ texts! {
         "即使卸载也放不下：可试 8 位优化器、LoRA 或 QLoRA，或更多 GPU。最接近的方案：";
     plans_no_model: &'static str = "Choose a model: layouts divide its layers and attention heads.",
         "请先选择模型：并行布局要切分它的层和注意力头。";
-    plans_adapters: &'static str = "No ranked layouts with LoRA or QLoRA: the page splits no model trained with adapters (Megatron-LM's tensor and pipeline parallelism are not modelled with them). The table above is the answer: data parallelism and ZeRO.",
-        "LoRA 和 QLoRA 没有布局排名：本页不对带适配器训练的模型做切分（未对其建模 Megatron-LM 的张量并行和流水线并行）。上表就是答案：数据并行与 ZeRO。";
     plans_accounting: &'static str = "No ranked layouts under DeepSpeed's estimator or Hugging Face's accounting: neither splits a model. Choose the lesson's or Megatron-LM's accounting.",
         "DeepSpeed 估算器和 Hugging Face 口径下没有布局排名：二者都不切分模型。请选择课程口径或 Megatron-LM 口径。";
     plans_invalid: &'static str = "Correct the highlighted field first.", "请先修改标红的输入。";
