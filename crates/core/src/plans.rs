@@ -690,7 +690,7 @@ impl Search<'_> {
                             ep,
                             params_on_gpu,
                             expert_params_on_gpu,
-                            gradient_bytes: self.whole.gradient_bytes_per_param(),
+                            gradient_bytes: runtime.reduced_gradient_bytes(&self.whole, strategy),
                             weight_bytes: self.whole.gathered_weight_bytes(),
                             offload_bytes_per_param: 0.0,
                             speed: self.config.speed,
@@ -760,6 +760,7 @@ mod tests {
             "model=deepseek-v3&gpu=h200&gpus=8&nodes=32&seq=4096&global_batch=512",
             "model=llama3-8b&gpu=h100-80gb&gpus=8&nodes=2&seq=8192&global_batch=128&dtype=fp8",
             "model=qwen3-32b&gpu=rtx4090&gpus=4&method=lora&dtype=bf16&global_batch=16",
+            "model=llama3-8b&gpu=h100-80gb&gpus=8&nodes=2&dtype=bf16&sharding=fsdp2&stage=3",
             "model=llama2-70b&gpu=a100-80gb&gpus=8&method=qlora&dtype=bf16&seq=4096",
         ] {
             let config = decode(query).config;

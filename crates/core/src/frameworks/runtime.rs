@@ -482,7 +482,7 @@ impl Runtime {
                 } * params.get()
                     * (g - 1.0)
                     / g;
-                (all - gathers) * setup.gradient_bytes_per_param()
+                (all - gathers) * self.reduced_gradient_bytes(setup, strategy)
                     + gathers * setup.gathered_weight_bytes()
             }
             // Only the adapters have gradients and are updated; ZeRO-3 also
@@ -491,7 +491,7 @@ impl Runtime {
                 let n = f64::from(setup.shard_gpus().max(1));
                 let ring = (n - 1.0) / n;
                 let trained = adapters.trainable as f64;
-                let gradients = trained * ring * setup.gradient_bytes_per_param();
+                let gradients = trained * ring * self.reduced_gradient_bytes(setup, strategy);
                 let weights = adapters.frozen_bytes as f64
                     + trained * setup.recipe().storage().bytes_per_param();
                 match strategy {
@@ -514,6 +514,22 @@ impl Runtime {
                 }),
                 deepspeed: estimate,
             },
+        }
+    }
+}
+
+impl Runtime {
+    /// Bytes per gradient element the data-parallel reduction moves under
+    /// `strategy`: the gradients' format, except under FSDP2 (ZeRO-3 with
+    /// `sharding=fsdp2`), which torchtitan reduces in fp32
+    /// (`mixed_precision_reduce = "float32"`, [`FSDP2_REDUCE_BYTES`]): a step
+    /// then moves 2 + 2 + 4 = 8 bytes a parameter (× (n − 1)/n), not 6
+    /// (issue 48, error 4).
+    pub fn reduced_gradient_bytes(&self, setup: &TrainingSetup, strategy: Strategy) -> f64 {
+        let format = setup.gradient_bytes_per_param();
+        match (strategy, self.sharding) {
+            (Strategy::Zero3, Sharding::Fsdp2) => format.max(FSDP2_REDUCE_BYTES),
+            _ => format,
         }
     }
 }
@@ -700,6 +716,42 @@ mod tests {
         assert!((edited.strategy(Strategy::Zero2).memory.buffers.gb() - 0.6).abs() < 1e-12);
         let zero3 = report("buffers=1&prefetch_bucket=0&max_live=0&reduce_bucket=0");
         assert_eq!(zero3.strategy(Strategy::Zero3).memory.buffers.get(), 0.0);
+    }
+
+    /// Issue 48, error 4: FSDP2 reduces gradients in fp32 as torchtitan runs
+    /// it (`mixed_precision_reduce = "float32"`): ZeRO-3's step moves
+    /// (2 + 2 + 4)Ψ(N − 1)/N bytes, not 6Ψ(N − 1)/N, and the step's time
+    /// reduces 4-byte gradients; DeepSpeed's ZeRO-3 and the other stages keep
+    /// the gradients' 2 bytes.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn fsdp2_reduces_gradients_in_fp32() {
+        let deepspeed = report("model=llama3-8b&gpu=h100-80gb&gpus=8&nodes=2&stage=3&dtype=bf16");
+        let fsdp2 = report(
+            "model=llama3-8b&gpu=h100-80gb&gpus=8&nodes=2&stage=3&dtype=bf16&sharding=fsdp2",
+        );
+        let sent = |r: &Report, s: Strategy| r.strategy(s).beyond.communication.get();
+        let ratio = sent(&fsdp2, Strategy::Zero3) / sent(&deepspeed, Strategy::Zero3);
+        assert!((ratio - 8.0 / 6.0).abs() < 1e-12, "{ratio}");
+        assert_eq!(
+            sent(&fsdp2, Strategy::Zero2),
+            sent(&deepspeed, Strategy::Zero2)
+        );
+        // The step's time: ZeRO-3's reduce-scatters twice the bytes.
+        let dp = |r: &Report| {
+            r.strategy(Strategy::Zero3)
+                .time
+                .unwrap()
+                .data_parallel_seconds
+        };
+        let (time_deepspeed, time_fsdp2) = (dp(&deepspeed), dp(&fsdp2));
+        assert!(
+            time_fsdp2 >= time_deepspeed,
+            "{time_fsdp2} < {time_deepspeed}"
+        );
+        let setup = fsdp2.setup;
+        let runtime = decode("sharding=fsdp2").config.runtime;
+        assert_eq!(runtime.reduced_gradient_bytes(&setup, Strategy::Zero3), 4.0);
+        assert_eq!(runtime.reduced_gradient_bytes(&setup, Strategy::Zero1), 2.0);
     }
 
     #[wasm_bindgen_test(unsupported = test)]

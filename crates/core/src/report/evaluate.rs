@@ -429,7 +429,6 @@ impl Config {
                 .collect()
         });
         let weight_bytes = setup.gathered_weight_bytes();
-        let gradient_bytes = setup.gradient_bytes_per_param();
         let m = f64::from(microbatches);
         for row in &mut report.strategies {
             let (params_on_gpu, expert_params_on_gpu) =
@@ -455,7 +454,7 @@ impl Config {
                 ep: model.ep,
                 params_on_gpu,
                 expert_params_on_gpu,
-                gradient_bytes,
+                gradient_bytes: self.runtime.reduced_gradient_bytes(&setup, row.strategy),
                 weight_bytes,
                 offload_bytes_per_param: 0.0,
                 speed: self.speed,
