@@ -534,8 +534,10 @@ mod tests {
             .find(|f| f.levers == [Lever::Recompute, Lever::Offload])
             .unwrap_or_else(|| panic!("{levers:?}"));
         // The best ranked plan keeps one GPU's layout: its recomputation and
-        // offload are the first fix, settings before what is trained.
-        assert_eq!(levers[0], offloaded.levers.as_slice(), "settings first");
+        // offload are the first fix of two settings, before what is trained
+        // (a GPU with more memory, one lever, comes first).
+        let pairs: Vec<&[Lever]> = levers.iter().copied().filter(|l| l.len() == 2).collect();
+        assert_eq!(pairs[0], offloaded.levers.as_slice(), "settings first");
         let cost = offloaded
             .gpu_time_change(fixes.tokens_per_second_per_gpu)
             .unwrap();
@@ -557,8 +559,8 @@ mod tests {
 
     /// Issue 47: Qwen3-32B with LoRA on one RTX 4090 (20.61 GB usable) said
     /// only "choose a smaller model". No one setting is enough: the 16-bit
-    /// base alone is 65.5 GB and the activations 38.96 GB. Full
-    /// recomputation (the activations to 3.83 GB) with ZeRO-3's offload of
+    /// base alone is 65.5 GB and the activations 34.66 GB. Full
+    /// recomputation (the activations to 3.76 GB) with ZeRO-3's offload of
     /// the weights is; so is a GPU with more memory.
     #[wasm_bindgen_test(unsupported = test)]
     fn qwen3_32b_lora_on_one_4090() {
@@ -578,8 +580,12 @@ mod tests {
             .unwrap_or_else(|| panic!("{levers:?}"));
         let report = offloaded.config.report().unwrap();
         let kept = report.activations.unwrap().total.get() / 1e9;
-        assert!((kept - 3.83).abs() < 0.005, "{kept}");
-        assert!(fixes.peak.get() / 1e9 > 104.6, "{:?}", fixes.peak);
+        assert!((kept - 3.76).abs() < 0.005, "{kept}");
+        assert!(
+            (fixes.peak.get() / 1e9 - 100.35).abs() < 0.01,
+            "{:?}",
+            fixes.peak
+        );
     }
 
     /// The lesson's default highlights DDP, 112 GB on 80 GB GPUs: ZeRO-1's

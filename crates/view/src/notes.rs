@@ -490,11 +490,11 @@ mod tests {
             english,
             "Activations on pipeline rank 1 of 2 (Korthikanti et al. 2022, Table 2, TP 4 dividing \
              the tensor-parallel region): 2 microbatches in flight × 40 layers × 0.0671 GB (each \
-             checkpoint's input) + 1 × 0.541 GB (rebuilt at once) + 0 GB outside the layers = 5.91 GB."
+             checkpoint's input) + 1 × 0.482 GB (rebuilt at once) + 0 GB outside the layers = 5.85 GB."
         );
         let chinese = layout_activations(&ZH, &report).unwrap();
         assert!(chinese.starts_with("第 1/2 级流水线的激活值"), "{chinese}");
-        assert!(chinese.ends_with("= 5.91 GB。"), "{chinese}");
+        assert!(chinese.ends_with("= 5.85 GB。"), "{chinese}");
         // The page's layout note carries it on a line of its own.
         assert!(notes(&EN, &report).contains(&format!("\n{english}")));
     }

@@ -304,10 +304,10 @@ texts! {
         "每张 GPU 的激活值（实测口径；ZeRO 不切分），{} × {} 词元：\n{}。\n{} 下放得下的最大微批次：{}。";
     activations_line: &'static str =
         "Activations per GPU (Korthikanti et al. 2022; not sharded by ZeRO), {} × {} tokens:\n{},\nwith L \
-         layers, e bytes per value, s tokens, b micro-batch, h hidden size, k key/value width, m 4 for \
-         SwiGLU or 2 for GELU, f FFN width, a heads, v vocabulary.\nLargest micro-batch that fits with {}: {}.",
+         layers, e bytes per value, s tokens, b micro-batch, h hidden size, k key/value width, m 3 for \
+         SwiGLU (fused, as Megatron-LM) or 2 for GELU, f FFN width, a heads, v vocabulary.\nLargest micro-batch that fits with {}: {}.",
         "每张 GPU 的激活值（Korthikanti 等，2022；ZeRO 不切分），{} × {} 词元：\n{}，\n其中 L 为层数，e 为每个值的\
-         字节数，s 为词元数，b 为微批次，h 为隐藏维度，k 为键/值宽度，m 在 SwiGLU 取 4、GELU 取 2，f 为 FFN \
+         字节数，s 为词元数，b 为微批次，h 为隐藏维度，k 为键/值宽度，m 在 SwiGLU 取 3（融合算子，与 Megatron-LM 一致）、GELU 取 2，f 为 FFN \
          宽度，a 为注意力头数，v 为词表大小。\n{} 下放得下的最大微批次：{}。";
     lora_adds: &'static str =
         "; LoRA adds {} (n adapted matrices per layer, r their rank; DoRA: d their outputs' widths)",
@@ -319,14 +319,14 @@ texts! {
         "Activations per GPU (Korthikanti et al. 2022, generalised; not sharded by ZeRO), {} × {} tokens:\n{},\n\
          with L_d dense and L_e expert layers (L_dG, L_eG: linear attention's, G values and g fp32 bytes a token \
          for A), A the attention's values per token (4h + q + k + v + o, latent \
-         attention's compressed vectors or the output gate's 2q added), e bytes per value, s tokens, b micro-batch, h hidden size, m 4 \
-         for SwiGLU or 2 for GELU, f, f_e and f_s the dense, expert and shared FFN widths, t experts per token, \
+         attention's compressed vectors, the output gate's 2q or the q/k norms' inputs q + k added), e bytes per value, s tokens, b micro-batch, h hidden size, m 3 \
+         for SwiGLU (fused, as Megatron-LM) or 2 for GELU, f, f_e and f_s the dense, expert and shared FFN widths, t experts per token, \
          c the capacity factor, n shared experts, E routed experts, a heads, v vocabulary.\nLargest \
          micro-batch that fits with {}: {}.",
         "每张 GPU 的激活值（Korthikanti 等，2022，推广形式；ZeRO 不切分），{} × {} 词元：\n{}，\n其中 L_d 为稠密层数、\
          L_e 为专家层数（L_dG、L_eG 为线性注意力层，每个词元以 G 个值与 g 字节 fp32 代替 A），\
-         A 为注意力每个词元保存的值数（4h + q + k + v + o，潜在注意力另加压缩向量，输出门控另加 2q），e 为每个值的字节数，\
-         s 为词元数，b 为微批次，h 为隐藏维度，m 在 SwiGLU 取 4、GELU 取 2，f、f_e、f_s 分别为稠密、专家、共享专家的 \
+         A 为注意力每个词元保存的值数（4h + q + k + v + o，潜在注意力另加压缩向量，输出门控另加 2q，q/k 归一化另加其输入 q + k），e 为每个值的字节数，\
+         s 为词元数，b 为微批次，h 为隐藏维度，m 在 SwiGLU 取 3（融合算子，与 Megatron-LM 一致）、GELU 取 2，f、f_e、f_s 分别为稠密、专家、共享专家的 \
          FFN 宽度，t 为每个词元的专家数，c 为容量因子，n 为共享专家数，E 为路由专家数，a 为注意力头数，v 为词表大小。\
          \n{} 下放得下的最大微批次：{}。";
     derivation: &'static str = "{} per GPU, by the lesson's formula: {}.", "{} 每张 GPU，按课程公式：{}。";

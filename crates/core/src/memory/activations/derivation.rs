@@ -18,10 +18,7 @@ pub(super) fn general_derivation(
     let number = crate::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
     let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
-    let m = match arch.mlp {
-        Mlp::Gelu => 2,
-        Mlp::SwiGlu => 4,
-    };
+    let m = mlp_multiplier(arch.mlp);
     let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
     let a_text = crate::decimal::shortest_decimal(attention_term(arch));
     let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
@@ -42,13 +39,13 @@ pub(super) fn general_derivation(
         false => Default::default(),
         true => (
             (
-                " − s·b·(2h + o + f)".to_string(),
-                format!(" − {s} × {b} × (2 × {h} + {o} + {})", arch.ffn),
+                " − s·b·(2h + f) + s·b·o".to_string(),
+                format!(" − {s} × {b} × (2 × {h} + {}) + {s} × {b} × {o}", arch.ffn),
             ),
             (
-                " − s·b·(h + o + t·c·(h + f_e) + n·f_s)".to_string(),
+                " − s·b·(h + t·c·(h + f_e) + n·f_s) + s·b·o".to_string(),
                 format!(
-                    " − {s} × {b} × ({h} + {o} + {} × {} × ({h} + {}) + {} × {})",
+                    " − {s} × {b} × ({h} + {} × {} × ({h} + {}) + {} × {}) + {s} × {b} × {o}",
                     moe.top_k,
                     number(setup.capacity),
                     moe.expert_ffn,
@@ -236,13 +233,13 @@ fn recomputed_terms(
 /// assert_eq!(
 ///     activation_derivation(&llama3, &setup, MemoryUnit::Gb),
 ///     "L·[e·s·b·(6h + 2k + m·f)] + 2e·s·b·h + (e + 4)·s·b·v = \
-///      32 × [2 × 2048 × 1 × (6 × 4096 + 2 × 1024 + 4 × 14336)] + \
-///      4 × 2048 × 1 × 4096 + 6 × 2048 × 1 × 128256 B = 12.62 GB"
+///      32 × [2 × 2048 × 1 × (6 × 4096 + 2 × 1024 + 3 × 14336)] + \
+///      4 × 2048 × 1 × 4096 + 6 × 2048 × 1 × 128256 B = 10.74 GB"
 /// );
 /// ```
 ///
 /// `L` layers, `e` bytes per value, `s` tokens, `b` micro-batch, `h` hidden size,
-/// `k` key/value width, `m` 4 for SwiGLU or 2 for GELU, `f` FFN width, `a` heads,
+/// `k` key/value width, `m` 3 for SwiGLU or 2 for GELU ([`mlp_multiplier`]), `f` FFN width, `a` heads,
 /// `v` vocabulary. Dropout adds its masks (`2·s·b·h`, the `+ 1` of `(2e + 1)`);
 /// stored attention scores add `(2e + 1)·a·s²·b`; full recomputation stores
 /// `L·e·s·b·h` and one layer's working set instead of `L` layers.
@@ -254,10 +251,7 @@ pub fn activation_derivation(
     let number = crate::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, architecture.hidden);
     let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
-    let m = match architecture.mlp {
-        Mlp::Gelu => 2,
-        Mlp::SwiGlu => 4,
-    };
+    let m = mlp_multiplier(architecture.mlp);
     let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
     if !is_plain(architecture) {
         return general_derivation(architecture, setup, unit);
@@ -273,10 +267,14 @@ pub fn activation_derivation(
         symbols.push_str(" + 2·s·b·h");
         numbers.push_str(&format!(" + 2 × {s} × {b} × {h}"));
     }
-    // FP8: the QKV, MLP, output and down projections' inputs in one byte.
+    // FP8: the QKV, MLP and down projections' inputs in one byte; the
+    // output projection's FP8 copy beside the attention's 16-bit output.
     if setup.fp8 {
-        symbols.push_str(" − s·b·(3h + f)");
-        numbers.push_str(&format!(" − {s} × {b} × (3 × {h} + {})", architecture.ffn));
+        symbols.push_str(" − s·b·(2h + f) + s·b·h");
+        numbers.push_str(&format!(
+            " − {s} × {b} × (2 × {h} + {}) + {s} × {b} × {h}",
+            architecture.ffn
+        ));
     }
     let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
     if setup.scores_counted() {

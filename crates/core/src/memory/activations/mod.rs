@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::format::MemoryUnit;
 use crate::memory::parallel::Layout;
-use crate::model::architecture::{Architecture, Mlp};
+use crate::model::architecture::{Architecture, Mlp, QkNorm};
 use crate::units::Bytes;
 
 mod derivation;
@@ -297,17 +297,22 @@ pub fn layer_values(
     // and a dense MLP's first linear's inputs outside the TP region (a
     // mixture of experts' router is no TE linear), the output projection's
     // and the second linears' inside it, and the experts' gathered inputs.
-    let (fp8_outside, fp8_inside) = match setup.fp8 {
-        false => (0.0, 0.0),
+    // The output projection is the exception: the fused attention keeps its
+    // output in 16 bits for its own backward (`attention/dot_product_attention/
+    // backends.py` saves `out`), and `linear_proj` saves its FP8 copy beside
+    // it, so that input costs e + 1 bytes, not e.
+    let (fp8_outside, fp8_inside, fp8_copies) = match setup.fp8 {
+        false => (0.0, 0.0, 0.0),
         true => (
             if moe { h } else { 2.0 * h },
-            output_width(arch) + second_linear_inputs(arch, setup.capacity, moe),
+            second_linear_inputs(arch, setup.capacity, moe),
+            output_width(arch),
         ),
     };
     let one_byte = if setup.fp8 { e - 1.0 } else { 0.0 };
     LayerValues {
         outside: e * (attention - split) + mask * 2.0 * h + router - one_byte * fp8_outside,
-        inside: e * (split + mlp) - one_byte * fp8_inside + fp32,
+        inside: e * (split + mlp) - one_byte * fp8_inside + fp8_copies + fp32,
         gathered: (e - one_byte) * gathered,
         scores,
     }
@@ -351,7 +356,20 @@ fn attention_term(arch: &Architecture) -> f64 {
     };
     // The gated attention's output before the gate and the gate's sigmoid.
     let gate = if arch.gated_attention { 2.0 * q } else { 0.0 };
-    norm_inputs(arch) + q + k + v + o + gate + latent_term(arch)
+    norm_inputs(arch) + q + k + v + o + gate + qk_norm_inputs(arch) + latent_term(arch)
+}
+
+/// Values per token the query and key norms keep (Qwen3, Gemma 3, OLMo 2,
+/// GLM-4.5): their inputs, q and k before the norm, beside the normed q and
+/// k the attention saves. Megatron-LM's `SelfAttention` runs `q_layernorm`
+/// and `k_layernorm` as norm modules of their own on the projection's
+/// outputs (`megatron/core/transformer/attention.py`), and a norm keeps its
+/// input for the backward pass: `q + k` more (0 without the norms).
+fn qk_norm_inputs(arch: &Architecture) -> f64 {
+    match arch.qk_norm {
+        QkNorm::None => 0.0,
+        QkNorm::PerHead | QkNorm::Full => (arch.q_width() + arch.kv_width()) as f64,
+    }
 }
 
 /// The chunk of tokens Gated DeltaNet's kernels work in (flash-linear-
@@ -370,7 +388,11 @@ const DELTA_RULE_CHUNK: f64 = 64.0;
 fn linear_values(arch: &Architecture) -> f64 {
     let l = arch.linear;
     let (k, v) = (l.key_width() as f64, l.value_width() as f64);
-    2.0 * (2.0 * k + v) + 3.0 * v + (DELTA_RULE_CHUNK + 1.0) * f64::from(l.v_heads)
+    // The kernel's q and k are repeated to the value heads first (transformers'
+    // `repeat_interleave` by v_heads ÷ k_heads before `chunk_gated_delta_rule`,
+    // as Megatron-LM's `gated_delta_net.py`), so it saves them v_heads × k_dim wide.
+    let repeated = f64::from(l.v_heads) * f64::from(l.k_dim);
+    (2.0 * k + v) + (2.0 * repeated + v) + 3.0 * v + (DELTA_RULE_CHUNK + 1.0) * f64::from(l.v_heads)
 }
 
 /// Bytes per token one Gated DeltaNet layer keeps in fp32: the decay's
@@ -411,15 +433,26 @@ fn latent_term(arch: &Architecture) -> f64 {
     }
 }
 
-/// Values per token of a dense MLP (`m·f`, m = 2 for GELU, 4 for SwiGLU) and
-/// of a mixture of experts: each token's `top_k` routed copies (× the capacity
+/// `m`, the values per token of the MLP's width `f` that a layer keeps, as
+/// Megatron-LM runs it: GELU's input and the second linear's input (2); a
+/// SwiGLU's gate and up outputs, which its fused kernel saves as its one
+/// input (`megatron/core/fusions/fused_bias_swiglu.py`, on by default:
+/// `--no-bias-swiglu-fusion` turns it off), and the second linear's input,
+/// their product (3). transformers' unfused MLP keeps a fourth, SiLU(gate)
+/// (measured: [`crate::frameworks::hf`]). Routed and shared experts alike.
+pub const fn mlp_multiplier(mlp: Mlp) -> u8 {
+    match mlp {
+        Mlp::Gelu => 2,
+        Mlp::SwiGlu => 3,
+    }
+}
+
+/// Values per token of a dense MLP (`m·f`, [`mlp_multiplier`]) and of a
+/// mixture of experts: each token's `top_k` routed copies (× the capacity
 /// factor) keep their dispatched input and the expert's `m·f_e`, and every
 /// shared expert its `m·f_s`.
 fn mlp_terms(arch: &Architecture, capacity: f64) -> (f64, f64) {
-    let m = match arch.mlp {
-        Mlp::Gelu => 2.0,
-        Mlp::SwiGlu => 4.0,
-    };
+    let m = f64::from(mlp_multiplier(arch.mlp));
     let moe = arch.moe;
     let routed =
         f64::from(moe.top_k) * capacity * (f64::from(arch.hidden) + m * f64::from(moe.expert_ffn));
@@ -437,6 +470,7 @@ pub const fn is_plain(arch: &Architecture) -> bool {
         && !arch.parallel_block
         && !arch.gated_attention
         && !arch.linear.is_some()
+        && matches!(arch.qk_norm, QkNorm::None)
         && arch.q_width() == arch.hidden as u64
 }
 
