@@ -325,6 +325,16 @@ fn config_and_hub_from(
             }
         }
     }
+    // Options alone (or on a link with no key: the bare page) describe
+    // today's configuration: the link version the page writes, not the
+    // version 1 a link with keys and no `v` is read as.
+    let carries_keys = keys
+        .0
+        .iter()
+        .any(|(k, _, _)| k == link::VERSION_KEY || link::all_fields().any(|f| f.key() == k));
+    if !carries_keys {
+        keys.set(link::VERSION_KEY, link::LINK_VERSION, Source::Link);
+    }
     let path = matches.get_one::<String>("config");
     if let Some(path) = path {
         match std::fs::read_to_string(path) {

@@ -330,7 +330,7 @@ fn link_prints_the_page_address_of_the_configuration() {
     assert!(output.status.success());
     assert_eq!(
         String::from_utf8(output.stdout).unwrap(),
-        "https://example.org/vram/?v=1&params=70&gpus=64&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=3\n"
+        "https://example.org/vram/?v=2&params=70&gpus=64&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=3\n"
     );
 }
 
@@ -431,7 +431,7 @@ fn markdown_and_csv_for_homework_and_spreadsheets() {
     );
     assert!(
         markdown.ends_with(
-            "?v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp>. GB = 10⁹ bytes.\n"
+            "?v=2&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp>. GB = 10⁹ bytes.\n"
         ),
         "{markdown}"
     );
@@ -552,7 +552,7 @@ fn html_fragment_of_the_lesson() {
         .and_then(|a| a.attribute("href"))
         .expect("a link");
     assert!(
-        link.starts_with("https://course.example/vram/?v=1&params=7&gpus=8"),
+        link.starts_with("https://course.example/vram/?v=2&params=7&gpus=8"),
         "{link}"
     );
     assert!(!root.descendants().any(|n| n.has_tag_name("script")));
@@ -570,7 +570,7 @@ fn options_and_config_json_are_decoded_as_one_link() {
     );
     assert_close(qwen["params"]["value"].as_f64().unwrap(), 14_770_033_664.0);
     // An option's model replaces the link's, architecture and all.
-    let replaced = json_of(&["?model=llama2-13b&layers=20", "--model", "qwen3-8b"]);
+    let replaced = json_of(&["?v=2&model=llama2-13b&layers=20", "--model", "qwen3-8b"]);
     assert_eq!(replaced["link"], json_of(&["--model", "qwen3-8b"])["link"]);
 
     let output = vram().arg("--parms").arg("7").output().unwrap();

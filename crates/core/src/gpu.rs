@@ -26,9 +26,35 @@ pub struct GpuPreset {
     /// (one 200 Gb/s HDR or 400 Gb/s NDR InfiniBand port per GPU for the
     /// data-centre cards, 100 Gb/s for the others).
     pub network_gb_per_s: f64,
+    /// The memory's bandwidth, GB/s, from the datasheet: what the layers'
+    /// element-wise kernels (norms, activations, residuals, FP8's casts)
+    /// stream at ([`crate::time::efficiency`]).
+    pub hbm_gb_per_s: f64,
+    /// The architecture whose kernels' efficiency the step assumes.
+    pub generation: Generation,
     /// The host link (offload), GB/s each way: PCIe 3.0, 4.0 or 5.0 x16, or
     /// NVLink-C2C to the Grace CPU on a GB200.
     pub pcie_gb_per_s: f64,
+}
+
+/// A GPU architecture, for the efficiency its kernels reach
+/// ([`crate::time::efficiency::Kernels::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Generation {
+    /// NVIDIA Volta (V100).
+    Volta,
+    /// NVIDIA Turing (T4).
+    Turing,
+    /// NVIDIA Ampere (A100, A800).
+    Ampere,
+    /// NVIDIA Ada Lovelace (L40S, L20, RTX 4090).
+    Ada,
+    /// NVIDIA Hopper (H100, H200, H800, H20).
+    Hopper,
+    /// NVIDIA Blackwell (B200, GB200, B300).
+    Blackwell,
+    /// AMD CDNA 3 and 4 (MI300X, MI355X).
+    Cdna,
 }
 
 impl GpuPreset {
@@ -70,7 +96,10 @@ impl GpuPreset {
 /// (L40S's); peaks from NVIDIA's datasheets: H800 SXM as H100 SXM, 989 /
 /// 1,979, with NVLink cut to 400 GB/s both ways (200 each way); H20 148 /
 /// 296 with H100's NVLink (900 GB/s, 450 each way); A800 SXM as A100, 312,
-/// NVLink 400 GB/s (200 each way); L20 119.5 / 239 on PCIe 4.0.
+/// NVLink 400 GB/s (200 each way); L20 119.5 / 239 on PCIe 4.0. Memory
+/// bandwidth from the same datasheets, GB/s: A100/A800 80GB 2,039, A100 40GB
+/// 1,555, H100/H800 SXM 3,350, H200 4,800, H20 4,000, B200/GB200/B300 8,000,
+/// MI300X 5,300, MI355X 8,000, L40S/L20 864, V100 900, RTX 4090 1,008, T4 320.
 pub const GPU_PRESETS: &[GpuPreset] = &[
     GpuPreset {
         id: "a100-80gb",
@@ -80,6 +109,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 0.0,
         nvlink_gb_per_s: 300.0,
         network_gb_per_s: 25.0,
+        hbm_gb_per_s: 2039.0,
+        generation: Generation::Ampere,
         pcie_gb_per_s: 32.0,
     },
     GpuPreset {
@@ -90,6 +121,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 1979.0,
         nvlink_gb_per_s: 450.0,
         network_gb_per_s: 50.0,
+        hbm_gb_per_s: 3350.0,
+        generation: Generation::Hopper,
         pcie_gb_per_s: 64.0,
     },
     GpuPreset {
@@ -100,6 +133,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 1979.0,
         nvlink_gb_per_s: 450.0,
         network_gb_per_s: 50.0,
+        hbm_gb_per_s: 4800.0,
+        generation: Generation::Hopper,
         pcie_gb_per_s: 64.0,
     },
     // The Hopper and Ampere cards sold in China, with their own NVLink:
@@ -113,6 +148,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 1979.0,
         nvlink_gb_per_s: 200.0,
         network_gb_per_s: 50.0,
+        hbm_gb_per_s: 3350.0,
+        generation: Generation::Hopper,
         pcie_gb_per_s: 64.0,
     },
     GpuPreset {
@@ -123,6 +160,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 296.0,
         nvlink_gb_per_s: 450.0,
         network_gb_per_s: 50.0,
+        hbm_gb_per_s: 4000.0,
+        generation: Generation::Hopper,
         pcie_gb_per_s: 64.0,
     },
     GpuPreset {
@@ -133,6 +172,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 0.0,
         nvlink_gb_per_s: 200.0,
         network_gb_per_s: 25.0,
+        hbm_gb_per_s: 2039.0,
+        generation: Generation::Ampere,
         pcie_gb_per_s: 32.0,
     },
     GpuPreset {
@@ -143,6 +184,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 4500.0,
         nvlink_gb_per_s: 900.0,
         network_gb_per_s: 50.0,
+        hbm_gb_per_s: 8000.0,
+        generation: Generation::Blackwell,
         pcie_gb_per_s: 64.0,
     },
     GpuPreset {
@@ -153,6 +196,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 5000.0,
         nvlink_gb_per_s: 900.0,
         network_gb_per_s: 50.0,
+        hbm_gb_per_s: 8000.0,
+        generation: Generation::Blackwell,
         pcie_gb_per_s: 450.0,
     },
     GpuPreset {
@@ -163,6 +208,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 4500.0,
         nvlink_gb_per_s: 900.0,
         network_gb_per_s: 100.0,
+        hbm_gb_per_s: 8000.0,
+        generation: Generation::Blackwell,
         pcie_gb_per_s: 64.0,
     },
     GpuPreset {
@@ -173,6 +220,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 2614.9,
         nvlink_gb_per_s: 448.0,
         network_gb_per_s: 50.0,
+        hbm_gb_per_s: 5300.0,
+        generation: Generation::Cdna,
         pcie_gb_per_s: 64.0,
     },
     GpuPreset {
@@ -183,6 +232,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 5033.2,
         nvlink_gb_per_s: 537.6,
         network_gb_per_s: 50.0,
+        hbm_gb_per_s: 8000.0,
+        generation: Generation::Cdna,
         pcie_gb_per_s: 64.0,
     },
     GpuPreset {
@@ -193,6 +244,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 0.0,
         nvlink_gb_per_s: 300.0,
         network_gb_per_s: 25.0,
+        hbm_gb_per_s: 1555.0,
+        generation: Generation::Ampere,
         pcie_gb_per_s: 32.0,
     },
     GpuPreset {
@@ -203,6 +256,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 733.0,
         nvlink_gb_per_s: 32.0,
         network_gb_per_s: 12.5,
+        hbm_gb_per_s: 864.0,
+        generation: Generation::Ada,
         pcie_gb_per_s: 32.0,
     },
     GpuPreset {
@@ -213,6 +268,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 239.0,
         nvlink_gb_per_s: 32.0,
         network_gb_per_s: 12.5,
+        hbm_gb_per_s: 864.0,
+        generation: Generation::Ada,
         pcie_gb_per_s: 32.0,
     },
     GpuPreset {
@@ -223,6 +280,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 0.0,
         nvlink_gb_per_s: 150.0,
         network_gb_per_s: 12.5,
+        hbm_gb_per_s: 900.0,
+        generation: Generation::Volta,
         pcie_gb_per_s: 16.0,
     },
     GpuPreset {
@@ -233,6 +292,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 330.3,
         nvlink_gb_per_s: 32.0,
         network_gb_per_s: 12.5,
+        hbm_gb_per_s: 1008.0,
+        generation: Generation::Ada,
         pcie_gb_per_s: 32.0,
     },
     GpuPreset {
@@ -243,6 +304,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         tflops_fp8: 0.0,
         nvlink_gb_per_s: 16.0,
         network_gb_per_s: 12.5,
+        hbm_gb_per_s: 320.0,
+        generation: Generation::Turing,
         pcie_gb_per_s: 16.0,
     },
 ];

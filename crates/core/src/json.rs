@@ -261,6 +261,8 @@ pub struct StepTimeJson {
     pub expert_parallel_seconds: f64,
     pub exposed_communication_seconds: f64,
     pub flops: f64,
+    /// The share of the 16-bit peak the slowest stage ran its FLOPs at.
+    pub kernel_efficiency: f64,
     pub mfu: f64,
     pub model_flops: f64,
     pub offload_seconds: f64,
@@ -278,6 +280,7 @@ impl StepTimeJson {
             expert_parallel_seconds: t.expert_parallel_seconds,
             exposed_communication_seconds: t.exposed_communication_seconds,
             flops: t.flops,
+            kernel_efficiency: t.kernel_efficiency,
             mfu: t.mfu,
             model_flops: t.model_flops,
             offload_seconds: t.offload_seconds,

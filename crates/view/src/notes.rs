@@ -288,8 +288,19 @@ fn time_note(
         t.time_note,
         &[
             report.highlight.label(),
-            &format_percent(machine.mfu),
-            &machine.peak_words(),
+            &match machine.efficiency {
+                vram_core::time::Efficiency::Typed(share) => text::fill(
+                    t.time_kernels_typed,
+                    &[&format_percent(share), &machine.peak_words()],
+                ),
+                vram_core::time::Efficiency::Kernels(_) => text::fill(
+                    t.time_kernel_model,
+                    &[
+                        &format_percent(time.kernel_efficiency),
+                        &machine.peak_words(),
+                    ],
+                ),
+            },
             &format_seconds(time.step_seconds),
             &parts,
             &format_number(time.tokens_per_second_per_gpu.round()),

@@ -228,8 +228,8 @@ mod tests {
             assert_eq!((custom.gpu, custom.gpu_mem_gb), (None, 80.0), "{gpu}");
         }
         assert_eq!(
-            link::encode(&decode("gpu=a100-80gb").config),
-            "v=1&params=7&gpus=8&gpu_mem=85.89934592&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp&gpu=a100-80gb"
+            link::encode(&decode("v=2&gpu=a100-80gb").config),
+            "v=2&params=7&gpus=8&gpu_mem=85.89934592&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp&gpu=a100-80gb"
         );
     }
 

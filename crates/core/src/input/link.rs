@@ -1,10 +1,10 @@
-//! The shared link: a [`Config`] in a URL's query string, version 1.
+//! The shared link: a [`Config`] in a URL's query string, version 2.
 //!
 //! Keys (every one optional; an absent key takes the lesson's default):
 //!
 //! | key        | value                          | default |
 //! |------------|--------------------------------|---------|
-//! | `v`        | contract version: `1`          | `1`     |
+//! | `v`        | contract version: `1` or `2`   | `1`     |
 //! | `params`   | model size, billions of params | `7`     |
 //! | `gpus`     | number of GPUs, whole          | `8`     |
 //! | `gpu_mem`  | memory per GPU, GB (10^9 B)    | `80`    |
@@ -24,8 +24,14 @@ use crate::frameworks::hf::Framework;
 use crate::frameworks::runtime::Accounting;
 use crate::input::{Field, InputError, InputErrorKind, Written};
 
-/// The version of the link contract that [`encode`] writes.
-pub const LINK_VERSION: &str = "1";
+/// The version of the link contract that [`encode`] writes. Version 2 (issue
+/// 48): an absent `mfu` means the kernel model's efficiency
+/// ([`crate::time::efficiency`]); in version 1 it meant 0.4, and a version-1
+/// link still reads so. Every other key means what it meant in version 1.
+pub const LINK_VERSION: &str = "2";
+
+/// The versions [`decode`] reads.
+const VERSIONS: [&str; 2] = ["1", "2"];
 
 /// The key of the contract version.
 pub const VERSION_KEY: &str = "v";
@@ -50,7 +56,7 @@ impl core::fmt::Display for LinkProblem {
             Some(error) => write!(f, "link key {}={:?}: {error}", self.key, self.value),
             None => write!(
                 f,
-                "link key {}={:?}: unsupported version, read as version {LINK_VERSION}",
+                "link key {}={:?}: unsupported version, read as version 1",
                 self.key, self.value
             ),
         }
@@ -159,8 +165,10 @@ pub fn value_of(config: &Config, field: Field) -> String {
 ///
 /// When a key appears more than once the first occurrence counts, as with the
 /// browser's `URLSearchParams.get`. The version key `v` chooses the reader; a
-/// link without it is version 1. A future version 2 gets a reader of its own
-/// here, and version-1 links keep being read by [`decode_v1`].
+/// link without it is version 1. Both versions read every key by
+/// [`decode_v1`]; a version-1 link with a model then keeps its meaning of an
+/// absent `mfu`, 0.4 for every kernel (without a model there is no step
+/// time, and it reads as today's).
 pub fn decode(query: &str) -> DecodedLink {
     let query = query.strip_prefix('?').unwrap_or(query);
     // Only known keys matter, so only they are remembered: no hashing of hostile input.
@@ -172,17 +180,31 @@ pub fn decode(query: &str) -> DecodedLink {
         }
     }
     let mut problems = Vec::new();
-    match pairs.iter().find(|(key, _)| key == VERSION_KEY) {
-        None => {}
-        Some((_, version)) if version.trim() == LINK_VERSION => {}
-        Some((key, version)) => problems.push(LinkProblem {
-            key: key.clone(),
-            value: version.clone(),
-            error: None,
-            used: LINK_VERSION.to_string(),
-        }),
-    }
+    // A link without `v` is version 1.
+    let version = match pairs.iter().find(|(key, _)| key == VERSION_KEY) {
+        None => "1",
+        Some((_, version)) => match VERSIONS.iter().find(|v| **v == version.trim()) {
+            Some(known) => known,
+            // As before version 2: an unknown version is read as version 1.
+            None => {
+                problems.push(LinkProblem {
+                    key: VERSION_KEY.to_string(),
+                    value: version.clone(),
+                    error: None,
+                    used: "1".to_string(),
+                });
+                "1"
+            }
+        },
+    };
     let mut decoded = decode_v1(&pairs);
+    // Version 1's absent efficiency was 0.4, every kernel: a version-1 link
+    // with a model (the step time needs one) keeps it. Without a model no
+    // figure depends on it, and the link reads as today's (the bare page,
+    // an embed's `?embed=1`).
+    if version == "1" && decoded.config.model.is_some() {
+        decoded.config.speed.kernel_model = false;
+    }
     problems.append(&mut decoded.problems);
     decoded.problems = problems;
     decoded
@@ -521,8 +543,37 @@ mod tests {
     fn default_config_encodes_every_key() {
         assert_eq!(
             encode(&Config::default()),
-            "v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp"
+            "v=2&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp"
         );
+    }
+
+    /// Version 2 (issue 48): an absent `mfu` is the kernel model; a
+    /// version-1 link with a model (`v=1`, or keys and no `v`) keeps its 0.4
+    /// for every kernel, and writing it again says so (`mfu=0.4`), so the
+    /// page's version-2 link means what the old one did. Without a model
+    /// (no step time) a version-1 link reads as today's.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn version_1_keeps_its_efficiency_and_version_2_models_the_kernels() {
+        let old = decode("v=1&model=llama3-8b&gpu=h100-80gb").config;
+        assert!(!old.speed.kernel_model);
+        assert_eq!(old.speed.mfu, 0.4);
+        assert!(!decode("model=llama3-8b").config.speed.kernel_model);
+        let written = encode(&old);
+        assert!(
+            written.starts_with("v=2&") && written.ends_with("&mfu=0.4"),
+            "{written}"
+        );
+        assert_eq!(decode(&written).config, old);
+        let new = decode("v=2&model=llama3-8b&gpu=h100-80gb").config;
+        assert!(new.speed.kernel_model);
+        assert!(!encode(&new).contains("mfu="));
+        let typed = decode("v=2&model=llama3-8b&mfu=0.5").config;
+        assert_eq!((typed.speed.kernel_model, typed.speed.mfu), (false, 0.5));
+        assert!(decode("v=1&params=13").config.speed.kernel_model);
+        // The step differs: the kernel model's H100 runs Llama 3 8B's kernels
+        // at more than 0.4 of the peak.
+        let step = |c: Config| c.report().unwrap().highlighted().time.unwrap();
+        assert!(step(new).step_seconds < step(old).step_seconds);
     }
 
     #[wasm_bindgen_test(unsupported = test)]
@@ -624,7 +675,7 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn empty_query_is_the_lesson_default() {
-        for query in ["", "?", "?v=1", "utm_source=course"] {
+        for query in ["", "?", "?v=1", "?v=2", "utm_source=course"] {
             assert_eq!(
                 decode(query),
                 DecodedLink {
@@ -705,7 +756,7 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn unsupported_version_is_reported_and_read_as_v1() {
-        let decoded = decode("v=2&params=13");
+        let decoded = decode("v=3&params=13");
         assert_eq!(decoded.config.params_billions, 13.0);
         assert_eq!(decoded.problems.len(), 1);
         assert_eq!(decoded.problems[0].key, "v");

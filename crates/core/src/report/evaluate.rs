@@ -397,7 +397,13 @@ impl Config {
         });
         Some(crate::time::Machine {
             peak_flops: tflops * 1e12,
-            mfu: speed.mfu,
+            efficiency: match speed.kernel_model {
+                false => crate::time::Efficiency::Typed(speed.mfu),
+                true => crate::time::Efficiency::Kernels(self.gpu.map_or(
+                    crate::time::efficiency::Kernels::unknown(tflops * 1e12),
+                    |g| crate::time::efficiency::Kernels::of(g.generation, g.hbm_gb_per_s * 1e9),
+                )),
+            },
             nvlink_bytes_per_s: speed.nvlink_gb_per_s.unwrap_or(nvlink) * 1e9,
             network_bytes_per_s: speed.network_gb_per_s.unwrap_or(network) * 1e9,
             pcie_bytes_per_s: pcie * 1e9,

@@ -501,7 +501,7 @@ fn autocast_needs_a_mixed_precision() {
     assert!(!decoded.config.amp);
     assert!(!crate::input::link::encode(&decoded.config).contains("amp"));
     assert!(
-        crate::input::link::encode(&crate::input::link::decode("dtype=fp16&amp=1").config)
+        crate::input::link::encode(&crate::input::link::decode("v=2&dtype=fp16&amp=1").config)
             .ends_with("&amp=1")
     );
 }

@@ -12,6 +12,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod efficiency;
+
 use crate::memory::parallel::Layout;
 use crate::memory::Strategy;
 use crate::model::architecture::{Architecture, Mlp};
@@ -19,9 +21,16 @@ use crate::model::architecture::{Architecture, Mlp};
 /// What the step's time assumes beyond the GPU's preset.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Speed {
-    /// Model FLOPs utilisation: the fraction of the peak the compute kernels
-    /// reach (the bubble and exposed communication come on top).
+    /// The kernels' efficiency when typed: the fraction of the peak every
+    /// compute kernel reaches (the bubble and exposed communication come on
+    /// top). Read only without [`Self::kernel_model`].
     pub mfu: f64,
+    /// Whether the kernels' efficiency comes from the kernel model
+    /// ([`efficiency`]: each GEMM by its shape, the attention, the
+    /// element-wise kernels at the memory's bandwidth): no efficiency typed.
+    /// Off, [`Self::mfu`] applies to every kernel: a typed efficiency, or a
+    /// version-1 link's, whose absent `mfu` meant 0.4.
+    pub kernel_model: bool,
     /// The GPU's dense 16-bit tensor peak in TFLOP/s, when typed (else the preset's).
     pub tflops: Option<f64>,
     /// Bandwidth per GPU within a node in GB/s each way, when typed.
@@ -53,9 +62,10 @@ pub struct Speed {
 }
 
 impl Speed {
-    /// 40 % of peak, the preset's links, no run.
+    /// The kernel model (0.4 if switched off), the preset's links, no run.
     pub const DEFAULT: Speed = Speed {
         mfu: 0.4,
+        kernel_model: true,
         tflops: None,
         nvlink_gb_per_s: None,
         network_gb_per_s: None,
@@ -197,14 +207,13 @@ pub const HOST_ADAM_BYTES_PER_PARAM: f64 = 28.0;
 pub const HOST_BYTES_PER_S: f64 = 100e9;
 
 /// The links and peak a step runs on, per GPU.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Machine {
     /// Dense 16-bit tensor peak, FLOP/s.
     pub peak_flops: f64,
-    /// The kernels' efficiency (0 to 1): the share of the peak at which the
-    /// GPUs run the FLOPs they execute, recomputation included; bubble and
-    /// communication come on top (the link's `mfu` key).
-    pub mfu: f64,
+    /// How fast the kernels run the FLOPs they execute, recomputation
+    /// included; bubble and communication come on top.
+    pub efficiency: Efficiency,
     /// Within a node, bytes per second each way.
     pub nvlink_bytes_per_s: f64,
     /// Between nodes, bytes per second each way.
@@ -220,6 +229,18 @@ pub struct Machine {
     /// forward, data and weight gradients); the attention's core and the
     /// logits stay at [`Self::peak_flops`]. `None` otherwise.
     pub fp8_peak_flops: Option<f64>,
+}
+
+/// The kernels' efficiency: one typed share of the peak for every kernel,
+/// or the kernel model of [`efficiency`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Efficiency {
+    /// The share of the peak (0 to 1) every kernel reaches: the link's `mfu`
+    /// key, typed (or a version-1 link's 0.4). FP8 GEMMs reach it of the FP8 peak.
+    Typed(f64),
+    /// Each GEMM by its shape, the attention and the element-wise kernels
+    /// as [`efficiency::layer_rates`] says.
+    Kernels(efficiency::Kernels),
 }
 
 impl Machine {
@@ -298,6 +319,11 @@ pub struct StepTime {
     /// The compute of the slowest pipeline stage (the last: its layers and
     /// the logits), its FLOPs run at the kernels' efficiency × peak.
     pub compute_seconds: f64,
+    /// The share of the 16-bit peak at which the slowest stage ran its FLOPs
+    /// (its GEMMs, attention and element-wise kernels together): the typed
+    /// efficiency, or what the kernel model gives for this shape (above
+    /// the share of a 16-bit GEMM in FP8).
+    pub kernel_efficiency: f64,
     /// The pipeline's idle time: (p − 1)/(m·v) of the compute.
     pub bubble_seconds: f64,
     /// Tensor parallelism's all-reduces (or SP's all-gathers and
@@ -343,7 +369,7 @@ pub struct StepTime {
 ///
 /// The compute is the slowest pipeline stage's (1F1B: the last, with the
 /// logits), its FLOPs (full recomputation reruns the layers' forward, not the
-/// logits') at `machine.mfu` × peak, the kernels' efficiency; the bubble
+/// logits') at the kernels' efficiency × peak ([`Efficiency`]); the bubble
 /// (p − 1)/(m·v) of it. The step's model FLOPs utilisation is PaLM's.
 pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let l = work.layout;
@@ -380,14 +406,43 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         + (layer_gemms + attention_core + adapters) * (recompute - 1.0);
     let logits_run = logits * kept_gemms;
     let flops = layers_run + logits_run;
-    // In FP8 the layers' GEMMs (those run again by recomputation too) take
-    // the time of peak ÷ FP8 peak of as many 16-bit FLOPs.
-    let layers_run = match machine.fp8_peak_flops {
-        Some(fp8) => {
-            let gemms = layer_gemms * (kept_gemms + recompute - 1.0);
-            layers_run - gemms * (1.0 - machine.peak_flops / fp8)
-        }
-        None => layers_run,
+    // Each part at its rate: the layers' GEMMs (in FP8 at their share of
+    // the FP8 peak), the attention's core, the adapters' GEMMs and the
+    // logits, as shares of the 16-bit peak; the element-wise kernels at the
+    // memory's bandwidth (the kernel model only).
+    let fp8_over_16bit = machine.fp8_peak_flops.map(|fp8| fp8 / machine.peak_flops);
+    let shape = efficiency::LayerShape {
+        tokens: f64::from(work.micro_batch) * f64::from(work.seq_len) / f64::from(l.cp),
+        tp: f64::from(l.tp),
+        ep: f64::from(work.ep.max(1)),
+        fp8: fp8_over_16bit.is_some(),
+        activation_bytes: work.activation_bytes,
+    };
+    let (rates, streaming) = match machine.efficiency {
+        Efficiency::Typed(share) => (efficiency::Rates::flat(share, fp8_over_16bit), 0.0),
+        Efficiency::Kernels(kernels) => (
+            efficiency::layer_rates(
+                work.arch,
+                &kernels,
+                &shape,
+                vocab,
+                fp8_over_16bit.unwrap_or(1.0),
+            ),
+            kernels.hbm_bytes_per_s * kernels.streaming,
+        ),
+    };
+    let sixteen_bit_layers = rates.layers / fp8_over_16bit.unwrap_or(1.0);
+    // The layers' FLOPs as FLOPs at the 16-bit peak.
+    let layers_cost = layer_gemms * (kept_gemms + recompute - 1.0) / rates.layers
+        + attention_core * recompute / rates.attention
+        + adapters * recompute / sixteen_bit_layers;
+    let logits_cost = logits_run / rates.logits;
+    // Each layer's element-wise seconds on one GPU: the tokens its TP group
+    // runs in the step, forward again under recomputation.
+    let group_tokens = tokens / (f64::from(work.dp) * f64::from(l.cp));
+    let streamed_per_layer = match streaming > 0.0 {
+        true => group_tokens * rates.streamed_bytes_per_token * recompute / streaming,
+        false => 0.0,
     };
     // The slowest pipeline stage sets the pace (1F1B): of an even split the
     // last, which runs its share of the layers and the logits; with uneven
@@ -395,19 +450,21 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // num-layers`) whichever stage's layers and logits run longest.
     let (p, v) = (f64::from(l.pp), f64::from(l.vpp));
     let layers = work.arch.layers;
-    let (stage_flops, pace_layers) = [0, 1.min(l.pp - 1), l.pp - 1]
+    let per_stage_gpus = world / p;
+    let (compute, stage_flops, pace_layers) = [0, 1.min(l.pp - 1), l.pp - 1]
         .into_iter()
         .map(|rank| {
             let here = l.stage_layers(rank, layers);
-            let logits = if rank + 1 == l.pp { logits_run } else { 0.0 };
-            (
-                layers_run * f64::from(here) / f64::from(layers.max(1)) + logits,
-                here,
-            )
+            let share = f64::from(here) / f64::from(layers.max(1));
+            let last = rank + 1 == l.pp;
+            let cost = layers_cost * share + if last { logits_cost } else { 0.0 };
+            let seconds =
+                cost / (per_stage_gpus * machine.peak_flops) + streamed_per_layer * f64::from(here);
+            let run = layers_run * share + if last { logits_run } else { 0.0 };
+            (seconds, run, here)
         })
-        .fold((0.0, 0), |a, b| if b.0 > a.0 { b } else { a });
-    let per_stage_gpus = world / p;
-    let compute = stage_flops / (per_stage_gpus * machine.peak_flops * machine.mfu);
+        .fold((0.0, 0.0, 0), |a, b| if b.0 > a.0 { b } else { a });
+    let kernel_efficiency = stage_flops / (compute * per_stage_gpus * machine.peak_flops);
     let bubble = compute * (p - 1.0) / (m * v);
     // Megatron's rank order puts TP innermost, then CP, DP, PP outermost.
     let node = u64::from(machine.gpus_per_node.max(1));
@@ -453,11 +510,16 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         let message = if l.sp { message / tp } else { message };
         // The EP group: TP × EP neighbouring ranks (Megatron-LM builds the
         // expert grid with CP = 1), so TP 1 · CP 2 · EP 8 on 8-GPU nodes
-        // stays on NVLink.
-        let span = u64::from(l.tp) * u64::from(work.ep);
-        moe_layers * m * passes * f64::from(work.arch.moe.top_k) * message * (ep - 1.0)
-            / ep
-            / link(span)
+        // stays on NVLink. A group wider than a node sends to its peers in
+        // the node over NVLink and to the others over the network at once:
+        // the slower of the two shares sets the time.
+        let peers_in_node = (f64::from(machine.gpus_per_node.max(1)) / f64::from(l.tp))
+            .floor()
+            .clamp(1.0, ep);
+        let copies = moe_layers * m * passes * f64::from(work.arch.moe.top_k) * message;
+        let within = copies * (peers_in_node - 1.0) / ep / machine.nvlink_bytes_per_s;
+        let across = copies * (ep - peers_in_node) / ep / machine.network_bytes_per_s;
+        within.max(across)
     } else {
         0.0
     };
@@ -526,20 +588,25 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         true => reductions * compute * 2.0 / 3.0 / m,
         false => 0.0,
     };
-    let hidden_gradients = (gradients - behind_backward).max(0.0);
-    // ZeRO-3's gathers run ahead of every forward pass. ZeRO-1 and ZeRO-2
-    // gather the updated weights once, after the optimizer step: exposed,
-    // unless Megatron's --overlap-param-gather (with --overlap-grad-reduce)
-    // launches them during the first microbatch's forward (1/3 of its compute).
+    // ZeRO-3 gathers each layer's weights ahead of its forward pass and
+    // again ahead of its backward pass (DeepSpeed's and FSDP's prefetch):
+    // the forward's half hides behind the forward passes (1/3 of the
+    // compute), the backward's shares the backward passes (2/3) with the
+    // gradients' reduce-scatters. ZeRO-1 and ZeRO-2 gather the updated
+    // weights once, after the optimizer step: exposed, unless Megatron's
+    // --overlap-param-gather (with --overlap-grad-reduce) launches them
+    // during the first microbatch's forward (1/3 of its compute).
     let overlapped_gather = work.speed.overlap_param && work.speed.overlap_grad;
-    let hidden_gathers = match work.strategy {
-        Strategy::Zero3 => (gathers - compute / 3.0).max(0.0),
-        Strategy::Zero1 | Strategy::Zero2 if overlapped_gather => {
-            (gathers - compute / 3.0 / m).max(0.0)
+    let data_parallel = match work.strategy {
+        Strategy::Zero3 => {
+            (gathers / 2.0 - compute / 3.0).max(0.0)
+                + (gathers / 2.0 + gradients - behind_backward).max(0.0)
         }
-        _ => gathers,
+        Strategy::Zero1 | Strategy::Zero2 if overlapped_gather => {
+            (gradients - behind_backward).max(0.0) + (gathers - compute / 3.0 / m).max(0.0)
+        }
+        _ => (gradients - behind_backward).max(0.0) + gathers,
     };
-    let data_parallel = hidden_gradients + hidden_gathers;
     // Offload: the bytes over PCIe, and the optimizer step on the host, which
     // streams each offloaded parameter's fp32 copy and moments in and out.
     // Each GPU moves its own ZeRO partition (DeepSpeed's stage_1_and_2.py
@@ -560,6 +627,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         model_flops,
         mfu: model_flops / (step * world * machine.peak_flops),
         compute_seconds: compute,
+        kernel_efficiency,
         bubble_seconds: bubble,
         tensor_parallel_seconds: tensor + pipeline,
         expert_parallel_seconds: expert,
@@ -577,6 +645,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
             StepTime {
                 mfu: model_flops / (step * world * machine.peak_flops),
                 compute_seconds: step,
+                kernel_efficiency: achieved / machine.peak_flops,
                 bubble_seconds: 0.0,
                 tensor_parallel_seconds: 0.0,
                 expert_parallel_seconds: 0.0,
@@ -655,7 +724,7 @@ mod tests {
     /// 25 GB/s network per GPU each way, PCIe 4.0.
     const A100: Machine = Machine {
         peak_flops: 312e12,
-        mfu: 0.4,
+        efficiency: Efficiency::Typed(0.4),
         nvlink_bytes_per_s: 300e9,
         network_bytes_per_s: 25e9,
         pcie_bytes_per_s: 32e9,
@@ -668,7 +737,7 @@ mod tests {
     /// 50 GB/s network per GPU each way, PCIe 5.0.
     const H100: Machine = Machine {
         peak_flops: 989e12,
-        mfu: 0.4,
+        efficiency: Efficiency::Typed(0.4),
         nvlink_bytes_per_s: 450e9,
         network_bytes_per_s: 50e9,
         pcie_bytes_per_s: 64e9,
@@ -742,7 +811,10 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn the_bubble_follows_the_schedule() {
         let arch = model_preset("llama2-70b").unwrap().architecture;
-        let machine = Machine { mfu: 0.5, ..A100 };
+        let machine = Machine {
+            efficiency: Efficiency::Typed(0.5),
+            ..A100
+        };
         let work = StepWork {
             arch: &arch,
             layout: Layout {
@@ -1006,7 +1078,10 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn mfu_is_model_flops_over_the_step() {
         let arch = model_preset("llama2-7b").unwrap().architecture;
-        let machine = Machine { mfu: 0.5, ..A100 };
+        let machine = Machine {
+            efficiency: Efficiency::Typed(0.5),
+            ..A100
+        };
         let work = |recomputed| StepWork {
             arch: &arch,
             layout: Layout::SINGLE,

@@ -823,12 +823,22 @@ fields! {
         write: |c, f, t| set(&mut c.runtime.layout.sp, parse_flag(f, t)),
         ..BASE
     },
-    /// Model FLOPs utilisation: the fraction of the GPU's peak its kernels reach.
+    /// The kernels' efficiency: the fraction of the GPU's peak every kernel
+    /// reaches, when typed; unset, the kernel model's (`time::efficiency`).
     Mfu in Speed(10) => Declaration {
         key: "mfu",
         value: number(Unit::FractionOfPeak, 0.01, 1.0),
-        read: |c| shortest_decimal(c.speed.mfu),
-        write: |c, f, t| set(&mut c.speed.mfu, f.parse_number(t)),
+        optional: true,
+        read: |c| match c.speed.kernel_model {
+            true => String::new(),
+            false => shortest_decimal(c.speed.mfu),
+        },
+        write: |c, f, t| {
+            let typed = f.parse_number(t)?;
+            c.speed.mfu = typed;
+            c.speed.kernel_model = false;
+            Ok(())
+        },
         ..BASE
     },
     /// The GPU's dense 16-bit tensor peak, in TFLOP/s (10^12 per second).
