@@ -257,6 +257,7 @@ pub struct MegatronEstimateJson {
 pub struct StepTimeJson {
     pub bubble_seconds: f64,
     pub compute_seconds: f64,
+    pub context_parallel_seconds: f64,
     pub data_parallel_seconds: f64,
     pub expert_parallel_seconds: f64,
     pub exposed_communication_seconds: f64,
@@ -276,6 +277,7 @@ impl StepTimeJson {
         StepTimeJson {
             bubble_seconds: t.bubble_seconds,
             compute_seconds: t.compute_seconds,
+            context_parallel_seconds: t.context_parallel_seconds,
             data_parallel_seconds: t.data_parallel_seconds,
             expert_parallel_seconds: t.expert_parallel_seconds,
             exposed_communication_seconds: t.exposed_communication_seconds,

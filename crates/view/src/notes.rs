@@ -276,6 +276,7 @@ fn time_note(
         (time.bubble_seconds, t.time_bubble),
         (time.tensor_parallel_seconds, t.time_tensor),
         (time.expert_parallel_seconds, t.time_expert),
+        (time.context_parallel_seconds, t.time_context),
         (time.data_parallel_seconds, t.time_data),
         (time.offload_seconds, t.time_offload),
     ]

@@ -69,6 +69,7 @@ impl ModelSpec {
                 moe: Moe::DENSE,
                 mla: Mla::NONE,
                 linear: crate::model::architecture::LinearAttention::NONE,
+                local: crate::model::architecture::LocalAttention::NONE,
                 ..self.architecture
             },
             capacity: 1.0,

@@ -370,7 +370,10 @@ mod tests {
                 LinearValueHeads,
                 LinearKeyDim,
                 LinearValueDim,
-                ConvKernel
+                ConvKernel,
+                Window,
+                GlobalEvery,
+                Chunked
             ]
         );
         assert!(

@@ -216,6 +216,76 @@ pub struct Architecture {
     /// [`LinearAttention::NONE`] for attention in every layer.
     #[serde(default)]
     pub linear: LinearAttention,
+    /// Local attention (a sliding window or chunks) in all but every
+    /// `global_every`-th layer; [`LocalAttention::NONE`] for global attention
+    /// in every layer.
+    #[serde(default)]
+    pub local: LocalAttention,
+}
+
+/// Local attention: a layer's queries see only the `window` keys before
+/// them (Mistral 7B v0.1, Gemma 2 and 3, gpt-oss, Cohere2: transformers'
+/// `sliding_window`), or only the keys of their own chunk of `window`
+/// tokens (`chunked`: Llama 4's `attention_chunk_size`). Layer i keeps
+/// global attention when `(i + 1)` is a multiple of `global_every` (Gemma
+/// 2 and gpt-oss 2, Llama 4 4, Gemma 3 6, as their `layer_types`,
+/// `sliding_window_pattern` and `no_rope_layers` say); 0: no layer global.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct LocalAttention {
+    /// Tokens a local layer's query sees (or a chunk's length); 0: none.
+    pub window: u32,
+    /// Every `global_every`-th layer is global; 0: none is.
+    pub global_every: u32,
+    /// Chunks instead of a sliding window.
+    pub chunked: bool,
+}
+
+impl LocalAttention {
+    /// Global attention in every layer.
+    pub const NONE: LocalAttention = LocalAttention {
+        window: 0,
+        global_every: 0,
+        chunked: false,
+    };
+
+    /// A sliding window of `window` tokens, every `global_every`-th layer global.
+    pub const fn sliding(window: u32, global_every: u32) -> LocalAttention {
+        LocalAttention {
+            window,
+            global_every,
+            chunked: false,
+        }
+    }
+
+    /// Whether some layers attend locally.
+    pub const fn is_some(&self) -> bool {
+        self.window > 0 && self.global_every != 1
+    }
+
+    /// Whether layer `index` (from 0) attends locally.
+    pub const fn is_local_layer(&self, index: u32) -> bool {
+        self.is_some() && (self.global_every == 0 || (index + 1) % self.global_every != 0)
+    }
+
+    /// Query–key pairs one sequence of `seq` tokens computes in a causal
+    /// layer: all of them, s(s + 1)/2, in a global one; in a sliding window
+    /// of w, w(w + 1)/2 + (s − w)·w once s passes w; in chunks of w, each
+    /// chunk's own w(w + 1)/2.
+    pub fn causal_pairs(&self, seq: u32, local: bool) -> f64 {
+        let s = f64::from(seq);
+        let w = f64::from(self.window);
+        if !local || w <= 0.0 || s <= w {
+            return s * (s + 1.0) / 2.0;
+        }
+        match self.chunked {
+            false => w * (w + 1.0) / 2.0 + (s - w) * w,
+            true => {
+                let whole = (s / w).floor();
+                let rest = s - whole * w;
+                whole * w * (w + 1.0) / 2.0 + rest * (rest + 1.0) / 2.0
+            }
+        }
+    }
 }
 
 /// Gated DeltaNet linear attention (Yang et al. 2024, "Gated Delta Networks"),

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::model::architecture::{
-    Architecture, Biases, LinearAttention, Mla, Mlp, Moe, Norm, QkNorm,
+    Architecture, Biases, LinearAttention, LocalAttention, Mla, Mlp, Moe, Norm, QkNorm,
 };
 use crate::model::presets::{ModelPreset, CUSTOM_MODEL, MODEL_PRESETS};
 
@@ -409,6 +409,71 @@ fn full_attention_every(r: &mut Reader, layers: u32) -> Result<u32, HubConfigErr
     Ok(every)
 }
 
+/// Local attention as a `config.json` of `model_type` says it: a sliding
+/// window (`sliding_window`: Mistral, Gemma 2 and 3, gpt-oss, Cohere2) or
+/// Llama 4's chunks (`attention_chunk_size`), and which layers stay global:
+/// `layer_types` (`sliding_attention`, `full_attention`: every n-th full, or
+/// none), else `sliding_window_pattern`, else the family's (Gemma 2 and
+/// gpt-oss every 2nd, Gemma 3 every 6th, Cohere2 every 4th, Llama 4's
+/// rope-less layers every 4th, Mistral none).
+fn read_local_attention(
+    r: &mut Reader,
+    model_type: &str,
+    layers: u32,
+) -> Result<LocalAttention, HubConfigError> {
+    let (window_key, family_every, chunked): (&'static str, u32, bool) = match model_type {
+        "mistral" => ("sliding_window", 0, false),
+        "gemma2" | "gpt_oss" => ("sliding_window", 2, false),
+        "gemma3_text" => ("sliding_window", 6, false),
+        "cohere2" => ("sliding_window", 4, false),
+        "llama4_text" => ("attention_chunk_size", 4, true),
+        _ => return Ok(LocalAttention::NONE),
+    };
+    let window = r.count(window_key, Some(0))?;
+    if window == 0 {
+        return Ok(LocalAttention::NONE);
+    }
+    let every = match r.object.get("layer_types") {
+        Some(types) if !chunked => {
+            let invalid = || HubConfigError::Invalid("layer_types".into());
+            let full = types
+                .as_array()
+                .filter(|items| items.len() == layers as usize)
+                .ok_or_else(invalid)?
+                .iter()
+                .map(|kind| match kind.as_str() {
+                    Some("full_attention") => Ok(true),
+                    Some("sliding_attention") => Ok(false),
+                    _ => Err(invalid()),
+                })
+                .collect::<Result<Vec<bool>, _>>()?;
+            let every = full.iter().position(|&f| f).map_or(0, |i| i as u32 + 1);
+            let pattern = |i: usize| every != 0 && (i as u32 + 1) % every == 0;
+            if full.iter().enumerate().any(|(i, &f)| f != pattern(i)) {
+                return Err(HubConfigError::Unsupported("layer_types".into()));
+            }
+            let local = full.iter().filter(|&&f| !f).count();
+            r.read.push((
+                "layer_types".into(),
+                format!(
+                    "{local} sliding_attention, {} full_attention",
+                    full.len() - local
+                ),
+            ));
+            every
+        }
+        _ if r.object.contains_key("sliding_window_pattern") => {
+            r.count("sliding_window_pattern", Some(family_every))?
+        }
+        _ => family_every,
+    };
+    Ok(LocalAttention {
+        window,
+        global_every: every,
+        chunked,
+    })
+}
+
 /// The mixture of experts a `config.json` of `model_type` describes (a dense
 /// model's none), given its `layers`, dense `ffn` and experts' `expert_ffn`
 /// as read before; DeepSeek's and GLM's multi-token-prediction layers, read
@@ -613,6 +678,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             moe: Moe::DENSE,
             mla: Mla::NONE,
             linear: LinearAttention::NONE,
+            local: crate::model::architecture::LocalAttention::NONE,
         }
     } else {
         let hidden = r.count("hidden_size", None)?;
@@ -794,6 +860,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             },
             false => LinearAttention::NONE,
         };
+        let local = read_local_attention(&mut r, model_type, layers)?;
         // Every layer with full attention is no linear attention at all.
         let linear = if linear.is_some() {
             linear
@@ -828,6 +895,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             moe,
             mla,
             linear,
+            local,
         }
     };
     impossible(model_type, &architecture)?;

@@ -2,7 +2,7 @@
 //! [`Architecture`], counted to the parameter in the tests below.
 
 use crate::model::architecture::{
-    Architecture, Biases, LinearAttention, Mla, Mlp, Moe, Norm, QkNorm,
+    Architecture, Biases, LinearAttention, LocalAttention, Mla, Mlp, Moe, Norm, QkNorm,
 };
 
 /// A well-known model: its id in the shared link, its name and its configuration.
@@ -52,6 +52,7 @@ const fn llama(
         moe: Moe::DENSE,
         mla: Mla::NONE,
         linear: LinearAttention::NONE,
+        local: LocalAttention::NONE,
     }
 }
 
@@ -104,6 +105,7 @@ const fn gemma2(
         logit_softcap: true,
         parallel_block: false,
         tied_embeddings: true,
+        local: LocalAttention::sliding(4096, 2),
         ..llama(layers, hidden, ffn, heads, kv_heads, 256_000)
     }
 }
@@ -116,6 +118,7 @@ const fn gpt_oss(layers: u32, experts: u32) -> Architecture {
         biases: Biases::Attention,
         head_dim: 64,
         attention_sinks: true,
+        local: LocalAttention::sliding(128, 2),
         moe: Moe {
             biased: true,
             ..routed(experts, 4, 2880)
@@ -188,7 +191,10 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "mistral-7b",
         name: "Mistral 7B v0.1",
-        architecture: llama(32, 4096, 14336, 32, 8, 32000),
+        architecture: Architecture {
+            local: LocalAttention::sliding(4096, 0),
+            ..llama(32, 4096, 14336, 32, 8, 32000)
+        },
     },
     ModelPreset {
         id: "phi-4",
@@ -328,6 +334,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             qk_norm: QkNorm::PerHead,
             sandwich_norms: true,
             tied_embeddings: true,
+            local: LocalAttention::sliding(1024, 6),
             ..llama(48, 3840, 15360, 16, 8, 262_208)
         },
     },
@@ -339,6 +346,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             qk_norm: QkNorm::PerHead,
             sandwich_norms: true,
             tied_embeddings: true,
+            local: LocalAttention::sliding(1024, 6),
             ..llama(62, 5376, 21504, 32, 16, 262_208)
         },
     },
@@ -351,6 +359,11 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
                 shared_experts: 1,
                 shared_ffn: 8192,
                 ..routed(16, 1, 8192)
+            },
+            local: LocalAttention {
+                window: 8192,
+                global_every: 4,
+                chunked: true,
             },
             ..llama(48, 5120, 16384, 40, 8, 202_048)
         },
@@ -434,6 +447,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             moe: Moe::DENSE,
             mla: Mla::NONE,
             linear: LinearAttention::NONE,
+            local: crate::model::architecture::LocalAttention::NONE,
         },
     },
     CUSTOM_MODEL,

@@ -107,7 +107,6 @@ pub fn megatron_flops_parts(
 ) -> (f64, f64) {
     let s = f64::from(seq_len);
     let tokens = sequences * s;
-    let pairs = sequences * s * s;
     let h = f64::from(arch.hidden);
     let fwd_bwd = 3.0;
     let fma = 2.0;
@@ -192,8 +191,33 @@ pub fn megatron_flops_parts(
                 + attention * full_layers
                 + delta_linear
                 + fwd_bwd * fma * h * f64::from(vocab)),
-        pairs * core * full_layers + tokens * delta_core,
+        sequences * core * attended_pairs(arch, seq_len) + tokens * delta_core,
     )
+}
+
+/// The query–key pairs one sequence's attention computes, summed over the
+/// layers with attention (linear attention's have none), as Megatron-LM
+/// counts a global layer's, s² (its causal half in the core's ½), and a
+/// local layer's (a sliding window or chunks: issue 48) as twice its causal
+/// pairs, 2sw − w² + w for a window of w once s passes it
+/// ([`crate::model::architecture::LocalAttention::causal_pairs`]).
+pub fn attended_pairs(arch: &Architecture, seq_len: u32) -> f64 {
+    let s = f64::from(seq_len);
+    let (mut global, mut local) = (0.0, 0.0);
+    for i in 0..arch.layers {
+        if arch.is_linear_layer(i) {
+            continue;
+        }
+        match arch.local.is_local_layer(i) {
+            true => local += 1.0,
+            false => global += 1.0,
+        }
+    }
+    let local_pairs = match arch.local.window >= seq_len {
+        true => s * s,
+        false => 2.0 * arch.local.causal_pairs(seq_len, true),
+    };
+    global * s * s + local * local_pairs
 }
 
 /// Bytes the host's Adam step moves per parameter: reads and writes its fp32
@@ -332,6 +356,9 @@ pub struct StepTime {
     /// Expert parallelism's all-to-alls (each token's top-k copies dispatched
     /// and combined, forward and backward), not overlapped.
     pub expert_parallel_seconds: f64,
+    /// Context parallelism's ring exchange of keys and values (and their
+    /// gradients backward) beyond the attention it overlaps.
+    pub context_parallel_seconds: f64,
     /// Data parallelism's and ZeRO's traffic beyond what the backward pass hides.
     pub data_parallel_seconds: f64,
     /// Offload's PCIe traffic.
@@ -523,6 +550,30 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     } else {
         0.0
     };
+    // Context parallelism (Megatron-LM with Transformer Engine's ring
+    // attention, `cp_comm_type` p2p: `attention/dot_product_attention/
+    // context_parallel.py`): each of a layer's full-attention passes sends
+    // this rank's K and V chunk around the ring, CP − 1 hops, each hop
+    // overlapped with the attention on the chunk before; backward sends K,
+    // V and their gradients (twice the forward's), and a recomputed forward
+    // sends again. Per layer and microbatch the exposed time is what the
+    // exchange takes beyond the layer's own attention.
+    let context = if l.cp > 1 {
+        let cp = f64::from(l.cp);
+        let kv = work.arch.kv_width() as f64 / tp;
+        let chunk = 2.0 * tokens_local * kv * work.activation_bytes;
+        let hops = (cp - 1.0) * chunk * (3.0 + work.recomputed);
+        let exchange = hops / link(u64::from(l.tp) * u64::from(l.cp));
+        let full_here = layers_here * f64::from(work.arch.layers - work.arch.linear_layer_count())
+            / f64::from(layers.max(1));
+        let full_layers = f64::from((work.arch.layers - work.arch.linear_layer_count()).max(1));
+        let attention = attention_core * recompute
+            / rates.attention
+            / (full_layers * m * per_stage_gpus * machine.peak_flops);
+        (exchange - attention).max(0.0) * full_here * m
+    } else {
+        0.0
+    };
     let n = f64::from(work.dp) * f64::from(l.cp);
     // Expert parallelism divides the routed experts, whose gradients reduce
     // over the expert-data-parallel group (Megatron-LM's expert grid:
@@ -620,7 +671,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     } else {
         0.0
     };
-    let exposed = tensor + pipeline + expert + data_parallel + offload;
+    let exposed = tensor + pipeline + expert + context + data_parallel + offload;
     let step = compute + bubble + exposed;
     let time = StepTime {
         flops,
@@ -631,6 +682,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         bubble_seconds: bubble,
         tensor_parallel_seconds: tensor + pipeline,
         expert_parallel_seconds: expert,
+        context_parallel_seconds: context,
         data_parallel_seconds: data_parallel,
         offload_seconds: offload,
         exposed_communication_seconds: exposed,
@@ -649,6 +701,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
                 bubble_seconds: 0.0,
                 tensor_parallel_seconds: 0.0,
                 expert_parallel_seconds: 0.0,
+                context_parallel_seconds: 0.0,
                 data_parallel_seconds: 0.0,
                 offload_seconds: 0.0,
                 exposed_communication_seconds: 0.0,
@@ -1220,5 +1273,72 @@ mod tests {
                 step_time(&work(strategy, true, false), &machine)
             );
         }
+    }
+
+    /// Issue 48: context parallelism's ring exchange is no longer free. Llama
+    /// 3 70B on 64 H100s with TP 8 × CP 8 puts CP across eight nodes: at
+    /// 8,192 tokens each hop's K and V (2 × 1,024 tokens × 128 × 2 B) take
+    /// longer over 50 GB/s than the attention on a chunk that short, and the
+    /// rest is exposed; at 32,768 tokens the quadratic attention hides it. CP
+    /// 2 on one node's NVLink hides it too.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn the_context_parallel_ring_costs_what_the_attention_does_not_hide() {
+        let step = |query: &str| {
+            let config = crate::input::link::decode(query).config;
+            config.report().unwrap().highlighted().time.unwrap()
+        };
+        let across = "v=2&model=llama3-70b&gpu=h100-80gb&gpus=8&nodes=8&tp=8&sp=1&cp=8\
+                      &global_batch=64&stage=1&recompute=full";
+        let short = step(&format!("{across}&seq=8192"));
+        assert!(
+            short.context_parallel_seconds > 0.05 * short.step_seconds,
+            "{short:?}"
+        );
+        let long = step(&format!("{across}&seq=32768"));
+        assert_eq!(long.context_parallel_seconds, 0.0);
+        let node = step("v=2&model=llama3-8b&gpu=h100-80gb&gpus=8&cp=2&seq=8192&global_batch=128");
+        assert_eq!(node.context_parallel_seconds, 0.0);
+        // Without the ring's cost the step is what it was before.
+        assert!(
+            (short.step_seconds
+                - short.context_parallel_seconds
+                - short.compute_seconds
+                - short.tensor_parallel_seconds
+                - short.data_parallel_seconds
+                - short.bubble_seconds)
+                .abs()
+                < 1e-9
+        );
+    }
+
+    /// Issue 48: sliding-window and chunked attention layers compute the
+    /// pairs their window allows, not the sequence's. Gemma 2 9B at 32,768
+    /// tokens: 21 global layers of s² and 21 local ones of twice
+    /// w(w + 1)/2 + (s − w)·w, w = 4,096; its step's FLOPs fall by 14.5 %
+    /// against every layer global (the issue's 14–32 % at 32k). Llama 4 Scout's chunks of 8,192:
+    /// four whole chunks' pairs each.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn local_attention_computes_the_pairs_its_window_allows() {
+        let gemma = model_preset("gemma2-9b").unwrap().architecture;
+        let (s, w) = (32_768.0_f64, 4_096.0_f64);
+        let local = 2.0 * (w * (w + 1.0) / 2.0 + (s - w) * w);
+        assert_eq!(attended_pairs(&gemma, 32_768), 21.0 * s * s + 21.0 * local);
+        let global = Architecture {
+            local: crate::model::architecture::LocalAttention::NONE,
+            ..gemma
+        };
+        assert_eq!(attended_pairs(&global, 32_768), 42.0 * s * s);
+        let flops = |arch: &Architecture| megatron_flops(arch, 1.0, 32_768, arch.vocab);
+        let saved = 1.0 - flops(&gemma) / flops(&global);
+        assert!((0.14..0.15).contains(&saved), "{saved}");
+        // Below the window nothing changes.
+        assert_eq!(
+            attended_pairs(&gemma, 4_096),
+            attended_pairs(&global, 4_096)
+        );
+        let scout = model_preset("llama4-scout").unwrap().architecture;
+        let chunk = 8_192.0_f64;
+        let chunks = 4.0 * 2.0 * chunk * (chunk + 1.0) / 2.0;
+        assert_eq!(attended_pairs(&scout, 32_768), 12.0 * s * s + 36.0 * chunks);
     }
 }

@@ -429,6 +429,11 @@ texts! {
     label_nope_dim: &'static str = "Non-rotary head size", "非旋转部分的头维度";
     label_v_dim: &'static str = "Value head size", "值的头维度";
     label_attn_gate: &'static str = "Gated attention output (Qwen3-Next)", "注意力输出门控（Qwen3-Next）";
+    label_window: &'static str = "Local attention window (tokens; 0: global everywhere)", "局部注意力窗口（词元；0 表示全部为全局注意力）";
+    hint_window: &'static str = "A local layer's query sees only this many keys before it (a sliding window: Mistral, Gemma 2 and 3, gpt-oss), or only its own chunk of this many tokens (Llama 4): its attention FLOPs grow with the window, not the sequence.",
+        "局部注意力层的查询只看到它之前这么多个键（滑动窗口：Mistral、Gemma 2/3、gpt-oss），或只看到它所在的这么长的块（Llama 4）：其注意力 FLOPs 随窗口而非序列长度增长。";
+    label_global_every: &'static str = "Global attention every n-th layer (0: none global)", "每 n 层一层全局注意力（0 表示没有全局层）";
+    label_chunked: &'static str = "Chunks instead of a sliding window", "分块而非滑动窗口";
     label_full_every: &'static str = "Full attention every n-th layer (0: no linear attention)", "每 n 层一层全注意力（0 表示无线性注意力）";
     label_lin_k_heads: &'static str = "Linear attention key heads", "线性注意力键头数";
     label_lin_v_heads: &'static str = "Linear attention value heads", "线性注意力值头数";
@@ -477,6 +482,7 @@ texts! {
     time_bubble: &'static str = "bubble", "流水线气泡";
     time_tensor: &'static str = "tensor/pipeline parallel", "张量/流水线并行通信";
     time_expert: &'static str = "expert all-to-all", "专家 all-to-all";
+    time_context: &'static str = "context-parallel ring, not hidden", "上下文并行环形交换（未被掩盖）";
     time_data: &'static str = "data parallel, not hidden", "未被掩盖的数据并行通信";
     time_offload: &'static str = "offload", "卸载";
     training_note: &'static str = "{} B tokens: {} steps, {} days on {} GPUs", "{} B 词元：{} 步，共 {} 天（{} 张 GPU）";

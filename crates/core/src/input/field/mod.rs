@@ -1089,6 +1089,31 @@ fields! {
         |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.linear.conv_kernel),
     )
     },
+    /// Local attention's window in tokens (a sliding window, or Llama 4's
+    /// chunks); 0: every layer global.
+    Window in BeyondLlama(310) => beyond_dense(
+        "window", count(Unit::Tokens, 0.0, 1e7),
+        |c| model_count(c, |m| m.architecture.local.window),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.local.window),
+    ),
+    /// Global attention every n-th layer, local in the others (0: none global).
+    GlobalEvery in BeyondLlama(320) => Declaration {
+        needs: Some(with_local_attention),
+        ..beyond_dense(
+        "global_every", count(Unit::Count, 0.0, 10_001.0),
+        |c| model_count(c, |m| m.architecture.local.global_every),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.local.global_every),
+    )
+    },
+    /// Chunks of the window's length instead of a sliding window (Llama 4).
+    Chunked in BeyondLlama(330) => Declaration {
+        needs: Some(with_local_attention),
+        ..beyond_dense(
+        "chunked", FLAG,
+        |c| model_flag(c, |m| m.architecture.local.chunked),
+        |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.local.chunked),
+    )
+    },
     /// The memory per node that offload goes to (the host's RAM, or its
     /// NVMe with `offload_to=nvme`): what bounds the largest model once the
     /// GPUs hold nothing per parameter (ZeRO-Infinity).
@@ -1229,6 +1254,11 @@ fn with_latent_attention(text: &dyn Fn(Field) -> String) -> bool {
 /// Whether some layers may have linear attention (`full_every` set).
 fn with_linear_attention(text: &dyn Fn(Field) -> String) -> bool {
     beyond(text, Field::FullEvery, "0")
+}
+
+/// Whether some layers may attend locally (`window` set).
+fn with_local_attention(text: &dyn Fn(Field) -> String) -> bool {
+    beyond(text, Field::Window, "0")
 }
 
 /// Stores a parsed value.
