@@ -160,6 +160,15 @@ impl Config {
             if self.model.is_some_and(|m| m.architecture.linear.is_some()) {
                 return error(InputErrorKind::NotWith(Field::FullEvery));
             }
+            // Megatron-LM turns `--fp8-param-gather` off under torch FSDP2 with
+            // Transformer Engine 2.x ("FSDP2 FP8 param gather is not supported
+            // yet in TE 2.0, will fallback to bf16", `arguments.py`): FP8
+            // weights there are FP8 training's.
+            if self.precision == Precision::Fp8Params
+                && self.runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2
+            {
+                return error(InputErrorKind::NotWith(Field::Sharding));
+            }
         }
         let zero_group = self.zero_group()?;
         // A run cannot achieve more than its GPU's peak.

@@ -296,6 +296,19 @@ fn fp8_weights_keep_one_byte_and_its_transpose() {
     let expected = (2.0 + 2.0 - arch.layers_share()) / 4.0;
     let ratio = gather("fp8-params") / gather("fp8");
     assert!((ratio - expected).abs() < 1e-9, "{ratio} {expected}");
+    // Issue 48, error 9: under torch FSDP2 Megatron-LM turns FP8 weights
+    // off with Transformer Engine 2.x; the page says so on `dtype`.
+    let fsdp2 = crate::input::link::decode("dtype=fp8-params&stage=3&sharding=fsdp2");
+    assert_eq!(fsdp2.problems.len(), 1);
+    assert_eq!(fsdp2.problems[0].key, "dtype");
+    assert_eq!(
+        fsdp2.problems[0].error.map(|e| e.kind),
+        Some(crate::input::InputErrorKind::NotWith(
+            crate::input::Field::Sharding
+        ))
+    );
+    let fp8 = crate::input::link::decode("dtype=fp8&stage=3&sharding=fsdp2").config;
+    assert!(fp8.report().is_ok());
 }
 
 /// FP8's step (issue 28): the transformer layers' GEMMs at the FP8 dense

@@ -509,8 +509,6 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let layers_here = f64::from(pace_layers);
     let moe_layers =
         f64::from(layers - work.arch.dense_layer_count()) * layers_here / f64::from(layers.max(1));
-    // Two all-reduces forward, two backward, two more in each forward run again.
-    let passes = 4.0 + 2.0 * work.recomputed;
     // A layer's forward all-reduces (or SP's all-gather and reduce-scatter)
     // once around the attention and once around the MLP. A mixture of
     // experts' MLP instead gathers its routed tokens, t copies of each, over
@@ -520,8 +518,27 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let moe = work.arch.moe;
     let moe_messages = 1.0 + f64::from(moe.top_k) + f64::from(u8::from(moe.shared_experts > 0));
     let messages = (layers_here - moe_layers) + moe_layers * moe_messages / 2.0;
+    // In units of one all-gather or reduce-scatter of a message (an
+    // all-reduce is two), as Transformer Engine's linears run them
+    // (`module/linear.py`, `layernorm_linear.py`): forward, the two
+    // row-parallel outputs' all-reduces (with SP: the two column-parallel
+    // inputs' all-gathers and the two outputs' reduce-scatters), 4 units,
+    // exposed, and again in a recomputed forward; backward, the two
+    // column-parallel data gradients' all-reduces (SP: reduce-scatters)
+    // run asynchronously behind the weight-gradient GEMMs, and with SP TE
+    // gathers each column-parallel input again for its weight gradient,
+    // asynchronously behind the data-gradient GEMM, and gathers the two
+    // row-parallel output gradients, exposed: with SP 10 units a layer
+    // where 8 move without it (issue 48, error 10), 4 of them hidden as
+    // far as the backward's GEMMs last.
     let tensor = if l.tp > 1 {
-        messages * m * passes * message * 2.0 * (tp - 1.0) / tp / link(u64::from(l.tp))
+        let unit = messages * m * message * (tp - 1.0) / tp / link(u64::from(l.tp));
+        let exposed = 4.0 + 4.0 * work.recomputed + if l.sp { 2.0 } else { 0.0 };
+        let backward_gemms = layer_gemms * kept_gemms * 2.0 / 3.0 / rates.layers
+            * f64::from(pace_layers)
+            / f64::from(layers.max(1))
+            / (per_stage_gpus * machine.peak_flops);
+        unit * exposed + (unit * 4.0 - backward_gemms).max(0.0)
     } else {
         0.0
     };
@@ -543,6 +560,9 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         let peers_in_node = (f64::from(machine.gpus_per_node.max(1)) / f64::from(l.tp))
             .floor()
             .clamp(1.0, ep);
+        // Dispatch and combine, forward and backward, and again in a
+        // recomputed forward.
+        let passes = 4.0 + 2.0 * work.recomputed;
         let copies = moe_layers * m * passes * f64::from(work.arch.moe.top_k) * message;
         let within = copies * (peers_in_node - 1.0) / ep / machine.nvlink_bytes_per_s;
         let across = copies * (ep - peers_in_node) / ep / machine.network_bytes_per_s;
@@ -1048,9 +1068,11 @@ mod tests {
             trainable_fraction: 1.0,
         };
         let message = 4096.0 * f64::from(arch.hidden) * 2.0;
-        // 32 layers × 3/2 of a dense layer's four all-reduces (two forward,
-        // two backward), each 2 × (2 − 1)/2 of the message on NVLink.
-        let expected = 32.0 * 1.5 * 4.0 * message * 2.0 * 0.5 / 450e9;
+        // 32 layers × 3/2 of a dense layer's exposed collectives with SP:
+        // two all-gathers and two reduce-scatters forward, the two output
+        // gradients' gathers backward, each (2 − 1)/2 of the message on
+        // NVLink (the backward's other four hide behind its GEMMs).
+        let expected = 32.0 * 1.5 * 6.0 * message * 0.5 / 450e9;
         let t = step_time(&work(&arch), &machine);
         assert!((t.tensor_parallel_seconds / expected - 1.0).abs() < 1e-12);
         // The same layers without experts: two all-reduces a forward.
@@ -1340,5 +1362,50 @@ mod tests {
         let chunk = 8_192.0_f64;
         let chunks = 4.0 * 2.0 * chunk * (chunk + 1.0) / 2.0;
         assert_eq!(attended_pairs(&scout, 32_768), 12.0 * s * s + 36.0 * chunks);
+    }
+
+    /// Issue 48, error 10: with SP, Transformer Engine gathers each
+    /// column-parallel input again for its weight gradient: 10 collectives
+    /// a layer where 8 move without SP. On a link too slow for the
+    /// backward's GEMMs to hide anything, SP's TP time is 10/8 of plain
+    /// TP's; on NVLink the backward's four hide behind the GEMMs (TE runs
+    /// them asynchronously), and SP exposes 6 where plain TP exposes 4.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn sequence_parallelism_gathers_its_input_again_in_the_backward() {
+        let arch = model_preset("llama3-8b").unwrap().architecture;
+        let work = |sp: bool| StepWork {
+            arch: &arch,
+            layout: Layout {
+                tp: 4,
+                sp,
+                ..Layout::SINGLE
+            },
+            dp: 2,
+            microbatches: 1,
+            micro_batch: 1,
+            seq_len: 4096,
+            recomputed: 0.0,
+            activation_bytes: 2.0,
+            strategy: Strategy::Ddp,
+            ep: 1,
+            shard_gpus: 0,
+            params_on_gpu: 2e9,
+            expert_params_on_gpu: 0.0,
+            gradient_bytes: 2.0,
+            weight_bytes: 2.0,
+            offload_bytes_per_param: 0.0,
+            speed: Speed::DEFAULT,
+            trainable_fraction: 1.0,
+        };
+        let slow = Machine {
+            nvlink_bytes_per_s: 1e6,
+            ..H100
+        };
+        let ratio = step_time(&work(true), &slow).tensor_parallel_seconds
+            / step_time(&work(false), &slow).tensor_parallel_seconds;
+        assert!((ratio - 1.25).abs() < 1e-3, "{ratio}");
+        let fast = step_time(&work(true), &H100).tensor_parallel_seconds
+            / step_time(&work(false), &H100).tensor_parallel_seconds;
+        assert!((fast - 1.5).abs() < 1e-9, "{fast}");
     }
 }

@@ -80,7 +80,7 @@ impl Field {
             Field::Achieved => "at most the GPU's peak",
             Field::RecomputeLayers => "with recompute=full: at most a chunk's layers (layers ÷ (PP × VPP)); 1 under framework=hf",
             Field::RecomputeMethod => "with recompute=full; uniform under framework=hf",
-            Field::Precision => "fp8 and fp8-params: a GPU with FP8 tensor cores, full training, not framework=hf",
+            Field::Precision => "fp8 and fp8-params: a GPU with FP8 tensor cores, full training, not framework=hf; fp8-params not with sharding=fsdp2",
             Field::Amp => "with a mixed precision",
             Field::Framework => "hf: a model with a SwiGLU MLP",
             Field::Sharding => "fsdp2: not with acct=deepspeed",
@@ -88,6 +88,7 @@ impl Field {
             Field::Sp => "with TP 2 or more",
             Field::Context => "less than each GPU's memory less the reserve",
             Field::Method => "qlora: a dense model without latent attention",
+            Field::Mfu => "unset: each kernel by its shape on the GPU (the kernel model); version-1 links with a model: 0.4",
             _ => "",
         }
     }
