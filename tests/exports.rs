@@ -78,7 +78,7 @@ async fn markdown_of_a_model_carries_the_formulas_as_paragraphs() {
         "{last}"
     );
     assert!(
-        last.ends_with("&model=llama2-7b&layers=32&hidden=4096&ffn=11008&heads=32&kv_heads=32&vocab=32000&tied=0&mlp=swiglu&seq=2048&mbs=1&recompute=none&flash=1&global_batch=64>. GB = 10⁹ bytes."),
+        last.ends_with("&model=llama2-7b&layers=32&hidden=4096&ffn=11008&heads=32&kv_heads=32&vocab=32000&tied=0&mlp=swiglu&seq=2048&mbs=1&recompute=none&flash=1&global_batch=64&mfu=0.4>. GB = 10⁹ bytes."),
         "{last}"
     );
     browser.close().await;
@@ -95,7 +95,7 @@ async fn markdown_csv_and_png_hold_what_the_page_shows() {
     assert!(head.ends_with("**. Usable per GPU: 64 GB."), "{head}");
     let (markdown, link) = markdown.trim_end().rsplit_once("\n\n").unwrap();
     assert!(
-        link.ends_with("/?v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=1>. GB = 10⁹ bytes."),
+        link.ends_with("/?v=2&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=1>. GB = 10⁹ bytes."),
         "{link}"
     );
     assert_eq!(

@@ -95,7 +95,10 @@ impl WrittenFor {
 /// prefers Chinese (`Lang::resolve`'s rule: the first of the preferred
 /// languages that is `zh` or `en`), marks it [`CHINESE`], and the document
 /// gets the Chinese page's language and title, as the WebAssembly will give
-/// it. Where the WebAssembly cannot run, `<html>` is marked [`FAILED`].
+/// it. Where the WebAssembly cannot run, `<html>` is marked [`FAILED`]. A
+/// version-1 query (`v=1&…`, as the page wrote links before version 2) is
+/// read as version 2: the written views have no model, and without one both
+/// versions mean the same configuration.
 pub fn guard(written: &WrittenFor) -> String {
     let WrittenFor {
         default_query,
@@ -106,7 +109,7 @@ pub fn guard(written: &WrittenFor) -> String {
     format!(
         "<script>(function(){{var s=location.search,l=navigator.languages||[],r=document.documentElement,c=r.classList,i,p,f,\
          w=(s.match(/[?&]lang=(zh|en)(?=&|$)/)||[])[1],\
-         q=(\"&\"+s.slice(1)).replace(/&lang=(zh|en)(?=&|$)/,\"\").slice(1),\
+         q=(\"&\"+s.slice(1)).replace(/&lang=(zh|en)(?=&|$)/,\"\").slice(1).replace(/^v=1(?=&|$)/,\"v=2\"),\
          e=q==\"{short}\"||q==\"{long}\";\
          for(i=0;i<l.length&&!w;i++){{p=l[i].split(/[-_]/)[0].toLowerCase();if(p==\"zh\"||p==\"en\")w=p}}\
          if(w==\"zh\"){{c.add(\"{CHINESE}\");r.lang=\"{lang}\";document.title={title:?}}}\
