@@ -28,7 +28,7 @@ async fn the_verdict_leads_to_fixes_and_one_click_makes_it_fit() {
         .await;
     let intro = browser.text("fixes-intro").await;
     assert!(
-        intro.starts_with("DDP needs 100.35 GB per GPU; 20.61 GB are usable."),
+        intro.starts_with("DDP needs 92.29 GB per GPU; 20.61 GB are usable."),
         "{intro}"
     );
     let second = browser.text("fix-1").await;

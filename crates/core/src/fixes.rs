@@ -559,8 +559,8 @@ mod tests {
 
     /// Issue 47: Qwen3-32B with LoRA on one RTX 4090 (20.61 GB usable) said
     /// only "choose a smaller model". No one setting is enough: the 16-bit
-    /// base alone is 65.5 GB and the activations 34.66 GB. Full
-    /// recomputation (the activations to 3.76 GB) with ZeRO-3's offload of
+    /// base alone is 65.5 GB and the activations 26.61 GB. Full
+    /// recomputation (the activations to 3.64 GB) with ZeRO-3's offload of
     /// the weights is; so is a GPU with more memory.
     #[wasm_bindgen_test(unsupported = test)]
     fn qwen3_32b_lora_on_one_4090() {
@@ -580,9 +580,9 @@ mod tests {
             .unwrap_or_else(|| panic!("{levers:?}"));
         let report = offloaded.config.report().unwrap();
         let kept = report.activations.unwrap().total.get() / 1e9;
-        assert!((kept - 3.76).abs() < 0.005, "{kept}");
+        assert!((kept - 3.64).abs() < 0.005, "{kept}");
         assert!(
-            (fixes.peak.get() / 1e9 - 100.35).abs() < 0.01,
+            (fixes.peak.get() / 1e9 - 92.29).abs() < 0.01,
             "{:?}",
             fixes.peak
         );

@@ -582,7 +582,7 @@ impl Search<'_> {
                         micro_batch,
                         recompute,
                         checkpointing,
-                        ..self.model.activation_setup(self.whole.precision())
+                        ..self.model.activation_setup(&self.whole)
                     };
                     let in_flight = self.config.global_batch.map(|_| microbatches);
                     // LoRA's adapters keep their own inputs, as the report adds them

@@ -145,8 +145,12 @@ fn every_measured_step_peaks_where_the_page_says() {
 #[test]
 fn flash_attention_2_is_counted_as_sdpa_and_megatron_stays_the_default() {
     let arch: Architecture = model_preset("llama3-8b").unwrap().architecture;
+    let training = vram_core::input::link::decode("model=llama3-8b&dtype=bf16-pure")
+        .config
+        .setup()
+        .unwrap();
     let setup = vram_core::config::ModelSpec::of(model_preset("llama3-8b").unwrap())
-        .activation_setup(vram_core::Precision::Bf16Pure);
+        .activation_setup(&training);
     let sdpa = hf_activation_memory(&arch, &setup, Numerics::Pure16, Attention::Sdpa, None);
     let fa2 = hf_activation_memory(
         &arch,

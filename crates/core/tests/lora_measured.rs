@@ -96,7 +96,7 @@ fn counted(query: &str) -> (u64, f64, f64) {
     let precision = report.setup.precision();
     let on_cpu = hf_activation_memory(
         &model.architecture,
-        &model.activation_setup(precision),
+        &model.activation_setup(&report.setup),
         numerics_of(precision),
         model.hf_attention(),
         Some(HfLora {

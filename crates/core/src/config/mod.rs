@@ -121,9 +121,12 @@ impl ModelSpec {
         (self.architecture == self.base.architecture).then_some(self.base)
     }
 
-    /// The activation setup, with values of `precision`'s width; with dropout,
-    /// its masks of one byte per value, as on a GPU (Korthikanti et al. 2022).
-    pub fn activation_setup(&self, precision: Precision) -> ActivationSetup {
+    /// The activation setup of `training`: values of its precision's width;
+    /// with dropout, masks of one byte per value, as on a GPU (Korthikanti et
+    /// al. 2022); with LoRA or QLoRA, the frozen base's linears keep no input
+    /// of their own ([`crate::memory::finetune::Adapters::frozen_inputs`]).
+    pub fn activation_setup(&self, training: &crate::memory::TrainingSetup) -> ActivationSetup {
+        let precision = training.precision();
         ActivationSetup {
             seq_len: self.seq_len,
             micro_batch: self.micro_batch,
@@ -134,6 +137,11 @@ impl ModelSpec {
             dropout: self.dropout > 0.0,
             capacity: self.capacity,
             fp8: precision.is_fp8(),
+            frozen: training
+                .adapters()
+                .map_or(crate::memory::activations::FrozenInputs::NONE, |a| {
+                    a.frozen_inputs()
+                }),
         }
     }
 }

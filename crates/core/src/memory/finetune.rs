@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::memory::activations::{ActivationSetup, Recompute};
+use crate::memory::activations::{ActivationSetup, FrozenInputs, Recompute};
 use crate::model::architecture::{Architecture, Mlp};
 use crate::units::Bytes;
 
@@ -379,6 +379,22 @@ pub struct Adapters {
 }
 
 impl Adapters {
+    /// The base linears whose inputs no weight gradient needs and no adapter
+    /// reads ([`FrozenInputs`]): under q,v or the attention's targets the
+    /// MLP's, under the MLP's the query/key/value projection's.
+    pub const fn frozen_inputs(&self) -> FrozenInputs {
+        let (attention, mlp) = match self.targets {
+            Targets::Qv | Targets::Attn => (true, false),
+            Targets::Mlp => (false, true),
+            Targets::All => (true, true),
+        };
+        FrozenInputs {
+            qkv: !attention,
+            mlp_in: !mlp,
+            mlp_out: !mlp,
+        }
+    }
+
     /// What the adapters keep for the backward pass on one GPU: the output of
     /// each adapted layer's `lora_A`, `r` values per token, which `lora_B`
     /// needs (the input of `lora_A` is the base layer's, already counted; with
@@ -491,6 +507,7 @@ mod tests {
             dropout: false,
             capacity: 1.0,
             fp8: false,
+            frozen: crate::memory::activations::FrozenInputs::NONE,
         };
         let kept = |a: &Adapters| a.activations(&llama, &setup).get();
         assert_eq!(kept(&lora), 32.0 * 16.0 * 2048.0 * 2.0);

@@ -610,6 +610,7 @@ mod tests {
                 dropout: true,
                 capacity: 1.0,
                 fp8: false,
+                frozen: crate::memory::activations::FrozenInputs::NONE,
             };
             stage_activations(&gpt3, &setup, &layout, 0, None)
                 .per_layer
@@ -657,6 +658,7 @@ mod tests {
                 dropout: true,
                 capacity: 1.0,
                 fp8: false,
+                frozen: crate::memory::activations::FrozenInputs::NONE,
             };
             let m = stage_activations(&gpt3, &setup, &layout, 0, None);
             (m.layers.get() - m.per_layer.get()) / 96.0

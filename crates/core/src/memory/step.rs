@@ -185,6 +185,7 @@ mod tests {
             dropout: false,
             capacity: 1.0,
             fp8: false,
+            frozen: crate::memory::activations::FrozenInputs::NONE,
         }
     }
 

@@ -113,7 +113,7 @@ impl Report {
         // block method, the layers it leaves stored) and rebuilds N layers.
         let (layers, each, rebuilt) = match model.recompute {
             Recompute::Full => {
-                let setup = model.activation_setup(self.setup.precision());
+                let setup = model.activation_setup(&self.setup);
                 let kept_here = setup
                     .checkpointing
                     .chunk(l.chunk_layers(rank, model.architecture.layers));
@@ -160,7 +160,7 @@ impl Report {
         if model.framework == Framework::Hf && self.activations.is_some() {
             return None;
         }
-        let setup = model.activation_setup(self.setup.precision());
+        let setup = model.activation_setup(&self.setup);
         Some(activation_derivation(
             &model.architecture,
             &setup,
@@ -175,7 +175,7 @@ impl Report {
     /// without adapters that keep anything.
     pub fn lora_activation_derivation(&self) -> Option<String> {
         let model = self.model?;
-        let setup = model.activation_setup(self.setup.precision());
+        let setup = model.activation_setup(&self.setup);
         let adapters = self.activations.map_or(Bytes::ZERO, |a| a.adapters);
         let lora = self.setup.adapters().filter(|_| adapters.get() > 0.0)?;
         // Hugging Face's accounting has no one-line formula for them (`HfLora`).

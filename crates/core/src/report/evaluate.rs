@@ -462,9 +462,9 @@ impl Config {
                 micro_batch: model.micro_batch,
                 seq_len: model.seq_len,
                 recomputed: model
-                    .activation_setup(setup.precision())
+                    .activation_setup(&setup)
                     .recomputed_share(layout.largest_chunk(model.architecture.layers)),
-                activation_bytes: model.activation_setup(setup.precision()).bytes_per_value,
+                activation_bytes: model.activation_setup(&setup).bytes_per_value,
                 strategy: row.strategy,
                 ep: model.ep,
                 params_on_gpu,

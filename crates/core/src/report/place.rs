@@ -82,7 +82,7 @@ impl Report {
         let microbatches = model.and_then(|m| microbatches_of(m.micro_batch));
         let largest = model.map(|m| runtime.gathered_unit(&m.architecture, m.ep));
         let offload_room = runtime.host_mem_gb.map(Bytes::from_gb);
-        let step = model.map(|m| (m.architecture, m.activation_setup(self.setup.precision())));
+        let step = model.map(|m| (m.architecture, m.activation_setup(&self.setup)));
         let adapters = self.setup.adapters();
         let precision = self.setup.precision();
         let hf = model.filter(|m| m.framework == Framework::Hf).map(|m| {

@@ -310,8 +310,8 @@ texts! {
          字节数，s 为词元数，b 为微批次，h 为隐藏维度，k 为键/值宽度，m 在 SwiGLU 取 3（融合算子，与 Megatron-LM 一致）、GELU 取 2，f 为 FFN \
          宽度，a 为注意力头数，v 为词表大小。\n{} 下放得下的最大微批次：{}。";
     lora_adds: &'static str =
-        "; LoRA adds {} (n adapted matrices per layer, r their rank; DoRA: d their outputs' widths)",
-        "；LoRA 另加 {}（n 为每层加了适配器的矩阵数，r 为秩；DoRA：d 为其输出宽度之和）";
+        "; LoRA adds {} (n adapted matrices per layer, r their rank; DoRA: d their outputs' widths); the frozen base's linears keep no input of their own, as Transformer Engine saves one only for a weight gradient (the − e·s·b·(…) term)",
+        "；LoRA 另加 {}（n 为每层加了适配器的矩阵数，r 为秩；DoRA：d 为其输出宽度之和）；冻结的基座线性层不保存自身输入，因为 Transformer Engine 只为权重梯度保存输入（即 − e·s·b·(…) 项）";
     lora_adds_hf: &'static str =
         "; LoRA's adapters keep {} more (each adapted layer's input, cast to the adapters' dtype, with dropout its own copy and mask; lora_B's r-wide input; with DoRA its base and LoRA outputs, and with dropout in another dtype the weight's cast copy), as PEFT 0.21 keeps them",
         "；LoRA 适配器另保留 {}（每个加了适配器的层的输入，转成适配器精度；开启 dropout 时各自一份副本和掩码；lora_B 的 r 维输入；DoRA 另有基座与 LoRA 的输出，dropout 且精度不同时还有权重的转换副本），与 PEFT 0.21 实测一致";

@@ -79,6 +79,54 @@ pub(super) fn general_derivation(
             linear_fp32_bytes(arch) as u64
         ),
     );
+    // A frozen base's linears keep no input (LoRA, QLoRA): `− e·s·b·(…)`.
+    let frozen = setup.frozen;
+    let frozen_terms = |moe_layer: bool, linear: bool| {
+        let mut symbols: Vec<&str> = Vec::new();
+        let mut numbers: Vec<String> = Vec::new();
+        if frozen.qkv && !linear {
+            symbols.push("h");
+            numbers.push(h.to_string());
+        }
+        if frozen.mlp_in {
+            match moe_layer {
+                false => {
+                    symbols.push("h");
+                    numbers.push(h.to_string());
+                }
+                true => {
+                    symbols.push("t·c·h");
+                    numbers.push(format!("{} × {} × {h}", moe.top_k, number(setup.capacity)));
+                }
+            }
+        }
+        if frozen.mlp_out {
+            match moe_layer {
+                false => {
+                    symbols.push("f");
+                    numbers.push(arch.ffn.to_string());
+                }
+                true => {
+                    symbols.push("t·c·f_e + n·f_s");
+                    numbers.push(format!(
+                        "{} × {} × {} + {} × {}",
+                        moe.top_k,
+                        number(setup.capacity),
+                        moe.expert_ffn,
+                        moe.shared_experts,
+                        moe.shared_ffn
+                    ));
+                }
+            }
+        }
+        match symbols.is_empty() {
+            true => (String::new(), String::new()),
+            false => (
+                format!(" − e·s·b·({})", symbols.join(" + ")),
+                format!(" − {e_text} × {s} × {b} × ({})", numbers.join(" + ")),
+            ),
+        }
+    };
     let no_fp8 = (String::new(), String::new());
     let bracket = |linear: bool, moe_layer: bool| {
         let (mlp, fp8) = match moe_layer {
@@ -94,11 +142,12 @@ pub(super) fn general_derivation(
                 &(tail_symbols.clone(), tail_numbers.clone()),
             ),
         };
+        let unkept = frozen_terms(moe_layer, linear);
         (
-            format!("e·s·b·({mixer} + {}{}{}", mlp.0, fp8.0, tail.0),
+            format!("e·s·b·({mixer} + {}{}{}{}", mlp.0, fp8.0, unkept.0, tail.0),
             format!(
-                "{e_text} × {s} × {b} × ({number} + {}{}{}",
-                mlp.1, fp8.1, tail.1
+                "{e_text} × {s} × {b} × ({number} + {}{}{}{}",
+                mlp.1, fp8.1, unkept.1, tail.1
             ),
         )
     };
@@ -213,7 +262,7 @@ fn recomputed_terms(
 ///
 /// ```
 /// use vram_core::memory::activations::{
-///     activation_derivation, ActivationSetup, Checkpointing, Recompute,
+///     activation_derivation, ActivationSetup, Checkpointing, FrozenInputs, Recompute,
 /// };
 /// use vram_core::model::presets::model_preset;
 /// use vram_core::format::MemoryUnit;
@@ -229,6 +278,7 @@ fn recomputed_terms(
 ///     dropout: false,
 ///     capacity: 1.0,
 ///     fp8: false,
+///     frozen: FrozenInputs::NONE,
 /// };
 /// assert_eq!(
 ///     activation_derivation(&llama3, &setup, MemoryUnit::Gb),
@@ -253,7 +303,7 @@ pub fn activation_derivation(
     let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
     let m = mlp_multiplier(architecture.mlp);
     let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
-    if !is_plain(architecture) {
+    if !is_plain(architecture) || setup.frozen != FrozenInputs::NONE {
         return general_derivation(architecture, setup, unit);
     }
     // One layer's terms, symbols and numbers side by side.

@@ -181,6 +181,39 @@ pub struct ActivationSetup {
     /// ([`LayerValues`]' linear inputs).
     #[serde(default)]
     pub fp8: bool,
+    /// Which linears are frozen and keep no input for a weight gradient
+    /// (LoRA and QLoRA's base: [`FrozenInputs`]); none in full training.
+    #[serde(default)]
+    pub frozen: FrozenInputs,
+}
+
+/// The linears' inputs a frozen base does not keep: Transformer Engine's
+/// linear saves its input only for the weight gradient, and skips it when
+/// the weight needs none (`module/linear.py`, `layernorm_linear.py`:
+/// `weight.requires_grad`). An input an adapter reads (LoRA's `lora_A`
+/// takes the base linear's input) is kept all the same; the output
+/// projection's input is the attention's output, which the attention keeps
+/// for its own backward, and the SwiGLU's input its own kernel keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct FrozenInputs {
+    /// The query/key/value projection's input (`h`) is not kept: no adapter
+    /// on q, k or v.
+    pub qkv: bool,
+    /// The MLP's first linears' input (`h`; a mixture's routed copies'
+    /// `t·c·h`) is not kept: no adapter on the gate or up projection.
+    pub mlp_in: bool,
+    /// The MLP's second linear's input (`f`; experts' `t·c·f_e + n·f_s`)
+    /// is not kept: no adapter on the down projection.
+    pub mlp_out: bool,
+}
+
+impl FrozenInputs {
+    /// Full training: every linear keeps its input.
+    pub const NONE: FrozenInputs = FrozenInputs {
+        qkv: false,
+        mlp_in: false,
+        mlp_out: false,
+    };
 }
 
 impl ActivationSetup {
@@ -310,10 +343,23 @@ pub fn layer_values(
         ),
     };
     let one_byte = if setup.fp8 { e - 1.0 } else { 0.0 };
+    // A frozen base's linears keep no input of their own (issue 48, error 6).
+    let frozen = setup.frozen;
+    let no_qkv = if frozen.qkv && !linear { h } else { 0.0 };
+    let (no_mlp_in, no_gathered) = match (frozen.mlp_in, moe) {
+        (false, _) => (0.0, 0.0),
+        (true, false) => (h, 0.0),
+        (true, true) => (0.0, gathered),
+    };
+    let no_mlp_out = match frozen.mlp_out {
+        true => second_linear_inputs(arch, setup.capacity, moe),
+        false => 0.0,
+    };
     LayerValues {
-        outside: e * (attention - split) + mask * 2.0 * h + router - one_byte * fp8_outside,
-        inside: e * (split + mlp) - one_byte * fp8_inside + fp8_copies + fp32,
-        gathered: (e - one_byte) * gathered,
+        outside: e * (attention - split - no_qkv - no_mlp_in) + mask * 2.0 * h + router
+            - one_byte * fp8_outside,
+        inside: e * (split + mlp - no_mlp_out) - one_byte * fp8_inside + fp8_copies + fp32,
+        gathered: (e - one_byte) * (gathered - no_gathered),
         scores,
     }
 }

@@ -15,6 +15,7 @@ fn paper_setup(recompute: Recompute, flash_attention: bool) -> ActivationSetup {
         dropout: true,
         capacity: 1.0,
         fp8: false,
+        frozen: FrozenInputs::NONE,
     }
 }
 
@@ -221,6 +222,7 @@ fn swiglu_and_grouped_query_attention_generalise_the_34() {
         dropout: false,
         capacity: 1.0,
         fp8: false,
+        frozen: FrozenInputs::NONE,
     };
     let memory = activation_memory(&llama3, &setup);
     let sb = 8192.0;
@@ -322,6 +324,7 @@ fn generalised_derivations_add_up_for_experts_and_latent_attention() {
                     dropout,
                     capacity,
                     fp8,
+                    frozen: FrozenInputs::NONE,
                 };
                 let text = activation_derivation(&arch, &setup, MemoryUnit::Gb);
                 let numbers = text.split(" = ").nth(1).expect("numbers");
@@ -344,6 +347,7 @@ fn generalised_derivations_add_up_for_experts_and_latent_attention() {
         dropout: false,
         capacity,
         fp8: false,
+        frozen: FrozenInputs::NONE,
     };
     let one = activation_memory(&mixtral, &setup(1.0)).per_layer.get();
     let attention = 2.0 * (6.0 * 4096.0 + 2.0 * 1024.0);
@@ -505,6 +509,7 @@ fn linear_attention_layers_keep_their_own_values_and_no_scores() {
         dropout: false,
         capacity: 1.0,
         fp8: false,
+        frozen: FrozenInputs::NONE,
     };
     let total = |arch: &Architecture, flash| activation_memory(arch, &setup(flash)).total.get();
     let linear = (2.0 * 2048.0 + 4096.0) + (2.0 * 4096.0 + 4096.0) + 3.0 * 4096.0 + 65.0 * 32.0;
@@ -544,4 +549,37 @@ fn query_and_key_norms_keep_their_inputs() {
     assert_eq!(with - without, 2048.0 * 2.0 * (4096.0 + 1024.0));
     let share = (with - without) / with;
     assert!((0.074..0.076).contains(&share), "{share}");
+}
+
+/// Issue 48, error 6: a frozen base's linears keep no input (Transformer
+/// Engine saves a linear's input only for its weight gradient). Llama 3 8B
+/// with LoRA on q and v keeps 2 × (26,624 + 43,008 − 4,096 − 14,336) =
+/// 102,400 bytes a token and layer (the MLP's two inputs go; the QKV input
+/// stays, lora_A reads it), where full training keeps 139,264.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_frozen_base_keeps_no_linear_inputs() {
+    let llama = model_preset("llama3-8b").unwrap().architecture;
+    let per_token = |frozen: FrozenInputs| {
+        let setup = ActivationSetup {
+            seq_len: 1,
+            dropout: false,
+            frozen,
+            ..paper_setup(Recompute::None, true)
+        };
+        activation_memory(&llama, &setup).per_layer.get()
+    };
+    assert_eq!(per_token(FrozenInputs::NONE), 139_264.0);
+    let qv = FrozenInputs {
+        qkv: false,
+        mlp_in: true,
+        mlp_out: true,
+    };
+    assert_eq!(per_token(qv), 102_400.0);
+    // Every linear frozen but the MLP's: the QKV input goes instead.
+    let mlp = FrozenInputs {
+        qkv: true,
+        mlp_in: false,
+        mlp_out: false,
+    };
+    assert_eq!(per_token(mlp), 139_264.0 - 2.0 * 4096.0);
 }
