@@ -56,7 +56,7 @@ mod benches {
     #[divan::bench]
     fn report_of_a_layout() -> bool {
         let config = vram_core::input::link::decode(
-            "model=llama3-70b&gpu=a100-80gb&gpus=8&nodes=32&tp=8&pp=4&sp=1&recompute=selective&global_batch=1024",
+            "v=2&model=llama3-70b&gpu=a100-80gb&gpus=8&nodes=32&tp=8&pp=4&sp=1&recompute=selective&global_batch=1024",
         )
         .config;
         divan::black_box(config).report().is_ok()
@@ -66,7 +66,7 @@ mod benches {
     #[divan::bench]
     fn plans_of_llama3_70b_on_1024_gpus() -> usize {
         let config = vram_core::input::link::decode(
-            "model=llama3-70b&gpu=a100-80gb&gpus=8&nodes=128&seq=4096&global_batch=1024",
+            "v=2&model=llama3-70b&gpu=a100-80gb&gpus=8&nodes=128&seq=4096&global_batch=1024",
         )
         .config;
         vram_core::plans::plans(divan::black_box(&config)).len()
