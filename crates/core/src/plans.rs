@@ -643,9 +643,18 @@ impl Search<'_> {
                                     ep,
                                 ),
                             };
+                            // Under DeepSpeed's ZeRO-3 in FP8 TE's saved FP8
+                            // weights are kept for the backward too (`report::place`).
+                            let saved = crate::memory::step::fp8_saved_weights(
+                                strategy,
+                                shard.recipe(),
+                                runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2,
+                                shard.params().get() * shard.linear_share,
+                            );
+                            let activations = Bytes::new(kept.total.get() + saved.get());
                             let mut memory = placement.gpu;
-                            memory.activations = kept.total;
-                            memory.total = memory.total + kept.total;
+                            memory.activations = activations;
+                            memory.total = memory.total + activations;
                             // QLoRA's dequantised weight, on every GPU (`report::place`).
                             let working =
                                 Bytes::new(adapters.map_or(0, |a| a.working_bytes) as f64);

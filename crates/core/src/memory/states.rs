@@ -69,7 +69,7 @@ impl BytesPerParam {
     pub fn fp8_copies(strategy: Strategy, recipe: Recipe, gpus: u32) -> f64 {
         match strategy.shards_weights() {
             true => -recipe.precision.fp8_weight_saving() / f64::from(gpus.max(1)),
-            false => recipe.precision.fp8_copy_bytes(),
+            false => recipe.fp8_copy_bytes(),
         }
     }
 
@@ -93,9 +93,27 @@ pub struct Recipe {
     /// `Trainer(bf16=True)` does): fp32 weights and gradients, the optimizer's
     /// moments without a master copy, 16-bit compute.
     pub autocast: bool,
+    /// Whether FP8 keeps each linear weight's transpose for the data
+    /// gradient: on Hopper and Ada, whose FP8 GEMMs read one layout, TE's
+    /// per-tensor recipes keep a column-wise copy; Blackwell's (sm100+) read
+    /// either, and TE keeps none (`Float8Tensor`'s transpose cache, issue 48,
+    /// error 7). Off: FP8 caches one byte a linear weight, not two, and FP8
+    /// weights are one byte.
+    pub fp8_transpose: bool,
 }
 
 impl Recipe {
+    /// Bytes per linear weight FP8 adds to its 16-bit storage across a step:
+    /// [`Precision::fp8_copy_bytes`] where a transpose is kept, a byte less
+    /// where none is (FP8 weights: their transpose's byte saved).
+    pub fn fp8_copy_bytes(&self) -> f64 {
+        let transpose = match self.precision {
+            Precision::Fp8 | Precision::Fp8Params if !self.fp8_transpose => 1.0,
+            _ => 0.0,
+        };
+        self.precision.fp8_copy_bytes() - transpose
+    }
+
     /// The lesson's recipe with `precision` and `optimizer`: gradients as the weights.
     pub const fn lesson(precision: Precision, optimizer: Optimizer) -> Self {
         Recipe {
@@ -103,6 +121,7 @@ impl Recipe {
             gradients: GradientPrecision::AsWeights,
             optimizer,
             autocast: false,
+            fp8_transpose: true,
         }
     }
 

@@ -102,6 +102,31 @@ pub fn megatron_step_transients(activations: &ActivationMemory) -> StepTransient
     }
 }
 
+/// The FP8 weights Transformer Engine saves for the backward pass under
+/// DeepSpeed's ZeRO-3, in bytes on one GPU: each linear quantises the
+/// gathered 16-bit weight in its forward and saves the FP8 copy (row-wise,
+/// and column-wise for the data gradient where a transpose is kept) until
+/// its backward, unless torch FSDP2 runs it, where the backward quantises
+/// the gathered weight again (`module/linear.py`: `wt_save = None` when
+/// `is_fsdp2`; issue 48, error 8). Kept for the backward like the
+/// activations, every layer's at the loss: the GPU's `linear_params` ×
+/// (1 + transpose) bytes. 0 for any other strategy, precision (FP8 weights
+/// are quantised already) or sharding.
+pub fn fp8_saved_weights(
+    strategy: crate::memory::Strategy,
+    recipe: crate::memory::Recipe,
+    fsdp2: bool,
+    linear_params: f64,
+) -> Bytes {
+    let saved = strategy == crate::memory::Strategy::Zero3
+        && recipe.precision == crate::memory::Precision::Fp8
+        && !fsdp2;
+    match saved {
+        true => Bytes::new(linear_params * if recipe.fp8_transpose { 2.0 } else { 1.0 }),
+        false => Bytes::ZERO,
+    }
+}
+
 /// A strategy's memory per GPU at each moment of the step, in bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct StepMemory {

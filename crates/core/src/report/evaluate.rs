@@ -593,6 +593,9 @@ impl Config {
             gradients,
             optimizer: self.optimizer,
             autocast: self.amp,
+            fp8_transpose: !self
+                .gpu
+                .is_some_and(|g| g.generation == crate::gpu::Generation::Blackwell),
         }
     }
 

@@ -180,9 +180,22 @@ impl Report {
                 };
                 (setup, routed, place(&setup, strategy, routed))
             };
+            let saved_weights = |setup: &TrainingSetup, strategy: Strategy| {
+                crate::memory::step::fp8_saved_weights(
+                    strategy,
+                    setup.recipe(),
+                    runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2,
+                    setup.params().get() * setup.linear_share,
+                )
+            };
             let evaluate = |stage: &Stage| {
                 let (setup, routed, placement) = placed(stage);
-                let activation_bytes = stage.kept.map_or(Bytes::ZERO, |a| a.total);
+                // Kept for the backward: the layers' activations, and under
+                // DeepSpeed's ZeRO-3 in FP8 TE's saved FP8 weights.
+                let saved = saved_weights(&setup, strategy);
+                let activation_bytes = stage
+                    .kept
+                    .map_or(Bytes::ZERO, |a| Bytes::new(a.total.get() + saved.get()));
                 let beyond_kept = stage.transients.as_ref().map_or(0.0, peak_beyond_kept);
                 let mut memory = placement.gpu;
                 memory.activations = activation_bytes;
@@ -282,13 +295,14 @@ impl Report {
             // rank may change as the micro-batch grows (issue 41).
             report.max_micro_batch = match (step, report.max_micro_batch) {
                 (Some((arch, setup)), Some(guess)) if supported => {
-                    let bases: Vec<MemoryBreakdown> = stages
+                    let bases: Vec<(MemoryBreakdown, Bytes)> = stages
                         .iter()
                         .map(|stage| {
-                            let mut memory = placed(stage).2.gpu;
+                            let (setup, _, placement) = placed(stage);
+                            let mut memory = placement.gpu;
                             memory.buffers = memory.buffers + working;
                             memory.total = memory.total + working;
-                            memory
+                            (memory, saved_weights(&setup, strategy))
                         })
                         .collect();
                     let fits_at = |micro_batch: u32| {
@@ -296,12 +310,13 @@ impl Report {
                             micro_batch,
                             ..setup
                         };
-                        bases.iter().enumerate().all(|(rank, base)| {
+                        bases.iter().enumerate().all(|(rank, (base, saved))| {
                             let kept = memory_of(&arch, &setup, rank as u32);
                             let transients = transients_of(&arch, &setup, &kept);
                             let mut memory = *base;
-                            memory.activations = kept.total;
-                            memory.total = memory.total + kept.total;
+                            let activations = Bytes::new(kept.total.get() + saved.get());
+                            memory.activations = activations;
+                            memory.total = memory.total + activations;
                             let peak = StepMemory::of(&memory, Some(&transients)).peak().1;
                             self.budget.fits(peak)
                         })

@@ -256,6 +256,59 @@ fn fp8_keeps_copies_of_the_linears_weights() {
     }
 }
 
+/// Issue 48, error 7: on Blackwell (sm100+) Transformer Engine's FP8 keeps
+/// no transpose: the lesson's 7 B in FP8 caches one byte a weight, not two
+/// (DDP (2 + 1 + 2 + 12) × 7 = 119 GB where H100's is 126), and FP8 weights
+/// are one byte (DDP 105 GB, not 112; ZeRO-3's one-byte shard unchanged).
+#[wasm_bindgen_test(unsupported = test)]
+fn fp8_on_blackwell_keeps_no_transpose() {
+    let totals = |query: &str| {
+        let report = crate::input::link::decode(query).config.report().unwrap();
+        report
+            .strategies
+            .map(|r| (r.memory.total.gb() * 1000.0).round() / 1000.0)
+    };
+    assert_eq!(
+        totals("dtype=fp8&gpu=h100-80gb"),
+        [126.0, 52.5, 40.25, 14.0]
+    );
+    assert_eq!(totals("dtype=fp8&gpu=b200"), [119.0, 45.5, 33.25, 14.0]);
+    assert_eq!(
+        totals("dtype=fp8-params&gpu=b200"),
+        [105.0, 31.5, 19.25, 13.125]
+    );
+}
+
+/// Issue 48, error 8: under DeepSpeed's ZeRO-3 Transformer Engine saves each
+/// linear's FP8 weight (row-wise and column-wise) from its forward to its
+/// backward: Llama 3 8B's 6.98 B linear parameters keep 13.96 GB more
+/// for the backward (the ZeRO-3 row's activations) on every GPU; under
+/// torch FSDP2 TE quantises again in the backward and keeps none. ZeRO-1
+/// caches its FP8 copies as model states and is unchanged.
+#[wasm_bindgen_test(unsupported = test)]
+fn zero3_under_deepspeed_holds_te_s_fp8_weights_until_the_backward() {
+    let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
+    let base = "model=llama3-8b&gpu=h100-80gb&gpus=8&seq=4096&dtype=fp8&stage=3";
+    let deepspeed = report(base);
+    let fsdp2 = report(&format!("{base}&sharding=fsdp2"));
+    let at_loss = |r: &Report| r.strategy(Strategy::Zero3).step.forward_end.get();
+    let arch = crate::model::presets::model_preset("llama3-8b")
+        .unwrap()
+        .architecture;
+    let linear = arch.param_count() as f64 * arch.layers_share();
+    let more = at_loss(&deepspeed) - at_loss(&fsdp2);
+    assert!(
+        (more - 2.0 * linear).abs() < 1.0,
+        "{more} vs {}",
+        2.0 * linear
+    );
+    let kept = |r: &Report| r.strategy(Strategy::Zero3).memory.activations.get();
+    assert!((kept(&deepspeed) - kept(&fsdp2) - more).abs() < 1.0);
+    assert!((more / 1e9 - 13.96).abs() < 0.01, "{more}");
+    let zero1 = |r: &Report| r.strategy(Strategy::Zero1).step.peak().1;
+    assert_eq!(zero1(&deepspeed), zero1(&fsdp2));
+}
+
 /// FP8 weights (`--fp8-param-gather`, issue 28): each linear weight is
 /// its one-byte FP8 data and its one-byte transpose, in place of the BF16
 /// weight and two copies, so the lesson's 7 B on 8 GPUs is back at 112,
