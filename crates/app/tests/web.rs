@@ -233,7 +233,7 @@ async fn bare_page_shows_the_lessons_numbers() {
     // The address bar now holds the whole configuration.
     assert_eq!(
         address_query().await,
-        "?v=1&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp"
+        "?v=2&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp"
     );
 }
 
@@ -939,8 +939,8 @@ async fn the_activation_formula_is_written_with_the_models_numbers() {
     assert!(
         notes().contains(
             "L·[e·s·b·(6h + 2k + m·f)] + 2e·s·b·h + (e + 4)·s·b·v = \
-             32 × [2 × 2048 × 1 × (6 × 4096 + 2 × 4096 + 4 × 11008)] + \
-             4 × 2048 × 1 × 4096 + 6 × 2048 × 1 × 32000 B = 10.49 GB"
+             32 × [2 × 2048 × 1 × (6 × 4096 + 2 × 4096 + 3 × 11008)] + \
+             4 × 2048 × 1 × 4096 + 6 × 2048 × 1 × 32000 B = 9.05 GB"
         ),
         "{}",
         notes()
@@ -1005,7 +1005,11 @@ async fn a_lesson_embed_shows_its_parts_only_as_a_read_only_figure() {
         assert!(!open.contains(key), "{open}");
     }
     let address = address_query().await;
-    assert!(address.ends_with("&show=table&controls=0"), "{address}");
+    // A version-1 link with a model keeps its 0.4 efficiency, written back.
+    assert!(
+        address.ends_with("&show=table&controls=0&mfu=0.4"),
+        "{address}"
+    );
 }
 
 #[wasm_bindgen_test]
