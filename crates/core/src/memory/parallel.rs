@@ -130,11 +130,15 @@ impl Layout {
         if self.is_uneven() {
             self.validate_uneven(arch.layers)?;
         } else if arch.layers % self.pp != 0 {
-            return Err(not_dividing(
-                LayoutSize::Pp,
-                Splits::Layers(arch.layers),
-                self.pp,
-            ));
+            return Err(match uneven_split(arch.layers, self.pp) {
+                Some((first, last)) => LayoutSize::Pp.refused(LayoutProblem::NeedsUnevenStages {
+                    layers: arch.layers,
+                    largest: largest_divisor(arch.layers, self.pp),
+                    first,
+                    last,
+                }),
+                None => not_dividing(LayoutSize::Pp, Splits::Layers(arch.layers), self.pp),
+            });
         }
         if self.vpp > 1 {
             if self.pp == 1 {
@@ -375,6 +379,18 @@ pub enum LayoutProblem {
         /// The largest size that divides it.
         largest: u32,
     },
+    /// Pipeline stages that do not divide the model's layers, where uneven
+    /// first and last stages would hold them ([`uneven_split`]).
+    NeedsUnevenStages {
+        /// The model's transformer layers.
+        layers: u32,
+        /// The largest PP up to the one given that divides them.
+        largest: u32,
+        /// The first stage's layers that would.
+        first: u32,
+        /// The last stage's, where it needs its own count too.
+        last: Option<u32>,
+    },
     /// Virtual or uneven stages without pipeline stages.
     NeedsPipeline,
     /// Sequence parallelism without tensor parallelism.
@@ -430,6 +446,34 @@ impl Splits {
             | Splits::Sequence(n) => n,
         }
     }
+}
+
+/// The largest divisor of `whole` up to `typed`.
+fn largest_divisor(whole: u32, typed: u32) -> u32 {
+    (1..=typed.max(1))
+        .rev()
+        .find(|d| whole % d == 0)
+        .unwrap_or(1)
+}
+
+/// The first and last stages' layers that let `pp` stages hold `layers` that
+/// `pp` does not divide, as Megatron-LM's `--decoder-first-pipeline-num-
+/// layers` and `--decoder-last-pipeline-num-layers` would: the stages in
+/// between ⌈L ÷ PP⌉ each and the first and last the rest, halved (Llama 3.1
+/// 405B's 126 on PP 16: 7 + 14 × 8 + 7, as Meta ran it), or the first alone
+/// with an odd rest (DeepSeek-V3's 61 on PP 8: 5 + 7 × 8, `(first, None)`);
+/// `None` where no such split leaves each stage at least one layer.
+pub fn uneven_split(layers: u32, pp: u32) -> Option<(u32, Option<u32>)> {
+    if pp < 2 || layers % pp == 0 {
+        return None;
+    }
+    let each = layers.div_ceil(pp);
+    let rest = layers.checked_sub(each * (pp - 2))?;
+    if pp > 2 && rest >= 2 && rest % 2 == 0 {
+        return Some((rest / 2, Some(rest / 2)));
+    }
+    let first = layers.checked_sub(each * (pp - 1))?;
+    (first >= 1).then_some((first, None))
 }
 
 /// The error of a layout size that does not divide what it splits: the key,
@@ -860,9 +904,11 @@ mod tests {
             kind(layout(1, 3, false), 4096),
             Err((
                 LayoutSize::Pp,
-                LayoutProblem::DoesNotDivide {
-                    splits: Splits::Layers(80),
-                    largest: 2
+                LayoutProblem::NeedsUnevenStages {
+                    layers: 80,
+                    largest: 2,
+                    first: 26,
+                    last: None,
                 }
             ))
         );
@@ -910,5 +956,41 @@ mod tests {
         assert_eq!(v.in_flight(1, None), 4.5);
         assert_eq!(v.in_flight(0, Some(2)), 2.0);
         assert_eq!(v.in_flight(3, Some(2)), 2.0);
+    }
+
+    /// Issue 48: a PP that does not divide the layers says which uneven
+    /// first and last stages would hold them. Llama 3.1 405B's 126 layers on
+    /// PP 16: 7 + 14 × 8 + 7, as Meta ran it; DeepSeek-V3's 61 on PP 8:
+    /// 5 + 7 × 8; the split it names validates.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_refused_pp_names_the_uneven_split_that_would_hold_the_layers() {
+        assert_eq!(uneven_split(126, 16), Some((7, Some(7))));
+        assert_eq!(uneven_split(61, 8), Some((5, None)));
+        assert_eq!(uneven_split(94, 8), Some((11, Some(11))));
+        assert_eq!(uneven_split(80, 8), None);
+        let arch = crate::model::presets::model_preset("llama3.1-405b")
+            .unwrap()
+            .architecture;
+        let layout = Layout {
+            tp: 8,
+            pp: 16,
+            ..Layout::SINGLE
+        };
+        let error = layout.validate(&arch, 8192).unwrap_err();
+        assert_eq!(
+            error.problem,
+            LayoutProblem::NeedsUnevenStages {
+                layers: 126,
+                largest: 14,
+                first: 7,
+                last: Some(7),
+            }
+        );
+        let uneven = Layout {
+            first_layers: Some(7),
+            last_layers: Some(7),
+            ..layout
+        };
+        assert!(uneven.validate(&arch, 8192).is_ok());
     }
 }

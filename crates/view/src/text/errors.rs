@@ -51,6 +51,31 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
                 &[&fill(words, &[&n.to_string()]), &largest.to_string()],
             )
         }
+        InputErrorKind::NeedsUnevenStages {
+            layers,
+            largest,
+            first,
+            last,
+        } => {
+            // The split, as the link writes it and in words.
+            let (keys, words) = match last {
+                Some(last) => (
+                    format!("pp_first={first}&pp_last={last}"),
+                    fill(
+                        t.uneven_first_last,
+                        &[&first.to_string(), &last.to_string()],
+                    ),
+                ),
+                None => (
+                    format!("pp_first={first}"),
+                    fill(t.uneven_first, &[&first.to_string()]),
+                ),
+            };
+            fill(
+                t.err_needs_uneven,
+                &[&layers.to_string(), &largest.to_string(), &keys, &words],
+            )
+        }
         InputErrorKind::NeedsPipeline => t.err_needs_pipeline.into(),
         InputErrorKind::NeedsTensorParallel => t.err_needs_tp.into(),
         InputErrorKind::NeedsMegatron => t.err_needs_megatron.into(),

@@ -528,6 +528,10 @@ texts! {
         "Megatron-LM's --overlap-param-gather (with the gradient overlap above): ZeRO-1/2's gather of the updated weights runs during the next step's first forward pass.",
         "即 Megatron-LM 的 --overlap-param-gather（需同时开启上面的梯度重叠）：ZeRO-1/2 对更新后权重的收集在下一步第一个微批次的前向传播期间进行。";
     err_divides: &'static str = "Must divide {}; {} would.", "必须整除{}；{} 可以。";
+    err_needs_uneven: &'static str = "Must divide the {} layers; {} would, or keep it with uneven stages: {} ({}).",
+        "必须整除 {} 层；{} 可以，或保持不变并让首末级层数不同：{}（{}）。";
+    uneven_first_last: &'static str = "first stage {} and last stage {} layers", "首级 {} 层、末级 {} 层";
+    uneven_first: &'static str = "first stage {} layers", "首级 {} 层";
     splits_gpus: &'static str = "the {} GPUs", "GPU 总数 {}";
     splits_heads: &'static str = "the {} attention heads", "注意力头数 {}";
     splits_kv_heads: &'static str = "the {} key/value heads", "KV 头数 {}";

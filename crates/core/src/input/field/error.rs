@@ -57,6 +57,18 @@ pub enum InputErrorKind {
         /// The largest size that divides it.
         largest: u32,
     },
+    /// Pipeline stages that do not divide the layers, where uneven first and
+    /// last stages would hold them: `pp_first` and `pp_last` to type.
+    NeedsUnevenStages {
+        /// The model's transformer layers.
+        layers: u32,
+        /// The largest PP up to the one typed that divides them.
+        largest: u32,
+        /// The first stage's layers that would.
+        first: u32,
+        /// The last stage's, where it needs its own count too.
+        last: Option<u32>,
+    },
     /// Virtual stages without pipeline stages.
     NeedsPipeline,
     /// Sequence parallelism without tensor parallelism.
@@ -132,6 +144,17 @@ impl From<LayoutError> for InputError {
             LayoutProblem::DoesNotDivide { splits, largest } => {
                 InputErrorKind::DoesNotDivide { splits, largest }
             }
+            LayoutProblem::NeedsUnevenStages {
+                layers,
+                largest,
+                first,
+                last,
+            } => InputErrorKind::NeedsUnevenStages {
+                layers,
+                largest,
+                first,
+                last,
+            },
             LayoutProblem::NeedsPipeline => InputErrorKind::NeedsPipeline,
             LayoutProblem::NeedsTensorParallel => InputErrorKind::NeedsTensorParallel,
             LayoutProblem::NoLayersLeft { layers } => InputErrorKind::NoLayersLeft { layers },
