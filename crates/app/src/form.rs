@@ -7,7 +7,7 @@
 
 use leptos::either::Either;
 use leptos::prelude::*;
-use vram_core::input::form::{self, apply_typed, options, text_of};
+use vram_core::input::form::{self, apply_typed, lists, options, text_of, toggled};
 use vram_core::{Config, Field, InputError};
 
 use vram_view::text::{self, field_text, Text};
@@ -104,9 +104,10 @@ pub fn control(
     errors: Memo<Vec<InputError>>,
     t: &'static Text,
 ) -> impl IntoView {
-    match field.is_number() {
-        true => Either::Left(number_field(field, form, errors, t)),
-        false => Either::Right(choice_field(field, form, errors, t)),
+    match (field.is_number(), field.is_list()) {
+        (true, _) => Either::Left(number_field(field, form, errors, t)),
+        (false, false) => Either::Right(Either::Left(choice_field(field, form, errors, t))),
+        (false, true) => Either::Right(Either::Right(list_field(field, form, errors, t))),
     }
 }
 
@@ -220,5 +221,51 @@ fn choice_field(
                 {move || error().map(|e| text::field_error(t, &e))}
             </p>
         </div>
+    }
+}
+
+/// A box per item of a list field (`recompute_modules`), ticked while the
+/// list names it: a tick adds or removes the item, in the field's order.
+fn list_field(
+    field: Field,
+    form: Form,
+    errors: Memo<Vec<InputError>>,
+    t: &'static Text,
+) -> impl IntoView {
+    let id = field.key();
+    let text::FieldText { label, hint, .. } = field_text(t, field);
+    let error = move || errors.with(|e| e.iter().find(|e| e.field == field).copied());
+    let chosen = form.text(field);
+    let boxes = options(field)
+        .into_iter()
+        .zip(text::choice_labels(t, field))
+        .map(|(key, shown)| {
+            let ticked = move || chosen.with(|list| lists(list, key));
+            view! {
+                <label class="tick">
+                    <input type="checkbox" name=id value=key disabled=!form.editable
+                        prop:checked=ticked
+                        checked=PRERENDERING && chosen.with_untracked(|list| lists(list, key))
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            form.set(field, toggled(field, &chosen.get_untracked(), key, on));
+                        } />
+                    {shown}
+                </label>
+            }
+        })
+        .collect_view();
+    let error_id = format!("{id}-error");
+    let described_by = error_id.clone();
+    view! {
+        <fieldset class="field list" id=id data-key=field.key() class:invalid=move || error().is_some()
+            hidden=move || !form.applies(field) aria-describedby=described_by>
+            <legend>{label}</legend>
+            {boxes}
+            {hint.map(|hint| view! { <p class="hint">{hint}</p> })}
+            <p class="error" id=error_id data-testid=format!("error-{id}") aria-live="polite">
+                {move || error().map(|e| text::field_error(t, &e))}
+            </p>
+        </fieldset>
     }
 }

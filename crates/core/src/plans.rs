@@ -31,7 +31,7 @@ use crate::memory::step::{megatron_step_transients, StepMemory};
 use crate::memory::Strategy;
 use crate::memory::TrainingSetup;
 use crate::report::place_with_experts;
-use crate::time::{step_time, StepTime, StepWork};
+use crate::time::{step_time, Rerun, StepTime, StepWork};
 use crate::units::{Bytes, ParamCount};
 
 /// One evaluated layout.
@@ -693,7 +693,7 @@ impl Search<'_> {
                             microbatches,
                             micro_batch,
                             seq_len: self.model.seq_len,
-                            recomputed: setup.recomputed_share(layout.largest_chunk(arch.layers)),
+                            rerun: Rerun::of(&arch, &setup, layout.largest_chunk(arch.layers)),
                             activation_bytes: setup.bytes_per_value,
                             strategy,
                             ep,

@@ -25,7 +25,9 @@
 //! then-unknown version, moved to `v=3` when version 2 came (issue 48). A
 //! field the architecture gains that a preset always had (Gemma 2's sliding
 //! window, issue 48) is that preset's: a new leaf under `model.architecture`
-//! holding the named preset's own value is no change. A failure here means a change altered what a shared link
+//! holding the named preset's own value is no change; nor is a new leaf of
+//! the model's own settings (`recompute_modules`, issue 48) at the value a
+//! fresh model of the named preset takes. A failure here means a change altered what a shared link
 //! means: undo it, or give the new meaning a new key or version.
 
 use std::collections::BTreeMap;
@@ -148,10 +150,16 @@ fn leaf_differences(
         // A field the architecture gained that the named preset always had
         // (Gemma 2's sliding window): the preset's own value is the preset.
         let the_presets = k.starts_with("model.architecture.") && preset.get(k) == Some(now);
+        // A field the model gained after the line (`recompute_modules`,
+        // issue 48) at the default a fresh model of the preset has.
+        let a_new_default = k.starts_with("model.")
+            && !k.starts_with("model.architecture.")
+            && preset.get(&format!("fresh:{k}")) == Some(now);
         if !expected.contains_key(k)
             && !is_nothing(now)
             && today_default.get(k) != Some(now)
             && !the_presets
+            && !a_new_default
         {
             differences.push(format!(
                 "{k}: new, {now} where its default is {:?}",
@@ -251,6 +259,23 @@ fn every_golden_link_still_decodes_the_same() {
                     }),
                     ..decoded
                 });
+                // And a fresh model of that preset: the defaults a field the
+                // model gained (`recompute_modules`) takes.
+                let fresh = leaves(&Config {
+                    model: decoded
+                        .model
+                        .map(|m| vram_core::config::ModelSpec::of(m.base)),
+                    ..decoded
+                });
+                let preset = preset
+                    .into_iter()
+                    .chain(
+                        fresh
+                            .into_iter()
+                            .filter(|(k, _)| !k.starts_with("model.architecture."))
+                            .map(|(k, v)| (format!("fresh:{k}"), v)),
+                    )
+                    .collect();
                 let differences =
                     leaf_differences(stored, &default, &today, &today_default, &preset);
                 if !differences.is_empty() {

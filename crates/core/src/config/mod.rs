@@ -8,7 +8,7 @@ use crate::format::{Lang, MemoryUnit, Theme};
 use crate::frameworks::hf::{Attention, Framework};
 use crate::frameworks::runtime::Runtime;
 use crate::gpu::GpuPreset;
-use crate::memory::activations::{ActivationSetup, Checkpointing, Recompute};
+use crate::memory::activations::{ActivationSetup, Checkpointing, Recompute, RecomputeModules};
 use crate::memory::finetune::FineTuning;
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
 use crate::model::architecture::Architecture;
@@ -33,6 +33,8 @@ pub struct ModelSpec {
     pub recompute: Recompute,
     /// Which layers full recomputation checkpoints.
     pub checkpointing: Checkpointing,
+    /// Which modules selective recomputation rebuilds.
+    pub recompute_modules: RecomputeModules,
     /// Whether attention runs as FlashAttention.
     pub flash_attention: bool,
     /// The attention and hidden dropout probability (0: none, as the presets train).
@@ -78,6 +80,7 @@ impl ModelSpec {
             framework: Framework::Megatron,
             attention: None,
             checkpointing: Checkpointing::EVERY_LAYER,
+            recompute_modules: RecomputeModules::CORE_ATTENTION,
             ..self
         }
     }
@@ -92,6 +95,7 @@ impl ModelSpec {
             micro_batch: 1,
             recompute: Recompute::None,
             checkpointing: Checkpointing::EVERY_LAYER,
+            recompute_modules: RecomputeModules::CORE_ATTENTION,
             flash_attention: true,
             dropout: 0.0,
             framework: Framework::Megatron,
@@ -134,6 +138,7 @@ impl ModelSpec {
             flash_attention: self.flash_attention,
             recompute: self.recompute,
             checkpointing: self.checkpointing,
+            modules: self.recompute_modules,
             dropout: self.dropout > 0.0,
             capacity: self.capacity,
             fp8: precision.is_fp8(),

@@ -66,6 +66,27 @@ pub fn options(field: Field) -> Vec<&'static str> {
     }
 }
 
+/// Whether the list `text` (a list field's comma-separated keys, as typed or
+/// as the link holds it) names `key`, case and spaces around each ignored.
+pub fn lists(text: &str, key: &str) -> bool {
+    text.split(',')
+        .any(|item| item.trim().eq_ignore_ascii_case(key))
+}
+
+/// The list `text` of `field` with `key` turned on or off: the field's keys
+/// that are on, in the order of its [`Field::choices`], comma-separated (an
+/// unknown item is dropped; nothing on gives the empty text, which the field
+/// refuses with its own message).
+pub fn toggled(field: Field, text: &str, key: &str, on: bool) -> String {
+    field
+        .choices()
+        .iter()
+        .filter(|&&k| if k == key { on } else { lists(text, k) })
+        .copied()
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// Stores what the form's control of `field` holds in `config`: [`link::apply`],
 /// with the reserved fraction read as a percentage.
 pub fn apply_typed(config: &mut Config, field: Field, text: &str) -> Result<(), InputError> {
@@ -444,5 +465,17 @@ mod tests {
         let mut config = Config::default();
         apply_typed(&mut config, Field::Stage, "3").unwrap();
         assert_eq!(config.highlight, Strategy::Zero3);
+    }
+
+    #[test]
+    fn a_list_toggles_in_its_fields_order() {
+        let f = Field::RecomputeModules;
+        assert!(lists("core_attn, MLP", "mlp"));
+        assert!(!lists("core_attn", "mlp"));
+        assert_eq!(toggled(f, "mlp", "core_attn", true), "core_attn,mlp");
+        assert_eq!(toggled(f, "core_attn,mlp", "core_attn", false), "mlp");
+        assert_eq!(toggled(f, "core_attn", "core_attn", false), "");
+        // An unknown item does not survive a toggle.
+        assert_eq!(toggled(f, "bogus,moe", "moe_act", true), "moe_act,moe");
     }
 }

@@ -378,6 +378,12 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                     }
                 }
             }
+            Err(error) if error.field == Field::RecomputeModules => {
+                problems.push(set_aside(pairs, Field::RecomputeModules, error));
+                if let Some(model) = &mut config.model {
+                    model.recompute_modules = Default::default();
+                }
+            }
             Err(error) if error.field == Field::Sharding => {
                 problems.push(set_aside(pairs, Field::Sharding, error));
                 config.runtime.sharding = crate::frameworks::runtime::Sharding::DeepSpeed;

@@ -504,6 +504,7 @@ mod tests {
             flash_attention: true,
             recompute: Recompute::None,
             checkpointing: crate::memory::activations::Checkpointing::EVERY_LAYER,
+            modules: Default::default(),
             dropout: false,
             capacity: 1.0,
             fp8: false,

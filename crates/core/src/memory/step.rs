@@ -207,6 +207,7 @@ mod tests {
             flash_attention: true,
             recompute,
             checkpointing: Checkpointing::EVERY_LAYER,
+            modules: Default::default(),
             dropout: false,
             capacity: 1.0,
             fp8: false,

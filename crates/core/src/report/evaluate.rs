@@ -8,7 +8,7 @@ use crate::frameworks::runtime::Accounting;
 use crate::input::field::InputErrorKind;
 use crate::input::{Field, InputError};
 use crate::memory::accumulation::accumulation_steps;
-use crate::memory::activations::{Recompute, RecomputeMethod};
+use crate::memory::activations::{Recompute, RecomputeMethod, RecomputeModule, RecomputeModules};
 use crate::memory::finetune::Adapters;
 use crate::memory::parallel::Layout;
 use crate::memory::{MemoryBudget, TrainingSetup};
@@ -206,6 +206,21 @@ impl Config {
                         Field::RecomputeLayers.error(InputErrorKind::NotWith(Field::Framework))
                     );
                 }
+            }
+        }
+        // Megatron-LM's selective modules: `mla_up_proj` only with latent
+        // attention (`transformer_config.py` raises otherwise), and beyond
+        // the core attention none under Hugging Face's accounting.
+        if let Some(model) = self.model.filter(|m| m.recompute == Recompute::Selective) {
+            let modules = model.recompute_modules;
+            if modules.has(RecomputeModule::MlaUpProjection) && !model.architecture.mla.is_latent()
+            {
+                return Err(Field::RecomputeModules.error(InputErrorKind::NeedsLatentAttention));
+            }
+            if model.framework == Framework::Hf && modules != RecomputeModules::CORE_ATTENTION {
+                return Err(
+                    Field::RecomputeModules.error(InputErrorKind::NotWith(Field::Framework))
+                );
             }
         }
         // Megatron-LM's estimate needs an architecture and trains every parameter.
@@ -461,9 +476,11 @@ impl Config {
                 microbatches,
                 micro_batch: model.micro_batch,
                 seq_len: model.seq_len,
-                recomputed: model
-                    .activation_setup(&setup)
-                    .recomputed_share(layout.largest_chunk(model.architecture.layers)),
+                rerun: crate::time::Rerun::of(
+                    &model.architecture,
+                    &model.activation_setup(&setup),
+                    layout.largest_chunk(model.architecture.layers),
+                ),
                 activation_bytes: model.activation_setup(&setup).bytes_per_value,
                 strategy: row.strategy,
                 ep: model.ep,

@@ -855,3 +855,35 @@ fn megatron_keeps_fp32_gradients_under_bf16() {
     assert!(!shown(&format!("{base}&acct=megatron&dtype=bf16")));
     assert!(shown(&format!("{base}&acct=megatron&dtype=fp16")) && shown(base));
 }
+
+/// Issue 48: `recompute_modules` is written in Megatron-LM's order, only
+/// under selective recomputation and where not `core_attn` alone; MLA's
+/// module on a model without latent attention is refused, as Megatron-LM
+/// refuses it; the modules lower the activations the table shows.
+#[wasm_bindgen_test(unsupported = test)]
+fn recompute_modules_travel_in_the_link() {
+    let decoded = crate::input::link::decode(
+        "model=mixtral-8x7b&recompute=selective&recompute_modules=moe_act,%20Core_Attn",
+    );
+    assert!(decoded.problems.is_empty(), "{:?}", decoded.problems);
+    let link = crate::input::link::encode(&decoded.config);
+    assert!(
+        link.contains("recompute_modules=core_attn,moe_act"),
+        "{link}"
+    );
+    let plain = crate::input::link::decode("model=mixtral-8x7b&recompute=selective");
+    assert!(!crate::input::link::encode(&plain.config).contains("recompute_modules"));
+    let activations = |c: &Config| c.report().unwrap().activations.unwrap().total.get();
+    // 32 layers × 2,048 tokens × the two copies' fc2 inputs, 2 bytes each.
+    let saved = activations(&plain.config) - activations(&decoded.config);
+    assert_eq!(saved, 32.0 * 2048.0 * 2.0 * 2.0 * 14336.0);
+    let refused = crate::input::link::decode(
+        "model=llama3-8b&recompute=selective&recompute_modules=mla_up_proj",
+    );
+    assert_eq!(refused.problems.len(), 1);
+    assert_eq!(refused.problems[0].key, "recompute_modules");
+    assert_eq!(
+        refused.problems[0].error.map(|e| e.kind),
+        Some(InputErrorKind::NeedsLatentAttention)
+    );
+}

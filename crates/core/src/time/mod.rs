@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod efficiency;
 
+use crate::memory::activations::{ActivationSetup, Recompute};
 use crate::memory::parallel::Layout;
 use crate::memory::Strategy;
 use crate::model::architecture::{Architecture, Mlp};
@@ -279,6 +280,120 @@ impl Machine {
     }
 }
 
+/// What of each layer's forward pass the backward pass runs again, as shares
+/// of the forward's own work, part by part.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Rerun {
+    /// Of the layers' GEMM FLOPs (the adapters' and the element-wise
+    /// kernels' with them).
+    pub gemms: f64,
+    /// Of the attention's core (and context parallelism's ring with it).
+    pub attention: f64,
+    /// Of the tensor-parallel collectives.
+    pub tensor_parallel: f64,
+    /// Of a mixture of experts' all-to-alls.
+    pub all_to_all: f64,
+}
+
+impl Rerun {
+    /// Nothing recomputed.
+    pub const NONE: Rerun = Rerun {
+        gemms: 0.0,
+        attention: 0.0,
+        tensor_parallel: 0.0,
+        all_to_all: 0.0,
+    };
+
+    /// A `share` of the layers rebuilt whole (full recomputation).
+    pub const fn whole(share: f64) -> Rerun {
+        Rerun {
+            gemms: share,
+            attention: share,
+            tensor_parallel: share,
+            all_to_all: share,
+        }
+    }
+
+    /// What `setup` runs again on `arch` with model chunks of `chunk` layers:
+    /// full recomputation's share of the layers whole
+    /// ([`ActivationSetup::recomputed_share`]); under selective recomputation
+    /// each module's own forward (Megatron-LM's `--recompute-modules`): the
+    /// core attention's; a dense MLP's GEMMs and its collective (one of a
+    /// layer's two); a whole mixture's routed and shared GEMMs, its
+    /// collective and its all-to-alls; the shared experts' GEMMs; latent
+    /// attention's up-projections. The norms and the experts' activation
+    /// function are element-wise, rebuilt in a small fraction of the step:
+    /// not counted.
+    pub fn of(arch: &Architecture, setup: &ActivationSetup, chunk: u32) -> Rerun {
+        use crate::memory::activations::RecomputeModule as M;
+        match setup.recompute {
+            Recompute::None => Rerun::NONE,
+            Recompute::Full => Rerun::whole(setup.recomputed_share(chunk)),
+            Recompute::Selective => {
+                let has = |module| setup.modules.has(module);
+                let (h, layers) = (f64::from(arch.hidden), f64::from(arch.layers.max(1)));
+                // A SwiGLU's three weight matrices, a GELU MLP's two.
+                let ffn_factor = match arch.mlp {
+                    Mlp::SwiGlu => 3.0,
+                    Mlp::Gelu => 2.0,
+                };
+                let dense = f64::from(arch.dense_layer_count());
+                let sparse = f64::from(arch.layers) - dense;
+                let attended = f64::from(arch.layers - arch.linear_layer_count());
+                let moe = arch.moe;
+                // Forward GEMM weights a token meets, over the model's layers.
+                let dense_mlp = dense * ffn_factor * h * f64::from(arch.ffn);
+                let routed =
+                    sparse * f64::from(moe.top_k) * ffn_factor * h * f64::from(moe.expert_ffn);
+                let shared = sparse
+                    * f64::from(moe.shared_experts)
+                    * ffn_factor
+                    * h
+                    * f64::from(moe.shared_ffn);
+                let m = arch.mla;
+                let up_projections = match m.is_latent() {
+                    true => {
+                        attended
+                            * f64::from(arch.heads)
+                            * (f64::from(m.q_rank) * f64::from(m.nope_dim + m.rope_dim)
+                                + f64::from(m.kv_rank) * f64::from(m.nope_dim + m.v_dim))
+                    }
+                    false => 0.0,
+                };
+                let mut rebuilt = 0.0;
+                if has(M::Mlp) {
+                    rebuilt += dense_mlp;
+                }
+                if has(M::Moe) {
+                    rebuilt += routed + shared;
+                } else if has(M::SharedExperts) {
+                    rebuilt += shared;
+                }
+                if has(M::MlaUpProjection) {
+                    rebuilt += up_projections;
+                }
+                // Every layer GEMM of one token, forward and backward
+                // (Megatron-LM's count without the logits).
+                let vocab = arch.vocab;
+                let (with_logits, _) = megatron_flops_parts(arch, 1.0, 1, vocab);
+                let layer_gemms = with_logits - 6.0 * h * f64::from(vocab);
+                let collectives = (if has(M::Mlp) { dense } else { 0.0 }
+                    + if has(M::Moe) { sparse } else { 0.0 })
+                    / (2.0 * layers);
+                Rerun {
+                    gemms: match layer_gemms > 0.0 {
+                        true => 6.0 * rebuilt / layer_gemms,
+                        false => 0.0,
+                    },
+                    attention: f64::from(u8::from(has(M::CoreAttention))),
+                    tensor_parallel: collectives,
+                    all_to_all: f64::from(u8::from(has(M::Moe) && moe.is_moe())),
+                }
+            }
+        }
+    }
+}
+
 /// One step's work, what it moves and where.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StepWork<'a> {
@@ -294,11 +409,11 @@ pub struct StepWork<'a> {
     pub micro_batch: u32,
     /// Tokens per sequence.
     pub seq_len: u32,
-    /// The share of the layers whose forward pass runs again in the backward
-    /// pass: 0 without full recomputation, 1 with every layer rebuilt,
-    /// N ÷ chunk with Megatron-LM's block method
-    /// ([`crate::memory::activations::ActivationSetup::recomputed_share`]).
-    pub recomputed: f64,
+    /// What of the layers' forward pass runs again in the backward pass
+    /// ([`Rerun::of`]): none without recomputation, all of it with every
+    /// layer rebuilt, N ÷ chunk with Megatron-LM's block method, the chosen
+    /// modules' with selective recomputation.
+    pub rerun: Rerun,
     /// Bytes of one activation value (TP's and the pipeline's messages).
     pub activation_bytes: f64,
     /// The ZeRO stage (or DDP) over DP × CP.
@@ -403,7 +518,9 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let world = f64::from(work.dp) * l.model_parallel() as f64;
     let m = f64::from(work.microbatches.max(1));
     let sequences = m * f64::from(work.micro_batch) * f64::from(work.dp);
-    let recompute = 1.0 + work.recomputed / 3.0;
+    // Each part's forward again, a third of its forward and backward.
+    let rerun = work.rerun;
+    let (recompute, recompute_attention) = (1.0 + rerun.gemms / 3.0, 1.0 + rerun.attention / 3.0);
     let vocab = crate::frameworks::megatron::padded_vocab(work.arch.vocab, l.tp);
     let (weight_gemms, attention_core) =
         megatron_flops_parts(work.arch, sequences, work.seq_len, vocab);
@@ -430,7 +547,8 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let layers_run = layer_gemms * kept_gemms
         + attention_core
         + adapters
-        + (layer_gemms + attention_core + adapters) * (recompute - 1.0);
+        + (layer_gemms + adapters) * (recompute - 1.0)
+        + attention_core * (recompute_attention - 1.0);
     let logits_run = logits * kept_gemms;
     let flops = layers_run + logits_run;
     // Each part at its rate: the layers' GEMMs (in FP8 at their share of
@@ -461,7 +579,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let sixteen_bit_layers = rates.layers / fp8_over_16bit.unwrap_or(1.0);
     // The layers' FLOPs as FLOPs at the 16-bit peak.
     let layers_cost = layer_gemms * (kept_gemms + recompute - 1.0) / rates.layers
-        + attention_core * recompute / rates.attention
+        + attention_core * recompute_attention / rates.attention
         + adapters * recompute / sixteen_bit_layers;
     let logits_cost = logits_run / rates.logits;
     // Each layer's element-wise seconds on one GPU: the tokens its TP group
@@ -533,7 +651,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // far as the backward's GEMMs last.
     let tensor = if l.tp > 1 {
         let unit = messages * m * message * (tp - 1.0) / tp / link(u64::from(l.tp));
-        let exposed = 4.0 + 4.0 * work.recomputed + if l.sp { 2.0 } else { 0.0 };
+        let exposed = 4.0 + 4.0 * rerun.tensor_parallel + if l.sp { 2.0 } else { 0.0 };
         let backward_gemms = layer_gemms * kept_gemms * 2.0 / 3.0 / rates.layers
             * f64::from(pace_layers)
             / f64::from(layers.max(1))
@@ -562,7 +680,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
             .clamp(1.0, ep);
         // Dispatch and combine, forward and backward, and again in a
         // recomputed forward.
-        let passes = 4.0 + 2.0 * work.recomputed;
+        let passes = 4.0 + 2.0 * rerun.all_to_all;
         let copies = moe_layers * m * passes * f64::from(work.arch.moe.top_k) * message;
         let within = copies * (peers_in_node - 1.0) / ep / machine.nvlink_bytes_per_s;
         let across = copies * (ep - peers_in_node) / ep / machine.network_bytes_per_s;
@@ -582,12 +700,12 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         let cp = f64::from(l.cp);
         let kv = work.arch.kv_width() as f64 / tp;
         let chunk = 2.0 * tokens_local * kv * work.activation_bytes;
-        let hops = (cp - 1.0) * chunk * (3.0 + work.recomputed);
+        let hops = (cp - 1.0) * chunk * (3.0 + rerun.attention);
         let exchange = hops / link(u64::from(l.tp) * u64::from(l.cp));
         let full_here = layers_here * f64::from(work.arch.layers - work.arch.linear_layer_count())
             / f64::from(layers.max(1));
         let full_layers = f64::from((work.arch.layers - work.arch.linear_layer_count()).max(1));
-        let attention = attention_core * recompute
+        let attention = attention_core * recompute_attention
             / rates.attention
             / (full_layers * m * per_stage_gpus * machine.peak_flops);
         (exchange - attention).max(0.0) * full_here * m
@@ -899,7 +1017,7 @@ mod tests {
             microbatches: 16,
             micro_batch: 1,
             seq_len: 4096,
-            recomputed: 0.0,
+            rerun: Rerun::NONE,
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
             ep: 1,
@@ -939,7 +1057,7 @@ mod tests {
             microbatches,
             micro_batch: 1,
             seq_len: 4096,
-            recomputed: 0.0,
+            rerun: Rerun::NONE,
             activation_bytes: 2.0,
             strategy,
             ep: 1,
@@ -1005,7 +1123,7 @@ mod tests {
             microbatches: 1,
             micro_batch: 1,
             seq_len: 8192,
-            recomputed: 0.0,
+            rerun: Rerun::NONE,
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
             ep,
@@ -1054,7 +1172,7 @@ mod tests {
             microbatches: 1,
             micro_batch: 1,
             seq_len: 4096,
-            recomputed: 0.0,
+            rerun: Rerun::NONE,
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
             ep: 1,
@@ -1102,7 +1220,7 @@ mod tests {
             microbatches: 8,
             micro_batch: 1,
             seq_len: 8192,
-            recomputed: 0.0,
+            rerun: Rerun::NONE,
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
             ep: 1,
@@ -1164,7 +1282,7 @@ mod tests {
             microbatches: 4,
             micro_batch: 1,
             seq_len: 4096,
-            recomputed,
+            rerun: Rerun::whole(recomputed),
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
             ep: 1,
@@ -1211,7 +1329,7 @@ mod tests {
             microbatches: 4,
             micro_batch: 1,
             seq_len: 4096,
-            recomputed: 0.0,
+            rerun: Rerun::NONE,
             activation_bytes: 2.0,
             strategy,
             ep: 1,
@@ -1258,7 +1376,7 @@ mod tests {
             microbatches: 4,
             micro_batch: 1,
             seq_len: 4096,
-            recomputed: 0.0,
+            rerun: Rerun::NONE,
             activation_bytes: 2.0,
             strategy,
             ep: 1,
@@ -1384,7 +1502,7 @@ mod tests {
             microbatches: 1,
             micro_batch: 1,
             seq_len: 4096,
-            recomputed: 0.0,
+            rerun: Rerun::NONE,
             activation_bytes: 2.0,
             strategy: Strategy::Ddp,
             ep: 1,
@@ -1407,5 +1525,89 @@ mod tests {
         let fast = step_time(&work(true), &H100).tensor_parallel_seconds
             / step_time(&work(false), &H100).tensor_parallel_seconds;
         assert!((fast - 1.5).abs() < 1e-9, "{fast}");
+    }
+
+    /// Issue 48: selective recomputation's modules run their own forward
+    /// again. Llama 3 8B's dense MLP is 3·4096·14336 of a layer's
+    /// 4096·(4096 + 2·1024) + 4096·4096 + 3·4096·14336 GEMM weights; the
+    /// core attention is the attention's forward; a whole mixture's layer
+    /// runs its all-to-alls again.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn selective_modules_rerun_their_forward() {
+        use crate::memory::activations::{Checkpointing, FrozenInputs, RecomputeModules};
+        let setup = |modules: &str| ActivationSetup {
+            seq_len: 4096,
+            micro_batch: 1,
+            bytes_per_value: 2.0,
+            flash_attention: true,
+            recompute: Recompute::Selective,
+            checkpointing: Checkpointing::EVERY_LAYER,
+            modules: RecomputeModules::from_key(modules).unwrap(),
+            dropout: false,
+            capacity: 1.0,
+            fp8: false,
+            frozen: FrozenInputs::NONE,
+        };
+        let llama = model_preset("llama3-8b").unwrap().architecture;
+        let mlp = Rerun::of(&llama, &setup("mlp"), 32);
+        let (attention, dense) = (4096.0 * 6144.0 + 4096.0 * 4096.0, 3.0 * 4096.0 * 14336.0);
+        assert!(
+            (mlp.gemms - dense / (attention + dense)).abs() < 1e-12,
+            "{mlp:?}"
+        );
+        assert_eq!(
+            (mlp.attention, mlp.tensor_parallel, mlp.all_to_all),
+            (0.0, 0.5, 0.0)
+        );
+        assert_eq!(
+            Rerun::of(&llama, &setup("core_attn"), 32),
+            Rerun {
+                attention: 1.0,
+                ..Rerun::NONE
+            }
+        );
+        // Element-wise modules cost no GEMM.
+        assert_eq!(Rerun::of(&llama, &setup("layernorm"), 32), Rerun::NONE);
+        let mixtral = model_preset("mixtral-8x7b").unwrap().architecture;
+        let moe = Rerun::of(&mixtral, &setup("moe"), 32);
+        assert_eq!((moe.tensor_parallel, moe.all_to_all), (0.5, 1.0));
+        // Two experts of 3·4096·14336 beside the attention's 4096·(4096 + 2·1024) + 4096².
+        let experts = 2.0 * 3.0 * 4096.0 * 14336.0;
+        assert!(
+            (moe.gemms - experts / (experts + attention)).abs() < 1e-12,
+            "{moe:?}"
+        );
+        // The step: the MLP's forward again, a third of its FLOPs more.
+        let work = |rerun| StepWork {
+            arch: &llama,
+            layout: Layout::SINGLE,
+            dp: 1,
+            microbatches: 4,
+            micro_batch: 1,
+            seq_len: 4096,
+            rerun,
+            activation_bytes: 2.0,
+            strategy: Strategy::Ddp,
+            ep: 1,
+            params_on_gpu: 8.03e9,
+            expert_params_on_gpu: 0.0,
+            gradient_bytes: 2.0,
+            weight_bytes: 2.0,
+            offload_bytes_per_param: 0.0,
+            speed: Speed::DEFAULT,
+            trainable_fraction: 1.0,
+            shard_gpus: 0,
+        };
+        let (none, rebuilt) = (
+            step_time(&work(Rerun::NONE), &A100),
+            step_time(&work(mlp), &A100),
+        );
+        let tokens = 4.0 * 4096.0;
+        assert!(
+            (rebuilt.flops - none.flops - 2.0 * 32.0 * dense * tokens).abs() < 1.0,
+            "{} {}",
+            rebuilt.flops,
+            none.flops
+        );
     }
 }

@@ -37,6 +37,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::NeedsMixedPrecision => t.err_needs_mixed.into(),
         InputErrorKind::DenseOnly => t.err_dense_only.into(),
         InputErrorKind::NeedsExperts => t.err_needs_experts.into(),
+        InputErrorKind::NeedsLatentAttention => t.err_needs_latent_attention.into(),
         InputErrorKind::NotInDeepSpeed => t.err_not_in_deepspeed.into(),
         InputErrorKind::DoesNotDivide { splits, largest } => {
             let (words, n) = match splits {

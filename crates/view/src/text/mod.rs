@@ -279,8 +279,14 @@ texts! {
     unit_sequences: &'static str = "seqs", "条";
     label_recompute: &'static str = "Activation recomputation", "激活重计算";
     recompute: [&'static str; 3] =
-        ["none (store everything)", "selective (attention scores)", "full (gradient checkpointing)"],
-        ["不重计算（全部保存）", "选择性（注意力分数）", "完全（梯度检查点）"];
+        ["none (store everything)", "selective (chosen modules)", "full (gradient checkpointing)"],
+        ["不重计算（全部保存）", "选择性（所选模块）", "完全（梯度检查点）"];
+    label_recompute_modules: &'static str = "Recomputed modules", "重计算的模块";
+    hint_recompute_modules: &'static str = "Megatron-LM's --recompute-modules: each module's values are rebuilt in the backward pass instead of kept.",
+        "即 Megatron-LM 的 --recompute-modules：所选模块的激活在反向时重算，不再保存。";
+    recompute_modules: [&'static str; 7] =
+        ["core attention (core_attn)", "experts' activation (moe_act)", "norms (layernorm)", "MLA up-projections (mla_up_proj)", "dense MLP (mlp)", "whole MoE layer (moe)", "shared experts (shared_experts)"],
+        ["核心注意力（core_attn）", "专家激活函数（moe_act）", "归一化层（layernorm）", "MLA 上投影（mla_up_proj）", "稠密 MLP（mlp）", "整个 MoE 层（moe）", "共享专家（shared_experts）"];
     label_recompute_method: &'static str = "Recomputation method", "重计算方式";
     recompute_method: [&'static str; 2] =
         ["uniform (groups of N)", "block (N per stage)"],
@@ -449,6 +455,7 @@ texts! {
     hint_ep: &'static str = "Routed experts divided over EP GPUs; their states sharded over GPUs ÷ EP.",
         "路由专家分到 EP 张 GPU 上；它们的状态在 GPU 数 ÷ EP 的组内切分。";
     err_needs_experts: &'static str = "Needs a mixture of experts (routed experts > 0).", "需要混合专家模型（路由专家数 > 0）。";
+    err_needs_latent_attention: &'static str = "mla_up_proj needs latent attention (KV rank > 0), as Megatron-LM requires.", "mla_up_proj 需要潜在注意力（KV 秩 > 0），与 Megatron-LM 的要求一致。";
     err_not_in_deepspeed: &'static str = "Counted with the lesson's accounting and without offload only.", "仅在课程口径且不卸载时计算。";
     parallel_heading: &'static str = "Parallel layout", "并行布局";
     not_run: &'static str = "n/a", "不适用";

@@ -80,6 +80,7 @@ impl Field {
             Field::Achieved => "at most the GPU's peak",
             Field::RecomputeLayers => "with recompute=full: at most a chunk's layers (layers ÷ (PP × VPP)); 1 under framework=hf",
             Field::RecomputeMethod => "with recompute=full; uniform under framework=hf",
+            Field::RecomputeModules => "with recompute=selective; mla_up_proj with kv_rank above 0; core_attn alone under framework=hf",
             Field::Precision => "fp8 and fp8-params: a GPU with FP8 tensor cores, full training, not framework=hf; fp8-params not with sharding=fsdp2",
             Field::Amp => "with a mixed precision",
             Field::Framework => "hf: a model with a SwiGLU MLP",

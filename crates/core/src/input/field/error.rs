@@ -46,6 +46,9 @@ pub enum InputErrorKind {
     DenseOnly,
     /// Expert parallelism without a mixture of experts.
     NeedsExperts,
+    /// A setting of latent attention on a model without it (Megatron-LM's
+    /// `mla_up_proj` recomputation).
+    NeedsLatentAttention,
     /// Expert parallelism under DeepSpeed's estimator, which has none, or with
     /// offload, which the page does not place per expert.
     NotInDeepSpeed,

@@ -35,7 +35,20 @@ use crate::frameworks::deepspeed::Offload;
 use crate::frameworks::hf::{Attention, Framework};
 use crate::frameworks::runtime::{Accounting, OffloadDevice, Sharding};
 use crate::gpu::gpu_preset;
-use crate::memory::activations::{Recompute, RecomputeMethod};
+use crate::memory::activations::{
+    Recompute, RecomputeMethod, RecomputeModule, RecomputeModules as RecomputeModuleSet,
+};
+
+/// Megatron-LM's names of the modules selective recomputation rebuilds.
+const RECOMPUTE_MODULE_KEYS: [&str; RecomputeModule::ALL.len()] = {
+    let mut keys = [""; RecomputeModule::ALL.len()];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = RecomputeModule::ALL[i].key();
+        i += 1;
+    }
+    keys
+};
 use crate::memory::finetune::{AdapterDtype, Method, Quant, Targets};
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
 use crate::model::architecture::{Biases, Mlp, Norm, QkNorm as QkNormKind};
@@ -949,6 +962,22 @@ fields! {
             |c, f, t| {
                 let method = pick(f, &RecomputeMethod::ALL, RecomputeMethod::key, t)?;
                 edit_model(c, f, |m| m.checkpointing.method = method)
+            },
+        )
+    },
+    /// The modules selective recomputation rebuilds (Megatron-LM's
+    /// `--recompute-modules`): written where not `core_attn` alone.
+    RecomputeModules in Step(55) => Declaration {
+        needs: Some(|t| t(Field::Recompute) == "selective"),
+        written: Written::WhenNotDense,
+        ..step(
+            "recompute_modules",
+            Value::List(&RECOMPUTE_MODULE_KEYS),
+            |c| model_text(c, |m| m.recompute_modules.key()),
+            |c, f, t| {
+                let modules = RecomputeModuleSet::from_key(t)
+                    .ok_or(f.error(InputErrorKind::UnknownChoice))?;
+                edit_model(c, f, |m| m.recompute_modules = modules)
             },
         )
     },

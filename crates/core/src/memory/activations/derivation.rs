@@ -143,11 +143,26 @@ pub(super) fn general_derivation(
             ),
         };
         let unkept = frozen_terms(moe_layer, linear);
+        // Selective recomputation's modules: `R` bytes a token rebuilt.
+        let rebuilt = rebuilt_bytes(arch, setup, moe_layer, linear);
+        let rebuilt = match rebuilt > 0.0 {
+            true => (
+                " − s·b·R".to_string(),
+                format!(
+                    " − {s} × {b} × {}",
+                    crate::decimal::shortest_decimal(rebuilt)
+                ),
+            ),
+            false => Default::default(),
+        };
         (
-            format!("e·s·b·({mixer} + {}{}{}{}", mlp.0, fp8.0, unkept.0, tail.0),
             format!(
-                "{e_text} × {s} × {b} × ({number} + {}{}{}{}",
-                mlp.1, fp8.1, unkept.1, tail.1
+                "e·s·b·({mixer} + {}{}{}{}{}",
+                mlp.0, fp8.0, unkept.0, rebuilt.0, tail.0
+            ),
+            format!(
+                "{e_text} × {s} × {b} × ({number} + {}{}{}{}{}",
+                mlp.1, fp8.1, unkept.1, rebuilt.1, tail.1
             ),
         )
     };
@@ -213,6 +228,19 @@ pub(super) fn general_derivation(
     )
 }
 
+/// Bytes a token of one layer (a mixture's with `moe`, Gated DeltaNet's
+/// with `linear`) that selective recomputation's modules rebuild rather than
+/// keep, its scores aside ([`RecomputeModule`]): `R` in the formula.
+fn rebuilt_bytes(arch: &Architecture, setup: &ActivationSetup, moe: bool, linear: bool) -> f64 {
+    let total = |v: LayerValues| v.outside + v.inside + v.gathered;
+    let unrebuilt = ActivationSetup {
+        modules: RecomputeModules::NONE,
+        ..*setup
+    };
+    total(layer_values(arch, &unrebuilt, moe, linear))
+        - total(layer_values(arch, setup, moe, linear))
+}
+
 /// Full recomputation's terms over `layers` layers of one chunk, one
 /// layer's `(symbols, numbers)` given: each checkpoint's input and the layers
 /// rebuilt at once (`L·e·s·b·h + [layer]` per layer, `⌈L/N⌉·e·s·b·h +
@@ -275,6 +303,7 @@ fn recomputed_terms(
 ///     flash_attention: true,
 ///     recompute: Recompute::None,
 ///     checkpointing: Checkpointing::EVERY_LAYER,
+///     modules: Default::default(),
 ///     dropout: false,
 ///     capacity: 1.0,
 ///     fp8: false,
@@ -303,7 +332,15 @@ pub fn activation_derivation(
     let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
     let m = mlp_multiplier(architecture.mlp);
     let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
-    if !is_plain(architecture) || setup.frozen != FrozenInputs::NONE {
+    // Modules beyond the core attention take the general formula's `R`.
+    let beyond_core_attention = ActivationSetup {
+        modules: RecomputeModules(setup.modules.0 & !RecomputeModules::CORE_ATTENTION.0),
+        ..*setup
+    };
+    if !is_plain(architecture)
+        || setup.frozen != FrozenInputs::NONE
+        || rebuilt_bytes(architecture, &beyond_core_attention, false, false) > 0.0
+    {
         return general_derivation(architecture, setup, unit);
     }
     // One layer's terms, symbols and numbers side by side.
@@ -319,10 +356,18 @@ pub fn activation_derivation(
     }
     // FP8: the QKV, MLP and down projections' inputs in one byte; the
     // output projection's FP8 copy beside the attention's 16-bit output.
-    if setup.fp8 {
+    // With the core attention rebuilt, the attention keeps no 16-bit copy
+    // of its output: the output projection's input costs one byte, not e + 1.
+    if setup.fp8 && !setup.rebuilds(RecomputeModule::CoreAttention) {
         symbols.push_str(" − s·b·(2h + f) + s·b·h");
         numbers.push_str(&format!(
             " − {s} × {b} × (2 × {h} + {}) + {s} × {b} × {h}",
+            architecture.ffn
+        ));
+    } else if setup.fp8 {
+        symbols.push_str(" − s·b·(2h + f) − (e − 1)·s·b·h");
+        numbers.push_str(&format!(
+            " − {s} × {b} × (2 × {h} + {}) − ({e_text} − 1) × {s} × {b} × {h}",
             architecture.ffn
         ));
     }

@@ -55,7 +55,7 @@ impl Recompute {
     pub const fn label(self) -> &'static str {
         match self {
             Recompute::None => "none (store everything)",
-            Recompute::Selective => "selective (attention scores)",
+            Recompute::Selective => "selective (chosen modules)",
             Recompute::Full => "full (gradient checkpointing)",
         }
     }
@@ -67,6 +67,124 @@ impl Recompute {
             Recompute::Selective => "selective",
             Recompute::Full => "full",
         }
+    }
+}
+
+/// A submodule selective recomputation rebuilds: Megatron-LM's
+/// `--recompute-modules` (`megatron/core/transformer/transformer_config.py`,
+/// `recompute_modules`; read at d98e8a6). `core_attn`, `mlp`, `moe` and
+/// `shared_experts` run under an ordinary checkpoint (their input kept,
+/// everything inside rebuilt); `moe_act`, `layernorm` and `mla_up_proj`
+/// discard one output and rebuild it before the backward needs it
+/// (`CheckpointWithoutOutput`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RecomputeModule {
+    /// The core attention (`attention.py`, `checkpoint_core_attention`): its
+    /// scores without FlashAttention; its own saved output in FP8.
+    CoreAttention,
+    /// A dense layer's MLP (`transformer_layer.py`, `recompute_mlp`; not a
+    /// mixture's): its first linear's input and its `m·f` values.
+    Mlp,
+    /// The routed experts' activation function (`moe/experts.py`,
+    /// `activation_recompute`): the second linears' inputs `t·c·f_e`.
+    MoeActivation,
+    /// The norms that are modules of their own (`recompute_input_layernorm`,
+    /// `recompute_pre_mlp_layernorm`): with Transformer Engine the input norm
+    /// is fused into the QKV linear unless latent attention runs, and the
+    /// pre-MLP norm into the first linear unless a mixture of experts does
+    /// (`models/gpt/gpt_layer_specs.py`): their outputs, `h` each.
+    LayerNorm,
+    /// Latent attention's up-projections and rotary embedding
+    /// (`multi_latent_attention.py`, `recompute_up_proj`): q, k and v.
+    MlaUpProjection,
+    /// A mixture of experts' whole layer (`moe/moe_layer.py`): everything but
+    /// its input, its all-to-alls run again.
+    Moe,
+    /// The shared experts (`moe/shared_experts.py`): their `m·f_s` values.
+    SharedExperts,
+}
+
+impl RecomputeModule {
+    /// Every module, in Megatron-LM's order of its documentation.
+    pub const ALL: [RecomputeModule; 7] = [
+        RecomputeModule::CoreAttention,
+        RecomputeModule::MoeActivation,
+        RecomputeModule::LayerNorm,
+        RecomputeModule::MlaUpProjection,
+        RecomputeModule::Mlp,
+        RecomputeModule::Moe,
+        RecomputeModule::SharedExperts,
+    ];
+
+    /// Megatron-LM's name, the value in the shared link's `recompute_modules`.
+    pub const fn key(self) -> &'static str {
+        match self {
+            RecomputeModule::CoreAttention => "core_attn",
+            RecomputeModule::Mlp => "mlp",
+            RecomputeModule::MoeActivation => "moe_act",
+            RecomputeModule::LayerNorm => "layernorm",
+            RecomputeModule::MlaUpProjection => "mla_up_proj",
+            RecomputeModule::Moe => "moe",
+            RecomputeModule::SharedExperts => "shared_experts",
+        }
+    }
+
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// The modules selective recomputation rebuilds; Megatron-LM's default is
+/// the core attention alone, what `recompute=selective` has always meant here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RecomputeModules(u8);
+
+impl Default for RecomputeModules {
+    fn default() -> Self {
+        RecomputeModules::CORE_ATTENTION
+    }
+}
+
+impl RecomputeModules {
+    /// Megatron-LM's default, `["core_attn"]`.
+    pub const CORE_ATTENTION: RecomputeModules =
+        RecomputeModules(RecomputeModule::CoreAttention.bit());
+
+    /// No module.
+    pub const NONE: RecomputeModules = RecomputeModules(0);
+
+    /// Whether `module` is rebuilt.
+    pub const fn has(self, module: RecomputeModule) -> bool {
+        self.0 & module.bit() != 0
+    }
+
+    /// The set with `module` added.
+    pub const fn with(self, module: RecomputeModule) -> RecomputeModules {
+        RecomputeModules(self.0 | module.bit())
+    }
+
+    /// The modules, comma-separated in [`RecomputeModule::ALL`]'s order, as
+    /// the link writes them.
+    pub fn key(self) -> String {
+        RecomputeModule::ALL
+            .into_iter()
+            .filter(|m| self.has(*m))
+            .map(RecomputeModule::key)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// Reads a comma-separated list of module names, in any order, repeats
+    /// allowed, case and spaces around each ignored. `None` for an empty list
+    /// or an unknown name.
+    pub fn from_key(list: &str) -> Option<RecomputeModules> {
+        let mut set = RecomputeModules::NONE;
+        for name in list.split(',') {
+            let name = name.trim().to_ascii_lowercase();
+            let module = RecomputeModule::ALL.into_iter().find(|m| m.key() == name)?;
+            set = set.with(module);
+        }
+        Some(set)
     }
 }
 
@@ -170,6 +288,9 @@ pub struct ActivationSetup {
     pub recompute: Recompute,
     /// Which layers full recomputation checkpoints (ignored otherwise).
     pub checkpointing: Checkpointing,
+    /// Which modules selective recomputation rebuilds (ignored otherwise).
+    #[serde(default)]
+    pub modules: RecomputeModules,
     /// Whether the model applies dropout (1-byte masks are stored).
     pub dropout: bool,
     /// How many copies of its tokens each routed expert takes, relative to
@@ -228,9 +349,15 @@ impl ActivationSetup {
 
     /// Whether the attention scores count: stored per layer without
     /// recomputation, or in the one working set full recomputation rebuilds;
-    /// never with FlashAttention nor with selective recomputation.
+    /// never with FlashAttention nor when selective recomputation rebuilds
+    /// the core attention.
     fn scores_counted(&self) -> bool {
-        !self.flash_attention && self.recompute != Recompute::Selective
+        !self.flash_attention && !self.rebuilds(RecomputeModule::CoreAttention)
+    }
+
+    /// Whether selective recomputation rebuilds `module`.
+    pub fn rebuilds(&self, module: RecomputeModule) -> bool {
+        self.recompute == Recompute::Selective && self.modules.has(module)
     }
 }
 
@@ -355,13 +482,73 @@ pub fn layer_values(
         true => second_linear_inputs(arch, setup.capacity, moe),
         false => 0.0,
     };
-    LayerValues {
+    let mut values = LayerValues {
         outside: e * (attention - split - no_qkv - no_mlp_in) + mask * 2.0 * h + router
             - one_byte * fp8_outside,
         inside: e * (split + mlp - no_mlp_out) - one_byte * fp8_inside + fp8_copies + fp32,
         gathered: (e - one_byte) * (gathered - no_gathered),
         scores,
+    };
+    if setup.recompute != Recompute::Selective {
+        return values;
     }
+    // What selective recomputation's modules rebuild instead of keeping
+    // (issue 48; [`RecomputeModule`]), each as this layer counts it above: a
+    // linear's input in one byte under FP8, none for a frozen weight's.
+    let kept = |frozen: bool| match (frozen, setup.fp8) {
+        (true, _) => 0.0,
+        (false, true) => 1.0,
+        (false, false) => e,
+    };
+    let m = f64::from(mlp_multiplier(arch.mlp));
+    let moe_shape = arch.moe;
+    // The MLP's values inside the TP region (its first linears' outputs and
+    // its second linears' inputs; a mixture's routed and shared experts').
+    let mlp_inside = e * (mlp - no_mlp_out) - one_byte * fp8_inside;
+    let whole_moe = moe && setup.modules.has(RecomputeModule::Moe);
+    if setup.modules.has(RecomputeModule::CoreAttention) && setup.fp8 && !linear {
+        // The fused attention keeps no 16-bit output of its own; the output
+        // projection's FP8 copy remains.
+        values.inside -= e * output_width(arch);
+    }
+    if setup.modules.has(RecomputeModule::Mlp) && !moe {
+        values.outside -= kept(frozen.mlp_in) * h;
+        values.inside -= mlp_inside;
+    }
+    if whole_moe {
+        // The layer's input (the pre-MLP norm's output) stays as the checkpoint's.
+        values.outside -= router;
+        values.inside -= mlp_inside;
+        values.gathered = 0.0;
+    }
+    if setup.modules.has(RecomputeModule::MoeActivation) && moe && !whole_moe {
+        let routed = f64::from(moe_shape.top_k) * setup.capacity * f64::from(moe_shape.expert_ffn);
+        values.inside -= kept(frozen.mlp_out) * routed;
+    }
+    if setup.modules.has(RecomputeModule::SharedExperts) && moe && !whole_moe {
+        let shared = f64::from(moe_shape.shared_experts) * f64::from(moe_shape.shared_ffn);
+        values.inside -= e * (m - 1.0) * shared + kept(frozen.mlp_out) * shared;
+    }
+    if setup.modules.has(RecomputeModule::MlaUpProjection) && arch.mla.is_latent() && !linear {
+        let (q, k, v) = (
+            arch.q_width() as f64,
+            arch.kv_width() as f64,
+            arch.v_width() as f64,
+        );
+        values.inside -= e * (q + k + v);
+    }
+    if setup.modules.has(RecomputeModule::LayerNorm) {
+        // The input norm is a module of its own only beside latent attention
+        // (its output, the down-projections' input), the pre-MLP norm only
+        // before a mixture of experts (its output, the router's input).
+        if arch.mla.is_latent() && !linear {
+            values.outside -= kept(frozen.qkv) * h;
+        }
+        if moe && !whole_moe {
+            values.outside -= e * h;
+        }
+    }
+    values
 }
 
 /// The attention's output projection's input width per token: q's, or
@@ -562,7 +749,7 @@ pub fn stage_activations(
     let v = f64::from(arch.vocab);
     let e = setup.bytes_per_value;
     let mask = if setup.dropout { 1.0 } else { 0.0 };
-    let scores_counted = !setup.flash_attention && setup.recompute != Recompute::Selective;
+    let scores_counted = setup.scores_counted();
     let layer = |moe: bool, linear: bool| {
         let values = layer_values(arch, setup, moe, linear);
         (values.outside / outside + values.inside / tp + values.gathered) * s * b

@@ -12,6 +12,7 @@ fn paper_setup(recompute: Recompute, flash_attention: bool) -> ActivationSetup {
         flash_attention,
         recompute,
         checkpointing: Checkpointing::EVERY_LAYER,
+        modules: Default::default(),
         dropout: true,
         capacity: 1.0,
         fp8: false,
@@ -219,6 +220,7 @@ fn swiglu_and_grouped_query_attention_generalise_the_34() {
         flash_attention: true,
         recompute: Recompute::None,
         checkpointing: Checkpointing::EVERY_LAYER,
+        modules: Default::default(),
         dropout: false,
         capacity: 1.0,
         fp8: false,
@@ -321,6 +323,7 @@ fn generalised_derivations_add_up_for_experts_and_latent_attention() {
                     flash_attention: flash,
                     recompute,
                     checkpointing: Checkpointing::EVERY_LAYER,
+                    modules: Default::default(),
                     dropout,
                     capacity,
                     fp8,
@@ -344,6 +347,7 @@ fn generalised_derivations_add_up_for_experts_and_latent_attention() {
         flash_attention: true,
         recompute: Recompute::None,
         checkpointing: Checkpointing::EVERY_LAYER,
+        modules: Default::default(),
         dropout: false,
         capacity,
         fp8: false,
@@ -385,6 +389,7 @@ fn derivations_add_up_to_the_figures_they_explain() {
         for flash_attention in [false, true] {
             let setup = ActivationSetup {
                 checkpointing: Checkpointing { method, layers },
+                modules: Default::default(),
                 ..paper_setup(Recompute::Full, flash_attention)
             };
             cases.push((gpt3(), setup));
@@ -506,6 +511,7 @@ fn linear_attention_layers_keep_their_own_values_and_no_scores() {
         flash_attention,
         recompute: Recompute::None,
         checkpointing: Checkpointing::EVERY_LAYER,
+        modules: Default::default(),
         dropout: false,
         capacity: 1.0,
         fp8: false,
@@ -582,4 +588,65 @@ fn a_frozen_base_keeps_no_linear_inputs() {
         mlp_out: false,
     };
     assert_eq!(per_token(mlp), 139_264.0 - 2.0 * 4096.0);
+}
+
+/// Issue 48: Megatron-LM's `--recompute-modules`, each module's values per
+/// token as this layer counts them (`transformer_layer.py`,
+/// `moe/experts.py`, `moe/moe_layer.py`, `multi_latent_attention.py` at
+/// d98e8a6), in 16 bits without dropout.
+#[wasm_bindgen_test(unsupported = test)]
+fn selective_modules_rebuild_their_own_values() {
+    let per_token = |id: &str, modules: &str, moe: bool, fp8: bool| {
+        let arch = model_preset(id).unwrap().architecture;
+        let setup = ActivationSetup {
+            seq_len: 1,
+            dropout: false,
+            fp8,
+            modules: RecomputeModules::from_key(modules).unwrap(),
+            ..paper_setup(Recompute::Selective, true)
+        };
+        let v = layer_values(&arch, &setup, moe, false);
+        v.outside + v.inside + v.gathered
+    };
+    let drop = |id: &str, modules: &str, moe: bool| {
+        per_token(id, "core_attn", moe, false) - per_token(id, modules, moe, false)
+    };
+    // Llama 3 8B's dense MLP: fc1's input h and SwiGLU's 3f, 2 bytes each.
+    assert_eq!(
+        drop("llama3-8b", "core_attn,mlp", false),
+        2.0 * (4096.0 + 3.0 * 14336.0)
+    );
+    // Its norms are fused into the linears (TE's LayerNormLinear): nothing.
+    assert_eq!(drop("llama3-8b", "core_attn,layernorm", false), 0.0);
+    // Nor do a mixture's modules touch a dense model.
+    assert_eq!(drop("llama3-8b", "moe,moe_act,shared_experts", false), 0.0);
+    // Mixtral: the experts' activation drops the two copies' fc2 inputs;
+    // the pre-MLP norm is a module of its own before the router; the whole
+    // layer keeps only its input.
+    assert_eq!(drop("mixtral-8x7b", "moe_act", true), 2.0 * 2.0 * 14336.0);
+    assert_eq!(drop("mixtral-8x7b", "layernorm", true), 2.0 * 4096.0);
+    assert_eq!(
+        drop("mixtral-8x7b", "moe", true),
+        2.0 * 2.0 * (4096.0 + 3.0 * 14336.0) + 4.0 * 8.0
+    );
+    // DeepSeek-V3's latent attention: q, k (128 heads × 192) and v (× 128)
+    // after the up-projections; its input norm is a module of its own.
+    assert_eq!(
+        drop("deepseek-v3", "mla_up_proj", true),
+        2.0 * 128.0 * (192.0 + 192.0 + 128.0)
+    );
+    assert_eq!(drop("deepseek-v3", "layernorm", false), 2.0 * 7168.0);
+    assert_eq!(drop("deepseek-v3", "layernorm", true), 2.0 * 2.0 * 7168.0);
+    // One shared expert of 2,048: its three values.
+    assert_eq!(
+        drop("deepseek-v3", "shared_experts", true),
+        2.0 * 3.0 * 2048.0
+    );
+    // In FP8 the rebuilt core attention keeps no 16-bit output of its own:
+    // the output projection's input costs its FP8 byte alone.
+    assert_eq!(
+        per_token("llama3-8b", "mlp", false, true)
+            - per_token("llama3-8b", "core_attn,mlp", false, true),
+        2.0 * 4096.0
+    );
 }
