@@ -72,6 +72,7 @@ impl ModelSpec {
                 mla: Mla::NONE,
                 linear: crate::model::architecture::LinearAttention::NONE,
                 local: crate::model::architecture::LocalAttention::NONE,
+                mtp_layers: 0,
                 ..self.architecture
             },
             capacity: 1.0,

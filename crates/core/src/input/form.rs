@@ -394,7 +394,8 @@ mod tests {
                 ConvKernel,
                 Window,
                 GlobalEvery,
-                Chunked
+                Chunked,
+                Mtp
             ]
         );
         assert!(

@@ -602,6 +602,14 @@ pub fn stage_params(arch: &Architecture, layout: &Layout, rank: u32) -> StagePar
         if !arch.tied_embeddings || layout.pp > 1 {
             params += embedding_share;
         }
+        // Multi-token prediction on the last stage (Megatron-LM's
+        // `mtp_on_this_rank`): each a layer like the last, its column-parallel
+        // `eh_proj` (2h × h) and three norms.
+        let mtp = u64::from(arch.mtp_layers);
+        let moe_last = arch.layers > dense_layers;
+        let (s, r, e) = layer_split(arch, moe_last, false);
+        params += mtp * (share(s + 2 * h * h) + r + 3 * arch.norm.params(h));
+        routed += mtp * e;
     }
     let routed_experts = share(routed);
     StageParams {

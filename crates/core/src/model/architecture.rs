@@ -221,6 +221,15 @@ pub struct Architecture {
     /// in every layer.
     #[serde(default)]
     pub local: LocalAttention,
+    /// Multi-token-prediction layers trained beside the model (Megatron-LM's
+    /// `--mtp-num-layers`, `megatron/core/transformer/multi_token_prediction.py`;
+    /// DeepSeek-V3 trained one): each a decoder layer like the last with full
+    /// attention, the norms of its two inputs (`enorm`, `hnorm`), a 2h → h
+    /// projection of them (`eh_proj`) and a final norm, sharing the
+    /// embedding and the output head, on the last pipeline stage; 0 for the
+    /// model as transformers runs it (which builds no MTP layer).
+    #[serde(default)]
+    pub mtp_layers: u32,
 }
 
 /// Local attention: a layer's queries see only the `window` keys before
@@ -435,6 +444,8 @@ pub struct ParamBreakdown {
     pub final_norm: u64,
     /// The output head, 0 when tied to the embedding.
     pub output_head: u64,
+    /// The multi-token-prediction layers trained beside the model (0 without).
+    pub mtp: u64,
 }
 
 impl ParamBreakdown {
@@ -444,5 +455,6 @@ impl ParamBreakdown {
             .saturating_add(self.layers)
             .saturating_add(self.final_norm)
             .saturating_add(self.output_head)
+            .saturating_add(self.mtp)
     }
 }

@@ -219,14 +219,36 @@ impl Architecture {
             } else {
                 token_embedding
             },
+            mtp: (self.mtp_layers as u64).saturating_mul(self.megatron_mtp_layer_params(routed)),
         }
     }
 
+    /// Parameters of one multi-token-prediction layer as Megatron-LM builds
+    /// it for training (`multi_token_prediction.py`, `MultiTokenPredictionLayer`):
+    /// a decoder layer like the last with full attention (`routed` experts in
+    /// a mixture's), the norms `enorm`, `hnorm` and `final_layernorm`, and
+    /// `eh_proj` (2·hidden → hidden, no bias); the embedding and the output
+    /// head are the model's own.
+    pub const fn megatron_mtp_layer_params(&self, routed: u64) -> u64 {
+        let h = self.hidden as u64;
+        let mlp = if self.moe.is_moe() && self.moe.dense_layers < self.layers {
+            self.moe_mlp_params(routed)
+        } else {
+            self.dense_mlp_params()
+        };
+        self.attention_params()
+            + mlp
+            + self.layer_norm_params()
+            + 3 * self.norm.params(h)
+            + 2 * h * h
+    }
+
     /// The transformer layers' share of the parameters (their linears and
-    /// small norms; not the embeddings, final norm and output head).
+    /// small norms, multi-token prediction's included; not the embeddings,
+    /// final norm and output head).
     pub fn layers_share(&self) -> f64 {
         let parts = self.param_breakdown();
-        parts.layers as f64 / parts.total().max(1) as f64
+        (parts.layers + parts.mtp) as f64 / parts.total().max(1) as f64
     }
 
     /// The exact number of parameters.

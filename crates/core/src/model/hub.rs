@@ -679,6 +679,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             mla: Mla::NONE,
             linear: LinearAttention::NONE,
             local: crate::model::architecture::LocalAttention::NONE,
+            mtp_layers: 0,
         }
     } else {
         let hidden = r.count("hidden_size", None)?;
@@ -896,6 +897,7 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
             mla,
             linear,
             local,
+            mtp_layers: 0,
         }
     };
     impossible(model_type, &architecture)?;

@@ -53,6 +53,7 @@ const fn llama(
         mla: Mla::NONE,
         linear: LinearAttention::NONE,
         local: LocalAttention::NONE,
+        mtp_layers: 0,
     }
 }
 
@@ -448,6 +449,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
             mla: Mla::NONE,
             linear: LinearAttention::NONE,
             local: crate::model::architecture::LocalAttention::NONE,
+            mtp_layers: 0,
         },
     },
     CUSTOM_MODEL,
@@ -575,5 +577,43 @@ mod tests {
             assert!(a.largest_layer_params() >= a.hidden as u64 * a.hidden as u64);
             assert_eq!(model_preset(preset.id), Some(preset));
         }
+    }
+
+    /// Issue 48: Megatron-LM's multi-token-prediction layer is DeepSeek-V3's
+    /// checkpointed one (`model.layers.61.*`) without its own embedding and
+    /// head (Megatron-LM shares the model's); the model grows by it, the
+    /// last pipeline stage holds it, and Megatron-LM's FLOPs count it as one
+    /// more layer like the last, its norms, `eh_proj` and its logits
+    /// (`num_floating_point_operations`).
+    #[wasm_bindgen_test(unsupported = test)]
+    fn multi_token_prediction_as_megatron_trains_it() {
+        use crate::memory::parallel::{stage_params, Layout};
+        let v3 = model_preset("deepseek-v3").unwrap().architecture;
+        let (h, v) = (7168u64, 129_280u64);
+        let layer = v3.megatron_mtp_layer_params(256);
+        assert_eq!(layer, v3.mtp_layer_params() - 2 * v * h);
+        let with = Architecture {
+            mtp_layers: 1,
+            ..v3
+        };
+        assert_eq!(with.param_count(), v3.param_count() + layer);
+        let layout = Layout {
+            pp: 8,
+            ..Layout::SINGLE
+        };
+        let added = |rank| {
+            stage_params(&with, &layout, rank).params - stage_params(&v3, &layout, rank).params
+        };
+        assert_eq!((added(0), added(7)), (0, layer));
+        // FLOPs: one more mixture-of-experts layer, the norms and eh_proj,
+        // the logits again; its attention over the whole sequence.
+        let (tokens, s) = (4096.0, 4096);
+        let parts = |a: &Architecture| crate::time::megatron_flops_parts(a, 1.0, s, 129_280);
+        let one_more = Architecture { layers: 62, ..v3 };
+        let hf = h as f64;
+        let expected = parts(&one_more).0 - parts(&v3).0
+            + 6.0 * tokens * (3.0 * hf + 2.0 * hf * hf + hf * 129_280.0);
+        assert!((parts(&with).0 - parts(&v3).0 - expected).abs() < 1.0);
+        assert!((parts(&with).1 - parts(&one_more).1).abs() < 1.0);
     }
 }

@@ -116,8 +116,14 @@ pub fn megatron_flops_parts(
         Mlp::Gelu => 2.0,
     };
     let moe = arch.moe;
-    let dense_layers = f64::from(arch.dense_layer_count());
-    let moe_layers = f64::from(arch.layers) - dense_layers;
+    // Multi-token prediction's layers count as layers like the last
+    // (Megatron-LM's `num_floating_point_operations`: `last_layer_is_moe`),
+    // with full attention.
+    let mtp = f64::from(arch.mtp_layers);
+    let last_is_moe = arch.layers > arch.dense_layer_count();
+    let dense_layers = f64::from(arch.dense_layer_count()) + if last_is_moe { 0.0 } else { mtp };
+    let moe_layers = f64::from(arch.layers) - f64::from(arch.dense_layer_count())
+        + if last_is_moe { mtp } else { 0.0 };
     let heads = f64::from(arch.heads);
     let (attention, core) = if arch.mla.is_latent() {
         let m = arch.mla;
@@ -154,7 +160,7 @@ pub fn megatron_flops_parts(
     // each chunk of C = 64 tokens) multiply-adds: an estimate from the
     // algorithm (Yang et al. 2024), not a framework's count.
     let linear_layers = f64::from(arch.linear_layer_count());
-    let full_layers = f64::from(arch.layers) - linear_layers;
+    let full_layers = f64::from(arch.layers) - linear_layers + mtp;
     let (delta_linear, delta_core) = if linear_layers > 0.0 {
         let l = arch.linear;
         let (k, v, heads) = (
@@ -191,8 +197,11 @@ pub fn megatron_flops_parts(
                         * moe_layers)
                 + attention * full_layers
                 + delta_linear
-                + fwd_bwd * fma * h * f64::from(vocab)),
-        sequences * core * attended_pairs(arch, seq_len) + tokens * delta_core,
+                // MTP's three norms (as Megatron-LM counts them) and eh_proj.
+                + fwd_bwd * fma * mtp * (3.0 * h + 2.0 * h * h)
+                // The logits, and each MTP layer's own.
+                + fwd_bwd * fma * h * f64::from(vocab) * (1.0 + mtp)),
+        sequences * core * (attended_pairs(arch, seq_len) + mtp * s * s) + tokens * delta_core,
     )
 }
 
@@ -528,8 +537,27 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // The output layer's three GEMMs: on the last pipeline stage, and not
     // recomputed (Megatron-LM's full recomputation reruns the transformer
     // layers' forward only).
-    let logits = 6.0 * tokens * f64::from(work.arch.hidden) * f64::from(vocab);
-    let layer_gemms = weight_gemms - logits;
+    let mtp = f64::from(work.arch.mtp_layers);
+    let logits = 6.0 * tokens * f64::from(work.arch.hidden) * f64::from(vocab) * (1.0 + mtp);
+    // Multi-token prediction's layers run on the last stage beside the
+    // logits: their GEMMs and attention, what the count adds for them.
+    let (mtp_gemms, mtp_core) = match work.arch.mtp_layers {
+        0 => (0.0, 0.0),
+        _ => {
+            let without = Architecture {
+                mtp_layers: 0,
+                ..*work.arch
+            };
+            let (gemms, core) = megatron_flops_parts(&without, sequences, work.seq_len, vocab);
+            let head = 6.0 * tokens * f64::from(work.arch.hidden) * f64::from(vocab);
+            (
+                weight_gemms - gemms - (logits - head),
+                attention_core - core,
+            )
+        }
+    };
+    let layer_gemms = weight_gemms - logits - mtp_gemms;
+    let attention_core = attention_core - mtp_core;
     // A frozen weight has no weight gradient: its forward and data gradient
     // remain (two of three GEMMs); the adapters' own three GEMMs per trained
     // parameter come on top.
@@ -543,13 +571,17 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // Model FLOPs (PaLM's definition: what the model needs, no recomputation)
     // and what the GPUs run: full recomputation runs the layers' forward
     // again (a third more of their GEMMs, the attention's and the adapters').
-    let model_flops = weight_gemms * kept_gemms + attention_core + adapters;
+    let model_flops = weight_gemms * kept_gemms + attention_core + mtp_core + adapters;
     let layers_run = layer_gemms * kept_gemms
         + attention_core
         + adapters
         + (layer_gemms + adapters) * (recompute - 1.0)
         + attention_core * (recompute_attention - 1.0);
-    let logits_run = logits * kept_gemms;
+    // The last stage's own: the logits (never recomputed) and the MTP
+    // layers (rebuilt as the others).
+    let logits_run = logits * kept_gemms
+        + mtp_gemms * (kept_gemms + recompute - 1.0)
+        + mtp_core * recompute_attention;
     let flops = layers_run + logits_run;
     // Each part at its rate: the layers' GEMMs (in FP8 at their share of
     // the FP8 peak), the attention's core, the adapters' GEMMs and the
@@ -581,7 +613,9 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let layers_cost = layer_gemms * (kept_gemms + recompute - 1.0) / rates.layers
         + attention_core * recompute_attention / rates.attention
         + adapters * recompute / sixteen_bit_layers;
-    let logits_cost = logits_run / rates.logits;
+    let logits_cost = logits * kept_gemms / rates.logits
+        + mtp_gemms * (kept_gemms + recompute - 1.0) / rates.layers
+        + mtp_core * recompute_attention / rates.attention;
     // Each layer's element-wise seconds on one GPU: the tokens its TP group
     // runs in the step, forward again under recomputation.
     let group_tokens = tokens / (f64::from(work.dp) * f64::from(l.cp));

@@ -46,6 +46,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Flash => (t.label_flash, "", None),
         Field::RecomputeMethod => (t.label_recompute_method, "", None),
         Field::RecomputeLayers => (t.label_recompute_layers, "", Some(t.hint_recompute_layers)),
+        Field::Mtp => (t.label_mtp, "", Some(t.hint_mtp)),
         Field::RecomputeModules => (
             t.label_recompute_modules,
             "",

@@ -287,6 +287,9 @@ texts! {
     recompute_modules: [&'static str; 7] =
         ["core attention (core_attn)", "experts' activation (moe_act)", "norms (layernorm)", "MLA up-projections (mla_up_proj)", "dense MLP (mlp)", "whole MoE layer (moe)", "shared experts (shared_experts)"],
         ["核心注意力（core_attn）", "专家激活函数（moe_act）", "归一化层（layernorm）", "MLA 上投影（mla_up_proj）", "稠密 MLP（mlp）", "整个 MoE 层（moe）", "共享专家（shared_experts）"];
+    label_mtp: &'static str = "Multi-token prediction layers", "多 token 预测（MTP）层数";
+    hint_mtp: &'static str = "Megatron-LM's --mtp-num-layers: each a layer like the last, with its own logits, on the last pipeline stage. DeepSeek-V3 trained 1.",
+        "即 Megatron-LM 的 --mtp-num-layers：每层与最后一层相同，另算一份 logits，位于最后一个流水线段。DeepSeek-V3 训练时用 1 层。";
     label_recompute_method: &'static str = "Recomputation method", "重计算方式";
     recompute_method: [&'static str; 2] =
         ["uniform (groups of N)", "block (N per stage)"],

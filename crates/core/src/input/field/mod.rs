@@ -1143,6 +1143,13 @@ fields! {
         |c, f, t| edit_flag(c, f, t, |m| &mut m.architecture.local.chunked),
     )
     },
+    /// Multi-token-prediction layers trained beside the model (Megatron-LM's
+    /// `--mtp-num-layers`; DeepSeek-V3 trained 1): 0, as transformers runs it.
+    Mtp in BeyondLlama(340) => beyond_dense(
+        "mtp", count(Unit::Count, 0.0, 16.0),
+        |c| model_count(c, |m| m.architecture.mtp_layers),
+        |c, f, t| edit_count(c, f, t, |m| &mut m.architecture.mtp_layers),
+    ),
     /// The memory per node that offload goes to (the host's RAM, or its
     /// NVMe with `offload_to=nvme`): what bounds the largest model once the
     /// GPUs hold nothing per parameter (ZeRO-Infinity).

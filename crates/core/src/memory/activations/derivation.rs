@@ -219,8 +219,19 @@ pub(super) fn general_derivation(
         }
     };
     let total = activation_memory(arch, setup).total;
+    // Multi-token prediction's layers: `P` bytes a token each.
+    let (mtp_symbols, mtp_numbers) = match arch.mtp_layers {
+        0 => Default::default(),
+        n => (
+            " + D·s·b·P".to_string(),
+            format!(
+                " + {n} × {s} × {b} × {}",
+                crate::decimal::shortest_decimal(mtp_layer_bytes(arch, setup, &Layout::SINGLE))
+            ),
+        ),
+    };
     format!(
-        "{symbols} + {two_e}·s·b·h + {}·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
+        "{symbols} + {two_e}·s·b·h + {}·s·b·v{mtp_symbols} = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {}{mtp_numbers} B = {}",
         logit_symbol(arch),
         number(logit_bytes(arch, e)),
         arch.vocab,

@@ -704,6 +704,7 @@ pub const fn is_plain(arch: &Architecture) -> bool {
         && !arch.gated_attention
         && !arch.linear.is_some()
         && matches!(arch.qk_norm, QkNorm::None)
+        && arch.mtp_layers == 0
         && arch.q_width() == arch.hidden as u64
 }
 
@@ -822,6 +823,7 @@ pub fn stage_activations(
     }
     if rank == layout.pp - 1 {
         outside_layers += 2.0 * e * s * b * h / outside + logit_bytes(arch, e) * s * b * v / tp;
+        outside_layers += f64::from(arch.mtp_layers) * mtp_layer_bytes(arch, setup, layout) * s * b;
     }
     let peak = rebuilding.map_or(layers, |r| r.max(layers));
     ActivationMemory {
@@ -833,6 +835,37 @@ pub fn stage_activations(
         at_loss: Bytes::new(layers + outside_layers),
         rebuilding: rebuilding.map(|r| Bytes::new(r + outside_layers)),
     }
+}
+
+/// Bytes per token (of the rank's `s/CP`) one multi-token-prediction layer
+/// keeps on the last stage (Megatron-LM's `MultiTokenPredictionLayer`):
+/// `enorm`'s and `hnorm`'s inputs and `eh_proj`'s (their concatenation,
+/// `2h`), a decoder layer like the last with full attention (its scores as
+/// counted; under full recomputation its checkpointed input alone), the
+/// final norm's and the output head's inputs, and its own logits as the
+/// model's.
+fn mtp_layer_bytes(arch: &Architecture, setup: &ActivationSetup, layout: &Layout) -> f64 {
+    let tp = f64::from(layout.tp);
+    let outside = if layout.sp { tp } else { 1.0 };
+    let (e, h, v) = (
+        setup.bytes_per_value,
+        f64::from(arch.hidden),
+        f64::from(arch.vocab),
+    );
+    let moe = arch.layers > arch.dense_layer_count();
+    let layer = match setup.recompute {
+        Recompute::Full => e * h / outside,
+        _ => {
+            let values = layer_values(arch, setup, moe, false);
+            let mask = if setup.dropout { 1.0 } else { 0.0 };
+            let scores = match setup.scores_counted() {
+                true => (2.0 * e + mask) * f64::from(arch.heads) * f64::from(setup.seq_len) / tp,
+                false => 0.0,
+            };
+            values.outside / outside + values.inside / tp + values.gathered + scores
+        }
+    };
+    e * 4.0 * h / outside + layer + 2.0 * e * h / outside + logit_bytes(arch, e) * v / tp
 }
 
 /// The activation memory of `architecture` trained as `setup`, per GPU.

@@ -650,3 +650,54 @@ fn selective_modules_rebuild_their_own_values() {
         2.0 * 4096.0
     );
 }
+
+/// Issue 48: a multi-token-prediction layer on the last stage keeps its
+/// two inputs and their concatenation (`4h`), a layer like the last, the
+/// final norm's and the head's inputs (`2h`) and its own logits: Llama 3 8B
+/// in 16 bits, a token: 2 × 6 × 4,096 + 139,264 + 6 × 128,256 bytes.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_multi_token_prediction_layer_keeps_a_layer_and_its_logits() {
+    let llama = model_preset("llama3-8b").unwrap().architecture;
+    let setup = ActivationSetup {
+        seq_len: 1,
+        dropout: false,
+        ..paper_setup(Recompute::None, true)
+    };
+    let with = Architecture {
+        mtp_layers: 1,
+        ..llama
+    };
+    let added = activation_memory(&with, &setup).total.get()
+        - activation_memory(&llama, &setup).total.get();
+    assert_eq!(added, 2.0 * 6.0 * 4096.0 + 139_264.0 + 6.0 * 128_256.0);
+    // Its formula still adds up.
+    let text = activation_derivation(&with, &setup, MemoryUnit::Gb);
+    let numbers = text
+        .split(" = ")
+        .nth(1)
+        .unwrap()
+        .strip_suffix(" B")
+        .unwrap();
+    assert_eq!(
+        evaluate(numbers),
+        activation_memory(&with, &setup).total.get(),
+        "{text}"
+    );
+    // On four pipeline stages only the last holds it.
+    let layout = Layout {
+        pp: 4,
+        ..Layout::SINGLE
+    };
+    let first = |a: &Architecture| {
+        stage_activations(a, &setup, &layout, 0, Some(8))
+            .total
+            .get()
+    };
+    let last = |a: &Architecture| {
+        stage_activations(a, &setup, &layout, 3, Some(8))
+            .total
+            .get()
+    };
+    assert_eq!(first(&with), first(&llama));
+    assert_eq!(last(&with) - last(&llama), added);
+}
