@@ -143,6 +143,10 @@ impl ModelSpec {
             dropout: self.dropout > 0.0,
             capacity: self.capacity,
             fp8: precision.is_fp8(),
+            fp8_scales: match precision.is_fp8() {
+                true => training.recipe().fp8_recipe.activation_scale_bytes(),
+                false => 0.0,
+            },
             frozen: training
                 .adapters()
                 .map_or(crate::memory::activations::FrozenInputs::NONE, |a| {
@@ -203,6 +207,8 @@ pub struct Config {
     /// Whether the mixed precision runs under autocast (`amp`): fp32 weights
     /// and gradients, no master copy (docs/formulas.md).
     pub amp: bool,
+    /// How FP8 scales its tensors (`fp8_recipe`; ignored outside FP8).
+    pub fp8_recipe: crate::memory::Fp8Recipe,
 }
 
 impl Default for Config {
@@ -229,6 +235,7 @@ impl Default for Config {
             speed: Speed::DEFAULT,
             fine_tuning: FineTuning::default(),
             amp: false,
+            fp8_recipe: crate::memory::Fp8Recipe::Delayed,
         }
     }
 }

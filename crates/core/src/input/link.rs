@@ -384,6 +384,10 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                     model.recompute_modules = Default::default();
                 }
             }
+            Err(error) if error.field == Field::Fp8Recipe => {
+                problems.push(set_aside(pairs, Field::Fp8Recipe, error));
+                config.fp8_recipe = Default::default();
+            }
             Err(error) if error.field == Field::Sharding => {
                 problems.push(set_aside(pairs, Field::Sharding, error));
                 config.runtime.sharding = crate::frameworks::runtime::Sharding::DeepSpeed;

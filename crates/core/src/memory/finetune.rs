@@ -508,6 +508,7 @@ mod tests {
             dropout: false,
             capacity: 1.0,
             fp8: false,
+            fp8_scales: 0.0,
             frozen: crate::memory::activations::FrozenInputs::NONE,
         };
         let kept = |a: &Adapters| a.activations(&llama, &setup).get();

@@ -15,7 +15,7 @@ pub mod step;
 mod strategy;
 
 pub use optimizer::Optimizer;
-pub use precision::{GradientPrecision, Precision};
+pub use precision::{Fp8Recipe, GradientPrecision, Precision};
 pub use states::*;
 pub use strategy::Strategy;
 

@@ -663,6 +663,7 @@ mod tests {
                 dropout: true,
                 capacity: 1.0,
                 fp8: false,
+                fp8_scales: 0.0,
                 frozen: crate::memory::activations::FrozenInputs::NONE,
             };
             stage_activations(&gpt3, &setup, &layout, 0, None)
@@ -712,6 +713,7 @@ mod tests {
                 dropout: true,
                 capacity: 1.0,
                 fp8: false,
+                fp8_scales: 0.0,
                 frozen: crate::memory::activations::FrozenInputs::NONE,
             };
             let m = stage_activations(&gpt3, &setup, &layout, 0, None);

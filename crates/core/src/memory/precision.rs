@@ -185,3 +185,82 @@ impl GradientPrecision {
         }
     }
 }
+
+/// How FP8 scales its tensors: Transformer Engine's recipes as Megatron-LM
+/// names them (`--fp8-recipe`, `megatron/core/transformer/transformer_config.py`,
+/// default `delayed`; TE 2.x `common/recipe/__init__.py`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Fp8Recipe {
+    /// `DelayedScaling`: one scale a tensor from the amax history of earlier
+    /// steps; each value one byte (`Float8Tensor`).
+    #[default]
+    Delayed,
+    /// `Float8CurrentScaling`: one scale a tensor from its own amax, taken
+    /// in a pass over the tensor before the cast; each value one byte.
+    Tensorwise,
+    /// `MXFP8BlockScaling` (Blackwell only): a one-byte E8M0 scale for every
+    /// 32 values along the reduction, so each weight keeps a row-wise and a
+    /// column-wise copy on every GPU (`MXFP8Tensor`).
+    Mxfp8,
+    /// `Float8BlockScaling` (DeepSeek-V3's): an fp32 scale for every 1 × 128
+    /// values of an input and every 128 × 128 of a weight
+    /// (`Float8BlockwiseQTensor`), row-wise and column-wise copies.
+    Blockwise,
+}
+
+impl Fp8Recipe {
+    /// Every recipe, in the order the page lists them.
+    pub const ALL: [Fp8Recipe; 4] = [
+        Fp8Recipe::Delayed,
+        Fp8Recipe::Tensorwise,
+        Fp8Recipe::Mxfp8,
+        Fp8Recipe::Blockwise,
+    ];
+
+    /// Megatron-LM's name, the value in the shared link's `fp8_recipe`.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Fp8Recipe::Delayed => "delayed",
+            Fp8Recipe::Tensorwise => "tensorwise",
+            Fp8Recipe::Mxfp8 => "mxfp8",
+            Fp8Recipe::Blockwise => "blockwise",
+        }
+    }
+
+    /// Bytes of scales per FP8 value of a saved activation (a linear's input,
+    /// kept column-wise for the weight gradient): none per tensor, 1/32
+    /// (MXFP8's E8M0 per 32), 4/128 (an fp32 per 1 × 128 block).
+    pub const fn activation_scale_bytes(self) -> f64 {
+        match self {
+            Fp8Recipe::Delayed | Fp8Recipe::Tensorwise => 0.0,
+            Fp8Recipe::Mxfp8 => 1.0 / 32.0,
+            Fp8Recipe::Blockwise => 4.0 / 128.0,
+        }
+    }
+
+    /// Bytes per linear weight of its FP8 copies, cached across a step's
+    /// microbatches: a per-tensor recipe's row-wise byte and, where the
+    /// GPU's FP8 GEMMs read one layout (Hopper, Ada: `transpose`), its
+    /// column-wise byte; a block-scaled recipe's two copies on any GPU, each
+    /// with its scales (MXFP8 1/32 B a value, blockwise an fp32 per 128 × 128).
+    pub const fn weight_copy_bytes(self, transpose: bool) -> f64 {
+        match self {
+            Fp8Recipe::Delayed | Fp8Recipe::Tensorwise => {
+                if transpose {
+                    2.0
+                } else {
+                    1.0
+                }
+            }
+            Fp8Recipe::Mxfp8 => 2.0 * (1.0 + 1.0 / 32.0),
+            Fp8Recipe::Blockwise => 2.0 * (1.0 + 4.0 / (128.0 * 128.0)),
+        }
+    }
+
+    /// Whether the recipe takes each tensor's amax in a pass of its own
+    /// before casting it (current per-tensor scaling): the casts read each
+    /// input twice. Block scales are taken in the cast's own kernel.
+    pub const fn extra_amax_pass(self) -> bool {
+        matches!(self, Fp8Recipe::Tensorwise)
+    }
+}

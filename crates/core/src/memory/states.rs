@@ -100,6 +100,9 @@ pub struct Recipe {
     /// error 7). Off: FP8 caches one byte a linear weight, not two, and FP8
     /// weights are one byte.
     pub fp8_transpose: bool,
+    /// How FP8 scales its tensors (ignored outside FP8).
+    #[serde(default)]
+    pub fp8_recipe: crate::memory::Fp8Recipe,
 }
 
 impl Recipe {
@@ -107,11 +110,20 @@ impl Recipe {
     /// [`Precision::fp8_copy_bytes`] where a transpose is kept, a byte less
     /// where none is (FP8 weights: their transpose's byte saved).
     pub fn fp8_copy_bytes(&self) -> f64 {
-        let transpose = match self.precision {
-            Precision::Fp8 | Precision::Fp8Params if !self.fp8_transpose => 1.0,
+        match self.precision {
+            Precision::Fp8 => self.fp8_weight_copy_bytes(),
+            Precision::Fp8Params if !self.fp8_transpose => -1.0,
             _ => 0.0,
-        };
-        self.precision.fp8_copy_bytes() - transpose
+        }
+    }
+
+    /// Bytes per linear weight of its FP8 copies under this recipe
+    /// ([`crate::memory::Fp8Recipe::weight_copy_bytes`]); 0 but in FP8.
+    pub fn fp8_weight_copy_bytes(&self) -> f64 {
+        match self.precision.is_fp8() {
+            true => self.fp8_recipe.weight_copy_bytes(self.fp8_transpose),
+            false => 0.0,
+        }
     }
 
     /// The lesson's recipe with `precision` and `optimizer`: gradients as the weights.
@@ -122,6 +134,7 @@ impl Recipe {
             optimizer,
             autocast: false,
             fp8_transpose: true,
+            fp8_recipe: crate::memory::Fp8Recipe::Delayed,
         }
     }
 

@@ -122,7 +122,7 @@ pub fn fp8_saved_weights(
         && recipe.precision == crate::memory::Precision::Fp8
         && !fsdp2;
     match saved {
-        true => Bytes::new(linear_params * if recipe.fp8_transpose { 2.0 } else { 1.0 }),
+        true => Bytes::new(linear_params * recipe.fp8_weight_copy_bytes()),
         false => Bytes::ZERO,
     }
 }
@@ -211,6 +211,7 @@ mod tests {
             dropout: false,
             capacity: 1.0,
             fp8: false,
+            fp8_scales: 0.0,
             frozen: crate::memory::activations::FrozenInputs::NONE,
         }
     }

@@ -169,6 +169,22 @@ impl Config {
             {
                 return error(InputErrorKind::NotWith(Field::Sharding));
             }
+            // MXFP8 is Blackwell's (`transformer_config.py`: "'mxfp8' for
+            // Blackwell architecture only"); block scaling needs Hopper's
+            // FP8 GEMMs or newer (TE's `check_fp8_block_scaling_support`).
+            use crate::gpu::Generation;
+            let generation = self.gpu.map(|g| g.generation);
+            let refused = match self.fp8_recipe {
+                crate::memory::Fp8Recipe::Mxfp8 => {
+                    generation.is_some_and(|g| g != Generation::Blackwell)
+                }
+                crate::memory::Fp8Recipe::Blockwise => generation
+                    .is_some_and(|g| !matches!(g, Generation::Hopper | Generation::Blackwell)),
+                _ => false,
+            };
+            if refused {
+                return Err(Field::Fp8Recipe.error(InputErrorKind::NotWith(Field::Gpu)));
+            }
         }
         let zero_group = self.zero_group()?;
         // A run cannot achieve more than its GPU's peak.
@@ -216,6 +232,17 @@ impl Config {
             if modules.has(RecomputeModule::MlaUpProjection) && !model.architecture.mla.is_latent()
             {
                 return Err(Field::RecomputeModules.error(InputErrorKind::NeedsLatentAttention));
+            }
+            // Delayed scaling cannot rebuild what it scaled from history.
+            let output_discarding = modules.has(RecomputeModule::MoeActivation)
+                || modules.has(RecomputeModule::LayerNorm);
+            if self.precision.is_fp8()
+                && self.fp8_recipe == crate::memory::Fp8Recipe::Delayed
+                && output_discarding
+            {
+                return Err(
+                    Field::RecomputeModules.error(InputErrorKind::NotWith(Field::Fp8Recipe))
+                );
             }
             if model.framework == Framework::Hf && modules != RecomputeModules::CORE_ATTENTION {
                 return Err(
@@ -437,6 +464,7 @@ impl Config {
                 Precision::Fp8 | Precision::Fp8Params => Some(self.fp8_tflops(tflops) * 1e12),
                 _ => None,
             },
+            fp8_amax_pass: self.precision.is_fp8() && self.fp8_recipe.extra_amax_pass(),
         })
     }
 
@@ -613,6 +641,7 @@ impl Config {
             fp8_transpose: !self
                 .gpu
                 .is_some_and(|g| g.generation == crate::gpu::Generation::Blackwell),
+            fp8_recipe: self.fp8_recipe,
         }
     }
 

@@ -93,6 +93,9 @@ pub struct LayerShape {
     pub ep: f64,
     /// Whether the linears run in FP8.
     pub fp8: bool,
+    /// Whether FP8 reads each input once more for its amax (per-tensor
+    /// current scaling): the casts' traffic 5 bytes a value, not 3.
+    pub amax_pass: bool,
     /// Bytes of an activation value.
     pub activation_bytes: f64,
 }
@@ -207,8 +210,11 @@ pub fn layer_rates(
     };
     let e = shape.activation_bytes;
     let forward = 10.0 * h / tp + 2.0 * (q + kv) / tp + streamed_mlp;
+    // Each cast reads a 16-bit value and writes its byte; current scaling
+    // reads it once more for the amax first.
+    let cast_bytes = if shape.amax_pass { 5.0 } else { 3.0 };
     let casts = match shape.fp8 {
-        true => 2.0 * 3.0 * (2.0 * h + q + f) / tp,
+        true => 2.0 * cast_bytes * (2.0 * h + q + f) / tp,
         false => 0.0,
     };
     Rates {
@@ -249,6 +255,7 @@ mod tests {
             tp,
             ep: 1.0,
             fp8: false,
+            amax_pass: false,
             activation_bytes: 2.0,
         };
         let one = layer_rates(&llama, &h100, &shape(8192.0, 1.0), 128_256, 2.0);

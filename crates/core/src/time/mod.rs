@@ -263,6 +263,10 @@ pub struct Machine {
     /// forward, data and weight gradients); the attention's core and the
     /// logits stay at [`Self::peak_flops`]. `None` otherwise.
     pub fp8_peak_flops: Option<f64>,
+    /// Whether FP8 takes each tensor's amax in a pass of its own before the
+    /// cast (per-tensor current scaling,
+    /// [`crate::memory::Fp8Recipe::extra_amax_pass`]).
+    pub fp8_amax_pass: bool,
 }
 
 /// The kernels' efficiency: one typed share of the peak for every kernel,
@@ -593,6 +597,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         tp: f64::from(l.tp),
         ep: f64::from(work.ep.max(1)),
         fp8: fp8_over_16bit.is_some(),
+        amax_pass: machine.fp8_amax_pass,
         activation_bytes: work.activation_bytes,
     };
     let (rates, streaming) = match machine.efficiency {
@@ -956,6 +961,7 @@ mod tests {
         gpus_per_node: 8,
         achieved_flops: None,
         fp8_peak_flops: None,
+        fp8_amax_pass: false,
     };
 
     /// Eight H100s a node at 40 % of the BF16 peak, NVLink 450 GB/s and a
@@ -969,6 +975,7 @@ mod tests {
         gpus_per_node: 8,
         achieved_flops: None,
         fp8_peak_flops: None,
+        fp8_amax_pass: false,
     };
 
     /// Narayanan et al. 2021, §5.1: with the throughput set to the achieved
@@ -1580,6 +1587,7 @@ mod tests {
             dropout: false,
             capacity: 1.0,
             fp8: false,
+            fp8_scales: 0.0,
             frozen: FrozenInputs::NONE,
         };
         let llama = model_preset("llama3-8b").unwrap().architecture;

@@ -287,6 +287,12 @@ texts! {
     recompute_modules: [&'static str; 7] =
         ["core attention (core_attn)", "experts' activation (moe_act)", "norms (layernorm)", "MLA up-projections (mla_up_proj)", "dense MLP (mlp)", "whole MoE layer (moe)", "shared experts (shared_experts)"],
         ["核心注意力（core_attn）", "专家激活函数（moe_act）", "归一化层（layernorm）", "MLA 上投影（mla_up_proj）", "稠密 MLP（mlp）", "整个 MoE 层（moe）", "共享专家（shared_experts）"];
+    label_fp8_recipe: &'static str = "FP8 scaling recipe", "FP8 缩放方案";
+    hint_fp8_recipe: &'static str = "Megatron-LM's --fp8-recipe: delayed and tensorwise scale each tensor; mxfp8 (Blackwell) and blockwise keep scales per block and two copies of each weight.",
+        "即 Megatron-LM 的 --fp8-recipe：delayed 与 tensorwise 每个张量一个缩放因子；mxfp8（Blackwell）与 blockwise 按块保存缩放因子，每个权重存两份。";
+    fp8_recipe: [&'static str; 4] =
+        ["delayed (per tensor, amax history)", "tensorwise (per tensor, current)", "mxfp8 (blocks of 32, Blackwell)", "blockwise (1×128 and 128×128 blocks)"],
+        ["delayed（每张量，历史 amax）", "tensorwise（每张量，当前 amax）", "mxfp8（每 32 个一块，Blackwell）", "blockwise（1×128 与 128×128 块）"];
     label_mtp: &'static str = "Multi-token prediction layers", "多 token 预测（MTP）层数";
     hint_mtp: &'static str = "Megatron-LM's --mtp-num-layers: each a layer like the last, with its own logits, on the last pipeline stage. DeepSeek-V3 trained 1.",
         "即 Megatron-LM 的 --mtp-num-layers：每层与最后一层相同，另算一份 logits，位于最后一个流水线段。DeepSeek-V3 训练时用 1 层。";

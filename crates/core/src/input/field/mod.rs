@@ -557,6 +557,21 @@ fields! {
         write: |c, f, t| set(&mut c.controls, parse_flag(f, t)),
         ..BASE
     },
+    /// How FP8 scales its tensors (Megatron-LM's `--fp8-recipe`): written
+    /// where not `delayed`, its default.
+    Fp8Recipe in Recipe(15) => Declaration {
+        needs: Some(|t| matches!(t(Field::Precision).as_str(), "fp8" | "fp8-params")),
+        key: "fp8_recipe",
+        value: Value::Choice(&["delayed", "tensorwise", "mxfp8", "blockwise"]),
+        read: |c| c.fp8_recipe.key().to_string(),
+        write: |c, f, t| {
+            set(
+                &mut c.fp8_recipe,
+                pick(f, &crate::memory::Fp8Recipe::ALL, crate::memory::Fp8Recipe::key, t),
+            )
+        },
+        ..BASE
+    },
     /// Whether the mixed precision runs under autocast (fp32 weights).
     Amp in Recipe(20) => Declaration {
         key: "amp",
@@ -1456,7 +1471,10 @@ mod declaration_tests {
             let key = field.key();
             assert!(keys.insert(key), "{key} declared twice");
             assert!(
-                !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+                key.starts_with(|c: char| c.is_ascii_lowercase())
+                    && key
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
                 "{field:?}: key {key:?}"
             );
             match field.declaration().value {

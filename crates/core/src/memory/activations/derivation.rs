@@ -35,17 +35,32 @@ pub(super) fn general_derivation(
     let moe = arch.moe;
     // FP8: the linears' inputs in one byte (`o` the output projection's).
     let o = output_width(arch) as u64;
+    // A block-scaled recipe's scales: each FP8 value `1 + c` bytes.
+    let (less, more) = match setup.fp8_scales > 0.0 {
+        false => (String::new(), String::new()),
+        true => {
+            let c = crate::decimal::shortest_decimal(setup.fp8_scales);
+            (format!("({e_text} − 1 − {c}) × "), format!("(1 + {c}) × "))
+        }
+    };
+    let (less_symbol, more_symbol) = match setup.fp8_scales > 0.0 {
+        false => ("", ""),
+        true => ("(e − 1 − c)·", "(1 + c)·"),
+    };
     let (fp8_dense, fp8_sparse) = match setup.fp8 {
         false => Default::default(),
         true => (
             (
-                " − s·b·(2h + f) + s·b·o".to_string(),
-                format!(" − {s} × {b} × (2 × {h} + {}) + {s} × {b} × {o}", arch.ffn),
+                format!(" − {less_symbol}s·b·(2h + f) + {more_symbol}s·b·o"),
+                format!(
+                    " − {less}{s} × {b} × (2 × {h} + {}) + {more}{s} × {b} × {o}",
+                    arch.ffn
+                ),
             ),
             (
-                " − s·b·(h + t·c·(h + f_e) + n·f_s) + s·b·o".to_string(),
+                format!(" − {less_symbol}s·b·(h + t·c·(h + f_e) + n·f_s) + {more_symbol}s·b·o"),
                 format!(
-                    " − {s} × {b} × ({h} + {} × {} × ({h} + {}) + {} × {}) + {s} × {b} × {o}",
+                    " − {less}{s} × {b} × ({h} + {} × {} × ({h} + {}) + {} × {}) + {more}{s} × {b} × {o}",
                     moe.top_k,
                     number(setup.capacity),
                     moe.expert_ffn,
@@ -318,6 +333,7 @@ fn recomputed_terms(
 ///     dropout: false,
 ///     capacity: 1.0,
 ///     fp8: false,
+///     fp8_scales: 0.0,
 ///     frozen: FrozenInputs::NONE,
 /// };
 /// assert_eq!(
@@ -349,6 +365,7 @@ pub fn activation_derivation(
         ..*setup
     };
     if !is_plain(architecture)
+        || setup.fp8_scales > 0.0
         || setup.frozen != FrozenInputs::NONE
         || rebuilt_bytes(architecture, &beyond_core_attention, false, false) > 0.0
     {

@@ -302,6 +302,11 @@ pub struct ActivationSetup {
     /// ([`LayerValues`]' linear inputs).
     #[serde(default)]
     pub fp8: bool,
+    /// Bytes of scales per saved FP8 value: 0 under per-tensor recipes, 1/32
+    /// with MXFP8, 4/128 with blockwise scaling
+    /// ([`crate::memory::Fp8Recipe::activation_scale_bytes`]).
+    #[serde(default)]
+    pub fp8_scales: f64,
     /// Which linears are frozen and keep no input for a weight gradient
     /// (LoRA and QLoRA's base: [`FrozenInputs`]); none in full training.
     #[serde(default)]
@@ -469,7 +474,10 @@ pub fn layer_values(
             output_width(arch),
         ),
     };
-    let one_byte = if setup.fp8 { e - 1.0 } else { 0.0 };
+    // A saved FP8 value costs its byte and its share of the scales.
+    let fp8_value = 1.0 + setup.fp8_scales;
+    let fp8_copies = fp8_copies * fp8_value;
+    let one_byte = if setup.fp8 { e - fp8_value } else { 0.0 };
     // A frozen base's linears keep no input of their own (issue 48, error 6).
     let frozen = setup.frozen;
     let no_qkv = if frozen.qkv && !linear { h } else { 0.0 };
@@ -497,7 +505,7 @@ pub fn layer_values(
     // linear's input in one byte under FP8, none for a frozen weight's.
     let kept = |frozen: bool| match (frozen, setup.fp8) {
         (true, _) => 0.0,
-        (false, true) => 1.0,
+        (false, true) => fp8_value,
         (false, false) => e,
     };
     let m = f64::from(mlp_multiplier(arch.mlp));

@@ -16,6 +16,7 @@ fn paper_setup(recompute: Recompute, flash_attention: bool) -> ActivationSetup {
         dropout: true,
         capacity: 1.0,
         fp8: false,
+        fp8_scales: 0.0,
         frozen: FrozenInputs::NONE,
     }
 }
@@ -59,6 +60,7 @@ fn fp8_keeps_the_linears_inputs_in_one_byte() {
         let setup = ActivationSetup {
             dropout: false,
             fp8,
+            fp8_scales: 0.0,
             ..paper_setup(Recompute::None, true)
         };
         activation_memory(&arch, &setup).per_layer.get()
@@ -224,6 +226,7 @@ fn swiglu_and_grouped_query_attention_generalise_the_34() {
         dropout: false,
         capacity: 1.0,
         fp8: false,
+        fp8_scales: 0.0,
         frozen: FrozenInputs::NONE,
     };
     let memory = activation_memory(&llama3, &setup);
@@ -327,6 +330,7 @@ fn generalised_derivations_add_up_for_experts_and_latent_attention() {
                     dropout,
                     capacity,
                     fp8,
+                    fp8_scales: 0.0,
                     frozen: FrozenInputs::NONE,
                 };
                 let text = activation_derivation(&arch, &setup, MemoryUnit::Gb);
@@ -351,6 +355,7 @@ fn generalised_derivations_add_up_for_experts_and_latent_attention() {
         dropout: false,
         capacity,
         fp8: false,
+        fp8_scales: 0.0,
         frozen: FrozenInputs::NONE,
     };
     let one = activation_memory(&mixtral, &setup(1.0)).per_layer.get();
@@ -400,6 +405,7 @@ fn derivations_add_up_to_the_figures_they_explain() {
     for recompute in Recompute::ALL {
         let setup = ActivationSetup {
             fp8: true,
+            fp8_scales: 0.0,
             dropout: false,
             ..paper_setup(recompute, true)
         };
@@ -515,6 +521,7 @@ fn linear_attention_layers_keep_their_own_values_and_no_scores() {
         dropout: false,
         capacity: 1.0,
         fp8: false,
+        fp8_scales: 0.0,
         frozen: FrozenInputs::NONE,
     };
     let total = |arch: &Architecture, flash| activation_memory(arch, &setup(flash)).total.get();
@@ -602,6 +609,7 @@ fn selective_modules_rebuild_their_own_values() {
             seq_len: 1,
             dropout: false,
             fp8,
+            fp8_scales: 0.0,
             modules: RecomputeModules::from_key(modules).unwrap(),
             ..paper_setup(Recompute::Selective, true)
         };
