@@ -220,6 +220,8 @@ pub struct StepJson {
 #[allow(missing_docs)]
 pub struct LayoutJson {
     pub cp: u32,
+    /// How context parallelism exchanges the sequence: `p2p` (ring) or `a2a` (Ulysses).
+    pub cp_comm: &'static str,
     pub dp: u32,
     pub microbatches: Option<u32>,
     pub most_loaded_rank: Option<u32>,
@@ -442,6 +444,8 @@ pub struct PlanJson {
 #[allow(missing_docs)]
 pub struct PlanLayoutJson {
     pub cp: u32,
+    /// `p2p` (ring) or `a2a` (Ulysses).
+    pub cp_comm: &'static str,
     pub dp: u32,
     pub ep: u32,
     pub microbatches: u32,
@@ -634,6 +638,7 @@ impl LayoutJson {
         let l = layout.layout;
         LayoutJson {
             cp: l.cp,
+            cp_comm: l.cp_comm.key(),
             dp: layout.data_parallel,
             microbatches: layout.microbatches,
             most_loaded_rank,
@@ -666,6 +671,7 @@ impl PlanJson {
             fits: p.fits,
             layout: PlanLayoutJson {
                 cp: p.layout.cp,
+                cp_comm: p.layout.cp_comm.key(),
                 dp: p.dp,
                 ep: p.ep,
                 microbatches: p.microbatches,

@@ -26,7 +26,7 @@ use crate::config::Config;
 use crate::frameworks::deepspeed::Offload;
 use crate::memory::activations::stage_activations;
 use crate::memory::activations::{ActivationSetup, Checkpointing, Recompute, RecomputeMethod};
-use crate::memory::parallel::{stage_params, Layout};
+use crate::memory::parallel::{stage_params, CpComm, Layout};
 use crate::memory::step::{megatron_step_transients, StepMemory};
 use crate::memory::Strategy;
 use crate::memory::TrainingSetup;
@@ -204,18 +204,25 @@ fn layouts(
                         if vpp > 1 && pp == 1 {
                             continue;
                         }
-                        let layout = Layout {
-                            tp,
-                            pp,
-                            vpp,
-                            cp,
-                            sp,
-                            first_layers,
-                            last_layers,
-                        };
-                        if layout.validate(arch, seq).is_ok() {
-                            if let Ok(dp) = layout.data_parallel(world) {
-                                all.push((layout, dp));
+                        // Context parallelism as a ring or as Ulysses' all-to-alls.
+                        for cp_comm in CpComm::ALL {
+                            if cp == 1 && cp_comm != CpComm::Ring {
+                                continue;
+                            }
+                            let layout = Layout {
+                                tp,
+                                pp,
+                                vpp,
+                                cp,
+                                sp,
+                                first_layers,
+                                last_layers,
+                                cp_comm,
+                            };
+                            if layout.validate(arch, seq).is_ok() {
+                                if let Ok(dp) = layout.data_parallel(world) {
+                                    all.push((layout, dp));
+                                }
                             }
                         }
                     }

@@ -36,7 +36,10 @@ pub fn layout_words(
     }
     words.push(pp);
     if l.cp > 1 {
-        words.push(format!("CP {}", l.cp));
+        words.push(match l.cp_comm {
+            vram_core::memory::parallel::CpComm::Ring => format!("CP {}", l.cp),
+            vram_core::memory::parallel::CpComm::AllToAll => format!("CP {} a2a", l.cp),
+        });
     }
     if ep > 1 {
         words.push(format!("EP {ep}"));

@@ -40,6 +40,39 @@ pub struct Layout {
     /// (`--decoder-last-pipeline-num-layers`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_layers: Option<u32>,
+    /// How context parallelism exchanges the sequence: a ring of keys and
+    /// values, or all-to-alls of the heads (DeepSpeed-Ulysses).
+    #[serde(default)]
+    pub cp_comm: CpComm,
+}
+
+/// How context parallelism's ranks see the whole sequence (Megatron-LM's
+/// `--cp-comm-type`, Transformer Engine's `attention/dot_product_attention/
+/// context_parallel.py`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum CpComm {
+    /// `p2p`: ring attention, each rank's keys and values passed around the
+    /// ring, each hop behind the attention on the chunk before.
+    #[default]
+    Ring,
+    /// `a2a`: Ulysses (DeepSpeed-Ulysses, verl's `ulysses_sequence_parallel_size`):
+    /// an all-to-all before the attention trades the sequence split for a
+    /// head split (q, k, v), another after it trades back (the output);
+    /// the heads on each TP rank must divide among the CP ranks.
+    AllToAll,
+}
+
+impl CpComm {
+    /// Every way, in the order the page lists them.
+    pub const ALL: [CpComm; 2] = [CpComm::Ring, CpComm::AllToAll];
+
+    /// Megatron-LM's name, the value in the shared link's `cp_comm`.
+    pub const fn key(self) -> &'static str {
+        match self {
+            CpComm::Ring => "p2p",
+            CpComm::AllToAll => "a2a",
+        }
+    }
 }
 
 impl Default for Layout {
@@ -58,7 +91,17 @@ impl Layout {
         sp: false,
         first_layers: None,
         last_layers: None,
+        cp_comm: CpComm::Ring,
     };
+
+    /// Whether every size is its default: [`Layout::SINGLE`], however
+    /// context parallelism would exchange (`cp_comm` means nothing at CP 1).
+    pub fn is_default(&self) -> bool {
+        Layout {
+            cp_comm: CpComm::Ring,
+            ..*self
+        } == Layout::SINGLE
+    }
 
     /// Whether the layout splits the model at all.
     pub const fn is_single(&self) -> bool {
@@ -163,6 +206,20 @@ impl Layout {
                 Splits::Sequence(seq_len),
                 self.cp,
             ));
+        }
+        // Ulysses splits each TP rank's heads, queries' and keys', over CP.
+        if self.cp > 1 && self.cp_comm == CpComm::AllToAll {
+            let (heads, kv_heads) = (arch.heads / self.tp, arch.kv_heads / self.tp);
+            if heads % self.cp != 0 {
+                return Err(not_dividing(LayoutSize::Cp, Splits::Heads(heads), self.cp));
+            }
+            if !arch.mla.is_latent() && kv_heads % self.cp != 0 {
+                return Err(not_dividing(
+                    LayoutSize::Cp,
+                    Splits::KvHeads(kv_heads),
+                    self.cp,
+                ));
+            }
         }
         if self.sp && self.tp == 1 {
             return Err(LayoutSize::Sp.refused(LayoutProblem::NeedsTensorParallel));

@@ -10,7 +10,6 @@ use crate::input::{Field, InputError};
 use crate::memory::accumulation::accumulation_steps;
 use crate::memory::activations::{Recompute, RecomputeMethod, RecomputeModule, RecomputeModules};
 use crate::memory::finetune::Adapters;
-use crate::memory::parallel::Layout;
 use crate::memory::{MemoryBudget, TrainingSetup};
 use crate::memory::{Precision, Recipe};
 use crate::model::architecture::Architecture;
@@ -401,7 +400,7 @@ impl Config {
     pub fn zero_group(&self) -> Result<u32, InputError> {
         let world = self.data_parallel_gpus()?;
         let layout = self.runtime.layout;
-        if layout == Layout::SINGLE {
+        if layout.is_default() {
             return Ok(world);
         }
         // The first layout key that is not its default names the problem.

@@ -150,7 +150,7 @@ impl Report {
         let working = Bytes::new(adapters.map_or(0, |a| a.working_bytes) as f64);
         let usable = self.budget.usable();
         let whole = self.setup;
-        let split = layout != Layout::SINGLE && model.is_some();
+        let split = !layout.is_default() && model.is_some();
         let model_parallel = layout.model_parallel() as f64;
         let ep = model.map_or(1, |m| m.ep);
         // Expert parallelism divides the routed experts (on this GPU) over EP.

@@ -957,3 +957,39 @@ fn fp8_recipes_as_transformer_engine_keeps_them() {
     let slower = t.step_seconds / d.step_seconds;
     assert!((1.005..1.06).contains(&slower), "{slower}");
 }
+
+/// Issue 48: Ulysses (`cp_comm=a2a`, Megatron-LM's `--cp-comm-type a2a`,
+/// DeepSpeed-Ulysses) keeps what ring attention keeps and moves q, k, v
+/// and the output by all-to-alls, forward and backward, exposed: Llama 3 8B
+/// at 32k on CP 8 in one H100 node sends 4,096 × (4,096 + 2 × 1,024 +
+/// 4,096) values × 2 bytes × 7/8 a pass, 2 passes a layer. Each TP rank's
+/// heads must divide among the CP ranks: Llama 3 70B's one key/value head
+/// per rank at TP 8 cannot.
+#[wasm_bindgen_test(unsupported = test)]
+fn ulysses_moves_heads_by_all_to_alls() {
+    let base = "v=2&model=llama3-8b&gpu=h100-80gb&gpus=8&seq=32768&cp=8&global_batch=1";
+    let decode = |q: &str| {
+        let decoded = crate::input::link::decode(q);
+        assert!(decoded.problems.is_empty(), "{q}: {:?}", decoded.problems);
+        decoded.config
+    };
+    let (ring, ulysses) = (decode(base), decode(&format!("{base}&cp_comm=a2a")));
+    assert!(crate::input::link::encode(&ulysses).contains("cp_comm=a2a"));
+    assert!(!crate::input::link::encode(&ring).contains("cp_comm"));
+    let (r, u) = (ring.report().unwrap(), ulysses.report().unwrap());
+    assert_eq!(r.activations, u.activations);
+    let time = u.strategy(Strategy::Ddp).time.unwrap();
+    let machine = ulysses.machine().unwrap();
+    let pass = 4096.0 * (4096.0 + 2.0 * 1024.0 + 4096.0) * 2.0 * 7.0 / 8.0;
+    let expected = pass * 2.0 * 32.0 / machine.nvlink_bytes_per_s;
+    assert!(
+        (time.context_parallel_seconds / expected - 1.0).abs() < 1e-9,
+        "{} {expected}",
+        time.context_parallel_seconds
+    );
+    let refused = crate::input::link::decode(
+        "model=llama3-70b&gpu=h100-80gb&gpus=64&seq=16384&tp=8&cp=2&cp_comm=a2a",
+    );
+    assert_eq!(refused.problems.len(), 1, "{:?}", refused.problems);
+    assert_eq!(refused.problems[0].key, "cp");
+}

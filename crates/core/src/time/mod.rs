@@ -735,7 +735,23 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // V and their gradients (twice the forward's), and a recomputed forward
     // sends again. Per layer and microbatch the exposed time is what the
     // exchange takes beyond the layer's own attention.
-    let context = if l.cp > 1 {
+    let context = if l.cp > 1 && l.cp_comm == crate::memory::parallel::CpComm::AllToAll {
+        // Ulysses (`cp_comm_type` a2a; DeepSpeed-Ulysses): before each
+        // full-attention layer's attention an all-to-all of q, k and v trades
+        // the sequence split for a head split, after it one of the output
+        // trades back; backward the same for their gradients, and again in
+        // a recomputed forward. Each GPU sends (CP − 1)/CP of its part,
+        // exposed (nothing runs beside it).
+        let cp = f64::from(l.cp);
+        let (q, kv) = (
+            work.arch.q_width() as f64 / tp,
+            work.arch.kv_width() as f64 / tp,
+        );
+        let per_pass = tokens_local * (q + 2.0 * kv + q) * work.activation_bytes * (cp - 1.0) / cp;
+        let full_here = layers_here * f64::from(work.arch.layers - work.arch.linear_layer_count())
+            / f64::from(layers.max(1));
+        per_pass * (2.0 + rerun.attention) * full_here * m / link(u64::from(l.tp) * u64::from(l.cp))
+    } else if l.cp > 1 {
         let cp = f64::from(l.cp);
         let kv = work.arch.kv_width() as f64 / tp;
         let chunk = 2.0 * tokens_local * kv * work.activation_bytes;

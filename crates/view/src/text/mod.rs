@@ -293,6 +293,10 @@ texts! {
     fp8_recipe: [&'static str; 4] =
         ["delayed (per tensor, amax history)", "tensorwise (per tensor, current)", "mxfp8 (blocks of 32, Blackwell)", "blockwise (1×128 and 128×128 blocks)"],
         ["delayed（每张量，历史 amax）", "tensorwise（每张量，当前 amax）", "mxfp8（每 32 个一块，Blackwell）", "blockwise（1×128 与 128×128 块）"];
+    label_cp_comm: &'static str = "Context-parallel exchange", "上下文并行的通信方式";
+    hint_cp_comm: &'static str = "Megatron-LM's --cp-comm-type: a ring passes keys and values around; Ulysses (DeepSpeed, verl) trades the sequence split for a head split by all-to-alls.",
+        "即 Megatron-LM 的 --cp-comm-type：环形（ring）依次传递 K/V；Ulysses（DeepSpeed、verl）用 all-to-all 把按序列切分换成按头切分。";
+    cp_comm: [&'static str; 2] = ["ring (p2p)", "Ulysses all-to-all (a2a)"], ["环形（p2p）", "Ulysses all-to-all（a2a）"];
     label_mtp: &'static str = "Multi-token prediction layers", "多 token 预测（MTP）层数";
     hint_mtp: &'static str = "Megatron-LM's --mtp-num-layers: each a layer like the last, with its own logits, on the last pipeline stage. DeepSeek-V3 trained 1.",
         "即 Megatron-LM 的 --mtp-num-layers：每层与最后一层相同，另算一份 logits，位于最后一个流水线段。DeepSeek-V3 训练时用 1 层。";

@@ -70,7 +70,8 @@ impl Field {
             Field::Tp => "divides the GPUs, the heads and the key/value heads",
             Field::Pp => "divides the GPUs and, without pp_first or pp_last, the layers",
             Field::Vpp => "with PP 2 or more; PP × VPP divides the layers",
-            Field::Cp => "divides the GPUs; 2 × CP divides the sequence",
+            Field::Cp => "divides the GPUs; 2 × CP divides the sequence; with cp_comm=a2a divides each TP rank's heads and key/value heads",
+            Field::CpComm => "with CP 2 or more",
             Field::PpFirst | Field::PpLast => {
                 "with PP 2 or more; leaves the stages between a whole number of layers each"
             }

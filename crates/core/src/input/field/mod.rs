@@ -841,6 +841,21 @@ fields! {
         write: |c, f, t| set(&mut c.runtime.layout.cp, f.parse_count(t)),
         ..BASE
     },
+    /// How context parallelism exchanges the sequence (Megatron-LM's
+    /// `--cp-comm-type`): `p2p`, ring attention, or `a2a`, Ulysses'
+    /// all-to-alls of the heads (DeepSpeed-Ulysses, verl).
+    CpComm in Parallel(85) => Declaration {
+        needs: Some(|t| beyond(t, Field::Cp, "1")),
+        key: "cp_comm",
+        value: Value::Choice(&["p2p", "a2a"]),
+        scope: Scope::WithModel,
+        read: |c| c.runtime.layout.cp_comm.key().to_string(),
+        write: |c, f, t| {
+            use crate::memory::parallel::CpComm;
+            set(&mut c.runtime.layout.cp_comm, pick(f, &CpComm::ALL, CpComm::key, t))
+        },
+        ..BASE
+    },
     /// Sequence parallelism (with tensor parallelism).
     Sp in Parallel(90) => Declaration {
         needs: Some(|t| beyond(t, Field::Tp, "1")),
