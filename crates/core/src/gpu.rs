@@ -55,6 +55,9 @@ pub enum Generation {
     Blackwell,
     /// AMD CDNA 3 and 4 (MI300X, MI355X).
     Cdna,
+    /// Huawei Ascend 910B and 910C (Da Vinci cores): no FP8; kernel shares
+    /// assumed, not measured.
+    Ascend,
 }
 
 impl GpuPreset {
@@ -272,6 +275,36 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         generation: Generation::Ada,
         pcie_gb_per_s: 32.0,
     },
+    // Huawei's Ascend NPUs (issue 48), their memory as `npu-smi info` prints
+    // it on running machines: 65,536 MB (MiB) a 910B3, and a 910C's two dies
+    // each a device of its own with 65,536 (vllm-ascend's issues #1903,
+    // #2534, #2082). Their peaks and links as commonly cited, not from a
+    // datasheet Huawei publishes in full: the memory holds exactly, the time
+    // is an estimate (docs/formulas.md).
+    GpuPreset {
+        id: "ascend-910b3",
+        name: "Ascend 910B3",
+        memory_mib: 65_536,
+        tflops_16bit: 313.0,
+        tflops_fp8: 0.0,
+        nvlink_gb_per_s: 196.0,
+        network_gb_per_s: 25.0,
+        hbm_gb_per_s: 1600.0,
+        generation: Generation::Ascend,
+        pcie_gb_per_s: 32.0,
+    },
+    GpuPreset {
+        id: "ascend-910c",
+        name: "Ascend 910C (one die)",
+        memory_mib: 65_536,
+        tflops_16bit: 376.0,
+        tflops_fp8: 0.0,
+        nvlink_gb_per_s: 196.0,
+        network_gb_per_s: 50.0,
+        hbm_gb_per_s: 1600.0,
+        generation: Generation::Ascend,
+        pcie_gb_per_s: 32.0,
+    },
     GpuPreset {
         id: "v100-32gb",
         name: "V100 32GB",
@@ -339,6 +372,18 @@ mod tests {
             gpu_preset("l20").unwrap().memory(),
             gpu_preset("l40s").unwrap().memory()
         );
+    }
+
+    /// Ascend (issue 48): `npu-smi` prints 65,536 MB for a 910B3 and for
+    /// each of a 910C's two dies, 64 GiB, 68.72 GB; neither has FP8.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn ascend_npus_as_npu_smi_reports_them() {
+        for id in ["ascend-910b3", "ascend-910c"] {
+            let npu = gpu_preset(id).unwrap();
+            assert_eq!(npu.memory().gib(), 64.0, "{id}");
+            assert_eq!(npu.memory_gb_shown(), 68.72, "{id}");
+            assert_eq!(npu.tflops_fp8, 0.0, "{id}");
+        }
     }
 
     #[wasm_bindgen_test(unsupported = test)]

@@ -48,6 +48,8 @@ impl Kernels {
             Generation::Hopper => (0.64, 0.54, 0.50),
             Generation::Blackwell => (0.66, 0.55, 0.50),
             Generation::Cdna => (0.55, 0.45, 0.40),
+            // Assumed as AMD's: no published kernel measurements found.
+            Generation::Ascend => (0.55, 0.0, 0.40),
         };
         Kernels {
             gemm,
