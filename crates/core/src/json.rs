@@ -222,6 +222,8 @@ pub struct LayoutJson {
     pub cp: u32,
     /// How context parallelism exchanges the sequence: `p2p` (ring) or `a2a` (Ulysses).
     pub cp_comm: &'static str,
+    /// The routed experts' tensor parallelism: `tp` or `1`.
+    pub etp: &'static str,
     pub dp: u32,
     pub microbatches: Option<u32>,
     pub most_loaded_rank: Option<u32>,
@@ -446,6 +448,8 @@ pub struct PlanLayoutJson {
     pub cp: u32,
     /// `p2p` (ring) or `a2a` (Ulysses).
     pub cp_comm: &'static str,
+    /// `tp` or `1`.
+    pub etp: &'static str,
     pub dp: u32,
     pub ep: u32,
     pub microbatches: u32,
@@ -639,6 +643,7 @@ impl LayoutJson {
         LayoutJson {
             cp: l.cp,
             cp_comm: l.cp_comm.key(),
+            etp: l.expert_tp.key(),
             dp: layout.data_parallel,
             microbatches: layout.microbatches,
             most_loaded_rank,
@@ -672,6 +677,7 @@ impl PlanJson {
             layout: PlanLayoutJson {
                 cp: p.layout.cp,
                 cp_comm: p.layout.cp_comm.key(),
+                etp: p.layout.expert_tp.key(),
                 dp: p.dp,
                 ep: p.ep,
                 microbatches: p.microbatches,

@@ -26,7 +26,7 @@ use crate::config::Config;
 use crate::frameworks::deepspeed::Offload;
 use crate::memory::activations::stage_activations;
 use crate::memory::activations::{ActivationSetup, Checkpointing, Recompute, RecomputeMethod};
-use crate::memory::parallel::{stage_params, CpComm, Layout};
+use crate::memory::parallel::{stage_params, CpComm, ExpertTp, Layout};
 use crate::memory::step::{megatron_step_transients, StepMemory};
 use crate::memory::Strategy;
 use crate::memory::TrainingSetup;
@@ -204,24 +204,31 @@ fn layouts(
                         if vpp > 1 && pp == 1 {
                             continue;
                         }
-                        // Context parallelism as a ring or as Ulysses' all-to-alls.
+                        // Context parallelism as a ring or as Ulysses' all-to-alls;
+                        // a mixture's experts split as the layers or whole (ETP = 1).
                         for cp_comm in CpComm::ALL {
                             if cp == 1 && cp_comm != CpComm::Ring {
                                 continue;
                             }
-                            let layout = Layout {
-                                tp,
-                                pp,
-                                vpp,
-                                cp,
-                                sp,
-                                first_layers,
-                                last_layers,
-                                cp_comm,
-                            };
-                            if layout.validate(arch, seq).is_ok() {
-                                if let Ok(dp) = layout.data_parallel(world) {
-                                    all.push((layout, dp));
+                            for expert_tp in ExpertTp::ALL {
+                                if expert_tp == ExpertTp::One && (tp == 1 || !arch.moe.is_moe()) {
+                                    continue;
+                                }
+                                let layout = Layout {
+                                    tp,
+                                    pp,
+                                    vpp,
+                                    cp,
+                                    sp,
+                                    first_layers,
+                                    last_layers,
+                                    cp_comm,
+                                    expert_tp,
+                                };
+                                if layout.validate(arch, seq).is_ok() {
+                                    if let Ok(dp) = layout.data_parallel(world) {
+                                        all.push((layout, dp));
+                                    }
                                 }
                             }
                         }
@@ -515,10 +522,12 @@ impl Search<'_> {
             .iter()
             .map(|&r| stage_params(&arch, &layout, r))
             .collect();
+        // EP spans DP × CP, or with ETP = 1 the TP ranks too.
+        let span = group * layout.expert_fold();
         let eps: Vec<u32> = match arch.moe.experts {
             0 => vec![1],
             experts => divisors(experts, experts)
-                .filter(|e| group % e == 0)
+                .filter(|e| span % e == 0)
                 .collect(),
         };
         for &ep in &eps {
@@ -648,6 +657,7 @@ impl Search<'_> {
                                     largest,
                                     stage.routed_experts as f64,
                                     ep,
+                                    layout.expert_fold(),
                                 ),
                             };
                             // Under DeepSpeed's ZeRO-3 in FP8 TE's saved FP8
@@ -855,7 +865,7 @@ mod tests {
         assert!(ranking.is_complete() && ranking.evaluations < SEARCH_BUDGET / 2);
         assert!((KEPT_PLANS..=KEPT_PLANS + 1).contains(&ranking.plans.len()));
         assert!(ranking.found > KEPT_PLANS);
-        let small = rank(&decode("model=mixtral-8x7b&gpus=8&nodes=2&shard_group=8").config);
+        let small = rank(&decode("model=mixtral-8x7b&gpus=8&shard_group=8").config);
         assert!(small.is_complete() && small.found == small.plans.len());
     }
 

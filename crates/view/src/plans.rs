@@ -42,7 +42,10 @@ pub fn layout_words(
         });
     }
     if ep > 1 {
-        words.push(format!("EP {ep}"));
+        words.push(match l.expert_tp {
+            vram_core::memory::parallel::ExpertTp::AsTp => format!("EP {ep}"),
+            vram_core::memory::parallel::ExpertTp::One => format!("EP {ep} (ETP 1)"),
+        });
     }
     words.push(format!("DP {dp}"));
     words.join(" · ")

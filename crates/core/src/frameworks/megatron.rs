@@ -181,7 +181,7 @@ pub fn args_of(
         pipeline_model_parallel_size: layout.pp,
         virtual_pipeline_model_parallel_size: (layout.vpp > 1).then_some(layout.vpp),
         expert_model_parallel_size: ep,
-        expert_tensor_parallel_size: layout.tp,
+        expert_tensor_parallel_size: layout.expert_tp_size(),
         world_size: world,
         data_parallel_size: (u64::from(world) / layout.model_parallel()) as u32,
         use_distributed_optimizer: distributed,

@@ -333,6 +333,8 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                         | Field::Sp
                         | Field::PpFirst
                         | Field::PpLast
+                        | Field::CpComm
+                        | Field::Etp
                 ) =>
             {
                 problems.push(set_aside(pairs, error.field, error));
@@ -345,6 +347,8 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
                     Field::Cp => layout.cp = single.cp,
                     Field::PpFirst => layout.first_layers = None,
                     Field::PpLast => layout.last_layers = None,
+                    Field::CpComm => layout.cp_comm = single.cp_comm,
+                    Field::Etp => layout.expert_tp = single.expert_tp,
                     _ => layout.sp = single.sp,
                 }
             }

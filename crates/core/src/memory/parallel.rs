@@ -44,6 +44,40 @@ pub struct Layout {
     /// values, or all-to-alls of the heads (DeepSpeed-Ulysses).
     #[serde(default)]
     pub cp_comm: CpComm,
+    /// The routed experts' tensor parallelism: split as the layers are
+    /// (ETP = TP), or whole on each GPU with expert parallelism folded over
+    /// the TP ranks too (ETP = 1).
+    #[serde(default)]
+    pub expert_tp: ExpertTp,
+}
+
+/// How a mixture's routed experts are split beside tensor parallelism
+/// (Megatron-LM's `--expert-tensor-parallel-size`, `megatron/core/
+/// parallel_state.py`'s expert grid: world ÷ (ETP × EP × PP) expert-data-
+/// parallel ranks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum ExpertTp {
+    /// ETP = TP (Megatron-LM's default): each expert's matrices split over
+    /// the TP ranks, its tokens gathered over them; EP over DP × CP.
+    #[default]
+    AsTp,
+    /// ETP = 1: each expert whole on its GPU, the TP ranks' tokens
+    /// dispatched by the all-to-all; EP over TP × CP × DP (MoE recipes' EP
+    /// 32 beside TP 2).
+    One,
+}
+
+impl ExpertTp {
+    /// Every choice, in the order the page lists them.
+    pub const ALL: [ExpertTp; 2] = [ExpertTp::AsTp, ExpertTp::One];
+
+    /// The value in the shared link's `etp`.
+    pub const fn key(self) -> &'static str {
+        match self {
+            ExpertTp::AsTp => "tp",
+            ExpertTp::One => "1",
+        }
+    }
 }
 
 /// How context parallelism's ranks see the whole sequence (Megatron-LM's
@@ -92,6 +126,7 @@ impl Layout {
         first_layers: None,
         last_layers: None,
         cp_comm: CpComm::Ring,
+        expert_tp: ExpertTp::AsTp,
     };
 
     /// Whether every size is its default: [`Layout::SINGLE`], however
@@ -99,8 +134,24 @@ impl Layout {
     pub fn is_default(&self) -> bool {
         Layout {
             cp_comm: CpComm::Ring,
+            expert_tp: ExpertTp::AsTp,
             ..*self
         } == Layout::SINGLE
+    }
+
+    /// The ranks each routed expert's matrices are split over: TP, or 1
+    /// with ETP = 1.
+    pub const fn expert_tp_size(&self) -> u32 {
+        match self.expert_tp {
+            ExpertTp::AsTp => self.tp,
+            ExpertTp::One => 1,
+        }
+    }
+
+    /// How many times more ranks expert parallelism spans than DP × CP: TP
+    /// with ETP = 1 (it folds over the TP ranks), 1 otherwise.
+    pub const fn expert_fold(&self) -> u32 {
+        self.tp / self.expert_tp_size()
     }
 
     /// Whether the layout splits the model at all.
@@ -668,7 +719,11 @@ pub fn stage_params(arch: &Architecture, layout: &Layout, rank: u32) -> StagePar
         params += mtp * (share(s + 2 * h * h) + r + 3 * arch.norm.params(h));
         routed += mtp * e;
     }
-    let routed_experts = share(routed);
+    // With ETP = 1 the experts are whole on each GPU (EP divides them later).
+    let routed_experts = match layout.expert_tp {
+        ExpertTp::AsTp => share(routed),
+        ExpertTp::One => routed,
+    };
     StageParams {
         rank,
         layers,

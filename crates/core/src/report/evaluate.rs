@@ -10,6 +10,7 @@ use crate::input::{Field, InputError};
 use crate::memory::accumulation::accumulation_steps;
 use crate::memory::activations::{Recompute, RecomputeMethod, RecomputeModule, RecomputeModules};
 use crate::memory::finetune::Adapters;
+use crate::memory::parallel::Layout;
 use crate::memory::{MemoryBudget, TrainingSetup};
 use crate::memory::{Precision, Recipe};
 use crate::model::architecture::Architecture;
@@ -264,7 +265,9 @@ impl Config {
             if experts == 0 {
                 return error(InputErrorKind::NeedsExperts);
             }
-            if experts % model.ep != 0 || zero_group % model.ep != 0 {
+            // EP spans DP × CP, or with ETP = 1 the TP ranks too.
+            let span = zero_group * self.runtime.layout.expert_fold();
+            if experts % model.ep != 0 || span % model.ep != 0 {
                 return error(InputErrorKind::NotDivisible);
             }
             if self.runtime.accounting == Accounting::DeepSpeed
@@ -400,7 +403,9 @@ impl Config {
     pub fn zero_group(&self) -> Result<u32, InputError> {
         let world = self.data_parallel_gpus()?;
         let layout = self.runtime.layout;
-        if layout.is_default() {
+        // How CP exchanges and how the experts split mean nothing at CP 1
+        // or TP 1, but they need a model all the same.
+        if layout.is_default() && (self.model.is_some() || layout == Layout::SINGLE) {
             return Ok(world);
         }
         // The first layout key that is not its default names the problem.
@@ -411,6 +416,8 @@ impl Config {
             (Field::Cp, layout.cp != 1),
             (Field::PpFirst, layout.first_layers.is_some()),
             (Field::PpLast, layout.last_layers.is_some()),
+            (Field::CpComm, layout.cp_comm != Layout::SINGLE.cp_comm),
+            (Field::Etp, layout.expert_tp != Layout::SINGLE.expert_tp),
         ]
         .into_iter()
         .find_map(|(field, set)| set.then_some(field))

@@ -178,12 +178,14 @@ impl Default for Report {
 /// A strategy's placement with expert parallelism (Megatron-LM's layout):
 /// the dense parameters as data parallelism places them over every GPU, the
 /// routed experts divided over `ep` ranks, each rank's experts replicated
-/// over the expert-data-parallel group of N ÷ EP GPUs, where ZeRO shards their
+/// over the expert-data-parallel group of N ÷ EP GPUs (N × TP ÷ EP with
+/// ETP = 1, `fold` = TP), where ZeRO shards their
 /// states: a state the strategy shards takes `bytes ÷ (N ÷ EP)` for each of
 /// the rank's `routed ÷ EP` parameters (`bytes ÷ N` per routed parameter),
 /// one it does not shard `bytes` (`bytes ÷ EP` per routed parameter). Bytes per
 /// parameter are given per parameter of the whole model. Offload and
 /// DeepSpeed's estimator are refused with EP (see [`Config::setup`]).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn place_with_experts(
     runtime: &Runtime,
     setup: &TrainingSetup,
@@ -192,6 +194,7 @@ pub(crate) fn place_with_experts(
     largest: Option<ParamCount>,
     routed: f64,
     ep: u32,
+    fold: u32,
 ) -> crate::frameworks::runtime::Placement {
     let all = setup.params().get();
     let dense_setup = TrainingSetup {
@@ -201,7 +204,10 @@ pub(crate) fn place_with_experts(
     let dense = runtime.place(&dense_setup, strategy, gpus_per_node, largest);
     let ep = f64::from(ep);
     let sharded = setup.bytes_per_param(strategy);
-    let part = |bytes: f64, shards: bool| if shards { bytes } else { bytes / ep };
+    // A sharded state spreads over the expert-data-parallel group, N × fold
+    // ÷ EP GPUs (fold: TP with ETP = 1): `bytes ÷ fold` of the per-GPU share.
+    let fold = f64::from(fold.max(1));
+    let part = |bytes: f64, shards: bool| if shards { bytes / fold } else { bytes / ep };
     let expert = BytesPerParam {
         weights: part(sharded.weights, strategy.shards_weights()),
         gradients: part(sharded.gradients, strategy.shards_gradients()),
@@ -212,7 +218,7 @@ pub(crate) fn place_with_experts(
     let d = dense.bytes_per_param;
     let weigh = |d: f64, e: f64| d * dense_share + e * routed / all;
     // Each rank's experts' gradients are reduced within its group of N ÷ EP.
-    let groups = (setup.gpus() as f64 / ep).max(1.0) as u32;
+    let groups = (setup.gpus() as f64 * fold / ep).max(1.0) as u32;
     let expert_elements =
         crate::frameworks::deepspeed::communication_elements(strategy, routed / ep, groups);
     let communication = Bytes::new(

@@ -156,7 +156,16 @@ impl Report {
         // Expert parallelism divides the routed experts (on this GPU) over EP.
         let place = |setup: &TrainingSetup, strategy: Strategy, routed: f64| match ep {
             1 => runtime.place(setup, strategy, gpus_per_node, largest),
-            ep => place_with_experts(runtime, setup, strategy, gpus_per_node, largest, routed, ep),
+            ep => place_with_experts(
+                runtime,
+                setup,
+                strategy,
+                gpus_per_node,
+                largest,
+                routed,
+                ep,
+                layout.expert_fold(),
+            ),
         };
         for row in &mut self.strategies {
             let strategy = row.strategy;

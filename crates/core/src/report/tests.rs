@@ -993,3 +993,42 @@ fn ulysses_moves_heads_by_all_to_alls() {
     assert_eq!(refused.problems.len(), 1, "{:?}", refused.problems);
     assert_eq!(refused.problems[0].key, "cp");
 }
+
+/// Issue 48: experts folded over tensor parallelism (`etp=1`, Megatron-LM's
+/// `--expert-tensor-parallel-size 1`). Qwen3-30B-A3B on 16 GPUs at TP 2 has
+/// 8 data-parallel ranks: EP 16 needs the TP ranks too, refused with the
+/// experts split as the layers and accepted whole. Each GPU then holds its
+/// 128 ÷ 16 experts whole (not halved by TP), takes its own tokens' routed
+/// copies (not the TP group's gathered ones), and Megatron-LM is told ETP 1.
+#[wasm_bindgen_test(unsupported = test)]
+fn experts_fold_over_tensor_parallelism() {
+    let base =
+        "v=2&model=qwen3-30b-a3b&gpu=h100-80gb&gpus=8&nodes=2&tp=2&sp=1&seq=4096&global_batch=64";
+    let refused = crate::input::link::decode(&format!("{base}&ep=16"));
+    assert_eq!(refused.problems.len(), 1, "{:?}", refused.problems);
+    assert_eq!(refused.problems[0].key, "ep");
+    let folded = crate::input::link::decode(&format!("{base}&ep=16&etp=1"));
+    assert!(folded.problems.is_empty(), "{:?}", folded.problems);
+    assert!(crate::input::link::encode(&folded.config).contains("etp=1"));
+    let report = folded.config.report().unwrap();
+    let arch = crate::model::presets::model_preset("qwen3-30b-a3b")
+        .unwrap()
+        .architecture;
+    let stage = &report.layout.as_ref().unwrap().stages[0];
+    assert_eq!(stage.routed_experts, arch.routed_expert_params());
+    // EP 8 either way: the same states, fewer activations folded (the
+    // routed copies' inputs not gathered over TP: t·c·h ÷ 2 a token).
+    let as_tp = crate::input::link::decode(&format!("{base}&ep=8"))
+        .config
+        .report()
+        .unwrap();
+    let whole = crate::input::link::decode(&format!("{base}&ep=8&etp=1"))
+        .config
+        .report()
+        .unwrap();
+    let kept = |r: &Report| r.activations.unwrap().per_layer.get();
+    let gathered = 8.0 * 2048.0 * 2.0 * 2.0 * 2048.0;
+    assert_eq!(kept(&as_tp) - kept(&whole), gathered / 2.0);
+    let args = folded.config.megatron_args(true).unwrap();
+    assert_eq!(args.expert_tensor_parallel_size, 1);
+}

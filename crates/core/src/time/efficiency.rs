@@ -95,6 +95,8 @@ pub struct LayerShape {
     pub ep: f64,
     /// Whether the linears run in FP8.
     pub fp8: bool,
+    /// The ranks each routed expert is split over: TP, or 1 (ETP = 1).
+    pub expert_tp: f64,
     /// Whether FP8 reads each input once more for its amax (per-tensor
     /// current scaling): the casts' traffic 5 bytes a value, not 3.
     pub amax_pass: bool,
@@ -193,11 +195,14 @@ pub fn layer_rates(
             f64::from(moe.experts.max(1)),
             f64::from(moe.expert_ffn),
         );
-        let per_expert = m * t * shape.ep / e;
+        // With ETP = 1 each GPU dispatches its own share of the TP group's
+        // tokens to whole experts.
+        let etp = shape.expert_tp;
+        let per_expert = m * t * shape.ep / e * etp / tp;
         // The routed copies' FLOPs: t per token, at one expert's shape.
         let routed = m * t * moe_share;
-        add(routed, per_expert, gate * fe / tp, h);
-        add(routed, per_expert, h, fe / tp);
+        add(routed, per_expert, gate * fe / etp, h);
+        add(routed, per_expert, h, fe / etp);
         let fs = f64::from(moe.shared_experts) * f64::from(moe.shared_ffn);
         add(m * moe_share, m, gate * fs / tp, h);
         add(m * moe_share, m, h, fs / tp);
@@ -257,6 +262,7 @@ mod tests {
             tp,
             ep: 1.0,
             fp8: false,
+            expert_tp: tp,
             amax_pass: false,
             activation_bytes: 2.0,
         };

@@ -595,6 +595,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let shape = efficiency::LayerShape {
         tokens: f64::from(work.micro_batch) * f64::from(work.seq_len) / f64::from(l.cp),
         tp: f64::from(l.tp),
+        expert_tp: f64::from(l.expert_tp_size()),
         ep: f64::from(work.ep.max(1)),
         fp8: fp8_over_16bit.is_some(),
         amax_pass: machine.fp8_amax_pass,
@@ -673,7 +674,13 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // outputs (Megatron-LM's `token_dispatcher.py`), and its shared experts
     // all-reduce as a dense MLP does: 1 + t + [n > 0] messages for 2.
     let moe = work.arch.moe;
-    let moe_messages = 1.0 + f64::from(moe.top_k) + f64::from(u8::from(moe.shared_experts > 0));
+    // With ETP = 1 no routed copies are gathered over TP: the all-to-all
+    // carries them.
+    let gathered_copies = match l.expert_tp {
+        crate::memory::parallel::ExpertTp::AsTp => f64::from(moe.top_k),
+        crate::memory::parallel::ExpertTp::One => 0.0,
+    };
+    let moe_messages = 1.0 + gathered_copies + f64::from(u8::from(moe.shared_experts > 0));
     let messages = (layers_here - moe_layers) + moe_layers * moe_messages / 2.0;
     // In units of one all-gather or reduce-scatter of a message (an
     // all-reduce is two), as Transformer Engine's linears run them
@@ -709,14 +716,15 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let expert = if work.ep > 1 && work.arch.moe.is_moe() {
         let ep = f64::from(work.ep);
         let message = if l.sp { message / tp } else { message };
-        // The EP group: TP × EP neighbouring ranks (Megatron-LM builds the
-        // expert grid with CP = 1), so TP 1 · CP 2 · EP 8 on 8-GPU nodes
+        // The EP group: ETP × EP neighbouring ranks (Megatron-LM builds the
+        // expert grid with CP = 1; ETP is TP, or 1), so TP 1 · CP 2 · EP 8 on 8-GPU nodes
         // stays on NVLink. A group wider than a node sends to its peers in
         // the node over NVLink and to the others over the network at once:
         // the slower of the two shares sets the time.
-        let peers_in_node = (f64::from(machine.gpus_per_node.max(1)) / f64::from(l.tp))
-            .floor()
-            .clamp(1.0, ep);
+        let peers_in_node = (f64::from(machine.gpus_per_node.max(1))
+            / f64::from(l.expert_tp_size()))
+        .floor()
+        .clamp(1.0, ep);
         // Dispatch and combine, forward and backward, and again in a
         // recomputed forward.
         let passes = 4.0 + 2.0 * rerun.all_to_all;
@@ -785,7 +793,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     };
     let groups = [
         (work.params_on_gpu - experts, g),
-        (experts / ep, (n / ep).max(1.0)),
+        (experts / ep, (n * f64::from(l.expert_fold()) / ep).max(1.0)),
     ];
     // The elements each GPU sends, summed over the groups: a reduction of
     // `x` elements over `g` GPUs moves x·(g − 1)/g of them.

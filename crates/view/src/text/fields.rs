@@ -48,6 +48,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::RecomputeLayers => (t.label_recompute_layers, "", Some(t.hint_recompute_layers)),
         Field::Mtp => (t.label_mtp, "", Some(t.hint_mtp)),
         Field::CpComm => (t.label_cp_comm, "", Some(t.hint_cp_comm)),
+        Field::Etp => (t.label_etp, "", Some(t.hint_etp)),
         Field::Fp8Recipe => (t.label_fp8_recipe, "", Some(t.hint_fp8_recipe)),
         Field::RecomputeModules => (
             t.label_recompute_modules,
@@ -210,6 +211,7 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::RecomputeModules => &t.recompute_modules,
         Field::Fp8Recipe => &t.fp8_recipe,
         Field::CpComm => &t.cp_comm,
+        Field::Etp => &t.etp,
         Field::Unit => &t.unit,
         Field::Theme => &t.theme,
         Field::Lang => &t.lang,

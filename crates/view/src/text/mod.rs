@@ -297,6 +297,10 @@ texts! {
     hint_cp_comm: &'static str = "Megatron-LM's --cp-comm-type: a ring passes keys and values around; Ulysses (DeepSpeed, verl) trades the sequence split for a head split by all-to-alls.",
         "即 Megatron-LM 的 --cp-comm-type：环形（ring）依次传递 K/V；Ulysses（DeepSpeed、verl）用 all-to-all 把按序列切分换成按头切分。";
     cp_comm: [&'static str; 2] = ["ring (p2p)", "Ulysses all-to-all (a2a)"], ["环形（p2p）", "Ulysses all-to-all（a2a）"];
+    label_etp: &'static str = "Experts' tensor parallelism", "专家的张量并行";
+    hint_etp: &'static str = "Megatron-LM's --expert-tensor-parallel-size: split like the layers (TP), or 1: each expert whole, EP over the TP ranks too.",
+        "即 Megatron-LM 的 --expert-tensor-parallel-size：与各层一样切分（TP），或 1：每个专家完整放在一张卡上，EP 也跨 TP 的卡。";
+    etp: [&'static str; 2] = ["as TP", "1 (experts whole)"], ["与 TP 相同", "1（专家不切分）"];
     label_mtp: &'static str = "Multi-token prediction layers", "多 token 预测（MTP）层数";
     hint_mtp: &'static str = "Megatron-LM's --mtp-num-layers: each a layer like the last, with its own logits, on the last pipeline stage. DeepSeek-V3 trained 1.",
         "即 Megatron-LM 的 --mtp-num-layers：每层与最后一层相同，另算一份 logits，位于最后一个流水线段。DeepSeek-V3 训练时用 1 层。";

@@ -66,12 +66,13 @@ impl Field {
             }
             Field::LinearValueHeads => "with full_every 2 or more: a multiple of lin_k_heads",
             Field::ConvKernel => "with full_every 2 or more: at least 1",
-            Field::Ep => "with experts: divides them and GPUs ÷ (TP × PP); not with offload or acct=deepspeed",
+            Field::Ep => "with experts: divides them and GPUs ÷ (TP × PP) (GPUs ÷ PP with etp=1); not with offload or acct=deepspeed",
             Field::Tp => "divides the GPUs, the heads and the key/value heads",
             Field::Pp => "divides the GPUs and, without pp_first or pp_last, the layers",
             Field::Vpp => "with PP 2 or more; PP × VPP divides the layers",
             Field::Cp => "divides the GPUs; 2 × CP divides the sequence; with cp_comm=a2a divides each TP rank's heads and key/value heads",
             Field::CpComm => "with CP 2 or more",
+            Field::Etp => "with TP 2 or more and experts; 1: EP divides TP × CP × DP",
             Field::PpFirst | Field::PpLast => {
                 "with PP 2 or more; leaves the stages between a whole number of layers each"
             }

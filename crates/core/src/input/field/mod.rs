@@ -856,6 +856,21 @@ fields! {
         },
         ..BASE
     },
+    /// The routed experts' tensor parallelism (Megatron-LM's
+    /// `--expert-tensor-parallel-size`): `tp`, split as the layers, or `1`,
+    /// whole on each GPU with EP over the TP ranks too.
+    Etp in Parallel(87) => Declaration {
+        needs: Some(|t| beyond(t, Field::Tp, "1") && beyond(t, Field::Experts, "0")),
+        key: "etp",
+        value: Value::Choice(&["tp", "1"]),
+        scope: Scope::WithModel,
+        read: |c| c.runtime.layout.expert_tp.key().to_string(),
+        write: |c, f, t| {
+            use crate::memory::parallel::ExpertTp;
+            set(&mut c.runtime.layout.expert_tp, pick(f, &ExpertTp::ALL, ExpertTp::key, t))
+        },
+        ..BASE
+    },
     /// Sequence parallelism (with tensor parallelism).
     Sp in Parallel(90) => Declaration {
         needs: Some(|t| beyond(t, Field::Tp, "1")),

@@ -759,9 +759,12 @@ pub fn stage_activations(
     let e = setup.bytes_per_value;
     let mask = if setup.dropout { 1.0 } else { 0.0 };
     let scores_counted = setup.scores_counted();
+    // With ETP = 1 a GPU's experts take its own tokens' copies (the
+    // all-to-all spans the TP ranks), not the TP group's gathered ones.
+    let fold = f64::from(layout.expert_fold());
     let layer = |moe: bool, linear: bool| {
         let values = layer_values(arch, setup, moe, linear);
-        (values.outside / outside + values.inside / tp + values.gathered) * s * b
+        (values.outside / outside + values.inside / tp + values.gathered / fold) * s * b
     };
     // Each kind of layer (dense or a mixture, full or linear attention), the
     // scores kept by full attention's only.
@@ -870,7 +873,10 @@ fn mtp_layer_bytes(arch: &Architecture, setup: &ActivationSetup, layout: &Layout
                 true => (2.0 * e + mask) * f64::from(arch.heads) * f64::from(setup.seq_len) / tp,
                 false => 0.0,
             };
-            values.outside / outside + values.inside / tp + values.gathered + scores
+            values.outside / outside
+                + values.inside / tp
+                + values.gathered / f64::from(layout.expert_fold())
+                + scores
         }
     };
     e * 4.0 * h / outside + layer + 2.0 * e * h / outside + logit_bytes(arch, e) * v / tp
