@@ -469,8 +469,8 @@ texts! {
     active_params: &'static str = "{} active per token", "每个词元激活 {}";
     label_positions: &'static str = "Learned positions", "可学习位置嵌入数";
     label_ep: &'static str = "Expert parallelism (EP)", "专家并行（EP）";
-    hint_ep: &'static str = "Routed experts divided over EP GPUs; their states sharded over GPUs ÷ EP.",
-        "路由专家分到 EP 张 GPU 上；它们的状态在 GPU 数 ÷ EP 的组内切分。";
+    hint_ep: &'static str = "Routed experts divided over EP GPUs; their states sharded over GPUs ÷ EP (× TP with experts' TP 1).",
+        "路由专家分到 EP 张 GPU 上；它们的状态在 GPU 数 ÷ EP（专家 TP 为 1 时再 × TP）的组内切分。";
     err_needs_experts: &'static str = "Needs a mixture of experts (routed experts > 0).", "需要混合专家模型（路由专家数 > 0）。";
     err_needs_latent_attention: &'static str = "mla_up_proj needs latent attention (KV rank > 0), as Megatron-LM requires.", "mla_up_proj 需要潜在注意力（KV 秩 > 0），与 Megatron-LM 的要求一致。";
     err_not_in_deepspeed: &'static str = "Counted with the lesson's accounting and without offload only.", "仅在课程口径且不卸载时计算。";
