@@ -1,0 +1,151 @@
+//! vLLM's KV cache arithmetic on published models, each figure worked by hand
+//! from `kv_cache_interface.py` and `kv_cache_utils.py` (0.19.1–0.20.0).
+
+use super::*;
+use crate::model::presets::model_preset;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn arch(id: &str) -> Architecture {
+    model_preset(id).unwrap().architecture
+}
+
+/// The layout of every layer of `id` on one GPU of TP `tp`, 16-bit values.
+fn layout(id: &str, tp: u32, block: u32) -> KvLayout {
+    let a = arch(id);
+    KvLayout::of(&layer_specs(&a, 0..a.layers, tp, 2, 2, block))
+}
+
+const GIB: u64 = 1 << 30;
+
+/// Llama 3 8B: 8 KV heads of 128, K and V in 16 bits: 4,096 bytes a token
+/// and layer, a page of 16 tokens 65,536; 32 layers: 128 KiB a token, so
+/// 1 GiB holds 8,192 tokens, one sequence of 8,192 or 2 of 4,096.
+#[wasm_bindgen_test(unsupported = test)]
+fn llama3_8b_keeps_128_kib_a_token() {
+    let a = arch("llama3-8b");
+    assert_eq!(attention_bytes_per_token(&a, 1, 2), 4096);
+    let kv = layout("llama3-8b", 1, 16);
+    let KvLayout::Uniform(specs) = &kv else {
+        panic!("{kv:?}")
+    };
+    assert_eq!((specs.len(), specs[0].page_bytes), (32, 65_536));
+    let blocks = kv.num_blocks(GIB);
+    assert_eq!(blocks, 512);
+    assert_eq!(kv.kv_tokens(blocks), 8192);
+    assert_eq!(kv.max_concurrency(blocks, 8192, 8192), 1.0);
+    assert_eq!(kv.max_concurrency(blocks, 4096, 8192), 2.0);
+    assert_eq!(kv.bytes_needed(8192, 8192), GIB);
+    assert_eq!(kv.max_model_len_fits(GIB, 131_072, 8192), 8192);
+    // A byte short of a whole block of every layer: one block fewer.
+    assert_eq!(kv.max_model_len_fits(GIB - 1, 131_072, 8192), 8176);
+    // FP8 values halve it; TP 8 leaves one head a GPU, TP 16 replicates it.
+    assert_eq!(attention_bytes_per_token(&a, 1, 1), 2048);
+    assert_eq!(attention_bytes_per_token(&a, 8, 2), 512);
+    assert_eq!(attention_bytes_per_token(&a, 16, 2), 512);
+}
+
+/// DeepSeek-V3's latent attention caches one latent of 512 + 64 values a
+/// token, whole on every GPU whatever the TP: 1,152 bytes in 16 bits.
+/// FlashMLA takes 64-token blocks for FP8 on Hopper; Blackwell's
+/// FlashInfer-MLA 32.
+#[wasm_bindgen_test(unsupported = test)]
+fn latent_attention_caches_one_latent_a_token() {
+    let v3 = arch("deepseek-v3");
+    assert_eq!(attention_bytes_per_token(&v3, 1, 2), 1152);
+    assert_eq!(attention_bytes_per_token(&v3, 8, 2), 1152);
+    assert_eq!(default_block_size(&v3, 2, 90), 16);
+    assert_eq!(default_block_size(&v3, 1, 90), 64);
+    assert_eq!(default_block_size(&v3, 2, 100), 32);
+    assert_eq!(default_block_size(&arch("llama3-8b"), 1, 90), 16);
+    let kv = layout("deepseek-v3", 8, 16);
+    assert_eq!(kv.num_blocks(61 * 18_432 * 1000), 1000);
+}
+
+/// Gemma 3 27B: 52 sliding-window layers (1,024 tokens) and 10 global.
+/// The groups are of 10: the global layers' one and 6 of the window's (8
+/// padding layers). At 131,072 tokens with 8,192 a step a sequence takes
+/// 8,192 global blocks and 6 × (⌈9,215 ÷ 16⌉ + 1) = 3,462 windowed: 11,654.
+#[wasm_bindgen_test(unsupported = test)]
+fn gemma3_groups_its_window_layers_by_ten() {
+    let kv = layout("gemma-3-27b", 1, 16);
+    let KvLayout::Hybrid {
+        groups,
+        group_size,
+        page_bytes,
+    } = &kv
+    else {
+        panic!("{kv:?}")
+    };
+    // 16 KV heads of 128 in 16 bits, K and V: 8,192 bytes a token.
+    assert_eq!((*group_size, *page_bytes), (10, 16 * 8192));
+    assert_eq!(groups.len(), 7);
+    assert_eq!(groups[0].spec.kind, LayerKind::SlidingWindow(1024));
+    assert_eq!(groups.iter().map(|g| g.layers).sum::<u32>(), 62);
+    assert_eq!(kv.blocks_per_sequence(131_072, 8192), 8192 + 6 * (576 + 1));
+    assert_eq!(kv.num_blocks(131_072 * 10 * 100), 100);
+    // Seven groups share the blocks: 100 ÷ 7 × 16 tokens logged.
+    assert_eq!(kv.kv_tokens(100), 14 * 16);
+    // vLLM's check counts the padding layers: 10 × page × blocks.
+    assert_eq!(kv.bytes_needed(131_072, 8192), 10 * 131_072 * 11_654);
+}
+
+/// gpt-oss-120b: 18 layers with a 128-token window and 18 global, two
+/// groups of 18.
+#[wasm_bindgen_test(unsupported = test)]
+fn gpt_oss_pairs_its_window_and_global_layers() {
+    let kv = layout("gpt-oss-120b", 1, 16);
+    let KvLayout::Hybrid {
+        groups, group_size, ..
+    } = &kv
+    else {
+        panic!("{kv:?}")
+    };
+    assert_eq!((*group_size, groups.len()), (18, 2));
+    // 8 KV heads of 64: 2,048 bytes a token a layer.
+    assert_eq!(groups[0].spec.page_bytes, 16 * 2048);
+    // The window's group: ⌈(127 + 2,048) ÷ 16⌉ + 1 = 137 blocks.
+    assert_eq!(kv.blocks_per_sequence(32_768, 2048), 2048 + 137);
+}
+
+/// Qwen3-Next 80B: a Gated DeltaNet layer's state, (3 × (2 × 16 × 128 +
+/// 32 × 128) + 32 × 128 × 128) × 2 = 1,097,728 bytes, fills a block of 544
+/// attention tokens (2 KV heads of 256: 2,048 bytes a token), 1,114,112
+/// bytes; 36 linear layers in 3 groups beside the 12 full ones: a sequence
+/// needs ⌈L ÷ 544⌉ + 3 blocks.
+#[wasm_bindgen_test(unsupported = test)]
+fn qwen3_next_fills_a_block_with_a_state() {
+    let a = arch("qwen3-next-80b-a3b");
+    assert_eq!(linear_state_bytes(&a, 1, 2), 1_097_728);
+    assert_eq!(attention_bytes_per_token(&a, 1, 2), 2048);
+    let kv = layout("qwen3-next-80b-a3b", 1, 16);
+    let KvLayout::Hybrid {
+        groups,
+        group_size,
+        page_bytes,
+    } = &kv
+    else {
+        panic!("{kv:?}")
+    };
+    assert_eq!((*group_size, *page_bytes), (12, 1_114_112));
+    assert_eq!(groups.len(), 4);
+    assert!(groups
+        .iter()
+        .all(|g| g.spec.block_size == 544 && g.layers == 12));
+    assert_eq!(
+        kv.blocks_per_sequence(262_144, 8192),
+        262_144_u64.div_ceil(544) + 3
+    );
+}
+
+/// The budget as vLLM 0.20.0 forms it: 90 % of an H100's 81,559 MiB less
+/// 16.06 GB of Llama 3 8B's weights, a 2 GiB activation peak, 0.5 GiB outside
+/// PyTorch and 1 GiB of CUDA graphs; at 15 % nothing is left for the cache.
+#[wasm_bindgen_test(unsupported = test)]
+fn the_budget_is_the_utilisation_less_what_runs() {
+    let total = 81_559 * (1 << 20);
+    let weights = 16_060_522_496;
+    let left = available_kv_bytes(total, 0.9, weights, 2 * GIB, GIB / 2, GIB).unwrap();
+    let requested = (total as f64 * 0.9).ceil() as u64;
+    assert_eq!(left, requested - weights - 2 * GIB - GIB / 2 - GIB);
+    assert_eq!(available_kv_bytes(total, 0.15, weights, 0, 0, 0), None);
+}
