@@ -8,3 +8,4 @@
 //! the link's `job=serve` and the CLI come with the rest of the issue.
 
 pub mod kv_cache;
+pub mod weights;

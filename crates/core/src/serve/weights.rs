@@ -1,0 +1,133 @@
+//! The weights as an inference engine loads them: each checkpoint format's
+//! bytes per quantised weight, with the scales and zero points its files
+//! store beside them, and the parts every format keeps in 16 bits (the
+//! embeddings, the output head, the norms, a mixture's router).
+
+use crate::model::architecture::Architecture;
+
+/// How a checkpoint stores its linear layers' weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum WeightFormat {
+    /// BF16 or FP16: 2 bytes a weight, nothing quantised.
+    #[default]
+    Bf16,
+    /// FP8 with a scale per tensor (compressed-tensors' and ModelOpt's FP8
+    /// checkpoints): 1 byte a weight (the scales, one fp32 a matrix, not counted).
+    Fp8,
+    /// FP8 with an fp32 scale per 128 × 128 block (DeepSeek-V3's
+    /// `weight_scale_inv`): 1 + 4/16,384 bytes.
+    Fp8Block,
+    /// INT8 with an fp32 scale per output channel (W8A8): 1 + 4/h bytes.
+    Int8,
+    /// AWQ or GPTQ INT4 in groups of `group` inputs: a half byte a weight,
+    /// an fp16 scale and a 4-bit zero point a group (AWQ's `scales`,
+    /// `qzeros`; GPTQ's packed the same): 0.5 + 2.5/group bytes.
+    Int4 {
+        /// Inputs per group (128 in most checkpoints).
+        group: u32,
+    },
+    /// bitsandbytes NF4 in blocks of 64 with an fp32 absmax each: 0.5 + 4/64.
+    Nf4,
+    /// MXFP4 (gpt-oss): a half byte a weight and an E8M0 scale per 32, on the
+    /// routed experts only (the attention stays in 16 bits): 0.5 + 1/32.
+    Mxfp4,
+    /// NVFP4: a half byte a weight and an FP8 scale per 16: 0.5 + 1/16.
+    Nvfp4,
+}
+
+impl WeightFormat {
+    /// Bytes one quantised weight of `arch` takes with its share of the scales.
+    pub fn bytes_per_weight(self, arch: &Architecture) -> f64 {
+        match self {
+            WeightFormat::Bf16 => 2.0,
+            WeightFormat::Fp8 => 1.0,
+            WeightFormat::Fp8Block => 1.0 + 4.0 / (128.0 * 128.0),
+            WeightFormat::Int8 => 1.0 + 4.0 / f64::from(arch.hidden.max(1)),
+            WeightFormat::Int4 { group } => 0.5 + 2.5 / f64::from(group.max(1)),
+            WeightFormat::Nf4 => 0.5 + 4.0 / 64.0,
+            WeightFormat::Mxfp4 => 0.5 + 1.0 / 32.0,
+            WeightFormat::Nvfp4 => 0.5 + 1.0 / 16.0,
+        }
+    }
+
+    /// The parameters of `arch` this format quantises: the routed experts'
+    /// matrices for MXFP4 (as gpt-oss ships it); every transformer layer's
+    /// linear weights otherwise (their norms and a mixture's router stay in
+    /// 16 bits; biases are counted with their linears, under a part in
+    /// 10,000). None in 16 bits.
+    pub fn quantised_params(self, arch: &Architecture) -> u64 {
+        match self {
+            WeightFormat::Bf16 => 0,
+            WeightFormat::Mxfp4 => arch.routed_expert_params(),
+            _ => {
+                let layers = arch.param_breakdown().layers + arch.param_breakdown().mtp;
+                let norms = u64::from(arch.layers) * arch.layer_norm_params()
+                    + u64::from(arch.layers - arch.linear_layer_count()) * arch.qk_norm_params();
+                let moe_layers = u64::from(arch.layers - arch.dense_layer_count());
+                let router = match arch.moe.is_moe() {
+                    true => moe_layers * u64::from(arch.moe.experts) * u64::from(arch.hidden),
+                    false => 0,
+                };
+                layers.saturating_sub(norms + router)
+            }
+        }
+    }
+}
+
+/// The bytes of `arch`'s weights in `format`: its quantised weights at the
+/// format's bytes, everything else in 16 bits.
+pub fn weight_bytes(arch: &Architecture, format: WeightFormat) -> f64 {
+    let quantised = format.quantised_params(arch);
+    let kept = arch.param_count().saturating_sub(quantised);
+    quantised as f64 * format.bytes_per_weight(arch) + kept as f64 * 2.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::presets::model_preset;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn arch(id: &str) -> Architecture {
+        model_preset(id).unwrap().architecture
+    }
+
+    /// OpenAI's model card gives the MXFP4 checkpoints' sizes: gpt-oss-120b
+    /// 60.8 GiB, gpt-oss-20b 12.8 GiB. Experts in MXFP4 and the rest in BF16
+    /// come within 0.5 % of each.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn gpt_oss_checkpoints_are_their_published_size() {
+        for (id, gib) in [("gpt-oss-120b", 60.8), ("gpt-oss-20b", 12.8)] {
+            let bytes = weight_bytes(&arch(id), WeightFormat::Mxfp4);
+            let ratio = bytes / (gib * f64::from(1u32 << 30));
+            assert!((ratio - 1.0).abs() < 0.005, "{id}: {bytes} B, {ratio}");
+        }
+    }
+
+    /// Llama 3 8B: 16 bits are twice the parameters; AWQ INT4 in groups of
+    /// 128 quantises the 32 layers' linears (6,979,321,856 weights) at
+    /// 0.5 + 2.5/128 bytes and keeps the embedding, the head and the norms.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn llama3_8b_in_16_bits_and_in_awq() {
+        let llama = arch("llama3-8b");
+        assert_eq!(weight_bytes(&llama, WeightFormat::Bf16), 16_060_522_496.0);
+        let awq = WeightFormat::Int4 { group: 128 };
+        let linears = awq.quantised_params(&llama);
+        assert_eq!(
+            linears,
+            32 * (4096 * (4096 + 2 * 1024) + 4096 * 4096 + 3 * 4096 * 14336)
+        );
+        let kept = llama.param_count() - linears;
+        assert_eq!(kept, 2 * 128_256 * 4096 + 32 * 2 * 4096 + 4096);
+        let bytes = weight_bytes(&llama, awq);
+        assert_eq!(
+            bytes,
+            linears as f64 * (0.5 + 2.5 / 128.0) + kept as f64 * 2.0
+        );
+        // FP8 per tensor: a byte a linear weight.
+        assert_eq!(
+            weight_bytes(&llama, WeightFormat::Fp8),
+            linears as f64 + kept as f64 * 2.0
+        );
+    }
+}
