@@ -7,5 +7,6 @@
 //! the shared model ([`crate::model`]) and nothing of training; the page,
 //! the link's `job=serve` and the CLI come with the rest of the issue.
 
+pub mod deployment;
 pub mod kv_cache;
 pub mod weights;

@@ -59,19 +59,32 @@ impl WeightFormat {
         match self {
             WeightFormat::Bf16 => 0,
             WeightFormat::Mxfp4 => arch.routed_expert_params(),
-            _ => {
-                let layers = arch.param_breakdown().layers + arch.param_breakdown().mtp;
-                let norms = u64::from(arch.layers) * arch.layer_norm_params()
-                    + u64::from(arch.layers - arch.linear_layer_count()) * arch.qk_norm_params();
-                let moe_layers = u64::from(arch.layers - arch.dense_layer_count());
-                let router = match arch.moe.is_moe() {
-                    true => moe_layers * u64::from(arch.moe.experts) * u64::from(arch.hidden),
-                    false => 0,
-                };
-                layers.saturating_sub(norms + router)
-            }
+            _ => linear_params(arch),
         }
     }
+
+    /// Whether the format quantises the linears outside the routed experts.
+    pub const fn quantises_dense_linears(self) -> bool {
+        !matches!(self, WeightFormat::Bf16 | WeightFormat::Mxfp4)
+    }
+}
+
+/// Every transformer layer's linear weights (the routed experts' included):
+/// the layers' parameters less their norms and a mixture's router (biases
+/// are counted with their linears, under a part in 10,000).
+pub fn linear_params(arch: &Architecture) -> u64 {
+    let parts = arch.param_breakdown();
+    let norms = u64::from(arch.layers) * arch.layer_norm_params()
+        + u64::from(arch.layers - arch.linear_layer_count()) * arch.qk_norm_params();
+    let router = match arch.moe.is_moe() {
+        true => {
+            u64::from(arch.layers - arch.dense_layer_count())
+                * u64::from(arch.moe.experts)
+                * u64::from(arch.hidden)
+        }
+        false => 0,
+    };
+    (parts.layers + parts.mtp).saturating_sub(norms + router)
 }
 
 /// The bytes of `arch`'s weights in `format`: its quantised weights at the
