@@ -90,7 +90,7 @@ pub fn pool_bytes(
 ) -> Option<u64> {
     let slack = free_before_load as f64 * (1.0 - mem_fraction_static);
     let rest = free_after_load as f64 - slack;
-    (rest > 0.0).then(|| rest as u64)
+    (rest > 0.0).then_some(rest as u64)
 }
 
 /// `max_total_num_tokens`: the pool's bytes over a token's, floored to whole
