@@ -72,6 +72,62 @@ pub struct ServeFigures {
     pub max_model_len_fits: u32,
 }
 
+/// vLLM's default `max_num_batched_tokens` and `max_num_seqs` for
+/// `vllm serve` (`engine/arg_utils.py`, `get_batch_defaults`, 0.20.0): 8,192
+/// tokens and 1,024 sequences on a GPU of 70 GiB or more that is not an
+/// A100, else 2,048 and 256.
+pub fn default_batch(gpu_bytes: u64, a100: bool) -> (u32, u32) {
+    match gpu_bytes >= 70 * (1 << 30) && !a100 {
+        true => (8192, 1024),
+        false => (2048, 256),
+    }
+}
+
+/// The activation peak vLLM 0.20.0 profiles on the GPU that samples (the
+/// last pipeline stage), in bytes: its dummy run skips the attention
+/// (`gpu_model_runner.py`, `_dummy_run` with `is_profile`), so the peak is
+/// the sampler's (`_dummy_sampler_run`): the `tokens` × hidden states kept
+/// in the model's dtype, the `sequences` rows' logits gathered to the whole
+/// vocabulary on every TP rank and held at once as 16-bit logits, their
+/// fp32 copy, fp32 probabilities and fp32 noise (14 bytes a logit), and the
+/// Triton top-k/top-p kernel's fp32 buffer of min(SMs, rows) × vocab; or
+/// the forward's own transients where larger (three MLP widths and three
+/// hidden states a token). A mixture's fused-experts workspace, allocated
+/// once and kept, adds `tokens × top_k × (max(f_e ÷ TP, h) + max(2f_e ÷ TP,
+/// h))` values. Derived from the code; it lands within 0.1 GiB of the
+/// peaks llm-d's planner measured on H100 with vLLM 0.19.0
+/// (`llm-d-incubation/llm-d-planner`, `data/configuration/
+/// vllm_memory_constants.json` at 964c9dc).
+pub fn activation_peak_bytes(
+    arch: &Architecture,
+    tp: u32,
+    tokens: u32,
+    sequences: u32,
+    streaming_multiprocessors: u32,
+) -> u64 {
+    let b = 2u64;
+    let (t, h, v) = (
+        u64::from(tokens),
+        u64::from(arch.hidden),
+        u64::from(arch.vocab),
+    );
+    let tp = u64::from(tp.max(1));
+    let rows = u64::from(sequences.min(tokens));
+    let sampler =
+        t * h * b + 14 * rows * v + 4 * rows.min(u64::from(streaming_multiprocessors)) * v;
+    let moe = arch.moe;
+    let (forward, workspace) = match moe.is_moe() {
+        false => (t * 3 * u64::from(arch.ffn) / tp * b + 3 * t * h * b, 0),
+        true => {
+            let (k, f) = (u64::from(moe.top_k), u64::from(moe.expert_ffn) / tp);
+            let first = (t * k * f.max(h)).max(t * h);
+            let second = t * k * (2 * f).max(h);
+            (0, (first + second) * b)
+        }
+    };
+    workspace + sampler.max(forward)
+}
+
 /// The weights on the most loaded GPU: each stage's ⌈layers ÷ PP⌉ layers
 /// (quantised linears ÷ TP, or the routed experts ÷ EP whole), the
 /// vocabulary-parallel embedding and head ÷ TP (on the first and last
@@ -169,6 +225,31 @@ mod tests {
             max_model_len: 8192,
             batched_tokens: 8192,
         }
+    }
+
+    /// The activation peaks llm-d's planner measured with vLLM 0.19.0 on
+    /// H100 (132 SMs) at 8,192 tokens and 1,024 sequences, any TP: Llama
+    /// 3.1 8B 1.89 GiB, Qwen3 8B 2.21, Gemma 2 9B 3.65, Qwen3-30B-A3B 2.68;
+    /// the model from the code comes within 0.1 GiB under each (the few
+    /// allocations it leaves out).
+    #[wasm_bindgen_test(unsupported = test)]
+    fn activation_peaks_as_llm_d_measured_them() {
+        for (id, measured, tp) in [
+            ("llama3.1-8b", 1.89, 1),
+            ("llama3.1-8b", 1.89, 4),
+            ("qwen3-8b", 2.21, 1),
+            ("gemma2-9b", 3.65, 1),
+            ("qwen3-30b-a3b", 2.68, 1),
+        ] {
+            let a = model_preset(id).unwrap().architecture;
+            let peak = activation_peak_bytes(&a, tp, 8192, 1024, 132) as f64 / GIB as f64;
+            assert!(
+                (0.0..0.1).contains(&(measured - peak)),
+                "{id} at TP {tp}: {peak:.3} GiB, measured {measured}"
+            );
+        }
+        assert_eq!(default_batch(81_559 << 20, false), (8192, 1024));
+        assert_eq!(default_batch(81_920 << 20, true), (2048, 256));
     }
 
     /// Llama 3 8B in BF16 on one H100 (81,559 MiB) at vLLM's 0.9, with a
