@@ -128,6 +128,23 @@ pub fn activation_peak_bytes(
     workspace + sampler.max(forward)
 }
 
+/// Memory outside PyTorch's allocator that appears while vLLM profiles
+/// (NCCL's communicators, cuBLAS's and the backend's buffers), in bytes, as
+/// llm-d's planner measured it on H100 with vLLM 0.19.0
+/// (`data/configuration/vllm_memory_constants.json` at 964c9dc; PR #205):
+/// 0.27 GiB at TP 1 on the stage that samples, 0.07 on the others, 2.10
+/// from TP 2 (the logits' all-gather builds a communicator of its own
+/// inside the profile, by our reading). Other GPUs and NCCL set-ups differ.
+pub fn non_torch_bytes(tp: u32, samples: bool) -> u64 {
+    let gib = (1u64 << 30) as f64;
+    let measured = match (tp > 1, samples) {
+        (true, _) => 2.10,
+        (false, true) => 0.27,
+        (false, false) => 0.07,
+    };
+    (measured * gib) as u64
+}
+
 /// The weights on the most loaded GPU: each stage's ⌈layers ÷ PP⌉ layers
 /// (quantised linears ÷ TP, or the routed experts ÷ EP whole), the
 /// vocabulary-parallel embedding and head ÷ TP (on the first and last
@@ -250,6 +267,35 @@ mod tests {
         }
         assert_eq!(default_batch(81_559 << 20, false), (8192, 1024));
         assert_eq!(default_batch(81_920 << 20, true), (2048, 256));
+    }
+
+    /// Two start-up logs of vLLM 0.19.0 on one H100 at 0.95 with the
+    /// defaults (llm-d-planner's accuracy runs): CUDA reports 79.19 GiB
+    /// (below `nvidia-smi`'s 81,559 MiB by the driver's reserve); Llama 3.1
+    /// 8B kept 58.11 GiB for the KV cache, Qwen2.5 7B 58.53. The weights,
+    /// the modelled activation peak and non-torch memory (0.19 subtracts no
+    /// CUDA-graph estimate) give each within 0.2 GiB.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn vllm_0_19_logs_on_an_h100() {
+        let total = (79.19 * GIB as f64) as u64;
+        for (id, logged) in [("llama3.1-8b", 58.11), ("qwen2.5-7b", 58.53)] {
+            let a = model_preset(id).unwrap().architecture;
+            let weights = weights_per_gpu(&a, &deployment(1)).ceil() as u64;
+            let kv = kv_cache::available_kv_bytes(
+                total,
+                0.95,
+                weights,
+                activation_peak_bytes(&a, 1, 8192, 1024, 132),
+                non_torch_bytes(1, true),
+                0,
+            )
+            .unwrap() as f64
+                / GIB as f64;
+            assert!(
+                (kv - logged).abs() < 0.2,
+                "{id}: {kv:.3} GiB, logged {logged}"
+            );
+        }
     }
 
     /// Llama 3 8B in BF16 on one H100 (81,559 MiB) at vLLM's 0.9, with a
