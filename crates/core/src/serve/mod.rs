@@ -6,11 +6,13 @@
 //! concurrency it logs and the longest `max_model_len` that fits; the
 //! weights as each checkpoint format stores them ([`weights`]); one
 //! deployment's figures on its most loaded GPU ([`deployment`]); SGLang's
-//! token pool and defaults ([`sglang`]). It reads the shared model
-//! ([`crate::model`]) and nothing of training; the page, the link's
-//! `job=serve` and the CLI come with the rest of the issue.
+//! token pool and defaults ([`sglang`]); TensorRT-LLM's blocks
+//! ([`trtllm`]). It reads the shared model ([`crate::model`]) and nothing
+//! of training; the page, the link's `job=serve` and the CLI come with the
+//! rest of the issue.
 
 pub mod deployment;
 pub mod kv_cache;
 pub mod sglang;
+pub mod trtllm;
 pub mod weights;
