@@ -666,7 +666,9 @@ impl Search<'_> {
                                 strategy,
                                 shard.recipe(),
                                 runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2,
-                                shard.params().get() * shard.linear_share,
+                                (shard.params().get()
+                                    - stage.routed_experts as f64 * (1.0 - 1.0 / f64::from(ep)))
+                                    * shard.linear_share,
                             );
                             let activations = Bytes::new(kept.total.get() + saved.get());
                             let mut memory = placement.gpu;

@@ -189,19 +189,21 @@ impl Report {
                 };
                 (setup, routed, place(&setup, strategy, routed))
             };
-            let saved_weights = |setup: &TrainingSetup, strategy: Strategy| {
+            // The GPU's own linears: EP leaves it 1 ÷ EP of the stage's routed experts.
+            let saved_weights = |setup: &TrainingSetup, strategy: Strategy, routed: f64| {
+                let here = setup.params().get() - routed * (1.0 - 1.0 / f64::from(ep));
                 crate::memory::step::fp8_saved_weights(
                     strategy,
                     setup.recipe(),
                     runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2,
-                    setup.params().get() * setup.linear_share,
+                    here * setup.linear_share,
                 )
             };
             let evaluate = |stage: &Stage| {
                 let (setup, routed, placement) = placed(stage);
                 // Kept for the backward: the layers' activations, and under
                 // DeepSpeed's ZeRO-3 in FP8 TE's saved FP8 weights.
-                let saved = saved_weights(&setup, strategy);
+                let saved = saved_weights(&setup, strategy, routed);
                 let activation_bytes = stage
                     .kept
                     .map_or(Bytes::ZERO, |a| Bytes::new(a.total.get() + saved.get()));
@@ -307,11 +309,11 @@ impl Report {
                     let bases: Vec<(MemoryBreakdown, Bytes)> = stages
                         .iter()
                         .map(|stage| {
-                            let (setup, _, placement) = placed(stage);
+                            let (setup, routed, placement) = placed(stage);
                             let mut memory = placement.gpu;
                             memory.buffers = memory.buffers + working;
                             memory.total = memory.total + working;
-                            (memory, saved_weights(&setup, strategy))
+                            (memory, saved_weights(&setup, strategy, routed))
                         })
                         .collect();
                     let fits_at = |micro_batch: u32| {

@@ -1032,3 +1032,21 @@ fn experts_fold_over_tensor_parallelism() {
     let args = folded.config.megatron_args(true).unwrap();
     assert_eq!(args.expert_tensor_parallel_size, 1);
 }
+
+/// Under DeepSpeed's ZeRO-3 in FP8, TE keeps each of the GPU's own linear
+/// weights in FP8 for the backward (issue 48, error 8): with EP only its
+/// 1 ÷ EP of the routed experts, not the stage's all (which counted 59 GB
+/// for Qwen3-30B-A3B on EP 16).
+#[wasm_bindgen_test(unsupported = test)]
+fn fp8_saved_weights_count_the_gpus_own_experts() {
+    let query =
+        "v=2&model=qwen3-30b-a3b&gpu=h800&gpus=8&nodes=2&tp=2&sp=1&ep=16&etp=1&dtype=fp8&seq=8192";
+    let report = crate::input::link::decode(query).config.report().unwrap();
+    let stage = &report.layout.as_ref().unwrap().stages[0];
+    let here = stage.params as f64 - stage.routed_experts as f64 * 15.0 / 16.0;
+    let saved = here * report.setup.linear_share * 2.0;
+    let activations = |s: Strategy| report.strategy(s).memory.activations.get();
+    let added = activations(Strategy::Zero3) - activations(Strategy::Ddp);
+    assert!((added - saved).abs() < 1.0, "{added} {saved}");
+    assert!(added < 6e9, "{added}");
+}

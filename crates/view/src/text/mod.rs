@@ -506,7 +506,7 @@ texts! {
     time_bubble: &'static str = "bubble", "流水线气泡";
     time_tensor: &'static str = "tensor/pipeline parallel", "张量/流水线并行通信";
     time_expert: &'static str = "expert all-to-all", "专家 all-to-all";
-    time_context: &'static str = "context-parallel ring, not hidden", "上下文并行环形交换（未被掩盖）";
+    time_context: &'static str = "context parallelism's exchange, not hidden", "上下文并行的通信（未被掩盖）";
     time_data: &'static str = "data parallel, not hidden", "未被掩盖的数据并行通信";
     time_offload: &'static str = "offload", "卸载";
     training_note: &'static str = "{} B tokens: {} steps, {} days on {} GPUs", "{} B 词元：{} 步，共 {} 天（{} 张 GPU）";
