@@ -1,10 +1,10 @@
 //! The KV cache as SGLang sizes it (0.5.23: `srt/mem_cache/
 //! kv_cache_configurator.py`, `srt/model_executor/pool_configurator.py`,
 //! `srt/arg_groups/memory_hook.py`), for models of full or latent attention
-//! in every layer: its token pool, the defaults it picks for
-//! `mem_fraction_static`, `chunked_prefill_size` and the decode CUDA
-//! graphs' batch, and the requests it runs at once. Hybrid window and
-//! linear-attention pools are the rest of issue 44.
+//! in every layer: its token pool (and a hybrid sliding-window model's two),
+//! the defaults it picks for `mem_fraction_static`, `chunked_prefill_size`
+//! and the decode CUDA graphs' batch, and the requests it runs at once.
+//! Linear-attention (Mamba) pools are the rest of issue 44.
 
 use crate::model::architecture::Architecture;
 
@@ -100,6 +100,49 @@ pub fn max_total_tokens(pool: u64, cell: u64, page: u64) -> u64 {
     pool / cell.max(1) / page * page
 }
 
+/// Whether SGLang gives `arch` its hybrid sliding-window pool
+/// (`is_hybrid_swa_model`: gpt-oss, Llama 4 and newer families): local
+/// attention in some layers, but not Gemma 2 and 3, whose override turns
+/// the pool off (`model_overrides/gemma2_gemma3.py`; told apart here by
+/// their four norms a layer) and which cache every layer whole.
+pub fn has_window_pool(arch: &Architecture) -> bool {
+    arch.local.window > 0 && !arch.sandwich_norms
+}
+
+/// The full and window token pools of a hybrid sliding-window model
+/// (`HybridSWAPoolConfigurator`): a token costs its bytes in each of the
+/// `full_layers` and `ratio` (`swa_full_tokens_ratio`, 0.8) of them in
+/// each of the `window_layers`; the pool's bytes over that give the full
+/// layers' tokens (floored to pages) and `ratio` of them the window
+/// layers'. `max_total_num_tokens` is the first.
+pub fn window_pools(
+    token_bytes: u64,
+    full_layers: u32,
+    window_layers: u32,
+    pool: u64,
+    page: u64,
+    ratio: f64,
+) -> (u64, u64) {
+    let page = page.max(1);
+    let (full, window) = (f64::from(full_layers), f64::from(window_layers));
+    let token = token_bytes as f64;
+    match full_layers {
+        0 => {
+            let tokens = (pool as f64 / (token * window)).floor() as u64;
+            (0, tokens / page * page)
+        }
+        _ => {
+            let cell = token * full + ratio * token * window;
+            let tokens = (pool as f64 / cell).floor() as u64;
+            let full_tokens = tokens / page * page;
+            (
+                full_tokens,
+                (full_tokens as f64 * ratio) as u64 / page * page,
+            )
+        }
+    }
+}
+
 /// The requests SGLang runs at once when none is typed
 /// (`resolve_max_num_reqs`): `tokens ÷ context × 512` within 2,048 and
 /// 4,096, at most half the tokens.
@@ -113,6 +156,29 @@ mod tests {
     use super::*;
     use crate::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// gpt-oss-120b's 18 global and 18 windowed layers (8 KV heads of 64:
+    /// 2,048 bytes a token a layer): 40 GiB hold ⌊40 GiB ÷ (18 × 2,048 +
+    /// 0.8 × 18 × 2,048)⌋ full tokens and 0.8 of them windowed; Gemma 3
+    /// caches every layer whole.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn gpt_oss_splits_its_pool_by_window() {
+        let oss = model_preset("gpt-oss-120b").unwrap().architecture;
+        assert!(has_window_pool(&oss));
+        assert!(!has_window_pool(
+            &model_preset("gemma-3-27b").unwrap().architecture
+        ));
+        let token = cell_bytes(&oss, 1, 1, 2);
+        assert_eq!(token, 2048);
+        let pool = 40 * (1u64 << 30);
+        let (full, window) = window_pools(token, 18, 18, pool, 1, 0.8);
+        let expected = (pool as f64 / (2048.0 * 18.0 * 1.8)).floor() as u64;
+        assert_eq!(full, expected);
+        assert_eq!(window, (expected as f64 * 0.8) as u64);
+        // Pages of 64 floor both.
+        let (full, window) = window_pools(token, 18, 18, pool, 64, 0.8);
+        assert_eq!((full % 64, window % 64), (0, 0));
+    }
 
     /// An H100's 81,559 MiB at TP 1: a chunk of 8,192, graphs up to 256,
     /// 58 prefill graphs; 512 + 12,288 + 128 + 512 + 464 = 13,904 MiB
