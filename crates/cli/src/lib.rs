@@ -196,8 +196,8 @@ pub fn keys_reference() -> String {
         ..Config::default()
     };
     let mut out = String::from(
-        "| key | option | what | accepts | default | in a link |\n\
-         |-----|--------|------|---------|---------|-----------|\n",
+        "| key | option | job | what | accepts | default | in a link |\n\
+         |-----|--------|-----|------|---------|---------|-----------|\n",
     );
     for field in all_fields() {
         let default = match value_of(&defaults, field) {
@@ -216,9 +216,13 @@ pub fn keys_reference() -> String {
             Written::WhenNotPreset => "with a model, where not the preset's",
             Written::WhenNotDefault => "where not the default",
         };
+        let jobs = match field.jobs() {
+            vram_core::config::job::Jobs::ALL => "all".to_string(),
+            jobs => jobs.iter().map(|j| j.key()).collect::<Vec<_>>().join(", "),
+        };
         let _ = writeln!(
             out,
-            "| `{}` | `--{}` | {} | {} | {default} | {written} |",
+            "| `{}` | `--{}` | {jobs} | {} | {} | {default} | {written} |",
             field.key(),
             option_name(field),
             field.meaning(),
@@ -560,6 +564,9 @@ pub fn usage_line(error: &clap::Error) -> String {
 
 /// What to print for a valid configuration.
 pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
+    if config.job == vram_core::config::job::Job::Serve {
+        return render_serving(config, output, base_url);
+    }
     let mut report = config
         .report()
         .map_err(|errors| UsageError(errors.iter().map(ToString::to_string).collect()))?;
@@ -575,6 +582,136 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
             .map_err(|errors| UsageError(errors.iter().map(ToString::to_string).collect()))?,
         Output::Link => format!("{}\n", page_link(config, base_url)),
     })
+}
+
+/// A deployment's figures (`job=serve`) in `output`'s format.
+fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
+    let report = config
+        .serve_report()
+        .map_err(|error| UsageError(vec![error.to_string()]))?;
+    let t = english();
+    let unit = config.unit;
+    let sections = [
+        (
+            t.serve_memory_heading,
+            vram_view::serving::memory_rows(t, &report, unit),
+        ),
+        (
+            t.serve_kv_heading,
+            vram_view::serving::kv_rows(t, &report, unit),
+        ),
+        (
+            t.serve_speed_heading,
+            vram_view::serving::speed_rows(t, &report),
+        ),
+    ];
+    let heading = serving_heading(config, &report);
+    let verdict = vram_view::serving::verdict(t, &report);
+    let warnings = vram_view::serving::warnings(t, &report);
+    Ok(match output {
+        Output::Json => {
+            let document = vram_core::json::ServeDocumentJson::new(config, &report);
+            let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+        Output::Link => format!("{}\n", page_link(config, base_url)),
+        Output::Csv => {
+            let mut out = String::from("section,figure,value,note\n");
+            for (section, rows) in &sections {
+                for row in rows {
+                    let cells = [*section, &row.label, &row.value, &row.note];
+                    let quoted: Vec<String> = cells
+                        .iter()
+                        .map(|c| format!("\"{}\"", c.replace('"', "\"\"")))
+                        .collect();
+                    let _ = writeln!(out, "{}", quoted.join(","));
+                }
+            }
+            out
+        }
+        Output::Markdown | Output::Html => {
+            let mut out = format!("**{heading}**\n\n{verdict}\n");
+            for warning in &warnings {
+                let _ = writeln!(out, "\n> {warning}");
+            }
+            for (section, rows) in &sections {
+                if rows.is_empty() {
+                    continue;
+                }
+                let _ = write!(out, "\n### {section}\n\n| | | |\n|---|--:|---|\n");
+                for row in rows {
+                    let _ = writeln!(out, "| {} | {} | {} |", row.label, row.value, row.note);
+                }
+            }
+            let _ = write!(out, "\n{}\n", page_link(config, base_url));
+            out
+        }
+        Output::Table { .. } => {
+            let mut out = format!("{heading}\n{verdict}\n");
+            for warning in &warnings {
+                let _ = writeln!(out, "warning: {warning}");
+            }
+            for (section, rows) in &sections {
+                if rows.is_empty() {
+                    continue;
+                }
+                let _ = write!(out, "\n{section}\n");
+                let width = rows
+                    .iter()
+                    .map(|r| r.label.chars().count())
+                    .max()
+                    .unwrap_or(0);
+                let value_width = rows
+                    .iter()
+                    .map(|r| r.value.chars().count())
+                    .max()
+                    .unwrap_or(0);
+                for row in rows {
+                    let pad = width - row.label.chars().count();
+                    let value_pad = value_width - row.value.chars().count();
+                    let _ = writeln!(
+                        out,
+                        "  {}{}  {}{}  {}",
+                        row.label,
+                        " ".repeat(pad),
+                        " ".repeat(value_pad),
+                        row.value,
+                        row.note
+                    );
+                }
+            }
+            out
+        }
+    })
+}
+
+/// What is served, on what: the model, the GPUs, the layout and the engine.
+fn serving_heading(config: &Config, report: &vram_core::serve::report::ServeReport) -> String {
+    let model = config.model.map_or("a model", |m| match m.preset() {
+        Some(preset) => preset.name,
+        None => "a custom model",
+    });
+    let gpu = config.gpu.map_or_else(
+        || format!("{} GB", format_number(config.gpu_mem_gb)),
+        |g| g.name.to_string(),
+    );
+    format!(
+        "{model} on {} × {gpu}: {} replica{} of TP {} × PP {}{}, {} ({}), weights {}, KV cache {}",
+        config.gpus * config.runtime.nodes,
+        report.replicas,
+        if report.replicas == 1 { "" } else { "s" },
+        report.layout.tp,
+        report.layout.pp,
+        match report.layout.ep {
+            1 => String::new(),
+            ep => format!(", EP {ep}"),
+        },
+        report.engine.name(),
+        report.engine_version,
+        config.serve.weights.key(),
+        config.serve.kv_dtype.key(),
+    )
 }
 
 /// The strategy table, as the page shows it.

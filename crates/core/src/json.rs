@@ -697,3 +697,194 @@ impl PlanJson {
         }
     }
 }
+
+/// The name of the schema `--json` writes under `job=serve`.
+pub const SERVE_SCHEMA: &str = "vram-calculator/serve/v1";
+
+/// The whole document under `job=serve`: the link and the `serve` object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServeDocumentJson {
+    /// `serve`.
+    pub job: &'static str,
+    /// The configuration's link query.
+    pub link: String,
+    /// [`SERVE_SCHEMA`].
+    pub schema: &'static str,
+    /// The deployment's figures.
+    pub serve: ServeJson,
+}
+
+/// A layer kind's KV page on the GPU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KvPageJson {
+    /// Tokens a block holds.
+    pub block_size: u32,
+    /// `full`, `sliding_window` or `state`.
+    pub kind: &'static str,
+    /// The stage's layers of this kind.
+    pub layers: u32,
+    /// Bytes of one block of one layer.
+    pub page_bytes: Figure,
+    /// The window, for a sliding window.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<u32>,
+}
+
+/// A deployment's figures on the most loaded GPU of a replica; speeds per
+/// replica unless named per GPU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServeJson {
+    /// The profiled activation peak.
+    pub activation_peak_bytes: Figure,
+    /// Tokens a step schedules at most.
+    pub batched_tokens: u32,
+    /// Tokens per block.
+    pub block_size: u32,
+    /// Sequences decoded at once per replica.
+    pub concurrency: u32,
+    /// Sequences of `prompt_len + response_len` the cache holds.
+    pub concurrency_holds: u64,
+    /// The price of a million output tokens, with a price.
+    pub cost_per_million_tokens: Option<Figure>,
+    /// The CUDA graphs' pool.
+    pub cuda_graph_bytes: Figure,
+    /// The GPU's memory as CUDA reports it.
+    pub cuda_total_bytes: Figure,
+    /// Output tokens a second of one replica.
+    pub decode_tokens_per_second: Option<Figure>,
+    /// Output tokens a second per GPU.
+    pub decode_tokens_per_second_per_gpu: Option<Figure>,
+    /// `vllm`, `sglang` or `trtllm`.
+    pub engine: &'static str,
+    /// The engine's version reproduced.
+    pub engine_version: &'static str,
+    /// Whether it runs.
+    pub fits: bool,
+    /// The engine's memory fraction.
+    pub gpu_util: f64,
+    /// The KV cache's budget (`null`: nothing left).
+    pub kv_budget_bytes: Option<Figure>,
+    /// Blocks the budget holds.
+    pub kv_blocks: u64,
+    /// One token's keys and values over the stage's attention layers.
+    pub kv_bytes_per_token: Figure,
+    /// Each layer kind's page.
+    pub kv_page_bytes: Vec<KvPageJson>,
+    /// Tokens the cache holds.
+    pub kv_tokens: u64,
+    /// Sequences of `max_model_len` the cache holds.
+    pub max_concurrency: f64,
+    /// `max_model_len`.
+    pub max_model_len: u32,
+    /// The longest `max_model_len` that fits.
+    pub max_model_len_fits: u32,
+    /// Memory outside PyTorch's allocator.
+    pub non_torch_bytes: Figure,
+    /// GPUs per replica's pipeline stages.
+    pub pp: u32,
+    /// Prompt tokens a second one replica prefills.
+    pub prefill_tokens_per_second: Option<Figure>,
+    /// Replicas.
+    pub replicas: u32,
+    /// Why it does not run: `no_kv_memory`, `max_len` or `concurrency`.
+    pub shortfall: Option<&'static str>,
+    /// Tensor-parallel GPUs.
+    pub tp: u32,
+    /// What the engine takes of the GPU.
+    pub total_bytes: Figure,
+    /// Time per output token.
+    pub tpot: Option<Figure>,
+    /// Time to the first token.
+    pub ttft: Option<Figure>,
+    /// What the engine warns of.
+    pub warnings: Vec<String>,
+    /// The weights on the GPU.
+    pub weights_bytes: Figure,
+}
+
+impl ServeDocumentJson {
+    /// The document of `config`'s deployment `report`.
+    pub fn new(config: &Config, report: &crate::serve::report::ServeReport) -> Self {
+        use crate::serve::kv_cache::LayerKind;
+        use crate::serve::report::{ServeWarning, Shortfall};
+        let b = |v: f64| figure(v, "B");
+        let speed = report.speed;
+        let per_s = |f: fn(&crate::serve::speed::ServeSpeed) -> f64, unit| {
+            speed.as_ref().map(|s| figure(f(s), unit))
+        };
+        ServeDocumentJson {
+            job: "serve",
+            link: link::encode(config),
+            schema: SERVE_SCHEMA,
+            serve: ServeJson {
+                activation_peak_bytes: b(report.activation_peak_bytes as f64),
+                batched_tokens: report.batched_tokens,
+                block_size: report.block_size,
+                concurrency: report.concurrency,
+                concurrency_holds: report.concurrency_holds,
+                cost_per_million_tokens: speed
+                    .and_then(|s| s.cost_per_million_tokens)
+                    .map(|c| figure(c, "per million tokens")),
+                cuda_graph_bytes: b(report.cuda_graph_bytes as f64),
+                cuda_total_bytes: b(report.cuda_total_bytes as f64),
+                decode_tokens_per_second: per_s(|s| s.decode_tokens_per_second, "tokens/s"),
+                decode_tokens_per_second_per_gpu: per_s(
+                    |s| s.decode_tokens_per_second_per_gpu,
+                    "tokens/s",
+                ),
+                engine: report.engine.key(),
+                engine_version: report.engine_version,
+                fits: report.fits,
+                gpu_util: report.gpu_util,
+                kv_budget_bytes: report.kv_budget_bytes.map(|v| b(v as f64)),
+                kv_blocks: report.kv_blocks,
+                kv_bytes_per_token: b(report.kv_bytes_per_token as f64),
+                kv_page_bytes: report
+                    .pages
+                    .iter()
+                    .map(|p| KvPageJson {
+                        block_size: p.block_size,
+                        kind: match p.kind {
+                            LayerKind::Full => "full",
+                            LayerKind::SlidingWindow(_) => "sliding_window",
+                            LayerKind::State => "state",
+                        },
+                        layers: p.layers,
+                        page_bytes: b(p.page_bytes as f64),
+                        window: match p.kind {
+                            LayerKind::SlidingWindow(w) => Some(w),
+                            _ => None,
+                        },
+                    })
+                    .collect(),
+                kv_tokens: report.kv_tokens,
+                max_concurrency: report.max_concurrency,
+                max_model_len: report.max_model_len,
+                max_model_len_fits: report.max_model_len_fits,
+                non_torch_bytes: b(report.non_torch_bytes as f64),
+                pp: report.layout.pp,
+                prefill_tokens_per_second: per_s(|s| s.prefill_tokens_per_second, "tokens/s"),
+                replicas: report.replicas,
+                shortfall: report.shortfall.map(|s| match s {
+                    Shortfall::NoKvMemory => "no_kv_memory",
+                    Shortfall::MaxLen { .. } => "max_len",
+                    Shortfall::Concurrency { .. } => "concurrency",
+                }),
+                tp: report.layout.tp,
+                total_bytes: b(report.total_bytes),
+                tpot: per_s(|s| s.tpot_seconds, "s"),
+                ttft: per_s(|s| s.ttft_seconds, "s"),
+                warnings: report
+                    .warnings
+                    .iter()
+                    .map(|w| match w {
+                        ServeWarning::BeyondContext { context } => {
+                            format!("max_model_len above the model's context of {context} tokens")
+                        }
+                    })
+                    .collect(),
+                weights_bytes: b(report.weights_bytes),
+            },
+        }
+    }
+}

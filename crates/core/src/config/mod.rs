@@ -2,6 +2,7 @@
 //! every input, in the units the user types them in. What it computes is in
 //! [`crate::report`]; [`parts`] which parts of the page a link shows.
 
+pub mod job;
 pub mod parts;
 
 use crate::format::{Lang, MemoryUnit, Theme};
@@ -209,6 +210,10 @@ pub struct Config {
     pub amp: bool,
     /// How FP8 scales its tensors (`fp8_recipe`; ignored outside FP8).
     pub fp8_recipe: crate::memory::Fp8Recipe,
+    /// What is planned: training (the default) or serving.
+    pub job: job::Job,
+    /// How the model is served, under `job=serve`.
+    pub serve: crate::serve::options::ServeOptions,
 }
 
 impl Default for Config {
@@ -236,6 +241,8 @@ impl Default for Config {
             fine_tuning: FineTuning::default(),
             amp: false,
             fp8_recipe: crate::memory::Fp8Recipe::Delayed,
+            job: job::Job::Train,
+            serve: crate::serve::options::ServeOptions::default(),
         }
     }
 }

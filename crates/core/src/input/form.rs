@@ -116,8 +116,9 @@ pub fn parse(mut text: impl FnMut(Field) -> String) -> Result<Config, Vec<InputE
     if let Some(model) = &config.model {
         config.params_billions = model.params_billions();
     }
-    // The architecture as a whole, the model's size, GPUs × nodes.
-    config.setup().map(|_| config).map_err(|e| vec![e])
+    // The architecture as a whole, the model's size, GPUs × nodes; or
+    // serving's rules.
+    config.check().map(|_| config).map_err(|e| vec![e])
 }
 
 /// The other fields whose text changes when the user sets `field` to `text`,
@@ -157,6 +158,13 @@ pub fn edited(
             filled.push((Field::Model, model));
             filled
         }
+        // Serving needs a model: with none chosen, the served default.
+        Field::Job if text == "serve" && text_of_field(Field::Model).is_empty() => {
+            let model = crate::config::job::DEFAULT_SERVED_MODEL.to_string();
+            let mut filled = edited(Field::Model, &model, text_of_field);
+            filled.push((Field::Model, model));
+            filled
+        }
         _ => Vec::new(),
     }
 }
@@ -173,7 +181,11 @@ pub fn is_enabled(field: Field, text_of_field: impl Fn(Field) -> String) -> bool
         .declaration()
         .needs
         .is_none_or(|needs| needs(&text_of_field));
-    field.scope().applies(with_model) && needed
+    let job = crate::config::job::Job::ALL
+        .into_iter()
+        .find(|j| j.key() == text_of_field(Field::Job))
+        .unwrap_or_default();
+    field.scope().applies(with_model) && needed && field.jobs().contains(job)
 }
 
 /// The fields a preset field fills when a preset is chosen (their

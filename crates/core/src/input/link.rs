@@ -19,6 +19,7 @@
 //! page); an invalid value is reported as a [`LinkProblem`] naming its key, and
 //! that key takes its default. Decoding is total: no string makes it panic.
 
+use crate::config::job::{default_served_model, Job};
 use crate::config::{Config, ModelSpec};
 use crate::frameworks::hf::Framework;
 use crate::frameworks::runtime::Accounting;
@@ -305,10 +306,22 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         problems.push(set_aside(pairs, Field::Nodes, error));
         config.runtime.nodes = 1;
     }
+    // Serving needs a model: without one, the served default.
+    if config.job == Job::Serve && config.model.is_none() {
+        config.model = default_served_model();
+        if let Some(model) = &config.model {
+            config.params_billions = model.params_billions();
+        }
+    }
     // Hugging Face's accounting on a model it does not cover, a largest layer
     // larger than the model, and autocast without a mixed precision are set
-    // aside.
-    for _ in 0..10 {
+    // aside: training's rules, checked for training only (a serving link
+    // keeps its training keys as written).
+    let training_rules = match config.job {
+        Job::Train => 10,
+        Job::Serve => 0,
+    };
+    for _ in 0..training_rules {
         match config.setup() {
             Err(error) if error.kind == InputErrorKind::DenseOnly => {
                 problems.push(set_aside(pairs, error.field, error));
@@ -414,6 +427,34 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             }
             _ => break,
         }
+    }
+    // Serving's rules: a key that breaks one is set aside for its default.
+    let serving_rules = match config.job {
+        Job::Train => 0,
+        Job::Serve => 10,
+    };
+    for _ in 0..serving_rules {
+        let Err(error) = config.serve_check() else {
+            break;
+        };
+        let serve = &mut config.serve;
+        let defaults = crate::serve::options::ServeOptions::default();
+        let single = crate::memory::parallel::Layout::SINGLE;
+        match error.field {
+            Field::Tp => config.runtime.layout.tp = single.tp,
+            Field::Pp => config.runtime.layout.pp = single.pp,
+            Field::Ep => match &mut config.model {
+                Some(model) => model.ep = 1,
+                None => break,
+            },
+            Field::KvDtype => serve.kv_dtype = defaults.kv_dtype,
+            Field::Weights => serve.weights = defaults.weights,
+            Field::Engine => serve.engine = defaults.engine,
+            Field::KvMemory => serve.kv_memory_gb = defaults.kv_memory_gb,
+            Field::Block => serve.block = defaults.block,
+            _ => break,
+        }
+        problems.push(set_aside(pairs, error.field, error));
     }
     // A context reserve that leaves nothing usable is set aside.
     if let Err(error) = config.budget() {

@@ -20,6 +20,10 @@ pub struct ModelPreset {
     pub name: &'static str,
     /// The configuration.
     pub architecture: Architecture,
+    /// The longest sequence its `config.json` allows
+    /// (`max_position_embeddings`; Qwen2.5's Instruct checkpoints' 32,768),
+    /// the `max_model_len` vLLM serves it at by default; 0 where unknown.
+    pub context: u32,
 }
 
 const fn llama(
@@ -142,56 +146,67 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "llama2-7b",
         name: "Llama 2 7B",
+        context: 4096,
         architecture: llama(32, 4096, 11008, 32, 32, 32000),
     },
     ModelPreset {
         id: "llama2-13b",
         name: "Llama 2 13B",
+        context: 4096,
         architecture: llama(40, 5120, 13824, 40, 40, 32000),
     },
     ModelPreset {
         id: "llama1-33b",
         name: "LLaMA 33B",
+        context: 2048,
         architecture: llama(60, 6656, 17920, 52, 52, 32000),
     },
     ModelPreset {
         id: "llama1-65b",
         name: "LLaMA 65B",
+        context: 2048,
         architecture: llama(80, 8192, 22016, 64, 64, 32000),
     },
     ModelPreset {
         id: "llama2-70b",
         name: "Llama 2 70B",
+        context: 4096,
         architecture: llama(80, 8192, 28672, 64, 8, 32000),
     },
     ModelPreset {
         id: "llama3-8b",
         name: "Llama 3 8B",
+        context: 8192,
         architecture: llama(32, 4096, 14336, 32, 8, 128_256),
     },
     ModelPreset {
         id: "llama3-70b",
         name: "Llama 3 70B",
+        context: 8192,
         architecture: llama(80, 8192, 28672, 64, 8, 128_256),
     },
     ModelPreset {
         id: "llama3.1-8b",
         name: "Llama 3.1 8B",
+        context: 131072,
         architecture: llama(32, 4096, 14336, 32, 8, 128_256),
     },
     ModelPreset {
         id: "llama3.1-70b",
         name: "Llama 3.1 70B",
+        context: 131072,
         architecture: llama(80, 8192, 28672, 64, 8, 128_256),
     },
     ModelPreset {
         id: "llama3.1-405b",
         name: "Llama 3.1 405B",
+        context: 131072,
         architecture: llama(126, 16384, 53248, 128, 8, 128_256),
     },
     ModelPreset {
         id: "mistral-7b",
         name: "Mistral 7B v0.1",
+        context: 32768,
         architecture: Architecture {
             local: LocalAttention::sliding(4096, 0),
             ..llama(32, 4096, 14336, 32, 8, 32000)
@@ -200,66 +215,79 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "phi-4",
         name: "Phi-4 (14B)",
+        context: 16384,
         architecture: llama(40, 5120, 17920, 40, 10, 100352),
     },
     ModelPreset {
         id: "olmo2-7b",
         name: "OLMo 2 7B",
+        context: 4096,
         architecture: olmo2(32, 4096, 11008, 32),
     },
     ModelPreset {
         id: "olmo2-13b",
         name: "OLMo 2 13B",
+        context: 4096,
         architecture: olmo2(40, 5120, 13824, 40),
     },
     ModelPreset {
         id: "gemma2-9b",
         name: "Gemma 2 9B",
+        context: 8192,
         architecture: gemma2(42, 3584, 14336, 16, 8, 256),
     },
     ModelPreset {
         id: "gemma2-27b",
         name: "Gemma 2 27B",
+        context: 8192,
         architecture: gemma2(46, 4608, 36864, 32, 16, 128),
     },
     ModelPreset {
         id: "qwen2.5-7b",
         name: "Qwen2.5 7B",
+        context: 32768,
         architecture: qwen2(28, 3584, 18944, 28, 4),
     },
     ModelPreset {
         id: "qwen2.5-14b",
         name: "Qwen2.5 14B",
+        context: 32768,
         architecture: qwen2(48, 5120, 13824, 40, 8),
     },
     ModelPreset {
         id: "qwen2.5-32b",
         name: "Qwen2.5 32B",
+        context: 32768,
         architecture: qwen2(64, 5120, 27648, 40, 8),
     },
     ModelPreset {
         id: "qwen2.5-72b",
         name: "Qwen2.5 72B",
+        context: 32768,
         architecture: qwen2(80, 8192, 29568, 64, 8),
     },
     ModelPreset {
         id: "qwen3-0.6b",
         name: "Qwen3 0.6B",
+        context: 40960,
         architecture: qwen3(28, 1024, 3072, 16, 8, true),
     },
     ModelPreset {
         id: "qwen3-8b",
         name: "Qwen3 8B",
+        context: 40960,
         architecture: qwen3(36, 4096, 12288, 32, 8, false),
     },
     ModelPreset {
         id: "qwen3-32b",
         name: "Qwen3 32B",
+        context: 40960,
         architecture: qwen3(64, 5120, 25600, 64, 8, false),
     },
     ModelPreset {
         id: "mixtral-8x7b",
         name: "Mixtral 8x7B",
+        context: 32768,
         architecture: Architecture {
             moe: routed(8, 2, 14336),
             ..llama(32, 4096, 14336, 32, 8, 32000)
@@ -268,6 +296,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "mixtral-8x22b",
         name: "Mixtral 8x22B",
+        context: 65536,
         architecture: Architecture {
             moe: routed(8, 2, 16384),
             ..llama(56, 6144, 16384, 48, 8, 32768)
@@ -276,6 +305,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "qwen3-30b-a3b",
         name: "Qwen3-30B-A3B",
+        context: 40960,
         architecture: Architecture {
             moe: routed(128, 8, 768),
             ..qwen3(48, 2048, 6144, 32, 4, false)
@@ -284,6 +314,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "qwen3-235b-a22b",
         name: "Qwen3-235B-A22B",
+        context: 40960,
         architecture: Architecture {
             moe: routed(128, 8, 1536),
             ..qwen3(94, 4096, 12288, 64, 4, false)
@@ -292,6 +323,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "qwen3-next-80b-a3b",
         name: "Qwen3-Next-80B-A3B",
+        context: 262144,
         architecture: Architecture {
             head_dim: 256,
             gated_attention: true,
@@ -315,6 +347,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "glm-4.5-air",
         name: "GLM-4.5-Air",
+        context: 131072,
         architecture: Architecture {
             biases: Biases::Qkv,
             head_dim: 128,
@@ -330,6 +363,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "gemma-3-12b",
         name: "Gemma 3 12B (text)",
+        context: 131072,
         architecture: Architecture {
             head_dim: 256,
             qk_norm: QkNorm::PerHead,
@@ -342,6 +376,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "gemma-3-27b",
         name: "Gemma 3 27B (text)",
+        context: 131072,
         architecture: Architecture {
             head_dim: 128,
             qk_norm: QkNorm::PerHead,
@@ -354,6 +389,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "llama4-scout",
         name: "Llama 4 Scout (text)",
+        context: 10485760,
         architecture: Architecture {
             head_dim: 128,
             moe: Moe {
@@ -372,16 +408,19 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "gpt-oss-20b",
         name: "gpt-oss-20b",
+        context: 131072,
         architecture: gpt_oss(24, 32),
     },
     ModelPreset {
         id: "gpt-oss-120b",
         name: "gpt-oss-120b",
+        context: 131072,
         architecture: gpt_oss(36, 128),
     },
     ModelPreset {
         id: "deepseek-v2-lite",
         name: "DeepSeek-V2-Lite",
+        context: 163840,
         architecture: Architecture {
             moe: Moe {
                 shared_experts: 2,
@@ -402,6 +441,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "deepseek-v3",
         name: "DeepSeek-V3",
+        context: 163840,
         architecture: Architecture {
             moe: Moe {
                 experts: 256,
@@ -426,6 +466,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         id: "gpt3-175b",
         name: "GPT-3 175B",
+        context: 2048,
         architecture: Architecture {
             layers: 96,
             hidden: 12288,
@@ -462,6 +503,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
 pub const CUSTOM_MODEL: ModelPreset = ModelPreset {
     id: "config-json",
     name: "custom (config.json)",
+    context: 0,
     architecture: llama(32, 4096, 11008, 32, 32, 32000),
 };
 

@@ -7,6 +7,7 @@ pub use derivation::{LayoutDerivation, Rebuilt};
 pub mod evaluate;
 pub mod export;
 mod place;
+pub mod serving;
 pub mod table;
 
 use serde::{Deserialize, Serialize};

@@ -7,6 +7,9 @@
 
 use crate::model::architecture::Architecture;
 
+/// The TensorRT-LLM source whose arithmetic this module reproduces.
+pub const TRTLLM_VERSION: &str = "main of 2026";
+
 /// `KvCacheConfig.tokens_per_block`.
 pub const TOKENS_PER_BLOCK: u64 = 32;
 

@@ -20,6 +20,8 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
             fill(t.err_resolution, &[&shown_as(error.field)(resolution)])
         }
         InputErrorKind::UnknownChoice => t.err_choice.into(),
+        InputErrorKind::NotPowerOfTwo => t.err_not_power_of_two.into(),
+        InputErrorKind::EngineNotModelled => t.err_engine_not_modelled.into(),
         InputErrorKind::NeedsModel => t.err_needs_model.into(),
         InputErrorKind::TooManyGpus {
             gpus_per_node,

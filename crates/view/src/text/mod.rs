@@ -297,6 +297,83 @@ texts! {
     hint_cp_comm: &'static str = "Megatron-LM's --cp-comm-type: a ring passes keys and values around; Ulysses (DeepSpeed, verl) trades the sequence split for a head split by all-to-alls.",
         "即 Megatron-LM 的 --cp-comm-type：环形（ring）依次传递 K/V；Ulysses（DeepSpeed、verl）用 all-to-all 把按序列切分换成按头切分。";
     cp_comm: [&'static str; 2] = ["ring (p2p)", "Ulysses all-to-all (a2a)"], ["环形（p2p）", "Ulysses all-to-all（a2a）"];
+    label_job: &'static str = "Plan", "规划";
+    job: [&'static str; 2] = ["Training and fine-tuning", "Serving (inference)"], ["训练与微调", "推理部署"];
+    group_serving: &'static str = "Serving", "推理部署";
+    engine_settings: &'static str = "The engine's settings", "推理引擎的设置";
+    label_engine: &'static str = "Engine", "推理引擎";
+    engine: [&'static str; 3] = ["vLLM", "SGLang", "TensorRT-LLM"], ["vLLM", "SGLang", "TensorRT-LLM"];
+    label_weights: &'static str = "Weights' format", "权重格式";
+    hint_weights: &'static str = "How the checkpoint stores its linear layers; embeddings, norms and the router stay in 16 bits.", "检查点如何存储线性层；嵌入、归一化和路由器仍为 16 位。";
+    weights: [&'static str; 8] = ["BF16 / FP16", "FP8, a scale per tensor", "FP8, 128 × 128 blocks", "INT8 (W8A8)", "INT4, AWQ / GPTQ (groups of 128)", "NF4 (bitsandbytes)", "MXFP4 (gpt-oss's experts)", "NVFP4"], ["BF16 / FP16", "FP8（每个张量一个缩放）", "FP8（128 × 128 分块）", "INT8（W8A8）", "INT4，AWQ / GPTQ（每组 128）", "NF4（bitsandbytes）", "MXFP4（gpt-oss 的专家）", "NVFP4"];
+    label_kv_dtype: &'static str = "KV cache type", "KV 缓存类型";
+    kv_dtype: [&'static str; 2] = ["auto (the model's 16 bits)", "fp8 (1 byte a value)"], ["auto（模型的 16 位）", "fp8（每个值 1 字节）"];
+    label_max_len: &'static str = "Longest sequence (max_model_len)", "最长序列（max_model_len）";
+    hint_max_len: &'static str = "Empty: the model's own context, as vLLM defaults it.", "留空：模型自身的上下文长度，与 vLLM 的默认一致。";
+    label_prompt_len: &'static str = "Prompt", "提示词长度";
+    label_response_len: &'static str = "Response", "回复长度";
+    label_concurrency: &'static str = "Sequences at once", "同时处理的序列数";
+    hint_concurrency: &'static str = "Per replica. Empty: as many as the KV cache and max_num_seqs hold.", "每个副本。留空：KV 缓存和 max_num_seqs 能容纳的最大数量。";
+    label_gpu_util: &'static str = "Memory fraction", "显存占用比例";
+    hint_gpu_util: &'static str = "vLLM's gpu_memory_utilization (0.9), SGLang's mem_fraction_static, TensorRT-LLM's free_gpu_memory_fraction (0.9). Empty: the engine's default.", "vLLM 的 gpu_memory_utilization（0.9）、SGLang 的 mem_fraction_static、TensorRT-LLM 的 free_gpu_memory_fraction（0.9）。留空：引擎默认值。";
+    label_kv_memory: &'static str = "KV cache per GPU", "每卡 KV 缓存";
+    hint_kv_memory: &'static str = "Given directly, as vLLM's --kv-cache-memory-bytes: the budget's arithmetic is skipped.", "直接指定，相当于 vLLM 的 --kv-cache-memory-bytes：不再按预算推算。";
+    label_block: &'static str = "Tokens per block", "每块 token 数";
+    hint_block: &'static str = "Empty: the engine's (vLLM's attention backend's, SGLang's 1, TensorRT-LLM's 32).", "留空：引擎默认（vLLM 由注意力后端决定，SGLang 为 1，TensorRT-LLM 为 32）。";
+    label_batched_tokens: &'static str = "Tokens per step", "每步 token 数";
+    hint_batched_tokens: &'static str = "max_num_batched_tokens (SGLang's chunked_prefill_size). Empty: the engine's default for the GPU.", "max_num_batched_tokens（SGLang 的 chunked_prefill_size）。留空：引擎针对该 GPU 的默认值。";
+    label_cuda_graphs: &'static str = "CUDA graphs", "CUDA Graph";
+    serve_heading: &'static str = "Serving, per GPU", "推理部署（每卡）";
+    serve_memory_heading: &'static str = "What the engine takes of each GPU", "引擎在每张 GPU 上占用的显存";
+    serve_kv_heading: &'static str = "The KV cache", "KV 缓存";
+    serve_speed_heading: &'static str = "Speed", "速度";
+    serve_fits: &'static str = "Runs on {}: {} tokens of KV cache, {} sequences of {} tokens at once.", "可以在 {} 上运行：KV 缓存可容纳 {} 个 token，可同时容纳 {} 条长度为 {} 的序列。";
+    serve_no_kv: &'static str = "Does not run on {}: nothing is left for the KV cache (\"No available memory for the cache blocks\"). Try FP8 weights, more tensor parallelism or a higher memory fraction.", "无法在 {} 上运行：没有显存留给 KV 缓存（\"No available memory for the cache blocks\"）。可尝试 FP8 权重、更大的张量并行或更高的显存占用比例。";
+    serve_max_len: &'static str = "Does not start: one sequence of {} tokens does not fit the KV cache; the longest that does is {} tokens (vLLM's own estimate).", "无法启动：一条 {} token 的序列放不进 KV 缓存；能放下的最长为 {} token（vLLM 自己的估算）。";
+    serve_concurrency_short: &'static str = "{} sequences at once do not fit: the KV cache holds {}.", "同时 {} 条序列放不下：KV 缓存只能容纳 {} 条。";
+    serve_beyond_context: &'static str = "max_model_len {} is above the model's context of {} tokens: vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.", "max_model_len {} 超过模型的上下文长度 {}：除非设置 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1，否则 vLLM 会拒绝。";
+    serve_weights: &'static str = "Weights", "权重";
+    serve_weights_note: &'static str = "the most loaded GPU at TP {}, PP {}, EP {}", "负载最重的 GPU，TP {}、PP {}、EP {}";
+    serve_activations: &'static str = "Activation peak", "激活峰值";
+    serve_activations_note: &'static str = "the profiling run at {} tokens (vLLM's sampler and MLP)", "按 {} 个 token 的剖析运行（vLLM 的采样器与 MLP）";
+    serve_non_torch: &'static str = "Outside PyTorch", "PyTorch 之外";
+    serve_non_torch_note: &'static str = "NCCL, cuBLAS: llm-d's measurements with vLLM 0.19 on H100", "NCCL、cuBLAS：llm-d 在 H100 上用 vLLM 0.19 的实测";
+    serve_graphs: &'static str = "CUDA graphs", "CUDA Graph";
+    serve_graphs_note: &'static str = "vLLM 0.20's estimate before sizing the cache (an estimate from one measured log)", "vLLM 0.20 在分配缓存前的估算（依据一份实测日志）";
+    serve_kv_budget: &'static str = "KV cache", "KV 缓存";
+    serve_kv_budget_note: &'static str = "what is left of {} of {}", "{} × {} 中剩下的部分";
+    serve_nothing_left: &'static str = "nothing left", "没有剩余";
+    serve_total: &'static str = "The engine's share", "引擎占用合计";
+    serve_total_note: &'static str = "of {} as CUDA reports it", "CUDA 报告的总量为 {}";
+    serve_kv_token: &'static str = "A token's keys and values", "每个 token 的 K 和 V";
+    serve_kv_token_note: &'static str = "over this GPU's attention layers", "该 GPU 上所有注意力层合计";
+    serve_page: &'static str = "Page, {}", "页大小，{}";
+    serve_page_full: &'static str = "full attention", "全注意力";
+    serve_page_window: &'static str = "window of {}", "{} 窗口";
+    serve_page_state: &'static str = "linear-attention state", "线性注意力状态";
+    serve_page_note: &'static str = "blocks of {} tokens, {} layers", "每块 {} 个 token，{} 层";
+    serve_kv_blocks: &'static str = "Blocks", "块数";
+    serve_kv_tokens: &'static str = "Tokens cached", "可缓存 token 数";
+    serve_kv_tokens_note: &'static str = "vLLM's \"GPU KV cache size\"", "即 vLLM 日志中的 \"GPU KV cache size\"";
+    serve_max_concurrency: &'static str = "Sequences of {} tokens", "{} token 序列的并发数";
+    serve_max_concurrency_note: &'static str = "vLLM's \"Maximum concurrency\"", "即 vLLM 日志中的 \"Maximum concurrency\"";
+    serve_max_len_fits: &'static str = "Longest max_model_len that fits", "能放下的最长 max_model_len";
+    serve_max_len_fits_note: &'static str = "vLLM's binary search over one sequence", "vLLM 对单条序列的二分搜索";
+    serve_concurrency: &'static str = "Sequences decoded at once", "同时解码的序列数";
+    serve_concurrency_note: &'static str = "per replica; the cache holds {} of prompt + response", "每个副本；缓存可容纳 {} 条（提示词 + 回复）";
+    serve_ttft: &'static str = "Time to first token", "首 token 延迟";
+    serve_ttft_note: &'static str = "one prompt alone, at {} of the tensor peak", "单条提示词，按张量峰值的 {}";
+    serve_tpot: &'static str = "Time per output token", "每个输出 token 的时间";
+    serve_bound_memory: &'static str = "bound by reading weights and KV at {} of the memory's bandwidth", "受限于以 {} 显存带宽读取权重和 KV";
+    serve_bound_compute: &'static str = "bound by the tensor cores at {} of their peak", "受限于张量核心（按峰值的 {}）";
+    serve_decode: &'static str = "Output tokens per second", "每秒输出 token 数";
+    serve_decode_note: &'static str = "per replica; {} per GPU, {} per sequence", "每个副本；每卡 {}，每条序列 {}";
+    serve_prefill: &'static str = "Prompt tokens per second", "每秒预填充 token 数";
+    serve_tokens_per_second: &'static str = "{} tokens/s", "{} token/秒";
+    serve_cost: &'static str = "Price of a million output tokens", "每百万输出 token 的价格";
+    serve_cost_note: &'static str = "at the GPU-hour's price, decode alone", "按 GPU 小时价格，仅计解码";
+    err_not_power_of_two: &'static str = "Must be a power of two (1, 2, 4, … 1024).", "必须是 2 的幂（1、2、4……1024）。";
+    err_engine_not_modelled: &'static str = "This engine's allocation is not reproduced for this model's layers (linear attention, or windows under TensorRT-LLM); vLLM's is.", "尚未复现该引擎对此模型层（线性注意力，或 TensorRT-LLM 下的滑动窗口）的分配方式；vLLM 的已复现。";
     label_etp: &'static str = "Experts' tensor parallelism", "专家的张量并行";
     hint_etp: &'static str = "Megatron-LM's --expert-tensor-parallel-size: split like the layers (TP), or 1: each expert whole, EP over the TP ranks too.",
         "即 Megatron-LM 的 --expert-tensor-parallel-size：与各层一样切分（TP），或 1：每个专家完整放在一张卡上，EP 也跨 TP 的卡。";
@@ -705,6 +782,7 @@ mod tests {
     /// Entries that read the same in both languages: units, names and code.
     const SAME_IN_BOTH: &[&str] = &[
         "unit_gb",
+        "engine",
         "sharding",
         "unit_percent",
         "label_flash",

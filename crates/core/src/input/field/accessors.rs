@@ -9,6 +9,11 @@ impl Field {
         &DECLARATIONS[self as usize]
     }
 
+    /// The jobs the field means something for.
+    pub fn jobs(self) -> crate::config::job::Jobs {
+        self.declaration().jobs
+    }
+
     /// The field's position in [`Field::ALL`].
     pub const fn index(self) -> usize {
         self as usize

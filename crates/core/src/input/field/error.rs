@@ -23,6 +23,11 @@ pub enum InputErrorKind {
     BelowResolution(f64),
     /// The value is none of the field's choices.
     UnknownChoice,
+    /// A size that must be a power of two (a KV block's tokens).
+    NotPowerOfTwo,
+    /// The engine's arithmetic is not reproduced for this model's layers
+    /// (SGLang's Mamba pool, TensorRT-LLM's windows and states).
+    EngineNotModelled,
     /// The numbers do not divide as they must (the global batch by micro-batch × GPUs).
     NotDivisible,
     /// The value needs a model's architecture, and none is chosen (LoRA's adapters).

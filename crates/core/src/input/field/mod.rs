@@ -27,6 +27,7 @@ pub use value::*;
 
 use core::fmt;
 
+use crate::config::job::{Job, Jobs};
 use crate::config::parts::{Part, Parts};
 use crate::config::{Config, ModelSpec};
 use crate::decimal::shortest_decimal;
@@ -38,6 +39,9 @@ use crate::gpu::gpu_preset;
 use crate::memory::activations::{
     Recompute, RecomputeMethod, RecomputeModule, RecomputeModules as RecomputeModuleSet,
 };
+use crate::serve::kv_cache::KvCacheDtype;
+use crate::serve::options::{Engine, WEIGHT_FORMATS};
+use crate::serve::weights::WeightFormat;
 
 /// Megatron-LM's names of the modules selective recomputation rebuilds.
 const RECOMPUTE_MODULE_KEYS: [&str; RecomputeModule::ALL.len()] = {
@@ -106,6 +110,7 @@ fields! {
         written: Written::Always,
         read: |c| c.gpus.to_string(),
         write: |c, f, t| set(&mut c.gpus, f.parse_count(t)),
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Memory per GPU, in GB (10^9 bytes).
@@ -131,6 +136,7 @@ fields! {
             }
             Ok(())
         },
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Precision of weights and gradients.
@@ -200,6 +206,7 @@ fields! {
             c.gpu_mem_gb = gpu.memory().gb();
             Ok(())
         },
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Model preset, or none for a bare size.
@@ -217,6 +224,7 @@ fields! {
             c.model = Some(model);
             Ok(())
         },
+        jobs: Jobs::ALL,
         ..BASE
     },
 
@@ -465,6 +473,7 @@ fields! {
     Capacity in BeyondLlama(180) => Declaration {
         needs: Some(with_experts),
         filled_by: None,
+        jobs: Jobs::TRAIN,
         ..beyond_dense(
             "capacity", number(Unit::RoutingMultiple, 1.0, 64.0),
             |c| model_text(c, |m| shortest_decimal(m.capacity)),
@@ -512,6 +521,7 @@ fields! {
         value: Value::Choice(&["gb", "gib"]),
         read: |c| c.unit.key().to_string(),
         write: |c, f, t| set(&mut c.unit, pick(f, &MemoryUnit::ALL, MemoryUnit::key, t)),
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Light or dark colours.
@@ -520,6 +530,7 @@ fields! {
         value: Value::Choice(&["auto", "light", "dark"]),
         read: |c| c.theme.key().to_string(),
         write: |c, f, t| set(&mut c.theme, pick(f, &Theme::ALL, Theme::key, t)),
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// The page's language.
@@ -528,6 +539,7 @@ fields! {
         value: Value::Choice(&["auto", "zh", "en"]),
         read: |c| c.lang.key().to_string(),
         write: |c, f, t| set(&mut c.lang, pick(f, &Lang::ALL, Lang::key, t)),
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Compact layout for an iframe in another page.
@@ -536,6 +548,7 @@ fields! {
         value: FLAG,
         read: |c| flag_text(c.embed),
         write: |c, f, t| set(&mut c.embed, parse_flag(f, t)),
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Which parts of the page are shown (a list of [`Part`]s).
@@ -547,6 +560,7 @@ fields! {
             let parts = Parts::from_key(&choice(t));
             set(&mut c.show, parts.ok_or(f.error(InputErrorKind::UnknownChoice)))
         },
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Whether the page can be changed: `0` shows a read-only figure.
@@ -555,6 +569,7 @@ fields! {
         value: FLAG,
         read: |c| flag_text(c.controls),
         write: |c, f, t| set(&mut c.controls, parse_flag(f, t)),
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// How FP8 scales its tensors (Megatron-LM's `--fp8-recipe`): written
@@ -619,6 +634,7 @@ fields! {
         value: count(Unit::Nodes, 1.0, 65_536.0),
         read: |c| c.runtime.nodes.to_string(),
         write: |c, f, t| set(&mut c.runtime.nodes, f.parse_count(t)),
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Parameters of the largest layer, in millions.
@@ -811,6 +827,7 @@ fields! {
         scope: Scope::WithModel,
         read: |c| c.runtime.layout.tp.to_string(),
         write: |c, f, t| set(&mut c.runtime.layout.tp, f.parse_count(t)),
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Pipeline-parallel stages.
@@ -820,6 +837,7 @@ fields! {
         scope: Scope::WithModel,
         read: |c| c.runtime.layout.pp.to_string(),
         write: |c, f, t| set(&mut c.runtime.layout.pp, f.parse_count(t)),
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Virtual pipeline stages per pipeline rank (interleaved 1F1B).
@@ -906,6 +924,7 @@ fields! {
         optional: true,
         read: |c| optional_text(c.speed.tflops),
         write: |c, f, t| set(&mut c.speed.tflops, f.parse_number(t).map(Some)),
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Bandwidth per GPU within a node (NVLink), in GB/s of 10^9 bytes, each way.
@@ -915,6 +934,7 @@ fields! {
         optional: true,
         read: |c| optional_text(c.speed.nvlink_gb_per_s),
         write: |c, f, t| set(&mut c.speed.nvlink_gb_per_s, f.parse_number(t).map(Some)),
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Bandwidth per GPU between nodes (the network), in GB/s of 10^9 bytes.
@@ -926,6 +946,7 @@ fields! {
         write: |c, f, t| {
             set(&mut c.speed.network_gb_per_s, f.parse_number(t).map(Some))
         },
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Training tokens, in billions.
@@ -946,6 +967,7 @@ fields! {
         write: |c, f, t| {
             set(&mut c.speed.price_per_gpu_hour, f.parse_number(t).map(Some))
         },
+        jobs: Jobs::ALL,
         ..BASE
     },
     /// Which linear layers have biases (Qwen2's q/k/v, GPT-2's every one):
@@ -1219,6 +1241,149 @@ fields! {
         write: |c, f, t| set(&mut c.speed.overlap_param, parse_flag(f, t)),
         ..BASE
     },
+
+    // The job, and how a model is served (`job=serve`): written where not
+    // their defaults, so that every link before them keeps its meaning.
+
+    /// What is planned: `train` (training or fine-tuning, the default) or
+    /// `serve` (an inference engine's memory and speed).
+    Job in Job(10) => Declaration {
+        key: "job",
+        value: Value::Choice(&["train", "serve"]),
+        jobs: Jobs::ALL,
+        read: |c| c.job.key().to_string(),
+        write: |c, f, t| set(&mut c.job, pick(f, &Job::ALL, Job::key, t)),
+        ..BASE
+    },
+    /// The inference engine whose allocation is reproduced: vLLM's v1
+    /// engine, SGLang or TensorRT-LLM's PyTorch backend.
+    Engine in Serving(10) => Declaration {
+        key: "engine",
+        value: Value::Choice(&["vllm", "sglang", "trtllm"]),
+        jobs: Jobs::SERVE,
+        read: |c| c.serve.engine.key().to_string(),
+        write: |c, f, t| set(&mut c.serve.engine, pick(f, &Engine::ALL, Engine::key, t)),
+        ..BASE
+    },
+    /// How the checkpoint stores its weights: 16-bit, FP8 per tensor or in
+    /// 128 × 128 blocks, INT8, AWQ/GPTQ INT4 (groups of 128), NF4, MXFP4
+    /// (gpt-oss's experts), NVFP4.
+    Weights in Serving(20) => Declaration {
+        key: "weights",
+        value: Value::Choice(&["bf16", "fp8", "fp8-block", "int8", "int4", "nf4", "mxfp4", "nvfp4"]),
+        jobs: Jobs::SERVE,
+        read: |c| c.serve.weights.key().to_string(),
+        write: |c, f, t| set(&mut c.serve.weights, pick(f, &WEIGHT_FORMATS, WeightFormat::key, t)),
+        ..BASE
+    },
+    /// The KV cache's element type (`--kv-cache-dtype`): `auto`, the
+    /// model's 16 bits, or `fp8`, one byte a value.
+    KvDtype in Serving(30) => Declaration {
+        key: "kv_dtype",
+        value: Value::Choice(&["auto", "fp8"]),
+        jobs: Jobs::SERVE,
+        read: |c| c.serve.kv_dtype.key().to_string(),
+        write: |c, f, t| set(&mut c.serve.kv_dtype, pick(f, &KvCacheDtype::ALL, KvCacheDtype::key, t)),
+        ..BASE
+    },
+    /// The longest sequence served (`--max-model-len`), in tokens; unset:
+    /// the model's own context, as vLLM defaults it.
+    MaxLen in Serving(40) => Declaration {
+        key: "max_len",
+        value: count(Unit::Tokens, 1.0, 16_777_216.0),
+        optional: true,
+        jobs: Jobs::SERVE,
+        read: |c| optional_count(c.serve.max_len),
+        write: |c, f, t| set(&mut c.serve.max_len, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+    /// A request's prompt, in tokens (the time to its first token, and
+    /// with the response what each sequence holds).
+    PromptLen in Serving(50) => Declaration {
+        key: "prompt_len",
+        value: count(Unit::Tokens, 1.0, 16_777_216.0),
+        jobs: Jobs::SERVE,
+        read: |c| c.serve.prompt_len.to_string(),
+        write: |c, f, t| set(&mut c.serve.prompt_len, f.parse_count(t)),
+        ..BASE
+    },
+    /// A request's response, in tokens.
+    ResponseLen in Serving(60) => Declaration {
+        key: "response_len",
+        value: count(Unit::Tokens, 1.0, 16_777_216.0),
+        jobs: Jobs::SERVE,
+        read: |c| c.serve.response_len.to_string(),
+        write: |c, f, t| set(&mut c.serve.response_len, f.parse_count(t)),
+        ..BASE
+    },
+    /// Sequences decoded at once on each replica; unset: as many as the
+    /// KV cache and the engine's `max_num_seqs` hold.
+    Concurrency in Serving(70) => Declaration {
+        key: "concurrency",
+        value: count(Unit::Sequences, 1.0, 1_048_576.0),
+        optional: true,
+        jobs: Jobs::SERVE,
+        read: |c| optional_count(c.serve.concurrency),
+        write: |c, f, t| set(&mut c.serve.concurrency, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+    /// The fraction of each GPU the engine may take (vLLM's
+    /// `--gpu-memory-utilization`, SGLang's `--mem-fraction-static`,
+    /// TensorRT-LLM's `free_gpu_memory_fraction`); unset: the engine's default.
+    GpuUtil in Engine(10) => Declaration {
+        key: "gpu_util",
+        value: number(Unit::ReservedFraction, 0.01, 1.0),
+        optional: true,
+        jobs: Jobs::SERVE,
+        read: |c| optional_text(c.serve.gpu_util),
+        write: |c, f, t| set(&mut c.serve.gpu_util, f.parse_number(t).map(Some)),
+        ..BASE
+    },
+    /// The KV cache's bytes on each GPU given directly, in GB (vLLM's
+    /// `--kv-cache-memory-bytes`); unset: what the engine's budget leaves.
+    KvMemory in Engine(20) => Declaration {
+        key: "kv_memory",
+        value: number(Unit::GbPerGpu, 0.001, 1e4),
+        optional: true,
+        jobs: Jobs::SERVE,
+        read: |c| optional_text(c.serve.kv_memory_gb),
+        write: |c, f, t| set(&mut c.serve.kv_memory_gb, f.parse_number(t).map(Some)),
+        ..BASE
+    },
+    /// Tokens per KV block (`--block-size`, SGLang's `--page-size`);
+    /// unset: the engine's (vLLM's attention backend's, SGLang's 1,
+    /// TensorRT-LLM's 32).
+    Block in Engine(30) => Declaration {
+        key: "block",
+        value: count(Unit::TokensPerBlock, 1.0, 1024.0),
+        optional: true,
+        jobs: Jobs::SERVE,
+        read: |c| optional_count(c.serve.block),
+        write: |c, f, t| set(&mut c.serve.block, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+    /// Tokens a step schedules at most (`--max-num-batched-tokens`,
+    /// SGLang's `--chunked-prefill-size`); unset: the engine's default for
+    /// the GPU.
+    BatchedTokens in Engine(40) => Declaration {
+        key: "batched_tokens",
+        value: count(Unit::Tokens, 1.0, 16_777_216.0),
+        optional: true,
+        jobs: Jobs::SERVE,
+        read: |c| optional_count(c.serve.batched_tokens),
+        write: |c, f, t| set(&mut c.serve.batched_tokens, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+    /// Whether the engine captures CUDA graphs (`0`: vLLM's
+    /// `--enforce-eager`, SGLang's `--disable-cuda-graph`).
+    CudaGraphs in Engine(50) => Declaration {
+        key: "cuda_graphs",
+        value: FLAG,
+        jobs: Jobs::SERVE,
+        read: |c| flag_text(c.serve.cuda_graphs),
+        write: |c, f, t| set(&mut c.serve.cuda_graphs, parse_flag(f, t)),
+        ..BASE
+    },
 }
 
 /// A model size as people write it, `7b` or `70B`: the number without its
@@ -1243,6 +1408,7 @@ const fn architecture(key: &'static str, value: Value, read: Read, write: Write)
         scope: Scope::WithModel,
         written: Written::WithModel,
         filled_by: Some(Field::Model),
+        jobs: Jobs::ALL,
         read,
         write,
         ..BASE
@@ -1253,6 +1419,7 @@ const fn architecture(key: &'static str, value: Value, read: Read, write: Write)
 const fn step(key: &'static str, value: Value, read: Read, write: Write) -> Declaration {
     Declaration {
         filled_by: None,
+        jobs: Jobs::TRAIN,
         ..architecture(key, value, read, write)
     }
 }

@@ -43,6 +43,8 @@ pub enum Unit {
     Features,
     /// Tokens.
     Tokens,
+    /// Tokens per KV block.
+    TokensPerBlock,
     /// Positions.
     Positions,
     /// Nodes.
@@ -79,6 +81,7 @@ impl Unit {
             Unit::Count => "count",
             Unit::Features => "features",
             Unit::Tokens => "tokens",
+            Unit::TokensPerBlock => "tokens per block",
             Unit::Positions => "positions",
             Unit::Nodes => "nodes",
             Unit::Ranks => "ranks",
@@ -104,6 +107,7 @@ impl Unit {
             | Unit::Count
             | Unit::Features
             | Unit::Tokens
+            | Unit::TokensPerBlock
             | Unit::Positions
             | Unit::Nodes
             | Unit::Ranks
@@ -247,6 +251,14 @@ pub enum Section {
     Display,
     /// In the link only (how an embedded page looks), never on the form.
     LinkOnly,
+    /// The job, above the form.
+    Job,
+    /// What is served: the engine, the weights' format, the KV cache's
+    /// type, the lengths and the concurrency.
+    Serving,
+    /// The engine's own settings (a fold): its memory fraction, a KV budget
+    /// given directly, blocks, batched tokens, CUDA graphs.
+    Engine,
 }
 
 impl Section {
@@ -323,6 +335,8 @@ pub struct Declaration {
     /// What else it needs to mean something, given every field's text (LoRA's
     /// rank needs adapters, a bucket size DeepSpeed's buffers); `None`: nothing.
     pub needs: Option<Needs>,
+    /// The jobs it means something for (training's own by default).
+    pub jobs: crate::config::job::Jobs,
     /// Its text in a configuration.
     pub read: Read,
     /// Stores its text in a configuration.
@@ -339,6 +353,7 @@ pub(super) const BASE: Declaration = Declaration {
     filled_by: None,
     percent: false,
     needs: None,
+    jobs: crate::config::job::Jobs::TRAIN,
     read: |_| String::new(),
     write: |_, _, _| Ok(()),
 };

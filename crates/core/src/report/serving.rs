@@ -1,0 +1,139 @@
+//! A configuration under `job=serve`: its rules, each naming the field it
+//! concerns, and its [`ServeReport`] ([`crate::serve::report`]).
+
+use crate::config::job::Job;
+use crate::config::Config;
+use crate::input::field::{InputErrorKind, Limits, Splits};
+use crate::input::{Field, InputError};
+use crate::memory::parallel::Layout;
+use crate::serve::report::{self, Hardware, ServeLayout, ServeProblem, ServeReport};
+
+/// The largest `n` up to `at_most` that divides `whole` (1 at least).
+fn largest_divisor(whole: u32, at_most: u32) -> u32 {
+    (1..=at_most.max(1))
+        .rev()
+        .find(|d| whole % d == 0)
+        .unwrap_or(1)
+}
+
+impl Config {
+    /// The hardware a deployment runs on: the GPU, its memory, GPUs per
+    /// node, nodes and links.
+    pub fn serve_hardware(&self) -> Hardware {
+        Hardware {
+            memory_bytes: (self.gpu_mem_gb * 1e9).round() as u64,
+            gpu: self.gpu,
+            gpus_per_node: self.gpus,
+            nodes: self.runtime.nodes,
+            tflops: self.speed.tflops,
+            nvlink_gb_per_s: self
+                .speed
+                .nvlink_gb_per_s
+                .or(self.gpu.map(|g| g.nvlink_gb_per_s))
+                .unwrap_or(0.0),
+            network_gb_per_s: self
+                .speed
+                .network_gb_per_s
+                .or(self.gpu.map(|g| g.network_gb_per_s))
+                .unwrap_or(0.0),
+        }
+    }
+
+    /// The serving layout: the link's TP, PP and EP.
+    pub fn serve_layout(&self) -> ServeLayout {
+        let Layout { tp, pp, .. } = self.runtime.layout;
+        ServeLayout {
+            tp,
+            pp,
+            ep: self.model.map_or(1, |m| m.ep),
+        }
+    }
+
+    /// The field and the error of a serving rule broken.
+    fn serve_error(&self, problem: ServeProblem) -> InputError {
+        let ServeLayout { tp, pp, .. } = self.serve_layout();
+        let arch = self.model.map(|m| m.architecture);
+        let gpus = self.gpus.saturating_mul(self.runtime.nodes);
+        match problem {
+            ServeProblem::TpHeads => {
+                let heads = arch.map_or(1, |a| a.heads);
+                Field::Tp.error(InputErrorKind::DoesNotDivide {
+                    splits: Splits::Heads(heads),
+                    largest: largest_divisor(heads, tp),
+                })
+            }
+            ServeProblem::PpGpus => Field::Pp.error(InputErrorKind::DoesNotDivide {
+                splits: Splits::Gpus(gpus),
+                largest: largest_divisor(gpus, pp),
+            }),
+            ServeProblem::LayoutGpus => Field::Tp.error(InputErrorKind::DoesNotDivide {
+                splits: Splits::Gpus(gpus / pp.max(1)),
+                largest: largest_divisor(gpus / pp.max(1), tp),
+            }),
+            ServeProblem::PpLayers => {
+                let layers = arch.map_or(1, |a| a.layers);
+                Field::Pp.error(InputErrorKind::DoesNotDivide {
+                    splits: Splits::Layers(layers),
+                    largest: largest_divisor(layers, pp),
+                })
+            }
+            ServeProblem::Ep => match arch.is_some_and(|a| a.moe.is_moe()) {
+                true => Field::Ep.error(InputErrorKind::NotDivisible),
+                false => Field::Ep.error(InputErrorKind::NeedsExperts),
+            },
+            ServeProblem::KvDtypeNoFp8 => Field::KvDtype.error(InputErrorKind::NoFp8),
+            ServeProblem::WeightsNeedExperts => Field::Weights.error(InputErrorKind::NeedsExperts),
+            ServeProblem::EngineModel => Field::Engine.error(InputErrorKind::EngineNotModelled),
+            ServeProblem::KvMemory => Field::KvMemory.error(InputErrorKind::OutOfRange(Limits {
+                min: 0.001,
+                max: self.gpu_mem_gb,
+            })),
+            ServeProblem::Block => Field::Block.error(InputErrorKind::NotPowerOfTwo),
+        }
+    }
+
+    /// Checks a serving configuration: the model and the sizes, then the
+    /// deployment's rules ([`report::check`]).
+    pub fn serve_check(&self) -> Result<(), InputError> {
+        self.params()?;
+        self.data_parallel_gpus()?;
+        Field::GpuMemory.check(self.gpu_mem_gb)?;
+        let Some(model) = self.model else {
+            return Err(Field::Model.error(InputErrorKind::Empty));
+        };
+        report::check(
+            &model.architecture,
+            &self.serve_hardware(),
+            self.serve_layout(),
+            &self.serve,
+        )
+        .map_err(|problem| self.serve_error(problem))
+    }
+
+    /// Checks the configuration as its job does: training's setup and
+    /// budget, or serving's rules.
+    pub fn check(&self) -> Result<(), InputError> {
+        match self.job {
+            Job::Train => self.setup().and(self.budget()).map(|_| ()),
+            Job::Serve => self.serve_check(),
+        }
+    }
+
+    /// The deployment's figures, or the first input error.
+    pub fn serve_report(&self) -> Result<ServeReport, InputError> {
+        self.serve_check()?;
+        let model = self
+            .model
+            .ok_or(Field::Model.error(InputErrorKind::Empty))?;
+        let price = self.speed.price_per_gpu_hour;
+        report::evaluate(
+            &model.architecture,
+            model.base.context,
+            &self.serve_hardware(),
+            self.serve_layout(),
+            &self.serve,
+            price,
+        )
+        .map_err(|problem| self.serve_error(problem))
+    }
+}

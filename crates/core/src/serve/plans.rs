@@ -1,0 +1,1 @@
+//! The serving layouts ranked (filled below).

@@ -1,0 +1,291 @@
+//! A deployment's figures in words (`job=serve`): the verdict and the rows
+//! of its table, the same on the page, in the CLI and in the static view.
+
+use vram_core::format::{format_bytes, format_number, format_percent, format_seconds, MemoryUnit};
+use vram_core::serve::kv_cache::LayerKind;
+use vram_core::serve::report::{ServeReport, ServeWarning, Shortfall};
+use vram_core::serve::speed::{
+    Bound, DECODE_BANDWIDTH_EFFICIENCY, DECODE_COMPUTE_EFFICIENCY, PREFILL_EFFICIENCY,
+};
+use vram_core::Bytes;
+
+use crate::text::{fill, Text};
+
+/// One row of the serving table: what it is, its figure, and where the
+/// figure comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// A stable name (the page's `data-testid`).
+    pub id: &'static str,
+    /// What it is.
+    pub label: String,
+    /// The figure.
+    pub value: String,
+    /// Its source or formula.
+    pub note: String,
+}
+
+/// Bytes in the page's unit.
+fn bytes(value: f64, unit: MemoryUnit) -> String {
+    format_bytes(Bytes::new(value), unit)
+}
+
+/// The verdict: whether it runs, and why not.
+pub fn verdict(t: &Text, report: &ServeReport) -> String {
+    let engine = report.engine.name();
+    match report.shortfall {
+        None => fill(
+            t.serve_fits,
+            &[
+                engine,
+                &format_number(report.kv_tokens as f64),
+                &format_number(report.max_concurrency),
+                &format_number(f64::from(report.max_model_len)),
+            ],
+        ),
+        Some(Shortfall::NoKvMemory) => fill(t.serve_no_kv, &[engine]),
+        Some(Shortfall::MaxLen { fits }) => fill(
+            t.serve_max_len,
+            &[
+                &format_number(f64::from(report.max_model_len)),
+                &format_number(f64::from(fits)),
+            ],
+        ),
+        Some(Shortfall::Concurrency { holds }) => fill(
+            t.serve_concurrency_short,
+            &[
+                &format_number(f64::from(report.concurrency)),
+                &format_number(holds as f64),
+            ],
+        ),
+    }
+}
+
+/// The engine's warnings, in words.
+pub fn warnings(t: &Text, report: &ServeReport) -> Vec<String> {
+    report
+        .warnings
+        .iter()
+        .map(|w| match w {
+            ServeWarning::BeyondContext { context } => fill(
+                t.serve_beyond_context,
+                &[
+                    &format_number(f64::from(report.max_model_len)),
+                    &format_number(f64::from(*context)),
+                ],
+            ),
+        })
+        .collect()
+}
+
+/// The memory rows: what the engine takes of one GPU, part by part.
+pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
+    let row = |id, label: &str, value: String, note: String| Row {
+        id,
+        label: label.to_string(),
+        value,
+        note,
+    };
+    let mut rows = vec![row(
+        "serve-weights",
+        t.serve_weights,
+        bytes(report.weights_bytes, unit),
+        fill(
+            t.serve_weights_note,
+            &[
+                &report.layout.tp.to_string(),
+                &report.layout.pp.to_string(),
+                &report.layout.ep.to_string(),
+            ],
+        ),
+    )];
+    if report.activation_peak_bytes > 0 {
+        rows.push(row(
+            "serve-activations",
+            t.serve_activations,
+            bytes(report.activation_peak_bytes as f64, unit),
+            fill(
+                t.serve_activations_note,
+                &[&format_number(f64::from(report.batched_tokens))],
+            ),
+        ));
+    }
+    if report.non_torch_bytes > 0 {
+        rows.push(row(
+            "serve-non-torch",
+            t.serve_non_torch,
+            bytes(report.non_torch_bytes as f64, unit),
+            t.serve_non_torch_note.to_string(),
+        ));
+    }
+    if report.cuda_graph_bytes > 0 {
+        rows.push(row(
+            "serve-graphs",
+            t.serve_graphs,
+            bytes(report.cuda_graph_bytes as f64, unit),
+            t.serve_graphs_note.to_string(),
+        ));
+    }
+    rows.push(row(
+        "serve-kv-budget",
+        t.serve_kv_budget,
+        report.kv_budget_bytes.map_or_else(
+            || t.serve_nothing_left.to_string(),
+            |b| bytes(b as f64, unit),
+        ),
+        fill(
+            t.serve_kv_budget_note,
+            &[
+                &format_percent(report.gpu_util),
+                &bytes(report.cuda_total_bytes as f64, unit),
+            ],
+        ),
+    ));
+    rows.push(row(
+        "serve-total",
+        t.serve_total,
+        bytes(report.total_bytes, unit),
+        fill(
+            t.serve_total_note,
+            &[&bytes(report.cuda_total_bytes as f64, unit)],
+        ),
+    ));
+    rows
+}
+
+/// The KV cache's rows: a token's bytes, each kind's page, the blocks and
+/// tokens, the concurrency and the longest length.
+pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
+    let row = |id, label: &str, value: String, note: String| Row {
+        id,
+        label: label.to_string(),
+        value,
+        note,
+    };
+    let small = |b: u64| format_bytes(Bytes::new(b as f64), unit);
+    let mut rows = vec![row(
+        "serve-kv-token",
+        t.serve_kv_token,
+        small(report.kv_bytes_per_token),
+        t.serve_kv_token_note.to_string(),
+    )];
+    for page in &report.pages {
+        let kind = match page.kind {
+            LayerKind::Full => t.serve_page_full.to_string(),
+            LayerKind::SlidingWindow(w) => {
+                fill(t.serve_page_window, &[&format_number(f64::from(w))])
+            }
+            LayerKind::State => t.serve_page_state.to_string(),
+        };
+        rows.push(row(
+            "serve-kv-page",
+            &fill(t.serve_page, &[&kind]),
+            small(page.page_bytes),
+            fill(
+                t.serve_page_note,
+                &[&page.block_size.to_string(), &page.layers.to_string()],
+            ),
+        ));
+    }
+    rows.push(row(
+        "serve-kv-blocks",
+        t.serve_kv_blocks,
+        format_number(report.kv_blocks as f64),
+        String::new(),
+    ));
+    rows.push(row(
+        "serve-kv-tokens",
+        t.serve_kv_tokens,
+        format_number(report.kv_tokens as f64),
+        t.serve_kv_tokens_note.to_string(),
+    ));
+    rows.push(row(
+        "serve-max-concurrency",
+        &fill(
+            t.serve_max_concurrency,
+            &[&format_number(f64::from(report.max_model_len))],
+        ),
+        format!("{}×", format_number(report.max_concurrency)),
+        t.serve_max_concurrency_note.to_string(),
+    ));
+    rows.push(row(
+        "serve-max-len",
+        t.serve_max_len_fits,
+        format_number(f64::from(report.max_model_len_fits)),
+        t.serve_max_len_fits_note.to_string(),
+    ));
+    rows
+}
+
+/// The speed's rows, with a GPU whose bandwidths are known.
+pub fn speed_rows(t: &Text, report: &ServeReport) -> Vec<Row> {
+    let Some(speed) = report.speed else {
+        return Vec::new();
+    };
+    let row = |id, label: &str, value: String, note: String| Row {
+        id,
+        label: label.to_string(),
+        value,
+        note,
+    };
+    let per_s = |v: f64| fill(t.serve_tokens_per_second, &[&format_number(v)]);
+    let mut rows = vec![
+        row(
+            "serve-concurrency",
+            t.serve_concurrency,
+            format_number(f64::from(report.concurrency)),
+            fill(
+                t.serve_concurrency_note,
+                &[&format_number(report.concurrency_holds as f64)],
+            ),
+        ),
+        row(
+            "serve-ttft",
+            t.serve_ttft,
+            format_seconds(speed.ttft_seconds),
+            fill(t.serve_ttft_note, &[&format_percent(PREFILL_EFFICIENCY)]),
+        ),
+        row(
+            "serve-tpot",
+            t.serve_tpot,
+            format_seconds(speed.tpot_seconds),
+            match speed.bound {
+                Bound::Memory => fill(
+                    t.serve_bound_memory,
+                    &[&format_percent(DECODE_BANDWIDTH_EFFICIENCY)],
+                ),
+                Bound::Compute => fill(
+                    t.serve_bound_compute,
+                    &[&format_percent(DECODE_COMPUTE_EFFICIENCY)],
+                ),
+            },
+        ),
+        row(
+            "serve-decode",
+            t.serve_decode,
+            per_s(speed.decode_tokens_per_second),
+            fill(
+                t.serve_decode_note,
+                &[
+                    &per_s(speed.decode_tokens_per_second_per_gpu),
+                    &per_s(speed.tokens_per_second_per_sequence),
+                ],
+            ),
+        ),
+        row(
+            "serve-prefill",
+            t.serve_prefill,
+            per_s(speed.prefill_tokens_per_second),
+            String::new(),
+        ),
+    ];
+    if let Some(cost) = speed.cost_per_million_tokens {
+        rows.push(row(
+            "serve-cost",
+            t.serve_cost,
+            format_number(cost),
+            t.serve_cost_note.to_string(),
+        ));
+    }
+    rows
+}
