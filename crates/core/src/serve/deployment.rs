@@ -208,7 +208,15 @@ pub fn serve(arch: &Architecture, d: &Deployment, budget: Budget) -> ServeFigure
     let model_bytes = 2;
     let value_bytes = d.kv_dtype.bytes(model_bytes);
     let layers = 0..arch.layers.div_ceil(d.pp.max(1)).min(arch.layers);
-    let specs = kv_cache::layer_specs(arch, layers, d.tp, value_bytes, model_bytes, d.block_size);
+    let specs = kv_cache::layer_specs(
+        arch,
+        layers,
+        d.tp,
+        value_bytes,
+        model_bytes,
+        d.block_size,
+        d.max_model_len,
+    );
     let kv = KvLayout::of(&specs);
     let available = kv_budget_bytes.unwrap_or(0);
     let kv_blocks = kv.num_blocks(available);

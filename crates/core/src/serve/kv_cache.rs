@@ -65,7 +65,7 @@ pub enum LayerKind {
 pub struct LayerSpec {
     /// The kind of cache.
     pub kind: LayerKind,
-    /// Tokens a block holds (a state's block holds the whole sequence).
+    /// Tokens a block holds (a state's block: the whole `max_model_len`).
     pub block_size: u32,
     /// Bytes of one block (`page_size_bytes`).
     pub page_bytes: u64,
@@ -140,11 +140,18 @@ pub fn default_block_size(arch: &Architecture, value_bytes: u64, sm: u32) -> u32
 /// The layers of `layers` (a pipeline stage's, or all) as vLLM specifies
 /// their caches on a GPU of a `tp`-wide group, blocks of `block_size`
 /// tokens, values `value_bytes` wide in a model of `model_bytes`-wide
-/// weights. Chunked local attention (Llama 4) costs full attention: vLLM
-/// turns its hybrid allocator off for it (`config/vllm.py`). A model with
-/// linear-attention layers has its attention block size raised until a
-/// block of every layer is one page (`HybridAttentionMambaModelConfig`,
-/// `bs = 16 × ⌈state ÷ (16 × per-token)⌉`), its state's page padded to it.
+/// weights, serving `max_model_len` tokens. Chunked local attention
+/// (Llama 4) costs full attention: vLLM turns its hybrid allocator off for
+/// it (`config/vllm.py`). A model with linear-attention layers has its
+/// attention block size raised until a block of every layer is one page
+/// (`Platform._align_hybrid_block_size`, `platforms/interface.py`: `bs = a ×
+/// ⌈state ÷ (a × per-token)⌉` with `a` the backend's smallest kernel block,
+/// 16 (64 latent), or `block_size` where that is larger: 0.20.0; 0.19.1's
+/// `HybridAttentionMambaModelConfig` aligned to 16 (64) whatever the block
+/// size, so the two differ for a typed `--block-size` above it), its
+/// state's page padded to it; a state's block is the whole `max_model_len`
+/// (`mamba_block_size` without prefix caching, off by default for hybrid
+/// models: `MambaModelConfig.verify_and_update_config`).
 pub fn layer_specs(
     arch: &Architecture,
     layers: core::ops::Range<u32>,
@@ -152,6 +159,7 @@ pub fn layer_specs(
     value_bytes: u64,
     model_bytes: u64,
     block_size: u32,
+    max_model_len: u32,
 ) -> Vec<LayerSpec> {
     let per_token = attention_bytes_per_token(arch, tp, value_bytes);
     let state = linear_state_bytes(arch, tp, model_bytes);
@@ -159,7 +167,9 @@ pub fn layer_specs(
     let mut block = u64::from(block_size.max(1));
     let mut state_page = state;
     if has_state && per_token > 0 {
-        let align = if arch.mla.is_latent() { 64 } else { 16 };
+        // `kernel_block_alignment_size = max(min(kernel block sizes),
+        // cache_config.block_size)`: a typed 64 aligns to 64, not 16.
+        let align = block.max(if arch.mla.is_latent() { 64 } else { 16 });
         block = block.max(align * cdiv(state, align * per_token));
         state_page = state_page.max(block * per_token);
     }
@@ -172,7 +182,7 @@ pub fn layer_specs(
             ) {
                 (true, _) => LayerSpec {
                     kind: LayerKind::State,
-                    block_size: u32::try_from(block).unwrap_or(u32::MAX),
+                    block_size: max_model_len,
                     page_bytes: state_page,
                 },
                 (false, true) => LayerSpec {
@@ -342,7 +352,8 @@ impl KvLayout {
 
     /// vLLM's "GPU KV cache size: N tokens" (0.19.1–0.20.0,
     /// `_report_kv_cache_config`): the blocks ÷ the groups × the smallest
-    /// block size.
+    /// block size (a state's, `max_model_len`, where that is shorter than
+    /// the attention's).
     pub fn kv_tokens(&self, num_blocks: u64) -> u64 {
         match self {
             KvLayout::Empty => 0,

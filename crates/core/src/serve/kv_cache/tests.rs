@@ -9,10 +9,11 @@ fn arch(id: &str) -> Architecture {
     model_preset(id).unwrap().architecture
 }
 
-/// The layout of every layer of `id` on one GPU of TP `tp`, 16-bit values.
+/// The layout of every layer of `id` on one GPU of TP `tp`, 16-bit values,
+/// serving 262,144 tokens.
 fn layout(id: &str, tp: u32, block: u32) -> KvLayout {
     let a = arch(id);
-    KvLayout::of(&layer_specs(&a, 0..a.layers, tp, 2, 2, block))
+    KvLayout::of(&layer_specs(&a, 0..a.layers, tp, 2, 2, block, 262_144))
 }
 
 const GIB: u64 = 1 << 30;
@@ -128,13 +129,30 @@ fn qwen3_next_fills_a_block_with_a_state() {
     };
     assert_eq!((*group_size, *page_bytes), (12, 1_114_112));
     assert_eq!(groups.len(), 4);
-    assert!(groups
-        .iter()
-        .all(|g| g.spec.block_size == 544 && g.layers == 12));
+    assert!(groups.iter().all(|g| g.layers == 12));
+    // A state's block is the whole sequence (`mamba_block_size` =
+    // `max_model_len` without prefix caching); the attention's 544 tokens.
+    let blocks: Vec<u32> = groups.iter().map(|g| g.spec.block_size).collect();
+    assert_eq!(blocks, [262_144, 262_144, 262_144, 544]);
     assert_eq!(
         kv.blocks_per_sequence(262_144, 8192),
         262_144_u64.div_ceil(544) + 3
     );
+}
+
+/// A typed `--block-size 64` aligns Qwen3-Next's attention block to 64, not
+/// 16 (`_align_hybrid_block_size`): 64 × ⌈536 ÷ 64⌉ = 576 tokens, not 544.
+/// Serving fewer tokens than a block, the state's block (`max_model_len`)
+/// is the smallest the "GPU KV cache size" counts in.
+#[wasm_bindgen_test(unsupported = test)]
+fn qwen3_next_aligns_to_a_typed_block_size() {
+    let a = arch("qwen3-next-80b-a3b");
+    let specs = layer_specs(&a, 0..a.layers, 1, 2, 2, 64, 8192);
+    assert_eq!(specs[3].block_size, 576);
+    assert_eq!(specs[3].page_bytes, 576 * 2048);
+    assert_eq!(specs[0].page_bytes, 576 * 2048);
+    let kv = KvLayout::of(&layer_specs(&a, 0..a.layers, 1, 2, 2, 16, 512));
+    assert_eq!(kv.kv_tokens(400), 100 * 512);
 }
 
 /// The budget as vLLM 0.20.0 forms it: 90 % of an H100's 81,559 MiB less
