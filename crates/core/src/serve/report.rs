@@ -373,7 +373,15 @@ pub fn evaluate(
                     cuda_graphs,
                 ),
             };
-            let specs = kv_cache::layer_specs(arch, layers.clone(), tp, value_bytes, 2, block_size);
+            let specs = kv_cache::layer_specs(
+                arch,
+                layers.clone(),
+                tp,
+                value_bytes,
+                2,
+                block_size,
+                max_model_len,
+            );
             let kv = KvLayout::of(&specs);
             pages = pages_of(&kv, &specs);
             let available = kv_budget.unwrap_or(0);
