@@ -8,10 +8,12 @@
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use vram_core::config::job::Job;
 use vram_core::decimal::shortest_decimal;
 use vram_core::frameworks::runtime::BANDWIDTH_PRESETS;
 use vram_core::input::field::Section;
 use vram_core::input::link::{self, LinkProblem};
+use vram_core::serve::report::ServeReport;
 use vram_core::{Config, Field, Part, Report};
 
 use crate::chart::Chart;
@@ -88,12 +90,27 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
         Err(_) => previous.copied().unwrap_or(initial),
     });
     // Every valid configuration has a report; should one ever not, the previous one stays.
+    // A serving configuration has its own report; training's stays as it was.
     let report = Memo::new(move |previous: Option<&Report>| {
-        config
-            .get()
-            .report()
-            .unwrap_or_else(|_| previous.cloned().unwrap_or_default())
+        let config = config.get();
+        match config.job {
+            Job::Serve if previous.is_some() => previous.cloned().unwrap_or_default(),
+            _ => config
+                .report()
+                .unwrap_or_else(|_| previous.cloned().unwrap_or_default()),
+        }
     });
+    let serve_report = Memo::new(move |previous: Option<&Option<ServeReport>>| {
+        config.with(|c| match c.job {
+            Job::Serve => c
+                .serve_report()
+                .ok()
+                .or_else(|| previous.cloned().flatten()),
+            Job::Train => None,
+        })
+    });
+    // The job the form shows: its fields, and its results.
+    let serving = Signal::derive(move || *form.text(Field::Job).read() == Job::Serve.key());
 
     let query = Memo::new(move |_| link::encode(&config.get()));
     share::follow_in_address(query);
@@ -155,7 +172,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
             query.with(|q| {
                 let set = fields
                     .iter()
-                    .filter(|f| link::carries(q, **f))
+                    .filter(|f| link::carries(q, **f) && form.applies(**f))
                     .map(|&f| text::field_words(t, f, &form.text(f).get()))
                     .collect::<Vec<_>>();
                 match set.is_empty() {
@@ -175,6 +192,16 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
             class:expanded=move || all_settings.get()>
             <h2 id="form-heading">{t.form_heading}</h2>
             {editable.then(|| view! {
+                <div class="job-switch" role="group" aria-label=t.label_job data-testid="job-switch">
+                    {Job::ALL.into_iter().zip(t.job).map(|(job, label)| view! {
+                        <button type="button" class="quiet" data-testid=format!("job-{}", job.key())
+                            aria-pressed=move || (*form.text(Field::Job).read() == job.key()).to_string()
+                            on:click=move |_| form.set(Field::Job, job.key().to_string())>{label}</button>
+                    }).collect_view()}
+                </div>
+            })}
+            {editable.then(|| view! {
+                <div class="lesson-tools" hidden=move || serving.get()>
                 <div class="scenarios lesson-steps">
                     <span>{t.lesson_heading}</span>
                     {vram_view::lesson::STEPS.map(|step| view! {
@@ -212,6 +239,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                             }>{name}</button>
                     })}
                 </div>
+                </div>
             })}
             <fieldset class="group">
                 <legend>{t.group_model}</legend>
@@ -236,7 +264,15 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                 <p class="hint" data-testid="gpu-capacity" data-value=move || shortest_decimal(config.read().gpu_mem_gb)>{move || gpu_capacity(&config.get())}</p>
                 {section(&Section::Cluster.fields())}
             </fieldset>
-            <fieldset class="group">
+            <fieldset class="group" hidden=move || !serving.get() data-testid="serving-fields">
+                <legend>{t.group_serving}</legend>
+                {section(&Section::Serving.fields())}
+                <details class="fold" data-testid="engine-details">
+                    <summary>{t.engine_settings} <span class="set">{set_in(Section::Engine)}</span></summary>
+                    {section(&Section::Engine.fields())}
+                </details>
+            </fieldset>
+            <fieldset class="group" hidden=move || serving.get()>
                 <legend>{t.group_training}</legend>
                 {section(&Section::Recipe.fields())}
                 <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
@@ -251,7 +287,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                     {section(&Section::Speed.fields())}
                 </details>
             </fieldset>
-            <details class="fold" data-testid="framework-details">
+            <details class="fold" data-testid="framework-details" hidden=move || serving.get()>
                 <summary>{t.runtime} <span class="set">{set_in(Section::Framework)}</span></summary>
                 {section(&Section::Framework.fields())}
                 <datalist id="bw-presets">
@@ -304,6 +340,10 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                     <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
                     <p class="lesson-answer" role="status" data-testid="lesson-answer"
                         hidden=move || lesson_answer().is_none()>{lesson_answer}</p>
+                    <div class="serve-results" hidden=move || !serving.get() data-testid="serve-results">
+                        <crate::serving::ServeResults report=serve_report t=t />
+                    </div>
+                    <div class="train-results" hidden=move || serving.get()>
                     {shows(Part::Table).then(|| view! {
                         <Summary report=report found=plans_found fixes=editable t=t />
                         <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
@@ -326,8 +366,10 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                     {(shows(Part::Form) && editable).then(|| view! {
                         <crate::plans::Plans config=config form=form open=plans_open theme=theme report=report found=plans_found t=t />
                     })}
+                    </div>
                     {share}
-                    <p class="footnote">{t.footnote}</p>
+                    <p class="footnote" hidden=move || serving.get()>{t.footnote}</p>
+                    <p class="footnote" hidden=move || !serving.get()>{t.serve_footnote}</p>
                 </section>
             </div>
         </main>

@@ -323,7 +323,7 @@ texts! {
     label_batched_tokens: &'static str = "Tokens per step", "每步 token 数";
     hint_batched_tokens: &'static str = "max_num_batched_tokens (SGLang's chunked_prefill_size). Empty: the engine's default for the GPU.", "max_num_batched_tokens（SGLang 的 chunked_prefill_size）。留空：引擎针对该 GPU 的默认值。";
     label_cuda_graphs: &'static str = "CUDA graphs", "CUDA Graph";
-    serve_heading: &'static str = "Serving, per GPU", "推理部署（每卡）";
+    serve_footnote: &'static str = "The KV cache as vLLM 0.19.1–0.20.0 sizes it (its own code run in the tests, to the block), SGLang 0.5.23's token pool and TensorRT-LLM's blocks of 32; what the engines measure at start-up (the activation peak, memory outside PyTorch, CUDA graphs) modelled from their code and llm-d's measurements on H100; speeds held to published runs. GB = 10⁹ bytes.", "KV 缓存按 vLLM 0.19.1–0.20.0 的分配方式计算（测试中运行其源码，精确到块），SGLang 0.5.23 的 token 池与 TensorRT-LLM 的 32 token 块同理；引擎启动时实测的部分（激活峰值、PyTorch 之外的显存、CUDA Graph）依据其代码与 llm-d 在 H100 上的实测建模；速度以公开的实测校准。GB = 10⁹ 字节。";
     serve_memory_heading: &'static str = "What the engine takes of each GPU", "引擎在每张 GPU 上占用的显存";
     serve_kv_heading: &'static str = "The KV cache", "KV 缓存";
     serve_speed_heading: &'static str = "Speed", "速度";
@@ -343,6 +343,7 @@ texts! {
     serve_kv_budget: &'static str = "KV cache", "KV 缓存";
     serve_kv_budget_note: &'static str = "what is left of {} of {}", "{} × {} 中剩下的部分";
     serve_nothing_left: &'static str = "nothing left", "没有剩余";
+    serve_free: &'static str = "Free", "空闲";
     serve_total: &'static str = "The engine's share", "引擎占用合计";
     serve_total_note: &'static str = "of {} as CUDA reports it", "CUDA 报告的总量为 {}";
     serve_kv_token: &'static str = "A token's keys and values", "每个 token 的 K 和 V";

@@ -1,0 +1,104 @@
+//! The serving view (`job=serve`): the verdict, a bar of what the engine
+//! takes of one GPU, and the tables of its memory, its KV cache and its
+//! speed, every figure the core's ([`vram_core::serve::report`]) and every
+//! word the view's ([`vram_view::serving`]).
+
+use leptos::prelude::*;
+use vram_core::format::{format_bytes, MemoryUnit};
+use vram_core::serve::report::ServeReport;
+use vram_core::Bytes;
+use vram_view::serving::{self, Row};
+use vram_view::text::Text;
+
+/// A table of rows: label, figure, and where it comes from.
+fn rows_table(rows: Vec<Row>, testid: &'static str) -> impl IntoView {
+    view! {
+        <table class="results serve" data-testid=testid>
+            <tbody>
+                {rows.into_iter().map(|row| view! {
+                    <tr data-testid=row.id>
+                        <th scope="row">{row.label}</th>
+                        <td class="num">{row.value}</td>
+                        <td class="note">{row.note}</td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+/// The parts the engine takes of one GPU, as a bar of their shares of the
+/// GPU's memory, with what is left free.
+fn memory_bar(t: &'static Text, report: &ServeReport, unit: MemoryUnit) -> impl IntoView {
+    let total = report.cuda_total_bytes.max(1) as f64;
+    let kv = report.kv_budget_bytes.unwrap_or(0) as f64;
+    let parts = [
+        ("weights", t.serve_weights, report.weights_bytes),
+        (
+            "activations",
+            t.serve_activations,
+            report.activation_peak_bytes as f64,
+        ),
+        (
+            "non-torch",
+            t.serve_non_torch,
+            report.non_torch_bytes as f64,
+        ),
+        ("graphs", t.serve_graphs, report.cuda_graph_bytes as f64),
+        ("kv", t.serve_kv_budget, kv),
+    ];
+    let used: f64 = parts.iter().map(|p| p.2).sum();
+    let free = (total - used).max(0.0);
+    let segments = parts
+        .into_iter()
+        .chain([("free", t.serve_free, free)])
+        .filter(|p| p.2 > 0.0)
+        .map(|(class, label, bytes)| {
+            let share = (bytes / total * 100.0).min(100.0);
+            let title = format!("{label}: {}", format_bytes(Bytes::new(bytes), unit));
+            view! {
+                <span class=format!("segment part-{class}") style=format!("width: {share:.3}%")
+                    title=title.clone() aria-label=title></span>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="serve-bar" role="img" aria-label=t.serve_memory_heading data-testid="serve-bar">{segments}</div>
+        <p class="serve-legend">
+            {[("weights", t.serve_weights), ("activations", t.serve_activations), ("non-torch", t.serve_non_torch),
+              ("graphs", t.serve_graphs), ("kv", t.serve_kv_budget), ("free", t.serve_free)]
+                .map(|(class, label)| view! { <span class="key"><span class=format!("swatch part-{class}")></span>{label}</span> })}
+        </p>
+    }
+}
+
+/// Every figure of the deployment.
+#[component]
+pub fn ServeResults(report: Memo<Option<ServeReport>>, t: &'static Text) -> impl IntoView {
+    move || {
+        report.with(|report| {
+            let Some(report) = report else {
+                return view! { <p class="summary" data-testid="serve-verdict">{t.stale}</p> }.into_any();
+            };
+            let unit = MemoryUnit::Gb;
+            let verdict = serving::verdict(t, report);
+            let warnings = serving::warnings(t, report);
+            let speed = serving::speed_rows(t, report);
+            view! {
+                <p class="summary" class:fits=report.fits role="status" data-testid="serve-verdict"
+                    data-fits=report.fits.to_string()>{verdict}</p>
+                {warnings.into_iter().map(|w| view! { <p class="notice warning" data-testid="serve-warning">{w}</p> }).collect_view()}
+                <h3>{t.serve_memory_heading}</h3>
+                {memory_bar(t, report, unit)}
+                {rows_table(serving::memory_rows(t, report, unit), "serve-memory")}
+                <h3>{t.serve_kv_heading}</h3>
+                {rows_table(serving::kv_rows(t, report, unit), "serve-kv")}
+                {(!speed.is_empty()).then(|| view! {
+                    <h3>{t.serve_speed_heading}</h3>
+                    {rows_table(speed, "serve-speed")}
+                })}
+            }
+            .into_any()
+        })
+    }
+}

@@ -1,0 +1,135 @@
+//! Serving (`job=serve`, issue 44) on the release build: the issue's
+//! deployment shows the core's figures per GPU, the job switch moves between
+//! training and serving and the link follows, and bad serving input is said
+//! next to its field and in the link's problems, in both languages.
+
+use vram_core::format::format_number;
+use vram_core::input::link;
+use vram_e2e::Browser;
+
+/// Llama 3.1 70B on two H100s at TP 2, 32k context, FP8 weights and KV.
+const ISSUE_EXAMPLE: &str =
+    "?job=serve&model=llama3.1-70b&gpu=h100-80gb&gpus=2&tp=2&max_len=32768&kv_dtype=fp8&weights=fp8";
+
+/// The page shows, per GPU, the weights, the KV budget, the blocks, the
+/// tokens, the concurrency and the speed the core computes for the link.
+#[tokio::test]
+async fn the_issues_deployment_shows_the_cores_figures() {
+    let report = link::decode(ISSUE_EXAMPLE)
+        .config
+        .serve_report()
+        .expect("the example is valid");
+    let browser = Browser::start().await;
+    browser.open(&format!("{ISSUE_EXAMPLE}&lang=en")).await;
+    let verdict = browser.text("serve-verdict").await;
+    assert!(verdict.starts_with("Runs on vLLM"), "{verdict}");
+    assert!(
+        verdict.contains(&format_number(report.kv_tokens as f64)),
+        "{verdict}"
+    );
+    let blocks = browser.text("serve-kv-blocks").await;
+    assert!(
+        blocks.contains(&format_number(report.kv_blocks as f64)),
+        "{blocks}"
+    );
+    let weights = browser.text("serve-weights").await;
+    assert!(weights.contains("36.33 GB"), "{weights}");
+    let decode = browser.text("serve-decode").await;
+    let speed = report.speed.expect("an H100 has a speed");
+    assert!(
+        decode.contains(&format_number(speed.decode_tokens_per_second)),
+        "{decode}"
+    );
+    // Training's results are not shown, and the link keeps the job.
+    let hidden = browser
+        .eval("return document.querySelector('.train-results').hidden;")
+        .await;
+    assert_eq!(hidden, serde_json::json!(true));
+    let query = browser.wait_for_query("job=serve").await;
+    assert!(query.contains("kv_dtype=fp8"), "{query}");
+    browser.close().await;
+}
+
+/// From the lesson's page, the switch serves the default model and back.
+#[tokio::test]
+async fn the_job_switch_moves_between_training_and_serving() {
+    let browser = Browser::start().await;
+    browser.open("?lang=en").await;
+    browser
+        .eval("document.querySelector(\"[data-testid='job-serve']\").click(); return true;")
+        .await;
+    browser
+        .wait_until(
+            "const v = document.querySelector(\"[data-testid='serve-verdict']\"); \
+             return !!v && v.textContent.startsWith('Runs on vLLM');",
+            "the served default's verdict",
+        )
+        .await;
+    let query = browser.wait_for_query("job=serve").await;
+    assert!(query.contains("model=llama3.1-8b"), "{query}");
+    // Training's fields are hidden, serving's shown.
+    let shown = browser
+        .eval(
+            "return [document.querySelector(\"[data-key='opt']\").closest('fieldset').hidden, \
+             document.querySelector(\"[data-testid='serving-fields']\").hidden];",
+        )
+        .await;
+    assert_eq!(shown, serde_json::json!([true, false]));
+    let legends = browser
+        .eval("return [...document.querySelectorAll('fieldset.group:not([hidden]) > legend')].map(l => l.textContent);")
+        .await;
+    assert_eq!(
+        legends,
+        serde_json::json!(["Model", "Hardware", "Serving", "Parallel layout"])
+    );
+    browser
+        .eval("document.querySelector(\"[data-testid='job-train']\").click(); return true;")
+        .await;
+    browser
+        .wait_until(
+            "return !location.search.includes('job=') && \
+             document.querySelector(\"[data-testid='serve-results']\").hidden;",
+            "training back, without the job key",
+        )
+        .await;
+    browser.close().await;
+}
+
+/// TP 3 does not divide Llama 3.1 8B's 32 heads: said next to the field,
+/// the last valid figures kept; FP8 KV on an A100 is set aside from a link,
+/// in Chinese.
+#[tokio::test]
+async fn bad_serving_input_is_said_where_it_was_typed() {
+    let browser = Browser::start().await;
+    browser
+        .open("?job=serve&model=llama3.1-8b&gpu=h100-80gb&gpus=8&lang=en")
+        .await;
+    let before = browser.text("serve-kv-tokens").await;
+    browser
+        .eval(
+            "const tp = document.getElementById('tp'); tp.value = '3'; \
+             tp.dispatchEvent(new Event('input', { bubbles: true })); return true;",
+        )
+        .await;
+    browser
+        .wait_until(
+            "return document.querySelector(\"[data-testid='error-tp']\").textContent.length > 0;",
+            "the TP error",
+        )
+        .await;
+    let error = browser.text("error-tp").await;
+    assert!(error.contains("heads"), "{error}");
+    assert_eq!(browser.text("serve-kv-tokens").await, before);
+    browser.close().await;
+
+    let browser = Browser::start().await;
+    browser
+        .open("?job=serve&model=llama3.1-8b&gpu=a100-80gb&gpus=1&kv_dtype=fp8&lang=zh")
+        .await;
+    let problems = browser.text("link-problems").await;
+    assert!(problems.contains("kv_dtype=fp8"), "{problems}");
+    assert!(problems.contains("FP8"), "{problems}");
+    let verdict = browser.text("serve-verdict").await;
+    assert!(verdict.starts_with("可以在 vLLM 上运行"), "{verdict}");
+    browser.close().await;
+}
