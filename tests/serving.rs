@@ -133,3 +133,34 @@ async fn bad_serving_input_is_said_where_it_was_typed() {
     assert!(verdict.starts_with("可以在 vLLM 上运行"), "{verdict}");
     browser.close().await;
 }
+
+/// The ranked layouts open in a fold; "Use" applies one, and the page then
+/// shows that layout.
+#[tokio::test]
+async fn a_ranked_layout_is_one_click_from_the_form() {
+    let browser = Browser::start().await;
+    browser
+        .open("?job=serve&model=llama3.1-70b&gpu=h100-80gb&gpus=8&max_len=32768&lang=en")
+        .await;
+    browser
+        .eval("document.querySelector(\"[data-testid='serve-plans-details']\").open = true; return true;")
+        .await;
+    browser
+        .wait_until(
+            "return !!document.querySelector(\"[data-testid='serve-plan-use-0']\");",
+            "the ranked layouts",
+        )
+        .await;
+    let found = browser.text("serve-plans-found").await;
+    assert!(found.starts_with("Of 60 layouts tried"), "{found}");
+    let first = browser.text("serve-plan-0").await;
+    assert!(first.starts_with("TP 4 × PP 1"), "{first}");
+    browser
+        .eval("document.querySelector(\"[data-testid='serve-plan-use-0']\").click(); return true;")
+        .await;
+    let query = browser.wait_for_query("tp=4").await;
+    assert!(query.contains("weights=fp8"), "{query}");
+    let verdict = browser.text("serve-verdict").await;
+    assert!(verdict.starts_with("Runs on vLLM"), "{verdict}");
+    browser.close().await;
+}

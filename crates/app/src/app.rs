@@ -342,6 +342,9 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                         hidden=move || lesson_answer().is_none()>{lesson_answer}</p>
                     <div class="serve-results" hidden=move || !serving.get() data-testid="serve-results">
                         <crate::serving::ServeResults report=serve_report t=t />
+                        {(shows(Part::Form) && editable).then(|| view! {
+                            <crate::serving::ServePlans config=config form=form t=t />
+                        })}
                     </div>
                     <div class="train-results" hidden=move || serving.get()>
                     {shows(Part::Table).then(|| view! {

@@ -102,3 +102,77 @@ pub fn ServeResults(report: Memo<Option<ServeReport>>, t: &'static Text) -> impl
         })
     }
 }
+
+/// The serving layouts ranked (a fold): while open, every layout of the
+/// GPUs that runs the deployment, fastest per GPU first, each one click
+/// from the form.
+#[component]
+pub fn ServePlans(
+    config: Memo<vram_core::Config>,
+    form: crate::form::Form,
+    t: &'static Text,
+) -> impl IntoView {
+    use vram_core::input::link;
+    let open = RwSignal::new(false);
+    let ranked = Memo::new(move |_| {
+        open.get()
+            .then(|| {
+                config.with(|c| {
+                    (c.job == vram_core::config::job::Job::Serve).then(|| c.serve_plans())
+                })
+            })
+            .flatten()
+    });
+    let table = move || {
+        let ranking = ranked.get()?;
+        let rows = config.with(|c| serving::plan_rows(t, c, &ranking.plans));
+        let found = match rows.is_empty() {
+            true => t.serve_plans_none.to_string(),
+            false => vram_view::text::fill(
+                t.serve_plans_found,
+                &[&ranking.tried.to_string(), &ranking.fits.to_string()],
+            ),
+        };
+        Some(view! {
+            <p class="hint" data-testid="serve-plans-found">{found}</p>
+            <div class="table-scroll">
+            <table class="results serve-plans" data-testid="serve-plans">
+                <thead><tr>
+                    <th>{t.serve_col_layout}</th><th class="num">{t.serve_col_replicas}</th>
+                    <th>{t.serve_col_weights}</th><th>{t.serve_col_kv}</th>
+                    <th class="num">{t.serve_col_concurrency}</th><th class="num">{t.serve_col_tpot}</th>
+                    <th class="num">{t.serve_col_per_gpu}</th><th class="num">{t.serve_col_cost}</th><th></th>
+                </tr></thead>
+                <tbody>
+                    {rows.into_iter().enumerate().map(|(i, row)| {
+                        let query = row.query.clone();
+                        view! {
+                            <tr data-testid=format!("serve-plan-{i}")>
+                                <td>{row.layout}</td><td class="num">{row.replicas}</td>
+                                <td>{row.weights}</td><td>{row.kv_dtype}</td>
+                                <td class="num">{row.concurrency}</td><td class="num">{row.tpot}</td>
+                                <td class="num">{row.per_gpu}</td><td class="num">{row.cost}</td>
+                                <td><button type="button" class="quiet" data-testid=format!("serve-plan-use-{i}")
+                                    on:click=move |_| form.load(&link::decode(&query).config)>{t.serve_use}</button></td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            </div>
+        })
+    };
+    view! {
+        <details class="fold" data-testid="serve-plans-details"
+            on:toggle=move |ev| {
+                use wasm_bindgen::JsCast;
+                let details = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok());
+                if let Some(details) = details {
+                    open.set(details.open());
+                }
+            }>
+            <summary>{t.serve_plans_heading}</summary>
+            {table}
+        </details>
+    }
+}

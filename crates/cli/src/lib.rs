@@ -472,6 +472,35 @@ where
         .map_or(DEFAULT_BASE_URL, String::as_str);
     let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
     let (with_plans, with_fixes) = (matches.get_flag("plans"), matches.get_flag("fixes"));
+    if config.job == vram_core::config::job::Job::Serve {
+        if with_fixes {
+            return Err(RunError::Usage(UsageError(vec![
+                "--fixes: what would make it fit is training's (job=train); under job=serve, --plans ranks the layouts that run it".to_string(),
+            ])));
+        }
+        if with_plans {
+            let ranking = config.serve_plans();
+            match output {
+                Output::Json => {
+                    let report = config
+                        .serve_report()
+                        .map_err(|e| RunError::Usage(UsageError(vec![e.to_string()])))?;
+                    let mut document = vram_core::json::ServeDocumentJson::new(&config, &report);
+                    document.plans = Some(
+                        ranking
+                            .plans
+                            .iter()
+                            .map(|p| vram_core::json::ServePlanJson::new(&config, p))
+                            .collect(),
+                    );
+                    text = serde_json::to_string_pretty(&document).unwrap_or_default();
+                    text.push('\n');
+                }
+                _ => text.push_str(&serve_plans_table(&config, &ranking)),
+            }
+        }
+        return Ok(text);
+    }
     let ranking = with_plans.then(|| vram_core::plans::rank(&config));
     match output {
         Output::Json if with_plans || with_fixes => {
@@ -670,8 +699,7 @@ fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<Str
                 for row in rows {
                     let pad = width - row.label.chars().count();
                     let value_pad = value_width - row.value.chars().count();
-                    let _ = writeln!(
-                        out,
+                    let line = format!(
                         "  {}{}  {}{}  {}",
                         row.label,
                         " ".repeat(pad),
@@ -679,11 +707,85 @@ fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<Str
                         row.value,
                         row.note
                     );
+                    let _ = writeln!(out, "{}", line.trim_end());
                 }
             }
             out
         }
     })
+}
+
+/// The ranked serving layouts as a table.
+fn serve_plans_table(config: &Config, ranking: &vram_core::serve::plans::ServeRanking) -> String {
+    let t = english();
+    let rows = vram_view::serving::plan_rows(t, config, &ranking.plans);
+    let mut out = String::from("\n");
+    if rows.is_empty() {
+        let _ = writeln!(out, "{}", t.serve_plans_none);
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "{}\n{}",
+        t.serve_plans_heading,
+        vram_view::text::fill(
+            t.serve_plans_found,
+            &[&ranking.tried.to_string(), &ranking.fits.to_string()]
+        )
+    );
+    let header = [
+        t.serve_col_layout,
+        t.serve_col_replicas,
+        t.serve_col_weights,
+        t.serve_col_kv,
+        t.serve_col_concurrency,
+        t.serve_col_tpot,
+        t.serve_col_per_gpu,
+        t.serve_col_cost,
+    ];
+    let cells: Vec<[String; 8]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.layout.clone(),
+                r.replicas.clone(),
+                r.weights.to_string(),
+                r.kv_dtype.to_string(),
+                r.concurrency.clone(),
+                r.tpot.clone(),
+                r.per_gpu.clone(),
+                r.cost.clone(),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..8)
+        .map(|i| {
+            cells
+                .iter()
+                .map(|c| c[i].chars().count())
+                .chain([header[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[&str]| {
+        cells
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| match i {
+                0 | 2 | 3 => format!("{c:<w$}"),
+                _ => format!("{c:>w$}"),
+            })
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    let _ = writeln!(out, "{}", line(&header).trim_end());
+    for row in &cells {
+        let refs: Vec<&str> = row.iter().map(String::as_str).collect();
+        let _ = writeln!(out, "{}", line(&refs).trim_end());
+    }
+    out
 }
 
 /// What is served, on what: the model, the GPUs, the layout and the engine.

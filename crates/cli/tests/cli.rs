@@ -734,3 +734,86 @@ fn fixes_of_the_70b_case_in_json_and_text() {
     // Without --fixes the document has no such key.
     assert!(json_of(&[query]).get("fixes").is_none());
 }
+
+/// The issue's deployment (`job=serve`): the table as the page words it,
+/// and `--json`'s `serve` object carrying every figure the issue names, per
+/// GPU, in the `{value, unit}` form, the same as the core's report.
+#[test]
+fn serving_the_issues_deployment_in_text_and_json() {
+    let args = [
+        "--job",
+        "serve",
+        "--model",
+        "llama3.1-70b",
+        "--gpu",
+        "h100-80gb",
+        "--gpus",
+        "2",
+        "--tp",
+        "2",
+        "--max-len",
+        "32768",
+        "--kv-dtype",
+        "fp8",
+        "--weights",
+        "fp8",
+    ];
+    let output = vram().args(args).output().unwrap();
+    assert!(output.status.success());
+    insta::assert_snapshot!(
+        "serve_llama_3_1_70b",
+        String::from_utf8(output.stdout).unwrap()
+    );
+    let document = json_of(&args);
+    assert_eq!(document["schema"], "vram-calculator/serve/v1");
+    let serve = &document["serve"];
+    for key in [
+        "weights_bytes",
+        "kv_bytes_per_token",
+        "kv_budget_bytes",
+        "activation_peak_bytes",
+        "cuda_graph_bytes",
+        "total_bytes",
+        "prefill_tokens_per_second",
+        "decode_tokens_per_second",
+    ] {
+        assert!(serve[key]["value"].is_number(), "{key}: {}", serve[key]);
+        assert!(serve[key]["unit"].is_string(), "{key}");
+    }
+    for key in [
+        "kv_blocks",
+        "kv_tokens",
+        "max_concurrency",
+        "max_model_len_fits",
+    ] {
+        assert!(serve[key].is_number(), "{key}");
+    }
+    assert_eq!(serve["fits"], true);
+    assert_eq!(serve["kv_page_bytes"][0]["kind"], "full");
+    assert_eq!(
+        serve["kv_page_bytes"][0]["page_bytes"]["value"],
+        16.0 * 4.0 * 128.0 * 2.0
+    );
+    // The same figures as the core's.
+    let report = decode(document["link"].as_str().unwrap())
+        .config
+        .serve_report()
+        .unwrap();
+    assert_eq!(serve["kv_tokens"], report.kv_tokens);
+    assert_close(
+        serve["weights_bytes"]["value"].as_f64().unwrap(),
+        report.weights_bytes,
+    );
+    // The ranked layouts, each a link that runs.
+    let args: Vec<&str> = args.iter().copied().chain(["--plans"]).collect();
+    let ranked = json_of(&args);
+    let plans = ranked["plans"].as_array().unwrap();
+    assert!(!plans.is_empty());
+    for plan in plans {
+        let config = decode(plan["link"].as_str().unwrap()).config;
+        assert!(config.serve_report().unwrap().fits, "{plan}");
+    }
+    // --fixes is training's.
+    let refused = vram().args(args).arg("--fixes").output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+}

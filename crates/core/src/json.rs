@@ -708,10 +708,63 @@ pub struct ServeDocumentJson {
     pub job: &'static str,
     /// The configuration's link query.
     pub link: String,
+    /// The layouts that run it, fastest per GPU first, when asked for (`--plans`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plans: Option<Vec<ServePlanJson>>,
     /// [`SERVE_SCHEMA`].
     pub schema: &'static str,
     /// The deployment's figures.
     pub serve: ServeJson,
+}
+
+/// A ranked serving layout.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServePlanJson {
+    /// The price of a million output tokens, with a price.
+    pub cost_per_million_tokens: Option<Figure>,
+    /// Sequences at once per replica.
+    pub concurrency: u32,
+    /// Output tokens a second per GPU.
+    pub decode_tokens_per_second_per_gpu: Option<Figure>,
+    /// Expert-parallel GPUs.
+    pub ep: u32,
+    /// The KV cache's type.
+    pub kv_dtype: &'static str,
+    /// The link with this layout.
+    pub link: String,
+    /// Pipeline stages.
+    pub pp: u32,
+    /// Replicas.
+    pub replicas: u32,
+    /// Tensor-parallel GPUs.
+    pub tp: u32,
+    /// Time per output token.
+    pub tpot: Option<Figure>,
+    /// The weights' format.
+    pub weights: &'static str,
+}
+
+impl ServePlanJson {
+    /// The plan `plan` of `config`.
+    pub fn new(config: &Config, plan: &crate::serve::plans::ServePlan) -> Self {
+        let speed = plan.report.speed;
+        ServePlanJson {
+            cost_per_million_tokens: speed
+                .and_then(|s| s.cost_per_million_tokens)
+                .map(|c| figure(c, "per million tokens")),
+            concurrency: plan.report.concurrency,
+            decode_tokens_per_second_per_gpu: speed
+                .map(|s| figure(s.decode_tokens_per_second_per_gpu, "tokens/s")),
+            ep: plan.layout.ep,
+            kv_dtype: plan.kv_dtype.key(),
+            link: link::encode(&config.with_serve_plan(plan)),
+            pp: plan.layout.pp,
+            replicas: plan.report.replicas,
+            tp: plan.layout.tp,
+            tpot: speed.map(|s| figure(s.tpot_seconds, "s")),
+            weights: plan.weights.key(),
+        }
+    }
 }
 
 /// A layer kind's KV page on the GPU.
@@ -815,6 +868,7 @@ impl ServeDocumentJson {
         ServeDocumentJson {
             job: "serve",
             link: link::encode(config),
+            plans: None,
             schema: SERVE_SCHEMA,
             serve: ServeJson {
                 activation_peak_bytes: b(report.activation_peak_bytes as f64),

@@ -289,3 +289,63 @@ pub fn speed_rows(t: &Text, report: &ServeReport) -> Vec<Row> {
     }
     rows
 }
+
+/// One ranked serving layout in words, and the link that applies it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanRow {
+    /// TP × PP, and EP where the experts are split.
+    pub layout: String,
+    /// Replicas of the layout.
+    pub replicas: String,
+    /// The weights' format.
+    pub weights: &'static str,
+    /// The KV cache's type.
+    pub kv_dtype: &'static str,
+    /// Sequences at once per replica.
+    pub concurrency: String,
+    /// Time per output token.
+    pub tpot: String,
+    /// Output tokens a second per GPU.
+    pub per_gpu: String,
+    /// The price of a million output tokens, with a price.
+    pub cost: String,
+    /// The link of the configuration with this layout.
+    pub query: String,
+}
+
+/// The ranked layouts of `config` in words.
+pub fn plan_rows(
+    t: &Text,
+    config: &vram_core::Config,
+    plans: &[vram_core::serve::plans::ServePlan],
+) -> Vec<PlanRow> {
+    use vram_core::serve::options::WEIGHT_FORMATS;
+    plans
+        .iter()
+        .map(|plan| {
+            let layout = plan.layout;
+            let speed = plan.report.speed;
+            PlanRow {
+                layout: match layout.ep {
+                    1 => format!("TP {} × PP {}", layout.tp, layout.pp),
+                    ep => format!("TP {} × PP {}, EP {ep}", layout.tp, layout.pp),
+                },
+                replicas: plan.report.replicas.to_string(),
+                weights: WEIGHT_FORMATS
+                    .iter()
+                    .position(|&w| w == plan.weights)
+                    .map_or("", |i| t.weights[i]),
+                kv_dtype: plan.kv_dtype.key(),
+                concurrency: format_number(f64::from(plan.report.concurrency)),
+                tpot: speed.map_or_else(String::new, |s| format_seconds(s.tpot_seconds)),
+                per_gpu: speed.map_or_else(String::new, |s| {
+                    format_number(s.decode_tokens_per_second_per_gpu)
+                }),
+                cost: speed
+                    .and_then(|s| s.cost_per_million_tokens)
+                    .map_or_else(String::new, format_number),
+                query: vram_core::input::link::encode(&config.with_serve_plan(plan)),
+            }
+        })
+        .collect()
+}

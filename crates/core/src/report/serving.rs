@@ -136,4 +136,36 @@ impl Config {
         )
         .map_err(|problem| self.serve_error(problem))
     }
+
+    /// The serving layouts that run this deployment, fastest per GPU first
+    /// ([`crate::serve::plans::rank`]), and how many were tried and run; none for
+    /// a configuration that is not valid.
+    pub fn serve_plans(&self) -> crate::serve::plans::ServeRanking {
+        let Some(model) = self.model else {
+            return Default::default();
+        };
+        if self.params().is_err() || self.data_parallel_gpus().is_err() {
+            return Default::default();
+        }
+        crate::serve::plans::rank(
+            &model.architecture,
+            model.base.context,
+            &self.serve_hardware(),
+            &self.serve,
+            self.speed.price_per_gpu_hour,
+        )
+    }
+
+    /// This configuration with `plan`'s layout, weights and KV type.
+    pub fn with_serve_plan(&self, plan: &crate::serve::plans::ServePlan) -> Config {
+        let mut config = *self;
+        config.runtime.layout.tp = plan.layout.tp;
+        config.runtime.layout.pp = plan.layout.pp;
+        if let Some(model) = &mut config.model {
+            model.ep = plan.layout.ep;
+        }
+        config.serve.weights = plan.weights;
+        config.serve.kv_dtype = plan.kv_dtype;
+        config
+    }
 }

@@ -1,1 +1,187 @@
-//! The serving layouts ranked (filled below).
+//! The serving layouts ranked: for a model on the GPUs given, every tensor
+//! × pipeline × expert split, weight format and KV type that runs the
+//! deployment asked for (its lengths, its concurrency), fastest per GPU
+//! first, as the training plans are ranked.
+
+use crate::model::architecture::Architecture;
+use crate::serve::kv_cache::KvCacheDtype;
+use crate::serve::options::{ServeLayout, ServeOptions, WEIGHT_FORMATS};
+use crate::serve::report::{evaluate, Hardware, ServeReport};
+use crate::serve::weights::WeightFormat;
+
+/// The most plans kept.
+pub const KEPT_SERVE_PLANS: usize = 12;
+
+/// A layout that runs, with its figures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServePlan {
+    /// The layout.
+    pub layout: ServeLayout,
+    /// The weights' format.
+    pub weights: WeightFormat,
+    /// The KV cache's type.
+    pub kv_dtype: KvCacheDtype,
+    /// Its figures.
+    pub report: ServeReport,
+}
+
+impl ServePlan {
+    /// Output tokens a second per GPU (0 without a speed).
+    pub fn tokens_per_second_per_gpu(&self) -> f64 {
+        self.report
+            .speed
+            .map_or(0.0, |s| s.decode_tokens_per_second_per_gpu)
+    }
+}
+
+/// The formats worth trying on a model and a GPU: 16 bits; FP8 where the
+/// GPU has FP8 tensor cores; AWQ's INT4; MXFP4 on a mixture; NVFP4 on
+/// Blackwell.
+fn formats(arch: &Architecture, hardware: &Hardware) -> Vec<WeightFormat> {
+    let fp8 = hardware.gpu.is_some_and(|g| g.tflops_fp8 > 0.0);
+    let blackwell = hardware
+        .gpu
+        .is_some_and(|g| g.generation == crate::gpu::Generation::Blackwell);
+    WEIGHT_FORMATS
+        .into_iter()
+        .filter(|w| match w {
+            WeightFormat::Bf16 | WeightFormat::Int4 { .. } => true,
+            WeightFormat::Fp8 => fp8,
+            WeightFormat::Mxfp4 => arch.moe.is_moe(),
+            WeightFormat::Nvfp4 => blackwell,
+            _ => false,
+        })
+        .collect()
+}
+
+/// What the search found.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ServeRanking {
+    /// Layouts tried.
+    pub tried: usize,
+    /// Layouts that run it.
+    pub fits: usize,
+    /// The fastest per GPU, at most [`KEPT_SERVE_PLANS`].
+    pub plans: Vec<ServePlan>,
+}
+
+/// Every layout of `arch` on `hardware` that runs `options` (its engine,
+/// lengths and concurrency; its layout, weights and KV type are what is
+/// searched), fastest per GPU first, then the shortest time to the first
+/// token; at most [`KEPT_SERVE_PLANS`] kept.
+pub fn rank(
+    arch: &Architecture,
+    context: u32,
+    hardware: &Hardware,
+    options: &ServeOptions,
+    price: Option<f64>,
+) -> ServeRanking {
+    let gpus = hardware.gpus_per_node * hardware.nodes;
+    let mut plans = Vec::new();
+    let mut tried = 0;
+    let fp8 = hardware.gpu.is_none_or(|g| g.tflops_fp8 > 0.0);
+    let kv_types: &[KvCacheDtype] = match fp8 {
+        true => &KvCacheDtype::ALL,
+        false => &[KvCacheDtype::Auto],
+    };
+    let powers = || (0..=10).map(|k| 1u32 << k);
+    for tp in powers().filter(|&tp| tp <= hardware.gpus_per_node && tp <= gpus) {
+        for pp in powers().filter(|&pp| tp * pp <= gpus && gpus % (tp * pp) == 0) {
+            let replicas = gpus / (tp * pp);
+            let eps = match arch.moe.is_moe() && tp * replicas > 1 {
+                true => vec![1, tp * replicas],
+                false => vec![1],
+            };
+            for ep in eps {
+                for weights in formats(arch, hardware) {
+                    for &kv_dtype in kv_types {
+                        tried += 1;
+                        let layout = ServeLayout { tp, pp, ep };
+                        let asked = ServeOptions {
+                            weights,
+                            kv_dtype,
+                            ..*options
+                        };
+                        let Ok(report) = evaluate(arch, context, hardware, layout, &asked, price)
+                        else {
+                            continue;
+                        };
+                        if report.fits {
+                            plans.push(ServePlan {
+                                layout,
+                                weights,
+                                kv_dtype,
+                                report,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    plans.sort_by(|a, b| {
+        let speed = |p: &ServePlan| p.tokens_per_second_per_gpu();
+        let ttft = |p: &ServePlan| p.report.speed.map_or(f64::INFINITY, |s| s.ttft_seconds);
+        speed(b)
+            .total_cmp(&speed(a))
+            .then(ttft(a).total_cmp(&ttft(b)))
+    });
+    let fits = plans.len();
+    plans.truncate(KEPT_SERVE_PLANS);
+    ServeRanking { tried, fits, plans }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::gpu_preset;
+    use crate::model::presets::model_preset;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Llama 3.1 70B on eight H100s at 32k: 16 bits needs TP 2 at least
+    /// (two GPUs' weights), every kept plan runs, the fastest per GPU comes
+    /// first, and FP8 (half the bytes to read a token) beats 16 bits.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn layouts_for_llama_3_1_70b_on_eight_h100s() {
+        let arch = model_preset("llama3.1-70b").unwrap().architecture;
+        let gpu = gpu_preset("h100-80gb").unwrap();
+        let hardware = Hardware {
+            memory_bytes: u64::from(gpu.memory_mib) << 20,
+            gpu: Some(gpu),
+            gpus_per_node: 8,
+            nodes: 1,
+            tflops: None,
+            nvlink_gb_per_s: gpu.nvlink_gb_per_s,
+            network_gb_per_s: gpu.network_gb_per_s,
+        };
+        let options = ServeOptions {
+            max_len: Some(32_768),
+            ..ServeOptions::default()
+        };
+        let ServeRanking { tried, fits, plans } =
+            rank(&arch, 131_072, &hardware, &options, Some(2.0));
+        assert!(tried >= 30, "{tried}");
+        assert!(fits >= plans.len());
+        assert!(!plans.is_empty());
+        assert!(plans.iter().all(|p| p.report.fits));
+        let speeds: Vec<f64> = plans
+            .iter()
+            .map(ServePlan::tokens_per_second_per_gpu)
+            .collect();
+        assert!(speeds.windows(2).all(|w| w[0] >= w[1]), "{speeds:?}");
+        assert!(!plans
+            .iter()
+            .any(|p| p.weights == WeightFormat::Bf16 && p.layout.tp == 1));
+        let best_16 = plans.iter().find(|p| p.weights == WeightFormat::Bf16);
+        let best_fp8 = plans
+            .iter()
+            .find(|p| p.weights == WeightFormat::Fp8)
+            .unwrap();
+        if let Some(best_16) = best_16 {
+            assert!(best_fp8.tokens_per_second_per_gpu() > best_16.tokens_per_second_per_gpu());
+        }
+        // The price follows the speed: cheaper per million tokens first.
+        let cost = |p: &ServePlan| p.report.speed.unwrap().cost_per_million_tokens.unwrap();
+        assert!(cost(&plans[0]) <= cost(plans.last().unwrap()));
+    }
+}
