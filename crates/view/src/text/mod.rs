@@ -796,6 +796,7 @@ mod tests {
     const SAME_IN_BOTH: &[&str] = &[
         "unit_gb",
         "engine",
+        "serve_col_kv",
         "sharding",
         "unit_percent",
         "label_flash",
