@@ -659,7 +659,9 @@ fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<Str
             }
             out
         }
-        Output::Markdown | Output::Html => {
+        Output::Html => vram_view::static_view::fragment(config, base_url)
+            .map_err(|errors| UsageError(errors.iter().map(ToString::to_string).collect()))?,
+        Output::Markdown => {
             let mut out = format!("**{heading}**\n\n{verdict}\n");
             for warning in &warnings {
                 let _ = writeln!(out, "\n> {warning}");

@@ -60,6 +60,9 @@ mod look {
 /// its link to `page_url` (the calculator's address) carrying the
 /// configuration; the configuration's errors if it has no report.
 pub fn fragment(config: &Config, page_url: &str) -> Result<String, Vec<InputError>> {
+    if config.job == vram_core::config::job::Job::Serve {
+        return serving_fragment(config, page_url).map_err(|e| vec![e]);
+    }
     let report = config.report()?;
     let lang = config.lang.resolve(std::iter::empty());
     let t = text::of(lang);
@@ -160,6 +163,76 @@ pub fn fragment(config: &Config, page_url: &str) -> Result<String, Vec<InputErro
     Ok(html)
 }
 
+/// The read-only view of a deployment (`job=serve`): the verdict, the
+/// engine's warnings, and its tables of memory, KV cache and speed.
+fn serving_fragment(config: &Config, page_url: &str) -> Result<String, InputError> {
+    use crate::serving;
+    let report = config.serve_report()?;
+    let lang = config.lang.resolve(std::iter::empty());
+    let t = text::of(lang);
+    let query = link::encode(config);
+    let page = page_url.split('?').next().unwrap_or(page_url);
+    let mut html = format!(
+        "<section class=\"vram-static\" lang=\"{}\" data-vram-link=\"{}\" style=\"{}\">\n",
+        t.html_lang,
+        escape(&query),
+        look::SECTION
+    );
+    html.push_str(&format!(
+        "<p style=\"{}\">{}</p>\n",
+        look::CAPTION,
+        escape(&serving::verdict(t, &report))
+    ));
+    for warning in serving::warnings(t, &report) {
+        html.push_str(&format!(
+            "<p style=\"{}\">{}</p>\n",
+            look::NOTE,
+            escape(&warning)
+        ));
+    }
+    let sections = [
+        (
+            t.serve_memory_heading,
+            serving::memory_rows(t, &report, config.unit),
+        ),
+        (
+            t.serve_kv_heading,
+            serving::kv_rows(t, &report, config.unit),
+        ),
+        (t.serve_speed_heading, serving::speed_rows(t, &report)),
+    ];
+    for (heading, rows) in sections {
+        if rows.is_empty() {
+            continue;
+        }
+        html.push_str(&format!(
+            "<h3>{}</h3>\n<div style=\"{}\"><table style=\"{}\">\n<tbody>\n",
+            escape(heading),
+            look::SCROLL,
+            look::TABLE
+        ));
+        for row in rows {
+            html.push_str(&format!(
+                "<tr><td style=\"{}\">{}</td><td style=\"{}\">{}</td><td style=\"{}\">{}</td></tr>\n",
+                cell_style(Align::Left, false),
+                escape(&row.label),
+                cell_style(Align::Right, false),
+                escape(&row.value),
+                cell_style(Align::Left, false),
+                escape(&row.note)
+            ));
+        }
+        html.push_str("</tbody>\n</table></div>\n");
+    }
+    html.push_str(&format!(
+        "<p><a href=\"{}?{}\">{}</a></p>\n</section>\n",
+        escape(page),
+        escape(&query),
+        escape(t.open_full)
+    ));
+    Ok(html)
+}
+
 /// A cell's style: numbers right-aligned, the highlighted strategy's row marked.
 fn cell_style(align: Align, chosen: bool) -> String {
     let side = match align {
@@ -221,6 +294,17 @@ mod tests {
         assert!(html.contains("lang=\"zh-Hans\""));
         assert!(html.contains("每张 GPU 的显存"));
         assert_eq!(html.matches("<svg ").count(), 4);
+    }
+
+    /// A deployment's view: its verdict and figures in tables, no chart,
+    /// the link keeping `job=serve`.
+    #[test]
+    fn a_serving_view_has_its_verdict_and_tables() {
+        let html = fragment_of("job=serve&model=llama3.1-8b&gpu=h100-80gb&gpus=1");
+        assert!(html.contains("Runs on vLLM"), "{html}");
+        assert_eq!(html.matches("<table ").count(), 3);
+        assert!(html.contains("job=serve"));
+        assert!(!html.contains("<svg "));
     }
 
     /// Text from the configuration is escaped: a link's values never make markup.
