@@ -10,8 +10,20 @@ use vram_core::input::link::{decode, encode};
 fuzz_target!(|data: &[u8]| {
     let query = String::from_utf8_lossy(data);
     let decoded = decode(&query);
-    let report = decoded.config.report();
-    assert!(report.is_ok(), "decoded an invalid configuration from {query:?}");
+    assert!(decoded.config.check().is_ok(), "decoded an invalid configuration from {query:?}");
+    // Serving's figures (`job=serve`), or training's report.
+    if decoded.config.job == vram_core::config::job::Job::Serve {
+        let served = decoded.config.serve_report();
+        assert!(served.is_ok(), "{query:?}");
+        if let Ok(served) = served {
+            assert!(served.weights_bytes.is_finite() && served.total_bytes.is_finite());
+        }
+    }
+    let report = match decoded.config.job {
+        vram_core::config::job::Job::Serve => None,
+        vram_core::config::job::Job::Train => Some(decoded.config.report()),
+    };
+    assert!(report.as_ref().is_none_or(Result::is_ok), "decoded an invalid configuration from {query:?}");
     let written = encode(&decoded.config);
     let again = decode(&written);
     assert!(again.problems.is_empty(), "{written}: {:?}", again.problems);
@@ -24,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(keys.contains(&problem.key), "{problem} names a key not in {query:?}");
     }
     // Every figure finite, or explicitly unbounded.
-    if let Ok(report) = report {
+    if let Some(Ok(report)) = report {
         for row in &report.strategies {
             assert!(row.memory.total.get().is_finite() && row.step.peak().1.get().is_finite());
             let unbounded = row.largest_model_bound() == vram_core::report::LargestModelBound::Unbounded;

@@ -935,6 +935,9 @@ impl ServeDocumentJson {
                         ServeWarning::BeyondContext { context } => {
                             format!("max_model_len above the model's context of {context} tokens")
                         }
+                        ServeWarning::Capped { tokens } => {
+                            format!("SGLang caps a request at {tokens} tokens")
+                        }
                     })
                     .collect(),
                 weights_bytes: b(report.weights_bytes),

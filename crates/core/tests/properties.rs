@@ -250,7 +250,10 @@ proptest! {
     #[test]
     fn decode_never_panics_on_any_string(query in ".*") {
         let decoded = decode(&query);
-        prop_assert!(decoded.config.report().is_ok(), "a decoded link is always valid: {:?}", decoded);
+        prop_assert!(decoded.config.check().is_ok(), "a decoded link is always valid: {:?}", decoded);
+        if decoded.config.job == vram_core::config::job::Job::Serve {
+            prop_assert!(decoded.config.serve_report().is_ok());
+        }
     }
 
     #[test]
@@ -267,13 +270,19 @@ proptest! {
                      "full", "selective", "0", "1", "deepspeed", "all", "optimizer", "nvme",
                      "table", "form,memory", "scaling, Table", "table,",
                      "lora", "qlora", "attn", "mlp", "int8", "nf4", "64",
+                     "serve", "train", "vllm", "sglang", "trtllm", "fp8", "mxfp4", "8", "32768",
                  ]).prop_map(str::to_string),
              ]),
             0..10)
     ) {
         let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let decoded = decode(&query.join("&"));
-        prop_assert!(decoded.config.report().is_ok());
+        // Valid for its job: training's report, or serving's.
+        prop_assert!(decoded.config.check().is_ok());
+        match decoded.config.job {
+            vram_core::config::job::Job::Train => prop_assert!(decoded.config.report().is_ok()),
+            vram_core::config::job::Job::Serve => prop_assert!(decoded.config.serve_report().is_ok()),
+        }
         // The page's form, filled from the link, reads back to the same link
         // (a largest layer beside a model is the one value the form drops).
         let config = decoded.config;

@@ -47,6 +47,7 @@ pub fn verdict(t: &Text, report: &ServeReport) -> String {
         Some(Shortfall::MaxLen { fits }) => fill(
             t.serve_max_len,
             &[
+                engine,
                 &format_number(f64::from(report.max_model_len)),
                 &format_number(f64::from(fits)),
             ],
@@ -72,6 +73,13 @@ pub fn warnings(t: &Text, report: &ServeReport) -> Vec<String> {
                 &[
                     &format_number(f64::from(report.max_model_len)),
                     &format_number(f64::from(*context)),
+                ],
+            ),
+            ServeWarning::Capped { tokens } => fill(
+                t.serve_capped,
+                &[
+                    &format_number(f64::from(*tokens)),
+                    &format_number(f64::from(report.max_model_len)),
                 ],
             ),
         })

@@ -83,6 +83,12 @@ pub enum ServeWarning {
         /// The model's context, tokens.
         context: u32,
     },
+    /// SGLang caps a request at what its pool holds
+    /// (`max_req_input_len`), below `max_model_len`.
+    Capped {
+        /// The tokens a request may reach.
+        tokens: u32,
+    },
 }
 
 /// Why a deployment does not run.
@@ -486,9 +492,15 @@ pub fn evaluate(
             );
         }
     }
+    let capped = options.engine == Engine::Sglang && max_model_len_fits < max_model_len;
+    if capped && kv_budget.is_some() {
+        warnings.push(ServeWarning::Capped {
+            tokens: max_model_len_fits,
+        });
+    }
     let shortfall = match kv_budget {
         None => Some(Shortfall::NoKvMemory),
-        Some(_) if max_model_len_fits < max_model_len => Some(Shortfall::MaxLen {
+        Some(_) if max_model_len_fits < max_model_len && !capped => Some(Shortfall::MaxLen {
             fits: max_model_len_fits,
         }),
         Some(_) => match options.concurrency {

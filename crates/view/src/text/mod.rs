@@ -329,7 +329,8 @@ texts! {
     serve_speed_heading: &'static str = "Speed", "速度";
     serve_fits: &'static str = "Runs on {}: {} tokens of KV cache, {} sequences of {} tokens at once.", "可以在 {} 上运行：KV 缓存可容纳 {} 个 token，可同时容纳 {} 条长度为 {} 的序列。";
     serve_no_kv: &'static str = "Does not run on {}: nothing is left for the KV cache (\"No available memory for the cache blocks\"). Try FP8 weights, more tensor parallelism or a higher memory fraction.", "无法在 {} 上运行：没有显存留给 KV 缓存（\"No available memory for the cache blocks\"）。可尝试 FP8 权重、更大的张量并行或更高的显存占用比例。";
-    serve_max_len: &'static str = "Does not start: one sequence of {} tokens does not fit the KV cache; the longest that does is {} tokens (vLLM's own estimate).", "无法启动：一条 {} token 的序列放不进 KV 缓存；能放下的最长为 {} token（vLLM 自己的估算）。";
+    serve_max_len: &'static str = "{} does not start: one sequence of {} tokens needs more than the KV cache; the longest that fits is {} tokens.", "{} 无法启动：一条 {} token 的序列超出 KV 缓存；能放下的最长为 {} token。";
+    serve_capped: &'static str = "SGLang limits a request to {} tokens, what its pool holds, below max_model_len {}.", "SGLang 会把单个请求限制在 {} token（其缓存池的容量），低于 max_model_len {}。";
     serve_concurrency_short: &'static str = "{} sequences at once do not fit: the KV cache holds {}.", "同时 {} 条序列放不下：KV 缓存只能容纳 {} 条。";
     serve_beyond_context: &'static str = "max_model_len {} is above the model's context of {} tokens: vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.", "max_model_len {} 超过模型的上下文长度 {}：除非设置 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1，否则 vLLM 会拒绝。";
     serve_weights: &'static str = "Weights", "权重";
