@@ -148,10 +148,14 @@ pub fn ServePlans(
                         let query = row.query.clone();
                         view! {
                             <tr data-testid=format!("serve-plan-{i}")>
-                                <td>{row.layout}</td><td class="num">{row.replicas}</td>
-                                <td>{row.weights}</td><td>{row.kv_dtype}</td>
-                                <td class="num">{row.concurrency}</td><td class="num">{row.tpot}</td>
-                                <td class="num">{row.per_gpu}</td><td class="num">{row.cost}</td>
+                                <td data-label=t.serve_col_layout>{row.layout}</td>
+                                <td class="num" data-label=t.serve_col_replicas>{row.replicas}</td>
+                                <td data-label=t.serve_col_weights>{row.weights}</td>
+                                <td data-label=t.serve_col_kv>{row.kv_dtype}</td>
+                                <td class="num" data-label=t.serve_col_concurrency>{row.concurrency}</td>
+                                <td class="num" data-label=t.serve_col_tpot>{row.tpot}</td>
+                                <td class="num" data-label=t.serve_col_per_gpu>{row.per_gpu}</td>
+                                <td class="num" data-label=t.serve_col_cost>{row.cost}</td>
                                 <td><button type="button" class="quiet" data-testid=format!("serve-plan-use-{i}")
                                     on:click=move |_| form.load(&link::decode(&query).config)>{t.serve_use}</button></td>
                             </tr>

@@ -227,7 +227,8 @@ pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
 
 /// The speed's rows, with a GPU whose bandwidths are known.
 pub fn speed_rows(t: &Text, report: &ServeReport) -> Vec<Row> {
-    let Some(speed) = report.speed else {
+    // A deployment that does not run has no speed to show.
+    let Some(speed) = report.speed.filter(|_| report.fits) else {
         return Vec::new();
     };
     let row = |id, label: &str, value: String, note: String| Row {
