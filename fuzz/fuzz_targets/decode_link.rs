@@ -19,8 +19,11 @@ fuzz_target!(|data: &[u8]| {
             assert!(served.weights_bytes.is_finite() && served.total_bytes.is_finite());
         }
     }
+    if decoded.config.job == vram_core::config::job::Job::Rl {
+        assert!(decoded.config.rl_report().is_ok(), "{query:?}");
+    }
     let report = match decoded.config.job {
-        vram_core::config::job::Job::Serve => None,
+        vram_core::config::job::Job::Serve | vram_core::config::job::Job::Rl => None,
         vram_core::config::job::Job::Train => Some(decoded.config.report()),
     };
     assert!(report.as_ref().is_none_or(Result::is_ok), "decoded an invalid configuration from {query:?}");

@@ -94,7 +94,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     let report = Memo::new(move |previous: Option<&Report>| {
         let config = config.get();
         match config.job {
-            Job::Serve if previous.is_some() => previous.cloned().unwrap_or_default(),
+            Job::Serve | Job::Rl if previous.is_some() => previous.cloned().unwrap_or_default(),
             _ => config
                 .report()
                 .unwrap_or_else(|_| previous.cloned().unwrap_or_default()),
@@ -106,11 +106,19 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                 .serve_report()
                 .ok()
                 .or_else(|| previous.cloned().flatten()),
-            Job::Train => None,
+            Job::Train | Job::Rl => None,
+        })
+    });
+    let rl_report = Memo::new(move |previous: Option<&Option<vram_core::rl::RlReport>>| {
+        config.with(|c| match c.job {
+            Job::Rl => c.rl_report().ok().or_else(|| previous.cloned().flatten()),
+            Job::Train | Job::Serve => None,
         })
     });
     // The job the form shows: its fields, and its results.
     let serving = Signal::derive(move || *form.text(Field::Job).read() == Job::Serve.key());
+    let post_training = Signal::derive(move || *form.text(Field::Job).read() == Job::Rl.key());
+    let training = Signal::derive(move || !serving.get() && !post_training.get());
 
     let query = Memo::new(move |_| link::encode(&config.get()));
     share::follow_in_address(query);
@@ -201,7 +209,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                 </div>
             })}
             {editable.then(|| view! {
-                <div class="lesson-tools" hidden=move || serving.get()>
+                <div class="lesson-tools" hidden=move || !training.get()>
                 <div class="scenarios lesson-steps">
                     <span>{t.lesson_heading}</span>
                     {vram_view::lesson::STEPS.map(|step| view! {
@@ -264,13 +272,17 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                 <p class="hint" data-testid="gpu-capacity" data-value=move || shortest_decimal(config.read().gpu_mem_gb)>{move || gpu_capacity(&config.get())}</p>
                 {section(&Section::Cluster.fields())}
             </fieldset>
-            <fieldset class="group" hidden=move || !serving.get() data-testid="serving-fields">
-                <legend>{t.group_serving}</legend>
+            <fieldset class="group" hidden=move || training.get() data-testid="serving-fields">
+                <legend>{move || if post_training.get() { t.group_rollouts } else { t.group_serving }}</legend>
                 {section(&Section::Serving.fields())}
                 <details class="fold" data-testid="engine-details">
                     <summary>{t.engine_settings} <span class="set">{set_in(Section::Engine)}</span></summary>
                     {section(&Section::Engine.fields())}
                 </details>
+            </fieldset>
+            <fieldset class="group" hidden=move || !post_training.get() data-testid="rl-fields">
+                <legend>{t.group_rl}</legend>
+                {section(&Section::Rl.fields())}
             </fieldset>
             <fieldset class="group" hidden=move || serving.get()>
                 <legend>{t.group_training}</legend>
@@ -287,7 +299,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                     {section(&Section::Speed.fields())}
                 </details>
             </fieldset>
-            <details class="fold" data-testid="framework-details" hidden=move || serving.get()>
+            <details class="fold" data-testid="framework-details" hidden=move || !training.get()>
                 <summary>{t.runtime} <span class="set">{set_in(Section::Framework)}</span></summary>
                 {section(&Section::Framework.fields())}
                 <datalist id="bw-presets">
@@ -346,7 +358,10 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                             <crate::serving::ServePlans config=config form=form t=t />
                         })}
                     </div>
-                    <div class="train-results" hidden=move || serving.get()>
+                    <div class="rl-results" hidden=move || !post_training.get() data-testid="rl-results">
+                        <crate::rl::RlResults report=rl_report config=config t=t />
+                    </div>
+                    <div class="train-results" hidden=move || !training.get()>
                     {shows(Part::Table).then(|| view! {
                         <Summary report=report found=plans_found fixes=editable t=t />
                         <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
@@ -371,8 +386,9 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                     })}
                     </div>
                     {share}
-                    <p class="footnote" hidden=move || serving.get()>{t.footnote}</p>
+                    <p class="footnote" hidden=move || !training.get()>{t.footnote}</p>
                     <p class="footnote" hidden=move || !serving.get()>{t.serve_footnote}</p>
+                    <p class="footnote" hidden=move || !post_training.get()>{t.rl_footnote}</p>
                 </section>
             </div>
         </main>

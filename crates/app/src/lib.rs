@@ -15,6 +15,7 @@ mod lazy;
 mod page;
 pub mod plans;
 mod results;
+mod rl;
 mod serving;
 mod share;
 

@@ -472,6 +472,14 @@ where
         .map_or(DEFAULT_BASE_URL, String::as_str);
     let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
     let (with_plans, with_fixes) = (matches.get_flag("plans"), matches.get_flag("fixes"));
+    if config.job == vram_core::config::job::Job::Rl {
+        if with_plans || with_fixes {
+            return Err(RunError::Usage(UsageError(vec![
+                "--plans and --fixes: ranked layouts and fixes are training's and serving's; under job=rl, vary the rollout and the actor's keys".to_string(),
+            ])));
+        }
+        return Ok(text);
+    }
     if config.job == vram_core::config::job::Job::Serve {
         if with_fixes {
             return Err(RunError::Usage(UsageError(vec![
@@ -593,8 +601,10 @@ pub fn usage_line(error: &clap::Error) -> String {
 
 /// What to print for a valid configuration.
 pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
-    if config.job == vram_core::config::job::Job::Serve {
-        return render_serving(config, output, base_url);
+    match config.job {
+        vram_core::config::job::Job::Serve => return render_serving(config, output, base_url),
+        vram_core::config::job::Job::Rl => return render_rl(config, output, base_url),
+        vram_core::config::job::Job::Train => {}
     }
     let mut report = config
         .report()
@@ -788,6 +798,86 @@ fn serve_plans_table(config: &Config, ranking: &vram_core::serve::plans::ServeRa
         let _ = writeln!(out, "{}", line(&refs).trim_end());
     }
     out
+}
+
+/// An RL run's figures (`job=rl`) in `output`'s format.
+fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
+    let report = config
+        .rl_report()
+        .map_err(|error| UsageError(vec![error.to_string()]))?;
+    let t = english();
+    let unit = config.unit;
+    let mut sections = Vec::new();
+    if let Some(generate) = &report.generate {
+        sections.push((
+            t.rl_generate_heading,
+            vram_view::rl::phase_rows(t, generate, unit),
+        ));
+    }
+    sections.push((
+        t.rl_learn_heading,
+        vram_view::rl::phase_rows(t, &report.learn, unit),
+    ));
+    sections.push((
+        t.rl_step_heading,
+        vram_view::rl::step_rows(t, &report, unit),
+    ));
+    let verdict = vram_view::rl::verdict(t, &report, unit);
+    let note = vram_view::rl::util_note(t, config, &report);
+    let overrides = vram_core::rl::verl::verl_overrides(config);
+    Ok(match output {
+        Output::Json => {
+            let document = vram_core::json::RlDocumentJson::new(config, &report);
+            let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+        Output::Link => format!("{}\n", page_link(config, base_url)),
+        _ => {
+            let model = config.model.map_or("a model", |m| m.base.name);
+            let mut out = format!(
+                "{} of {model} on {} × {}\n{verdict}\n",
+                config.rl.algo.key().to_uppercase(),
+                config.gpus * config.runtime.nodes,
+                config.gpu.map_or_else(
+                    || format!("{} GB", format_number(config.gpu_mem_gb)),
+                    |g| g.name.to_string()
+                ),
+            );
+            if let Some(note) = note {
+                let _ = writeln!(out, "{note}");
+            }
+            for (section, rows) in &sections {
+                let _ = write!(out, "\n{section}\n");
+                let width = rows
+                    .iter()
+                    .map(|r| r.label.chars().count())
+                    .max()
+                    .unwrap_or(0);
+                let value_width = rows
+                    .iter()
+                    .map(|r| r.value.chars().count())
+                    .max()
+                    .unwrap_or(0);
+                for row in rows {
+                    let line = format!(
+                        "  {}{}  {}{}  {}",
+                        row.label,
+                        " ".repeat(width - row.label.chars().count()),
+                        " ".repeat(value_width - row.value.chars().count()),
+                        row.value,
+                        row.note
+                    );
+                    let _ = writeln!(out, "{}", line.trim_end());
+                }
+            }
+            let _ = write!(out, "\n{}\n", t.rl_overrides_heading);
+            for line in overrides {
+                let _ = writeln!(out, "  {line}");
+            }
+            out
+        }
+    })
 }
 
 /// What is served, on what: the model, the GPUs, the layout and the engine.

@@ -945,3 +945,113 @@ impl ServeDocumentJson {
         }
     }
 }
+
+/// The name of the schema `--json` writes under `job=rl`.
+pub const RL_SCHEMA: &str = "vram-calculator/rl/v1";
+
+/// The whole document under `job=rl`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RlDocumentJson {
+    /// `rl`.
+    pub job: &'static str,
+    /// The configuration's link query.
+    pub link: String,
+    /// The run's figures.
+    pub rl: RlJson,
+    /// [`RL_SCHEMA`].
+    pub schema: &'static str,
+}
+
+/// A phase on the most loaded GPU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhaseJson {
+    /// Whether it fits.
+    pub fits: bool,
+    /// What it may use.
+    pub limit_bytes: Figure,
+    /// Each part, by name.
+    pub parts: std::collections::BTreeMap<&'static str, Figure>,
+    /// Their sum.
+    pub total_bytes: Figure,
+}
+
+/// An RL run's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RlJson {
+    /// `grpo`, `ppo` or `dpo`.
+    pub algo: &'static str,
+    /// Generating (none under DPO).
+    pub generate: Option<PhaseJson>,
+    /// Host RAM each node holds.
+    pub host_bytes_per_node: Figure,
+    /// Learning.
+    pub learn: PhaseJson,
+    /// The log-prob passes' time a step.
+    pub log_prob_seconds: Option<Figure>,
+    /// The learning's time a step.
+    pub learn_seconds: Option<Figure>,
+    /// The smallest memory fraction at which the rollout engine fits.
+    pub min_gpu_util: Option<f64>,
+    /// The rollout's time a step.
+    pub rollout_seconds: Option<Figure>,
+    /// Sequences a step.
+    pub sequences: u64,
+    /// A step's time.
+    pub step_seconds: Option<Figure>,
+    /// Tokens a step.
+    pub tokens: u64,
+    /// The run as verl's overrides.
+    pub verl_overrides: Vec<String>,
+}
+
+impl RlDocumentJson {
+    /// The document of `config`'s run `report`.
+    pub fn new(config: &Config, report: &crate::rl::RlReport) -> Self {
+        use crate::rl::{PhaseReport, RlPart};
+        let b = |v: f64| figure(v, "B");
+        let name = |part: RlPart| match part {
+            RlPart::ActorStates => "actor_states",
+            RlPart::ActorStep => "actor_step",
+            RlPart::TrainerResident => "trainer_resident",
+            RlPart::Reference => "reference",
+            RlPart::Critic => "critic",
+            RlPart::RewardModel => "reward_model",
+            RlPart::LogProbs => "entropy",
+            RlPart::EngineWeights => "engine_weights",
+            RlPart::EngineOverheads => "engine_overheads",
+            RlPart::EngineKv => "engine_kv",
+            RlPart::EngineAsleep => "engine_asleep",
+        };
+        let phase = |p: &PhaseReport| PhaseJson {
+            fits: p.fits,
+            limit_bytes: b(p.limit_bytes),
+            parts: p
+                .parts
+                .iter()
+                .map(|(part, bytes)| (name(*part), b(*bytes)))
+                .collect(),
+            total_bytes: b(p.total_bytes),
+        };
+        let seconds =
+            |f: fn(&crate::rl::RlTime) -> f64| report.time.as_ref().map(|t| figure(f(t), "s"));
+        RlDocumentJson {
+            job: "rl",
+            link: link::encode(config),
+            rl: RlJson {
+                algo: config.rl.algo.key(),
+                generate: report.generate.as_ref().map(phase),
+                host_bytes_per_node: b(report.host_bytes_per_node),
+                learn: phase(&report.learn),
+                log_prob_seconds: seconds(|t| t.log_prob_seconds),
+                learn_seconds: seconds(|t| t.learn_seconds),
+                min_gpu_util: report.min_gpu_util,
+                rollout_seconds: seconds(|t| t.rollout_seconds),
+                sequences: report.sequences,
+                step_seconds: seconds(|t| t.step_seconds),
+                tokens: report.tokens,
+                verl_overrides: crate::rl::verl::verl_overrides(config),
+            },
+            schema: RL_SCHEMA,
+        }
+    }
+}

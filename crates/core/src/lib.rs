@@ -32,6 +32,7 @@ pub mod memory;
 pub mod model;
 pub mod plans;
 pub mod report;
+pub mod rl;
 pub mod serve;
 pub mod time;
 pub mod units;

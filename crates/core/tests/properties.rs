@@ -254,6 +254,9 @@ proptest! {
         if decoded.config.job == vram_core::config::job::Job::Serve {
             prop_assert!(decoded.config.serve_report().is_ok());
         }
+        if decoded.config.job == vram_core::config::job::Job::Rl {
+            prop_assert!(decoded.config.rl_report().is_ok());
+        }
     }
 
     #[test]
@@ -271,6 +274,7 @@ proptest! {
                      "table", "form,memory", "scaling, Table", "table,",
                      "lora", "qlora", "attn", "mlp", "int8", "nf4", "64",
                      "serve", "train", "vllm", "sglang", "trtllm", "fp8", "mxfp4", "8", "32768",
+                     "rl", "grpo", "ppo", "dpo", "adapters", "precomputed", "chunked", "fused", "2",
                  ]).prop_map(str::to_string),
              ]),
             0..10)
@@ -282,6 +286,7 @@ proptest! {
         match decoded.config.job {
             vram_core::config::job::Job::Train => prop_assert!(decoded.config.report().is_ok()),
             vram_core::config::job::Job::Serve => prop_assert!(decoded.config.serve_report().is_ok()),
+            vram_core::config::job::Job::Rl => prop_assert!(decoded.config.rl_report().is_ok()),
         }
         // The page's form, filled from the link, reads back to the same link
         // (a largest layer beside a model is the one value the form drops).

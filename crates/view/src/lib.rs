@@ -17,6 +17,7 @@ pub mod lesson;
 pub mod notes;
 pub mod plans;
 pub mod replies;
+pub mod rl;
 pub mod serving;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod static_view;

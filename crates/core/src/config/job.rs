@@ -1,6 +1,5 @@
 //! The job a configuration plans (`job`): training, the default and every
-//! link's meaning before the key existed, or serving. RL post-training
-//! (issue 45) joins them.
+//! link's meaning before the key existed; serving; or RL post-training.
 
 /// The model `job=serve` serves when the link names none: Llama 3.1 8B,
 /// the model llm-d's measurements and most serving guides start from.
@@ -19,17 +18,21 @@ pub enum Job {
     Train,
     /// Serving with an inference engine (vLLM, SGLang, TensorRT-LLM).
     Serve,
+    /// RL post-training (GRPO, PPO, DPO): the trainer and the rollout
+    /// engine on the same GPUs.
+    Rl,
 }
 
 impl Job {
     /// Every job, in the order the page offers them.
-    pub const ALL: [Job; 2] = [Job::Train, Job::Serve];
+    pub const ALL: [Job; 3] = [Job::Train, Job::Serve, Job::Rl];
 
     /// The `job` key's value.
     pub const fn key(self) -> &'static str {
         match self {
             Job::Train => "train",
             Job::Serve => "serve",
+            Job::Rl => "rl",
         }
     }
 
@@ -38,6 +41,7 @@ impl Job {
         match self {
             Job::Train => 1,
             Job::Serve => 2,
+            Job::Rl => 4,
         }
     }
 }
@@ -49,12 +53,20 @@ impl Job {
 pub struct Jobs(u8);
 
 impl Jobs {
-    /// Training's own fields (the recipe, the step, the framework's buffers).
+    /// Training's alone (the sequence, the global batch, the training tokens).
     pub const TRAIN: Jobs = Jobs(Job::Train.bit());
+    /// What training and RL's learning phase share (the recipe, the
+    /// micro-batch, recomputation, ZeRO, adapters, the framework's buffers).
+    pub const LEARN: Jobs = Jobs(Job::Train.bit() | Job::Rl.bit());
     /// Serving's own fields (the engine, its budget, the KV cache).
     pub const SERVE: Jobs = Jobs(Job::Serve.bit());
+    /// What serving and RL's rollouts share (the lengths, the engine's
+    /// memory fraction and batched tokens).
+    pub const GENERATE: Jobs = Jobs(Job::Serve.bit() | Job::Rl.bit());
+    /// RL's own fields (the algorithm, the rollouts, the reference, the critic).
+    pub const RL: Jobs = Jobs(Job::Rl.bit());
     /// What every job shares: the model, the GPUs, the layout, the display.
-    pub const ALL: Jobs = Jobs(Job::Train.bit() | Job::Serve.bit());
+    pub const ALL: Jobs = Jobs(Job::Train.bit() | Job::Serve.bit() | Job::Rl.bit());
 
     /// Whether `job` is among them.
     pub const fn contains(self, job: Job) -> bool {

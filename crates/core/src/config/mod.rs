@@ -4,6 +4,7 @@
 
 pub mod job;
 pub mod parts;
+pub mod rl;
 
 use crate::format::{Lang, MemoryUnit, Theme};
 use crate::frameworks::hf::{Attention, Framework};
@@ -212,8 +213,10 @@ pub struct Config {
     pub fp8_recipe: crate::memory::Fp8Recipe,
     /// What is planned: training (the default) or serving.
     pub job: job::Job,
-    /// How the model is served, under `job=serve`.
+    /// How the model is served, under `job=serve`, and its rollouts under `job=rl`.
     pub serve: crate::serve::options::ServeOptions,
+    /// The RL run, under `job=rl`.
+    pub rl: rl::RlOptions,
 }
 
 impl Default for Config {
@@ -243,6 +246,7 @@ impl Default for Config {
             fp8_recipe: crate::memory::Fp8Recipe::Delayed,
             job: job::Job::Train,
             serve: crate::serve::options::ServeOptions::default(),
+            rl: rl::RlOptions::default(),
         }
     }
 }

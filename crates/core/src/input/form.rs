@@ -158,8 +158,8 @@ pub fn edited(
             filled.push((Field::Model, model));
             filled
         }
-        // Serving needs a model: with none chosen, the served default.
-        Field::Job if text == "serve" && text_of_field(Field::Model).is_empty() => {
+        // Serving and RL need a model: with none chosen, the served default.
+        Field::Job if text != "train" && text_of_field(Field::Model).is_empty() => {
             let model = crate::config::job::DEFAULT_SERVED_MODEL.to_string();
             let mut filled = edited(Field::Model, &model, text_of_field);
             filled.push((Field::Model, model));

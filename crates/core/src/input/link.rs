@@ -306,8 +306,8 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         problems.push(set_aside(pairs, Field::Nodes, error));
         config.runtime.nodes = 1;
     }
-    // Serving needs a model: without one, the served default.
-    if config.job == Job::Serve && config.model.is_none() {
+    // Serving and RL need a model: without one, the served default.
+    if config.job != Job::Train && config.model.is_none() {
         config.model = default_served_model();
         if let Some(model) = &config.model {
             config.params_billions = model.params_billions();
@@ -319,7 +319,7 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     // keeps its training keys as written).
     let training_rules = match config.job {
         Job::Train => 10,
-        Job::Serve => 0,
+        Job::Serve | Job::Rl => 0,
     };
     for _ in 0..training_rules {
         match config.setup() {
@@ -430,7 +430,7 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     }
     // Serving's rules: a key that breaks one is set aside for its default.
     let serving_rules = match config.job {
-        Job::Train => 0,
+        Job::Train | Job::Rl => 0,
         Job::Serve => 10,
     };
     for _ in 0..serving_rules {
@@ -452,6 +452,73 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             Field::Engine => serve.engine = defaults.engine,
             Field::KvMemory => serve.kv_memory_gb = defaults.kv_memory_gb,
             Field::Block => serve.block = defaults.block,
+            _ => break,
+        }
+        problems.push(set_aside(pairs, error.field, error));
+    }
+    // RL's rules: training's for the actor's keys, serving's for the
+    // rollout's, RL's own; a key that breaks one is set aside.
+    let rl_rules = match config.job {
+        Job::Rl => 40,
+        Job::Train | Job::Serve => 0,
+    };
+    for _ in 0..rl_rules {
+        let Err(error) = config.rl_check() else {
+            break;
+        };
+        let defaults = crate::config::rl::RlOptions::default();
+        let single = crate::memory::parallel::Layout::SINGLE;
+        let layout = &mut config.runtime.layout;
+        match error.field {
+            Field::RolloutTp => config.rl.rollout_tp = defaults.rollout_tp,
+            Field::TokenBudget => config.rl.token_budget = defaults.token_budget,
+            Field::Critic => config.rl.critic = defaults.critic,
+            Field::Ref => config.rl.reference = defaults.reference,
+            Field::Tp => layout.tp = single.tp,
+            Field::Pp => layout.pp = single.pp,
+            Field::Vpp => layout.vpp = single.vpp,
+            Field::Cp => layout.cp = single.cp,
+            Field::Sp => layout.sp = single.sp,
+            Field::PpFirst => layout.first_layers = None,
+            Field::PpLast => layout.last_layers = None,
+            Field::CpComm => layout.cp_comm = single.cp_comm,
+            Field::Etp => layout.expert_tp = single.expert_tp,
+            Field::Ep => match &mut config.model {
+                Some(model) => model.ep = 1,
+                None => break,
+            },
+            Field::Precision => config.precision = Config::default().precision,
+            Field::Fp8Recipe => config.fp8_recipe = Default::default(),
+            Field::Amp => config.amp = false,
+            Field::Dora => config.fine_tuning.dora = false,
+            Field::Method | Field::Targets => {
+                config.fine_tuning.method = crate::memory::finetune::Method::Full
+            }
+            Field::Sharding => {
+                config.runtime.sharding = crate::frameworks::runtime::Sharding::DeepSpeed
+            }
+            Field::ShardGroup => config.runtime.shard_group = None,
+            Field::Accounting => config.runtime.accounting = Accounting::Course,
+            Field::Framework => match &mut config.model {
+                Some(model) => model.framework = Framework::Megatron,
+                None => break,
+            },
+            Field::RecomputeMethod | Field::RecomputeLayers | Field::RecomputeModules => {
+                match &mut config.model {
+                    Some(model) => {
+                        let every = crate::memory::activations::Checkpointing::EVERY_LAYER;
+                        model.checkpointing = every;
+                        model.recompute_modules = Default::default();
+                    }
+                    None => break,
+                }
+            }
+            Field::KvDtype => config.serve.kv_dtype = Default::default(),
+            Field::Weights => config.serve.weights = Default::default(),
+            Field::Block => config.serve.block = None,
+            Field::Achieved => config.speed.achieved_tflops = None,
+            Field::LargestLayer => config.runtime.largest_layer_millions = None,
+            Field::Context => config.runtime.context_gb = 0.0,
             _ => break,
         }
         problems.push(set_aside(pairs, error.field, error));

@@ -116,6 +116,7 @@ impl Config {
         match self.job {
             Job::Train => self.setup().and(self.budget()).map(|_| ()),
             Job::Serve => self.serve_check(),
+            Job::Rl => self.rl_check(),
         }
     }
 

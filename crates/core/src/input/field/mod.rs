@@ -29,6 +29,7 @@ use core::fmt;
 
 use crate::config::job::{Job, Jobs};
 use crate::config::parts::{Part, Parts};
+use crate::config::rl::{Algo, Logits, Reference, Reward};
 use crate::config::{Config, ModelSpec};
 use crate::decimal::shortest_decimal;
 use crate::format::{Lang, MemoryUnit, Theme};
@@ -282,11 +283,15 @@ fields! {
         },
     ),
     /// Sequence length, in tokens.
-    Seq in Step(20) => step(
-        "seq", count(Unit::Tokens, 1.0, 1e7),
-        |c| model_count(c, |m| m.seq_len),
-        |c, f, t| edit_count(c, f, t, |m| &mut m.seq_len),
-    ),
+    Seq in Step(20) => Declaration {
+        // RL's sequence is its prompt and response.
+        jobs: Jobs::TRAIN,
+        ..step(
+            "seq", count(Unit::Tokens, 1.0, 1e7),
+            |c| model_count(c, |m| m.seq_len),
+            |c, f, t| edit_count(c, f, t, |m| &mut m.seq_len),
+        )
+    },
     /// Micro-batch per GPU, in samples.
     MicroBatch in Step(30) => step(
         "mbs", count(Unit::Sequences, 1.0, 16_777_216.0),
@@ -473,7 +478,7 @@ fields! {
     Capacity in BeyondLlama(180) => Declaration {
         needs: Some(with_experts),
         filled_by: None,
-        jobs: Jobs::TRAIN,
+        jobs: Jobs::LEARN,
         ..beyond_dense(
             "capacity", number(Unit::RoutingMultiple, 1.0, 64.0),
             |c| model_text(c, |m| shortest_decimal(m.capacity)),
@@ -507,6 +512,7 @@ fields! {
 
     /// Global batch size, in samples.
     GlobalBatch in Step(40) => Declaration {
+        jobs: Jobs::TRAIN,
         key: "global_batch",
         value: count(Unit::Sequences, 1.0, 16_777_216.0),
         optional: true,
@@ -951,6 +957,7 @@ fields! {
     },
     /// Training tokens, in billions.
     Tokens in Speed(50) => Declaration {
+        jobs: Jobs::TRAIN,
         key: "tokens",
         value: number(Unit::BillionsOfTokens, 0.000_001, 1e6),
         optional: true,
@@ -1245,11 +1252,12 @@ fields! {
     // The job, and how a model is served (`job=serve`): written where not
     // their defaults, so that every link before them keeps its meaning.
 
-    /// What is planned: `train` (training or fine-tuning, the default) or
-    /// `serve` (an inference engine's memory and speed).
+    /// What is planned: `train` (training or fine-tuning, the default),
+    /// `serve` (an inference engine's memory and speed) or `rl` (RL
+    /// post-training: the trainer and the rollout engine on the same GPUs).
     Job in Job(10) => Declaration {
         key: "job",
-        value: Value::Choice(&["train", "serve"]),
+        value: Value::Choice(&["train", "serve", "rl"]),
         jobs: Jobs::ALL,
         read: |c| c.job.key().to_string(),
         write: |c, f, t| set(&mut c.job, pick(f, &Job::ALL, Job::key, t)),
@@ -1302,7 +1310,7 @@ fields! {
     PromptLen in Serving(50) => Declaration {
         key: "prompt_len",
         value: count(Unit::Tokens, 1.0, 16_777_216.0),
-        jobs: Jobs::SERVE,
+        jobs: Jobs::GENERATE,
         read: |c| c.serve.prompt_len.to_string(),
         write: |c, f, t| set(&mut c.serve.prompt_len, f.parse_count(t)),
         ..BASE
@@ -1311,7 +1319,7 @@ fields! {
     ResponseLen in Serving(60) => Declaration {
         key: "response_len",
         value: count(Unit::Tokens, 1.0, 16_777_216.0),
-        jobs: Jobs::SERVE,
+        jobs: Jobs::GENERATE,
         read: |c| c.serve.response_len.to_string(),
         write: |c, f, t| set(&mut c.serve.response_len, f.parse_count(t)),
         ..BASE
@@ -1334,7 +1342,7 @@ fields! {
         key: "gpu_util",
         value: number(Unit::ReservedFraction, 0.01, 1.0),
         optional: true,
-        jobs: Jobs::SERVE,
+        jobs: Jobs::GENERATE,
         read: |c| optional_text(c.serve.gpu_util),
         write: |c, f, t| set(&mut c.serve.gpu_util, f.parse_number(t).map(Some)),
         ..BASE
@@ -1369,7 +1377,7 @@ fields! {
         key: "batched_tokens",
         value: count(Unit::Tokens, 1.0, 16_777_216.0),
         optional: true,
-        jobs: Jobs::SERVE,
+        jobs: Jobs::GENERATE,
         read: |c| optional_count(c.serve.batched_tokens),
         write: |c, f, t| set(&mut c.serve.batched_tokens, f.parse_count(t).map(Some)),
         ..BASE
@@ -1382,6 +1390,135 @@ fields! {
         jobs: Jobs::SERVE,
         read: |c| flag_text(c.serve.cuda_graphs),
         write: |c, f, t| set(&mut c.serve.cuda_graphs, parse_flag(f, t)),
+        ..BASE
+    },
+
+    // RL post-training (`job=rl`): written where not their defaults.
+
+    /// The algorithm: `grpo` (DAPO and RLOO are its shape), `ppo` (with a
+    /// critic) or `dpo` (no rollouts).
+    Algo in Rl(10) => Declaration {
+        key: "algo",
+        value: Value::Choice(&["grpo", "ppo", "dpo"]),
+        jobs: Jobs::RL,
+        read: |c| c.rl.algo.key().to_string(),
+        write: |c, f, t| set(&mut c.rl.algo, pick(f, &Algo::ALL, Algo::key, t)),
+        ..BASE
+    },
+    /// Prompts a step (verl's `data.train_batch_size`).
+    Prompts in Rl(20) => Declaration {
+        key: "prompts",
+        value: count(Unit::Sequences, 1.0, 1_048_576.0),
+        jobs: Jobs::RL,
+        read: |c| c.rl.prompts.to_string(),
+        write: |c, f, t| set(&mut c.rl.prompts, f.parse_count(t)),
+        ..BASE
+    },
+    /// Responses generated a prompt (`rollout.n`).
+    Rollouts in Rl(30) => Declaration {
+        key: "rollouts",
+        value: count(Unit::Sequences, 1.0, 1024.0),
+        jobs: Jobs::RL,
+        needs: Some(|t| t(Field::Algo) != "dpo"),
+        read: |c| c.rl.rollouts.to_string(),
+        write: |c, f, t| set(&mut c.rl.rollouts, f.parse_count(t)),
+        ..BASE
+    },
+    /// The rollout engine's tensor parallelism (`rollout.tensor_model_parallel_size`);
+    /// unset: the actor's TP.
+    RolloutTp in Rl(40) => Declaration {
+        key: "rollout_tp",
+        value: count(Unit::Gpus, 1.0, 65_536.0),
+        optional: true,
+        jobs: Jobs::RL,
+        needs: Some(|t| t(Field::Algo) != "dpo"),
+        read: |c| optional_count(c.rl.rollout_tp),
+        write: |c, f, t| set(&mut c.rl.rollout_tp, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+    /// vLLM's sleep level while the actor learns: `2` frees its weights and
+    /// KV cache (verl's), `1` moves the weights to host RAM, `0` keeps the engine.
+    Sleep in Rl(50) => Declaration {
+        key: "sleep",
+        value: Value::Choice(&["2", "1", "0"]),
+        jobs: Jobs::RL,
+        needs: Some(|t| t(Field::Algo) != "dpo"),
+        read: |c| c.rl.sleep.to_string(),
+        write: |c, f, t| {
+            let level = pick(f, &[2u8, 1, 0], |l| match l { 0 => "0", 1 => "1", _ => "2" }, t);
+            set(&mut c.rl.sleep, level)
+        },
+        ..BASE
+    },
+    /// The reference policy: a frozen `model`, the actor with its
+    /// `adapters` disabled, `precomputed` log-probs, or `none` (no KL).
+    Ref in Rl(60) => Declaration {
+        key: "ref",
+        value: Value::Choice(&["model", "adapters", "precomputed", "none"]),
+        jobs: Jobs::RL,
+        read: |c| c.rl.reference.key().to_string(),
+        write: |c, f, t| set(&mut c.rl.reference, pick(f, &Reference::ALL, Reference::key, t)),
+        ..BASE
+    },
+    /// Whether the reference's weights wait in host RAM between its passes
+    /// (`1`, as verl forces it).
+    RefOffload in Rl(70) => Declaration {
+        key: "ref_offload",
+        value: FLAG,
+        jobs: Jobs::RL,
+        needs: Some(|t| t(Field::Ref) == "model"),
+        read: |c| flag_text(c.rl.ref_offload),
+        write: |c, f, t| set(&mut c.rl.ref_offload, parse_flag(f, t)),
+        ..BASE
+    },
+    /// Whether a critic is trained beside the actor; unset: PPO's.
+    Critic in Rl(80) => Declaration {
+        key: "critic",
+        value: FLAG,
+        optional: true,
+        jobs: Jobs::RL,
+        read: |c| c.rl.critic.map(flag_text).unwrap_or_default(),
+        write: |c, f, t| set(&mut c.rl.critic, parse_flag(f, t).map(Some)),
+        ..BASE
+    },
+    /// The reward: a `rule` (or verifier), or a reward `model` on the GPUs.
+    Reward in Rl(90) => Declaration {
+        key: "reward",
+        value: Value::Choice(&["rule", "model"]),
+        jobs: Jobs::RL,
+        read: |c| c.rl.reward.key().to_string(),
+        write: |c, f, t| set(&mut c.rl.reward, pick(f, &Reward::ALL, Reward::key, t)),
+        ..BASE
+    },
+    /// Tokens a micro-batch packs (verl's `ppo_max_token_len_per_gpu` with
+    /// `use_dynamic_bsz`); unset: `mbs` whole sequences.
+    TokenBudget in Rl(100) => Declaration {
+        key: "token_budget",
+        value: count(Unit::Tokens, 1.0, 16_777_216.0),
+        optional: true,
+        jobs: Jobs::RL,
+        read: |c| optional_count(c.rl.token_budget),
+        write: |c, f, t| set(&mut c.rl.token_budget, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+    /// How the entropy over the vocabulary is computed: `full` fp32
+    /// terms, `chunked` (2,048 tokens at a time), or `fused` (no logits kept).
+    Logits in Rl(110) => Declaration {
+        key: "logits",
+        value: Value::Choice(&["full", "chunked", "fused"]),
+        jobs: Jobs::RL,
+        needs: Some(|t| t(Field::Entropy) == "1"),
+        read: |c| c.rl.logits.key().to_string(),
+        write: |c, f, t| set(&mut c.rl.logits, pick(f, &Logits::ALL, Logits::key, t)),
+        ..BASE
+    },
+    /// Whether the loss has an entropy term (verl's `entropy_coeff` above 0).
+    Entropy in Rl(105) => Declaration {
+        key: "entropy",
+        value: FLAG,
+        jobs: Jobs::RL,
+        read: |c| flag_text(c.rl.entropy),
+        write: |c, f, t| set(&mut c.rl.entropy, parse_flag(f, t)),
         ..BASE
     },
 }
@@ -1419,7 +1556,7 @@ const fn architecture(key: &'static str, value: Value, read: Read, write: Write)
 const fn step(key: &'static str, value: Value, read: Read, write: Write) -> Declaration {
     Declaration {
         filled_by: None,
-        jobs: Jobs::TRAIN,
+        jobs: Jobs::LEARN,
         ..architecture(key, value, read, write)
     }
 }

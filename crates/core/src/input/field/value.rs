@@ -259,6 +259,9 @@ pub enum Section {
     /// The engine's own settings (a fold): its memory fraction, a KV budget
     /// given directly, blocks, batched tokens, CUDA graphs.
     Engine,
+    /// RL post-training: the algorithm, the rollouts, the reference, the
+    /// critic, the reward, the phases' switch, the log-probs.
+    Rl,
 }
 
 impl Section {
@@ -335,7 +338,7 @@ pub struct Declaration {
     /// What else it needs to mean something, given every field's text (LoRA's
     /// rank needs adapters, a bucket size DeepSpeed's buffers); `None`: nothing.
     pub needs: Option<Needs>,
-    /// The jobs it means something for (training's own by default).
+    /// The jobs it means something for (training's and RL's learning by default).
     pub jobs: crate::config::job::Jobs,
     /// Its text in a configuration.
     pub read: Read,
@@ -353,7 +356,7 @@ pub(super) const BASE: Declaration = Declaration {
     filled_by: None,
     percent: false,
     needs: None,
-    jobs: crate::config::job::Jobs::TRAIN,
+    jobs: crate::config::job::Jobs::LEARN,
     read: |_| String::new(),
     write: |_, _, _| Ok(()),
 };

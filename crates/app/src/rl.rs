@@ -1,0 +1,88 @@
+//! The RL view (`job=rl`): the verdict, each phase's parts on one GPU as a
+//! bar and a table, the step, and the run as verl's overrides; every figure
+//! the core's ([`vram_core::rl`]), every word the view's ([`vram_view::rl`]).
+
+use leptos::prelude::*;
+use vram_core::format::{format_bytes, MemoryUnit};
+use vram_core::rl::{PhaseReport, RlReport};
+use vram_core::{Bytes, Config};
+use vram_view::rl;
+use vram_view::serving::Row;
+use vram_view::text::Text;
+
+fn rows_table(rows: Vec<Row>, testid: &'static str) -> impl IntoView {
+    view! {
+        <table class="results serve" data-testid=testid>
+            <tbody>
+                {rows.into_iter().map(|row| view! {
+                    <tr data-testid=row.id>
+                        <th scope="row">{row.label}</th>
+                        <td class="num">{row.value}</td>
+                        <td class="note">{row.note}</td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+/// A phase as a bar of its parts' shares of what a GPU may use.
+fn phase_bar(t: &'static Text, phase: &PhaseReport, unit: MemoryUnit) -> impl IntoView {
+    let limit = phase.limit_bytes.max(phase.total_bytes).max(1.0);
+    let segments = phase
+        .parts
+        .iter()
+        .enumerate()
+        .map(|(i, (part, bytes))| {
+            let share = bytes / limit * 100.0;
+            let title = format!(
+                "{}: {}",
+                rl::part_label(t, *part),
+                format_bytes(Bytes::new(*bytes), unit)
+            );
+            view! {
+                <span class=format!("segment part-rl-{}", i % 5) style=format!("width: {share:.3}%")
+                    title=title.clone() aria-label=title></span>
+            }
+        })
+        .collect_view();
+    view! { <div class="serve-bar" role="img" aria-label=t.rl_total>{segments}</div> }
+}
+
+/// Every figure of the RL run.
+#[component]
+pub fn RlResults(
+    report: Memo<Option<RlReport>>,
+    config: Memo<Config>,
+    t: &'static Text,
+) -> impl IntoView {
+    move || {
+        report.with(|report| {
+            let Some(report) = report else {
+                return view! { <p class="summary" data-testid="rl-verdict">{t.stale}</p> }
+                    .into_any();
+            };
+            let unit = MemoryUnit::Gb;
+            let note = config.with(|c| rl::util_note(t, c, report));
+            let overrides = config.with(vram_core::rl::verl::verl_overrides).join("\n");
+            view! {
+                <p class="summary" class:fits=report.fits() role="status" data-testid="rl-verdict"
+                    data-fits=report.fits().to_string()>{rl::verdict(t, report, unit)}</p>
+                {note.map(|n| view! { <p class="notice warning" data-testid="rl-util">{n}</p> })}
+                {report.generate.as_ref().map(|generate| view! {
+                    <h3>{t.rl_generate_heading}</h3>
+                    {phase_bar(t, generate, unit)}
+                    {rows_table(rl::phase_rows(t, generate, unit), "rl-generate")}
+                })}
+                <h3>{t.rl_learn_heading}</h3>
+                {phase_bar(t, &report.learn, unit)}
+                {rows_table(rl::phase_rows(t, &report.learn, unit), "rl-learn")}
+                <h3>{t.rl_step_heading}</h3>
+                {rows_table(rl::step_rows(t, report, unit), "rl-step")}
+                <h3>{t.rl_overrides_heading}</h3>
+                <pre class="overrides" data-testid="rl-overrides">{overrides}</pre>
+            }
+            .into_any()
+        })
+    }
+}

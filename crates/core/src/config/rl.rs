@@ -1,0 +1,180 @@
+//! What an RL post-training run asks (`job=rl`): the algorithm, the
+//! rollouts, the reference and critic models, how the phases switch, and
+//! how the log-probs are computed. The lengths and the rollout engine's
+//! memory fraction are serving's ([`crate::serve::options::ServeOptions`]).
+
+/// The algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Algo {
+    /// GRPO (and its shape: DAPO, RLOO): rollouts, no critic.
+    #[default]
+    Grpo,
+    /// PPO: rollouts and a critic trained beside the actor.
+    Ppo,
+    /// DPO: no rollouts; chosen and rejected responses in one forward.
+    Dpo,
+}
+
+impl Algo {
+    /// Every algorithm, in the `algo` key's order.
+    pub const ALL: [Algo; 3] = [Algo::Grpo, Algo::Ppo, Algo::Dpo];
+
+    /// The `algo` key's value.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Algo::Grpo => "grpo",
+            Algo::Ppo => "ppo",
+            Algo::Dpo => "dpo",
+        }
+    }
+
+    /// Whether the run generates its responses (a rollout phase).
+    pub const fn generates(self) -> bool {
+        !matches!(self, Algo::Dpo)
+    }
+}
+
+/// Where the reference policy's log-probs come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Reference {
+    /// A frozen copy of the model in 16 bits, sharded like the actor.
+    #[default]
+    Model,
+    /// The actor with its LoRA adapters disabled (verl's `ref_in_actor`): no copy.
+    Adapters,
+    /// Computed before the run (DPO's precomputed reference log-probs): no model.
+    Precomputed,
+    /// No KL term (GRPO without `use_kl_loss`, DAPO): no reference.
+    None,
+}
+
+impl Reference {
+    /// Every choice, in the `ref` key's order.
+    pub const ALL: [Reference; 4] = [
+        Reference::Model,
+        Reference::Adapters,
+        Reference::Precomputed,
+        Reference::None,
+    ];
+
+    /// The `ref` key's value.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Reference::Model => "model",
+            Reference::Adapters => "adapters",
+            Reference::Precomputed => "precomputed",
+            Reference::None => "none",
+        }
+    }
+}
+
+/// The reward.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Reward {
+    /// A rule or a verifier: nothing on the GPUs.
+    #[default]
+    Rule,
+    /// A reward model, frozen in 16 bits, sharded like the actor.
+    Model,
+}
+
+impl Reward {
+    /// Both, in the `reward` key's order.
+    pub const ALL: [Reward; 2] = [Reward::Rule, Reward::Model];
+
+    /// The `reward` key's value.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Reward::Rule => "rule",
+            Reward::Model => "model",
+        }
+    }
+}
+
+/// How the entropy over the vocabulary is computed (the log-probs are a
+/// cross-entropy, counted as the training step counts its loss).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Logits {
+    /// Whole: verl's `entropy_from_logits`, fp32 terms for every token of a micro-batch.
+    #[default]
+    Full,
+    /// In chunks of tokens (verl's `entropy_from_logits_with_chunking`).
+    Chunked,
+    /// A fused kernel that never holds the vocabulary's logits (verl's `use_fused_kernels`).
+    Fused,
+}
+
+impl Logits {
+    /// Every choice, in the `logits` key's order.
+    pub const ALL: [Logits; 3] = [Logits::Full, Logits::Chunked, Logits::Fused];
+
+    /// The `logits` key's value.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Logits::Full => "full",
+            Logits::Chunked => "chunked",
+            Logits::Fused => "fused",
+        }
+    }
+}
+
+/// An RL run as the user asks for it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RlOptions {
+    /// The algorithm.
+    pub algo: Algo,
+    /// Prompts a step (verl's `data.train_batch_size`).
+    pub prompts: u32,
+    /// Responses a prompt (`rollout.n`).
+    pub rollouts: u32,
+    /// The rollout engine's tensor parallelism; unset: the actor's TP.
+    pub rollout_tp: Option<u32>,
+    /// vLLM's sleep level while the actor learns: 0 keeps the engine, 1
+    /// moves its weights to host RAM and frees the KV cache, 2 frees both
+    /// (what verl's hybrid engine runs: `vllm_async_server.py`'s `sleep`).
+    pub sleep: u8,
+    /// The reference policy.
+    pub reference: Reference,
+    /// Whether the reference's weights live in host RAM between its passes
+    /// (verl forces FSDP's CPU offload on its reference: `fsdp_workers.py`).
+    pub ref_offload: bool,
+    /// Whether a critic is trained; unset: PPO's.
+    pub critic: Option<bool>,
+    /// The reward.
+    pub reward: Reward,
+    /// Tokens a micro-batch packs (verl's `ppo_max_token_len_per_gpu` with
+    /// `use_dynamic_bsz`); unset: `mbs` sequences.
+    pub token_budget: Option<u32>,
+    /// How the entropy's terms are computed.
+    pub logits: Logits,
+    /// Whether the loss has an entropy term (verl's `entropy_coeff` above
+    /// 0; 0 by default): its fp32 terms over the vocabulary beside the
+    /// log-probs, which the training step's loss already counts.
+    pub entropy: bool,
+}
+
+impl Default for RlOptions {
+    fn default() -> Self {
+        RlOptions {
+            algo: Algo::Grpo,
+            prompts: 256,
+            rollouts: 8,
+            rollout_tp: None,
+            sleep: 2,
+            reference: Reference::Model,
+            ref_offload: true,
+            critic: None,
+            reward: Reward::Rule,
+            token_budget: None,
+            logits: Logits::Full,
+            entropy: false,
+        }
+    }
+}
+
+impl RlOptions {
+    /// Whether a critic is trained.
+    pub fn has_critic(&self) -> bool {
+        self.critic.unwrap_or(self.algo == Algo::Ppo)
+    }
+}

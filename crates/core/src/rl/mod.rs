@@ -1,0 +1,463 @@
+//! RL post-training (`job=rl`): a composition, not a third copy. The
+//! *learn* phase is training's report for the actor (its states,
+//! activations and step, [`crate::report`]) with what RL adds beside it (a
+//! frozen reference, a critic, a reward model, the log-probs over the
+//! vocabulary); the *generate* phase is serving's report for the rollout
+//! engine ([`crate::serve::report`]) beside what the trainer leaves on the
+//! GPU. On colocated GPUs the two phases take turns: each is compared with
+//! the GPU, never added to the other. As verl runs them (FSDP workers, a
+//! vLLM rollout engine put to sleep while the actor learns).
+
+use crate::config::job::Job;
+use crate::config::rl::{Algo, Logits, Reference, Reward};
+use crate::config::Config;
+use crate::frameworks::deepspeed::Offload;
+use crate::input::field::{InputErrorKind, Limits};
+use crate::input::{Field, InputError};
+use crate::memory::Strategy;
+use crate::report::StrategyReport;
+use crate::serve::report::ServeReport;
+
+pub mod verl;
+
+/// vLLM's memory fraction in verl's rollout unless set
+/// (`actor_rollout_ref.rollout.gpu_memory_utilization`, 0.5 in
+/// `ppo_trainer.yaml`): of the GPU's whole memory, the trainer's beside it.
+pub const VERL_GPU_MEMORY_UTILIZATION: f64 = 0.5;
+
+/// Tokens a chunk of the chunked log-probs holds
+/// (`entropy_from_logits_with_chunking`'s 2,048).
+pub const LOGITS_CHUNK_TOKENS: u64 = 2048;
+
+/// What a phase holds on a GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RlPart {
+    /// The actor's weights, gradients and optimizer states, as training places them.
+    ActorStates,
+    /// The actor's activations and the step's transients at its peak.
+    ActorStep,
+    /// The actor's weights and optimizer states left on the GPU while the
+    /// engine generates (gradients freed; nothing of what is offloaded).
+    TrainerResident,
+    /// The frozen reference policy's weights.
+    Reference,
+    /// The critic's weights, gradients and optimizer states.
+    Critic,
+    /// The reward model's weights.
+    RewardModel,
+    /// The log-probs and entropy over the vocabulary, in fp32.
+    LogProbs,
+    /// The rollout engine's weights.
+    EngineWeights,
+    /// The engine's activation peak, memory outside PyTorch and CUDA graphs.
+    EngineOverheads,
+    /// The engine's KV cache.
+    EngineKv,
+    /// What the sleeping engine keeps while the actor learns (level 0: all of it).
+    EngineAsleep,
+}
+
+/// One phase on the most loaded GPU, against what each GPU may use (its
+/// memory less the reserve and the context, as training's budget).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseReport {
+    /// Each part and its bytes.
+    pub parts: Vec<(RlPart, f64)>,
+    /// Their sum, bytes.
+    pub total_bytes: f64,
+    /// What the phase may use, bytes.
+    pub limit_bytes: f64,
+    /// Whether it fits.
+    pub fits: bool,
+}
+
+/// A step's time and its shares.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RlTime {
+    /// Generating the responses.
+    pub rollout_seconds: f64,
+    /// The old, reference and value passes over every token.
+    pub log_prob_seconds: f64,
+    /// The actor's (and critic's) forward and backward passes.
+    pub learn_seconds: f64,
+    /// All three.
+    pub step_seconds: f64,
+}
+
+/// Every figure of an RL run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RlReport {
+    /// The algorithm's phases: rollouts (none under DPO).
+    pub generate: Option<PhaseReport>,
+    /// Learning.
+    pub learn: PhaseReport,
+    /// The rollout engine's own report.
+    pub rollout: Option<ServeReport>,
+    /// The actor's training figures (the highlighted strategy).
+    pub actor: StrategyReport,
+    /// Host RAM each node holds for the run (the sleeping engine's weights,
+    /// offloaded states and reference), bytes.
+    pub host_bytes_per_node: f64,
+    /// Sequences a step: prompts × responses (DPO: pairs).
+    pub sequences: u64,
+    /// Tokens a step.
+    pub tokens: u64,
+    /// The step's time, with a GPU whose peaks are known.
+    pub time: Option<RlTime>,
+    /// The smallest memory fraction (by hundredths) at which the rollout
+    /// engine holds a whole sequence, and the phase still fits beside the
+    /// trainer; `None` when none does or nothing is generated.
+    pub min_gpu_util: Option<f64>,
+}
+
+impl RlReport {
+    /// Whether both phases fit.
+    pub fn fits(&self) -> bool {
+        self.learn.fits && self.generate.as_ref().is_none_or(|g| g.fits)
+    }
+}
+
+/// A part's bytes in a phase, 0 when absent.
+fn part(phase: &PhaseReport, which: RlPart) -> f64 {
+    phase
+        .parts
+        .iter()
+        .find(|(p, _)| *p == which)
+        .map_or(0.0, |(_, b)| *b)
+}
+
+impl PhaseReport {
+    /// The bytes of `which`, 0 when the phase does not hold it.
+    pub fn bytes(&self, which: RlPart) -> f64 {
+        part(self, which)
+    }
+
+    fn of(parts: Vec<(RlPart, f64)>, limit_bytes: f64) -> PhaseReport {
+        let parts: Vec<(RlPart, f64)> = parts.into_iter().filter(|(_, b)| *b > 0.0).collect();
+        let total_bytes = parts.iter().map(|(_, b)| b).sum();
+        PhaseReport {
+            fits: total_bytes <= limit_bytes,
+            parts,
+            total_bytes,
+            limit_bytes,
+        }
+    }
+}
+
+impl Config {
+    /// The sequence a step trains on: the prompt and the response.
+    fn rl_sequence(&self) -> u32 {
+        self.serve
+            .prompt_len
+            .saturating_add(self.serve.response_len)
+    }
+
+    /// The actor's training configuration: the prompt and response as its
+    /// sequence, a micro-batch of `mbs` sequences (or the token budget's
+    /// worth), chosen and rejected together under DPO.
+    pub fn rl_learn_config(&self) -> Config {
+        let mut config = Config {
+            job: Job::Train,
+            global_batch: None,
+            ..*self
+        };
+        let sequence = self.rl_sequence().max(1);
+        if let Some(model) = &mut config.model {
+            model.seq_len = sequence;
+            let per_micro_batch = match self.rl.token_budget {
+                Some(budget) => (budget / sequence).max(1),
+                None => model.micro_batch,
+            };
+            model.micro_batch = match self.rl.algo {
+                Algo::Dpo => per_micro_batch.saturating_mul(2),
+                _ => per_micro_batch,
+            };
+        }
+        config
+    }
+
+    /// The rollout engine's serving configuration: vLLM at the rollout's
+    /// TP, the actor's weights in 16 bits, the prompt and response as its
+    /// `max_model_len`, verl's memory fraction unless set.
+    pub fn rl_rollout_config(&self) -> Config {
+        let mut config = Config {
+            job: Job::Serve,
+            ..*self
+        };
+        config.runtime.layout.tp = self.rl.rollout_tp.unwrap_or(self.runtime.layout.tp);
+        config.runtime.layout.pp = 1;
+        if let Some(model) = &mut config.model {
+            model.ep = 1;
+        }
+        config.serve.engine = crate::serve::options::Engine::Vllm;
+        config.serve.max_len = Some(self.rl_sequence());
+        config.serve.gpu_util = Some(self.serve.gpu_util.unwrap_or(VERL_GPU_MEMORY_UTILIZATION));
+        config.serve.kv_memory_gb = None;
+        config
+    }
+
+    /// Checks an RL configuration: the actor's training rules, the rollout
+    /// engine's (its TP named as `rollout_tp`), and RL's own.
+    pub fn rl_check(&self) -> Result<(), InputError> {
+        if self.model.is_none() {
+            return Err(Field::Model.error(InputErrorKind::Empty));
+        }
+        let learn = self.rl_learn_config();
+        learn.setup()?;
+        learn.budget()?;
+        let sequence = self.rl_sequence();
+        if let Some(budget) = self.rl.token_budget {
+            if budget < sequence {
+                let limits = Limits {
+                    min: f64::from(sequence),
+                    max: 16_777_216.0,
+                };
+                return Err(Field::TokenBudget.error(InputErrorKind::OutOfRange(limits)));
+            }
+        }
+        if self.rl.algo == Algo::Dpo && self.rl.critic == Some(true) {
+            return Err(Field::Critic.error(InputErrorKind::NotWith(Field::Algo)));
+        }
+        if self.rl.reference == Reference::Adapters && !self.fine_tuning.method.uses_adapters() {
+            return Err(Field::Ref.error(InputErrorKind::NotWith(Field::Method)));
+        }
+        if self.rl.algo.generates() {
+            self.rl_rollout_config()
+                .serve_check()
+                .map_err(|error| match error.field {
+                    Field::Tp => Field::RolloutTp.error(error.kind),
+                    _ => error,
+                })?;
+        }
+        Ok(())
+    }
+
+    /// Every figure of the RL run, or the first input error.
+    pub fn rl_report(&self) -> Result<RlReport, InputError> {
+        self.rl_check()?;
+        let learn_config = self.rl_learn_config();
+        let report = learn_config.report().map_err(|errors| {
+            errors
+                .into_iter()
+                .next()
+                .unwrap_or(Field::Model.error(InputErrorKind::Empty))
+        })?;
+        let strategy = report.highlight;
+        let actor = *report.strategy(strategy);
+        let memory = actor.memory;
+        let usable = report.budget.usable().get();
+        let gpus_per_node = f64::from(self.gpus);
+        let model = self.model.map(|m| m.architecture);
+        let vocab = model.map_or(0, |a| u64::from(a.vocab));
+        // A frozen copy of the actor's weights on this GPU, in 16 bits,
+        // sharded as the actor's are; in fp32 in host RAM (verl's
+        // `model_dtype: fp32`).
+        let frozen = memory.weights.get() * 2.0 / self.precision.bytes_per_param().max(1.0);
+        let offloaded = |offload: Offload| self.runtime.offload == offload;
+        let with_reference = self.rl.reference == Reference::Model;
+        let reference_here = match (with_reference, self.rl.ref_offload) {
+            (true, false) => frozen,
+            _ => 0.0,
+        };
+        let reward_here = match self.rl.reward {
+            Reward::Model => frozen,
+            Reward::Rule => 0.0,
+        };
+        let states = memory.weights.get() + memory.gradients.get() + memory.optimizer_states.get();
+        let critic_here = match self.rl.has_critic() {
+            true => states,
+            false => 0.0,
+        };
+        // The entropy of a micro-batch of T tokens over the vocabulary V,
+        // beside the log-probs the step's loss already counts: verl's own
+        // estimate of its fp32 terms, T × V × (4 + 2 + 1) bytes
+        // (`docs/perf/perf_tuning.rst`); chunked, three fp32 copies of a
+        // 2,048-token chunk (`entropy_from_logits_with_chunking`); fused,
+        // three fp32 values a token (`use_fused_kernels`).
+        let tokens_per_micro_batch = u64::from(learn_config.model.map_or(1, |m| m.micro_batch))
+            * u64::from(self.rl_sequence());
+        let log_probs = match (self.rl.entropy, self.rl.logits) {
+            (false, _) => 0,
+            (true, Logits::Full) => 7 * tokens_per_micro_batch * vocab,
+            (true, Logits::Chunked) => 12 * tokens_per_micro_batch.min(LOGITS_CHUNK_TOKENS) * vocab,
+            (true, Logits::Fused) => 12 * tokens_per_micro_batch,
+        } as f64;
+        let step_peak = actor.step.peak().1.get();
+        let step_extra = (step_peak - states).max(0.0);
+        let sequences = match self.rl.algo {
+            Algo::Dpo => u64::from(self.rl.prompts),
+            _ => u64::from(self.rl.prompts) * u64::from(self.rl.rollouts),
+        };
+        let tokens = sequences * u64::from(self.rl_sequence());
+
+        // Generating: the engine beside what the trainer keeps.
+        let (generate, rollout, engine_asleep, engine_host) = match self.rl.algo.generates() {
+            false => (None, None, 0.0, 0.0),
+            true => {
+                let mut rollout_config = self.rl_rollout_config();
+                // The engine decodes a step's sequences over its replicas, as many at once as fit.
+                let engine_probe = rollout_config.serve_report()?;
+                let replicas = u64::from(engine_probe.replicas.max(1));
+                let wanted = sequences.div_ceil(replicas);
+                let at_once = wanted
+                    .min(engine_probe.concurrency_holds.max(1))
+                    .min(u64::from(engine_probe.max_num_seqs));
+                rollout_config.serve.concurrency = Some(at_once.max(1) as u32);
+                let engine = rollout_config.serve_report()?;
+                let trainer_resident = match () {
+                    _ if offloaded(Offload::All) => 0.0,
+                    _ if offloaded(Offload::Optimizer) => memory.weights.get(),
+                    _ => memory.weights.get() + memory.optimizer_states.get(),
+                };
+                let engine_kv = engine.kv_budget_bytes.unwrap_or(0) as f64;
+                let overheads = (engine.activation_peak_bytes
+                    + engine.non_torch_bytes
+                    + engine.cuda_graph_bytes) as f64;
+                let phase = PhaseReport::of(
+                    vec![
+                        (RlPart::TrainerResident, trainer_resident),
+                        (RlPart::Reference, reference_here),
+                        (RlPart::Critic, critic_here),
+                        (RlPart::RewardModel, reward_here),
+                        (RlPart::EngineWeights, engine.weights_bytes),
+                        (RlPart::EngineOverheads, overheads),
+                        (RlPart::EngineKv, engine_kv),
+                    ],
+                    usable,
+                );
+                let phase = PhaseReport {
+                    fits: phase.fits && engine.fits,
+                    ..phase
+                };
+                // Asleep, vLLM frees its KV cache (and its weights: to host
+                // RAM at level 1, discarded at level 2); its CUDA graphs,
+                // NCCL's buffers and its context stay.
+                let kept = (engine.cuda_graph_bytes + engine.non_torch_bytes) as f64;
+                let (asleep, host) = match self.rl.sleep {
+                    0 => (engine.total_bytes, 0.0),
+                    1 => (kept, engine.weights_bytes),
+                    _ => (kept, 0.0),
+                };
+                (Some(phase), Some(engine), asleep, host)
+            }
+        };
+        let learn = PhaseReport::of(
+            vec![
+                (RlPart::ActorStates, states),
+                (RlPart::ActorStep, step_extra),
+                (RlPart::Reference, reference_here),
+                (RlPart::Critic, critic_here),
+                (RlPart::RewardModel, reward_here),
+                (RlPart::LogProbs, log_probs),
+                (RlPart::EngineAsleep, engine_asleep),
+            ],
+            usable,
+        );
+        let host_bytes_per_node = gpus_per_node
+            * (engine_host
+                + match (with_reference, self.rl.ref_offload) {
+                    (true, true) => 2.0 * frozen,
+                    _ => 0.0,
+                })
+            + actor.beyond.cpu_per_node.get();
+        let time = self.rl_time(&report, strategy, rollout.as_ref(), tokens);
+        let min_gpu_util = match (&generate, &rollout) {
+            (Some(phase), Some(engine)) => {
+                let beside = phase.total_bytes
+                    - engine.weights_bytes
+                    - (engine.activation_peak_bytes
+                        + engine.non_torch_bytes
+                        + engine.cuda_graph_bytes) as f64
+                    - engine.kv_budget_bytes.unwrap_or(0) as f64;
+                (5..=99).map(|h| f64::from(h) / 100.0).find(|&util| {
+                    let mut probe = self.rl_rollout_config();
+                    probe.serve.gpu_util = Some(util);
+                    probe
+                        .serve_report()
+                        .is_ok_and(|e| e.fits && beside + e.total_bytes <= usable)
+                })
+            }
+            _ => None,
+        };
+        Ok(RlReport {
+            min_gpu_util,
+            generate,
+            learn,
+            rollout,
+            actor,
+            host_bytes_per_node,
+            sequences,
+            tokens,
+            time,
+        })
+    }
+
+    /// The step's time: the rollout at the engine's speed (its sequences in
+    /// waves of what the cache holds, each a prefill and `response_len`
+    /// decode steps), the log-prob passes (old, reference, values) as
+    /// forward passes and the learning as forward and backward passes over
+    /// every token at the actor's step efficiency.
+    fn rl_time(
+        &self,
+        report: &crate::report::Report,
+        strategy: Strategy,
+        rollout: Option<&ServeReport>,
+        tokens: u64,
+    ) -> Option<RlTime> {
+        let gpu = self.gpu?;
+        let model = self.model?;
+        let peak = self.speed.tflops.unwrap_or(gpu.tflops_16bit) * 1e12;
+        let efficiency = report
+            .strategy(strategy)
+            .time
+            .map_or(0.4, |t| t.kernel_efficiency.clamp(0.05, 1.0));
+        let gpus = f64::from(self.gpus) * f64::from(self.runtime.nodes);
+        let active = model.architecture.active_param_count() as f64;
+        let forward = 2.0 * active * tokens as f64 / (gpus * peak * efficiency);
+        let rollout_seconds = match rollout {
+            None => 0.0,
+            Some(engine) => {
+                let speed = engine.speed?;
+                let sequences = match self.rl.algo {
+                    Algo::Dpo => 0,
+                    _ => u64::from(self.rl.prompts) * u64::from(self.rl.rollouts),
+                };
+                let per_replica = sequences.div_ceil(u64::from(engine.replicas.max(1)));
+                let waves = per_replica.div_ceil(u64::from(engine.concurrency.max(1))) as f64;
+                let prefill = f64::from(engine.concurrency) * f64::from(self.serve.prompt_len)
+                    / speed.prefill_tokens_per_second.max(1e-9);
+                waves * (prefill + f64::from(self.serve.response_len) * speed.tpot_seconds)
+            }
+        };
+        let passes =
+            1.0 + f64::from(u8::from(
+                self.rl.reference == Reference::Model || self.rl.reference == Reference::Adapters,
+            )) + f64::from(u8::from(self.rl.has_critic()));
+        let log_prob_seconds = match self.rl.algo {
+            // DPO's reference pass is its only extra one.
+            Algo::Dpo => {
+                forward
+                    * f64::from(u8::from(matches!(
+                        self.rl.reference,
+                        Reference::Model | Reference::Adapters
+                    )))
+            }
+            _ => passes * forward,
+        };
+        let recompute = match model.recompute {
+            crate::memory::activations::Recompute::Full => 4.0 / 3.0,
+            _ => 1.0,
+        };
+        let learners = 1.0 + f64::from(u8::from(self.rl.has_critic()));
+        let learn_seconds = learners * 3.0 * forward * recompute;
+        Some(RlTime {
+            rollout_seconds,
+            log_prob_seconds,
+            learn_seconds,
+            step_seconds: rollout_seconds + log_prob_seconds + learn_seconds,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,124 @@
+//! The run as verl's own configuration: the Hydra overrides of
+//! `python3 -m verl.trainer.main_ppo` (verl at b178a3c, its names in
+//! `verl/trainer/config/ppo_trainer.yaml`), ready to paste.
+
+use crate::config::rl::{Algo, Logits, Reference};
+use crate::config::Config;
+use crate::decimal::shortest_decimal;
+use crate::frameworks::deepspeed::Offload;
+
+/// The run as verl's Hydra overrides (`python3 -m verl.trainer.main_ppo …`),
+/// a line each, in verl's names.
+pub fn verl_overrides(config: &Config) -> Vec<String> {
+    let rl = &config.rl;
+    let serve = &config.serve;
+    let model = config.model;
+    let mut lines = Vec::new();
+    let mut set = |key: &str, value: String| lines.push(format!("{key}={value}"));
+    set(
+        "algorithm.adv_estimator",
+        match rl.algo {
+            Algo::Ppo => "gae",
+            _ => "grpo",
+        }
+        .into(),
+    );
+    set("data.train_batch_size", rl.prompts.to_string());
+    set("data.max_prompt_length", serve.prompt_len.to_string());
+    set("data.max_response_length", serve.response_len.to_string());
+    set("actor_rollout_ref.rollout.n", rl.rollouts.to_string());
+    set(
+        "actor_rollout_ref.rollout.tensor_model_parallel_size",
+        rl.rollout_tp
+            .unwrap_or(config.runtime.layout.tp)
+            .to_string(),
+    );
+    set(
+        "actor_rollout_ref.rollout.gpu_memory_utilization",
+        shortest_decimal(
+            serve
+                .gpu_util
+                .unwrap_or(crate::rl::VERL_GPU_MEMORY_UTILIZATION),
+        ),
+    );
+    if let Some(tokens) = serve.batched_tokens {
+        set(
+            "actor_rollout_ref.rollout.max_num_batched_tokens",
+            tokens.to_string(),
+        );
+    }
+    match rl.token_budget {
+        Some(budget) => {
+            set("actor_rollout_ref.actor.use_dynamic_bsz", "True".into());
+            set(
+                "actor_rollout_ref.actor.ppo_max_token_len_per_gpu",
+                budget.to_string(),
+            );
+        }
+        None => set(
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu",
+            model.map_or(1, |m| m.micro_batch).to_string(),
+        ),
+    }
+    let recompute =
+        model.is_some_and(|m| m.recompute != crate::memory::activations::Recompute::None);
+    set(
+        "actor_rollout_ref.model.enable_gradient_checkpointing",
+        if recompute { "True" } else { "False" }.into(),
+    );
+    let offload = config.runtime.offload;
+    set(
+        "actor_rollout_ref.actor.fsdp_config.param_offload",
+        if offload == Offload::All {
+            "True"
+        } else {
+            "False"
+        }
+        .into(),
+    );
+    set(
+        "actor_rollout_ref.actor.fsdp_config.optimizer_offload",
+        if offload != Offload::None {
+            "True"
+        } else {
+            "False"
+        }
+        .into(),
+    );
+    set(
+        "actor_rollout_ref.actor.use_kl_loss",
+        if matches!(rl.reference, Reference::Model | Reference::Adapters) {
+            "True"
+        } else {
+            "False"
+        }
+        .into(),
+    );
+    set(
+        "actor_rollout_ref.actor.entropy_coeff",
+        if rl.entropy { "0.001" } else { "0" }.into(),
+    );
+    if rl.entropy {
+        match rl.logits {
+            Logits::Chunked => set(
+                "actor_rollout_ref.actor.entropy_from_logits_with_chunking",
+                "True".into(),
+            ),
+            Logits::Fused => set("actor_rollout_ref.model.use_fused_kernels", "True".into()),
+            Logits::Full => {}
+        }
+    }
+    if config.fine_tuning.method.uses_adapters() {
+        set(
+            "actor_rollout_ref.model.lora_rank",
+            config.fine_tuning.rank.to_string(),
+        );
+        set(
+            "actor_rollout_ref.model.target_modules",
+            "all-linear".into(),
+        );
+    }
+    set("trainer.n_gpus_per_node", config.gpus.to_string());
+    set("trainer.nnodes", config.runtime.nodes.to_string());
+    lines
+}

@@ -1,0 +1,131 @@
+//! An RL run's figures in words (`job=rl`): the verdict, each phase's
+//! parts on one GPU, the step's time, and the run as verl's overrides; the
+//! same on the page and in the CLI.
+
+use vram_core::format::{format_bytes, format_number, format_percent, format_seconds, MemoryUnit};
+use vram_core::rl::{PhaseReport, RlPart, RlReport};
+use vram_core::{Bytes, Config};
+
+use crate::serving::Row;
+use crate::text::{fill, Text};
+
+/// A part's name.
+pub fn part_label(t: &Text, part: RlPart) -> &'static str {
+    match part {
+        RlPart::ActorStates => t.rl_actor_states,
+        RlPart::ActorStep => t.rl_actor_step,
+        RlPart::TrainerResident => t.rl_trainer_resident,
+        RlPart::Reference => t.rl_reference,
+        RlPart::Critic => t.rl_critic,
+        RlPart::RewardModel => t.rl_reward_model,
+        RlPart::LogProbs => t.rl_log_probs,
+        RlPart::EngineWeights => t.rl_engine_weights,
+        RlPart::EngineOverheads => t.rl_engine_overheads,
+        RlPart::EngineKv => t.rl_engine_kv,
+        RlPart::EngineAsleep => t.rl_engine_asleep,
+    }
+}
+
+/// The verdict: whether each phase fits on a GPU.
+pub fn verdict(t: &Text, report: &RlReport, unit: MemoryUnit) -> String {
+    let b = |v: f64| format_bytes(Bytes::new(v), unit);
+    let learn = &report.learn;
+    match &report.generate {
+        None => fill(
+            if learn.fits {
+                t.rl_fits_learn
+            } else {
+                t.rl_short_learn
+            },
+            &[&b(learn.total_bytes), &b(learn.limit_bytes)],
+        ),
+        Some(generate) => fill(
+            match (generate.fits, learn.fits) {
+                (true, true) => t.rl_fits,
+                (false, true) => t.rl_short_generate,
+                (true, false) => t.rl_short_learn_phase,
+                (false, false) => t.rl_short_both,
+            },
+            &[
+                &b(generate.total_bytes),
+                &b(learn.total_bytes),
+                &b(generate.limit_bytes),
+                &b(learn.limit_bytes),
+            ],
+        ),
+    }
+}
+
+/// The engine's memory fraction the rollout needs, when the one asked does not hold it.
+pub fn util_note(t: &Text, config: &Config, report: &RlReport) -> Option<String> {
+    let generate = report.generate.as_ref()?;
+    let asked = config
+        .serve
+        .gpu_util
+        .unwrap_or(vram_core::rl::VERL_GPU_MEMORY_UTILIZATION);
+    match (generate.fits, report.min_gpu_util) {
+        (true, _) => None,
+        (false, Some(util)) => Some(fill(
+            t.rl_needs_util,
+            &[&format_number(asked), &format_number(util)],
+        )),
+        (false, None) => Some(t.rl_no_util.to_string()),
+    }
+}
+
+/// A phase's rows: each part, then the total against what it may use.
+pub fn phase_rows(t: &Text, phase: &PhaseReport, unit: MemoryUnit) -> Vec<Row> {
+    let b = |v: f64| format_bytes(Bytes::new(v), unit);
+    let mut rows: Vec<Row> = phase
+        .parts
+        .iter()
+        .map(|(part, bytes)| Row {
+            id: "rl-part",
+            label: part_label(t, *part).to_string(),
+            value: b(*bytes),
+            note: String::new(),
+        })
+        .collect();
+    rows.push(Row {
+        id: "rl-total",
+        label: t.rl_total.to_string(),
+        value: b(phase.total_bytes),
+        note: fill(t.rl_of, &[&b(phase.limit_bytes)]),
+    });
+    rows
+}
+
+/// The step's rows: its sequences and tokens, host RAM, time and shares.
+pub fn step_rows(t: &Text, report: &RlReport, unit: MemoryUnit) -> Vec<Row> {
+    let mut rows = vec![
+        Row {
+            id: "rl-sequences",
+            label: t.rl_sequences.to_string(),
+            value: format_number(report.sequences as f64),
+            note: fill(t.rl_tokens, &[&format_number(report.tokens as f64)]),
+        },
+        Row {
+            id: "rl-host",
+            label: t.rl_host.to_string(),
+            value: format_bytes(Bytes::new(report.host_bytes_per_node), unit),
+            note: t.rl_host_note.to_string(),
+        },
+    ];
+    if let Some(time) = report.time {
+        let share = |s: f64| format_percent(s / time.step_seconds.max(1e-12));
+        rows.push(Row {
+            id: "rl-step",
+            label: t.rl_step.to_string(),
+            value: format_seconds(time.step_seconds),
+            note: fill(
+                t.rl_step_note,
+                &[
+                    &share(time.rollout_seconds),
+                    &share(time.log_prob_seconds),
+                    &share(time.learn_seconds),
+                ],
+            ),
+        });
+    }
+    rows
+}
