@@ -325,7 +325,9 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
         })
     };
     let share = match editable {
-        true => Either::Left(view! { <ShareLink url=Signal::derive(share_url) query=query t=t /> }),
+        true => Either::Left(
+            view! { <ShareLink url=Signal::derive(share_url) query=query training=training t=t /> },
+        ),
         false => Either::Right(view! {
             <p class="open-full">
                 <a href=share::page_url(&link::encode(&whole_calculator(&initial)))
@@ -493,9 +495,15 @@ fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>, t: &'static Text) -> impl 
 /// The link to this configuration (`query`, its link's query), a button that
 /// copies it, and the exports: the results as Markdown to the clipboard and
 /// as CSV to download, both made by the lazily loaded module (so their code
-/// is not part of the first view).
+/// is not part of the first view). The exports are of the training table,
+/// so they are offered only while `training` is the job on show.
 #[component]
-fn ShareLink(url: Signal<String>, query: Memo<String>, t: &'static Text) -> impl IntoView {
+fn ShareLink(
+    url: Signal<String>,
+    query: Memo<String>,
+    training: Signal<bool>,
+    t: &'static Text,
+) -> impl IntoView {
     let status = RwSignal::new(None::<&'static str>);
     let said = move |copied: bool, words: &'static str| {
         status.set(Some(if copied { words } else { t.copy_failed }));
@@ -557,7 +565,7 @@ fn ShareLink(url: Signal<String>, query: Memo<String>, t: &'static Text) -> impl
                     } />
                 <button type="button" on:click=copy_link data-testid="copy-link">{t.copy_link}</button>
             </div>
-            <div class="share-row exports">
+            <div class="share-row exports" hidden=move || !training.get()>
                 <button type="button" class="quiet" on:click=copy_markdown data-testid="export-markdown">{t.copy_markdown}</button>
                 <a class="button" download="vram-calculator.csv" href="#" on:click=csv data-testid="export-csv">{t.download_csv}</a>
             </div>

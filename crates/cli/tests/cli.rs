@@ -817,3 +817,66 @@ fn serving_the_issues_deployment_in_text_and_json() {
     let refused = vram().args(args).arg("--fixes").output().unwrap();
     assert_eq!(refused.status.code(), Some(2));
 }
+
+/// The issue's first RL case (`job=rl`): Qwen2.5-7B GRPO on 8 × H20, both
+/// phases, the step and verl's overrides as the page words them, and
+/// `--json`'s `rl` object with the figures of the core's report.
+#[test]
+fn grpo_on_eight_h20s_in_text_and_json() {
+    let args = [
+        "--job",
+        "rl",
+        "--model",
+        "qwen2.5-7b",
+        "--gpu",
+        "h20",
+        "--gpus",
+        "8",
+        "--dtype",
+        "bf16",
+        "--stage",
+        "3",
+        "--recompute",
+        "full",
+        "--rollout-tp",
+        "2",
+    ];
+    let output = vram().args(args).output().unwrap();
+    assert!(output.status.success());
+    insta::assert_snapshot!(
+        "rl_qwen2_5_7b_grpo",
+        String::from_utf8(output.stdout).unwrap()
+    );
+    let document = json_of(&args);
+    assert_eq!(document["schema"], "vram-calculator/rl/v1");
+    let rl = &document["rl"];
+    let report = decode(document["link"].as_str().unwrap())
+        .config
+        .rl_report()
+        .unwrap();
+    for (phase, expected) in [
+        ("generate", report.generate.as_ref().unwrap()),
+        ("learn", &report.learn),
+    ] {
+        assert_eq!(rl[phase]["fits"], true, "{phase}");
+        assert_eq!(rl[phase]["total_bytes"]["unit"], "B", "{phase}");
+        assert_close(
+            rl[phase]["total_bytes"]["value"].as_f64().unwrap(),
+            expected.total_bytes,
+        );
+    }
+    assert_close(
+        rl["host_bytes_per_node"]["value"].as_f64().unwrap(),
+        report.host_bytes_per_node,
+    );
+    assert_close(
+        rl["step_seconds"]["value"].as_f64().unwrap(),
+        report.time.unwrap().step_seconds,
+    );
+    assert_eq!(rl["sequences"], 256 * 8);
+    // --plans and --fixes are training's.
+    for refused in ["--plans", "--fixes"] {
+        let output = vram().args(args).arg(refused).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{refused}");
+    }
+}

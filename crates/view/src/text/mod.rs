@@ -298,7 +298,7 @@ texts! {
         "即 Megatron-LM 的 --cp-comm-type：环形（ring）依次传递 K/V；Ulysses（DeepSpeed、verl）用 all-to-all 把按序列切分换成按头切分。";
     cp_comm: [&'static str; 2] = ["ring (p2p)", "Ulysses all-to-all (a2a)"], ["环形（p2p）", "Ulysses all-to-all（a2a）"];
     label_job: &'static str = "Plan", "规划";
-    job: [&'static str; 3] = ["Training and fine-tuning", "Serving (inference)", "RL post-training"], ["训练与微调", "推理部署", "强化学习后训练"];
+    job: [&'static str; 3] = ["Training and fine-tuning", "Serving", "RL post-training"], ["训练与微调", "推理部署", "强化学习后训练"];
     group_serving: &'static str = "Serving", "推理部署";
     engine_settings: &'static str = "The engine's settings", "推理引擎的设置";
     label_engine: &'static str = "Engine", "推理引擎";

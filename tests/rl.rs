@@ -1,0 +1,71 @@
+//! RL post-training (`job=rl`, issue 45) on the release build: the issue's
+//! first case shows both phases per GPU with the core's figures, the
+//! host RAM, the step and verl's overrides; the job switch reaches it;
+//! bad RL input is said next to its field.
+
+use vram_core::format::{format_bytes, MemoryUnit};
+use vram_core::input::link;
+use vram_core::Bytes;
+use vram_e2e::Browser;
+
+/// Qwen2.5-7B GRPO on 8 × H20.
+const QWEN_GRPO: &str =
+    "?job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2";
+
+#[tokio::test]
+async fn grpo_on_eight_h20s_shows_both_phases() {
+    let report = link::decode(QWEN_GRPO).config.rl_report().expect("valid");
+    let browser = Browser::start().await;
+    browser.open(&format!("{QWEN_GRPO}&lang=en")).await;
+    let verdict = browser.text("rl-verdict").await;
+    assert!(verdict.starts_with("Both phases fit"), "{verdict}");
+    let generate = report.generate.as_ref().unwrap();
+    let shown = format_bytes(Bytes::new(generate.total_bytes), MemoryUnit::Gb);
+    assert!(verdict.contains(&shown), "{verdict} {shown}");
+    let learn = browser.text("rl-learn").await;
+    assert!(
+        learn.contains("Actor: weights, gradients, optimizer"),
+        "{learn}"
+    );
+    let overrides = browser.text("rl-overrides").await;
+    assert!(
+        overrides.contains("actor_rollout_ref.rollout.tensor_model_parallel_size=2"),
+        "{overrides}"
+    );
+    let step = browser.text("rl-step").await;
+    assert!(step.contains("Host RAM per node"), "{step}");
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn the_switch_reaches_rl_and_bad_input_is_named() {
+    let browser = Browser::start().await;
+    browser.open("?lang=zh").await;
+    browser
+        .eval("document.querySelector(\"[data-testid='job-rl']\").click(); return true;")
+        .await;
+    browser
+        .wait_until(
+            "const v = document.querySelector(\"[data-testid='rl-verdict']\"); \
+             return !!v && v.textContent.length > 0 && !document.querySelector(\"[data-testid='rl-fields']\").hidden;",
+            "the RL view",
+        )
+        .await;
+    let query = browser.wait_for_query("job=rl").await;
+    assert!(query.contains("model=llama3.1-8b"), "{query}");
+    browser
+        .eval(
+            "const b = document.getElementById('token_budget'); b.value = '100'; \
+             b.dispatchEvent(new Event('input', { bubbles: true })); return true;",
+        )
+        .await;
+    browser
+        .wait_until(
+            "return document.querySelector(\"[data-testid='error-token_budget']\").textContent.length > 0;",
+            "the token budget's error",
+        )
+        .await;
+    let error = browser.text("error-token_budget").await;
+    assert!(error.contains("2,048"), "{error}");
+    browser.close().await;
+}
