@@ -19,6 +19,11 @@ async fn click(browser: &Browser, id: &str) {
 /// Clicks "Copy results as Markdown" and returns what went to the clipboard, as
 /// the page sees it (headless Chromium may refuse the real one).
 async fn copied_markdown(browser: &Browser) -> String {
+    copied_by(browser, "export-markdown").await
+}
+
+/// Clicks the button `id` and returns what went to the clipboard.
+async fn copied_by(browser: &Browser, id: &str) -> String {
     browser
         .eval(
             "window.copied = null;
@@ -30,7 +35,7 @@ async fn copied_markdown(browser: &Browser) -> String {
              return true;",
         )
         .await;
-    click(browser, "export-markdown").await;
+    click(browser, id).await;
     let started = Instant::now();
     loop {
         if let Some(text) = browser.eval("return window.copied;").await.as_str() {
@@ -209,5 +214,72 @@ async fn markdown_csv_and_png_hold_what_the_page_shows() {
         .collect();
     assert_eq!(sizes[0], sizes[2], "{sizes:?}");
     assert!(sizes[1] > sizes[3] + 40.0, "{sizes:?}");
+    browser.close().await;
+}
+
+/// "Copy as …" (issue 46): the frameworks of the job on show, each copying
+/// the core's own text of the configuration with the page's link in it; a
+/// framework that cannot run it says why, and copies nothing.
+#[tokio::test]
+async fn copy_as_gives_the_frameworks_own_configuration() {
+    let query = "?lang=en&model=llama2-7b&stage=3&offload=optimizer&dtype=bf16";
+    let browser = Browser::start().await;
+    browser.open(query).await;
+    let offered: Vec<String> = browser
+        .eval("return [...document.querySelectorAll(\"[data-testid^='copy-as-']\")].map(b => b.textContent);")
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        offered,
+        ["DeepSpeed", "Megatron-LM", "torchtitan", "accelerate"]
+    );
+    let copied = copied_by(&browser, "copy-as-deepspeed").await;
+    let config = vram_core::input::link::decode(query).config;
+    let expected =
+        vram_core::launch::export(&config, vram_core::launch::Target::DeepSpeed, "").unwrap();
+    assert_eq!(copied, expected);
+    let accelerate = copied_by(&browser, "copy-as-accelerate").await;
+    let url = browser.text("share-url").await;
+    let url = if url.is_empty() {
+        browser
+            .eval("return document.querySelector(\"[data-testid='share-url']\").value;")
+            .await
+            .as_str()
+            .unwrap()
+            .to_string()
+    } else {
+        url
+    };
+    assert!(
+        accelerate.starts_with(&format!("# {url}\n")),
+        "{accelerate}"
+    );
+    assert!(
+        accelerate.contains("  zero_stage: 3\n  offload_optimizer_device: cpu\n"),
+        "{accelerate}"
+    );
+    // torchtitan shards with FSDP2, not as DeepSpeed's ZeRO-3 is counted.
+    click(&browser, "copy-as-torchtitan").await;
+    browser
+        .wait_until(
+            "return !document.querySelector(\"[data-testid='copy-refused']\").hidden;",
+            "the refusal",
+        )
+        .await;
+    let refusal = browser.text("copy-refused").await;
+    assert!(refusal.contains("set sharding to FSDP2"), "{refusal}");
+    // Serving offers its engine's command.
+    browser
+        .open("?lang=en&job=serve&model=llama3.1-8b&gpu=h100-80gb")
+        .await;
+    let serve_copy = copied_by(&browser, "copy-as-vllm").await;
+    assert!(
+        serve_copy.contains("vllm serve meta-llama/Llama-3.1-8B-Instruct"),
+        "{serve_copy}"
+    );
     browser.close().await;
 }

@@ -326,7 +326,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     };
     let share = match editable {
         true => Either::Left(
-            view! { <ShareLink url=Signal::derive(share_url) query=query training=training t=t /> },
+            view! { <ShareLink url=Signal::derive(share_url) query=query config=config training=training t=t /> },
         ),
         false => Either::Right(view! {
             <p class="open-full">
@@ -501,12 +501,30 @@ fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>, t: &'static Text) -> impl 
 fn ShareLink(
     url: Signal<String>,
     query: Memo<String>,
+    config: Memo<Config>,
     training: Signal<bool>,
     t: &'static Text,
 ) -> impl IntoView {
     let status = RwSignal::new(None::<&'static str>);
+    // A refusal's reason, in words, from the lazily loaded module.
+    let refused = RwSignal::new(None::<String>);
     let said = move |copied: bool, words: &'static str| {
+        refused.set(None);
         status.set(Some(if copied { words } else { t.copy_failed }));
+    };
+    let copy_as = move |target: vram_core::launch::Target| {
+        let (query, url) = (query.get_untracked(), url.get_untracked());
+        let zh = t.html_lang.starts_with("zh");
+        spawn_local(async move {
+            match lazy::copy_as(&query, target.key(), &url, zh).await {
+                Ok(()) => said(true, t.export_copied),
+                Err(reason) if !reason.is_empty() => {
+                    status.set(None);
+                    refused.set(Some(reason));
+                }
+                Err(_) => said(false, t.copy_failed),
+            }
+        });
     };
     let copy_link = move |_| {
         let url = url.get_untracked();
@@ -569,7 +587,15 @@ fn ShareLink(
                 <button type="button" class="quiet" on:click=copy_markdown data-testid="export-markdown">{t.copy_markdown}</button>
                 <a class="button" download="vram-calculator.csv" href="#" on:click=csv data-testid="export-csv">{t.download_csv}</a>
             </div>
+            <div class="share-row exports" data-testid="copy-as">
+                <span class="copy-as">{t.copy_as}</span>
+                {move || vram_core::launch::Target::of(&config.read()).map(|target| view! {
+                    <button type="button" class="quiet" on:click=move |_| copy_as(target)
+                        data-testid=format!("copy-as-{}", target.key())>{target.label()}</button>
+                }).collect_view()}
+            </div>
             <p class="copy-status" aria-live="polite" data-testid="copy-status">{move || status.get()}</p>
+            <p class="copy-status refused" role="alert" data-testid="copy-refused" hidden=move || refused.read().is_none()>{move || refused.get()}</p>
         </div>
     }
 }

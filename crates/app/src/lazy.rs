@@ -15,6 +15,23 @@ pub async fn copy_results(query: &str, url: &str, zh: bool) -> Result<(), JsValu
         .map(|_| ())
 }
 
+/// Copies the configuration whose link is `query` as `kind` (a
+/// [`vram_core::launch::Target`]'s key) writes it, naming `url`; `Err` with
+/// the reason in words (Chinese when `zh`) when the framework cannot run
+/// it, or the browser's error.
+pub async fn copy_as(query: &str, kind: &str, url: &str, zh: bool) -> Result<(), String> {
+    wasm_bindgen_futures::JsFuture::from(copy_export(query, kind, url, zh))
+        .await
+        .map(|_| ())
+        .map_err(|error| {
+            js_sys::Reflect::get(&error, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+                .filter(|m| !m.is_empty())
+                .unwrap_or_default()
+        })
+}
+
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
 export function import_lazy() {
   return import(new URL("lazy/vram_lazy.js", document.baseURI).href).then(async (lazy) => {
@@ -38,6 +55,19 @@ export function copy_markdown(query, url, zh) {
   return text.then((t) => clipboard.writeText(t));
 }
 export function csv_with(lazy, query) { return lazy.csv(query); }
+export function copy_export(query, kind, url, zh) {
+  const text = import_lazy().then((lazy) => {
+    const t = lazy.export_text(query, kind, url);
+    if (!t) { throw new Error(lazy.export_refusal(query, kind, zh)); }
+    return t;
+  });
+  const clipboard = navigator.clipboard;
+  if (window.ClipboardItem && clipboard.write) {
+    const blob = text.then((t) => new Blob([t], { type: "text/plain" }));
+    return clipboard.write([new ClipboardItem({ "text/plain": blob })]).then(() => text);
+  }
+  return text.then((t) => clipboard.writeText(t).then(() => t));
+}
 "#)]
 extern "C" {
     /// Imports what the page loads when it is used (`lazy/vram_lazy.js`, next
@@ -56,6 +86,10 @@ extern "C" {
     /// within the click (a `ClipboardItem` of the text to come, where the
     /// browser has it), as browsers that want a user's gesture require.
     fn copy_markdown(query: &str, url: &str, zh: bool) -> js_sys::Promise;
+    /// Copies the configuration whose link is `query` as the framework
+    /// `kind` writes it, naming `url`; rejected with the reason, in words,
+    /// when the framework cannot run it.
+    fn copy_export(query: &str, kind: &str, url: &str, zh: bool) -> js_sys::Promise;
     /// The CSV of the configuration whose link is `query`.
     pub fn csv_with(lazy: &JsValue, query: &str) -> String;
     /// Finds and shows what would make the configuration whose link is

@@ -121,6 +121,29 @@ pub fn command() -> Command {
                 ),
         )
         .arg(
+            Arg::new("export")
+                .long("export")
+                .value_name("KIND")
+                .value_parser(clap::builder::PossibleValuesParser::new(
+                    vram_core::launch::Target::ALL.map(vram_core::launch::Target::key),
+                ))
+                .conflicts_with_all([
+                    "print-link",
+                    "json",
+                    "markdown",
+                    "csv",
+                    "html",
+                    "plans",
+                    "fixes",
+                ])
+                .help(
+                    "Print the configuration as a framework's own: deepspeed (ds_config.json; \
+                     the launch line on stderr), megatron (pretrain_gpt.py arguments), torchtitan \
+                     (job TOML), accelerate (YAML with TrainingArguments), vllm and sglang (the \
+                     launch command), verl (main_ppo overrides)",
+                ),
+        )
+        .arg(
             Arg::new("fixes")
                 .long("fixes")
                 .action(ArgAction::SetTrue)
@@ -470,6 +493,9 @@ where
     let base_url = matches
         .get_one::<String>("base-url")
         .map_or(DEFAULT_BASE_URL, String::as_str);
+    if let Some(kind) = matches.get_one::<String>("export") {
+        return export(&config, kind, base_url);
+    }
     let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
     let (with_plans, with_fixes) = (matches.get_flag("plans"), matches.get_flag("fixes"));
     if config.job == vram_core::config::job::Job::Rl {
@@ -537,6 +563,29 @@ where
         text.push_str(&config_json_lines(&hub));
     }
     Ok(text)
+}
+
+/// `--export KIND`: the framework's own text, or why it cannot run the
+/// configuration (status 2). DeepSpeed's JSON carries no comment: its
+/// launch line and link go to stderr, the JSON alone to stdout.
+fn export(config: &Config, kind: &str, base_url: &str) -> Result<String, RunError> {
+    use vram_core::launch::{self, Target};
+    let target = Target::from_key(kind).unwrap_or(Target::DeepSpeed);
+    let link = page_link(config, base_url);
+    match launch::export(config, target, &link) {
+        Ok(text) => {
+            if target == Target::DeepSpeed {
+                if let Some(line) = launch::launch_line(config, target) {
+                    eprintln!("# {link}\n# {line}");
+                }
+            }
+            Ok(text)
+        }
+        Err(refusal) => Err(RunError::Usage(UsageError(vec![format!(
+            "--export {kind}: {}",
+            vram_view::launch::refusal(false, target, refusal)
+        )]))),
+    }
 }
 
 /// What `--config` read, assumed and did not understand, a line each.

@@ -880,3 +880,54 @@ fn grpo_on_eight_h20s_in_text_and_json() {
         assert_eq!(output.status.code(), Some(2), "{refused}");
     }
 }
+
+/// `--export` (issue 46): the framework's own text on stdout, the core's
+/// to the byte (DeepSpeed's JSON alone, its launch line on stderr); a
+/// framework that cannot run the configuration says why, status 2.
+#[test]
+fn export_prints_the_frameworks_own_configuration() {
+    let args = [
+        "--model",
+        "llama2-7b",
+        "--stage",
+        "3",
+        "--offload",
+        "optimizer",
+        "--dtype",
+        "bf16",
+    ];
+    let output = vram()
+        .args(args)
+        .args(["--export", "deepspeed"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON alone on stdout");
+    assert_eq!(json["zero_optimization"]["stage"], 3);
+    assert_eq!(
+        json["zero_optimization"]["offload_optimizer"]["device"],
+        "cpu"
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr
+            .contains("# deepspeed --num_nodes 1 --num_gpus 8 train.py --deepspeed ds_config.json"),
+        "{stderr}"
+    );
+    let link = json_of(&args)["link"].as_str().unwrap().to_string();
+    let config = decode(&link).config;
+    let expected =
+        vram_core::launch::export(&config, vram_core::launch::Target::DeepSpeed, "").unwrap();
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), expected);
+    let refused = vram()
+        .args(args)
+        .args(["--export", "torchtitan"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        said.contains("--export torchtitan: torchtitan shards with FSDP2"),
+        "{said}"
+    );
+}

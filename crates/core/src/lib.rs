@@ -28,6 +28,7 @@ pub mod frameworks;
 pub mod gpu;
 pub mod input;
 pub mod json;
+pub mod launch;
 pub mod memory;
 pub mod model;
 pub mod plans;

@@ -114,6 +114,31 @@ pub fn csv(query: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The configuration whose link is `query` as the framework named `kind`
+/// writes it ([`vram_core::launch::export`]), naming `url` in its comment;
+/// empty when the framework cannot run it ([`export_refusal`] says why).
+#[wasm_bindgen]
+pub fn export_text(query: &str, kind: &str, url: &str) -> String {
+    let config = vram_core::input::link::decode(query).config;
+    vram_core::launch::Target::from_key(kind)
+        .and_then(|target| vram_core::launch::export(&config, target, url).ok())
+        .unwrap_or_default()
+}
+
+/// Why the framework named `kind` cannot run the configuration whose link
+/// is `query`, in Chinese when `zh`; empty when it can.
+#[wasm_bindgen]
+pub fn export_refusal(query: &str, kind: &str, zh: bool) -> String {
+    let config = vram_core::input::link::decode(query).config;
+    let Some(target) = vram_core::launch::Target::from_key(kind) else {
+        return String::new();
+    };
+    match vram_core::launch::export(&config, target, "") {
+        Ok(_) => String::new(),
+        Err(refusal) => vram_view::launch::refusal(zh, target, refusal),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The exports the page asks for: the lesson's table, in both

@@ -13,6 +13,7 @@
 
 pub mod chart;
 pub mod fixes;
+pub mod launch;
 pub mod lesson;
 pub mod notes;
 pub mod plans;

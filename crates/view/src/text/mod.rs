@@ -152,6 +152,8 @@ texts! {
     copy_markdown: &'static str = "Copy results as Markdown", "复制结果（Markdown 表格）";
     markdown_copied: &'static str = "Markdown table copied.", "Markdown 表格已复制。";
     download_csv: &'static str = "Download CSV", "下载 CSV";
+    copy_as: &'static str = "Copy as", "复制为";
+    export_copied: &'static str = "Copied, in the framework's own names: paste it into its configuration.", "已按该框架自己的参数名复制，粘贴到它的配置即可。";
     download_png: &'static str = "Chart as PNG", "下载图表 PNG";
     copied: &'static str = "Link copied.", "链接已复制。";
     copy_failed: &'static str = "Could not copy: select the link and copy it.", "复制失败：请选中链接后手动复制。";

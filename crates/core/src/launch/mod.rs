@@ -1,0 +1,313 @@
+//! From plan to launch: the configuration on the page as the frameworks'
+//! own configuration, ready to paste (issue 46). Each export is written in
+//! the framework's names and units, from the figures the calculator ran
+//! ([`Config`]), never from a second copy of the rules; a layout the
+//! framework cannot run is refused with the reason ([`Refusal`]), not
+//! silently bent.
+//!
+//! | Export | What it writes | Names read in |
+//! | --- | --- | --- |
+//! | [`Target::DeepSpeed`] | the `ds_config.json` | `deepspeed/runtime/zero/config.py`, `deepspeed/runtime/config.py` |
+//! | [`Target::Megatron`] | `pretrain_gpt.py` arguments | `megatron/training/arguments.py` |
+//! | [`Target::Torchtitan`] | the job TOML | `torchtitan/config/job_config.py` |
+//! | [`Target::Accelerate`] | `accelerate launch`'s YAML | `accelerate/commands/config/config_args.py` |
+//! | [`Target::Vllm`] | `vllm serve` | `vllm/engine/arg_utils.py` |
+//! | [`Target::Sglang`] | `sglang.launch_server` | `sglang/srt/server_args.py` |
+//! | [`Target::Verl`] | `verl.trainer.main_ppo` overrides | [`crate::rl::verl`] |
+
+mod deepspeed;
+mod engines;
+mod hf;
+mod megatron;
+mod torchtitan;
+
+#[cfg(test)]
+mod tests;
+
+use crate::config::job::Job;
+use crate::config::Config;
+use crate::memory::Strategy;
+
+/// A framework whose configuration the calculator writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// DeepSpeed's configuration JSON.
+    DeepSpeed,
+    /// Megatron-LM's command-line arguments.
+    Megatron,
+    /// torchtitan's job TOML.
+    Torchtitan,
+    /// Hugging Face accelerate's configuration YAML, with the
+    /// `TrainingArguments` (and PEFT's `LoraConfig`) that go with it.
+    Accelerate,
+    /// `vllm serve`'s command line.
+    Vllm,
+    /// SGLang's `launch_server` command line.
+    Sglang,
+    /// verl's Hydra overrides of `main_ppo`.
+    Verl,
+}
+
+impl Target {
+    /// Every target, in the order the page offers them.
+    pub const ALL: [Target; 7] = [
+        Target::DeepSpeed,
+        Target::Megatron,
+        Target::Torchtitan,
+        Target::Accelerate,
+        Target::Vllm,
+        Target::Sglang,
+        Target::Verl,
+    ];
+
+    /// The name `vram --export` takes.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Target::DeepSpeed => "deepspeed",
+            Target::Megatron => "megatron",
+            Target::Torchtitan => "torchtitan",
+            Target::Accelerate => "accelerate",
+            Target::Vllm => "vllm",
+            Target::Sglang => "sglang",
+            Target::Verl => "verl",
+        }
+    }
+
+    /// The target named `key`.
+    pub fn from_key(key: &str) -> Option<Target> {
+        Target::ALL.into_iter().find(|t| t.key() == key)
+    }
+
+    /// The framework's name, as its project writes it.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Target::DeepSpeed => "DeepSpeed",
+            Target::Megatron => "Megatron-LM",
+            Target::Torchtitan => "torchtitan",
+            Target::Accelerate => "accelerate",
+            Target::Vllm => "vLLM",
+            Target::Sglang => "SGLang",
+            Target::Verl => "verl",
+        }
+    }
+
+    /// The job whose configuration it writes.
+    pub const fn job(self) -> Job {
+        match self {
+            Target::DeepSpeed | Target::Megatron | Target::Torchtitan | Target::Accelerate => {
+                Job::Train
+            }
+            Target::Vllm | Target::Sglang => Job::Serve,
+            Target::Verl => Job::Rl,
+        }
+    }
+
+    /// The targets of `config`'s job (under serving, its engine's), in the
+    /// order the page offers them.
+    pub fn of(config: &Config) -> impl Iterator<Item = Target> + '_ {
+        Target::ALL
+            .into_iter()
+            .filter(move |t| t.job() == config.job)
+            .filter(move |t| match t {
+                Target::Vllm => config.serve.engine == crate::serve::options::Engine::Vllm,
+                Target::Sglang => config.serve.engine == crate::serve::options::Engine::Sglang,
+                _ => true,
+            })
+    }
+
+    /// The file the text is saved as, where the framework reads a file.
+    pub const fn file_name(self) -> Option<&'static str> {
+        match self {
+            Target::DeepSpeed => Some("ds_config.json"),
+            Target::Torchtitan => Some("job.toml"),
+            Target::Accelerate => Some("accelerate.yaml"),
+            Target::Megatron | Target::Vllm | Target::Sglang | Target::Verl => None,
+        }
+    }
+}
+
+/// Why a framework cannot run the configuration as it stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The export is another job's (DeepSpeed's JSON for a deployment).
+    OtherJob {
+        /// The job the export is for.
+        wants: Job,
+    },
+    /// The configuration has errors of its own: the page names them.
+    Invalid,
+    /// The export needs a model's architecture (a preset or a config.json),
+    /// not a bare parameter count.
+    NeedsModel,
+    /// Tensor, pipeline, context or expert parallelism, which this
+    /// framework's configuration does not express (DeepSpeed's JSON,
+    /// accelerate): Megatron-LM or torchtitan run them.
+    ModelParallel,
+    /// The highlighted strategy has no counterpart (ZeRO-1 under FSDP2).
+    Strategy(Strategy),
+    /// FSDP2 shards the ZeRO-3 column (`sharding=fsdp2`): DeepSpeed does not.
+    Fsdp2,
+    /// DeepSpeed's ZeRO-3 under the highlight, sharded by DeepSpeed, asked of
+    /// an FSDP2 framework.
+    DeepSpeedSharding,
+    /// Offloading only the optimizer, which FSDP2 does not (its
+    /// `CPUOffloadPolicy` moves parameters, gradients and optimizer states together).
+    OptimizerOnlyOffload,
+    /// Offloading the parameters, which Megatron-LM does not.
+    ParameterOffload,
+    /// NVMe offload, which only DeepSpeed does.
+    NvmeOffload,
+    /// A precision the framework does not train in (FP16 in torchtitan,
+    /// FP8 in DeepSpeed's JSON, pure BF16 under DeepSpeed or Megatron).
+    Precision,
+    /// An optimizer the framework does not build.
+    Optimizer,
+    /// LoRA or QLoRA, which the framework does not train.
+    Adapters,
+    /// Mixed precision under autocast, which the framework's configuration
+    /// does not express.
+    Autocast,
+    /// A sharding group (HSDP, MiCS) the framework cannot express with
+    /// this strategy.
+    ShardGroup,
+    /// A part of the architecture the framework's arguments cannot express
+    /// (biases on the attention's projections alone).
+    Architecture,
+    /// The deployment is planned for another engine: its figures are that
+    /// engine's.
+    OtherEngine,
+}
+
+/// The text of `target` for `config`, whose link is `link` (each text but
+/// JSON opens with a comment naming it), or why the framework cannot run it.
+pub fn export(config: &Config, target: Target, link: &str) -> Result<String, Refusal> {
+    if config.job != target.job() {
+        return Err(Refusal::OtherJob {
+            wants: target.job(),
+        });
+    }
+    if config.check().is_err() {
+        return Err(Refusal::Invalid);
+    }
+    match target {
+        Target::DeepSpeed => deepspeed::config_json(config),
+        Target::Megatron => megatron::arguments(config, link),
+        Target::Torchtitan => torchtitan::job_toml(config, link),
+        Target::Accelerate => hf::accelerate_yaml(config, link),
+        Target::Vllm => engines::vllm_serve(config, link),
+        Target::Sglang => engines::sglang_launch(config, link),
+        Target::Verl => {
+            let mut text = format!("# {link}\npython3 -m verl.trainer.main_ppo \\\n");
+            let lines = crate::rl::verl::verl_overrides(config);
+            let last = lines.len().saturating_sub(1);
+            for (i, line) in lines.iter().enumerate() {
+                text.push_str("    ");
+                text.push_str(line);
+                text.push_str(if i == last { "\n" } else { " \\\n" });
+            }
+            Ok(text)
+        }
+    }
+}
+
+/// The launch command that reads the text, for a target whose text is a
+/// file (DeepSpeed's JSON has no comment to carry it): the GPUs and nodes
+/// of `config`. `None` for a target whose text is the command itself.
+pub fn launch_line(config: &Config, target: Target) -> Option<String> {
+    let nodes = config.runtime.nodes;
+    let gpus = config.gpus;
+    match target {
+        Target::DeepSpeed => Some(format!(
+            "deepspeed --num_nodes {nodes} --num_gpus {gpus} train.py --deepspeed ds_config.json"
+        )),
+        Target::Torchtitan => Some(format!(
+            "torchrun --nnodes {nodes} --nproc_per_node {gpus} -m torchtitan.train --job.config_file job.toml"
+        )),
+        Target::Accelerate => Some(format!(
+            "accelerate launch --config_file accelerate.yaml{} train.py",
+            match nodes {
+                1 => String::new(),
+                _ => " --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR".to_string(),
+            }
+        )),
+        Target::Megatron | Target::Vllm | Target::Sglang | Target::Verl => None,
+    }
+}
+
+/// The data-parallel degree, micro-batch and accumulation steps of a
+/// training configuration: global batch ÷ (micro-batch × data-parallel
+/// GPUs), one step when no global batch is set.
+pub(crate) fn batch(config: &Config) -> Batch {
+    let layout = config.runtime.layout;
+    let world = config.gpus.saturating_mul(config.runtime.nodes).max(1);
+    let model_parallel = (layout.tp * layout.pp * layout.cp).max(1);
+    let data_parallel = (world / model_parallel).max(1);
+    let micro = config.model.map_or(1, |m| m.micro_batch).max(1);
+    let accumulation = config
+        .global_batch
+        .and_then(|g| crate::memory::accumulation::accumulation_steps(g, micro, data_parallel).ok())
+        .unwrap_or(1);
+    Batch {
+        data_parallel,
+        micro,
+        accumulation,
+        global: micro * data_parallel * accumulation,
+    }
+}
+
+/// A training step's batch as the frameworks count it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Batch {
+    /// Data-parallel GPUs.
+    pub data_parallel: u32,
+    /// Sequences per GPU per micro-batch.
+    pub micro: u32,
+    /// Micro-batches per optimizer step.
+    pub accumulation: u32,
+    /// Sequences per optimizer step.
+    pub global: u32,
+}
+
+/// The Hugging Face repository of a preset, for the engines' `--model`
+/// (Instruct checkpoints where the family ships one, as they are served).
+pub(crate) fn hf_repo(config: &Config) -> &'static str {
+    let id = config.model.and_then(|m| m.preset()).map(|p| p.id);
+    match id {
+        Some("llama2-7b") => "meta-llama/Llama-2-7b-hf",
+        Some("llama2-13b") => "meta-llama/Llama-2-13b-hf",
+        Some("llama2-70b") => "meta-llama/Llama-2-70b-hf",
+        Some("llama3-8b") => "meta-llama/Meta-Llama-3-8B-Instruct",
+        Some("llama3-70b") => "meta-llama/Meta-Llama-3-70B-Instruct",
+        Some("llama3.1-8b") => "meta-llama/Llama-3.1-8B-Instruct",
+        Some("llama3.1-70b") => "meta-llama/Llama-3.1-70B-Instruct",
+        Some("llama3.1-405b") => "meta-llama/Llama-3.1-405B-Instruct",
+        Some("mistral-7b") => "mistralai/Mistral-7B-Instruct-v0.3",
+        Some("phi-4") => "microsoft/phi-4",
+        Some("olmo2-7b") => "allenai/OLMo-2-1124-7B-Instruct",
+        Some("olmo2-13b") => "allenai/OLMo-2-1124-13B-Instruct",
+        Some("gemma2-9b") => "google/gemma-2-9b-it",
+        Some("gemma2-27b") => "google/gemma-2-27b-it",
+        Some("gemma-3-12b") => "google/gemma-3-12b-it",
+        Some("gemma-3-27b") => "google/gemma-3-27b-it",
+        Some("qwen2.5-7b") => "Qwen/Qwen2.5-7B-Instruct",
+        Some("qwen2.5-14b") => "Qwen/Qwen2.5-14B-Instruct",
+        Some("qwen2.5-32b") => "Qwen/Qwen2.5-32B-Instruct",
+        Some("qwen2.5-72b") => "Qwen/Qwen2.5-72B-Instruct",
+        Some("qwen3-0.6b") => "Qwen/Qwen3-0.6B",
+        Some("qwen3-8b") => "Qwen/Qwen3-8B",
+        Some("qwen3-32b") => "Qwen/Qwen3-32B",
+        Some("qwen3-30b-a3b") => "Qwen/Qwen3-30B-A3B",
+        Some("qwen3-235b-a22b") => "Qwen/Qwen3-235B-A22B",
+        Some("qwen3-next-80b-a3b") => "Qwen/Qwen3-Next-80B-A3B-Instruct",
+        Some("mixtral-8x7b") => "mistralai/Mixtral-8x7B-Instruct-v0.1",
+        Some("mixtral-8x22b") => "mistralai/Mixtral-8x22B-Instruct-v0.1",
+        Some("glm-4.5-air") => "zai-org/GLM-4.5-Air",
+        Some("llama4-scout") => "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+        Some("gpt-oss-20b") => "openai/gpt-oss-20b",
+        Some("gpt-oss-120b") => "openai/gpt-oss-120b",
+        Some("deepseek-v2-lite") => "deepseek-ai/DeepSeek-V2-Lite-Chat",
+        Some("deepseek-v3") => "deepseek-ai/DeepSeek-V3",
+        // A custom architecture or a pasted config.json: the user's own checkpoint.
+        _ => "/path/to/checkpoint",
+    }
+}

@@ -1,0 +1,292 @@
+//! The exports of known plans, pinned line by line, and the refusals.
+
+use super::*;
+use crate::input::link;
+
+fn export_of(query: &str, target: Target) -> Result<String, Refusal> {
+    let config = link::decode(query).config;
+    export(&config, target, "LINK")
+}
+
+/// The lesson's ZeRO-2 on 8 GPUs, as a DeepSpeed JSON: stage 2, FP16, the
+/// buckets at DeepSpeed's defaults and one sequence a GPU.
+#[test]
+fn the_lessons_zero2_as_deepspeed_json() {
+    let text = export_of("v=2&stage=2", Target::DeepSpeed).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["zero_optimization"]["stage"], 2);
+    assert_eq!(json["zero_optimization"]["reduce_bucket_size"], 500_000_000);
+    assert_eq!(
+        json["zero_optimization"]["allgather_bucket_size"],
+        500_000_000
+    );
+    assert_eq!(json["fp16"]["enabled"], true);
+    assert_eq!(json["train_batch_size"], 8);
+    assert_eq!(json["train_micro_batch_size_per_gpu"], 1);
+    assert_eq!(json["gradient_accumulation_steps"], 1);
+    assert!(json
+        .get("zero_optimization")
+        .unwrap()
+        .get("offload_optimizer")
+        .is_none());
+}
+
+/// ZeRO-3 with everything offloaded to NVMe on 2 nodes, a global batch of
+/// 64 at micro-batch 2: 16 GPUs, 2 accumulation steps.
+#[test]
+fn zero3_offloaded_with_accumulation() {
+    let text = export_of(
+        "v=2&model=llama2-7b&stage=3&offload=all&offload_to=nvme&nodes=2&mbs=2&global_batch=64&dtype=bf16",
+        Target::DeepSpeed,
+    )
+    .unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let zero = &json["zero_optimization"];
+    assert_eq!(zero["stage"], 3);
+    assert_eq!(zero["offload_param"]["device"], "nvme");
+    assert_eq!(zero["offload_optimizer"]["device"], "nvme");
+    assert_eq!(zero["stage3_prefetch_bucket_size"], 50_000_000);
+    assert_eq!(zero["stage3_max_live_parameters"], 1_000_000_000);
+    assert_eq!(json["bf16"]["enabled"], true);
+    assert_eq!(json["train_batch_size"], 64);
+    assert_eq!(json["train_micro_batch_size_per_gpu"], 2);
+    assert_eq!(json["gradient_accumulation_steps"], 2);
+    assert_eq!(
+        launch_line(&link::decode("v=2&nodes=2").config, Target::DeepSpeed).unwrap(),
+        "deepspeed --num_nodes 2 --num_gpus 8 train.py --deepspeed ds_config.json"
+    );
+}
+
+/// What DeepSpeed's JSON cannot say is refused with the reason.
+#[test]
+fn deepspeed_refuses_what_it_does_not_run() {
+    assert_eq!(
+        export_of("v=2&model=llama2-7b&tp=2", Target::DeepSpeed),
+        Err(Refusal::ModelParallel)
+    );
+    assert_eq!(
+        export_of("v=2&stage=3&sharding=fsdp2", Target::DeepSpeed),
+        Err(Refusal::Fsdp2)
+    );
+    assert_eq!(
+        export_of("v=2&dtype=fp8&model=llama2-7b", Target::DeepSpeed),
+        Err(Refusal::Precision)
+    );
+    assert_eq!(
+        export_of("v=2&job=serve&model=llama3.1-8b", Target::DeepSpeed),
+        Err(Refusal::OtherJob { wants: Job::Train })
+    );
+}
+
+/// Llama 2 70B with TP 8 × PP 2, virtual stages, selective recomputation
+/// and the distributed optimizer, as Megatron-LM's arguments.
+#[test]
+fn megatron_arguments_of_a_3d_layout() {
+    let text = export_of(
+        "v=2&model=llama2-70b&gpu=h100-80gb&nodes=4&tp=8&pp=2&vpp=5&sp=1&stage=1&dtype=bf16&recompute=selective&seq=4096&global_batch=1024",
+        Target::Megatron,
+    )
+    .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "# LINK");
+    for expected in [
+        "--num-layers 80",
+        "--hidden-size 8192",
+        "--ffn-hidden-size 28672",
+        "--num-attention-heads 64",
+        "--group-query-attention",
+        "--num-query-groups 8",
+        "--seq-length 4096",
+        "--swiglu",
+        "--normalization RMSNorm",
+        "--disable-bias-linear",
+        "--untie-embeddings-and-output-weights",
+        "--tensor-model-parallel-size 8",
+        "--sequence-parallel",
+        "--pipeline-model-parallel-size 2",
+        "--num-layers-per-virtual-pipeline-stage 8",
+        "--use-distributed-optimizer",
+        "--recompute-granularity selective",
+        "--bf16",
+        "--micro-batch-size 1",
+        "--global-batch-size 1024",
+    ] {
+        assert!(lines.contains(&expected), "{expected} in\n{text}");
+    }
+    assert!(!text.contains("--recompute-modules"), "{text}");
+}
+
+/// Full recomputation in blocks, uneven stages, FP8 with FP8 parameters.
+#[test]
+fn megatron_uneven_stages_and_fp8() {
+    let text = export_of(
+        "v=2&model=llama3.1-70b&gpu=h100-80gb&nodes=2&tp=4&pp=4&pp_first=19&pp_last=19&stage=1&dtype=fp8-params&recompute=full&recompute_method=block&recompute_layers=4",
+        Target::Megatron,
+    )
+    .unwrap();
+    for expected in [
+        "--decoder-first-pipeline-num-layers 19",
+        "--decoder-last-pipeline-num-layers 19",
+        "--recompute-granularity full",
+        "--recompute-method block",
+        "--recompute-num-layers 4",
+        "--fp8-format hybrid",
+        "--fp8-param-gather",
+    ] {
+        assert!(text.lines().any(|l| l == expected), "{expected} in\n{text}");
+    }
+    assert_eq!(
+        export_of("v=2&model=llama2-7b&method=lora", Target::Megatron),
+        Err(Refusal::Adapters)
+    );
+    assert_eq!(export_of("v=2", Target::Megatron), Err(Refusal::NeedsModel));
+}
+
+/// Llama 3.1 8B under FSDP2 with HSDP groups of 8 on 4 nodes, as
+/// torchtitan's TOML.
+#[test]
+fn torchtitan_hsdp() {
+    let text = export_of(
+        "v=2&model=llama3.1-8b&gpu=h100-80gb&nodes=4&stage=3&sharding=fsdp2&shard_group=8&dtype=bf16&recompute=full&seq=8192",
+        Target::Torchtitan,
+    )
+    .unwrap();
+    for expected in [
+        "name = \"llama3\"",
+        "flavor = \"8B\"",
+        "data_parallel_replicate_degree = 4",
+        "data_parallel_shard_degree = 8",
+        "fsdp_reshard_after_forward = \"always\"",
+        "seq_len = 8192",
+        "global_batch_size = 32",
+        "mode = \"full\"",
+        "mixed_precision_param = \"bfloat16\"",
+    ] {
+        assert!(text.lines().any(|l| l == expected), "{expected} in\n{text}");
+    }
+    assert_eq!(
+        export_of(
+            "v=2&model=llama3.1-8b&stage=1&dtype=bf16",
+            Target::Torchtitan
+        ),
+        Err(Refusal::Strategy(Strategy::Zero1))
+    );
+    assert_eq!(
+        export_of(
+            "v=2&model=llama3.1-8b&stage=3&dtype=bf16",
+            Target::Torchtitan
+        ),
+        Err(Refusal::DeepSpeedSharding)
+    );
+    assert_eq!(
+        export_of(
+            "v=2&model=llama3.1-8b&stage=3&sharding=fsdp2&offload=optimizer&dtype=bf16",
+            Target::Torchtitan
+        ),
+        Err(Refusal::OptimizerOnlyOffload)
+    );
+}
+
+/// QLoRA under DeepSpeed's ZeRO-2 plugin, as accelerate's YAML and the
+/// configurations the script passes.
+#[test]
+fn accelerate_with_qlora() {
+    let text = export_of(
+        "v=2&model=llama2-7b&method=qlora&rank=16&targets=all&stage=2&dtype=bf16&recompute=full&mbs=4",
+        Target::Accelerate,
+    )
+    .unwrap();
+    for expected in [
+        "distributed_type: DEEPSPEED",
+        "  zero_stage: 2",
+        "  offload_optimizer_device: none",
+        "mixed_precision: bf16",
+        "num_processes: 8",
+        "# TrainingArguments(per_device_train_batch_size=4, gradient_accumulation_steps=1, gradient_checkpointing=True, bf16=True, optim=\"adamw_torch_fused\")",
+        "# LoraConfig(r=16, target_modules=\"all-linear\", lora_dropout=0)",
+        "# BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=torch.bfloat16)",
+    ] {
+        assert!(text.lines().any(|l| l == expected), "{expected} in\n{text}");
+    }
+    let fsdp = export_of(
+        "v=2&model=llama2-7b&stage=3&sharding=fsdp2&dtype=bf16",
+        Target::Accelerate,
+    )
+    .unwrap();
+    assert!(
+        fsdp.contains("distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n"),
+        "{fsdp}"
+    );
+}
+
+/// The issue 44 deployment as `vllm serve` and, under SGLang, its launch.
+#[test]
+fn the_deployment_as_engine_command_lines() {
+    let query = "v=2&job=serve&model=llama3.1-70b&gpu=h100-80gb&gpus=2&tp=2&max_len=32768&kv_dtype=fp8&weights=fp8";
+    let text = export_of(query, Target::Vllm).unwrap();
+    assert!(
+        text.starts_with("# LINK\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n"),
+        "{text}"
+    );
+    for expected in [
+        "--tensor-parallel-size 2 \\",
+        "--max-model-len 32768 \\",
+        "--gpu-memory-utilization 0.9 \\",
+        "--kv-cache-dtype fp8 \\",
+        "--quantization fp8",
+    ] {
+        assert!(
+            text.lines().any(|l| l.trim() == expected),
+            "{expected} in\n{text}"
+        );
+    }
+    assert_eq!(export_of(query, Target::Sglang), Err(Refusal::OtherEngine));
+    let sglang = export_of(&format!("{query}&engine=sglang"), Target::Sglang).unwrap();
+    assert!(sglang.contains("--kv-cache-dtype fp8_e4m3"), "{sglang}");
+    assert!(sglang.contains("--context-length 32768"), "{sglang}");
+}
+
+/// verl's overrides as one command.
+#[test]
+fn verl_as_a_command() {
+    let text = export_of(
+        "v=2&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2",
+        Target::Verl,
+    )
+    .unwrap();
+    assert!(
+        text.starts_with(
+            "# LINK\npython3 -m verl.trainer.main_ppo \\\n    algorithm.adv_estimator=grpo \\\n"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("trainer.nnodes=1\n"), "{text}");
+}
+
+/// Every target refuses or answers for every job without panicking, and
+/// a target is offered only for its job.
+#[test]
+fn every_target_answers_every_job() {
+    for query in [
+        "v=2",
+        "v=2&model=llama2-7b&stage=3",
+        "v=2&job=serve&model=llama3.1-8b",
+        "v=2&job=serve&model=llama3.1-8b&engine=sglang",
+        "v=2&job=rl&model=qwen2.5-7b",
+    ] {
+        let config = link::decode(query).config;
+        for target in Target::ALL {
+            let offered = Target::of(&config).any(|t| t == target);
+            let outcome = export(&config, target, "LINK");
+            if target.job() != config.job {
+                assert!(!offered);
+                assert_eq!(
+                    outcome,
+                    Err(Refusal::OtherJob {
+                        wants: target.job()
+                    })
+                );
+            }
+        }
+    }
+}
