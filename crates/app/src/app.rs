@@ -369,6 +369,8 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                         <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
                         <ActivationsLine report=report t=t />
                         <crate::results::MegatronLine config=config t=t />
+                        {move || vram_view::launch::process_line(t.html_lang.starts_with("zh"), &config.read(), &report.read())
+                            .map(|line| view! { <p class="activations" data-testid="nvidia-smi">{line}</p> })}
                     })}
                     {(shows(Part::Table) && editable).then(|| view! {
                         <crate::fixes::Fixes config=config form=form report=report t=t />

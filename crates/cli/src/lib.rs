@@ -662,7 +662,14 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
     // (the page asks its lazily loaded module; the CLI computes it here).
     report.megatron = config.megatron_report();
     Ok(match output {
-        Output::Table { color } => table(&report, color),
+        Output::Table { color } => {
+            let mut text = table(&report, color);
+            if let Some(line) = vram_view::launch::process_line(false, config, &report) {
+                text.push_str(&line);
+                text.push('\n');
+            }
+            text
+        }
         Output::Json => json(config, &report),
         Output::Markdown => markdown(config, &report, &page_link(config, base_url)),
         Output::Csv => vram_core::report::export::csv(&report),

@@ -66,6 +66,9 @@ pub struct ReportJson {
     pub frozen_params: u64,
     /// Each GPU's memory.
     pub gpu_memory: Figure,
+    /// The highlighted strategy's CPU memory per node (offloaded states,
+    /// DeepSpeed's buffers): what each node's host RAM must hold beside the GPUs.
+    pub host_bytes_per_node: Figure,
     /// How the model is split, when it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layout: Option<LayoutJson>,
@@ -86,6 +89,9 @@ pub struct ReportJson {
     /// cluster's layouts it searched, when the plans were asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plans_search: Option<PlansSearchJson>,
+    /// What the highlighted strategy's process holds beyond its peak, and
+    /// so about what `nvidia-smi` shows ([`crate::frameworks::process`]).
+    pub runtime_overheads: RuntimeOverheadsJson,
     /// [`SCHEMA`].
     pub schema: &'static str,
     /// The highlighted strategy's step time, when known.
@@ -402,6 +408,46 @@ impl FixesJson {
     }
 }
 
+/// [`crate::frameworks::process::ProcessOverheads`], each figure in bytes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RuntimeOverheadsJson {
+    /// The caching allocator's slack beyond the peak.
+    pub allocator_slack_bytes: Figure,
+    /// cuBLAS's workspace.
+    pub cublas_workspace_bytes: Figure,
+    /// The CUDA context.
+    pub cuda_context_bytes: Figure,
+    /// NCCL's buffers, NVLink SHARP's included.
+    pub nccl_bytes: Figure,
+    /// The communicators each GPU belongs to.
+    pub nccl_communicators: u32,
+    /// The sum: about what `nvidia-smi` shows per GPU.
+    pub nvidia_smi_bytes: Figure,
+    /// The highlighted strategy's peak, as the table counts it.
+    pub peak_bytes: Figure,
+    /// The strategy they are of.
+    pub strategy: &'static str,
+}
+
+impl RuntimeOverheadsJson {
+    fn new(
+        strategy: crate::memory::Strategy,
+        o: &crate::frameworks::process::ProcessOverheads,
+    ) -> Self {
+        let b = |v: u64| figure(v as f64, "B");
+        RuntimeOverheadsJson {
+            allocator_slack_bytes: b(o.allocator_slack_bytes),
+            cublas_workspace_bytes: b(o.cublas_workspace_bytes),
+            cuda_context_bytes: b(o.cuda_context_bytes),
+            nccl_bytes: b(o.nccl_bytes),
+            nccl_communicators: o.nccl_communicators,
+            nvidia_smi_bytes: b(o.nvidia_smi_bytes),
+            peak_bytes: b(o.peak_bytes),
+            strategy: strategy.id(),
+        }
+    }
+}
+
 /// What the plans' search saw ([`Ranking`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlansSearchJson {
@@ -495,6 +541,11 @@ impl ReportJson {
             }),
             params: figure(params, "parameters"),
             plans: plans.map(|ranking| ranking.plans.iter().map(PlanJson::new).collect()),
+            runtime_overheads: RuntimeOverheadsJson::new(
+                report.highlight,
+                &config.process_overheads(report),
+            ),
+            host_bytes_per_node: bytes(report.highlighted().beyond.cpu_per_node),
             plans_search: plans.map(|ranking| PlansSearchJson {
                 complete: ranking.is_complete(),
                 evaluations: ranking.evaluations,

@@ -126,3 +126,99 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
 fn strategy_label(strategy: Strategy) -> &'static str {
     strategy.label()
 }
+
+/// What `nvidia-smi` will show for the highlighted strategy: its peak and
+/// what the process holds beside it, each term named, and whether the
+/// share held back covers them; in Chinese when `zh`
+/// ([`vram_core::frameworks::process`]). `None` for the lesson's view (no
+/// GPU and no model chosen), whose 20 % held back stands for all of it.
+pub fn process_line(
+    zh: bool,
+    config: &vram_core::Config,
+    report: &vram_core::Report,
+) -> Option<String> {
+    if config.gpu.is_none() && config.model.is_none() {
+        return None;
+    }
+    use vram_core::format::format_bytes;
+    use vram_core::Bytes;
+    let o = config.process_overheads(report);
+    let unit = report.unit;
+    let b = |v: u64| format_bytes(Bytes::new(v as f64), unit);
+    let strategy = report.highlight.label();
+    let beside = o.nvidia_smi_bytes.saturating_sub(o.peak_bytes);
+    let held_back = report.budget.gpu_memory().get() - report.budget.usable().get();
+    let verdict = match (report.highlighted().fits, beside as f64 <= held_back) {
+        (false, _) => 0,
+        (true, true) => 1,
+        (true, false) => 2,
+    };
+    let percent = vram_core::decimal::shortest_decimal(
+        (vram_core::frameworks::process::ALLOCATOR_SLACK * 100.0).round(),
+    );
+    Some(if zh {
+        format!(
+            "nvidia-smi 将显示（{strategy}）：约 {}：峰值 {}，另有 CUDA 上下文 {}、NCCL 缓冲 {}（{} 个通信组）、cuBLAS 工作区 {}、缓存分配器余量 {}（峰值的 {percent} %，开启 expandable_segments 约 5 %）。{}",
+            b(o.nvidia_smi_bytes),
+            b(o.peak_bytes),
+            b(o.cuda_context_bytes),
+            b(o.nccl_bytes),
+            o.nccl_communicators,
+            b(o.cublas_workspace_bytes),
+            b(o.allocator_slack_bytes),
+            ["峰值本身已放不下。", "预留的份额足以容纳这些开销。", "这些开销超出了预留的份额。"][verdict]
+        )
+    } else {
+        format!(
+            "What nvidia-smi will show ({strategy}): about {}: the peak {}, and beside it the CUDA context {}, NCCL's buffers {} ({} communicator{}), cuBLAS's workspace {}, the caching allocator's slack {} ({percent} % of the peak; about 5 % with expandable_segments). {}",
+            b(o.nvidia_smi_bytes),
+            b(o.peak_bytes),
+            b(o.cuda_context_bytes),
+            b(o.nccl_bytes),
+            o.nccl_communicators,
+            if o.nccl_communicators == 1 { "" } else { "s" },
+            b(o.cublas_workspace_bytes),
+            b(o.allocator_slack_bytes),
+            [
+                "The peak alone does not fit.",
+                "The share held back covers them.",
+                "They exceed the share held back."
+            ][verdict]
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Llama 2 7B under ZeRO-1 on 8 H100s: the peak and each term, in both
+    /// languages; none on the lesson's bare view.
+    #[test]
+    fn the_nvidia_smi_line() {
+        let config =
+            vram_core::input::link::decode("v=2&model=llama2-7b&gpu=h100-80gb&stage=1").config;
+        let report = config.report().unwrap();
+        let o = config.process_overheads(&report);
+        let en = process_line(false, &config, &report).unwrap();
+        let zh = process_line(true, &config, &report).unwrap();
+        let gb = |v: u64| {
+            vram_core::format::format_bytes(
+                vram_core::Bytes::new(v as f64),
+                vram_core::format::MemoryUnit::Gb,
+            )
+        };
+        for line in [&en, &zh] {
+            assert!(line.contains(&gb(o.nvidia_smi_bytes)), "{line}");
+            assert!(line.contains(&gb(o.peak_bytes)), "{line}");
+            assert!(line.contains("0.537 GB"), "{line}");
+        }
+        assert!(en.ends_with("The share held back covers them."), "{en}");
+        assert!(zh.ends_with("预留的份额足以容纳这些开销。"), "{zh}");
+        let lesson = vram_core::Config::default();
+        assert_eq!(
+            process_line(false, &lesson, &lesson.report().unwrap()),
+            None
+        );
+    }
+}

@@ -7,4 +7,5 @@
 pub mod deepspeed;
 pub mod hf;
 pub mod megatron;
+pub mod process;
 pub mod runtime;
