@@ -140,7 +140,8 @@ pub fn command() -> Command {
                     "Print the configuration as a framework's own: deepspeed (ds_config.json; \
                      the launch line on stderr), megatron (pretrain_gpt.py arguments), torchtitan \
                      (job TOML), accelerate (YAML with TrainingArguments), vllm and sglang (the \
-                     launch command), verl (main_ppo overrides)",
+                     launch command), verl (main_ppo overrides), openrlhf (train_ppo_ray or train_dpo), \
+                     trl (GRPOConfig or DPOConfig)",
                 ),
         )
         .arg(

@@ -114,6 +114,12 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
         (Refusal::Architecture, true) => {
             format!("{name} 的参数无法表达这种结构（只有注意力投影带偏置）。")
         }
+        (Refusal::Algorithm, false) => format!(
+            "{name} does not run this algorithm here: TRL's PPO trainer is experimental (trl.experimental) and TRL trains no critic beside GRPO; copy it as verl or OpenRLHF."
+        ),
+        (Refusal::Algorithm, true) => format!(
+            "{name} 不支持这个算法：TRL 的 PPO 仍在 trl.experimental 中，GRPO 也不训练 critic；请导出为 verl 或 OpenRLHF。"
+        ),
         (Refusal::OtherEngine, false) => format!(
             "The deployment is planned for another engine: set the engine to {name} for its figures and its command."
         ),

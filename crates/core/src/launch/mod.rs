@@ -14,11 +14,14 @@
 //! | [`Target::Vllm`] | `vllm serve` | `vllm/engine/arg_utils.py` |
 //! | [`Target::Sglang`] | `sglang.launch_server` | `sglang/srt/server_args.py` |
 //! | [`Target::Verl`] | `verl.trainer.main_ppo` overrides | [`crate::rl::verl`] |
+//! | [`Target::OpenRlhf`] | `openrlhf.cli.train_ppo_ray` / `train_dpo` | `openrlhf/cli/train_ppo_ray.py` (v0.11.0) |
+//! | [`Target::Trl`] | `GRPOConfig` / `DPOConfig` | `trl/trainer/grpo_config.py`, `dpo_config.py` |
 
 mod deepspeed;
 mod engines;
 mod hf;
 mod megatron;
+mod rl;
 mod torchtitan;
 
 #[cfg(test)]
@@ -46,11 +49,15 @@ pub enum Target {
     Sglang,
     /// verl's Hydra overrides of `main_ppo`.
     Verl,
+    /// OpenRLHF's `train_ppo_ray` (or `train_dpo`) command line.
+    OpenRlhf,
+    /// TRL's `GRPOConfig` or `DPOConfig`.
+    Trl,
 }
 
 impl Target {
     /// Every target, in the order the page offers them.
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 9] = [
         Target::DeepSpeed,
         Target::Megatron,
         Target::Torchtitan,
@@ -58,6 +65,8 @@ impl Target {
         Target::Vllm,
         Target::Sglang,
         Target::Verl,
+        Target::OpenRlhf,
+        Target::Trl,
     ];
 
     /// The name `vram --export` takes.
@@ -70,6 +79,8 @@ impl Target {
             Target::Vllm => "vllm",
             Target::Sglang => "sglang",
             Target::Verl => "verl",
+            Target::OpenRlhf => "openrlhf",
+            Target::Trl => "trl",
         }
     }
 
@@ -88,6 +99,8 @@ impl Target {
             Target::Vllm => "vLLM",
             Target::Sglang => "SGLang",
             Target::Verl => "verl",
+            Target::OpenRlhf => "OpenRLHF",
+            Target::Trl => "TRL",
         }
     }
 
@@ -98,7 +111,7 @@ impl Target {
                 Job::Train
             }
             Target::Vllm | Target::Sglang => Job::Serve,
-            Target::Verl => Job::Rl,
+            Target::Verl | Target::OpenRlhf | Target::Trl => Job::Rl,
         }
     }
 
@@ -121,7 +134,12 @@ impl Target {
             Target::DeepSpeed => Some("ds_config.json"),
             Target::Torchtitan => Some("job.toml"),
             Target::Accelerate => Some("accelerate.yaml"),
-            Target::Megatron | Target::Vllm | Target::Sglang | Target::Verl => None,
+            Target::Megatron
+            | Target::Vllm
+            | Target::Sglang
+            | Target::Verl
+            | Target::OpenRlhf
+            | Target::Trl => None,
         }
     }
 }
@@ -173,6 +191,9 @@ pub enum Refusal {
     /// A part of the architecture the framework's arguments cannot express
     /// (biases on the attention's projections alone).
     Architecture,
+    /// An algorithm the framework's trainer does not run (TRL's PPO lives
+    /// in `trl.experimental`; TRL trains no critic beside GRPO).
+    Algorithm,
     /// The deployment is planned for another engine: its figures are that
     /// engine's.
     OtherEngine,
@@ -196,6 +217,8 @@ pub fn export(config: &Config, target: Target, link: &str) -> Result<String, Ref
         Target::Accelerate => hf::accelerate_yaml(config, link),
         Target::Vllm => engines::vllm_serve(config, link),
         Target::Sglang => engines::sglang_launch(config, link),
+        Target::OpenRlhf => rl::openrlhf(config, link),
+        Target::Trl => rl::trl(config, link),
         Target::Verl => {
             let mut text = format!("# {link}\npython3 -m verl.trainer.main_ppo \\\n");
             let lines = crate::rl::verl::verl_overrides(config);
@@ -230,7 +253,7 @@ pub fn launch_line(config: &Config, target: Target) -> Option<String> {
                 _ => " --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR".to_string(),
             }
         )),
-        Target::Megatron | Target::Vllm | Target::Sglang | Target::Verl => None,
+        _ => None,
     }
 }
 

@@ -263,6 +263,53 @@ fn verl_as_a_command() {
     assert!(text.ends_with("trainer.nnodes=1\n"), "{text}");
 }
 
+/// The issue 45 GRPO run in OpenRLHF's dotted flags and TRL's GRPOConfig;
+/// TRL refuses PPO.
+#[test]
+fn grpo_as_openrlhf_and_trl() {
+    let query =
+        "v=2&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2";
+    let openrlhf = export_of(query, Target::OpenRlhf).unwrap();
+    for expected in [
+        "--actor.num_gpus_per_node 8 \\",
+        "--train.colocate_all \\",
+        "--vllm.num_engines 4 \\",
+        "--vllm.tensor_parallel_size 2 \\",
+        "--algo.advantage.estimator group_norm \\",
+        "--rollout.n_samples_per_prompt 8 \\",
+        "--train.batch_size 2048 \\",
+        "--ds.zero_stage 3 \\",
+    ] {
+        assert!(
+            openrlhf.lines().any(|l| l.trim() == expected),
+            "{expected} in\n{openrlhf}"
+        );
+    }
+    let trl = export_of(query, Target::Trl).unwrap();
+    for expected in [
+        "num_generations=8,",
+        "generation_batch_size=2048,",
+        "gradient_accumulation_steps=256,",
+        "vllm_mode=\"colocate\",",
+        "vllm_tensor_parallel_size=2,",
+        "max_completion_length=1024,",
+    ] {
+        assert!(
+            trl.lines().any(|l| l.trim() == expected),
+            "{expected} in\n{trl}"
+        );
+    }
+    assert_eq!(
+        export_of(&format!("{query}&algo=ppo"), Target::Trl),
+        Err(Refusal::Algorithm)
+    );
+    let dpo = export_of(&format!("{query}&algo=dpo&ref=precomputed"), Target::Trl).unwrap();
+    assert!(
+        dpo.contains("DPOConfig(") && dpo.contains("precompute_ref_log_probs=True"),
+        "{dpo}"
+    );
+}
+
 /// Every target refuses or answers for every job without panicking, and
 /// a target is offered only for its job.
 #[test]

@@ -1,0 +1,301 @@
+//! The RL run in OpenRLHF's and TRL's own names, beside verl's overrides
+//! ([`crate::rl::verl`]): OpenRLHF v0.11.0's dotted flags
+//! (`openrlhf/cli/train_ppo_ray.py`, `train_dpo.py`, read at 3c3be62; the
+//! flat `--actor_num_nodes` names before v0.10.2 are gone) and TRL's
+//! `GRPOConfig`/`DPOConfig` fields (`trl/trainer/grpo_config.py`,
+//! `dpo_config.py`, main of 2026-07, 1.10.0.dev0).
+
+use super::{hf_repo, Refusal};
+use crate::config::rl::{Algo, Reference};
+use crate::config::Config;
+use crate::decimal::shortest_decimal;
+use crate::frameworks::deepspeed::Offload;
+use crate::memory::activations::Recompute;
+use crate::memory::finetune::{Method, Targets};
+use crate::memory::{Precision, Strategy};
+
+fn zero_stage(config: &Config) -> u8 {
+    match config.highlight {
+        Strategy::Ddp => 0,
+        Strategy::Zero1 => 1,
+        Strategy::Zero2 => 2,
+        Strategy::Zero3 => 3,
+    }
+}
+
+fn param_dtype(config: &Config) -> Result<&'static str, Refusal> {
+    match config.precision {
+        Precision::Bf16 => Ok("bf16"),
+        Precision::Fp16 => Ok("fp16"),
+        _ => Err(Refusal::Precision),
+    }
+}
+
+fn targets(config: &Config) -> &'static str {
+    match config.fine_tuning.targets {
+        Targets::Qv => "q_proj v_proj",
+        Targets::Attn => "q_proj k_proj v_proj o_proj",
+        Targets::Mlp => "gate_proj up_proj down_proj",
+        Targets::All => "all-linear",
+    }
+}
+
+/// One shell command continued with `\`, an argument a line.
+fn command(head: &str, args: &[String]) -> String {
+    let mut text = head.to_string();
+    for arg in args {
+        text.push_str(" \\\n    ");
+        text.push_str(arg);
+    }
+    text.push('\n');
+    text
+}
+
+/// OpenRLHF's command: `train_ppo_ray` with every model colocated
+/// (`--train.colocate_all`, the hybrid engine) for GRPO and PPO,
+/// `train_dpo` for DPO.
+pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
+    let rl = &config.rl;
+    let serve = &config.serve;
+    let dtype = param_dtype(config)?;
+    let model = config.model.ok_or(Refusal::NeedsModel)?;
+    let repo = hf_repo(config);
+    let (nodes, gpus) = (config.runtime.nodes, config.gpus);
+    let mut args: Vec<String> = Vec::new();
+    let mut set = |flag: &str, value: Option<String>| {
+        args.push(match value {
+            Some(value) => format!("--{flag} {value}"),
+            None => format!("--{flag}"),
+        })
+    };
+    let lora = config.fine_tuning.method != Method::Full;
+    let mut text = format!("# {link}\n");
+    if rl.algo == Algo::Dpo {
+        set("model.model_name_or_path", Some(repo.into()));
+        if rl.reference == Reference::Model {
+            set("ref.model_name_or_path", Some(repo.into()));
+            if rl.ref_offload {
+                set("ref.offload", None);
+            }
+        }
+        set("train.batch_size", Some(rl.prompts.to_string()));
+        set(
+            "train.micro_batch_size",
+            Some(model.micro_batch.to_string()),
+        );
+        set(
+            "data.max_len",
+            Some((serve.prompt_len + serve.response_len).to_string()),
+        );
+        set("ds.zero_stage", Some(zero_stage(config).to_string()));
+        set("ds.param_dtype", Some(dtype.into()));
+        if model.recompute != Recompute::None {
+            set("model.gradient_checkpointing_enable", None);
+        }
+    } else {
+        set("actor.model_name_or_path", Some(repo.into()));
+        set("actor.num_nodes", Some(nodes.to_string()));
+        set("actor.num_gpus_per_node", Some(gpus.to_string()));
+        // OpenRLHF builds a reference only with a KL term (`algo.kl.init_coef` > 0).
+        match rl.reference {
+            Reference::Model => {
+                set("ref.num_nodes", Some(nodes.to_string()));
+                set("ref.num_gpus_per_node", Some(gpus.to_string()));
+                set("algo.kl.use_loss", None);
+                if rl.ref_offload {
+                    set("ref.offload", None);
+                }
+            }
+            _ => set("algo.kl.init_coef", Some("0".into())),
+        }
+        if rl.has_critic() {
+            set("critic.model_name_or_path", Some(repo.into()));
+            set("critic.num_nodes", Some(nodes.to_string()));
+            set("critic.num_gpus_per_node", Some(gpus.to_string()));
+        }
+        set("train.colocate_all", None);
+        let tp = rl.rollout_tp.unwrap_or(config.runtime.layout.tp).max(1);
+        set(
+            "vllm.num_engines",
+            Some((nodes * gpus / tp).max(1).to_string()),
+        );
+        set("vllm.tensor_parallel_size", Some(tp.to_string()));
+        set(
+            "vllm.gpu_memory_utilization",
+            Some(shortest_decimal(
+                serve
+                    .gpu_util
+                    .unwrap_or(crate::rl::VERL_GPU_MEMORY_UTILIZATION),
+            )),
+        );
+        if rl.sleep > 0 {
+            set("vllm.enable_sleep", None);
+            set("ds.enable_sleep", None);
+        }
+        set(
+            "algo.advantage.estimator",
+            Some(if rl.has_critic() { "gae" } else { "group_norm" }.into()),
+        );
+        set(
+            "rollout.n_samples_per_prompt",
+            Some(rl.rollouts.to_string()),
+        );
+        set("rollout.batch_size", Some(rl.prompts.to_string()));
+        set(
+            "train.batch_size",
+            Some((rl.prompts * rl.rollouts).to_string()),
+        );
+        set(
+            "train.micro_batch_size",
+            Some(model.micro_batch.to_string()),
+        );
+        set(
+            "data.max_len",
+            Some((serve.prompt_len + serve.response_len).to_string()),
+        );
+        set(
+            "rollout.max_new_tokens",
+            Some(serve.response_len.to_string()),
+        );
+        set("ds.zero_stage", Some(zero_stage(config).to_string()));
+        set("ds.param_dtype", Some(dtype.into()));
+        if model.recompute != Recompute::None {
+            set("actor.gradient_checkpointing_enable", None);
+        }
+        if let Some(budget) = rl.token_budget {
+            set("train.dynamic_batch_enable", None);
+            set("train.max_tokens_per_gpu", Some(budget.to_string()));
+        }
+        if rl.entropy {
+            set("actor.entropy_coef", Some("0.001".into()));
+        }
+        if rl.sleep == 2 {
+            text.push_str("# OpenRLHF's vLLM sleeps at level 1 (its weights kept in host RAM), not level 2 as this plan's figures assume.\n");
+        }
+    }
+    if config.runtime.offload.under(config.highlight) != Offload::None {
+        set("ds.adam_offload", None);
+    }
+    if lora {
+        set("ds.lora.rank", Some(config.fine_tuning.rank.to_string()));
+        set("ds.lora.target_modules", Some(targets(config).into()));
+        if config.fine_tuning.method == Method::Qlora {
+            set("ds.load_in_4bit", None);
+        }
+    }
+    let head = match rl.algo {
+        Algo::Dpo => "deepspeed --module openrlhf.cli.train_dpo",
+        _ => "python3 -m openrlhf.cli.train_ppo_ray",
+    };
+    text.push_str(&command(head, &args));
+    Ok(text)
+}
+
+/// TRL's configuration, as Python: `GRPOConfig` (vLLM colocated in the
+/// trainer's processes) or `DPOConfig`. TRL's PPO lives in
+/// `trl.experimental` and is not written.
+pub(super) fn trl(config: &Config, link: &str) -> Result<String, Refusal> {
+    let rl = &config.rl;
+    let serve = &config.serve;
+    let model = config.model.ok_or(Refusal::NeedsModel)?;
+    if rl.algo == Algo::Ppo || rl.has_critic() {
+        return Err(Refusal::Algorithm);
+    }
+    let precision = match config.precision {
+        Precision::Bf16 => "bf16=True",
+        Precision::Fp16 => "fp16=True",
+        _ => return Err(Refusal::Precision),
+    };
+    let world = (config.gpus * config.runtime.nodes).max(1);
+    let micro = model.micro_batch.max(1);
+    let mut fields: Vec<String> = Vec::new();
+    let head = match rl.algo {
+        Algo::Dpo => {
+            let accumulation = (rl.prompts / (micro * world)).max(1);
+            fields.push(format!("per_device_train_batch_size={micro}"));
+            fields.push(format!("gradient_accumulation_steps={accumulation}"));
+            fields.push(format!(
+                "max_length={}",
+                serve.prompt_len + serve.response_len
+            ));
+            fields.push(format!(
+                "precompute_ref_log_probs={}",
+                if rl.reference == Reference::Precomputed {
+                    "True"
+                } else {
+                    "False"
+                }
+            ));
+            "from trl import DPOConfig\n\nconfig = DPOConfig("
+        }
+        _ => {
+            let sequences = rl.prompts * rl.rollouts;
+            let accumulation = (sequences / (micro * world)).max(1);
+            fields.push(format!("num_generations={}", rl.rollouts));
+            fields.push(format!("per_device_train_batch_size={micro}"));
+            fields.push(format!("gradient_accumulation_steps={accumulation}"));
+            fields.push(format!("generation_batch_size={sequences}"));
+            fields.push(format!("max_completion_length={}", serve.response_len));
+            fields.push("use_vllm=True".into());
+            fields.push("vllm_mode=\"colocate\"".into());
+            fields.push(format!(
+                "vllm_gpu_memory_utilization={}",
+                shortest_decimal(
+                    serve
+                        .gpu_util
+                        .unwrap_or(crate::rl::VERL_GPU_MEMORY_UTILIZATION)
+                )
+            ));
+            fields.push(format!(
+                "vllm_tensor_parallel_size={}",
+                rl.rollout_tp.unwrap_or(config.runtime.layout.tp).max(1)
+            ));
+            fields.push(format!(
+                "vllm_enable_sleep_mode={}",
+                if rl.sleep > 0 { "True" } else { "False" }
+            ));
+            // TRL loads a reference only for a KL term (beta > 0), and not
+            // with PEFT's adapters, which it disables instead.
+            fields.push(format!(
+                "beta={}",
+                match rl.reference {
+                    Reference::Model | Reference::Adapters => "0.001",
+                    _ => "0.0",
+                }
+            ));
+            "from trl import GRPOConfig\n\nconfig = GRPOConfig("
+        }
+    };
+    fields.push(format!(
+        "gradient_checkpointing={}",
+        if model.recompute != Recompute::None {
+            "True"
+        } else {
+            "False"
+        }
+    ));
+    fields.push(precision.into());
+    let mut text = format!("# {link}\n{head}\n");
+    for field in fields {
+        text.push_str(&format!("    {field},\n"));
+    }
+    text.push_str(")\n");
+    if config.fine_tuning.method != Method::Full {
+        text.push_str(&format!(
+            "# peft_config=LoraConfig(r={}, target_modules={}) goes to the trainer, not the config.\n",
+            config.fine_tuning.rank,
+            match config.fine_tuning.targets {
+                Targets::All => "\"all-linear\"".to_string(),
+                _ => format!(
+                    "[{}]",
+                    targets(config)
+                        .split(' ')
+                        .map(|t| format!("\"{t}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        ));
+    }
+    Ok(text)
+}
