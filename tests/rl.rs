@@ -34,6 +34,14 @@ async fn grpo_on_eight_h20s_shows_both_phases() {
     );
     let step = browser.text("rl-step").await;
     assert!(step.contains("Host RAM per node"), "{step}");
+    // How far it goes, as the core's search finds it.
+    let limits = link::decode(QWEN_GRPO).config.rl_limits();
+    let shown = browser.text("rl-limits").await;
+    let longest = vram_core::format::format_number(f64::from(
+        limits.largest_response_len.expect("a response fits"),
+    ));
+    assert!(shown.contains(&longest), "{shown} {longest}");
+    assert!(shown.contains("Fewest GPUs that run it"), "{shown}");
     browser.close().await;
 }
 

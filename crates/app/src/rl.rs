@@ -56,6 +56,12 @@ pub fn RlResults(
     config: Memo<Config>,
     t: &'static Text,
 ) -> impl IntoView {
+    // About 40 reports: worked out once a change, only while the RL view shows.
+    let limits = Memo::new(move |_| {
+        report
+            .with(Option::is_some)
+            .then(|| config.with(Config::rl_limits))
+    });
     move || {
         report.with(|report| {
             let Some(report) = report else {
@@ -79,6 +85,10 @@ pub fn RlResults(
                 {rows_table(rl::phase_rows(t, &report.learn, unit), "rl-learn")}
                 <h3>{t.rl_step_heading}</h3>
                 {rows_table(rl::step_rows(t, report, unit), "rl-step")}
+                {limits.get().map(|limits| view! {
+                    <h3>{t.rl_limits_heading}</h3>
+                    {rows_table(rl::limit_rows(t, &limits), "rl-limits")}
+                })}
                 <h3>{t.rl_overrides_heading}</h3>
                 <pre class="overrides" data-testid="rl-overrides">{overrides}</pre>
             }

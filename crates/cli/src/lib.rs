@@ -879,12 +879,15 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
         t.rl_step_heading,
         vram_view::rl::step_rows(t, &report, unit),
     ));
+    let limits = config.rl_limits();
+    sections.push((t.rl_limits_heading, vram_view::rl::limit_rows(t, &limits)));
     let verdict = vram_view::rl::verdict(t, &report, unit);
     let note = vram_view::rl::util_note(t, config, &report);
     let overrides = vram_core::rl::verl::verl_overrides(config);
     Ok(match output {
         Output::Json => {
-            let document = vram_core::json::RlDocumentJson::new(config, &report);
+            let mut document = vram_core::json::RlDocumentJson::new(config, &report);
+            document.rl.limits = Some(limits);
             let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
             text.push('\n');
             text

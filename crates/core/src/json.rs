@@ -1041,6 +1041,9 @@ pub struct RlJson {
     pub log_prob_seconds: Option<Figure>,
     /// The learning's time a step.
     pub learn_seconds: Option<Figure>,
+    /// How far the run goes on these GPUs, when asked for (the CLI's `--json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<crate::rl::limits::RlLimits>,
     /// The smallest memory fraction at which the rollout engine fits.
     pub min_gpu_util: Option<f64>,
     /// The rollout's time a step.
@@ -1095,6 +1098,7 @@ impl RlDocumentJson {
                 learn: phase(&report.learn),
                 log_prob_seconds: seconds(|t| t.log_prob_seconds),
                 learn_seconds: seconds(|t| t.learn_seconds),
+                limits: None,
                 min_gpu_util: report.min_gpu_util,
                 rollout_seconds: seconds(|t| t.rollout_seconds),
                 sequences: report.sequences,

@@ -26,6 +26,41 @@ pub fn part_label(t: &Text, part: RlPart) -> &'static str {
     }
 }
 
+/// How far the run goes on these GPUs ([`vram_core::rl::limits::RlLimits`]).
+pub fn limit_rows(t: &Text, limits: &vram_core::rl::limits::RlLimits) -> Vec<Row> {
+    let tokens = |n: Option<u32>| match n {
+        Some(n) => fill(t.rl_tokens, &[&format_number(f64::from(n))]),
+        None => t.rl_none_fits.to_string(),
+    };
+    vec![
+        Row {
+            id: "rl-longest-response",
+            label: t.rl_longest_response.to_string(),
+            value: tokens(limits.largest_response_len),
+            note: t.rl_longest_response_note.to_string(),
+        },
+        Row {
+            id: "rl-largest-budget",
+            label: t.rl_largest_budget.to_string(),
+            value: tokens(limits.largest_token_budget),
+            note: t.rl_largest_budget_note.to_string(),
+        },
+        Row {
+            id: "rl-fewest-gpus",
+            label: t.rl_fewest_gpus.to_string(),
+            value: limits.fewest_gpus.map_or(t.rl_none_fits.to_string(), |f| {
+                format_number(f64::from(f.gpus_per_node * f.nodes))
+            }),
+            note: limits.fewest_gpus.map_or(String::new(), |f| {
+                fill(
+                    t.rl_fewest_gpus_note,
+                    &[&f.gpus_per_node.to_string(), &f.nodes.to_string()],
+                )
+            }),
+        },
+    ]
+}
+
 /// The verdict: whether each phase fits on a GPU.
 pub fn verdict(t: &Text, report: &RlReport, unit: MemoryUnit) -> String {
     let b = |v: f64| format_bytes(Bytes::new(v), unit);

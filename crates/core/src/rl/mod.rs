@@ -18,6 +18,7 @@ use crate::memory::Strategy;
 use crate::report::StrategyReport;
 use crate::serve::report::ServeReport;
 
+pub mod limits;
 pub mod verl;
 
 /// vLLM's memory fraction in verl's rollout unless set

@@ -400,6 +400,14 @@ texts! {
     rl_of: &'static str = "of {}", "上限 {}";
     rl_sequences: &'static str = "Sequences a step", "每步序列数";
     rl_tokens: &'static str = "{} tokens", "{} 个 token";
+    rl_limits_heading: &'static str = "How far it goes on these GPUs", "这些 GPU 上的极限";
+    rl_longest_response: &'static str = "Longest response that fits", "放得下的最长回复";
+    rl_longest_response_note: &'static str = "response_len with this prompt, both phases fitting", "在当前提示长度下，两个阶段都放得下的 response_len";
+    rl_largest_budget: &'static str = "Largest token budget that fits", "放得下的最大 token 预算";
+    rl_largest_budget_note: &'static str = "tokens a micro-batch packs per GPU (ppo_max_token_len_per_gpu)", "每张 GPU 一个 micro-batch 打包的 token 数（ppo_max_token_len_per_gpu）";
+    rl_fewest_gpus: &'static str = "Fewest GPUs that run it", "能跑起来的最少 GPU";
+    rl_fewest_gpus_note: &'static str = "as it stands: {} per node × {} node(s)", "保持其余设置：每节点 {} 张 × {} 个节点";
+    rl_none_fits: &'static str = "none fits", "都放不下";
     rl_host: &'static str = "Host RAM per node", "每节点主机内存";
     rl_host_note: &'static str = "offloaded states, the reference in fp32, the sleeping engine's weights", "卸载的状态、fp32 参考模型、休眠引擎的权重";
     rl_step: &'static str = "Time a step", "每步时间";
