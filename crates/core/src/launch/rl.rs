@@ -79,16 +79,6 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
             }
         }
         set("train.batch_size", Some(rl.prompts.to_string()));
-        set(
-            "train.micro_batch_size",
-            Some(model.micro_batch.to_string()),
-        );
-        set(
-            "data.max_len",
-            Some((serve.prompt_len + serve.response_len).to_string()),
-        );
-        set("ds.zero_stage", Some(zero_stage(config).to_string()));
-        set("ds.param_dtype", Some(dtype.into()));
         if model.recompute != Recompute::None {
             set("model.gradient_checkpointing_enable", None);
         }
@@ -146,19 +136,9 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
             Some((rl.prompts * rl.rollouts).to_string()),
         );
         set(
-            "train.micro_batch_size",
-            Some(model.micro_batch.to_string()),
-        );
-        set(
-            "data.max_len",
-            Some((serve.prompt_len + serve.response_len).to_string()),
-        );
-        set(
             "rollout.max_new_tokens",
             Some(serve.response_len.to_string()),
         );
-        set("ds.zero_stage", Some(zero_stage(config).to_string()));
-        set("ds.param_dtype", Some(dtype.into()));
         if model.recompute != Recompute::None {
             set("actor.gradient_checkpointing_enable", None);
         }
@@ -173,6 +153,17 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
             text.push_str("# OpenRLHF's vLLM sleeps at level 1 (its weights kept in host RAM), not level 2 as this plan's figures assume.\n");
         }
     }
+    // What both trainers take alike.
+    set(
+        "train.micro_batch_size",
+        Some(model.micro_batch.to_string()),
+    );
+    set(
+        "data.max_len",
+        Some((serve.prompt_len + serve.response_len).to_string()),
+    );
+    set("ds.zero_stage", Some(zero_stage(config).to_string()));
+    set("ds.param_dtype", Some(dtype.into()));
     if config.runtime.offload.under(config.highlight) != Offload::None {
         set("ds.adam_offload", None);
     }
