@@ -283,3 +283,73 @@ async fn copy_as_gives_the_frameworks_own_configuration() {
     );
     browser.close().await;
 }
+
+/// Each ranked plan can be copied as a framework writes it (issue 46): the
+/// row's choice copies the core's text of that plan, or says why the
+/// framework cannot run it.
+#[tokio::test]
+async fn a_ranked_plan_is_copied_as_a_framework_writes_it() {
+    let browser = Browser::start().await;
+    browser
+        .open("?lang=en&model=llama2-70b&gpu=h100-80gb&gpus=8&nodes=2&seq=4096#plans")
+        .await;
+    browser
+        .client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(fantoccini::Locator::Css("[data-testid='plan-copy-0']"))
+        .await
+        .expect("the plans appear");
+    browser
+        .eval(
+            "window.copied = null;
+             navigator.clipboard.writeText = text => { window.copied = text; return Promise.resolve(); };
+             navigator.clipboard.write = async items => {
+               const blob = await items[0].getType('text/plain');
+               window.copied = await blob.text();
+             };
+             const s = document.querySelector(\"[data-testid='plan-copy-0']\");
+             s.value = 'megatron';
+             s.dispatchEvent(new Event('change', { bubbles: true }));
+             return true;",
+        )
+        .await;
+    browser
+        .wait_until(
+            "return document.querySelector(\"[data-testid='plans-copy-status']\").textContent.length > 0;",
+            "the copy's status",
+        )
+        .await;
+    let query = browser
+        .eval("return document.querySelector(\"[data-testid='plan-copy-0']\").dataset.query;")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+    let plan = vram_core::input::link::decode(&query).config;
+    let status = browser.text("plans-copy-status").await;
+    match vram_core::launch::export(&plan, vram_core::launch::Target::Megatron, "") {
+        Ok(text) => {
+            let copied = browser.eval("return window.copied;").await;
+            let copied = copied.as_str().expect("copied");
+            // The same text but for the first line, the plan's link.
+            assert_eq!(
+                copied.split_once('\n').unwrap().1,
+                text.split_once('\n').unwrap().1
+            );
+            assert!(copied.contains(&query), "{copied}");
+            assert!(status.starts_with("Copied"), "{status}");
+        }
+        // The reason, in words (vram_view::launch::refusal's), and nothing copied.
+        Err(refusal) => {
+            assert!(!status.starts_with("Copied"), "{refusal:?}: {status}");
+            assert!(status.contains("Megatron-LM"), "{refusal:?}: {status}");
+        }
+    }
+    // The choice resets, for the next.
+    let value = browser
+        .eval("return document.querySelector(\"[data-testid='plan-copy-0']\").value;")
+        .await;
+    assert_eq!(value.as_str(), Some(""));
+    browser.close().await;
+}

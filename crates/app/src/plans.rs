@@ -12,6 +12,7 @@
 //! ranks the last value, not every one on the way.
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use vram_core::format::MemoryUnit;
 use vram_core::input::link;
 use vram_core::Config;
@@ -111,6 +112,33 @@ pub fn Plans(
             form.load(&plan);
         }
     };
+    // A row's "Copy as …" carries its configuration's link and the
+    // framework chosen: the text is copied, or why it cannot be said.
+    let copied = RwSignal::new(None::<String>);
+    let copy_plan = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(select) = ev
+            .target()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+        else {
+            return;
+        };
+        let (kind, query) = (select.value(), select.get_attribute("data-query"));
+        select.set_value("");
+        let Some(query) = query.filter(|_| !kind.is_empty()) else {
+            return;
+        };
+        let zh = t.html_lang.starts_with("zh");
+        let url = crate::share::page_url(&query);
+        spawn_local(async move {
+            let said = match crate::lazy::copy_as(&query, &kind, &url, zh).await {
+                Ok(()) => t.export_copied.to_string(),
+                Err(reason) if !reason.is_empty() => reason,
+                Err(_) => t.copy_failed.to_string(),
+            };
+            copied.set(Some(said));
+        });
+    };
     let _ = MemoryUnit::Gb;
     // Hidden, not empty, where the page ranks no layouts: without a model or
     // under an accounting that splits nothing (issue 47). A
@@ -136,7 +164,8 @@ pub fn Plans(
             }>
             <summary><h2>{t.plans_heading}</h2></summary>
             <p class="hint" id="plans">{t.plans_hint}</p>
-            <div node_ref=place on:click=use_plan class="plans-place"></div>
+            <div node_ref=place on:click=use_plan on:change=copy_plan class="plans-place"></div>
+            <p class="copy-status" aria-live="polite" data-testid="plans-copy-status">{move || copied.get()}</p>
             <figure class="chart">
                 <canvas node_ref=canvas data-testid="chart-plans" role="img" height="300"></canvas>
                 <figcaption>

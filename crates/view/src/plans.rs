@@ -270,6 +270,15 @@ pub fn PlansTable(
                             disabled=used data-query=link::encode(&plan.apply(&config))>
                             {if used { w.plans_in_use } else { w.plans_apply }}
                         </button>
+                        // The plan as a framework writes it (issue 46): the
+                        // page copies the chosen one ([`vram_core::launch`]).
+                        <select class="copy-plan" data-testid=format!("plan-copy-{i}")
+                            data-query=link::encode(&plan.apply(&config)) aria-label=t.copy_as>
+                            <option value="" selected>{format!("{}…", t.copy_as)}</option>
+                            {vram_core::launch::Target::of(&config)
+                                .map(|target| view! { <option value=target.key()>{target.label()}</option> })
+                                .collect_view()}
+                        </select>
                     </td>
                 </tr>
             }
