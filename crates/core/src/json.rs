@@ -413,6 +413,8 @@ impl FixesJson {
 pub struct RuntimeOverheadsJson {
     /// The caching allocator's slack beyond the peak.
     pub allocator_slack_bytes: Figure,
+    /// That slack as a fraction of the peak.
+    pub allocator_slack_fraction: f64,
     /// cuBLAS's workspace.
     pub cublas_workspace_bytes: Figure,
     /// The CUDA context.
@@ -437,6 +439,7 @@ impl RuntimeOverheadsJson {
         let b = |v: u64| figure(v as f64, "B");
         RuntimeOverheadsJson {
             allocator_slack_bytes: b(o.allocator_slack_bytes),
+            allocator_slack_fraction: o.allocator_slack_fraction,
             cublas_workspace_bytes: b(o.cublas_workspace_bytes),
             cuda_context_bytes: b(o.cuda_context_bytes),
             nccl_bytes: b(o.nccl_bytes),

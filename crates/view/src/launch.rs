@@ -159,12 +159,20 @@ pub fn process_line(
         (true, true) => 1,
         (true, false) => 2,
     };
-    let percent = vram_core::decimal::shortest_decimal(
-        (vram_core::frameworks::process::ALLOCATOR_SLACK * 100.0).round(),
-    );
+    let percent =
+        vram_core::decimal::shortest_decimal((o.allocator_slack_fraction * 1000.0).round() / 10.0);
+    let process = config.runtime.process;
+    let slack_source = match (
+        process.allocator_slack.is_some(),
+        process.expandable_segments,
+    ) {
+        (true, _) => 0,
+        (false, true) => 1,
+        (false, false) => 2,
+    };
     Some(if zh {
         format!(
-            "nvidia-smi 将显示（{strategy}）：约 {}：峰值 {}，另有 CUDA 上下文 {}、NCCL 缓冲 {}（{} 个通信组）、cuBLAS 工作区 {}、缓存分配器余量 {}（峰值的 {percent} %，开启 expandable_segments 约 5 %）。{}",
+            "nvidia-smi 将显示（{strategy}）：约 {}：峰值 {}，另有 CUDA 上下文 {}、NCCL 缓冲 {}（{} 个通信组）、cuBLAS 工作区 {}、缓存分配器余量 {}（峰值的 {percent} %{}）。{}",
             b(o.nvidia_smi_bytes),
             b(o.peak_bytes),
             b(o.cuda_context_bytes),
@@ -172,11 +180,12 @@ pub fn process_line(
             o.nccl_communicators,
             b(o.cublas_workspace_bytes),
             b(o.allocator_slack_bytes),
+            ["，实测值", "，已开启 expandable_segments", "；开启 expandable_segments 约 5 %"][slack_source],
             ["峰值本身已放不下。", "预留的份额足以容纳这些开销。", "这些开销超出了预留的份额。"][verdict]
         )
     } else {
         format!(
-            "What nvidia-smi will show ({strategy}): about {}: the peak {}, and beside it the CUDA context {}, NCCL's buffers {} ({} communicator{}), cuBLAS's workspace {}, the caching allocator's slack {} ({percent} % of the peak; about 5 % with expandable_segments). {}",
+            "What nvidia-smi will show ({strategy}): about {}: the peak {}, and beside it the CUDA context {}, NCCL's buffers {} ({} communicator{}), cuBLAS's workspace {}, the caching allocator's slack {} ({percent} % of the peak{}). {}",
             b(o.nvidia_smi_bytes),
             b(o.peak_bytes),
             b(o.cuda_context_bytes),
@@ -185,6 +194,11 @@ pub fn process_line(
             if o.nccl_communicators == 1 { "" } else { "s" },
             b(o.cublas_workspace_bytes),
             b(o.allocator_slack_bytes),
+            [
+                ", as measured",
+                ", with expandable_segments",
+                "; about 5 % with expandable_segments"
+            ][slack_source],
             [
                 "The peak alone does not fit.",
                 "The share held back covers them.",
@@ -221,6 +235,16 @@ mod tests {
         }
         assert!(en.ends_with("The share held back covers them."), "{en}");
         assert!(zh.ends_with("预留的份额足以容纳这些开销。"), "{zh}");
+        // Expandable segments: 5 % of the peak, said so.
+        let expandable = vram_core::input::link::decode(
+            "v=2&model=llama2-7b&gpu=h100-80gb&stage=1&expandable=1",
+        )
+        .config;
+        let line = process_line(false, &expandable, &expandable.report().unwrap()).unwrap();
+        assert!(
+            line.contains("(5 % of the peak, with expandable_segments)"),
+            "{line}"
+        );
         let lesson = vram_core::Config::default();
         assert_eq!(
             process_line(false, &lesson, &lesson.report().unwrap()),

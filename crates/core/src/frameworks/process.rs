@@ -62,10 +62,68 @@ pub const fn cublas_workspace_bytes(generation: Generation) -> u64 {
 /// between them.
 pub const ALLOCATOR_SLACK: f64 = 0.15;
 
+/// The caching allocator's slack with `expandable_segments:True` in
+/// `PYTORCH_CUDA_ALLOC_CONF`: 5 % of the peak. A segment grows by mapping
+/// more pages into one virtual range, so freed blocks at its end merge
+/// with the next request (`ExpandableSegment` in
+/// `CUDACachingAllocator.cpp`); torchtune#1185's QLoRA run reserved
+/// 10.83 GiB with it against 16.39 GiB without.
+pub const EXPANDABLE_ALLOCATOR_SLACK: f64 = 0.05;
+
+/// How the process is launched, where it changes what it holds beside the
+/// step's peak: each a default a user can change.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ProcessSettings {
+    /// `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`.
+    pub expandable_segments: bool,
+    /// The allocator's slack as a fraction of the peak, when measured;
+    /// unset: [`ALLOCATOR_SLACK`] or [`EXPANDABLE_ALLOCATOR_SLACK`].
+    pub allocator_slack: Option<f64>,
+    /// NVLink SHARP (`NCCL_NVLS_ENABLE`, on by default on NVSwitch nodes).
+    pub nvls: bool,
+}
+
+impl Default for ProcessSettings {
+    fn default() -> Self {
+        ProcessSettings::DEFAULT
+    }
+}
+
+impl ProcessSettings {
+    /// PyTorch's and NCCL's defaults.
+    pub const DEFAULT: ProcessSettings = ProcessSettings {
+        expandable_segments: false,
+        allocator_slack: None,
+        nvls: true,
+    };
+
+    /// The allocator's slack, a fraction of the peak.
+    pub fn slack(&self) -> f64 {
+        self.allocator_slack
+            .unwrap_or(match self.expandable_segments {
+                true => EXPANDABLE_ALLOCATOR_SLACK,
+                false => ALLOCATOR_SLACK,
+            })
+    }
+
+    /// The environment a launch line sets for these settings, each
+    /// `NAME=value ` with its trailing space; empty for the defaults.
+    pub fn environment(&self) -> String {
+        let mut env = String::new();
+        if self.expandable_segments {
+            env.push_str("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True ");
+        }
+        if !self.nvls {
+            env.push_str("NCCL_NVLS_ENABLE=0 ");
+        }
+        env
+    }
+}
+
 /// What one GPU's process holds beyond the step's peak.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ProcessOverheads {
-    /// The CUDA context ([`CUDA_CONTEXT_BYTES`]).
+    /// The CUDA context ([`CUDA_CONTEXT_BYTES`], or the `context` the user measured).
     pub cuda_context_bytes: u64,
     /// Communicators this GPU belongs to (one per parallel dimension above 1).
     pub nccl_communicators: u32,
@@ -73,8 +131,10 @@ pub struct ProcessOverheads {
     pub nccl_bytes: u64,
     /// cuBLAS's workspace.
     pub cublas_workspace_bytes: u64,
-    /// The allocator's slack beyond the peak ([`ALLOCATOR_SLACK`]).
+    /// The allocator's slack beyond the peak ([`ProcessSettings::slack`]).
     pub allocator_slack_bytes: u64,
+    /// That slack as a fraction of the peak.
+    pub allocator_slack_fraction: f64,
     /// The step's peak, as the table counts it.
     pub peak_bytes: u64,
     /// All of it: about what `nvidia-smi` shows.
@@ -84,11 +144,18 @@ pub struct ProcessOverheads {
 /// The overheads of a process on `gpu` (NVIDIA's Hopper when no preset is
 /// chosen) whose step peaks at `peak`, in communicators of `groups` GPUs
 /// each (the data-parallel, tensor, pipeline, context and expert groups;
-/// sizes of 1 create none).
-pub fn process_overheads(gpu: Option<&GpuPreset>, groups: &[u32], peak: Bytes) -> ProcessOverheads {
+/// sizes of 1 create none), launched with `settings`; `context` is the
+/// CUDA context when the user measured it.
+pub fn process_overheads(
+    gpu: Option<&GpuPreset>,
+    groups: &[u32],
+    peak: Bytes,
+    settings: ProcessSettings,
+    context: Option<Bytes>,
+) -> ProcessOverheads {
     let generation = gpu.map_or(Generation::Hopper, |g| g.generation);
     // NVLink SHARP needs an NVSwitch: the SXM boards' fast links.
-    let nvswitch = gpu.is_none_or(|g| g.nvlink_gb_per_s >= 400.0);
+    let nvswitch = settings.nvls && gpu.is_none_or(|g| g.nvlink_gb_per_s >= 400.0);
     let communicators = groups.iter().filter(|&&n| n > 1).count() as u32;
     let nvls = groups
         .iter()
@@ -98,15 +165,18 @@ pub fn process_overheads(gpu: Option<&GpuPreset>, groups: &[u32], peak: Bytes) -
     let nccl_bytes = u64::from(communicators) * NCCL_BYTES_PER_COMMUNICATOR + nvls;
     let peak_bytes = peak.get().max(0.0).round() as u64;
     let cublas = cublas_workspace_bytes(generation);
-    let slack = (peak_bytes as f64 * ALLOCATOR_SLACK).round() as u64;
+    let slack_fraction = settings.slack();
+    let slack = (peak_bytes as f64 * slack_fraction).round() as u64;
+    let cuda_context = context.map_or(CUDA_CONTEXT_BYTES, |c| c.get().max(0.0).round() as u64);
     ProcessOverheads {
-        cuda_context_bytes: CUDA_CONTEXT_BYTES,
+        cuda_context_bytes: cuda_context,
         nccl_communicators: communicators,
         nccl_bytes,
         cublas_workspace_bytes: cublas,
         allocator_slack_bytes: slack,
+        allocator_slack_fraction: slack_fraction,
         peak_bytes,
-        nvidia_smi_bytes: peak_bytes + slack + CUDA_CONTEXT_BYTES + nccl_bytes + cublas,
+        nvidia_smi_bytes: peak_bytes + slack + cuda_context + nccl_bytes + cublas,
     }
 }
 
@@ -119,7 +189,13 @@ mod tests {
     #[test]
     fn zero1_on_eight_h100s() {
         let h100 = crate::gpu::gpu_preset("h100-80gb").unwrap();
-        let o = process_overheads(Some(h100), &[8, 1, 1], Bytes::new(38.5e9));
+        let o = process_overheads(
+            Some(h100),
+            &[8, 1, 1],
+            Bytes::new(38.5e9),
+            ProcessSettings::default(),
+            None,
+        );
         assert_eq!(o.nccl_communicators, 1);
         assert_eq!(o.nccl_bytes, 192 * MIB + 256 * MIB);
         assert_eq!(o.cublas_workspace_bytes, 32 * MIB);
@@ -135,9 +211,44 @@ mod tests {
     #[test]
     fn pcie_cards_have_no_nvls() {
         let l40s = crate::gpu::gpu_preset("l40s").unwrap();
-        let o = process_overheads(Some(l40s), &[4, 2], Bytes::new(10e9));
+        let o = process_overheads(
+            Some(l40s),
+            &[4, 2],
+            Bytes::new(10e9),
+            ProcessSettings::default(),
+            None,
+        );
         assert_eq!(o.nccl_communicators, 2);
         assert_eq!(o.nccl_bytes, 2 * 192 * MIB);
         assert_eq!(o.cublas_workspace_bytes, 20 * MIB);
+    }
+
+    /// What a user changes: expandable segments take the slack to 5 %, a
+    /// measured slack replaces either, NVLink SHARP off drops its buffers
+    /// and the environment says both; a measured context replaces 512 MiB.
+    #[test]
+    fn settings_a_user_changes() {
+        let h100 = crate::gpu::gpu_preset("h100-80gb").unwrap();
+        let peak = Bytes::new(40e9);
+        let expandable = ProcessSettings {
+            expandable_segments: true,
+            ..ProcessSettings::default()
+        };
+        let o = process_overheads(Some(h100), &[8], peak, expandable, None);
+        assert_eq!(o.allocator_slack_bytes, 2_000_000_000);
+        let measured = ProcessSettings {
+            allocator_slack: Some(0.08),
+            nvls: false,
+            ..expandable
+        };
+        let o = process_overheads(Some(h100), &[8], peak, measured, Some(Bytes::new(0.6e9)));
+        assert_eq!(o.allocator_slack_bytes, 3_200_000_000);
+        assert_eq!(o.nccl_bytes, 192 * MIB);
+        assert_eq!(o.cuda_context_bytes, 600_000_000);
+        assert_eq!(
+            measured.environment(),
+            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True NCCL_NVLS_ENABLE=0 "
+        );
+        assert_eq!(ProcessSettings::default().environment(), "");
     }
 }

@@ -256,6 +256,10 @@ pub struct Runtime {
     /// GPUs hold nothing per parameter.
     #[serde(default)]
     pub host_mem_gb: Option<f64>,
+    /// How each process is launched, where it changes what `nvidia-smi`
+    /// shows beside the step's peak.
+    #[serde(default)]
+    pub process: crate::frameworks::process::ProcessSettings,
 }
 
 impl Default for Runtime {
@@ -276,6 +280,7 @@ impl Default for Runtime {
             shard_group: None,
             sharding: Sharding::DeepSpeed,
             host_mem_gb: None,
+            process: crate::frameworks::process::ProcessSettings::DEFAULT,
         }
     }
 }

@@ -8,7 +8,7 @@
 //! value typed in the form means exactly what it means in a link.
 //!
 //! What the form does differently from a link, each a rule of its own here:
-//! - the reserved fraction is typed as a percentage ([`Field::is_percent`]);
+//! - a fraction (the reserved share, the allocator's slack) is typed as a percentage ([`Field::is_percent`]);
 //! - an optional field left empty is unset ([`Field::is_optional`]);
 //! - a field outside its [`Scope`] is not read: the size without a model, the
 //!   architecture with one;
@@ -21,14 +21,19 @@ use crate::input::{parse_percent, percent_text, Field, InputError, Scope};
 
 /// What the form's control of `field` shows for `config`.
 ///
-/// Like the link's [`value_of`], but the reserved fraction is a percentage, and
+/// Like the link's [`value_of`], but a fraction is a percentage, and
 /// without a model the architecture fields show the model a link's architecture
 /// keys would start from (they are hidden then, and ready when one is chosen),
 /// and a GPU's memory reads as people write it (85.9 GB, which the form reads
 /// back as the card's exact 85.89934592).
 pub fn text_of(config: &Config, field: Field) -> String {
     if field.is_percent() {
-        return percent_text(config.overhead);
+        // The link's fraction, as a percentage; an unset optional one empty.
+        let fraction = value_of(config, field);
+        return match crate::decimal::parse_decimal(&fraction) {
+            Some(fraction) => percent_text(fraction),
+            None => fraction,
+        };
     }
     if let (Field::GpuMemory, Some(gpu)) = (field, config.gpu) {
         return crate::decimal::shortest_decimal(gpu.memory_gb_shown());
@@ -88,11 +93,11 @@ pub fn toggled(field: Field, text: &str, key: &str, on: bool) -> String {
 }
 
 /// Stores what the form's control of `field` holds in `config`: [`link::apply`],
-/// with the reserved fraction read as a percentage.
+/// with a fraction read as a percentage.
 pub fn apply_typed(config: &mut Config, field: Field, text: &str) -> Result<(), InputError> {
-    if field.is_percent() {
-        config.overhead = parse_percent(field, text)?;
-        return Ok(());
+    if field.is_percent() && !(field.is_optional() && text.trim().is_empty()) {
+        let fraction = parse_percent(field, text)?;
+        return apply(config, field, &crate::decimal::shortest_decimal(fraction));
     }
     apply(config, field, text)
 }

@@ -519,6 +519,7 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             Field::Achieved => config.speed.achieved_tflops = None,
             Field::LargestLayer => config.runtime.largest_layer_millions = None,
             Field::Context => config.runtime.context_gb = 0.0,
+            Field::Slack => config.runtime.process.allocator_slack = None,
             _ => break,
         }
         problems.push(set_aside(pairs, error.field, error));

@@ -218,8 +218,10 @@ pub(super) fn arguments(config: &Config, link: &str) -> Result<String, Refusal> 
     flag("micro-batch-size", Some(b.micro.to_string()));
     flag("global-batch-size", Some(b.global.to_string()));
     let mut text = format!(
-        "# {link}\n# torchrun --nnodes {} --nproc-per-node {} pretrain_gpt.py, with these and your tokenizer, data and learning-rate arguments:\n",
-        config.runtime.nodes, config.gpus
+        "# {link}\n# {}torchrun --nnodes {} --nproc-per-node {} pretrain_gpt.py, with these and your tokenizer, data and learning-rate arguments:\n",
+        config.runtime.process.environment(),
+        config.runtime.nodes,
+        config.gpus
     );
     for arg in args {
         text.push_str(&arg);

@@ -239,15 +239,18 @@ pub fn export(config: &Config, target: Target, link: &str) -> Result<String, Ref
 pub fn launch_line(config: &Config, target: Target) -> Option<String> {
     let nodes = config.runtime.nodes;
     let gpus = config.gpus;
+    // The allocator's and NCCL's settings the plan assumes, as the
+    // environment the launcher passes to every rank.
+    let env = config.runtime.process.environment();
     match target {
         Target::DeepSpeed => Some(format!(
-            "deepspeed --num_nodes {nodes} --num_gpus {gpus} train.py --deepspeed ds_config.json"
+            "{env}deepspeed --num_nodes {nodes} --num_gpus {gpus} train.py --deepspeed ds_config.json"
         )),
         Target::Torchtitan => Some(format!(
-            "torchrun --nnodes {nodes} --nproc_per_node {gpus} -m torchtitan.train --job.config_file job.toml"
+            "{env}torchrun --nnodes {nodes} --nproc_per_node {gpus} -m torchtitan.train --job.config_file job.toml"
         )),
         Target::Accelerate => Some(format!(
-            "accelerate launch --config_file accelerate.yaml{} train.py",
+            "{env}accelerate launch --config_file accelerate.yaml{} train.py",
             match nodes {
                 1 => String::new(),
                 _ => " --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR".to_string(),

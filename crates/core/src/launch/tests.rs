@@ -55,6 +55,16 @@ fn zero3_offloaded_with_accumulation() {
         launch_line(&link::decode("v=2&nodes=2").config, Target::DeepSpeed).unwrap(),
         "deepspeed --num_nodes 2 --num_gpus 8 train.py --deepspeed ds_config.json"
     );
+    // The allocator's and NCCL's settings the plan assumes go with it.
+    assert_eq!(
+        launch_line(
+            &link::decode("v=2&expandable=1&nvls=0").config,
+            Target::DeepSpeed
+        )
+        .unwrap(),
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True NCCL_NVLS_ENABLE=0 \
+         deepspeed --num_nodes 1 --num_gpus 8 train.py --deepspeed ds_config.json"
+    );
 }
 
 /// What DeepSpeed's JSON cannot say is refused with the reason.

@@ -3,7 +3,7 @@
 //! how FSDP2 reshards (ZeRO-3 after every forward, ZeRO-2 never), CPU
 //! offload, activation checkpointing, float8 and the batch.
 
-use super::{batch, Refusal};
+use super::{batch, launch_line, Refusal, Target};
 use crate::config::Config;
 use crate::frameworks::deepspeed::Offload;
 use crate::frameworks::runtime::{OffloadDevice, Sharding};
@@ -78,8 +78,8 @@ pub(super) fn job_toml(config: &Config, link: &str) -> Result<String, Refusal> {
         Offload::All => true,
     };
     let mut text = format!(
-        "# {link}\n# torchrun --nnodes {} --nproc_per_node {} -m torchtitan.train --job.config_file job.toml\n",
-        config.runtime.nodes, config.gpus
+        "# {link}\n# {}\n",
+        launch_line(config, Target::Torchtitan).unwrap_or_default()
     );
     text.push_str("\n[model]\n");
     match model_and_flavor(config) {

@@ -466,6 +466,9 @@ impl Config {
             self.gpu,
             &[data_parallel, layout.tp, layout.pp, layout.cp, ep],
             report.highlighted().step.peak().1,
+            self.runtime.process,
+            (self.runtime.context_gb > 0.0)
+                .then(|| crate::units::Bytes::from_gb(self.runtime.context_gb)),
         )
     }
 }

@@ -578,6 +578,15 @@ texts! {
     label_context: &'static str = "CUDA context and allocator", "CUDA 上下文与分配器";
     hint_context: &'static str = "Held back per GPU beside the reserved share; 0 keeps the lesson's view.",
         "在预留比例之外每张 GPU 再扣除；0 即课程的算法。";
+    label_expandable: &'static str = "Expandable segments", "expandable_segments";
+    hint_expandable: &'static str = "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the allocator's slack about 5 % of the peak, not 15 %.",
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：分配器余量约为峰值的 5 %，而非 15 %。";
+    label_slack: &'static str = "Allocator slack", "分配器余量";
+    hint_slack: &'static str = "Reserved beyond the allocated peak, as measured (torch.cuda.max_memory_reserved ÷ max_memory_allocated − 1); empty: 15 %, or 5 % with expandable segments.",
+        "已分配峰值之外被缓存分配器保留的部分，按实测填写（max_memory_reserved ÷ max_memory_allocated − 1）；留空：15 %，开启 expandable_segments 时 5 %。";
+    label_nvls: &'static str = "NVLink SHARP buffers", "NVLink SHARP 缓冲";
+    hint_nvls: &'static str = "NCCL_NVLS_ENABLE: 256 MiB a communicator on Hopper NVSwitch nodes (384 MiB on Blackwell); off: none.",
+        "NCCL_NVLS_ENABLE：Hopper NVSwitch 节点上每个通信组 256 MiB（Blackwell 384 MiB）；关闭则没有。";
     summary_usable_context: &'static str = "{} usable per GPU ({} − {} reserved − {} context).",
         "每张 GPU 可用 {}（{} − 预留 {} − 上下文 {}）。";
     framework: [&'static str; 2] = ["Megatron-LM (Korthikanti)", "Hugging Face (measured)"],

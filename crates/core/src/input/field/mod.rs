@@ -1521,6 +1521,40 @@ fields! {
         write: |c, f, t| set(&mut c.rl.entropy, parse_flag(f, t)),
         ..BASE
     },
+
+    // How each process is launched: what nvidia-smi shows beside the peak.
+
+    /// PyTorch's `expandable_segments` (`PYTORCH_CUDA_ALLOC_CONF`): the
+    /// caching allocator's slack 5 % of the peak instead of 15 %.
+    Expandable in Cluster(62) => Declaration {
+        key: "expandable",
+        jobs: Jobs::TRAIN,
+        value: FLAG,
+        read: |c| flag_text(c.runtime.process.expandable_segments),
+        write: |c, f, t| set(&mut c.runtime.process.expandable_segments, parse_flag(f, t)),
+        ..BASE
+    },
+    /// The caching allocator's slack beyond the step's peak, as measured
+    /// (reserved ÷ allocated − 1); unset: 15 %, or 5 % with `expandable`.
+    Slack in Cluster(64) => Declaration {
+        key: "slack",
+        jobs: Jobs::TRAIN,
+        value: number(Unit::FractionOfPeakMemory, 0.0, 2.0),
+        optional: true,
+        percent: true,
+        read: |c| optional_text(c.runtime.process.allocator_slack),
+        write: |c, f, t| set(&mut c.runtime.process.allocator_slack, f.parse_number(t).map(Some)),
+        ..BASE
+    },
+    /// NVLink SHARP's buffers on NVSwitch nodes (`NCCL_NVLS_ENABLE`).
+    Nvls in Cluster(66) => Declaration {
+        key: "nvls",
+        jobs: Jobs::TRAIN,
+        value: FLAG,
+        read: |c| flag_text(c.runtime.process.nvls),
+        write: |c, f, t| set(&mut c.runtime.process.nvls, parse_flag(f, t)),
+        ..BASE
+    },
 }
 
 /// A model size as people write it, `7b` or `70B`: the number without its

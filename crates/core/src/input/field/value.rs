@@ -29,6 +29,8 @@ pub enum Unit {
     ReservedFraction,
     /// A fraction of the GPU's peak.
     FractionOfPeak,
+    /// A fraction of the step's peak memory.
+    FractionOfPeakMemory,
     /// A probability (0.1 = 10 %).
     Probability,
     /// Multiples of uniform routing.
@@ -74,6 +76,7 @@ impl Unit {
             Unit::Tflops => "TFLOP/s",
             Unit::ReservedFraction => "fraction of each GPU's memory",
             Unit::FractionOfPeak => "fraction of peak",
+            Unit::FractionOfPeakMemory => "fraction of the step's peak memory",
             Unit::Probability => "fraction (0.1 = 10 %)",
             Unit::RoutingMultiple => "multiples of uniform routing",
             Unit::Multiples => "multiples",
@@ -99,7 +102,10 @@ impl Unit {
             Unit::Gb | Unit::GbPerGpu => "GB",
             Unit::GbPerSecond => "GB_PER_S",
             Unit::Tflops => "TFLOP_PER_S",
-            Unit::ReservedFraction | Unit::FractionOfPeak | Unit::Probability => "FRACTION",
+            Unit::ReservedFraction
+            | Unit::FractionOfPeak
+            | Unit::FractionOfPeakMemory
+            | Unit::Probability => "FRACTION",
             Unit::RoutingMultiple | Unit::Multiples => "FACTOR",
             Unit::PerGpuHour => "PRICE",
             Unit::Gpus
