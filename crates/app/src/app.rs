@@ -371,6 +371,8 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                         <crate::results::MegatronLine config=config t=t />
                         {move || vram_view::launch::process_line(t.html_lang.starts_with("zh"), &config.read(), &report.read())
                             .map(|line| view! { <p class="activations" data-testid="nvidia-smi">{line}</p> })}
+                        {move || vram_view::launch::loading_line(t.html_lang.starts_with("zh"), &config.read(), &report.read())
+                            .map(|line| view! { <p class="activations" data-testid="checkpoint-loading">{line}</p> })}
                     })}
                     {(shows(Part::Table) && editable).then(|| view! {
                         <crate::fixes::Fixes config=config form=form report=report t=t />

@@ -665,7 +665,11 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
     Ok(match output {
         Output::Table { color } => {
             let mut text = table(&report, color);
-            if let Some(line) = vram_view::launch::process_line(false, config, &report) {
+            let lines = [
+                vram_view::launch::process_line(false, config, &report),
+                vram_view::launch::loading_line(false, config, &report),
+            ];
+            for line in lines.into_iter().flatten() {
                 text.push_str(&line);
                 text.push('\n');
             }

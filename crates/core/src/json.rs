@@ -53,6 +53,9 @@ pub struct ReportJson {
     pub activations: Option<ActivationsJson>,
     /// What a token goes through: a mixture of experts' top-k, all of a dense model.
     pub active_params: u64,
+    /// A node's host RAM while its processes load the checkpoint
+    /// ([`crate::frameworks::loading`]).
+    pub checkpoint_loading: CheckpointLoadingJson,
     /// The configuration's inputs, in the units people type.
     pub config: ConfigJson,
     /// The highlighted strategy by the lesson's formula.
@@ -408,6 +411,35 @@ impl FixesJson {
     }
 }
 
+/// [`crate::frameworks::loading::CheckpointLoading`], each figure in bytes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckpointLoadingJson {
+    /// The 16-bit checkpoint.
+    pub checkpoint_bytes: Figure,
+    /// The node's peak: the pages it maps and its processes' own copies.
+    pub host_bytes_per_node: Figure,
+    /// Who reads it: `per_rank`, `zero3_init`, `fsdp2_ram_efficient` or
+    /// `distributed_checkpoint`.
+    pub loader: &'static str,
+    /// The checkpoint's pages the node maps, shared by its processes.
+    pub page_cache_bytes: Figure,
+    /// The processes' own copies.
+    pub private_bytes: Figure,
+}
+
+impl CheckpointLoadingJson {
+    fn new(l: &crate::frameworks::loading::CheckpointLoading) -> Self {
+        let b = |v: u64| figure(v as f64, "B");
+        CheckpointLoadingJson {
+            checkpoint_bytes: b(l.checkpoint_bytes),
+            host_bytes_per_node: b(l.host_bytes_per_node),
+            loader: l.loader.id(),
+            page_cache_bytes: b(l.page_cache_bytes),
+            private_bytes: b(l.private_bytes),
+        }
+    }
+}
+
 /// [`crate::frameworks::process::ProcessOverheads`], each figure in bytes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RuntimeOverheadsJson {
@@ -548,6 +580,7 @@ impl ReportJson {
                 report.highlight,
                 &config.process_overheads(report),
             ),
+            checkpoint_loading: CheckpointLoadingJson::new(&config.checkpoint_loading(report)),
             host_bytes_per_node: bytes(report.highlighted().beyond.cpu_per_node),
             plans_search: plans.map(|ranking| PlansSearchJson {
                 complete: ranking.is_complete(),

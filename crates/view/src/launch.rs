@@ -208,6 +208,79 @@ pub fn process_line(
     })
 }
 
+/// A node's host RAM while its processes load the checkpoint, and why
+/// ([`vram_core::frameworks::loading`]); against the node's host memory
+/// when given. `None` where [`process_line`] is.
+pub fn loading_line(
+    zh: bool,
+    config: &vram_core::Config,
+    report: &vram_core::Report,
+) -> Option<String> {
+    use vram_core::format::format_bytes;
+    use vram_core::frameworks::loading::Loader;
+    use vram_core::Bytes;
+    if config.gpu.is_none() && config.model.is_none() {
+        return None;
+    }
+    let l = config.checkpoint_loading(report);
+    let b = |v: u64| format_bytes(Bytes::new(v as f64), report.unit);
+    let why = match (l.loader, l.private_bytes > 0) {
+        (Loader::PerRank, false) => 0,
+        (Loader::PerRank, true) => 1,
+        (Loader::Zero3Init, _) => 2,
+        (Loader::Fsdp2RamEfficient, _) => 3,
+        (Loader::DistributedCheckpoint, _) => 4,
+    };
+    let over = config
+        .runtime
+        .host_mem_gb
+        .filter(|&gb| l.host_bytes_per_node as f64 > gb * 1e9);
+    Some(if zh {
+        let why = [
+            "各进程映射同一文件，不另行复制",
+            "每个进程把权重转成 fp32，各自一份",
+            "ZeRO-3 的 zero.Init 下每个进程只建自己的分片",
+            "FSDP2 的 cpu_ram_efficient_loading：rank 0 的 fp32 可训练权重，以及 transformers 5 在其余进程上填零的 16 位副本",
+            "分布式检查点：每个进程只读自己的分片",
+        ][why];
+        let over = over.map_or(String::new(), |gb| {
+            format!(" 超出每节点 {} 的主机内存。", b((gb * 1e9) as u64))
+        });
+        let private = match l.private_bytes {
+            0 => "，无私有副本".to_string(),
+            bytes => format!("，进程私有副本 {}", b(bytes)),
+        };
+        format!(
+            "加载检查点（16 位 safetensors，transformers 5）时每节点主机内存约 {}：映射的文件 {}（页缓存，节点内进程共享）{private}（{why}）。{over}",
+            b(l.host_bytes_per_node),
+            b(l.page_cache_bytes),
+        )
+    } else {
+        let why = [
+            "every process maps the same file and copies none of it",
+            "each process casts the weights to fp32, a copy each",
+            "under ZeRO-3's zero.Init each process builds only its partition",
+            "FSDP2's cpu_ram_efficient_loading: rank 0's fp32 trainable weights, and the 16-bit copies transformers 5 fills with zeros on the other ranks",
+            "a distributed checkpoint: each rank reads only its shards",
+        ][why];
+        let over = over.map_or(String::new(), |gb| {
+            format!(
+                " More than the node's {} of host memory.",
+                b((gb * 1e9) as u64)
+            )
+        });
+        let private = match l.private_bytes {
+            0 => String::new(),
+            bytes => format!(" and {} of their own copies", b(bytes)),
+        };
+        format!(
+            "Loading the checkpoint (16-bit safetensors, transformers 5): about {} of host RAM per node: the file mapped once {} (page cache, shared by the node's processes){private} ({why}).{over}",
+            b(l.host_bytes_per_node),
+            b(l.page_cache_bytes),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,6 +308,29 @@ mod tests {
         }
         assert!(en.ends_with("The share held back covers them."), "{en}");
         assert!(zh.ends_with("预留的份额足以容纳这些开销。"), "{zh}");
+        // Loading: every rank maps the 13.48 GB file, none copies it.
+        let loading = loading_line(false, &config, &report).unwrap();
+        assert!(
+            loading.starts_with("Loading the checkpoint (16-bit safetensors, transformers 5): about 13.48 GB of host RAM per node: the file mapped once 13.48 GB (page cache, shared by the node's processes) (every process"),
+            "{loading}"
+        );
+        assert!(loading_line(true, &config, &report)
+            .unwrap()
+            .contains("13.48 GB"));
+        // FSDP2 on the same node: rank 0's fp32 copy and seven zero-filled ones.
+        let fsdp2 = vram_core::input::link::decode(
+            "v=2&model=llama2-7b&gpu=h100-80gb&stage=3&sharding=fsdp2&host_mem=128",
+        )
+        .config;
+        let line = loading_line(false, &fsdp2, &fsdp2.report().unwrap()).unwrap();
+        assert!(
+            line.contains("about 134.77 GB of host RAM per node"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with("More than the node's 128 GB of host memory."),
+            "{line}"
+        );
         // Expandable segments: 5 % of the peak, said so.
         let expandable = vram_core::input::link::decode(
             "v=2&model=llama2-7b&gpu=h100-80gb&stage=1&expandable=1",

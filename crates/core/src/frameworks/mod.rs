@@ -6,6 +6,7 @@
 
 pub mod deepspeed;
 pub mod hf;
+pub mod loading;
 pub mod megatron;
 pub mod process;
 pub mod runtime;

@@ -471,4 +471,42 @@ impl Config {
                 .then(|| crate::units::Bytes::from_gb(self.runtime.context_gb)),
         )
     }
+
+    /// A node's host RAM while its processes load the checkpoint
+    /// ([`crate::frameworks::loading`]), read by the loader the layout
+    /// implies: a distributed checkpoint under model parallelism, FSDP2's
+    /// or DeepSpeed's ZeRO-3 loading for the highlighted ZeRO-3, every rank
+    /// otherwise.
+    pub fn checkpoint_loading(
+        &self,
+        report: &Report,
+    ) -> crate::frameworks::loading::CheckpointLoading {
+        use crate::frameworks::loading::{checkpoint_loading, Loader};
+        use crate::frameworks::runtime::Sharding;
+        let layout = self.runtime.layout;
+        let ep = self.model.map_or(1, |m| m.ep);
+        let loader = match (layout.tp * layout.pp * layout.cp * ep > 1, report.highlight) {
+            (true, _) => Loader::DistributedCheckpoint,
+            (false, Strategy::Zero3) => match self.runtime.sharding {
+                Sharding::Fsdp2 => Loader::Fsdp2RamEfficient,
+                Sharding::DeepSpeed if self.runtime.zero_init => Loader::Zero3Init,
+                Sharding::DeepSpeed => Loader::PerRank,
+            },
+            (false, _) => Loader::PerRank,
+        };
+        let params = report.setup.params.get().max(0.0).round() as u64;
+        let trainable = report.setup.adapters.map_or(params, |a| a.trainable);
+        checkpoint_loading(
+            loader,
+            params,
+            trainable,
+            self.gpus,
+            self.gpus.saturating_mul(self.runtime.nodes),
+            matches!(
+                self.precision,
+                crate::Precision::Fp32 | crate::Precision::Fp32Pure
+            ),
+            self.precision.is_mixed(),
+        )
+    }
 }
