@@ -2,7 +2,8 @@
 //! read them: `scripts/measure-exports` asked the CLI for each case's text
 //! and ran DeepSpeed's `DeepSpeedConfig`, Megatron-LM's argument parser,
 //! torchtitan's config manager, accelerate's config loader, vLLM's
-//! `EngineArgs` and SGLang's `ServerArgs` on it (versions in
+//! `EngineArgs`, SGLang's `ServerArgs`, TRL's `GRPOConfig`/`DPOConfig` and
+//! OpenRLHF's own `train_ppo_ray`/`train_dpo` scripts on it (versions in
 //! `measured/exports.json`). Here the core writes each text again, byte for
 //! byte, and every text a parser could run on was accepted; what it read
 //! back agrees with the configuration. Native only (serde_json).
@@ -10,8 +11,10 @@
 
 use serde::Deserialize;
 use serde_json::Value;
+use vram_core::config::rl::{Algo, Reference};
 use vram_core::input::link;
 use vram_core::launch::{export, Target};
+use vram_core::memory::finetune::{Method, Targets};
 
 #[derive(Deserialize)]
 struct Measured {
@@ -66,7 +69,8 @@ fn every_export_is_the_text_its_framework_accepted() {
 }
 
 /// What the framework's parser read is the configuration's: its parallel
-/// degrees, batch and lengths.
+/// degrees, batch and lengths (for RL: the rollouts, the sequences an
+/// optimizer step and the rollout engine's layout).
 fn read_back_agrees(case: &Case, config: &vram_core::Config) {
     let p = &case.parsed;
     let int = |key: &str| {
@@ -81,14 +85,22 @@ fn read_back_agrees(case: &Case, config: &vram_core::Config) {
     let global = config
         .global_batch
         .map_or(micro * world / model_parallel, u64::from);
+    let stage = match config.highlight {
+        vram_core::Strategy::Ddp => 0,
+        vram_core::Strategy::Zero1 => 1,
+        vram_core::Strategy::Zero2 => 2,
+        vram_core::Strategy::Zero3 => 3,
+    };
+    let rl = &config.rl;
+    let serve = &config.serve;
+    let sequences = match rl.algo {
+        Algo::Dpo => u64::from(rl.prompts),
+        _ => u64::from(rl.prompts * rl.rollouts),
+    };
+    let rollout_tp = u64::from(rl.rollout_tp.unwrap_or(layout.tp));
+    let max_len = u64::from(serve.prompt_len + serve.response_len);
     match case.kind.as_str() {
         "deepspeed" => {
-            let stage = match config.highlight {
-                vram_core::Strategy::Ddp => 0,
-                vram_core::Strategy::Zero1 => 1,
-                vram_core::Strategy::Zero2 => 2,
-                vram_core::Strategy::Zero3 => 3,
-            };
             assert_eq!(int("zero_stage"), stage, "{}", case.name);
             assert_eq!(int("world_size_seen"), world, "{}", case.name);
             assert_eq!(int("train_batch_size"), global, "{}", case.name);
@@ -131,6 +143,108 @@ fn read_back_agrees(case: &Case, config: &vram_core::Config) {
             assert_eq!(int(tp), u64::from(report.layout.tp), "{}", case.name);
             assert_eq!(int(len), u64::from(report.max_model_len), "{}", case.name);
             assert_eq!(p[fraction].as_f64(), Some(report.gpu_util), "{}", case.name);
+        }
+        "trl" => {
+            assert_eq!(int("world_size_seen"), world, "{}", case.name);
+            assert_eq!(int("per_device_train_batch_size"), micro, "{}", case.name);
+            assert_eq!(
+                int("sequences_per_optimizer_step"),
+                sequences,
+                "{}",
+                case.name
+            );
+            let dtype = match config.precision {
+                vram_core::Precision::Bf16 => "bf16",
+                _ => "fp16",
+            };
+            assert_eq!(p[dtype], true, "{}", case.name);
+            if rl.algo == Algo::Dpo {
+                assert_eq!(int("max_length"), max_len, "{}", case.name);
+            } else {
+                assert_eq!(int("num_generations"), u64::from(rl.rollouts));
+                assert_eq!(int("generation_batch_size"), sequences, "{}", case.name);
+                assert_eq!(
+                    int("steps_per_generation"),
+                    int("gradient_accumulation_steps"),
+                    "{}",
+                    case.name
+                );
+                assert_eq!(int("max_completion_length"), u64::from(serve.response_len));
+                assert_eq!(p["vllm_mode"], "colocate", "{}", case.name);
+                assert_eq!(int("vllm_tensor_parallel_size"), rollout_tp);
+            }
+        }
+        "openrlhf" => {
+            assert_eq!(int("zero_stage"), stage, "{}", case.name);
+            assert_eq!(int("micro_batch_size"), micro, "{}", case.name);
+            assert_eq!(int("train_batch_size"), sequences, "{}", case.name);
+            assert_eq!(int("max_len"), max_len, "{}", case.name);
+            let lora = config.fine_tuning.method != Method::Full;
+            assert_eq!(
+                int("lora_rank"),
+                if lora {
+                    u64::from(config.fine_tuning.rank)
+                } else {
+                    0
+                },
+                "{}",
+                case.name
+            );
+            // PEFT's shorthand is the string (OpenRLHF's default), not a list.
+            if lora && config.fine_tuning.targets == Targets::All {
+                assert_eq!(p["lora_target_modules"], "all-linear", "{}", case.name);
+            }
+            if rl.algo == Algo::Dpo {
+                assert_eq!(
+                    int("deepspeed_gradient_accumulation_steps") * micro * world,
+                    sequences,
+                    "{}",
+                    case.name
+                );
+            } else {
+                assert_eq!(
+                    int("actor_num_nodes") * int("actor_num_gpus_per_node"),
+                    world,
+                    "{}",
+                    case.name
+                );
+                assert_eq!(
+                    int("vllm_num_engines") * int("vllm_tensor_parallel_size"),
+                    world,
+                    "{}",
+                    case.name
+                );
+                assert_eq!(int("vllm_tensor_parallel_size"), rollout_tp);
+                assert_eq!(int("n_samples_per_prompt"), u64::from(rl.rollouts));
+                assert_eq!(int("rollout_batch_size"), u64::from(rl.prompts));
+                assert_eq!(int("rollout_max_new_tokens"), u64::from(serve.response_len));
+                assert_eq!(
+                    p["vllm_gpu_memory_utilization"].as_f64(),
+                    Some(
+                        serve
+                            .gpu_util
+                            .unwrap_or(vram_core::rl::VERL_GPU_MEMORY_UTILIZATION)
+                    ),
+                    "{}",
+                    case.name
+                );
+                assert_eq!(
+                    p["critic_model_name_or_path"].is_string(),
+                    rl.has_critic(),
+                    "{}",
+                    case.name
+                );
+                // OpenRLHF builds a reference only with a KL term.
+                assert_eq!(
+                    p["kl_init_coef"].as_f64().unwrap() > 0.0,
+                    rl.reference == Reference::Model,
+                    "{}",
+                    case.name
+                );
+                if let Some(budget) = rl.token_budget {
+                    assert_eq!(int("max_tokens_per_gpu"), u64::from(budget));
+                }
+            }
         }
         other => panic!("{}: no check for {other}", case.name),
     }

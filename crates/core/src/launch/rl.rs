@@ -169,7 +169,12 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
     }
     if lora {
         set("ds.lora.rank", Some(config.fine_tuning.rank.to_string()));
-        set("ds.lora.target_modules", Some(targets(config).into()));
+        // The flag is `nargs="*"`: `all-linear` given would reach PEFT as
+        // ["all-linear"], which it matches as a module name (none is); its
+        // shorthand is the string, OpenRLHF's default.
+        if config.fine_tuning.targets != Targets::All {
+            set("ds.lora.target_modules", Some(targets(config).into()));
+        }
         if config.fine_tuning.method == Method::Qlora {
             set("ds.load_in_4bit", None);
         }

@@ -318,6 +318,26 @@ fn grpo_as_openrlhf_and_trl() {
         dpo.contains("DPOConfig(") && dpo.contains("precompute_ref_log_probs=True"),
         "{dpo}"
     );
+    // OpenRLHF's `--ds.lora.target_modules` is `nargs="*"`: `all-linear`
+    // is left to its default (the string PEFT reads as the shorthand).
+    let all = export_of(
+        &format!("{query}&method=lora&targets=all"),
+        Target::OpenRlhf,
+    )
+    .unwrap();
+    assert!(
+        all.contains("--ds.lora.rank 8") && !all.contains("target_modules"),
+        "{all}"
+    );
+    let attn = export_of(
+        &format!("{query}&method=lora&targets=attn"),
+        Target::OpenRlhf,
+    )
+    .unwrap();
+    assert!(
+        attn.contains("--ds.lora.target_modules q_proj k_proj v_proj o_proj"),
+        "{attn}"
+    );
 }
 
 /// Every target refuses or answers for every job without panicking, and
