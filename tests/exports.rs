@@ -353,3 +353,62 @@ async fn a_ranked_plan_is_copied_as_a_framework_writes_it() {
     assert_eq!(value.as_str(), Some(""));
     browser.close().await;
 }
+
+/// A ranked serving layout is copied as its engine's launch line (issue
+/// 46): the row's choice copies the core's `vllm serve` text of that layout.
+#[tokio::test]
+async fn a_ranked_serving_layout_is_copied_as_its_launch_line() {
+    let browser = Browser::start().await;
+    browser
+        .open("?job=serve&model=llama3.1-70b&gpu=h100-80gb&gpus=8&max_len=32768&lang=en")
+        .await;
+    browser
+        .eval("document.querySelector(\"[data-testid='serve-plans-details']\").open = true; return true;")
+        .await;
+    browser
+        .wait_until(
+            "return !!document.querySelector(\"[data-testid='serve-plan-copy-0']\");",
+            "the ranked layouts",
+        )
+        .await;
+    browser
+        .eval(
+            "window.copied = null;
+             navigator.clipboard.writeText = text => { window.copied = text; return Promise.resolve(); };
+             navigator.clipboard.write = async items => {
+               const blob = await items[0].getType('text/plain');
+               window.copied = await blob.text();
+             };
+             const s = document.querySelector(\"[data-testid='serve-plan-copy-0']\");
+             s.value = 'vllm';
+             s.dispatchEvent(new Event('change', { bubbles: true }));
+             return true;",
+        )
+        .await;
+    browser
+        .wait_until(
+            "return document.querySelector(\"[data-testid='serve-plans-copy-status']\").textContent.length > 0;",
+            "the copy's status",
+        )
+        .await;
+    let query = browser
+        .eval("return document.querySelector(\"[data-testid='serve-plan-copy-0']\").dataset.query;")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+    let plan = vram_core::input::link::decode(&query).config;
+    let text = vram_core::launch::export(&plan, vram_core::launch::Target::Vllm, "").unwrap();
+    let copied = browser.eval("return window.copied;").await;
+    let copied = copied.as_str().expect("copied");
+    // The same text but for the first line, the plan's link.
+    assert_eq!(
+        copied.split_once('\n').unwrap().1,
+        text.split_once('\n').unwrap().1
+    );
+    assert!(copied.contains(&query), "{copied}");
+    assert!(copied.contains("--tensor-parallel-size 4"), "{copied}");
+    let status = browser.text("serve-plans-copy-status").await;
+    assert!(status.starts_with("Copied"), "{status}");
+    browser.close().await;
+}

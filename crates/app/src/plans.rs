@@ -115,30 +115,7 @@ pub fn Plans(
     // A row's "Copy as …" carries its configuration's link and the
     // framework chosen: the text is copied, or why it cannot be said.
     let copied = RwSignal::new(None::<String>);
-    let copy_plan = move |ev: leptos::ev::Event| {
-        use wasm_bindgen::JsCast;
-        let Some(select) = ev
-            .target()
-            .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
-        else {
-            return;
-        };
-        let (kind, query) = (select.value(), select.get_attribute("data-query"));
-        select.set_value("");
-        let Some(query) = query.filter(|_| !kind.is_empty()) else {
-            return;
-        };
-        let zh = t.html_lang.starts_with("zh");
-        let url = crate::share::page_url(&query);
-        spawn_local(async move {
-            let said = match crate::lazy::copy_as(&query, &kind, &url, zh).await {
-                Ok(()) => t.export_copied.to_string(),
-                Err(reason) if !reason.is_empty() => reason,
-                Err(_) => t.copy_failed.to_string(),
-            };
-            copied.set(Some(said));
-        });
-    };
+    let copy_plan = copy_chosen(t, copied);
     let _ = MemoryUnit::Gb;
     // Hidden, not empty, where the page ranks no layouts: without a model or
     // under an accounting that splits nothing (issue 47). A
@@ -175,5 +152,39 @@ pub fn Plans(
                 </figcaption>
             </figure>
         </details>
+    }
+}
+
+/// What a plan's "Copy as …" choice does when changed (the training and
+/// the serving plans alike): copies the core's text of the row's
+/// configuration (its `data-query`) for the chosen framework, or says why
+/// it cannot be said, into `copied`; the choice resets for the next.
+pub(crate) fn copy_chosen(
+    t: &'static Text,
+    copied: RwSignal<Option<String>>,
+) -> impl Fn(leptos::ev::Event) + Copy + 'static {
+    move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(select) = ev
+            .target()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+        else {
+            return;
+        };
+        let (kind, query) = (select.value(), select.get_attribute("data-query"));
+        select.set_value("");
+        let Some(query) = query.filter(|_| !kind.is_empty()) else {
+            return;
+        };
+        let zh = t.html_lang.starts_with("zh");
+        let url = crate::share::page_url(&query);
+        spawn_local(async move {
+            let said = match crate::lazy::copy_as(&query, &kind, &url, zh).await {
+                Ok(()) => t.export_copied.to_string(),
+                Err(reason) if !reason.is_empty() => reason,
+                Err(_) => t.copy_failed.to_string(),
+            };
+            copied.set(Some(said));
+        });
     }
 }

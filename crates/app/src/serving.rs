@@ -123,6 +123,8 @@ pub fn ServePlans(
             })
             .flatten()
     });
+    let copied = RwSignal::new(None::<String>);
+    let copy_plan = crate::plans::copy_chosen(t, copied);
     let table = move || {
         let ranking = ranked.get()?;
         let rows = config.with(|c| serving::plan_rows(t, c, &ranking.plans));
@@ -136,7 +138,7 @@ pub fn ServePlans(
         Some(view! {
             <p class="hint" data-testid="serve-plans-found">{found}</p>
             <div class="table-scroll">
-            <table class="results serve-plans" data-testid="serve-plans">
+            <table class="results serve-plans" data-testid="serve-plans" on:change=copy_plan>
                 <thead><tr>
                     <th>{t.serve_col_layout}</th><th class="num">{t.serve_col_replicas}</th>
                     <th>{t.serve_col_weights}</th><th>{t.serve_col_kv}</th>
@@ -157,13 +159,22 @@ pub fn ServePlans(
                                 <td class="num" data-label=t.serve_col_per_gpu>{row.per_gpu}</td>
                                 <td class="num" data-label=t.serve_col_cost>{row.cost}</td>
                                 <td><button type="button" class="quiet" data-testid=format!("serve-plan-use-{i}")
-                                    on:click=move |_| form.load(&link::decode(&query).config)>{t.serve_use}</button></td>
+                                    on:click=move |_| form.load(&link::decode(&query).config)>{t.serve_use}</button>
+                                    // The plan as its engine's launch line (issue 46).
+                                    <select class="copy-plan" data-testid=format!("serve-plan-copy-{i}")
+                                        data-query=row.query.clone() aria-label=t.copy_as>
+                                        <option value="" selected>{format!("{}…", t.copy_as)}</option>
+                                        {vram_core::launch::Target::of(&link::decode(&row.query).config)
+                                            .map(|target| view! { <option value=target.key()>{target.label()}</option> })
+                                            .collect_view()}
+                                    </select></td>
                             </tr>
                         }
                     }).collect_view()}
                 </tbody>
             </table>
             </div>
+            <p class="copy-status" aria-live="polite" data-testid="serve-plans-copy-status">{move || copied.get()}</p>
         })
     };
     view! {
