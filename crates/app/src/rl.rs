@@ -70,13 +70,23 @@ pub fn RlResults(
             };
             let unit = MemoryUnit::Gb;
             let note = config.with(|c| rl::util_note(t, c, report));
-            let overrides = config.with(vram_core::rl::verl::verl_overrides).join("\n");
+            // verl's overrides, or why verl does not run the plan as counted.
+            let overrides = config.with(vram_core::rl::verl::verl_overrides).map_or_else(
+                |why| {
+                    vram_view::launch::refusal(
+                        t.html_lang.starts_with("zh"),
+                        vram_core::launch::Target::Verl,
+                        why.into(),
+                    )
+                },
+                |lines| lines.join("\n"),
+            );
             view! {
                 <p class="summary" class:fits=report.fits() role="status" data-testid="rl-verdict"
-                    data-fits=report.fits().to_string()>{rl::verdict(t, report, unit)}</p>
+                    data-fits=report.fits().to_string()>{config.with(|c| rl::verdict(t, c, report, unit))}</p>
                 {note.map(|n| view! { <p class="notice warning" data-testid="rl-util">{n}</p> })}
                 {report.generate.as_ref().map(|generate| view! {
-                    <h3>{t.rl_generate_heading}</h3>
+                    <h3>{config.with(|c| rl::generate_heading(t, c))}</h3>
                     {phase_bar(t, generate, unit)}
                     {rows_table(rl::phase_rows(t, generate, unit), "rl-generate")}
                 })}

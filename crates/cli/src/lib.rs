@@ -871,7 +871,7 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
     let mut sections = Vec::new();
     if let Some(generate) = &report.generate {
         sections.push((
-            t.rl_generate_heading,
+            vram_view::rl::generate_heading(t, config),
             vram_view::rl::phase_rows(t, generate, unit),
         ));
     }
@@ -885,7 +885,7 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
     ));
     let limits = config.rl_limits();
     sections.push((t.rl_limits_heading, vram_view::rl::limit_rows(t, &limits)));
-    let verdict = vram_view::rl::verdict(t, &report, unit);
+    let verdict = vram_view::rl::verdict(t, config, &report, unit);
     let note = vram_view::rl::util_note(t, config, &report);
     let overrides = vram_core::rl::verl::verl_overrides(config);
     Ok(match output {
@@ -936,8 +936,20 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
                 }
             }
             let _ = write!(out, "\n{}\n", t.rl_overrides_heading);
-            for line in overrides {
-                let _ = writeln!(out, "  {line}");
+            match overrides {
+                Ok(lines) => {
+                    for line in lines {
+                        let _ = writeln!(out, "  {line}");
+                    }
+                }
+                Err(why) => {
+                    let target = vram_core::launch::Target::Verl;
+                    let _ = writeln!(
+                        out,
+                        "  {}",
+                        vram_view::launch::refusal(false, target, why.into())
+                    );
+                }
             }
             out
         }

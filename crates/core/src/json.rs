@@ -1090,8 +1090,9 @@ pub struct RlJson {
     pub step_seconds: Option<Figure>,
     /// Tokens a step.
     pub tokens: u64,
-    /// The run as verl's overrides.
-    pub verl_overrides: Vec<String>,
+    /// The run as verl's overrides; `null` where verl does not run it as
+    /// planned (DPO, distillation, the rollout on GPUs of its own).
+    pub verl_overrides: Option<Vec<String>>,
 }
 
 impl RlDocumentJson {
@@ -1111,6 +1112,9 @@ impl RlDocumentJson {
             RlPart::EngineOverheads => "engine_overheads",
             RlPart::EngineKv => "engine_kv",
             RlPart::EngineAsleep => "engine_asleep",
+            RlPart::Teacher => "teacher",
+            RlPart::TeacherLogits => "teacher_logits",
+            RlPart::WeightSync => "weight_sync",
         };
         let phase = |p: &PhaseReport| PhaseJson {
             fits: p.fits,
@@ -1140,7 +1144,7 @@ impl RlDocumentJson {
                 sequences: report.sequences,
                 step_seconds: seconds(|t| t.step_seconds),
                 tokens: report.tokens,
-                verl_overrides: crate::rl::verl::verl_overrides(config),
+                verl_overrides: crate::rl::verl::verl_overrides(config).ok(),
             },
             schema: RL_SCHEMA,
         }

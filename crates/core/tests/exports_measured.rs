@@ -158,20 +158,42 @@ fn read_back_agrees(case: &Case, config: &vram_core::Config) {
                 _ => "fp16",
             };
             assert_eq!(p[dtype], true, "{}", case.name);
-            if rl.algo == Algo::Dpo {
-                assert_eq!(int("max_length"), max_len, "{}", case.name);
-            } else {
-                assert_eq!(int("num_generations"), u64::from(rl.rollouts));
-                assert_eq!(int("generation_batch_size"), sequences, "{}", case.name);
-                assert_eq!(
-                    int("steps_per_generation"),
-                    int("gradient_accumulation_steps"),
-                    "{}",
-                    case.name
-                );
+            let split = rl.placement == vram_core::config::rl::Placement::Split;
+            if rl.algo.generates() {
                 assert_eq!(int("max_completion_length"), u64::from(serve.response_len));
-                assert_eq!(p["vllm_mode"], "colocate", "{}", case.name);
-                assert_eq!(int("vllm_tensor_parallel_size"), rollout_tp);
+                // Colocated, the engine's TP and fraction are the config's;
+                // apart, `trl vllm-serve`'s (the comment's command line).
+                let mode = if split { "server" } else { "colocate" };
+                assert_eq!(p["vllm_mode"], mode, "{}", case.name);
+                if !split {
+                    assert_eq!(int("vllm_tensor_parallel_size"), rollout_tp);
+                    assert_eq!(
+                        p["vllm_gpu_memory_utilization"].as_f64(),
+                        Some(config.rl_gpu_util()),
+                        "{}",
+                        case.name
+                    );
+                }
+            }
+            match rl.algo {
+                Algo::Dpo => assert_eq!(int("max_length"), max_len, "{}", case.name),
+                Algo::Distill => {
+                    let teacher = rl.teacher.expect("a teacher").id;
+                    let repo = p["teacher_model_name_or_path"].as_str().unwrap_or_default();
+                    // The teacher's repository names its family and size.
+                    let size = teacher.rsplit('-').next().unwrap_or_default();
+                    assert!(repo.to_lowercase().contains(size), "{repo} for {teacher}");
+                }
+                Algo::Grpo | Algo::Ppo => {
+                    assert_eq!(int("num_generations"), u64::from(rl.rollouts));
+                    assert_eq!(int("generation_batch_size"), sequences, "{}", case.name);
+                    assert_eq!(
+                        int("steps_per_generation"),
+                        int("gradient_accumulation_steps"),
+                        "{}",
+                        case.name
+                    );
+                }
             }
         }
         "openrlhf" => {
@@ -208,9 +230,14 @@ fn read_back_agrees(case: &Case, config: &vram_core::Config) {
                     "{}",
                     case.name
                 );
+                // The engines take the actor's GPUs, or their own.
+                let engine_gpus = match rl.placement {
+                    vram_core::config::rl::Placement::Colocate => world,
+                    vram_core::config::rl::Placement::Split => u64::from(config.rl_rollout_gpus()),
+                };
                 assert_eq!(
                     int("vllm_num_engines") * int("vllm_tensor_parallel_size"),
-                    world,
+                    engine_gpus,
                     "{}",
                     case.name
                 );
@@ -220,11 +247,7 @@ fn read_back_agrees(case: &Case, config: &vram_core::Config) {
                 assert_eq!(int("rollout_max_new_tokens"), u64::from(serve.response_len));
                 assert_eq!(
                     p["vllm_gpu_memory_utilization"].as_f64(),
-                    Some(
-                        serve
-                            .gpu_util
-                            .unwrap_or(vram_core::rl::VERL_GPU_MEMORY_UTILIZATION)
-                    ),
+                    Some(config.rl_gpu_util()),
                     "{}",
                     case.name
                 );

@@ -8,7 +8,6 @@
 //! Native only: tens of thousands of reports, and proptest does not target wasm32.
 #![cfg(not(target_arch = "wasm32"))]
 
-use vram_core::gpu::GPU_PRESETS;
 use vram_core::input::link::{decode, encode};
 use vram_core::input::Value;
 use vram_core::model::presets::MODEL_PRESETS;
@@ -56,10 +55,7 @@ fn texts(field: Field) -> Vec<String> {
             lists.push(items.join(","));
             lists
         }
-        Value::Preset if field == Field::Model => {
-            MODEL_PRESETS.iter().map(|m| m.id.to_string()).collect()
-        }
-        Value::Preset => GPU_PRESETS.iter().map(|g| g.id.to_string()).collect(),
+        Value::Preset => field.preset_ids().iter().map(|id| id.to_string()).collect(),
     }
 }
 

@@ -275,6 +275,7 @@ proptest! {
                      "lora", "qlora", "attn", "mlp", "int8", "nf4", "64",
                      "serve", "train", "vllm", "sglang", "trtllm", "fp8", "mxfp4", "8", "32768",
                      "rl", "grpo", "ppo", "dpo", "adapters", "precomputed", "chunked", "fused", "2",
+                     "distill", "qwen2.5-32b", "qwen3-8b", "split", "colocate", "verl", "openrlhf", "trl",
                  ]).prop_map(str::to_string),
              ]),
             0..10)

@@ -126,6 +126,34 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
         (Refusal::OtherEngine, true) => {
             format!("当前部署按另一个推理引擎计算：请把引擎设为 {name}，得到它的数字和命令。")
         }
+        (Refusal::Dpo, false) => format!(
+            "{name}'s main_ppo trains from rollouts only, not DPO: copy it as OpenRLHF or TRL."
+        ),
+        (Refusal::Dpo, true) => {
+            format!("{name} 的 main_ppo 只从 rollout 训练，不做 DPO：请导出为 OpenRLHF 或 TRL。")
+        }
+        (Refusal::Distillation, false) => match target {
+            Target::Verl => format!(
+                "{name} serves the teacher from an inference pool of its own (distillation.*, returning top-k log-probs), not held in the trainer as this plan counts it: copy it as TRL."
+            ),
+            _ => format!(
+                "{name} removed its knowledge-distillation trainer in v0.10 (train_kd ran up to v0.9.5): copy it as TRL."
+            ),
+        },
+        (Refusal::Distillation, true) => match target {
+            Target::Verl => format!(
+                "{name} 的教师模型由独立的推理资源池提供（distillation.*，返回 top-k log-prob），不像本方案那样放在训练进程里：请导出为 TRL。"
+            ),
+            _ => format!(
+                "{name} 在 v0.10 移除了知识蒸馏训练器（train_kd 只到 v0.9.5）：请导出为 TRL。"
+            ),
+        },
+        (Refusal::SplitPlacement, false) => format!(
+            "{name} gives the rollout GPUs of its own only off-policy (its one-step-off and fully asynchronous trainers), not in main_ppo's synchronous step: copy it as OpenRLHF or TRL."
+        ),
+        (Refusal::SplitPlacement, true) => format!(
+            "{name} 只在异步（one-step-off、fully async）训练中让 rollout 独占 GPU，main_ppo 的同步步骤不支持：请导出为 OpenRLHF 或 TRL。"
+        ),
     }
 }
 

@@ -23,6 +23,9 @@ pub fn part_label(t: &Text, part: RlPart) -> &'static str {
         RlPart::EngineOverheads => t.rl_engine_overheads,
         RlPart::EngineKv => t.rl_engine_kv,
         RlPart::EngineAsleep => t.rl_engine_asleep,
+        RlPart::Teacher => t.rl_teacher,
+        RlPart::TeacherLogits => t.rl_teacher_logits,
+        RlPart::WeightSync => t.rl_weight_sync,
     }
 }
 
@@ -61,8 +64,17 @@ pub fn limit_rows(t: &Text, limits: &vram_core::rl::limits::RlLimits) -> Vec<Row
     ]
 }
 
+/// The generating phase's heading: beside the trainer, or apart.
+pub fn generate_heading(t: &Text, config: &Config) -> &'static str {
+    match config.rl.placement {
+        vram_core::config::rl::Placement::Colocate => t.rl_generate_heading,
+        vram_core::config::rl::Placement::Split => t.rl_generate_split_heading,
+    }
+}
+
 /// The verdict: whether each phase fits on a GPU.
-pub fn verdict(t: &Text, report: &RlReport, unit: MemoryUnit) -> String {
+pub fn verdict(t: &Text, config: &Config, report: &RlReport, unit: MemoryUnit) -> String {
+    let split = config.rl.placement == vram_core::config::rl::Placement::Split;
     let b = |v: f64| format_bytes(Bytes::new(v), unit);
     let learn = &report.learn;
     match &report.generate {
@@ -76,7 +88,9 @@ pub fn verdict(t: &Text, report: &RlReport, unit: MemoryUnit) -> String {
         ),
         Some(generate) => fill(
             match (generate.fits, learn.fits) {
+                (true, true) if split => t.rl_fits_split,
                 (true, true) => t.rl_fits,
+                (false, true) if split => t.rl_short_generate_split,
                 (false, true) => t.rl_short_generate,
                 (true, false) => t.rl_short_learn_phase,
                 (false, false) => t.rl_short_both,
@@ -94,10 +108,7 @@ pub fn verdict(t: &Text, report: &RlReport, unit: MemoryUnit) -> String {
 /// The engine's memory fraction the rollout needs, when the one asked does not hold it.
 pub fn util_note(t: &Text, config: &Config, report: &RlReport) -> Option<String> {
     let generate = report.generate.as_ref()?;
-    let asked = config
-        .serve
-        .gpu_util
-        .unwrap_or(vram_core::rl::VERL_GPU_MEMORY_UTILIZATION);
+    let asked = config.rl_gpu_util();
     match (generate.fits, report.min_gpu_util) {
         (true, _) => None,
         (false, Some(util)) => Some(fill(

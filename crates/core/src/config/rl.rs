@@ -13,11 +13,15 @@ pub enum Algo {
     Ppo,
     /// DPO: no rollouts; chosen and rejected responses in one forward.
     Dpo,
+    /// On-policy distillation: the student's rollouts scored token by
+    /// token by a frozen teacher's distribution over the vocabulary (TRL's
+    /// `GKDTrainer` and `DistillationTrainer`, OpenRLHF's `KDLoss`).
+    Distill,
 }
 
 impl Algo {
     /// Every algorithm, in the `algo` key's order.
-    pub const ALL: [Algo; 3] = [Algo::Grpo, Algo::Ppo, Algo::Dpo];
+    pub const ALL: [Algo; 4] = [Algo::Grpo, Algo::Ppo, Algo::Dpo, Algo::Distill];
 
     /// The `algo` key's value.
     pub const fn key(self) -> &'static str {
@@ -25,6 +29,7 @@ impl Algo {
             Algo::Grpo => "grpo",
             Algo::Ppo => "ppo",
             Algo::Dpo => "dpo",
+            Algo::Distill => "distill",
         }
     }
 
@@ -118,6 +123,73 @@ impl Logits {
     }
 }
 
+/// Whose defaults fill what the user leaves unset, and whose settings the
+/// page offers first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RlFramework {
+    /// verl (its `ppo_trainer.yaml` and `rollout.yaml`).
+    #[default]
+    Verl,
+    /// OpenRLHF v0.11.0 (`openrlhf/cli/train_ppo_ray.py`).
+    OpenRlhf,
+    /// TRL (`GRPOConfig`, `trl vllm-serve`).
+    Trl,
+}
+
+impl RlFramework {
+    /// Every framework, in the `rl_framework` key's order.
+    pub const ALL: [RlFramework; 3] = [RlFramework::Verl, RlFramework::OpenRlhf, RlFramework::Trl];
+
+    /// The `rl_framework` key's value.
+    pub const fn key(self) -> &'static str {
+        match self {
+            RlFramework::Verl => "verl",
+            RlFramework::OpenRlhf => "openrlhf",
+            RlFramework::Trl => "trl",
+        }
+    }
+
+    /// The rollout engine's memory fraction unless set: verl's 0.5
+    /// (`rollout.gpu_memory_utilization`, either placement); OpenRLHF's
+    /// `--vllm.gpu_memory_utilization` 0.95; TRL's
+    /// `vllm_gpu_memory_utilization` 0.3 colocated, and `trl vllm-serve`'s
+    /// 0.9 on GPUs of its own.
+    pub const fn gpu_util(self, placement: Placement) -> f64 {
+        match (self, placement) {
+            (RlFramework::Verl, _) => 0.5,
+            (RlFramework::OpenRlhf, _) => 0.95,
+            (RlFramework::Trl, Placement::Colocate) => 0.3,
+            (RlFramework::Trl, Placement::Split) => 0.9,
+        }
+    }
+}
+
+/// Where the rollout engine runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Placement {
+    /// On the trainer's GPUs, the two phases taking turns (verl's hybrid
+    /// engine, OpenRLHF's `--train.colocate_all`, TRL's `vllm_mode="colocate"`).
+    #[default]
+    Colocate,
+    /// On GPUs of its own (`rollout_gpus`), the trainer's weights sent to
+    /// it after each step (OpenRLHF without `--train.colocate_all`, TRL's
+    /// `vllm_mode="server"`).
+    Split,
+}
+
+impl Placement {
+    /// Both, in the `placement` key's order.
+    pub const ALL: [Placement; 2] = [Placement::Colocate, Placement::Split];
+
+    /// The `placement` key's value.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Placement::Colocate => "colocate",
+            Placement::Split => "split",
+        }
+    }
+}
+
 /// An RL run as the user asks for it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RlOptions {
@@ -151,6 +223,15 @@ pub struct RlOptions {
     /// 0; 0 by default): its fp32 terms over the vocabulary beside the
     /// log-probs, which the training step's loss already counts.
     pub entropy: bool,
+    /// Whose defaults fill what is unset.
+    pub framework: RlFramework,
+    /// Where the rollout engine runs.
+    pub placement: Placement,
+    /// The rollout engine's own GPUs under `Placement::Split`; unset: one
+    /// node's worth (`gpus`).
+    pub rollout_gpus: Option<u32>,
+    /// The frozen teacher under `Algo::Distill`.
+    pub teacher: Option<&'static crate::model::presets::ModelPreset>,
 }
 
 impl Default for RlOptions {
@@ -168,6 +249,10 @@ impl Default for RlOptions {
             token_budget: None,
             logits: Logits::Full,
             entropy: false,
+            framework: RlFramework::Verl,
+            placement: Placement::Colocate,
+            rollout_gpus: None,
+            teacher: None,
         }
     }
 }
@@ -176,5 +261,11 @@ impl RlOptions {
     /// Whether a critic is trained.
     pub fn has_critic(&self) -> bool {
         self.critic.unwrap_or(self.algo == Algo::Ppo)
+    }
+
+    /// Whether a reference policy is held as a model: none under
+    /// distillation, whose teacher takes its place.
+    pub fn reference_model(&self) -> bool {
+        self.reference == Reference::Model && self.algo != Algo::Distill
     }
 }

@@ -471,6 +471,9 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         let layout = &mut config.runtime.layout;
         match error.field {
             Field::RolloutTp => config.rl.rollout_tp = defaults.rollout_tp,
+            Field::RolloutGpus => config.rl.rollout_gpus = defaults.rollout_gpus,
+            Field::Teacher => config.rl.teacher = defaults.teacher,
+            Field::Algo => config.rl.algo = defaults.algo,
             Field::TokenBudget => config.rl.token_budget = defaults.token_budget,
             Field::Critic => config.rl.critic = defaults.critic,
             Field::Ref => config.rl.reference = defaults.reference,

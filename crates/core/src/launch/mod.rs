@@ -197,6 +197,26 @@ pub enum Refusal {
     /// The deployment is planned for another engine: its figures are that
     /// engine's.
     OtherEngine,
+    /// DPO, which the framework's trainer does not run (verl's `main_ppo`).
+    Dpo,
+    /// Distillation with the teacher in the trainer, which the framework
+    /// does not run (verl serves its teacher apart; OpenRLHF removed its
+    /// knowledge-distillation trainer in v0.10).
+    Distillation,
+    /// The rollout on GPUs of its own, which the framework runs only
+    /// off-policy (verl).
+    SplitPlacement,
+}
+
+impl From<crate::rl::verl::NotInVerl> for Refusal {
+    fn from(why: crate::rl::verl::NotInVerl) -> Self {
+        use crate::rl::verl::NotInVerl;
+        match why {
+            NotInVerl::Dpo => Refusal::Dpo,
+            NotInVerl::Distillation => Refusal::Distillation,
+            NotInVerl::SplitPlacement => Refusal::SplitPlacement,
+        }
+    }
 }
 
 /// The text of `target` for `config`, whose link is `link` (each text but
@@ -221,7 +241,7 @@ pub fn export(config: &Config, target: Target, link: &str) -> Result<String, Ref
         Target::Trl => rl::trl(config, link),
         Target::Verl => {
             let mut text = format!("# {link}\npython3 -m verl.trainer.main_ppo \\\n");
-            let lines = crate::rl::verl::verl_overrides(config);
+            let lines = crate::rl::verl::verl_overrides(config)?;
             let last = lines.len().saturating_sub(1);
             for (i, line) in lines.iter().enumerate() {
                 text.push_str("    ");
@@ -297,7 +317,11 @@ pub(crate) struct Batch {
 /// The Hugging Face repository of a preset, for the engines' `--model`
 /// (Instruct checkpoints where the family ships one, as they are served).
 pub(crate) fn hf_repo(config: &Config) -> &'static str {
-    let id = config.model.and_then(|m| m.preset()).map(|p| p.id);
+    preset_repo(config.model.and_then(|m| m.preset()).map(|p| p.id))
+}
+
+/// The Hugging Face repository of the model preset `id`.
+pub(crate) fn preset_repo(id: Option<&str>) -> &'static str {
     match id {
         Some("llama2-7b") => "meta-llama/Llama-2-7b-hf",
         Some("llama2-13b") => "meta-llama/Llama-2-13b-hf",

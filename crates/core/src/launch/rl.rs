@@ -5,8 +5,8 @@
 //! `GRPOConfig`/`DPOConfig` fields (`trl/trainer/grpo_config.py`,
 //! `dpo_config.py`, main of 2026-07, 1.10.0.dev0).
 
-use super::{hf_repo, Refusal};
-use crate::config::rl::{Algo, Reference};
+use super::{hf_repo, preset_repo, Refusal};
+use crate::config::rl::{Algo, Placement, Reference};
 use crate::config::Config;
 use crate::decimal::shortest_decimal;
 use crate::frameworks::deepspeed::Offload;
@@ -69,6 +69,10 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
         })
     };
     let lora = config.fine_tuning.method != Method::Full;
+    if rl.algo == Algo::Distill {
+        return Err(Refusal::Distillation);
+    }
+    let split = rl.placement == Placement::Split;
     let mut text = format!("# {link}\n");
     if rl.algo == Algo::Dpo {
         set("model.model_name_or_path", Some(repo.into()));
@@ -103,22 +107,27 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
             set("critic.num_nodes", Some(nodes.to_string()));
             set("critic.num_gpus_per_node", Some(gpus.to_string()));
         }
-        set("train.colocate_all", None);
+        // Colocated, the engines take the actor's GPUs; apart, their own
+        // (`create_vllm_engines` places them in a group of their own).
         let tp = rl.rollout_tp.unwrap_or(config.runtime.layout.tp).max(1);
+        let engine_gpus = match split {
+            true => config.rl_rollout_gpus(),
+            false => {
+                set("train.colocate_all", None);
+                nodes * gpus
+            }
+        };
         set(
             "vllm.num_engines",
-            Some((nodes * gpus / tp).max(1).to_string()),
+            Some((engine_gpus / tp).max(1).to_string()),
         );
         set("vllm.tensor_parallel_size", Some(tp.to_string()));
         set(
             "vllm.gpu_memory_utilization",
-            Some(shortest_decimal(
-                serve
-                    .gpu_util
-                    .unwrap_or(crate::rl::VERL_GPU_MEMORY_UTILIZATION),
-            )),
+            Some(shortest_decimal(config.rl_gpu_util())),
         );
-        if rl.sleep > 0 {
+        // Apart, OpenRLHF never puts the engines to sleep (train_ppo_ray.py).
+        if rl.sleep > 0 && !split {
             set("vllm.enable_sleep", None);
             set("ds.enable_sleep", None);
         }
@@ -149,7 +158,7 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
         if rl.entropy {
             set("actor.entropy_coef", Some("0.001".into()));
         }
-        if rl.sleep == 2 {
+        if rl.sleep == 2 && !split {
             text.push_str("# OpenRLHF's vLLM sleeps at level 1 (its weights kept in host RAM), not level 2 as this plan's figures assume.\n");
         }
     }
@@ -205,7 +214,59 @@ pub(super) fn trl(config: &Config, link: &str) -> Result<String, Refusal> {
     let world = (config.gpus * config.runtime.nodes).max(1);
     let micro = model.micro_batch.max(1);
     let mut fields: Vec<String> = Vec::new();
+    let split = rl.placement == Placement::Split;
+    let tp = rl.rollout_tp.unwrap_or(config.runtime.layout.tp).max(1);
+    let mut notes: Vec<String> = Vec::new();
+    // The engine: in the trainer's processes, or `trl vllm-serve` on GPUs
+    // of its own (its memory fraction and TP are the server's).
+    let vllm = |fields: &mut Vec<String>, notes: &mut Vec<String>| {
+        fields.push("use_vllm=True".into());
+        match split {
+            false => {
+                fields.push("vllm_mode=\"colocate\"".into());
+                fields.push(format!(
+                    "vllm_gpu_memory_utilization={}",
+                    shortest_decimal(config.rl_gpu_util())
+                ));
+                fields.push(format!("vllm_tensor_parallel_size={tp}"));
+                fields.push(format!(
+                    "vllm_enable_sleep_mode={}",
+                    if rl.sleep > 0 { "True" } else { "False" }
+                ));
+            }
+            true => {
+                fields.push("vllm_mode=\"server\"".into());
+                let gpus = config.rl_rollout_gpus();
+                notes.push(format!(
+                    "# On {gpus} GPUs of its own: trl vllm-serve --model {} --tensor-parallel-size {tp} --data-parallel-size {} --gpu-memory-utilization {}",
+                    hf_repo(config),
+                    (gpus / tp).max(1),
+                    shortest_decimal(config.rl_gpu_util())
+                ));
+            }
+        }
+    };
     let head = match rl.algo {
+        Algo::Distill => {
+            let teacher = rl.teacher.ok_or(Refusal::NeedsModel)?;
+            let sequences = rl.prompts * rl.rollouts;
+            let accumulation = (sequences / (micro * world)).max(1);
+            if rl.rollouts > 1 {
+                notes.push(format!(
+                    "# TRL's DistillationTrainer draws one completion a prompt: {sequences} prompts a step stand for {} × {}.",
+                    rl.prompts, rl.rollouts
+                ));
+            }
+            fields.push(format!(
+                "teacher_model_name_or_path=\"{}\"",
+                preset_repo(Some(teacher.id))
+            ));
+            fields.push(format!("per_device_train_batch_size={micro}"));
+            fields.push(format!("gradient_accumulation_steps={accumulation}"));
+            fields.push(format!("max_completion_length={}", serve.response_len));
+            vllm(&mut fields, &mut notes);
+            "from trl import DistillationConfig\n\nconfig = DistillationConfig("
+        }
         Algo::Dpo => {
             let accumulation = (rl.prompts / (micro * world)).max(1);
             fields.push(format!("per_device_train_batch_size={micro}"));
@@ -232,24 +293,7 @@ pub(super) fn trl(config: &Config, link: &str) -> Result<String, Refusal> {
             fields.push(format!("gradient_accumulation_steps={accumulation}"));
             fields.push(format!("generation_batch_size={sequences}"));
             fields.push(format!("max_completion_length={}", serve.response_len));
-            fields.push("use_vllm=True".into());
-            fields.push("vllm_mode=\"colocate\"".into());
-            fields.push(format!(
-                "vllm_gpu_memory_utilization={}",
-                shortest_decimal(
-                    serve
-                        .gpu_util
-                        .unwrap_or(crate::rl::VERL_GPU_MEMORY_UTILIZATION)
-                )
-            ));
-            fields.push(format!(
-                "vllm_tensor_parallel_size={}",
-                rl.rollout_tp.unwrap_or(config.runtime.layout.tp).max(1)
-            ));
-            fields.push(format!(
-                "vllm_enable_sleep_mode={}",
-                if rl.sleep > 0 { "True" } else { "False" }
-            ));
+            vllm(&mut fields, &mut notes);
             // TRL loads a reference only for a KL term (beta > 0), and not
             // with PEFT's adapters, which it disables instead.
             fields.push(format!(
@@ -276,6 +320,10 @@ pub(super) fn trl(config: &Config, link: &str) -> Result<String, Refusal> {
         text.push_str(&format!("    {field},\n"));
     }
     text.push_str(")\n");
+    for note in notes {
+        text.push_str(&note);
+        text.push('\n');
+    }
     if config.fine_tuning.method != Method::Full {
         text.push_str(&format!(
             "# peft_config=LoraConfig(r={}, target_modules={}) goes to the trainer, not the config.\n",

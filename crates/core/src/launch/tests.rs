@@ -367,3 +367,36 @@ fn every_target_answers_every_job() {
         }
     }
 }
+
+/// What the RL frameworks do not run as planned is refused, each with its
+/// reason: verl's main_ppo trains no DPO, serves a teacher apart and puts
+/// the engine on GPUs of its own only off-policy; OpenRLHF removed its
+/// distillation trainer.
+#[test]
+fn rl_frameworks_refuse_what_they_do_not_run() {
+    let rl = "v=2&job=rl&model=qwen2.5-7b&gpu=h100-80gb&dtype=bf16&stage=3";
+    assert_eq!(
+        export_of(&format!("{rl}&algo=dpo"), Target::Verl),
+        Err(Refusal::Dpo)
+    );
+    let distill = format!("{rl}&algo=distill&teacher=qwen2.5-32b");
+    assert_eq!(
+        export_of(&distill, Target::Verl),
+        Err(Refusal::Distillation)
+    );
+    assert_eq!(
+        export_of(&distill, Target::OpenRlhf),
+        Err(Refusal::Distillation)
+    );
+    assert!(export_of(&distill, Target::Trl)
+        .unwrap()
+        .contains("teacher_model_name_or_path=\"Qwen/Qwen2.5-32B-Instruct\""));
+    let split = format!("{rl}&placement=split&rollout_gpus=4");
+    assert_eq!(
+        export_of(&split, Target::Verl),
+        Err(Refusal::SplitPlacement)
+    );
+    let openrlhf = export_of(&split, Target::OpenRlhf).unwrap();
+    assert!(!openrlhf.contains("--train.colocate_all"), "{openrlhf}");
+    assert!(openrlhf.contains("--vllm.num_engines 4"), "{openrlhf}");
+}

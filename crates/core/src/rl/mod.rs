@@ -9,7 +9,7 @@
 //! vLLM rollout engine put to sleep while the actor learns).
 
 use crate::config::job::Job;
-use crate::config::rl::{Algo, Logits, Reference, Reward};
+use crate::config::rl::{Algo, Logits, Placement, Reference, Reward};
 use crate::config::Config;
 use crate::frameworks::deepspeed::Offload;
 use crate::input::field::{InputErrorKind, Limits};
@@ -24,7 +24,17 @@ pub mod verl;
 /// vLLM's memory fraction in verl's rollout unless set
 /// (`actor_rollout_ref.rollout.gpu_memory_utilization`, 0.5 in
 /// `ppo_trainer.yaml`): of the GPU's whole memory, the trainer's beside it.
+/// Each framework's: [`crate::config::rl::RlFramework::gpu_util`].
 pub const VERL_GPU_MEMORY_UTILIZATION: f64 = 0.5;
+
+/// Bytes a distillation step holds per token and vocabulary entry beside
+/// the student's logits, which the training step's loss already counts:
+/// the teacher's logits in 16 bits (2) and the loss's fp32 terms, as
+/// OpenRLHF's `KDLoss` makes them (`openrlhf/models/loss.py`, v0.9.5): the
+/// teacher's softmax (4), its infinity mask (1), the student's log-softmax
+/// (4), their product (4) and the masked product (4). TRL's generalized
+/// JSD makes about as many (ten vocabulary-wide tensors in 16 bits).
+pub const DISTILL_BYTES_PER_LOGIT: u64 = 2 + 4 + 1 + 4 + 4 + 4;
 
 /// Tokens a chunk of the chunked log-probs holds
 /// (`entropy_from_logits_with_chunking`'s 2,048).
@@ -56,6 +66,14 @@ pub enum RlPart {
     EngineKv,
     /// What the sleeping engine keeps while the actor learns (level 0: all of it).
     EngineAsleep,
+    /// The frozen teacher's weights (distillation), in 16 bits, sharded like the actor's.
+    Teacher,
+    /// The teacher's logits and the distillation loss's terms over the vocabulary.
+    TeacherLogits,
+    /// The engine's buffer for the trainer's weights, one parameter at a
+    /// time (its largest: the embedding), on GPUs of its own (OpenRLHF's
+    /// `broadcast_to_vllm`, TRL's `update_named_param`).
+    WeightSync,
 }
 
 /// One phase on the most loaded GPU, against what each GPU may use (its
@@ -192,9 +210,32 @@ impl Config {
         }
         config.serve.engine = crate::serve::options::Engine::Vllm;
         config.serve.max_len = Some(self.rl_sequence());
-        config.serve.gpu_util = Some(self.serve.gpu_util.unwrap_or(VERL_GPU_MEMORY_UTILIZATION));
+        config.serve.gpu_util = Some(self.rl_gpu_util());
         config.serve.kv_memory_gb = None;
+        // Apart, the engine has its own GPUs: a node's worth or fewer on
+        // one node, whole nodes beyond.
+        if self.rl.placement == Placement::Split {
+            let gpus = self.rl_rollout_gpus();
+            let (per_node, nodes) = match gpus <= self.gpus {
+                true => (gpus, 1),
+                false => (self.gpus, gpus / self.gpus.max(1)),
+            };
+            config.gpus = per_node;
+            config.runtime.nodes = nodes;
+        }
         config
+    }
+
+    /// The rollout engine's memory fraction: as set, or the framework's.
+    pub fn rl_gpu_util(&self) -> f64 {
+        self.serve
+            .gpu_util
+            .unwrap_or(self.rl.framework.gpu_util(self.rl.placement))
+    }
+
+    /// The rollout engine's own GPUs under a split placement: as set, or a node's.
+    pub fn rl_rollout_gpus(&self) -> u32 {
+        self.rl.rollout_gpus.unwrap_or(self.gpus)
     }
 
     /// Checks an RL configuration: the actor's training rules, the rollout
@@ -216,8 +257,28 @@ impl Config {
                 return Err(Field::TokenBudget.error(InputErrorKind::OutOfRange(limits)));
             }
         }
-        if self.rl.algo == Algo::Dpo && self.rl.critic == Some(true) {
+        if matches!(self.rl.algo, Algo::Dpo | Algo::Distill) && self.rl.critic == Some(true) {
             return Err(Field::Critic.error(InputErrorKind::NotWith(Field::Algo)));
+        }
+        if self.rl.algo == Algo::Distill {
+            let teacher = self
+                .rl
+                .teacher
+                .ok_or(Field::Algo.error(InputErrorKind::NeedsTeacher))?;
+            let student = self.model.map_or(0, |m| m.architecture.vocab);
+            if teacher.architecture.vocab != student {
+                return Err(Field::Teacher.error(InputErrorKind::OtherVocabulary {
+                    teacher: teacher.architecture.vocab,
+                    student,
+                }));
+            }
+        }
+        let split = self.rl.placement == Placement::Split && self.rl.algo.generates();
+        if split {
+            let gpus = self.rl_rollout_gpus();
+            if gpus > self.gpus && gpus % self.gpus.max(1) != 0 {
+                return Err(Field::RolloutGpus.error(InputErrorKind::NotDivisible));
+            }
         }
         if self.rl.reference == Reference::Adapters && !self.fine_tuning.method.uses_adapters() {
             return Err(Field::Ref.error(InputErrorKind::NotWith(Field::Method)));
@@ -227,6 +288,7 @@ impl Config {
                 .serve_check()
                 .map_err(|error| match error.field {
                     Field::Tp => Field::RolloutTp.error(error.kind),
+                    Field::Gpus | Field::Nodes if split => Field::RolloutGpus.error(error.kind),
                     _ => error,
                 })?;
         }
@@ -255,7 +317,8 @@ impl Config {
         // `model_dtype: fp32`).
         let frozen = memory.weights.get() * 2.0 / self.precision.bytes_per_param().max(1.0);
         let offloaded = |offload: Offload| self.runtime.offload == offload;
-        let with_reference = self.rl.reference == Reference::Model;
+        let with_reference = self.rl.reference_model();
+        let split = self.rl.placement == Placement::Split;
         let reference_here = match (with_reference, self.rl.ref_offload) {
             (true, false) => frozen,
             _ => 0.0,
@@ -269,6 +332,17 @@ impl Config {
             true => states,
             false => 0.0,
         };
+        // The teacher: frozen in 16 bits and sharded as the actor's
+        // weights are (TRL's `prepare_deepspeed` and OpenRLHF's eval
+        // engine: ZeRO-3's partitions under ZeRO-3, a whole copy otherwise).
+        let actor_params = model.map_or(0, |a| a.param_count()) as f64;
+        let teacher = match (self.rl.algo, self.rl.teacher) {
+            (Algo::Distill, Some(teacher)) => Some(teacher.architecture),
+            _ => None,
+        };
+        let teacher_here = teacher.map_or(0.0, |t| {
+            frozen * t.param_count() as f64 / actor_params.max(1.0)
+        });
         // The entropy of a micro-batch of T tokens over the vocabulary V,
         // beside the log-probs the step's loss already counts: verl's own
         // estimate of its fp32 terms, T × V × (4 + 2 + 1) bytes
@@ -281,6 +355,17 @@ impl Config {
             (false, _) => 0,
             (true, Logits::Full) => 7 * tokens_per_micro_batch * vocab,
             (true, Logits::Chunked) => 12 * tokens_per_micro_batch.min(LOGITS_CHUNK_TOKENS) * vocab,
+            (true, Logits::Fused) => 12 * tokens_per_micro_batch,
+        } as f64;
+        // Distillation's terms over the vocabulary: whole for the
+        // micro-batch, by chunks of tokens, or none kept (a fused
+        // kernel from the hidden states: Liger's `LigerFusedLinearJSDLoss`).
+        let teacher_logits = match (teacher.is_some(), self.rl.logits) {
+            (false, _) => 0,
+            (true, Logits::Full) => DISTILL_BYTES_PER_LOGIT * tokens_per_micro_batch * vocab,
+            (true, Logits::Chunked) => {
+                DISTILL_BYTES_PER_LOGIT * tokens_per_micro_batch.min(LOGITS_CHUNK_TOKENS) * vocab
+            }
             (true, Logits::Fused) => 12 * tokens_per_micro_batch,
         } as f64;
         let step_peak = actor.step.peak().1.get();
@@ -306,6 +391,7 @@ impl Config {
                 rollout_config.serve.concurrency = Some(at_once.max(1) as u32);
                 let engine = rollout_config.serve_report()?;
                 let trainer_resident = match () {
+                    _ if split => 0.0,
                     _ if offloaded(Offload::All) => 0.0,
                     _ if offloaded(Offload::Optimizer) => memory.weights.get(),
                     _ => memory.weights.get() + memory.optimizer_states.get(),
@@ -314,27 +400,49 @@ impl Config {
                 let overheads = (engine.activation_peak_bytes
                     + engine.non_torch_bytes
                     + engine.cuda_graph_bytes) as f64;
+                // Apart, the engine's GPUs hold it alone, and a buffer for
+                // the trainer's weights as they arrive: the largest, the
+                // embedding, in 16 bits.
+                let (beside, sync) = match split {
+                    true => (
+                        0.0,
+                        model.map_or(0.0, |a| 2.0 * f64::from(a.vocab) * f64::from(a.hidden)),
+                    ),
+                    false => (1.0, 0.0),
+                };
                 let phase = PhaseReport::of(
                     vec![
                         (RlPart::TrainerResident, trainer_resident),
-                        (RlPart::Reference, reference_here),
-                        (RlPart::Critic, critic_here),
-                        (RlPart::RewardModel, reward_here),
+                        (RlPart::Reference, beside * reference_here),
+                        (RlPart::Critic, beside * critic_here),
+                        (RlPart::RewardModel, beside * reward_here),
+                        (RlPart::Teacher, beside * teacher_here),
                         (RlPart::EngineWeights, engine.weights_bytes),
                         (RlPart::EngineOverheads, overheads),
                         (RlPart::EngineKv, engine_kv),
+                        (RlPart::WeightSync, sync),
                     ],
                     usable,
                 );
-                let phase = PhaseReport {
-                    fits: phase.fits && engine.fits,
-                    ..phase
+                // Apart, the engine's fraction of the whole GPU is its own
+                // bound (no trainer to hold a share back for).
+                let phase = match split {
+                    true => PhaseReport {
+                        limit_bytes: report.budget.gpu_memory().get(),
+                        fits: engine.fits && phase.total_bytes <= report.budget.gpu_memory().get(),
+                        ..phase
+                    },
+                    false => PhaseReport {
+                        fits: phase.fits && engine.fits,
+                        ..phase
+                    },
                 };
                 // Asleep, vLLM frees its KV cache (and its weights: to host
                 // RAM at level 1, discarded at level 2); its CUDA graphs,
                 // NCCL's buffers and its context stay.
                 let kept = (engine.cuda_graph_bytes + engine.non_torch_bytes) as f64;
                 let (asleep, host) = match self.rl.sleep {
+                    _ if split => (0.0, 0.0),
                     0 => (engine.total_bytes, 0.0),
                     1 => (kept, engine.weights_bytes),
                     _ => (kept, 0.0),
@@ -349,7 +457,9 @@ impl Config {
                 (RlPart::Reference, reference_here),
                 (RlPart::Critic, critic_here),
                 (RlPart::RewardModel, reward_here),
+                (RlPart::Teacher, teacher_here),
                 (RlPart::LogProbs, log_probs),
+                (RlPart::TeacherLogits, teacher_logits),
                 (RlPart::EngineAsleep, engine_asleep),
             ],
             usable,
@@ -375,7 +485,7 @@ impl Config {
                     probe.serve.gpu_util = Some(util);
                     probe
                         .serve_report()
-                        .is_ok_and(|e| e.fits && beside + e.total_bytes <= usable)
+                        .is_ok_and(|e| e.fits && beside + e.total_bytes <= phase.limit_bytes)
                 })
             }
             _ => None,
@@ -421,7 +531,9 @@ impl Config {
                 let speed = engine.speed?;
                 let sequences = match self.rl.algo {
                     Algo::Dpo => 0,
-                    _ => u64::from(self.rl.prompts) * u64::from(self.rl.rollouts),
+                    Algo::Grpo | Algo::Ppo | Algo::Distill => {
+                        u64::from(self.rl.prompts) * u64::from(self.rl.rollouts)
+                    }
                 };
                 let per_replica = sequences.div_ceil(u64::from(engine.replicas.max(1)));
                 let waves = per_replica.div_ceil(u64::from(engine.concurrency.max(1))) as f64;
@@ -435,6 +547,10 @@ impl Config {
                 self.rl.reference == Reference::Model || self.rl.reference == Reference::Adapters,
             )) + f64::from(u8::from(self.rl.has_critic()));
         let log_prob_seconds = match self.rl.algo {
+            // Distillation's one extra pass is the teacher's forward.
+            Algo::Distill => self.rl.teacher.map_or(0.0, |t| {
+                forward * t.architecture.active_param_count() as f64 / active.max(1.0)
+            }),
             // DPO's reference pass is its only extra one.
             Algo::Dpo => {
                 forward

@@ -166,3 +166,104 @@ fn verls_minimum_configurations_fit() {
         }
     }
 }
+
+/// On-policy distillation of Qwen2.5-7B from Qwen2.5-32B on 8 H100s under
+/// FSDP2: the teacher's 16-bit weights sharded eight ways beside the
+/// student, in both phases; its logits and OpenRLHF's `KDLoss` terms, 19
+/// bytes a token and vocabulary entry over the micro-batch; no reference;
+/// the teacher's forward pass as the step's extra pass.
+#[wasm_bindgen_test(unsupported = test)]
+fn distillation_holds_the_teacher_and_its_logits() {
+    let config = decode(
+        "job=rl&algo=distill&teacher=qwen2.5-32b&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&sharding=fsdp2",
+    )
+    .config;
+    let r = config.rl_report().unwrap();
+    let teacher = crate::model::presets::model_preset("qwen2.5-32b").unwrap();
+    let teacher_params = teacher.architecture.param_count() as f64;
+    let shard = teacher_params * 2.0 / 8.0;
+    assert!((r.learn.bytes(RlPart::Teacher) - shard).abs() < 1.0);
+    assert!((r.generate.as_ref().unwrap().bytes(RlPart::Teacher) - shard).abs() < 1.0);
+    assert_eq!(r.learn.bytes(RlPart::Reference), 0.0);
+    // 2,048 tokens (1,024 + 1,024, one sequence) × 152,064 × 19 bytes.
+    assert_eq!(
+        r.learn.bytes(RlPart::TeacherLogits),
+        (2048u64 * 152_064 * DISTILL_BYTES_PER_LOGIT) as f64
+    );
+    let time = r.time.unwrap();
+    let student = config.model.unwrap().architecture.active_param_count() as f64;
+    let ratio = teacher.architecture.active_param_count() as f64 / student;
+    // The learning pass is 3 forwards of the student; the teacher's one forward is `ratio` of one.
+    assert!((time.log_prob_seconds / (time.learn_seconds / 3.0) - ratio).abs() < 1e-9);
+    // A teacher is needed, and one of the student's vocabulary.
+    let mut none = decode("job=rl&model=qwen2.5-7b").config;
+    none.rl.algo = Algo::Distill;
+    assert_eq!(
+        none.rl_check().unwrap_err(),
+        Field::Algo.error(InputErrorKind::NeedsTeacher)
+    );
+    let mut llama = none;
+    llama.rl.teacher = crate::model::presets::model_preset("llama3.1-8b");
+    assert_eq!(
+        llama.rl_check().unwrap_err(),
+        Field::Teacher.error(InputErrorKind::OtherVocabulary {
+            teacher: 128_256,
+            student: 152_064
+        })
+    );
+    // A link that asks for it without a teacher reads as GRPO, the problem said.
+    let decoded = decode("job=rl&algo=distill&model=qwen2.5-7b");
+    assert_eq!(decoded.config.rl.algo, Algo::Grpo);
+    assert_eq!(decoded.problems.len(), 1);
+}
+
+/// The engine on GPUs of its own (OpenRLHF without `--train.colocate_all`):
+/// it holds the whole of its fraction and a buffer for the largest weight,
+/// nothing of the trainer's; the trainer holds no sleeping engine; the
+/// engine's bound is its GPU, not the trainer's budget.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_split_engine_is_alone_on_its_gpus() {
+    let config = decode(
+        "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&placement=split&rollout_gpus=4&rollout_tp=2&rl_framework=openrlhf",
+    )
+    .config;
+    assert_eq!(config.rl_gpu_util(), 0.95);
+    let r = config.rl_report().unwrap();
+    let generate = r.generate.as_ref().unwrap();
+    assert_eq!(generate.bytes(RlPart::TrainerResident), 0.0);
+    assert_eq!(generate.bytes(RlPart::Reference), 0.0);
+    assert_eq!(r.learn.bytes(RlPart::EngineAsleep), 0.0);
+    // Qwen2.5-7B's embedding: 152,064 × 3,584 in 16 bits.
+    assert_eq!(
+        generate.bytes(RlPart::WeightSync),
+        2.0 * 152_064.0 * 3_584.0
+    );
+    let gpu = config.gpu.unwrap().memory().get();
+    assert_eq!(generate.limit_bytes, gpu);
+    assert!(generate.fits, "{generate:?}");
+    // Two replicas of TP 2 on the four GPUs.
+    assert_eq!(r.rollout.as_ref().unwrap().replicas, 2);
+    // The rollout GPUs beyond a node are whole nodes.
+    let mut uneven = config;
+    uneven.rl.rollout_gpus = Some(12);
+    assert_eq!(
+        uneven.rl_check().unwrap_err(),
+        Field::RolloutGpus.error(InputErrorKind::NotDivisible)
+    );
+}
+
+/// Each framework's engine fraction unless set: verl's 0.5, OpenRLHF's
+/// 0.95, TRL's 0.3 colocated and `trl vllm-serve`'s 0.9 apart.
+#[wasm_bindgen_test(unsupported = test)]
+fn each_framework_fills_its_own_fraction() {
+    let util = |q: &str| {
+        decode(&format!("job=rl&model=qwen2.5-7b&{q}"))
+            .config
+            .rl_gpu_util()
+    };
+    assert_eq!(util(""), VERL_GPU_MEMORY_UTILIZATION);
+    assert_eq!(util("rl_framework=openrlhf"), 0.95);
+    assert_eq!(util("rl_framework=trl"), 0.3);
+    assert_eq!(util("rl_framework=trl&placement=split"), 0.9);
+    assert_eq!(util("rl_framework=trl&gpu_util=0.4"), 0.4);
+}

@@ -2,14 +2,37 @@
 //! `python3 -m verl.trainer.main_ppo` (verl at b178a3c, its names in
 //! `verl/trainer/config/ppo_trainer.yaml`), ready to paste.
 
-use crate::config::rl::{Algo, Logits, Reference};
+use crate::config::rl::{Algo, Logits, Placement, Reference};
 use crate::config::Config;
 use crate::decimal::shortest_decimal;
 use crate::frameworks::deepspeed::Offload;
 
+/// What verl's `main_ppo` does not run as the plan counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotInVerl {
+    /// DPO: `main_ppo` trains from rollouts only.
+    Dpo,
+    /// Distillation with the teacher held in the trainer: verl's serves
+    /// the teacher from an inference pool of its own (`distillation.*`,
+    /// v0.9.0) and returns top-k log-probs.
+    Distillation,
+    /// The rollout on GPUs of its own: verl does so only off-policy (its
+    /// one-step-off and fully asynchronous trainers), not in `main_ppo`'s
+    /// synchronous step.
+    SplitPlacement,
+}
+
 /// The run as verl's Hydra overrides (`python3 -m verl.trainer.main_ppo …`),
-/// a line each, in verl's names.
-pub fn verl_overrides(config: &Config) -> Vec<String> {
+/// a line each, in verl's names; or what verl does not run as planned.
+pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
+    match config.rl.algo {
+        Algo::Dpo => return Err(NotInVerl::Dpo),
+        Algo::Distill => return Err(NotInVerl::Distillation),
+        Algo::Grpo | Algo::Ppo => {}
+    }
+    if config.rl.placement == Placement::Split {
+        return Err(NotInVerl::SplitPlacement);
+    }
     let rl = &config.rl;
     let serve = &config.serve;
     let model = config.model;
@@ -35,11 +58,7 @@ pub fn verl_overrides(config: &Config) -> Vec<String> {
     );
     set(
         "actor_rollout_ref.rollout.gpu_memory_utilization",
-        shortest_decimal(
-            serve
-                .gpu_util
-                .unwrap_or(crate::rl::VERL_GPU_MEMORY_UTILIZATION),
-        ),
+        shortest_decimal(config.rl_gpu_util()),
     );
     if let Some(tokens) = serve.batched_tokens {
         set(
@@ -120,5 +139,5 @@ pub fn verl_overrides(config: &Config) -> Vec<String> {
     }
     set("trainer.n_gpus_per_node", config.gpus.to_string());
     set("trainer.nnodes", config.runtime.nodes.to_string());
-    lines
+    Ok(lines)
 }

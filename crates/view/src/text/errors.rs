@@ -89,6 +89,11 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
             &[&microbatches.to_string(), &pp.to_string()],
         ),
         InputErrorKind::NoFp8 => t.err_no_fp8.into(),
+        InputErrorKind::NeedsTeacher => t.err_needs_teacher.into(),
+        InputErrorKind::OtherVocabulary { teacher, student } => fill(
+            t.err_other_vocabulary,
+            &[&teacher.to_string(), &student.to_string()],
+        ),
         InputErrorKind::NoLayersLeft { layers } => {
             fill(t.err_no_layers_left, &[&layers.to_string()])
         }

@@ -77,6 +77,10 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         ),
         Field::CudaGraphs => (t.label_cuda_graphs, "", None),
         Field::Algo => (t.label_algo, "", None),
+        Field::RlFramework => (t.label_rl_framework, "", Some(t.hint_rl_framework)),
+        Field::Placement => (t.label_placement, "", None),
+        Field::RolloutGpus => (t.label_rollout_gpus, t.unit_gpus, Some(t.hint_rollout_gpus)),
+        Field::Teacher => (t.label_teacher, "", Some(t.hint_teacher)),
         Field::Prompts => (t.label_prompts, t.unit_sequences, None),
         Field::Rollouts => (t.label_rollouts, t.unit_sequences, None),
         Field::RolloutTp => (t.label_rollout_tp, t.unit_gpus, Some(t.hint_rollout_tp)),
@@ -229,6 +233,16 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
                 }))
                 .collect()
         }
+        Field::Teacher => {
+            return core::iter::once(t.no_teacher)
+                .chain(
+                    MODEL_PRESETS
+                        .iter()
+                        .filter(|m| m.id != vram_core::model::presets::CUSTOM_MODEL.id)
+                        .map(|m| m.name),
+                )
+                .collect()
+        }
         Field::Gpu => {
             return core::iter::once(t.gpu_custom)
                 .chain(GPU_PRESETS.iter().map(|g| g.name))
@@ -257,6 +271,8 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::Weights => &t.weights,
         Field::KvDtype => &t.kv_dtype,
         Field::Algo => &t.algo,
+        Field::RlFramework => &t.rl_framework,
+        Field::Placement => &t.placement,
         Field::Sleep => &t.sleep,
         Field::Ref => &t.ref_choices,
         Field::Reward => &t.reward,

@@ -352,7 +352,17 @@ texts! {
     group_rollouts: &'static str = "Rollouts", "生成（Rollout）";
     group_rl: &'static str = "RL post-training", "强化学习后训练";
     label_algo: &'static str = "Algorithm", "算法";
-    algo: [&'static str; 3] = ["GRPO (DAPO, RLOO)", "PPO (with a critic)", "DPO (no rollouts)"], ["GRPO（DAPO、RLOO）", "PPO（带 critic）", "DPO（无 rollout）"];
+    algo: [&'static str; 4] = ["GRPO (DAPO, RLOO)", "PPO (with a critic)", "DPO (no rollouts)", "On-policy distillation (a teacher)"], ["GRPO（DAPO、RLOO）", "PPO（带 critic）", "DPO（无 rollout）", "在线蒸馏（教师模型）"];
+    label_rl_framework: &'static str = "Framework", "框架";
+    rl_framework: [&'static str; 3] = ["verl", "OpenRLHF", "TRL"], ["verl", "OpenRLHF", "TRL"];
+    hint_rl_framework: &'static str = "Whose defaults fill what is left empty: the engine's memory fraction (verl 0.5, OpenRLHF 0.95, TRL 0.3 colocated and 0.9 apart).", "留空的设置按哪个框架的默认值：推理引擎的显存比例（verl 0.5，OpenRLHF 0.95，TRL 同卡 0.3、独占 0.9）。";
+    label_placement: &'static str = "Rollout engine placed", "推理引擎放置";
+    placement: [&'static str; 2] = ["on the trainer's GPUs, taking turns", "on GPUs of its own"], ["与训练同卡，交替运行", "独占 GPU"];
+    label_rollout_gpus: &'static str = "Rollout GPUs", "Rollout GPU 数";
+    hint_rollout_gpus: &'static str = "GPUs of the engine's own, beside the trainer's. Empty: one node's.", "推理引擎独占的 GPU 数（不含训练用的）。留空：一个节点的数量。";
+    label_teacher: &'static str = "Teacher model", "教师模型";
+    hint_teacher: &'static str = "Frozen in 16 bits beside the student, sharded like it; same vocabulary.", "冻结、16 位，与学生模型同卡并同样分片；词表须相同。";
+    no_teacher: &'static str = "choose a teacher", "请选择教师模型";
     label_prompts: &'static str = "Prompts a step", "每步提示词数";
     label_rollouts: &'static str = "Responses a prompt (rollout.n)", "每个提示词的回复数（rollout.n）";
     label_rollout_tp: &'static str = "Rollout TP", "Rollout 张量并行";
@@ -396,6 +406,12 @@ texts! {
     rl_engine_overheads: &'static str = "Engine: activations, NCCL, CUDA graphs", "推理引擎：激活、NCCL、CUDA Graph";
     rl_engine_kv: &'static str = "Engine: KV cache", "推理引擎：KV 缓存";
     rl_engine_asleep: &'static str = "Engine while asleep", "休眠中的推理引擎";
+    rl_teacher: &'static str = "Teacher's weights", "教师模型权重";
+    rl_teacher_logits: &'static str = "Teacher's logits and the distillation loss", "教师 logits 与蒸馏损失";
+    rl_weight_sync: &'static str = "Buffer for the trainer's weights", "接收训练权重的缓冲";
+    rl_generate_split_heading: &'static str = "Generating: the rollout engine on GPUs of its own", "生成阶段：推理引擎独占 GPU";
+    rl_fits_split: &'static str = "Both fit: generating {} on each rollout GPU, learning {} on each trainer GPU (of {} and {}).", "都能放下：每张 rollout GPU 生成 {}，每张训练 GPU 训练 {}（上限分别为 {} 和 {}）。";
+    rl_short_generate_split: &'static str = "Generating does not fit: {} on each rollout GPU (learning {}; of {} and {}).", "生成阶段放不下：每张 rollout GPU {}（训练 {}；上限 {} 和 {}）。";
     rl_total: &'static str = "On each GPU", "每卡合计";
     rl_of: &'static str = "of {}", "上限 {}";
     rl_sequences: &'static str = "Sequences a step", "每步序列数";
@@ -731,6 +747,8 @@ texts! {
     err_needs_megatron: &'static str = "Splits the model as Megatron-LM does: not under DeepSpeed's estimator nor Hugging Face's accounting.",
         "按 Megatron-LM 的方式切分模型：不适用于 DeepSpeed 估算器或 Hugging Face 口径。";
     err_full_training_only: &'static str = "Splits full training only (method: full).", "仅对全参数训练切分（方法：全参数）。";
+    err_needs_teacher: &'static str = "Distillation needs a teacher model: choose one (teacher).", "蒸馏需要教师模型：请选择一个（teacher）。";
+    err_other_vocabulary: &'static str = "The teacher's vocabulary ({} tokens) is not the student's ({}): their distributions over the tokens cannot be compared.", "教师模型的词表（{} 个词元）与学生模型的（{}）不同，无法逐词元比较两者的分布。";
     err_not_with: &'static str = "Does not go with the current “{}”.", "与当前的“{}”不兼容。";
     err_not_per_stage: &'static str = "{} microbatches: interleaved stages need a multiple of PP ({}).", "{} 个微批次：交错流水线需要 PP（{}）的整数倍。";
     paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";

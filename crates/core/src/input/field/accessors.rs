@@ -159,6 +159,12 @@ impl Field {
                 .iter()
                 .map(|m| m.id)
                 .collect(),
+            // A teacher is a published model: its own architecture, not a config.json's.
+            Field::Teacher => crate::model::presets::MODEL_PRESETS
+                .iter()
+                .map(|m| m.id)
+                .filter(|&id| id != crate::model::presets::CUSTOM_MODEL.id)
+                .collect(),
             _ => Vec::new(),
         }
     }

@@ -101,6 +101,16 @@ pub enum InputErrorKind {
     },
     /// FP8 on a GPU without FP8 tensor cores (before Hopper and Ada).
     NoFp8,
+    /// Distillation without a teacher model (`teacher`).
+    NeedsTeacher,
+    /// A teacher whose vocabulary is not the student's: its distribution
+    /// over the tokens cannot be compared with the student's.
+    OtherVocabulary {
+        /// The teacher's vocabulary.
+        teacher: u32,
+        /// The student's.
+        student: u32,
+    },
     /// Uneven first and last pipeline stages that take all of the model's
     /// `layers` (or more) while stages in between are left with none.
     NoLayersLeft {

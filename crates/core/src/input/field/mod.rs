@@ -29,7 +29,7 @@ use core::fmt;
 
 use crate::config::job::{Job, Jobs};
 use crate::config::parts::{Part, Parts};
-use crate::config::rl::{Algo, Logits, Reference, Reward};
+use crate::config::rl::{Algo, Logits, Placement, Reference, Reward, RlFramework};
 use crate::config::{Config, ModelSpec};
 use crate::decimal::shortest_decimal;
 use crate::format::{Lang, MemoryUnit, Theme};
@@ -1399,7 +1399,7 @@ fields! {
     /// critic) or `dpo` (no rollouts).
     Algo in Rl(10) => Declaration {
         key: "algo",
-        value: Value::Choice(&["grpo", "ppo", "dpo"]),
+        value: Value::Choice(&["grpo", "ppo", "dpo", "distill"]),
         jobs: Jobs::RL,
         read: |c| c.rl.algo.key().to_string(),
         write: |c, f, t| set(&mut c.rl.algo, pick(f, &Algo::ALL, Algo::key, t)),
@@ -1442,7 +1442,7 @@ fields! {
         key: "sleep",
         value: Value::Choice(&["2", "1", "0"]),
         jobs: Jobs::RL,
-        needs: Some(|t| t(Field::Algo) != "dpo"),
+        needs: Some(|t| t(Field::Algo) != "dpo" && t(Field::Placement) != "split"),
         read: |c| c.rl.sleep.to_string(),
         write: |c, f, t| {
             let level = pick(f, &[2u8, 1, 0], |l| match l { 0 => "0", 1 => "1", _ => "2" }, t);
@@ -1507,7 +1507,7 @@ fields! {
         key: "logits",
         value: Value::Choice(&["full", "chunked", "fused"]),
         jobs: Jobs::RL,
-        needs: Some(|t| t(Field::Entropy) == "1"),
+        needs: Some(|t| t(Field::Entropy) == "1" || t(Field::Algo) == "distill"),
         read: |c| c.rl.logits.key().to_string(),
         write: |c, f, t| set(&mut c.rl.logits, pick(f, &Logits::ALL, Logits::key, t)),
         ..BASE
@@ -1553,6 +1553,60 @@ fields! {
         value: FLAG,
         read: |c| flag_text(c.runtime.process.nvls),
         write: |c, f, t| set(&mut c.runtime.process.nvls, parse_flag(f, t)),
+        ..BASE
+    },
+
+    // RL's framework, placement and teacher.
+
+    /// Whose defaults fill what an RL run leaves unset (the rollout
+    /// engine's memory fraction): `verl`, `openrlhf` or `trl`.
+    RlFramework in Rl(5) => Declaration {
+        key: "rl_framework",
+        value: Value::Choice(&["verl", "openrlhf", "trl"]),
+        jobs: Jobs::RL,
+        read: |c| c.rl.framework.key().to_string(),
+        write: |c, f, t| set(&mut c.rl.framework, pick(f, &RlFramework::ALL, RlFramework::key, t)),
+        ..BASE
+    },
+    /// Where the rollout engine runs: on the trainer's GPUs (`colocate`)
+    /// or on GPUs of its own (`split`).
+    Placement in Rl(45) => Declaration {
+        key: "placement",
+        value: Value::Choice(&["colocate", "split"]),
+        jobs: Jobs::RL,
+        needs: Some(|t| t(Field::Algo) != "dpo"),
+        read: |c| c.rl.placement.key().to_string(),
+        write: |c, f, t| set(&mut c.rl.placement, pick(f, &Placement::ALL, Placement::key, t)),
+        ..BASE
+    },
+    /// The rollout engine's own GPUs under `placement=split`, in all;
+    /// unset: one node's (`gpus`).
+    RolloutGpus in Rl(46) => Declaration {
+        key: "rollout_gpus",
+        value: count(Unit::Gpus, 1.0, 1_048_576.0),
+        optional: true,
+        jobs: Jobs::RL,
+        needs: Some(|t| t(Field::Placement) == "split" && t(Field::Algo) != "dpo"),
+        read: |c| optional_count(c.rl.rollout_gpus),
+        write: |c, f, t| set(&mut c.rl.rollout_gpus, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+    /// The frozen teacher under `algo=distill`: a model preset sharing the
+    /// student's vocabulary.
+    Teacher in Rl(15) => Declaration {
+        key: "teacher",
+        optional: true,
+        jobs: Jobs::RL,
+        needs: Some(|t| t(Field::Algo) == "distill"),
+        read: |c| c.rl.teacher.map(|m| m.id.to_string()).unwrap_or_default(),
+        write: |c, f, t| {
+            let id = choice(t);
+            let preset = model_preset(&id)
+                .filter(|m| m.id != crate::model::presets::CUSTOM_MODEL.id)
+                .ok_or(f.error(InputErrorKind::UnknownChoice))?;
+            c.rl.teacher = Some(preset);
+            Ok(())
+        },
         ..BASE
     },
 }
