@@ -77,3 +77,42 @@ async fn the_switch_reaches_rl_and_bad_input_is_named() {
     assert!(error.contains("2,048"), "{error}");
     browser.close().await;
 }
+
+/// On-policy distillation from a teacher, and the engine on GPUs of its own
+/// (issue 45): the teacher's rows with the core's figures, verl's refusal
+/// in place of its overrides; the split view's heading and no sleeping
+/// engine; choosing distillation without a teacher names the teacher.
+#[tokio::test]
+async fn distillation_and_a_split_engine_show_their_parts() {
+    const DISTILL: &str = "?job=rl&algo=distill&teacher=qwen2.5-32b&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&sharding=fsdp2";
+    let report = link::decode(DISTILL).config.rl_report().expect("valid");
+    let browser = Browser::start().await;
+    browser.open(&format!("{DISTILL}&lang=en")).await;
+    let learn = browser.text("rl-learn").await;
+    let teacher = format_bytes(
+        Bytes::new(report.learn.bytes(vram_core::rl::RlPart::Teacher)),
+        MemoryUnit::Gb,
+    );
+    assert!(learn.contains("Teacher's weights"), "{learn}");
+    assert!(learn.contains(&teacher), "{learn} {teacher}");
+    assert!(
+        learn.contains("Teacher's logits and the distillation loss"),
+        "{learn}"
+    );
+    let overrides = browser.text("rl-overrides").await;
+    assert!(overrides.starts_with("verl serves the teacher"), "{overrides}");
+    // Apart, on four GPUs of its own.
+    const SPLIT: &str = "?job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&placement=split&rollout_gpus=4&rollout_tp=2&rl_framework=openrlhf&lang=en";
+    browser.open(SPLIT).await;
+    let verdict = browser.text("rl-verdict").await;
+    assert!(verdict.starts_with("Both fit: generating"), "{verdict}");
+    let generate = browser.text("rl-generate").await;
+    assert!(
+        generate.contains("Buffer for the trainer's weights"),
+        "{generate}"
+    );
+    assert!(!generate.contains("Actor left on the GPU"), "{generate}");
+    let learn = browser.text("rl-learn").await;
+    assert!(!learn.contains("Engine while asleep"), "{learn}");
+    browser.close().await;
+}

@@ -117,8 +117,15 @@ impl Target {
 
     /// The targets of `config`'s job (under serving, its engine's), in the
     /// order the page offers them.
+    /// An RL run's own framework (`rl_framework`) comes first.
     pub fn of(config: &Config) -> impl Iterator<Item = Target> + '_ {
-        Target::ALL
+        use crate::config::rl::RlFramework;
+        let first = match config.rl.framework {
+            RlFramework::Verl => Target::Verl,
+            RlFramework::OpenRlhf => Target::OpenRlhf,
+            RlFramework::Trl => Target::Trl,
+        };
+        let mut targets: Vec<Target> = Target::ALL
             .into_iter()
             .filter(move |t| t.job() == config.job)
             .filter(move |t| match t {
@@ -126,6 +133,10 @@ impl Target {
                 Target::Sglang => config.serve.engine == crate::serve::options::Engine::Sglang,
                 _ => true,
             })
+            .collect();
+        // A stable sort: the framework first, the others in their order.
+        targets.sort_by_key(|&t| t != first);
+        targets.into_iter()
     }
 
     /// The file the text is saved as, where the framework reads a file.

@@ -400,3 +400,26 @@ fn rl_frameworks_refuse_what_they_do_not_run() {
     assert!(!openrlhf.contains("--train.colocate_all"), "{openrlhf}");
     assert!(openrlhf.contains("--vllm.num_engines 4"), "{openrlhf}");
 }
+
+/// An RL run's own framework is offered first, the others in their order.
+#[test]
+fn the_runs_framework_comes_first() {
+    let targets = |q: &str| Target::of(&link::decode(q).config).collect::<Vec<_>>();
+    assert_eq!(
+        targets("job=rl"),
+        [Target::Verl, Target::OpenRlhf, Target::Trl]
+    );
+    assert_eq!(
+        targets("job=rl&rl_framework=trl"),
+        [Target::Trl, Target::Verl, Target::OpenRlhf]
+    );
+    assert_eq!(
+        targets("v=2"),
+        [
+            Target::DeepSpeed,
+            Target::Megatron,
+            Target::Torchtitan,
+            Target::Accelerate
+        ]
+    );
+}
