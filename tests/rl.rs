@@ -100,7 +100,10 @@ async fn distillation_and_a_split_engine_show_their_parts() {
         "{learn}"
     );
     let overrides = browser.text("rl-overrides").await;
-    assert!(overrides.starts_with("verl serves the teacher"), "{overrides}");
+    assert!(
+        overrides.starts_with("verl serves the teacher"),
+        "{overrides}"
+    );
     // Apart, on four GPUs of its own.
     const SPLIT: &str = "?job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&placement=split&rollout_gpus=4&rollout_tp=2&rl_framework=openrlhf&lang=en";
     browser.open(SPLIT).await;

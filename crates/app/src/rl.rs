@@ -71,16 +71,18 @@ pub fn RlResults(
             let unit = MemoryUnit::Gb;
             let note = config.with(|c| rl::util_note(t, c, report));
             // verl's overrides, or why verl does not run the plan as counted.
-            let overrides = config.with(vram_core::rl::verl::verl_overrides).map_or_else(
-                |why| {
-                    vram_view::launch::refusal(
-                        t.html_lang.starts_with("zh"),
-                        vram_core::launch::Target::Verl,
-                        why.into(),
-                    )
-                },
-                |lines| lines.join("\n"),
-            );
+            let overrides = match config.with(vram_core::rl::verl::verl_overrides) {
+                Ok(lines) => view! {
+                    <pre class="overrides" data-testid="rl-overrides">{lines.join("\n")}</pre>
+                }
+                .into_any(),
+                Err(why) => {
+                    let zh = t.html_lang.starts_with("zh");
+                    let target = vram_core::launch::Target::Verl;
+                    let words = vram_view::launch::refusal(zh, target, why.into());
+                    view! { <p class="hint" data-testid="rl-overrides">{words}</p> }.into_any()
+                }
+            };
             view! {
                 <p class="summary" class:fits=report.fits() role="status" data-testid="rl-verdict"
                     data-fits=report.fits().to_string()>{config.with(|c| rl::verdict(t, c, report, unit))}</p>
@@ -100,7 +102,7 @@ pub fn RlResults(
                     {rows_table(rl::limit_rows(t, &limits), "rl-limits")}
                 })}
                 <h3>{t.rl_overrides_heading}</h3>
-                <pre class="overrides" data-testid="rl-overrides">{overrides}</pre>
+                {overrides}
             }
             .into_any()
         })

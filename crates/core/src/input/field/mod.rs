@@ -1456,6 +1456,8 @@ fields! {
         key: "ref",
         value: Value::Choice(&["model", "adapters", "precomputed", "none"]),
         jobs: Jobs::RL,
+        // Distillation's teacher takes the reference's place.
+        needs: Some(|t| t(Field::Algo) != "distill"),
         read: |c| c.rl.reference.key().to_string(),
         write: |c, f, t| set(&mut c.rl.reference, pick(f, &Reference::ALL, Reference::key, t)),
         ..BASE
@@ -1466,7 +1468,7 @@ fields! {
         key: "ref_offload",
         value: FLAG,
         jobs: Jobs::RL,
-        needs: Some(|t| t(Field::Ref) == "model"),
+        needs: Some(|t| t(Field::Ref) == "model" && t(Field::Algo) != "distill"),
         read: |c| flag_text(c.rl.ref_offload),
         write: |c, f, t| set(&mut c.rl.ref_offload, parse_flag(f, t)),
         ..BASE
