@@ -70,6 +70,7 @@ pub fn RlResults(
             };
             let unit = MemoryUnit::Gb;
             let note = config.with(|c| rl::util_note(t, c, report));
+            let host = config.with(|c| rl::host_note(t, c, report));
             // verl's overrides, or why verl does not run the plan as counted.
             let overrides = match config.with(vram_core::rl::verl::verl_overrides) {
                 Ok(lines) => view! {
@@ -87,6 +88,7 @@ pub fn RlResults(
                 <p class="summary" class:fits=report.fits() role="status" data-testid="rl-verdict"
                     data-fits=report.fits().to_string()>{config.with(|c| rl::verdict(t, c, report, unit))}</p>
                 {note.map(|n| view! { <p class="notice warning" data-testid="rl-util">{n}</p> })}
+                {host.map(|n| view! { <p class="notice warning" data-testid="rl-host-short">{n}</p> })}
                 {report.generate.as_ref().map(|generate| view! {
                     <h3>{config.with(|c| rl::generate_heading(t, c))}</h3>
                     {phase_bar(t, generate, unit)}

@@ -887,6 +887,7 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
     sections.push((t.rl_limits_heading, vram_view::rl::limit_rows(t, &limits)));
     let verdict = vram_view::rl::verdict(t, config, &report, unit);
     let note = vram_view::rl::util_note(t, config, &report);
+    let host = vram_view::rl::host_note(t, config, &report);
     let overrides = vram_core::rl::verl::verl_overrides(config);
     Ok(match output {
         Output::Json => {
@@ -908,7 +909,7 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
                     |g| g.name.to_string()
                 ),
             );
-            if let Some(note) = note {
+            for note in [note, host].into_iter().flatten() {
                 let _ = writeln!(out, "{note}");
             }
             for (section, rows) in &sections {

@@ -119,6 +119,34 @@ pub fn util_note(t: &Text, config: &Config, report: &RlReport) -> Option<String>
     }
 }
 
+/// Host RAM against the node's (`host_mem`), when given and short: what
+/// holds it, and the key that frees it.
+pub fn host_note(t: &Text, config: &Config, report: &RlReport) -> Option<String> {
+    let have = config.runtime.host_mem_gb? * 1e9;
+    if report.host_bytes_per_node <= have {
+        return None;
+    }
+    let b = |v: f64| format_bytes(Bytes::new(v), MemoryUnit::Gb);
+    let mut keys: Vec<&str> = Vec::new();
+    if config.rl.sleep == 1 && report.generate.is_some() {
+        keys.push(t.rl_host_sleep);
+    }
+    if config.rl.reference_model() && config.rl.ref_offload {
+        keys.push(t.rl_host_ref);
+    }
+    if config.runtime.offload != vram_core::frameworks::deepspeed::Offload::None {
+        keys.push(t.rl_host_offload);
+    }
+    Some(fill(
+        t.rl_host_short,
+        &[
+            &b(report.host_bytes_per_node),
+            &b(have),
+            &keys.join(t.list_separator),
+        ],
+    ))
+}
+
 /// A phase's rows: each part, then the total against what it may use.
 pub fn phase_rows(t: &Text, phase: &PhaseReport, unit: MemoryUnit) -> Vec<Row> {
     let b = |v: f64| format_bytes(Bytes::new(v), unit);
@@ -174,4 +202,33 @@ pub fn step_rows(t: &Text, report: &RlReport, unit: MemoryUnit) -> Vec<Row> {
         });
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Host RAM past the node's: the note names what holds it and the key
+    /// that frees it; none when it fits or no host memory is given.
+    #[test]
+    fn host_ram_past_the_nodes_is_named() {
+        let t = crate::text::of(vram_core::format::Lang::En);
+        let config = vram_core::input::link::decode(
+            "job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&sleep=1&host_mem=100",
+        )
+        .config;
+        let report = config.rl_report().unwrap();
+        assert!(
+            report.host_bytes_per_node > 100e9,
+            "{}",
+            report.host_bytes_per_node
+        );
+        let note = host_note(t, &config, &report).unwrap();
+        assert!(note.starts_with("Host RAM: "), "{note}");
+        assert!(note.contains("sleep=2 discards"), "{note}");
+        assert!(note.contains("ref_offload=0"), "{note}");
+        let mut roomy = config;
+        roomy.runtime.host_mem_gb = Some(2000.0);
+        assert_eq!(host_note(t, &roomy, &roomy.rl_report().unwrap()), None);
+    }
 }

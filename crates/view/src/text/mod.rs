@@ -407,6 +407,11 @@ texts! {
     rl_engine_kv: &'static str = "Engine: KV cache", "推理引擎：KV 缓存";
     rl_engine_asleep: &'static str = "Engine while asleep", "休眠中的推理引擎";
     rl_teacher: &'static str = "Teacher's weights", "教师模型权重";
+    rl_host_short: &'static str = "Host RAM: {} per node, more than the node's {} (host_mem). To free it: {}.", "主机内存：每节点需要 {}，超过节点的 {}（host_mem）。可以：{}。";
+    rl_host_sleep: &'static str = "sleep=2 discards the engine's weights instead of keeping them there", "sleep=2 直接丢弃推理引擎的权重，而不是放在主机内存";
+    rl_host_ref: &'static str = "ref_offload=0 keeps the reference on the GPUs", "ref_offload=0 把参考模型留在 GPU 上";
+    rl_host_offload: &'static str = "offload less of the actor", "减少 actor 的卸载";
+    list_separator: &'static str = "; ", "；";
     rl_teacher_logits: &'static str = "Teacher's logits and the distillation loss", "教师 logits 与蒸馏损失";
     rl_weight_sync: &'static str = "Buffer for the trainer's weights", "接收训练权重的缓冲";
     rl_generate_split_heading: &'static str = "Generating: the rollout engine on GPUs of its own", "生成阶段：推理引擎独占 GPU";

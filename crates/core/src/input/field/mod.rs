@@ -1231,7 +1231,8 @@ fields! {
         key: "host_mem",
         value: number(Unit::Gb, 1.0, 1e7),
         optional: true,
-        needs: Some(|t| beyond(t, Field::Offload, "none")),
+        // Offload's bound; in RL also the sleeping engine's and the reference's.
+        needs: Some(|t| beyond(t, Field::Offload, "none") || t(Field::Job) == "rl"),
         read: |c| optional_text(c.runtime.host_mem_gb),
         write: |c, f, t| set(&mut c.runtime.host_mem_gb, f.parse_number(t).map(Some)),
         ..BASE
