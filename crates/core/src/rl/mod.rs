@@ -27,13 +27,21 @@ pub mod verl;
 /// Each framework's: [`crate::config::rl::RlFramework::gpu_util`].
 pub const VERL_GPU_MEMORY_UTILIZATION: f64 = 0.5;
 
+/// Bytes the entropy's terms hold at their peak per token and vocabulary
+/// entry, on 16-bit logits: twice the logits' bytes (verl 0.9.1's
+/// `entropy_from_logits`, measured on the CPU: a softmax and its product
+/// with the logits; `torch.compile` keeps none of them for the backward).
+pub const ENTROPY_BYTES_PER_LOGIT: u64 = 4;
+
 /// Bytes a distillation step holds per token and vocabulary entry beside
 /// the student's logits, which the training step's loss already counts:
 /// the teacher's logits in 16 bits (2) and the loss's fp32 terms, as
 /// OpenRLHF's `KDLoss` makes them (`openrlhf/models/loss.py`, v0.9.5): the
 /// teacher's softmax (4), its infinity mask (1), the student's log-softmax
-/// (4), their product (4) and the masked product (4). TRL's generalized
-/// JSD makes about as many (ten vocabulary-wide tensors in 16 bits).
+/// (4), their product (4) and the masked product (4): 17 measured at the
+/// forward's peak on the CPU (`scripts/measure-rl-logits`). TRL's
+/// generalized JSD holds 16 at its `DistillationConfig` default (beta
+/// 1.0, reverse KL) and 30 at GKD's beta 0.5 (measured, TRL 1.16.0).
 pub const DISTILL_BYTES_PER_LOGIT: u64 = 2 + 4 + 1 + 4 + 4 + 4;
 
 /// Tokens a chunk of the chunked log-probs holds
@@ -344,17 +352,25 @@ impl Config {
             frozen * t.param_count() as f64 / actor_params.max(1.0)
         });
         // The entropy of a micro-batch of T tokens over the vocabulary V,
-        // beside the log-probs the step's loss already counts: verl's own
-        // estimate of its fp32 terms, T × V × (4 + 2 + 1) bytes
-        // (`docs/perf/perf_tuning.rst`); chunked, three fp32 copies of a
-        // 2,048-token chunk (`entropy_from_logits_with_chunking`); fused,
-        // three fp32 values a token (`use_fused_kernels`).
+        // beside the log-probs the step's loss already counts, as measured
+        // on the CPU with verl 0.9.1's own functions on the 16-bit logits
+        // its actor computes (scripts/measure-rl-logits,
+        // tests/measured/rl-logits.json): whole, a 16-bit softmax and
+        // product at the forward's peak, 4 bytes a logit
+        // (`entropy_from_logits`; verl's `perf_tuning.rst` estimated 7);
+        // chunked with gradients, every chunk's fp32 copy and softmax kept
+        // for the backward pass, 8 bytes a logit, and the chunk at work 4
+        // more (`entropy_from_logits_with_chunking`); fused, three fp32
+        // values a token (`use_fused_kernels`).
         let tokens_per_micro_batch = u64::from(learn_config.model.map_or(1, |m| m.micro_batch))
             * u64::from(self.rl_sequence());
         let log_probs = match (self.rl.entropy, self.rl.logits) {
             (false, _) => 0,
-            (true, Logits::Full) => 7 * tokens_per_micro_batch * vocab,
-            (true, Logits::Chunked) => 12 * tokens_per_micro_batch.min(LOGITS_CHUNK_TOKENS) * vocab,
+            (true, Logits::Full) => ENTROPY_BYTES_PER_LOGIT * tokens_per_micro_batch * vocab,
+            (true, Logits::Chunked) => {
+                (8 * tokens_per_micro_batch + 4 * tokens_per_micro_batch.min(LOGITS_CHUNK_TOKENS))
+                    * vocab
+            }
             (true, Logits::Fused) => 12 * tokens_per_micro_batch,
         } as f64;
         // Distillation's terms over the vocabulary: whole for the

@@ -80,7 +80,7 @@ fn sleep_critic_and_dpo() {
     assert!(dpo.generate.is_none() && dpo.rollout.is_none());
     assert_eq!(dpo_config.rl_learn_config().model.unwrap().micro_batch, 2);
     // Without an entropy term the log-probs are the step's loss; with one,
-    // verl's 7 bytes a token and word, or 12 a token fused.
+    // 4 bytes a token and word as verl's function measured, or 12 a token fused.
     assert_eq!(dpo.learn.bytes(RlPart::LogProbs), 0.0);
     let vocab = 152_064.0;
     let entropy = decode(&format!("{base}&algo=dpo&entropy=1"))
@@ -89,7 +89,7 @@ fn sleep_critic_and_dpo() {
         .unwrap();
     assert_eq!(
         entropy.learn.bytes(RlPart::LogProbs),
-        7.0 * 2.0 * 2048.0 * vocab
+        4.0 * 2.0 * 2048.0 * vocab
     );
     let fused = decode(&format!("{base}&algo=dpo&entropy=1&logits=fused"))
         .config
