@@ -894,6 +894,7 @@ mod tests {
     const SAME_IN_BOTH: &[&str] = &[
         "unit_gb",
         "engine",
+        "rl_framework",
         "serve_col_kv",
         "sharding",
         "unit_percent",
