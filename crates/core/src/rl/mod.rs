@@ -523,7 +523,8 @@ impl Config {
     /// waves of what the cache holds, each a prefill and `response_len`
     /// decode steps), the log-prob passes (old, reference, values) as
     /// forward passes and the learning as forward and backward passes over
-    /// every token at the actor's step efficiency.
+    /// every token at the actor's step efficiency, with offload's PCIe
+    /// traffic once an update.
     fn rl_time(
         &self,
         report: &crate::report::Report,
@@ -582,7 +583,14 @@ impl Config {
             _ => 1.0,
         };
         let learners = 1.0 + f64::from(u8::from(self.rl.has_critic()));
-        let learn_seconds = learners * 3.0 * forward * recompute;
+        // Offload's PCIe traffic, once an update: the states `offload`
+        // moves out and back, as training's step model times it (one
+        // optimizer update a step).
+        let offload = report
+            .strategy(strategy)
+            .time
+            .map_or(0.0, |t| t.offload_seconds);
+        let learn_seconds = learners * 3.0 * forward * recompute + offload;
         Some(RlTime {
             rollout_seconds,
             log_prob_seconds,

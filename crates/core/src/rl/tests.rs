@@ -307,3 +307,18 @@ fn unsloths_published_grpo_breakdown() {
     let ratio = logits / fp32_logits;
     assert!((1.5..1.5 * 1.05).contains(&ratio), "{ratio}");
 }
+
+/// Offload's PCIe traffic joins the learning's time, once an update, as
+/// training's step model times it.
+#[wasm_bindgen_test(unsupported = test)]
+fn offload_traffic_is_in_the_step() {
+    let base =
+        "job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2";
+    let kept = decode(base).config.rl_report().unwrap().time.unwrap();
+    let config = decode(&format!("{base}&offload=all")).config;
+    let moved = config.rl_report().unwrap().time.unwrap();
+    let learn = config.rl_learn_config().report().unwrap();
+    let pcie = learn.highlighted().time.unwrap().offload_seconds;
+    assert!(pcie > 0.0);
+    assert!((moved.learn_seconds - kept.learn_seconds - pcie).abs() < 1e-9 * pcie.max(1.0));
+}
