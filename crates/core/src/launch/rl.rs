@@ -96,6 +96,9 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
                 set("ref.num_nodes", Some(nodes.to_string()));
                 set("ref.num_gpus_per_node", Some(gpus.to_string()));
                 set("algo.kl.use_loss", None);
+                // As a loss, k3 (verl's `low_var_kl`, GRPO's); OpenRLHF's
+                // default k1 is its reward penalty's, and it says so.
+                set("algo.kl.estimator", Some("k3".into()));
                 if rl.ref_offload {
                     set("ref.offload", None);
                 }
