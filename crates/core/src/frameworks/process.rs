@@ -81,6 +81,11 @@ pub struct ProcessSettings {
     pub allocator_slack: Option<f64>,
     /// NVLink SHARP (`NCCL_NVLS_ENABLE`, on by default on NVSwitch nodes).
     pub nvls: bool,
+    /// NCCL's buffers per communicator in MiB, when measured (or changed
+    /// by `NCCL_BUFFSIZE`, `NCCL_MAX_NCHANNELS`); unset:
+    /// [`NCCL_BYTES_PER_COMMUNICATOR`].
+    #[serde(default)]
+    pub nccl_mib: Option<u32>,
 }
 
 impl Default for ProcessSettings {
@@ -95,6 +100,7 @@ impl ProcessSettings {
         expandable_segments: false,
         allocator_slack: None,
         nvls: true,
+        nccl_mib: None,
     };
 
     /// The allocator's slack, a fraction of the peak.
@@ -162,7 +168,10 @@ pub fn process_overheads(
         .filter(|&&n| n >= 3 && nvswitch)
         .map(|_| nvls_bytes(generation))
         .sum::<u64>();
-    let nccl_bytes = u64::from(communicators) * NCCL_BYTES_PER_COMMUNICATOR + nvls;
+    let per_communicator = settings
+        .nccl_mib
+        .map_or(NCCL_BYTES_PER_COMMUNICATOR, |mib| u64::from(mib) * MIB);
+    let nccl_bytes = u64::from(communicators) * per_communicator + nvls;
     let peak_bytes = peak.get().max(0.0).round() as u64;
     let cublas = cublas_workspace_bytes(generation);
     let slack_fraction = settings.slack();
@@ -244,6 +253,13 @@ mod tests {
         let o = process_overheads(Some(h100), &[8], peak, measured, Some(Bytes::new(0.6e9)));
         assert_eq!(o.allocator_slack_bytes, 3_200_000_000);
         assert_eq!(o.nccl_bytes, 192 * MIB);
+        // NCCL's buffers as measured: 300 MiB a communicator, two of them.
+        let nccl = ProcessSettings {
+            nccl_mib: Some(300),
+            ..measured
+        };
+        let two = process_overheads(Some(h100), &[8, 2], peak, nccl, None);
+        assert_eq!(two.nccl_bytes, 2 * 300 * MIB);
         assert_eq!(o.cuda_context_bytes, 600_000_000);
         assert_eq!(
             measured.environment(),

@@ -171,6 +171,7 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Expandable => (t.label_expandable, "", Some(t.hint_expandable)),
         Field::Slack => (t.label_slack, t.unit_percent, Some(t.hint_slack)),
         Field::Nvls => (t.label_nvls, "", Some(t.hint_nvls)),
+        Field::NcclMib => (t.label_nccl_mib, "MiB", Some(t.hint_nccl_mib)),
         Field::Accounting => (t.label_accounting, "", None),
         Field::Offload => (t.label_offload, "", None),
         Field::OffloadTo => (t.label_offload_to, "", None),

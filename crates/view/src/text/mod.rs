@@ -606,6 +606,8 @@ texts! {
     hint_slack: &'static str = "Reserved beyond the allocated peak, as measured (torch.cuda.max_memory_reserved ÷ max_memory_allocated − 1); empty: 15 %, or 5 % with expandable segments.",
         "已分配峰值之外被缓存分配器保留的部分，按实测填写（max_memory_reserved ÷ max_memory_allocated − 1）；留空：15 %，开启 expandable_segments 时 5 %。";
     label_nvls: &'static str = "NVLink SHARP buffers", "NVLink SHARP 缓冲";
+    label_nccl_mib: &'static str = "NCCL buffers per communicator", "每个通信组的 NCCL 缓冲";
+    hint_nccl_mib: &'static str = "As measured (NCCL_BUFFSIZE and NCCL_MAX_NCHANNELS change them). Empty: 192 MiB, 16 channels × 12 MiB.", "按实测填写（NCCL_BUFFSIZE 与 NCCL_MAX_NCHANNELS 会改变它）。留空：192 MiB，即 16 个通道 × 12 MiB。";
     hint_nvls: &'static str = "NCCL_NVLS_ENABLE: 256 MiB a communicator on Hopper NVSwitch nodes (384 MiB on Blackwell); off: none.",
         "NCCL_NVLS_ENABLE：Hopper NVSwitch 节点上每个通信组 256 MiB（Blackwell 384 MiB）；关闭则没有。";
     summary_usable_context: &'static str = "{} usable per GPU ({} − {} reserved − {} context).",

@@ -1558,6 +1558,17 @@ fields! {
         write: |c, f, t| set(&mut c.runtime.process.nvls, parse_flag(f, t)),
         ..BASE
     },
+    /// NCCL's buffers per communicator, in MiB, as measured (they change
+    /// with `NCCL_BUFFSIZE` and `NCCL_MAX_NCHANNELS`); unset: 192.
+    NcclMib in Cluster(68) => Declaration {
+        key: "nccl_mib",
+        jobs: Jobs::TRAIN,
+        value: count(Unit::MibPerCommunicator, 0.0, 65_536.0),
+        optional: true,
+        read: |c| optional_count(c.runtime.process.nccl_mib),
+        write: |c, f, t| set(&mut c.runtime.process.nccl_mib, f.parse_count(t).map(Some)),
+        ..BASE
+    },
 
     // RL's framework, placement and teacher.
 

@@ -31,6 +31,8 @@ pub enum Unit {
     FractionOfPeak,
     /// A fraction of the step's peak memory.
     FractionOfPeakMemory,
+    /// MiB (2^20 bytes) per NCCL communicator.
+    MibPerCommunicator,
     /// A probability (0.1 = 10 %).
     Probability,
     /// Multiples of uniform routing.
@@ -77,6 +79,7 @@ impl Unit {
             Unit::ReservedFraction => "fraction of each GPU's memory",
             Unit::FractionOfPeak => "fraction of peak",
             Unit::FractionOfPeakMemory => "fraction of the step's peak memory",
+            Unit::MibPerCommunicator => "MiB (2^20 bytes) per communicator",
             Unit::Probability => "fraction (0.1 = 10 %)",
             Unit::RoutingMultiple => "multiples of uniform routing",
             Unit::Multiples => "multiples",
@@ -109,6 +112,7 @@ impl Unit {
             Unit::RoutingMultiple | Unit::Multiples => "FACTOR",
             Unit::PerGpuHour => "PRICE",
             Unit::Gpus
+            | Unit::MibPerCommunicator
             | Unit::Sequences
             | Unit::Count
             | Unit::Features
