@@ -299,9 +299,149 @@ async fn main() {
     let slow_floor =
         CRITICAL_ROUND_TRIPS * SLOW_LATENCY_MS + total_gzip as f64 / SLOW_DOWN_BYTES_PER_S * 1e3;
 
+    let mut shifts = Vec::new();
+    let (loads, cold) = cold_loads(&mut shifts).await;
+    let throttled = throttled_loads(&mut shifts).await;
+    let median_of = |i: usize| column_median(&throttled, i);
+    let slow_interactive = median_of(0);
+    let slow_written = median_of(7);
+    shifts.sort_by(f64::total_cmp);
+    let worst_shift = shifts.last().copied().unwrap_or(f64::NAN);
+    let links = slow_link_loads().await;
+    let paints = first_paint_medians().await;
+    // Every link unthrottled in a browser already running.
+    let mut running = Vec::new();
+    for link in std::iter::once("").chain(BENCH_LINKS) {
+        running.push((link, running_browser_paints(link).await));
+    }
+    let updates = update_times().await;
+    let (with_plans, plans_followed) = update_times_with_plans().await;
+
+    // Bytes are held by the ratchet (tests/budget.rs); the bench shows where
+    // the first view stands against its baseline.
+    let baseline = read_baseline(&std::fs::read_to_string(baseline_path()).unwrap_or_default());
+    let baseline_gzip: u64 = sizes
+        .iter()
+        .filter_map(|f| {
+            let name = stable_name(&f.name);
+            baseline.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
+        })
+        .sum();
+    let bench = Bench {
+        load_median: percentile(&loads, 50.0),
+        slow_interactive,
+        slow_written,
+        // The first figure is the written view's, painted from the HTML.
+        slow_first_figure: slow_written.min(slow_interactive),
+        worst_shift,
+        slow_charts: median_of(1),
+        // Issue 42's links' figures and charts come with the first view's
+        // WebAssembly, so their floor is the bare page's.
+        link_floor: slow_floor,
+        js: (median_of(2), median_of(3)),
+        wasm: (median_of(4), median_of(5)),
+        update_p50: percentile(&updates, 50.0),
+        update_p95: percentile(&updates, 95.0),
+        plans_p50: percentile(&with_plans, 50.0),
+        plans_p95: percentile(&with_plans, 95.0),
+        followed_p50: percentile(&plans_followed, 50.0),
+        followed_p95: percentile(&plans_followed, 95.0),
+        sweep_us: divan_median_us(&core_output, "chart_sweep_1_to_1024_gpus"),
+        report_ns: divan_median_us(&core_output, "report_of_the_lesson").map(|us| us * 1e3),
+        date,
+        commit,
+        sizes,
+        total_raw,
+        total_gzip,
+        baseline_gzip,
+        slow_floor,
+        loads,
+        cold,
+        throttled,
+        shifts,
+        links,
+        paints,
+        running,
+        updates,
+        with_plans,
+    };
+    print_bench(&bench);
+    let json = bench_json(&bench);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench.json");
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&json).unwrap_or_default() + "\n",
+    )
+    .expect("target/bench.json");
+    println!();
+    println!("written to {}", path.display());
+}
+
+/// Every figure measured, and what the benchmark was given: the printed
+/// table's and `target/bench.json`'s.
+struct Bench {
+    date: String,
+    commit: String,
+    /// The first view's files.
+    sizes: Vec<vram_e2e::FileSize>,
+    total_raw: u64,
+    total_gzip: u64,
+    baseline_gzip: u64,
+    /// The least time the slow link needs for the first view's bytes.
+    slow_floor: f64,
+    /// Cold loads to results + chart, sorted.
+    loads: Vec<f64>,
+    load_median: f64,
+    /// Each cold load's [`LOAD_TIMES`].
+    cold: Vec<[f64; 8]>,
+    /// Each cold load's [`LOAD_TIMES`] on the slow link.
+    throttled: Vec<[f64; 8]>,
+    slow_interactive: f64,
+    slow_written: f64,
+    slow_first_figure: f64,
+    slow_charts: f64,
+    /// Requested and received, medians on the slow link.
+    js: (f64, f64),
+    wasm: (f64, f64),
+    /// Every cold load's layout shift, sorted.
+    shifts: Vec<f64>,
+    worst_shift: f64,
+    /// Issue 42's links on the slow link: the medians of their figures and charts.
+    links: Vec<(&'static str, f64, f64)>,
+    link_floor: f64,
+    /// On the slow link or not, in which browser: the page's and the
+    /// one-line page's median first paints.
+    paints: Vec<(bool, Paint, f64, f64)>,
+    /// Every link in a browser already running: its median figures and charts.
+    running: Vec<(&'static str, f64)>,
+    /// Updates, sorted.
+    updates: Vec<f64>,
+    update_p50: f64,
+    update_p95: f64,
+    /// Updates with the plans open, sorted.
+    with_plans: Vec<f64>,
+    plans_p50: f64,
+    plans_p95: f64,
+    followed_p50: f64,
+    followed_p95: f64,
+    sweep_us: Option<f64>,
+    report_ns: Option<f64>,
+}
+
+/// The median of column `i` of loads' [`LOAD_TIMES`].
+fn column_median(loads: &[[f64; 8]], i: usize) -> f64 {
+    let mut column: Vec<f64> = loads.iter().map(|t| t[i]).collect();
+    column.sort_by(f64::total_cmp);
+    percentile(&column, 50.0)
+}
+
+/// Cold loads of the bare page, unthrottled, each in a new browser with a
+/// new profile: nothing cached, nothing compiled. Each load's time to
+/// results + chart (sorted) and its [`LOAD_TIMES`]; each load's layout shift
+/// joins `shifts`.
+async fn cold_loads(shifts: &mut Vec<f64>) -> (Vec<f64>, Vec<[f64; 8]>) {
     let mut loads = Vec::new();
     let mut cold: Vec<[f64; 8]> = Vec::new();
-    let mut shifts = Vec::new();
     for _ in 0..COLD_LOADS {
         // A new browser with a new profile each time: nothing cached, nothing compiled.
         let browser = Browser::start().await;
@@ -316,15 +456,14 @@ async fn main() {
         shifts.push(browser.layout_shift().await);
         browser.close().await;
     }
-    let cold_median = |i: usize| {
-        let mut column: Vec<f64> = cold.iter().map(|t| t[i]).collect();
-        column.sort_by(f64::total_cmp);
-        percentile(&column, 50.0)
-    };
     loads.sort_by(f64::total_cmp);
+    (loads, cold)
+}
 
-    // Cold loads on the slow link: a new browser each time, its cache disabled,
-    // the files gzip-encoded as a static host sends them.
+/// Cold loads on the slow link: a new browser each time, its cache disabled,
+/// the files gzip-encoded as a static host sends them. Each load's
+/// [`LOAD_TIMES`]; its layout shift joins `shifts`.
+async fn throttled_loads(shifts: &mut Vec<f64>) -> Vec<[f64; 8]> {
     let mut throttled: Vec<[f64; 8]> = Vec::new();
     for _ in 0..COLD_LOADS {
         let browser = Browser::start_on(StaticServer::start_compressed(dist_dir())).await;
@@ -347,23 +486,13 @@ async fn main() {
         shifts.push(browser.layout_shift().await);
         browser.close().await;
     }
-    let median_of = |i: usize| {
-        let mut column: Vec<f64> = throttled.iter().map(|t| t[i]).collect();
-        column.sort_by(f64::total_cmp);
-        percentile(&column, 50.0)
-    };
-    let slow_interactive = median_of(0);
-    let slow_written = median_of(7);
-    // The first figure is the written view's, painted from the HTML.
-    let slow_first_figure = slow_written.min(slow_interactive);
-    shifts.sort_by(f64::total_cmp);
-    let worst_shift = shifts.last().copied().unwrap_or(f64::NAN);
-    let slow_charts = median_of(1);
+    throttled
+}
 
-    // Issue 42's links beside the bare page: a lesson embed and a shared model
-    // link, cold on the slow link. Their figures and charts come with the
-    // first view's WebAssembly, so their floor is the bare page's.
-    let link_floor = slow_floor;
+/// Issue 42's links beside the bare page: a lesson embed and a shared model
+/// link, cold on the slow link. Each link with the medians of its figures'
+/// and its charts' paint.
+async fn slow_link_loads() -> Vec<(&'static str, f64, f64)> {
     let mut links = Vec::new();
     for link in BENCH_LINKS {
         let mut figures = Vec::new();
@@ -399,9 +528,13 @@ async fn main() {
         charts.sort_by(f64::total_cmp);
         links.push((link, percentile(&figures, 50.0), percentile(&charts, 50.0)));
     }
+    links
+}
 
-    // First paints: the page's written view and a one-line page, in a new
-    // browser and in one already running, unthrottled and on the slow link.
+/// First paints: the page's written view and a one-line page, in a new
+/// browser and in one already running, unthrottled and on the slow link;
+/// their medians.
+async fn first_paint_medians() -> Vec<(bool, Paint, f64, f64)> {
     let one_line =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-one-line");
     std::fs::create_dir_all(&one_line).expect("target/bench-one-line");
@@ -419,14 +552,12 @@ async fn main() {
             ));
         }
     }
-    // Every link unthrottled in a browser already running.
-    let mut running = Vec::new();
-    for link in std::iter::once("").chain(BENCH_LINKS) {
-        running.push((link, running_browser_paints(link).await));
-    }
-    let (js_requested, js_received) = (median_of(2), median_of(3));
-    let (wasm_requested, wasm_received) = (median_of(4), median_of(5));
+    paints
+}
 
+/// [`UPDATES`] model sizes typed into the bare page, each checked to have
+/// updated the table, the chart and the link: their times, sorted.
+async fn update_times() -> Vec<f64> {
     let browser = Browser::start().await;
     browser.open("").await;
     let mut updates = Vec::new();
@@ -464,9 +595,13 @@ async fn main() {
     browser.wait_for_query(&format!("params={last}&")).await;
     browser.close().await;
     updates.sort_by(f64::total_cmp);
+    updates
+}
 
-    // The same with a model and the ranked plans open (Llama 2 13B on A100s,
-    // a global batch of 64): each update also ranks and draws every plan.
+/// The same with a model and the ranked plans open (Llama 2 13B on A100s,
+/// a global batch of 64): each update also ranks and draws every plan. The
+/// updates' times and the plans' following them, each sorted.
+async fn update_times_with_plans() -> (Vec<f64>, Vec<f64>) {
     let browser = Browser::start().await;
     browser
         .client
@@ -506,36 +641,36 @@ async fn main() {
     browser.close().await;
     with_plans.sort_by(f64::total_cmp);
     plans_followed.sort_by(f64::total_cmp);
-    let plans_p50 = percentile(&with_plans, 50.0);
-    let plans_p95 = percentile(&with_plans, 95.0);
-    let followed_p50 = percentile(&plans_followed, 50.0);
-    let followed_p95 = percentile(&plans_followed, 95.0);
+    (with_plans, plans_followed)
+}
 
-    let load_median = percentile(&loads, 50.0);
-    let update_p50 = percentile(&updates, 50.0);
-    let update_p95 = percentile(&updates, 95.0);
-    let sweep_us = divan_median_us(&core_output, "chart_sweep_1_to_1024_gpus");
-    let report_ns = divan_median_us(&core_output, "report_of_the_lesson").map(|us| us * 1e3);
+/// The benchmark's table, on stdout.
+fn print_bench(bench: &Bench) {
+    print_first_view(bench);
+    print_loads(bench);
+    print_paints(bench);
+}
 
+/// The table's head: the first view's files and their bytes against the baseline.
+fn print_first_view(bench: &Bench) {
+    let Bench {
+        ref date,
+        ref commit,
+        ref sizes,
+        total_raw,
+        total_gzip,
+        baseline_gzip,
+        ..
+    } = *bench;
     println!("vram-calculator benchmark  {date}  {commit}");
     println!();
     println!(
         "{:<38} {:>10} {:>10}",
         "first view file", "raw B", "gzip -9 B"
     );
-    for file in &sizes {
+    for file in sizes {
         println!("{:<38} {:>10} {:>10}", file.name, file.raw, file.gzip);
     }
-    // Bytes are held by the ratchet (tests/budget.rs); the bench shows where
-    // the first view stands against its baseline.
-    let baseline = read_baseline(&std::fs::read_to_string(baseline_path()).unwrap_or_default());
-    let baseline_gzip: u64 = sizes
-        .iter()
-        .filter_map(|f| {
-            let name = stable_name(&f.name);
-            baseline.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
-        })
-        .sum();
     println!(
         "{:<38} {:>10} {:>10}   baseline {} B ({:+.2} %)",
         "total",
@@ -545,6 +680,28 @@ async fn main() {
         (total_gzip as f64 / baseline_gzip.max(1) as f64 - 1.0) * 100.0
     );
     println!();
+}
+
+/// The loads, cold and on the slow link, and the updates.
+fn print_loads(bench: &Bench) {
+    let Bench {
+        total_gzip,
+        slow_floor,
+        ref loads,
+        load_median,
+        ref cold,
+        slow_interactive,
+        slow_first_figure,
+        slow_charts,
+        ref links,
+        link_floor,
+        update_p50,
+        update_p95,
+        plans_p50,
+        plans_p95,
+        ..
+    } = *bench;
+    let cold_median = |i: usize| column_median(cold, i);
     println!(
         "cold load to results + chart ({COLD_LOADS}x)   median {load_median:.1} ms  min {:.1}  max {:.1}   budget {LOAD_BUDGET_MS} ms: {}",
         loads[0],
@@ -585,15 +742,34 @@ async fn main() {
         "  other links ({} x medians; floor {link_floor:.0} ms, the first view's):",
         COLD_LOADS / 2
     );
-    for (link, figures, charts) in &links {
+    for (link, figures, charts) in links {
         println!(
             "    {link:<62} figures {figures:>5.0} ms, charts {charts:>5.0} ms = {:.2} x floor   budget {THROTTLED_BUDGET_FLOOR_RATIO} x, in one paint: {}",
             charts / link_floor,
             verdict(*charts <= THROTTLED_BUDGET_FLOOR_RATIO * link_floor && charts - figures < 17.0)
         );
     }
+}
+
+/// The paints in a browser already running and the first paints, the
+/// plans following an update, the layout shift, the order of the JS and the
+/// WebAssembly, and the core's benchmarks.
+fn print_paints(bench: &Bench) {
+    let Bench {
+        js: (js_requested, js_received),
+        wasm: (wasm_requested, wasm_received),
+        ref shifts,
+        worst_shift,
+        ref paints,
+        ref running,
+        followed_p50,
+        followed_p95,
+        sweep_us,
+        report_ns,
+        ..
+    } = *bench;
     println!("every link's figures and charts painted, 127.0.0.1, a browser already running (medians of {COLD_LOADS})");
-    for (link, ms) in &running {
+    for (link, ms) in running {
         println!(
             "  {:<64} {ms:>5.0} ms   budget {RUNNING_LINK_BUDGET_MS} ms: {}",
             if link.is_empty() {
@@ -608,7 +784,7 @@ async fn main() {
         "the plans following an update (searched and drawn after its paint)   p50 {followed_p50:.2} ms  p95 {followed_p95:.2} ms"
     );
     println!("first paint, medians of {COLD_LOADS} (the page's written view; a one-line HTML page, the floor)");
-    for (slow, paint, page, floor) in &paints {
+    for (slow, paint, page, floor) in paints {
         let budget = if *slow {
             WRITTEN_FIGURE_BUDGET_MS
         } else {
@@ -640,8 +816,47 @@ async fn main() {
     if let Some(ns) = report_ns {
         println!("core report of the lesson               median {ns:.1} ns");
     }
+}
 
-    let json = json!({
+/// The benchmark's figures as `target/bench.json` holds them.
+fn bench_json(bench: &Bench) -> serde_json::Value {
+    let Bench {
+        ref date,
+        ref commit,
+        ref sizes,
+        total_raw,
+        total_gzip,
+        baseline_gzip,
+        slow_floor,
+        ref loads,
+        load_median,
+        ref cold,
+        ref throttled,
+        slow_interactive,
+        slow_written,
+        slow_first_figure,
+        slow_charts,
+        js: (js_requested, js_received),
+        wasm: (wasm_requested, wasm_received),
+        ref shifts,
+        worst_shift,
+        ref links,
+        link_floor,
+        ref paints,
+        ref running,
+        ref updates,
+        update_p50,
+        update_p95,
+        ref with_plans,
+        plans_p50,
+        plans_p95,
+        followed_p50,
+        followed_p95,
+        sweep_us,
+        report_ns,
+    } = *bench;
+    let cold_median = |i: usize| column_median(cold, i);
+    json!({
         "date": date,
         "commit": commit,
         "first_view": {
@@ -680,13 +895,5 @@ async fn main() {
             "link": link, "figures_and_charts_median": ms, "budget": RUNNING_LINK_BUDGET_MS,
         })).collect::<Vec<_>>(),
         "core": {"sweep_median_us": sweep_us, "report_median_ns": report_ns, "budget_sweep_us": SWEEP_BUDGET_US},
-    });
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench.json");
-    std::fs::write(
-        &path,
-        serde_json::to_string_pretty(&json).unwrap_or_default() + "\n",
-    )
-    .expect("target/bench.json");
-    println!();
-    println!("written to {}", path.display());
+    })
 }

@@ -585,8 +585,11 @@ pub struct Browser {
     pub client: Client,
     /// The server of the built page.
     pub server: StaticServer,
+    /// The Chromium this session started, closed when the `Browser` is
+    /// dropped (after the session ends, passes or panics), then its profile
+    /// removed: dropped after `client`, before the chromedriver.
+    profile: ChromiumProfile,
     _driver: Arc<Chromedriver>,
-    _profile: TempDir,
     _slot: tokio::sync::OwnedSemaphorePermit,
 }
 
@@ -602,7 +605,7 @@ impl Browser {
             .acquire_owned()
             .await
             .expect("the session semaphore is never closed");
-        let profile = TempDir::new("vram-e2e-profile");
+        let profile = ChromiumProfile(TempDir::new(PROFILE_PREFIX));
         let mut args = vec![
             "--headless=new".to_string(),
             "--no-sandbox".into(),
@@ -613,7 +616,7 @@ impl Browser {
             "--disable-sync".into(),
             "--no-first-run".into(),
             "--window-size=1280,1000".into(),
-            format!("--user-data-dir={}", profile.0.display()),
+            format!("--user-data-dir={}", profile.path().display()),
         ];
         args.sort();
         let mut options = json!({ "args": args });
@@ -652,8 +655,8 @@ impl Browser {
         Browser {
             client,
             server,
+            profile,
             _driver: driver,
-            _profile: profile,
             _slot: slot,
         }
     }
@@ -837,17 +840,134 @@ impl Browser {
         }
     }
 
-    /// Ends the session.
+    /// Ends the session (dropping the `Browser` closes its Chromium too).
     pub async fn close(self) {
         let _ = self.client.close().await;
     }
+
+    /// The profile folder of this session's Chromium (`--user-data-dir`).
+    pub fn profile(&self) -> &Path {
+        self.profile.path()
+    }
+}
+
+/// What every e2e profile folder's name starts with: `scripts/test` looks for
+/// a Chromium still running with such a profile once the tests have ended.
+pub const PROFILE_PREFIX: &str = "vram-e2e-profile";
+
+/// A Chromium's profile folder, and the guard that closes that Chromium.
+///
+/// chromedriver starts a Chromium per session and closes it only when asked
+/// to end the session; a test that panics (or forgets `close`) never asks, and
+/// killing chromedriver leaves its browsers running. On drop this kills every
+/// process started with this profile and all their descendants (renderers, the
+/// GPU and zygote processes), waits until they are gone, then removes the folder.
+struct ChromiumProfile(TempDir);
+
+impl ChromiumProfile {
+    fn path(&self) -> &Path {
+        &self.0 .0
+    }
+}
+
+impl Drop for ChromiumProfile {
+    fn drop(&mut self) {
+        let started = Instant::now();
+        loop {
+            let running = processes_using_profile(self.path());
+            if running.is_empty() {
+                break;
+            }
+            for pid in &running {
+                // SIGKILL: a browser whose session has ended has nothing to save.
+                let _ = Command::new("kill")
+                    .args(["-KILL", &pid.to_string()])
+                    .stderr(Stdio::null())
+                    .status();
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                eprintln!("Chromium processes {running:?} outlived their session");
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// The live processes whose command line names `profile` (Chromium's
+/// `--user-data-dir=…`), with every descendant of theirs: read from `/proc`.
+pub fn processes_using_profile(profile: &Path) -> Vec<u32> {
+    let needle = format!("--user-data-dir={}", profile.display());
+    let processes = live_processes();
+    let mut found: Vec<u32> = processes
+        .iter()
+        .filter(|p| p.command_line.contains(&needle))
+        .map(|p| p.pid)
+        .collect();
+    // Descendants, breadth first: a renderer's command line need not name the profile.
+    let mut next = 0;
+    while next < found.len() {
+        let parent = found[next];
+        for p in &processes {
+            if p.parent == parent && !found.contains(&p.pid) {
+                found.push(p.pid);
+            }
+        }
+        next += 1;
+    }
+    found
+}
+
+/// The live processes with a command line naming an e2e profile folder
+/// (`PROFILE_PREFIX`), whichever test started them.
+pub fn processes_using_any_profile() -> Vec<u32> {
+    live_processes()
+        .into_iter()
+        .filter(|p| p.command_line.contains(PROFILE_PREFIX))
+        .map(|p| p.pid)
+        .collect()
+}
+
+struct Process {
+    pid: u32,
+    parent: u32,
+    command_line: String,
+}
+
+/// Every process in `/proc` but zombies (they hold no memory and go with their parent).
+fn live_processes() -> Vec<Process> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| {
+            let pid: u32 = e.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // `pid (name) state ppid …`: the name may hold spaces and parentheses.
+            let after_name = &stat[stat.rfind(')')? + 2..];
+            let mut fields = after_name.split(' ');
+            let state = fields.next()?;
+            let parent = fields.next()?.parse().ok()?;
+            if state == "Z" || state == "X" {
+                return None;
+            }
+            let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let command_line = String::from_utf8_lossy(&raw).replace('\0', " ");
+            Some(Process {
+                pid,
+                parent,
+                command_line,
+            })
+        })
+        .collect()
 }
 
 /// A temporary folder, removed when dropped.
 pub struct TempDir(pub PathBuf);
 
 impl TempDir {
-    fn new(prefix: &str) -> TempDir {
+    /// A new empty folder under the system's temporary folder.
+    pub fn new(prefix: &str) -> TempDir {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos())

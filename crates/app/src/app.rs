@@ -71,110 +71,206 @@ fn scenario(query: &str, shown: &Config) -> Config {
 /// mounts itself).
 #[component]
 pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
-    let link::DecodedLink {
-        config: initial,
-        problems,
-    } = link::decode(&share::current_query());
-    let form = Form::new(&initial);
-    // After a language switch: what was typed, valid or not.
-    if let Some(typed) = page::take_typed() {
-        form.restore(&typed);
+    let calc = Calculator::new(switch_language);
+    let Calculator { t, initial, .. } = calc;
+    let form_view = calc.shows(Part::Form).then(|| settings_form(calc));
+    // Without the form, a read-only figure says what it is a figure of.
+    let caption = (!calc.editable() && !calc.shows(Part::Form)).then(|| {
+        view! {
+            <p class="caption" data-testid="caption">
+                <strong>{t.caption_heading}</strong> " " {vram_view::notes::caption(t, &initial)}
+            </p>
+        }
+    });
+    let share = share_view(calc);
+
+    view! {
+        <main class="calculator">
+            <header class="masthead">
+                {calc.shows(Part::Form).then(|| view! { <div class="prefs">{calc.section(&Section::Display.fields())}</div> })}
+                <h1>{t.title}</h1>
+                // The course's Chinese name under the English title; a Chinese page has no second title.
+                <p class="title-alt" lang=t.subtitle_lang hidden=t.subtitle.is_empty()>{t.subtitle}</p>
+                <p class="intro">{t.intro} <a class="to-results" href="#results-heading" data-testid="to-results">{t.to_results}</a></p>
+            </header>
+            <LinkProblems problems=calc.link_problems t=t />
+            <div class="layout" class:single=!calc.shows(Part::Form)>
+                {form_view}
+                {results(calc, caption, share)}
+            </div>
+        </main>
     }
-    let link_problems = RwSignal::new(problems);
+}
 
-    let parsed = Memo::new(move |_| form.parse());
-    let errors = Memo::new(move |_| parsed.with(|p| p.as_ref().err().cloned().unwrap_or_default()));
-    let stale = Memo::new(move |_| parsed.with(Result::is_err));
-    let config = Memo::new(move |previous: Option<&Config>| match parsed.get() {
-        Ok(config) => config,
-        Err(_) => previous.copied().unwrap_or(initial),
-    });
-    // Every valid configuration has a report; should one ever not, the previous one stays.
-    // A serving configuration has its own report; training's stays as it was.
-    let report = Memo::new(move |previous: Option<&Report>| {
-        let config = config.get();
-        match config.job {
-            Job::Serve | Job::Rl if previous.is_some() => previous.cloned().unwrap_or_default(),
-            _ => config
-                .report()
-                .unwrap_or_else(|_| previous.cloned().unwrap_or_default()),
-        }
-    });
-    let serve_report = Memo::new(move |previous: Option<&Option<ServeReport>>| {
-        config.with(|c| match c.job {
-            Job::Serve => c
-                .serve_report()
-                .ok()
-                .or_else(|| previous.cloned().flatten()),
-            Job::Train | Job::Rl => None,
-        })
-    });
-    let rl_report = Memo::new(move |previous: Option<&Option<vram_core::rl::RlReport>>| {
-        config.with(|c| match c.job {
-            Job::Rl => c.rl_report().ok().or_else(|| previous.cloned().flatten()),
-            Job::Train | Job::Serve => None,
-        })
-    });
-    // The job the form shows: its fields, and its results.
-    let serving = Signal::derive(move || *form.text(Field::Job).read() == Job::Serve.key());
-    let post_training = Signal::derive(move || *form.text(Field::Job).read() == Job::Rl.key());
-    let training = Signal::derive(move || !serving.get() && !post_training.get());
+/// The page's state, shared by its parts: what was typed (the [`Form`]),
+/// what it means (the configuration and its reports, derived from the form),
+/// the page's own switches, and its words. Each is a handle (a signal, a
+/// memo), so the whole is copied into every part and closure that needs it.
+#[derive(Clone, Copy)]
+struct Calculator {
+    /// The words, in the page's language.
+    t: &'static Text,
+    /// The link's configuration, as the page opened on it.
+    initial: Config,
+    form: Form,
+    errors: Memo<Vec<vram_core::input::InputError>>,
+    /// Whether what was typed is invalid, the results those of the last valid configuration.
+    stale: Memo<bool>,
+    /// The last valid configuration.
+    config: Memo<Config>,
+    report: Memo<Report>,
+    serve_report: Memo<Option<ServeReport>>,
+    rl_report: Memo<Option<vram_core::rl::RlReport>>,
+    /// The job the form shows: its fields, and its results.
+    serving: Signal<bool>,
+    post_training: Signal<bool>,
+    training: Signal<bool>,
+    /// The configuration's link.
+    query: Memo<String>,
+    theme: Memo<vram_core::format::Theme>,
+    with_model: Signal<bool>,
+    link_problems: RwSignal<Vec<LinkProblem>>,
+    /// The ranked plans are computed while their fold is open.
+    plans_open: RwSignal<bool>,
+    /// What the ranked plans found when no strategy fits on its own, in words.
+    plans_found: RwSignal<String>,
+    /// The Q6 scenario whose lesson question is shown, until its real model is.
+    lesson_step: RwSignal<Option<&'static str>>,
+    /// The lesson's Q1–Q5 step asked last.
+    lesson_question: RwSignal<Option<&'static str>>,
+    /// Every setting shown in a lesson's embed, where only the lesson's are at first.
+    all_settings: RwSignal<bool>,
+}
 
-    let query = Memo::new(move |_| link::encode(&config.get()));
-    share::follow_in_address(query);
-    let share_url = move || share::page_url(&query.get());
-    // Inside another page's iframe: compact (embed=1), and the host learns our height.
-    page::set_embedded(initial.embed);
-    page::follow_height_in_host();
-    // The forced theme, if any, on <html>, where the style sheet reads it.
-    let theme = Memo::new(move |_| form.chosen(Field::Theme).theme);
-    Effect::new(move |_| page::set_theme(theme.get().key()));
-    let with_model = Signal::derive(move || !form.text(Field::Model).read().is_empty());
-    // The model's own count (with LoRA the report's parameters include the adapters).
-    let count = move || config.with(|c| c.params().map_or(0.0, |p| p.get()));
-    // The language: the link's, else the browser's. The page is built once in it;
-    // a switch mounts it anew at the new link, what was typed kept
-    // (`switch_language`).
-    let chosen_lang = Memo::new(move |_| form.chosen(Field::Lang).lang);
-    let lang = chosen_lang
-        .get_untracked()
-        .resolve(page::preferred_languages().iter().map(String::as_str));
-    let t = text::of(lang);
-    page::set_language(t.html_lang, t.title);
-    Effect::new(move |first: Option<()>| {
-        let chosen = chosen_lang.get();
-        if first.is_some() {
-            let switched = Config {
-                lang: chosen,
-                ..config.get_untracked()
-            };
-            switch_language(&link::encode(&switched), &form.typed());
+impl Calculator {
+    /// The page's state for the link in the address bar, and what follows
+    /// it: the address bar, the host page's frame, the theme, the language.
+    fn new(switch_language: fn(&str, &str)) -> Calculator {
+        let link::DecodedLink {
+            config: initial,
+            problems,
+        } = link::decode(&share::current_query());
+        let form = Form::new(&initial);
+        // After a language switch: what was typed, valid or not.
+        if let Some(typed) = page::take_typed() {
+            form.restore(&typed);
         }
-    });
-    let model_note = move || config.with(|c| vram_view::notes::model_note(t, c));
-    // The ranked plans are computed while their fold is open; the lesson's Q6 opens it.
-    // A link ending in #plans opens them too.
-    let plans_open = RwSignal::new(share::current_hash() == "#plans");
-    // What the ranked plans found when no strategy fits on its own, in words.
-    let plans_found = RwSignal::new(String::new());
-    // The Q6 scenario whose lesson question is shown, until its real model is.
-    let lesson_step = RwSignal::new(None::<&'static str>);
-    // The lesson's Q1–Q5 step asked last; its answer shows while the page is
-    // still its configuration.
-    let lesson_question = RwSignal::new(None::<&'static str>);
-    // Every setting shown in a lesson's embed, where only the lesson's are at first.
-    let all_settings = RwSignal::new(false);
-    let lesson_answer = move || {
-        let step = lesson_question.get()?;
-        let step = vram_view::lesson::STEPS
-            .into_iter()
-            .find(|s| s.name == step)?;
-        vram_view::lesson::answer(t, &step, &config.read(), &report.read())
-    };
-    let section = move |fields: &[Field]| controls(fields, form, errors, t);
-    // What a fold holds that the link carries (set away from its default), in
-    // words: nothing set inside a closed fold is invisible.
-    let set_in = move |section: Section| {
+        let link_problems = RwSignal::new(problems);
+
+        let parsed = Memo::new(move |_| form.parse());
+        let errors =
+            Memo::new(move |_| parsed.with(|p| p.as_ref().err().cloned().unwrap_or_default()));
+        let stale = Memo::new(move |_| parsed.with(Result::is_err));
+        let config = Memo::new(move |previous: Option<&Config>| match parsed.get() {
+            Ok(config) => config,
+            Err(_) => previous.copied().unwrap_or(initial),
+        });
+        // Every valid configuration has a report; should one ever not, the previous one stays.
+        // A serving configuration has its own report; training's stays as it was.
+        let report = Memo::new(move |previous: Option<&Report>| {
+            let config = config.get();
+            match config.job {
+                Job::Serve | Job::Rl if previous.is_some() => previous.cloned().unwrap_or_default(),
+                _ => config
+                    .report()
+                    .unwrap_or_else(|_| previous.cloned().unwrap_or_default()),
+            }
+        });
+        let serve_report = Memo::new(move |previous: Option<&Option<ServeReport>>| {
+            config.with(|c| match c.job {
+                Job::Serve => c
+                    .serve_report()
+                    .ok()
+                    .or_else(|| previous.cloned().flatten()),
+                Job::Train | Job::Rl => None,
+            })
+        });
+        let rl_report = Memo::new(move |previous: Option<&Option<vram_core::rl::RlReport>>| {
+            config.with(|c| match c.job {
+                Job::Rl => c.rl_report().ok().or_else(|| previous.cloned().flatten()),
+                Job::Train | Job::Serve => None,
+            })
+        });
+        // The job the form shows: its fields, and its results.
+        let serving = Signal::derive(move || *form.text(Field::Job).read() == Job::Serve.key());
+        let post_training = Signal::derive(move || *form.text(Field::Job).read() == Job::Rl.key());
+        let training = Signal::derive(move || !serving.get() && !post_training.get());
+
+        let query = Memo::new(move |_| link::encode(&config.get()));
+        share::follow_in_address(query);
+        // Inside another page's iframe: compact (embed=1), and the host learns our height.
+        page::set_embedded(initial.embed);
+        page::follow_height_in_host();
+        // The forced theme, if any, on <html>, where the style sheet reads it.
+        let theme = Memo::new(move |_| form.chosen(Field::Theme).theme);
+        Effect::new(move |_| page::set_theme(theme.get().key()));
+        let with_model = Signal::derive(move || !form.text(Field::Model).read().is_empty());
+        // The language: the link's, else the browser's. The page is built once in it;
+        // a switch mounts it anew at the new link, what was typed kept
+        // (`switch_language`).
+        let chosen_lang = Memo::new(move |_| form.chosen(Field::Lang).lang);
+        let lang = chosen_lang
+            .get_untracked()
+            .resolve(page::preferred_languages().iter().map(String::as_str));
+        let t = text::of(lang);
+        page::set_language(t.html_lang, t.title);
+        Effect::new(move |first: Option<()>| {
+            let chosen = chosen_lang.get();
+            if first.is_some() {
+                let switched = Config {
+                    lang: chosen,
+                    ..config.get_untracked()
+                };
+                switch_language(&link::encode(&switched), &form.typed());
+            }
+        });
+        Calculator {
+            t,
+            initial,
+            form,
+            errors,
+            stale,
+            config,
+            report,
+            serve_report,
+            rl_report,
+            serving,
+            post_training,
+            training,
+            query,
+            theme,
+            with_model,
+            link_problems,
+            // The lesson's Q6 opens the ranked plans; a link ending in #plans too.
+            plans_open: RwSignal::new(share::current_hash() == "#plans"),
+            plans_found: RwSignal::new(String::new()),
+            lesson_step: RwSignal::new(None::<&'static str>),
+            // Its answer shows while the page is still its configuration.
+            lesson_question: RwSignal::new(None::<&'static str>),
+            all_settings: RwSignal::new(false),
+        }
+    }
+
+    /// Whether the link shows `part` (a lesson's embed may want one part):
+    /// fixed for the page's life, like the language.
+    fn shows(self, part: Part) -> bool {
+        self.initial.show.contains(part)
+    }
+
+    /// Whether the link lets the page be changed: fixed for its life too.
+    fn editable(self) -> bool {
+        self.initial.controls
+    }
+
+    /// The form's controls for `fields`.
+    fn section(self, fields: &[Field]) -> impl IntoView {
+        controls(fields, self.form, self.errors, self.t)
+    }
+
+    /// What a fold holds that the link carries (set away from its default), in
+    /// words: nothing set inside a closed fold is invisible.
+    fn set_in(self, section: Section) -> impl Fn() -> String {
+        let Calculator { t, form, query, .. } = self;
         let fields = section.fields();
         move || {
             query.with(|q| {
@@ -189,83 +285,45 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                 }
             })
         }
-    };
-    // What the link shows (a lesson's embed may want one part), and whether it
-    // can be changed: both fixed for the page's life, like the language.
-    let shows = move |part: Part| initial.show.contains(part);
-    let editable = initial.controls;
+    }
 
-    let form_view = shows(Part::Form).then(|| view! {
+    /// The model's own count (with LoRA the report's parameters include the adapters).
+    fn count(self) -> f64 {
+        self.config.with(|c| c.params().map_or(0.0, |p| p.get()))
+    }
+
+    /// The answer to the lesson's step asked last, while the page is still its configuration.
+    fn lesson_answer(self) -> Option<String> {
+        let step = self.lesson_question.get()?;
+        let step = vram_view::lesson::STEPS
+            .into_iter()
+            .find(|s| s.name == step)?;
+        vram_view::lesson::answer(self.t, &step, &self.config.read(), &self.report.read())
+    }
+}
+
+/// The form: the job, the lesson's steps and scenarios, and every field in
+/// its group.
+fn settings_form(calc: Calculator) -> impl IntoView {
+    let Calculator {
+        t,
+        initial,
+        config,
+        serving,
+        post_training,
+        training,
+        all_settings,
+        ..
+    } = calc;
+    let section = move |fields: &[Field]| calc.section(fields);
+    let set_in = move |section: Section| calc.set_in(section);
+    view! {
         <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()
             class:expanded=move || all_settings.get()>
             <h2 id="form-heading">{t.form_heading}</h2>
-            {editable.then(|| view! {
-                <div class="job-switch" role="group" aria-label=t.label_job data-testid="job-switch">
-                    {Job::ALL.into_iter().zip(t.job).map(|(job, label)| view! {
-                        <button type="button" class="quiet" data-testid=format!("job-{}", job.key())
-                            aria-pressed=move || (*form.text(Field::Job).read() == job.key()).to_string()
-                            on:click=move |_| form.set(Field::Job, job.key().to_string())>{label}</button>
-                    }).collect_view()}
-                </div>
-            })}
-            {editable.then(|| view! {
-                <div class="lesson-tools" hidden=move || !training.get()>
-                <div class="scenarios lesson-steps">
-                    <span>{t.lesson_heading}</span>
-                    {vram_view::lesson::STEPS.map(|step| view! {
-                        <button type="button" class="quiet" data-testid=format!("lesson-{}", step.name.to_lowercase())
-                            aria-pressed=move || (lesson_question.get() == Some(step.name)).to_string()
-                            on:click=move |_| {
-                                form.load(&scenario(step.query, &config.get_untracked()));
-                                lesson_question.set(Some(step.name));
-                                lesson_step.set(None);
-                                show_lesson_answer();
-                            }>{step.name}</button>
-                    })}
-                </div>
-                // In a lesson's embed the form shows the lesson's few fields
-                // first (the style sheet folds the rest); this opens them all.
-                <button type="button" class="quiet all-settings" data-testid="all-settings"
-                    aria-expanded=move || all_settings.get().to_string()
-                    on:click=move |_| all_settings.update(|open| *open = !*open)>
-                    {move || if all_settings.get() { t.fewer_settings } else { t.all_settings }}
-                </button>
-                <div class="scenarios">
-                    <span>{t.scenarios}</span>
-                    {SCENARIOS.map(|(name, lesson, real)| view! {
-                        <button type="button" class="quiet" data-testid=format!("scenario-{name}")
-                            aria-pressed=move || (lesson_step.get() == Some(name)).to_string()
-                            on:click=move |_| {
-                                // The lesson's question first; a second click, the real model.
-                                let second = lesson_step.get_untracked() == Some(name);
-                                form.load(&scenario(if second { real } else { lesson }, &config.get_untracked()));
-                                lesson_step.set((!second).then_some(name));
-                                lesson_question.set(None);
-                                if second {
-                                    plans_open.set(true);
-                                }
-                            }>{name}</button>
-                    })}
-                </div>
-                </div>
-            })}
-            <fieldset class="group">
-                <legend>{t.group_model}</legend>
-                {section(&Section::Model.fields())}
-                {editable.then(|| view! { <PasteConfig config=config form=form t=t /> })}
-                <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
-                    {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
-                    {move || active_note(t, &config.get())}
-                </p>
-                <fieldset class="architecture" hidden=move || !with_model.get()>
-                    <legend>{t.architecture}</legend>
-                    {section(&Section::Architecture.fields())}
-                    <details class="experts" data-testid="experts-details" open=initial.model.is_some_and(|m| m.architecture != m.dense().architecture)>
-                        <summary>{t.moe_details} <span class="set">{set_in(Section::BeyondLlama)}</span></summary>
-                        {section(&Section::BeyondLlama.fields())}
-                    </details>
-                </fieldset>
-            </fieldset>
+            {calc.editable().then(|| job_switch(calc))}
+            {calc.editable().then(|| lesson_tools(calc))}
+            {model_group(calc)}
             <fieldset class="group">
                 <legend>{t.group_hardware}</legend>
                 {section(&Section::Gpu.fields())}
@@ -307,24 +365,128 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                 </datalist>
             </details>
         </form>
-    });
-    // Without the form, a read-only figure says what it is a figure of.
-    let caption = (!editable && !shows(Part::Form)).then(|| {
-        view! {
-            <p class="caption" data-testid="caption">
-                <strong>{t.caption_heading}</strong> " " {vram_view::notes::caption(t, &initial)}
+    }
+}
+
+/// The job's buttons: training, serving, RL post-training.
+fn job_switch(calc: Calculator) -> impl IntoView {
+    let Calculator { t, form, .. } = calc;
+    view! {
+        <div class="job-switch" role="group" aria-label=t.label_job data-testid="job-switch">
+            {Job::ALL.into_iter().zip(t.job).map(|(job, label)| view! {
+                <button type="button" class="quiet" data-testid=format!("job-{}", job.key())
+                    aria-pressed=move || (*form.text(Field::Job).read() == job.key()).to_string()
+                    on:click=move |_| form.set(Field::Job, job.key().to_string())>{label}</button>
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// The lesson's steps (Q1–Q5), the button that shows every setting in a
+/// lesson's embed, and the Q6 scenarios.
+fn lesson_tools(calc: Calculator) -> impl IntoView {
+    let Calculator {
+        t,
+        form,
+        config,
+        training,
+        plans_open,
+        lesson_step,
+        lesson_question,
+        all_settings,
+        ..
+    } = calc;
+    view! {
+        <div class="lesson-tools" hidden=move || !training.get()>
+        <div class="scenarios lesson-steps">
+            <span>{t.lesson_heading}</span>
+            {vram_view::lesson::STEPS.map(|step| view! {
+                <button type="button" class="quiet" data-testid=format!("lesson-{}", step.name.to_lowercase())
+                    aria-pressed=move || (lesson_question.get() == Some(step.name)).to_string()
+                    on:click=move |_| {
+                        form.load(&scenario(step.query, &config.get_untracked()));
+                        lesson_question.set(Some(step.name));
+                        lesson_step.set(None);
+                        show_lesson_answer();
+                    }>{step.name}</button>
+            })}
+        </div>
+        // In a lesson's embed the form shows the lesson's few fields
+        // first (the style sheet folds the rest); this opens them all.
+        <button type="button" class="quiet all-settings" data-testid="all-settings"
+            aria-expanded=move || all_settings.get().to_string()
+            on:click=move |_| all_settings.update(|open| *open = !*open)>
+            {move || if all_settings.get() { t.fewer_settings } else { t.all_settings }}
+        </button>
+        <div class="scenarios">
+            <span>{t.scenarios}</span>
+            {SCENARIOS.map(|(name, lesson, real)| view! {
+                <button type="button" class="quiet" data-testid=format!("scenario-{name}")
+                    aria-pressed=move || (lesson_step.get() == Some(name)).to_string()
+                    on:click=move |_| {
+                        // The lesson's question first; a second click, the real model.
+                        let second = lesson_step.get_untracked() == Some(name);
+                        form.load(&scenario(if second { real } else { lesson }, &config.get_untracked()));
+                        lesson_step.set((!second).then_some(name));
+                        lesson_question.set(None);
+                        if second {
+                            plans_open.set(true);
+                        }
+                    }>{name}</button>
+            })}
+        </div>
+        </div>
+    }
+}
+
+/// The model's group: a preset or a size, a pasted `config.json`, its
+/// parameters, and its architecture.
+fn model_group(calc: Calculator) -> impl IntoView {
+    let Calculator {
+        t,
+        initial,
+        form,
+        config,
+        with_model,
+        ..
+    } = calc;
+    let section = move |fields: &[Field]| calc.section(fields);
+    let count = move || calc.count();
+    let model_note = move || config.with(|c| vram_view::notes::model_note(t, c));
+    view! {
+        <fieldset class="group">
+            <legend>{t.group_model}</legend>
+            {section(&Section::Model.fields())}
+            {calc.editable().then(|| view! { <PasteConfig config=config form=form t=t /> })}
+            <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
+                {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
+                {move || active_note(t, &config.get())}
             </p>
-        }
-    });
-    let chart = move |part: Part, heading: &'static str, kind: ChartKind| {
-        shows(part).then(|| {
-            view! {
-                <h2>{heading}</h2>
-                <Chart report=report config=config theme=theme t=t kind=kind heading=heading />
-            }
-        })
-    };
-    let share = match editable {
+            <fieldset class="architecture" hidden=move || !with_model.get()>
+                <legend>{t.architecture}</legend>
+                {section(&Section::Architecture.fields())}
+                <details class="experts" data-testid="experts-details" open=initial.model.is_some_and(|m| m.architecture != m.dense().architecture)>
+                    <summary>{t.moe_details} <span class="set">{calc.set_in(Section::BeyondLlama)}</span></summary>
+                    {section(&Section::BeyondLlama.fields())}
+                </details>
+            </fieldset>
+        </fieldset>
+    }
+}
+
+/// The link and the exports where the page can be changed; else a link to
+/// the whole calculator.
+fn share_view(calc: Calculator) -> impl IntoView {
+    let Calculator {
+        t,
+        initial,
+        config,
+        training,
+        query,
+        ..
+    } = calc;
+    let share_url = move || share::page_url(&query.get());
+    match calc.editable() {
         true => Either::Left(
             view! { <ShareLink url=Signal::derive(share_url) query=query config=config training=training t=t /> },
         ),
@@ -334,71 +496,119 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                     target="_blank" rel="noopener" data-testid="open-full">{t.open_full}</a>
             </p>
         }),
-    };
-
-    view! {
-        <main class="calculator">
-            <header class="masthead">
-                {shows(Part::Form).then(|| view! { <div class="prefs">{section(&Section::Display.fields())}</div> })}
-                <h1>{t.title}</h1>
-                // The course's Chinese name under the English title; a Chinese page has no second title.
-                <p class="title-alt" lang=t.subtitle_lang hidden=t.subtitle.is_empty()>{t.subtitle}</p>
-                <p class="intro">{t.intro} <a class="to-results" href="#results-heading" data-testid="to-results">{t.to_results}</a></p>
-            </header>
-            <LinkProblems problems=link_problems t=t />
-            <div class="layout" class:single=!shows(Part::Form)>
-                {form_view}
-                <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
-                    <h2 id="results-heading">{t.results_heading}</h2>
-                    {caption}
-                    <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
-                    <p class="lesson-answer" role="status" data-testid="lesson-answer"
-                        hidden=move || lesson_answer().is_none()>{lesson_answer}</p>
-                    <div class="serve-results" hidden=move || !serving.get() data-testid="serve-results">
-                        <crate::serving::ServeResults report=serve_report t=t />
-                        {(shows(Part::Form) && editable).then(|| view! {
-                            <crate::serving::ServePlans config=config form=form t=t />
-                        })}
-                    </div>
-                    <div class="rl-results" hidden=move || !post_training.get() data-testid="rl-results">
-                        <crate::rl::RlResults report=rl_report config=config t=t />
-                    </div>
-                    <div class="train-results" hidden=move || !training.get()>
-                    {shows(Part::Table).then(|| view! {
-                        <Summary report=report found=plans_found fixes=editable t=t />
-                        <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
-                        <ActivationsLine report=report t=t />
-                        <crate::results::MegatronLine config=config t=t />
-                        {move || vram_view::launch::process_line(t.html_lang.starts_with("zh"), &config.read(), &report.read())
-                            .map(|line| view! { <p class="activations" data-testid="nvidia-smi">{line}</p> })}
-                        {move || vram_view::launch::loading_line(t.html_lang.starts_with("zh"), &config.read(), &report.read())
-                            .map(|line| view! { <p class="activations" data-testid="checkpoint-loading">{line}</p> })}
-                    })}
-                    {(shows(Part::Table) && editable).then(|| view! {
-                        <crate::fixes::Fixes config=config form=form report=report t=t />
-                    })}
-                    {shows(Part::Placement).then(|| view! { <PlacementTable report=report t=t /> })}
-                    {chart(Part::MemoryChart, t.chart_memory_heading, ChartKind::Memory)}
-                    {shows(Part::MemoryChart).then(|| view! {
-                        <div class="step-chart" data-testid="step-chart" hidden=move || report.read().activations.is_none()>
-                            <h2>{t.chart_step_heading}</h2>
-                            <Chart report=report config=config theme=theme t=t kind=ChartKind::Step heading=t.chart_step_heading />
-                        </div>
-                    })}
-                    {chart(Part::LargestChart, t.chart_heading, ChartKind::MaxParams)}
-                    {chart(Part::ScalingChart, t.chart_scaling_heading, ChartKind::Scaling)}
-                    {(shows(Part::Form) && editable).then(|| view! {
-                        <crate::plans::Plans config=config form=form open=plans_open theme=theme report=report found=plans_found t=t />
-                    })}
-                    </div>
-                    {share}
-                    <p class="footnote" hidden=move || !training.get()>{t.footnote}</p>
-                    <p class="footnote" hidden=move || !serving.get()>{t.serve_footnote}</p>
-                    <p class="footnote" hidden=move || !post_training.get()>{t.rl_footnote}</p>
-                </section>
-            </div>
-        </main>
     }
+}
+
+/// The results: what is stale, the lesson's answer, the job's results, and
+/// the link (`share`) and the footnotes.
+fn results(calc: Calculator, caption: impl IntoView, share: impl IntoView) -> impl IntoView {
+    let Calculator {
+        t,
+        form,
+        config,
+        stale,
+        serve_report,
+        rl_report,
+        serving,
+        post_training,
+        training,
+        ..
+    } = calc;
+    let lesson_answer = move || calc.lesson_answer();
+    view! {
+        <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
+            <h2 id="results-heading">{t.results_heading}</h2>
+            {caption}
+            <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
+            <p class="lesson-answer" role="status" data-testid="lesson-answer"
+                hidden=move || lesson_answer().is_none()>{lesson_answer}</p>
+            <div class="serve-results" hidden=move || !serving.get() data-testid="serve-results">
+                <crate::serving::ServeResults report=serve_report t=t />
+                {(calc.shows(Part::Form) && calc.editable()).then(|| view! {
+                    <crate::serving::ServePlans config=config form=form t=t />
+                })}
+            </div>
+            <div class="rl-results" hidden=move || !post_training.get() data-testid="rl-results">
+                <crate::rl::RlResults report=rl_report config=config t=t />
+            </div>
+            {train_results(calc)}
+            {share}
+            <p class="footnote" hidden=move || !training.get()>{t.footnote}</p>
+            <p class="footnote" hidden=move || !serving.get()>{t.serve_footnote}</p>
+            <p class="footnote" hidden=move || !post_training.get()>{t.rl_footnote}</p>
+        </section>
+    }
+}
+
+/// Training's results: the summary and the table, what would make it fit,
+/// the placement, the charts and the ranked plans, as the link shows them.
+fn train_results(calc: Calculator) -> impl IntoView {
+    let Calculator {
+        t,
+        form,
+        config,
+        report,
+        training,
+        theme,
+        plans_open,
+        plans_found,
+        ..
+    } = calc;
+    let (shows, editable) = (move |part: Part| calc.shows(part), calc.editable());
+    let chart =
+        move |part: Part, heading: &'static str, kind: ChartKind| chart(calc, part, heading, kind);
+    view! {
+        <div class="train-results" hidden=move || !training.get()>
+        {shows(Part::Table).then(|| view! {
+            <Summary report=report found=plans_found fixes=editable t=t />
+            <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
+            <ActivationsLine report=report t=t />
+            <crate::results::MegatronLine config=config t=t />
+            {move || vram_view::launch::process_line(t.html_lang.starts_with("zh"), &config.read(), &report.read())
+                .map(|line| view! { <p class="activations" data-testid="nvidia-smi">{line}</p> })}
+            {move || vram_view::launch::loading_line(t.html_lang.starts_with("zh"), &config.read(), &report.read())
+                .map(|line| view! { <p class="activations" data-testid="checkpoint-loading">{line}</p> })}
+        })}
+        {(shows(Part::Table) && editable).then(|| view! {
+            <crate::fixes::Fixes config=config form=form report=report t=t />
+        })}
+        {shows(Part::Placement).then(|| view! { <PlacementTable report=report t=t /> })}
+        {chart(Part::MemoryChart, t.chart_memory_heading, ChartKind::Memory)}
+        {shows(Part::MemoryChart).then(|| view! {
+            <div class="step-chart" data-testid="step-chart" hidden=move || report.read().activations.is_none()>
+                <h2>{t.chart_step_heading}</h2>
+                <Chart report=report config=config theme=theme t=t kind=ChartKind::Step heading=t.chart_step_heading />
+            </div>
+        })}
+        {chart(Part::LargestChart, t.chart_heading, ChartKind::MaxParams)}
+        {chart(Part::ScalingChart, t.chart_scaling_heading, ChartKind::Scaling)}
+        {(shows(Part::Form) && editable).then(|| view! {
+            <crate::plans::Plans config=config form=form open=plans_open theme=theme report=report found=plans_found t=t />
+        })}
+        </div>
+    }
+}
+
+/// A chart of `kind` under its heading, where the link shows `part`.
+fn chart(
+    calc: Calculator,
+    part: Part,
+    heading: &'static str,
+    kind: ChartKind,
+) -> Option<impl IntoView> {
+    let Calculator {
+        t,
+        config,
+        report,
+        theme,
+        ..
+    } = calc;
+    calc.shows(part).then(|| {
+        view! {
+            <h2>{heading}</h2>
+            <Chart report=report config=config theme=theme t=t kind=kind heading=heading />
+        }
+    })
 }
 
 /// Brings the lesson's answer into view once drawn, if it is not: on a phone

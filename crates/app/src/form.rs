@@ -137,7 +137,7 @@ fn number_field(
     t: &'static Text,
 ) -> impl IntoView {
     let text::FieldText { label, unit, hint } = field_text(t, field);
-    let error = move || errors.with(|e| e.iter().find(|e| e.field == field).copied());
+    let error = error_of(field, errors);
     let id = field.key();
     let error_id = format!("{id}-error");
     let hint_id = format!("{id}-hint");
@@ -170,10 +170,31 @@ fn number_field(
                 <span class="unit" aria-hidden="true">{unit}</span>
             </div>
             {hint.map(|hint| view! { <p class="hint" id=hint_id>{hint}</p> })}
-            <p class="error" id=error_id data-testid=format!("error-{id}") aria-live="polite">
-                {move || error().map(|e| text::field_error(t, &e))}
-            </p>
+            {error_line(id, error_id, error, t)}
         </div>
+    }
+}
+
+/// The core's verdict on `field`, if any.
+fn error_of(
+    field: Field,
+    errors: Memo<Vec<InputError>>,
+) -> impl Fn() -> Option<InputError> + Copy + Send + Sync + 'static {
+    move || errors.with(|e| e.iter().find(|e| e.field == field).copied())
+}
+
+/// The line under a control that says the core's verdict on what was typed
+/// (`error`), its id `error_id` for the control's `aria-describedby`.
+fn error_line(
+    id: &'static str,
+    error_id: String,
+    error: impl Fn() -> Option<InputError> + Send + Sync + 'static,
+    t: &'static Text,
+) -> impl IntoView {
+    view! {
+        <p class="error" id=error_id data-testid=format!("error-{id}") aria-live="polite">
+            {move || error().map(|e| text::field_error(t, &e))}
+        </p>
     }
 }
 
@@ -187,7 +208,7 @@ fn choice_field(
 ) -> impl IntoView {
     let id = field.key();
     let text::FieldText { label, hint, .. } = field_text(t, field);
-    let error = move || errors.with(|e| e.iter().find(|e| e.field == field).copied());
+    let error = error_of(field, errors);
     let chosen = form.text(field);
     // Rendered natively, a list as wide as its box shows its chosen option only
     // (the client mounts every option); the header's lists are as wide as their longest.
@@ -217,9 +238,7 @@ fn choice_field(
                 {options}
             </select>
             {hint.map(|hint| view! { <p class="hint">{hint}</p> })}
-            <p class="error" id=error_id data-testid=format!("error-{id}") aria-live="polite">
-                {move || error().map(|e| text::field_error(t, &e))}
-            </p>
+            {error_line(id, error_id, error, t)}
         </div>
     }
 }
@@ -234,7 +253,7 @@ fn list_field(
 ) -> impl IntoView {
     let id = field.key();
     let text::FieldText { label, hint, .. } = field_text(t, field);
-    let error = move || errors.with(|e| e.iter().find(|e| e.field == field).copied());
+    let error = error_of(field, errors);
     let chosen = form.text(field);
     let boxes = options(field)
         .into_iter()
@@ -263,9 +282,7 @@ fn list_field(
             <legend>{label}</legend>
             {boxes}
             {hint.map(|hint| view! { <p class="hint">{hint}</p> })}
-            <p class="error" id=error_id data-testid=format!("error-{id}") aria-live="polite">
-                {move || error().map(|e| text::field_error(t, &e))}
-            </p>
+            {error_line(id, error_id, error, t)}
         </fieldset>
     }
 }

@@ -103,8 +103,11 @@ extern "C" {
     /// What the ranked plans found, in words, when no strategy fits alone.
     fn plans_verdict_with(lazy: &JsValue, query: &str, zh: bool) -> String;
     /// Ranks the plans of the configuration whose link is `query` and shows
-    /// them in `place` and on `canvas` ([`crate::plans::render`]).
-    fn render_plans_with(
+    /// them in `place` and on `canvas` ([`crate::plans::render`]), with the
+    /// lazily loaded module; `before` (a link, or empty) is the
+    /// configuration a plan was applied to.
+    #[wasm_bindgen(js_name = render_plans_with)]
+    pub fn render_plans(
         lazy: &JsValue,
         query: &str,
         before: &str,
@@ -112,20 +115,6 @@ extern "C" {
         place: &web_sys::Element,
         canvas: &web_sys::HtmlCanvasElement,
     );
-}
-
-/// Ranks and shows the plans of the configuration whose link is `query`,
-/// with the lazily loaded module; `before` (a link, or empty) is the
-/// configuration a plan was applied to.
-pub fn render_plans(
-    lazy: &JsValue,
-    query: &str,
-    before: &str,
-    zh: bool,
-    place: &web_sys::Element,
-    canvas: &web_sys::HtmlCanvasElement,
-) {
-    render_plans_with(lazy, query, before, zh, place, canvas);
 }
 
 /// What runs once the lazily loaded module is there (or could not be).

@@ -2,29 +2,13 @@
 //! bar and a table, the step, and the run as verl's overrides; every figure
 //! the core's ([`vram_core::rl`]), every word the view's ([`vram_view::rl`]).
 
+use crate::serving::rows_table;
 use leptos::prelude::*;
 use vram_core::format::{format_bytes, MemoryUnit};
 use vram_core::rl::{PhaseReport, RlReport};
 use vram_core::{Bytes, Config};
 use vram_view::rl;
-use vram_view::serving::Row;
 use vram_view::text::Text;
-
-fn rows_table(rows: Vec<Row>, testid: &'static str) -> impl IntoView {
-    view! {
-        <table class="results serve" data-testid=testid>
-            <tbody>
-                {rows.into_iter().map(|row| view! {
-                    <tr data-testid=row.id>
-                        <th scope="row">{row.label}</th>
-                        <td class="num">{row.value}</td>
-                        <td class="note">{row.note}</td>
-                    </tr>
-                }).collect_view()}
-            </tbody>
-        </table>
-    }
-}
 
 /// A phase as a bar of its parts' shares of what a GPU may use.
 fn phase_bar(t: &'static Text, phase: &PhaseReport, unit: MemoryUnit) -> impl IntoView {
@@ -72,7 +56,7 @@ pub fn RlResults(
             let note = config.with(|c| rl::util_note(t, c, report));
             let host = config.with(|c| rl::host_note(t, c, report));
             // verl's overrides, or why verl does not run the plan as counted.
-            let overrides = match config.with(vram_core::rl::verl::verl_overrides) {
+            let overrides = match config.with(vram_core::launch::verl::verl_overrides) {
                 Ok(lines) => view! {
                     <pre class="overrides" data-testid="rl-overrides">{lines.join("\n")}</pre>
                 }

@@ -10,8 +10,9 @@ use vram_core::Bytes;
 use vram_view::serving::{self, Row};
 use vram_view::text::Text;
 
-/// A table of rows: label, figure, and where it comes from.
-fn rows_table(rows: Vec<Row>, testid: &'static str) -> impl IntoView {
+/// A table of rows: label, figure, and where it comes from (the serving
+/// and the RL views' tables).
+pub(crate) fn rows_table(rows: Vec<Row>, testid: &'static str) -> impl IntoView {
     view! {
         <table class="results serve" data-testid=testid>
             <tbody>

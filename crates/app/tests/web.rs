@@ -482,12 +482,20 @@ impl Random {
     }
 }
 
+/// How many random links the browser mounts. The property itself runs
+/// natively over 5,000 links (`the_pages_random_links_give_finite_figures_in_every_row`
+/// in crates/core/tests/properties.rs); here a sample checks that the page
+/// renders what the core computes, without console errors. A thousand page
+/// mounts in an unoptimised build ran past wasm-bindgen-test's time limit on a
+/// busy 2-core machine (issue 67).
+const RANDOM_LINKS_IN_THE_BROWSER: u32 = 60;
+
 #[wasm_bindgen_test]
-async fn a_thousand_random_links_always_render_results_without_console_errors() {
+async fn random_links_always_render_results_without_console_errors() {
     let _turn = Turn::take().await;
     record_console_errors();
     let mut random = Random(0x5eed_1234_abcd_0001);
-    for case in 0..1000 {
+    for case in 0..RANDOM_LINKS_IN_THE_BROWSER {
         let query = random.query();
         let page = Page::open(&query).await;
         // With everything offloaded, ZeRO-3's GPUs may hold nothing, and GPU

@@ -1,6 +1,8 @@
 //! `vram`: the calculator in a terminal. Parsing and printing only; every figure,
 //! rule and message comes from `vram-core`, through the same link decoder as the page.
 
+pub mod json;
+
 use std::ffi::OsString;
 use std::fmt::Write as _;
 
@@ -17,7 +19,7 @@ use vram_core::{Config, Field, Report};
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080/";
 
 /// The name of the JSON schema that `--json` writes; a change to its meaning gets a new name.
-pub const JSON_SCHEMA: &str = vram_core::json::SCHEMA;
+pub const JSON_SCHEMA: &str = crate::json::SCHEMA;
 
 /// How the result is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,8 +47,7 @@ pub struct UsageError(pub Vec<String>);
 
 /// The command line: one option per key of the shared link, named after it.
 pub fn command() -> Command {
-    let defaults = Config::default();
-    let mut command = Command::new("vram")
+    let command = Command::new("vram")
         .about("GPU memory per GPU for LLM training under DDP and DeepSpeed ZeRO-1/2/3")
         .long_about(
             "GPU memory per GPU for LLM training under DDP and DeepSpeed ZeRO-1/2/3, and the largest \
@@ -73,6 +74,12 @@ pub fn command() -> Command {
                     vram_core::model::hub::MODEL_TYPES.join(", ")
                 )),
         );
+    output_args(field_args(command))
+}
+
+/// One option per key of the shared link, named after it, with its default.
+fn field_args(mut command: Command) -> Command {
+    let defaults = Config::default();
     for field in all_fields() {
         let default = match value_of(&defaults, field) {
             value if value.is_empty() => String::new(),
@@ -93,6 +100,11 @@ pub fn command() -> Command {
                 .help(help),
         );
     }
+    command
+}
+
+/// The options that are no key of the link: what to print, and how.
+fn output_args(command: Command) -> Command {
     command
         .arg(
             Arg::new("keys")
@@ -520,12 +532,12 @@ where
                     let report = config
                         .serve_report()
                         .map_err(|e| RunError::Usage(UsageError(vec![e.to_string()])))?;
-                    let mut document = vram_core::json::ServeDocumentJson::new(&config, &report);
+                    let mut document = crate::json::ServeDocumentJson::new(&config, &report);
                     document.plans = Some(
                         ranking
                             .plans
                             .iter()
-                            .map(|p| vram_core::json::ServePlanJson::new(&config, p))
+                            .map(|p| crate::json::ServePlanJson::new(&config, p))
                             .collect(),
                     );
                     text = serde_json::to_string_pretty(&document).unwrap_or_default();
@@ -543,9 +555,9 @@ where
                 RunError::Usage(UsageError(e.iter().map(ToString::to_string).collect()))
             })?;
             report.megatron = config.megatron_report();
-            let mut document = vram_core::json::ReportJson::new(&config, &report, ranking.as_ref());
+            let mut document = crate::json::ReportJson::new(&config, &report, ranking.as_ref());
             if with_fixes {
-                document.fixes = Some(vram_core::json::FixesJson::new(&config, &report));
+                document.fixes = Some(crate::json::FixesJson::new(&config, &report));
             }
             text = serde_json::to_string_pretty(&document).unwrap_or_default();
             text.push('\n');
@@ -710,7 +722,7 @@ fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<Str
     let warnings = vram_view::serving::warnings(t, &report);
     Ok(match output {
         Output::Json => {
-            let document = vram_core::json::ServeDocumentJson::new(config, &report);
+            let document = crate::json::ServeDocumentJson::new(config, &report);
             let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
             text.push('\n');
             text
@@ -888,10 +900,10 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
     let verdict = vram_view::rl::verdict(t, config, &report, unit);
     let note = vram_view::rl::util_note(t, config, &report);
     let host = vram_view::rl::host_note(t, config, &report);
-    let overrides = vram_core::rl::verl::verl_overrides(config);
+    let overrides = vram_core::launch::verl::verl_overrides(config);
     Ok(match output {
         Output::Json => {
-            let mut document = vram_core::json::RlDocumentJson::new(config, &report);
+            let mut document = crate::json::RlDocumentJson::new(config, &report);
             document.rl.limits = Some(limits);
             let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
             text.push('\n');
@@ -987,19 +999,62 @@ fn serving_heading(config: &Config, report: &vram_core::serve::report::ServeRepo
 
 /// The strategy table, as the page shows it.
 pub fn table(report: &Report, color: bool) -> String {
-    let paint = |text: &str, code: &str| {
-        if color {
-            format!("\x1b[{code}m{text}\x1b[0m")
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", budget_line(report));
+    let _ = writeln!(out);
+    out.push_str(&strategy_lines(report, color));
+    let _ = writeln!(out);
+    // The layout in words is the page's layout note, among the notes below.
+    out.push_str(&step_lines(report));
+    if let Some(line) = moe_line(report) {
+        let _ = writeln!(out, "{line}");
+    }
+    // The page's notes, in its English: one wording of every figure.
+    let notes = vram_view::notes::notes(english(), report);
+    if !notes.is_empty() {
+        let _ = writeln!(out, "{notes}");
+    }
+    if let Some(line) = megatron_line(report) {
+        let _ = writeln!(out, "{line}");
+    }
+    if report.accounting == vram_core::Accounting::DeepSpeed {
+        let _ = writeln!(
+            out,
+            "Accounting: DeepSpeed's estimator for ZeRO-1/2/3 (mixed precision, Adam); it prints GiB and labels them GB."
+        );
+    }
+    let _ = writeln!(
+        out,
+        "* highlighted ({}). Fits: {} per GPU <= usable memory. {}.",
+        report.highlight.label(),
+        if report.activations.is_some() {
+            "the step's peak"
         } else {
-            text.to_string()
+            "total"
+        },
+        match report.unit {
+            MemoryUnit::Gb => "GB = 10^9 bytes",
+            MemoryUnit::Gib => "GiB = 2^30 bytes",
         }
-    };
+    );
+    out
+}
+
+/// `text` in the terminal's colour `code` when `color`, else as it is.
+fn paint(text: &str, code: &str, color: bool) -> String {
+    if color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+/// The table's first line: the setup, the cluster and the memory usable per GPU.
+fn budget_line(report: &Report) -> String {
     let setup = report.setup;
     let budget = report.budget;
     let unit = report.unit;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    format!(
         "{} parameters, {}, {}, {} GPU{} of {}, {} reserved{}: {} usable per GPU",
         format_params(setup.params()),
         setup.precision().label(),
@@ -1016,8 +1071,12 @@ pub fn table(report: &Report, color: bool) -> String {
             false => String::new(),
         },
         format_bytes(budget.usable(), unit),
-    );
-    let with_activations = report.activations.is_some();
+    )
+}
+
+/// The strategies' rows under their header, a line each, the highlighted one
+/// marked `*` (and bold, the fits column green or red, when `color`).
+fn strategy_lines(report: &Report, color: bool) -> String {
     // The report's one table (vram_core::report::table), in English.
     let words = vram_view::notes::table_words(english());
     let shown = Table::of(report);
@@ -1027,7 +1086,7 @@ pub fn table(report: &Report, color: bool) -> String {
         .map(String::from)
         .collect();
     let rows: Vec<Vec<String>> = shown
-        .texts(unit, &words)
+        .texts(report.unit, &words)
         .into_iter()
         .zip(&report.strategies)
         .map(|(mut cells, row)| {
@@ -1040,21 +1099,12 @@ pub fn table(report: &Report, color: bool) -> String {
             cells
         })
         .collect();
-    let columns = header.len();
     let fits_column = shown
         .columns
         .iter()
         .position(|&c| c == Column::Fits)
         .unwrap_or(0);
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| {
-            rows.iter()
-                .map(|r| r[c].chars().count())
-                .chain([header[c].chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let widths = column_widths(&header, &rows);
     let line = |cells: &[String], fits: Option<bool>, bold: bool| {
         let mut text = String::new();
         for (c, cell) in cells.iter().enumerate() {
@@ -1064,8 +1114,8 @@ pub fn table(report: &Report, color: bool) -> String {
                 format!("{cell:>w$}", w = widths[c])
             };
             let styled = match (c == fits_column, fits) {
-                (true, Some(true)) => paint(&padded, "32"),
-                (true, Some(false)) => paint(&padded, "31"),
+                (true, Some(true)) => paint(&padded, "32", color),
+                (true, Some(false)) => paint(&padded, "31", color),
                 _ => padded,
             };
             if c > 0 {
@@ -1075,12 +1125,12 @@ pub fn table(report: &Report, color: bool) -> String {
         }
         let text = text.trim_end().to_string();
         if bold {
-            paint(&text, "1")
+            paint(&text, "1", color)
         } else {
             text
         }
     };
-    let _ = writeln!(out);
+    let mut out = String::new();
     let _ = writeln!(out, "{}", line(&header, None, true));
     for (row, cells) in report.strategies.iter().zip(&rows) {
         let _ = writeln!(
@@ -1089,8 +1139,27 @@ pub fn table(report: &Report, color: bool) -> String {
             line(cells, Some(row.fits), row.strategy == report.highlight)
         );
     }
-    let _ = writeln!(out);
-    // The layout in words is the page's layout note, among the notes below.
+    out
+}
+
+/// Each column's width: its widest cell, the header's included.
+fn column_widths(header: &[String], rows: &[Vec<String>]) -> Vec<usize> {
+    (0..header.len())
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].chars().count())
+                .chain([header[c].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+/// The activations per GPU and the highlighted strategy's step, a line each,
+/// when the report has a model's activations.
+fn step_lines(report: &Report) -> String {
+    let unit = report.unit;
+    let mut out = String::new();
     if let (Some(model), Some(activations)) = (report.model, report.activations) {
         let _ = writeln!(
             out,
@@ -1104,7 +1173,7 @@ pub fn table(report: &Report, color: bool) -> String {
             if model.flash_attention { "on" } else { "off" },
         );
     }
-    if with_activations {
+    if report.activations.is_some() {
         let step = report.highlighted().step;
         let (at, peak) = step.peak();
         let moments: Vec<String> = Phase::ALL
@@ -1124,59 +1193,34 @@ pub fn table(report: &Report, color: bool) -> String {
             moments.join(", "),
         );
     }
-    if let Some(line) = moe_line(report) {
-        let _ = writeln!(out, "{line}");
-    }
-    // The page's notes, in its English: one wording of every figure.
-    let notes = vram_view::notes::notes(english(), report);
-    if !notes.is_empty() {
-        let _ = writeln!(out, "{notes}");
-    }
-    if let Some(m) = report.megatron {
-        let mb = |e: &vram_core::frameworks::megatron::MegatronEstimate| {
-            format!(
-                "weight and optimizer={:.2} MB, activation={:.2} MB, total={:.2} MB ({})",
-                e.printed_mb[0],
-                e.printed_mb[1],
-                e.printed_mb[2],
-                format_bytes(e.total, unit)
-            )
-        };
-        let _ = writeln!(
-            out,
-            "Megatron-LM (d98e8a6, theoretical_memory_usage.py) would print, MB = 2^20 bytes: DDP (no distributed optimizer) {}; ZeRO-1 (its distributed optimizer) {}. The page: DDP {}, ZeRO-1 {} per GPU. Megatron counts 18 B per parameter (bf16 weights, fp32 main gradients, weights and Adam moments; 6 + 12/DP distributed), its first pipeline stage's activations with Table 2's h-wide constants ({}), not the head size, experts or the step's peak.",
-            mb(&m.without_distributed_optimizer),
-            mb(&m.with_distributed_optimizer),
-            format_bytes(report.strategy(vram_core::Strategy::Ddp).memory.total, unit),
-            format_bytes(report.strategy(vram_core::Strategy::Zero1).memory.total, unit),
-            if m.without_distributed_optimizer.sequence_parallel_path {
-                "SP with selective recomputation: (18 + 4·ffn/h)·sbh per layer ÷ TP"
-            } else {
-                "without SP: (10 + 24/TP)·sbh per layer, 5 % added"
-            },
-        );
-    }
-    if report.accounting == vram_core::Accounting::DeepSpeed {
-        let _ = writeln!(
-            out,
-            "Accounting: DeepSpeed's estimator for ZeRO-1/2/3 (mixed precision, Adam); it prints GiB and labels them GB."
-        );
-    }
-    let _ = writeln!(
-        out,
-        "* highlighted ({}). Fits: {} per GPU <= usable memory. {}.",
-        report.highlight.label(),
-        if with_activations {
-            "the step's peak"
-        } else {
-            "total"
-        },
-        match unit {
-            MemoryUnit::Gb => "GB = 10^9 bytes",
-            MemoryUnit::Gib => "GiB = 2^30 bytes",
-        }
-    );
     out
+}
+
+/// What Megatron-LM's own estimate would print beside the page's figures.
+fn megatron_line(report: &Report) -> Option<String> {
+    let m = report.megatron?;
+    let unit = report.unit;
+    let mb = |e: &vram_core::frameworks::megatron::MegatronEstimate| {
+        format!(
+            "weight and optimizer={:.2} MB, activation={:.2} MB, total={:.2} MB ({})",
+            e.printed_mb[0],
+            e.printed_mb[1],
+            e.printed_mb[2],
+            format_bytes(e.total, unit)
+        )
+    };
+    Some(format!(
+        "Megatron-LM (d98e8a6, theoretical_memory_usage.py) would print, MB = 2^20 bytes: DDP (no distributed optimizer) {}; ZeRO-1 (its distributed optimizer) {}. The page: DDP {}, ZeRO-1 {} per GPU. Megatron counts 18 B per parameter (bf16 weights, fp32 main gradients, weights and Adam moments; 6 + 12/DP distributed), its first pipeline stage's activations with Table 2's h-wide constants ({}), not the head size, experts or the step's peak.",
+        mb(&m.without_distributed_optimizer),
+        mb(&m.with_distributed_optimizer),
+        format_bytes(report.strategy(vram_core::Strategy::Ddp).memory.total, unit),
+        format_bytes(report.strategy(vram_core::Strategy::Zero1).memory.total, unit),
+        if m.without_distributed_optimizer.sequence_parallel_path {
+            "SP with selective recomputation: (18 + 4·ffn/h)·sbh per layer ÷ TP"
+        } else {
+            "without SP: (10 + 24/TP)·sbh per layer, 5 % added"
+        },
+    ))
 }
 
 /// The page's address with `config`'s link.
@@ -1363,13 +1407,13 @@ pub fn json(config: &Config, report: &Report) -> String {
 }
 
 /// [`json`], with the ranked plans when given: the core's typed document
-/// ([`vram_core::json::ReportJson`]) serialised.
+/// ([`crate::json::ReportJson`]) serialised.
 pub fn json_with_plans(
     config: &Config,
     report: &Report,
     plans: Option<&vram_core::plans::Ranking>,
 ) -> String {
-    let document = vram_core::json::ReportJson::new(config, report, plans);
+    let document = crate::json::ReportJson::new(config, report, plans);
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
     text

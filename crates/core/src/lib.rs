@@ -21,22 +21,19 @@
 #![warn(missing_docs)]
 
 pub mod config;
-pub mod decimal;
 pub mod fixes;
-pub mod format;
 pub mod frameworks;
-pub mod gpu;
 pub mod input;
-pub mod json;
 pub mod launch;
 pub mod memory;
-pub mod model;
 pub mod plans;
 pub mod report;
 pub mod rl;
-pub mod serve;
 pub mod time;
-pub mod units;
+
+// The crates below this one, under the names their rooms had here.
+pub use vram_serve as serve;
+pub use vram_shared::{decimal, format, gpu, model, process, storage, units};
 
 pub use config::parts::{Part, Parts};
 pub use config::Config;

@@ -25,8 +25,10 @@ use serde::{Deserialize, Serialize};
 use crate::config::Config;
 use crate::frameworks::deepspeed::Offload;
 use crate::memory::activations::stage_activations;
-use crate::memory::activations::{ActivationSetup, Checkpointing, Recompute, RecomputeMethod};
-use crate::memory::parallel::{stage_params, CpComm, ExpertTp, Layout};
+use crate::memory::activations::{
+    ActivationMemory, ActivationSetup, Checkpointing, Recompute, RecomputeMethod,
+};
+use crate::memory::parallel::{stage_params, CpComm, ExpertTp, Layout, StageParams};
 use crate::memory::step::{megatron_step_transients, StepMemory};
 use crate::memory::Strategy;
 use crate::memory::TrainingSetup;
@@ -498,21 +500,8 @@ impl Search<'_> {
         {
             return;
         }
-        // Megatron-LM's interleaved schedule needs the microbatches to be a
-        // multiple of PP (`schedules.py`); without a global batch there is one.
-        let interleaved_runs = |m: u32| layout.vpp == 1 || m % layout.pp == 0;
-        let micro_batches: Vec<(u32, u32)> = match self.config.global_batch {
-            Some(global) if global % dp == 0 => {
-                let share = global / dp;
-                divisors(share, 64)
-                    .rev()
-                    .map(|b| (b, share / b))
-                    .filter(|&(_, m)| interleaved_runs(m))
-                    .collect()
-            }
-            Some(_) => return,
-            None if layout.vpp > 1 => return,
-            None => vec![(self.model.micro_batch, 1)],
+        let Some(micro_batches) = self.micro_batches(layout, dp) else {
+            return;
         };
         if micro_batches.is_empty() {
             return;
@@ -534,241 +523,416 @@ impl Search<'_> {
             if self.evaluations.get() >= SEARCH_BUDGET {
                 return;
             }
-            let combos: Vec<(Strategy, Offload)> = Strategy::ALL
-                .into_iter()
-                .filter(|s| layout.pp == 1 || matches!(s, Strategy::Ddp | Strategy::Zero1))
-                .flat_map(|s| {
-                    Offload::ALL
-                        .into_iter()
-                        .filter(move |&o| o.under(s) == o && (ep == 1 || o == Offload::None))
-                        .map(move |o| (s, o))
-                })
-                .collect();
-            // With FlashAttention selective recomputation keeps what none
-            // does. Full recomputation checkpoints every layer, or (Megatron-LM's
-            // block method) a quarter, half or three quarters of each stage's,
-            // storing the rest: less recomputation where memory allows.
-            let chunk = layout.largest_chunk(arch.layers);
-            let mut recomputes: Vec<(Recompute, Checkpointing)> = Recompute::ALL
-                .into_iter()
-                .filter(|&r| !(self.model.flash_attention && r == Recompute::Selective))
-                .map(|r| (r, Checkpointing::EVERY_LAYER))
-                .collect();
-            for quarters in 1..4 {
-                let layers = chunk * quarters / 4;
-                let block = Checkpointing {
-                    method: RecomputeMethod::Block,
-                    layers,
-                };
-                if layers > 0 && layers < chunk && !recomputes.contains(&(Recompute::Full, block)) {
-                    recomputes.push((Recompute::Full, block));
-                }
-            }
-            let offload_accepted: Vec<bool> = Offload::ALL
-                .iter()
-                .map(|&offload| {
-                    Choice {
-                        layout,
-                        ep,
-                        strategy: Strategy::Ddp,
-                        offload,
-                        recompute: Recompute::None,
-                        checkpointing: Checkpointing::EVERY_LAYER,
-                        micro_batch: micro_batches[0].0,
-                    }
-                    .accepted(self.config)
-                })
-                .collect();
-            for (recompute, checkpointing) in recomputes {
-                let mut found: Vec<Option<Plan>> = vec![None; combos.len()];
-                // A choice the report refuses is never ranked: checked once
-                // per offload (the report's rules look at the layout, EP and
-                // offload; the strategy shown and the recomputation the
-                // search builds within a chunk change nothing they check).
-                let accepted: Vec<bool> = combos
-                    .iter()
-                    .map(|&(_, offload)| {
-                        let at = Offload::ALL.iter().position(|&o| o == offload).unwrap_or(0);
-                        offload_accepted[at]
-                    })
-                    .collect();
-                for (i, &(micro_batch, microbatches)) in micro_batches.iter().enumerate() {
-                    let last = i + 1 == micro_batches.len();
-                    let setup = ActivationSetup {
-                        micro_batch,
-                        recompute,
-                        checkpointing,
-                        ..self.model.activation_setup(&self.whole)
-                    };
-                    let in_flight = self.config.global_batch.map(|_| microbatches);
-                    // LoRA's adapters keep their own inputs, as the report adds them
-                    // (`report::place`).
-                    let adapters = self.whole.adapters();
-                    let kept: Vec<_> = ranks
-                        .iter()
-                        .map(|&r| {
-                            let mut kept = stage_activations(&arch, &setup, &layout, r, in_flight);
-                            if let Some(adapters) = adapters {
-                                kept.adapters = adapters.activations(&arch, &setup);
-                                kept.total = kept.total + kept.adapters;
-                                kept.at_loss = kept.at_loss + kept.adapters;
-                                kept.rebuilding = kept.rebuilding.map(|r| r + kept.adapters);
-                            }
-                            kept
-                        })
-                        .collect();
-                    for ((slot, &(strategy, offload)), _) in found
-                        .iter_mut()
-                        .zip(&combos)
-                        .zip(&accepted)
-                        .filter(|(_, &accepted)| accepted)
-                    {
-                        let runtime = crate::frameworks::runtime::Runtime {
-                            offload,
-                            layout,
-                            ..self.config.runtime
-                        };
-                        // The most loaded of the candidate ranks.
-                        let mut most: Option<(u32, Bytes, f64, f64)> = None;
-                        self.evaluations
-                            .set(self.evaluations.get() + ranks.len() as u64);
-                        for ((&rank, stage), kept) in ranks.iter().zip(&stages).zip(&kept) {
-                            // Unsplit, the whole setup's parameters, as the report
-                            // places them (QLoRA's count keeps what bitsandbytes
-                            // leaves unquantised).
-                            let params = match layout == Layout::SINGLE {
-                                true => self.whole.params(),
-                                false => ParamCount::new(stage.params as f64),
-                            };
-                            let shard = TrainingSetup {
-                                params,
-                                gpus: group,
-                                ..self.whole
-                            };
-                            let largest = Some(runtime.gathered_unit(&arch, ep));
-                            let gpus_per_node = self.config.gpus;
-                            let placement = match ep {
-                                1 => runtime.place(&shard, strategy, gpus_per_node, largest),
-                                ep => place_with_experts(
-                                    &runtime,
-                                    &shard,
-                                    strategy,
-                                    gpus_per_node,
-                                    largest,
-                                    stage.routed_experts as f64,
-                                    ep,
-                                    layout.expert_fold(),
-                                ),
-                            };
-                            // Under DeepSpeed's ZeRO-3 in FP8 TE's saved FP8
-                            // weights are kept for the backward too (`report::place`).
-                            let saved = crate::memory::step::fp8_saved_weights(
-                                strategy,
-                                shard.recipe(),
-                                runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2,
-                                (shard.params().get()
-                                    - stage.routed_experts as f64 * (1.0 - 1.0 / f64::from(ep)))
-                                    * shard.linear_share,
-                            );
-                            let activations = Bytes::new(kept.total.get() + saved.get());
-                            let mut memory = placement.gpu;
-                            memory.activations = activations;
-                            memory.total = memory.total + activations;
-                            // QLoRA's dequantised weight, on every GPU (`report::place`).
-                            let working =
-                                Bytes::new(adapters.map_or(0, |a| a.working_bytes) as f64);
-                            memory.buffers = memory.buffers + working;
-                            memory.total = memory.total + working;
-                            let transients = megatron_step_transients(kept);
-                            let peak = StepMemory::of(&memory, Some(&transients)).peak().1;
-                            if most.is_none_or(|(_, p, _, _)| peak.get() > p.get()) {
-                                most = Some((
-                                    rank,
-                                    peak,
-                                    stage.params as f64,
-                                    stage.routed_experts as f64,
-                                ));
-                            }
-                        }
-                        let Some((rank, peak, params_on_gpu, expert_params_on_gpu)) = most else {
-                            continue;
-                        };
-                        // Unsplit, the GPU holds the whole setup's parameters, as the
-                        // report counts them (with adapters: the base and the adapters).
-                        let params_on_gpu = match layout == Layout::SINGLE {
-                            true => self.whole.params().get(),
-                            false => params_on_gpu,
-                        };
-                        let fits = self.budget.fits(peak);
-                        // Without a fitting one, the smallest micro-batch
-                        // shows how close it comes.
-                        if !(fits || last && slot.is_none()) {
-                            continue;
-                        }
-                        let work = StepWork {
-                            arch: &arch,
-                            layout,
-                            dp,
-                            microbatches,
-                            micro_batch,
-                            seq_len: self.model.seq_len,
-                            rerun: Rerun::of(&arch, &setup, layout.largest_chunk(arch.layers)),
-                            activation_bytes: setup.bytes_per_value,
-                            strategy,
-                            ep,
-                            params_on_gpu,
-                            expert_params_on_gpu,
-                            gradient_bytes: runtime.reduced_gradient_bytes(&self.whole, strategy),
-                            weight_bytes: self.whole.gathered_weight_bytes(),
-                            offload_bytes_per_param: 0.0,
-                            speed: self.config.speed,
-                            trainable_fraction: self
-                                .whole
-                                .adapters()
-                                .map_or(1.0, |a| a.trainable as f64 / self.whole.params().get()),
-                            shard_gpus: self.whole.shard_of(group),
-                        };
-                        let work = StepWork {
-                            offload_bytes_per_param: crate::time::offload_bytes_per_param(
-                                &work, offload,
-                            ),
-                            ..work
-                        };
-                        let plan = Plan {
-                            layout,
-                            ep,
-                            dp,
-                            strategy,
-                            recompute,
-                            checkpointing,
-                            offload,
-                            micro_batch,
-                            microbatches,
-                            rank,
-                            peak,
-                            fits,
-                            time: self.machine.map(|machine| step_time(&work, &machine)),
-                        };
-                        // Every micro-batch that fits is tried and the fastest
-                        // kept (the largest among equals): with PP a smaller
-                        // one means more microbatches and a smaller bubble.
-                        let better = match slot {
-                            None => true,
-                            Some(kept) => {
-                                !kept.fits
-                                    || plan.tokens_per_second_per_gpu()
-                                        > kept.tokens_per_second_per_gpu()
-                            }
-                        };
-                        if better {
-                            *slot = Some(plan);
-                        }
-                    }
-                }
-                plans.extend(found.into_iter().flatten());
-            }
+            let candidate = Candidate {
+                layout,
+                dp,
+                group,
+                ep,
+                ranks: &ranks,
+                stages: &stages,
+            };
+            self.candidate(&candidate, &micro_batches, plans);
         }
     }
+
+    /// Each micro-batch to try with its microbatches per step, largest
+    /// first: the divisors (up to 64) of each data-parallel rank's share of
+    /// the global batch, or the configured micro-batch without one; `None`
+    /// where the layout cannot run the global batch.
+    fn micro_batches(&self, layout: Layout, dp: u32) -> Option<Vec<(u32, u32)>> {
+        // Megatron-LM's interleaved schedule needs the microbatches to be a
+        // multiple of PP (`schedules.py`); without a global batch there is one.
+        let interleaved_runs = |m: u32| layout.vpp == 1 || m % layout.pp == 0;
+        match self.config.global_batch {
+            Some(global) if global % dp == 0 => {
+                let share = global / dp;
+                Some(
+                    divisors(share, 64)
+                        .rev()
+                        .map(|b| (b, share / b))
+                        .filter(|&(_, m)| interleaved_runs(m))
+                        .collect(),
+                )
+            }
+            Some(_) => None,
+            None if layout.vpp > 1 => None,
+            None => Some(vec![(self.model.micro_batch, 1)]),
+        }
+    }
+
+    /// The recomputations to try on `layout`: each kind per layer, and
+    /// Megatron-LM's block method on part of each stage.
+    fn recomputes(&self, layout: Layout) -> Vec<(Recompute, Checkpointing)> {
+        // With FlashAttention selective recomputation keeps what none
+        // does. Full recomputation checkpoints every layer, or (Megatron-LM's
+        // block method) a quarter, half or three quarters of each stage's,
+        // storing the rest: less recomputation where memory allows.
+        let chunk = layout.largest_chunk(self.model.architecture.layers);
+        let mut recomputes: Vec<(Recompute, Checkpointing)> = Recompute::ALL
+            .into_iter()
+            .filter(|&r| !(self.model.flash_attention && r == Recompute::Selective))
+            .map(|r| (r, Checkpointing::EVERY_LAYER))
+            .collect();
+        for quarters in 1..4 {
+            let layers = chunk * quarters / 4;
+            let block = Checkpointing {
+                method: RecomputeMethod::Block,
+                layers,
+            };
+            if layers > 0 && layers < chunk && !recomputes.contains(&(Recompute::Full, block)) {
+                recomputes.push((Recompute::Full, block));
+            }
+        }
+        recomputes
+    }
+
+    /// Whether the report accepts the candidate with each offload of
+    /// [`Offload::ALL`], in its order.
+    fn offloads_accepted(&self, candidate: &Candidate, micro_batch: u32) -> Vec<bool> {
+        Offload::ALL
+            .iter()
+            .map(|&offload| {
+                Choice {
+                    layout: candidate.layout,
+                    ep: candidate.ep,
+                    strategy: Strategy::Ddp,
+                    offload,
+                    recompute: Recompute::None,
+                    checkpointing: Checkpointing::EVERY_LAYER,
+                    micro_batch,
+                }
+                .accepted(self.config)
+            })
+            .collect()
+    }
+
+    /// The plans of one layout at one expert-parallel size: for each
+    /// recomputation, strategy and offload, the fastest of `micro_batches`
+    /// (each with its microbatches per step) that fits.
+    fn candidate(
+        &self,
+        candidate: &Candidate,
+        micro_batches: &[(u32, u32)],
+        plans: &mut Vec<Plan>,
+    ) {
+        let combos = strategy_offloads(candidate.layout, candidate.ep);
+        let recomputes = self.recomputes(candidate.layout);
+        let offload_accepted = self.offloads_accepted(candidate, micro_batches[0].0);
+        for (recompute, checkpointing) in recomputes {
+            let mut found: Vec<Option<Plan>> = vec![None; combos.len()];
+            // A choice the report refuses is never ranked: checked once
+            // per offload (the report's rules look at the layout, EP and
+            // offload; the strategy shown and the recomputation the
+            // search builds within a chunk change nothing they check).
+            let accepted: Vec<bool> = combos
+                .iter()
+                .map(|&(_, offload)| {
+                    let at = Offload::ALL.iter().position(|&o| o == offload).unwrap_or(0);
+                    offload_accepted[at]
+                })
+                .collect();
+            for (i, &(micro_batch, microbatches)) in micro_batches.iter().enumerate() {
+                let last = i + 1 == micro_batches.len();
+                let shape = self.shape(
+                    candidate,
+                    recompute,
+                    checkpointing,
+                    micro_batch,
+                    microbatches,
+                );
+                for ((slot, &(strategy, offload)), _) in found
+                    .iter_mut()
+                    .zip(&combos)
+                    .zip(&accepted)
+                    .filter(|(_, &accepted)| accepted)
+                {
+                    // Without a fitting one, the smallest micro-batch
+                    // shows how close it comes.
+                    let shown_unfitting = last && slot.is_none();
+                    let Some(plan) =
+                        self.plan(candidate, &shape, strategy, offload, shown_unfitting)
+                    else {
+                        continue;
+                    };
+                    // Every micro-batch that fits is tried and the fastest
+                    // kept (the largest among equals): with PP a smaller
+                    // one means more microbatches and a smaller bubble.
+                    let better = match slot {
+                        None => true,
+                        Some(kept) => {
+                            !kept.fits
+                                || plan.tokens_per_second_per_gpu()
+                                    > kept.tokens_per_second_per_gpu()
+                        }
+                    };
+                    if better {
+                        *slot = Some(plan);
+                    }
+                }
+            }
+            plans.extend(found.into_iter().flatten());
+        }
+    }
+
+    /// A micro-batch under one recomputation and what each candidate rank
+    /// keeps of its activations.
+    fn shape(
+        &self,
+        candidate: &Candidate,
+        recompute: Recompute,
+        checkpointing: Checkpointing,
+        micro_batch: u32,
+        microbatches: u32,
+    ) -> Shape {
+        let arch = self.model.architecture;
+        let layout = candidate.layout;
+        let setup = ActivationSetup {
+            micro_batch,
+            recompute,
+            checkpointing,
+            ..self.model.activation_setup(&self.whole)
+        };
+        let in_flight = self.config.global_batch.map(|_| microbatches);
+        // LoRA's adapters keep their own inputs, as the report adds them
+        // (`report::place`).
+        let adapters = self.whole.adapters();
+        let kept: Vec<_> = candidate
+            .ranks
+            .iter()
+            .map(|&r| {
+                let mut kept = stage_activations(&arch, &setup, &layout, r, in_flight);
+                if let Some(adapters) = adapters {
+                    kept.adapters = adapters.activations(&arch, &setup);
+                    kept.total = kept.total + kept.adapters;
+                    kept.at_loss = kept.at_loss + kept.adapters;
+                    kept.rebuilding = kept.rebuilding.map(|r| r + kept.adapters);
+                }
+                kept
+            })
+            .collect();
+        Shape {
+            recompute,
+            checkpointing,
+            micro_batch,
+            microbatches,
+            setup,
+            kept,
+        }
+    }
+
+    /// The plan of one strategy and offload for the candidate and shape,
+    /// on its most loaded rank; `None` when it does not fit, unless
+    /// `shown_unfitting`.
+    fn plan(
+        &self,
+        candidate: &Candidate,
+        shape: &Shape,
+        strategy: Strategy,
+        offload: Offload,
+        shown_unfitting: bool,
+    ) -> Option<Plan> {
+        let arch = self.model.architecture;
+        let Candidate {
+            layout,
+            dp,
+            group,
+            ep,
+            ..
+        } = *candidate;
+        let runtime = crate::frameworks::runtime::Runtime {
+            offload,
+            layout,
+            ..self.config.runtime
+        };
+        let (rank, peak, params_on_gpu, expert_params_on_gpu) =
+            self.most_loaded(candidate, shape, &runtime, strategy)?;
+        // Unsplit, the GPU holds the whole setup's parameters, as the
+        // report counts them (with adapters: the base and the adapters).
+        let params_on_gpu = match layout == Layout::SINGLE {
+            true => self.whole.params().get(),
+            false => params_on_gpu,
+        };
+        let fits = self.budget.fits(peak);
+        if !(fits || shown_unfitting) {
+            return None;
+        }
+        let work = StepWork {
+            arch: &arch,
+            layout,
+            dp,
+            microbatches: shape.microbatches,
+            micro_batch: shape.micro_batch,
+            seq_len: self.model.seq_len,
+            rerun: Rerun::of(&arch, &shape.setup, layout.largest_chunk(arch.layers)),
+            activation_bytes: shape.setup.bytes_per_value,
+            strategy,
+            ep,
+            params_on_gpu,
+            expert_params_on_gpu,
+            gradient_bytes: runtime.reduced_gradient_bytes(&self.whole, strategy),
+            weight_bytes: self.whole.gathered_weight_bytes(),
+            offload_bytes_per_param: 0.0,
+            speed: self.config.speed,
+            trainable_fraction: self
+                .whole
+                .adapters()
+                .map_or(1.0, |a| a.trainable as f64 / self.whole.params().get()),
+            shard_gpus: self.whole.shard_of(group),
+        };
+        let work = StepWork {
+            offload_bytes_per_param: crate::time::offload_bytes_per_param(&work, offload),
+            ..work
+        };
+        Some(Plan {
+            layout,
+            ep,
+            dp,
+            strategy,
+            recompute: shape.recompute,
+            checkpointing: shape.checkpointing,
+            offload,
+            micro_batch: shape.micro_batch,
+            microbatches: shape.microbatches,
+            rank,
+            peak,
+            fits,
+            time: self.machine.map(|machine| step_time(&work, &machine)),
+        })
+    }
+
+    /// The most loaded of the candidate ranks under `runtime` and
+    /// `strategy` (counted as evaluations): its rank, its step's peak, and
+    /// its stage's parameters and routed experts' parameters.
+    fn most_loaded(
+        &self,
+        candidate: &Candidate,
+        shape: &Shape,
+        runtime: &crate::frameworks::runtime::Runtime,
+        strategy: Strategy,
+    ) -> Option<(u32, Bytes, f64, f64)> {
+        let ranks = candidate.ranks;
+        let mut most: Option<(u32, Bytes, f64, f64)> = None;
+        self.evaluations
+            .set(self.evaluations.get() + ranks.len() as u64);
+        for ((&rank, stage), kept) in ranks.iter().zip(candidate.stages).zip(&shape.kept) {
+            let peak = self.rank_peak(candidate, stage, kept, runtime, strategy);
+            if most.is_none_or(|(_, p, _, _)| peak.get() > p.get()) {
+                most = Some((rank, peak, stage.params as f64, stage.routed_experts as f64));
+            }
+        }
+        most
+    }
+
+    /// The step's peak on a rank whose stage is `stage` and whose kept
+    /// activations are `kept`, bytes: its states as the report places
+    /// them, its activations, QLoRA's working weight and the step's
+    /// transients.
+    fn rank_peak(
+        &self,
+        candidate: &Candidate,
+        stage: &StageParams,
+        kept: &ActivationMemory,
+        runtime: &crate::frameworks::runtime::Runtime,
+        strategy: Strategy,
+    ) -> Bytes {
+        let arch = self.model.architecture;
+        let Candidate {
+            layout, group, ep, ..
+        } = *candidate;
+        let adapters = self.whole.adapters();
+        // Unsplit, the whole setup's parameters, as the report
+        // places them (QLoRA's count keeps what bitsandbytes
+        // leaves unquantised).
+        let params = match layout == Layout::SINGLE {
+            true => self.whole.params(),
+            false => ParamCount::new(stage.params as f64),
+        };
+        let shard = TrainingSetup {
+            params,
+            gpus: group,
+            ..self.whole
+        };
+        let largest = Some(runtime.gathered_unit(&arch, ep));
+        let gpus_per_node = self.config.gpus;
+        let placement = match ep {
+            1 => runtime.place(&shard, strategy, gpus_per_node, largest),
+            ep => place_with_experts(
+                runtime,
+                &shard,
+                strategy,
+                gpus_per_node,
+                largest,
+                stage.routed_experts as f64,
+                ep,
+                layout.expert_fold(),
+            ),
+        };
+        // Under DeepSpeed's ZeRO-3 in FP8 TE's saved FP8
+        // weights are kept for the backward too (`report::place`).
+        let saved = crate::memory::step::fp8_saved_weights(
+            strategy,
+            shard.recipe(),
+            runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2,
+            (shard.params().get() - stage.routed_experts as f64 * (1.0 - 1.0 / f64::from(ep)))
+                * shard.linear_share,
+        );
+        let activations = Bytes::new(kept.total.get() + saved.get());
+        let mut memory = placement.gpu;
+        memory.activations = activations;
+        memory.total = memory.total + activations;
+        // QLoRA's dequantised weight, on every GPU (`report::place`).
+        let working = Bytes::new(adapters.map_or(0, |a| a.working_bytes) as f64);
+        memory.buffers = memory.buffers + working;
+        memory.total = memory.total + working;
+        let transients = megatron_step_transients(kept);
+        StepMemory::of(&memory, Some(&transients)).peak().1
+    }
+}
+
+/// One layout at one expert-parallel size, as the search evaluates it.
+struct Candidate<'a> {
+    /// TP, PP, VPP, CP, SP.
+    layout: Layout,
+    /// Data-parallel degree.
+    dp: u32,
+    /// ZeRO's group: DP × CP.
+    group: u32,
+    /// Expert-parallel ranks.
+    ep: u32,
+    /// The pipeline ranks that can be the most loaded.
+    ranks: &'a [u32],
+    /// Their stages' parameters, in the same order.
+    stages: &'a [StageParams],
+}
+
+/// A micro-batch under one recomputation, with what each candidate rank keeps.
+struct Shape {
+    recompute: Recompute,
+    checkpointing: Checkpointing,
+    /// Sequences per micro-batch.
+    micro_batch: u32,
+    /// Microbatches per step on each pipeline.
+    microbatches: u32,
+    /// The activations' setup.
+    setup: ActivationSetup,
+    /// Activations each candidate rank keeps, in the order of its ranks.
+    kept: Vec<ActivationMemory>,
+}
+
+/// The strategies and offloads to try with `layout` at `ep`: ZeRO-2 and
+/// ZeRO-3 only without pipeline stages, each offload the strategy allows
+/// (none with expert parallelism).
+fn strategy_offloads(layout: Layout, ep: u32) -> Vec<(Strategy, Offload)> {
+    Strategy::ALL
+        .into_iter()
+        .filter(|s| layout.pp == 1 || matches!(s, Strategy::Ddp | Strategy::Zero1))
+        .flat_map(|s| {
+            Offload::ALL
+                .into_iter()
+                .filter(move |&o| o.under(s) == o && (ep == 1 || o == Offload::None))
+                .map(move |o| (s, o))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -43,8 +43,7 @@ fn exact_decimal(count: u64, digits: u32) -> String {
 
 #[test]
 fn every_measured_case_is_deepspeeds_figure_to_the_byte() {
-    let measured: Measured =
-        serde_json::from_str(include_str!("measured/deepspeed.json")).expect("the fixture");
+    let measured: Measured = common::fixture(include_str!("measured/deepspeed.json"));
     assert!(measured.source.contains("0.19.8"));
     assert_eq!(measured.rows.len(), 600);
     let mut wrong = Vec::new();

@@ -72,36 +72,13 @@ fn every_export_is_the_text_its_framework_accepted() {
 /// degrees, batch and lengths (for RL: the rollouts, the sequences an
 /// optimizer step and the rollout engine's layout).
 fn read_back_agrees(case: &Case, config: &vram_core::Config) {
-    let p = &case.parsed;
-    let int = |key: &str| {
-        p[key]
-            .as_u64()
-            .unwrap_or_else(|| panic!("{}: {key} in {p}", case.name))
-    };
+    let e = Expected::new(case, config);
+    let int = |key: &str| e.int(key);
     let layout = config.runtime.layout;
-    let world = u64::from(config.gpus * config.runtime.nodes);
-    let model_parallel = u64::from(layout.tp * layout.pp * layout.cp);
-    let micro = u64::from(config.model.map_or(1, |m| m.micro_batch));
-    let global = config
-        .global_batch
-        .map_or(micro * world / model_parallel, u64::from);
-    let stage = match config.highlight {
-        vram_core::Strategy::Ddp => 0,
-        vram_core::Strategy::Zero1 => 1,
-        vram_core::Strategy::Zero2 => 2,
-        vram_core::Strategy::Zero3 => 3,
-    };
-    let rl = &config.rl;
-    let serve = &config.serve;
-    let sequences = match rl.algo {
-        Algo::Dpo => u64::from(rl.prompts),
-        _ => u64::from(rl.prompts * rl.rollouts),
-    };
-    let rollout_tp = u64::from(rl.rollout_tp.unwrap_or(layout.tp));
-    let max_len = u64::from(serve.prompt_len + serve.response_len);
+    let (world, model_parallel, micro, global) = (e.world, e.model_parallel, e.micro, e.global);
     match case.kind.as_str() {
         "deepspeed" => {
-            assert_eq!(int("zero_stage"), stage, "{}", case.name);
+            assert_eq!(int("zero_stage"), e.stage, "{}", case.name);
             assert_eq!(int("world_size_seen"), world, "{}", case.name);
             assert_eq!(int("train_batch_size"), global, "{}", case.name);
             assert_eq!(
@@ -130,145 +107,236 @@ fn read_back_agrees(case: &Case, config: &vram_core::Config) {
             assert_eq!(int("seq_len"), u64::from(config.model.unwrap().seq_len));
         }
         "accelerate" => assert_eq!(int("num_processes"), world, "{}", case.name),
-        "vllm" | "sglang" => {
-            let report = config.serve_report().unwrap();
-            let (tp, len, fraction) = match case.kind.as_str() {
-                "vllm" => (
-                    "tensor_parallel_size",
-                    "max_model_len",
-                    "gpu_memory_utilization",
-                ),
-                _ => ("tp_size", "context_length", "mem_fraction_static"),
-            };
-            assert_eq!(int(tp), u64::from(report.layout.tp), "{}", case.name);
-            assert_eq!(int(len), u64::from(report.max_model_len), "{}", case.name);
-            assert_eq!(p[fraction].as_f64(), Some(report.gpu_util), "{}", case.name);
-        }
-        "trl" => {
-            assert_eq!(int("world_size_seen"), world, "{}", case.name);
-            assert_eq!(int("per_device_train_batch_size"), micro, "{}", case.name);
-            assert_eq!(
-                int("sequences_per_optimizer_step"),
-                sequences,
-                "{}",
-                case.name
-            );
-            let dtype = match config.precision {
-                vram_core::Precision::Bf16 => "bf16",
-                _ => "fp16",
-            };
-            assert_eq!(p[dtype], true, "{}", case.name);
-            let split = rl.placement == vram_core::config::rl::Placement::Split;
-            if rl.algo.generates() {
-                assert_eq!(int("max_completion_length"), u64::from(serve.response_len));
-                // Colocated, the engine's TP and fraction are the config's;
-                // apart, `trl vllm-serve`'s (the comment's command line).
-                let mode = if split { "server" } else { "colocate" };
-                assert_eq!(p["vllm_mode"], mode, "{}", case.name);
-                if !split {
-                    assert_eq!(int("vllm_tensor_parallel_size"), rollout_tp);
-                    assert_eq!(
-                        p["vllm_gpu_memory_utilization"].as_f64(),
-                        Some(config.rl_gpu_util()),
-                        "{}",
-                        case.name
-                    );
-                }
-            }
-            match rl.algo {
-                Algo::Dpo => assert_eq!(int("max_length"), max_len, "{}", case.name),
-                Algo::Distill => {
-                    let teacher = rl.teacher.expect("a teacher").id;
-                    let repo = p["teacher_model_name_or_path"].as_str().unwrap_or_default();
-                    // The teacher's repository names its family and size.
-                    let size = teacher.rsplit('-').next().unwrap_or_default();
-                    assert!(repo.to_lowercase().contains(size), "{repo} for {teacher}");
-                }
-                Algo::Grpo | Algo::Ppo => {
-                    assert_eq!(int("num_generations"), u64::from(rl.rollouts));
-                    assert_eq!(int("generation_batch_size"), sequences, "{}", case.name);
-                    assert_eq!(
-                        int("steps_per_generation"),
-                        int("gradient_accumulation_steps"),
-                        "{}",
-                        case.name
-                    );
-                }
-            }
-        }
-        "openrlhf" => {
-            assert_eq!(int("zero_stage"), stage, "{}", case.name);
-            assert_eq!(int("micro_batch_size"), micro, "{}", case.name);
-            assert_eq!(int("train_batch_size"), sequences, "{}", case.name);
-            assert_eq!(int("max_len"), max_len, "{}", case.name);
-            let lora = config.fine_tuning.method != Method::Full;
-            assert_eq!(
-                int("lora_rank"),
-                if lora {
-                    u64::from(config.fine_tuning.rank)
-                } else {
-                    0
-                },
-                "{}",
-                case.name
-            );
-            // PEFT's shorthand is the string (OpenRLHF's default), not a list.
-            if lora && config.fine_tuning.targets == Targets::All {
-                assert_eq!(p["lora_target_modules"], "all-linear", "{}", case.name);
-            }
-            if rl.algo == Algo::Dpo {
-                assert_eq!(
-                    int("deepspeed_gradient_accumulation_steps") * micro * world,
-                    sequences,
-                    "{}",
-                    case.name
-                );
-            } else {
-                assert_eq!(
-                    int("actor_num_nodes") * int("actor_num_gpus_per_node"),
-                    world,
-                    "{}",
-                    case.name
-                );
-                // The engines take the actor's GPUs, or their own.
-                let engine_gpus = match rl.placement {
-                    vram_core::config::rl::Placement::Colocate => world,
-                    vram_core::config::rl::Placement::Split => u64::from(config.rl_rollout_gpus()),
-                };
-                assert_eq!(
-                    int("vllm_num_engines") * int("vllm_tensor_parallel_size"),
-                    engine_gpus,
-                    "{}",
-                    case.name
-                );
-                assert_eq!(int("vllm_tensor_parallel_size"), rollout_tp);
-                assert_eq!(int("n_samples_per_prompt"), u64::from(rl.rollouts));
-                assert_eq!(int("rollout_batch_size"), u64::from(rl.prompts));
-                assert_eq!(int("rollout_max_new_tokens"), u64::from(serve.response_len));
-                assert_eq!(
-                    p["vllm_gpu_memory_utilization"].as_f64(),
-                    Some(config.rl_gpu_util()),
-                    "{}",
-                    case.name
-                );
-                assert_eq!(
-                    p["critic_model_name_or_path"].is_string(),
-                    rl.has_critic(),
-                    "{}",
-                    case.name
-                );
-                // OpenRLHF builds a reference only with a KL term.
-                assert_eq!(
-                    p["kl_init_coef"].as_f64().unwrap() > 0.0,
-                    rl.reference == Reference::Model,
-                    "{}",
-                    case.name
-                );
-                if let Some(budget) = rl.token_budget {
-                    assert_eq!(int("max_tokens_per_gpu"), u64::from(budget));
-                }
-            }
-        }
+        "vllm" | "sglang" => serving_agrees(&e),
+        "trl" => trl_agrees(&e),
+        "openrlhf" => openrlhf_agrees(&e),
         other => panic!("{}: no check for {other}", case.name),
+    }
+}
+
+/// A case's figures as its configuration gives them, to compare with what
+/// its framework's parser read.
+struct Expected<'a> {
+    case: &'a Case,
+    config: &'a vram_core::Config,
+    /// Every GPU of every node.
+    world: u64,
+    /// The GPUs a model replica spans: TP × PP × CP.
+    model_parallel: u64,
+    micro: u64,
+    global: u64,
+    /// The ZeRO stage.
+    stage: u64,
+    /// The sequences an RL optimizer step learns from.
+    sequences: u64,
+    /// The rollout engine's TP.
+    rollout_tp: u64,
+    /// A sequence's prompt and response.
+    max_len: u64,
+}
+
+impl<'a> Expected<'a> {
+    fn new(case: &'a Case, config: &'a vram_core::Config) -> Self {
+        let layout = config.runtime.layout;
+        let world = u64::from(config.gpus * config.runtime.nodes);
+        let model_parallel = u64::from(layout.tp * layout.pp * layout.cp);
+        let micro = u64::from(config.model.map_or(1, |m| m.micro_batch));
+        let global = config
+            .global_batch
+            .map_or(micro * world / model_parallel, u64::from);
+        let stage = match config.highlight {
+            vram_core::Strategy::Ddp => 0,
+            vram_core::Strategy::Zero1 => 1,
+            vram_core::Strategy::Zero2 => 2,
+            vram_core::Strategy::Zero3 => 3,
+        };
+        let rl = &config.rl;
+        let serve = &config.serve;
+        let sequences = match rl.algo {
+            Algo::Dpo => u64::from(rl.prompts),
+            _ => u64::from(rl.prompts * rl.rollouts),
+        };
+        let rollout_tp = u64::from(rl.rollout_tp.unwrap_or(layout.tp));
+        let max_len = u64::from(serve.prompt_len + serve.response_len);
+        Expected {
+            case,
+            config,
+            world,
+            model_parallel,
+            micro,
+            global,
+            stage,
+            sequences,
+            rollout_tp,
+            max_len,
+        }
+    }
+
+    /// The whole number the parser read for `key`.
+    fn int(&self, key: &str) -> u64 {
+        let p = &self.case.parsed;
+        p[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{}: {key} in {p}", self.case.name))
+    }
+}
+
+/// vLLM's and SGLang's: the engine's TP, context and memory fraction.
+fn serving_agrees(e: &Expected) {
+    let (case, config, p) = (e.case, e.config, &e.case.parsed);
+    let int = |key: &str| e.int(key);
+    let report = config.serve_report().unwrap();
+    let (tp, len, fraction) = match case.kind.as_str() {
+        "vllm" => (
+            "tensor_parallel_size",
+            "max_model_len",
+            "gpu_memory_utilization",
+        ),
+        _ => ("tp_size", "context_length", "mem_fraction_static"),
+    };
+    assert_eq!(int(tp), u64::from(report.layout.tp), "{}", case.name);
+    assert_eq!(int(len), u64::from(report.max_model_len), "{}", case.name);
+    assert_eq!(p[fraction].as_f64(), Some(report.gpu_util), "{}", case.name);
+}
+
+/// TRL's: the batch, the precision, the rollout engine and the algorithm's own.
+fn trl_agrees(e: &Expected) {
+    let (case, config, p) = (e.case, e.config, &e.case.parsed);
+    let int = |key: &str| e.int(key);
+    let (rl, serve) = (&config.rl, &config.serve);
+    let (world, micro, sequences) = (e.world, e.micro, e.sequences);
+    let (rollout_tp, max_len) = (e.rollout_tp, e.max_len);
+    assert_eq!(int("world_size_seen"), world, "{}", case.name);
+    assert_eq!(int("per_device_train_batch_size"), micro, "{}", case.name);
+    assert_eq!(
+        int("sequences_per_optimizer_step"),
+        sequences,
+        "{}",
+        case.name
+    );
+    let dtype = match config.precision {
+        vram_core::Precision::Bf16 => "bf16",
+        _ => "fp16",
+    };
+    assert_eq!(p[dtype], true, "{}", case.name);
+    let split = rl.placement == vram_core::config::rl::Placement::Split;
+    if rl.algo.generates() {
+        assert_eq!(int("max_completion_length"), u64::from(serve.response_len));
+        // Colocated, the engine's TP and fraction are the config's;
+        // apart, `trl vllm-serve`'s (the comment's command line).
+        let mode = if split { "server" } else { "colocate" };
+        assert_eq!(p["vllm_mode"], mode, "{}", case.name);
+        if !split {
+            assert_eq!(int("vllm_tensor_parallel_size"), rollout_tp);
+            assert_eq!(
+                p["vllm_gpu_memory_utilization"].as_f64(),
+                Some(config.rl_gpu_util()),
+                "{}",
+                case.name
+            );
+        }
+    }
+    match rl.algo {
+        Algo::Dpo => assert_eq!(int("max_length"), max_len, "{}", case.name),
+        Algo::Distill => {
+            let teacher = rl.teacher.expect("a teacher").id;
+            let repo = p["teacher_model_name_or_path"].as_str().unwrap_or_default();
+            // The teacher's repository names its family and size.
+            let size = teacher.rsplit('-').next().unwrap_or_default();
+            assert!(repo.to_lowercase().contains(size), "{repo} for {teacher}");
+        }
+        Algo::Grpo | Algo::Ppo => {
+            assert_eq!(int("num_generations"), u64::from(rl.rollouts));
+            assert_eq!(int("generation_batch_size"), sequences, "{}", case.name);
+            assert_eq!(
+                int("steps_per_generation"),
+                int("gradient_accumulation_steps"),
+                "{}",
+                case.name
+            );
+        }
+    }
+}
+
+/// OpenRLHF's: the ZeRO stage, the batch, LoRA, and the actor's and the
+/// engines' GPUs, the rollouts, the critic and the reference (DPO: the
+/// accumulation).
+fn openrlhf_agrees(e: &Expected) {
+    let (case, config, p) = (e.case, e.config, &e.case.parsed);
+    let int = |key: &str| e.int(key);
+    let rl = &config.rl;
+    let serve = &config.serve;
+    let (world, micro, sequences) = (e.world, e.micro, e.sequences);
+    let (rollout_tp, max_len) = (e.rollout_tp, e.max_len);
+    assert_eq!(int("zero_stage"), e.stage, "{}", case.name);
+    assert_eq!(int("micro_batch_size"), micro, "{}", case.name);
+    assert_eq!(int("train_batch_size"), sequences, "{}", case.name);
+    assert_eq!(int("max_len"), max_len, "{}", case.name);
+    let lora = config.fine_tuning.method != Method::Full;
+    assert_eq!(
+        int("lora_rank"),
+        if lora {
+            u64::from(config.fine_tuning.rank)
+        } else {
+            0
+        },
+        "{}",
+        case.name
+    );
+    // PEFT's shorthand is the string (OpenRLHF's default), not a list.
+    if lora && config.fine_tuning.targets == Targets::All {
+        assert_eq!(p["lora_target_modules"], "all-linear", "{}", case.name);
+    }
+    if rl.algo == Algo::Dpo {
+        assert_eq!(
+            int("deepspeed_gradient_accumulation_steps") * micro * world,
+            sequences,
+            "{}",
+            case.name
+        );
+    } else {
+        assert_eq!(
+            int("actor_num_nodes") * int("actor_num_gpus_per_node"),
+            world,
+            "{}",
+            case.name
+        );
+        // The engines take the actor's GPUs, or their own.
+        let engine_gpus = match rl.placement {
+            vram_core::config::rl::Placement::Colocate => world,
+            vram_core::config::rl::Placement::Split => u64::from(config.rl_rollout_gpus()),
+        };
+        assert_eq!(
+            int("vllm_num_engines") * int("vllm_tensor_parallel_size"),
+            engine_gpus,
+            "{}",
+            case.name
+        );
+        assert_eq!(int("vllm_tensor_parallel_size"), rollout_tp);
+        assert_eq!(int("n_samples_per_prompt"), u64::from(rl.rollouts));
+        assert_eq!(int("rollout_batch_size"), u64::from(rl.prompts));
+        assert_eq!(int("rollout_max_new_tokens"), u64::from(serve.response_len));
+        assert_eq!(
+            p["vllm_gpu_memory_utilization"].as_f64(),
+            Some(config.rl_gpu_util()),
+            "{}",
+            case.name
+        );
+        assert_eq!(
+            p["critic_model_name_or_path"].is_string(),
+            rl.has_critic(),
+            "{}",
+            case.name
+        );
+        // OpenRLHF builds a reference only with a KL term.
+        assert_eq!(
+            p["kl_init_coef"].as_f64().unwrap() > 0.0,
+            rl.reference == Reference::Model,
+            "{}",
+            case.name
+        );
+        if let Some(budget) = rl.token_budget {
+            assert_eq!(int("max_tokens_per_gpu"), u64::from(budget));
+        }
     }
 }

@@ -41,8 +41,7 @@ struct Shape {
 
 #[test]
 fn fsdp2_holds_its_largest_unit_as_pytorch_measures_it() {
-    let measured: Measured =
-        serde_json::from_str(include_str!("measured/fsdp2.json")).expect("the fixture");
+    let measured: Measured = common::fixture(include_str!("measured/fsdp2.json"));
     assert!(measured.torch.starts_with("2.15"));
     assert_eq!(measured.runs.len(), 4);
     for run in &measured.runs {

@@ -14,26 +14,10 @@ use vram_core::model::architecture::Architecture;
 use vram_core::model::presets::model_preset;
 
 #[derive(Deserialize)]
-struct Measured {
-    torch: String,
-    transformers: String,
-    rows: Vec<Row>,
-}
-
-#[derive(Deserialize)]
 struct Row {
-    model_type: String,
-    hidden: u32,
-    ffn: u32,
-    layers: u32,
-    heads: u32,
-    kv_heads: u32,
-    vocab: u32,
-    seq: u32,
-    micro_batch: u32,
-    numerics: String,
+    #[serde(flatten)]
+    step: common::Step,
     attn: String,
-    checkpointing: bool,
     kept: u64,
     forward_peak: u64,
     backward_start_peak: u64,
@@ -42,40 +26,20 @@ struct Row {
     params: u64,
 }
 
-fn measured() -> Measured {
-    serde_json::from_str(include_str!("measured/hf.json")).expect("the fixture")
+fn measured() -> common::Measured<Row> {
+    common::fixture(include_str!("measured/hf.json"))
 }
 
 /// The row's model as a link: Llama 2 7B's keys edited (Qwen2 with q/k/v
 /// biases from the Qwen2.5 preset), the step, the framework and the numerics
 /// (autocast as `amp=1`: fp32 weights, 16-bit compute).
 fn query(row: &Row) -> String {
-    let (model, dtype) = (
-        if row.model_type == "qwen2" {
-            "qwen2.5-7b"
-        } else {
-            "llama2-7b"
-        },
-        match row.numerics.as_str() {
-            "fp32" => "fp32-pure",
-            "bf16" => "bf16-pure",
-            _ => "bf16&amp=1",
-        },
-    );
-    format!(
-        "model={model}&layers={}&hidden={}&ffn={}&heads={}&kv_heads={}&vocab={}&tied=0&seq={}&mbs={}\
-         &recompute={}&framework=hf&attn={}&dtype={dtype}",
-        row.layers,
-        row.hidden,
-        row.ffn,
-        row.heads,
-        row.kv_heads,
-        row.vocab,
-        row.seq,
-        row.micro_batch,
-        if row.checkpointing { "full" } else { "none" },
-        row.attn,
-    )
+    let dtype = match row.step.numerics.as_str() {
+        "fp32" => "fp32-pure",
+        "bf16" => "bf16-pure",
+        _ => "bf16&amp=1",
+    };
+    format!("{}&attn={}&dtype={dtype}", row.step.keys(), row.attn)
 }
 
 #[test]
@@ -116,7 +80,7 @@ fn every_measured_step_peaks_where_the_page_says() {
         );
         let forward_end = kept + step.forward_end.get();
         let peak_in_a_layer =
-            row.attn == "eager" && row.checkpointing && row.numerics != "autocast-bf16";
+            row.attn == "eager" && row.step.checkpointing && row.step.numerics != "autocast-bf16";
         if peak_in_a_layer {
             let per_layer = report.activations.unwrap().per_layer.get();
             let above = row.forward_peak as f64 - forward_end;
@@ -126,11 +90,11 @@ fn every_measured_step_peaks_where_the_page_says() {
         }
         match step.recomputed_layer {
             None => {
-                assert!(!row.checkpointing);
+                assert!(!row.step.checkpointing);
                 assert_eq!(row.backward_peak, row.backward_start_peak, "{query}");
             }
             Some(rebuilt) => {
-                assert!(row.checkpointing);
+                assert!(row.step.checkpointing);
                 let bound = kept + rebuilt.get();
                 assert!((row.backward_peak as f64) <= bound, "{query}");
                 assert!(row.backward_peak >= row.backward_start_peak, "{query}");

@@ -6,17 +6,23 @@
 //! the fixture with serde_json and the files from disk).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use vram_core::input::link;
-use vram_core::model::hub::{read_config, HubConfigError};
+use vram_core::model::hub::{read_config, HubConfig, HubConfigError};
 use vram_core::model::presets::model_preset;
 use vram_core::Config;
 
+/// `measured/counts.json`: each published config's count, the multimodal
+/// models' and the random variants'.
+fn counts() -> serde_json::Value {
+    common::fixture(include_str!("measured/counts.json"))
+}
+
 fn measured() -> BTreeMap<String, u64> {
-    let value: serde_json::Value =
-        serde_json::from_str(include_str!("measured/counts.json")).expect("the fixture");
-    serde_json::from_value(value["configs"].clone()).expect("configs")
+    serde_json::from_value(counts()["configs"].clone()).expect("configs")
 }
 
 fn config_text(file: &str) -> String {
@@ -25,6 +31,17 @@ fn config_text(file: &str) -> String {
         env!("CARGO_MANIFEST_DIR")
     ))
     .expect("a config")
+}
+
+/// The published config `file`, read with nothing in it left not understood.
+fn read_whole(file: &str) -> HubConfig {
+    let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert!(
+        hub.not_understood.is_empty(),
+        "{file}: {:?}",
+        hub.not_understood
+    );
+    hub
 }
 
 #[test]
@@ -66,12 +83,7 @@ fn phi_and_granite_configs_read_with_nothing_left_over() {
         "phi-4-mini.json",
         "granite-3.1-8b.json",
     ] {
-        let hub = read_config(&config_text(file)).unwrap();
-        assert!(
-            hub.not_understood.is_empty(),
-            "{file}: {:?}",
-            hub.not_understood
-        );
+        read_whole(file);
     }
     let mini = read_config(&config_text("phi-4-mini.json")).unwrap();
     assert!(mini.architecture.tied_embeddings);
@@ -86,15 +98,10 @@ fn phi_and_granite_configs_read_with_nothing_left_over() {
 #[test]
 fn olmo2_norms_q_and_k_over_their_full_width() {
     for file in ["olmo2-7b.json", "olmo2-13b.json"] {
-        let hub = read_config(&config_text(file)).unwrap();
+        let hub = read_whole(file);
         assert_eq!(
             hub.architecture.qk_norm,
             vram_core::model::architecture::QkNorm::Full
-        );
-        assert!(
-            hub.not_understood.is_empty(),
-            "{file}: {:?}",
-            hub.not_understood
         );
         assert_eq!(hub.base.id, file.trim_end_matches(".json"));
     }
@@ -112,14 +119,9 @@ fn gemma_reads_four_norms_a_layer() {
         ("gemma2-27b.json", QkNorm::None),
         ("gemma3-1b.json", QkNorm::PerHead),
     ] {
-        let hub = read_config(&config_text(file)).unwrap();
+        let hub = read_whole(file);
         assert!(hub.architecture.sandwich_norms, "{file}");
         assert_eq!(hub.architecture.qk_norm, qk_norm, "{file}");
-        assert!(
-            hub.not_understood.is_empty(),
-            "{file}: {:?}",
-            hub.not_understood
-        );
     }
 }
 
@@ -138,7 +140,7 @@ fn glm_and_deepseek_v2_read_as_transformers_builds_them() {
         ("deepseek-v2-lite.json", Biases::None, QkNorm::None, 1, 0),
         ("deepseek-v2.json", Biases::None, QkNorm::None, 1, 0),
     ] {
-        let hub = read_config(&config_text(file)).unwrap();
+        let hub = read_whole(file);
         let arch = hub.architecture;
         assert_eq!(
             (
@@ -149,11 +151,6 @@ fn glm_and_deepseek_v2_read_as_transformers_builds_them() {
             ),
             (biases, qk_norm, dense, mtp),
             "{file}"
-        );
-        assert!(
-            hub.not_understood.is_empty(),
-            "{file}: {:?}",
-            hub.not_understood
         );
     }
     let lite = read_config(&config_text("deepseek-v2-lite.json")).unwrap();
@@ -216,8 +213,7 @@ fn llama4_interleaves_its_mixtures() {
         ("llama4-scout.json", 16, 0, 16384),
         ("llama4-maverick.json", 128, 24, 16384),
     ] {
-        let hub = read_config(&config_text(file)).unwrap();
-        let arch = hub.architecture;
+        let arch = read_whole(file).architecture;
         assert_eq!(
             (
                 arch.moe.experts,
@@ -227,11 +223,6 @@ fn llama4_interleaves_its_mixtures() {
             ),
             (experts, dense, ffn, 8192),
             "{file}"
-        );
-        assert!(
-            hub.not_understood.is_empty(),
-            "{file}: {:?}",
-            hub.not_understood
         );
     }
 }
@@ -244,12 +235,7 @@ fn llama4_interleaves_its_mixtures() {
 /// 27,432,406,640, `measured/counts.json`).
 #[test]
 fn a_multimodal_config_is_read_by_its_language_model() {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/measured/counts.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let value = counts();
     for file in ["gemma-3-12b.json", "gemma-3-27b.json"] {
         let hub = read_config(&config_text(file)).unwrap();
         assert_eq!(hub.model_type, "gemma3_text");
@@ -325,12 +311,7 @@ fn an_impossible_config_names_its_key() {
 /// `scripts/measure-counts`) count as transformers 5.24 builds them.
 #[test]
 fn random_variants_of_every_family_count_as_transformers_builds_them() {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/measured/counts.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let value = counts();
     let variants = value["variants"].as_array().expect("variants");
     assert_eq!(variants.len(), 94);
     let mut families = std::collections::BTreeSet::new();
@@ -359,12 +340,10 @@ fn random_variants_of_every_family_count_as_transformers_builds_them() {
 /// the model card's 20.9 B (and transformers' count). Active: 4 of 32 experts.
 #[test]
 fn gpt_oss_reads_sinks_and_biased_experts() {
-    let hub = read_config(&config_text("gpt-oss-20b.json")).unwrap();
-    let a = hub.architecture;
+    let a = read_whole("gpt-oss-20b.json").architecture;
     assert!(a.attention_sinks && a.moe.biased);
     assert_eq!(a.attention_params(), 26_550_144);
     assert_eq!(a.param_count(), 20_914_757_184);
-    assert!(hub.not_understood.is_empty(), "{:?}", hub.not_understood);
     let per_expert = 3 * 2880 * 2880 + 2 * 2880 + 2880;
     assert_eq!(
         a.active_param_count(),
@@ -391,7 +370,7 @@ fn cohere2_reads_one_norm_a_layer() {
 
 #[test]
 fn what_was_read_assumed_and_not_understood_is_listed() {
-    let hub = read_config(&config_text("deepseek-v3.json")).unwrap();
+    let hub = read_whole("deepseek-v3.json");
     assert_eq!(hub.model_type, "deepseek_v3");
     assert_eq!(hub.mtp_layers, 1);
     // Its prediction layer, counted apart from the tensors of the checkpoint's
@@ -406,7 +385,6 @@ fn what_was_read_assumed_and_not_understood_is_listed() {
     assert_eq!(hub.architecture.mtp_layer_params(), mtp);
     assert_eq!(mtp, 13_463_426_048);
     assert!(hub.read.contains(&("kv_lora_rank".into(), "512".into())));
-    assert!(hub.not_understood.is_empty(), "{:?}", hub.not_understood);
     // Qwen1.5-MoE-A2.7B: its shared expert and gate; 14.3 B, 2.7 B active (its name).
     let qwen_moe = read_config(&config_text("qwen1.5-moe-a2.7b.json")).unwrap();
     assert!(qwen_moe.architecture.moe.shared_gate);
@@ -597,8 +575,7 @@ fn a_config_matching_no_preset_is_a_custom_model() {
 /// leave 3,874,929,408 active.
 #[test]
 fn qwen3_next_counts_its_linear_and_full_attention_layers() {
-    let hub = read_config(&config_text("qwen3-next-80b-a3b.json")).unwrap();
-    let a = hub.architecture;
+    let a = read_whole("qwen3-next-80b-a3b.json").architecture;
     assert_eq!((a.linear_layer_count(), a.linear.full_every), (36, 4));
     assert!(a.gated_attention && !a.is_linear_layer(3) && a.is_linear_layer(4));
     let full = 2048 * 8192 + 2 * 2048 * 512 + 4096 * 2048 + 2 * 256;
@@ -611,7 +588,6 @@ fn qwen3_next_counts_its_linear_and_full_attention_layers() {
     assert_eq!(a.param_count(), 79_674_391_296);
     assert_eq!(a.active_param_count(), total(10));
     assert_eq!(a.active_param_count(), 3_874_929_408);
-    assert!(hub.not_understood.is_empty(), "{:?}", hub.not_understood);
     // A layer pattern other than every n-th full is refused by its key, as is
     // a pattern of the wrong length; all full is no linear attention.
     let with_types = |types: &str| {

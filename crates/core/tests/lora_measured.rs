@@ -8,70 +8,42 @@
 //! Native only (it reads JSON with serde_json).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use serde::Deserialize;
 use vram_core::frameworks::hf::{hf_activation_memory, numerics_of, HfLora};
 use vram_core::input::link;
 
 #[derive(Deserialize)]
-struct Measured {
-    peft: String,
-    transformers: String,
-    rows: Vec<Row>,
-}
-
-#[derive(Deserialize)]
 struct Row {
-    model_type: String,
-    hidden: u32,
-    ffn: u32,
-    layers: u32,
-    heads: u32,
-    kv_heads: u32,
-    vocab: u32,
-    seq: u32,
-    micro_batch: u32,
-    numerics: String,
+    #[serde(flatten)]
+    step: common::Step,
     targets: String,
     rank: u32,
     lora_dropout: f64,
-    checkpointing: bool,
     kept: u64,
     trainable: u64,
     #[serde(default)]
     dora: bool,
 }
 
-fn measured() -> Measured {
-    serde_json::from_str(include_str!("measured/lora.json")).expect("the fixture")
+fn measured() -> common::Measured<Row> {
+    common::fixture(include_str!("measured/lora.json"))
 }
 
 /// The row as a link: Llama 2 7B's keys edited (Qwen2 from the Qwen2.5 preset),
 /// the step, LoRA's settings and the numerics (autocast as `amp=1`).
 fn query(row: &Row) -> String {
-    let model = if row.model_type == "qwen2" {
-        "qwen2.5-7b"
-    } else {
-        "llama2-7b"
-    };
-    let (dtype, adapter_dtype) = match row.numerics.as_str() {
+    let (dtype, adapter_dtype) = match row.step.numerics.as_str() {
         "fp32" => ("fp32-pure", "fp32"),
         "bf16-fp32-adapters" => ("bf16-pure", "fp32"),
         "bf16-bf16-adapters" => ("bf16-pure", "model"),
         _ => ("bf16&amp=1", "fp32"),
     };
     format!(
-        "model={model}&layers={}&hidden={}&ffn={}&heads={}&kv_heads={}&vocab={}&tied=0&seq={}&mbs={}\
-         &recompute={}&framework=hf&attn=sdpa&dtype={dtype}&method=lora&rank={}&targets={}\
+        "{}&attn=sdpa&dtype={dtype}&method=lora&rank={}&targets={}\
          &lora_dropout={}&adapter_dtype={adapter_dtype}",
-        row.layers,
-        row.hidden,
-        row.ffn,
-        row.heads,
-        row.kv_heads,
-        row.vocab,
-        row.seq,
-        row.micro_batch,
-        if row.checkpointing { "full" } else { "none" },
+        row.step.keys(),
         row.rank,
         if row.targets == "qv" { "qv" } else { "all" },
         row.lora_dropout,
@@ -82,13 +54,7 @@ fn query(row: &Row) -> String {
 /// they keep with the CPU's dropout (as measured) and what the page shows
 /// (a GPU's one-byte dropout mask).
 fn counted(query: &str) -> (u64, f64, f64) {
-    let decoded = link::decode(query);
-    assert!(
-        decoded.problems.is_empty(),
-        "{query}: {:?}",
-        decoded.problems
-    );
-    let config = decoded.config;
+    let config = common::decoded(query);
     let report = config.report().expect("a report");
     let adapters = report.setup.adapters().expect("LoRA");
     let kept = report.activations.expect("activations").total.get();
@@ -123,7 +89,7 @@ fn every_measured_lora_step_is_kept_to_the_byte() {
         // Without dropout the CPU and the GPU keep the same; with it a GPU's
         // one-byte mask is less than the CPU's noise tensor, and only where a
         // dropout's input passes a gradient (never with checkpointing).
-        if row.lora_dropout == 0.0 || row.checkpointing {
+        if row.lora_dropout == 0.0 || row.step.checkpointing {
             assert_eq!(kept, on_cpu, "{query}");
         } else {
             assert!(kept < on_cpu, "{query}");
@@ -145,9 +111,9 @@ fn lora_keeps_less_than_full_training_as_worked_by_hand() {
     let row = &rows[0];
     assert_eq!(
         (
-            row.seq,
-            row.micro_batch,
-            row.numerics.as_str(),
+            row.step.seq,
+            row.step.micro_batch,
+            row.step.numerics.as_str(),
             row.targets.as_str()
         ),
         (64, 1, "fp32", "qv")
@@ -170,8 +136,7 @@ fn lora_keeps_less_than_full_training_as_worked_by_hand() {
 #[test]
 fn lora_on_experts_trains_what_peft_counts() {
     use vram_core::memory::finetune::{adapter_params, Targets};
-    let measured: serde_json::Value =
-        serde_json::from_str(include_str!("measured/lora-experts.json")).expect("the fixture");
+    let measured: serde_json::Value = common::fixture(include_str!("measured/lora-experts.json"));
     assert_eq!(measured["peft"], "0.21.0");
     let rows = measured["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), 96);
@@ -205,12 +170,11 @@ fn lora_on_experts_trains_what_peft_counts() {
 /// under autocast the page refuses DoRA.
 #[test]
 fn every_measured_dora_step_is_kept_to_the_byte() {
-    let measured: Measured =
-        serde_json::from_str(include_str!("measured/dora.json")).expect("the fixture");
+    let measured: common::Measured<Row> = common::fixture(include_str!("measured/dora.json"));
     assert_eq!(measured.peft, "0.21.0");
     let mut checked = 0;
     for row in &measured.rows {
-        if row.numerics.starts_with("autocast") {
+        if row.step.numerics.starts_with("autocast") {
             // Refused with DoRA (not reproduced: with dropout it keeps up to
             // 27 % more than the pure-precision terms say, autocast's casts
             // of the weights among it); plain LoRA is measured/lora.json's.

@@ -5,6 +5,8 @@
 //! written by hand from the model's published config, and every figure is
 //! the same float, to the last bit.
 
+mod common;
+
 use serde::Deserialize;
 use vram_core::frameworks::megatron::{estimate, MegatronArgs};
 use vram_core::input::link::decode;
@@ -28,7 +30,7 @@ struct Fixture {
 }
 
 fn fixture() -> Fixture {
-    serde_json::from_str(include_str!("measured/megatron.json")).unwrap()
+    common::fixture(include_str!("measured/megatron.json"))
 }
 
 #[test]
@@ -37,14 +39,7 @@ fn megatrons_own_estimate_to_the_bit() {
     assert!(fixture.source.starts_with("NVIDIA/Megatron-LM d98e8a6"));
     assert!(fixture.cases.len() >= 20);
     for case in &fixture.cases {
-        let decoded = decode(&case.link);
-        assert!(
-            decoded.problems.is_empty(),
-            "{}: {:?}",
-            case.link,
-            decoded.problems
-        );
-        let config = decoded.config;
+        let config = common::decoded(&case.link);
         let distributed = case.args.use_distributed_optimizer;
         let args = config.megatron_args(distributed).unwrap();
         assert_eq!(args, case.args, "{}", case.link);

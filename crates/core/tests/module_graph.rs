@@ -27,39 +27,184 @@ fn sources(dir: &Path, prefix: &str, out: &mut BTreeMap<String, String>) {
     }
 }
 
+/// `source` without its test code: each item under `#[cfg(test)]` (a
+/// `mod tests;` line, or a block to its closing brace) taken out, and what
+/// follows it kept. (Cutting at the first `#[cfg(test)]`, as this did before,
+/// left everything after a test module unchecked.)
+fn without_tests(source: &str) -> String {
+    let mut code = String::new();
+    let mut rest = source;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        code.push_str(&rest[..at]);
+        let item = &rest[at..];
+        // The item ends at its first `;` outside braces, or at the brace that
+        // closes its first block.
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (i, c) in item.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                ';' if depth == 0 => {
+                    end = i + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    code.push_str(rest);
+    code
+}
+
+/// The paths a `crate::` at the start of `text` names, its braces expanded:
+/// `crate::a::{b, c::d}` names `a::b` and `a::c::d`.
+fn crate_paths(text: &str) -> Vec<String> {
+    fn expand(prefix: &str, text: &str, out: &mut Vec<String>) {
+        let head: String = text
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+            .collect();
+        let after = &text[head.len()..];
+        let prefix = format!("{prefix}{head}");
+        if let Some(group) = after.strip_prefix('{') {
+            let mut depth = 1usize;
+            let mut start = 0;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' | ',' if depth == 1 => {
+                        expand(&prefix, group[start..i].trim_start(), out);
+                        start = i + 1;
+                        if c == '}' {
+                            return;
+                        }
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+        } else {
+            out.push(prefix);
+        }
+    }
+    let mut out = Vec::new();
+    expand("", text, &mut out);
+    out
+}
+
 /// The modules `source` imports: each `crate::a::b` path outside comments
-/// and `#[cfg(test)]` code, as the longest known module it names.
-fn imports(source: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
-    let code = source.split("#[cfg(test)]").next().unwrap_or_default();
+/// and test code, as the longest known module it names; and each path that
+/// names no module at all, a type reached through the crate root's re-exports.
+fn imports_and_root_reaches(
+    source: &str,
+    modules: &BTreeSet<String>,
+) -> (BTreeSet<String>, BTreeSet<String>) {
+    let code = without_tests(source);
     let mut found = BTreeSet::new();
+    let mut through_the_root = BTreeSet::new();
     for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
         for (at, _) in line.match_indices("crate::") {
-            let path: String = line[at + 7..]
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
-                .collect();
-            let parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
-            let module = (1..=parts.len())
-                .rev()
-                .map(|n| parts[..n].join("::"))
-                .find(|m| modules.contains(m));
-            if let Some(module) = module {
-                found.insert(module);
+            for path in crate_paths(&line[at + 7..]) {
+                let parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
+                let module = (1..=parts.len())
+                    .rev()
+                    .map(|n| parts[..n].join("::"))
+                    .find(|m| modules.contains(m));
+                match module {
+                    Some(module) => {
+                        found.insert(module);
+                    }
+                    None if !parts.is_empty() => {
+                        through_the_root.insert(path);
+                    }
+                    None => {}
+                }
             }
         }
     }
-    found
+    (found, through_the_root)
 }
 
-#[test]
-fn the_cores_modules_import_each_other_in_no_circle() {
+/// The modules `source` imports (`imports_and_root_reaches`).
+fn imports(source: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    imports_and_root_reaches(source, modules).0
+}
+
+/// The rooms that are crates of their own below the core (`vram-shared`,
+/// `vram-serve`), re-exported at the core's root under their rooms' names:
+/// the build forbids them to import the core; the core's modules reach
+/// them as `crate::units`, `crate::serve`, ….
+const CRATES_BELOW: [&str; 8] = [
+    "units", "decimal", "format", "gpu", "model", "storage", "process", "serve",
+];
+
+/// Every module's name and source under the core's `src`.
+fn core_modules() -> BTreeMap<String, String> {
     let mut modules = BTreeMap::new();
     sources(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
         "",
         &mut modules,
     );
-    let names: BTreeSet<String> = modules.keys().cloned().collect();
+    modules
+}
+
+/// The names a core module may import: its fellow modules and the rooms
+/// of the crates below.
+fn importable(modules: &BTreeMap<String, String>) -> BTreeSet<String> {
+    modules
+        .keys()
+        .cloned()
+        .chain(CRATES_BELOW.iter().map(|r| r.to_string()))
+        .collect()
+}
+
+#[test]
+fn no_module_reaches_a_type_through_the_crate_root() {
+    let modules = core_modules();
+    let names = importable(&modules);
+    let reaches: Vec<String> = modules
+        .iter()
+        .filter(|(name, _)| *name != "lib")
+        .flat_map(|(name, source)| {
+            imports_and_root_reaches(source, &names)
+                .1
+                .into_iter()
+                .map(move |path| format!("{name} names crate::{path}"))
+        })
+        .collect();
+    assert_eq!(reaches, Vec::<String>::new());
+}
+
+/// The reader sees what the old one missed: code after a test module, a
+/// grouped import, and a type reached through the crate root.
+#[test]
+fn code_after_a_test_module_and_grouped_imports_are_read() {
+    let names: BTreeSet<String> = ["units", "model", "model::count", "gpu"]
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let source = "use crate::units::Bytes;\n#[cfg(test)]\nmod tests {\n    use crate::gpu::Gpu;\n    fn f() { if true { } }\n}\nuse crate::model::{count::Count, Other};\nfn g() -> crate::Precision { todo!() }\n#[cfg(test)]\nmod more;\n";
+    let (found, root) = imports_and_root_reaches(source, &names);
+    assert_eq!(
+        found.into_iter().collect::<Vec<_>>(),
+        ["model", "model::count", "units"]
+    );
+    assert_eq!(root.into_iter().collect::<Vec<_>>(), ["Precision"]);
+}
+
+#[test]
+fn the_cores_modules_import_each_other_in_no_circle() {
+    let modules = core_modules();
+    let names = importable(&modules);
     let graph: BTreeMap<&String, BTreeSet<String>> = modules
         .iter()
         .map(|(name, source)| {
@@ -104,14 +249,19 @@ fn the_cores_modules_import_each_other_in_no_circle() {
     }
 }
 
-/// The core's rooms (its top-level modules) from the lowest to the highest,
-/// as ARCHITECTURE.md lists them: a room imports only rooms below it.
-const ROOMS_FROM_THE_BOTTOM: [&str; 17] = [
+/// The rooms from the lowest to the highest, as ARCHITECTURE.md lists them:
+/// a room imports only rooms below it. The first seven are crates of their
+/// own ([`CRATES_BELOW`]); the rest the core's top-level modules.
+const ROOMS_FROM_THE_BOTTOM: [&str; 18] = [
     "units",
     "decimal",
     "format",
     "gpu",
     "model",
+    // Quantised storage: one model of each format's bytes, for every job.
+    "storage",
+    // What a GPU process holds beside its tensors, for every job.
+    "process",
     // Serving reads the shared parts below it, never training's rooms above.
     "serve",
     "memory",
@@ -126,18 +276,12 @@ const ROOMS_FROM_THE_BOTTOM: [&str; 17] = [
     "fixes",
     // The plan as the frameworks' own configuration reads every job's figures.
     "launch",
-    "json",
 ];
 
 /// The rooms imported by a room's modules, each with one module that does.
 fn room_imports() -> BTreeMap<String, BTreeMap<String, String>> {
-    let mut modules = BTreeMap::new();
-    sources(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        "",
-        &mut modules,
-    );
-    let names: BTreeSet<String> = modules.keys().cloned().collect();
+    let modules = core_modules();
+    let names = importable(&modules);
     let room = |m: &str| m.split("::").next().unwrap_or_default().to_string();
     let mut rooms: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for (name, source) in &modules {
@@ -185,10 +329,11 @@ fn every_room_imports_only_rooms_below_it() {
     );
     assert_eq!(
         rooms.len(),
-        ROOMS_FROM_THE_BOTTOM.len() + 1,
+        ROOMS_FROM_THE_BOTTOM.len() - CRATES_BELOW.len() + 1,
         "{:?}",
         rooms.keys()
     );
+    assert_eq!(ROOMS_FROM_THE_BOTTOM[..CRATES_BELOW.len()], CRATES_BELOW);
 }
 
 /// The check can fail: with `config` placed above `input`, which reads it,
@@ -199,7 +344,7 @@ fn an_upward_import_and_a_room_without_a_place_are_found() {
     let mut order: Vec<&str> = ROOMS_FROM_THE_BOTTOM
         .iter()
         .copied()
-        .filter(|r| *r != "json")
+        .filter(|r| *r != "launch")
         .collect();
     let (config, input) = (
         order.iter().position(|r| *r == "config").unwrap(),
@@ -214,7 +359,58 @@ fn an_upward_import_and_a_room_without_a_place_are_found() {
         "{found:?}"
     );
     assert!(
-        found.contains(&"room json has no place in the order".to_string()),
+        found.contains(&"room launch has no place in the order".to_string()),
         "{found:?}"
     );
+}
+
+/// ARCHITECTURE.md's table of the core's rooms names every room of the
+/// tree, and no room that is not there (a map that named files gone within
+/// days of being written, issue 67).
+#[test]
+fn the_architectures_room_table_is_the_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = std::fs::read_to_string(root.join("../../ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let section = map
+        .split("\n## The core's rooms")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("a section \"The core's rooms\"");
+    let mut named = BTreeSet::new();
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let first_cell = row.split('|').nth(1).unwrap_or_default();
+        for name in first_cell.split('`').skip(1).step_by(2) {
+            named.insert(
+                name.trim_end_matches('/')
+                    .trim_end_matches(".rs")
+                    .to_string(),
+            );
+        }
+    }
+    // The core's top-level modules, the shared crate's, and serving's crate.
+    let rooms_in = |dir: &Path| -> Vec<String> {
+        std::fs::read_dir(dir)
+            .expect("src")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "rs"))
+            .map(|p| p.file_stem().unwrap().to_string_lossy().to_string())
+            .filter(|name| name != "lib")
+            .collect()
+    };
+    let rooms: BTreeSet<String> = rooms_in(&root.join("src"))
+        .into_iter()
+        .chain(rooms_in(&root.join("../shared/src")))
+        .chain(["serve".to_string()])
+        .collect();
+    assert!(root.join("../serve/src/lib.rs").exists(), "serving's crate");
+    assert_eq!(
+        named, rooms,
+        "the rooms ARCHITECTURE.md names, and the tree's"
+    );
+    // And in the order the graph holds, each named in ROOMS_FROM_THE_BOTTOM.
+    let ordered: BTreeSet<String> = ROOMS_FROM_THE_BOTTOM
+        .iter()
+        .map(|r| r.to_string())
+        .collect();
+    assert_eq!(ordered, rooms);
 }

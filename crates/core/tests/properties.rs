@@ -357,3 +357,47 @@ proptest! {
         }
     }
 }
+
+// The page's random links (crates/app/tests/web.rs samples a few in the
+// browser): natively, many more, over the core the page only displays. The
+// same vocabulary of keys and of plausible, extreme and hostile values.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(5_000))]
+
+    #[test]
+    fn the_pages_random_links_give_finite_figures_in_every_row(
+        pairs in prop::collection::vec(
+            (prop::sample::select(vec![
+                "v", "params", "gpus", "gpu_mem", "dtype", "opt", "overhead", "stage", "x", "",
+                "acct", "offload", "offload_to", "nodes", "largest_layer", "zero_init",
+                "sharding", "buffers", "bw",
+            ]),
+             prop::sample::select(vec![
+                 "7", "13", "0", "-1", "1e6", "1e309", "NaN", "inf", "0.001", "1048576",
+                 "1048577", "0.95", "0.2", "fp16", "BF16", "sgd", "adam", "ddp", "3",
+                 "%3Cscript%3E", "%22%3E%3Cimg%20src%3Dx%3E", "%ZZ", "%", "+", "",
+                 "%E4%B8%83", "8.5", "999999999999999999999", "0x10", "1,5", "%00",
+                 "deepspeed", "all", "nvme", "fsdp2", "1",
+             ])),
+            0..9)
+    ) {
+        let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let query = format!("?{}", query.join("&"));
+        let report = decode(&query).config.report().expect("a decoded link always reports");
+        // With everything offloaded, ZeRO-3's GPUs may hold nothing, and GPU
+        // memory then bounds no model: the only case of 0 and of ∞.
+        let unbounded = query.contains("offload=all");
+        for row in &report.strategies {
+            let total = row.memory.total.get();
+            let max = row.max_params.get();
+            prop_assert!(total.is_finite() && (total > 0.0 || unbounded), "{query}: total {total}");
+            prop_assert!((max > 0.0 || !row.fits) && (max.is_finite() || unbounded), "{query}: max {max}");
+            let shown = vram_core::format::format_bytes(row.memory.total, vram_core::format::MemoryUnit::Gb);
+            prop_assert!(!shown.contains("NaN") && !shown.contains("inf"), "{query}: {shown}");
+            if max.is_finite() {
+                let shown = vram_core::format::format_params(row.max_params);
+                prop_assert!(!shown.contains("NaN") && !shown.contains('∞'), "{query}: {shown}");
+            }
+        }
+    }
+}

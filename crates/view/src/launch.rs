@@ -164,7 +164,7 @@ fn strategy_label(strategy: Strategy) -> &'static str {
 /// What `nvidia-smi` will show for the highlighted strategy: its peak and
 /// what the process holds beside it, each term named, and whether the
 /// share held back covers them; in Chinese when `zh`
-/// ([`vram_core::frameworks::process`]). `None` for the lesson's view (no
+/// ([`vram_core::process`]). `None` for the lesson's view (no
 /// GPU and no model chosen), whose 20 % held back stands for all of it.
 pub fn process_line(
     zh: bool,

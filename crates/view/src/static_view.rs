@@ -64,19 +64,10 @@ pub fn fragment(config: &Config, page_url: &str) -> Result<String, Vec<InputErro
         return serving_fragment(config, page_url).map_err(|e| vec![e]);
     }
     let report = config.report()?;
-    let lang = config.lang.resolve(std::iter::empty());
-    let t = text::of(lang);
+    let t = words_of(config);
     let words = table_words(t);
     let table = Table::of(&report);
-    let query = link::encode(config);
-    let page = page_url.split('?').next().unwrap_or(page_url);
-    let mut html = format!(
-        "<section class=\"vram-static\" lang=\"{}\" data-vram-link=\"{}\" style=\"{}\">\n",
-        t.html_lang,
-        escape(&query),
-        look::SECTION
-    );
-    html.push_str(&format!("<h3>{}</h3>\n", escape(t.results_heading)));
+    let mut html = format!("<h3>{}</h3>\n", escape(t.results_heading));
     html.push_str(&format!(
         "<div style=\"{}\"><table style=\"{}\">\n<thead><tr>",
         look::SCROLL,
@@ -106,11 +97,7 @@ pub fn fragment(config: &Config, page_url: &str) -> Result<String, Vec<InputErro
     }
     html.push_str("</tbody>\n</table></div>\n<div class=\"notes\">\n");
     for line in notes(t, &report).lines().filter(|l| !l.is_empty()) {
-        html.push_str(&format!(
-            "<p style=\"{}\">{}</p>\n",
-            look::NOTE,
-            escape(line)
-        ));
+        html.push_str(&paragraph(look::NOTE, line));
     }
     html.push_str("</div>\n");
     let charts = [
@@ -154,13 +141,7 @@ pub fn fragment(config: &Config, page_url: &str) -> Result<String, Vec<InputErro
             look::KEY
         ));
     }
-    html.push_str(&format!(
-        "<p><a href=\"{}?{}\">{}</a></p>\n</section>\n",
-        escape(page),
-        escape(&query),
-        escape(t.open_full)
-    ));
-    Ok(html)
+    Ok(section(config, t, page_url, &html))
 }
 
 /// The read-only view of a deployment (`job=serve`): the verdict, the
@@ -168,27 +149,10 @@ pub fn fragment(config: &Config, page_url: &str) -> Result<String, Vec<InputErro
 fn serving_fragment(config: &Config, page_url: &str) -> Result<String, InputError> {
     use crate::serving;
     let report = config.serve_report()?;
-    let lang = config.lang.resolve(std::iter::empty());
-    let t = text::of(lang);
-    let query = link::encode(config);
-    let page = page_url.split('?').next().unwrap_or(page_url);
-    let mut html = format!(
-        "<section class=\"vram-static\" lang=\"{}\" data-vram-link=\"{}\" style=\"{}\">\n",
-        t.html_lang,
-        escape(&query),
-        look::SECTION
-    );
-    html.push_str(&format!(
-        "<p style=\"{}\">{}</p>\n",
-        look::CAPTION,
-        escape(&serving::verdict(t, &report))
-    ));
+    let t = words_of(config);
+    let mut html = paragraph(look::CAPTION, &serving::verdict(t, &report));
     for warning in serving::warnings(t, &report) {
-        html.push_str(&format!(
-            "<p style=\"{}\">{}</p>\n",
-            look::NOTE,
-            escape(&warning)
-        ));
+        html.push_str(&paragraph(look::NOTE, &warning));
     }
     let sections = [
         (
@@ -224,13 +188,32 @@ fn serving_fragment(config: &Config, page_url: &str) -> Result<String, InputErro
         }
         html.push_str("</tbody>\n</table></div>\n");
     }
-    html.push_str(&format!(
-        "<p><a href=\"{}?{}\">{}</a></p>\n</section>\n",
-        escape(page),
-        escape(&query),
+    Ok(section(config, t, page_url, &html))
+}
+
+/// The words of `config`'s language (English for `Auto`).
+fn words_of(config: &Config) -> &'static text::Text {
+    text::of(config.lang.resolve(std::iter::empty()))
+}
+
+/// The fragment's section around `body`, in `t`'s language, carrying
+/// `config`'s link and ending with the link that opens it at `page_url`
+/// (the calculator's address).
+fn section(config: &Config, t: &text::Text, page_url: &str, body: &str) -> String {
+    let query = escape(&link::encode(config));
+    let page = escape(page_url.split('?').next().unwrap_or(page_url));
+    format!(
+        "<section class=\"vram-static\" lang=\"{}\" data-vram-link=\"{query}\" style=\"{}\">\n\
+         {body}<p><a href=\"{page}?{query}\">{}</a></p>\n</section>\n",
+        t.html_lang,
+        look::SECTION,
         escape(t.open_full)
-    ));
-    Ok(html)
+    )
+}
+
+/// A paragraph of `text` in `style`.
+fn paragraph(style: &str, text: &str) -> String {
+    format!("<p style=\"{style}\">{}</p>\n", escape(text))
 }
 
 /// A cell's style: numbers right-aligned, the highlighted strategy's row marked.

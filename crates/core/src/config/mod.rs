@@ -60,23 +60,8 @@ impl ModelSpec {
     /// accounting and no attention implementation named. A link writes a
     /// field of these only where the model differs from this.
     pub fn dense(self) -> ModelSpec {
-        use crate::model::architecture::{Mla, Moe};
         ModelSpec {
-            architecture: Architecture {
-                head_dim: 0,
-                qk_norm: crate::model::architecture::QkNorm::None,
-                sandwich_norms: false,
-                attention_sinks: false,
-                logit_softcap: false,
-                parallel_block: false,
-                gated_attention: false,
-                moe: Moe::DENSE,
-                mla: Mla::NONE,
-                linear: crate::model::architecture::LinearAttention::NONE,
-                local: crate::model::architecture::LocalAttention::NONE,
-                mtp_layers: 0,
-                ..self.architecture
-            },
+            architecture: crate::model::presets::dense(self.architecture),
             capacity: 1.0,
             ep: 1,
             dropout: 0.0,

@@ -8,5 +8,4 @@ pub mod deepspeed;
 pub mod hf;
 pub mod loading;
 pub mod megatron;
-pub mod process;
 pub mod runtime;

@@ -259,7 +259,7 @@ pub struct Runtime {
     /// How each process is launched, where it changes what `nvidia-smi`
     /// shows beside the step's peak.
     #[serde(default)]
-    pub process: crate::frameworks::process::ProcessSettings,
+    pub process: crate::process::ProcessSettings,
 }
 
 impl Default for Runtime {
@@ -280,7 +280,7 @@ impl Default for Runtime {
             shard_group: None,
             sharding: Sharding::DeepSpeed,
             host_mem_gb: None,
-            process: crate::frameworks::process::ProcessSettings::DEFAULT,
+            process: crate::process::ProcessSettings::DEFAULT,
         }
     }
 }
@@ -368,108 +368,121 @@ impl Runtime {
             (true, true) => largest * fsdp2_unit_bytes_per_param(weight_bytes, setup.shard_gpus()),
             (true, false) => self.buffer_sizes.elements(strategy) * weight_bytes,
         };
-        let n = f64::from(setup.gpus().max(1));
-        let (per_param, mut fixed, offloaded, resident_cpu, estimate) =
-            match (self.accounting, strategy) {
-                (Accounting::DeepSpeed, Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3)
-                    if !fsdp2 =>
-                {
-                    let cluster = Cluster {
-                        nodes: self.nodes,
-                        gpus_per_node,
-                    };
-                    let estimate = |offload: Offload| -> DeepSpeedEstimate {
-                        if strategy == Strategy::Zero3 {
-                            zero3_estimate(
-                                params.get(),
-                                largest,
-                                cluster,
-                                offload,
-                                self.zero_init,
-                                self.buffer_factor,
-                            )
-                        } else {
-                            zero2_estimate(
-                                params.get(),
-                                cluster,
-                                offload != Offload::None,
-                                self.buffer_factor,
-                            )
-                        }
-                    };
-                    let with = estimate(offload);
-                    let without = estimate(Offload::None);
-                    // The estimator's bytes per parameter, split as its code explains them.
-                    let per_param = match (strategy, offload) {
-                        (Strategy::Zero3, Offload::None) => bpp(2.0 / n, 4.0 / n, 12.0 / n),
-                        (Strategy::Zero3, Offload::Optimizer) => bpp(2.0 / n, 0.0, 0.0),
-                        (Strategy::Zero3, Offload::All) => bpp(0.0, 0.0, 0.0),
-                        (_, Offload::None) => bpp(2.0, 6.0 / n, 12.0 / n),
-                        (_, _) => bpp(2.0, 0.0, 0.0),
-                    };
-                    let fixed = if strategy == Strategy::Zero3 {
-                        4.0 * largest
-                    } else {
-                        0.0
-                    };
-                    // What offload adds to the estimator's CPU memory is what NVMe
-                    // would take instead.
-                    let resident = without.cpu_per_node.get();
-                    let offloaded = with.cpu_per_node.get() - resident;
-                    (per_param, fixed, offloaded, resident, Some(with))
-                }
-                _ => {
-                    let states = setup.bytes_per_param(strategy);
-                    let node_share = f64::from(gpus_per_node);
-                    let (per_param, moved, fixed) = match offload {
-                        Offload::None => (states, 0.0, 0.0),
-                        Offload::Optimizer => (
-                            bpp(states.weights, states.gradients, 0.0),
-                            states.optimizer_states,
-                            0.0,
-                        ),
-                        // The gathered layer still passes through the GPU, with its gradient.
-                        Offload::All => (
-                            bpp(0.0, 0.0, 0.0),
-                            states.total(),
-                            largest * (weight_bytes + setup.gradient_bytes_per_param()),
-                        ),
-                    };
-                    (
-                        per_param,
-                        fixed,
-                        moved * params.get() * node_share,
-                        0.0,
-                        None,
-                    )
-                }
-            };
-        fixed += buffers;
-        let mut gpu = MemoryBreakdown {
-            weights: params * per_param.weights,
-            gradients: params * per_param.gradients,
-            optimizer_states: params * per_param.optimizer_states,
-            activations: Bytes::ZERO,
-            buffers: Bytes::new(fixed),
-            total: Bytes::new(params.get() * per_param.total() + fixed),
-        };
-        if let Some(exact) = estimate.map(|e| e.gpu.get()) {
-            // DeepSpeed truncates its products to whole bytes: keep its total exactly,
-            // and let the optimizer states (the largest part) absorb the difference.
-            let total = exact + buffers;
-            let parts = gpu.weights.get() + gpu.gradients.get() + gpu.buffers.get();
-            if per_param.optimizer_states > 0.0 {
-                gpu.optimizer_states = Bytes::new(total - parts);
-            } else if per_param.weights > 0.0 {
-                gpu.weights = Bytes::new(total - gpu.gradients.get() - gpu.buffers.get());
+        let states = match (self.accounting, strategy) {
+            (Accounting::DeepSpeed, Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3)
+                if !fsdp2 =>
+            {
+                self.deepspeed_states(setup, strategy, gpus_per_node, largest, offload)
             }
-            gpu.total = Bytes::new(total);
-        }
+            _ => course_states(
+                setup,
+                strategy,
+                gpus_per_node,
+                largest,
+                offload,
+                weight_bytes,
+            ),
+        };
+        let StatesPlaced {
+            per_param,
+            mut fixed,
+            offloaded,
+            resident_cpu,
+            estimate,
+        } = states;
+        fixed += buffers;
+        let gpu = gpu_breakdown(params, per_param, fixed, buffers, estimate);
         let (cpu, nvme) = match self.offload_device {
             OffloadDevice::Cpu => (resident_cpu + offloaded, 0.0),
             OffloadDevice::Nvme => (resident_cpu, offloaded),
         };
-        let communication = Bytes::new(match setup.adapters() {
+        let communication = self.communication(setup, strategy);
+        Placement {
+            gpu,
+            bytes_per_param: per_param,
+            fixed: Bytes::new(fixed),
+            beyond: BeyondGpu {
+                cpu_per_node: Bytes::new(cpu),
+                nvme_per_node: Bytes::new(nvme),
+                offload,
+                communication,
+                communication_seconds: self.bandwidth_gb_per_s.map(|bw| {
+                    crate::frameworks::deepspeed::communication_seconds(communication, bw)
+                }),
+                deepspeed: estimate,
+            },
+        }
+    }
+
+    /// Where DeepSpeed's estimator puts `strategy`'s (ZeRO-1, 2 or 3) model
+    /// states for `setup` on `gpus_per_node` GPUs per node, with `offload`
+    /// and a largest layer of `largest` parameters.
+    fn deepspeed_states(
+        &self,
+        setup: &TrainingSetup,
+        strategy: Strategy,
+        gpus_per_node: u32,
+        largest: f64,
+        offload: Offload,
+    ) -> StatesPlaced {
+        let params = setup.params();
+        let n = f64::from(setup.gpus().max(1));
+        let cluster = Cluster {
+            nodes: self.nodes,
+            gpus_per_node,
+        };
+        let estimate = |offload: Offload| -> DeepSpeedEstimate {
+            if strategy == Strategy::Zero3 {
+                zero3_estimate(
+                    params.get(),
+                    largest,
+                    cluster,
+                    offload,
+                    self.zero_init,
+                    self.buffer_factor,
+                )
+            } else {
+                zero2_estimate(
+                    params.get(),
+                    cluster,
+                    offload != Offload::None,
+                    self.buffer_factor,
+                )
+            }
+        };
+        let with = estimate(offload);
+        let without = estimate(Offload::None);
+        // The estimator's bytes per parameter, split as its code explains them.
+        let per_param = match (strategy, offload) {
+            (Strategy::Zero3, Offload::None) => bpp(2.0 / n, 4.0 / n, 12.0 / n),
+            (Strategy::Zero3, Offload::Optimizer) => bpp(2.0 / n, 0.0, 0.0),
+            (Strategy::Zero3, Offload::All) => bpp(0.0, 0.0, 0.0),
+            (_, Offload::None) => bpp(2.0, 6.0 / n, 12.0 / n),
+            (_, _) => bpp(2.0, 0.0, 0.0),
+        };
+        let fixed = if strategy == Strategy::Zero3 {
+            4.0 * largest
+        } else {
+            0.0
+        };
+        // What offload adds to the estimator's CPU memory is what NVMe
+        // would take instead.
+        let resident = without.cpu_per_node.get();
+        let offloaded = with.cpu_per_node.get() - resident;
+        StatesPlaced {
+            per_param,
+            fixed,
+            offloaded,
+            resident_cpu: resident,
+            estimate: Some(with),
+        }
+    }
+
+    /// Bytes each GPU sends and receives per step for `strategy`'s
+    /// data-parallel traffic on `setup`.
+    fn communication(&self, setup: &TrainingSetup, strategy: Strategy) -> Bytes {
+        let params = setup.params();
+        Bytes::new(match setup.adapters() {
             // The gathers of weights (ZeRO-1/2's updated ones, ZeRO-3's two
             // a step) move the weights' bytes, the rest gradients'.
             None => {
@@ -504,23 +517,96 @@ impl Runtime {
                     _ => 2.0 * gradients,
                 }
             }
-        });
-        Placement {
-            gpu,
-            bytes_per_param: per_param,
-            fixed: Bytes::new(fixed),
-            beyond: BeyondGpu {
-                cpu_per_node: Bytes::new(cpu),
-                nvme_per_node: Bytes::new(nvme),
-                offload,
-                communication,
-                communication_seconds: self.bandwidth_gb_per_s.map(|bw| {
-                    crate::frameworks::deepspeed::communication_seconds(communication, bw)
-                }),
-                deepspeed: estimate,
-            },
-        }
+        })
     }
+}
+
+/// Where one strategy's model states live before the buffers
+/// ([`Runtime::place`]).
+#[derive(Debug, Clone, Copy)]
+struct StatesPlaced {
+    /// Bytes per parameter on each GPU.
+    per_param: BytesPerParam,
+    /// Bytes on each GPU that do not scale with the model (the gathered
+    /// layer), before the buffers.
+    fixed: f64,
+    /// Bytes each node offloads, to its CPU memory or its NVMe.
+    offloaded: f64,
+    /// Bytes each node's CPU memory holds whatever the offload device.
+    resident_cpu: f64,
+    /// DeepSpeed's estimate, under its accounting.
+    estimate: Option<DeepSpeedEstimate>,
+}
+
+/// Where the lesson's accounting puts `strategy`'s model states for `setup`
+/// on `gpus_per_node` GPUs per node, with `offload`, a largest layer of
+/// `largest` parameters and weights of `weight_bytes` bytes: offloaded states
+/// move off the GPU as they are.
+fn course_states(
+    setup: &TrainingSetup,
+    strategy: Strategy,
+    gpus_per_node: u32,
+    largest: f64,
+    offload: Offload,
+    weight_bytes: f64,
+) -> StatesPlaced {
+    let params = setup.params();
+    let states = setup.bytes_per_param(strategy);
+    let node_share = f64::from(gpus_per_node);
+    let (per_param, moved, fixed) = match offload {
+        Offload::None => (states, 0.0, 0.0),
+        Offload::Optimizer => (
+            bpp(states.weights, states.gradients, 0.0),
+            states.optimizer_states,
+            0.0,
+        ),
+        // The gathered layer still passes through the GPU, with its gradient.
+        Offload::All => (
+            bpp(0.0, 0.0, 0.0),
+            states.total(),
+            largest * (weight_bytes + setup.gradient_bytes_per_param()),
+        ),
+    };
+    StatesPlaced {
+        per_param,
+        fixed,
+        offloaded: moved * params.get() * node_share,
+        resident_cpu: 0.0,
+        estimate: None,
+    }
+}
+
+/// One GPU's model states and buffers, bytes: `params` at `per_param`, and
+/// `fixed` bytes (of which `buffers`); DeepSpeed's `estimate`, when given,
+/// sets the total.
+fn gpu_breakdown(
+    params: ParamCount,
+    per_param: BytesPerParam,
+    fixed: f64,
+    buffers: f64,
+    estimate: Option<DeepSpeedEstimate>,
+) -> MemoryBreakdown {
+    let mut gpu = MemoryBreakdown {
+        weights: params * per_param.weights,
+        gradients: params * per_param.gradients,
+        optimizer_states: params * per_param.optimizer_states,
+        activations: Bytes::ZERO,
+        buffers: Bytes::new(fixed),
+        total: Bytes::new(params.get() * per_param.total() + fixed),
+    };
+    if let Some(exact) = estimate.map(|e| e.gpu.get()) {
+        // DeepSpeed truncates its products to whole bytes: keep its total exactly,
+        // and let the optimizer states (the largest part) absorb the difference.
+        let total = exact + buffers;
+        let parts = gpu.weights.get() + gpu.gradients.get() + gpu.buffers.get();
+        if per_param.optimizer_states > 0.0 {
+            gpu.optimizer_states = Bytes::new(total - parts);
+        } else if per_param.weights > 0.0 {
+            gpu.weights = Bytes::new(total - gpu.gradients.get() - gpu.buffers.get());
+        }
+        gpu.total = Bytes::new(total);
+    }
+    gpu
 }
 
 impl Runtime {

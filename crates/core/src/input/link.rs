@@ -255,10 +255,53 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         .into_iter()
         .map(|error| set_aside(pairs, error.field, error))
         .collect();
-    // An architecture whose values are each in range may still be impossible (heads
-    // not dividing the hidden size) or too large or small: the key the link
-    // wrote that makes it so is set aside for its preset's value, and named
-    // (the error names the other field it conflicts with).
+    set_aside_impossible_model(pairs, &mut config, &mut problems);
+    if let Some(model) = &config.model {
+        config.params_billions = model.params_billions();
+    }
+    // Adapters need an architecture: without a model, the one the step keys
+    // start from (Llama 2 7B), as they do.
+    if config.fine_tuning.method.uses_adapters() && config.model.is_none() {
+        config.model = default_model();
+        if let Some(model) = &config.model {
+            config.params_billions = model.params_billions();
+        }
+    }
+    // GPUs per node × nodes within the GPU limit, or the nodes are set aside.
+    if let Err(error) = config.data_parallel_gpus() {
+        problems.push(set_aside(pairs, Field::Nodes, error));
+        config.runtime.nodes = 1;
+    }
+    // Serving and RL need a model: without one, the served default.
+    if config.job != Job::Train && config.model.is_none() {
+        config.model = default_served_model();
+        if let Some(model) = &config.model {
+            config.params_billions = model.params_billions();
+        }
+    }
+    apply_training_rules(pairs, &mut config, &mut problems);
+    apply_serving_rules(pairs, &mut config, &mut problems);
+    apply_rl_rules(pairs, &mut config, &mut problems);
+    // A context reserve that leaves nothing usable is set aside.
+    if let Err(error) = config.budget() {
+        if error.field == Field::Context {
+            problems.push(set_aside(pairs, Field::Context, error));
+            config.runtime.context_gb = 0.0;
+        }
+    }
+    let problems = in_link_order(pairs, problems, &config);
+    DecodedLink { config, problems }
+}
+
+/// An architecture whose values are each in range may still be impossible (heads
+/// not dividing the hidden size) or too large or small: the key the link
+/// wrote that makes it so is set aside for its preset's value, and named
+/// (the error names the other field it conflicts with).
+fn set_aside_impossible_model(
+    pairs: &[(String, String)],
+    config: &mut Config,
+    problems: &mut Vec<LinkProblem>,
+) {
     for _ in 0..pairs.len() {
         let Some(model) = config.model else { break };
         let Err(error) = model_check(model) else {
@@ -290,145 +333,113 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             }
         }
     }
-    if let Some(model) = &config.model {
-        config.params_billions = model.params_billions();
-    }
-    // Adapters need an architecture: without a model, the one the step keys
-    // start from (Llama 2 7B), as they do.
-    if config.fine_tuning.method.uses_adapters() && config.model.is_none() {
-        config.model = default_model();
-        if let Some(model) = &config.model {
-            config.params_billions = model.params_billions();
-        }
-    }
-    // GPUs per node × nodes within the GPU limit, or the nodes are set aside.
-    if let Err(error) = config.data_parallel_gpus() {
-        problems.push(set_aside(pairs, Field::Nodes, error));
-        config.runtime.nodes = 1;
-    }
-    // Serving and RL need a model: without one, the served default.
-    if config.job != Job::Train && config.model.is_none() {
-        config.model = default_served_model();
-        if let Some(model) = &config.model {
-            config.params_billions = model.params_billions();
-        }
-    }
-    // Hugging Face's accounting on a model it does not cover, a largest layer
-    // larger than the model, and autocast without a mixed precision are set
-    // aside: training's rules, checked for training only (a serving link
-    // keeps its training keys as written).
+}
+
+/// Hugging Face's accounting on a model it does not cover, a largest layer
+/// larger than the model, and autocast without a mixed precision are set
+/// aside: training's rules, checked for training only (a serving link
+/// keeps its training keys as written).
+fn apply_training_rules(
+    pairs: &[(String, String)],
+    config: &mut Config,
+    problems: &mut Vec<LinkProblem>,
+) {
     let training_rules = match config.job {
         Job::Train => 10,
         Job::Serve | Job::Rl => 0,
     };
     for _ in 0..training_rules {
-        match config.setup() {
-            Err(error) if error.kind == InputErrorKind::DenseOnly => {
-                problems.push(set_aside(pairs, error.field, error));
-                match error.field {
-                    Field::Targets => config.fine_tuning.targets = Default::default(),
-                    _ => config.fine_tuning.method = crate::memory::finetune::Method::Full,
-                }
-            }
-            Err(error) if error.field == Field::Ep => {
-                problems.push(set_aside(pairs, Field::Ep, error));
-                if let Some(model) = &mut config.model {
-                    model.ep = 1;
-                }
-            }
-            Err(error)
-                if matches!(
-                    error.field,
-                    Field::Tp
-                        | Field::Pp
-                        | Field::Vpp
-                        | Field::Cp
-                        | Field::Sp
-                        | Field::PpFirst
-                        | Field::PpLast
-                        | Field::CpComm
-                        | Field::Etp
-                ) =>
-            {
-                problems.push(set_aside(pairs, error.field, error));
-                let layout = &mut config.runtime.layout;
-                let single = crate::memory::parallel::Layout::SINGLE;
-                match error.field {
-                    Field::Tp => layout.tp = single.tp,
-                    Field::Pp => layout.pp = single.pp,
-                    Field::Vpp => layout.vpp = single.vpp,
-                    Field::Cp => layout.cp = single.cp,
-                    Field::PpFirst => layout.first_layers = None,
-                    Field::PpLast => layout.last_layers = None,
-                    Field::CpComm => layout.cp_comm = single.cp_comm,
-                    Field::Etp => layout.expert_tp = single.expert_tp,
-                    _ => layout.sp = single.sp,
-                }
-            }
-            Err(error) if error.field == Field::Accounting => {
-                problems.push(set_aside(pairs, Field::Accounting, error));
-                config.runtime.accounting = Accounting::Course;
-            }
-            Err(error) if error.field == Field::Dora => {
-                problems.push(set_aside(pairs, Field::Dora, error));
-                config.fine_tuning.dora = false;
-            }
-            Err(error) if error.field == Field::Amp => {
-                problems.push(set_aside(pairs, Field::Amp, error));
-                config.amp = false;
-            }
-            Err(error) if error.field == Field::Framework => {
-                problems.push(set_aside(pairs, Field::Framework, error));
-                if let Some(model) = &mut config.model {
-                    model.framework = Framework::Megatron;
-                }
-            }
-            Err(error)
-                if matches!(error.field, Field::RecomputeMethod | Field::RecomputeLayers) =>
-            {
-                problems.push(set_aside(pairs, error.field, error));
-                if let Some(model) = &mut config.model {
-                    let every = crate::memory::activations::Checkpointing::EVERY_LAYER;
-                    match error.field {
-                        Field::RecomputeMethod => model.checkpointing.method = every.method,
-                        _ => model.checkpointing.layers = every.layers,
-                    }
-                }
-            }
-            Err(error) if error.field == Field::RecomputeModules => {
-                problems.push(set_aside(pairs, Field::RecomputeModules, error));
-                if let Some(model) = &mut config.model {
-                    model.recompute_modules = Default::default();
-                }
-            }
-            Err(error) if error.field == Field::Fp8Recipe => {
-                problems.push(set_aside(pairs, Field::Fp8Recipe, error));
-                config.fp8_recipe = Default::default();
-            }
-            Err(error) if error.field == Field::Sharding => {
-                problems.push(set_aside(pairs, Field::Sharding, error));
-                config.runtime.sharding = crate::frameworks::runtime::Sharding::DeepSpeed;
-            }
-            Err(error) if error.field == Field::ShardGroup => {
-                problems.push(set_aside(pairs, Field::ShardGroup, error));
-                config.runtime.shard_group = None;
-            }
-            Err(error) if error.field == Field::Achieved => {
-                problems.push(set_aside(pairs, Field::Achieved, error));
-                config.speed.achieved_tflops = None;
-            }
-            Err(error) if error.field == Field::Precision => {
-                problems.push(set_aside(pairs, Field::Precision, error));
-                config.precision = Config::default().precision;
-            }
-            Err(error) if error.field == Field::LargestLayer => {
-                problems.push(set_aside(pairs, Field::LargestLayer, error));
-                config.runtime.largest_layer_millions = None;
-            }
-            _ => break,
+        let Err(error) = config.setup() else {
+            break;
+        };
+        if !reset_for_training(config, error) {
+            break;
         }
+        problems.push(set_aside(pairs, error.field, error));
     }
-    // Serving's rules: a key that breaks one is set aside for its default.
+}
+
+/// Takes the field of `error`, which breaks one of training's rules, back to
+/// its default; false for an error these rules do not set aside. An
+/// adapter that needs a dense model is checked first, whatever its field.
+fn reset_for_training(config: &mut Config, error: InputError) -> bool {
+    if error.kind == InputErrorKind::DenseOnly {
+        match error.field {
+            Field::Targets => config.fine_tuning.targets = Default::default(),
+            _ => config.fine_tuning.method = crate::memory::finetune::Method::Full,
+        }
+        return true;
+    }
+    if reset_layout(&mut config.runtime.layout, error.field) {
+        return true;
+    }
+    match error.field {
+        Field::Ep => {
+            if let Some(model) = &mut config.model {
+                model.ep = 1;
+            }
+        }
+        Field::Accounting => config.runtime.accounting = Accounting::Course,
+        Field::Dora => config.fine_tuning.dora = false,
+        Field::Amp => config.amp = false,
+        Field::Framework => {
+            if let Some(model) = &mut config.model {
+                model.framework = Framework::Megatron;
+            }
+        }
+        Field::RecomputeMethod | Field::RecomputeLayers => {
+            if let Some(model) = &mut config.model {
+                let every = crate::memory::activations::Checkpointing::EVERY_LAYER;
+                match error.field {
+                    Field::RecomputeMethod => model.checkpointing.method = every.method,
+                    _ => model.checkpointing.layers = every.layers,
+                }
+            }
+        }
+        Field::RecomputeModules => {
+            if let Some(model) = &mut config.model {
+                model.recompute_modules = Default::default();
+            }
+        }
+        Field::Fp8Recipe => config.fp8_recipe = Default::default(),
+        Field::Sharding => {
+            config.runtime.sharding = crate::frameworks::runtime::Sharding::DeepSpeed
+        }
+        Field::ShardGroup => config.runtime.shard_group = None,
+        Field::Achieved => config.speed.achieved_tflops = None,
+        Field::Precision => config.precision = Config::default().precision,
+        Field::LargestLayer => config.runtime.largest_layer_millions = None,
+        _ => return false,
+    }
+    true
+}
+
+/// Takes a parallel layout's field (TP, PP, virtual and uneven stages, CP
+/// and its communication, SP, the experts' TP) back to a single GPU's;
+/// false for any other field.
+fn reset_layout(layout: &mut crate::memory::parallel::Layout, field: Field) -> bool {
+    let single = crate::memory::parallel::Layout::SINGLE;
+    match field {
+        Field::Tp => layout.tp = single.tp,
+        Field::Pp => layout.pp = single.pp,
+        Field::Vpp => layout.vpp = single.vpp,
+        Field::Cp => layout.cp = single.cp,
+        Field::Sp => layout.sp = single.sp,
+        Field::PpFirst => layout.first_layers = None,
+        Field::PpLast => layout.last_layers = None,
+        Field::CpComm => layout.cp_comm = single.cp_comm,
+        Field::Etp => layout.expert_tp = single.expert_tp,
+        _ => return false,
+    }
+    true
+}
+
+/// Serving's rules: a key that breaks one is set aside for its default.
+fn apply_serving_rules(
+    pairs: &[(String, String)],
+    config: &mut Config,
+    problems: &mut Vec<LinkProblem>,
+) {
     let serving_rules = match config.job {
         Job::Train | Job::Rl => 0,
         Job::Serve => 10,
@@ -456,8 +467,15 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         }
         problems.push(set_aside(pairs, error.field, error));
     }
-    // RL's rules: training's for the actor's keys, serving's for the
-    // rollout's, RL's own; a key that breaks one is set aside.
+}
+
+/// RL's rules: training's for the actor's keys, serving's for the
+/// rollout's, RL's own; a key that breaks one is set aside.
+fn apply_rl_rules(
+    pairs: &[(String, String)],
+    config: &mut Config,
+    problems: &mut Vec<LinkProblem>,
+) {
     let rl_rules = match config.job {
         Job::Rl => 40,
         Job::Train | Job::Serve => 0,
@@ -466,77 +484,80 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
         let Err(error) = config.rl_check() else {
             break;
         };
-        let defaults = crate::config::rl::RlOptions::default();
-        let single = crate::memory::parallel::Layout::SINGLE;
-        let layout = &mut config.runtime.layout;
-        match error.field {
-            Field::RolloutTp => config.rl.rollout_tp = defaults.rollout_tp,
-            Field::RolloutGpus => config.rl.rollout_gpus = defaults.rollout_gpus,
-            Field::Teacher => config.rl.teacher = defaults.teacher,
-            Field::Algo => config.rl.algo = defaults.algo,
-            Field::TokenBudget => config.rl.token_budget = defaults.token_budget,
-            Field::Critic => config.rl.critic = defaults.critic,
-            Field::Ref => config.rl.reference = defaults.reference,
-            Field::Tp => layout.tp = single.tp,
-            Field::Pp => layout.pp = single.pp,
-            Field::Vpp => layout.vpp = single.vpp,
-            Field::Cp => layout.cp = single.cp,
-            Field::Sp => layout.sp = single.sp,
-            Field::PpFirst => layout.first_layers = None,
-            Field::PpLast => layout.last_layers = None,
-            Field::CpComm => layout.cp_comm = single.cp_comm,
-            Field::Etp => layout.expert_tp = single.expert_tp,
-            Field::Ep => match &mut config.model {
-                Some(model) => model.ep = 1,
-                None => break,
-            },
-            Field::Precision => config.precision = Config::default().precision,
-            Field::Fp8Recipe => config.fp8_recipe = Default::default(),
-            Field::Amp => config.amp = false,
-            Field::Dora => config.fine_tuning.dora = false,
-            Field::Method | Field::Targets => {
-                config.fine_tuning.method = crate::memory::finetune::Method::Full
-            }
-            Field::Sharding => {
-                config.runtime.sharding = crate::frameworks::runtime::Sharding::DeepSpeed
-            }
-            Field::ShardGroup => config.runtime.shard_group = None,
-            Field::Accounting => config.runtime.accounting = Accounting::Course,
-            Field::Framework => match &mut config.model {
-                Some(model) => model.framework = Framework::Megatron,
-                None => break,
-            },
-            Field::RecomputeMethod | Field::RecomputeLayers | Field::RecomputeModules => {
-                match &mut config.model {
-                    Some(model) => {
-                        let every = crate::memory::activations::Checkpointing::EVERY_LAYER;
-                        model.checkpointing = every;
-                        model.recompute_modules = Default::default();
-                    }
-                    None => break,
-                }
-            }
-            Field::KvDtype => config.serve.kv_dtype = Default::default(),
-            Field::Weights => config.serve.weights = Default::default(),
-            Field::Block => config.serve.block = None,
-            Field::Achieved => config.speed.achieved_tflops = None,
-            Field::LargestLayer => config.runtime.largest_layer_millions = None,
-            Field::Context => config.runtime.context_gb = 0.0,
-            Field::Slack => config.runtime.process.allocator_slack = None,
-            _ => break,
+        if !reset_for_rl(config, error.field) {
+            break;
         }
         problems.push(set_aside(pairs, error.field, error));
     }
-    // A context reserve that leaves nothing usable is set aside.
-    if let Err(error) = config.budget() {
-        if error.field == Field::Context {
-            problems.push(set_aside(pairs, Field::Context, error));
-            config.runtime.context_gb = 0.0;
-        }
+}
+
+/// Takes `field`, which breaks one of RL's rules, back to its default; false
+/// for a field these rules do not set aside, or one of the model's without
+/// a model.
+fn reset_for_rl(config: &mut Config, field: Field) -> bool {
+    if reset_layout(&mut config.runtime.layout, field) {
+        return true;
     }
-    // Problems in the order the link wrote them (those of no key first), by
-    // a pass over the keys: the standard sort's code would be 1.5 KB of the
-    // page's first view, for a handful of problems.
+    let defaults = crate::config::rl::RlOptions::default();
+    match field {
+        Field::RolloutTp => config.rl.rollout_tp = defaults.rollout_tp,
+        Field::RolloutGpus => config.rl.rollout_gpus = defaults.rollout_gpus,
+        Field::Teacher => config.rl.teacher = defaults.teacher,
+        Field::Algo => config.rl.algo = defaults.algo,
+        Field::TokenBudget => config.rl.token_budget = defaults.token_budget,
+        Field::Critic => config.rl.critic = defaults.critic,
+        Field::Ref => config.rl.reference = defaults.reference,
+        Field::Ep => match &mut config.model {
+            Some(model) => model.ep = 1,
+            None => return false,
+        },
+        Field::Precision => config.precision = Config::default().precision,
+        Field::Fp8Recipe => config.fp8_recipe = Default::default(),
+        Field::Amp => config.amp = false,
+        Field::Dora => config.fine_tuning.dora = false,
+        Field::Method | Field::Targets => {
+            config.fine_tuning.method = crate::memory::finetune::Method::Full
+        }
+        Field::Sharding => {
+            config.runtime.sharding = crate::frameworks::runtime::Sharding::DeepSpeed
+        }
+        Field::ShardGroup => config.runtime.shard_group = None,
+        Field::Accounting => config.runtime.accounting = Accounting::Course,
+        Field::Framework => match &mut config.model {
+            Some(model) => model.framework = Framework::Megatron,
+            None => return false,
+        },
+        Field::RecomputeMethod | Field::RecomputeLayers | Field::RecomputeModules => {
+            match &mut config.model {
+                Some(model) => {
+                    let every = crate::memory::activations::Checkpointing::EVERY_LAYER;
+                    model.checkpointing = every;
+                    model.recompute_modules = Default::default();
+                }
+                None => return false,
+            }
+        }
+        Field::KvDtype => config.serve.kv_dtype = Default::default(),
+        Field::Weights => config.serve.weights = Default::default(),
+        Field::Block => config.serve.block = None,
+        Field::Achieved => config.speed.achieved_tflops = None,
+        Field::LargestLayer => config.runtime.largest_layer_millions = None,
+        Field::Context => config.runtime.context_gb = 0.0,
+        Field::Slack => config.runtime.process.allocator_slack = None,
+        _ => return false,
+    }
+    true
+}
+
+/// Problems in the order the link wrote them (those of no key first), by
+/// a pass over the keys: the standard sort's code would be 1.5 KB of the
+/// page's first view, for a handful of problems. Each then says the value
+/// `config` holds for its key instead.
+fn in_link_order(
+    pairs: &[(String, String)],
+    mut problems: Vec<LinkProblem>,
+    config: &Config,
+) -> Vec<LinkProblem> {
     let mut ordered = Vec::with_capacity(problems.len());
     for (key, _) in pairs {
         if let Some(i) = problems.iter().position(|p| p.key == *key) {
@@ -546,10 +567,10 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
     problems.append(&mut ordered);
     for problem in &mut problems {
         if let Some(field) = all_fields().find(|f| f.key() == problem.key) {
-            problem.used = field.read(&config);
+            problem.used = field.read(config);
         }
     }
-    DecodedLink { config, problems }
+    problems
 }
 
 /// Whether `model`'s architecture is possible on its own: [`Config::params`].

@@ -7,7 +7,7 @@
 //! and data paths are the user's: the comment says so.
 
 use super::{batch, Refusal};
-use crate::config::Config;
+use crate::config::{Config, ModelSpec};
 use crate::frameworks::deepspeed::Offload;
 use crate::frameworks::runtime::OffloadDevice;
 use crate::memory::activations::{Recompute, RecomputeMethod};
@@ -26,8 +26,6 @@ pub(super) fn arguments(config: &Config, link: &str) -> Result<String, Refusal> 
     if config.amp {
         return Err(Refusal::Autocast);
     }
-    let arch = model.architecture;
-    let layout = config.runtime.layout;
     let mut args: Vec<String> = Vec::new();
     let mut flag = |name: &str, value: Option<String>| {
         args.push(match value {
@@ -35,7 +33,35 @@ pub(super) fn arguments(config: &Config, link: &str) -> Result<String, Refusal> 
             None => format!("--{name}"),
         })
     };
-    // The model.
+    model_arguments(&model, &mut flag)?;
+    parallelism_arguments(config, &model, &mut flag);
+    sharding_arguments(config, &mut flag)?;
+    recomputation_arguments(&model, &mut flag);
+    precision_arguments(config, &mut flag)?;
+    // The batch.
+    let b = batch(config);
+    flag("micro-batch-size", Some(b.micro.to_string()));
+    flag("global-batch-size", Some(b.global.to_string()));
+    let mut text = format!(
+        "# {link}\n# {}torchrun --nnodes {} --nproc-per-node {} pretrain_gpt.py, with these and your tokenizer, data and learning-rate arguments:\n",
+        config.runtime.process.environment(),
+        config.runtime.nodes,
+        config.gpus
+    );
+    for arg in args {
+        text.push_str(&arg);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// The model's shape: layers, widths, heads, positions, MLP, norm, biases,
+/// embeddings, experts and dropout. A bias layout no flag says is refused.
+fn model_arguments(
+    model: &ModelSpec,
+    flag: &mut impl FnMut(&str, Option<String>),
+) -> Result<(), Refusal> {
+    let arch = model.architecture;
     flag("num-layers", Some(arch.layers.to_string()));
     flag("hidden-size", Some(arch.hidden.to_string()));
     flag("ffn-hidden-size", Some(arch.ffn.to_string()));
@@ -80,7 +106,18 @@ pub(super) fn arguments(config: &Config, link: &str) -> Result<String, Refusal> 
     }
     flag("attention-dropout", Some(model.dropout.to_string()));
     flag("hidden-dropout", Some(model.dropout.to_string()));
-    // The layout.
+    Ok(())
+}
+
+/// The parallel layout: TP with SP, PP with virtual stages or uneven first
+/// and last stages, CP and its communication, EP and the experts' TP.
+fn parallelism_arguments(
+    config: &Config,
+    model: &ModelSpec,
+    flag: &mut impl FnMut(&str, Option<String>),
+) {
+    let arch = model.architecture;
+    let layout = config.runtime.layout;
     flag("tensor-model-parallel-size", Some(layout.tp.to_string()));
     if layout.sp && layout.tp > 1 {
         flag("sequence-parallel", None);
@@ -120,7 +157,15 @@ pub(super) fn arguments(config: &Config, link: &str) -> Result<String, Refusal> 
         };
         flag("expert-tensor-parallel-size", Some(etp.to_string()));
     }
-    // How the states are sharded.
+}
+
+/// How the states are sharded: the distributed optimizer or FSDP2, the
+/// optimizer's offload, the sharding group and the overlapped reductions.
+/// NVMe, parameter offload and a sharding group that does not fit are refused.
+fn sharding_arguments(
+    config: &Config,
+    flag: &mut impl FnMut(&str, Option<String>),
+) -> Result<(), Refusal> {
     match config.highlight {
         Strategy::Ddp => {}
         Strategy::Zero1 | Strategy::Zero2 => flag("use-distributed-optimizer", None),
@@ -156,7 +201,12 @@ pub(super) fn arguments(config: &Config, link: &str) -> Result<String, Refusal> 
             flag("overlap-param-gather", None);
         }
     }
-    // Recomputation.
+    Ok(())
+}
+
+/// Recomputation: selective with its modules (`core_attn` is Megatron's
+/// default), or full with its method and number of layers.
+fn recomputation_arguments(model: &ModelSpec, flag: &mut impl FnMut(&str, Option<String>)) {
     match model.recompute {
         Recompute::None => {}
         Recompute::Selective => {
@@ -184,7 +234,14 @@ pub(super) fn arguments(config: &Config, link: &str) -> Result<String, Refusal> 
             );
         }
     }
-    // Precision and optimizer.
+}
+
+/// Precision (FP8 with its format and recipe) and the optimizer. A pure
+/// precision and an optimizer without a flag of its own are refused.
+fn precision_arguments(
+    config: &Config,
+    flag: &mut impl FnMut(&str, Option<String>),
+) -> Result<(), Refusal> {
     match config.precision {
         Precision::Fp16 => flag("fp16", None),
         Precision::Bf16 => flag("bf16", None),
@@ -213,19 +270,5 @@ pub(super) fn arguments(config: &Config, link: &str) -> Result<String, Refusal> 
             return Err(Refusal::Optimizer)
         }
     }
-    // The batch.
-    let b = batch(config);
-    flag("micro-batch-size", Some(b.micro.to_string()));
-    flag("global-batch-size", Some(b.global.to_string()));
-    let mut text = format!(
-        "# {link}\n# {}torchrun --nnodes {} --nproc-per-node {} pretrain_gpt.py, with these and your tokenizer, data and learning-rate arguments:\n",
-        config.runtime.process.environment(),
-        config.runtime.nodes,
-        config.gpus
-    );
-    for arg in args {
-        text.push_str(&arg);
-        text.push('\n');
-    }
-    Ok(text)
+    Ok(())
 }

@@ -13,7 +13,7 @@
 //! | [`Target::Accelerate`] | `accelerate launch`'s YAML | `accelerate/commands/config/config_args.py` |
 //! | [`Target::Vllm`] | `vllm serve` | `vllm/engine/arg_utils.py` |
 //! | [`Target::Sglang`] | `sglang.launch_server` | `sglang/srt/server_args.py` |
-//! | [`Target::Verl`] | `verl.trainer.main_ppo` overrides | [`crate::rl::verl`] |
+//! | [`Target::Verl`] | `verl.trainer.main_ppo` overrides | [`crate::launch::verl`] |
 //! | [`Target::OpenRlhf`] | `openrlhf.cli.train_ppo_ray` / `train_dpo` | `openrlhf/cli/train_ppo_ray.py` (v0.11.0) |
 //! | [`Target::Trl`] | `GRPOConfig` / `DPOConfig` | `trl/trainer/grpo_config.py`, `dpo_config.py` |
 
@@ -23,6 +23,7 @@ mod hf;
 mod megatron;
 mod rl;
 mod torchtitan;
+pub mod verl;
 
 #[cfg(test)]
 mod tests;
@@ -219,9 +220,9 @@ pub enum Refusal {
     SplitPlacement,
 }
 
-impl From<crate::rl::verl::NotInVerl> for Refusal {
-    fn from(why: crate::rl::verl::NotInVerl) -> Self {
-        use crate::rl::verl::NotInVerl;
+impl From<crate::launch::verl::NotInVerl> for Refusal {
+    fn from(why: crate::launch::verl::NotInVerl) -> Self {
+        use crate::launch::verl::NotInVerl;
         match why {
             NotInVerl::Dpo => Refusal::Dpo,
             NotInVerl::Distillation => Refusal::Distillation,
@@ -252,7 +253,7 @@ pub fn export(config: &Config, target: Target, link: &str) -> Result<String, Ref
         Target::Trl => rl::trl(config, link),
         Target::Verl => {
             let mut text = format!("# {link}\npython3 -m verl.trainer.main_ppo \\\n");
-            let lines = crate::rl::verl::verl_overrides(config)?;
+            let lines = crate::launch::verl::verl_overrides(config)?;
             let last = lines.len().saturating_sub(1);
             for (i, line) in lines.iter().enumerate() {
                 text.push_str("    ");

@@ -1,5 +1,5 @@
 //! The RL run in OpenRLHF's and TRL's own names, beside verl's overrides
-//! ([`crate::rl::verl`]): OpenRLHF v0.11.0's dotted flags
+//! ([`crate::launch::verl`]): OpenRLHF v0.11.0's dotted flags
 //! (`openrlhf/cli/train_ppo_ray.py`, `train_dpo.py`, read at 3c3be62; the
 //! flat `--actor_num_nodes` names before v0.10.2 are gone) and TRL's
 //! `GRPOConfig`/`DPOConfig` fields (`trl/trainer/grpo_config.py`,

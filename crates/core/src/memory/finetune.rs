@@ -7,20 +7,16 @@
 //!   both without bias, so `r·(d_in + d_out)` trainable parameters; PEFT's
 //!   default targets for Llama-style models are `q_proj` and `v_proj`, and
 //!   `all-linear` is every linear layer of the blocks, the output head left out.
-//! - bitsandbytes (`bitsandbytes/functional.py`, `quantize_4bit`, `QuantState`):
-//!   a weight of `n` values in NF4 is `(n + 1) / 2` bytes of packed values, one
-//!   fp32 absmax per block of 64 and the 16-value code in fp32; with double
-//!   quantisation (`compress_statistics`) the absmaxes are one byte each, with an
-//!   fp32 absmax per 256 of them, an fp32 offset, and the shared 256-value
-//!   dynamic map. LLM.int8 (`Linear8bitLt`) keeps one byte per weight and an fp32
-//!   scale per output row.
-//! - Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized LLMs":
-//!   0.127 bits of constants per parameter with double quantisation (8/64 + 32/(64·256)).
+//! - bitsandbytes: the quantised base's bytes, per tensor, as
+//!   [`crate::storage`] models them (NF4 with or without double
+//!   quantisation, LLM.int8).
+//! - Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized LLMs".
 
 use serde::{Deserialize, Serialize};
 
 use crate::memory::activations::{ActivationSetup, FrozenInputs, Recompute};
 use crate::model::architecture::{Architecture, Mlp};
+use crate::storage;
 use crate::units::Bytes;
 
 /// What is trained.
@@ -314,28 +310,13 @@ pub fn largest_block_linear(arch: &Architecture) -> u64 {
         .unwrap_or(0)
 }
 
-/// The 256-value fp32 dynamic map that double quantisation shares among all
-/// tensors (bitsandbytes' `name2qmap["dynamic"]`).
-const SHARED_DYNAMIC_MAP_BYTES: u64 = 256 * 4;
-
 /// Bytes of one weight of `n` values stored as `quant`, with all its
-/// quantisation constants, for a layer of `d_out` output rows.
+/// quantisation constants, for a layer of `d_out` output rows
+/// ([`crate::storage`]'s layouts).
 pub fn quantized_tensor_bytes(n: u64, d_out: u64, quant: Quant, double_quant: bool) -> u64 {
     match quant {
-        Quant::Int8 => n + 4 * d_out,
-        Quant::Nf4 => {
-            // bitsandbytes allocates (n + 1) // 2 bytes: two values a byte.
-            let packed = n.div_ceil(2);
-            let blocks = n.div_ceil(64);
-            let code = 16 * 4;
-            let absmax = if double_quant {
-                // One byte per absmax, an fp32 absmax per 256 of them, the fp32 offset.
-                blocks + 4 * blocks.div_ceil(256) + 4
-            } else {
-                4 * blocks
-            };
-            packed + code + absmax
-        }
+        Quant::Int8 => storage::int8_tensor_bytes(n, d_out),
+        Quant::Nf4 => storage::nf4_tensor_bytes(n, double_quant),
     }
 }
 
@@ -345,7 +326,7 @@ pub fn quantized_bytes(arch: &Architecture, quant: Quant, double_quant: bool) ->
         .map(|(_, d_in, d_out)| quantized_tensor_bytes(d_in * d_out, d_out, quant, double_quant))
         .sum();
     let shared = match (quant, double_quant) {
-        (Quant::Nf4, true) => SHARED_DYNAMIC_MAP_BYTES,
+        (Quant::Nf4, true) => storage::SHARED_DYNAMIC_MAP_BYTES,
         _ => 0,
     };
     u64::from(arch.layers) * per_layer + shared
@@ -497,20 +478,7 @@ mod tests {
         );
         assert_eq!(dora.trainable - lora.trainable, 32 * 8192);
         assert_eq!(dora.trainable, 4_456_448);
-        let setup = ActivationSetup {
-            seq_len: 2048,
-            micro_batch: 1,
-            bytes_per_value: 2.0,
-            flash_attention: true,
-            recompute: Recompute::None,
-            checkpointing: crate::memory::activations::Checkpointing::EVERY_LAYER,
-            modules: Default::default(),
-            dropout: false,
-            capacity: 1.0,
-            fp8: false,
-            fp8_scales: 0.0,
-            frozen: crate::memory::activations::FrozenInputs::NONE,
-        };
+        let setup = crate::memory::parallel::tests::flash_setup(2048, Recompute::None);
         let kept = |a: &Adapters| a.activations(&llama, &setup).get();
         assert_eq!(kept(&lora), 32.0 * 16.0 * 2048.0 * 2.0);
         assert_eq!(kept(&dora), 32.0 * (16.0 + 2.0 * 8192.0) * 2048.0 * 2.0);
@@ -564,28 +532,6 @@ mod tests {
         assert_eq!(adapter_params(&llama3, Targets::Qv, 16), 6_815_744);
         // PEFT's all-linear at r = 16 on Llama 3 8B: 41,943,040.
         assert_eq!(adapter_params(&llama3, Targets::All, 16), 41_943_040);
-    }
-
-    /// One NF4 weight of 4096 × 4096, as bitsandbytes allocates it.
-    #[wasm_bindgen_test(unsupported = test)]
-    fn nf4_tensor_bytes_are_bitsandbytes_tensors() {
-        let n = 4096 * 4096;
-        // 8,388,608 packed + 64 code + 262,144 absmax of fp32.
-        assert_eq!(
-            quantized_tensor_bytes(n, 4096, Quant::Nf4, false),
-            8_388_608 + 64 + 262_144 * 4
-        );
-        // Double: 262,144 one-byte absmaxes, 1,024 fp32 second-level ones, the offset.
-        assert_eq!(
-            quantized_tensor_bytes(n, 4096, Quant::Nf4, true),
-            8_388_608 + 64 + 262_144 + 1_024 * 4 + 4
-        );
-        // (n + 1) / 2 packed bytes: an odd count's last value takes a byte of its own.
-        assert_eq!(quantized_tensor_bytes(3, 1, Quant::Nf4, false), 2 + 64 + 4);
-        assert_eq!(
-            quantized_tensor_bytes(n, 4096, Quant::Int8, false),
-            n + 4 * 4096
-        );
     }
 
     /// The QLoRA paper's constants: 0.5 bits per parameter of fp32 absmaxes,
@@ -714,24 +660,12 @@ mod tests {
     /// Full training is what it was: no adapter term anywhere.
     #[wasm_bindgen_test(unsupported = test)]
     fn full_training_keeps_the_lessons_figures() {
-        let report = report_of("");
-        assert_eq!(
-            report
-                .strategy(crate::memory::Strategy::Zero1)
-                .memory
-                .total
-                .gb(),
-            38.5
-        );
-        let lora_keys_ignored = report_of("rank=64&targets=all&quant=int8");
-        assert_eq!(
-            lora_keys_ignored
-                .strategy(crate::memory::Strategy::Zero1)
-                .memory
-                .total
-                .gb(),
-            38.5
-        );
+        // The lesson's own link, and with LoRA's keys (ignored).
+        for query in ["", "rank=64&targets=all&quant=int8"] {
+            let report = report_of(query);
+            let zero1 = report.strategy(crate::memory::Strategy::Zero1);
+            assert_eq!(zero1.memory.total.gb(), 38.5, "{query}");
+        }
     }
 
     /// A link asking for adapters without a model uses Llama 2 7B's

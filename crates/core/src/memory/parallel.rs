@@ -519,6 +519,21 @@ pub enum LayoutProblem {
     },
 }
 
+impl LayoutProblem {
+    /// A size `typed` that does not divide what it `splits`, with the largest
+    /// size up to it that would (a sequence splits in 2 × CP chunks).
+    pub fn does_not_divide(splits: Splits, typed: u32) -> LayoutProblem {
+        let whole = splits.count();
+        let largest = (1..=typed.max(1))
+            .rev()
+            .find(|d| {
+                whole % d == 0 && (!matches!(splits, Splits::Sequence(_)) || whole % (2 * d) == 0)
+            })
+            .unwrap_or(1);
+        LayoutProblem::DoesNotDivide { splits, largest }
+    }
+}
+
 /// A layout that Megatron-LM would refuse, naming the size at fault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LayoutError {
@@ -556,9 +571,9 @@ impl Splits {
     }
 }
 
-/// The largest divisor of `whole` up to `typed`.
-fn largest_divisor(whole: u32, typed: u32) -> u32 {
-    (1..=typed.max(1))
+/// The largest divisor of `whole` up to `at_most` (1 at least).
+pub fn largest_divisor(whole: u32, at_most: u32) -> u32 {
+    (1..=at_most.max(1))
         .rev()
         .find(|d| whole % d == 0)
         .unwrap_or(1)
@@ -587,14 +602,7 @@ pub fn uneven_split(layers: u32, pp: u32) -> Option<(u32, Option<u32>)> {
 /// The error of a layout size that does not divide what it splits: the key,
 /// what it splits, and the largest size up to `typed` that would divide it.
 fn not_dividing(size: LayoutSize, splits: Splits, typed: u32) -> LayoutError {
-    let whole = splits.count();
-    let largest = (1..=typed.max(1))
-        .rev()
-        .find(|d| {
-            whole % d == 0 && (!matches!(splits, Splits::Sequence(_)) || whole % (2 * d) == 0)
-        })
-        .unwrap_or(1);
-    size.refused(LayoutProblem::DoesNotDivide { splits, largest })
+    size.refused(LayoutProblem::does_not_divide(splits, typed))
 }
 
 /// One GPU's share of the parameters of one pipeline stage, exactly.
@@ -732,14 +740,46 @@ pub fn stage_params(arch: &Architecture, layout: &Layout, rank: u32) -> StagePar
     }
 }
 
+/// The tests of the layouts; [`tests::paper_setup`] serves the memory's
+/// other tests too.
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::memory::activations::{
-        stage_activations, ActivationSetup, Checkpointing, Recompute,
+        stage_activations, ActivationSetup, Checkpointing, FrozenInputs, Recompute,
     };
     use crate::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Korthikanti et al. 2022's setup: 2,048 tokens, one sequence, 16-bit
+    /// values with dropout, every layer checkpointed under full
+    /// recomputation; no FP8 and nothing frozen.
+    pub(crate) fn paper_setup(recompute: Recompute, flash_attention: bool) -> ActivationSetup {
+        ActivationSetup {
+            seq_len: 2048,
+            micro_batch: 1,
+            bytes_per_value: 2.0,
+            flash_attention,
+            recompute,
+            checkpointing: Checkpointing::EVERY_LAYER,
+            modules: Default::default(),
+            dropout: true,
+            capacity: 1.0,
+            fp8: false,
+            fp8_scales: 0.0,
+            frozen: FrozenInputs::NONE,
+        }
+    }
+
+    /// `seq_len` tokens a sequence with FlashAttention and no dropout, as
+    /// models train now, `recompute` recomputed; the paper's otherwise.
+    pub(crate) fn flash_setup(seq_len: u32, recompute: Recompute) -> ActivationSetup {
+        ActivationSetup {
+            seq_len,
+            dropout: false,
+            ..paper_setup(recompute, true)
+        }
+    }
 
     fn arch(id: &str) -> Architecture {
         model_preset(id).unwrap().architecture
@@ -764,20 +804,7 @@ mod tests {
         let (s, h, a, t) = (2048.0, 12288.0, 96.0, 8.0);
         let sbh = s * h;
         let per_layer = |layout: Layout, recompute: Recompute| {
-            let setup = ActivationSetup {
-                seq_len: 2048,
-                micro_batch: 1,
-                bytes_per_value: 2.0,
-                flash_attention: false,
-                recompute,
-                checkpointing: Checkpointing::EVERY_LAYER,
-                modules: Default::default(),
-                dropout: true,
-                capacity: 1.0,
-                fp8: false,
-                fp8_scales: 0.0,
-                frozen: crate::memory::activations::FrozenInputs::NONE,
-            };
+            let setup = paper_setup(recompute, false);
             stage_activations(&gpt3, &setup, &layout, 0, None)
                 .per_layer
                 .get()
@@ -814,20 +841,7 @@ mod tests {
         }
         // Full recomputation keeps 2sbh per layer, ÷ t with SP (Table 2's last rows).
         let full = |layout: Layout| {
-            let setup = ActivationSetup {
-                seq_len: 2048,
-                micro_batch: 1,
-                bytes_per_value: 2.0,
-                flash_attention: true,
-                recompute: Recompute::Full,
-                checkpointing: Checkpointing::EVERY_LAYER,
-                modules: Default::default(),
-                dropout: true,
-                capacity: 1.0,
-                fp8: false,
-                fp8_scales: 0.0,
-                frozen: crate::memory::activations::FrozenInputs::NONE,
-            };
+            let setup = paper_setup(Recompute::Full, true);
             let m = stage_activations(&gpt3, &setup, &layout, 0, None);
             (m.layers.get() - m.per_layer.get()) / 96.0
         };
@@ -1116,5 +1130,46 @@ mod tests {
             ..layout
         };
         assert!(uneven.validate(&arch, 8192).is_ok());
+    }
+
+    /// Issue 48: Megatron-LM's multi-token-prediction layer is DeepSeek-V3's
+    /// checkpointed one (`model.layers.61.*`) without its own embedding and
+    /// head (Megatron-LM shares the model's); the model grows by it, the
+    /// last pipeline stage holds it, and Megatron-LM's FLOPs count it as one
+    /// more layer like the last, its norms, `eh_proj` and its logits
+    /// (`num_floating_point_operations`).
+    #[wasm_bindgen_test(unsupported = test)]
+    fn multi_token_prediction_as_megatron_trains_it() {
+        let v3 = crate::model::presets::model_preset("deepseek-v3")
+            .unwrap()
+            .architecture;
+        let (h, v) = (7168u64, 129_280u64);
+        let layer = v3.megatron_mtp_layer_params(256);
+        assert_eq!(layer, v3.mtp_layer_params() - 2 * v * h);
+        let with = crate::model::architecture::Architecture {
+            mtp_layers: 1,
+            ..v3
+        };
+        assert_eq!(with.param_count(), v3.param_count() + layer);
+        let layout = Layout {
+            pp: 8,
+            ..Layout::SINGLE
+        };
+        let added = |rank| {
+            stage_params(&with, &layout, rank).params - stage_params(&v3, &layout, rank).params
+        };
+        assert_eq!((added(0), added(7)), (0, layer));
+        // FLOPs: one more mixture-of-experts layer, the norms and eh_proj,
+        // the logits again; its attention over the whole sequence.
+        let (tokens, s) = (4096.0, 4096);
+        let parts = |a: &crate::model::architecture::Architecture| {
+            crate::time::megatron_flops_parts(a, 1.0, s, 129_280)
+        };
+        let one_more = crate::model::architecture::Architecture { layers: 62, ..v3 };
+        let hf = h as f64;
+        let expected = parts(&one_more).0 - parts(&v3).0
+            + 6.0 * tokens * (3.0 * hf + 2.0 * hf * hf + hf * 129_280.0);
+        assert!((parts(&with).0 - parts(&v3).0 - expected).abs() < 1.0);
+        assert!((parts(&with).1 - parts(&one_more).1).abs() < 1.0);
     }
 }

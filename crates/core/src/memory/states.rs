@@ -450,14 +450,25 @@ mod tests {
 
     const TOLERANCE_GB: f64 = 1e-9;
 
-    fn seven_b(optimizer: Optimizer) -> TrainingSetup {
+    /// `billions` of parameters trained in `precision` with `optimizer` on
+    /// `gpus` GPUs.
+    fn training(
+        billions: f64,
+        precision: Precision,
+        optimizer: Optimizer,
+        gpus: u32,
+    ) -> TrainingSetup {
         TrainingSetup::new(
-            ParamCount::from_billions(7.0),
-            Precision::Fp16,
+            ParamCount::from_billions(billions),
+            precision,
             optimizer,
-            8,
+            gpus,
         )
         .unwrap()
+    }
+
+    fn seven_b(optimizer: Optimizer) -> TrainingSetup {
+        training(7.0, Precision::Fp16, optimizer, 8)
     }
 
     fn assert_gb(actual: Bytes, expected_gb: f64) {
@@ -510,66 +521,47 @@ mod tests {
         MemoryBudget::new(Bytes::from_gb(80.0), 0.2).unwrap()
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
-    fn max_trainable_ddp_on_8x80gb_20pct_reserved_is_4b() {
-        let max = max_trainable_params(
+    /// The lesson's largest trainable model under `strategy`, in billions:
+    /// 8 × 80 GB, 20 % reserved, fp16 mixed precision with Adam.
+    fn lesson_max(strategy: Strategy) -> f64 {
+        max_trainable_params(
             &lesson_budget(),
-            Strategy::Ddp,
+            strategy,
             Recipe::lesson(Precision::Fp16, Optimizer::Adam),
             8,
-        );
-        assert!((max.billions() - 4.0).abs() < 1e-9, "{}", max.billions());
+        )
+        .billions()
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn max_trainable_ddp_on_8x80gb_20pct_reserved_is_4b() {
+        let max = lesson_max(Strategy::Ddp);
+        assert!((max - 4.0).abs() < 1e-9, "{max}");
     }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn max_trainable_zero3_on_8x80gb_20pct_reserved_is_32b() {
-        let max = max_trainable_params(
-            &lesson_budget(),
-            Strategy::Zero3,
-            Recipe::lesson(Precision::Fp16, Optimizer::Adam),
-            8,
-        );
-        assert!((max.billions() - 32.0).abs() < 1e-9, "{}", max.billions());
+        let max = lesson_max(Strategy::Zero3);
+        assert!((max - 32.0).abs() < 1e-9, "{max}");
     }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn strategy_table_of_the_lesson_part_3() {
         // 64 GB usable / (4 + 12/8), / (2 + 14/8): 11.636… B and 17.066… B.
-        let max = |s| {
-            max_trainable_params(
-                &lesson_budget(),
-                s,
-                Recipe::lesson(Precision::Fp16, Optimizer::Adam),
-                8,
-            )
-            .billions()
-        };
-        assert!((max(Strategy::Zero1) - 64.0 / 5.5).abs() < 1e-9);
-        assert!((max(Strategy::Zero2) - 64.0 / 3.75).abs() < 1e-9);
+        assert!((lesson_max(Strategy::Zero1) - 64.0 / 5.5).abs() < 1e-9);
+        assert!((lesson_max(Strategy::Zero2) - 64.0 / 3.75).abs() < 1e-9);
     }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn fp32_weights_take_four_bytes() {
-        let setup = TrainingSetup::new(
-            ParamCount::from_billions(1.0),
-            Precision::Fp32,
-            Optimizer::Adam,
-            4,
-        )
-        .unwrap();
+        let setup = training(1.0, Precision::Fp32, Optimizer::Adam, 4);
         assert_gb(setup.per_gpu_memory(Strategy::Ddp).total, 20.0);
         assert_gb(setup.per_gpu_memory(Strategy::Zero3).total, 5.0);
     }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn one_gpu_shards_nothing() {
-        let setup = TrainingSetup::new(
-            ParamCount::from_billions(7.0),
-            Precision::Bf16,
-            Optimizer::Adam,
-            1,
-        )
-        .unwrap();
+        let setup = training(7.0, Precision::Bf16, Optimizer::Adam, 1);
         for strategy in Strategy::ALL {
             assert_gb(setup.per_gpu_memory(strategy).total, 112.0);
         }

@@ -193,28 +193,10 @@ impl StepMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::activations::{
-        activation_memory, ActivationSetup, Checkpointing, Recompute,
-    };
+    use crate::memory::activations::{activation_memory, Recompute};
+    use crate::memory::parallel::tests::flash_setup;
     use crate::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
-
-    fn setup(recompute: Recompute) -> ActivationSetup {
-        ActivationSetup {
-            seq_len: 4096,
-            micro_batch: 1,
-            bytes_per_value: 2.0,
-            flash_attention: true,
-            recompute,
-            checkpointing: Checkpointing::EVERY_LAYER,
-            modules: Default::default(),
-            dropout: false,
-            capacity: 1.0,
-            fp8: false,
-            fp8_scales: 0.0,
-            frozen: crate::memory::activations::FrozenInputs::NONE,
-        }
-    }
 
     fn breakdown(states: f64, activations: Bytes) -> MemoryBreakdown {
         MemoryBreakdown {
@@ -231,7 +213,7 @@ mod tests {
     fn megatron_peaks_at_what_is_kept_and_the_optimizer_step_drops_the_activations() {
         let arch = model_preset("llama3-8b").unwrap().architecture;
         for recompute in Recompute::ALL {
-            let setup = setup(recompute);
+            let setup = flash_setup(4096, recompute);
             let activations = activation_memory(&arch, &setup);
             let transients = megatron_step_transients(&activations);
             let memory = breakdown(16.0e9, activations.total);

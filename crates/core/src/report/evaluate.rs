@@ -10,7 +10,7 @@ use crate::input::{Field, InputError};
 use crate::memory::accumulation::accumulation_steps;
 use crate::memory::activations::{Recompute, RecomputeMethod, RecomputeModule, RecomputeModules};
 use crate::memory::finetune::Adapters;
-use crate::memory::parallel::Layout;
+use crate::memory::parallel::{Layout, LayoutProblem, Splits};
 use crate::memory::{MemoryBudget, TrainingSetup};
 use crate::memory::{Precision, Recipe};
 use crate::model::architecture::Architecture;
@@ -143,49 +143,7 @@ impl Config {
         if self.amp && !self.precision.is_mixed() {
             return Err(Field::Amp.error(InputErrorKind::NeedsMixedPrecision));
         }
-        // FP8 is Transformer Engine's, as Megatron-LM runs it: on FP8 tensor
-        // cores, for full training, not under Hugging Face's accounting.
-        if self.precision.is_fp8() {
-            let error = |kind| Err(Field::Precision.error(kind));
-            if self.gpu.is_some_and(|g| g.tflops_fp8 == 0.0) {
-                return error(InputErrorKind::NoFp8);
-            }
-            if self.fine_tuning.method.uses_adapters() {
-                return error(InputErrorKind::FullTrainingOnly);
-            }
-            if self.model.is_some_and(|m| m.framework == Framework::Hf) {
-                return error(InputErrorKind::NotWith(Field::Framework));
-            }
-            // Gated DeltaNet's kernels keep their own values: not counted in FP8.
-            if self.model.is_some_and(|m| m.architecture.linear.is_some()) {
-                return error(InputErrorKind::NotWith(Field::FullEvery));
-            }
-            // Megatron-LM turns `--fp8-param-gather` off under torch FSDP2 with
-            // Transformer Engine 2.x ("FSDP2 FP8 param gather is not supported
-            // yet in TE 2.0, will fallback to bf16", `arguments.py`): FP8
-            // weights there are FP8 training's.
-            if self.precision == Precision::Fp8Params
-                && self.runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2
-            {
-                return error(InputErrorKind::NotWith(Field::Sharding));
-            }
-            // MXFP8 is Blackwell's (`transformer_config.py`: "'mxfp8' for
-            // Blackwell architecture only"); block scaling needs Hopper's
-            // FP8 GEMMs or newer (TE's `check_fp8_block_scaling_support`).
-            use crate::gpu::Generation;
-            let generation = self.gpu.map(|g| g.generation);
-            let refused = match self.fp8_recipe {
-                crate::memory::Fp8Recipe::Mxfp8 => {
-                    generation.is_some_and(|g| g != Generation::Blackwell)
-                }
-                crate::memory::Fp8Recipe::Blockwise => generation
-                    .is_some_and(|g| !matches!(g, Generation::Hopper | Generation::Blackwell)),
-                _ => false,
-            };
-            if refused {
-                return Err(Field::Fp8Recipe.error(InputErrorKind::NotWith(Field::Gpu)));
-            }
-        }
+        self.check_fp8()?;
         let zero_group = self.zero_group()?;
         // A run cannot achieve more than its GPU's peak.
         let peak = self.speed.tflops.or(self.gpu.map(|g| g.tflops_16bit));
@@ -198,6 +156,96 @@ impl Config {
                 return Err(Field::Achieved.error(InputErrorKind::OutOfRange(limits)));
             }
         }
+        self.check_recompute()?;
+        // Megatron-LM's estimate needs an architecture and trains every parameter.
+        if self.runtime.accounting == Accounting::Megatron {
+            if self.model.is_none() {
+                return Err(Field::Accounting.error(InputErrorKind::NeedsModel));
+            }
+            if self.fine_tuning.method.uses_adapters() {
+                return Err(Field::Accounting.error(InputErrorKind::FullTrainingOnly));
+            }
+        }
+        self.check_expert_parallel(zero_group)?;
+        // Hugging Face's accounting was measured on SwiGLU models only.
+        if let Some(model) = self.model {
+            if model.framework == Framework::Hf
+                && !crate::frameworks::hf::covers(&model.architecture)
+            {
+                return Err(Field::Framework.error(InputErrorKind::NotCovered));
+            }
+        }
+        // A bare count's largest layer is one of its layers: no larger than the model.
+        if let (None, Some(millions)) = (self.model, self.runtime.largest_layer_millions) {
+            if ParamCount::from_millions(millions).get() > params.get() {
+                return Err(Field::LargestLayer.error(InputErrorKind::LargerThanModel));
+            }
+        }
+        self.check_sharding(zero_group)?;
+        let setup = TrainingSetup::with_recipe(params, self.recipe(), zero_group)?
+            .with_shard_group(self.runtime.shard_group)
+            .with_linear_share(self.model.map_or(1.0, |m| m.architecture.layers_share()));
+        Ok(match self.adapters()? {
+            Some(adapters) => setup.with_adapters(adapters),
+            None => setup,
+        })
+    }
+
+    /// Checks FP8 training against the GPU, the method, the framework, the
+    /// model, the sharding and the recipe; nothing without FP8.
+    fn check_fp8(&self) -> Result<(), InputError> {
+        // FP8 is Transformer Engine's, as Megatron-LM runs it: on FP8 tensor
+        // cores, for full training, not under Hugging Face's accounting.
+        if !self.precision.is_fp8() {
+            return Ok(());
+        }
+        let error = |kind| Err(Field::Precision.error(kind));
+        if self.gpu.is_some_and(|g| g.tflops_fp8 == 0.0) {
+            return error(InputErrorKind::NoFp8);
+        }
+        if self.fine_tuning.method.uses_adapters() {
+            return error(InputErrorKind::FullTrainingOnly);
+        }
+        if self.model.is_some_and(|m| m.framework == Framework::Hf) {
+            return error(InputErrorKind::NotWith(Field::Framework));
+        }
+        // Gated DeltaNet's kernels keep their own values: not counted in FP8.
+        if self.model.is_some_and(|m| m.architecture.linear.is_some()) {
+            return error(InputErrorKind::NotWith(Field::FullEvery));
+        }
+        // Megatron-LM turns `--fp8-param-gather` off under torch FSDP2 with
+        // Transformer Engine 2.x ("FSDP2 FP8 param gather is not supported
+        // yet in TE 2.0, will fallback to bf16", `arguments.py`): FP8
+        // weights there are FP8 training's.
+        if self.precision == Precision::Fp8Params
+            && self.runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2
+        {
+            return error(InputErrorKind::NotWith(Field::Sharding));
+        }
+        // MXFP8 is Blackwell's (`transformer_config.py`: "'mxfp8' for
+        // Blackwell architecture only"); block scaling needs Hopper's
+        // FP8 GEMMs or newer (TE's `check_fp8_block_scaling_support`).
+        use crate::gpu::Generation;
+        let generation = self.gpu.map(|g| g.generation);
+        let refused = match self.fp8_recipe {
+            crate::memory::Fp8Recipe::Mxfp8 => {
+                generation.is_some_and(|g| g != Generation::Blackwell)
+            }
+            crate::memory::Fp8Recipe::Blockwise => {
+                generation.is_some_and(|g| !matches!(g, Generation::Hopper | Generation::Blackwell))
+            }
+            _ => false,
+        };
+        if refused {
+            return Err(Field::Fp8Recipe.error(InputErrorKind::NotWith(Field::Gpu)));
+        }
+        Ok(())
+    }
+
+    /// Checks recomputation: full recomputation's unit within a model chunk
+    /// (one layer under Hugging Face's accounting), and selective
+    /// recomputation's modules.
+    fn check_recompute(&self) -> Result<(), InputError> {
         // Megatron-LM's recompute unit is at most a model chunk (a pipeline
         // rank's layers, or one virtual stage's); Hugging Face checkpoints
         // every layer on its own.
@@ -250,15 +298,13 @@ impl Config {
                 );
             }
         }
-        // Megatron-LM's estimate needs an architecture and trains every parameter.
-        if self.runtime.accounting == Accounting::Megatron {
-            if self.model.is_none() {
-                return Err(Field::Accounting.error(InputErrorKind::NeedsModel));
-            }
-            if self.fine_tuning.method.uses_adapters() {
-                return Err(Field::Accounting.error(InputErrorKind::FullTrainingOnly));
-            }
-        }
+        Ok(())
+    }
+
+    /// Checks expert parallelism over ZeRO's group of `zero_group` GPUs: a
+    /// mixture of experts, EP dividing its experts and the group, and not
+    /// under DeepSpeed's estimator or offload.
+    fn check_expert_parallel(&self, zero_group: u32) -> Result<(), InputError> {
         if let Some(model) = self.model.filter(|m| m.ep > 1) {
             let experts = model.architecture.moe.experts;
             let error = |kind| Err(Field::Ep.error(kind));
@@ -276,20 +322,12 @@ impl Config {
                 return error(InputErrorKind::NotInDeepSpeed);
             }
         }
-        // Hugging Face's accounting was measured on SwiGLU models only.
-        if let Some(model) = self.model {
-            if model.framework == Framework::Hf
-                && !crate::frameworks::hf::covers(&model.architecture)
-            {
-                return Err(Field::Framework.error(InputErrorKind::NotCovered));
-            }
-        }
-        // A bare count's largest layer is one of its layers: no larger than the model.
-        if let (None, Some(millions)) = (self.model, self.runtime.largest_layer_millions) {
-            if ParamCount::from_millions(millions).get() > params.get() {
-                return Err(Field::LargestLayer.error(InputErrorKind::LargerThanModel));
-            }
-        }
+        Ok(())
+    }
+
+    /// Checks the sharding over ZeRO's group of `zero_group` GPUs: FSDP2 and
+    /// a sharding group, which DeepSpeed's estimator does not know.
+    fn check_sharding(&self, zero_group: u32) -> Result<(), InputError> {
         // DeepSpeed's estimator knows no FSDP2.
         if self.runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2
             && self.runtime.accounting == Accounting::DeepSpeed
@@ -300,11 +338,9 @@ impl Config {
         // it, and DeepSpeed's estimator and expert parallelism have none.
         if let Some(g) = self.runtime.shard_group {
             if zero_group % g != 0 {
-                let largest = (1..=g).rev().find(|d| zero_group % d == 0).unwrap_or(1);
-                return Err(Field::ShardGroup.error(InputErrorKind::DoesNotDivide {
-                    splits: crate::memory::parallel::Splits::Gpus(zero_group),
-                    largest,
-                }));
+                return Err(Field::ShardGroup.error(InputErrorKind::Layout(
+                    LayoutProblem::does_not_divide(Splits::Gpus(zero_group), g),
+                )));
             }
             if self.runtime.accounting == Accounting::DeepSpeed {
                 return Err(Field::ShardGroup.error(InputErrorKind::NotInDeepSpeed));
@@ -313,13 +349,7 @@ impl Config {
                 return Err(Field::ShardGroup.error(InputErrorKind::NotWith(Field::Ep)));
             }
         }
-        let setup = TrainingSetup::with_recipe(params, self.recipe(), zero_group)?
-            .with_shard_group(self.runtime.shard_group)
-            .with_linear_share(self.model.map_or(1.0, |m| m.architecture.layers_share()));
-        Ok(match self.adapters()? {
-            Some(adapters) => setup.with_adapters(adapters),
-            None => setup,
-        })
+        Ok(())
     }
 
     /// The adapters LoRA or QLoRA trains on this model (`None` for full

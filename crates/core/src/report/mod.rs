@@ -451,18 +451,15 @@ impl Config {
     /// What the highlighted strategy's process holds beyond its peak, on
     /// this configuration's GPU and in its communicators (the data-parallel
     /// group and each model-parallel group above 1):
-    /// [`crate::frameworks::process`].
-    pub fn process_overheads(
-        &self,
-        report: &Report,
-    ) -> crate::frameworks::process::ProcessOverheads {
+    /// [`crate::process`].
+    pub fn process_overheads(&self, report: &Report) -> crate::process::ProcessOverheads {
         let layout = self.runtime.layout;
         let data_parallel = report.layout.as_ref().map_or_else(
             || self.gpus.saturating_mul(self.runtime.nodes),
             |l| l.data_parallel,
         );
         let ep = self.model.map_or(1, |m| m.ep);
-        crate::frameworks::process::process_overheads(
+        crate::process::process_overheads(
             self.gpu,
             &[data_parallel, layout.tp, layout.pp, layout.cp, ep],
             report.highlighted().step.peak().1,
@@ -504,7 +501,7 @@ impl Config {
             self.gpus.saturating_mul(self.runtime.nodes),
             matches!(
                 self.precision,
-                crate::Precision::Fp32 | crate::Precision::Fp32Pure
+                crate::memory::Precision::Fp32 | crate::memory::Precision::Fp32Pure
             ),
             self.precision.is_mixed(),
         )

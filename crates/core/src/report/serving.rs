@@ -5,16 +5,8 @@ use crate::config::job::Job;
 use crate::config::Config;
 use crate::input::field::{InputErrorKind, Limits, Splits};
 use crate::input::{Field, InputError};
-use crate::memory::parallel::Layout;
+use crate::memory::parallel::{Layout, LayoutProblem};
 use crate::serve::report::{self, Hardware, ServeLayout, ServeProblem, ServeReport};
-
-/// The largest `n` up to `at_most` that divides `whole` (1 at least).
-fn largest_divisor(whole: u32, at_most: u32) -> u32 {
-    (1..=at_most.max(1))
-        .rev()
-        .find(|d| whole % d == 0)
-        .unwrap_or(1)
-}
 
 impl Config {
     /// The hardware a deployment runs on: the GPU, its memory, GPUs per
@@ -57,25 +49,23 @@ impl Config {
         match problem {
             ServeProblem::TpHeads => {
                 let heads = arch.map_or(1, |a| a.heads);
-                Field::Tp.error(InputErrorKind::DoesNotDivide {
-                    splits: Splits::Heads(heads),
-                    largest: largest_divisor(heads, tp),
-                })
+                Field::Tp.error(InputErrorKind::Layout(LayoutProblem::does_not_divide(
+                    Splits::Heads(heads),
+                    tp,
+                )))
             }
-            ServeProblem::PpGpus => Field::Pp.error(InputErrorKind::DoesNotDivide {
-                splits: Splits::Gpus(gpus),
-                largest: largest_divisor(gpus, pp),
-            }),
-            ServeProblem::LayoutGpus => Field::Tp.error(InputErrorKind::DoesNotDivide {
-                splits: Splits::Gpus(gpus / pp.max(1)),
-                largest: largest_divisor(gpus / pp.max(1), tp),
-            }),
+            ServeProblem::PpGpus => Field::Pp.error(InputErrorKind::Layout(
+                LayoutProblem::does_not_divide(Splits::Gpus(gpus), pp),
+            )),
+            ServeProblem::LayoutGpus => Field::Tp.error(InputErrorKind::Layout(
+                LayoutProblem::does_not_divide(Splits::Gpus(gpus / pp.max(1)), tp),
+            )),
             ServeProblem::PpLayers => {
                 let layers = arch.map_or(1, |a| a.layers);
-                Field::Pp.error(InputErrorKind::DoesNotDivide {
-                    splits: Splits::Layers(layers),
-                    largest: largest_divisor(layers, pp),
-                })
+                Field::Pp.error(InputErrorKind::Layout(LayoutProblem::does_not_divide(
+                    Splits::Layers(layers),
+                    pp,
+                )))
             }
             ServeProblem::Ep => match arch.is_some_and(|a| a.moe.is_moe()) {
                 true => Field::Ep.error(InputErrorKind::NotDivisible),

@@ -78,25 +78,25 @@ impl Column {
     ];
 
     /// The CSV's columns, in the order its header has named them since the
-    /// first release; the step's peak came later and is appended.
-    pub const CSV: [Column; 16] = [
-        Column::Strategy,
-        Column::Weights,
-        Column::Gradients,
-        Column::OptimizerStates,
-        Column::Activations,
-        Column::Buffers,
-        Column::Total,
-        Column::Fits,
-        Column::Headroom,
-        Column::LargestModel,
-        Column::FewestGpus,
-        Column::CpuPerNode,
-        Column::NvmePerNode,
-        Column::Communication,
-        Column::CommunicationSeconds,
-        Column::Peak,
-    ];
+    /// first release: [`Self::ALL`]'s, the largest model before the fewest
+    /// GPUs; the step's peak came later and is appended.
+    pub const CSV: [Column; 16] = {
+        let mut csv = [Column::Peak; 16];
+        let (mut from, mut to) = (0, 0);
+        while from < Column::ALL.len() {
+            let column = match Column::ALL[from] {
+                Column::FewestGpus => Column::LargestModel,
+                Column::LargestModel => Column::FewestGpus,
+                column => column,
+            };
+            if !matches!(column, Column::Peak) {
+                csv[to] = column;
+                to += 1;
+            }
+            from += 1;
+        }
+        csv
+    };
 
     /// The column's name in CSV's header, its unit in the name.
     pub const fn csv_name(self) -> &'static str {

@@ -14,12 +14,11 @@ use crate::config::Config;
 use crate::frameworks::deepspeed::Offload;
 use crate::input::field::{InputErrorKind, Limits};
 use crate::input::{Field, InputError};
-use crate::memory::Strategy;
+use crate::memory::{MemoryBreakdown, Strategy};
 use crate::report::StrategyReport;
 use crate::serve::report::ServeReport;
 
 pub mod limits;
-pub mod verl;
 
 /// vLLM's memory fraction in verl's rollout unless set
 /// (`actor_rollout_ref.rollout.gpu_memory_utilization`, 0.5 in
@@ -171,6 +170,36 @@ impl PhaseReport {
     }
 }
 
+/// What the trainer holds on each GPU beside the actor's step, bytes.
+#[derive(Debug, Clone, Copy)]
+struct TrainerSide {
+    /// A frozen 16-bit copy of the actor's weights, sharded as the actor's are.
+    frozen: f64,
+    /// The actor's weights, gradients and optimizer states.
+    states: f64,
+    /// The frozen reference policy kept on the GPU (not offloaded).
+    reference: f64,
+    /// The critic's weights, gradients and optimizer states.
+    critic: f64,
+    /// The reward model's weights.
+    reward: f64,
+    /// The frozen teacher's weights (distillation).
+    teacher: f64,
+}
+
+/// The generate phase and what it leaves for the learn phase.
+#[derive(Debug, Clone)]
+struct Generation {
+    /// The phase on the most loaded GPU.
+    phase: PhaseReport,
+    /// The rollout engine's report.
+    engine: ServeReport,
+    /// What the sleeping engine keeps on the GPU while the actor learns, bytes.
+    asleep: f64,
+    /// What the sleeping engine keeps in host RAM, bytes per GPU.
+    host: f64,
+}
+
 impl Config {
     /// The sequence a step trains on: the prompt and the response.
     fn rl_sequence(&self) -> u32 {
@@ -318,72 +347,13 @@ impl Config {
         let memory = actor.memory;
         let usable = report.budget.usable().get();
         let gpus_per_node = f64::from(self.gpus);
-        let model = self.model.map(|m| m.architecture);
-        let vocab = model.map_or(0, |a| u64::from(a.vocab));
-        // A frozen copy of the actor's weights on this GPU, in 16 bits,
-        // sharded as the actor's are; in fp32 in host RAM (verl's
-        // `model_dtype: fp32`).
-        let frozen = memory.weights.get() * 2.0 / self.precision.bytes_per_param().max(1.0);
-        let offloaded = |offload: Offload| self.runtime.offload == offload;
-        let with_reference = self.rl.reference_model();
-        let split = self.rl.placement == Placement::Split;
-        let reference_here = match (with_reference, self.rl.ref_offload) {
-            (true, false) => frozen,
-            _ => 0.0,
-        };
-        let reward_here = match self.rl.reward {
-            Reward::Model => frozen,
-            Reward::Rule => 0.0,
-        };
-        let states = memory.weights.get() + memory.gradients.get() + memory.optimizer_states.get();
-        let critic_here = match self.rl.has_critic() {
-            true => states,
-            false => 0.0,
-        };
-        // The teacher: frozen in 16 bits and sharded as the actor's
-        // weights are (TRL's `prepare_deepspeed` and OpenRLHF's eval
-        // engine: ZeRO-3's partitions under ZeRO-3, a whole copy otherwise).
-        let actor_params = model.map_or(0, |a| a.param_count()) as f64;
-        let teacher = match (self.rl.algo, self.rl.teacher) {
-            (Algo::Distill, Some(teacher)) => Some(teacher.architecture),
-            _ => None,
-        };
-        let teacher_here = teacher.map_or(0.0, |t| {
-            frozen * t.param_count() as f64 / actor_params.max(1.0)
-        });
-        // The entropy of a micro-batch of T tokens over the vocabulary V,
-        // beside the log-probs the step's loss already counts, as measured
-        // on the CPU with verl 0.9.1's own functions on the 16-bit logits
-        // its actor computes (scripts/measure-rl-logits,
-        // tests/measured/rl-logits.json): whole, a 16-bit softmax and
-        // product at the forward's peak, 4 bytes a logit
-        // (`entropy_from_logits`; verl's `perf_tuning.rst` estimated 7);
-        // chunked with gradients, every chunk's fp32 copy and softmax kept
-        // for the backward pass, 8 bytes a logit, and the chunk at work 4
-        // more (`entropy_from_logits_with_chunking`); fused, three fp32
-        // values a token (`use_fused_kernels`).
+        let side = self.rl_trainer_side(&memory);
+        let frozen = side.frozen;
+        let states = side.states;
         let tokens_per_micro_batch = u64::from(learn_config.model.map_or(1, |m| m.micro_batch))
             * u64::from(self.rl_sequence());
-        let log_probs = match (self.rl.entropy, self.rl.logits) {
-            (false, _) => 0,
-            (true, Logits::Full) => ENTROPY_BYTES_PER_LOGIT * tokens_per_micro_batch * vocab,
-            (true, Logits::Chunked) => {
-                (8 * tokens_per_micro_batch + 4 * tokens_per_micro_batch.min(LOGITS_CHUNK_TOKENS))
-                    * vocab
-            }
-            (true, Logits::Fused) => 12 * tokens_per_micro_batch,
-        } as f64;
-        // Distillation's terms over the vocabulary: whole for the
-        // micro-batch, by chunks of tokens, or none kept (a fused
-        // kernel from the hidden states: Liger's `LigerFusedLinearJSDLoss`).
-        let teacher_logits = match (teacher.is_some(), self.rl.logits) {
-            (false, _) => 0,
-            (true, Logits::Full) => DISTILL_BYTES_PER_LOGIT * tokens_per_micro_batch * vocab,
-            (true, Logits::Chunked) => {
-                DISTILL_BYTES_PER_LOGIT * tokens_per_micro_batch.min(LOGITS_CHUNK_TOKENS) * vocab
-            }
-            (true, Logits::Fused) => 12 * tokens_per_micro_batch,
-        } as f64;
+        let log_probs = self.rl_entropy_bytes(tokens_per_micro_batch);
+        let teacher_logits = self.rl_teacher_logit_bytes(tokens_per_micro_batch);
         let step_peak = actor.step.peak().1.get();
         let step_extra = (step_peak - states).max(0.0);
         let sequences = match self.rl.algo {
@@ -396,84 +366,29 @@ impl Config {
         let (generate, rollout, engine_asleep, engine_host) = match self.rl.algo.generates() {
             false => (None, None, 0.0, 0.0),
             true => {
-                let mut rollout_config = self.rl_rollout_config();
-                // The engine decodes a step's sequences over its replicas, as many at once as fit.
-                let engine_probe = rollout_config.serve_report()?;
-                let replicas = u64::from(engine_probe.replicas.max(1));
-                let wanted = sequences.div_ceil(replicas);
-                let at_once = wanted
-                    .min(engine_probe.concurrency_holds.max(1))
-                    .min(u64::from(engine_probe.max_num_seqs));
-                rollout_config.serve.concurrency = Some(at_once.max(1) as u32);
-                let engine = rollout_config.serve_report()?;
-                let trainer_resident = match () {
-                    _ if split => 0.0,
-                    _ if offloaded(Offload::All) => 0.0,
-                    _ if offloaded(Offload::Optimizer) => memory.weights.get(),
-                    _ => memory.weights.get() + memory.optimizer_states.get(),
-                };
-                let engine_kv = engine.kv_budget_bytes.unwrap_or(0) as f64;
-                let overheads = (engine.activation_peak_bytes
-                    + engine.non_torch_bytes
-                    + engine.cuda_graph_bytes) as f64;
-                // Apart, the engine's GPUs hold it alone, and a buffer for
-                // the trainer's weights as they arrive: the largest, the
-                // embedding, in 16 bits.
-                let (beside, sync) = match split {
-                    true => (
-                        0.0,
-                        model.map_or(0.0, |a| 2.0 * f64::from(a.vocab) * f64::from(a.hidden)),
-                    ),
-                    false => (1.0, 0.0),
-                };
-                let phase = PhaseReport::of(
-                    vec![
-                        (RlPart::TrainerResident, trainer_resident),
-                        (RlPart::Reference, beside * reference_here),
-                        (RlPart::Critic, beside * critic_here),
-                        (RlPart::RewardModel, beside * reward_here),
-                        (RlPart::Teacher, beside * teacher_here),
-                        (RlPart::EngineWeights, engine.weights_bytes),
-                        (RlPart::EngineOverheads, overheads),
-                        (RlPart::EngineKv, engine_kv),
-                        (RlPart::WeightSync, sync),
-                    ],
+                let generation = self.rl_generation(
+                    &memory,
+                    &side,
                     usable,
-                );
-                // Apart, the engine's fraction of the whole GPU is its own
-                // bound (no trainer to hold a share back for).
-                let phase = match split {
-                    true => PhaseReport {
-                        limit_bytes: report.budget.gpu_memory().get(),
-                        fits: engine.fits && phase.total_bytes <= report.budget.gpu_memory().get(),
-                        ..phase
-                    },
-                    false => PhaseReport {
-                        fits: phase.fits && engine.fits,
-                        ..phase
-                    },
-                };
-                // Asleep, vLLM frees its KV cache (and its weights: to host
-                // RAM at level 1, discarded at level 2); its CUDA graphs,
-                // NCCL's buffers and its context stay.
-                let kept = (engine.cuda_graph_bytes + engine.non_torch_bytes) as f64;
-                let (asleep, host) = match self.rl.sleep {
-                    _ if split => (0.0, 0.0),
-                    0 => (engine.total_bytes, 0.0),
-                    1 => (kept, engine.weights_bytes),
-                    _ => (kept, 0.0),
-                };
-                (Some(phase), Some(engine), asleep, host)
+                    report.budget.gpu_memory().get(),
+                    sequences,
+                )?;
+                (
+                    Some(generation.phase),
+                    Some(generation.engine),
+                    generation.asleep,
+                    generation.host,
+                )
             }
         };
         let learn = PhaseReport::of(
             vec![
                 (RlPart::ActorStates, states),
                 (RlPart::ActorStep, step_extra),
-                (RlPart::Reference, reference_here),
-                (RlPart::Critic, critic_here),
-                (RlPart::RewardModel, reward_here),
-                (RlPart::Teacher, teacher_here),
+                (RlPart::Reference, side.reference),
+                (RlPart::Critic, side.critic),
+                (RlPart::RewardModel, side.reward),
+                (RlPart::Teacher, side.teacher),
                 (RlPart::LogProbs, log_probs),
                 (RlPart::TeacherLogits, teacher_logits),
                 (RlPart::EngineAsleep, engine_asleep),
@@ -482,28 +397,14 @@ impl Config {
         );
         let host_bytes_per_node = gpus_per_node
             * (engine_host
-                + match (with_reference, self.rl.ref_offload) {
+                + match (self.rl.reference_model(), self.rl.ref_offload) {
                     (true, true) => 2.0 * frozen,
                     _ => 0.0,
                 })
             + actor.beyond.cpu_per_node.get();
         let time = self.rl_time(&report, strategy, rollout.as_ref(), tokens);
         let min_gpu_util = match (&generate, &rollout) {
-            (Some(phase), Some(engine)) => {
-                let beside = phase.total_bytes
-                    - engine.weights_bytes
-                    - (engine.activation_peak_bytes
-                        + engine.non_torch_bytes
-                        + engine.cuda_graph_bytes) as f64
-                    - engine.kv_budget_bytes.unwrap_or(0) as f64;
-                (5..=99).map(|h| f64::from(h) / 100.0).find(|&util| {
-                    let mut probe = self.rl_rollout_config();
-                    probe.serve.gpu_util = Some(util);
-                    probe
-                        .serve_report()
-                        .is_ok_and(|e| e.fits && beside + e.total_bytes <= phase.limit_bytes)
-                })
-            }
+            (Some(phase), Some(engine)) => self.rl_min_gpu_util(phase, engine),
             _ => None,
         };
         Ok(RlReport {
@@ -516,6 +417,204 @@ impl Config {
             sequences,
             tokens,
             time,
+        })
+    }
+
+    /// The frozen teacher's architecture under distillation.
+    fn rl_teacher(&self) -> Option<crate::model::architecture::Architecture> {
+        match (self.rl.algo, self.rl.teacher) {
+            (Algo::Distill, Some(teacher)) => Some(teacher.architecture),
+            _ => None,
+        }
+    }
+
+    /// What the trainer holds on each GPU beside the actor's step, bytes:
+    /// the actor's states and the frozen reference, critic, reward model
+    /// and teacher that stay on the GPU.
+    fn rl_trainer_side(&self, memory: &MemoryBreakdown) -> TrainerSide {
+        let model = self.model.map(|m| m.architecture);
+        // A frozen copy of the actor's weights on this GPU, in 16 bits,
+        // sharded as the actor's are; in fp32 in host RAM (verl's
+        // `model_dtype: fp32`).
+        let frozen = memory.weights.get() * 2.0 / self.precision.bytes_per_param().max(1.0);
+        let reference = match (self.rl.reference_model(), self.rl.ref_offload) {
+            (true, false) => frozen,
+            _ => 0.0,
+        };
+        let reward = match self.rl.reward {
+            Reward::Model => frozen,
+            Reward::Rule => 0.0,
+        };
+        let states = memory.weights.get() + memory.gradients.get() + memory.optimizer_states.get();
+        let critic = match self.rl.has_critic() {
+            true => states,
+            false => 0.0,
+        };
+        // The teacher: frozen in 16 bits and sharded as the actor's
+        // weights are (TRL's `prepare_deepspeed` and OpenRLHF's eval
+        // engine: ZeRO-3's partitions under ZeRO-3, a whole copy otherwise).
+        let actor_params = model.map_or(0, |a| a.param_count()) as f64;
+        let teacher = self.rl_teacher().map_or(0.0, |t| {
+            frozen * t.param_count() as f64 / actor_params.max(1.0)
+        });
+        TrainerSide {
+            frozen,
+            states,
+            reference,
+            critic,
+            reward,
+            teacher,
+        }
+    }
+
+    /// The entropy's bytes on each GPU for a micro-batch of
+    /// `tokens_per_micro_batch` tokens.
+    ///
+    /// The entropy of a micro-batch of T tokens over the vocabulary V,
+    /// beside the log-probs the step's loss already counts, as measured
+    /// on the CPU with verl 0.9.1's own functions on the 16-bit logits
+    /// its actor computes (scripts/measure-rl-logits,
+    /// tests/measured/rl-logits.json): whole, a 16-bit softmax and
+    /// product at the forward's peak, 4 bytes a logit
+    /// (`entropy_from_logits`; verl's `perf_tuning.rst` estimated 7);
+    /// chunked with gradients, every chunk's fp32 copy and softmax kept
+    /// for the backward pass, 8 bytes a logit, and the chunk at work 4
+    /// more (`entropy_from_logits_with_chunking`); fused, three fp32
+    /// values a token (`use_fused_kernels`).
+    fn rl_entropy_bytes(&self, tokens_per_micro_batch: u64) -> f64 {
+        let vocab = self.model.map_or(0, |m| u64::from(m.architecture.vocab));
+        (match (self.rl.entropy, self.rl.logits) {
+            (false, _) => 0,
+            (true, Logits::Full) => ENTROPY_BYTES_PER_LOGIT * tokens_per_micro_batch * vocab,
+            (true, Logits::Chunked) => {
+                (8 * tokens_per_micro_batch + 4 * tokens_per_micro_batch.min(LOGITS_CHUNK_TOKENS))
+                    * vocab
+            }
+            (true, Logits::Fused) => 12 * tokens_per_micro_batch,
+        }) as f64
+    }
+
+    /// Distillation's bytes on each GPU over the vocabulary for a
+    /// micro-batch of `tokens_per_micro_batch` tokens (0 without a teacher):
+    /// whole for the micro-batch, by chunks of tokens, or none kept (a fused
+    /// kernel from the hidden states: Liger's `LigerFusedLinearJSDLoss`).
+    fn rl_teacher_logit_bytes(&self, tokens_per_micro_batch: u64) -> f64 {
+        let vocab = self.model.map_or(0, |m| u64::from(m.architecture.vocab));
+        (match (self.rl_teacher().is_some(), self.rl.logits) {
+            (false, _) => 0,
+            (true, Logits::Full) => DISTILL_BYTES_PER_LOGIT * tokens_per_micro_batch * vocab,
+            (true, Logits::Chunked) => {
+                DISTILL_BYTES_PER_LOGIT * tokens_per_micro_batch.min(LOGITS_CHUNK_TOKENS) * vocab
+            }
+            (true, Logits::Fused) => 12 * tokens_per_micro_batch,
+        }) as f64
+    }
+
+    /// The generate phase: the rollout engine, decoding as many of the
+    /// step's `sequences` at once as fit, beside what the trainer keeps
+    /// (`usable` and `gpu_memory` are the GPU's usable and whole memory,
+    /// bytes), and what the engine keeps asleep while the actor learns.
+    fn rl_generation(
+        &self,
+        memory: &MemoryBreakdown,
+        side: &TrainerSide,
+        usable: f64,
+        gpu_memory: f64,
+        sequences: u64,
+    ) -> Result<Generation, InputError> {
+        let split = self.rl.placement == Placement::Split;
+        let offloaded = |offload: Offload| self.runtime.offload == offload;
+        let model = self.model.map(|m| m.architecture);
+        let mut rollout_config = self.rl_rollout_config();
+        // The engine decodes a step's sequences over its replicas, as many at once as fit.
+        let engine_probe = rollout_config.serve_report()?;
+        let replicas = u64::from(engine_probe.replicas.max(1));
+        let wanted = sequences.div_ceil(replicas);
+        let at_once = wanted
+            .min(engine_probe.concurrency_holds.max(1))
+            .min(u64::from(engine_probe.max_num_seqs));
+        rollout_config.serve.concurrency = Some(at_once.max(1) as u32);
+        let engine = rollout_config.serve_report()?;
+        let trainer_resident = match () {
+            _ if split => 0.0,
+            _ if offloaded(Offload::All) => 0.0,
+            _ if offloaded(Offload::Optimizer) => memory.weights.get(),
+            _ => memory.weights.get() + memory.optimizer_states.get(),
+        };
+        let engine_kv = engine.kv_budget_bytes.unwrap_or(0) as f64;
+        let overheads = (engine.activation_peak_bytes
+            + engine.non_torch_bytes
+            + engine.cuda_graph_bytes) as f64;
+        // Apart, the engine's GPUs hold it alone, and a buffer for
+        // the trainer's weights as they arrive: the largest, the
+        // embedding, in 16 bits.
+        let (beside, sync) = match split {
+            true => (
+                0.0,
+                model.map_or(0.0, |a| 2.0 * f64::from(a.vocab) * f64::from(a.hidden)),
+            ),
+            false => (1.0, 0.0),
+        };
+        let phase = PhaseReport::of(
+            vec![
+                (RlPart::TrainerResident, trainer_resident),
+                (RlPart::Reference, beside * side.reference),
+                (RlPart::Critic, beside * side.critic),
+                (RlPart::RewardModel, beside * side.reward),
+                (RlPart::Teacher, beside * side.teacher),
+                (RlPart::EngineWeights, engine.weights_bytes),
+                (RlPart::EngineOverheads, overheads),
+                (RlPart::EngineKv, engine_kv),
+                (RlPart::WeightSync, sync),
+            ],
+            usable,
+        );
+        // Apart, the engine's fraction of the whole GPU is its own
+        // bound (no trainer to hold a share back for).
+        let phase = match split {
+            true => PhaseReport {
+                limit_bytes: gpu_memory,
+                fits: engine.fits && phase.total_bytes <= gpu_memory,
+                ..phase
+            },
+            false => PhaseReport {
+                fits: phase.fits && engine.fits,
+                ..phase
+            },
+        };
+        // Asleep, vLLM frees its KV cache (and its weights: to host
+        // RAM at level 1, discarded at level 2); its CUDA graphs,
+        // NCCL's buffers and its context stay.
+        let kept = (engine.cuda_graph_bytes + engine.non_torch_bytes) as f64;
+        let (asleep, host) = match self.rl.sleep {
+            _ if split => (0.0, 0.0),
+            0 => (engine.total_bytes, 0.0),
+            1 => (kept, engine.weights_bytes),
+            _ => (kept, 0.0),
+        };
+        Ok(Generation {
+            phase,
+            engine,
+            asleep,
+            host,
+        })
+    }
+
+    /// The smallest memory fraction, by hundredths from 0.05 to 0.99, at
+    /// which the rollout engine fits and the generate `phase` still fits
+    /// beside what the trainer keeps; `engine` is the phase's engine.
+    fn rl_min_gpu_util(&self, phase: &PhaseReport, engine: &ServeReport) -> Option<f64> {
+        let beside = phase.total_bytes
+            - engine.weights_bytes
+            - (engine.activation_peak_bytes + engine.non_torch_bytes + engine.cuda_graph_bytes)
+                as f64
+            - engine.kv_budget_bytes.unwrap_or(0) as f64;
+        (5..=99).map(|h| f64::from(h) / 100.0).find(|&util| {
+            let mut probe = self.rl_rollout_config();
+            probe.serve.gpu_util = Some(util);
+            probe
+                .serve_report()
+                .is_ok_and(|e| e.fits && beside + e.total_bytes <= phase.limit_bytes)
         })
     }
 

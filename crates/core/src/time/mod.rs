@@ -530,6 +530,102 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let l = work.layout;
     let world = f64::from(work.dp) * l.model_parallel() as f64;
     let m = f64::from(work.microbatches.max(1));
+    let f = step_flops(work, m);
+    let flops = f.layers_run + f.logits_run;
+    let stage = slowest_stage(work, machine, &f, world);
+    let compute = stage.seconds;
+    let kernel_efficiency = stage.flops / (compute * stage.per_stage_gpus * machine.peak_flops);
+    let (p, v) = (f64::from(l.pp), f64::from(l.vpp));
+    let bubble = compute * (p - 1.0) / (m * v);
+    let x = Exchange::of(work, machine, m, stage.layers);
+    let tensor = tensor_parallel_seconds(&x, &f, &stage);
+    let pipeline = pipeline_seconds(&x);
+    let expert = expert_parallel_seconds(&x);
+    let context = context_parallel_seconds(&x, &f, &stage);
+    let data_parallel = data_parallel_seconds(work, &x.links, m, compute);
+    let offload = offload_seconds(work, machine);
+    let exposed = tensor + pipeline + expert + context + data_parallel + offload;
+    let step = compute + bubble + exposed;
+    let time = StepTime {
+        flops,
+        model_flops: f.model_flops,
+        mfu: f.model_flops / (step * world * machine.peak_flops),
+        compute_seconds: compute,
+        kernel_efficiency,
+        bubble_seconds: bubble,
+        tensor_parallel_seconds: tensor + pipeline,
+        expert_parallel_seconds: expert,
+        context_parallel_seconds: context,
+        data_parallel_seconds: data_parallel,
+        offload_seconds: offload,
+        exposed_communication_seconds: exposed,
+        step_seconds: step,
+        tokens_per_second_per_gpu: f.sequences * f64::from(work.seq_len) / step / world,
+    };
+    // A run's achieved throughput gives the step directly: its FLOPs at that
+    // rate on every GPU, the bubble and the communication inside it.
+    match machine.achieved_flops {
+        Some(achieved) => {
+            let step = flops / (world * achieved);
+            StepTime {
+                mfu: f.model_flops / (step * world * machine.peak_flops),
+                compute_seconds: step,
+                kernel_efficiency: achieved / machine.peak_flops,
+                bubble_seconds: 0.0,
+                tensor_parallel_seconds: 0.0,
+                expert_parallel_seconds: 0.0,
+                context_parallel_seconds: 0.0,
+                data_parallel_seconds: 0.0,
+                offload_seconds: 0.0,
+                exposed_communication_seconds: 0.0,
+                step_seconds: step,
+                tokens_per_second_per_gpu: f.sequences * f64::from(work.seq_len) / step / world,
+                ..time
+            }
+        }
+        None => time,
+    }
+}
+
+/// The FLOPs of one step's global batch, part by part: what the model needs
+/// and what the GPUs run, recomputation included ([`step_flops`]).
+#[derive(Debug, Clone, Copy)]
+struct StepFlops {
+    /// Sequences in the global batch.
+    sequences: f64,
+    /// The vocabulary as Megatron-LM pads it for TP.
+    vocab: u32,
+    /// The output layer's GEMMs and each MTP layer's own, FLOPs.
+    logits: f64,
+    /// The MTP layers' GEMMs beside the logits, FLOPs.
+    mtp_gemms: f64,
+    /// The MTP layers' attention core, FLOPs.
+    mtp_core: f64,
+    /// The transformer layers' GEMMs with a weight, FLOPs.
+    layer_gemms: f64,
+    /// The transformer layers' QKᵀ and softmax·V, FLOPs.
+    attention_core: f64,
+    /// The share of a weight's three GEMMs that run: 1, or 2/3 for a frozen
+    /// weight (no weight gradient).
+    kept_gemms: f64,
+    /// The adapters' own GEMMs, FLOPs.
+    adapters: f64,
+    /// 1 + the share of the GEMMs' forward run again ÷ 3.
+    recompute: f64,
+    /// 1 + the share of the attention core's forward run again ÷ 3.
+    recompute_attention: f64,
+    /// Model FLOPs (PaLM's definition: no recomputation).
+    model_flops: f64,
+    /// FLOPs the GPUs run in the transformer layers.
+    layers_run: f64,
+    /// FLOPs the last stage runs beyond its layers: the logits and the MTP layers.
+    logits_run: f64,
+}
+
+/// The FLOPs of `work`'s global batch of `m` microbatches per pipeline, in
+/// the parts the step's time runs at different rates.
+fn step_flops(work: &StepWork, m: f64) -> StepFlops {
+    let l = work.layout;
     let sequences = m * f64::from(work.micro_batch) * f64::from(work.dp);
     // Each part's forward again, a third of its forward and backward.
     let rerun = work.rerun;
@@ -586,7 +682,48 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let logits_run = logits * kept_gemms
         + mtp_gemms * (kept_gemms + recompute - 1.0)
         + mtp_core * recompute_attention;
-    let flops = layers_run + logits_run;
+    StepFlops {
+        sequences,
+        vocab,
+        logits,
+        mtp_gemms,
+        mtp_core,
+        layer_gemms,
+        attention_core,
+        kept_gemms,
+        adapters,
+        recompute,
+        recompute_attention,
+        model_flops,
+        layers_run,
+        logits_run,
+    }
+}
+
+/// The pipeline stage that sets the step's pace ([`slowest_stage`]).
+#[derive(Debug, Clone, Copy)]
+struct StageCompute {
+    /// Its compute, seconds.
+    seconds: f64,
+    /// The FLOPs it runs.
+    flops: f64,
+    /// Its transformer layers.
+    layers: u32,
+    /// GPUs per pipeline stage.
+    per_stage_gpus: f64,
+    /// The rates its kernels run at, as shares of the 16-bit peak.
+    rates: efficiency::Rates,
+}
+
+/// The kernels' rates for `work`'s layers on `machine` (its vocabulary
+/// padded to `vocab`), the bytes per second the element-wise kernels stream
+/// (0 for a typed efficiency), and the FP8 peak ÷ the 16-bit one in FP8.
+fn kernel_rates(
+    work: &StepWork,
+    machine: &Machine,
+    vocab: u32,
+) -> (efficiency::Rates, f64, Option<f64>) {
+    let l = work.layout;
     // Each part at its rate: the layers' GEMMs (in FP8 at their share of
     // the FP8 peak), the attention's core, the adapters' GEMMs and the
     // logits, as shares of the 16-bit peak; the element-wise kernels at the
@@ -614,16 +751,26 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
             kernels.hbm_bytes_per_s * kernels.streaming,
         ),
     };
+    (rates, streaming, fp8_over_16bit)
+}
+
+/// The slowest pipeline stage of `work` on `machine` over `world` GPUs: its
+/// FLOPs `f` at the kernels' rates, seconds.
+fn slowest_stage(work: &StepWork, machine: &Machine, f: &StepFlops, world: f64) -> StageCompute {
+    let l = work.layout;
+    let (rates, streaming, fp8_over_16bit) = kernel_rates(work, machine, f.vocab);
+    let (recompute, recompute_attention) = (f.recompute, f.recompute_attention);
     let sixteen_bit_layers = rates.layers / fp8_over_16bit.unwrap_or(1.0);
     // The layers' FLOPs as FLOPs at the 16-bit peak.
-    let layers_cost = layer_gemms * (kept_gemms + recompute - 1.0) / rates.layers
-        + attention_core * recompute_attention / rates.attention
-        + adapters * recompute / sixteen_bit_layers;
-    let logits_cost = logits * kept_gemms / rates.logits
-        + mtp_gemms * (kept_gemms + recompute - 1.0) / rates.layers
-        + mtp_core * recompute_attention / rates.attention;
+    let layers_cost = f.layer_gemms * (f.kept_gemms + recompute - 1.0) / rates.layers
+        + f.attention_core * recompute_attention / rates.attention
+        + f.adapters * recompute / sixteen_bit_layers;
+    let logits_cost = f.logits * f.kept_gemms / rates.logits
+        + f.mtp_gemms * (f.kept_gemms + recompute - 1.0) / rates.layers
+        + f.mtp_core * recompute_attention / rates.attention;
     // Each layer's element-wise seconds on one GPU: the tokens its TP group
     // runs in the step, forward again under recomputation.
+    let tokens = f.sequences * f64::from(work.seq_len);
     let group_tokens = tokens / (f64::from(work.dp) * f64::from(l.cp));
     let streamed_per_layer = match streaming > 0.0 {
         true => group_tokens * rates.streamed_bytes_per_token * recompute / streaming,
@@ -633,10 +780,10 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // last, which runs its share of the layers and the logits; with uneven
     // first and last stages (Megatron-LM's `--decoder-first/last-pipeline-
     // num-layers`) whichever stage's layers and logits run longest.
-    let (p, v) = (f64::from(l.pp), f64::from(l.vpp));
+    let p = f64::from(l.pp);
     let layers = work.arch.layers;
     let per_stage_gpus = world / p;
-    let (compute, stage_flops, pace_layers) = [0, 1.min(l.pp - 1), l.pp - 1]
+    let (seconds, flops, pace_layers) = [0, 1.min(l.pp - 1), l.pp - 1]
         .into_iter()
         .map(|rank| {
             let here = l.stage_layers(rank, layers);
@@ -645,28 +792,112 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
             let cost = layers_cost * share + if last { logits_cost } else { 0.0 };
             let seconds =
                 cost / (per_stage_gpus * machine.peak_flops) + streamed_per_layer * f64::from(here);
-            let run = layers_run * share + if last { logits_run } else { 0.0 };
+            let run = f.layers_run * share + if last { f.logits_run } else { 0.0 };
             (seconds, run, here)
         })
         .fold((0.0, 0.0, 0), |a, b| if b.0 > a.0 { b } else { a });
-    let kernel_efficiency = stage_flops / (compute * per_stage_gpus * machine.peak_flops);
-    let bubble = compute * (p - 1.0) / (m * v);
-    // Megatron's rank order puts TP innermost, then CP, DP, PP outermost.
-    let node = u64::from(machine.gpus_per_node.max(1));
-    let link = |span: u64| {
-        if span > node {
-            machine.network_bytes_per_s
-        } else {
-            machine.nvlink_bytes_per_s
+    StageCompute {
+        seconds,
+        flops,
+        layers: pace_layers,
+        per_stage_gpus,
+        rates,
+    }
+}
+
+/// The links a group of neighbouring ranks communicates over: NVLink within
+/// a node, the network beyond it.
+#[derive(Debug, Clone, Copy)]
+struct Links {
+    /// GPUs per node.
+    node: u64,
+    /// Within a node, bytes per second each way.
+    nvlink_bytes_per_s: f64,
+    /// Between nodes, bytes per second each way.
+    network_bytes_per_s: f64,
+}
+
+impl Links {
+    /// `machine`'s links.
+    fn of(machine: &Machine) -> Links {
+        Links {
+            node: u64::from(machine.gpus_per_node.max(1)),
+            nvlink_bytes_per_s: machine.nvlink_bytes_per_s,
+            network_bytes_per_s: machine.network_bytes_per_s,
         }
-    };
+    }
+
+    /// Bytes per second each way across a group of `span` neighbouring ranks:
+    /// the network once it spans more than a node.
+    fn link(&self, span: u64) -> f64 {
+        if span > self.node {
+            self.network_bytes_per_s
+        } else {
+            self.nvlink_bytes_per_s
+        }
+    }
+}
+
+/// What the model-parallel collectives of a step share: the work, its links,
+/// one microbatch's activation message and the pace-setting stage's layers.
+struct Exchange<'a> {
+    /// The step's work.
+    work: &'a StepWork<'a>,
+    /// The machine it runs on.
+    machine: &'a Machine,
+    /// Its links.
+    links: Links,
+    /// Microbatches per step on each pipeline.
+    m: f64,
+    /// Tokens of one microbatch on one CP rank.
+    tokens_local: f64,
+    /// One microbatch's activations on one CP rank (s·b·h), bytes.
+    message: f64,
+    /// The pace-setting stage's layers.
+    layers_here: f64,
+    /// Of which a mixture of experts' share.
+    moe_layers: f64,
+}
+
+impl<'a> Exchange<'a> {
+    /// The exchange of `work` on `machine`, `m` microbatches a step, its
+    /// pace set by a stage of `pace_layers` layers.
+    fn of(work: &'a StepWork<'a>, machine: &'a Machine, m: f64, pace_layers: u32) -> Self {
+        let l = work.layout;
+        let layers = work.arch.layers;
+        // Megatron's rank order puts TP innermost, then CP, DP, PP outermost.
+        let links = Links::of(machine);
+        let tokens_local = f64::from(work.seq_len) / f64::from(l.cp) * f64::from(work.micro_batch);
+        let message = tokens_local * f64::from(work.arch.hidden) * work.activation_bytes;
+        // The pace-setting stage's layers, of which a mixture of experts' share.
+        let layers_here = f64::from(pace_layers);
+        let moe_layers = f64::from(layers - work.arch.dense_layer_count()) * layers_here
+            / f64::from(layers.max(1));
+        Exchange {
+            work,
+            machine,
+            links,
+            m,
+            tokens_local,
+            message,
+            layers_here,
+            moe_layers,
+        }
+    }
+
+    /// The pace-setting stage's layers with full attention (not linear).
+    fn full_attention_here(&self) -> f64 {
+        let arch = self.work.arch;
+        self.layers_here * f64::from(arch.layers - arch.linear_layer_count())
+            / f64::from(arch.layers.max(1))
+    }
+}
+
+/// Tensor parallelism's collectives a step leaves exposed on the
+/// pace-setting stage, seconds (0 without TP).
+fn tensor_parallel_seconds(x: &Exchange, f: &StepFlops, stage: &StageCompute) -> f64 {
+    let (work, l) = (x.work, x.work.layout);
     let tp = f64::from(l.tp);
-    let tokens_local = f64::from(work.seq_len) / f64::from(l.cp) * f64::from(work.micro_batch);
-    let message = tokens_local * f64::from(work.arch.hidden) * work.activation_bytes;
-    // The pace-setting stage's layers, of which a mixture of experts' share.
-    let layers_here = f64::from(pace_layers);
-    let moe_layers =
-        f64::from(layers - work.arch.dense_layer_count()) * layers_here / f64::from(layers.max(1));
     // A layer's forward all-reduces (or SP's all-gather and reduce-scatter)
     // once around the attention and once around the MLP. A mixture of
     // experts' MLP instead gathers its routed tokens, t copies of each, over
@@ -681,7 +912,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         crate::memory::parallel::ExpertTp::One => 0.0,
     };
     let moe_messages = 1.0 + gathered_copies + f64::from(u8::from(moe.shared_experts > 0));
-    let messages = (layers_here - moe_layers) + moe_layers * moe_messages / 2.0;
+    let messages = (x.layers_here - x.moe_layers) + x.moe_layers * moe_messages / 2.0;
     // In units of one all-gather or reduce-scatter of a message (an
     // all-reduce is two), as Transformer Engine's linears run them
     // (`module/linear.py`, `layernorm_linear.py`): forward, the two
@@ -695,27 +926,42 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // row-parallel output gradients, exposed: with SP 10 units a layer
     // where 8 move without it (issue 48, error 10), 4 of them hidden as
     // far as the backward's GEMMs last.
-    let tensor = if l.tp > 1 {
-        let unit = messages * m * message * (tp - 1.0) / tp / link(u64::from(l.tp));
-        let exposed = 4.0 + 4.0 * rerun.tensor_parallel + if l.sp { 2.0 } else { 0.0 };
-        let backward_gemms = layer_gemms * kept_gemms * 2.0 / 3.0 / rates.layers
-            * f64::from(pace_layers)
-            / f64::from(layers.max(1))
-            / (per_stage_gpus * machine.peak_flops);
+    if l.tp > 1 {
+        let unit = messages * x.m * x.message * (tp - 1.0) / tp / x.links.link(u64::from(l.tp));
+        let exposed = 4.0 + 4.0 * work.rerun.tensor_parallel + if l.sp { 2.0 } else { 0.0 };
+        let backward_gemms = f.layer_gemms * f.kept_gemms * 2.0 / 3.0 / stage.rates.layers
+            * f64::from(stage.layers)
+            / f64::from(work.arch.layers.max(1))
+            / (stage.per_stage_gpus * x.machine.peak_flops);
         unit * exposed + (unit * 4.0 - backward_gemms).max(0.0)
     } else {
         0.0
-    };
+    }
+}
+
+/// The pipeline's sends of each microbatch's activations forward and their
+/// gradients back across a stage boundary, seconds (0 without PP).
+fn pipeline_seconds(x: &Exchange) -> f64 {
+    let (work, l) = (x.work, x.work.layout);
+    let tp = f64::from(l.tp);
+    let v = f64::from(l.vpp);
     let inner = u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp);
-    let pipeline = if l.pp > 1 {
-        let message = if l.sp { message / tp } else { message };
-        2.0 * m * v * message / link(inner + 1)
+    if l.pp > 1 {
+        let message = if l.sp { x.message / tp } else { x.message };
+        2.0 * x.m * v * message / x.links.link(inner + 1)
     } else {
         0.0
-    };
-    let expert = if work.ep > 1 && work.arch.moe.is_moe() {
+    }
+}
+
+/// Expert parallelism's all-to-alls on the pace-setting stage, seconds (0
+/// without EP or experts).
+fn expert_parallel_seconds(x: &Exchange) -> f64 {
+    let (work, l, machine) = (x.work, x.work.layout, x.machine);
+    let tp = f64::from(l.tp);
+    if work.ep > 1 && work.arch.moe.is_moe() {
         let ep = f64::from(work.ep);
-        let message = if l.sp { message / tp } else { message };
+        let message = if l.sp { x.message / tp } else { x.message };
         // The EP group: ETP × EP neighbouring ranks (Megatron-LM builds the
         // expert grid with CP = 1; ETP is TP, or 1), so TP 1 · CP 2 · EP 8 on 8-GPU nodes
         // stays on NVLink. A group wider than a node sends to its peers in
@@ -727,63 +973,102 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         .clamp(1.0, ep);
         // Dispatch and combine, forward and backward, and again in a
         // recomputed forward.
-        let passes = 4.0 + 2.0 * rerun.all_to_all;
-        let copies = moe_layers * m * passes * f64::from(work.arch.moe.top_k) * message;
+        let passes = 4.0 + 2.0 * work.rerun.all_to_all;
+        let copies = x.moe_layers * x.m * passes * f64::from(work.arch.moe.top_k) * message;
         let within = copies * (peers_in_node - 1.0) / ep / machine.nvlink_bytes_per_s;
         let across = copies * (ep - peers_in_node) / ep / machine.network_bytes_per_s;
         within.max(across)
     } else {
         0.0
-    };
-    // Context parallelism (Megatron-LM with Transformer Engine's ring
-    // attention, `cp_comm_type` p2p: `attention/dot_product_attention/
-    // context_parallel.py`): each of a layer's full-attention passes sends
-    // this rank's K and V chunk around the ring, CP − 1 hops, each hop
-    // overlapped with the attention on the chunk before; backward sends K,
-    // V and their gradients (twice the forward's), and a recomputed forward
-    // sends again. Per layer and microbatch the exposed time is what the
-    // exchange takes beyond the layer's own attention.
-    let context = if l.cp > 1 && l.cp_comm == crate::memory::parallel::CpComm::AllToAll {
-        // Ulysses (`cp_comm_type` a2a; DeepSpeed-Ulysses): before each
-        // full-attention layer's attention an all-to-all of q, k and v trades
-        // the sequence split for a head split, after it one of the output
-        // trades back; backward the same for their gradients, and again in
-        // a recomputed forward. Each GPU sends (CP − 1)/CP of its part,
-        // exposed (nothing runs beside it).
-        let cp = f64::from(l.cp);
-        let (q, kv) = (
-            work.arch.q_width() as f64 / tp,
-            work.arch.kv_width() as f64 / tp,
-        );
-        let per_pass = tokens_local * (q + 2.0 * kv + q) * work.activation_bytes * (cp - 1.0) / cp;
-        let full_here = layers_here * f64::from(work.arch.layers - work.arch.linear_layer_count())
-            / f64::from(layers.max(1));
-        per_pass * (2.0 + rerun.attention) * full_here * m / link(u64::from(l.tp) * u64::from(l.cp))
+    }
+}
+
+/// Context parallelism's exchange of keys and values beyond the attention
+/// it overlaps, seconds (0 without CP).
+///
+/// Context parallelism (Megatron-LM with Transformer Engine's ring
+/// attention, `cp_comm_type` p2p: `attention/dot_product_attention/
+/// context_parallel.py`): each of a layer's full-attention passes sends
+/// this rank's K and V chunk around the ring, CP − 1 hops, each hop
+/// overlapped with the attention on the chunk before; backward sends K,
+/// V and their gradients (twice the forward's), and a recomputed forward
+/// sends again. Per layer and microbatch the exposed time is what the
+/// exchange takes beyond the layer's own attention.
+fn context_parallel_seconds(x: &Exchange, f: &StepFlops, stage: &StageCompute) -> f64 {
+    let l = x.work.layout;
+    if l.cp > 1 && l.cp_comm == crate::memory::parallel::CpComm::AllToAll {
+        ulysses_seconds(x)
     } else if l.cp > 1 {
-        let cp = f64::from(l.cp);
-        let kv = work.arch.kv_width() as f64 / tp;
-        let chunk = 2.0 * tokens_local * kv * work.activation_bytes;
-        let hops = (cp - 1.0) * chunk * (3.0 + rerun.attention);
-        let exchange = hops / link(u64::from(l.tp) * u64::from(l.cp));
-        let full_here = layers_here * f64::from(work.arch.layers - work.arch.linear_layer_count())
-            / f64::from(layers.max(1));
-        let full_layers = f64::from((work.arch.layers - work.arch.linear_layer_count()).max(1));
-        let attention = attention_core * recompute_attention
-            / rates.attention
-            / (full_layers * m * per_stage_gpus * machine.peak_flops);
-        (exchange - attention).max(0.0) * full_here * m
+        ring_attention_seconds(x, f, stage)
     } else {
         0.0
-    };
-    let n = f64::from(work.dp) * f64::from(l.cp);
-    // Expert parallelism divides the routed experts, whose gradients reduce
-    // over the expert-data-parallel group (Megatron-LM's expert grid:
-    // world ÷ (EP × ETP × PP), ETP = TP, so DP × CP ÷ EP); the rest over DP × CP.
+    }
+}
+
+/// Ulysses's all-to-alls (`cp_comm_type` a2a; DeepSpeed-Ulysses), seconds:
+/// before each full-attention layer's attention an all-to-all of q, k and v
+/// trades the sequence split for a head split, after it one of the output
+/// trades back; backward the same for their gradients, and again in a
+/// recomputed forward. Each GPU sends (CP − 1)/CP of its part, exposed
+/// (nothing runs beside it).
+fn ulysses_seconds(x: &Exchange) -> f64 {
+    let (work, l) = (x.work, x.work.layout);
+    let tp = f64::from(l.tp);
+    let cp = f64::from(l.cp);
+    let (q, kv) = (
+        work.arch.q_width() as f64 / tp,
+        work.arch.kv_width() as f64 / tp,
+    );
+    let per_pass = x.tokens_local * (q + 2.0 * kv + q) * work.activation_bytes * (cp - 1.0) / cp;
+    let full_here = x.full_attention_here();
+    per_pass * (2.0 + work.rerun.attention) * full_here * x.m
+        / x.links.link(u64::from(l.tp) * u64::from(l.cp))
+}
+
+/// The ring attention's exchange (`cp_comm_type` p2p) beyond the attention
+/// each hop overlaps, seconds.
+fn ring_attention_seconds(x: &Exchange, f: &StepFlops, stage: &StageCompute) -> f64 {
+    let (work, l) = (x.work, x.work.layout);
+    let tp = f64::from(l.tp);
+    let cp = f64::from(l.cp);
+    let kv = work.arch.kv_width() as f64 / tp;
+    let chunk = 2.0 * x.tokens_local * kv * work.activation_bytes;
+    let hops = (cp - 1.0) * chunk * (3.0 + work.rerun.attention);
+    let exchange = hops / x.links.link(u64::from(l.tp) * u64::from(l.cp));
+    let full_here = x.full_attention_here();
+    let full_layers = f64::from((work.arch.layers - work.arch.linear_layer_count()).max(1));
+    let attention = f.attention_core * f.recompute_attention
+        / stage.rates.attention
+        / (full_layers * x.m * stage.per_stage_gpus * x.machine.peak_flops);
+    (exchange - attention).max(0.0) * full_here * x.m
+}
+
+/// Expert parallelism's degree (at least 1), and the routed experts'
+/// parameters on one GPU before EP divides them (at most all of them).
+fn expert_split(work: &StepWork) -> (f64, f64) {
     let ep = f64::from(work.ep.max(1));
     let experts = work.expert_params_on_gpu.min(work.params_on_gpu);
-    // A sharding group (HSDP, MiCS) of g GPUs: ZeRO's reduce-scatters and
-    // gathers run within it, and each GPU's Ψ/g gradients are all-reduced
-    // across the n ÷ g groups once a step. DDP shards nothing.
+    (ep, experts)
+}
+
+/// The data-parallel group ZeRO shards over.
+#[derive(Debug, Clone, Copy)]
+struct ShardGroup {
+    /// GPUs over which the model states are replicated or sharded: DP × CP.
+    n: f64,
+    /// GPUs per sharding group: n, or the HSDP/MiCS group's.
+    g: f64,
+    /// Whether ZeRO shards within groups smaller than n.
+    sharded: bool,
+}
+
+/// `work`'s sharding group: a sharding group (HSDP, MiCS) of g GPUs runs
+/// ZeRO's reduce-scatters and gathers within it, and each GPU's Ψ/g
+/// gradients are all-reduced across the n ÷ g groups once a step. DDP
+/// shards nothing.
+fn shard_group(work: &StepWork) -> ShardGroup {
+    let l = work.layout;
+    let n = f64::from(work.dp) * f64::from(l.cp);
     let sharded =
         work.strategy != Strategy::Ddp && work.shard_gpus > 0 && work.shard_gpus < work.dp * l.cp;
     let g = if sharded {
@@ -791,6 +1076,18 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     } else {
         n
     };
+    ShardGroup { n, g, sharded }
+}
+
+/// Data parallelism's and ZeRO's traffic in a step of `m` microbatches at
+/// the `links`, seconds: the gradients' reductions and the weights' gathers.
+fn data_parallel_traffic(work: &StepWork, links: &Links, m: f64) -> (f64, f64) {
+    let l = work.layout;
+    let ShardGroup { n, g, sharded } = shard_group(work);
+    // Expert parallelism divides the routed experts, whose gradients reduce
+    // over the expert-data-parallel group (Megatron-LM's expert grid:
+    // world ÷ (EP × ETP × PP), ETP = TP, so DP × CP ÷ EP); the rest over DP × CP.
+    let (ep, experts) = expert_split(work);
     let groups = [
         (work.params_on_gpu - experts, g),
         (experts / ep, (n * f64::from(l.expert_fold()) / ep).max(1.0)),
@@ -803,7 +1100,6 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
             .map(|&(x, g)| share * x * (g - 1.0) / g)
             .sum::<f64>()
     };
-    let psi = work.params_on_gpu - experts + experts / ep;
     // Only what is trained has gradients, and only it is updated: a frozen
     // base moves under ZeRO-3's gathers alone.
     let trained = moved(work.trainable_fraction);
@@ -817,9 +1113,9 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
         Strategy::Zero2 => (m * trained, trained),
         Strategy::Zero3 => (m * trained, 2.0 * m * all),
     };
-    let dp_link = link(u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp));
+    let dp_link = links.link(u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp));
     // Within a sharding group: TP × g neighbouring ranks.
-    let group_link = link(u64::from(l.tp) * g as u64);
+    let group_link = links.link(u64::from(l.tp) * g as u64);
     let across = if sharded {
         let r = n / g;
         2.0 * work.trainable_fraction * (work.params_on_gpu / g) * (r - 1.0) / r
@@ -829,6 +1125,13 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let gradients = gradient_elements * work.gradient_bytes / group_link
         + across * work.gradient_bytes / dp_link;
     let gathers = gather_elements * work.weight_bytes / group_link;
+    (gradients, gathers)
+}
+
+/// Data parallelism's and ZeRO's traffic beyond what the compute hides, in
+/// a step of `m` microbatches and `compute` seconds of compute, seconds.
+fn data_parallel_seconds(work: &StepWork, links: &Links, m: f64, compute: f64) -> f64 {
+    let (gradients, gathers) = data_parallel_traffic(work, links, m);
     // DDP and ZeRO-1 reduce once, after the last microbatch; ZeRO-2 and
     // ZeRO-3 after every microbatch, each behind its own backward at most.
     let reductions = match work.strategy {
@@ -849,7 +1152,7 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     // --overlap-param-gather (with --overlap-grad-reduce) launches them
     // during the first microbatch's forward (1/3 of its compute).
     let overlapped_gather = work.speed.overlap_param && work.speed.overlap_grad;
-    let data_parallel = match work.strategy {
+    match work.strategy {
         Strategy::Zero3 => {
             (gathers / 2.0 - compute / 3.0).max(0.0)
                 + (gathers / 2.0 + gradients - behind_backward).max(0.0)
@@ -858,60 +1161,25 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
             (gradients - behind_backward).max(0.0) + (gathers - compute / 3.0 / m).max(0.0)
         }
         _ => (gradients - behind_backward).max(0.0) + gathers,
-    };
-    // Offload: the bytes over PCIe, and the optimizer step on the host, which
-    // streams each offloaded parameter's fp32 copy and moments in and out.
+    }
+}
+
+/// Offload's seconds a step: the bytes over PCIe, and the optimizer step on
+/// the host, which streams each offloaded parameter's fp32 copy and moments
+/// in and out (0 without offload).
+fn offload_seconds(work: &StepWork, machine: &Machine) -> f64 {
     // Each GPU moves its own ZeRO partition (DeepSpeed's stage_1_and_2.py
     // copies the partition's gradients to the host and its updated 16-bit
     // weights back; ZeRO-3 fetches each partition), Ψ/n of the stage's.
-    let offload = if work.offload_bytes_per_param > 0.0 {
-        let partition = psi / g;
+    if work.offload_bytes_per_param > 0.0 {
+        let (ep, experts) = expert_split(work);
+        let psi = work.params_on_gpu - experts + experts / ep;
+        let partition = psi / shard_group(work).g;
         let host_params = partition * f64::from(machine.gpus_per_node);
         partition * work.offload_bytes_per_param / machine.pcie_bytes_per_s
             + host_params * HOST_ADAM_BYTES_PER_PARAM / HOST_BYTES_PER_S
     } else {
         0.0
-    };
-    let exposed = tensor + pipeline + expert + context + data_parallel + offload;
-    let step = compute + bubble + exposed;
-    let time = StepTime {
-        flops,
-        model_flops,
-        mfu: model_flops / (step * world * machine.peak_flops),
-        compute_seconds: compute,
-        kernel_efficiency,
-        bubble_seconds: bubble,
-        tensor_parallel_seconds: tensor + pipeline,
-        expert_parallel_seconds: expert,
-        context_parallel_seconds: context,
-        data_parallel_seconds: data_parallel,
-        offload_seconds: offload,
-        exposed_communication_seconds: exposed,
-        step_seconds: step,
-        tokens_per_second_per_gpu: sequences * f64::from(work.seq_len) / step / world,
-    };
-    // A run's achieved throughput gives the step directly: its FLOPs at that
-    // rate on every GPU, the bubble and the communication inside it.
-    match machine.achieved_flops {
-        Some(achieved) => {
-            let step = flops / (world * achieved);
-            StepTime {
-                mfu: model_flops / (step * world * machine.peak_flops),
-                compute_seconds: step,
-                kernel_efficiency: achieved / machine.peak_flops,
-                bubble_seconds: 0.0,
-                tensor_parallel_seconds: 0.0,
-                expert_parallel_seconds: 0.0,
-                context_parallel_seconds: 0.0,
-                data_parallel_seconds: 0.0,
-                offload_seconds: 0.0,
-                exposed_communication_seconds: 0.0,
-                step_seconds: step,
-                tokens_per_second_per_gpu: sequences * f64::from(work.seq_len) / step / world,
-                ..time
-            }
-        }
-        None => time,
     }
 }
 

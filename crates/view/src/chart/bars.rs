@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// A reference line across the bars: its value on the axis, its colour, its
+/// name and the bytes it stands for (none on the largest-model chart).
+type Line = (f64, RGBColor, &'static str, vram_core::Bytes);
+
 pub(super) fn plot<B: DrawingBackend>(
     root: &Area<B>,
     report: &Report,
@@ -12,203 +16,38 @@ pub(super) fn plot<B: DrawingBackend>(
     t: &Text,
     kind: ChartKind,
 ) -> Result<LabelBoxes, DrawingAreaErrorKind<B::ErrorType>> {
-    let Palette {
-        ground,
-        ink,
-        grid,
-        fits,
-        too_small,
-        model: model_line,
-        parts,
-    } = palette;
+    let Palette { ground, ink, .. } = palette;
     // Drawn with plotters' elements on the drawing area directly: its chart
     // builder and mesh would cost the page some 25 KB of WebAssembly.
-    let px = |css: f64| (css * scale).round() as i32;
-    let font = |size: f64| (FONT_FAMILY, size * scale).into_font();
     root.fill(&ground)?;
-
-    let model = report.setup.params().billions();
-    // Memory in the page's unit, so the axis reads as the table does.
-    let in_unit = |bytes: vram_core::Bytes| bytes.get() / report.unit.bytes();
-    // A strategy no framework runs with the layout has no largest model (n/a).
-    let value_of = |row: &vram_core::StrategyReport| match kind {
-        ChartKind::Memory => in_unit(row.memory.total),
-        _ if !row.supported => 0.0,
-        _ => row.max_params.billions(),
-    };
-    let (reference, axis) = match kind {
-        ChartKind::Memory => (
-            in_unit(report.budget.gpu_memory()),
-            fill(t.chart_memory_axis, &[report.unit.symbol()]),
-        ),
-        _ => (model, t.chart_y_axis.to_string()),
-    };
-    // The tallest value and the next (without a sort: its code would cost
-    // the page kilobytes).
-    let (tallest, next) = report
-        .strategies
-        .iter()
-        .map(value_of)
-        .filter(|value| value.is_finite())
-        .fold((reference, 0.0), |(first, second), value| {
-            if value > first {
-                (value, first)
-            } else {
-                (first, second.max(value))
-            }
-        });
-    // One bar that dwarfs the others (DDP's terabyte beside ZeRO-3's
-    // gigabytes) is cut, and the axis broken, so the others stay legible.
-    let broken = tallest > 3.0 * next;
-    let y_max = if broken { next * 1.5 } else { tallest * 1.2 };
-
-    let (width, height) = root.dim_in_pixel();
-    let (left, right) = (px(64.0), width as i32 - px(16.0));
-    let (top, bottom) = (px(16.0), height as i32 - px(34.0));
-    let y_of = |value: f64| bottom - (value / y_max * f64::from(bottom - top)).round() as i32;
-    let slot = f64::from(right - left) / Strategy::ALL.len() as f64;
-    let x_of = |index: usize| left + (slot * (index as f64 + 0.5)).round() as i32;
-    let half_bar = (slot * 0.3).round() as i32;
-
-    // Grid and values of the y axis, at 1, 2 or 5 × 10^k.
-    let step = tick_step(y_max);
-    let label_style = font(12.0)
-        .color(&ink)
-        .pos(Pos::new(HPos::Right, VPos::Center));
-    // Bounded, whatever the figures: a non-finite maximum must not hang the page.
-    for tick in (0..12)
-        .map(|i| f64::from(i) * step)
-        .take_while(|tick| *tick <= y_max)
-    {
-        let y = y_of(tick);
-        root.draw(&PathElement::new(vec![(left, y), (right, y)], grid))?;
-        root.draw_text(&format_number(tick), &label_style, (left - px(6.0), y))?;
-    }
-    root.draw(&PathElement::new(
-        vec![(left, top), (left, bottom), (right, bottom)],
-        ink.mix(0.6),
-    ))?;
-    root.draw_text(
-        &axis,
-        &font(12.0)
-            .transform(FontTransform::Rotate270)
-            .color(&ink)
-            .pos(Pos::new(HPos::Center, VPos::Top)),
-        (px(4.0), (top + bottom) / 2),
-    )?;
+    let bars = Bars::new(report, kind, scale, root.dim_in_pixel());
+    let (left, right) = (bars.left, bars.right);
+    let px = |css: f64| bars.px(css);
+    draw_axes(root, &bars, palette, &bars.axis_title(t))?;
 
     // Bars, their values, and the strategies' names.
-    let value_style = font(13.0)
+    let value_style = bars
+        .font(13.0)
         .color(&ink)
         .pos(Pos::new(HPos::Center, VPos::Bottom));
-    let name_style = font(13.0)
+    let name_style = bars
+        .font(13.0)
         .color(&ink)
         .pos(Pos::new(HPos::Center, VPos::Top));
-    // Lines across every bar, each labelled on the chart's ground: the current
-    // model; or the usable memory and the card's capacity.
-    let lines = match kind {
-        ChartKind::Memory => vec![
-            (
-                in_unit(report.budget.usable()),
-                model_line,
-                t.chart_usable,
-                report.budget.usable(),
-            ),
-            (
-                in_unit(report.budget.gpu_memory()),
-                ink,
-                t.chart_capacity,
-                report.budget.gpu_memory(),
-            ),
-        ],
-        _ => vec![(
-            model,
-            model_line,
-            t.chart_legend_model,
-            vram_core::Bytes::ZERO,
-        )],
-    };
+    let lines = reference_lines(report, t, kind, palette);
     // Where the lines are and where labels are, so that no label is drawn
     // over a line or another label.
     let line_boxes: Vec<[i32; 4]> = lines
         .iter()
         .map(|line| {
-            let y = y_of(line.0);
+            let y = bars.y_of(line.0);
             [left, y - 1, right, y + 1]
         })
         .collect();
     let mut taken: Vec<[i32; 4]> = Vec::new();
     for (index, row) in report.strategies.iter().enumerate() {
-        let x = x_of(index);
-        // An unbounded model (everything offloaded) fills the chart's height.
-        let bar_top = y_of(value_of(row).min(y_max));
-        let highlighted = row.strategy == report.highlight;
-        let shade = |color: RGBColor| {
-            if highlighted {
-                color.filled()
-            } else {
-                color.mix(0.75).filled()
-            }
-        };
-        let label = match kind {
-            ChartKind::Memory => {
-                // Weights, gradients, optimizer states, activations, buffers, stacked.
-                let m = row.memory;
-                let mut base = 0.0;
-                for (part, color) in [
-                    m.weights,
-                    m.gradients,
-                    m.optimizer_states,
-                    m.activations,
-                    m.buffers,
-                ]
-                .into_iter()
-                .zip(parts)
-                {
-                    let top = base + in_unit(part);
-                    root.draw(&Rectangle::new(
-                        [
-                            (x - half_bar, y_of(top.min(y_max))),
-                            (x + half_bar, y_of(base.min(y_max))),
-                        ],
-                        shade(color),
-                    ))?;
-                    base = top;
-                }
-                format_bytes(m.total, report.unit)
-            }
-            _ if !row.supported => t.not_run.to_string(),
-            _ => {
-                let color = if row.max_params.billions() >= model {
-                    fits
-                } else {
-                    too_small
-                };
-                root.draw(&Rectangle::new(
-                    [(x - half_bar, bar_top), (x + half_bar, bottom)],
-                    shade(color),
-                ))?;
-                format_params(row.max_params)
-            }
-        };
-        if highlighted {
-            root.draw(&Rectangle::new(
-                [(x - half_bar, bar_top), (x + half_bar, bottom)],
-                ink.stroke_width(px(2.0) as u32),
-            ))?;
-        }
-        if value_of(row) > y_max {
-            // The axis' break, across the cut bar.
-            for dy in [px(10.0), px(16.0)] {
-                root.draw(&PathElement::new(
-                    vec![
-                        (x - half_bar - px(3.0), bar_top + dy + px(4.0)),
-                        (x + half_bar + px(3.0), bar_top + dy - px(4.0)),
-                    ],
-                    ground.stroke_width(px(3.0) as u32),
-                ))?;
-            }
-        }
+        let label = draw_bar(root, &bars, palette, t, index, row)?;
+        let (x, bar_top) = (bars.x_of(index), bars.bar_top(row));
         let half = measure.width(&label, 13.0 * scale) / 2;
         let label_box = above_lines(
             [x - half, bar_top - px(18.0), x + half, bar_top - px(3.0)],
@@ -218,11 +57,15 @@ pub(super) fn plot<B: DrawingBackend>(
         let label_y = label_box[3];
         taken.push(label_box);
         root.draw_text(&label, &value_style, (x, label_y))?;
-        root.draw_text(row.strategy.label(), &name_style, (x, bottom + px(8.0)))?;
+        root.draw_text(
+            row.strategy.label(),
+            &name_style,
+            (x, bars.bottom + px(8.0)),
+        )?;
     }
 
     for (value, color, name, bytes) in lines {
-        let line_y = y_of(value);
+        let line_y = bars.y_of(value);
         root.draw(&PathElement::new(
             vec![(left, line_y), (right, line_y)],
             color.stroke_width(px(2.0) as u32),
@@ -247,4 +90,305 @@ pub(super) fn plot<B: DrawingBackend>(
     }
     root.present()?;
     Ok((taken, line_boxes))
+}
+
+/// One bar chart's figures and where they go, in device pixels.
+struct Bars<'a> {
+    report: &'a Report,
+    kind: ChartKind,
+    scale: f64,
+    left: i32,
+    right: i32,
+    top: i32,
+    bottom: i32,
+    /// The axis' top, in the bars' unit.
+    y_max: f64,
+    /// Each strategy's width.
+    slot: f64,
+}
+
+impl<'a> Bars<'a> {
+    /// The chart of `kind` for `report` on an area of `width` × `height` pixels.
+    fn new(report: &'a Report, kind: ChartKind, scale: f64, (width, height): (u32, u32)) -> Self {
+        let px = |css: f64| (css * scale).round() as i32;
+        let (left, right) = (px(64.0), width as i32 - px(16.0));
+        let (top, bottom) = (px(16.0), height as i32 - px(34.0));
+        let mut bars = Bars {
+            report,
+            kind,
+            scale,
+            left,
+            right,
+            top,
+            bottom,
+            y_max: 0.0,
+            slot: f64::from(right - left) / Strategy::ALL.len() as f64,
+        };
+        bars.y_max = bars.axis_top();
+        bars
+    }
+
+    /// The axis' top: above the tallest bar and the reference, or, where
+    /// one bar dwarfs the others (DDP's terabyte beside ZeRO-3's gigabytes),
+    /// above the next, that bar cut and the axis broken, so the others stay
+    /// legible.
+    fn axis_top(&self) -> f64 {
+        let reference = match self.kind {
+            ChartKind::Memory => self.in_unit(self.report.budget.gpu_memory()),
+            _ => self.model(),
+        };
+        // The tallest value and the next (without a sort: its code would cost
+        // the page kilobytes).
+        let (tallest, next) = self
+            .report
+            .strategies
+            .iter()
+            .map(|row| self.value_of(row))
+            .filter(|value| value.is_finite())
+            .fold((reference, 0.0), |(first, second), value| {
+                if value > first {
+                    (value, first)
+                } else {
+                    (first, second.max(value))
+                }
+            });
+        let broken = tallest > 3.0 * next;
+        if broken {
+            next * 1.5
+        } else {
+            tallest * 1.2
+        }
+    }
+
+    /// `css` pixels in device pixels.
+    fn px(&self, css: f64) -> i32 {
+        (css * self.scale).round() as i32
+    }
+
+    /// The chart's typeface at `size` CSS pixels.
+    fn font(&self, size: f64) -> FontDesc<'static> {
+        (FONT_FAMILY, size * self.scale).into_font()
+    }
+
+    /// The model's parameters, in billions.
+    fn model(&self) -> f64 {
+        self.report.setup.params().billions()
+    }
+
+    /// Memory in the page's unit, so the axis reads as the table does.
+    fn in_unit(&self, bytes: vram_core::Bytes) -> f64 {
+        bytes.get() / self.report.unit.bytes()
+    }
+
+    /// A strategy's bar: its memory, or its largest model. A strategy no
+    /// framework runs with the layout has no largest model (n/a).
+    fn value_of(&self, row: &vram_core::StrategyReport) -> f64 {
+        match self.kind {
+            ChartKind::Memory => self.in_unit(row.memory.total),
+            _ if !row.supported => 0.0,
+            _ => row.max_params.billions(),
+        }
+    }
+
+    /// The y axis' title.
+    fn axis_title(&self, t: &Text) -> String {
+        match self.kind {
+            ChartKind::Memory => fill(t.chart_memory_axis, &[self.report.unit.symbol()]),
+            _ => t.chart_y_axis.to_string(),
+        }
+    }
+
+    fn y_of(&self, value: f64) -> i32 {
+        self.bottom - (value / self.y_max * f64::from(self.bottom - self.top)).round() as i32
+    }
+
+    /// The middle of strategy `index`'s slot.
+    fn x_of(&self, index: usize) -> i32 {
+        self.left + (self.slot * (index as f64 + 0.5)).round() as i32
+    }
+
+    fn half_bar(&self) -> i32 {
+        (self.slot * 0.3).round() as i32
+    }
+
+    /// A bar's top: an unbounded model (everything offloaded) fills the
+    /// chart's height.
+    fn bar_top(&self, row: &vram_core::StrategyReport) -> i32 {
+        self.y_of(self.value_of(row).min(self.y_max))
+    }
+}
+
+/// The y axis: its grid and values at 1, 2 or 5 × 10^k, its line and the x
+/// axis', and its title.
+fn draw_axes<B: DrawingBackend>(
+    root: &Area<B>,
+    bars: &Bars,
+    palette: Palette,
+    axis: &str,
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    let Palette { ink, grid, .. } = palette;
+    let Bars {
+        left,
+        right,
+        top,
+        bottom,
+        y_max,
+        ..
+    } = *bars;
+    // Grid and values of the y axis, at 1, 2 or 5 × 10^k.
+    let step = tick_step(y_max);
+    let label_style = bars
+        .font(12.0)
+        .color(&ink)
+        .pos(Pos::new(HPos::Right, VPos::Center));
+    // Bounded, whatever the figures: a non-finite maximum must not hang the page.
+    for tick in (0..12)
+        .map(|i| f64::from(i) * step)
+        .take_while(|tick| *tick <= y_max)
+    {
+        let y = bars.y_of(tick);
+        root.draw(&PathElement::new(vec![(left, y), (right, y)], grid))?;
+        root.draw_text(&format_number(tick), &label_style, (left - bars.px(6.0), y))?;
+    }
+    root.draw(&PathElement::new(
+        vec![(left, top), (left, bottom), (right, bottom)],
+        ink.mix(0.6),
+    ))?;
+    root.draw_text(
+        axis,
+        &bars
+            .font(12.0)
+            .transform(FontTransform::Rotate270)
+            .color(&ink)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+        (bars.px(4.0), (top + bottom) / 2),
+    )
+}
+
+/// Lines across every bar, each labelled on the chart's ground: the current
+/// model; or the usable memory and the card's capacity.
+fn reference_lines(report: &Report, t: &Text, kind: ChartKind, palette: Palette) -> Vec<Line> {
+    let in_unit = |bytes: vram_core::Bytes| bytes.get() / report.unit.bytes();
+    match kind {
+        ChartKind::Memory => vec![
+            (
+                in_unit(report.budget.usable()),
+                palette.model,
+                t.chart_usable,
+                report.budget.usable(),
+            ),
+            (
+                in_unit(report.budget.gpu_memory()),
+                palette.ink,
+                t.chart_capacity,
+                report.budget.gpu_memory(),
+            ),
+        ],
+        _ => vec![(
+            report.setup.params().billions(),
+            palette.model,
+            t.chart_legend_model,
+            vram_core::Bytes::ZERO,
+        )],
+    }
+}
+
+/// Strategy `index`'s bar: stacked by part on the memory chart, in the
+/// colour of whether the model fits on the other; outlined when highlighted,
+/// broken where cut. Returns the label of its value.
+fn draw_bar<B: DrawingBackend>(
+    root: &Area<B>,
+    bars: &Bars,
+    palette: Palette,
+    t: &Text,
+    index: usize,
+    row: &vram_core::StrategyReport,
+) -> Result<String, DrawingAreaErrorKind<B::ErrorType>> {
+    let x = bars.x_of(index);
+    let half_bar = bars.half_bar();
+    let bar_top = bars.bar_top(row);
+    let highlighted = row.strategy == bars.report.highlight;
+    let label = match bars.kind {
+        ChartKind::Memory => {
+            draw_stack(root, bars, palette.parts, x, row, highlighted)?;
+            format_bytes(row.memory.total, bars.report.unit)
+        }
+        _ if !row.supported => t.not_run.to_string(),
+        _ => {
+            let color = if row.max_params.billions() >= bars.model() {
+                palette.fits
+            } else {
+                palette.too_small
+            };
+            root.draw(&Rectangle::new(
+                [(x - half_bar, bar_top), (x + half_bar, bars.bottom)],
+                shade(color, highlighted),
+            ))?;
+            format_params(row.max_params)
+        }
+    };
+    if highlighted {
+        root.draw(&Rectangle::new(
+            [(x - half_bar, bar_top), (x + half_bar, bars.bottom)],
+            palette.ink.stroke_width(bars.px(2.0) as u32),
+        ))?;
+    }
+    if bars.value_of(row) > bars.y_max {
+        // The axis' break, across the cut bar.
+        for dy in [bars.px(10.0), bars.px(16.0)] {
+            root.draw(&PathElement::new(
+                vec![
+                    (x - half_bar - bars.px(3.0), bar_top + dy + bars.px(4.0)),
+                    (x + half_bar + bars.px(3.0), bar_top + dy - bars.px(4.0)),
+                ],
+                palette.ground.stroke_width(bars.px(3.0) as u32),
+            ))?;
+        }
+    }
+    Ok(label)
+}
+
+/// A memory bar: weights, gradients, optimizer states, activations,
+/// buffers, stacked, each in its part's colour.
+fn draw_stack<B: DrawingBackend>(
+    root: &Area<B>,
+    bars: &Bars,
+    parts: [RGBColor; 5],
+    x: i32,
+    row: &vram_core::StrategyReport,
+    highlighted: bool,
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    let m = row.memory;
+    let (half_bar, y_max) = (bars.half_bar(), bars.y_max);
+    let mut base = 0.0;
+    for (part, color) in [
+        m.weights,
+        m.gradients,
+        m.optimizer_states,
+        m.activations,
+        m.buffers,
+    ]
+    .into_iter()
+    .zip(parts)
+    {
+        let top = base + bars.in_unit(part);
+        root.draw(&Rectangle::new(
+            [
+                (x - half_bar, bars.y_of(top.min(y_max))),
+                (x + half_bar, bars.y_of(base.min(y_max))),
+            ],
+            shade(color, highlighted),
+        ))?;
+        base = top;
+    }
+    Ok(())
+}
+
+/// A bar's fill: full for the highlighted strategy's, lighter for the others'.
+fn shade(color: RGBColor, highlighted: bool) -> ShapeStyle {
+    if highlighted {
+        color.filled()
+    } else {
+        color.mix(0.75).filled()
+    }
 }

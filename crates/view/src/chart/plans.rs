@@ -60,14 +60,8 @@ pub(super) fn plot_plans<B: DrawingBackend>(
             (x_of(value), bottom + px(6.0)),
         )?;
     }
-    root.draw_text(
-        &fill(t.chart_memory_axis, &[unit.symbol()]),
-        &font(12.0)
-            .transform(FontTransform::Rotate270)
-            .color(&ink)
-            .pos(Pos::new(HPos::Center, VPos::Top)),
-        (px(4.0), (top + bottom) / 2),
-    )?;
+    let title = fill(t.chart_memory_axis, &[unit.symbol()]);
+    super::scaling::y_axis_title(root, &title, ink, scale, (top, bottom))?;
     root.draw_text(
         t.plans_axis,
         &tick_style.pos(Pos::new(HPos::Center, VPos::Bottom)),

@@ -8,6 +8,26 @@ pub(super) fn scaling(report: &Report) -> Vec<(u32, [vram_core::ParamCount; 4])>
     report.scaling((0..=10).map(|k| 1u32 << k))
 }
 
+/// The vertical axis's `title`, turned a quarter and centred on the left
+/// edge between `top` and `bottom` (`scale` canvas pixels a CSS pixel).
+pub(super) fn y_axis_title<B: DrawingBackend>(
+    root: &Area<B>,
+    title: &str,
+    ink: RGBColor,
+    scale: f64,
+    (top, bottom): (i32, i32),
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    root.draw_text(
+        title,
+        &(FONT_FAMILY, 12.0 * scale)
+            .into_font()
+            .transform(FontTransform::Rotate270)
+            .color(&ink)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+        ((4.0 * scale).round() as i32, (top + bottom) / 2),
+    )
+}
+
 /// The largest trainable model against the number of GPUs, both on logarithmic
 /// scales and titled, one line per strategy, the current number of GPUs
 /// marked: DDP stays flat, ZeRO-1 and ZeRO-2 level off, ZeRO-3 grows with
@@ -74,14 +94,7 @@ pub(super) fn plot_scaling<B: DrawingBackend>(
         &label(HPos::Center, VPos::Bottom),
         ((left + right) / 2, height as i32 - px(4.0)),
     )?;
-    root.draw_text(
-        t.chart_y_axis,
-        &font(12.0)
-            .transform(FontTransform::Rotate270)
-            .color(&ink)
-            .pos(Pos::new(HPos::Center, VPos::Top)),
-        (px(4.0), (top + bottom) / 2),
-    )?;
+    y_axis_title(root, t.chart_y_axis, ink, scale, (top, bottom))?;
     // The current number of GPUs (all of them: GPUs per node × nodes), where
     // the axis has it.
     let gpus = report.gpus();

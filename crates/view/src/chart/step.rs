@@ -32,19 +32,14 @@ pub(super) fn plot_step<B: DrawingBackend>(
     let Palette {
         ground,
         ink,
-        grid,
         model: usable_line,
-        parts,
         ..
     } = palette;
-    let px = |css: f64| (css * scale).round() as i32;
-    let font = |size: f64| (FONT_FAMILY, size * scale).into_font();
     root.fill(&ground)?;
     let unit = report.unit;
     let in_unit = |bytes: vram_core::Bytes| bytes.get() / unit.bytes();
     let points = step_points(t, report);
     let step = report.highlighted().step;
-    let base = in_unit(step.optimizer_step);
     let usable = in_unit(report.budget.usable());
     let y_max = points
         .iter()
@@ -52,81 +47,33 @@ pub(super) fn plot_step<B: DrawingBackend>(
         .filter(|value| value.is_finite())
         .fold(usable, f64::max)
         * 1.2;
-    let (width, height) = root.dim_in_pixel();
-    let (left, right) = (px(64.0), width as i32 - px(16.0));
-    let (top, bottom) = (px(16.0), height as i32 - px(44.0));
-    let y_of =
-        |value: f64| bottom - (value.min(y_max) / y_max * f64::from(bottom - top)).round() as i32;
-    let slot = f64::from(right - left) / points.len() as f64;
-    let x_of = |index: usize| left + (slot * (index as f64 + 0.5)).round() as i32;
+    let frame = Frame::new(
+        scale,
+        measure,
+        unit,
+        root.dim_in_pixel(),
+        y_max,
+        points.len(),
+    );
 
-    let tick = tick_step(y_max);
-    let tick_style = font(12.0)
-        .color(&ink)
-        .pos(Pos::new(HPos::Right, VPos::Center));
-    for value in (0..12)
-        .map(|i| f64::from(i) * tick)
-        .take_while(|v| *v <= y_max)
-    {
-        let y = y_of(value);
-        root.draw(&PathElement::new(vec![(left, y), (right, y)], grid))?;
-        root.draw_text(&format_number(value), &tick_style, (left - px(6.0), y))?;
-    }
-    root.draw_text(
-        &fill(t.chart_memory_axis, &[unit.symbol()]),
-        &font(12.0)
-            .transform(FontTransform::Rotate270)
-            .color(&ink)
-            .pos(Pos::new(HPos::Center, VPos::Top)),
-        (px(4.0), (top + bottom) / 2),
-    )?;
-
-    // What stays all step long, then the activations' profile above it, from
-    // the first moment's column to the last's.
-    let (first, last) = (x_of(0), x_of(points.len() - 1));
-    root.draw(&Rectangle::new(
-        [(first, y_of(base)), (last, bottom)],
-        parts[0].mix(0.85).filled(),
-    ))?;
+    let axis = fill(t.chart_memory_axis, &[unit.symbol()]);
+    draw_y_axis(root, &frame, palette, &axis)?;
     let outline: Vec<(i32, i32)> = points
         .iter()
         .enumerate()
-        .map(|(index, (_, bytes))| (x_of(index), y_of(in_unit(*bytes))))
+        .map(|(index, (_, bytes))| (frame.x_of(index), frame.y_of(in_unit(*bytes))))
         .collect();
-    let profile: Vec<(i32, i32)> = outline
-        .iter()
-        .copied()
-        .chain([(last, y_of(base)), (first, y_of(base))])
-        .collect();
-    root.draw(&Polygon::new(profile, parts[3].mix(0.85).filled()))?;
-    root.draw(&PathElement::new(
-        outline.clone(),
-        ink.stroke_width(px(2.0) as u32),
-    ))?;
-    root.draw(&PathElement::new(
-        vec![(left, top), (left, bottom), (right, bottom)],
-        ink.mix(0.6),
-    ))?;
+    draw_profile(
+        root,
+        &frame,
+        palette,
+        &outline,
+        in_unit(step.optimizer_step),
+    )?;
 
-    // Each moment's figure above it, its name below the axis (a word a line
-    // where the column is too narrow for the whole name).
-    let value_style = font(12.0)
-        .color(&ink)
-        .pos(Pos::new(HPos::Center, VPos::Bottom));
-    let (peak_phase, _) = step.peak();
-    let peak_name = phase_name(t, peak_phase);
-    // Where the figures are wider than their columns, only the peak's and the
-    // optimizer step's are written (the table has every figure).
-    let crowded = points.iter().any(|(_, bytes)| {
-        f64::from(measure.width(&format_bytes(*bytes, unit), 13.0 * scale)) > slot * 0.9
-    });
-    let name_size = if crowded { 11.0 } else { 12.0 };
-    let name_style = font(name_size)
-        .color(&ink)
-        .pos(Pos::new(HPos::Center, VPos::Top));
     // The usable memory and what is kept across, each labelled where it
     // covers no figure, no name and no line.
-    let lines = [
+    let lines: [StepLine; 2] = [
         (
             usable,
             usable_line,
@@ -139,11 +86,59 @@ pub(super) fn plot_step<B: DrawingBackend>(
     let line_boxes: Vec<[i32; 4]> = lines
         .iter()
         .map(|line| {
-            let y = y_of(line.0);
-            [left, y - 1, right, y + 1]
+            let y = frame.y_of(line.0);
+            [frame.left, y - 1, frame.right, y + 1]
         })
         .collect();
+    let (peak_phase, _) = step.peak();
+    let peak_name = phase_name(t, peak_phase);
     // Where the figures are, so that no line's label covers one.
+    let taken = draw_moments(root, &frame, ink, &points, &outline, peak_name, &line_boxes)?;
+    let boxes = draw_lines(root, &frame, lines, ground, (taken, line_boxes))?;
+    root.present()?;
+    Ok(boxes)
+}
+
+/// A line across the step's chart: its value on the axis, its colour, its
+/// name, the bytes it stands for and its width in CSS pixels.
+type StepLine = (f64, RGBColor, &'static str, vram_core::Bytes, f64);
+
+/// Each moment's figure above its point of the `outline`, its name below
+/// the axis (a word a line where the column is too narrow for the whole
+/// name); the peak's figure in bold, every figure clear of the lines
+/// (`line_boxes`). Returns where the figures are.
+fn draw_moments<B: DrawingBackend>(
+    root: &Area<B>,
+    frame: &Frame,
+    ink: RGBColor,
+    points: &[(&'static str, vram_core::Bytes)],
+    outline: &[(i32, i32)],
+    peak_name: &str,
+    line_boxes: &[[i32; 4]],
+) -> Result<Vec<[i32; 4]>, DrawingAreaErrorKind<B::ErrorType>> {
+    let Frame {
+        scale,
+        measure,
+        unit,
+        bottom,
+        slot,
+        ..
+    } = *frame;
+    let px = |css: f64| frame.px(css);
+    let value_style = frame
+        .font(12.0)
+        .color(&ink)
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    // Where the figures are wider than their columns, only the peak's and the
+    // optimizer step's are written (the table has every figure).
+    let crowded = points.iter().any(|(_, bytes)| {
+        f64::from(measure.width(&format_bytes(*bytes, unit), 13.0 * scale)) > slot * 0.9
+    });
+    let name_size = if crowded { 11.0 } else { 12.0 };
+    let name_style = frame
+        .font(name_size)
+        .color(&ink)
+        .pos(Pos::new(HPos::Center, VPos::Top));
     let mut taken: Vec<[i32; 4]> = Vec::new();
     for (index, (name, bytes)) in points.iter().enumerate() {
         let (x, y) = outline[index];
@@ -151,7 +146,8 @@ pub(super) fn plot_step<B: DrawingBackend>(
         let written = !crowded || *name == peak_name || index + 1 == points.len();
         let figure = if written { figure } else { String::new() };
         let style = if *name == peak_name {
-            font(13.0)
+            frame
+                .font(13.0)
                 .style(FontStyle::Bold)
                 .color(&ink)
                 .pos(Pos::new(HPos::Center, VPos::Bottom))
@@ -161,7 +157,7 @@ pub(super) fn plot_step<B: DrawingBackend>(
         let half = measure.width(&figure, 13.0 * scale) / 2;
         let figure_box = above_lines(
             [x - half, y - px(19.0), x + half, y - px(4.0)],
-            &line_boxes,
+            line_boxes,
             px(2.0),
         );
         if !figure.is_empty() {
@@ -177,14 +173,27 @@ pub(super) fn plot_step<B: DrawingBackend>(
             root.draw_text(line, &name_style, (x, bottom + px(6.0 + 14.0 * row as f64)))?;
         }
     }
+    Ok(taken)
+}
 
+/// The usable memory and what is kept, drawn across, each labelled where it
+/// covers no figure, no name and no line (`boxes`: the labels so far, and
+/// the lines). Returns the labels, the lines' among them, and the lines.
+fn draw_lines<B: DrawingBackend>(
+    root: &Area<B>,
+    frame: &Frame,
+    lines: [StepLine; 2],
+    ground: RGBColor,
+    (mut taken, line_boxes): LabelBoxes,
+) -> Result<LabelBoxes, DrawingAreaErrorKind<B::ErrorType>> {
+    let (left, right) = (frame.left, frame.right);
     for (value, color, name, bytes, weight) in lines {
-        let y = y_of(value);
+        let y = frame.y_of(value);
         root.draw(&PathElement::new(
             vec![(left, y), (right, y)],
-            color.stroke_width(px(weight) as u32),
+            color.stroke_width(frame.px(weight) as u32),
         ))?;
-        let label = format!("{name}: {}", format_bytes(bytes, unit));
+        let label = format!("{name}: {}", format_bytes(bytes, frame.unit));
         label_line(
             root,
             &label,
@@ -193,11 +202,161 @@ pub(super) fn plot_step<B: DrawingBackend>(
             (left, right),
             &mut taken,
             &line_boxes,
-            measure,
-            scale,
+            frame.measure,
+            frame.scale,
             ground,
         )?;
     }
-    root.present()?;
     Ok((taken, line_boxes))
+}
+
+/// Where the step's chart is drawn, in device pixels, how a figure maps to
+/// a height, and how wide a text is there.
+#[derive(Clone, Copy)]
+struct Frame<'a> {
+    scale: f64,
+    measure: &'a TextMeasure,
+    /// The page's unit, the axis'.
+    unit: vram_core::format::MemoryUnit,
+    left: i32,
+    right: i32,
+    top: i32,
+    bottom: i32,
+    /// The axis' top, in the page's unit.
+    y_max: f64,
+    /// Each moment's width.
+    slot: f64,
+}
+
+impl<'a> Frame<'a> {
+    /// The frame of `moments` columns up to `y_max` on an area of `width` ×
+    /// `height` pixels.
+    fn new(
+        scale: f64,
+        measure: &'a TextMeasure,
+        unit: vram_core::format::MemoryUnit,
+        (width, height): (u32, u32),
+        y_max: f64,
+        moments: usize,
+    ) -> Frame<'a> {
+        let px = |css: f64| (css * scale).round() as i32;
+        let (left, right) = (px(64.0), width as i32 - px(16.0));
+        let (top, bottom) = (px(16.0), height as i32 - px(44.0));
+        Frame {
+            scale,
+            measure,
+            unit,
+            left,
+            right,
+            top,
+            bottom,
+            y_max,
+            slot: f64::from(right - left) / moments as f64,
+        }
+    }
+
+    /// `css` pixels in device pixels.
+    fn px(&self, css: f64) -> i32 {
+        (css * self.scale).round() as i32
+    }
+
+    /// The chart's typeface at `size` CSS pixels.
+    fn font(&self, size: f64) -> FontDesc<'static> {
+        (FONT_FAMILY, size * self.scale).into_font()
+    }
+
+    /// The height of `value`, the axis' top at most.
+    fn y_of(&self, value: f64) -> i32 {
+        self.bottom
+            - (value.min(self.y_max) / self.y_max * f64::from(self.bottom - self.top)).round()
+                as i32
+    }
+
+    /// The middle of moment `index`'s column.
+    fn x_of(&self, index: usize) -> i32 {
+        self.left + (self.slot * (index as f64 + 0.5)).round() as i32
+    }
+}
+
+/// The y axis' grid and values, at 1, 2 or 5 × 10^k, and its title.
+fn draw_y_axis<B: DrawingBackend>(
+    root: &Area<B>,
+    frame: &Frame,
+    palette: Palette,
+    title: &str,
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    let Palette { ink, grid, .. } = palette;
+    let Frame {
+        left,
+        right,
+        top,
+        bottom,
+        y_max,
+        ..
+    } = *frame;
+    let tick = tick_step(y_max);
+    let tick_style = frame
+        .font(12.0)
+        .color(&ink)
+        .pos(Pos::new(HPos::Right, VPos::Center));
+    for value in (0..12)
+        .map(|i| f64::from(i) * tick)
+        .take_while(|v| *v <= y_max)
+    {
+        let y = frame.y_of(value);
+        root.draw(&PathElement::new(vec![(left, y), (right, y)], grid))?;
+        root.draw_text(
+            &format_number(value),
+            &tick_style,
+            (left - frame.px(6.0), y),
+        )?;
+    }
+    root.draw_text(
+        title,
+        &frame
+            .font(12.0)
+            .transform(FontTransform::Rotate270)
+            .color(&ink)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+        (frame.px(4.0), (top + bottom) / 2),
+    )
+}
+
+/// What stays all step long (`base`), then the activations' profile above
+/// it (`outline`, a point per moment), from the first moment's column to the
+/// last's; then the axes' lines.
+fn draw_profile<B: DrawingBackend>(
+    root: &Area<B>,
+    frame: &Frame,
+    palette: Palette,
+    outline: &[(i32, i32)],
+    base: f64,
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    let Palette { ink, parts, .. } = palette;
+    let Frame {
+        left,
+        right,
+        top,
+        bottom,
+        ..
+    } = *frame;
+    let (first, last) = (frame.x_of(0), frame.x_of(outline.len() - 1));
+    root.draw(&Rectangle::new(
+        [(first, frame.y_of(base)), (last, bottom)],
+        parts[0].mix(0.85).filled(),
+    ))?;
+    let profile: Vec<(i32, i32)> = outline
+        .iter()
+        .copied()
+        .chain([(last, frame.y_of(base)), (first, frame.y_of(base))])
+        .collect();
+    root.draw(&Polygon::new(profile, parts[3].mix(0.85).filled()))?;
+    root.draw(&PathElement::new(
+        outline.to_vec(),
+        ink.stroke_width(frame.px(2.0) as u32),
+    ))?;
+    root.draw(&PathElement::new(
+        vec![(left, top), (left, bottom), (right, bottom)],
+        ink.mix(0.6),
+    ))
 }

@@ -41,7 +41,34 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::NeedsExperts => t.err_needs_experts.into(),
         InputErrorKind::NeedsLatentAttention => t.err_needs_latent_attention.into(),
         InputErrorKind::NotInDeepSpeed => t.err_not_in_deepspeed.into(),
-        InputErrorKind::DoesNotDivide { splits, largest } => {
+        InputErrorKind::Layout(problem) => layout_words(t, problem),
+        InputErrorKind::NeedsMegatron => t.err_needs_megatron.into(),
+        InputErrorKind::FullTrainingOnly => t.err_full_training_only.into(),
+        InputErrorKind::NotWith(other) => fill(t.err_not_with, &[field_text(t, other).label]),
+        InputErrorKind::NotPerStage { microbatches, pp } => fill(
+            t.err_not_per_stage,
+            &[&microbatches.to_string(), &pp.to_string()],
+        ),
+        InputErrorKind::NoFp8 => t.err_no_fp8.into(),
+        InputErrorKind::NeedsTeacher => t.err_needs_teacher.into(),
+        InputErrorKind::OtherVocabulary { teacher, student } => fill(
+            t.err_other_vocabulary,
+            &[&teacher.to_string(), &student.to_string()],
+        ),
+        InputErrorKind::NotDivisible => match error.field {
+            Field::Heads => t.err_heads,
+            Field::KvHeads => t.err_kv_heads,
+            Field::GlobalBatch => t.err_batch,
+            _ => t.err_divisible,
+        }
+        .into(),
+    }
+}
+
+/// A layout Megatron-LM would refuse, in words (the field is the size at fault).
+fn layout_words(t: &Text, problem: LayoutProblem) -> String {
+    match problem {
+        LayoutProblem::DoesNotDivide { splits, largest } => {
             let (words, n) = match splits {
                 Splits::Gpus(n) => (t.splits_gpus, n),
                 Splits::Heads(n) => (t.splits_heads, n),
@@ -54,7 +81,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
                 &[&fill(words, &[&n.to_string()]), &largest.to_string()],
             )
         }
-        InputErrorKind::NeedsUnevenStages {
+        LayoutProblem::NeedsUnevenStages {
             layers,
             largest,
             first,
@@ -79,35 +106,15 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
                 &[&layers.to_string(), &largest.to_string(), &keys, &words],
             )
         }
-        InputErrorKind::NeedsPipeline => t.err_needs_pipeline.into(),
-        InputErrorKind::NeedsTensorParallel => t.err_needs_tp.into(),
-        InputErrorKind::NeedsMegatron => t.err_needs_megatron.into(),
-        InputErrorKind::FullTrainingOnly => t.err_full_training_only.into(),
-        InputErrorKind::NotWith(other) => fill(t.err_not_with, &[field_text(t, other).label]),
-        InputErrorKind::NotPerStage { microbatches, pp } => fill(
-            t.err_not_per_stage,
-            &[&microbatches.to_string(), &pp.to_string()],
-        ),
-        InputErrorKind::NoFp8 => t.err_no_fp8.into(),
-        InputErrorKind::NeedsTeacher => t.err_needs_teacher.into(),
-        InputErrorKind::OtherVocabulary { teacher, student } => fill(
-            t.err_other_vocabulary,
-            &[&teacher.to_string(), &student.to_string()],
-        ),
-        InputErrorKind::NoLayersLeft { layers } => {
+        LayoutProblem::NeedsPipeline => t.err_needs_pipeline.into(),
+        LayoutProblem::NeedsTensorParallel => t.err_needs_tp.into(),
+        LayoutProblem::NoLayersLeft { layers } => {
             fill(t.err_no_layers_left, &[&layers.to_string()])
         }
-        InputErrorKind::UnevenMiddle { layers, stages } => fill(
+        LayoutProblem::UnevenMiddle { layers, stages } => fill(
             t.err_uneven_middle,
             &[&layers.to_string(), &stages.to_string()],
         ),
-        InputErrorKind::NotDivisible => match error.field {
-            Field::Heads => t.err_heads,
-            Field::KvHeads => t.err_kv_heads,
-            Field::GlobalBatch => t.err_batch,
-            _ => t.err_divisible,
-        }
-        .into(),
     }
 }
 

@@ -14,9 +14,27 @@ pub struct FieldText {
     pub hint: Option<&'static str>,
 }
 
-/// The form's words for `field`: the one place a new field's label goes.
+/// A field's label, unit (empty for none) and hint, as [`FieldText`] holds them.
+type Words = (&'static str, &'static str, Option<&'static str>);
+
+/// The form's words for `field`: the one place a new field's label goes, in
+/// the group of fields it belongs with.
 pub fn field_text(t: &Text, field: Field) -> FieldText {
-    let (label, unit, hint) = match field {
+    let (label, unit, hint) = training_words(t, field)
+        .or_else(|| serving_and_rl_words(t, field))
+        .or_else(|| display_and_tuning_words(t, field))
+        .or_else(|| architecture_words(t, field))
+        .or_else(|| cluster_words(t, field))
+        // Every field is in a group (tested: `every_field_has_its_words`).
+        .unwrap_or(("", "", None));
+    FieldText { label, unit, hint }
+}
+
+/// The lesson's inputs, the model's size and shape, the GPU, the step
+/// (batch, sequence, what is kept for backward) and Megatron-LM's options
+/// beside it.
+fn training_words(t: &Text, field: Field) -> Option<Words> {
+    Some(match field {
         Field::Params => (t.label_params, t.unit_params, None),
         Field::Gpus => (t.label_gpus, t.unit_gpus, None),
         Field::GpuMemory => (t.label_gpu_mem, t.unit_gb, None),
@@ -55,6 +73,13 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
             "",
             Some(t.hint_recompute_modules),
         ),
+        _ => return None,
+    })
+}
+
+/// The job, what is served and how, and RL post-training's settings.
+fn serving_and_rl_words(t: &Text, field: Field) -> Option<Words> {
+    Some(match field {
         Field::Job => (t.label_job, "", None),
         Field::Engine => (t.label_engine, "", None),
         Field::Weights => (t.label_weights, "", Some(t.hint_weights)),
@@ -96,6 +121,15 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         ),
         Field::Logits => (t.label_logits, "", None),
         Field::Entropy => (t.label_entropy, "", Some(t.hint_entropy)),
+        _ => return None,
+    })
+}
+
+/// How the page shows its results, the link's own keys, what is trained
+/// (every parameter, or adapters), mixed precision and the framework's
+/// buffers and dropout.
+fn display_and_tuning_words(t: &Text, field: Field) -> Option<Words> {
+    Some(match field {
         Field::Unit => (t.label_unit, "", None),
         Field::Theme => (t.label_theme, "", None),
         Field::Lang => (t.label_lang, "", None),
@@ -115,6 +149,14 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::BufferFactor => (t.label_buffer_factor, "×", Some(t.hint_buffer_factor)),
         Field::Dropout => (t.label_dropout, "", Some(t.hint_dropout)),
         Field::Framework => (t.label_framework, "", None),
+        _ => return None,
+    })
+}
+
+/// A model's architecture beyond a Llama: its head size, norms, experts,
+/// latent and linear attention, windows and positions.
+fn architecture_words(t: &Text, field: Field) -> Option<Words> {
+    Some(match field {
         Field::HeadDim => (t.label_head_dim, "", Some(t.hint_head_dim)),
         Field::QkNorm => (t.label_qk_norm, "", None),
         Field::SandwichNorms => (t.label_sandwich_norms, "", None),
@@ -148,6 +190,14 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::Positions => (t.label_positions, "", None),
         Field::Biases => (t.label_biases, "", None),
         Field::Norm => (t.label_norm, "", None),
+        _ => return None,
+    })
+}
+
+/// How the GPUs split the model, what the step's time assumes, the
+/// cluster, and what each framework keeps and moves.
+fn cluster_words(t: &Text, field: Field) -> Option<Words> {
+    Some(match field {
         Field::Ep => (t.label_ep, "", Some(t.hint_ep)),
         Field::Tp => (t.label_tp, "", None),
         Field::Pp => (t.label_pp, "", None),
@@ -190,8 +240,8 @@ pub fn field_text(t: &Text, field: Field) -> FieldText {
         Field::PrefetchBucket => (t.buffer_labels[2], t.unit_million_elements, None),
         Field::MaxLive => (t.buffer_labels[3], t.unit_million_elements, None),
         Field::Bandwidth => (t.label_bandwidth, t.unit_bandwidth, Some(t.hint_bandwidth)),
-    };
-    FieldText { label, unit, hint }
+        _ => return None,
+    })
 }
 
 /// A field's value as the form shows it: a number with its unit

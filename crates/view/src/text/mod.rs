@@ -6,7 +6,7 @@
 //! whose `{}` are filled in order ([`fill`]); the figures come from the core.
 
 use vram_core::format::{format_number, format_percent, Lang};
-use vram_core::input::field::Splits;
+use vram_core::input::field::{LayoutProblem, Splits};
 use vram_core::input::link::LinkProblem;
 use vram_core::{Field, InputError, InputErrorKind};
 

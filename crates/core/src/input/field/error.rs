@@ -2,8 +2,9 @@
 //! [`InputErrorKind`].
 
 use super::*;
+pub use crate::memory::parallel::LayoutProblem;
 pub use crate::memory::parallel::Splits;
-use crate::memory::parallel::{LayoutError, LayoutProblem, LayoutSize};
+use crate::memory::parallel::{LayoutError, LayoutSize};
 use crate::memory::Refused;
 
 /// What is wrong with an input.
@@ -57,30 +58,10 @@ pub enum InputErrorKind {
     /// Expert parallelism under DeepSpeed's estimator, which has none, or with
     /// offload, which the page does not place per expert.
     NotInDeepSpeed,
-    /// A layout size that does not divide what it splits; `largest` is the
-    /// largest size up to the one typed that would.
-    DoesNotDivide {
-        /// What the size splits.
-        splits: Splits,
-        /// The largest size that divides it.
-        largest: u32,
-    },
-    /// Pipeline stages that do not divide the layers, where uneven first and
-    /// last stages would hold them: `pp_first` and `pp_last` to type.
-    NeedsUnevenStages {
-        /// The model's transformer layers.
-        layers: u32,
-        /// The largest PP up to the one typed that divides them.
-        largest: u32,
-        /// The first stage's layers that would.
-        first: u32,
-        /// The last stage's, where it needs its own count too.
-        last: Option<u32>,
-    },
-    /// Virtual stages without pipeline stages.
-    NeedsPipeline,
-    /// Sequence parallelism without tensor parallelism.
-    NeedsTensorParallel,
+    /// A layout Megatron-LM would refuse (a size that does not divide what it
+    /// splits, stages that need uneven first and last ones, …), at the
+    /// field of the size at fault: the parallel layout's own rule, not a copy.
+    Layout(LayoutProblem),
     /// Model parallelism where the accounting is DeepSpeed's estimator or
     /// Hugging Face's Trainer, which have none.
     NeedsMegatron,
@@ -110,21 +91,6 @@ pub enum InputErrorKind {
         teacher: u32,
         /// The student's.
         student: u32,
-    },
-    /// Uneven first and last pipeline stages that take all of the model's
-    /// `layers` (or more) while stages in between are left with none.
-    NoLayersLeft {
-        /// The model's transformer layers.
-        layers: u32,
-    },
-    /// Uneven first and last pipeline stages that leave `layers` for
-    /// `stages` stages in between: not a whole number each (Megatron-LM
-    /// refuses it).
-    UnevenMiddle {
-        /// The layers left between the first and last stages.
-        layers: u32,
-        /// The stages in between.
-        stages: u32,
     },
 }
 
@@ -158,28 +124,7 @@ impl From<LayoutError> for InputError {
             LayoutSize::PpFirst => Field::PpFirst,
             LayoutSize::PpLast => Field::PpLast,
         };
-        field.error(match error.problem {
-            LayoutProblem::DoesNotDivide { splits, largest } => {
-                InputErrorKind::DoesNotDivide { splits, largest }
-            }
-            LayoutProblem::NeedsUnevenStages {
-                layers,
-                largest,
-                first,
-                last,
-            } => InputErrorKind::NeedsUnevenStages {
-                layers,
-                largest,
-                first,
-                last,
-            },
-            LayoutProblem::NeedsPipeline => InputErrorKind::NeedsPipeline,
-            LayoutProblem::NeedsTensorParallel => InputErrorKind::NeedsTensorParallel,
-            LayoutProblem::NoLayersLeft { layers } => InputErrorKind::NoLayersLeft { layers },
-            LayoutProblem::UnevenMiddle { layers, stages } => {
-                InputErrorKind::UnevenMiddle { layers, stages }
-            }
-        })
+        field.error(InputErrorKind::Layout(error.problem))
     }
 }
 

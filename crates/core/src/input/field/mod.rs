@@ -44,20 +44,34 @@ use crate::serve::kv_cache::KvCacheDtype;
 use crate::serve::options::{Engine, WEIGHT_FORMATS};
 use crate::serve::weights::WeightFormat;
 
-/// Megatron-LM's names of the modules selective recomputation rebuilds.
-const RECOMPUTE_MODULE_KEYS: [&str; RecomputeModule::ALL.len()] = {
-    let mut keys = [""; RecomputeModule::ALL.len()];
-    let mut i = 0;
-    while i < keys.len() {
-        keys[i] = RecomputeModule::ALL[i].key();
-        i += 1;
-    }
-    keys
-};
 use crate::memory::finetune::{AdapterDtype, Method, Quant, Targets};
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
 use crate::model::architecture::{Biases, Mlp, Norm, QkNorm as QkNormKind};
 use crate::model::presets::model_preset;
+
+/// The link keys of an enum's choices, in the order of its `ALL`, from its
+/// `const fn key`: a declaration takes its choices from the enum, so the two
+/// cannot drift.
+macro_rules! keys_of {
+    ($ty:ty) => {
+        keys_of!(in <$ty>::ALL)
+    };
+    (in $all:expr) => {{
+        const KEYS: [&str; $all.len()] = {
+            let mut keys = [""; $all.len()];
+            let mut i = 0;
+            while i < keys.len() {
+                keys[i] = $all[i].key();
+                i += 1;
+            }
+            keys
+        };
+        &KEYS
+    }};
+}
+
+/// Megatron-LM's names of the modules selective recomputation rebuilds.
+const RECOMPUTE_MODULE_KEYS: &[&str] = keys_of!(RecomputeModule);
 
 /// Declares `Field`, `Field::ALL` and every field's [`Declaration`] from one
 /// list, so that nothing about a field is written twice.
@@ -143,7 +157,7 @@ fields! {
     /// Precision of weights and gradients.
     Precision in Recipe(10) => Declaration {
         key: "dtype",
-        value: Value::Choice(&["fp32", "fp16", "bf16", "fp32-pure", "bf16-pure", "fp8", "fp8-params"]),
+        value: Value::Choice(keys_of!(Precision)),
         written: Written::Always,
         read: |c| c.precision.key().to_string(),
         write: |c, f, t| set(&mut c.precision, pick(f, &Precision::ALL, Precision::key, t)),
@@ -153,7 +167,7 @@ fields! {
     GradAcc in Step(10) => Declaration {
         needs: Some(chosen_gradients),
         key: "grad_acc",
-        value: Value::Choice(&["model", "fp32"]),
+        value: Value::Choice(keys_of!(GradientPrecision)),
         written: Written::Always,
         read: |c| c.gradients.key().to_string(),
         write: |c, f, t| {
@@ -165,7 +179,7 @@ fields! {
     /// Optimizer.
     Optimizer in Recipe(30) => Declaration {
         key: "opt",
-        value: Value::Choice(&["adam", "sgd", "sgd-momentum", "adam8bit", "adafactor", "lion"]),
+        value: Value::Choice(keys_of!(Optimizer)),
         written: Written::Always,
         read: |c| c.optimizer.key().to_string(),
         write: |c, f, t| set(&mut c.optimizer, pick(f, &Optimizer::ALL, Optimizer::key, t)),
@@ -186,7 +200,7 @@ fields! {
     /// Strategy shown highlighted.
     Stage in Parallel(10) => Declaration {
         key: "stage",
-        value: Value::Choice(&["ddp", "1", "2", "3"]),
+        value: Value::Choice(keys_of!(Strategy)),
         written: Written::Always,
         read: |c| c.highlight.key().to_string(),
         write: |c, f, t| set(&mut c.highlight, pick(f, &Strategy::ALL, Strategy::key, t)),
@@ -275,7 +289,7 @@ fields! {
     ),
     /// MLP kind.
     Mlp in Architecture(70) => architecture(
-        "mlp", Value::Choice(&["swiglu", "gelu"]),
+        "mlp", Value::Choice(keys_of!(Mlp)),
         |c| model_text(c, |m| m.architecture.mlp.key().to_string()),
         |c, f, t| {
             let mlp = pick(f, &Mlp::ALL, Mlp::key, t)?;
@@ -300,7 +314,7 @@ fields! {
     ),
     /// Activation recomputation.
     Recompute in Step(50) => step(
-        "recompute", Value::Choice(&["none", "selective", "full"]),
+        "recompute", Value::Choice(keys_of!(Recompute)),
         |c| model_text(c, |m| m.recompute.key().to_string()),
         |c, f, t| {
             let recompute = pick(f, &Recompute::ALL, Recompute::key, t)?;
@@ -332,7 +346,7 @@ fields! {
     Framework in Framework(20) => Declaration {
         written: Written::WhenNotDense,
         ..step(
-            "framework", Value::Choice(&["megatron", "hf"]),
+            "framework", Value::Choice(keys_of!(Framework)),
             |c| model_text(c, |m| m.framework.key().to_string()),
             |c, f, t| {
                 let framework = pick(f, &Framework::ALL, Framework::key, t)?;
@@ -346,7 +360,7 @@ fields! {
         optional: true,
         ..step(
             "attn",
-            Value::Choice(&["eager", "sdpa", "flash_attention_2"]),
+            Value::Choice(keys_of!(Attention)),
             |c| model_text(c, |m| m.attention.map(|a| a.key().to_string()).unwrap_or_default()),
             |c, f, t| {
                 let attention = pick(f, &Attention::ALL, Attention::key, t)?;
@@ -365,7 +379,7 @@ fields! {
     ),
     /// The norms on q and k: none, a head's width (Qwen3), full width (OLMo 2).
     QkNorm in BeyondLlama(20) => beyond_dense(
-        "qk_norm", Value::Choice(&["0", "1", "full"]),
+        "qk_norm", Value::Choice(keys_of!(QkNormKind)),
         |c| model_text(c, |m| m.architecture.qk_norm.key().to_string()),
         |c, f, t| {
             let kind = pick(f, &QkNormKind::ALL, QkNormKind::key, t)?;
@@ -524,7 +538,7 @@ fields! {
     /// The unit memory is shown in.
     Unit in Display(10) => Declaration {
         key: "unit",
-        value: Value::Choice(&["gb", "gib"]),
+        value: Value::Choice(keys_of!(MemoryUnit)),
         read: |c| c.unit.key().to_string(),
         write: |c, f, t| set(&mut c.unit, pick(f, &MemoryUnit::ALL, MemoryUnit::key, t)),
         jobs: Jobs::ALL,
@@ -533,7 +547,7 @@ fields! {
     /// Light or dark colours.
     Theme in Display(30) => Declaration {
         key: "theme",
-        value: Value::Choice(&["auto", "light", "dark"]),
+        value: Value::Choice(keys_of!(Theme)),
         read: |c| c.theme.key().to_string(),
         write: |c, f, t| set(&mut c.theme, pick(f, &Theme::ALL, Theme::key, t)),
         jobs: Jobs::ALL,
@@ -542,7 +556,7 @@ fields! {
     /// The page's language.
     Lang in Display(20) => Declaration {
         key: "lang",
-        value: Value::Choice(&["auto", "zh", "en"]),
+        value: Value::Choice(keys_of!(Lang)),
         read: |c| c.lang.key().to_string(),
         write: |c, f, t| set(&mut c.lang, pick(f, &Lang::ALL, Lang::key, t)),
         jobs: Jobs::ALL,
@@ -583,7 +597,7 @@ fields! {
     Fp8Recipe in Recipe(15) => Declaration {
         needs: Some(|t| matches!(t(Field::Precision).as_str(), "fp8" | "fp8-params")),
         key: "fp8_recipe",
-        value: Value::Choice(&["delayed", "tensorwise", "mxfp8", "blockwise"]),
+        value: Value::Choice(keys_of!(crate::memory::Fp8Recipe)),
         read: |c| c.fp8_recipe.key().to_string(),
         write: |c, f, t| {
             set(
@@ -607,7 +621,7 @@ fields! {
     /// Whose accounting: the lesson's, DeepSpeed's estimator or Megatron-LM's.
     Accounting in Framework(10) => Declaration {
         key: "acct",
-        value: Value::Choice(&["course", "deepspeed", "megatron"]),
+        value: Value::Choice(keys_of!(Accounting)),
         read: |c| c.runtime.accounting.key().to_string(),
         write: |c, f, t| {
             let accounting = pick(f, &Accounting::ALL, Accounting::key, t);
@@ -618,7 +632,7 @@ fields! {
     /// What is offloaded from the GPUs.
     Offload in Framework(40) => Declaration {
         key: "offload",
-        value: Value::Choice(&["none", "optimizer", "all"]),
+        value: Value::Choice(keys_of!(Offload)),
         read: |c| c.runtime.offload.key().to_string(),
         write: |c, f, t| set(&mut c.runtime.offload, pick(f, &Offload::ALL, Offload::key, t)),
         ..BASE
@@ -626,7 +640,7 @@ fields! {
     /// Where offloaded states go.
     OffloadTo in Framework(50) => Declaration {
         key: "offload_to",
-        value: Value::Choice(&["cpu", "nvme"]),
+        value: Value::Choice(keys_of!(OffloadDevice)),
         read: |c| c.runtime.offload_device.key().to_string(),
         write: |c, f, t| {
             let device = pick(f, &OffloadDevice::ALL, OffloadDevice::key, t);
@@ -664,7 +678,7 @@ fields! {
     /// Who shards the ZeRO-3 column: DeepSpeed or PyTorch's FSDP2.
     Sharding in Framework(100) => Declaration {
         key: "sharding",
-        value: Value::Choice(&["deepspeed", "fsdp2"]),
+        value: Value::Choice(keys_of!(Sharding)),
         read: |c| c.runtime.sharding.key().to_string(),
         write: |c, f, t| set(&mut c.runtime.sharding, pick(f, &Sharding::ALL, Sharding::key, t)),
         ..BASE
@@ -747,7 +761,7 @@ fields! {
     /// What is trained: every parameter, LoRA or QLoRA adapters.
     Method in FineTuning(10) => Declaration {
         key: "method",
-        value: Value::Choice(&["full", "lora", "qlora"]),
+        value: Value::Choice(keys_of!(Method)),
         read: |c| c.fine_tuning.method.key().to_string(),
         write: |c, f, t| set(&mut c.fine_tuning.method, pick(f, &Method::ALL, Method::key, t)),
         ..BASE
@@ -765,7 +779,7 @@ fields! {
     Targets in FineTuning(30) => Declaration {
         needs: Some(with_adapters),
         key: "targets",
-        value: Value::Choice(&["qv", "attn", "mlp", "all"]),
+        value: Value::Choice(keys_of!(Targets)),
         read: |c| c.fine_tuning.targets.key().to_string(),
         write: |c, f, t| {
             set(&mut c.fine_tuning.targets, pick(f, &Targets::ALL, Targets::key, t))
@@ -776,7 +790,7 @@ fields! {
     Quant in FineTuning(70) => Declaration {
         needs: Some(with_qlora),
         key: "quant",
-        value: Value::Choice(&["nf4", "int8"]),
+        value: Value::Choice(keys_of!(Quant)),
         read: |c| c.fine_tuning.quant.key().to_string(),
         write: |c, f, t| set(&mut c.fine_tuning.quant, pick(f, &Quant::ALL, Quant::key, t)),
         ..BASE
@@ -804,7 +818,7 @@ fields! {
     AdapterDtype in FineTuning(50) => Declaration {
         needs: Some(with_adapters),
         key: "adapter_dtype",
-        value: Value::Choice(&["fp32", "model"]),
+        value: Value::Choice(keys_of!(AdapterDtype)),
         read: |c| c.fine_tuning.adapter_dtype.key().to_string(),
         write: |c, f, t| {
             set(
@@ -871,7 +885,7 @@ fields! {
     CpComm in Parallel(85) => Declaration {
         needs: Some(|t| beyond(t, Field::Cp, "1")),
         key: "cp_comm",
-        value: Value::Choice(&["p2p", "a2a"]),
+        value: Value::Choice(keys_of!(crate::memory::parallel::CpComm)),
         scope: Scope::WithModel,
         read: |c| c.runtime.layout.cp_comm.key().to_string(),
         write: |c, f, t| {
@@ -886,7 +900,7 @@ fields! {
     Etp in Parallel(87) => Declaration {
         needs: Some(|t| beyond(t, Field::Tp, "1") && beyond(t, Field::Experts, "0")),
         key: "etp",
-        value: Value::Choice(&["tp", "1"]),
+        value: Value::Choice(keys_of!(crate::memory::parallel::ExpertTp)),
         scope: Scope::WithModel,
         read: |c| c.runtime.layout.expert_tp.key().to_string(),
         write: |c, f, t| {
@@ -983,7 +997,7 @@ fields! {
     Biases in BeyondLlama(30) => Declaration {
         written: Written::WhenNotPreset,
         ..architecture(
-            "biases", Value::Choice(&["none", "qkv", "all", "attn"]),
+            "biases", Value::Choice(keys_of!(Biases)),
             |c| model_text(c, |m| m.architecture.biases.key().to_string()),
             |c, f, t| {
                 let biases = pick(f, &Biases::ALL, Biases::key, t)?;
@@ -996,7 +1010,7 @@ fields! {
     Norm in BeyondLlama(40) => Declaration {
         written: Written::WhenNotPreset,
         ..architecture(
-            "norm", Value::Choice(&["rmsnorm", "layernorm"]),
+            "norm", Value::Choice(keys_of!(Norm)),
             |c| model_text(c, |m| m.architecture.norm.key().to_string()),
             |c, f, t| {
                 let norm = pick(f, &Norm::ALL, Norm::key, t)?;
@@ -1031,7 +1045,7 @@ fields! {
         needs: Some(full_recompute),
         written: Written::WhenNotDense,
         ..step(
-            "recompute_method", Value::Choice(&["uniform", "block"]),
+            "recompute_method", Value::Choice(keys_of!(RecomputeMethod)),
             |c| model_text(c, |m| m.checkpointing.method.key().to_string()),
             |c, f, t| {
                 let method = pick(f, &RecomputeMethod::ALL, RecomputeMethod::key, t)?;
@@ -1046,7 +1060,7 @@ fields! {
         written: Written::WhenNotDense,
         ..step(
             "recompute_modules",
-            Value::List(&RECOMPUTE_MODULE_KEYS),
+            Value::List(RECOMPUTE_MODULE_KEYS),
             |c| model_text(c, |m| m.recompute_modules.key()),
             |c, f, t| {
                 let modules = RecomputeModuleSet::from_key(t)
@@ -1258,7 +1272,7 @@ fields! {
     /// post-training: the trainer and the rollout engine on the same GPUs).
     Job in Job(10) => Declaration {
         key: "job",
-        value: Value::Choice(&["train", "serve", "rl"]),
+        value: Value::Choice(keys_of!(Job)),
         jobs: Jobs::ALL,
         read: |c| c.job.key().to_string(),
         write: |c, f, t| set(&mut c.job, pick(f, &Job::ALL, Job::key, t)),
@@ -1268,7 +1282,7 @@ fields! {
     /// engine, SGLang or TensorRT-LLM's PyTorch backend.
     Engine in Serving(10) => Declaration {
         key: "engine",
-        value: Value::Choice(&["vllm", "sglang", "trtllm"]),
+        value: Value::Choice(keys_of!(Engine)),
         jobs: Jobs::SERVE,
         read: |c| c.serve.engine.key().to_string(),
         write: |c, f, t| set(&mut c.serve.engine, pick(f, &Engine::ALL, Engine::key, t)),
@@ -1279,7 +1293,7 @@ fields! {
     /// (gpt-oss's experts), NVFP4.
     Weights in Serving(20) => Declaration {
         key: "weights",
-        value: Value::Choice(&["bf16", "fp8", "fp8-block", "int8", "int4", "nf4", "mxfp4", "nvfp4"]),
+        value: Value::Choice(keys_of!(in WEIGHT_FORMATS)),
         jobs: Jobs::SERVE,
         read: |c| c.serve.weights.key().to_string(),
         write: |c, f, t| set(&mut c.serve.weights, pick(f, &WEIGHT_FORMATS, WeightFormat::key, t)),
@@ -1289,7 +1303,7 @@ fields! {
     /// model's 16 bits, or `fp8`, one byte a value.
     KvDtype in Serving(30) => Declaration {
         key: "kv_dtype",
-        value: Value::Choice(&["auto", "fp8"]),
+        value: Value::Choice(keys_of!(KvCacheDtype)),
         jobs: Jobs::SERVE,
         read: |c| c.serve.kv_dtype.key().to_string(),
         write: |c, f, t| set(&mut c.serve.kv_dtype, pick(f, &KvCacheDtype::ALL, KvCacheDtype::key, t)),
@@ -1400,7 +1414,7 @@ fields! {
     /// critic) or `dpo` (no rollouts).
     Algo in Rl(10) => Declaration {
         key: "algo",
-        value: Value::Choice(&["grpo", "ppo", "dpo", "distill"]),
+        value: Value::Choice(keys_of!(Algo)),
         jobs: Jobs::RL,
         read: |c| c.rl.algo.key().to_string(),
         write: |c, f, t| set(&mut c.rl.algo, pick(f, &Algo::ALL, Algo::key, t)),
@@ -1455,7 +1469,7 @@ fields! {
     /// `adapters` disabled, `precomputed` log-probs, or `none` (no KL).
     Ref in Rl(60) => Declaration {
         key: "ref",
-        value: Value::Choice(&["model", "adapters", "precomputed", "none"]),
+        value: Value::Choice(keys_of!(Reference)),
         jobs: Jobs::RL,
         // Distillation's teacher takes the reference's place.
         needs: Some(|t| t(Field::Algo) != "distill"),
@@ -1487,7 +1501,7 @@ fields! {
     /// The reward: a `rule` (or verifier), or a reward `model` on the GPUs.
     Reward in Rl(90) => Declaration {
         key: "reward",
-        value: Value::Choice(&["rule", "model"]),
+        value: Value::Choice(keys_of!(Reward)),
         jobs: Jobs::RL,
         read: |c| c.rl.reward.key().to_string(),
         write: |c, f, t| set(&mut c.rl.reward, pick(f, &Reward::ALL, Reward::key, t)),
@@ -1508,7 +1522,7 @@ fields! {
     /// terms, `chunked` (2,048 tokens at a time), or `fused` (no logits kept).
     Logits in Rl(110) => Declaration {
         key: "logits",
-        value: Value::Choice(&["full", "chunked", "fused"]),
+        value: Value::Choice(keys_of!(Logits)),
         jobs: Jobs::RL,
         needs: Some(|t| t(Field::Entropy) == "1" || t(Field::Algo) == "distill"),
         read: |c| c.rl.logits.key().to_string(),
@@ -1576,7 +1590,7 @@ fields! {
     /// engine's memory fraction): `verl`, `openrlhf` or `trl`.
     RlFramework in Rl(5) => Declaration {
         key: "rl_framework",
-        value: Value::Choice(&["verl", "openrlhf", "trl"]),
+        value: Value::Choice(keys_of!(RlFramework)),
         jobs: Jobs::RL,
         read: |c| c.rl.framework.key().to_string(),
         write: |c, f, t| set(&mut c.rl.framework, pick(f, &RlFramework::ALL, RlFramework::key, t)),
@@ -1586,7 +1600,7 @@ fields! {
     /// or on GPUs of its own (`split`).
     Placement in Rl(45) => Declaration {
         key: "placement",
-        value: Value::Choice(&["colocate", "split"]),
+        value: Value::Choice(keys_of!(Placement)),
         jobs: Jobs::RL,
         needs: Some(|t| t(Field::Algo) != "dpo"),
         read: |c| c.rl.placement.key().to_string(),

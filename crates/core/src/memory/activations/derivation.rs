@@ -18,7 +18,6 @@ pub(super) fn general_derivation(
     let number = crate::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
     let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
-    let m = mlp_multiplier(arch.mlp);
     let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
     let a_text = crate::decimal::shortest_decimal(attention_term(arch));
     let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
@@ -32,6 +31,92 @@ pub(super) fn general_derivation(
         tail_symbols.push_str(&format!(" + {two_e}·a·s²·b"));
         tail_numbers.push_str(&format!(" + {e2_text} × {} × {s}² × {b}", arch.heads));
     }
+    let (fp8_dense, fp8_sparse) = fp8_terms(arch, setup);
+    // Each kind of layer's terms: its mixer's values (`A`, or with Gated
+    // DeltaNet `G` and `g` fp32 bytes, no scores: see [`linear_values`]),
+    // its MLP's, and the rest.
+    let g_text = crate::decimal::shortest_decimal(norm_inputs(arch) + linear_values(arch));
+    let (dense_mlp, sparse_mlp) = mlp_terms(arch, setup);
+    let linear_tail = (
+        format!(" + g·s·b{dropout_symbols}"),
+        format!(
+            " + {} × {s} × {b}{dropout_numbers}",
+            linear_fp32_bytes(arch) as u64
+        ),
+    );
+    let no_fp8 = (String::new(), String::new());
+    let bracket = |linear: bool, moe_layer: bool| {
+        let (mlp, fp8) = match moe_layer {
+            true => (&sparse_mlp, &fp8_sparse),
+            false => (&dense_mlp, &fp8_dense),
+        };
+        let (mixer, number, fp8, tail) = match linear {
+            true => ("G", &g_text, &no_fp8, &linear_tail),
+            false => (
+                "A",
+                &a_text,
+                fp8,
+                &(tail_symbols.clone(), tail_numbers.clone()),
+            ),
+        };
+        // A frozen base's linears keep no input (LoRA, QLoRA): `− e·s·b·(…)`.
+        let unkept = frozen_terms(arch, setup, moe_layer, linear);
+        // Selective recomputation's modules: `R` bytes a token rebuilt.
+        let rebuilt = rebuilt_terms(arch, setup, moe_layer, linear);
+        (
+            format!(
+                "e·s·b·({mixer} + {}{}{}{}{}",
+                mlp.0, fp8.0, unkept.0, rebuilt.0, tail.0
+            ),
+            format!(
+                "{e_text} × {s} × {b} × ({number} + {}{}{}{}{}",
+                mlp.1, fp8.1, unkept.1, rebuilt.1, tail.1
+            ),
+        )
+    };
+    // Each kind of layer: its count, name, terms and bytes a token (the
+    // widest is rebuilt under full recomputation, as [`stage_activations`]).
+    let present = layer_kinds(arch, setup)
+        .into_iter()
+        .map(|(count, name, moe, linear, bytes)| (count, name, bracket(linear, moe), bytes));
+    let (symbols, numbers) = match setup.recompute {
+        Recompute::Full => {
+            let widest = present
+                .reduce(|a, b| if b.3 > a.3 { b } else { a })
+                .map(|kind| kind.2)
+                .unwrap_or_default();
+            recomputed_terms(setup, (arch.layers, h), widest)
+        }
+        _ => sum_of_kinds(present),
+    };
+    let total = activation_memory(arch, setup).total;
+    // Multi-token prediction's layers: `P` bytes a token each.
+    let (mtp_symbols, mtp_numbers) = match arch.mtp_layers {
+        0 => Default::default(),
+        n => (
+            " + D·s·b·P".to_string(),
+            format!(
+                " + {n} × {s} × {b} × {}",
+                crate::decimal::shortest_decimal(mtp_layer_bytes(arch, setup, &Layout::SINGLE))
+            ),
+        ),
+    };
+    format!(
+        "{symbols} + {two_e}·s·b·h + {}·s·b·v{mtp_symbols} = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {}{mtp_numbers} B = {}",
+        logit_symbol(arch),
+        number(logit_bytes(arch, e)),
+        arch.vocab,
+        crate::format::format_bytes(total, unit)
+    )
+}
+
+/// FP8's corrections to a dense layer's terms and a mixture layer's, each
+/// `(symbols, numbers)` (nothing without FP8): the linears' inputs kept in
+/// one byte rather than `e`, the output projection's input added.
+fn fp8_terms(arch: &Architecture, setup: &ActivationSetup) -> ((String, String), (String, String)) {
+    let number = crate::format::format_number;
+    let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
+    let e_text = number(setup.bytes_per_value);
     let moe = arch.moe;
     // FP8: the linears' inputs in one byte (`o` the output projection's).
     let o = output_width(arch) as u64;
@@ -47,7 +132,7 @@ pub(super) fn general_derivation(
         false => ("", ""),
         true => ("(e − 1 − c)·", "(1 + c)·"),
     };
-    let (fp8_dense, fp8_sparse) = match setup.fp8 {
+    match setup.fp8 {
         false => Default::default(),
         true => (
             (
@@ -69,11 +154,17 @@ pub(super) fn general_derivation(
                 ),
             ),
         ),
-    };
-    // Each kind of layer's terms: its mixer's values (`A`, or with Gated
-    // DeltaNet `G` and `g` fp32 bytes, no scores: see [`linear_values`]),
-    // its MLP's, and the rest.
-    let g_text = crate::decimal::shortest_decimal(norm_inputs(arch) + linear_values(arch));
+    }
+}
+
+/// A dense layer's MLP terms and a mixture layer's (its routed and shared
+/// experts, and the router's `4·s·b·E`), each `(symbols, numbers)` closing
+/// the layer's `e·s·b·(…)`.
+fn mlp_terms(arch: &Architecture, setup: &ActivationSetup) -> ((String, String), (String, String)) {
+    let number = crate::format::format_number;
+    let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
+    let m = mlp_multiplier(arch.mlp);
+    let moe = arch.moe;
     let dense_mlp = ("m·f)".to_string(), format!("{m} × {})", arch.ffn));
     let sparse_mlp = (
         "t·c·(h + m·f_e) + n·m·f_s) + 4·s·b·E".to_string(),
@@ -87,102 +178,100 @@ pub(super) fn general_derivation(
             moe.experts,
         ),
     );
-    let linear_tail = (
-        format!(" + g·s·b{dropout_symbols}"),
-        format!(
-            " + {} × {s} × {b}{dropout_numbers}",
-            linear_fp32_bytes(arch) as u64
+    (dense_mlp, sparse_mlp)
+}
+
+/// The inputs a frozen base's linears do not keep (LoRA, QLoRA), in one
+/// layer (a mixture's with `moe_layer`, Gated DeltaNet's with `linear`):
+/// `(symbols, numbers)` of `− e·s·b·(…)`, or nothing when none is frozen.
+fn frozen_terms(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    moe_layer: bool,
+    linear: bool,
+) -> (String, String) {
+    let number = crate::format::format_number;
+    let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
+    let e_text = number(setup.bytes_per_value);
+    let (frozen, moe) = (setup.frozen, arch.moe);
+    let mut symbols: Vec<&str> = Vec::new();
+    let mut numbers: Vec<String> = Vec::new();
+    if frozen.qkv && !linear {
+        symbols.push("h");
+        numbers.push(h.to_string());
+    }
+    if frozen.mlp_in {
+        match moe_layer {
+            false => {
+                symbols.push("h");
+                numbers.push(h.to_string());
+            }
+            true => {
+                symbols.push("t·c·h");
+                numbers.push(format!("{} × {} × {h}", moe.top_k, number(setup.capacity)));
+            }
+        }
+    }
+    if frozen.mlp_out {
+        match moe_layer {
+            false => {
+                symbols.push("f");
+                numbers.push(arch.ffn.to_string());
+            }
+            true => {
+                symbols.push("t·c·f_e + n·f_s");
+                numbers.push(format!(
+                    "{} × {} × {} + {} × {}",
+                    moe.top_k,
+                    number(setup.capacity),
+                    moe.expert_ffn,
+                    moe.shared_experts,
+                    moe.shared_ffn
+                ));
+            }
+        }
+    }
+    match symbols.is_empty() {
+        true => (String::new(), String::new()),
+        false => (
+            format!(" − e·s·b·({})", symbols.join(" + ")),
+            format!(" − {e_text} × {s} × {b} × ({})", numbers.join(" + ")),
         ),
-    );
-    // A frozen base's linears keep no input (LoRA, QLoRA): `− e·s·b·(…)`.
-    let frozen = setup.frozen;
-    let frozen_terms = |moe_layer: bool, linear: bool| {
-        let mut symbols: Vec<&str> = Vec::new();
-        let mut numbers: Vec<String> = Vec::new();
-        if frozen.qkv && !linear {
-            symbols.push("h");
-            numbers.push(h.to_string());
-        }
-        if frozen.mlp_in {
-            match moe_layer {
-                false => {
-                    symbols.push("h");
-                    numbers.push(h.to_string());
-                }
-                true => {
-                    symbols.push("t·c·h");
-                    numbers.push(format!("{} × {} × {h}", moe.top_k, number(setup.capacity)));
-                }
-            }
-        }
-        if frozen.mlp_out {
-            match moe_layer {
-                false => {
-                    symbols.push("f");
-                    numbers.push(arch.ffn.to_string());
-                }
-                true => {
-                    symbols.push("t·c·f_e + n·f_s");
-                    numbers.push(format!(
-                        "{} × {} × {} + {} × {}",
-                        moe.top_k,
-                        number(setup.capacity),
-                        moe.expert_ffn,
-                        moe.shared_experts,
-                        moe.shared_ffn
-                    ));
-                }
-            }
-        }
-        match symbols.is_empty() {
-            true => (String::new(), String::new()),
-            false => (
-                format!(" − e·s·b·({})", symbols.join(" + ")),
-                format!(" − {e_text} × {s} × {b} × ({})", numbers.join(" + ")),
-            ),
-        }
-    };
-    let no_fp8 = (String::new(), String::new());
-    let bracket = |linear: bool, moe_layer: bool| {
-        let (mlp, fp8) = match moe_layer {
-            true => (&sparse_mlp, &fp8_sparse),
-            false => (&dense_mlp, &fp8_dense),
-        };
-        let (mixer, number, fp8, tail) = match linear {
-            true => ("G", &g_text, &no_fp8, &linear_tail),
-            false => (
-                "A",
-                &a_text,
-                fp8,
-                &(tail_symbols.clone(), tail_numbers.clone()),
-            ),
-        };
-        let unkept = frozen_terms(moe_layer, linear);
-        // Selective recomputation's modules: `R` bytes a token rebuilt.
-        let rebuilt = rebuilt_bytes(arch, setup, moe_layer, linear);
-        let rebuilt = match rebuilt > 0.0 {
-            true => (
-                " − s·b·R".to_string(),
-                format!(
-                    " − {s} × {b} × {}",
-                    crate::decimal::shortest_decimal(rebuilt)
-                ),
-            ),
-            false => Default::default(),
-        };
-        (
+    }
+}
+
+/// Selective recomputation's term in one layer (a mixture's with
+/// `moe_layer`, Gated DeltaNet's with `linear`): `(symbols, numbers)` of
+/// `− s·b·R` ([`rebuilt_bytes`]), or nothing when no module rebuilds any.
+fn rebuilt_terms(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    moe_layer: bool,
+    linear: bool,
+) -> (String, String) {
+    let (s, b) = (setup.seq_len, setup.micro_batch);
+    let rebuilt = rebuilt_bytes(arch, setup, moe_layer, linear);
+    match rebuilt > 0.0 {
+        true => (
+            " − s·b·R".to_string(),
             format!(
-                "e·s·b·({mixer} + {}{}{}{}{}",
-                mlp.0, fp8.0, unkept.0, rebuilt.0, tail.0
+                " − {s} × {b} × {}",
+                crate::decimal::shortest_decimal(rebuilt)
             ),
-            format!(
-                "{e_text} × {s} × {b} × ({number} + {}{}{}{}{}",
-                mlp.1, fp8.1, unkept.1, rebuilt.1, tail.1
-            ),
-        )
-    };
-    // Each kind of layer: its count, name, terms and bytes a token (the
-    // widest is rebuilt under full recomputation, as [`stage_activations`]).
+        ),
+        false => Default::default(),
+    }
+}
+
+/// The kinds of layer present (`L_d`, `L_dG`, `L_e`, `L_eG`), in that
+/// order: each with its count, name, whether a mixture's, whether Gated
+/// DeltaNet's, and its bytes a token (an attention layer's with its scores).
+fn layer_kinds(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+) -> Vec<(u32, &'static str, bool, bool, f64)> {
+    let s = setup.seq_len;
+    let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
     let mut counts = [0u32; 4];
     for i in 0..arch.layers {
         let kind =
@@ -202,55 +291,33 @@ pub(super) fn general_derivation(
         let (moe, linear) = (kind >= 2, kind % 2 == 1);
         let v = layer_values(arch, setup, moe, linear);
         let bytes = v.outside + v.inside + v.gathered + if linear { 0.0 } else { scores };
-        present.push((counts[kind], name, bracket(linear, moe), bytes));
+        present.push((counts[kind], name, moe, linear, bytes));
     }
-    let present = present.into_iter();
-    let (symbols, numbers) = match setup.recompute {
-        Recompute::Full => {
-            let widest = present
-                .reduce(|a, b| if b.3 > a.3 { b } else { a })
-                .map(|kind| kind.2)
-                .unwrap_or_default();
-            recomputed_terms(setup, (arch.layers, h), widest)
-        }
-        _ => {
-            let parts: Vec<(String, String)> = present
-                .map(|(count, name, (sym, num), _)| {
-                    (format!("{name}·[{sym}]"), format!("{count} × [{num}]"))
-                })
-                .collect();
-            (
-                parts
-                    .iter()
-                    .map(|p| p.0.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" + "),
-                parts
-                    .iter()
-                    .map(|p| p.1.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" + "),
-            )
-        }
-    };
-    let total = activation_memory(arch, setup).total;
-    // Multi-token prediction's layers: `P` bytes a token each.
-    let (mtp_symbols, mtp_numbers) = match arch.mtp_layers {
-        0 => Default::default(),
-        n => (
-            " + D·s·b·P".to_string(),
-            format!(
-                " + {n} × {s} × {b} × {}",
-                crate::decimal::shortest_decimal(mtp_layer_bytes(arch, setup, &Layout::SINGLE))
-            ),
-        ),
-    };
-    format!(
-        "{symbols} + {two_e}·s·b·h + {}·s·b·v{mtp_symbols} = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {}{mtp_numbers} B = {}",
-        logit_symbol(arch),
-        number(logit_bytes(arch, e)),
-        arch.vocab,
-        crate::format::format_bytes(total, unit)
+    present
+}
+
+/// Every kind's terms summed, each `name·[symbols]` and `count × [numbers]`
+/// joined by ` + `: the layers' part of the formula without full
+/// recomputation.
+fn sum_of_kinds(
+    kinds: impl Iterator<Item = (u32, &'static str, (String, String), f64)>,
+) -> (String, String) {
+    let parts: Vec<(String, String)> = kinds
+        .map(|(count, name, (sym, num), _)| {
+            (format!("{name}·[{sym}]"), format!("{count} × [{num}]"))
+        })
+        .collect();
+    (
+        parts
+            .iter()
+            .map(|p| p.0.as_str())
+            .collect::<Vec<_>>()
+            .join(" + "),
+        parts
+            .iter()
+            .map(|p| p.1.as_str())
+            .collect::<Vec<_>>()
+            .join(" + "),
     )
 }
 

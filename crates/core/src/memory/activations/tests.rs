@@ -1,28 +1,16 @@
 //! The activations' tests: Korthikanti et al.'s Table 2 and its generalisations.
 
 use super::*;
+use crate::memory::parallel::tests::{flash_setup, paper_setup};
 use crate::model::presets::model_preset;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-fn paper_setup(recompute: Recompute, flash_attention: bool) -> ActivationSetup {
-    ActivationSetup {
-        seq_len: 2048,
-        micro_batch: 1,
-        bytes_per_value: 2.0,
-        flash_attention,
-        recompute,
-        checkpointing: Checkpointing::EVERY_LAYER,
-        modules: Default::default(),
-        dropout: true,
-        capacity: 1.0,
-        fp8: false,
-        fp8_scales: 0.0,
-        frozen: FrozenInputs::NONE,
-    }
+fn arch(id: &str) -> Architecture {
+    model_preset(id).unwrap().architecture
 }
 
 fn gpt3() -> Architecture {
-    model_preset("gpt3-175b").unwrap().architecture
+    arch("gpt3-175b")
 }
 
 /// Gemma's four norms a layer (issue 26): the post-norms keep their inputs,
@@ -30,15 +18,12 @@ fn gpt3() -> Architecture {
 /// the tensor-parallel region.
 #[wasm_bindgen_test(unsupported = test)]
 fn four_norms_keep_two_more_inputs() {
-    let gemma = model_preset("gemma2-9b").unwrap().architecture;
+    let gemma = arch("gemma2-9b");
     let two = Architecture {
         sandwich_norms: false,
         ..gemma
     };
-    let setup = ActivationSetup {
-        dropout: false,
-        ..paper_setup(Recompute::None, true)
-    };
+    let setup = flash_setup(2048, Recompute::None);
     let more = activation_memory(&gemma, &setup).per_layer.get()
         - activation_memory(&two, &setup).per_layer.get();
     assert_eq!(more, 2.0 * 2048.0 * 2.0 * 3584.0);
@@ -56,12 +41,11 @@ fn four_norms_keep_two_more_inputs() {
 #[wasm_bindgen_test(unsupported = test)]
 fn fp8_keeps_the_linears_inputs_in_one_byte() {
     let per_layer = |id: &str, fp8: bool| {
-        let arch = model_preset(id).unwrap().architecture;
+        let arch = arch(id);
         let setup = ActivationSetup {
-            dropout: false,
             fp8,
             fp8_scales: 0.0,
-            ..paper_setup(Recompute::None, true)
+            ..flash_setup(2048, Recompute::None)
         };
         activation_memory(&arch, &setup).per_layer.get()
     };
@@ -79,12 +63,8 @@ fn fp8_keeps_the_linears_inputs_in_one_byte() {
 /// rest of the layer halves as Korthikanti's SP row says.
 #[wasm_bindgen_test(unsupported = test)]
 fn routed_experts_keep_their_gathered_inputs_whole_under_tensor_parallelism() {
-    let arch = model_preset("mixtral-8x7b").unwrap().architecture;
-    let setup = ActivationSetup {
-        dropout: false,
-        seq_len: 4096,
-        ..paper_setup(Recompute::Selective, true)
-    };
+    let arch = arch("mixtral-8x7b");
+    let setup = flash_setup(4096, Recompute::Selective);
     let (s, h) = (4096.0, f64::from(arch.hidden));
     let (k, f) = (arch.kv_width() as f64, f64::from(arch.moe.expert_ffn));
     let per_layer = |tp: u32| {
@@ -214,21 +194,8 @@ fn swiglu_and_grouped_query_attention_generalise_the_34() {
     // FlashAttention, s = 8192, b = 1: 2 × sb(6h + 2k + 3f) per layer. The
     // fused SwiGLU keeps its 2f input and the second linear its f input
     // (issue 48, error 1: not transformers' 4f, 20.6 % more a layer).
-    let llama3 = model_preset("llama3-8b").unwrap().architecture;
-    let setup = ActivationSetup {
-        seq_len: 8192,
-        micro_batch: 1,
-        bytes_per_value: 2.0,
-        flash_attention: true,
-        recompute: Recompute::None,
-        checkpointing: Checkpointing::EVERY_LAYER,
-        modules: Default::default(),
-        dropout: false,
-        capacity: 1.0,
-        fp8: false,
-        fp8_scales: 0.0,
-        frozen: FrozenInputs::NONE,
-    };
+    let llama3 = arch("llama3-8b");
+    let setup = flash_setup(8192, Recompute::None);
     let memory = activation_memory(&llama3, &setup);
     let sb = 8192.0;
     assert_eq!(
@@ -307,7 +274,7 @@ fn generalised_derivations_add_up_for_experts_and_latent_attention() {
         "deepseek-v3",
         "qwen3-next-80b-a3b",
     ] {
-        let arch = model_preset(id).unwrap().architecture;
+        let arch = arch(id);
         assert!(!is_plain(&arch), "{id}");
         for recompute in Recompute::ALL {
             for (dropout, flash, capacity, fp8) in [
@@ -322,16 +289,10 @@ fn generalised_derivations_add_up_for_experts_and_latent_attention() {
                 let setup = ActivationSetup {
                     seq_len: 4096,
                     micro_batch: 2,
-                    bytes_per_value: 2.0,
-                    flash_attention: flash,
-                    recompute,
-                    checkpointing: Checkpointing::EVERY_LAYER,
-                    modules: Default::default(),
                     dropout,
                     capacity,
                     fp8,
-                    fp8_scales: 0.0,
-                    frozen: FrozenInputs::NONE,
+                    ..paper_setup(recompute, flash)
                 };
                 let text = activation_derivation(&arch, &setup, MemoryUnit::Gb);
                 let numbers = text.split(" = ").nth(1).expect("numbers");
@@ -343,20 +304,10 @@ fn generalised_derivations_add_up_for_experts_and_latent_attention() {
     }
     // Mixtral's experts: two copies of each token, each with its input and
     // the expert's three SwiGLU values, and the router's fp32 logits.
-    let mixtral = model_preset("mixtral-8x7b").unwrap().architecture;
+    let mixtral = arch("mixtral-8x7b");
     let setup = |capacity| ActivationSetup {
-        seq_len: 1,
-        micro_batch: 1,
-        bytes_per_value: 2.0,
-        flash_attention: true,
-        recompute: Recompute::None,
-        checkpointing: Checkpointing::EVERY_LAYER,
-        modules: Default::default(),
-        dropout: false,
         capacity,
-        fp8: false,
-        fp8_scales: 0.0,
-        frozen: FrozenInputs::NONE,
+        ..flash_setup(1, Recompute::None)
     };
     let one = activation_memory(&mixtral, &setup(1.0)).per_layer.get();
     let attention = 2.0 * (6.0 * 4096.0 + 2.0 * 1024.0);
@@ -370,7 +321,7 @@ fn generalised_derivations_add_up_for_experts_and_latent_attention() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn derivations_add_up_to_the_figures_they_explain() {
-    let llama3 = model_preset("llama3-8b").unwrap().architecture;
+    let llama3 = arch("llama3-8b");
     let mut cases = Vec::new();
     for recompute in Recompute::ALL {
         for flash_attention in [false, true] {
@@ -479,12 +430,8 @@ fn derivation_writes_the_papers_34_and_5as_terms_for_gpt3() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn derivation_of_full_recomputation_keeps_inputs_and_one_working_set() {
-    let llama3 = model_preset("llama3-8b").unwrap().architecture;
-    let setup = ActivationSetup {
-        dropout: false,
-        capacity: 1.0,
-        ..paper_setup(Recompute::Full, true)
-    };
+    let llama3 = arch("llama3-8b");
+    let setup = flash_setup(2048, Recompute::Full);
     assert_eq!(
         activation_derivation(&llama3, &setup, MemoryUnit::Gib),
         "L·e·s·b·h + [e·s·b·(6h + 2k + m·f)] + 2e·s·b·h + (e + 4)·s·b·v = \
@@ -505,24 +452,14 @@ fn derivation_of_full_recomputation_keeps_inputs_and_one_working_set() {
 /// FlashAttention only the 12 full layers keep scores.
 #[wasm_bindgen_test(unsupported = test)]
 fn linear_attention_layers_keep_their_own_values_and_no_scores() {
-    let next = model_preset("qwen3-next-80b-a3b").unwrap().architecture;
+    let next = arch("qwen3-next-80b-a3b");
     let all_full = Architecture {
         linear: crate::model::architecture::LinearAttention::NONE,
         ..next
     };
     let setup = |flash_attention| ActivationSetup {
-        seq_len: 4096,
-        micro_batch: 1,
-        bytes_per_value: 2.0,
         flash_attention,
-        recompute: Recompute::None,
-        checkpointing: Checkpointing::EVERY_LAYER,
-        modules: Default::default(),
-        dropout: false,
-        capacity: 1.0,
-        fp8: false,
-        fp8_scales: 0.0,
-        frozen: FrozenInputs::NONE,
+        ..flash_setup(4096, Recompute::None)
     };
     let total = |arch: &Architecture, flash| activation_memory(arch, &setup(flash)).total.get();
     let linear = (2.0 * 2048.0 + 4096.0) + (2.0 * 4096.0 + 4096.0) + 3.0 * 4096.0 + 65.0 * 32.0;
@@ -547,16 +484,13 @@ fn linear_attention_layers_keep_their_own_values_and_no_scores() {
 /// counted without them before).
 #[wasm_bindgen_test(unsupported = test)]
 fn query_and_key_norms_keep_their_inputs() {
-    let qwen3 = model_preset("qwen3-8b").unwrap().architecture;
+    let qwen3 = arch("qwen3-8b");
     assert_eq!(qwen3.qk_norm, QkNorm::PerHead);
     let bare = Architecture {
         qk_norm: QkNorm::None,
         ..qwen3
     };
-    let setup = ActivationSetup {
-        dropout: false,
-        ..paper_setup(Recompute::None, true)
-    };
+    let setup = flash_setup(2048, Recompute::None);
     let with = activation_memory(&qwen3, &setup).per_layer.get();
     let without = activation_memory(&bare, &setup).per_layer.get();
     assert_eq!(with - without, 2048.0 * 2.0 * (4096.0 + 1024.0));
@@ -571,13 +505,11 @@ fn query_and_key_norms_keep_their_inputs() {
 /// stays, lora_A reads it), where full training keeps 139,264.
 #[wasm_bindgen_test(unsupported = test)]
 fn a_frozen_base_keeps_no_linear_inputs() {
-    let llama = model_preset("llama3-8b").unwrap().architecture;
+    let llama = arch("llama3-8b");
     let per_token = |frozen: FrozenInputs| {
         let setup = ActivationSetup {
-            seq_len: 1,
-            dropout: false,
             frozen,
-            ..paper_setup(Recompute::None, true)
+            ..flash_setup(1, Recompute::None)
         };
         activation_memory(&llama, &setup).per_layer.get()
     };
@@ -604,7 +536,7 @@ fn a_frozen_base_keeps_no_linear_inputs() {
 #[wasm_bindgen_test(unsupported = test)]
 fn selective_modules_rebuild_their_own_values() {
     let per_token = |id: &str, modules: &str, moe: bool, fp8: bool| {
-        let arch = model_preset(id).unwrap().architecture;
+        let arch = arch(id);
         let setup = ActivationSetup {
             seq_len: 1,
             dropout: false,
@@ -665,12 +597,8 @@ fn selective_modules_rebuild_their_own_values() {
 /// in 16 bits, a token: 2 × 6 × 4,096 + 139,264 + 6 × 128,256 bytes.
 #[wasm_bindgen_test(unsupported = test)]
 fn a_multi_token_prediction_layer_keeps_a_layer_and_its_logits() {
-    let llama = model_preset("llama3-8b").unwrap().architecture;
-    let setup = ActivationSetup {
-        seq_len: 1,
-        dropout: false,
-        ..paper_setup(Recompute::None, true)
-    };
+    let llama = arch("llama3-8b");
+    let setup = flash_setup(1, Recompute::None);
     let with = Architecture {
         mtp_layers: 1,
         ..llama

@@ -3,11 +3,11 @@
 //! sequence's keys and values), and tensor parallelism's two all-reduces a
 //! layer. One stated efficiency each, held to published runs in the tests.
 
-use crate::gpu::GpuPreset;
-use crate::model::architecture::Architecture;
-use crate::serve::kv_cache::{self, KvCacheDtype};
-use crate::serve::options::ServeLayout;
-use crate::serve::weights::WeightFormat;
+use crate::kv_cache::{self, KvCacheDtype};
+use crate::options::ServeLayout;
+use crate::weights::WeightFormat;
+use vram_shared::gpu::GpuPreset;
+use vram_shared::model::architecture::Architecture;
 
 /// The fraction of the memory's datasheet bandwidth a decode step streams
 /// at: published batch-1 runs of 16-bit 7–8B models on one A100 read

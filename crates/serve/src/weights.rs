@@ -3,7 +3,8 @@
 //! store beside them, and the parts every format keeps in 16 bits (the
 //! embeddings, the output head, the norms, a mixture's router).
 
-use crate::model::architecture::Architecture;
+use vram_shared::model::architecture::Architecture;
+use vram_shared::storage;
 
 /// How a checkpoint stores its linear layers' weights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -26,7 +27,8 @@ pub enum WeightFormat {
         /// Inputs per group (128 in most checkpoints).
         group: u32,
     },
-    /// bitsandbytes NF4 in blocks of 64 with an fp32 absmax each: 0.5 + 4/64.
+    /// bitsandbytes NF4 in blocks of 64 with an fp32 absmax each: 0.5 + 4/64
+    /// ([`vram_shared::storage::nf4_bytes_per_weight`]).
     Nf4,
     /// MXFP4 (gpt-oss): a half byte a weight and an E8M0 scale per 32, on the
     /// routed experts only (the attention stays in 16 bits): 0.5 + 1/32.
@@ -42,9 +44,9 @@ impl WeightFormat {
             WeightFormat::Bf16 => 2.0,
             WeightFormat::Fp8 => 1.0,
             WeightFormat::Fp8Block => 1.0 + 4.0 / (128.0 * 128.0),
-            WeightFormat::Int8 => 1.0 + 4.0 / f64::from(arch.hidden.max(1)),
+            WeightFormat::Int8 => storage::int8_bytes_per_weight(arch.hidden),
             WeightFormat::Int4 { group } => 0.5 + 2.5 / f64::from(group.max(1)),
-            WeightFormat::Nf4 => 0.5 + 4.0 / 64.0,
+            WeightFormat::Nf4 => storage::nf4_bytes_per_weight(),
             WeightFormat::Mxfp4 => 0.5 + 1.0 / 32.0,
             WeightFormat::Nvfp4 => 0.5 + 1.0 / 16.0,
         }
@@ -98,7 +100,7 @@ pub fn weight_bytes(arch: &Architecture, format: WeightFormat) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::presets::model_preset;
+    use vram_shared::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn arch(id: &str) -> Architecture {

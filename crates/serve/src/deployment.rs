@@ -1,10 +1,10 @@
 //! One deployment of a model on vLLM: the weights on each GPU under tensor,
 //! pipeline and expert parallelism, the KV budget vLLM forms from what is
-//! left, and what that budget holds ([`crate::serve::kv_cache`]).
+//! left, and what that budget holds ([`crate::kv_cache`]).
 
-use crate::model::architecture::Architecture;
-use crate::serve::kv_cache::{self, KvCacheDtype, KvLayout};
-use crate::serve::weights::WeightFormat;
+use crate::kv_cache::{self, KvCacheDtype, KvLayout};
+use crate::weights::WeightFormat;
+use vram_shared::model::architecture::Architecture;
 
 /// How the model is split and served.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -128,23 +128,6 @@ pub fn activation_peak_bytes(
     workspace + sampler.max(forward)
 }
 
-/// Memory outside PyTorch's allocator that appears while vLLM profiles
-/// (NCCL's communicators, cuBLAS's and the backend's buffers), in bytes, as
-/// llm-d's planner measured it on H100 with vLLM 0.19.0
-/// (`data/configuration/vllm_memory_constants.json` at 964c9dc; PR #205):
-/// 0.27 GiB at TP 1 on the stage that samples, 0.07 on the others, 2.10
-/// from TP 2 (the logits' all-gather builds a communicator of its own
-/// inside the profile, by our reading). Other GPUs and NCCL set-ups differ.
-pub fn non_torch_bytes(tp: u32, samples: bool) -> u64 {
-    let gib = (1u64 << 30) as f64;
-    let measured = match (tp > 1, samples) {
-        (true, _) => 2.10,
-        (false, true) => 0.27,
-        (false, false) => 0.07,
-    };
-    (measured * gib) as u64
-}
-
 /// The weights on the most loaded GPU: each stage's ⌈layers ÷ PP⌉ layers
 /// (quantised linears ÷ TP, or the routed experts ÷ EP whole), the
 /// vocabulary-parallel embedding and head ÷ TP (on the first and last
@@ -155,7 +138,7 @@ pub fn weights_per_gpu(arch: &Architecture, d: &Deployment) -> f64 {
     let parts = arch.param_breakdown();
     let format = d.weights;
     let per_quantised = format.bytes_per_weight(arch);
-    let linear = crate::serve::weights::linear_params(arch) as f64;
+    let linear = crate::weights::linear_params(arch) as f64;
     let experts = arch.routed_expert_params() as f64;
     let layer_params = (parts.layers + parts.mtp) as f64;
     // The routed experts, the other linears (÷ TP) and what every GPU keeps
@@ -234,10 +217,11 @@ pub fn serve(arch: &Architecture, d: &Deployment, budget: Budget) -> ServeFigure
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::presets::model_preset;
+    use vram_shared::model::presets::model_preset;
+    use vram_shared::process::non_torch_bytes;
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    const GIB: u64 = 1 << 30;
+    use vram_shared::units::GIB;
 
     fn deployment(tp: u32) -> Deployment {
         Deployment {

@@ -3,11 +3,11 @@
 //! deployment asked for (its lengths, its concurrency), fastest per GPU
 //! first, as the training plans are ranked.
 
-use crate::model::architecture::Architecture;
-use crate::serve::kv_cache::KvCacheDtype;
-use crate::serve::options::{ServeLayout, ServeOptions, WEIGHT_FORMATS};
-use crate::serve::report::{evaluate, Hardware, ServeReport};
-use crate::serve::weights::WeightFormat;
+use crate::kv_cache::KvCacheDtype;
+use crate::options::{ServeLayout, ServeOptions, WEIGHT_FORMATS};
+use crate::report::{evaluate, Hardware, ServeReport};
+use crate::weights::WeightFormat;
+use vram_shared::model::architecture::Architecture;
 
 /// The most plans kept.
 pub const KEPT_SERVE_PLANS: usize = 12;
@@ -41,7 +41,7 @@ fn formats(arch: &Architecture, hardware: &Hardware) -> Vec<WeightFormat> {
     let fp8 = hardware.gpu.is_some_and(|g| g.tflops_fp8 > 0.0);
     let blackwell = hardware
         .gpu
-        .is_some_and(|g| g.generation == crate::gpu::Generation::Blackwell);
+        .is_some_and(|g| g.generation == vram_shared::gpu::Generation::Blackwell);
     WEIGHT_FORMATS
         .into_iter()
         .filter(|w| match w {
@@ -134,8 +134,8 @@ pub fn rank(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::gpu_preset;
-    use crate::model::presets::model_preset;
+    use vram_shared::gpu::gpu_preset;
+    use vram_shared::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Llama 3.1 70B on eight H100s at 32k: 16 bits needs TP 2 at least

@@ -1,4 +1,6 @@
-//! What the process holds beyond the tensors the formulas count: what
+//! What a GPU process holds beyond the tensors the formulas count, for
+//! every job: training's and RL's (below) and a serving engine's memory
+//! outside PyTorch's allocator ([`non_torch_bytes`]). What
 //! `nvidia-smi` shows is the caching allocator's reserved memory (the
 //! step's peak and the allocator's slack) plus what never goes through it
 //! (the CUDA context, NCCL's buffers). Each default below is a published
@@ -11,9 +13,7 @@
 use serde::Serialize;
 
 use crate::gpu::{Generation, GpuPreset};
-use crate::units::Bytes;
-
-const MIB: u64 = 1 << 20;
+use crate::units::{Bytes, GIB, MIB};
 
 /// The CUDA context per process with lazy module loading (the default since
 /// CUDA 12.2 on Linux): 512 MiB. Measured: 254 MiB (PyTorch PR #86509, total
@@ -187,6 +187,23 @@ pub fn process_overheads(
         peak_bytes,
         nvidia_smi_bytes: peak_bytes + slack + cuda_context + nccl_bytes + cublas,
     }
+}
+
+/// Serving: memory outside PyTorch's allocator that appears while vLLM profiles
+/// (NCCL's communicators, cuBLAS's and the backend's buffers), in bytes, as
+/// llm-d's planner measured it on H100 with vLLM 0.19.0
+/// (`data/configuration/vllm_memory_constants.json` at 964c9dc; PR #205):
+/// 0.27 GiB at TP 1 on the stage that samples, 0.07 on the others, 2.10
+/// from TP 2 (the logits' all-gather builds a communicator of its own
+/// inside the profile, by our reading). Other GPUs and NCCL set-ups differ.
+pub fn non_torch_bytes(tp: u32, samples: bool) -> u64 {
+    let gib = GIB as f64;
+    let measured = match (tp > 1, samples) {
+        (true, _) => 2.10,
+        (false, true) => 0.27,
+        (false, false) => 0.07,
+    };
+    (measured * gib) as u64
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! from `kv_cache_interface.py` and `kv_cache_utils.py` (0.19.1–0.20.0).
 
 use super::*;
-use crate::model::presets::model_preset;
+use vram_shared::model::presets::model_preset;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn arch(id: &str) -> Architecture {
@@ -16,7 +16,20 @@ fn layout(id: &str, tp: u32, block: u32) -> KvLayout {
     KvLayout::of(&layer_specs(&a, 0..a.layers, tp, 2, 2, block, 262_144))
 }
 
-const GIB: u64 = 1 << 30;
+/// A hybrid layout's groups, layers per group and page.
+fn hybrid(kv: &KvLayout) -> (&[Group], u32, u64) {
+    let KvLayout::Hybrid {
+        groups,
+        group_size,
+        page_bytes,
+    } = kv
+    else {
+        panic!("{kv:?}")
+    };
+    (groups, *group_size, *page_bytes)
+}
+
+use vram_shared::units::GIB;
 
 /// Llama 3 8B: 8 KV heads of 128, K and V in 16 bits: 4,096 bytes a token
 /// and layer, a page of 16 tokens 65,536; 32 layers: 128 KiB a token, so
@@ -69,16 +82,9 @@ fn latent_attention_caches_one_latent_a_token() {
 #[wasm_bindgen_test(unsupported = test)]
 fn gemma3_groups_its_window_layers_by_ten() {
     let kv = layout("gemma-3-27b", 1, 16);
-    let KvLayout::Hybrid {
-        groups,
-        group_size,
-        page_bytes,
-    } = &kv
-    else {
-        panic!("{kv:?}")
-    };
+    let (groups, group_size, page_bytes) = hybrid(&kv);
     // 16 KV heads of 128 in 16 bits, K and V: 8,192 bytes a token.
-    assert_eq!((*group_size, *page_bytes), (10, 16 * 8192));
+    assert_eq!((group_size, page_bytes), (10, 16 * 8192));
     assert_eq!(groups.len(), 7);
     assert_eq!(groups[0].spec.kind, LayerKind::SlidingWindow(1024));
     assert_eq!(groups.iter().map(|g| g.layers).sum::<u32>(), 62);
@@ -95,13 +101,8 @@ fn gemma3_groups_its_window_layers_by_ten() {
 #[wasm_bindgen_test(unsupported = test)]
 fn gpt_oss_pairs_its_window_and_global_layers() {
     let kv = layout("gpt-oss-120b", 1, 16);
-    let KvLayout::Hybrid {
-        groups, group_size, ..
-    } = &kv
-    else {
-        panic!("{kv:?}")
-    };
-    assert_eq!((*group_size, groups.len()), (18, 2));
+    let (groups, group_size, _) = hybrid(&kv);
+    assert_eq!((group_size, groups.len()), (18, 2));
     // 8 KV heads of 64: 2,048 bytes a token a layer.
     assert_eq!(groups[0].spec.page_bytes, 16 * 2048);
     // The window's group: ⌈(127 + 2,048) ÷ 16⌉ + 1 = 137 blocks.
@@ -119,15 +120,8 @@ fn qwen3_next_fills_a_block_with_a_state() {
     assert_eq!(linear_state_bytes(&a, 1, 2), 1_097_728);
     assert_eq!(attention_bytes_per_token(&a, 1, 2), 2048);
     let kv = layout("qwen3-next-80b-a3b", 1, 16);
-    let KvLayout::Hybrid {
-        groups,
-        group_size,
-        page_bytes,
-    } = &kv
-    else {
-        panic!("{kv:?}")
-    };
-    assert_eq!((*group_size, *page_bytes), (12, 1_114_112));
+    let (groups, group_size, page_bytes) = hybrid(&kv);
+    assert_eq!((group_size, page_bytes), (12, 1_114_112));
     assert_eq!(groups.len(), 4);
     assert!(groups.iter().all(|g| g.layers == 12));
     // A state's block is the whole sequence (`mamba_block_size` =

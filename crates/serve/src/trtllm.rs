@@ -5,7 +5,7 @@
 //! a token's bytes, the budget after its profiling run, the blocks of 32
 //! tokens it holds, and how many requests of a length fit at once.
 
-use crate::model::architecture::Architecture;
+use vram_shared::model::architecture::Architecture;
 
 /// The TensorRT-LLM source whose arithmetic this module reproduces.
 pub const TRTLLM_VERSION: &str = "main of 2026";
@@ -65,7 +65,7 @@ pub fn concurrency(blocks: u64, input: u64, output: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::presets::model_preset;
+    use vram_shared::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Llama 3 8B: 2 × 32 × 128 × 8 values a token, 131,072 bytes in 16

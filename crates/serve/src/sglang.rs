@@ -6,7 +6,7 @@
 //! and the decode CUDA graphs' batch, and the requests it runs at once.
 //! Linear-attention (Mamba) pools are the rest of issue 44.
 
-use crate::model::architecture::Architecture;
+use vram_shared::model::architecture::Architecture;
 
 /// The SGLang release whose arithmetic this module reproduces.
 pub const SGLANG_VERSION: &str = "0.5.23";
@@ -154,7 +154,7 @@ pub fn max_running_requests(total_tokens: u64, context_len: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::presets::model_preset;
+    use vram_shared::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// gpt-oss-120b's 18 global and 18 windowed layers (8 KV heads of 64:

@@ -8,12 +8,12 @@
 
 use serde::Serialize;
 
-use crate::config::Config;
-use crate::fixes::{Fixes, Lever};
-use crate::input::link;
-use crate::memory::activations::ActivationMemory;
-use crate::plans::{Plan, Ranking};
-use crate::report::{LayoutReport, Report, StrategyReport};
+use vram_core::config::Config;
+use vram_core::fixes::{Fixes, Lever};
+use vram_core::input::link;
+use vram_core::memory::activations::ActivationMemory;
+use vram_core::plans::{Plan, Ranking};
+use vram_core::report::{LayoutReport, Report, StrategyReport};
 
 /// The name of the schema `--json` writes; a change to its meaning gets a new name.
 pub const SCHEMA: &str = "vram-calculator/report/v1";
@@ -36,7 +36,7 @@ pub const fn figure(value: f64, unit: &'static str) -> Figure {
     Figure { unit, value }
 }
 
-const fn bytes(value: crate::units::Bytes) -> Figure {
+const fn bytes(value: vram_core::units::Bytes) -> Figure {
     figure(value.get(), "B")
 }
 
@@ -54,7 +54,7 @@ pub struct ReportJson {
     /// What a token goes through: a mixture of experts' top-k, all of a dense model.
     pub active_params: u64,
     /// A node's host RAM while its processes load the checkpoint
-    /// ([`crate::frameworks::loading`]).
+    /// ([`vram_core::frameworks::loading`]).
     pub checkpoint_loading: CheckpointLoadingJson,
     /// The configuration's inputs, in the units people type.
     pub config: ConfigJson,
@@ -85,7 +85,7 @@ pub struct ReportJson {
     pub megatron: Option<MegatronJson>,
     /// The model's parameters.
     pub params: Figure,
-    /// The ranked plans, when asked for: the best [`crate::plans::KEPT_PLANS`].
+    /// The ranked plans, when asked for: the best [`vram_core::plans::KEPT_PLANS`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plans: Option<Vec<PlanJson>>,
     /// How many plans the search found and fit, and how much of the
@@ -93,7 +93,7 @@ pub struct ReportJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plans_search: Option<PlansSearchJson>,
     /// What the highlighted strategy's process holds beyond its peak, and
-    /// so about what `nvidia-smi` shows ([`crate::frameworks::process`]).
+    /// so about what `nvidia-smi` shows ([`vram_core::process`]).
     pub runtime_overheads: RuntimeOverheadsJson,
     /// [`SCHEMA`].
     pub schema: &'static str,
@@ -286,7 +286,7 @@ pub struct StepTimeJson {
 }
 
 impl StepTimeJson {
-    fn new(t: crate::time::StepTime) -> StepTimeJson {
+    fn new(t: vram_core::time::StepTime) -> StepTimeJson {
         StepTimeJson {
             bubble_seconds: t.bubble_seconds,
             compute_seconds: t.compute_seconds,
@@ -317,7 +317,7 @@ pub struct TrainingJson {
     pub tokens: f64,
 }
 
-/// What would make the highlighted strategy fit ([`crate::fixes`]).
+/// What would make the highlighted strategy fit ([`vram_core::fixes`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FixesJson {
     /// The fixes, best first (empty when it fits already).
@@ -332,7 +332,7 @@ pub struct FixesJson {
     pub usable: Figure,
 }
 
-/// One fix ([`crate::fixes::Fix`]).
+/// One fix ([`vram_core::fixes::Fix`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FixJson {
     /// The link keys it changes: each key, its value before and after.
@@ -365,10 +365,10 @@ pub struct ChangeJson {
 
 impl FixesJson {
     /// What would make `config`'s highlighted strategy fit, as `report`
-    /// (its report) shows it: [`crate::fixes::fixes`], or none when it fits.
+    /// (its report) shows it: [`vram_core::fixes::fixes`], or none when it fits.
     pub fn new(config: &Config, report: &Report) -> FixesJson {
         let row = report.highlighted();
-        let Some(found) = crate::fixes::fixes(config) else {
+        let Some(found) = vram_core::fixes::fixes(config) else {
             return FixesJson {
                 fixes: Vec::new(),
                 fits: row.fits,
@@ -411,7 +411,7 @@ impl FixesJson {
     }
 }
 
-/// [`crate::frameworks::loading::CheckpointLoading`], each figure in bytes.
+/// [`vram_core::frameworks::loading::CheckpointLoading`], each figure in bytes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CheckpointLoadingJson {
     /// The 16-bit checkpoint.
@@ -428,7 +428,7 @@ pub struct CheckpointLoadingJson {
 }
 
 impl CheckpointLoadingJson {
-    fn new(l: &crate::frameworks::loading::CheckpointLoading) -> Self {
+    fn new(l: &vram_core::frameworks::loading::CheckpointLoading) -> Self {
         let b = |v: u64| figure(v as f64, "B");
         CheckpointLoadingJson {
             checkpoint_bytes: b(l.checkpoint_bytes),
@@ -440,7 +440,7 @@ impl CheckpointLoadingJson {
     }
 }
 
-/// [`crate::frameworks::process::ProcessOverheads`], each figure in bytes.
+/// [`vram_core::process::ProcessOverheads`], each figure in bytes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RuntimeOverheadsJson {
     /// The caching allocator's slack beyond the peak.
@@ -465,8 +465,8 @@ pub struct RuntimeOverheadsJson {
 
 impl RuntimeOverheadsJson {
     fn new(
-        strategy: crate::memory::Strategy,
-        o: &crate::frameworks::process::ProcessOverheads,
+        strategy: vram_core::memory::Strategy,
+        o: &vram_core::process::ProcessOverheads,
     ) -> Self {
         let b = |v: u64| figure(v as f64, "B");
         RuntimeOverheadsJson {
@@ -745,7 +745,7 @@ impl LayoutJson {
 }
 
 impl MegatronEstimateJson {
-    fn new(e: &crate::frameworks::megatron::MegatronEstimate) -> MegatronEstimateJson {
+    fn new(e: &vram_core::frameworks::megatron::MegatronEstimate) -> MegatronEstimateJson {
         MegatronEstimateJson {
             activations: bytes(e.activations),
             printed_mb: e.printed_mb,
@@ -758,7 +758,7 @@ impl MegatronEstimateJson {
 
 impl PlanJson {
     fn new(p: &Plan) -> PlanJson {
-        let full = p.recompute == crate::memory::activations::Recompute::Full;
+        let full = p.recompute == vram_core::memory::activations::Recompute::Full;
         PlanJson {
             fits: p.fits,
             layout: PlanLayoutJson {
@@ -833,7 +833,7 @@ pub struct ServePlanJson {
 
 impl ServePlanJson {
     /// The plan `plan` of `config`.
-    pub fn new(config: &Config, plan: &crate::serve::plans::ServePlan) -> Self {
+    pub fn new(config: &Config, plan: &vram_core::serve::plans::ServePlan) -> Self {
         let speed = plan.report.speed;
         ServePlanJson {
             cost_per_million_tokens: speed
@@ -944,12 +944,12 @@ pub struct ServeJson {
 
 impl ServeDocumentJson {
     /// The document of `config`'s deployment `report`.
-    pub fn new(config: &Config, report: &crate::serve::report::ServeReport) -> Self {
-        use crate::serve::kv_cache::LayerKind;
-        use crate::serve::report::{ServeWarning, Shortfall};
+    pub fn new(config: &Config, report: &vram_core::serve::report::ServeReport) -> Self {
+        use vram_core::serve::kv_cache::LayerKind;
+        use vram_core::serve::report::{ServeWarning, Shortfall};
         let b = |v: f64| figure(v, "B");
         let speed = report.speed;
-        let per_s = |f: fn(&crate::serve::speed::ServeSpeed) -> f64, unit| {
+        let per_s = |f: fn(&vram_core::serve::speed::ServeSpeed) -> f64, unit| {
             speed.as_ref().map(|s| figure(f(s), unit))
         };
         ServeDocumentJson {
@@ -1079,7 +1079,7 @@ pub struct RlJson {
     pub learn_seconds: Option<Figure>,
     /// How far the run goes on these GPUs, when asked for (the CLI's `--json`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub limits: Option<crate::rl::limits::RlLimits>,
+    pub limits: Option<vram_core::rl::limits::RlLimits>,
     /// The smallest memory fraction at which the rollout engine fits.
     pub min_gpu_util: Option<f64>,
     /// The rollout's time a step.
@@ -1097,8 +1097,8 @@ pub struct RlJson {
 
 impl RlDocumentJson {
     /// The document of `config`'s run `report`.
-    pub fn new(config: &Config, report: &crate::rl::RlReport) -> Self {
-        use crate::rl::{PhaseReport, RlPart};
+    pub fn new(config: &Config, report: &vram_core::rl::RlReport) -> Self {
+        use vram_core::rl::{PhaseReport, RlPart};
         let b = |v: f64| figure(v, "B");
         let name = |part: RlPart| match part {
             RlPart::ActorStates => "actor_states",
@@ -1127,7 +1127,7 @@ impl RlDocumentJson {
             total_bytes: b(p.total_bytes),
         };
         let seconds =
-            |f: fn(&crate::rl::RlTime) -> f64| report.time.as_ref().map(|t| figure(f(t), "s"));
+            |f: fn(&vram_core::rl::RlTime) -> f64| report.time.as_ref().map(|t| figure(f(t), "s"));
         RlDocumentJson {
             job: "rl",
             link: link::encode(config),
@@ -1144,7 +1144,7 @@ impl RlDocumentJson {
                 sequences: report.sequences,
                 step_seconds: seconds(|t| t.step_seconds),
                 tokens: report.tokens,
-                verl_overrides: crate::rl::verl::verl_overrides(config).ok(),
+                verl_overrides: vram_core::launch::verl::verl_overrides(config).ok(),
             },
             schema: RL_SCHEMA,
         }

@@ -2,18 +2,18 @@
 //! KV cache's type, the lengths and the engine's own knobs, each unset
 //! where the engine's default applies.
 
-use crate::serve::kv_cache::KvCacheDtype;
-use crate::serve::weights::WeightFormat;
+use crate::kv_cache::KvCacheDtype;
+use crate::weights::WeightFormat;
 
 /// The inference engine whose arithmetic the figures reproduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Engine {
-    /// vLLM's v1 engine ([`crate::serve::kv_cache::VLLM_VERSIONS`]).
+    /// vLLM's v1 engine ([`crate::kv_cache::VLLM_VERSIONS`]).
     #[default]
     Vllm,
-    /// SGLang ([`crate::serve::sglang::SGLANG_VERSION`]).
+    /// SGLang ([`crate::sglang::SGLANG_VERSION`]).
     Sglang,
-    /// TensorRT-LLM's PyTorch backend ([`crate::serve::trtllm::TRTLLM_VERSION`]).
+    /// TensorRT-LLM's PyTorch backend ([`crate::trtllm::TRTLLM_VERSION`]).
     TrtLlm,
 }
 

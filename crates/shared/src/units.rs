@@ -15,6 +15,10 @@ use serde::{Deserialize, Serialize};
 pub const BYTES_PER_GB: f64 = 1e9;
 /// Bytes in one gibibyte (GiB, binary): 2^30. What `nvidia-smi` and DeepSpeed count in.
 pub const BYTES_PER_GIB: f64 = 1_073_741_824.0;
+/// Bytes in one mebibyte (MiB): 2^20, as an integer for whole byte counts.
+pub const MIB: u64 = 1 << 20;
+/// Bytes in one gibibyte (GiB): 2^30, as an integer for whole byte counts.
+pub const GIB: u64 = 1 << 30;
 /// Parameters in one billion (the "B" of "7B").
 pub const PARAMS_PER_BILLION: f64 = 1e9;
 

@@ -1,21 +1,12 @@
 use super::*;
-use crate::gpu::gpu_preset;
-use crate::model::presets::model_preset;
+use vram_shared::gpu::gpu_preset;
+use vram_shared::model::presets::model_preset;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-const GIB: u64 = 1 << 30;
+use vram_shared::units::GIB;
 
 fn h100s(gpus: u32) -> Hardware {
-    let gpu = gpu_preset("h100-80gb").unwrap();
-    Hardware {
-        memory_bytes: u64::from(gpu.memory_mib) << 20,
-        gpu: Some(gpu),
-        gpus_per_node: gpus,
-        nodes: 1,
-        tflops: None,
-        nvlink_gb_per_s: gpu.nvlink_gb_per_s,
-        network_gb_per_s: gpu.network_gb_per_s,
-    }
+    cards("h100-80gb", gpus)
 }
 
 /// The example: Llama 3.1 70B on 2 × H100 at TP 2, 32k context,
@@ -62,6 +53,7 @@ fn llama_3_1_70b_on_two_h100s() {
     assert!(r.speed.is_some());
 }
 
+/// One node of `gpus` cards of the preset `id`, at the preset's links.
 fn cards(id: &str, gpus: u32) -> Hardware {
     let gpu = gpu_preset(id).unwrap();
     Hardware {
@@ -77,7 +69,7 @@ fn cards(id: &str, gpus: u32) -> Hardware {
 
 /// The time per output token of published decode runs at one sequence,
 /// each within 25 % with the one stated bandwidth efficiency
-/// ([`crate::serve::speed::DECODE_BANDWIDTH_EFFICIENCY`]) and the
+/// ([`crate::speed::DECODE_BANDWIDTH_EFFICIENCY`]) and the
 /// collectives' latency:
 /// - gpt-fast (`pytorch-labs/gpt-fast` README at 32971d3, batch 1, A100
 ///   80GB): Llama 3.1 8B 93.89 tokens/s (10.65 ms), Llama 3.1 70B at TP 8

@@ -28,11 +28,11 @@ pub struct GpuPreset {
     pub network_gb_per_s: f64,
     /// The memory's bandwidth, GB/s, from the datasheet: what the layers'
     /// element-wise kernels (norms, activations, residuals, FP8's casts)
-    /// stream at ([`crate::time::efficiency`]).
+    /// stream at (`vram_core::time::efficiency`).
     pub hbm_gb_per_s: f64,
     /// Streaming multiprocessors (AMD's compute units, Ascend's AI cores),
     /// from the vendors' datasheets: what vLLM's sampler sizes a buffer by
-    /// ([`crate::serve::deployment::activation_peak_bytes`]). Blackwell's
+    /// (`vram_serve::deployment::activation_peak_bytes`). Blackwell's
     /// 148 is B200's, assumed for GB200 and B300.
     pub sms: u32,
     /// The architecture whose kernels' efficiency the step assumes.
@@ -43,7 +43,7 @@ pub struct GpuPreset {
 }
 
 /// A GPU architecture, for the efficiency its kernels reach
-/// ([`crate::time::efficiency::Kernels::of`]).
+/// (`vram_core::time::efficiency::Kernels::of`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Generation {
     /// NVIDIA Volta (V100).
@@ -80,6 +80,81 @@ impl GpuPreset {
     }
 }
 
+/// The A100 80GB, the A800's and the A100 40GB's base.
+const A100_80GB: GpuPreset = GpuPreset {
+    id: "a100-80gb",
+    name: "A100 80GB",
+    memory_mib: 81_920,
+    tflops_16bit: 312.0,
+    tflops_fp8: 0.0,
+    nvlink_gb_per_s: 300.0,
+    network_gb_per_s: 25.0,
+    hbm_gb_per_s: 2039.0,
+    sms: 108,
+    generation: Generation::Ampere,
+    pcie_gb_per_s: 32.0,
+};
+
+/// The H100 SXM, the other Hoppers' base.
+const H100: GpuPreset = GpuPreset {
+    id: "h100-80gb",
+    name: "H100 80GB",
+    memory_mib: 81_559,
+    tflops_16bit: 989.0,
+    tflops_fp8: 1979.0,
+    nvlink_gb_per_s: 450.0,
+    network_gb_per_s: 50.0,
+    hbm_gb_per_s: 3350.0,
+    sms: 132,
+    generation: Generation::Hopper,
+    pcie_gb_per_s: 64.0,
+};
+
+/// The B200 (HGX), the other Blackwells' base.
+const B200: GpuPreset = GpuPreset {
+    id: "b200",
+    name: "B200",
+    memory_mib: 183_359,
+    tflops_16bit: 2250.0,
+    tflops_fp8: 4500.0,
+    nvlink_gb_per_s: 900.0,
+    network_gb_per_s: 50.0,
+    hbm_gb_per_s: 8000.0,
+    sms: 148,
+    generation: Generation::Blackwell,
+    pcie_gb_per_s: 64.0,
+};
+
+/// The L40S, the L20's base.
+const L40S: GpuPreset = GpuPreset {
+    id: "l40s",
+    name: "L40S",
+    memory_mib: 46_068,
+    tflops_16bit: 362.05,
+    tflops_fp8: 733.0,
+    nvlink_gb_per_s: 32.0,
+    network_gb_per_s: 12.5,
+    hbm_gb_per_s: 864.0,
+    sms: 142,
+    generation: Generation::Ada,
+    pcie_gb_per_s: 32.0,
+};
+
+/// The Ascend 910B3, the 910C's base.
+const ASCEND_910B3: GpuPreset = GpuPreset {
+    id: "ascend-910b3",
+    name: "Ascend 910B3",
+    memory_mib: 65_536,
+    tflops_16bit: 313.0,
+    tflops_fp8: 0.0,
+    nvlink_gb_per_s: 196.0,
+    network_gb_per_s: 25.0,
+    hbm_gb_per_s: 1600.0,
+    sms: 20,
+    generation: Generation::Ascend,
+    pcie_gb_per_s: 32.0,
+};
+
 /// The presets, in the order the page lists them. Capacities are the "Total"
 /// memory `nvidia-smi` reports on each card (B200 183,359 MiB with driver
 /// 570, GB200 189,471 and B300 275,040 MiB with driver 580, all seen on
@@ -109,44 +184,14 @@ impl GpuPreset {
 /// 1,555, H100/H800 SXM 3,350, H200 4,800, H20 4,000, B200/GB200/B300 8,000,
 /// MI300X 5,300, MI355X 8,000, L40S/L20 864, V100 900, RTX 4090 1,008, T4 320.
 pub const GPU_PRESETS: &[GpuPreset] = &[
-    GpuPreset {
-        id: "a100-80gb",
-        name: "A100 80GB",
-        memory_mib: 81_920,
-        tflops_16bit: 312.0,
-        tflops_fp8: 0.0,
-        nvlink_gb_per_s: 300.0,
-        network_gb_per_s: 25.0,
-        hbm_gb_per_s: 2039.0,
-        sms: 108,
-        generation: Generation::Ampere,
-        pcie_gb_per_s: 32.0,
-    },
-    GpuPreset {
-        id: "h100-80gb",
-        name: "H100 80GB",
-        memory_mib: 81_559,
-        tflops_16bit: 989.0,
-        tflops_fp8: 1979.0,
-        nvlink_gb_per_s: 450.0,
-        network_gb_per_s: 50.0,
-        hbm_gb_per_s: 3350.0,
-        sms: 132,
-        generation: Generation::Hopper,
-        pcie_gb_per_s: 64.0,
-    },
+    A100_80GB,
+    H100,
     GpuPreset {
         id: "h200",
         name: "H200",
         memory_mib: 143_771,
-        tflops_16bit: 989.0,
-        tflops_fp8: 1979.0,
-        nvlink_gb_per_s: 450.0,
-        network_gb_per_s: 50.0,
         hbm_gb_per_s: 4800.0,
-        sms: 132,
-        generation: Generation::Hopper,
-        pcie_gb_per_s: 64.0,
+        ..H100
     },
     // The Hopper and Ampere cards sold in China, with their own NVLink:
     // H800 and A800 at 400 GB/s both ways (200 each way), H20's 96 GB at
@@ -154,15 +199,8 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
     GpuPreset {
         id: "h800",
         name: "H800",
-        memory_mib: 81_559,
-        tflops_16bit: 989.0,
-        tflops_fp8: 1979.0,
         nvlink_gb_per_s: 200.0,
-        network_gb_per_s: 50.0,
-        hbm_gb_per_s: 3350.0,
-        sms: 132,
-        generation: Generation::Hopper,
-        pcie_gb_per_s: 64.0,
+        ..H100
     },
     GpuPreset {
         id: "h20",
@@ -170,64 +208,32 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         memory_mib: 97_871,
         tflops_16bit: 148.0,
         tflops_fp8: 296.0,
-        nvlink_gb_per_s: 450.0,
-        network_gb_per_s: 50.0,
         hbm_gb_per_s: 4000.0,
         sms: 78,
-        generation: Generation::Hopper,
-        pcie_gb_per_s: 64.0,
+        ..H100
     },
     GpuPreset {
         id: "a800-80gb",
         name: "A800 80GB",
-        memory_mib: 81_920,
-        tflops_16bit: 312.0,
-        tflops_fp8: 0.0,
         nvlink_gb_per_s: 200.0,
-        network_gb_per_s: 25.0,
-        hbm_gb_per_s: 2039.0,
-        sms: 108,
-        generation: Generation::Ampere,
-        pcie_gb_per_s: 32.0,
+        ..A100_80GB
     },
-    GpuPreset {
-        id: "b200",
-        name: "B200",
-        memory_mib: 183_359,
-        tflops_16bit: 2250.0,
-        tflops_fp8: 4500.0,
-        nvlink_gb_per_s: 900.0,
-        network_gb_per_s: 50.0,
-        hbm_gb_per_s: 8000.0,
-        sms: 148,
-        generation: Generation::Blackwell,
-        pcie_gb_per_s: 64.0,
-    },
+    B200,
     GpuPreset {
         id: "gb200",
         name: "GB200",
         memory_mib: 189_471,
         tflops_16bit: 2500.0,
         tflops_fp8: 5000.0,
-        nvlink_gb_per_s: 900.0,
-        network_gb_per_s: 50.0,
-        hbm_gb_per_s: 8000.0,
-        sms: 148,
-        generation: Generation::Blackwell,
         pcie_gb_per_s: 450.0,
+        ..B200
     },
     GpuPreset {
         id: "b300",
         name: "B300",
         memory_mib: 275_040,
-        tflops_16bit: 2250.0,
-        tflops_fp8: 4500.0,
-        nvlink_gb_per_s: 900.0,
         network_gb_per_s: 100.0,
-        hbm_gb_per_s: 8000.0,
-        sms: 148,
-        generation: Generation::Blackwell,
-        pcie_gb_per_s: 64.0,
+        ..B200
     },
     GpuPreset {
         id: "mi300x",
@@ -259,40 +265,17 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
         id: "a100-40gb",
         name: "A100 40GB",
         memory_mib: 40_960,
-        tflops_16bit: 312.0,
-        tflops_fp8: 0.0,
-        nvlink_gb_per_s: 300.0,
-        network_gb_per_s: 25.0,
         hbm_gb_per_s: 1555.0,
-        sms: 108,
-        generation: Generation::Ampere,
-        pcie_gb_per_s: 32.0,
+        ..A100_80GB
     },
-    GpuPreset {
-        id: "l40s",
-        name: "L40S",
-        memory_mib: 46_068,
-        tflops_16bit: 362.05,
-        tflops_fp8: 733.0,
-        nvlink_gb_per_s: 32.0,
-        network_gb_per_s: 12.5,
-        hbm_gb_per_s: 864.0,
-        sms: 142,
-        generation: Generation::Ada,
-        pcie_gb_per_s: 32.0,
-    },
+    L40S,
     GpuPreset {
         id: "l20",
         name: "L20",
-        memory_mib: 46_068,
         tflops_16bit: 119.5,
         tflops_fp8: 239.0,
-        nvlink_gb_per_s: 32.0,
-        network_gb_per_s: 12.5,
-        hbm_gb_per_s: 864.0,
         sms: 92,
-        generation: Generation::Ada,
-        pcie_gb_per_s: 32.0,
+        ..L40S
     },
     // Huawei's Ascend NPUs (issue 48), their memory as `npu-smi info` prints
     // it on running machines: 65,536 MB (MiB) a 910B3, and a 910C's two dies
@@ -300,31 +283,14 @@ pub const GPU_PRESETS: &[GpuPreset] = &[
     // #2534, #2082). Their peaks and links as commonly cited, not from a
     // datasheet Huawei publishes in full: the memory holds exactly, the time
     // is an estimate (docs/formulas.md).
-    GpuPreset {
-        id: "ascend-910b3",
-        name: "Ascend 910B3",
-        memory_mib: 65_536,
-        tflops_16bit: 313.0,
-        tflops_fp8: 0.0,
-        nvlink_gb_per_s: 196.0,
-        network_gb_per_s: 25.0,
-        hbm_gb_per_s: 1600.0,
-        sms: 20,
-        generation: Generation::Ascend,
-        pcie_gb_per_s: 32.0,
-    },
+    ASCEND_910B3,
     GpuPreset {
         id: "ascend-910c",
         name: "Ascend 910C (one die)",
-        memory_mib: 65_536,
         tflops_16bit: 376.0,
-        tflops_fp8: 0.0,
-        nvlink_gb_per_s: 196.0,
         network_gb_per_s: 50.0,
-        hbm_gb_per_s: 1600.0,
         sms: 48,
-        generation: Generation::Ascend,
-        pcie_gb_per_s: 32.0,
+        ..ASCEND_910B3
     },
     GpuPreset {
         id: "v100-32gb",

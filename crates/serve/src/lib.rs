@@ -10,7 +10,11 @@
 //! ([`sglang`]); TensorRT-LLM's blocks ([`trtllm`]); what the user asks
 //! ([`options`]); the deployment evaluated whole ([`report`]), its speed
 //! ([`speed`]) and the layouts ranked ([`plans`]). It reads the shared
-//! model and GPUs and nothing of training.
+//! model and GPUs (`vram-shared`) and nothing of training: its crate
+//! depends on no other, so the build forbids it.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod deployment;
 pub mod kv_cache;
@@ -21,3 +25,7 @@ pub mod sglang;
 pub mod speed;
 pub mod trtllm;
 pub mod weights;
+
+// Under `cargo test --target wasm32-unknown-unknown` the unit tests run in headless Chromium.
+#[cfg(all(test, target_arch = "wasm32"))]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -26,7 +26,59 @@ pub struct ModelPreset {
     pub context: u32,
 }
 
-const fn llama(
+/// A dense decoder with nothing beyond one and no size yet: Llama's SwiGLU,
+/// RMSNorm and rotary positions, no biases, untied; no head size of its
+/// own, q/k norms, sandwich norms, attention sinks, soft-capping, parallel
+/// block nor gated attention; no experts, latent, linear or local attention
+/// and no multi-token prediction. The presets, the read configs and
+/// [`dense`] fill it in.
+pub const PLAIN: Architecture = Architecture {
+    layers: 0,
+    hidden: 0,
+    ffn: 0,
+    heads: 0,
+    kv_heads: 0,
+    vocab: 0,
+    tied_embeddings: false,
+    mlp: Mlp::SwiGlu,
+    biases: Biases::None,
+    norm: Norm::RmsNorm,
+    learned_positions: 0,
+    head_dim: 0,
+    qk_norm: QkNorm::None,
+    sandwich_norms: false,
+    attention_sinks: false,
+    logit_softcap: false,
+    parallel_block: false,
+    gated_attention: false,
+    moe: Moe::DENSE,
+    mla: Mla::NONE,
+    linear: LinearAttention::NONE,
+    local: LocalAttention::NONE,
+    mtp_layers: 0,
+};
+
+/// `arch` without what goes beyond a dense model: its sizes, MLP, biases,
+/// norm, positions and tying kept, the rest [`PLAIN`]'s.
+pub const fn dense(arch: Architecture) -> Architecture {
+    Architecture {
+        layers: arch.layers,
+        hidden: arch.hidden,
+        ffn: arch.ffn,
+        heads: arch.heads,
+        kv_heads: arch.kv_heads,
+        vocab: arch.vocab,
+        tied_embeddings: arch.tied_embeddings,
+        mlp: arch.mlp,
+        biases: arch.biases,
+        norm: arch.norm,
+        learned_positions: arch.learned_positions,
+        ..PLAIN
+    }
+}
+
+/// Llama's layers of these sizes, [`PLAIN`] otherwise.
+pub(crate) const fn llama(
     layers: u32,
     hidden: u32,
     ffn: u32,
@@ -41,23 +93,34 @@ const fn llama(
         heads,
         kv_heads,
         vocab,
-        tied_embeddings: false,
-        mlp: Mlp::SwiGlu,
-        biases: Biases::None,
-        norm: Norm::RmsNorm,
-        learned_positions: 0,
-        head_dim: 0,
-        qk_norm: QkNorm::None,
-        sandwich_norms: false,
-        attention_sinks: false,
-        logit_softcap: false,
-        parallel_block: false,
-        gated_attention: false,
-        moe: Moe::DENSE,
-        mla: Mla::NONE,
-        linear: LinearAttention::NONE,
-        local: LocalAttention::NONE,
-        mtp_layers: 0,
+        ..PLAIN
+    }
+}
+
+/// GPT-2's layout, GPT-3's too: a GELU MLP of `ffn`, biases everywhere,
+/// LayerNorm, `learned_positions` learned positions, tied embeddings, every
+/// head its own keys and values.
+pub const fn gpt(
+    layers: u32,
+    hidden: u32,
+    ffn: u32,
+    heads: u32,
+    vocab: u32,
+    learned_positions: u32,
+) -> Architecture {
+    Architecture {
+        layers,
+        hidden,
+        ffn,
+        heads,
+        kv_heads: heads,
+        vocab,
+        tied_embeddings: true,
+        mlp: Mlp::Gelu,
+        biases: Biases::All,
+        norm: Norm::LayerNorm,
+        learned_positions,
+        ..PLAIN
     }
 }
 
@@ -467,31 +530,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         id: "gpt3-175b",
         name: "GPT-3 175B",
         context: 2048,
-        architecture: Architecture {
-            layers: 96,
-            hidden: 12288,
-            ffn: 4 * 12288,
-            heads: 96,
-            kv_heads: 96,
-            vocab: 50257,
-            tied_embeddings: true,
-            mlp: Mlp::Gelu,
-            biases: Biases::All,
-            norm: Norm::LayerNorm,
-            learned_positions: 2048,
-            head_dim: 0,
-            qk_norm: QkNorm::None,
-            sandwich_norms: false,
-            attention_sinks: false,
-            logit_softcap: false,
-            parallel_block: false,
-            gated_attention: false,
-            moe: Moe::DENSE,
-            mla: Mla::NONE,
-            linear: LinearAttention::NONE,
-            local: crate::model::architecture::LocalAttention::NONE,
-            mtp_layers: 0,
-        },
+        architecture: gpt(96, 12288, 4 * 12288, 96, 50257, 2048),
     },
     CUSTOM_MODEL,
 ];
@@ -619,43 +658,5 @@ mod tests {
             assert!(a.largest_layer_params() >= a.hidden as u64 * a.hidden as u64);
             assert_eq!(model_preset(preset.id), Some(preset));
         }
-    }
-
-    /// Issue 48: Megatron-LM's multi-token-prediction layer is DeepSeek-V3's
-    /// checkpointed one (`model.layers.61.*`) without its own embedding and
-    /// head (Megatron-LM shares the model's); the model grows by it, the
-    /// last pipeline stage holds it, and Megatron-LM's FLOPs count it as one
-    /// more layer like the last, its norms, `eh_proj` and its logits
-    /// (`num_floating_point_operations`).
-    #[wasm_bindgen_test(unsupported = test)]
-    fn multi_token_prediction_as_megatron_trains_it() {
-        use crate::memory::parallel::{stage_params, Layout};
-        let v3 = model_preset("deepseek-v3").unwrap().architecture;
-        let (h, v) = (7168u64, 129_280u64);
-        let layer = v3.megatron_mtp_layer_params(256);
-        assert_eq!(layer, v3.mtp_layer_params() - 2 * v * h);
-        let with = Architecture {
-            mtp_layers: 1,
-            ..v3
-        };
-        assert_eq!(with.param_count(), v3.param_count() + layer);
-        let layout = Layout {
-            pp: 8,
-            ..Layout::SINGLE
-        };
-        let added = |rank| {
-            stage_params(&with, &layout, rank).params - stage_params(&v3, &layout, rank).params
-        };
-        assert_eq!((added(0), added(7)), (0, layer));
-        // FLOPs: one more mixture-of-experts layer, the norms and eh_proj,
-        // the logits again; its attention over the whole sequence.
-        let (tokens, s) = (4096.0, 4096);
-        let parts = |a: &Architecture| crate::time::megatron_flops_parts(a, 1.0, s, 129_280);
-        let one_more = Architecture { layers: 62, ..v3 };
-        let hf = h as f64;
-        let expected = parts(&one_more).0 - parts(&v3).0
-            + 6.0 * tokens * (3.0 * hf + 2.0 * hf * hf + hf * 129_280.0);
-        assert!((parts(&with).0 - parts(&v3).0 - expected).abs() < 1.0);
-        assert!((parts(&with).1 - parts(&one_more).1).abs() < 1.0);
     }
 }

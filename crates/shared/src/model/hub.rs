@@ -20,9 +20,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::model::architecture::{
-    Architecture, Biases, LinearAttention, LocalAttention, Mla, Mlp, Moe, Norm, QkNorm,
+    Architecture, Biases, LinearAttention, LocalAttention, Mla, Moe, QkNorm,
 };
-use crate::model::presets::{ModelPreset, CUSTOM_MODEL, MODEL_PRESETS};
+use crate::model::presets::{gpt, llama, ModelPreset, CUSTOM_MODEL, MODEL_PRESETS};
 
 /// What a `config.json` gave. Serde's form is what the lazily loaded reader
 /// (`crates/lazy`) sends the page.
@@ -276,6 +276,16 @@ impl Reader<'_> {
             .push((key.into(), format!("[{}]", words.join(", "))));
         Ok(list)
     }
+
+    /// `layer_types` read as `full` says ([`full_layers`]): how many layers
+    /// are `other` and how many `full_attention`.
+    fn read_layer_types(&mut self, full: &[bool], other: &str) {
+        let others = full.iter().filter(|&&f| !f).count();
+        self.read.push((
+            "layer_types".into(),
+            format!("{others} {other}, {} full_attention", full.len() - others),
+        ));
+    }
 }
 
 /// Reads `text`, a `config.json`. A multimodal model's (Gemma 3's `gemma3`,
@@ -359,6 +369,24 @@ fn impossible(model_type: &str, a: &Architecture) -> Result<(), HubConfigError> 
     }
 }
 
+/// `layer_types`, one entry a layer, as whether each layer is a
+/// `full_attention` one (else `other`); any other entry, or a list of
+/// another length, is invalid.
+fn full_layers(types: &Value, layers: u32, other: &str) -> Result<Vec<bool>, HubConfigError> {
+    let invalid = || HubConfigError::Invalid("layer_types".into());
+    types
+        .as_array()
+        .filter(|items| items.len() == layers as usize)
+        .ok_or_else(invalid)?
+        .iter()
+        .map(|kind| match kind.as_str() {
+            Some("full_attention") => Ok(true),
+            Some(kind) if kind == other => Ok(false),
+            _ => Err(invalid()),
+        })
+        .collect()
+}
+
 /// Qwen3-Next's layer pattern: every n-th layer with full attention, the
 /// others linear, from `layer_types` (which must be such a pattern, one entry
 /// a layer) or else `full_attention_interval` (4 by default). No full layer
@@ -371,18 +399,7 @@ fn full_attention_every(r: &mut Reader, layers: u32) -> Result<u32, HubConfigErr
             n => Ok(n),
         };
     };
-    let invalid = || HubConfigError::Invalid("layer_types".into());
-    let full = types
-        .as_array()
-        .filter(|items| items.len() == layers as usize)
-        .ok_or_else(invalid)?
-        .iter()
-        .map(|kind| match kind.as_str() {
-            Some("full_attention") => Ok(true),
-            Some("linear_attention") => Ok(false),
-            _ => Err(invalid()),
-        })
-        .collect::<Result<Vec<bool>, _>>()?;
+    let full = full_layers(types, layers, "linear_attention")?;
     let every = full
         .iter()
         .position(|&f| f)
@@ -398,14 +415,7 @@ fn full_attention_every(r: &mut Reader, layers: u32) -> Result<u32, HubConfigErr
     if r.object.contains_key("full_attention_interval") {
         r.count("full_attention_interval", Some(4))?;
     }
-    let linear = full.iter().filter(|&&f| !f).count();
-    r.read.push((
-        "layer_types".into(),
-        format!(
-            "{linear} linear_attention, {} full_attention",
-            full.len() - linear
-        ),
-    ));
+    r.read_layer_types(&full, "linear_attention");
     Ok(every)
 }
 
@@ -435,31 +445,13 @@ fn read_local_attention(
     }
     let every = match r.object.get("layer_types") {
         Some(types) if !chunked => {
-            let invalid = || HubConfigError::Invalid("layer_types".into());
-            let full = types
-                .as_array()
-                .filter(|items| items.len() == layers as usize)
-                .ok_or_else(invalid)?
-                .iter()
-                .map(|kind| match kind.as_str() {
-                    Some("full_attention") => Ok(true),
-                    Some("sliding_attention") => Ok(false),
-                    _ => Err(invalid()),
-                })
-                .collect::<Result<Vec<bool>, _>>()?;
+            let full = full_layers(types, layers, "sliding_attention")?;
             let every = full.iter().position(|&f| f).map_or(0, |i| i as u32 + 1);
             let pattern = |i: usize| every != 0 && (i as u32 + 1) % every == 0;
             if full.iter().enumerate().any(|(i, &f)| f != pattern(i)) {
                 return Err(HubConfigError::Unsupported("layer_types".into()));
             }
-            let local = full.iter().filter(|&&f| !f).count();
-            r.read.push((
-                "layer_types".into(),
-                format!(
-                    "{local} sliding_attention, {} full_attention",
-                    full.len() - local
-                ),
-            ));
+            r.read_layer_types(&full, "sliding_attention");
             every
         }
         _ if r.object.contains_key("sliding_window_pattern") => {
@@ -595,43 +587,50 @@ fn read_moe(
         // experts fused into one MLP, a router without bias parameters);
         // its multi-token prediction layer is not built by transformers.
         "glm4_moe" => {
-            let expert_ffn = r.count("moe_intermediate_size", Some(1408))?;
-            let shared_experts = r.count("n_shared_experts", Some(1))?;
-            *mtp_layers = r.count("num_nextn_predict_layers", Some(1))?;
-            Moe {
-                experts: r.count("n_routed_experts", Some(128))?,
-                top_k: r.count("num_experts_per_tok", Some(8))?,
-                expert_ffn,
-                shared_experts,
-                shared_ffn: if shared_experts > 0 { expert_ffn } else { 0 },
-                shared_gate: false,
-                dense_layers: r.count("first_k_dense_replace", Some(1))?,
-                biased: false,
-            }
+            let defaults = [Some(1408), Some(1), Some(128), Some(8), Some(1)];
+            read_deepseek_moe(r, defaults, Some(1), mtp_layers)?
         }
         _ if deepseek => {
             if r.count("moe_layer_freq", Some(1))? != 1 {
                 return Err(HubConfigError::Unsupported("moe_layer_freq".into()));
             }
-            let expert_ffn = r.count("moe_intermediate_size", None)?;
             // DeepseekV2Config's default is two shared experts, V3's one.
             let v2 = model_type == "deepseek_v2";
-            let shared_experts = r.count("n_shared_experts", Some(if v2 { 2 } else { 1 }))?;
-            if !v2 || object.contains_key("num_nextn_predict_layers") {
-                *mtp_layers = r.count("num_nextn_predict_layers", Some(0))?;
-            }
-            Moe {
-                experts: r.count("n_routed_experts", None)?,
-                top_k: r.count("num_experts_per_tok", None)?,
-                expert_ffn,
-                shared_experts,
-                shared_ffn: if shared_experts > 0 { expert_ffn } else { 0 },
-                shared_gate: false,
-                dense_layers: r.count("first_k_dense_replace", Some(0))?,
-                biased: false,
-            }
+            let defaults = [None, Some(if v2 { 2 } else { 1 }), None, None, Some(0)];
+            let mtp = (!v2 || object.contains_key("num_nextn_predict_layers")).then_some(0);
+            read_deepseek_moe(r, defaults, mtp, mtp_layers)?
         }
         _ => Moe::DENSE,
+    })
+}
+
+/// DeepSeek's mixture, GLM-4.5's too: routed experts, shared experts fused
+/// into one MLP of the experts' width, leading dense layers and a router
+/// without bias parameters. `defaults` are the family's class's for
+/// `moe_intermediate_size`, `n_shared_experts`, `n_routed_experts`,
+/// `num_experts_per_tok` and `first_k_dense_replace` (none: required); the
+/// multi-token prediction layers go to `mtp_layers`, read after the shared
+/// experts where `mtp` gives their default.
+fn read_deepseek_moe(
+    r: &mut Reader,
+    [expert_ffn, shared, experts, top_k, dense]: [Option<u32>; 5],
+    mtp: Option<u32>,
+    mtp_layers: &mut u32,
+) -> Result<Moe, HubConfigError> {
+    let expert_ffn = r.count("moe_intermediate_size", expert_ffn)?;
+    let shared_experts = r.count("n_shared_experts", shared)?;
+    if let Some(default) = mtp {
+        *mtp_layers = r.count("num_nextn_predict_layers", Some(default))?;
+    }
+    Ok(Moe {
+        experts: r.count("n_routed_experts", experts)?,
+        top_k: r.count("num_experts_per_tok", top_k)?,
+        expert_ffn,
+        shared_experts,
+        shared_ffn: if shared_experts > 0 { expert_ffn } else { 0 },
+        shared_gate: false,
+        dense_layers: r.count("first_k_dense_replace", dense)?,
+        biased: false,
     })
 }
 
@@ -653,252 +652,9 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
     };
     let mut mtp_layers = 0;
     let architecture = if model_type == "gpt2" {
-        let hidden = r.count("n_embd", Some(768))?;
-        let inner = r.count("n_inner", Some(hidden.saturating_mul(4)))?;
-        let heads = r.count("n_head", Some(12))?;
-        Architecture {
-            layers: r.count("n_layer", Some(12))?,
-            hidden,
-            ffn: inner,
-            heads,
-            kv_heads: heads,
-            vocab: r.count("vocab_size", Some(50257))?,
-            tied_embeddings: r.flag("tie_word_embeddings", true)?,
-            mlp: Mlp::Gelu,
-            biases: Biases::All,
-            norm: Norm::LayerNorm,
-            learned_positions: r.count("n_positions", Some(1024))?,
-            head_dim: 0,
-            qk_norm: QkNorm::None,
-            sandwich_norms: false,
-            attention_sinks: false,
-            logit_softcap: false,
-            parallel_block: false,
-            gated_attention: false,
-            moe: Moe::DENSE,
-            mla: Mla::NONE,
-            linear: LinearAttention::NONE,
-            local: crate::model::architecture::LocalAttention::NONE,
-            mtp_layers: 0,
-        }
+        read_gpt2(&mut r)?
     } else {
-        let hidden = r.count("hidden_size", None)?;
-        let heads = r.count("num_attention_heads", None)?;
-        let layers = r.count("num_hidden_layers", None)?;
-        // Gemma 2 and 3 (text): four norms a layer, tied embeddings, heads of
-        // 256 and 4 KV heads unless the text says otherwise (their classes'
-        // defaults); Gemma 3 norms q and k per head.
-        let gemma = matches!(model_type, "gemma2" | "gemma3_text");
-        // Gemma's soft-capped output logits: a number, or null for none
-        // (Gemma 2's class caps at 30 by default, Gemma 3's does not).
-        let logit_softcap = match object.get("final_logit_softcapping") {
-            _ if !gemma => false,
-            None => {
-                let default = model_type == "gemma2";
-                r.assumed
-                    .push(("final_logit_softcapping".into(), default.to_string()));
-                default
-            }
-            Some(Value::Null) => false,
-            Some(Value::Number(cap)) => {
-                r.read
-                    .push(("final_logit_softcapping".into(), cap.to_string()));
-                true
-            }
-            Some(_) => return Err(HubConfigError::Invalid("final_logit_softcapping".into())),
-        };
-        let llama4 = model_type == "llama4_text";
-        let gpt_oss = model_type == "gpt_oss";
-        // Qwen3-Next and Qwen3.5's text models: Gated DeltaNet in all but
-        // every fourth layer, gated full attention with Qwen3's per-head q/k
-        // norms; Qwen2-MoE's mixture (Qwen3-Next, Qwen3.5-MoE) or a dense MLP
-        // (Qwen3.5).
-        let next = matches!(
-            model_type,
-            "qwen3_next" | "qwen3_5_text" | "qwen3_5_moe_text"
-        );
-        let qwen3_5_moe = model_type == "qwen3_5_moe_text";
-        // Cohere2: one bias-free LayerNorm a layer before the attention and
-        // the MLP side by side, tied embeddings, heads of hidden ÷ heads
-        // (its config class overwrites any `head_dim`).
-        let cohere = model_type == "cohere2";
-        let kv_default = if gemma {
-            4
-        } else if llama4 || gpt_oss {
-            8
-        } else if model_type == "qwen3_5_text" {
-            4
-        } else if next {
-            2
-        } else {
-            heads
-        };
-        let kv_heads = r.count("num_key_value_heads", Some(kv_default))?;
-        // Llama 4: `intermediate_size` is the experts' (and the shared
-        // expert's), `intermediate_size_mlp` the dense layers'.
-        // Qwen3.5-MoE has no dense MLP: its experts' width stands in.
-        let expert_ffn = match model_type {
-            "qwen3_5_moe_text" => r.count("moe_intermediate_size", Some(512))?,
-            "qwen3_5_text" => r.count("intermediate_size", Some(12288))?,
-            _ => r.count("intermediate_size", next.then_some(5632))?,
-        };
-        let ffn = match llama4 {
-            true => r.count("intermediate_size_mlp", Some(16384))?,
-            false => expert_ffn,
-        };
-        // Gemma's classes' own vocabularies where a text config leaves it out.
-        let vocab_default = match model_type {
-            "gemma2" => Some(256_000),
-            "gemma3_text" => Some(262_208),
-            "gpt_oss" => Some(201_088),
-            "cohere2" => Some(256_000),
-            "qwen3_next" => Some(151_936),
-            "qwen3_5_text" | "qwen3_5_moe_text" => Some(248_320),
-            _ => None,
-        };
-        let vocab = r.count("vocab_size", vocab_default)?;
-        let tied = r.flag("tie_word_embeddings", gemma || cohere)?;
-        let qwen3 = matches!(model_type, "qwen3" | "qwen3_moe");
-        let deepseek = matches!(model_type, "deepseek_v2" | "deepseek_v3");
-        let head_dim = match model_type {
-            _ if deepseek => 0,
-            _ if qwen3 => r.count("head_dim", Some(128))?,
-            _ if next => r.count("head_dim", Some(256))?,
-            _ if gemma => r.count("head_dim", Some(256))?,
-            _ if llama4 => r.count("head_dim", Some(128))?,
-            _ if gpt_oss => r.count("head_dim", Some(64))?,
-            _ if cohere => 0,
-            _ if object.contains_key("head_dim") => r.count("head_dim", Some(0))?,
-            _ => 0,
-        };
-        let biases = match model_type {
-            "qwen2" => Biases::Qkv,
-            // gpt-oss's q, k, v and o take `attention_bias` (true by default).
-            "gpt_oss" => match r.flag("attention_bias", true)? {
-                true => Biases::Attention,
-                false => Biases::None,
-            },
-            // GLM-4.5's q, k and v take `attention_bias` (o never does).
-            "glm4_moe" => match r.flag("attention_bias", false)? {
-                true => Biases::Qkv,
-                false => Biases::None,
-            },
-            // Qwen2-MoE's q, k and v take `qkv_bias` (true by default).
-            "qwen2_moe" => match r.flag("qkv_bias", true)? {
-                true => Biases::Qkv,
-                false => Biases::None,
-            },
-            // transformers' Phi3 builds its linears without biases whatever
-            // Phi-4-mini's keys say.
-            "phi3" => {
-                for key in ["attention_bias", "mlp_bias", "lm_head_bias"] {
-                    if object.contains_key(key) {
-                        r.flag(key, false)?;
-                    }
-                }
-                Biases::None
-            }
-            // DeepSeek's `attention_bias` is on its latent projections: not counted.
-            _ if deepseek => {
-                if r.flag("attention_bias", false)? {
-                    return Err(HubConfigError::Unsupported("attention_bias".into()));
-                }
-                if model_type == "deepseek_v2" && r.flag("mlp_bias", false)? {
-                    return Err(HubConfigError::Unsupported("mlp_bias".into()));
-                }
-                Biases::None
-            }
-            // These classes give q, k, v and o `attention_bias`, and Llama's
-            // and Granite's MLPs `mlp_bias` (every linear with both).
-            "llama" | "llama4_text" | "olmo2" | "granite" | "gemma2" | "gemma3_text" | "qwen3"
-            | "qwen3_moe" | "qwen3_next" | "qwen3_5_text" | "qwen3_5_moe_text" | "cohere2" => {
-                let attention = r.flag("attention_bias", false)?;
-                let mlp = matches!(model_type, "llama" | "granite") && r.flag("mlp_bias", false)?;
-                match (attention, mlp) {
-                    (false, false) => Biases::None,
-                    (true, false) => Biases::Attention,
-                    (true, true) => Biases::All,
-                    (false, true) => return Err(HubConfigError::Unsupported("mlp_bias".into())),
-                }
-            }
-            _ => Biases::None,
-        };
-        let moe = read_moe(
-            &mut r,
-            model_type,
-            (layers, ffn, expert_ffn),
-            &mut mtp_layers,
-        )?;
-        let mla = match model_type {
-            _ if deepseek => Mla {
-                q_rank: r.count("q_lora_rank", Some(0))?,
-                kv_rank: r.count("kv_lora_rank", None)?,
-                rope_dim: r.count("qk_rope_head_dim", None)?,
-                nope_dim: r.count("qk_nope_head_dim", None)?,
-                v_dim: r.count("v_head_dim", None)?,
-            },
-            _ => Mla::NONE,
-        };
-        // Qwen3.5's multi-token prediction layers: transformers builds none, and
-        // the page counts none (read, so not said to be misunderstood).
-        if (qwen3_5_moe || model_type == "qwen3_5_text")
-            && object.contains_key("mtp_num_hidden_layers")
-        {
-            r.count("mtp_num_hidden_layers", Some(0))?;
-        }
-        // transformers gates Qwen3.5's attention output whatever this says.
-        if next && object.contains_key("attn_output_gate") {
-            r.flag("attn_output_gate", true)?;
-        }
-        let linear = match next {
-            true => LinearAttention {
-                full_every: full_attention_every(&mut r, layers)?,
-                k_heads: r.count("linear_num_key_heads", Some(16))?,
-                v_heads: r.count("linear_num_value_heads", Some(32))?,
-                k_dim: r.count("linear_key_head_dim", Some(128))?,
-                v_dim: r.count("linear_value_head_dim", Some(128))?,
-                conv_kernel: r.count("linear_conv_kernel_dim", Some(4))?,
-            },
-            false => LinearAttention::NONE,
-        };
-        let local = read_local_attention(&mut r, model_type, layers)?;
-        // Every layer with full attention is no linear attention at all.
-        let linear = if linear.is_some() {
-            linear
-        } else {
-            LinearAttention::NONE
-        };
-        Architecture {
-            layers,
-            hidden,
-            ffn,
-            heads,
-            kv_heads,
-            vocab,
-            tied_embeddings: tied,
-            mlp: Mlp::SwiGlu,
-            biases,
-            norm: Norm::RmsNorm,
-            learned_positions: 0,
-            head_dim,
-            qk_norm: match model_type {
-                _ if qwen3 || next => QkNorm::PerHead,
-                "gemma3_text" => QkNorm::PerHead,
-                "olmo2" => QkNorm::Full,
-                "glm4_moe" if r.flag("use_qk_norm", false)? => QkNorm::PerHead,
-                _ => QkNorm::None,
-            },
-            sandwich_norms: gemma,
-            attention_sinks: gpt_oss,
-            logit_softcap,
-            parallel_block: cohere,
-            gated_attention: next,
-            moe,
-            mla,
-            linear,
-            local,
-            mtp_layers: 0,
-        }
+        read_decoder(&mut r, model_type, &mut mtp_layers)?
     };
     impossible(model_type, &architecture)?;
     let not_understood = object
@@ -925,5 +681,293 @@ fn read_object(object: &Map<String, Value>) -> Result<HubConfig, HubConfigError>
         assumed: r.assumed,
         not_understood,
         mtp_layers,
+    })
+}
+
+/// GPT-2's architecture, in its own keys (`n_embd`, `n_layer` …): GELU,
+/// biases everywhere, LayerNorm and learned positions ([`gpt`]).
+fn read_gpt2(r: &mut Reader) -> Result<Architecture, HubConfigError> {
+    let hidden = r.count("n_embd", Some(768))?;
+    let inner = r.count("n_inner", Some(hidden.saturating_mul(4)))?;
+    let heads = r.count("n_head", Some(12))?;
+    let layers = r.count("n_layer", Some(12))?;
+    let vocab = r.count("vocab_size", Some(50257))?;
+    let tied_embeddings = r.flag("tie_word_embeddings", true)?;
+    let positions = r.count("n_positions", Some(1024))?;
+    Ok(Architecture {
+        tied_embeddings,
+        ..gpt(layers, hidden, inner, heads, vocab, positions)
+    })
+}
+
+/// Every other family's architecture (Llama's keys, SwiGLU and RMSNorm:
+/// [`llama`] edited),
+/// read key by key in a fixed order (the order `read` and `assumed` list
+/// them): the shape, the attention, the mixture of experts, latent, linear
+/// and local attention. DeepSeek's and GLM's multi-token-prediction layers
+/// go to `mtp_layers`.
+fn read_decoder(
+    r: &mut Reader,
+    model_type: &str,
+    mtp_layers: &mut u32,
+) -> Result<Architecture, HubConfigError> {
+    let object = r.object;
+    let hidden = r.count("hidden_size", None)?;
+    let heads = r.count("num_attention_heads", None)?;
+    let layers = r.count("num_hidden_layers", None)?;
+    // Gemma 2 and 3 (text): four norms a layer, tied embeddings, heads of
+    // 256 and 4 KV heads unless the text says otherwise (their classes'
+    // defaults); Gemma 3 norms q and k per head.
+    let gemma = matches!(model_type, "gemma2" | "gemma3_text");
+    let logit_softcap = read_logit_softcap(r, model_type, gemma)?;
+    let gpt_oss = model_type == "gpt_oss";
+    // Qwen3-Next and Qwen3.5's text models: Gated DeltaNet in all but
+    // every fourth layer, gated full attention with Qwen3's per-head q/k
+    // norms; Qwen2-MoE's mixture (Qwen3-Next, Qwen3.5-MoE) or a dense MLP
+    // (Qwen3.5).
+    let next = matches!(
+        model_type,
+        "qwen3_next" | "qwen3_5_text" | "qwen3_5_moe_text"
+    );
+    // Cohere2: one bias-free LayerNorm a layer before the attention and
+    // the MLP side by side, tied embeddings, heads of hidden ÷ heads
+    // (its config class overwrites any `head_dim`).
+    let cohere = model_type == "cohere2";
+    let kv_heads = r.count(
+        "num_key_value_heads",
+        Some(kv_heads_default(model_type, heads)),
+    )?;
+    let (expert_ffn, ffn) = read_mlp_widths(r, model_type, next)?;
+    let vocab = r.count("vocab_size", vocab_default(model_type))?;
+    let tied = r.flag("tie_word_embeddings", gemma || cohere)?;
+    let qwen3 = matches!(model_type, "qwen3" | "qwen3_moe");
+    let head_dim = read_head_dim(r, model_type)?;
+    let biases = read_biases(r, model_type)?;
+    let moe = read_moe(r, model_type, (layers, ffn, expert_ffn), mtp_layers)?;
+    let mla = match model_type {
+        "deepseek_v2" | "deepseek_v3" => Mla {
+            q_rank: r.count("q_lora_rank", Some(0))?,
+            kv_rank: r.count("kv_lora_rank", None)?,
+            rope_dim: r.count("qk_rope_head_dim", None)?,
+            nope_dim: r.count("qk_nope_head_dim", None)?,
+            v_dim: r.count("v_head_dim", None)?,
+        },
+        _ => Mla::NONE,
+    };
+    // Qwen3.5's multi-token prediction layers: transformers builds none, and
+    // the page counts none (read, so not said to be misunderstood).
+    if matches!(model_type, "qwen3_5_moe_text" | "qwen3_5_text")
+        && object.contains_key("mtp_num_hidden_layers")
+    {
+        r.count("mtp_num_hidden_layers", Some(0))?;
+    }
+    // transformers gates Qwen3.5's attention output whatever this says.
+    if next && object.contains_key("attn_output_gate") {
+        r.flag("attn_output_gate", true)?;
+    }
+    let linear = match next {
+        true => read_linear_attention(r, layers)?,
+        false => LinearAttention::NONE,
+    };
+    let local = read_local_attention(r, model_type, layers)?;
+    // Every layer with full attention is no linear attention at all.
+    let linear = if linear.is_some() {
+        linear
+    } else {
+        LinearAttention::NONE
+    };
+    Ok(Architecture {
+        tied_embeddings: tied,
+        biases,
+        head_dim,
+        qk_norm: match model_type {
+            _ if qwen3 || next => QkNorm::PerHead,
+            "gemma3_text" => QkNorm::PerHead,
+            "olmo2" => QkNorm::Full,
+            "glm4_moe" if r.flag("use_qk_norm", false)? => QkNorm::PerHead,
+            _ => QkNorm::None,
+        },
+        sandwich_norms: gemma,
+        attention_sinks: gpt_oss,
+        logit_softcap,
+        parallel_block: cohere,
+        gated_attention: next,
+        moe,
+        mla,
+        linear,
+        local,
+        ..llama(layers, hidden, ffn, heads, kv_heads, vocab)
+    })
+}
+
+/// Gemma's soft-capped output logits: a number, or null for none
+/// (Gemma 2's class caps at 30 by default, Gemma 3's does not). Other
+/// families have none.
+fn read_logit_softcap(
+    r: &mut Reader,
+    model_type: &str,
+    gemma: bool,
+) -> Result<bool, HubConfigError> {
+    Ok(match r.object.get("final_logit_softcapping") {
+        _ if !gemma => false,
+        None => {
+            let default = model_type == "gemma2";
+            r.assumed
+                .push(("final_logit_softcapping".into(), default.to_string()));
+            default
+        }
+        Some(Value::Null) => false,
+        Some(Value::Number(cap)) => {
+            r.read
+                .push(("final_logit_softcapping".into(), cap.to_string()));
+            true
+        }
+        Some(_) => return Err(HubConfigError::Invalid("final_logit_softcapping".into())),
+    })
+}
+
+/// The key/value heads a family's class gives when `num_key_value_heads` is
+/// absent: Gemma's 4, Llama 4's and gpt-oss's 8, Qwen3.5's 4, Qwen3-Next's
+/// and Qwen3.5-MoE's 2, else as many as the `heads`.
+fn kv_heads_default(model_type: &str, heads: u32) -> u32 {
+    if matches!(model_type, "gemma2" | "gemma3_text") {
+        4
+    } else if matches!(model_type, "llama4_text" | "gpt_oss") {
+        8
+    } else if model_type == "qwen3_5_text" {
+        4
+    } else if matches!(model_type, "qwen3_next" | "qwen3_5_moe_text") {
+        2
+    } else {
+        heads
+    }
+}
+
+/// The vocabulary a family's class gives when `vocab_size` is absent, or
+/// none where the key is required.
+fn vocab_default(model_type: &str) -> Option<u32> {
+    // Gemma's classes' own vocabularies where a text config leaves it out.
+    match model_type {
+        "gemma2" => Some(256_000),
+        "gemma3_text" => Some(262_208),
+        "gpt_oss" => Some(201_088),
+        "cohere2" => Some(256_000),
+        "qwen3_next" => Some(151_936),
+        "qwen3_5_text" | "qwen3_5_moe_text" => Some(248_320),
+        _ => None,
+    }
+}
+
+/// The experts' MLP width and the dense layers', in that order (`next` for
+/// Qwen3-Next and Qwen3.5's defaults).
+fn read_mlp_widths(
+    r: &mut Reader,
+    model_type: &str,
+    next: bool,
+) -> Result<(u32, u32), HubConfigError> {
+    // Llama 4: `intermediate_size` is the experts' (and the shared
+    // expert's), `intermediate_size_mlp` the dense layers'.
+    // Qwen3.5-MoE has no dense MLP: its experts' width stands in.
+    let expert_ffn = match model_type {
+        "qwen3_5_moe_text" => r.count("moe_intermediate_size", Some(512))?,
+        "qwen3_5_text" => r.count("intermediate_size", Some(12288))?,
+        _ => r.count("intermediate_size", next.then_some(5632))?,
+    };
+    let ffn = match model_type == "llama4_text" {
+        true => r.count("intermediate_size_mlp", Some(16384))?,
+        false => expert_ffn,
+    };
+    Ok((expert_ffn, ffn))
+}
+
+/// The attention's head size: a family's own `head_dim` (with its class's
+/// default), none for DeepSeek's latent attention and Cohere2 (hidden ÷
+/// heads), else `head_dim` where the text gives it.
+fn read_head_dim(r: &mut Reader, model_type: &str) -> Result<u32, HubConfigError> {
+    let next = matches!(
+        model_type,
+        "qwen3_next" | "qwen3_5_text" | "qwen3_5_moe_text"
+    );
+    Ok(match model_type {
+        "deepseek_v2" | "deepseek_v3" => 0,
+        "qwen3" | "qwen3_moe" => r.count("head_dim", Some(128))?,
+        _ if next => r.count("head_dim", Some(256))?,
+        "gemma2" | "gemma3_text" => r.count("head_dim", Some(256))?,
+        "llama4_text" => r.count("head_dim", Some(128))?,
+        "gpt_oss" => r.count("head_dim", Some(64))?,
+        "cohere2" => 0,
+        _ if r.object.contains_key("head_dim") => r.count("head_dim", Some(0))?,
+        _ => 0,
+    })
+}
+
+/// Which linears carry biases, from the keys of a family's class
+/// (`attention_bias`, `mlp_bias`, `qkv_bias`); a bias the page does not
+/// count is unsupported.
+fn read_biases(r: &mut Reader, model_type: &str) -> Result<Biases, HubConfigError> {
+    Ok(match model_type {
+        "qwen2" => Biases::Qkv,
+        // gpt-oss's q, k, v and o take `attention_bias` (true by default).
+        "gpt_oss" => match r.flag("attention_bias", true)? {
+            true => Biases::Attention,
+            false => Biases::None,
+        },
+        // GLM-4.5's q, k and v take `attention_bias` (o never does).
+        "glm4_moe" => match r.flag("attention_bias", false)? {
+            true => Biases::Qkv,
+            false => Biases::None,
+        },
+        // Qwen2-MoE's q, k and v take `qkv_bias` (true by default).
+        "qwen2_moe" => match r.flag("qkv_bias", true)? {
+            true => Biases::Qkv,
+            false => Biases::None,
+        },
+        // transformers' Phi3 builds its linears without biases whatever
+        // Phi-4-mini's keys say.
+        "phi3" => {
+            for key in ["attention_bias", "mlp_bias", "lm_head_bias"] {
+                if r.object.contains_key(key) {
+                    r.flag(key, false)?;
+                }
+            }
+            Biases::None
+        }
+        // DeepSeek's `attention_bias` is on its latent projections: not counted.
+        "deepseek_v2" | "deepseek_v3" => {
+            if r.flag("attention_bias", false)? {
+                return Err(HubConfigError::Unsupported("attention_bias".into()));
+            }
+            if model_type == "deepseek_v2" && r.flag("mlp_bias", false)? {
+                return Err(HubConfigError::Unsupported("mlp_bias".into()));
+            }
+            Biases::None
+        }
+        // These classes give q, k, v and o `attention_bias`, and Llama's
+        // and Granite's MLPs `mlp_bias` (every linear with both).
+        "llama" | "llama4_text" | "olmo2" | "granite" | "gemma2" | "gemma3_text" | "qwen3"
+        | "qwen3_moe" | "qwen3_next" | "qwen3_5_text" | "qwen3_5_moe_text" | "cohere2" => {
+            let attention = r.flag("attention_bias", false)?;
+            let mlp = matches!(model_type, "llama" | "granite") && r.flag("mlp_bias", false)?;
+            match (attention, mlp) {
+                (false, false) => Biases::None,
+                (true, false) => Biases::Attention,
+                (true, true) => Biases::All,
+                (false, true) => return Err(HubConfigError::Unsupported("mlp_bias".into())),
+            }
+        }
+        _ => Biases::None,
+    })
+}
+
+/// Qwen3-Next's and Qwen3.5's Gated DeltaNet: its layer pattern
+/// ([`full_attention_every`]), heads and sizes, with their classes' defaults.
+fn read_linear_attention(r: &mut Reader, layers: u32) -> Result<LinearAttention, HubConfigError> {
+    Ok(LinearAttention {
+        full_every: full_attention_every(r, layers)?,
+        k_heads: r.count("linear_num_key_heads", Some(16))?,
+        v_heads: r.count("linear_num_value_heads", Some(32))?,
+        k_dim: r.count("linear_key_head_dim", Some(128))?,
+        v_dim: r.count("linear_value_head_dim", Some(128))?,
+        conv_kernel: r.count("linear_conv_kernel_dim", Some(4))?,
     })
 }

@@ -8,7 +8,7 @@
 //! All of it is integer arithmetic on bytes, as vLLM's: floor divisions and
 //! `cdiv`, no rounding of ours.
 
-use crate::model::architecture::Architecture;
+use vram_shared::model::architecture::Architecture;
 
 /// The vLLM releases whose arithmetic this module reproduces.
 pub const VLLM_VERSIONS: &str = "0.19.1–0.20.0";
