@@ -2,163 +2,49 @@
 //! ([`vram_core::launch::Refusal`]), in both languages: the reason, and
 //! where it can run.
 
+use crate::text::{fill, REFUSAL_EN, REFUSAL_ZH};
 use vram_core::config::job::Job;
 use vram_core::launch::{Refusal, Target};
-use vram_core::Strategy;
 
-/// Why `target` cannot run the configuration, in Chinese when `zh`.
+/// Why `target` cannot run the configuration, in Chinese when `zh`: the
+/// words of [`crate::text::RefusalText`], the framework's name and what the refusal names.
 pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
-    let name = target.label();
-    let job = |job: Job| match (job, zh) {
-        (Job::Train, false) => "training",
-        (Job::Serve, false) => "serving",
-        (Job::Rl, false) => "RL post-training",
-        (Job::Train, true) => "训练",
-        (Job::Serve, true) => "推理部署",
-        (Job::Rl, true) => "强化学习后训练",
+    let t = match zh {
+        true => &REFUSAL_ZH,
+        false => &REFUSAL_EN,
     };
-    match (refusal, zh) {
-        (Refusal::OtherJob { wants }, false) => {
-            format!("{name}'s configuration is for {}: switch the job to it.", job(wants))
-        }
-        (Refusal::OtherJob { wants }, true) => {
-            format!("{name} 的配置用于{}：请先切换到该任务。", job(wants))
-        }
-        (Refusal::Invalid, false) => {
-            "The configuration has errors: fix the fields named on the page first.".into()
-        }
-        (Refusal::Invalid, true) => "配置有误：请先修正页面上标出的字段。".into(),
-        (Refusal::NeedsModel, false) => format!(
-            "{name} needs the model's architecture: pick a model or paste its config.json."
-        ),
-        (Refusal::NeedsModel, true) => {
-            format!("{name} 需要模型结构：请选择模型或粘贴 config.json。")
-        }
-        (Refusal::ModelParallel, false) => format!(
-            "{name}'s configuration runs data parallelism and ZeRO/FSDP only; tensor, pipeline, context or expert parallelism run under Megatron-LM or torchtitan."
-        ),
-        (Refusal::ModelParallel, true) => format!(
-            "{name} 的配置只有数据并行与 ZeRO/FSDP；张量、流水线、上下文或专家并行请用 Megatron-LM 或 torchtitan。"
-        ),
-        (Refusal::Strategy(strategy), false) => format!(
-            "{name} shards with FSDP2, which has no counterpart of {}: choose ZeRO-2 (never reshard) or ZeRO-3.",
-            strategy_label(strategy)
-        ),
-        (Refusal::Strategy(strategy), true) => format!(
-            "{name} 用 FSDP2 分片，没有与 {} 对应的做法：请选 ZeRO-2（前向后不重新分片）或 ZeRO-3。",
-            strategy_label(strategy)
-        ),
-        (Refusal::Fsdp2, false) => {
-            "FSDP2 shards this ZeRO-3 (sharding=fsdp2), not DeepSpeed: copy it as torchtitan or accelerate, or set sharding to DeepSpeed.".into()
-        }
-        (Refusal::Fsdp2, true) => {
-            "这里的 ZeRO-3 由 FSDP2 分片（sharding=fsdp2），不是 DeepSpeed：请导出为 torchtitan 或 accelerate，或把分片方改为 DeepSpeed。".into()
-        }
-        (Refusal::DeepSpeedSharding, false) => format!(
-            "{name} shards with FSDP2: set sharding to FSDP2 to plan what it runs."
-        ),
-        (Refusal::DeepSpeedSharding, true) => {
-            format!("{name} 用 FSDP2 分片：请把分片方设为 FSDP2 再规划。")
-        }
-        (Refusal::OptimizerOnlyOffload, false) => format!(
-            "{name} offloads with FSDP2's CPUOffloadPolicy, which moves parameters, gradients and optimizer states together: choose offload=all, or DeepSpeed."
-        ),
-        (Refusal::OptimizerOnlyOffload, true) => format!(
-            "{name} 用 FSDP2 的 CPUOffloadPolicy 卸载，参数、梯度和优化器状态一起移走：请选“全部卸载”，或改用 DeepSpeed。"
-        ),
-        (Refusal::ParameterOffload, false) => format!(
-            "{name} offloads the optimizer only (--optimizer-cpu-offload), not the parameters: choose offload=optimizer, or DeepSpeed's ZeRO-3."
-        ),
-        (Refusal::ParameterOffload, true) => format!(
-            "{name} 只能卸载优化器（--optimizer-cpu-offload），不能卸载参数：请选“卸载优化器”，或用 DeepSpeed ZeRO-3。"
-        ),
-        (Refusal::NvmeOffload, false) => {
-            format!("Only DeepSpeed (ZeRO-Infinity) offloads to NVMe; {name} offloads to CPU memory.")
-        }
-        (Refusal::NvmeOffload, true) => {
-            format!("只有 DeepSpeed（ZeRO-Infinity）能卸载到 NVMe；{name} 只能卸载到 CPU 内存。")
-        }
-        (Refusal::Precision, false) => format!(
-            "{name} does not train in this precision: torchtitan trains in BF16 or FP32, DeepSpeed's JSON has no FP8 and keeps an fp32 master copy, Megatron-LM keeps one too."
-        ),
-        (Refusal::Precision, true) => format!(
-            "{name} 不支持这种精度：torchtitan 只用 BF16 或 FP32，DeepSpeed 的 JSON 没有 FP8 且保留 fp32 主权重，Megatron-LM 也保留主权重。"
-        ),
-        (Refusal::Optimizer, false) => format!(
-            "{name} does not build this optimizer: Megatron-LM has Adam and SGD, torchtitan AdamW, DeepSpeed's JSON no 8-bit Adam (pass bitsandbytes' as the client optimizer)."
-        ),
-        (Refusal::Optimizer, true) => format!(
-            "{name} 不提供这个优化器：Megatron-LM 只有 Adam 与 SGD，torchtitan 只有 AdamW，DeepSpeed 的 JSON 没有 8-bit Adam（可把 bitsandbytes 的优化器作为客户端优化器传入）。"
-        ),
-        (Refusal::Adapters, false) => format!(
-            "{name} does not train LoRA or QLoRA adapters: copy it as accelerate (PEFT)."
-        ),
-        (Refusal::Adapters, true) => {
-            format!("{name} 不训练 LoRA/QLoRA 适配器：请导出为 accelerate（PEFT）。")
-        }
-        (Refusal::Autocast, false) => format!(
-            "{name}'s configuration has no autocast over fp32 weights: turn autocast off, or copy it as accelerate."
-        ),
-        (Refusal::Autocast, true) => format!(
-            "{name} 的配置无法表达 fp32 权重上的 autocast：请关闭 autocast，或导出为 accelerate。"
-        ),
-        (Refusal::ShardGroup, false) => format!(
-            "{name} cannot shard in groups with this strategy: DeepSpeed's MiCS is ZeRO-3's, HSDP is FSDP2's, Megatron-LM's is its distributed optimizer's."
-        ),
-        (Refusal::ShardGroup, true) => format!(
-            "{name} 在这个策略下不能分组分片：DeepSpeed 的 MiCS 属于 ZeRO-3，HSDP 属于 FSDP2，Megatron-LM 的分组属于分布式优化器。"
-        ),
-        (Refusal::Architecture, false) => format!(
-            "{name}'s arguments cannot express this architecture (biases on the attention's projections alone)."
-        ),
-        (Refusal::Architecture, true) => {
-            format!("{name} 的参数无法表达这种结构（只有注意力投影带偏置）。")
-        }
-        (Refusal::Algorithm, false) => format!(
-            "{name} does not run this algorithm here: TRL's PPO trainer is experimental (trl.experimental) and TRL trains no critic beside GRPO; copy it as verl or OpenRLHF."
-        ),
-        (Refusal::Algorithm, true) => format!(
-            "{name} 不支持这个算法：TRL 的 PPO 仍在 trl.experimental 中，GRPO 也不训练 critic；请导出为 verl 或 OpenRLHF。"
-        ),
-        (Refusal::OtherEngine, false) => format!(
-            "The deployment is planned for another engine: set the engine to {name} for its figures and its command."
-        ),
-        (Refusal::OtherEngine, true) => {
-            format!("当前部署按另一个推理引擎计算：请把引擎设为 {name}，得到它的数字和命令。")
-        }
-        (Refusal::Dpo, false) => format!(
-            "{name}'s main_ppo trains from rollouts only, not DPO: copy it as OpenRLHF or TRL."
-        ),
-        (Refusal::Dpo, true) => {
-            format!("{name} 的 main_ppo 只从 rollout 训练，不做 DPO：请导出为 OpenRLHF 或 TRL。")
-        }
-        (Refusal::Distillation, false) => match target {
-            Target::Verl => format!(
-                "{name} serves the teacher from an inference pool of its own (distillation.*, returning top-k log-probs), not held in the trainer as this plan counts it: copy it as TRL."
-            ),
-            _ => format!(
-                "{name} removed its knowledge-distillation trainer in v0.10 (train_kd ran up to v0.9.5): copy it as TRL."
-            ),
+    let name = target.label();
+    let job = |job: Job| match job {
+        Job::Train => t.job_training,
+        Job::Serve => t.job_serving,
+        Job::Rl => t.job_rl,
+    };
+    match refusal {
+        Refusal::OtherJob { wants } => fill(t.other_job, &[name, job(wants)]),
+        Refusal::Invalid => fill(t.invalid, &[name]),
+        Refusal::NeedsModel => fill(t.needs_model, &[name]),
+        Refusal::ModelParallel => fill(t.model_parallel, &[name]),
+        Refusal::Strategy(strategy) => fill(t.strategy, &[name, strategy.label()]),
+        Refusal::Fsdp2 => fill(t.fsdp2, &[name]),
+        Refusal::DeepSpeedSharding => fill(t.deep_speed_sharding, &[name]),
+        Refusal::OptimizerOnlyOffload => fill(t.optimizer_only_offload, &[name]),
+        Refusal::ParameterOffload => fill(t.parameter_offload, &[name]),
+        Refusal::NvmeOffload => fill(t.nvme_offload, &[name]),
+        Refusal::Precision => fill(t.precision, &[name]),
+        Refusal::Optimizer => fill(t.optimizer, &[name]),
+        Refusal::Adapters => fill(t.adapters, &[name]),
+        Refusal::Autocast => fill(t.autocast, &[name]),
+        Refusal::ShardGroup => fill(t.shard_group, &[name]),
+        Refusal::Architecture => fill(t.architecture, &[name]),
+        Refusal::Algorithm => fill(t.algorithm, &[name]),
+        Refusal::OtherEngine => fill(t.other_engine, &[name]),
+        Refusal::Dpo => fill(t.dpo, &[name]),
+        Refusal::Distillation => match target {
+            Target::Verl => fill(t.distillation_apart, &[name]),
+            _ => fill(t.distillation_removed, &[name]),
         },
-        (Refusal::Distillation, true) => match target {
-            Target::Verl => format!(
-                "{name} 的教师模型由独立的推理资源池提供（distillation.*，返回 top-k log-prob），不像本方案那样放在训练进程里：请导出为 TRL。"
-            ),
-            _ => format!(
-                "{name} 在 v0.10 移除了知识蒸馏训练器（train_kd 只到 v0.9.5）：请导出为 TRL。"
-            ),
-        },
-        (Refusal::SplitPlacement, false) => format!(
-            "{name} gives the rollout GPUs of its own only off-policy (its one-step-off and fully asynchronous trainers), not in main_ppo's synchronous step: copy it as OpenRLHF or TRL."
-        ),
-        (Refusal::SplitPlacement, true) => format!(
-            "{name} 只在异步（one-step-off、fully async）训练中让 rollout 独占 GPU，main_ppo 的同步步骤不支持：请导出为 OpenRLHF 或 TRL。"
-        ),
+        Refusal::SplitPlacement => fill(t.split_placement, &[name]),
     }
-}
-
-fn strategy_label(strategy: Strategy) -> &'static str {
-    strategy.label()
 }
 
 /// What `nvidia-smi` will show for the highlighted strategy: its peak and

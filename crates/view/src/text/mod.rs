@@ -878,6 +878,62 @@ texts! {
     hub_unsupported: &'static str = "\"{}\" describes layers not counted here.", "\"{}\" 描述的层此处不计算。";
 }
 
+// Why a framework cannot run the configuration ([`vram_core::launch::Refusal`]),
+// said by `crate::launch::refusal` for the exports, the CLI and the RL view.
+texts! {
+    RefusalText, REFUSAL_EN, REFUSAL_ZH;
+    // The job a framework's configuration is for, in a refusal.
+    job_training: &'static str = "training", "训练";
+    // The serving job, in a refusal.
+    job_serving: &'static str = "serving", "推理部署";
+    // The RL job, in a refusal.
+    job_rl: &'static str = "RL post-training", "强化学习后训练";
+    // [`Refusal::OtherJob`]; each `{}`: the framework, then the job it is for.
+    other_job: &'static str = "{}'s configuration is for {}: switch the job to it.", "{} 的配置用于{}：请先切换到该任务。";
+    // [`Refusal::Invalid`].
+    invalid: &'static str = "The configuration has errors: fix the fields named on the page first.", "配置有误：请先修正页面上标出的字段。";
+    // [`Refusal::NeedsModel`]; each `{}`: the framework.
+    needs_model: &'static str = "{} needs the model's architecture: pick a model or paste its config.json.", "{} 需要模型结构：请选择模型或粘贴 config.json。";
+    // [`Refusal::ModelParallel`]; each `{}`: the framework.
+    model_parallel: &'static str = "{}'s configuration runs data parallelism and ZeRO/FSDP only; tensor, pipeline, context or expert parallelism run under Megatron-LM or torchtitan.", "{} 的配置只有数据并行与 ZeRO/FSDP；张量、流水线、上下文或专家并行请用 Megatron-LM 或 torchtitan。";
+    // [`Refusal::Strategy`]; each `{}`: the framework, then the strategy.
+    strategy: &'static str = "{} shards with FSDP2, which has no counterpart of {}: choose ZeRO-2 (never reshard) or ZeRO-3.", "{} 用 FSDP2 分片，没有与 {} 对应的做法：请选 ZeRO-2（前向后不重新分片）或 ZeRO-3。";
+    // [`Refusal::Fsdp2`].
+    fsdp2: &'static str = "FSDP2 shards this ZeRO-3 (sharding=fsdp2), not DeepSpeed: copy it as torchtitan or accelerate, or set sharding to DeepSpeed.", "这里的 ZeRO-3 由 FSDP2 分片（sharding=fsdp2），不是 DeepSpeed：请导出为 torchtitan 或 accelerate，或把分片方改为 DeepSpeed。";
+    // [`Refusal::DeepSpeedSharding`]; each `{}`: the framework.
+    deep_speed_sharding: &'static str = "{} shards with FSDP2: set sharding to FSDP2 to plan what it runs.", "{} 用 FSDP2 分片：请把分片方设为 FSDP2 再规划。";
+    // [`Refusal::OptimizerOnlyOffload`]; each `{}`: the framework.
+    optimizer_only_offload: &'static str = "{} offloads with FSDP2's CPUOffloadPolicy, which moves parameters, gradients and optimizer states together: choose offload=all, or DeepSpeed.", "{} 用 FSDP2 的 CPUOffloadPolicy 卸载，参数、梯度和优化器状态一起移走：请选“全部卸载”，或改用 DeepSpeed。";
+    // [`Refusal::ParameterOffload`]; each `{}`: the framework.
+    parameter_offload: &'static str = "{} offloads the optimizer only (--optimizer-cpu-offload), not the parameters: choose offload=optimizer, or DeepSpeed's ZeRO-3.", "{} 只能卸载优化器（--optimizer-cpu-offload），不能卸载参数：请选“卸载优化器”，或用 DeepSpeed ZeRO-3。";
+    // [`Refusal::NvmeOffload`]; each `{}`: the framework.
+    nvme_offload: &'static str = "Only DeepSpeed (ZeRO-Infinity) offloads to NVMe; {} offloads to CPU memory.", "只有 DeepSpeed（ZeRO-Infinity）能卸载到 NVMe；{} 只能卸载到 CPU 内存。";
+    // [`Refusal::Precision`]; each `{}`: the framework.
+    precision: &'static str = "{} does not train in this precision: torchtitan trains in BF16 or FP32, DeepSpeed's JSON has no FP8 and keeps an fp32 master copy, Megatron-LM keeps one too.", "{} 不支持这种精度：torchtitan 只用 BF16 或 FP32，DeepSpeed 的 JSON 没有 FP8 且保留 fp32 主权重，Megatron-LM 也保留主权重。";
+    // [`Refusal::Optimizer`]; each `{}`: the framework.
+    optimizer: &'static str = "{} does not build this optimizer: Megatron-LM has Adam and SGD, torchtitan AdamW, DeepSpeed's JSON no 8-bit Adam (pass bitsandbytes' as the client optimizer).", "{} 不提供这个优化器：Megatron-LM 只有 Adam 与 SGD，torchtitan 只有 AdamW，DeepSpeed 的 JSON 没有 8-bit Adam（可把 bitsandbytes 的优化器作为客户端优化器传入）。";
+    // [`Refusal::Adapters`]; each `{}`: the framework.
+    adapters: &'static str = "{} does not train LoRA or QLoRA adapters: copy it as accelerate (PEFT).", "{} 不训练 LoRA/QLoRA 适配器：请导出为 accelerate（PEFT）。";
+    // [`Refusal::Autocast`]; each `{}`: the framework.
+    autocast: &'static str = "{}'s configuration has no autocast over fp32 weights: turn autocast off, or copy it as accelerate.", "{} 的配置无法表达 fp32 权重上的 autocast：请关闭 autocast，或导出为 accelerate。";
+    // [`Refusal::ShardGroup`]; each `{}`: the framework.
+    shard_group: &'static str = "{} cannot shard in groups with this strategy: DeepSpeed's MiCS is ZeRO-3's, HSDP is FSDP2's, Megatron-LM's is its distributed optimizer's.", "{} 在这个策略下不能分组分片：DeepSpeed 的 MiCS 属于 ZeRO-3，HSDP 属于 FSDP2，Megatron-LM 的分组属于分布式优化器。";
+    // [`Refusal::Architecture`]; each `{}`: the framework.
+    architecture: &'static str = "{}'s arguments cannot express this architecture (biases on the attention's projections alone).", "{} 的参数无法表达这种结构（只有注意力投影带偏置）。";
+    // [`Refusal::Algorithm`]; each `{}`: the framework.
+    algorithm: &'static str = "{} does not run this algorithm here: TRL's PPO trainer is experimental (trl.experimental) and TRL trains no critic beside GRPO; copy it as verl or OpenRLHF.", "{} 不支持这个算法：TRL 的 PPO 仍在 trl.experimental 中，GRPO 也不训练 critic；请导出为 verl 或 OpenRLHF。";
+    // [`Refusal::OtherEngine`]; each `{}`: the framework.
+    other_engine: &'static str = "The deployment is planned for another engine: set the engine to {} for its figures and its command.", "当前部署按另一个推理引擎计算：请把引擎设为 {}，得到它的数字和命令。";
+    // [`Refusal::Dpo`]; each `{}`: the framework.
+    dpo: &'static str = "{}'s main_ppo trains from rollouts only, not DPO: copy it as OpenRLHF or TRL.", "{} 的 main_ppo 只从 rollout 训练，不做 DPO：请导出为 OpenRLHF 或 TRL。";
+    // verl refuses distillation: it serves the teacher apart; `{}` the framework.
+    distillation_apart: &'static str = "{} serves the teacher from an inference pool of its own (distillation.*, returning top-k log-probs), not held in the trainer as this plan counts it: copy it as TRL.", "{} 的教师模型由独立的推理资源池提供（distillation.*，返回 top-k log-prob），不像本方案那样放在训练进程里：请导出为 TRL。";
+    // OpenRLHF refuses distillation: its trainer was removed; `{}` the framework.
+    distillation_removed: &'static str = "{} removed its knowledge-distillation trainer in v0.10 (train_kd ran up to v0.9.5): copy it as TRL.", "{} 在 v0.10 移除了知识蒸馏训练器（train_kd 只到 v0.9.5）：请导出为 TRL。";
+    // [`Refusal::SplitPlacement`]; each `{}`: the framework.
+    split_placement: &'static str = "{} gives the rollout GPUs of its own only off-policy (its one-step-off and fully asynchronous trainers), not in main_ppo's synchronous step: copy it as OpenRLHF or TRL.", "{} 只在异步（one-step-off、fully async）训练中让 rollout 独占 GPU，main_ppo 的同步步骤不支持：请导出为 OpenRLHF 或 TRL。";
+}
+
 /// The words in `lang` that only the lazily loaded module shows (the ranked
 /// plans, the `config.json` reader's answer, Megatron-LM's printout), so they
 /// are not part of the page's first view.
@@ -942,8 +998,17 @@ mod tests {
 
     #[test]
     fn every_string_is_translated() {
-        let en = EN.entries().into_iter().chain(LAZY_EN.entries());
-        let zh: Vec<_> = ZH.entries().into_iter().chain(LAZY_ZH.entries()).collect();
+        let en = EN
+            .entries()
+            .into_iter()
+            .chain(LAZY_EN.entries())
+            .chain(REFUSAL_EN.entries());
+        let zh: Vec<_> = ZH
+            .entries()
+            .into_iter()
+            .chain(LAZY_ZH.entries())
+            .chain(REFUSAL_ZH.entries())
+            .collect();
         let en: Vec<_> = en.collect();
         assert_eq!(en.len(), zh.len());
         for ((name, english), (_, chinese)) in en.iter().zip(&zh) {
@@ -971,7 +1036,12 @@ mod tests {
     fn chinese_punctuation_is_full_width() {
         let cjk = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
         let mut wrong = Vec::new();
-        for (name, strings) in ZH.entries().into_iter().chain(LAZY_ZH.entries()) {
+        for (name, strings) in ZH
+            .entries()
+            .into_iter()
+            .chain(LAZY_ZH.entries())
+            .chain(REFUSAL_ZH.entries())
+        {
             for text in strings {
                 let chars: Vec<char> = text.chars().collect();
                 for (i, &c) in chars.iter().enumerate() {
