@@ -1242,6 +1242,32 @@ mod tests {
     use crate::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
+    /// Llama 2 7B's step on one GPU: one microbatch of one 4,096-token
+    /// sequence under DDP, 16-bit weights, gradients and activations, every
+    /// parameter trained; each test changes what it is about.
+    fn llama2_7b_work(arch: &Architecture) -> StepWork<'_> {
+        StepWork {
+            arch,
+            layout: Layout::SINGLE,
+            dp: 1,
+            microbatches: 1,
+            micro_batch: 1,
+            seq_len: 4096,
+            rerun: Rerun::NONE,
+            activation_bytes: 2.0,
+            strategy: Strategy::Ddp,
+            ep: 1,
+            params_on_gpu: 6.74e9,
+            expert_params_on_gpu: 0.0,
+            gradient_bytes: 2.0,
+            weight_bytes: 2.0,
+            offload_bytes_per_param: 0.0,
+            speed: Speed::DEFAULT,
+            trainable_fraction: 1.0,
+            shard_gpus: 0,
+        }
+    }
+
     /// Eight A100s a node at 40 % of the BF16 peak, NVLink 300 GB/s and a
     /// 25 GB/s network per GPU each way, PCIe 4.0.
     const A100: Machine = Machine {
@@ -1340,28 +1366,14 @@ mod tests {
             ..A100
         };
         let work = StepWork {
-            arch: &arch,
             layout: Layout {
                 pp: 4,
                 vpp: 2,
                 ..Layout::SINGLE
             },
-            dp: 1,
             microbatches: 16,
-            micro_batch: 1,
-            seq_len: 4096,
-            rerun: Rerun::NONE,
-            activation_bytes: 2.0,
-            strategy: Strategy::Ddp,
-            ep: 1,
             params_on_gpu: 1e9,
-            expert_params_on_gpu: 0.0,
-            gradient_bytes: 2.0,
-            weight_bytes: 2.0,
-            offload_bytes_per_param: 0.0,
-            speed: Speed::DEFAULT,
-            trainable_fraction: 1.0,
-            shard_gpus: 0,
+            ..llama2_7b_work(&arch)
         };
         let t = step_time(&work, &machine);
         assert_eq!(t.bubble_seconds, t.compute_seconds * 3.0 / 32.0);
@@ -1384,27 +1396,15 @@ mod tests {
         let arch = model_preset("llama2-7b").unwrap().architecture;
         let machine = A100;
         let work = |strategy, microbatches, overlap_grad, offload: f64| StepWork {
-            arch: &arch,
-            layout: Layout::SINGLE,
             dp: 8,
             microbatches,
-            micro_batch: 1,
-            seq_len: 4096,
-            rerun: Rerun::NONE,
-            activation_bytes: 2.0,
             strategy,
-            ep: 1,
-            params_on_gpu: 6.74e9,
-            expert_params_on_gpu: 0.0,
-            gradient_bytes: 2.0,
-            weight_bytes: 2.0,
             offload_bytes_per_param: offload,
             speed: Speed {
                 overlap_grad,
                 ..Speed::DEFAULT
             },
-            trainable_fraction: 1.0,
-            shard_gpus: 0,
+            ..llama2_7b_work(&arch)
         };
         let offloaded = step_time(&work(Strategy::Zero3, 1, false, 4.0), &machine);
         let host = 6.74e9 / 8.0 * 8.0 * HOST_ADAM_BYTES_PER_PARAM / HOST_BYTES_PER_S;
@@ -1447,27 +1447,16 @@ mod tests {
         let experts = arch.routed_expert_params() as f64;
         let total = arch.param_count() as f64;
         let work = |cp, ep| StepWork {
-            arch: &arch,
             layout: Layout {
                 cp,
                 ..Layout::SINGLE
             },
             dp: 8,
-            microbatches: 1,
-            micro_batch: 1,
             seq_len: 8192,
-            rerun: Rerun::NONE,
-            activation_bytes: 2.0,
-            strategy: Strategy::Ddp,
             ep,
             params_on_gpu: total,
             expert_params_on_gpu: experts,
-            gradient_bytes: 2.0,
-            weight_bytes: 2.0,
-            offload_bytes_per_param: 0.0,
-            speed: Speed::DEFAULT,
-            trainable_fraction: 1.0,
-            shard_gpus: 0,
+            ..llama2_7b_work(&arch)
         };
         // DP 8 on one node, EP 8: each expert lives on one GPU of the
         // expert-data-parallel group of 1, so only the dense part reduces.
@@ -1495,28 +1484,15 @@ mod tests {
         let arch = model_preset("mixtral-8x7b").unwrap().architecture;
         let machine = H100;
         let work = |arch| StepWork {
-            arch,
             layout: Layout {
                 tp: 2,
                 sp: true,
                 ..Layout::SINGLE
             },
             dp: 4,
-            microbatches: 1,
-            micro_batch: 1,
-            seq_len: 4096,
-            rerun: Rerun::NONE,
-            activation_bytes: 2.0,
-            strategy: Strategy::Ddp,
-            ep: 1,
-            shard_gpus: 0,
             params_on_gpu: 23e9,
             expert_params_on_gpu: 22e9,
-            gradient_bytes: 2.0,
-            weight_bytes: 2.0,
-            offload_bytes_per_param: 0.0,
-            speed: Speed::DEFAULT,
-            trainable_fraction: 1.0,
+            ..llama2_7b_work(arch)
         };
         let message = 4096.0 * f64::from(arch.hidden) * 2.0;
         // 32 layers × 3/2 of a dense layer's exposed collectives with SP:
@@ -1544,27 +1520,14 @@ mod tests {
         let arch = model_preset("llama3-8b").unwrap().architecture;
         let machine = H100;
         let work = |pp| StepWork {
-            arch: &arch,
             layout: Layout {
                 pp,
                 ..Layout::SINGLE
             },
-            dp: 1,
             microbatches: 8,
-            micro_batch: 1,
             seq_len: 8192,
-            rerun: Rerun::NONE,
-            activation_bytes: 2.0,
-            strategy: Strategy::Ddp,
-            ep: 1,
             params_on_gpu: 2e9,
-            expert_params_on_gpu: 0.0,
-            gradient_bytes: 2.0,
-            weight_bytes: 2.0,
-            offload_bytes_per_param: 0.0,
-            speed: Speed::DEFAULT,
-            trainable_fraction: 1.0,
-            shard_gpus: 0,
+            ..llama2_7b_work(&arch)
         };
         let (one, four) = (step_time(&work(1), &machine), step_time(&work(4), &machine));
         let even = one.compute_seconds / 4.0;
@@ -1609,24 +1572,9 @@ mod tests {
             ..A100
         };
         let work = |recomputed| StepWork {
-            arch: &arch,
-            layout: Layout::SINGLE,
-            dp: 1,
             microbatches: 4,
-            micro_batch: 1,
-            seq_len: 4096,
             rerun: Rerun::whole(recomputed),
-            activation_bytes: 2.0,
-            strategy: Strategy::Ddp,
-            ep: 1,
-            params_on_gpu: 6.74e9,
-            expert_params_on_gpu: 0.0,
-            gradient_bytes: 2.0,
-            weight_bytes: 2.0,
-            offload_bytes_per_param: 0.0,
-            speed: Speed::DEFAULT,
-            trainable_fraction: 1.0,
-            shard_gpus: 0,
+            ..llama2_7b_work(&arch)
         };
         let (plain, full) = (
             step_time(&work(0.0), &machine),
@@ -1656,27 +1604,14 @@ mod tests {
         let arch = model_preset("llama2-7b").unwrap().architecture;
         let machine = A100;
         let work = |strategy, overlap_grad| StepWork {
-            arch: &arch,
-            layout: Layout::SINGLE,
             dp: 16,
             microbatches: 4,
-            micro_batch: 1,
-            seq_len: 4096,
-            rerun: Rerun::NONE,
-            activation_bytes: 2.0,
             strategy,
-            ep: 1,
-            params_on_gpu: 6.74e9,
-            expert_params_on_gpu: 0.0,
-            gradient_bytes: 2.0,
-            weight_bytes: 2.0,
-            offload_bytes_per_param: 0.0,
             speed: Speed {
                 overlap_grad,
                 ..Speed::DEFAULT
             },
-            trainable_fraction: 1.0,
-            shard_gpus: 0,
+            ..llama2_7b_work(&arch)
         };
         // 16 GPUs over two nodes: the all-reduce crosses the network.
         let all_reduce = 2.0 * 6.74e9 * 15.0 / 16.0 * 2.0 / 25e9;
@@ -1703,28 +1638,15 @@ mod tests {
         let arch = model_preset("llama2-7b").unwrap().architecture;
         let machine = A100;
         let work = |strategy, overlap_grad, overlap_param| StepWork {
-            arch: &arch,
-            layout: Layout::SINGLE,
             dp: 16,
             microbatches: 4,
-            micro_batch: 1,
-            seq_len: 4096,
-            rerun: Rerun::NONE,
-            activation_bytes: 2.0,
             strategy,
-            ep: 1,
-            params_on_gpu: 6.74e9,
-            expert_params_on_gpu: 0.0,
-            gradient_bytes: 2.0,
-            weight_bytes: 2.0,
-            offload_bytes_per_param: 0.0,
             speed: Speed {
                 overlap_grad,
                 overlap_param,
                 ..Speed::DEFAULT
             },
-            trainable_fraction: 1.0,
-            shard_gpus: 0,
+            ..llama2_7b_work(&arch)
         };
         // 16 GPUs over two nodes: the gather crosses the network.
         let gather = 6.74e9 * 15.0 / 16.0 * 2.0 / 25e9;
@@ -1825,28 +1747,14 @@ mod tests {
     fn sequence_parallelism_gathers_its_input_again_in_the_backward() {
         let arch = model_preset("llama3-8b").unwrap().architecture;
         let work = |sp: bool| StepWork {
-            arch: &arch,
             layout: Layout {
                 tp: 4,
                 sp,
                 ..Layout::SINGLE
             },
             dp: 2,
-            microbatches: 1,
-            micro_batch: 1,
-            seq_len: 4096,
-            rerun: Rerun::NONE,
-            activation_bytes: 2.0,
-            strategy: Strategy::Ddp,
-            ep: 1,
-            shard_gpus: 0,
             params_on_gpu: 2e9,
-            expert_params_on_gpu: 0.0,
-            gradient_bytes: 2.0,
-            weight_bytes: 2.0,
-            offload_bytes_per_param: 0.0,
-            speed: Speed::DEFAULT,
-            trainable_fraction: 1.0,
+            ..llama2_7b_work(&arch)
         };
         let slow = Machine {
             nvlink_bytes_per_s: 1e6,
@@ -1913,24 +1821,10 @@ mod tests {
         );
         // The step: the MLP's forward again, a third of its FLOPs more.
         let work = |rerun| StepWork {
-            arch: &llama,
-            layout: Layout::SINGLE,
-            dp: 1,
             microbatches: 4,
-            micro_batch: 1,
-            seq_len: 4096,
             rerun,
-            activation_bytes: 2.0,
-            strategy: Strategy::Ddp,
-            ep: 1,
             params_on_gpu: 8.03e9,
-            expert_params_on_gpu: 0.0,
-            gradient_bytes: 2.0,
-            weight_bytes: 2.0,
-            offload_bytes_per_param: 0.0,
-            speed: Speed::DEFAULT,
-            trainable_fraction: 1.0,
-            shard_gpus: 0,
+            ..llama2_7b_work(&llama)
         };
         let (none, rebuilt) = (
             step_time(&work(Rerun::NONE), &A100),
