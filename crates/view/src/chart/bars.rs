@@ -233,36 +233,17 @@ fn draw_axes<B: DrawingBackend>(
         top,
         bottom,
         y_max,
+        scale,
         ..
     } = *bars;
-    // Grid and values of the y axis, at 1, 2 or 5 × 10^k.
-    let step = tick_step(y_max);
-    let label_style = bars
-        .font(12.0)
-        .color(&ink)
-        .pos(Pos::new(HPos::Right, VPos::Center));
-    // Bounded, whatever the figures: a non-finite maximum must not hang the page.
-    for tick in (0..12)
-        .map(|i| f64::from(i) * step)
-        .take_while(|tick| *tick <= y_max)
-    {
-        let y = bars.y_of(tick);
-        root.draw(&PathElement::new(vec![(left, y), (right, y)], grid))?;
-        root.draw_text(&format_number(tick), &label_style, (left - bars.px(6.0), y))?;
-    }
+    y_grid(root, (left, right), y_max, scale, (ink, grid), |tick| {
+        bars.y_of(tick)
+    })?;
     root.draw(&PathElement::new(
         vec![(left, top), (left, bottom), (right, bottom)],
         ink.mix(0.6),
     ))?;
-    root.draw_text(
-        axis,
-        &bars
-            .font(12.0)
-            .transform(FontTransform::Rotate270)
-            .color(&ink)
-            .pos(Pos::new(HPos::Center, VPos::Top)),
-        (bars.px(4.0), (top + bottom) / 2),
-    )
+    y_title(root, axis, scale, ink, (top, bottom))
 }
 
 /// Lines across every bar, each labelled on the chart's ground: the current

@@ -515,6 +515,57 @@ pub fn phase_name(t: &Text, phase: vram_core::memory::step::Phase) -> &'static s
     }
 }
 
+/// The y axis' grid and values at 1, 2 or 5 × 10^k up to `y_max`, across
+/// `left..right` at the heights `y_of` gives, in a chart drawn at `scale`
+/// device pixels a CSS pixel: at most twelve, so a non-finite maximum
+/// cannot hang the page.
+fn y_grid<B: DrawingBackend>(
+    root: &DrawingArea<B, Shift>,
+    (left, right): (i32, i32),
+    y_max: f64,
+    scale: f64,
+    (ink, grid): (RGBColor, RGBColor),
+    y_of: impl Fn(f64) -> i32,
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    let step = tick_step(y_max);
+    let label_style = (FONT_FAMILY, 12.0 * scale)
+        .into_font()
+        .color(&ink)
+        .pos(Pos::new(HPos::Right, VPos::Center));
+    for tick in (0..12)
+        .map(|i| f64::from(i) * step)
+        .take_while(|tick| *tick <= y_max)
+    {
+        let y = y_of(tick);
+        root.draw(&PathElement::new(vec![(left, y), (right, y)], grid))?;
+        root.draw_text(
+            &format_number(tick),
+            &label_style,
+            (left - (6.0 * scale).round() as i32, y),
+        )?;
+    }
+    Ok(())
+}
+
+/// The y axis' title, turned, beside the middle of `top..bottom`.
+fn y_title<B: DrawingBackend>(
+    root: &DrawingArea<B, Shift>,
+    title: &str,
+    scale: f64,
+    ink: RGBColor,
+    (top, bottom): (i32, i32),
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    root.draw_text(
+        title,
+        &(FONT_FAMILY, 12.0 * scale)
+            .into_font()
+            .transform(FontTransform::Rotate270)
+            .color(&ink)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+        ((4.0 * scale).round() as i32, (top + bottom) / 2),
+    )
+}
+
 /// A round step for about five grid lines up to `max`: 1, 2 or 5 × 10^k.
 fn tick_step(max: f64) -> f64 {
     let raw = (max / 5.0).max(f64::MIN_POSITIVE);

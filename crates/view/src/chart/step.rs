@@ -292,34 +292,13 @@ fn draw_y_axis<B: DrawingBackend>(
         top,
         bottom,
         y_max,
+        scale,
         ..
     } = *frame;
-    let tick = tick_step(y_max);
-    let tick_style = frame
-        .font(12.0)
-        .color(&ink)
-        .pos(Pos::new(HPos::Right, VPos::Center));
-    for value in (0..12)
-        .map(|i| f64::from(i) * tick)
-        .take_while(|v| *v <= y_max)
-    {
-        let y = frame.y_of(value);
-        root.draw(&PathElement::new(vec![(left, y), (right, y)], grid))?;
-        root.draw_text(
-            &format_number(value),
-            &tick_style,
-            (left - frame.px(6.0), y),
-        )?;
-    }
-    root.draw_text(
-        title,
-        &frame
-            .font(12.0)
-            .transform(FontTransform::Rotate270)
-            .color(&ink)
-            .pos(Pos::new(HPos::Center, VPos::Top)),
-        (frame.px(4.0), (top + bottom) / 2),
-    )
+    y_grid(root, (left, right), y_max, scale, (ink, grid), |value| {
+        frame.y_of(value)
+    })?;
+    y_title(root, title, scale, ink, (top, bottom))
 }
 
 /// What stays all step long (`base`), then the activations' profile above
