@@ -767,37 +767,37 @@ fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<Str
                 let _ = writeln!(out, "warning: {warning}");
             }
             for (section, rows) in &sections {
-                if rows.is_empty() {
-                    continue;
-                }
-                let _ = write!(out, "\n{section}\n");
-                let width = rows
-                    .iter()
-                    .map(|r| r.label.chars().count())
-                    .max()
-                    .unwrap_or(0);
-                let value_width = rows
-                    .iter()
-                    .map(|r| r.value.chars().count())
-                    .max()
-                    .unwrap_or(0);
-                for row in rows {
-                    let pad = width - row.label.chars().count();
-                    let value_pad = value_width - row.value.chars().count();
-                    let line = format!(
-                        "  {}{}  {}{}  {}",
-                        row.label,
-                        " ".repeat(pad),
-                        " ".repeat(value_pad),
-                        row.value,
-                        row.note
-                    );
-                    let _ = writeln!(out, "{}", line.trim_end());
+                if !rows.is_empty() {
+                    write_rows(&mut out, section, rows);
                 }
             }
             out
         }
     })
+}
+
+/// A section of a deployment's or an RL run's rows under its heading:
+/// labels, then figures aligned right, then their notes.
+fn write_rows(out: &mut String, section: &str, rows: &[vram_view::serving::Row]) {
+    let _ = write!(out, "\n{section}\n");
+    let width = |text: fn(&vram_view::serving::Row) -> &str| {
+        rows.iter()
+            .map(|r| text(r).chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (label_width, value_width) = (width(|r| &r.label), width(|r| &r.value));
+    for row in rows {
+        let line = format!(
+            "  {}{}  {}{}  {}",
+            row.label,
+            " ".repeat(label_width - row.label.chars().count()),
+            " ".repeat(value_width - row.value.chars().count()),
+            row.value,
+            row.note
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
 }
 
 /// The ranked serving layouts as a table.
@@ -925,28 +925,7 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
                 let _ = writeln!(out, "{note}");
             }
             for (section, rows) in &sections {
-                let _ = write!(out, "\n{section}\n");
-                let width = rows
-                    .iter()
-                    .map(|r| r.label.chars().count())
-                    .max()
-                    .unwrap_or(0);
-                let value_width = rows
-                    .iter()
-                    .map(|r| r.value.chars().count())
-                    .max()
-                    .unwrap_or(0);
-                for row in rows {
-                    let line = format!(
-                        "  {}{}  {}{}  {}",
-                        row.label,
-                        " ".repeat(width - row.label.chars().count()),
-                        " ".repeat(value_width - row.value.chars().count()),
-                        row.value,
-                        row.note
-                    );
-                    let _ = writeln!(out, "{}", line.trim_end());
-                }
+                write_rows(&mut out, section, rows);
             }
             let _ = write!(out, "\n{}\n", t.rl_overrides_heading);
             match overrides {
