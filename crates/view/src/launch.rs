@@ -2,17 +2,14 @@
 //! ([`vram_core::launch::Refusal`]), in both languages: the reason, and
 //! where it can run.
 
-use crate::text::{fill, REFUSAL_EN, REFUSAL_ZH};
+use crate::text::{fill, LAUNCH_EN, LAUNCH_ZH};
 use vram_core::config::job::Job;
 use vram_core::launch::{Refusal, Target};
 
 /// Why `target` cannot run the configuration, in Chinese when `zh`: the
-/// words of [`crate::text::RefusalText`], the framework's name and what the refusal names.
+/// words of [`crate::text::LaunchText`], the framework's name and what the refusal names.
 pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
-    let t = match zh {
-        true => &REFUSAL_ZH,
-        false => &REFUSAL_EN,
-    };
+    let t = launch_text(zh);
     let name = target.label();
     let job = |job: Job| match job {
         Job::Train => t.job_training,
@@ -84,42 +81,25 @@ pub fn process_line(
         (false, true) => 1,
         (false, false) => 2,
     };
-    Some(if zh {
-        format!(
-            "nvidia-smi 将显示（{strategy}）：约 {}：峰值 {}，另有 CUDA 上下文 {}、NCCL 缓冲 {}（{} 个通信组）、cuBLAS 工作区 {}、缓存分配器余量 {}（峰值的 {percent} %{}）。{}",
-            b(o.nvidia_smi_bytes),
-            b(o.peak_bytes),
-            b(o.cuda_context_bytes),
-            b(o.nccl_bytes),
-            o.nccl_communicators,
-            b(o.cublas_workspace_bytes),
-            b(o.allocator_slack_bytes),
-            ["，实测值", "，已开启 expandable_segments", "；开启 expandable_segments 约 5 %"][slack_source],
-            ["峰值本身已放不下。", "预留的份额足以容纳这些开销。", "这些开销超出了预留的份额。"][verdict]
-        )
-    } else {
-        format!(
-            "What nvidia-smi will show ({strategy}): about {}: the peak {}, and beside it the CUDA context {}, NCCL's buffers {} ({} communicator{}), cuBLAS's workspace {}, the caching allocator's slack {} ({percent} % of the peak{}). {}",
-            b(o.nvidia_smi_bytes),
-            b(o.peak_bytes),
-            b(o.cuda_context_bytes),
-            b(o.nccl_bytes),
-            o.nccl_communicators,
-            if o.nccl_communicators == 1 { "" } else { "s" },
-            b(o.cublas_workspace_bytes),
-            b(o.allocator_slack_bytes),
-            [
-                ", as measured",
-                ", with expandable_segments",
-                "; about 5 % with expandable_segments"
-            ][slack_source],
-            [
-                "The peak alone does not fit.",
-                "The share held back covers them.",
-                "They exceed the share held back."
-            ][verdict]
-        )
-    })
+    let t = launch_text(zh);
+    let communicators = t.communicators[usize::from(o.nccl_communicators != 1)];
+    Some(fill(
+        t.process_line,
+        &[
+            strategy,
+            &b(o.nvidia_smi_bytes),
+            &b(o.peak_bytes),
+            &b(o.cuda_context_bytes),
+            &b(o.nccl_bytes),
+            &o.nccl_communicators.to_string(),
+            communicators,
+            &b(o.cublas_workspace_bytes),
+            &b(o.allocator_slack_bytes),
+            &percent,
+            t.slack_sources[slack_source],
+            t.process_verdicts[verdict],
+        ],
+    ))
 }
 
 /// A node's host RAM while its processes load the checkpoint, and why
@@ -149,50 +129,32 @@ pub fn loading_line(
         .runtime
         .host_mem_gb
         .filter(|&gb| l.host_bytes_per_node as f64 > gb * 1e9);
-    Some(if zh {
-        let why = [
-            "各进程映射同一文件，不另行复制",
-            "每个进程把权重转成 fp32，各自一份",
-            "ZeRO-3 的 zero.Init 下每个进程只建自己的分片",
-            "FSDP2 的 cpu_ram_efficient_loading：rank 0 的 fp32 可训练权重，以及 transformers 5 在其余进程上填零的 16 位副本",
-            "分布式检查点：每个进程只读自己的分片",
-        ][why];
-        let over = over.map_or(String::new(), |gb| {
-            format!(" 超出每节点 {} 的主机内存。", b((gb * 1e9) as u64))
-        });
-        let private = match l.private_bytes {
-            0 => "，无私有副本".to_string(),
-            bytes => format!("，进程私有副本 {}", b(bytes)),
-        };
-        format!(
-            "加载检查点（16 位 safetensors，transformers 5）时每节点主机内存约 {}：映射的文件 {}（页缓存，节点内进程共享）{private}（{why}）。{over}",
-            b(l.host_bytes_per_node),
-            b(l.page_cache_bytes),
-        )
-    } else {
-        let why = [
-            "every process maps the same file and copies none of it",
-            "each process casts the weights to fp32, a copy each",
-            "under ZeRO-3's zero.Init each process builds only its partition",
-            "FSDP2's cpu_ram_efficient_loading: rank 0's fp32 trainable weights, and the 16-bit copies transformers 5 fills with zeros on the other ranks",
-            "a distributed checkpoint: each rank reads only its shards",
-        ][why];
-        let over = over.map_or(String::new(), |gb| {
-            format!(
-                " More than the node's {} of host memory.",
-                b((gb * 1e9) as u64)
-            )
-        });
-        let private = match l.private_bytes {
-            0 => String::new(),
-            bytes => format!(" and {} of their own copies", b(bytes)),
-        };
-        format!(
-            "Loading the checkpoint (16-bit safetensors, transformers 5): about {} of host RAM per node: the file mapped once {} (page cache, shared by the node's processes){private} ({why}).{over}",
-            b(l.host_bytes_per_node),
-            b(l.page_cache_bytes),
-        )
-    })
+    let t = launch_text(zh);
+    let over = over.map_or(String::new(), |gb| {
+        fill(t.loading_over, &[&b((gb * 1e9) as u64)])
+    });
+    let private = match l.private_bytes {
+        0 => t.loading_no_private.to_string(),
+        bytes => fill(t.loading_private, &[&b(bytes)]),
+    };
+    Some(fill(
+        t.loading_line,
+        &[
+            &b(l.host_bytes_per_node),
+            &b(l.page_cache_bytes),
+            &private,
+            t.loaders[why],
+            &over,
+        ],
+    ))
+}
+
+/// The launch words in Chinese when `zh`, else in English.
+fn launch_text(zh: bool) -> &'static crate::text::LaunchText {
+    match zh {
+        true => &LAUNCH_ZH,
+        false => &LAUNCH_EN,
+    }
 }
 
 #[cfg(test)]

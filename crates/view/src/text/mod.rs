@@ -878,10 +878,11 @@ texts! {
     hub_unsupported: &'static str = "\"{}\" describes layers not counted here.", "\"{}\" 描述的层此处不计算。";
 }
 
-// Why a framework cannot run the configuration ([`vram_core::launch::Refusal`]),
-// said by `crate::launch::refusal` for the exports, the CLI and the RL view.
+// What `crate::launch` says: why a framework cannot run the configuration
+// ([`vram_core::launch::Refusal`]), for the exports, the CLI and the RL view;
+// what nvidia-smi will show, and the host RAM while the checkpoint loads.
 texts! {
-    RefusalText, REFUSAL_EN, REFUSAL_ZH;
+    LaunchText, LAUNCH_EN, LAUNCH_ZH;
     // The job a framework's configuration is for, in a refusal.
     job_training: &'static str = "training", "训练";
     // The serving job, in a refusal.
@@ -932,6 +933,29 @@ texts! {
     distillation_removed: &'static str = "{} removed its knowledge-distillation trainer in v0.10 (train_kd ran up to v0.9.5): copy it as TRL.", "{} 在 v0.10 移除了知识蒸馏训练器（train_kd 只到 v0.9.5）：请导出为 TRL。";
     // [`Refusal::SplitPlacement`]; each `{}`: the framework.
     split_placement: &'static str = "{} gives the rollout GPUs of its own only off-policy (its one-step-off and fully asynchronous trainers), not in main_ppo's synchronous step: copy it as OpenRLHF or TRL.", "{} 只在异步（one-step-off、fully async）训练中让 rollout 独占 GPU，main_ppo 的同步步骤不支持：请导出为 OpenRLHF 或 TRL。";
+    // What nvidia-smi will show: the strategy, the total, the peak, the CUDA
+    // context, NCCL's buffers, their communicators and the word for them,
+    // cuBLAS's workspace, the allocator's slack, its percentage of the peak,
+    // where the slack comes from, and the verdict.
+    process_line: &'static str = "What nvidia-smi will show ({}): about {}: the peak {}, and beside it the CUDA context {}, NCCL's buffers {} ({} {}), cuBLAS's workspace {}, the caching allocator's slack {} ({} % of the peak{}). {}", "nvidia-smi 将显示（{}）：约 {}：峰值 {}，另有 CUDA 上下文 {}、NCCL 缓冲 {}（{} {}）、cuBLAS 工作区 {}、缓存分配器余量 {}（峰值的 {} %{}）。{}";
+    // One communicator, and more.
+    communicators: [&'static str; 2] = ["communicator", "communicators"], ["个通信组", "个通信组"];
+    // The slack: as measured, with expandable segments, or assumed without them.
+    slack_sources: [&'static str; 3] = [", as measured", ", with expandable_segments", "; about 5 % with expandable_segments"], ["，实测值", "，已开启 expandable_segments", "；开启 expandable_segments 约 5 %"];
+    // The peak does not fit; what the share held back covers; what it does not.
+    process_verdicts: [&'static str; 3] = ["The peak alone does not fit.", "The share held back covers them.", "They exceed the share held back."], ["峰值本身已放不下。", "预留的份额足以容纳这些开销。", "这些开销超出了预留的份额。"];
+    // Host RAM while the checkpoint loads: per node, the file mapped, the
+    // processes' own copies, why, and past the node's host memory.
+    loading_line: &'static str = "Loading the checkpoint (16-bit safetensors, transformers 5): about {} of host RAM per node: the file mapped once {} (page cache, shared by the node's processes){} ({}).{}", "加载检查点（16 位 safetensors，transformers 5）时每节点主机内存约 {}：映射的文件 {}（页缓存，节点内进程共享）{}（{}）。{}";
+    // No copies of the processes' own.
+    loading_no_private: &'static str = "", "，无私有副本";
+    // The processes' own copies.
+    loading_private: &'static str = " and {} of their own copies", "，进程私有副本 {}";
+    // More than the node's host memory.
+    loading_over: &'static str = " More than the node's {} of host memory.", " 超出每节点 {} 的主机内存。";
+    // Why, by the loader: one shared file, fp32 copies, ZeRO-3's zero.Init,
+    // FSDP2's RAM-efficient loading, a distributed checkpoint.
+    loaders: [&'static str; 5] = ["every process maps the same file and copies none of it", "each process casts the weights to fp32, a copy each", "under ZeRO-3's zero.Init each process builds only its partition", "FSDP2's cpu_ram_efficient_loading: rank 0's fp32 trainable weights, and the 16-bit copies transformers 5 fills with zeros on the other ranks", "a distributed checkpoint: each rank reads only its shards"], ["各进程映射同一文件，不另行复制", "每个进程把权重转成 fp32，各自一份", "ZeRO-3 的 zero.Init 下每个进程只建自己的分片", "FSDP2 的 cpu_ram_efficient_loading：rank 0 的 fp32 可训练权重，以及 transformers 5 在其余进程上填零的 16 位副本", "分布式检查点：每个进程只读自己的分片"];
 }
 
 /// The words in `lang` that only the lazily loaded module shows (the ranked
@@ -964,7 +988,7 @@ mod tests {
     ];
 
     /// Entries that one language leaves empty: Chinese has no plural ending.
-    const EMPTY_IN_ONE: &[&str] = &["plural_s", "subtitle", "word_space"];
+    const EMPTY_IN_ONE: &[&str] = &["plural_s", "subtitle", "word_space", "loading_no_private"];
 
     /// Issue 41, failure 6: a link's problem names the key the link wrote,
     /// the other field it conflicts with and the value used instead, in
@@ -1002,12 +1026,12 @@ mod tests {
             .entries()
             .into_iter()
             .chain(LAZY_EN.entries())
-            .chain(REFUSAL_EN.entries());
+            .chain(LAUNCH_EN.entries());
         let zh: Vec<_> = ZH
             .entries()
             .into_iter()
             .chain(LAZY_ZH.entries())
-            .chain(REFUSAL_ZH.entries())
+            .chain(LAUNCH_ZH.entries())
             .collect();
         let en: Vec<_> = en.collect();
         assert_eq!(en.len(), zh.len());
@@ -1040,7 +1064,7 @@ mod tests {
             .entries()
             .into_iter()
             .chain(LAZY_ZH.entries())
-            .chain(REFUSAL_ZH.entries())
+            .chain(LAUNCH_ZH.entries())
         {
             for text in strings {
                 let chars: Vec<char> = text.chars().collect();
