@@ -243,7 +243,7 @@ fn draw_axes<B: DrawingBackend>(
         vec![(left, top), (left, bottom), (right, bottom)],
         ink.mix(0.6),
     ))?;
-    y_title(root, axis, scale, ink, (top, bottom))
+    y_axis_title(root, axis, ink, scale, (top, bottom))
 }
 
 /// Lines across every bar, each labelled on the chart's ground: the current

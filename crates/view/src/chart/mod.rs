@@ -28,7 +28,7 @@ mod step;
 
 use bars::plot;
 use plans::plot_plans;
-use scaling::{plot_scaling, scaling};
+use scaling::{plot_scaling, scaling, y_axis_title};
 use step::{plot_step, step_points};
 
 /// What a chart shows.
@@ -545,25 +545,6 @@ fn y_grid<B: DrawingBackend>(
         )?;
     }
     Ok(())
-}
-
-/// The y axis' title, turned, beside the middle of `top..bottom`.
-fn y_title<B: DrawingBackend>(
-    root: &DrawingArea<B, Shift>,
-    title: &str,
-    scale: f64,
-    ink: RGBColor,
-    (top, bottom): (i32, i32),
-) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
-    root.draw_text(
-        title,
-        &(FONT_FAMILY, 12.0 * scale)
-            .into_font()
-            .transform(FontTransform::Rotate270)
-            .color(&ink)
-            .pos(Pos::new(HPos::Center, VPos::Top)),
-        ((4.0 * scale).round() as i32, (top + bottom) / 2),
-    )
 }
 
 /// A round step for about five grid lines up to `max`: 1, 2 or 5 × 10^k.

@@ -285,20 +285,12 @@ fn draw_y_axis<B: DrawingBackend>(
     palette: Palette,
     title: &str,
 ) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
-    let Palette { ink, grid, .. } = palette;
-    let Frame {
-        left,
-        right,
-        top,
-        bottom,
-        y_max,
-        scale,
-        ..
-    } = *frame;
-    y_grid(root, (left, right), y_max, scale, (ink, grid), |value| {
-        frame.y_of(value)
+    let f = frame;
+    let colours = (palette.ink, palette.grid);
+    y_grid(root, (f.left, f.right), f.y_max, f.scale, colours, |v| {
+        f.y_of(v)
     })?;
-    y_title(root, title, scale, ink, (top, bottom))
+    y_axis_title(root, title, palette.ink, f.scale, (f.top, f.bottom))
 }
 
 /// What stays all step long (`base`), then the activations' profile above
