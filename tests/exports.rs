@@ -239,8 +239,7 @@ async fn copy_as_gives_the_frameworks_own_configuration() {
     );
     let copied = copied_by(&browser, "copy-as-deepspeed").await;
     let config = vram_core::input::link::decode(query).config;
-    let expected =
-        vram_core::launch::export(&config, vram_core::launch::Target::DeepSpeed, "").unwrap();
+    let expected = vram_launch::export(&config, vram_launch::Target::DeepSpeed, "").unwrap();
     assert_eq!(copied, expected);
     let accelerate = copied_by(&browser, "copy-as-accelerate").await;
     let url = browser.text("share-url").await;
@@ -328,7 +327,7 @@ async fn a_ranked_plan_is_copied_as_a_framework_writes_it() {
         .to_string();
     let plan = vram_core::input::link::decode(&query).config;
     let status = browser.text("plans-copy-status").await;
-    match vram_core::launch::export(&plan, vram_core::launch::Target::Megatron, "") {
+    match vram_launch::export(&plan, vram_launch::Target::Megatron, "") {
         Ok(text) => {
             let copied = browser.eval("return window.copied;").await;
             let copied = copied.as_str().expect("copied");
@@ -398,7 +397,7 @@ async fn a_ranked_serving_layout_is_copied_as_its_launch_line() {
         .unwrap()
         .to_string();
     let plan = vram_core::input::link::decode(&query).config;
-    let text = vram_core::launch::export(&plan, vram_core::launch::Target::Vllm, "").unwrap();
+    let text = vram_launch::export(&plan, vram_launch::Target::Vllm, "").unwrap();
     let copied = browser.eval("return window.copied;").await;
     let copied = copied.as_str().expect("copied");
     // The same text but for the first line, the plan's link.

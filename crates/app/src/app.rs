@@ -726,7 +726,7 @@ fn ShareLink(
         refused.set(None);
         status.set(Some(if copied { words } else { t.copy_failed }));
     };
-    let copy_as = move |target: vram_core::launch::Target| {
+    let copy_as = move |target: vram_launch::Target| {
         let (query, url) = (query.get_untracked(), url.get_untracked());
         let zh = t.html_lang.starts_with("zh");
         spawn_local(async move {
@@ -803,7 +803,7 @@ fn ShareLink(
             </div>
             <div class="share-row exports" data-testid="copy-as">
                 <span class="copy-as">{t.copy_as}</span>
-                {move || vram_core::launch::Target::of(&config.read()).map(|target| view! {
+                {move || vram_launch::Target::of(&config.read()).map(|target| view! {
                     <button type="button" class="quiet" on:click=move |_| copy_as(target)
                         data-testid=format!("copy-as-{}", target.key())>{target.label()}</button>
                 }).collect_view()}

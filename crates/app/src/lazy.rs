@@ -16,7 +16,7 @@ pub async fn copy_results(query: &str, url: &str, zh: bool) -> Result<(), JsValu
 }
 
 /// Copies the configuration whose link is `query` as `kind` (a
-/// [`vram_core::launch::Target`]'s key) writes it, naming `url`; `Err` with
+/// [`vram_launch::Target`]'s key) writes it, naming `url`; `Err` with
 /// the reason in words (Chinese when `zh`) when the framework cannot run
 /// it, or the browser's error.
 pub async fn copy_as(query: &str, kind: &str, url: &str, zh: bool) -> Result<(), String> {

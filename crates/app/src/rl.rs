@@ -56,14 +56,14 @@ pub fn RlResults(
             let note = config.with(|c| rl::util_note(t, c, report));
             let host = config.with(|c| rl::host_note(t, c, report));
             // verl's overrides, or why verl does not run the plan as counted.
-            let overrides = match config.with(vram_core::launch::verl::verl_overrides) {
+            let overrides = match config.with(vram_launch::verl::verl_overrides) {
                 Ok(lines) => view! {
                     <pre class="overrides" data-testid="rl-overrides">{lines.join("\n")}</pre>
                 }
                 .into_any(),
                 Err(why) => {
                     let zh = t.html_lang.starts_with("zh");
-                    let target = vram_core::launch::Target::Verl;
+                    let target = vram_launch::Target::Verl;
                     let words = vram_view::launch::refusal(zh, target, why.into());
                     view! { <p class="hint" data-testid="rl-overrides">{words}</p> }.into_any()
                 }

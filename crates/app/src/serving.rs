@@ -165,7 +165,7 @@ pub fn ServePlans(
                                     <select class="copy-plan" data-testid=format!("serve-plan-copy-{i}")
                                         data-query=row.query.clone() aria-label=t.copy_as>
                                         <option value="" selected>{format!("{}…", t.copy_as)}</option>
-                                        {vram_core::launch::Target::of(&link::decode(&row.query).config)
+                                        {vram_launch::Target::of(&link::decode(&row.query).config)
                                             .map(|target| view! { <option value=target.key()>{target.label()}</option> })
                                             .collect_view()}
                                     </select></td>

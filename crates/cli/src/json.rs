@@ -1144,7 +1144,7 @@ impl RlDocumentJson {
                 sequences: report.sequences,
                 step_seconds: seconds(|t| t.step_seconds),
                 tokens: report.tokens,
-                verl_overrides: vram_core::launch::verl::verl_overrides(config).ok(),
+                verl_overrides: vram_launch::verl::verl_overrides(config).ok(),
             },
             schema: RL_SCHEMA,
         }

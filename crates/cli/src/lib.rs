@@ -137,7 +137,7 @@ fn output_args(command: Command) -> Command {
                 .long("export")
                 .value_name("KIND")
                 .value_parser(clap::builder::PossibleValuesParser::new(
-                    vram_core::launch::Target::ALL.map(vram_core::launch::Target::key),
+                    vram_launch::Target::ALL.map(vram_launch::Target::key),
                 ))
                 .conflicts_with_all([
                     "print-link",
@@ -582,13 +582,13 @@ where
 /// configuration (status 2). DeepSpeed's JSON carries no comment: its
 /// launch line and link go to stderr, the JSON alone to stdout.
 fn export(config: &Config, kind: &str, base_url: &str) -> Result<String, RunError> {
-    use vram_core::launch::{self, Target};
+    use vram_launch::Target;
     let target = Target::from_key(kind).unwrap_or(Target::DeepSpeed);
     let link = page_link(config, base_url);
-    match launch::export(config, target, &link) {
+    match vram_launch::export(config, target, &link) {
         Ok(text) => {
             if target == Target::DeepSpeed {
-                if let Some(line) = launch::launch_line(config, target) {
+                if let Some(line) = vram_launch::launch_line(config, target) {
                     eprintln!("# {link}\n# {line}");
                 }
             }
@@ -900,7 +900,7 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
     let verdict = vram_view::rl::verdict(t, config, &report, unit);
     let note = vram_view::rl::util_note(t, config, &report);
     let host = vram_view::rl::host_note(t, config, &report);
-    let overrides = vram_core::launch::verl::verl_overrides(config);
+    let overrides = vram_launch::verl::verl_overrides(config);
     Ok(match output {
         Output::Json => {
             let mut document = crate::json::RlDocumentJson::new(config, &report);
@@ -935,7 +935,7 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
                     }
                 }
                 Err(why) => {
-                    let target = vram_core::launch::Target::Verl;
+                    let target = vram_launch::Target::Verl;
                     let _ = writeln!(
                         out,
                         "  {}",

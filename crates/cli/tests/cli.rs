@@ -916,8 +916,7 @@ fn export_prints_the_frameworks_own_configuration() {
     );
     let link = json_of(&args)["link"].as_str().unwrap().to_string();
     let config = decode(&link).config;
-    let expected =
-        vram_core::launch::export(&config, vram_core::launch::Target::DeepSpeed, "").unwrap();
+    let expected = vram_launch::export(&config, vram_launch::Target::DeepSpeed, "").unwrap();
     assert_eq!(String::from_utf8(output.stdout).unwrap(), expected);
     let refused = vram()
         .args(args)

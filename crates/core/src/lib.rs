@@ -24,7 +24,6 @@ pub mod config;
 pub mod fixes;
 pub mod frameworks;
 pub mod input;
-pub mod launch;
 pub mod memory;
 pub mod plans;
 pub mod report;

@@ -115,13 +115,13 @@ pub fn csv(query: &str) -> String {
 }
 
 /// The configuration whose link is `query` as the framework named `kind`
-/// writes it ([`vram_core::launch::export`]), naming `url` in its comment;
+/// writes it ([`vram_launch::export`]), naming `url` in its comment;
 /// empty when the framework cannot run it ([`export_refusal`] says why).
 #[wasm_bindgen]
 pub fn export_text(query: &str, kind: &str, url: &str) -> String {
     let config = vram_core::input::link::decode(query).config;
-    vram_core::launch::Target::from_key(kind)
-        .and_then(|target| vram_core::launch::export(&config, target, url).ok())
+    vram_launch::Target::from_key(kind)
+        .and_then(|target| vram_launch::export(&config, target, url).ok())
         .unwrap_or_default()
 }
 
@@ -130,10 +130,10 @@ pub fn export_text(query: &str, kind: &str, url: &str) -> String {
 #[wasm_bindgen]
 pub fn export_refusal(query: &str, kind: &str, zh: bool) -> String {
     let config = vram_core::input::link::decode(query).config;
-    let Some(target) = vram_core::launch::Target::from_key(kind) else {
+    let Some(target) = vram_launch::Target::from_key(kind) else {
         return String::new();
     };
-    match vram_core::launch::export(&config, target, "") {
+    match vram_launch::export(&config, target, "") {
         Ok(_) => String::new(),
         Err(refusal) => vram_view::launch::refusal(zh, target, refusal),
     }

@@ -1,10 +1,10 @@
 //! What the exports say when a framework cannot run the configuration
-//! ([`vram_core::launch::Refusal`]), in both languages: the reason, and
+//! ([`vram_launch::Refusal`]), in both languages: the reason, and
 //! where it can run.
 
 use crate::text::{fill, LAUNCH_EN, LAUNCH_ZH};
 use vram_core::config::job::Job;
-use vram_core::launch::{Refusal, Target};
+use vram_launch::{Refusal, Target};
 
 /// Why `target` cannot run the configuration, in Chinese when `zh`: the
 /// words of [`crate::text::LaunchText`], the framework's name and what the refusal names.

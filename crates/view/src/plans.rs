@@ -275,7 +275,7 @@ pub fn PlansTable(
                         <select class="copy-plan" data-testid=format!("plan-copy-{i}")
                             data-query=link::encode(&plan.apply(&config)) aria-label=t.copy_as>
                             <option value="" selected>{format!("{}…", t.copy_as)}</option>
-                            {vram_core::launch::Target::of(&config)
+                            {vram_launch::Target::of(&config)
                                 .map(|target| view! { <option value=target.key()>{target.label()}</option> })
                                 .collect_view()}
                         </select>

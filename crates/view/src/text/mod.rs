@@ -879,7 +879,7 @@ texts! {
 }
 
 // What `crate::launch` says: why a framework cannot run the configuration
-// ([`vram_core::launch::Refusal`]), for the exports, the CLI and the RL view;
+// ([`vram_launch::Refusal`]), for the exports, the CLI and the RL view;
 // what nvidia-smi will show, and the host RAM while the checkpoint loads.
 texts! {
     LaunchText, LAUNCH_EN, LAUNCH_ZH;

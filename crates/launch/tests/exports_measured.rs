@@ -13,8 +13,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use vram_core::config::rl::{Algo, Reference};
 use vram_core::input::link;
-use vram_core::launch::{export, Target};
 use vram_core::memory::finetune::{Method, Targets};
+use vram_launch::{export, Target};
 
 #[derive(Deserialize)]
 struct Measured {

@@ -7,12 +7,12 @@
 //! bitsandbytes' `BitsAndBytesConfig` for QLoRA).
 
 use super::{batch, Refusal};
-use crate::config::Config;
-use crate::frameworks::deepspeed::Offload;
-use crate::frameworks::runtime::{OffloadDevice, Sharding};
-use crate::memory::activations::Recompute;
-use crate::memory::finetune::{Method, Quant, Targets};
-use crate::memory::{Optimizer, Precision, Strategy};
+use vram_core::config::Config;
+use vram_core::frameworks::deepspeed::Offload;
+use vram_core::frameworks::runtime::{OffloadDevice, Sharding};
+use vram_core::memory::activations::Recompute;
+use vram_core::memory::finetune::{Method, Quant, Targets};
+use vram_core::memory::{Optimizer, Precision, Strategy};
 
 /// The YAML, after a comment naming the link.
 pub(super) fn accelerate_yaml(config: &Config, link: &str) -> Result<String, Refusal> {

@@ -1,18 +1,18 @@
 //! The RL run in OpenRLHF's and TRL's own names, beside verl's overrides
-//! ([`crate::launch::verl`]): OpenRLHF v0.11.0's dotted flags
+//! ([`crate::verl`]): OpenRLHF v0.11.0's dotted flags
 //! (`openrlhf/cli/train_ppo_ray.py`, `train_dpo.py`, read at 3c3be62; the
 //! flat `--actor_num_nodes` names before v0.10.2 are gone) and TRL's
 //! `GRPOConfig`/`DPOConfig` fields (`trl/trainer/grpo_config.py`,
 //! `dpo_config.py`, main of 2026-07, 1.10.0.dev0).
 
 use super::{hf_repo, preset_repo, Refusal};
-use crate::config::rl::{Algo, Placement, Reference};
-use crate::config::Config;
-use crate::decimal::shortest_decimal;
-use crate::frameworks::deepspeed::Offload;
-use crate::memory::activations::Recompute;
-use crate::memory::finetune::{Method, Targets};
-use crate::memory::{Precision, Strategy};
+use vram_core::config::rl::{Algo, Placement, Reference};
+use vram_core::config::Config;
+use vram_core::decimal::shortest_decimal;
+use vram_core::frameworks::deepspeed::Offload;
+use vram_core::memory::activations::Recompute;
+use vram_core::memory::finetune::{Method, Targets};
+use vram_core::memory::{Precision, Strategy};
 
 fn zero_stage(config: &Config) -> u8 {
     match config.highlight {

@@ -7,10 +7,10 @@
 use serde_json::{json, Map, Value};
 
 use super::{batch, Refusal};
-use crate::config::Config;
-use crate::frameworks::deepspeed::Offload;
-use crate::frameworks::runtime::{OffloadDevice, Sharding};
-use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
+use vram_core::config::Config;
+use vram_core::frameworks::deepspeed::Offload;
+use vram_core::frameworks::runtime::{OffloadDevice, Sharding};
+use vram_core::memory::{GradientPrecision, Optimizer, Precision, Strategy};
 
 /// The JSON, keys in DeepSpeed's names (sorted, as `serde_json` writes them).
 pub(super) fn config_json(config: &Config) -> Result<String, Refusal> {

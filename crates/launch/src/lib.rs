@@ -13,9 +13,15 @@
 //! | [`Target::Accelerate`] | `accelerate launch`'s YAML | `accelerate/commands/config/config_args.py` |
 //! | [`Target::Vllm`] | `vllm serve` | `vllm/engine/arg_utils.py` |
 //! | [`Target::Sglang`] | `sglang.launch_server` | `sglang/srt/server_args.py` |
-//! | [`Target::Verl`] | `verl.trainer.main_ppo` overrides | [`crate::launch::verl`] |
+//! | [`Target::Verl`] | `verl.trainer.main_ppo` overrides | [`crate::verl`] |
 //! | [`Target::OpenRlhf`] | `openrlhf.cli.train_ppo_ray` / `train_dpo` | `openrlhf/cli/train_ppo_ray.py` (v0.11.0) |
 //! | [`Target::Trl`] | `GRPOConfig` / `DPOConfig` | `trl/trainer/grpo_config.py`, `dpo_config.py` |
+//!
+//! A crate above the core: it reads every job's figures through `vram-core`
+//! and nothing below reads it (the build forbids it).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod deepspeed;
 mod engines;
@@ -28,9 +34,9 @@ pub mod verl;
 #[cfg(test)]
 mod tests;
 
-use crate::config::job::Job;
-use crate::config::Config;
-use crate::memory::Strategy;
+use vram_core::config::job::Job;
+use vram_core::config::Config;
+use vram_core::memory::Strategy;
 
 /// A framework whose configuration the calculator writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,7 +126,7 @@ impl Target {
     /// order the page offers them.
     /// An RL run's own framework (`rl_framework`) comes first.
     pub fn of(config: &Config) -> impl Iterator<Item = Target> + '_ {
-        use crate::config::rl::RlFramework;
+        use vram_core::config::rl::RlFramework;
         let first = match config.rl.framework {
             RlFramework::Verl => Target::Verl,
             RlFramework::OpenRlhf => Target::OpenRlhf,
@@ -130,8 +136,8 @@ impl Target {
             .into_iter()
             .filter(move |t| t.job() == config.job)
             .filter(move |t| match t {
-                Target::Vllm => config.serve.engine == crate::serve::options::Engine::Vllm,
-                Target::Sglang => config.serve.engine == crate::serve::options::Engine::Sglang,
+                Target::Vllm => config.serve.engine == vram_core::serve::options::Engine::Vllm,
+                Target::Sglang => config.serve.engine == vram_core::serve::options::Engine::Sglang,
                 _ => true,
             })
             .collect();
@@ -220,9 +226,9 @@ pub enum Refusal {
     SplitPlacement,
 }
 
-impl From<crate::launch::verl::NotInVerl> for Refusal {
-    fn from(why: crate::launch::verl::NotInVerl) -> Self {
-        use crate::launch::verl::NotInVerl;
+impl From<crate::verl::NotInVerl> for Refusal {
+    fn from(why: crate::verl::NotInVerl) -> Self {
+        use crate::verl::NotInVerl;
         match why {
             NotInVerl::Dpo => Refusal::Dpo,
             NotInVerl::Distillation => Refusal::Distillation,
@@ -253,7 +259,7 @@ pub fn export(config: &Config, target: Target, link: &str) -> Result<String, Ref
         Target::Trl => rl::trl(config, link),
         Target::Verl => {
             let mut text = format!("# {link}\npython3 -m verl.trainer.main_ppo \\\n");
-            let lines = crate::launch::verl::verl_overrides(config)?;
+            let lines = crate::verl::verl_overrides(config)?;
             let last = lines.len().saturating_sub(1);
             for (i, line) in lines.iter().enumerate() {
                 text.push_str("    ");
@@ -303,7 +309,9 @@ pub(crate) fn batch(config: &Config) -> Batch {
     let micro = config.model.map_or(1, |m| m.micro_batch).max(1);
     let accumulation = config
         .global_batch
-        .and_then(|g| crate::memory::accumulation::accumulation_steps(g, micro, data_parallel).ok())
+        .and_then(|g| {
+            vram_core::memory::accumulation::accumulation_steps(g, micro, data_parallel).ok()
+        })
         .unwrap_or(1);
     Batch {
         data_parallel,

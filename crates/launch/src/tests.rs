@@ -1,7 +1,7 @@
 //! The exports of known plans, pinned line by line, and the refusals.
 
 use super::*;
-use crate::input::link;
+use vram_core::input::link;
 
 fn export_of(query: &str, target: Target) -> Result<String, Refusal> {
     let config = link::decode(query).config;

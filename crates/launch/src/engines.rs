@@ -5,11 +5,11 @@
 //! `launch_server` in those of `sglang/srt/server_args.py`.
 
 use super::{hf_repo, Refusal};
-use crate::config::Config;
-use crate::decimal::shortest_decimal;
-use crate::serve::kv_cache::KvCacheDtype;
-use crate::serve::options::Engine;
-use crate::serve::weights::WeightFormat;
+use vram_core::config::Config;
+use vram_core::decimal::shortest_decimal;
+use vram_core::serve::kv_cache::KvCacheDtype;
+use vram_core::serve::options::Engine;
+use vram_core::serve::weights::WeightFormat;
 
 /// The checkpoint a weight format is served from, when it is not the
 /// 16-bit one quantised at load: a comment, the engine reads the format

@@ -4,12 +4,12 @@
 //! offload, activation checkpointing, float8 and the batch.
 
 use super::{batch, launch_line, Refusal, Target};
-use crate::config::Config;
-use crate::frameworks::deepspeed::Offload;
-use crate::frameworks::runtime::{OffloadDevice, Sharding};
-use crate::memory::activations::Recompute;
-use crate::memory::finetune::Method;
-use crate::memory::{Optimizer, Precision, Strategy};
+use vram_core::config::Config;
+use vram_core::frameworks::deepspeed::Offload;
+use vram_core::frameworks::runtime::{OffloadDevice, Sharding};
+use vram_core::memory::activations::Recompute;
+use vram_core::memory::finetune::Method;
+use vram_core::memory::{Optimizer, Precision, Strategy};
 
 /// torchtitan's model name and flavor of a preset it ships.
 fn model_and_flavor(config: &Config) -> Option<(&'static str, &'static str)> {

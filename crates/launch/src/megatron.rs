@@ -7,14 +7,14 @@
 //! and data paths are the user's: the comment says so.
 
 use super::{batch, Refusal};
-use crate::config::{Config, ModelSpec};
-use crate::frameworks::deepspeed::Offload;
-use crate::frameworks::runtime::OffloadDevice;
-use crate::memory::activations::{Recompute, RecomputeMethod};
-use crate::memory::finetune::Method;
-use crate::memory::parallel::{CpComm, ExpertTp};
-use crate::memory::{Optimizer, Precision, Strategy};
-use crate::model::architecture::{Biases, Mlp, Norm};
+use vram_core::config::{Config, ModelSpec};
+use vram_core::frameworks::deepspeed::Offload;
+use vram_core::frameworks::runtime::OffloadDevice;
+use vram_core::memory::activations::{Recompute, RecomputeMethod};
+use vram_core::memory::finetune::Method;
+use vram_core::memory::parallel::{CpComm, ExpertTp};
+use vram_core::memory::{Optimizer, Precision, Strategy};
+use vram_core::model::architecture::{Biases, Mlp, Norm};
 
 /// The arguments, a flag (and its value) a line, after comments naming the
 /// link and the launch.

@@ -2,10 +2,10 @@
 //! `python3 -m verl.trainer.main_ppo` (verl at b178a3c, its names in
 //! `verl/trainer/config/ppo_trainer.yaml`), ready to paste.
 
-use crate::config::rl::{Algo, Logits, Placement, Reference};
-use crate::config::Config;
-use crate::decimal::shortest_decimal;
-use crate::frameworks::deepspeed::Offload;
+use vram_core::config::rl::{Algo, Logits, Placement, Reference};
+use vram_core::config::Config;
+use vram_core::decimal::shortest_decimal;
+use vram_core::frameworks::deepspeed::Offload;
 
 /// What verl's `main_ppo` does not run as the plan counts it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +80,7 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
         ),
     }
     let recompute =
-        model.is_some_and(|m| m.recompute != crate::memory::activations::Recompute::None);
+        model.is_some_and(|m| m.recompute != vram_core::memory::activations::Recompute::None);
     set(
         "actor_rollout_ref.model.enable_gradient_checkpointing",
         if recompute { "True" } else { "False" }.into(),
