@@ -407,7 +407,10 @@ fn config_and_hub_from(
                     }
                     pasted = Some(hub);
                 }
-                Err(error) => problems.push(format!("--config {path:?}: {error}")),
+                Err(error) => problems.push(format!(
+                    "--config {path:?}: {}",
+                    vram_view::replies::hub_error(&vram_view::text::LAZY_EN, &error)
+                )),
             },
         }
     }

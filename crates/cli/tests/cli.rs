@@ -493,7 +493,7 @@ fn a_config_json_gives_the_model_with_total_and_active_counts() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.contains("--config") && stderr.contains("not valid JSON (line 1"),
+        stderr.contains("--config") && stderr.contains("Not valid JSON (line 1"),
         "{stderr}"
     );
     let missing = vram()

@@ -77,8 +77,9 @@ impl ReadReply {
     }
 }
 
-/// The words of a `config.json` that could not be read.
-fn hub_error(w: &LazyText, error: &HubConfigError) -> String {
+/// The words of a `config.json` that could not be read, in `w`'s language:
+/// the page's reply and the CLI's `--config` error alike.
+pub fn hub_error(w: &LazyText, error: &HubConfigError) -> String {
     use HubConfigError as E;
     match error {
         E::Json { line, column } => {

@@ -71,26 +71,6 @@ pub enum HubConfigError {
     Unsupported(String),
 }
 
-impl core::fmt::Display for HubConfigError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            HubConfigError::Json { line, column } => {
-                write!(f, "not valid JSON (line {line}, column {column})")
-            }
-            HubConfigError::NotAnObject => write!(f, "not a JSON object"),
-            HubConfigError::NoModelType => write!(f, "no \"model_type\""),
-            HubConfigError::UnknownModelType(t) => {
-                write!(f, "model_type \"{t}\" is not counted here")
-            }
-            HubConfigError::Missing(key) => write!(f, "\"{key}\" is missing"),
-            HubConfigError::Invalid(key) => write!(f, "\"{key}\" has an impossible value"),
-            HubConfigError::Unsupported(key) => {
-                write!(f, "\"{key}\" describes layers not counted here")
-            }
-        }
-    }
-}
-
 /// The families read (`model_type`). A reading takes the preset of exactly
 /// its shape, or is a custom model ([`CUSTOM_MODEL`]).
 pub const MODEL_TYPES: [&str; 22] = [
