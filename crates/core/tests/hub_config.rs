@@ -35,7 +35,7 @@ fn config_text(file: &str) -> String {
 
 /// The published config `file`, read with nothing in it left not understood.
 fn read_whole(file: &str) -> HubConfig {
-    let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e:?}"));
     assert!(
         hub.not_understood.is_empty(),
         "{file}: {:?}",
