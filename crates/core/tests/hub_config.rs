@@ -49,7 +49,7 @@ fn every_published_config_counts_as_transformers_builds_it() {
     let measured = measured();
     assert_eq!(measured.len(), 34);
     for (file, params) in &measured {
-        let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let hub = read_config(&config_text(file)).unwrap_or_else(|e| panic!("{file}: {e:?}"));
         assert_eq!(hub.architecture.param_count(), *params, "{file}");
         // The preset of the same name, where there is one, is the same model.
         if let Some(preset) = model_preset(file.trim_end_matches(".json")) {
@@ -317,7 +317,7 @@ fn random_variants_of_every_family_count_as_transformers_builds_them() {
     let mut families = std::collections::BTreeSet::new();
     for variant in variants {
         let config = variant["config"].to_string();
-        let hub = read_config(&config).unwrap_or_else(|e| panic!("{config}: {e}"));
+        let hub = read_config(&config).unwrap_or_else(|e| panic!("{config}: {e:?}"));
         assert_eq!(
             hub.architecture.param_count(),
             variant["params"].as_u64().unwrap(),

@@ -145,7 +145,7 @@ fn lora_on_experts_trains_what_peft_counts() {
         config["model_type"] = row["model_type"].clone();
         let text = config.to_string();
         let hub =
-            vram_core::model::hub::read_config(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            vram_core::model::hub::read_config(&text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
         let targets = match row["targets"].as_str().unwrap() {
             "qv" => Targets::Qv,
             "attn" => Targets::Attn,
