@@ -93,7 +93,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                 <p class="title-alt" lang=t.subtitle_lang hidden=t.subtitle.is_empty()>{t.subtitle}</p>
                 <p class="intro">{t.intro} <a class="to-results" href="#results-heading" data-testid="to-results">{t.to_results}</a></p>
             </header>
-            <LinkProblems problems=calc.link_problems t=t />
+            <LinkProblems problems=calc.link_problems />
             <div class="layout" class:single=!calc.shows(Part::Form)>
                 {form_view}
                 {results(calc, caption, share)}
@@ -213,6 +213,7 @@ impl Calculator {
             .get_untracked()
             .resolve(page::preferred_languages().iter().map(String::as_str));
         let t = text::of(lang);
+        provide_context(crate::Words(t));
         page::set_language(t.html_lang, t.title);
         Effect::new(move |first: Option<()>| {
             let chosen = chosen_lang.get();
@@ -457,7 +458,7 @@ fn model_group(calc: Calculator) -> impl IntoView {
         <fieldset class="group">
             <legend>{t.group_model}</legend>
             {section(&Section::Model.fields())}
-            {calc.editable().then(|| view! { <PasteConfig config=config form=form t=t /> })}
+            {calc.editable().then(|| view! { <PasteConfig config=config form=form /> })}
             <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
                 {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
                 {move || active_note(t, &config.get())}
@@ -488,7 +489,7 @@ fn share_view(calc: Calculator) -> impl IntoView {
     let share_url = move || share::page_url(&query.get());
     match calc.editable() {
         true => Either::Left(
-            view! { <ShareLink url=Signal::derive(share_url) query=query config=config training=training t=t /> },
+            view! { <ShareLink url=Signal::derive(share_url) query=query config=config training=training /> },
         ),
         false => Either::Right(view! {
             <p class="open-full">
@@ -523,13 +524,13 @@ fn results(calc: Calculator, caption: impl IntoView, share: impl IntoView) -> im
             <p class="lesson-answer" role="status" data-testid="lesson-answer"
                 hidden=move || lesson_answer().is_none()>{lesson_answer}</p>
             <div class="serve-results" hidden=move || !serving.get() data-testid="serve-results">
-                <crate::serving::ServeResults report=serve_report t=t />
+                <crate::serving::ServeResults report=serve_report />
                 {(calc.shows(Part::Form) && calc.editable()).then(|| view! {
-                    <crate::serving::ServePlans config=config form=form t=t />
+                    <crate::serving::ServePlans config=config form=form />
                 })}
             </div>
             <div class="rl-results" hidden=move || !post_training.get() data-testid="rl-results">
-                <crate::rl::RlResults report=rl_report config=config t=t />
+                <crate::rl::RlResults report=rl_report config=config />
             </div>
             {train_results(calc)}
             {share}
@@ -560,30 +561,30 @@ fn train_results(calc: Calculator) -> impl IntoView {
     view! {
         <div class="train-results" hidden=move || !training.get()>
         {shows(Part::Table).then(|| view! {
-            <Summary report=report found=plans_found fixes=editable t=t />
-            <ResultsTable report=report highlight=form.text(Field::Stage) t=t />
-            <ActivationsLine report=report t=t />
-            <crate::results::MegatronLine config=config t=t />
+            <Summary report=report found=plans_found fixes=editable />
+            <ResultsTable report=report highlight=form.text(Field::Stage) />
+            <ActivationsLine report=report />
+            <crate::results::MegatronLine config=config />
             {move || vram_view::launch::process_line(t.html_lang.starts_with("zh"), &config.read(), &report.read())
                 .map(|line| view! { <p class="activations" data-testid="nvidia-smi">{line}</p> })}
             {move || vram_view::launch::loading_line(t.html_lang.starts_with("zh"), &config.read(), &report.read())
                 .map(|line| view! { <p class="activations" data-testid="checkpoint-loading">{line}</p> })}
         })}
         {(shows(Part::Table) && editable).then(|| view! {
-            <crate::fixes::Fixes config=config form=form report=report t=t />
+            <crate::fixes::Fixes config=config form=form report=report />
         })}
-        {shows(Part::Placement).then(|| view! { <PlacementTable report=report t=t /> })}
+        {shows(Part::Placement).then(|| view! { <PlacementTable report=report /> })}
         {chart(Part::MemoryChart, t.chart_memory_heading, ChartKind::Memory)}
         {shows(Part::MemoryChart).then(|| view! {
             <div class="step-chart" data-testid="step-chart" hidden=move || report.read().activations.is_none()>
                 <h2>{t.chart_step_heading}</h2>
-                <Chart report=report config=config theme=theme t=t kind=ChartKind::Step heading=t.chart_step_heading />
+                <Chart report=report config=config theme=theme kind=ChartKind::Step heading=t.chart_step_heading />
             </div>
         })}
         {chart(Part::LargestChart, t.chart_heading, ChartKind::MaxParams)}
         {chart(Part::ScalingChart, t.chart_scaling_heading, ChartKind::Scaling)}
         {(shows(Part::Form) && editable).then(|| view! {
-            <crate::plans::Plans config=config form=form open=plans_open theme=theme report=report found=plans_found t=t />
+            <crate::plans::Plans config=config form=form open=plans_open theme=theme report=report found=plans_found />
         })}
         </div>
     }
@@ -597,7 +598,6 @@ fn chart(
     kind: ChartKind,
 ) -> Option<impl IntoView> {
     let Calculator {
-        t,
         config,
         report,
         theme,
@@ -606,7 +606,7 @@ fn chart(
     calc.shows(part).then(|| {
         view! {
             <h2>{heading}</h2>
-            <Chart report=report config=config theme=theme t=t kind=kind heading=heading />
+            <Chart report=report config=config theme=theme kind=kind heading=heading />
         }
     })
 }
@@ -692,7 +692,8 @@ fn gpu_capacity(config: &Config) -> String {
 
 /// The keys of the shared link that could not be used, with what was used instead.
 #[component]
-fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>, t: &'static Text) -> impl IntoView {
+fn LinkProblems(problems: RwSignal<Vec<LinkProblem>>) -> impl IntoView {
+    let t = crate::words();
     view! {
         <div class="notice" role="alert" data-testid="link-problems" hidden=move || problems.read().is_empty()>
                 <p>{t.link_problems_heading}</p>
@@ -717,8 +718,8 @@ fn ShareLink(
     query: Memo<String>,
     config: Memo<Config>,
     training: Signal<bool>,
-    t: &'static Text,
 ) -> impl IntoView {
+    let t = crate::words();
     let status = RwSignal::new(None::<&'static str>);
     // A refusal's reason, in words, from the lazily loaded module.
     let refused = RwSignal::new(None::<String>);
@@ -818,7 +819,8 @@ fn ShareLink(
 /// it fills the architecture; a text that cannot be read is said next to the
 /// box, and the form keeps what it had.
 #[component]
-fn PasteConfig(config: Memo<Config>, form: crate::form::Form, t: &'static Text) -> impl IntoView {
+fn PasteConfig(config: Memo<Config>, form: crate::form::Form) -> impl IntoView {
+    let t = crate::words();
     let text = RwSignal::new(String::new());
     let outcome = RwSignal::new(None::<Result<Vec<String>, String>>);
     // The reader is WebAssembly of its own (crates/lazy), imported the first

@@ -7,7 +7,6 @@
 use leptos::prelude::*;
 use vram_core::Report;
 use vram_view::chart::{describe, ChartKind, HEIGHT_CSS};
-use vram_view::text::Text;
 
 /// The width a chart is drawn at natively, in CSS pixels: the desktop layout's
 /// (the SVG scales to its box).
@@ -22,11 +21,11 @@ pub fn Chart(
     /// The configuration, for the downloaded picture's caption.
     config: Memo<vram_core::Config>,
     theme: Memo<vram_core::format::Theme>,
-    t: &'static Text,
     kind: ChartKind,
     /// The chart's heading on the page, the downloaded picture's title.
     heading: &'static str,
 ) -> impl IntoView {
+    let t = crate::words();
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     #[cfg(target_arch = "wasm32")]
     redraw(canvas_ref, report, theme, t, kind);
@@ -88,7 +87,7 @@ fn redraw(
     canvas_ref: NodeRef<leptos::html::Canvas>,
     report: Memo<Report>,
     theme: Memo<vram_core::format::Theme>,
-    t: &'static Text,
+    t: &'static vram_view::text::Text,
     kind: ChartKind,
 ) {
     use vram_view::chart::client_size;

@@ -8,18 +8,13 @@
 use leptos::prelude::*;
 use vram_core::input::link;
 use vram_core::{Config, Report};
-use vram_view::text::Text;
 
 use crate::form::Form;
 
 /// The fold; hidden while the highlighted strategy fits.
 #[component]
-pub fn Fixes(
-    config: Memo<Config>,
-    form: Form,
-    report: Memo<Report>,
-    t: &'static Text,
-) -> impl IntoView {
+pub fn Fixes(config: Memo<Config>, form: Form, report: Memo<Report>) -> impl IntoView {
+    let t = crate::words();
     let place = NodeRef::<leptos::html::Div>::new();
     let open = RwSignal::new(false);
     let fits = Memo::new(move |_| report.with(|r| r.highlighted().fits));

@@ -22,6 +22,17 @@ mod share;
 pub mod timing;
 
 pub use app::{App, AppProps};
+
+/// The page's words in its language, given to every component by context
+/// ([`App`] provides them once; a language switch mounts the page anew), so
+/// no component takes them as a prop.
+#[derive(Clone, Copy)]
+pub(crate) struct Words(pub(crate) &'static vram_view::text::Text);
+
+/// The page's words, from the context [`App`] provides.
+pub(crate) fn words() -> &'static vram_view::text::Text {
+    leptos::prelude::expect_context::<Words>().0
+}
 pub use crash::{install_panic_hook, show_crash_message};
 
 /// Mounts the calculator on the page's `<body>`, in place of the view rendered

@@ -29,8 +29,8 @@ pub fn Plans(
     theme: Memo<vram_core::format::Theme>,
     report: Memo<vram_core::Report>,
     found: RwSignal<String>,
-    t: &'static Text,
 ) -> impl IntoView {
+    let t = crate::words();
     let place = NodeRef::<leptos::html::Div>::new();
     // The links before and after the plan applied last: while the form is
     // that plan, the table says what applying it changed.

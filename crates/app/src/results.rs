@@ -7,7 +7,7 @@ use vram_core::report::table::{Cell, Column, TableWords, Verdict};
 use vram_core::{Bytes, Report, Strategy};
 
 use vram_view::notes::{notes, table_words};
-use vram_view::text::{self, Text};
+use vram_view::text;
 
 /// A cell of the report's table ([`Column::cell`]): its text as every export
 /// writes it, with the unrounded figure in `data-value` (GB for memory,
@@ -40,11 +40,8 @@ fn table_cell(
 
 /// One row per strategy: weights, gradients, optimizer states, total, fits, largest model.
 #[component]
-pub fn ResultsTable(
-    report: Memo<Report>,
-    highlight: RwSignal<String>,
-    t: &'static Text,
-) -> impl IntoView {
+pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<String>) -> impl IntoView {
+    let t = crate::words();
     let usable = move || {
         let report = report.read();
         format_bytes(report.budget.usable(), report.unit)
@@ -146,8 +143,8 @@ pub fn Summary(
     found: RwSignal<String>,
     /// Whether the page has the "What would make it fit?" fold to point at.
     fixes: bool,
-    t: &'static Text,
 ) -> impl IntoView {
+    let t = crate::words();
     // When no strategy fits on its own, what the ranked plans found (asked of
     // the lazily loaded module by the plans' fold, `crate::plans::Plans`).
     let plans_words = move || Some(found.get()).filter(|words| !words.is_empty());
@@ -241,7 +238,8 @@ pub fn Summary(
 /// What Megatron-LM would print, beside the page's DDP and ZeRO-1 figures:
 /// asked of the lazily loaded module under `acct=megatron`.
 #[component]
-pub fn MegatronLine(config: Memo<vram_core::Config>, t: &'static Text) -> impl IntoView {
+pub fn MegatronLine(config: Memo<vram_core::Config>) -> impl IntoView {
+    let t = crate::words();
     let megatron = RwSignal::new(String::new());
     Effect::new(move |_| {
         let shown = config.get();
@@ -269,7 +267,8 @@ pub fn MegatronLine(config: Memo<vram_core::Config>, t: &'static Text) -> impl I
 
 /// The notes under the table ([`notes`]), with the activation figures as data.
 #[component]
-pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView {
+pub fn ActivationsLine(report: Memo<Report>) -> impl IntoView {
+    let t = crate::words();
     let activations = move || report.read().activations;
     // Worked out once an update, read by the paragraph and its `hidden`.
     let line = Memo::new(move |_| notes(t, &report.read()));
@@ -288,7 +287,8 @@ pub fn ActivationsLine(report: Memo<Report>, t: &'static Text) -> impl IntoView 
 /// Where each strategy's bytes live (GPU, each node's CPU memory and NVMe) and
 /// what it sends per step: the trade of memory for communication.
 #[component]
-pub fn PlacementTable(report: Memo<Report>, t: &'static Text) -> impl IntoView {
+pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
+    let t = crate::words();
     // Built once, shared by every cell's closure.
     let words: &'static TableWords<'static> = Box::leak(Box::new(table_words(t)));
     let rows = Strategy::ALL

@@ -35,11 +35,8 @@ fn phase_bar(t: &'static Text, phase: &PhaseReport, unit: MemoryUnit) -> impl In
 
 /// Every figure of the RL run.
 #[component]
-pub fn RlResults(
-    report: Memo<Option<RlReport>>,
-    config: Memo<Config>,
-    t: &'static Text,
-) -> impl IntoView {
+pub fn RlResults(report: Memo<Option<RlReport>>, config: Memo<Config>) -> impl IntoView {
+    let t = crate::words();
     // About 40 reports: worked out once a change, only while the RL view shows.
     let limits = Memo::new(move |_| {
         report

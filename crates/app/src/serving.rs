@@ -75,7 +75,8 @@ fn memory_bar(t: &'static Text, report: &ServeReport, unit: MemoryUnit) -> impl 
 
 /// Every figure of the deployment.
 #[component]
-pub fn ServeResults(report: Memo<Option<ServeReport>>, t: &'static Text) -> impl IntoView {
+pub fn ServeResults(report: Memo<Option<ServeReport>>) -> impl IntoView {
+    let t = crate::words();
     move || {
         report.with(|report| {
             let Some(report) = report else {
@@ -108,11 +109,8 @@ pub fn ServeResults(report: Memo<Option<ServeReport>>, t: &'static Text) -> impl
 /// GPUs that runs the deployment, fastest per GPU first, each one click
 /// from the form.
 #[component]
-pub fn ServePlans(
-    config: Memo<vram_core::Config>,
-    form: crate::form::Form,
-    t: &'static Text,
-) -> impl IntoView {
+pub fn ServePlans(config: Memo<vram_core::Config>, form: crate::form::Form) -> impl IntoView {
+    let t = crate::words();
     use vram_core::input::link;
     let open = RwSignal::new(false);
     let ranked = Memo::new(move |_| {
