@@ -89,7 +89,7 @@ fn field_args(mut command: Command) -> Command {
         let help = format!(
             "{}: {}{default}",
             vram_view::text::field_text(english(), field).label,
-            field.accepts()
+            vram_view::text::accepts(field)
         );
         command = command.arg(
             Arg::new(field.key())
@@ -220,7 +220,7 @@ fn output_args(command: Command) -> Command {
 
 /// Every key of the shared link as a Markdown table, in the order a link
 /// writes them: its option, what it is ([`Field::meaning`], the declaration's
-/// doc comment), the values it accepts beside the others ([`Field::accepts`]),
+/// doc comment), the values it accepts beside the others (`vram_view::text::accepts`),
 /// its default and when a link writes it. docs/links.md holds this table
 /// between its `vram --keys` markers (tested).
 pub fn keys_reference() -> String {
@@ -262,7 +262,7 @@ pub fn keys_reference() -> String {
             field.key(),
             option_name(field),
             field.meaning(),
-            field.accepts(),
+            vram_view::text::accepts(field),
         );
     }
     out

@@ -646,8 +646,7 @@ fn the_keys_reference_is_generated_from_the_declarations() {
     let help = String::from_utf8(vram().arg("--help").output().unwrap().stdout).unwrap();
     let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
     for field in vram_core::input::link::all_fields() {
-        let accepts = field
-            .accepts()
+        let accepts = vram_view::text::accepts(field)
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");

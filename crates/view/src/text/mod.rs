@@ -12,9 +12,11 @@ use vram_core::{Field, InputError, InputErrorKind};
 
 mod errors;
 mod fields;
+mod rules;
 
 pub use errors::*;
 pub use fields::*;
+pub use rules::*;
 
 macro_rules! texts {
     ($text:ident, $en_name:ident, $zh_name:ident; $($name:ident: $ty:ty = $en:expr, $zh:expr;)*) => {

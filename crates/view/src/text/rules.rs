@@ -1,0 +1,96 @@
+//! What a field accepts, in English words, for `vram --help` and `vram
+//! --keys` (docs/links.md): its limits in its unit, its choices, and the rule
+//! it must keep beside the other fields. The core declares the limits and
+//! checks the rules; these are their words, at the edge.
+
+use vram_core::decimal::shortest_decimal;
+use vram_core::input::field::Value;
+use vram_core::Field;
+
+/// What a value must be beside the other fields, in English words, as
+/// `ModelSpec::validate` and `Config::setup` check it (the link decoder
+/// sets aside what breaks it, and `link_contract.rs` holds each to it); empty where only the field's own limits
+/// apply. `--help` and `vram --keys` (docs/links.md) print it beside the
+/// limits, so that the documented limits are the checked ones.
+pub fn field_rule(field: Field) -> &'static str {
+    match field {
+        Field::Params => "a model's architecture gives its own size, within the same limits",
+        Field::Gpus => "GPUs per node × nodes at most 1048576",
+        Field::Nodes => "GPUs per node × nodes at most 1048576",
+        Field::Heads => "divides the hidden size, unless head_dim or latent attention is set",
+        Field::KvHeads => "divides the heads",
+        Field::TopK => "with experts: 1 to experts",
+        Field::ExpertFfn => "with experts: at least 1",
+        Field::SharedFfn => "with shared experts: at least 1",
+        Field::DenseLayers => "with experts: at most layers",
+        Field::RopeDim | Field::NopeDim | Field::VDim => "with kv_rank above 0: at least 1",
+        Field::FullEvery => {
+            "0 or 1: no linear attention; 2 to layers + 1 (no full-attention layer at layers + 1)"
+        }
+        Field::LinearKeyHeads | Field::LinearKeyDim | Field::LinearValueDim => {
+            "with full_every 2 or more: at least 1"
+        }
+        Field::LinearValueHeads => "with full_every 2 or more: a multiple of lin_k_heads",
+        Field::ConvKernel => "with full_every 2 or more: at least 1",
+        Field::Ep => "with experts: divides them and GPUs ÷ (TP × PP) (GPUs ÷ PP with etp=1); not with offload or acct=deepspeed",
+        Field::Tp => "divides the GPUs, the heads and the key/value heads",
+        Field::Pp => "divides the GPUs and, without pp_first or pp_last, the layers",
+        Field::Vpp => "with PP 2 or more; PP × VPP divides the layers",
+        Field::Cp => "divides the GPUs; 2 × CP divides the sequence; with cp_comm=a2a divides each TP rank's heads and key/value heads",
+        Field::CpComm => "with CP 2 or more",
+        Field::Etp => "with TP 2 or more and experts; 1: EP divides TP × CP × DP",
+        Field::PpFirst | Field::PpLast => {
+            "with PP 2 or more; leaves the stages between a whole number of layers each"
+        }
+        Field::ShardGroup => "divides ZeRO's GPUs; not with ep or acct=deepspeed",
+        Field::Accounting => "megatron: with a model, for full training",
+        Field::LargestLayer => "without a model: at most the model's size",
+        Field::Achieved => "at most the GPU's peak",
+        Field::RecomputeLayers => "with recompute=full: at most a chunk's layers (layers ÷ (PP × VPP)); 1 under framework=hf",
+        Field::RecomputeMethod => "with recompute=full; uniform under framework=hf",
+        Field::Fp8Recipe => "with dtype=fp8 or fp8-params; mxfp8 on Blackwell; blockwise on Hopper or Blackwell",
+        Field::RecomputeModules => "with recompute=selective; mla_up_proj with kv_rank above 0; moe_act and layernorm in FP8 not with fp8_recipe=delayed; core_attn alone under framework=hf",
+        Field::Precision => "fp8 and fp8-params: a GPU with FP8 tensor cores, full training, not framework=hf; fp8-params not with sharding=fsdp2",
+        Field::Amp => "with a mixed precision",
+        Field::Framework => "hf: a model with a SwiGLU MLP",
+        Field::Sharding => "fsdp2: not with acct=deepspeed",
+        Field::Dora => "not on a mixture's expert MLPs; not with amp under framework=hf",
+        Field::Sp => "with TP 2 or more",
+        Field::Context => "less than each GPU's memory less the reserve",
+        Field::Method => "qlora: a dense model without latent attention",
+        Field::Mfu => "unset: each kernel by its shape on the GPU (the kernel model); version-1 links with a model: 0.4",
+        _ => "",
+    }
+}
+
+/// The values the field accepts, in English words: its limits (whole or
+/// not, in its unit), its choices or a preset id, then its [`field_rule`].
+pub fn accepts(field: Field) -> String {
+    let own = match field.declaration().value {
+        Value::Number {
+            unit,
+            limits,
+            whole,
+            resolution,
+        } => format!(
+            "{}{} to {} ({unit})",
+            if whole { "whole, " } else { "" },
+            match resolution {
+                Some(step) => format!("0, or {}", shortest_decimal(step)),
+                None => shortest_decimal(limits.min),
+            },
+            shortest_decimal(limits.max)
+        ),
+        Value::Choice(choices) => format!("one of {}", choices.join(", ")),
+        Value::List(items) => format!("one or more of {}, comma-separated", items.join(", ")),
+        Value::Preset => match field {
+            // A handful: named here (the models', too many for a line, are named by the error for an unknown id).
+            Field::Gpu => format!("a preset id: {}", field.preset_ids().join(", ")),
+            _ => "a preset id".to_string(),
+        },
+    };
+    match field_rule(field) {
+        "" => own,
+        rule => format!("{own}; {rule}"),
+    }
+}
