@@ -554,9 +554,9 @@ where
     let ranking = with_plans.then(|| vram_core::plans::rank(&config));
     match output {
         Output::Json if with_plans || with_fixes => {
-            let mut report = config.report().map_err(|e| {
-                RunError::Usage(UsageError(e.iter().map(ToString::to_string).collect()))
-            })?;
+            let mut report = config
+                .report()
+                .map_err(|e| RunError::Usage(UsageError(e.iter().map(error_words).collect())))?;
             report.megatron = config.megatron_report();
             let mut document = crate::json::ReportJson::new(&config, &report, ranking.as_ref());
             if with_fixes {
@@ -673,7 +673,7 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
     }
     let mut report = config
         .report()
-        .map_err(|errors| UsageError(errors.iter().map(ToString::to_string).collect()))?;
+        .map_err(|errors| UsageError(errors.iter().map(error_words).collect()))?;
     // What Megatron-LM would print, under its accounting, in every format
     // (the page asks its lazily loaded module; the CLI computes it here).
     report.megatron = config.megatron_report();
@@ -694,7 +694,7 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
         Output::Markdown => markdown(config, &report, &page_link(config, base_url)),
         Output::Csv => vram_core::report::export::csv(&report),
         Output::Html => vram_view::static_view::fragment(config, base_url)
-            .map_err(|errors| UsageError(errors.iter().map(ToString::to_string).collect()))?,
+            .map_err(|errors| UsageError(errors.iter().map(error_words).collect()))?,
         Output::Link => format!("{}\n", page_link(config, base_url)),
     })
 }
@@ -703,7 +703,7 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
 fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
     let report = config
         .serve_report()
-        .map_err(|error| UsageError(vec![error.to_string()]))?;
+        .map_err(|error| UsageError(vec![error_words(&error)]))?;
     let t = english();
     let unit = config.unit;
     let sections = [
@@ -746,7 +746,7 @@ fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<Str
             out
         }
         Output::Html => vram_view::static_view::fragment(config, base_url)
-            .map_err(|errors| UsageError(errors.iter().map(ToString::to_string).collect()))?,
+            .map_err(|errors| UsageError(errors.iter().map(error_words).collect()))?,
         Output::Markdown => {
             let mut out = format!("**{heading}**\n\n{verdict}\n");
             for warning in &warnings {
@@ -880,7 +880,7 @@ fn serve_plans_table(config: &Config, ranking: &vram_core::serve::plans::ServeRa
 fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
     let report = config
         .rl_report()
-        .map_err(|error| UsageError(vec![error.to_string()]))?;
+        .map_err(|error| UsageError(vec![error_words(&error)]))?;
     let t = english();
     let unit = config.unit;
     let mut sections = Vec::new();
