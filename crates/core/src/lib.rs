@@ -32,7 +32,7 @@ pub mod time;
 
 // The crates below this one, under the names their rooms had here.
 pub use vram_serve as serve;
-pub use vram_shared::{decimal, format, gpu, model, process, storage, units};
+pub use vram_shared::{decimal, format, gpu, layout, model, process, storage, units};
 
 pub use config::parts::{Part, Parts};
 pub use config::Config;

@@ -142,8 +142,8 @@ fn imports(source: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
 /// `vram-serve`), re-exported at the core's root under their rooms' names:
 /// the build forbids them to import the core; the core's modules reach
 /// them as `crate::units`, `crate::serve`, ….
-const CRATES_BELOW: [&str; 8] = [
-    "units", "decimal", "format", "gpu", "model", "storage", "process", "serve",
+const CRATES_BELOW: [&str; 9] = [
+    "units", "decimal", "format", "gpu", "model", "layout", "storage", "process", "serve",
 ];
 
 /// Every module's name and source under the core's `src`.
@@ -252,12 +252,14 @@ fn the_cores_modules_import_each_other_in_no_circle() {
 /// The rooms from the lowest to the highest, as ARCHITECTURE.md lists them:
 /// a room imports only rooms below it. The first seven are crates of their
 /// own ([`CRATES_BELOW`]); the rest the core's top-level modules.
-const ROOMS_FROM_THE_BOTTOM: [&str; 17] = [
+const ROOMS_FROM_THE_BOTTOM: [&str; 18] = [
     "units",
     "decimal",
     "format",
     "gpu",
     "model",
+    // A layout's rules in words: what a size splits, what is wrong with it.
+    "layout",
     // Quantised storage: one model of each format's bytes, for every job.
     "storage",
     // What a GPU process holds beside its tensors, for every job.

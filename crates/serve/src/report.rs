@@ -15,6 +15,7 @@ use crate::speed::{self, ServeSpeed};
 use crate::weights::WeightFormat;
 use crate::{sglang, trtllm};
 use vram_shared::gpu::GpuPreset;
+use vram_shared::layout::{LayoutProblem, Splits};
 use vram_shared::model::architecture::Architecture;
 use vram_shared::units::MIB;
 
@@ -49,14 +50,10 @@ pub struct Hardware {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ServeProblem {
     /// TP does not divide the attention heads (vLLM's
-    /// `verify_with_parallel_config`).
-    TpHeads,
-    /// PP does not divide the GPUs.
-    PpGpus,
-    /// TP does not divide the GPUs of a stage (GPUs ÷ PP).
-    LayoutGpus,
-    /// More stages than layers.
-    PpLayers,
+    /// `verify_with_parallel_config`) or the GPUs of a stage (GPUs ÷ PP).
+    Tp(LayoutProblem),
+    /// PP does not divide the GPUs, or there are more stages than layers.
+    Pp(LayoutProblem),
     /// Expert parallelism on a model without experts, or not TP × a
     /// divisor of the replicas.
     Ep,
@@ -206,17 +203,23 @@ pub fn check(
 ) -> Result<(), ServeProblem> {
     let ServeLayout { tp, pp, ep } = layout;
     let gpus = u64::from(hardware.gpus_per_node) * u64::from(hardware.nodes);
+    // All GPUs as a layout counts them, at most u32::MAX.
+    let all_gpus = u32::try_from(gpus).unwrap_or(u32::MAX);
     if pp > arch.layers {
-        return Err(ServeProblem::PpLayers);
+        let layers = Splits::Layers(arch.layers);
+        return Err(ServeProblem::Pp(LayoutProblem::does_not_divide(layers, pp)));
     }
     if gpus % u64::from(pp.max(1)) != 0 {
-        return Err(ServeProblem::PpGpus);
+        let all = Splits::Gpus(all_gpus);
+        return Err(ServeProblem::Pp(LayoutProblem::does_not_divide(all, pp)));
     }
     if arch.heads % tp.max(1) != 0 {
-        return Err(ServeProblem::TpHeads);
+        let heads = Splits::Heads(arch.heads);
+        return Err(ServeProblem::Tp(LayoutProblem::does_not_divide(heads, tp)));
     }
     if (gpus / u64::from(pp.max(1))) % u64::from(tp.max(1)) != 0 {
-        return Err(ServeProblem::LayoutGpus);
+        let stage = Splits::Gpus(all_gpus / pp.max(1));
+        return Err(ServeProblem::Tp(LayoutProblem::does_not_divide(stage, tp)));
     }
     if ep > 1 {
         let replicas = gpus / (u64::from(tp) * u64::from(pp)).max(1);

@@ -15,6 +15,7 @@
 pub mod decimal;
 pub mod format;
 pub mod gpu;
+pub mod layout;
 pub mod model;
 pub mod process;
 pub mod storage;

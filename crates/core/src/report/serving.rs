@@ -3,9 +3,9 @@
 
 use crate::config::job::Job;
 use crate::config::Config;
-use crate::input::field::{InputErrorKind, Limits, Splits};
+use crate::input::field::{InputErrorKind, Limits};
 use crate::input::{Field, InputError};
-use crate::memory::parallel::{Layout, LayoutProblem};
+use crate::memory::parallel::Layout;
 use crate::serve::report::{self, Hardware, ServeLayout, ServeProblem, ServeReport};
 
 impl Config {
@@ -43,30 +43,10 @@ impl Config {
 
     /// The field and the error of a serving rule broken.
     fn serve_error(&self, problem: ServeProblem) -> InputError {
-        let ServeLayout { tp, pp, .. } = self.serve_layout();
         let arch = self.model.map(|m| m.architecture);
-        let gpus = self.gpus.saturating_mul(self.runtime.nodes);
         match problem {
-            ServeProblem::TpHeads => {
-                let heads = arch.map_or(1, |a| a.heads);
-                Field::Tp.error(InputErrorKind::Layout(LayoutProblem::does_not_divide(
-                    Splits::Heads(heads),
-                    tp,
-                )))
-            }
-            ServeProblem::PpGpus => Field::Pp.error(InputErrorKind::Layout(
-                LayoutProblem::does_not_divide(Splits::Gpus(gpus), pp),
-            )),
-            ServeProblem::LayoutGpus => Field::Tp.error(InputErrorKind::Layout(
-                LayoutProblem::does_not_divide(Splits::Gpus(gpus / pp.max(1)), tp),
-            )),
-            ServeProblem::PpLayers => {
-                let layers = arch.map_or(1, |a| a.layers);
-                Field::Pp.error(InputErrorKind::Layout(LayoutProblem::does_not_divide(
-                    Splits::Layers(layers),
-                    pp,
-                )))
-            }
+            ServeProblem::Tp(problem) => Field::Tp.error(InputErrorKind::Layout(problem)),
+            ServeProblem::Pp(problem) => Field::Pp.error(InputErrorKind::Layout(problem)),
             ServeProblem::Ep => match arch.is_some_and(|a| a.moe.is_moe()) {
                 true => Field::Ep.error(InputErrorKind::NotDivisible),
                 false => Field::Ep.error(InputErrorKind::NeedsExperts),
