@@ -417,3 +417,49 @@ fn the_architectures_room_table_is_the_tree() {
         .collect();
     assert_eq!(ordered, rooms);
 }
+
+/// ARCHITECTURE.md's list of crates is the workspace's: each member named
+/// with its package, and no crate named that is not a member.
+#[test]
+fn the_architectures_crate_list_is_the_workspace() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let section = map
+        .split("\n## Crates")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("a section \"Crates\"");
+    // `crates/core   vram-core   …`: a folder, then its package.
+    let listed: BTreeSet<(String, String)> = section
+        .lines()
+        .filter(|l| l.starts_with("crates/") || l.starts_with("tests/"))
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let folder = words.next()?.trim_end_matches('/').to_string();
+            Some((folder, words.next()?.to_string()))
+        })
+        .collect();
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let members = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("members = ["))
+        .expect("the workspace's members");
+    let workspace: BTreeSet<(String, String)> = members
+        .split(',')
+        .map(|m| m.trim().trim_end_matches(']').trim_matches('"').to_string())
+        .filter(|m| !m.is_empty())
+        .map(|folder| {
+            let package = std::fs::read_to_string(root.join(&folder).join("Cargo.toml"))
+                .expect("a member's Cargo.toml")
+                .lines()
+                .find_map(|l| l.strip_prefix("name = \""))
+                .map(|name| name.trim_end_matches('"').to_string())
+                .expect("a package name");
+            (folder, package)
+        })
+        .collect();
+    assert_eq!(
+        listed, workspace,
+        "ARCHITECTURE.md's crates, and the workspace's"
+    );
+}
