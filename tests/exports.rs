@@ -100,7 +100,7 @@ async fn markdown_csv_and_png_hold_what_the_page_shows() {
     assert!(head.ends_with("**. Usable per GPU: 64 GB."), "{head}");
     let (markdown, link) = markdown.trim_end().rsplit_once("\n\n").unwrap();
     assert!(
-        link.ends_with("/?v=2&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=1>. GB = 10⁹ bytes."),
+        link.ends_with("/?v=3&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=1>. GB = 10⁹ bytes."),
         "{link}"
     );
     assert_eq!(

@@ -135,7 +135,7 @@ async fn a_shared_link_opens_the_13b_zero2_case_highlighted() {
     let query = browser.wait_for_query("stage=2").await;
     assert_eq!(
         query,
-        "v=2&params=13&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=2"
+        "v=3&params=13&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=2"
     );
     browser.close().await;
 }
@@ -212,7 +212,7 @@ async fn the_address_follows_a_burst_of_changes() {
         .expect("the burst runs");
     assert_figure(&browser, "mem-total-ddp", 300.0 * 16.0).await;
     let query = browser.wait_for_query("params=300&").await;
-    assert!(query.starts_with("v=2&params=300&gpus=8&"), "{query}");
+    assert!(query.starts_with("v=3&params=300&gpus=8&"), "{query}");
     browser.close().await;
 }
 

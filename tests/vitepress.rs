@@ -197,7 +197,7 @@ async fn a_vitepress_lesson_sizes_its_calculators_and_follows_the_dark_switch() 
     assert_eq!(second["fits"], json!("true"), "{second}");
     let open = second["open"].as_str().unwrap_or_default();
     assert!(
-        open.contains("/vram/?v=2&")
+        open.contains("/vram/?v=3&")
             && open.contains("model=llama2-13b")
             && !open.contains("show="),
         "{open}"
@@ -370,7 +370,7 @@ async fn a_static_include_shows_the_lessons_figures() {
     assert!(
         seen["link"]
             .as_str()
-            .is_some_and(|l| l.starts_with("/vram/?v=2&params=7")),
+            .is_some_and(|l| l.starts_with("/vram/?v=3&params=7")),
         "{seen}"
     );
     assert_eq!(problems(&browser).await, Vec::<String>::new());

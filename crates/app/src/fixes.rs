@@ -39,12 +39,7 @@ pub fn Fixes(config: Memo<Config>, form: Form, report: Memo<Report>) -> impl Int
     });
     // A fix's button carries its configuration's link.
     let use_fix = move |ev: leptos::ev::MouseEvent| {
-        use wasm_bindgen::JsCast;
-        let query = ev
-            .target()
-            .and_then(|e| e.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.get_attribute("data-query"));
-        if let Some(query) = query {
+        if let Some(query) = crate::plans::clicked_query(&ev) {
             form.load(&link::decode(&query).config);
         }
     };

@@ -101,12 +101,7 @@ pub fn Plans(
     });
     // A row's button carries its configuration's link.
     let use_plan = move |ev: leptos::ev::MouseEvent| {
-        use wasm_bindgen::JsCast;
-        let query = ev
-            .target()
-            .and_then(|e| e.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.get_attribute("data-query"));
-        if let Some(query) = query {
+        if let Some(query) = clicked_query(&ev) {
             let plan = link::decode(&query).config;
             applied.set_value((link::encode(&config.get_untracked()), link::encode(&plan)));
             form.load(&plan);
@@ -153,6 +148,15 @@ pub fn Plans(
             </figure>
         </details>
     }
+}
+
+/// The configuration's link that the button clicked carries (its
+/// `data-query`: a plan's row, a fix), read off the event's target.
+pub(crate) fn clicked_query(ev: &web_sys::Event) -> Option<String> {
+    use wasm_bindgen::JsCast;
+    ev.target()
+        .and_then(|e| e.dyn_into::<web_sys::Element>().ok())
+        .and_then(|e| e.get_attribute("data-query"))
 }
 
 /// What a plan's "Copy as …" choice does when changed (the training and

@@ -233,7 +233,7 @@ async fn bare_page_shows_the_lessons_numbers() {
     // The address bar now holds the whole configuration.
     assert_eq!(
         address_query().await,
-        "?v=2&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp"
+        "?v=3&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp"
     );
 }
 

@@ -1019,9 +1019,6 @@ impl ServeDocumentJson {
                     .warnings
                     .iter()
                     .map(|w| match w {
-                        ServeWarning::BeyondContext { context } => {
-                            format!("max_model_len above the model's context of {context} tokens")
-                        }
                         ServeWarning::Capped { tokens } => {
                             format!("SGLang caps a request at {tokens} tokens")
                         }

@@ -45,6 +45,13 @@ pub enum Output {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UsageError(pub Vec<String>);
 
+impl UsageError {
+    /// The core's verdicts on the input, each said with its option's name.
+    fn of(errors: &[vram_core::input::InputError]) -> UsageError {
+        UsageError(errors.iter().map(error_words).collect())
+    }
+}
+
 /// The command line: one option per key of the shared link, named after it.
 pub fn command() -> Command {
     let command = Command::new("vram")
@@ -251,6 +258,7 @@ pub fn keys_reference() -> String {
             Written::WhenNotDense => "with a model, where not a dense model's or the preset's",
             Written::WhenNotPreset => "with a model, where not the preset's",
             Written::WhenNotDefault => "where not the default",
+            Written::WhenNotFilled => "where not as the model's checkpoint ships",
         };
         let jobs = match field.jobs() {
             vram_core::config::job::Jobs::ALL => "all".to_string(),
@@ -543,8 +551,7 @@ where
                             .map(|p| crate::json::ServePlanJson::new(&config, p))
                             .collect(),
                     );
-                    text = serde_json::to_string_pretty(&document).unwrap_or_default();
-                    text.push('\n');
+                    text = json_text(&document);
                 }
                 _ => text.push_str(&serve_plans_table(&config, &ranking)),
             }
@@ -556,14 +563,13 @@ where
         Output::Json if with_plans || with_fixes => {
             let mut report = config
                 .report()
-                .map_err(|e| RunError::Usage(UsageError(e.iter().map(error_words).collect())))?;
+                .map_err(|e| RunError::Usage(UsageError::of(&e)))?;
             report.megatron = config.megatron_report();
             let mut document = crate::json::ReportJson::new(&config, &report, ranking.as_ref());
             if with_fixes {
                 document.fixes = Some(crate::json::FixesJson::new(&config, &report));
             }
-            text = serde_json::to_string_pretty(&document).unwrap_or_default();
-            text.push('\n');
+            text = json_text(&document);
         }
         _ => {
             if let Some(ranking) = &ranking {
@@ -671,9 +677,7 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
         vram_core::config::job::Job::Rl => return render_rl(config, output, base_url),
         vram_core::config::job::Job::Train => {}
     }
-    let mut report = config
-        .report()
-        .map_err(|errors| UsageError(errors.iter().map(error_words).collect()))?;
+    let mut report = config.report().map_err(|errors| UsageError::of(&errors))?;
     // What Megatron-LM would print, under its accounting, in every format
     // (the page asks its lazily loaded module; the CLI computes it here).
     report.megatron = config.megatron_report();
@@ -694,7 +698,7 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
         Output::Markdown => markdown(config, &report, &page_link(config, base_url)),
         Output::Csv => vram_core::report::export::csv(&report),
         Output::Html => vram_view::static_view::fragment(config, base_url)
-            .map_err(|errors| UsageError(errors.iter().map(error_words).collect()))?,
+            .map_err(|errors| UsageError::of(&errors))?,
         Output::Link => format!("{}\n", page_link(config, base_url)),
     })
 }
@@ -703,7 +707,7 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
 fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
     let report = config
         .serve_report()
-        .map_err(|error| UsageError(vec![error_words(&error)]))?;
+        .map_err(|error| UsageError::of(&[error]))?;
     let t = english();
     let unit = config.unit;
     let sections = [
@@ -724,12 +728,7 @@ fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<Str
     let verdict = vram_view::serving::verdict(t, &report);
     let warnings = vram_view::serving::warnings(t, &report);
     Ok(match output {
-        Output::Json => {
-            let document = crate::json::ServeDocumentJson::new(config, &report);
-            let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
-            text.push('\n');
-            text
-        }
+        Output::Json => json_text(&crate::json::ServeDocumentJson::new(config, &report)),
         Output::Link => format!("{}\n", page_link(config, base_url)),
         Output::Csv => {
             let mut out = String::from("section,figure,value,note\n");
@@ -746,7 +745,7 @@ fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<Str
             out
         }
         Output::Html => vram_view::static_view::fragment(config, base_url)
-            .map_err(|errors| UsageError(errors.iter().map(error_words).collect()))?,
+            .map_err(|errors| UsageError::of(&errors))?,
         Output::Markdown => {
             let mut out = format!("**{heading}**\n\n{verdict}\n");
             for warning in &warnings {
@@ -880,7 +879,7 @@ fn serve_plans_table(config: &Config, ranking: &vram_core::serve::plans::ServeRa
 fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
     let report = config
         .rl_report()
-        .map_err(|error| UsageError(vec![error_words(&error)]))?;
+        .map_err(|error| UsageError::of(&[error]))?;
     let t = english();
     let unit = config.unit;
     let mut sections = Vec::new();
@@ -908,9 +907,7 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
         Output::Json => {
             let mut document = crate::json::RlDocumentJson::new(config, &report);
             document.rl.limits = Some(limits);
-            let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
-            text.push('\n');
-            text
+            json_text(&document)
         }
         Output::Link => format!("{}\n", page_link(config, base_url)),
         _ => {
@@ -919,10 +916,7 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
                 "{} of {model} on {} × {}\n{verdict}\n",
                 config.rl.algo.key().to_uppercase(),
                 config.gpus * config.runtime.nodes,
-                config.gpu.map_or_else(
-                    || format!("{} GB", format_number(config.gpu_mem_gb)),
-                    |g| g.name.to_string()
-                ),
+                gpu_name(config),
             );
             for note in [note, host].into_iter().flatten() {
                 let _ = writeln!(out, "{note}");
@@ -957,10 +951,7 @@ fn serving_heading(config: &Config, report: &vram_core::serve::report::ServeRepo
         Some(preset) => preset.name,
         None => "a custom model",
     });
-    let gpu = config.gpu.map_or_else(
-        || format!("{} GB", format_number(config.gpu_mem_gb)),
-        |g| g.name.to_string(),
-    );
+    let gpu = gpu_name(config);
     format!(
         "{model} on {} × {gpu}: {} replica{} of TP {} × PP {}{}, {} ({}), weights {}, KV cache {}",
         config.gpus * config.runtime.nodes,
@@ -976,6 +967,15 @@ fn serving_heading(config: &Config, report: &vram_core::serve::report::ServeRepo
         report.engine_version,
         config.serve.weights.key(),
         config.serve.kv_dtype.key(),
+    )
+}
+
+/// The GPU of a deployment's or an RL run's heading: its preset's name,
+/// else its memory in GB.
+fn gpu_name(config: &Config) -> String {
+    config.gpu.map_or_else(
+        || format!("{} GB", format_number(config.gpu_mem_gb)),
+        |g| g.name.to_string(),
     )
 }
 
@@ -1395,8 +1395,12 @@ pub fn json_with_plans(
     report: &Report,
     plans: Option<&vram_core::plans::Ranking>,
 ) -> String {
-    let document = crate::json::ReportJson::new(config, report, plans);
-    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    json_text(&crate::json::ReportJson::new(config, report, plans))
+}
+
+/// A `--json` document as printed: indented, with a closing newline.
+fn json_text(document: &impl serde::Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(document).unwrap_or_default();
     text.push('\n');
     text
 }

@@ -21,6 +21,21 @@ fn json_of(args: &[&str]) -> Value {
     serde_json::from_slice(&output.stdout).expect("valid JSON")
 }
 
+/// What `vram` prints with `args`, which must succeed.
+fn printed(args: &[&str]) -> String {
+    let output = vram().args(args).output().unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Runs `vram` with `args`, which must succeed, and compares what it printed
+/// with the snapshot `name`.
+fn assert_prints_snapshot(name: &str, args: &[&str]) {
+    let output = vram().args(args).output().unwrap();
+    assert!(output.status.success());
+    insta::assert_snapshot!(name, String::from_utf8(output.stdout).unwrap());
+}
+
 /// The figure `name` of strategy `id`, in its unit (bytes or parameters).
 fn figure(report: &Value, id: &str, name: &str) -> f64 {
     let strategy = report["strategies"]
@@ -55,9 +70,7 @@ fn the_lessons_seven_numbers_from_the_readme_commands() {
 
 #[test]
 fn table_of_the_lesson() {
-    let output = vram().output().unwrap();
-    assert!(output.status.success());
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = printed(&[]);
     assert!(
         !text.contains('\x1b'),
         "no colour when stdout is not a terminal"
@@ -67,26 +80,19 @@ fn table_of_the_lesson() {
 
 #[test]
 fn table_of_a_shared_link_with_an_override() {
-    let output = vram()
-        .args([
+    assert_prints_snapshot(
+        "q6_13b_on_40gb",
+        &[
             "https://example.org/calc/?params=13&gpus=8&gpu_mem=80&stage=2#top",
             "--gpu-mem",
             "40",
-        ])
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    insta::assert_snapshot!("q6_13b_on_40gb", String::from_utf8(output.stdout).unwrap());
+        ],
+    );
 }
 
 #[test]
 fn json_schema_of_the_13b_zero2_case() {
-    let output = vram()
-        .args(["?params=13&stage=2", "--json"])
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    insta::assert_snapshot!("q6_13b_json", String::from_utf8(output.stdout).unwrap());
+    assert_prints_snapshot("q6_13b_json", &["?params=13&stage=2", "--json"]);
 }
 
 /// The optional parts of the schema (layout, step, training, Megatron-LM's
@@ -193,9 +199,7 @@ fn an_unknown_option_exits_2_with_nothing_on_stdout() {
 
 #[test]
 fn help_documents_every_option_with_its_default_and_unit() {
-    let output = vram().arg("--help").output().unwrap();
-    assert!(output.status.success());
-    let help = String::from_utf8(output.stdout).unwrap();
+    let help = printed(&["--help"]);
     // clap wraps long lines: compare the words.
     let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
     for expected in [
@@ -315,8 +319,8 @@ fn a_gpu_preset_then_its_memory_is_that_memory() {
 
 #[test]
 fn link_prints_the_page_address_of_the_configuration() {
-    let output = vram()
-        .args([
+    assert_eq!(
+        printed(&[
             "--params",
             "70",
             "--gpus",
@@ -326,13 +330,8 @@ fn link_prints_the_page_address_of_the_configuration() {
             "--link",
             "--base-url",
             "https://example.org/vram/",
-        ])
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    assert_eq!(
-        String::from_utf8(output.stdout).unwrap(),
-        "https://example.org/vram/?v=2&params=70&gpus=64&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=3\n"
+        ]),
+        "https://example.org/vram/?v=3&params=70&gpus=64&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=3\n"
     );
 }
 
@@ -409,9 +408,7 @@ fn a_model_gives_exact_parameters_activations_and_verdicts() {
 
 #[test]
 fn markdown_and_csv_for_homework_and_spreadsheets() {
-    let output = vram().arg("--markdown").output().unwrap();
-    assert!(output.status.success());
-    let markdown = String::from_utf8(output.stdout).unwrap();
+    let markdown = printed(&["--markdown"]);
     // The CLI table's columns, the same as `vram` prints.
     assert!(
         markdown.contains(
@@ -433,13 +430,11 @@ fn markdown_and_csv_for_homework_and_spreadsheets() {
     );
     assert!(
         markdown.ends_with(
-            "?v=2&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp>. GB = 10⁹ bytes.\n"
+            "?v=3&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp>. GB = 10⁹ bytes.\n"
         ),
         "{markdown}"
     );
-    let output = vram().args(["--csv", "--params", "13"]).output().unwrap();
-    assert!(output.status.success());
-    let csv = String::from_utf8(output.stdout).unwrap();
+    let csv = printed(&["--csv", "--params", "13"]);
     let zero2 = csv.lines().find(|l| l.starts_with("zero2,")).unwrap();
     // 13e9 × (2 + 14/8) bytes = 48.75 GB, unrounded in bytes.
     assert_eq!(zero2.split(',').nth(6), Some("48750000000"));
@@ -523,12 +518,7 @@ fn json_under_megatrons_accounting_carries_its_estimate() {
 /// configuration; no script.
 #[test]
 fn html_fragment_of_the_lesson() {
-    let output = vram()
-        .args(["--html", "--base-url", "https://course.example/vram/"])
-        .output()
-        .expect("vram runs");
-    assert!(output.status.success());
-    let html = String::from_utf8(output.stdout).expect("UTF-8");
+    let html = printed(&["--html", "--base-url", "https://course.example/vram/"]);
     let document = roxmltree::Document::parse(&html).expect("well-formed markup");
     let root = document.root_element();
     assert_eq!(root.tag_name().name(), "section");
@@ -554,7 +544,7 @@ fn html_fragment_of_the_lesson() {
         .and_then(|a| a.attribute("href"))
         .expect("a link");
     assert!(
-        link.starts_with("https://course.example/vram/?v=2&params=7&gpus=8"),
+        link.starts_with("https://course.example/vram/?v=3&params=7&gpus=8"),
         "{link}"
     );
     assert!(!root.descendants().any(|n| n.has_tag_name("script")));
@@ -627,9 +617,7 @@ fn a_config_json_takes_a_layout_from_the_link() {
 /// and `--help` gives each option the same limits.
 #[test]
 fn the_keys_reference_is_generated_from_the_declarations() {
-    let output = vram().arg("--keys").output().unwrap();
-    assert!(output.status.success());
-    let generated = String::from_utf8(output.stdout).unwrap();
+    let generated = printed(&["--keys"]);
     let links =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/links.md"))
             .unwrap();
@@ -757,12 +745,7 @@ fn serving_the_issues_deployment_in_text_and_json() {
         "--weights",
         "fp8",
     ];
-    let output = vram().args(args).output().unwrap();
-    assert!(output.status.success());
-    insta::assert_snapshot!(
-        "serve_llama_3_1_70b",
-        String::from_utf8(output.stdout).unwrap()
-    );
+    assert_prints_snapshot("serve_llama_3_1_70b", &args);
     let document = json_of(&args);
     assert_eq!(document["schema"], "vram-calculator/serve/v1");
     let serve = &document["serve"];
@@ -840,12 +823,7 @@ fn grpo_on_eight_h20s_in_text_and_json() {
         "--rollout-tp",
         "2",
     ];
-    let output = vram().args(args).output().unwrap();
-    assert!(output.status.success());
-    insta::assert_snapshot!(
-        "rl_qwen2_5_7b_grpo",
-        String::from_utf8(output.stdout).unwrap()
-    );
+    assert_prints_snapshot("rl_qwen2_5_7b_grpo", &args);
     let document = json_of(&args);
     assert_eq!(document["schema"], "vram-calculator/rl/v1");
     let rl = &document["rl"];

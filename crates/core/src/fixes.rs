@@ -126,22 +126,12 @@ impl Lever {
                 Some(model) if !model.flash_attention => vec![one(Field::Flash, "1")],
                 _ => Vec::new(),
             },
-            Lever::MicroBatch => {
-                let Some(model) = model else {
-                    return Vec::new();
-                };
-                halvings(model.micro_batch, 1)
-                    .map(|b| one(Field::MicroBatch, &b.to_string()))
-                    .collect()
-            }
-            Lever::Sequence => {
-                let Some(model) = model else {
-                    return Vec::new();
-                };
-                halvings(model.seq_len, 256)
-                    .map(|s| one(Field::Seq, &s.to_string()))
-                    .collect()
-            }
+            Lever::MicroBatch => model.map_or_else(Vec::new, |model| {
+                halved_settings(Field::MicroBatch, model.micro_batch, 1)
+            }),
+            Lever::Sequence => model.map_or_else(Vec::new, |model| {
+                halved_settings(Field::Seq, model.seq_len, 256)
+            }),
             Lever::Stage => Strategy::ALL
                 .into_iter()
                 .skip_while(|s| *s != config.highlight)
@@ -188,6 +178,15 @@ impl Lever {
             Lever::Layout => Vec::new(),
         }
     }
+}
+
+/// The settings of `field` (a count: sequences or tokens) halved from its
+/// value `from` down to `floor` ([`halvings`]), each as the field's text,
+/// the largest first.
+fn halved_settings(field: Field, from: u32, floor: u32) -> Vec<Vec<(Field, String)>> {
+    halvings(from, floor)
+        .map(|value| vec![(field, value.to_string())])
+        .collect()
 }
 
 /// `from / 2, from / 4, …` down to `floor` (reached exactly, if above it).

@@ -941,6 +941,22 @@ mod tests {
     use crate::input::link::decode;
     use wasm_bindgen_test::wasm_bindgen_test;
 
+    /// The configuration a link's `query` decodes to, and its plans.
+    fn plans_of(query: &str) -> (Config, Vec<Plan>) {
+        let config = decode(query).config;
+        let all = plans(&config);
+        (config, all)
+    }
+
+    /// Asserts that `report`, of the configuration `plan` applies, shows the
+    /// plan's figures on its highlighted row: the same peak, the same step
+    /// time; `case` names what is checked.
+    fn assert_reports_the_plan(report: &crate::report::Report, plan: &Plan, case: &str) {
+        let row = report.highlighted();
+        assert_eq!(row.step.peak().1, plan.peak, "{case} {plan:?}");
+        assert_eq!(row.time, plan.time, "{case} {plan:?}");
+    }
+
     /// Each plan's figures are those of the report of the configuration it
     /// applies: the same peak on the same rank, the same step time.
     #[wasm_bindgen_test(unsupported = test)]
@@ -955,16 +971,14 @@ mod tests {
             "model=llama3-8b&gpu=h100-80gb&gpus=8&nodes=2&dtype=bf16&sharding=fsdp2&stage=3",
             "model=llama2-70b&gpu=a100-80gb&gpus=8&method=qlora&dtype=bf16&seq=4096",
         ] {
-            let config = decode(query).config;
-            let all = plans(&config);
+            let (config, all) = plans_of(query);
             assert!(!all.is_empty(), "{query}");
             for plan in all.iter().take(12).chain(all.iter().rev().take(3)) {
                 let applied = plan.apply(&config);
                 let report = applied.report().unwrap();
+                assert_reports_the_plan(&report, plan, query);
                 let row = report.highlighted();
-                assert_eq!(row.step.peak().1, plan.peak, "{query} {plan:?}");
                 assert_eq!(row.fits, plan.fits, "{query} {plan:?}");
-                assert_eq!(row.time, plan.time, "{query} {plan:?}");
                 assert_eq!(row.rank.unwrap_or(0), plan.rank, "{query} {plan:?}");
             }
         }
@@ -982,17 +996,14 @@ mod tests {
             "model=mixtral-8x7b&gpus=8&nodes=2&shard_group=8&gpu=h100-80gb&global_batch=64",
             "model=deepseek-v2-lite&gpus=8&nodes=2&offload=optimizer&stage=2&global_batch=32",
         ] {
-            let config = decode(query).config;
-            let all = plans(&config);
+            let (config, all) = plans_of(query);
             assert!(all.iter().any(|p| p.fits), "{query}");
             for plan in &all {
                 let link = crate::input::link::encode(&plan.apply(&config));
                 let decoded = decode(&link);
                 assert_eq!(decoded.problems, [], "{query}: {plan:?}");
                 let report = decoded.config.report().expect("accepted");
-                let row = report.highlighted();
-                assert_eq!(row.step.peak().1, plan.peak, "{query} {plan:?}");
-                assert_eq!(row.time, plan.time, "{query} {plan:?}");
+                assert_reports_the_plan(&report, plan, query);
             }
         }
     }
@@ -1061,16 +1072,13 @@ mod tests {
         }
         // 80 layers divide by every PP the search tries: nothing uneven.
         assert!(pipeline_splits(80).iter().all(|s| s.1.is_none()));
-        let config =
-            decode("model=deepseek-v3&gpu=h200&gpus=8&nodes=32&seq=4096&global_batch=512").config;
-        let all = plans(&config);
+        let query = "model=deepseek-v3&gpu=h200&gpus=8&nodes=32&seq=4096&global_batch=512";
+        let (config, all) = plans_of(query);
         let uneven: Vec<_> = all.iter().filter(|p| p.layout.is_uneven()).collect();
         assert!(uneven.iter().any(|p| p.fits), "{} plans", all.len());
         for plan in uneven.iter().take(5) {
             let report = plan.apply(&config).report().unwrap();
-            let row = report.highlighted();
-            assert_eq!(row.step.peak().1, plan.peak, "{plan:?}");
-            assert_eq!(row.time, plan.time, "{plan:?}");
+            assert_reports_the_plan(&report, plan, query);
         }
     }
 
@@ -1086,8 +1094,7 @@ mod tests {
             "model=deepseek-v3&gpu=h200&gpus=8&nodes=32&seq=4096",
             "model=llama2-70b&gpu=a100-80gb&gpus=8&seq=2048&recompute=full",
         ] {
-            let config = decode(query).config;
-            let all = plans(&config);
+            let (_, all) = plans_of(query);
             let fitting: Vec<&Plan> = all.iter().filter(|p| p.fits).collect();
             assert!(fitting.len() > 3, "{query}: {} fit", fitting.len());
             for pair in fitting.windows(2) {
@@ -1146,12 +1153,10 @@ mod tests {
     /// its report agrees.
     #[wasm_bindgen_test(unsupported = test)]
     fn plans_recompute_only_part_of_each_stage_where_that_is_faster() {
-        let config = decode(
+        let (config, all) = plans_of(
             "model=llama2-70b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1\
              &recompute=full&stage=3&global_batch=64",
-        )
-        .config;
-        let all = plans(&config);
+        );
         let first = *all
             .iter()
             .find(|p| p.recompute == Recompute::Full)
@@ -1180,12 +1185,10 @@ mod tests {
     /// is smaller, and its report agrees.
     #[wasm_bindgen_test(unsupported = test)]
     fn plans_interleave_virtual_stages_where_megatron_allows() {
-        let config = decode(
+        let (config, all) = plans_of(
             "model=llama2-70b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1\
              &recompute=full&stage=1&global_batch=64",
-        )
-        .config;
-        let all = plans(&config);
+        );
         let interleaved: Vec<_> = all.iter().filter(|p| p.layout.vpp > 1).collect();
         assert!(!interleaved.is_empty());
         let mut compared = 0;
@@ -1230,8 +1233,8 @@ mod tests {
     /// not depend on it, the largest.
     #[wasm_bindgen_test(unsupported = test)]
     fn plans_take_the_fastest_micro_batch_not_the_largest() {
-        let config = decode("model=llama3-8b&gpu=h100-80gb&gpus=8&seq=4096&global_batch=64").config;
-        let all = plans(&config);
+        let (config, all) =
+            plans_of("model=llama3-8b&gpu=h100-80gb&gpus=8&seq=4096&global_batch=64");
         let piped: Vec<_> = all.iter().filter(|p| p.fits && p.layout.pp > 1).collect();
         assert!(!piped.is_empty());
         assert!(piped.iter().all(|p| p.micro_batch == 1), "{piped:?}");

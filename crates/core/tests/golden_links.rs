@@ -22,7 +22,11 @@
 //! page never wrote a refused value into a link; so did LoRA on every linear
 //! of Mixtral (`targets=all`, refused until PEFT's fused experts were
 //! counted), now tried with QLoRA, still refused; and `?v=2&params=13`, a
-//! then-unknown version, moved to `v=3` when version 2 came (issue 48). A
+//! then-unknown version, moved to `v=3` when version 2 came (issue 48) and
+//! to `v=4` when version 3 came (issue 60); and
+//! `kv_dtype=fp8` on an A100, refused for vLLM until vLLM's Triton attention
+//! was found to serve it there (issue 60), is now tried under TensorRT-LLM
+//! (`engine=trtllm`), which still refuses it. A
 //! field the architecture gains that a preset always had (Gemma 2's sliding
 //! window, issue 48) is that preset's: a new leaf under `model.architecture`
 //! holding the named preset's own value is no change; nor is a new leaf of

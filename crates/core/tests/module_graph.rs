@@ -364,18 +364,25 @@ fn an_upward_import_and_a_room_without_a_place_are_found() {
     );
 }
 
+/// The text of the workspace's ARCHITECTURE.md under its level-2 heading
+/// `heading`, up to the next level-2 heading.
+fn architecture_section(heading: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ARCHITECTURE.md");
+    let map = std::fs::read_to_string(path).expect("ARCHITECTURE.md");
+    map.split(&format!("\n## {heading}"))
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap_or_else(|| panic!("a section \"{heading}\""))
+        .to_string()
+}
+
 /// ARCHITECTURE.md's table of the core's rooms names every room of the
 /// tree, and no room that is not there (a map that named files gone within
 /// days of being written, issue 67).
 #[test]
 fn the_architectures_room_table_is_the_tree() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let map = std::fs::read_to_string(root.join("../../ARCHITECTURE.md")).expect("ARCHITECTURE.md");
-    let section = map
-        .split("\n## The core's rooms")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .expect("a section \"The core's rooms\"");
+    let section = architecture_section("The core's rooms");
     let mut named = BTreeSet::new();
     for row in section.lines().filter(|l| l.starts_with("| `")) {
         let first_cell = row.split('|').nth(1).unwrap_or_default();
@@ -423,12 +430,7 @@ fn the_architectures_room_table_is_the_tree() {
 #[test]
 fn the_architectures_crate_list_is_the_workspace() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
-    let section = map
-        .split("\n## Crates")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .expect("a section \"Crates\"");
+    let section = architecture_section("Crates");
     // `crates/core   vram-core   …`: a folder, then its package.
     let listed: BTreeSet<(String, String)> = section
         .lines()

@@ -9,6 +9,7 @@ use vram_core::config::Config;
 use vram_core::decimal::shortest_decimal;
 use vram_core::serve::kv_cache::KvCacheDtype;
 use vram_core::serve::options::Engine;
+use vram_core::serve::report::ServeReport;
 use vram_core::serve::weights::WeightFormat;
 
 /// The checkpoint a weight format is served from, when it is not the
@@ -36,12 +37,49 @@ fn command(head: String, args: Vec<String>) -> String {
     text
 }
 
-/// `vllm serve`.
-pub(super) fn vllm_serve(config: &Config, link: &str) -> Result<String, Refusal> {
-    if config.serve.engine != Engine::Vllm {
+/// The deployment's figures where `config` serves on `engine`; else why
+/// its command cannot be written.
+fn report_on(config: &Config, engine: Engine) -> Result<ServeReport, Refusal> {
+    if config.serve.engine != engine {
         return Err(Refusal::OtherEngine);
     }
-    let report = config.serve_report().map_err(|_| Refusal::Invalid)?;
+    config.serve_report().map_err(|_| Refusal::Invalid)
+}
+
+/// The quantisation an engine applies at load to the 16-bit checkpoint for
+/// `weights` (FP8, or NF4 through bitsandbytes): the same option in vLLM and
+/// SGLang.
+fn load_quantization(weights: WeightFormat) -> Option<String> {
+    match weights {
+        WeightFormat::Fp8 => Some("--quantization fp8".into()),
+        WeightFormat::Nf4 => Some("--quantization bitsandbytes".into()),
+        _ => None,
+    }
+}
+
+/// An engine's launch as the page writes it: `link` in a comment, the
+/// checkpoint `weights` are served from where `engine` reads their format
+/// from it, then the command `head` with `args`.
+fn launch_text(
+    link: &str,
+    weights: WeightFormat,
+    engine: &str,
+    head: String,
+    args: Vec<String>,
+) -> String {
+    let mut text = format!("# {link}\n");
+    if let Some(note) = checkpoint_note(weights) {
+        text.push_str(&format!(
+            "# Serve {note}: {engine} reads its format from the checkpoint.\n"
+        ));
+    }
+    text.push_str(&command(head, args));
+    text
+}
+
+/// `vllm serve`.
+pub(super) fn vllm_serve(config: &Config, link: &str) -> Result<String, Refusal> {
+    let report = report_on(config, Engine::Vllm)?;
     let serve = &config.serve;
     let mut args = vec![
         format!("--tensor-parallel-size {}", report.layout.tp),
@@ -73,30 +111,17 @@ pub(super) fn vllm_serve(config: &Config, link: &str) -> Result<String, Refusal>
         report.batched_tokens
     ));
     args.push(format!("--max-num-seqs {}", report.max_num_seqs));
-    match serve.weights {
-        WeightFormat::Fp8 => args.push("--quantization fp8".into()),
-        WeightFormat::Nf4 => args.push("--quantization bitsandbytes".into()),
-        _ => {}
-    }
+    args.extend(load_quantization(serve.weights));
     if !serve.cuda_graphs {
         args.push("--enforce-eager".into());
     }
-    let mut text = format!("# {link}\n");
-    if let Some(note) = checkpoint_note(serve.weights) {
-        text.push_str(&format!(
-            "# Serve {note}: vLLM reads its format from the checkpoint.\n"
-        ));
-    }
-    text.push_str(&command(format!("vllm serve {}", hf_repo(config)), args));
-    Ok(text)
+    let head = format!("vllm serve {}", hf_repo(config));
+    Ok(launch_text(link, serve.weights, "vLLM", head, args))
 }
 
 /// SGLang's `launch_server`.
 pub(super) fn sglang_launch(config: &Config, link: &str) -> Result<String, Refusal> {
-    if config.serve.engine != Engine::Sglang {
-        return Err(Refusal::OtherEngine);
-    }
-    let report = config.serve_report().map_err(|_| Refusal::Invalid)?;
+    let report = report_on(config, Engine::Sglang)?;
     let serve = &config.serve;
     let mut args = vec![
         format!("--model-path {}", hf_repo(config)),
@@ -120,20 +145,10 @@ pub(super) fn sglang_launch(config: &Config, link: &str) -> Result<String, Refus
     args.push(format!("--page-size {}", report.block_size));
     args.push(format!("--chunked-prefill-size {}", report.batched_tokens));
     args.push(format!("--max-running-requests {}", report.max_num_seqs));
-    match serve.weights {
-        WeightFormat::Fp8 => args.push("--quantization fp8".into()),
-        WeightFormat::Nf4 => args.push("--quantization bitsandbytes".into()),
-        _ => {}
-    }
+    args.extend(load_quantization(serve.weights));
     if !serve.cuda_graphs {
         args.push("--disable-cuda-graph".into());
     }
-    let mut text = format!("# {link}\n");
-    if let Some(note) = checkpoint_note(serve.weights) {
-        text.push_str(&format!(
-            "# Serve {note}: SGLang reads its format from the checkpoint.\n"
-        ));
-    }
-    text.push_str(&command("python3 -m sglang.launch_server".into(), args));
-    Ok(text)
+    let head = "python3 -m sglang.launch_server".into();
+    Ok(launch_text(link, serve.weights, "SGLang", head, args))
 }

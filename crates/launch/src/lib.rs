@@ -35,7 +35,8 @@ pub mod verl;
 mod tests;
 
 use vram_core::config::job::Job;
-use vram_core::config::Config;
+use vram_core::config::{Config, ModelSpec};
+use vram_core::memory::finetune::Method;
 use vram_core::memory::Strategy;
 
 /// A framework whose configuration the calculator writes.
@@ -319,6 +320,19 @@ pub(crate) fn batch(config: &Config) -> Batch {
         accumulation,
         global: micro * data_parallel * accumulation,
     }
+}
+
+/// The model Megatron-LM and torchtitan train: every weight trained (no
+/// adapters), without autocast; else why they cannot.
+pub(crate) fn full_training_model(config: &Config) -> Result<ModelSpec, Refusal> {
+    let model = config.model.ok_or(Refusal::NeedsModel)?;
+    if config.fine_tuning.method != Method::Full {
+        return Err(Refusal::Adapters);
+    }
+    if config.amp {
+        return Err(Refusal::Autocast);
+    }
+    Ok(model)
 }
 
 /// A training step's batch as the frameworks count it.

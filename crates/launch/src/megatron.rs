@@ -6,12 +6,11 @@
 //! FSDP2 for ZeRO-3, recomputation, precision and the batch. The tokenizer
 //! and data paths are the user's: the comment says so.
 
-use super::{batch, Refusal};
+use super::{batch, full_training_model, Refusal};
 use vram_core::config::{Config, ModelSpec};
 use vram_core::frameworks::deepspeed::Offload;
 use vram_core::frameworks::runtime::OffloadDevice;
 use vram_core::memory::activations::{Recompute, RecomputeMethod};
-use vram_core::memory::finetune::Method;
 use vram_core::memory::parallel::{CpComm, ExpertTp};
 use vram_core::memory::{Optimizer, Precision, Strategy};
 use vram_core::model::architecture::{Biases, Mlp, Norm};
@@ -19,13 +18,7 @@ use vram_core::model::architecture::{Biases, Mlp, Norm};
 /// The arguments, a flag (and its value) a line, after comments naming the
 /// link and the launch.
 pub(super) fn arguments(config: &Config, link: &str) -> Result<String, Refusal> {
-    let model = config.model.ok_or(Refusal::NeedsModel)?;
-    if config.fine_tuning.method != Method::Full {
-        return Err(Refusal::Adapters);
-    }
-    if config.amp {
-        return Err(Refusal::Autocast);
-    }
+    let model = full_training_model(config)?;
     let mut args: Vec<String> = Vec::new();
     let mut flag = |name: &str, value: Option<String>| {
         args.push(match value {

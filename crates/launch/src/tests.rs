@@ -8,6 +8,27 @@ fn export_of(query: &str, target: Target) -> Result<String, Refusal> {
     export(&config, target, "LINK")
 }
 
+/// Asserts that each of `expected` is a whole line of `text`.
+fn assert_lines(text: &str, expected: &[&str]) {
+    for expected in expected {
+        assert!(
+            text.lines().any(|l| l == *expected),
+            "{expected} in\n{text}"
+        );
+    }
+}
+
+/// Asserts that each of `expected` is a line of `text` without its indent
+/// (a command's arguments, one a line).
+fn assert_trimmed_lines(text: &str, expected: &[&str]) {
+    for expected in expected {
+        assert!(
+            text.lines().any(|l| l.trim() == *expected),
+            "{expected} in\n{text}"
+        );
+    }
+}
+
 /// The lesson's ZeRO-2 on 8 GPUs, as a DeepSpeed JSON: stage 2, FP16, the
 /// buckets at DeepSpeed's defaults and one sequence a GPU.
 #[test]
@@ -99,30 +120,31 @@ fn megatron_arguments_of_a_3d_layout() {
     .unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "# LINK");
-    for expected in [
-        "--num-layers 80",
-        "--hidden-size 8192",
-        "--ffn-hidden-size 28672",
-        "--num-attention-heads 64",
-        "--group-query-attention",
-        "--num-query-groups 8",
-        "--seq-length 4096",
-        "--swiglu",
-        "--normalization RMSNorm",
-        "--disable-bias-linear",
-        "--untie-embeddings-and-output-weights",
-        "--tensor-model-parallel-size 8",
-        "--sequence-parallel",
-        "--pipeline-model-parallel-size 2",
-        "--num-layers-per-virtual-pipeline-stage 8",
-        "--use-distributed-optimizer",
-        "--recompute-granularity selective",
-        "--bf16",
-        "--micro-batch-size 1",
-        "--global-batch-size 1024",
-    ] {
-        assert!(lines.contains(&expected), "{expected} in\n{text}");
-    }
+    assert_lines(
+        &text,
+        &[
+            "--num-layers 80",
+            "--hidden-size 8192",
+            "--ffn-hidden-size 28672",
+            "--num-attention-heads 64",
+            "--group-query-attention",
+            "--num-query-groups 8",
+            "--seq-length 4096",
+            "--swiglu",
+            "--normalization RMSNorm",
+            "--disable-bias-linear",
+            "--untie-embeddings-and-output-weights",
+            "--tensor-model-parallel-size 8",
+            "--sequence-parallel",
+            "--pipeline-model-parallel-size 2",
+            "--num-layers-per-virtual-pipeline-stage 8",
+            "--use-distributed-optimizer",
+            "--recompute-granularity selective",
+            "--bf16",
+            "--micro-batch-size 1",
+            "--global-batch-size 1024",
+        ],
+    );
     assert!(!text.contains("--recompute-modules"), "{text}");
 }
 
@@ -134,17 +156,18 @@ fn megatron_uneven_stages_and_fp8() {
         Target::Megatron,
     )
     .unwrap();
-    for expected in [
-        "--decoder-first-pipeline-num-layers 19",
-        "--decoder-last-pipeline-num-layers 19",
-        "--recompute-granularity full",
-        "--recompute-method block",
-        "--recompute-num-layers 4",
-        "--fp8-format hybrid",
-        "--fp8-param-gather",
-    ] {
-        assert!(text.lines().any(|l| l == expected), "{expected} in\n{text}");
-    }
+    assert_lines(
+        &text,
+        &[
+            "--decoder-first-pipeline-num-layers 19",
+            "--decoder-last-pipeline-num-layers 19",
+            "--recompute-granularity full",
+            "--recompute-method block",
+            "--recompute-num-layers 4",
+            "--fp8-format hybrid",
+            "--fp8-param-gather",
+        ],
+    );
     assert_eq!(
         export_of("v=2&model=llama2-7b&method=lora", Target::Megatron),
         Err(Refusal::Adapters)
@@ -161,19 +184,20 @@ fn torchtitan_hsdp() {
         Target::Torchtitan,
     )
     .unwrap();
-    for expected in [
-        "name = \"llama3\"",
-        "flavor = \"8B\"",
-        "data_parallel_replicate_degree = 4",
-        "data_parallel_shard_degree = 8",
-        "fsdp_reshard_after_forward = \"always\"",
-        "seq_len = 8192",
-        "global_batch_size = 32",
-        "mode = \"full\"",
-        "mixed_precision_param = \"bfloat16\"",
-    ] {
-        assert!(text.lines().any(|l| l == expected), "{expected} in\n{text}");
-    }
+    assert_lines(
+        &text,
+        &[
+            "name = \"llama3\"",
+            "flavor = \"8B\"",
+            "data_parallel_replicate_degree = 4",
+            "data_parallel_shard_degree = 8",
+            "fsdp_reshard_after_forward = \"always\"",
+            "seq_len = 8192",
+            "global_batch_size = 32",
+            "mode = \"full\"",
+            "mixed_precision_param = \"bfloat16\"",
+        ],
+    );
     assert_eq!(
         export_of(
             "v=2&model=llama3.1-8b&stage=1&dtype=bf16",
@@ -206,18 +230,19 @@ fn accelerate_with_qlora() {
         Target::Accelerate,
     )
     .unwrap();
-    for expected in [
-        "distributed_type: DEEPSPEED",
-        "  zero_stage: 2",
-        "  offload_optimizer_device: none",
-        "mixed_precision: bf16",
-        "num_processes: 8",
-        "# TrainingArguments(per_device_train_batch_size=4, gradient_accumulation_steps=1, gradient_checkpointing=True, bf16=True, optim=\"adamw_torch_fused\")",
-        "# LoraConfig(r=16, target_modules=\"all-linear\", lora_dropout=0)",
-        "# BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=torch.bfloat16)",
-    ] {
-        assert!(text.lines().any(|l| l == expected), "{expected} in\n{text}");
-    }
+    assert_lines(
+        &text,
+        &[
+            "distributed_type: DEEPSPEED",
+            "  zero_stage: 2",
+            "  offload_optimizer_device: none",
+            "mixed_precision: bf16",
+            "num_processes: 8",
+            "# TrainingArguments(per_device_train_batch_size=4, gradient_accumulation_steps=1, gradient_checkpointing=True, bf16=True, optim=\"adamw_torch_fused\")",
+            "# LoraConfig(r=16, target_modules=\"all-linear\", lora_dropout=0)",
+            "# BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=torch.bfloat16)",
+        ],
+    );
     let fsdp = export_of(
         "v=2&model=llama2-7b&stage=3&sharding=fsdp2&dtype=bf16",
         Target::Accelerate,
@@ -238,18 +263,16 @@ fn the_deployment_as_engine_command_lines() {
         text.starts_with("# LINK\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n"),
         "{text}"
     );
-    for expected in [
-        "--tensor-parallel-size 2 \\",
-        "--max-model-len 32768 \\",
-        "--gpu-memory-utilization 0.9 \\",
-        "--kv-cache-dtype fp8 \\",
-        "--quantization fp8",
-    ] {
-        assert!(
-            text.lines().any(|l| l.trim() == expected),
-            "{expected} in\n{text}"
-        );
-    }
+    assert_trimmed_lines(
+        &text,
+        &[
+            "--tensor-parallel-size 2 \\",
+            "--max-model-len 32768 \\",
+            "--gpu-memory-utilization 0.9 \\",
+            "--kv-cache-dtype fp8 \\",
+            "--quantization fp8",
+        ],
+    );
     assert_eq!(export_of(query, Target::Sglang), Err(Refusal::OtherEngine));
     let sglang = export_of(&format!("{query}&engine=sglang"), Target::Sglang).unwrap();
     assert!(sglang.contains("--kv-cache-dtype fp8_e4m3"), "{sglang}");
@@ -280,35 +303,31 @@ fn grpo_as_openrlhf_and_trl() {
     let query =
         "v=2&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2";
     let openrlhf = export_of(query, Target::OpenRlhf).unwrap();
-    for expected in [
-        "--actor.num_gpus_per_node 8 \\",
-        "--train.colocate_all \\",
-        "--vllm.num_engines 4 \\",
-        "--vllm.tensor_parallel_size 2 \\",
-        "--algo.advantage.estimator group_norm \\",
-        "--rollout.n_samples_per_prompt 8 \\",
-        "--train.batch_size 2048 \\",
-        "--ds.zero_stage 3 \\",
-    ] {
-        assert!(
-            openrlhf.lines().any(|l| l.trim() == expected),
-            "{expected} in\n{openrlhf}"
-        );
-    }
+    assert_trimmed_lines(
+        &openrlhf,
+        &[
+            "--actor.num_gpus_per_node 8 \\",
+            "--train.colocate_all \\",
+            "--vllm.num_engines 4 \\",
+            "--vllm.tensor_parallel_size 2 \\",
+            "--algo.advantage.estimator group_norm \\",
+            "--rollout.n_samples_per_prompt 8 \\",
+            "--train.batch_size 2048 \\",
+            "--ds.zero_stage 3 \\",
+        ],
+    );
     let trl = export_of(query, Target::Trl).unwrap();
-    for expected in [
-        "num_generations=8,",
-        "generation_batch_size=2048,",
-        "gradient_accumulation_steps=256,",
-        "vllm_mode=\"colocate\",",
-        "vllm_tensor_parallel_size=2,",
-        "max_completion_length=1024,",
-    ] {
-        assert!(
-            trl.lines().any(|l| l.trim() == expected),
-            "{expected} in\n{trl}"
-        );
-    }
+    assert_trimmed_lines(
+        &trl,
+        &[
+            "num_generations=8,",
+            "generation_batch_size=2048,",
+            "gradient_accumulation_steps=256,",
+            "vllm_mode=\"colocate\",",
+            "vllm_tensor_parallel_size=2,",
+            "max_completion_length=1024,",
+        ],
+    );
     assert_eq!(
         export_of(&format!("{query}&algo=ppo"), Target::Trl),
         Err(Refusal::Algorithm)
@@ -320,20 +339,19 @@ fn grpo_as_openrlhf_and_trl() {
     );
     // OpenRLHF's `--ds.lora.target_modules` is `nargs="*"`: `all-linear`
     // is left to its default (the string PEFT reads as the shorthand).
-    let all = export_of(
-        &format!("{query}&method=lora&targets=all"),
-        Target::OpenRlhf,
-    )
-    .unwrap();
+    let lora_on = |targets: &str| {
+        export_of(
+            &format!("{query}&method=lora&targets={targets}"),
+            Target::OpenRlhf,
+        )
+        .unwrap()
+    };
+    let all = lora_on("all");
     assert!(
         all.contains("--ds.lora.rank 8") && !all.contains("target_modules"),
         "{all}"
     );
-    let attn = export_of(
-        &format!("{query}&method=lora&targets=attn"),
-        Target::OpenRlhf,
-    )
-    .unwrap();
+    let attn = lora_on("attn");
     assert!(
         attn.contains("--ds.lora.target_modules q_proj k_proj v_proj o_proj"),
         "{attn}"

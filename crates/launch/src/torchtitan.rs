@@ -3,12 +3,11 @@
 //! how FSDP2 reshards (ZeRO-3 after every forward, ZeRO-2 never), CPU
 //! offload, activation checkpointing, float8 and the batch.
 
-use super::{batch, launch_line, Refusal, Target};
+use super::{batch, full_training_model, launch_line, Refusal, Target};
 use vram_core::config::Config;
 use vram_core::frameworks::deepspeed::Offload;
 use vram_core::frameworks::runtime::{OffloadDevice, Sharding};
 use vram_core::memory::activations::Recompute;
-use vram_core::memory::finetune::Method;
 use vram_core::memory::{Optimizer, Precision, Strategy};
 
 /// torchtitan's model name and flavor of a preset it ships.
@@ -30,13 +29,7 @@ fn model_and_flavor(config: &Config) -> Option<(&'static str, &'static str)> {
 
 /// The TOML, after comments naming the link and the launch.
 pub(super) fn job_toml(config: &Config, link: &str) -> Result<String, Refusal> {
-    let model = config.model.ok_or(Refusal::NeedsModel)?;
-    if config.fine_tuning.method != Method::Full {
-        return Err(Refusal::Adapters);
-    }
-    if config.amp {
-        return Err(Refusal::Autocast);
-    }
+    let model = full_training_model(config)?;
     let precision = match config.precision {
         Precision::Bf16 | Precision::Fp8 | Precision::Fp8Params => "bfloat16",
         Precision::Fp32 => "float32",

@@ -77,24 +77,21 @@ fn read_back_agrees(case: &Case, config: &vram_core::Config) {
     let layout = config.runtime.layout;
     let (world, model_parallel, micro, global) = (e.world, e.model_parallel, e.micro, e.global);
     match case.kind.as_str() {
-        "deepspeed" => {
-            assert_eq!(int("zero_stage"), e.stage, "{}", case.name);
-            assert_eq!(int("world_size_seen"), world, "{}", case.name);
-            assert_eq!(int("train_batch_size"), global, "{}", case.name);
-            assert_eq!(
-                int("train_micro_batch_size_per_gpu"),
-                micro,
-                "{}",
-                case.name
-            );
-        }
+        "deepspeed" => e.read_back(&[
+            ("zero_stage", e.stage),
+            ("world_size_seen", world),
+            ("train_batch_size", global),
+            ("train_micro_batch_size_per_gpu", micro),
+        ]),
         "megatron" => {
             let arch = config.model.unwrap().architecture;
-            assert_eq!(int("tensor_model_parallel_size"), u64::from(layout.tp));
-            assert_eq!(int("pipeline_model_parallel_size"), u64::from(layout.pp));
-            assert_eq!(int("data_parallel_size"), world / model_parallel);
-            assert_eq!(int("num_layers"), u64::from(arch.layers));
-            assert_eq!(int("global_batch_size"), global, "{}", case.name);
+            e.read_back(&[
+                ("tensor_model_parallel_size", u64::from(layout.tp)),
+                ("pipeline_model_parallel_size", u64::from(layout.pp)),
+                ("data_parallel_size", world / model_parallel),
+                ("num_layers", u64::from(arch.layers)),
+                ("global_batch_size", global),
+            ]);
         }
         "torchtitan" => {
             assert_eq!(int("tensor_parallel_degree"), u64::from(layout.tp));
@@ -172,6 +169,13 @@ impl<'a> Expected<'a> {
         }
     }
 
+    /// Asserts that the parser read each key of `expected` as its number.
+    fn read_back(&self, expected: &[(&str, u64)]) {
+        for &(key, number) in expected {
+            assert_eq!(self.int(key), number, "{}: {key}", self.case.name);
+        }
+    }
+
     /// The whole number the parser read for `key`.
     fn int(&self, key: &str) -> u64 {
         let p = &self.case.parsed;
@@ -206,14 +210,11 @@ fn trl_agrees(e: &Expected) {
     let (rl, serve) = (&config.rl, &config.serve);
     let (world, micro, sequences) = (e.world, e.micro, e.sequences);
     let (rollout_tp, max_len) = (e.rollout_tp, e.max_len);
-    assert_eq!(int("world_size_seen"), world, "{}", case.name);
-    assert_eq!(int("per_device_train_batch_size"), micro, "{}", case.name);
-    assert_eq!(
-        int("sequences_per_optimizer_step"),
-        sequences,
-        "{}",
-        case.name
-    );
+    e.read_back(&[
+        ("world_size_seen", world),
+        ("per_device_train_batch_size", micro),
+        ("sequences_per_optimizer_step", sequences),
+    ]);
     let dtype = match config.precision {
         vram_core::Precision::Bf16 => "bf16",
         _ => "fp16",
@@ -268,10 +269,12 @@ fn openrlhf_agrees(e: &Expected) {
     let serve = &config.serve;
     let (world, micro, sequences) = (e.world, e.micro, e.sequences);
     let (rollout_tp, max_len) = (e.rollout_tp, e.max_len);
-    assert_eq!(int("zero_stage"), e.stage, "{}", case.name);
-    assert_eq!(int("micro_batch_size"), micro, "{}", case.name);
-    assert_eq!(int("train_batch_size"), sequences, "{}", case.name);
-    assert_eq!(int("max_len"), max_len, "{}", case.name);
+    e.read_back(&[
+        ("zero_stage", e.stage),
+        ("micro_batch_size", micro),
+        ("train_batch_size", sequences),
+        ("max_len", max_len),
+    ]);
     let lora = config.fine_tuning.method != Method::Full;
     assert_eq!(
         int("lora_rank"),
@@ -312,10 +315,12 @@ fn openrlhf_agrees(e: &Expected) {
             "{}",
             case.name
         );
-        assert_eq!(int("vllm_tensor_parallel_size"), rollout_tp);
-        assert_eq!(int("n_samples_per_prompt"), u64::from(rl.rollouts));
-        assert_eq!(int("rollout_batch_size"), u64::from(rl.prompts));
-        assert_eq!(int("rollout_max_new_tokens"), u64::from(serve.response_len));
+        e.read_back(&[
+            ("vllm_tensor_parallel_size", rollout_tp),
+            ("n_samples_per_prompt", u64::from(rl.rollouts)),
+            ("rollout_batch_size", u64::from(rl.prompts)),
+            ("rollout_max_new_tokens", u64::from(serve.response_len)),
+        ]);
         assert_eq!(
             p["vllm_gpu_memory_utilization"].as_f64(),
             Some(config.rl_gpu_util()),

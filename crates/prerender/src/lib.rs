@@ -96,9 +96,10 @@ impl WrittenFor {
 /// languages that is `zh` or `en`), marks it [`CHINESE`], and the document
 /// gets the Chinese page's language and title, as the WebAssembly will give
 /// it. Where the WebAssembly cannot run, `<html>` is marked [`FAILED`]. A
-/// version-1 query (`v=1&…`, as the page wrote links before version 2) is
-/// read as version 2: the written views have no model, and without one both
-/// versions mean the same configuration.
+/// version-1 or version-2 query (`v=1&…`, `v=2&…`, as the page wrote links
+/// before versions 2 and 3) is read as the version the page writes: the
+/// written views have no model, and without one every version means the same
+/// configuration.
 pub fn guard(written: &WrittenFor) -> String {
     let WrittenFor {
         default_query,
@@ -106,10 +107,11 @@ pub fn guard(written: &WrittenFor) -> String {
     } = written;
     let chinese = vram_view::text::of(vram_core::format::Lang::Zh);
     let (lang, title) = (chinese.html_lang, chinese.title);
+    let version = vram_core::input::link::LINK_VERSION;
     format!(
         "<script>(function(){{var s=location.search,l=navigator.languages||[],r=document.documentElement,c=r.classList,i,p,f,\
          w=(s.match(/[?&]lang=(zh|en)(?=&|$)/)||[])[1],\
-         q=(\"&\"+s.slice(1)).replace(/&lang=(zh|en)(?=&|$)/,\"\").slice(1).replace(/^v=1(?=&|$)/,\"v=2\"),\
+         q=(\"&\"+s.slice(1)).replace(/&lang=(zh|en)(?=&|$)/,\"\").slice(1).replace(/^v=[12](?=&|$)/,\"v={version}\"),\
          e=q==\"{short}\"||q==\"{long}\";\
          for(i=0;i<l.length&&!w;i++){{p=l[i].split(/[-_]/)[0].toLowerCase();if(p==\"zh\"||p==\"en\")w=p}}\
          if(w==\"zh\"){{c.add(\"{CHINESE}\");r.lang=\"{lang}\";document.title={title:?}}}\

@@ -111,6 +111,10 @@ pub struct ServeOptions {
     pub block: Option<u32>,
     /// `max_num_batched_tokens` (SGLang's chunked prefill); unset: the engine's default.
     pub batched_tokens: Option<u32>,
+    /// Sequences a step runs at most (vLLM's `--max-num-seqs`, SGLang's
+    /// `--max-running-requests`, TensorRT-LLM's `max_batch_size`); unset:
+    /// the engine's default for the GPU.
+    pub max_num_seqs: Option<u32>,
     /// Whether the engine captures CUDA graphs (vLLM without
     /// `--enforce-eager`, SGLang without `--disable-cuda-graph`).
     pub cuda_graphs: bool,
@@ -130,6 +134,7 @@ impl Default for ServeOptions {
             kv_memory_gb: None,
             block: None,
             batched_tokens: None,
+            max_num_seqs: None,
             cuda_graphs: true,
         }
     }

@@ -32,6 +32,16 @@ impl ServePlan {
             .speed
             .map_or(0.0, |s| s.decode_tokens_per_second_per_gpu)
     }
+
+    /// `options` as this plan runs them: its weights' format and KV cache's
+    /// type (the layout is the caller's, which holds it).
+    pub fn with_formats(&self, options: ServeOptions) -> ServeOptions {
+        ServeOptions {
+            weights: self.weights,
+            kv_dtype: self.kv_dtype,
+            ..options
+        }
+    }
 }
 
 /// The formats worth trying on a model and a GPU: 16 bits; FP8 where the

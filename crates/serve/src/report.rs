@@ -57,28 +57,39 @@ pub enum ServeProblem {
     /// Expert parallelism on a model without experts, or not TP × a
     /// divisor of the replicas.
     Ep,
-    /// FP8 KV cache on a GPU without FP8.
+    /// FP8 KV cache under TensorRT-LLM on a GPU without FP8.
     KvDtypeNoFp8,
     /// MXFP4 on a model without routed experts (only gpt-oss ships it).
     WeightsNeedExperts,
     /// The engine's port here does not cover this model's layers
     /// (SGLang's Mamba pool; TensorRT-LLM's windows and states).
     EngineModel,
-    /// A KV budget larger than the GPU.
-    KvMemory,
+    /// A KV budget larger than the GPU holds beside the weights.
+    KvMemory {
+        /// The most it may be, bytes: the GPU's memory less the weights on it.
+        max_bytes: u64,
+    },
     /// A block size that is not a power of two.
     Block,
+    /// `max_num_batched_tokens` below `max_num_seqs` (vLLM's
+    /// `SchedulerConfig` refuses it).
+    BatchBelowSequences {
+        /// Tokens a step schedules at most, given or the default.
+        tokens: u32,
+        /// Sequences a step runs at most, given or the default.
+        seqs: u32,
+    },
+    /// `max_model_len` past the model's positions, which the engines refuse
+    /// (vLLM unless `VLLM_ALLOW_LONG_MAX_MODEL_LEN=1`).
+    MaxLenBeyondContext {
+        /// The model's context, tokens.
+        context: u32,
+    },
 }
 
 /// A warning the engine itself would give, the deployment still evaluated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ServeWarning {
-    /// `max_model_len` above the model's context (vLLM refuses it unless
-    /// `VLLM_ALLOW_LONG_MAX_MODEL_LEN=1`).
-    BeyondContext {
-        /// The model's context, tokens.
-        context: u32,
-    },
     /// SGLang caps a request at what its pool holds
     /// (`max_req_input_len`), below `max_model_len`.
     Capped {
@@ -194,9 +205,58 @@ fn stage_layers(arch: &Architecture, pp: u32) -> core::ops::Range<u32> {
     0..arch.layers.div_ceil(pp.max(1)).min(arch.layers)
 }
 
+/// What TP cannot split of the weights, as vLLM's linear layers assert
+/// (`vllm/distributed/utils.py`'s `divide`): the key/value heads, which TP
+/// divides or, past their number, replicates (`QKVParallelLinear`: TP a
+/// multiple of them), latent attention's one latent excepted; and each MLP's
+/// intermediate width (`MergedColumnParallelLinear`), the routed experts'
+/// only when they are not spread by expert parallelism (`FusedMoE`).
+fn tp_weights_problem(arch: &Architecture, tp: u32, ep: u32) -> Option<LayoutProblem> {
+    let tp = tp.max(1);
+    let kv = arch.kv_heads;
+    let kv_split = |d: u32| match d >= kv {
+        true => d % kv == 0,
+        false => kv % d == 0,
+    };
+    if !arch.mla.is_latent() && kv > 0 && !kv_split(tp) {
+        let largest = (1..=tp).rev().find(|&d| kv_split(d)).unwrap_or(1);
+        let splits = Splits::KvHeads(kv);
+        return Some(LayoutProblem::DoesNotDivide { splits, largest });
+    }
+    let moe = &arch.moe;
+    let dense = !moe.is_moe() || moe.dense_layers > 0;
+    let widths = [
+        dense.then_some(arch.ffn),
+        (moe.is_moe() && moe.shared_experts > 0).then_some(moe.shared_ffn * moe.shared_experts),
+        (moe.is_moe() && ep <= 1).then_some(moe.expert_ffn),
+    ];
+    widths
+        .into_iter()
+        .flatten()
+        .find(|&width| width % tp != 0)
+        .map(|width| LayoutProblem::does_not_divide(Splits::Ffn(width), tp))
+}
+
+/// The weights on the most loaded GPU of `layout`, bytes.
+fn weights_bytes(arch: &Architecture, layout: ServeLayout, options: &ServeOptions) -> f64 {
+    let ServeLayout { tp, pp, ep } = layout;
+    let deployment = Deployment {
+        weights: options.weights,
+        kv_dtype: options.kv_dtype,
+        tp,
+        pp,
+        ep,
+        block_size: 16,
+        max_model_len: 0,
+        batched_tokens: 0,
+    };
+    deployment::weights_per_gpu(arch, &deployment)
+}
+
 /// Checks the deployment's rules.
 pub fn check(
     arch: &Architecture,
+    context: u32,
     hardware: &Hardware,
     layout: ServeLayout,
     options: &ServeOptions,
@@ -217,6 +277,9 @@ pub fn check(
         let heads = Splits::Heads(arch.heads);
         return Err(ServeProblem::Tp(LayoutProblem::does_not_divide(heads, tp)));
     }
+    if let Some(problem) = tp_weights_problem(arch, tp, ep) {
+        return Err(ServeProblem::Tp(problem));
+    }
     if (gpus / u64::from(pp.max(1))) % u64::from(tp.max(1)) != 0 {
         let stage = Splits::Gpus(all_gpus / pp.max(1));
         return Err(ServeProblem::Tp(LayoutProblem::does_not_divide(stage, tp)));
@@ -233,8 +296,11 @@ pub fn check(
             return Err(ServeProblem::Ep);
         }
     }
+    // vLLM and SGLang keep an FP8 cache on any GPU (their Triton attention
+    // casts it back on Ampere, Turing and Volta); TensorRT-LLM's FP8 cache
+    // needs FP8 tensor cores (Ada, Hopper, Blackwell).
     let fp8 = hardware.gpu.is_none_or(|g| g.tflops_fp8 > 0.0);
-    if options.kv_dtype == KvCacheDtype::Fp8 && !fp8 {
+    if options.kv_dtype == KvCacheDtype::Fp8 && options.engine == Engine::TrtLlm && !fp8 {
         return Err(ServeProblem::KvDtypeNoFp8);
     }
     if options.weights == WeightFormat::Mxfp4 && !arch.moe.is_moe() {
@@ -249,12 +315,45 @@ pub fn check(
         return Err(ServeProblem::EngineModel);
     }
     if let Some(gb) = options.kv_memory_gb {
-        if gb * 1e9 > hardware.memory_bytes as f64 {
-            return Err(ServeProblem::KvMemory);
+        // The cache sits beside the weights (vLLM allocates what
+        // `--kv-cache-memory` asks, unchecked: past the GPU it fails with
+        // CUDA out of memory); weights that do not fit at all are the
+        // report's verdict, not this field's.
+        let memory = hardware.memory_bytes as f64;
+        let weights = weights_bytes(arch, layout, options);
+        let room = match weights < memory {
+            true => memory - weights,
+            false => memory,
+        };
+        if gb * 1e9 > room {
+            let max_bytes = room as u64;
+            return Err(ServeProblem::KvMemory { max_bytes });
         }
     }
     if options.block.is_some_and(|b| !b.is_power_of_two()) {
         return Err(ServeProblem::Block);
+    }
+    if options.engine == Engine::Vllm
+        && (options.batched_tokens.is_some() || options.max_num_seqs.is_some())
+    {
+        // vLLM's SchedulerConfig: "max_num_batched_tokens … must be greater
+        // than or equal to max_num_seqs".
+        let a100 = hardware.gpu.is_some_and(|g| g.id.starts_with("a100"));
+        let (tokens, seqs) = deployment::default_batch(hardware.memory_bytes, a100);
+        let tokens = options.batched_tokens.unwrap_or(tokens);
+        let seqs = options.max_num_seqs.unwrap_or(seqs);
+        if tokens < seqs {
+            return Err(ServeProblem::BatchBelowSequences { tokens, seqs });
+        }
+    }
+    // vLLM refuses a `max_model_len` past the model's positions
+    // (`_get_and_verify_max_len`) unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1;
+    // SGLang and TensorRT-LLM likewise refuse a context the model lacks.
+    if options
+        .max_len
+        .is_some_and(|len| context > 0 && len > context)
+    {
+        return Err(ServeProblem::MaxLenBeyondContext { context });
     }
     Ok(())
 }
@@ -290,16 +389,13 @@ pub fn evaluate(
     options: &ServeOptions,
     price: Option<f64>,
 ) -> Result<ServeReport, ServeProblem> {
-    check(arch, hardware, layout, options)?;
+    check(arch, context, hardware, layout, options)?;
     let ServeLayout { tp, pp, .. } = layout;
     let gpus = hardware.gpus_per_node * hardware.nodes;
     let replicas = gpus / (tp * pp).max(1);
     let basis = Basis::of(arch, context, hardware, layout, options);
     let max_model_len = basis.max_model_len;
     let mut warnings = Vec::new();
-    if context > 0 && max_model_len > context {
-        warnings.push(ServeWarning::BeyondContext { context });
-    }
     let figures = match options.engine {
         Engine::Vllm => vllm_figures(&basis),
         Engine::Sglang => sglang_figures(&basis),
@@ -448,7 +544,7 @@ impl<'a> Basis<'a> {
         layout: ServeLayout,
         options: &'a ServeOptions,
     ) -> Basis<'a> {
-        let ServeLayout { tp, pp, ep } = layout;
+        let ServeLayout { tp, pp, .. } = layout;
         let a100 = hardware.gpu.is_some_and(|g| g.id.starts_with("a100"));
         let max_model_len = options.max_len.unwrap_or(match context {
             0 => 8192,
@@ -456,19 +552,7 @@ impl<'a> Basis<'a> {
         });
         let layers = stage_layers(arch, pp);
         let (default_tokens, default_seqs) = deployment::default_batch(hardware.memory_bytes, a100);
-        let weights_bytes = deployment::weights_per_gpu(
-            arch,
-            &Deployment {
-                weights: options.weights,
-                kv_dtype: options.kv_dtype,
-                tp,
-                pp,
-                ep,
-                block_size: 16,
-                max_model_len,
-                batched_tokens: default_tokens,
-            },
-        );
+        let weights_bytes = weights_bytes(arch, layout, options);
         Basis {
             arch,
             options,
@@ -624,7 +708,7 @@ fn vllm_figures(basis: &Basis) -> EngineFigures {
     let limits = Limits {
         gpu_util: options.gpu_util.unwrap_or(VLLM_GPU_MEMORY_UTILIZATION),
         batched_tokens: options.batched_tokens.unwrap_or(basis.default_tokens),
-        max_num_seqs: basis.default_seqs,
+        max_num_seqs: options.max_num_seqs.unwrap_or(basis.default_seqs),
         block_size: options.block.unwrap_or_else(|| {
             kv_cache::default_block_size(arch, basis.value_bytes, basis.sm_version)
         }),
@@ -724,7 +808,9 @@ fn sglang_figures(basis: &Basis) -> EngineFigures {
             });
         }
     }
-    let max_num_seqs = sglang::max_running_requests(kv_tokens, basis.max_model_len) as u32;
+    let max_num_seqs = options
+        .max_num_seqs
+        .unwrap_or(sglang::max_running_requests(kv_tokens, basis.max_model_len) as u32);
     let request = basis.request;
     let _ = graph_batch;
     let cache = Cache {
@@ -757,7 +843,9 @@ fn trtllm_figures(basis: &Basis) -> EngineFigures {
     let limits = Limits {
         gpu_util: options.gpu_util.unwrap_or(trtllm::FREE_GPU_MEMORY_FRACTION),
         batched_tokens: options.batched_tokens.unwrap_or(8192),
-        max_num_seqs: trtllm::MAX_BATCH_SIZE as u32,
+        max_num_seqs: options
+            .max_num_seqs
+            .unwrap_or(trtllm::MAX_BATCH_SIZE as u32),
         block_size: options.block.unwrap_or(trtllm::TOKENS_PER_BLOCK as u32),
     };
     let reserved = basis.profiled(&limits, 0);

@@ -38,6 +38,20 @@ pub enum WeightFormat {
 }
 
 impl WeightFormat {
+    /// The format a published model's checkpoint ships in, by its preset's
+    /// id, as its `config.json`'s `quantization_config` says: DeepSeek-V3's
+    /// FP8 in 128 × 128 blocks (`deepseek-ai/DeepSeek-V3`: `fp8`,
+    /// `weight_block_size` [128, 128]); gpt-oss's MXFP4 experts
+    /// (`openai/gpt-oss-20b` and `-120b`: `mxfp4`, attention, router,
+    /// embeddings and head not converted); 16 bits for every other preset.
+    pub fn shipped(preset_id: &str) -> WeightFormat {
+        match preset_id {
+            "deepseek-v3" => WeightFormat::Fp8Block,
+            "gpt-oss-20b" | "gpt-oss-120b" => WeightFormat::Mxfp4,
+            _ => WeightFormat::Bf16,
+        }
+    }
+
     /// Bytes one quantised weight of `arch` takes with its share of the scales.
     pub fn bytes_per_weight(self, arch: &Architecture) -> f64 {
         match self {

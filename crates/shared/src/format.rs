@@ -208,9 +208,13 @@ mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
 
+    /// `gigabytes` (10^9 bytes) as the page writes them in the GB unit.
+    fn gb(gigabytes: f64) -> String {
+        format_bytes(Bytes::from_gb(gigabytes), MemoryUnit::Gb)
+    }
+
     #[wasm_bindgen_test(unsupported = test)]
     fn lesson_figures_read_as_the_lesson_writes_them() {
-        let gb = |x: f64| format_bytes(Bytes::from_gb(x), MemoryUnit::Gb);
         assert_eq!(gb(112.0), "112 GB");
         assert_eq!(gb(38.5), "38.5 GB");
         assert_eq!(gb(26.25), "26.25 GB");
@@ -225,7 +229,6 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn units_scale_for_extreme_values() {
-        let gb = |x: f64| format_bytes(Bytes::from_gb(x), MemoryUnit::Gb);
         assert_eq!(gb(16e6), "16 PB");
         assert_eq!(gb(12_500.0), "12.5 TB");
         assert_eq!(gb(9_999.0), "9,999 GB");

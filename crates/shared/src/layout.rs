@@ -75,6 +75,8 @@ pub enum Splits {
     KvHeads(u32),
     /// The transformer layers (pipeline stages × virtual stages).
     Layers(u32),
+    /// An MLP's intermediate width (a dense layer's, an expert's).
+    Ffn(u32),
     /// The sequence's tokens (in 2 × CP chunks).
     Sequence(u32),
 }
@@ -87,6 +89,7 @@ impl Splits {
             | Splits::Heads(n)
             | Splits::KvHeads(n)
             | Splits::Layers(n)
+            | Splits::Ffn(n)
             | Splits::Sequence(n) => n,
         }
     }

@@ -196,7 +196,7 @@ mod tests {
         assert!(offload.contains("GPU time per token +"), "{offload}");
         assert!(offload.contains(" of 68.72 GB usable"), "{offload}");
         // Each fix is followed by its link.
-        assert!(english[2].starts_with("    ?v=2&"), "{}", english[2]);
+        assert!(english[2].starts_with("    ?v=3&"), "{}", english[2]);
         assert_eq!(english.len(), 1 + 2 * fixes.fixes.len());
         let chinese = lines(&ZH, &LAZY_ZH, &config, &fixes);
         assert!(chinese[0].starts_with("怎样才能放得下？"), "{}", chinese[0]);

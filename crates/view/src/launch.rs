@@ -54,14 +54,8 @@ pub fn process_line(
     config: &vram_core::Config,
     report: &vram_core::Report,
 ) -> Option<String> {
-    if config.gpu.is_none() && config.model.is_none() {
-        return None;
-    }
-    use vram_core::format::format_bytes;
-    use vram_core::Bytes;
+    let b = bytes_text(config, report)?;
     let o = config.process_overheads(report);
-    let unit = report.unit;
-    let b = |v: u64| format_bytes(Bytes::new(v as f64), unit);
     let strategy = report.highlight.label();
     let beside = o.nvidia_smi_bytes.saturating_sub(o.peak_bytes);
     let held_back = report.budget.gpu_memory().get() - report.budget.usable().get();
@@ -110,14 +104,9 @@ pub fn loading_line(
     config: &vram_core::Config,
     report: &vram_core::Report,
 ) -> Option<String> {
-    use vram_core::format::format_bytes;
     use vram_core::frameworks::loading::Loader;
-    use vram_core::Bytes;
-    if config.gpu.is_none() && config.model.is_none() {
-        return None;
-    }
+    let b = bytes_text(config, report)?;
     let l = config.checkpoint_loading(report);
-    let b = |v: u64| format_bytes(Bytes::new(v as f64), report.unit);
     let why = match (l.loader, l.private_bytes > 0) {
         (Loader::PerRank, false) => 0,
         (Loader::PerRank, true) => 1,
@@ -147,6 +136,22 @@ pub fn loading_line(
             &over,
         ],
     ))
+}
+
+/// How [`process_line`] and [`loading_line`] write a count of bytes: in the
+/// report's unit. `None` for the lesson's view (no GPU and no model chosen),
+/// which says neither line.
+fn bytes_text(
+    config: &vram_core::Config,
+    report: &vram_core::Report,
+) -> Option<impl Fn(u64) -> String> {
+    if config.gpu.is_none() && config.model.is_none() {
+        return None;
+    }
+    let unit = report.unit;
+    Some(move |bytes: u64| {
+        vram_core::format::format_bytes(vram_core::Bytes::new(bytes as f64), unit)
+    })
 }
 
 /// The launch words in Chinese when `zh`, else in English.

@@ -68,13 +68,6 @@ pub fn warnings(t: &Text, report: &ServeReport) -> Vec<String> {
         .warnings
         .iter()
         .map(|w| match w {
-            ServeWarning::BeyondContext { context } => fill(
-                t.serve_beyond_context,
-                &[
-                    &format_number(f64::from(report.max_model_len)),
-                    &format_number(f64::from(*context)),
-                ],
-            ),
             ServeWarning::Capped { tokens } => fill(
                 t.serve_capped,
                 &[
@@ -107,32 +100,34 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
             ],
         ),
     )];
-    if report.activation_peak_bytes > 0 {
-        rows.push(row(
+    // The parts a deployment may not hold, each a row where it holds any.
+    let activations_note = fill(
+        t.serve_activations_note,
+        &[&format_number(f64::from(report.batched_tokens))],
+    );
+    for (id, label, held, note) in [
+        (
             "serve-activations",
             t.serve_activations,
-            bytes(report.activation_peak_bytes as f64, unit),
-            fill(
-                t.serve_activations_note,
-                &[&format_number(f64::from(report.batched_tokens))],
-            ),
-        ));
-    }
-    if report.non_torch_bytes > 0 {
-        rows.push(row(
+            report.activation_peak_bytes,
+            activations_note,
+        ),
+        (
             "serve-non-torch",
             t.serve_non_torch,
-            bytes(report.non_torch_bytes as f64, unit),
+            report.non_torch_bytes,
             t.serve_non_torch_note.to_string(),
-        ));
-    }
-    if report.cuda_graph_bytes > 0 {
-        rows.push(row(
+        ),
+        (
             "serve-graphs",
             t.serve_graphs,
-            bytes(report.cuda_graph_bytes as f64, unit),
+            report.cuda_graph_bytes,
             t.serve_graphs_note.to_string(),
-        ));
+        ),
+    ] {
+        if held > 0 {
+            rows.push(row(id, label, bytes(held as f64, unit), note));
+        }
     }
     rows.push(row(
         "serve-kv-budget",

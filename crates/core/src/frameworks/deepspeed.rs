@@ -44,6 +44,12 @@ impl Cluster {
     pub fn gpus(&self) -> u32 {
         self.nodes.saturating_mul(self.gpus_per_node)
     }
+
+    /// The two counts the estimators' formulas divide and multiply by, as
+    /// floats: all GPUs (at least one) and GPUs per node.
+    fn gpus_and_per_node(&self) -> (f64, f64) {
+        (f64::from(self.gpus().max(1)), f64::from(self.gpus_per_node))
+    }
 }
 
 /// DeepSpeed's estimate of model-state memory.
@@ -53,6 +59,17 @@ pub struct DeepSpeedEstimate {
     pub gpu: Bytes,
     /// Per node, in CPU memory.
     pub cpu_per_node: Bytes,
+}
+
+impl DeepSpeedEstimate {
+    /// The estimate of `gpu` bytes per GPU and `cpu_per_node` bytes per node,
+    /// each truncated to whole bytes as the estimator's Python `int()` does.
+    fn truncated(gpu: f64, cpu_per_node: f64) -> Self {
+        DeepSpeedEstimate {
+            gpu: Bytes::new(int(gpu)),
+            cpu_per_node: Bytes::new(int(cpu_per_node)),
+        }
+    }
 }
 
 /// Python's `int()` of a non-negative float: truncation.
@@ -71,8 +88,7 @@ pub fn zero2_estimate(
     offload_optimizer: bool,
     buffer_factor: f64,
 ) -> DeepSpeedEstimate {
-    let gpus = f64::from(cluster.gpus().max(1));
-    let per_node = f64::from(cluster.gpus_per_node);
+    let (gpus, per_node) = cluster.gpus_and_per_node();
     let (gpu, cpu) = if offload_optimizer {
         (
             2.0 * total_params,
@@ -86,10 +102,7 @@ pub fn zero2_estimate(
             total_params * 4.0 * per_node * buffer_factor,
         )
     };
-    DeepSpeedEstimate {
-        gpu: Bytes::new(int(gpu)),
-        cpu_per_node: Bytes::new(int(cpu)),
-    }
+    DeepSpeedEstimate::truncated(gpu, cpu)
 }
 
 /// `estimate_zero3_model_states_mem_needs`: ZeRO-3 with nothing, the optimizer, or
@@ -102,8 +115,7 @@ pub fn zero3_estimate(
     zero_init: bool,
     buffer_factor: f64,
 ) -> DeepSpeedEstimate {
-    let gpus = f64::from(cluster.gpus().max(1));
-    let per_node = f64::from(cluster.gpus_per_node);
+    let (gpus, per_node) = cluster.gpus_and_per_node();
     let node_share = 1.0 / f64::from(cluster.nodes.max(1));
     let largest_layer_memory = 4.0 * largest_layer_params;
     let cpu_share = |bytes_per_param: f64| {
@@ -128,10 +140,7 @@ pub fn zero3_estimate(
             (largest_layer_memory + int(18.0 * total_params / gpus), cpu)
         }
     };
-    DeepSpeedEstimate {
-        gpu: Bytes::new(int(gpu)),
-        cpu_per_node: Bytes::new(int(cpu)),
-    }
+    DeepSpeedEstimate::truncated(gpu, cpu)
 }
 
 /// Elements each GPU sends and receives per training step (Rajbhandari et al.

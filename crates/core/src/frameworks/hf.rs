@@ -168,6 +168,17 @@ impl HfLora {
     }
 }
 
+/// The loss's shifted int64 labels as measured, bytes: 8(s + 1) for one
+/// sequence, where the shift is a view; 8sb for more.
+fn labels_bytes(setup: &ActivationSetup) -> f64 {
+    let s = f64::from(setup.seq_len);
+    if setup.micro_batch == 1 {
+        8.0 * (s + 1.0)
+    } else {
+        8.0 * (s * f64::from(setup.micro_batch))
+    }
+}
+
 /// What one step keeps for backward under Hugging Face transformers, per GPU,
 /// training every parameter or, with `lora`, LoRA's adapters on a frozen base.
 /// `per_layer` is one layer without checkpointing (with LoRA, one after the
@@ -198,11 +209,7 @@ pub fn hf_activation_memory(
     } else {
         h
     };
-    let labels = if setup.micro_batch == 1 {
-        8.0 * (s + 1.0)
-    } else {
-        8.0 * sb
-    };
+    let labels = labels_bytes(setup);
     let checkpointed = setup.recompute == Recompute::Full;
     let eager = attention == Attention::Eager;
     let (norm, per_layer, layer_input, rope, weight_copies, head_input, e) = match numerics {
@@ -295,16 +302,8 @@ pub fn hf_activation_memory(
         + labels
         + 4.0
         + e * sb * v;
-    ActivationMemory {
-        per_layer: Bytes::new(per_layer),
-        layers: Bytes::new(kept_layers),
-        embeddings_and_logits: Bytes::new(outside),
-        adapters: Bytes::ZERO,
-        total: Bytes::new(kept_layers + outside),
-        // hf_step_transients gives this accounting's moments.
-        at_loss: Bytes::new(kept_layers + outside),
-        rebuilding: None,
-    }
+    // hf_step_transients gives this accounting's moments.
+    ActivationMemory::without_adapters(per_layer, kept_layers, outside, None)
 }
 
 /// What full training's MLP keeps: the gate's and the up projection's outputs,
@@ -455,11 +454,7 @@ pub fn hf_step_transients(
     let (sb, sbv) = (s * b, s * b * v);
     let autocast = numerics == Numerics::Autocast16;
     let checkpointed = setup.recompute == Recompute::Full;
-    let labels = if setup.micro_batch == 1 {
-        8.0 * (s + 1.0)
-    } else {
-        8.0 * sb
-    };
+    let labels = labels_bytes(setup);
     // The tensors a checkpoint keeps as its inputs, in the model's dtype.
     let model_bytes = if numerics == Numerics::Pure16 {
         2.0

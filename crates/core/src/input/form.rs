@@ -268,7 +268,7 @@ mod tests {
         }
         assert_eq!(
             link::encode(&decode("v=2&gpu=a100-80gb").config),
-            "v=2&params=7&gpus=8&gpu_mem=85.89934592&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp&gpu=a100-80gb"
+            "v=3&params=7&gpus=8&gpu_mem=85.89934592&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp&gpu=a100-80gb"
         );
     }
 
@@ -413,8 +413,15 @@ mod tests {
                 Window,
                 GlobalEvery,
                 Chunked,
-                Mtp
+                Mtp,
+                Weights
             ]
+        );
+        // gpt-oss is served as it ships, in MXFP4 (issue 60).
+        let gpt_oss = edited(Field::Model, "gpt-oss-120b", now);
+        assert!(
+            gpt_oss.contains(&(Field::Weights, "mxfp4".into())),
+            "{gpt_oss:?}"
         );
         assert!(
             filled.iter().all(|(f, _)| *f != Field::Seq),

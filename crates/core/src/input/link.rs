@@ -28,11 +28,15 @@ use crate::input::{Field, InputError, InputErrorKind, Written};
 /// The version of the link contract that [`encode`] writes. Version 2 (issue
 /// 48): an absent `mfu` means the kernel model's efficiency
 /// ([`crate::time::efficiency`]); in version 1 it meant 0.4, and a version-1
-/// link still reads so. Every other key means what it meant in version 1.
-pub const LINK_VERSION: &str = "2";
+/// link still reads so. Version 3 (issue 60): an absent `weights` means the
+/// format the model's checkpoint ships in
+/// ([`WeightFormat::shipped`](crate::serve::weights::WeightFormat::shipped));
+/// before, 16 bits, and an older link still reads so. Every other key means
+/// what it meant in version 1.
+pub const LINK_VERSION: &str = "3";
 
 /// The versions [`decode`] reads.
-const VERSIONS: [&str; 2] = ["1", "2"];
+const VERSIONS: [&str; 3] = ["1", "2", "3"];
 
 /// The key of the contract version.
 pub const VERSION_KEY: &str = "v";
@@ -73,6 +77,17 @@ pub struct DecodedLink {
     pub problems: Vec<LinkProblem>,
 }
 
+#[cfg(test)]
+impl DecodedLink {
+    /// The link's one problem (a test's check that there is exactly one), as
+    /// its key and its error's kind (`None` for an unsupported version).
+    pub(crate) fn only_problem(&self) -> (&str, Option<InputErrorKind>) {
+        assert_eq!(self.problems.len(), 1, "{:?}", self.problems);
+        let problem = &self.problems[0];
+        (problem.key.as_str(), problem.error.map(|e| e.kind))
+    }
+}
+
 /// Writes `config` as a query string, without the leading `?`: `v=1&params=7&gpus=8&…`.
 ///
 /// The fields in their declaration's order, each when its [`Written`] rule
@@ -89,12 +104,13 @@ pub fn encode(config: &Config) -> String {
         model: Some(model.dense()),
         ..*config
     });
-    let preset = config.model.map(|model| Config {
-        model: Some(ModelSpec {
-            architecture: model.base.architecture,
-            ..model
-        }),
-        ..*config
+    // The configuration as choosing its model's preset again fills it (the
+    // architecture, the checkpoint's format), the step kept.
+    let preset = config.model.map(|model| {
+        let mut preset = *config;
+        // The model's own id names a preset: writing it back cannot fail.
+        let _ = Field::Model.write(&mut preset, model.base.id);
+        preset
     });
     let mut query = format!("{VERSION_KEY}={LINK_VERSION}");
     for field in Field::ALL {
@@ -114,6 +130,10 @@ pub fn encode(config: &Config) -> String {
             Written::WhenNotDense => differs(&dense) || differs(&preset),
             Written::WhenNotPreset => differs(&preset),
             Written::WhenNotDefault => value != value_of(&default, field),
+            Written::WhenNotFilled => match &preset {
+                Some(_) => differs(&preset),
+                None => value != value_of(&default, field),
+            },
         };
         if !written {
             continue;
@@ -166,8 +186,8 @@ pub fn value_of(config: &Config, field: Field) -> String {
 ///
 /// When a key appears more than once the first occurrence counts, as with the
 /// browser's `URLSearchParams.get`. The version key `v` chooses the reader; a
-/// link without it is version 1. Both versions read every key by
-/// [`decode_v1`]; a version-1 link with a model then keeps its meaning of an
+/// link without it is version 1. Every version reads every key by
+/// [`decode_keys`]; a version-1 link with a model then keeps its meaning of an
 /// absent `mfu`, 0.4 for every kernel (without a model there is no step
 /// time, and it reads as today's).
 pub fn decode(query: &str) -> DecodedLink {
@@ -198,7 +218,7 @@ pub fn decode(query: &str) -> DecodedLink {
             }
         },
     };
-    let mut decoded = decode_v1(&pairs);
+    let mut decoded = decode_keys(&pairs, version);
     // Version 1's absent efficiency was 0.4, every kernel: a version-1 link
     // with a model (the step time needs one) keeps it. Without a model no
     // figure depends on it, and the link reads as today's (the bare page,
@@ -245,12 +265,17 @@ pub fn apply_in_order(
     (config, errors)
 }
 
-/// Version 1 of the contract: each known key parsed by its field's rules; unknown
-/// keys (and `v`) ignored; a bad value reported and left at its default.
-pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
+/// The keys of a link of contract `version`: each known key parsed by its
+/// field's rules; unknown keys (and `v`) ignored; a bad value reported and
+/// left at its default; then the rules between keys, each break set aside.
+fn decode_keys(pairs: &[(String, String)], version: &str) -> DecodedLink {
     let value = |field: Field| pairs.iter().find(|(key, _)| key == field.key());
     let (mut config, errors) =
         apply_in_order(|config, field| value(field).map(|(_, text)| apply(config, field, text)));
+    // Before version 3 an absent `weights` meant 16 bits, whatever the model.
+    if matches!(version, "1" | "2") && value(Field::Weights).is_none() {
+        config.serve.weights = crate::serve::weights::WeightFormat::Bf16;
+    }
     let mut problems: Vec<LinkProblem> = errors
         .into_iter()
         .map(|error| set_aside(pairs, error.field, error))
@@ -279,9 +304,7 @@ pub fn decode_v1(pairs: &[(String, String)]) -> DecodedLink {
             config.params_billions = model.params_billions();
         }
     }
-    apply_training_rules(pairs, &mut config, &mut problems);
-    apply_serving_rules(pairs, &mut config, &mut problems);
-    apply_rl_rules(pairs, &mut config, &mut problems);
+    apply_job_rules(pairs, &mut config, &mut problems);
     // A context reserve that leaves nothing usable is set aside.
     if let Err(error) = config.budget() {
         if error.field == Field::Context {
@@ -335,24 +358,52 @@ fn set_aside_impossible_model(
     }
 }
 
-/// Hugging Face's accounting on a model it does not cover, a largest layer
-/// larger than the model, and autocast without a mixed precision are set
-/// aside: training's rules, checked for training only (a serving link
-/// keeps its training keys as written).
-fn apply_training_rules(
+/// A set of rules between fields as a check: the error of the first rule a
+/// configuration breaks, if any.
+type RuleCheck = fn(&Config) -> Result<(), InputError>;
+
+/// What a set of rules does with an error: takes its field back to its
+/// default, or false for an error the rules do not set aside.
+type RuleReset = fn(&mut Config, InputError) -> bool;
+
+/// The rules of the link's job, each key that breaks one set aside for its
+/// default: training's (Hugging Face's accounting on a model it does not
+/// cover, a largest layer larger than the model, autocast without a mixed
+/// precision; a serving link keeps its training keys as written), serving's,
+/// or RL's (training's for the actor's keys, serving's for the rollout's,
+/// RL's own), for at most 10, 10 or 40 rounds.
+fn apply_job_rules(
     pairs: &[(String, String)],
     config: &mut Config,
     problems: &mut Vec<LinkProblem>,
 ) {
-    let training_rules = match config.job {
-        Job::Train => 10,
-        Job::Serve | Job::Rl => 0,
+    let (rounds, check, reset): (usize, RuleCheck, RuleReset) = match config.job {
+        Job::Train => (10, |config| config.setup().map(drop), reset_for_training),
+        Job::Serve => (10, Config::serve_check, reset_for_serving),
+        Job::Rl => (40, Config::rl_check, |config, error| {
+            reset_for_rl(config, error.field)
+        }),
     };
-    for _ in 0..training_rules {
-        let Err(error) = config.setup() else {
+    set_aside_each_break(pairs, config, problems, rounds, check, reset);
+}
+
+/// Sets aside, one key a round and for at most `rounds` rounds, the key
+/// whose value breaks the first rule `check` finds: `reset` takes the
+/// error's field back to its default, or says false for an error these
+/// rules do not set aside, which ends the rounds as a passing check does.
+fn set_aside_each_break(
+    pairs: &[(String, String)],
+    config: &mut Config,
+    problems: &mut Vec<LinkProblem>,
+    rounds: usize,
+    check: RuleCheck,
+    reset: RuleReset,
+) {
+    for _ in 0..rounds {
+        let Err(error) = check(config) else {
             break;
         };
-        if !reset_for_training(config, error) {
+        if !reset(config, error) {
             break;
         }
         problems.push(set_aside(pairs, error.field, error));
@@ -434,61 +485,31 @@ fn reset_layout(layout: &mut crate::memory::parallel::Layout, field: Field) -> b
     true
 }
 
-/// Serving's rules: a key that breaks one is set aside for its default.
-fn apply_serving_rules(
-    pairs: &[(String, String)],
-    config: &mut Config,
-    problems: &mut Vec<LinkProblem>,
-) {
-    let serving_rules = match config.job {
-        Job::Train | Job::Rl => 0,
-        Job::Serve => 10,
-    };
-    for _ in 0..serving_rules {
-        let Err(error) = config.serve_check() else {
-            break;
-        };
-        let serve = &mut config.serve;
-        let defaults = crate::serve::options::ServeOptions::default();
-        let single = crate::memory::parallel::Layout::SINGLE;
-        match error.field {
-            Field::Tp => config.runtime.layout.tp = single.tp,
-            Field::Pp => config.runtime.layout.pp = single.pp,
-            Field::Ep => match &mut config.model {
-                Some(model) => model.ep = 1,
-                None => break,
-            },
-            Field::KvDtype => serve.kv_dtype = defaults.kv_dtype,
-            Field::Weights => serve.weights = defaults.weights,
-            Field::Engine => serve.engine = defaults.engine,
-            Field::KvMemory => serve.kv_memory_gb = defaults.kv_memory_gb,
-            Field::Block => serve.block = defaults.block,
-            _ => break,
-        }
-        problems.push(set_aside(pairs, error.field, error));
+/// Takes the field of `error`, which breaks one of serving's rules, back to
+/// its default (a layout's to a single GPU's); false for an error these
+/// rules do not set aside, or the experts' without a model.
+fn reset_for_serving(config: &mut Config, error: InputError) -> bool {
+    let serve = &mut config.serve;
+    let defaults = crate::serve::options::ServeOptions::default();
+    let single = crate::memory::parallel::Layout::SINGLE;
+    match error.field {
+        Field::Tp => config.runtime.layout.tp = single.tp,
+        Field::Pp => config.runtime.layout.pp = single.pp,
+        Field::Ep => match &mut config.model {
+            Some(model) => model.ep = 1,
+            None => return false,
+        },
+        Field::KvDtype => serve.kv_dtype = defaults.kv_dtype,
+        Field::Weights => serve.weights = defaults.weights,
+        Field::Engine => serve.engine = defaults.engine,
+        Field::KvMemory => serve.kv_memory_gb = defaults.kv_memory_gb,
+        Field::Block => serve.block = defaults.block,
+        Field::MaxLen => serve.max_len = defaults.max_len,
+        Field::BatchedTokens => serve.batched_tokens = defaults.batched_tokens,
+        Field::MaxNumSeqs => serve.max_num_seqs = defaults.max_num_seqs,
+        _ => return false,
     }
-}
-
-/// RL's rules: training's for the actor's keys, serving's for the
-/// rollout's, RL's own; a key that breaks one is set aside.
-fn apply_rl_rules(
-    pairs: &[(String, String)],
-    config: &mut Config,
-    problems: &mut Vec<LinkProblem>,
-) {
-    let rl_rules = match config.job {
-        Job::Rl => 40,
-        Job::Train | Job::Serve => 0,
-    };
-    for _ in 0..rl_rules {
-        let Err(error) = config.rl_check() else {
-            break;
-        };
-        if !reset_for_rl(config, error.field) {
-            break;
-        }
-        problems.push(set_aside(pairs, error.field, error));
-    }
+    true
 }
 
 /// Takes `field`, which breaks one of RL's rules, back to its default; false
@@ -499,9 +520,12 @@ fn reset_for_rl(config: &mut Config, field: Field) -> bool {
         return true;
     }
     let defaults = crate::config::rl::RlOptions::default();
+    let serve_defaults = crate::serve::options::ServeOptions::default();
     match field {
         Field::RolloutTp => config.rl.rollout_tp = defaults.rollout_tp,
         Field::RolloutGpus => config.rl.rollout_gpus = defaults.rollout_gpus,
+        Field::PromptLen => config.serve.prompt_len = serve_defaults.prompt_len,
+        Field::ResponseLen => config.serve.response_len = serve_defaults.response_len,
         Field::Teacher => config.rl.teacher = defaults.teacher,
         Field::Algo => config.rl.algo = defaults.algo,
         Field::TokenBudget => config.rl.token_budget = defaults.token_budget,
@@ -540,6 +564,8 @@ fn reset_for_rl(config: &mut Config, field: Field) -> bool {
         Field::KvDtype => config.serve.kv_dtype = Default::default(),
         Field::Weights => config.serve.weights = Default::default(),
         Field::Block => config.serve.block = None,
+        Field::BatchedTokens => config.serve.batched_tokens = None,
+        Field::MaxNumSeqs => config.serve.max_num_seqs = None,
         Field::Achieved => config.speed.achieved_tflops = None,
         Field::LargestLayer => config.runtime.largest_layer_millions = None,
         Field::Context => config.runtime.context_gb = 0.0,
@@ -690,7 +716,7 @@ mod tests {
     fn default_config_encodes_every_key() {
         assert_eq!(
             encode(&Config::default()),
-            "v=2&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp"
+            "v=3&params=7&gpus=8&gpu_mem=80&dtype=fp16&grad_acc=model&opt=adam&overhead=0.2&stage=ddp"
         );
     }
 
@@ -707,7 +733,7 @@ mod tests {
         assert!(!decode("model=llama3-8b").config.speed.kernel_model);
         let written = encode(&old);
         assert!(
-            written.starts_with("v=2&") && written.ends_with("&mfu=0.4"),
+            written.starts_with("v=3&") && written.ends_with("&mfu=0.4"),
             "{written}"
         );
         assert_eq!(decode(&written).config, old);
@@ -903,11 +929,34 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn unsupported_version_is_reported_and_read_as_v1() {
-        let decoded = decode("v=3&params=13");
+        // `v=3` here before version 3 came (issue 60); still unknown: `v=4`.
+        let decoded = decode("v=4&params=13");
         assert_eq!(decoded.config.params_billions, 13.0);
-        assert_eq!(decoded.problems.len(), 1);
-        assert_eq!(decoded.problems[0].key, "v");
-        assert_eq!(decoded.problems[0].error, None);
+        assert_eq!(decoded.only_problem(), ("v", None));
+    }
+
+    /// Version 3 (issue 60): a model is served as its checkpoint ships
+    /// (gpt-oss in MXFP4, DeepSeek-V3 in FP8 blocks) unless `weights` says
+    /// otherwise; an older link without `weights` keeps 16 bits, and
+    /// writing it again says so. A 16-bit model's link carries no `weights`.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn version_3_serves_a_model_as_its_checkpoint_ships() {
+        use crate::serve::weights::WeightFormat;
+        let gpt_oss = "job=serve&model=gpt-oss-120b&gpu=h100-80gb&gpus=1";
+        let new = decode(&format!("v=3&{gpt_oss}")).config;
+        assert_eq!(new.serve.weights, WeightFormat::Mxfp4);
+        assert!(!encode(&new).contains("weights="), "{}", encode(&new));
+        let old = decode(&format!("v=2&{gpt_oss}")).config;
+        assert_eq!(old.serve.weights, WeightFormat::Bf16);
+        let written = encode(&old);
+        assert!(written.contains("&weights=bf16"), "{written}");
+        assert_eq!(decode(&written).config, old);
+        assert_eq!(decode(gpt_oss).config.serve.weights, WeightFormat::Bf16);
+        let deepseek = decode("v=3&job=serve&model=deepseek-v3&gpu=h200&gpus=8&tp=8").config;
+        assert_eq!(deepseek.serve.weights, WeightFormat::Fp8Block);
+        let llama = decode("v=3&job=serve&model=llama3.1-8b&weights=fp8").config;
+        assert_eq!(llama.serve.weights, WeightFormat::Fp8);
+        assert!(encode(&llama).contains("&weights=fp8"));
     }
 
     #[wasm_bindgen_test(unsupported = test)]

@@ -54,11 +54,31 @@ impl Config {
             ServeProblem::KvDtypeNoFp8 => Field::KvDtype.error(InputErrorKind::NoFp8),
             ServeProblem::WeightsNeedExperts => Field::Weights.error(InputErrorKind::NeedsExperts),
             ServeProblem::EngineModel => Field::Engine.error(InputErrorKind::EngineNotModelled),
-            ServeProblem::KvMemory => Field::KvMemory.error(InputErrorKind::OutOfRange(Limits {
-                min: 0.001,
-                max: self.gpu_mem_gb,
-            })),
+            ServeProblem::KvMemory { max_bytes } => {
+                Field::KvMemory.error(InputErrorKind::OutOfRange(Limits {
+                    min: 0.001,
+                    max: (max_bytes / 1_000_000) as f64 / 1e3,
+                }))
+            }
             ServeProblem::Block => Field::Block.error(InputErrorKind::NotPowerOfTwo),
+            ServeProblem::BatchBelowSequences { tokens, seqs } => {
+                match self.serve.batched_tokens.is_some() {
+                    true => Field::BatchedTokens.error(InputErrorKind::OutOfRange(Limits {
+                        min: f64::from(seqs),
+                        max: 16_777_216.0,
+                    })),
+                    false => Field::MaxNumSeqs.error(InputErrorKind::OutOfRange(Limits {
+                        min: 1.0,
+                        max: f64::from(tokens),
+                    })),
+                }
+            }
+            ServeProblem::MaxLenBeyondContext { context } => {
+                Field::MaxLen.error(InputErrorKind::OutOfRange(Limits {
+                    min: 1.0,
+                    max: f64::from(context),
+                }))
+            }
         }
     }
 
@@ -73,6 +93,7 @@ impl Config {
         };
         report::check(
             &model.architecture,
+            model.base.context,
             &self.serve_hardware(),
             self.serve_layout(),
             &self.serve,
@@ -135,8 +156,49 @@ impl Config {
         if let Some(model) = &mut config.model {
             model.ep = plan.layout.ep;
         }
-        config.serve.weights = plan.weights;
-        config.serve.kv_dtype = plan.kv_dtype;
+        config.serve = plan.with_formats(config.serve);
         config
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::input::field::InputErrorKind;
+    use crate::input::link::decode;
+    use vram_shared::layout::{LayoutProblem, Splits};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The engine's own refusals, each set aside at the key the user typed
+    /// (issue 60): TP 5 on Qwen2.5-14B at `tp` (its 8 KV heads), 80 GB of
+    /// KV beside an 8B model at `kv_memory`, a length past the positions at
+    /// `max_len`, fewer tokens a step than sequences at whichever of the two
+    /// was typed; an FP8 cache on an A100 under vLLM kept.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn each_engine_refusal_is_set_aside_at_the_key_typed() {
+        let serve = "v=2&job=serve&gpu=h100-80gb";
+        let tp5 = decode(&format!("{serve}&model=qwen2.5-14b&gpus=5&tp=5"));
+        let kv_heads = LayoutProblem::DoesNotDivide {
+            splits: Splits::KvHeads(8),
+            largest: 4,
+        };
+        assert_eq!(
+            tp5.only_problem(),
+            ("tp", Some(InputErrorKind::Layout(kv_heads)))
+        );
+        let kv = decode(&format!("{serve}&model=llama3.1-8b&gpus=1&kv_memory=80"));
+        let ("kv_memory", Some(InputErrorKind::OutOfRange(limits))) = kv.only_problem() else {
+            panic!("{:?}", kv.problems);
+        };
+        assert!((limits.max - 69.46).abs() < 0.01, "{limits:?}");
+        let long = decode(&format!("{serve}&model=llama3.1-8b&gpus=1&max_len=262144"));
+        assert_eq!(long.only_problem().0, "max_len");
+        let seqs = decode(&format!(
+            "{serve}&model=llama3.1-8b&gpus=1&max_num_seqs=16384"
+        ));
+        assert_eq!(seqs.only_problem().0, "max_num_seqs");
+        let both = format!("{serve}&model=llama3.1-8b&gpus=1&max_num_seqs=512&batched_tokens=256");
+        assert_eq!(decode(&both).only_problem().0, "batched_tokens");
+        let a100 = decode("v=2&job=serve&gpu=a100-80gb&model=llama3.1-8b&gpus=1&kv_dtype=fp8");
+        assert!(a100.problems.is_empty(), "{:?}", a100.problems);
     }
 }

@@ -6,6 +6,16 @@ use crate::input::field::InputErrorKind;
 use crate::memory::Precision;
 use wasm_bindgen_test::wasm_bindgen_test;
 
+/// The report of the configuration a link's `query` decodes to.
+fn report_of(query: &str) -> Report {
+    crate::input::link::decode(query).config.report().unwrap()
+}
+
+/// The step time of `strategy`'s row in the report of `query`.
+fn step_time_of(query: &str, strategy: Strategy) -> crate::time::StepTime {
+    report_of(query).strategy(strategy).time.unwrap()
+}
+
 /// Issue 28: interleaved 1F1B runs only with microbatches a multiple of
 /// PP (Megatron-LM's `schedules.py` raises otherwise): Llama 2 13B on
 /// TP 2 · PP 2 · VPP 5 over 8 GPUs has DP 2, so a global batch of 6 gives
@@ -14,13 +24,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 /// step is then timed on one microbatch, as without a global batch.
 #[wasm_bindgen_test(unsupported = test)]
 fn interleaved_stages_need_microbatches_a_multiple_of_pp() {
-    let steps = |query: &str| {
-        crate::input::link::decode(query)
-            .config
-            .report()
-            .unwrap()
-            .accumulation_steps
-    };
+    let steps = |query: &str| report_of(query).accumulation_steps;
     let base = "model=llama2-13b&gpus=8&tp=2&pp=2";
     let refused = steps(&format!("{base}&vpp=5&global_batch=6")).unwrap();
     let error = refused.unwrap_err();
@@ -40,10 +44,7 @@ fn interleaved_stages_need_microbatches_a_multiple_of_pp() {
 /// one that leaves nothing is refused, naming what is left.
 #[wasm_bindgen_test(unsupported = test)]
 fn a_context_reserve_comes_off_the_usable_memory() {
-    let report = crate::input::link::decode("context=0.5")
-        .config
-        .report()
-        .unwrap();
+    let report = report_of("context=0.5");
     assert_eq!(report.budget.usable().gb(), 63.5);
     assert_eq!(report.budget.context().gb(), 0.5);
     // Unchanged figures, less room: the largest model shrinks with it.
@@ -214,10 +215,7 @@ fn invalid_architectures_name_their_field() {
 /// lesson's 14.
 #[wasm_bindgen_test(unsupported = test)]
 fn fp8_keeps_copies_of_the_linears_weights() {
-    let report = crate::input::link::decode("dtype=fp8&stage=1")
-        .config
-        .report()
-        .unwrap();
+    let report = report_of("dtype=fp8&stage=1");
     let totals = report.strategies.map(|r| r.memory.total.gb());
     assert_eq!(totals, [126.0, 52.5, 40.25, 14.0]);
     assert_eq!(
@@ -226,10 +224,7 @@ fn fp8_keeps_copies_of_the_linears_weights() {
     );
     // Llama 2 7B: the copies are the layers' (not the embedding's and
     // the head's 2 × 32,000 × 4,096).
-    let report = crate::input::link::decode("model=llama2-7b&dtype=fp8&gpus=1&gpu=h100-80gb")
-        .config
-        .report()
-        .unwrap();
+    let report = report_of("model=llama2-7b&dtype=fp8&gpus=1&gpu=h100-80gb");
     let arch = crate::model::presets::model_preset("llama2-7b")
         .unwrap()
         .architecture;
@@ -263,7 +258,7 @@ fn fp8_keeps_copies_of_the_linears_weights() {
 #[wasm_bindgen_test(unsupported = test)]
 fn fp8_on_blackwell_keeps_no_transpose() {
     let totals = |query: &str| {
-        let report = crate::input::link::decode(query).config.report().unwrap();
+        let report = report_of(query);
         report
             .strategies
             .map(|r| (r.memory.total.gb() * 1000.0).round() / 1000.0)
@@ -287,10 +282,9 @@ fn fp8_on_blackwell_keeps_no_transpose() {
 /// caches its FP8 copies as model states and is unchanged.
 #[wasm_bindgen_test(unsupported = test)]
 fn zero3_under_deepspeed_holds_te_s_fp8_weights_until_the_backward() {
-    let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
     let base = "model=llama3-8b&gpu=h100-80gb&gpus=8&seq=4096&dtype=fp8&stage=3";
-    let deepspeed = report(base);
-    let fsdp2 = report(&format!("{base}&sharding=fsdp2"));
+    let deepspeed = report_of(base);
+    let fsdp2 = report_of(&format!("{base}&sharding=fsdp2"));
     let at_loss = |r: &Report| r.strategy(Strategy::Zero3).step.forward_end.get();
     let arch = crate::model::presets::model_preset("llama3-8b")
         .unwrap()
@@ -317,16 +311,10 @@ fn zero3_under_deepspeed_holds_te_s_fp8_weights_until_the_backward() {
 /// updated weights halves on Llama 2 7B's layers).
 #[wasm_bindgen_test(unsupported = test)]
 fn fp8_weights_keep_one_byte_and_its_transpose() {
-    let report = crate::input::link::decode("dtype=fp8-params&stage=1")
-        .config
-        .report()
-        .unwrap();
+    let report = report_of("dtype=fp8-params&stage=1");
     let totals = report.strategies.map(|r| r.memory.total.gb());
     assert_eq!(totals, [112.0, 38.5, 26.25, 13.125]);
-    let report = crate::input::link::decode("dtype=fp8-params&stage=3")
-        .config
-        .report()
-        .unwrap();
+    let report = report_of("dtype=fp8-params&stage=3");
     assert_eq!(
         report.derivation("activations", "buffers").unwrap(),
         "(1 ÷ 8 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ = 13.13 GB"
@@ -336,12 +324,7 @@ fn fp8_weights_keep_one_byte_and_its_transpose() {
     // moves (2 − the layers' share) B a parameter instead of 2.
     let gather = |dtype: &str| {
         let query = format!("model=llama2-7b&gpu=h100-80gb&gpus=8&dtype={dtype}&stage=1");
-        let report = crate::input::link::decode(&query).config.report().unwrap();
-        report
-            .strategy(Strategy::Zero1)
-            .time
-            .unwrap()
-            .data_parallel_seconds
+        step_time_of(&query, Strategy::Zero1).data_parallel_seconds
     };
     let arch = crate::model::presets::model_preset("llama2-7b")
         .unwrap()
@@ -352,13 +335,12 @@ fn fp8_weights_keep_one_byte_and_its_transpose() {
     // Issue 48, error 9: under torch FSDP2 Megatron-LM turns FP8 weights
     // off with Transformer Engine 2.x; the page says so on `dtype`.
     let fsdp2 = crate::input::link::decode("dtype=fp8-params&stage=3&sharding=fsdp2");
-    assert_eq!(fsdp2.problems.len(), 1);
-    assert_eq!(fsdp2.problems[0].key, "dtype");
     assert_eq!(
-        fsdp2.problems[0].error.map(|e| e.kind),
-        Some(crate::input::InputErrorKind::NotWith(
-            crate::input::Field::Sharding
-        ))
+        fsdp2.only_problem(),
+        (
+            "dtype",
+            Some(InputErrorKind::NotWith(crate::input::Field::Sharding))
+        )
     );
     let fp8 = crate::input::link::decode("dtype=fp8&stage=3&sharding=fsdp2").config;
     assert!(fp8.report().is_ok());
@@ -373,8 +355,7 @@ fn fp8_weights_keep_one_byte_and_its_transpose() {
 fn fp8_runs_the_layers_gemms_at_the_fp8_peak() {
     let step = |dtype: &str| {
         let query = format!("model=llama3-8b&gpu=h100-80gb&gpus=1&seq=8192&dtype={dtype}");
-        let report = crate::input::link::decode(&query).config.report().unwrap();
-        report.strategy(Strategy::Ddp).time.unwrap()
+        step_time_of(&query, Strategy::Ddp)
     };
     let (bf16, fp8) = (step("bf16"), step("fp8"));
     assert_eq!(bf16.flops, fp8.flops);
@@ -399,7 +380,7 @@ fn fp8_runs_the_layers_gemms_at_the_fp8_peak() {
 #[wasm_bindgen_test(unsupported = test)]
 fn fsdp2_holds_its_largest_unit_unsharded() {
     let buffers = |query: &str, strategy| {
-        let report = crate::input::link::decode(query).config.report().unwrap();
+        let report = report_of(query);
         report.strategy(strategy).memory.buffers.get()
     };
     let head = 128_256.0 * 4096.0 + 4096.0;
@@ -428,12 +409,7 @@ fn fsdp2_holds_its_largest_unit_unsharded() {
 fn grace_blackwell_offloads_over_its_c2c_link() {
     let offload = |gpu: &str| {
         let query = format!("model=llama3-8b&gpu={gpu}&gpus=8&stage=3&offload=optimizer");
-        let report = crate::input::link::decode(&query).config.report().unwrap();
-        report
-            .strategy(Strategy::Zero3)
-            .time
-            .unwrap()
-            .offload_seconds
+        step_time_of(&query, Strategy::Zero3).offload_seconds
     };
     let psi = crate::model::presets::model_preset("llama3-8b")
         .unwrap()
@@ -451,33 +427,22 @@ fn grace_blackwell_offloads_over_its_c2c_link() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn derivations_write_the_lessons_formula_with_its_numbers() {
-    let derive = |query: &str| {
-        crate::input::link::decode(query)
-            .config
-            .report()
-            .unwrap()
-            .derivation("activations", "buffers")
-    };
-    assert_eq!(
-        derive("stage=ddp").unwrap(),
-        "(2 + 2 + 12) B × 7 × 10⁹ = 112 GB"
-    );
-    assert_eq!(
-        derive("stage=1").unwrap(),
-        "(2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB"
-    );
-    assert_eq!(
-        derive("stage=2").unwrap(),
-        "(2 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ = 26.25 GB"
-    );
-    assert_eq!(
-        derive("stage=3&opt=sgd").unwrap(),
-        "(2 ÷ 8 + 2 ÷ 8 + 4 ÷ 8) B × 7 × 10⁹ = 7 GB"
-    );
-    assert_eq!(
-        derive("stage=3&buffers=1").unwrap(),
-        "(2 ÷ 8 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ + 3.1 GB buffers = 17.1 GB"
-    );
+    let derive = |query: &str| report_of(query).derivation("activations", "buffers");
+    for (query, formula) in [
+        ("stage=ddp", "(2 + 2 + 12) B × 7 × 10⁹ = 112 GB"),
+        ("stage=1", "(2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB"),
+        ("stage=2", "(2 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ = 26.25 GB"),
+        (
+            "stage=3&opt=sgd",
+            "(2 ÷ 8 + 2 ÷ 8 + 4 ÷ 8) B × 7 × 10⁹ = 7 GB",
+        ),
+        (
+            "stage=3&buffers=1",
+            "(2 ÷ 8 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ + 3.1 GB buffers = 17.1 GB",
+        ),
+    ] {
+        assert_eq!(derive(query).unwrap(), formula, "{query}");
+    }
     assert!(derive("stage=3&model=llama2-7b")
         .unwrap()
         .contains("GB activations = "));
@@ -528,9 +493,8 @@ fn thirteen_b_on_8x80gb_fits_from_zero2() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn autocast_keeps_fp32_weights_so_zero_shards_less_of_the_same_16_bytes() {
-    let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
-    let lesson = report("dtype=bf16");
-    let amp = report("dtype=bf16&amp=1");
+    let lesson = report_of("dtype=bf16");
+    let amp = report_of("dtype=bf16&amp=1");
     let ddp = amp.strategy(Strategy::Ddp).bytes_per_param;
     assert_eq!(
         (ddp.weights, ddp.gradients, ddp.optimizer_states),
@@ -543,7 +507,7 @@ fn autocast_keeps_fp32_weights_so_zero_shards_less_of_the_same_16_bytes() {
     assert_eq!(lesson.strategy(Strategy::Zero1).memory.total.gb(), 38.5);
     assert_eq!(amp.strategy(Strategy::Zero3).memory.total.gb(), 14.0);
     // Activations stay 16-bit: the compute precision is still bf16.
-    let with_model = |query: &str| report(query).activations.unwrap().total;
+    let with_model = |query: &str| report_of(query).activations.unwrap().total;
     assert_eq!(
         with_model("model=llama3-8b&dtype=bf16&amp=1"),
         with_model("model=llama3-8b&dtype=bf16")
@@ -562,8 +526,7 @@ fn autocast_needs_a_mixed_precision() {
     assert_eq!(errors[0].kind, InputErrorKind::NeedsMixedPrecision);
     // In a link it is set aside, and the link forgets it.
     let decoded = crate::input::link::decode("dtype=fp32&amp=1");
-    assert_eq!(decoded.problems.len(), 1);
-    assert_eq!(decoded.problems[0].key, "amp");
+    assert_eq!(decoded.only_problem().0, "amp");
     assert!(!decoded.config.amp);
     assert!(!crate::input::link::encode(&decoded.config).contains("amp"));
     assert!(
@@ -580,8 +543,7 @@ fn autocast_needs_a_mixed_precision() {
 /// node of 8 instead of crossing the network of 32 GPUs.
 #[wasm_bindgen_test(unsupported = test)]
 fn a_sharding_group_shards_within_and_replicates_across() {
-    let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
-    let grouped = report("params=7&gpus=8&shard_group=4");
+    let grouped = report_of("params=7&gpus=8&shard_group=4");
     let gb = |s: Strategy| grouped.strategy(s).memory.total.gb();
     assert!((gb(Strategy::Zero3) - 28.0).abs() < 1e-9);
     assert!((gb(Strategy::Zero1) - 49.0).abs() < 1e-9);
@@ -600,15 +562,9 @@ fn a_sharding_group_shards_within_and_replicates_across() {
     assert_eq!(fewest(Strategy::Zero3), Some(4));
     assert_eq!(fewest(Strategy::Zero1), Some(4));
     assert_eq!(fewest(Strategy::Ddp), None);
-    let big = report("params=70&gpus=8&nodes=4&shard_group=8");
+    let big = report_of("params=70&gpus=8&nodes=4&shard_group=8");
     assert_eq!(big.strategy(Strategy::Zero3).fewest_gpus, None);
-    let time = |query: &str| {
-        report(query)
-            .strategy(Strategy::Zero3)
-            .time
-            .unwrap()
-            .data_parallel_seconds
-    };
+    let time = |query: &str| step_time_of(query, Strategy::Zero3).data_parallel_seconds;
     let base = "model=llama2-70b&gpu=h100-80gb&gpus=8&nodes=4&recompute=full&global_batch=256";
     let (all, within) = (time(base), time(&format!("{base}&shard_group=8")));
     assert!(within < all / 2.0, "{within} vs {all}");
@@ -616,7 +572,6 @@ fn a_sharding_group_shards_within_and_replicates_across() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over_ep() {
-    let report = |query: &str| crate::input::link::decode(query).config.report().unwrap();
     let arch = crate::model::presets::model_preset("mixtral-8x7b")
         .unwrap()
         .architecture;
@@ -626,7 +581,7 @@ fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over
     );
     assert_eq!(routed, 32.0 * 8.0 * 3.0 * 4096.0 * 14336.0);
     let dense = all - routed;
-    let ep8 = report("model=mixtral-8x7b&gpus=8&ep=8");
+    let ep8 = report_of("model=mixtral-8x7b&gpus=8&ep=8");
     let total = |r: &Report, s: Strategy| {
         let m = r.strategy(s).memory;
         m.total.get() - m.activations.get()
@@ -638,7 +593,7 @@ fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over
         dense * (2.0 + 2.0 + 12.0 / 8.0) + routed / 8.0 * 16.0
     );
     // ZeRO-3 shards everything over 8 either way: the same bytes.
-    let ep1 = report("model=mixtral-8x7b&gpus=8");
+    let ep1 = report_of("model=mixtral-8x7b&gpus=8");
     assert!((total(&ep8, Strategy::Zero3) - total(&ep1, Strategy::Zero3)).abs() < 1.0);
     // DDP: the experts no longer replicated on every GPU.
     assert_eq!(
@@ -646,7 +601,7 @@ fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over
         dense * 16.0 + routed / 8.0 * 16.0
     );
     // EP 2 on 8 GPUs: expert-data-parallel groups of 4.
-    let ep2 = report("model=mixtral-8x7b&gpus=8&ep=2");
+    let ep2 = report_of("model=mixtral-8x7b&gpus=8&ep=2");
     assert_eq!(
         total(&ep2, Strategy::Zero2),
         dense * (2.0 + 14.0 / 8.0) + routed / 2.0 * (2.0 + 14.0 / 4.0)
@@ -655,7 +610,7 @@ fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over
     // The fewest GPUs follow the same layout: with EP 8, ZeRO-3 fits on some number.
     let fewest = ep8.strategy(Strategy::Zero3).fewest_gpus.unwrap();
     assert_eq!(fewest % 8, 0, "{fewest}");
-    let on = report(&format!("model=mixtral-8x7b&gpus={fewest}&ep=8&stage=3"));
+    let on = report_of(&format!("model=mixtral-8x7b&gpus={fewest}&ep=8&stage=3"));
     assert!(on.strategy(Strategy::Zero3).fits);
     // Refused: a dense model, EP not dividing the experts or the GPUs, DeepSpeed's estimator.
     for (query, kind) in [
@@ -674,13 +629,7 @@ fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over
         ),
     ] {
         let decoded = crate::input::link::decode(query);
-        assert_eq!(decoded.problems.len(), 1, "{query}");
-        assert_eq!(decoded.problems[0].key, "ep", "{query}");
-        assert_eq!(
-            decoded.problems[0].error.map(|e| e.kind),
-            Some(kind),
-            "{query}"
-        );
+        assert_eq!(decoded.only_problem(), ("ep", Some(kind)), "{query}");
     }
 }
 
@@ -719,8 +668,7 @@ fn lora_on_a_mixture_of_experts_adapts_its_attention() {
         ("model=deepseek-v3&method=qlora", "method"),
     ] {
         let decoded = crate::input::link::decode(query);
-        assert_eq!(decoded.problems.len(), 1, "{query}");
-        assert_eq!(decoded.problems[0].key, key, "{query}");
+        assert_eq!(decoded.only_problem().0, key, "{query}");
         assert!(decoded.config.report().is_ok(), "{query}");
     }
 }
@@ -795,7 +743,6 @@ fn the_largest_model_agrees_with_the_verdict() {
 /// gradients stay): about 2/3 of full training's weight GEMMs.
 #[wasm_bindgen_test(unsupported = test)]
 fn lora_sends_and_computes_for_its_adapters() {
-    let report_of = |query: &str| crate::input::link::decode(query).config.report().unwrap();
     let lora = report_of("model=llama2-7b&method=lora&gpus=8&gpu=a100-80gb");
     let full = report_of("model=llama2-7b&gpus=8&gpu=a100-80gb");
     let adapters = lora.setup.adapters().unwrap();
@@ -825,7 +772,6 @@ fn lora_sends_and_computes_for_its_adapters() {
 /// gradients, and the lesson's accounting the user's choice.
 #[wasm_bindgen_test(unsupported = test)]
 fn megatron_keeps_fp32_gradients_under_bf16() {
-    let report_of = |query: &str| crate::input::link::decode(query).config.report().unwrap();
     let base = "model=llama2-7b&gpu=a100-80gb&gpus=16&nodes=2&global_batch=64";
     let megatron = report_of(&format!("{base}&acct=megatron&dtype=bf16"));
     let course = report_of(&format!("{base}&dtype=bf16"));
@@ -880,11 +826,12 @@ fn recompute_modules_travel_in_the_link() {
     let refused = crate::input::link::decode(
         "model=llama3-8b&recompute=selective&recompute_modules=mla_up_proj",
     );
-    assert_eq!(refused.problems.len(), 1);
-    assert_eq!(refused.problems[0].key, "recompute_modules");
     assert_eq!(
-        refused.problems[0].error.map(|e| e.kind),
-        Some(InputErrorKind::NeedsLatentAttention)
+        refused.only_problem(),
+        (
+            "recompute_modules",
+            Some(InputErrorKind::NeedsLatentAttention)
+        )
     );
 }
 
@@ -939,8 +886,7 @@ fn fp8_recipes_as_transformer_engine_keeps_them() {
         ),
     ] {
         let decoded = crate::input::link::decode(query);
-        assert_eq!(decoded.problems.len(), 1, "{query}");
-        assert_eq!(decoded.problems[0].key, key, "{query}");
+        assert_eq!(decoded.only_problem().0, key, "{query}");
     }
     let tensorwise_moe_act = crate::input::link::decode(
         "model=mixtral-8x7b&gpu=h100-80gb&dtype=fp8&fp8_recipe=tensorwise&recompute=selective&recompute_modules=moe_act",
@@ -990,8 +936,7 @@ fn ulysses_moves_heads_by_all_to_alls() {
     let refused = crate::input::link::decode(
         "model=llama3-70b&gpu=h100-80gb&gpus=64&seq=16384&tp=8&cp=2&cp_comm=a2a",
     );
-    assert_eq!(refused.problems.len(), 1, "{:?}", refused.problems);
-    assert_eq!(refused.problems[0].key, "cp");
+    assert_eq!(refused.only_problem().0, "cp");
 }
 
 /// Issue 48: experts folded over tensor parallelism (`etp=1`, Megatron-LM's
@@ -1005,8 +950,7 @@ fn experts_fold_over_tensor_parallelism() {
     let base =
         "v=2&model=qwen3-30b-a3b&gpu=h100-80gb&gpus=8&nodes=2&tp=2&sp=1&seq=4096&global_batch=64";
     let refused = crate::input::link::decode(&format!("{base}&ep=16"));
-    assert_eq!(refused.problems.len(), 1, "{:?}", refused.problems);
-    assert_eq!(refused.problems[0].key, "ep");
+    assert_eq!(refused.only_problem().0, "ep");
     let folded = crate::input::link::decode(&format!("{base}&ep=16&etp=1"));
     assert!(folded.problems.is_empty(), "{:?}", folded.problems);
     assert!(crate::input::link::encode(&folded.config).contains("etp=1"));
@@ -1018,14 +962,8 @@ fn experts_fold_over_tensor_parallelism() {
     assert_eq!(stage.routed_experts, arch.routed_expert_params());
     // EP 8 either way: the same states, fewer activations folded (the
     // routed copies' inputs not gathered over TP: t·c·h ÷ 2 a token).
-    let as_tp = crate::input::link::decode(&format!("{base}&ep=8"))
-        .config
-        .report()
-        .unwrap();
-    let whole = crate::input::link::decode(&format!("{base}&ep=8&etp=1"))
-        .config
-        .report()
-        .unwrap();
+    let as_tp = report_of(&format!("{base}&ep=8"));
+    let whole = report_of(&format!("{base}&ep=8&etp=1"));
     let kept = |r: &Report| r.activations.unwrap().per_layer.get();
     let gathered = 8.0 * 2048.0 * 2.0 * 2.0 * 2048.0;
     assert_eq!(kept(&as_tp) - kept(&whole), gathered / 2.0);
@@ -1041,7 +979,7 @@ fn experts_fold_over_tensor_parallelism() {
 fn fp8_saved_weights_count_the_gpus_own_experts() {
     let query =
         "v=2&model=qwen3-30b-a3b&gpu=h800&gpus=8&nodes=2&tp=2&sp=1&ep=16&etp=1&dtype=fp8&seq=8192";
-    let report = crate::input::link::decode(query).config.report().unwrap();
+    let report = report_of(query);
     let stage = &report.layout.as_ref().unwrap().stages[0];
     let here = stage.params as f64 - stage.routed_experts as f64 * 15.0 / 16.0;
     let saved = here * report.setup.linear_share * 2.0;

@@ -246,6 +246,9 @@ impl Config {
             model.ep = 1;
         }
         config.serve.engine = crate::serve::options::Engine::Vllm;
+        // The engine holds the trainer's 16-bit weights, synced each step,
+        // whatever format the published checkpoint ships in.
+        config.serve.weights = crate::serve::weights::WeightFormat::Bf16;
         config.serve.max_len = Some(self.rl_sequence());
         config.serve.gpu_util = Some(self.rl_gpu_util());
         config.serve.kv_memory_gb = None;
@@ -324,8 +327,15 @@ impl Config {
             self.rl_rollout_config()
                 .serve_check()
                 .map_err(|error| match error.field {
-                    Field::Tp => Field::RolloutTp.error(error.kind),
+                    // The rollout's own TP where typed; else it is training's.
+                    Field::Tp if self.rl.rollout_tp.is_some() => Field::RolloutTp.error(error.kind),
                     Field::Gpus | Field::Nodes if split => Field::RolloutGpus.error(error.kind),
+                    // The rollout's length is the prompt's and the response's:
+                    // the longer of the two is at fault.
+                    Field::MaxLen => match self.serve.response_len >= self.serve.prompt_len {
+                        true => Field::ResponseLen.error(error.kind),
+                        false => Field::PromptLen.error(error.kind),
+                    },
                     _ => error,
                 })?;
         }

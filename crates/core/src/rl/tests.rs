@@ -2,17 +2,27 @@ use super::*;
 use crate::input::link::decode;
 use wasm_bindgen_test::wasm_bindgen_test;
 
+/// The configuration a link's `query` decodes to, and its RL report.
+fn rl_case(query: &str) -> (Config, RlReport) {
+    let config = decode(query).config;
+    let report = config.rl_report().unwrap();
+    (config, report)
+}
+
+/// The RL report of the configuration a link's `query` decodes to.
+fn rl_report_of(query: &str) -> RlReport {
+    rl_case(query).1
+}
+
 /// Qwen2.5-7B GRPO on 8 × H20 (the first case): FSDP (ZeRO-3),
 /// vLLM at TP 2 with verl's 0.5, 1,024-token prompts and responses: both
 /// phases on 96 GB, never added; the engine's weights go to host RAM while
 /// the actor learns (sleep 1).
 #[wasm_bindgen_test(unsupported = test)]
 fn qwen2_5_7b_grpo_on_eight_h20s() {
-    let config = decode(
+    let (config, r) = rl_case(
         "job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2",
-    )
-    .config;
-    let r = config.rl_report().unwrap();
+    );
     let generate = r.generate.as_ref().unwrap();
     assert!(generate.fits && r.learn.fits, "{r:#?}");
     // The two phases are compared with the GPU, each alone.
@@ -27,10 +37,7 @@ fn qwen2_5_7b_grpo_on_eight_h20s() {
         r.host_bytes_per_node
     );
     // Kept on the GPU instead, it is the actor's 16-bit shard: 2 bytes a parameter ÷ 8.
-    let kept = decode("job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2&ref_offload=0")
-        .config
-        .rl_report()
-        .unwrap();
+    let kept = rl_report_of("job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2&ref_offload=0");
     assert!((kept.learn.bytes(RlPart::Reference) - params * 2.0 / 8.0).abs() < 1.0);
     // The engine at TP 2 holds half the weights; asleep at verl's level 2
     // its graphs and NCCL's buffers stay.
@@ -60,41 +67,28 @@ fn qwen2_5_7b_grpo_on_eight_h20s() {
 #[wasm_bindgen_test(unsupported = test)]
 fn sleep_critic_and_dpo() {
     let base = "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&recompute=full";
-    let awake = decode(&format!("{base}&sleep=0"))
-        .config
-        .rl_report()
-        .unwrap();
+    let awake = rl_report_of(&format!("{base}&sleep=0"));
     let engine = awake.rollout.as_ref().unwrap().total_bytes;
     assert_eq!(awake.learn.bytes(RlPart::EngineAsleep), engine);
-    let ppo = decode(&format!("{base}&algo=ppo"))
-        .config
-        .rl_report()
-        .unwrap();
+    let ppo = rl_report_of(&format!("{base}&algo=ppo"));
     assert!(ppo.learn.bytes(RlPart::Critic) > 0.0);
     assert_eq!(
         ppo.learn.bytes(RlPart::Critic),
         ppo.learn.bytes(RlPart::ActorStates)
     );
-    let dpo_config = decode(&format!("{base}&algo=dpo")).config;
-    let dpo = dpo_config.rl_report().unwrap();
+    let (dpo_config, dpo) = rl_case(&format!("{base}&algo=dpo"));
     assert!(dpo.generate.is_none() && dpo.rollout.is_none());
     assert_eq!(dpo_config.rl_learn_config().model.unwrap().micro_batch, 2);
     // Without an entropy term the log-probs are the step's loss; with one,
     // 4 bytes a token and word as verl's function measured, or 12 a token fused.
     assert_eq!(dpo.learn.bytes(RlPart::LogProbs), 0.0);
     let vocab = 152_064.0;
-    let entropy = decode(&format!("{base}&algo=dpo&entropy=1"))
-        .config
-        .rl_report()
-        .unwrap();
+    let entropy = rl_report_of(&format!("{base}&algo=dpo&entropy=1"));
     assert_eq!(
         entropy.learn.bytes(RlPart::LogProbs),
         4.0 * 2.0 * 2048.0 * vocab
     );
-    let fused = decode(&format!("{base}&algo=dpo&entropy=1&logits=fused"))
-        .config
-        .rl_report()
-        .unwrap();
+    let fused = rl_report_of(&format!("{base}&algo=dpo&entropy=1&logits=fused"));
     assert_eq!(fused.learn.bytes(RlPart::LogProbs), 12.0 * 2.0 * 2048.0);
 }
 
@@ -160,7 +154,7 @@ fn verls_minimum_configurations_fit() {
                 let util = r.min_gpu_util.unwrap();
                 assert!((0.2..=0.3).contains(&util), "{util}");
                 let at = query.replace("gpu_util=0.2", &format!("gpu_util={util}"));
-                let again = decode(&at).config.rl_report().unwrap();
+                let again = rl_report_of(&at);
                 assert!(again.fits(), "{query} at {util}");
             }
         }
@@ -174,11 +168,7 @@ fn verls_minimum_configurations_fit() {
 /// the teacher's forward pass as the step's extra pass.
 #[wasm_bindgen_test(unsupported = test)]
 fn distillation_holds_the_teacher_and_its_logits() {
-    let config = decode(
-        "job=rl&algo=distill&teacher=qwen2.5-32b&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&sharding=fsdp2",
-    )
-    .config;
-    let r = config.rl_report().unwrap();
+    let (config, r) = rl_case("job=rl&algo=distill&teacher=qwen2.5-32b&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&sharding=fsdp2");
     let teacher = crate::model::presets::model_preset("qwen2.5-32b").unwrap();
     let teacher_params = teacher.architecture.param_count() as f64;
     let shard = teacher_params * 2.0 / 8.0;
@@ -223,12 +213,8 @@ fn distillation_holds_the_teacher_and_its_logits() {
 /// engine's bound is its GPU, not the trainer's budget.
 #[wasm_bindgen_test(unsupported = test)]
 fn a_split_engine_is_alone_on_its_gpus() {
-    let config = decode(
-        "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&placement=split&rollout_gpus=4&rollout_tp=2&rl_framework=openrlhf",
-    )
-    .config;
+    let (config, r) = rl_case("job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&placement=split&rollout_gpus=4&rollout_tp=2&rl_framework=openrlhf");
     assert_eq!(config.rl_gpu_util(), 0.95);
-    let r = config.rl_report().unwrap();
     let generate = r.generate.as_ref().unwrap();
     assert_eq!(generate.bytes(RlPart::TrainerResident), 0.0);
     assert_eq!(generate.bytes(RlPart::Reference), 0.0);
@@ -280,11 +266,7 @@ fn each_framework_fills_its_own_fraction() {
 /// TRL's checkpointing defaults of the time, which the post does not state.
 #[wasm_bindgen_test(unsupported = test)]
 fn unsloths_published_grpo_breakdown() {
-    let config = decode(
-        "job=rl&model=llama3.1-8b&gpu=h100-80gb&gpus=1&dtype=bf16&method=lora&mbs=8&prompts=1&rollouts=8&prompt_len=4096&response_len=16384&stage=ddp",
-    )
-    .config;
-    let r = config.rl_report().unwrap();
+    let (config, r) = rl_case("job=rl&model=llama3.1-8b&gpu=h100-80gb&gpus=1&dtype=bf16&method=lora&mbs=8&prompts=1&rollouts=8&prompt_len=4096&response_len=16384&stage=ddp");
     let gib = 1024.0_f64.powi(3);
     let engine = r.rollout.as_ref().unwrap();
     assert!(
@@ -314,9 +296,9 @@ fn unsloths_published_grpo_breakdown() {
 fn offload_traffic_is_in_the_step() {
     let base =
         "job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2";
-    let kept = decode(base).config.rl_report().unwrap().time.unwrap();
-    let config = decode(&format!("{base}&offload=all")).config;
-    let moved = config.rl_report().unwrap().time.unwrap();
+    let kept = rl_report_of(base).time.unwrap();
+    let (config, offloaded) = rl_case(&format!("{base}&offload=all"));
+    let moved = offloaded.time.unwrap();
     let learn = config.rl_learn_config().report().unwrap();
     let pcie = learn.highlighted().time.unwrap().offload_seconds;
     assert!(pcie > 0.0);

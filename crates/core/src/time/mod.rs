@@ -885,6 +885,18 @@ impl<'a> Exchange<'a> {
         }
     }
 
+    /// One microbatch's activations as a tensor-parallel rank sends them,
+    /// bytes: with sequence parallelism each rank holds 1/TP of the
+    /// sequence, without it the whole [`Self::message`].
+    fn rank_message(&self) -> f64 {
+        let l = self.work.layout;
+        if l.sp {
+            self.message / f64::from(l.tp)
+        } else {
+            self.message
+        }
+    }
+
     /// The pace-setting stage's layers with full attention (not linear).
     fn full_attention_here(&self) -> f64 {
         let arch = self.work.arch;
@@ -943,12 +955,10 @@ fn tensor_parallel_seconds(x: &Exchange, f: &StepFlops, stage: &StageCompute) ->
 /// gradients back across a stage boundary, seconds (0 without PP).
 fn pipeline_seconds(x: &Exchange) -> f64 {
     let (work, l) = (x.work, x.work.layout);
-    let tp = f64::from(l.tp);
     let v = f64::from(l.vpp);
     let inner = u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp);
     if l.pp > 1 {
-        let message = if l.sp { x.message / tp } else { x.message };
-        2.0 * x.m * v * message / x.links.link(inner + 1)
+        2.0 * x.m * v * x.rank_message() / x.links.link(inner + 1)
     } else {
         0.0
     }
@@ -958,10 +968,9 @@ fn pipeline_seconds(x: &Exchange) -> f64 {
 /// without EP or experts).
 fn expert_parallel_seconds(x: &Exchange) -> f64 {
     let (work, l, machine) = (x.work, x.work.layout, x.machine);
-    let tp = f64::from(l.tp);
     if work.ep > 1 && work.arch.moe.is_moe() {
         let ep = f64::from(work.ep);
-        let message = if l.sp { x.message / tp } else { x.message };
+        let message = x.rank_message();
         // The EP group: ETP × EP neighbouring ranks (Megatron-LM builds the
         // expert grid with CP = 1; ETP is TP, or 1), so TP 1 · CP 2 · EP 8 on 8-GPU nodes
         // stays on NVLink. A group wider than a node sends to its peers in
@@ -1282,6 +1291,12 @@ mod tests {
         fp8_amax_pass: false,
     };
 
+    /// [`A100`] at 50 % of the BF16 peak.
+    const A100_AT_HALF: Machine = Machine {
+        efficiency: Efficiency::Typed(0.5),
+        ..A100
+    };
+
     /// Eight H100s a node at 40 % of the BF16 peak, NVLink 450 GB/s and a
     /// 50 GB/s network per GPU each way, PCIe 5.0.
     const H100: Machine = Machine {
@@ -1361,10 +1376,7 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn the_bubble_follows_the_schedule() {
         let arch = model_preset("llama2-70b").unwrap().architecture;
-        let machine = Machine {
-            efficiency: Efficiency::Typed(0.5),
-            ..A100
-        };
+        let machine = A100_AT_HALF;
         let work = StepWork {
             layout: Layout {
                 pp: 4,
@@ -1567,10 +1579,7 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn mfu_is_model_flops_over_the_step() {
         let arch = model_preset("llama2-7b").unwrap().architecture;
-        let machine = Machine {
-            efficiency: Efficiency::Typed(0.5),
-            ..A100
-        };
+        let machine = A100_AT_HALF;
         let work = |recomputed| StepWork {
             microbatches: 4,
             rerun: Rerun::whole(recomputed),

@@ -170,3 +170,120 @@ fn decode_speed_of_published_runs() {
         );
     }
 }
+
+fn tp(tp: u32) -> ServeLayout {
+    ServeLayout { tp, pp: 1, ep: 1 }
+}
+
+/// TP splits the key/value heads and every MLP's width as vLLM's linear
+/// layers assert (`divide`): Qwen2.5-14B's 8 KV heads and 13,824-wide FFN
+/// refuse TP 5 (its 40 query heads alone would take it); an FFN of 14,010
+/// refuses TP 8 (6 would divide it); past the KV heads
+/// TP replicates them when it is a multiple (Llama 3.1 8B at TP 16), and
+/// refuses otherwise; gpt-oss-120b's experts (2,880 wide) split by TP 8;
+/// latent attention has no KV heads to split.
+#[wasm_bindgen_test(unsupported = test)]
+fn tp_splits_kv_heads_and_mlp_widths_as_vllm_asserts() {
+    let options = ServeOptions::default();
+    let qwen = model_preset("qwen2.5-14b").unwrap().architecture;
+    assert_eq!(
+        check(&qwen, 32_768, &h100s(5), tp(5), &options),
+        Err(ServeProblem::Tp(LayoutProblem::DoesNotDivide {
+            splits: Splits::KvHeads(8),
+            largest: 4
+        }))
+    );
+    assert_eq!(check(&qwen, 32_768, &h100s(8), tp(8), &options), Ok(()));
+    let llama = model_preset("llama3.1-8b").unwrap().architecture;
+    assert_eq!(
+        check(&llama, 131_072, &cards("h100-80gb", 16), tp(16), &options),
+        Ok(())
+    );
+    let mut odd = llama;
+    odd.kv_heads = 4;
+    odd.heads = 24;
+    assert_eq!(
+        check(&odd, 131_072, &h100s(6), tp(6), &options),
+        Err(ServeProblem::Tp(LayoutProblem::DoesNotDivide {
+            splits: Splits::KvHeads(4),
+            largest: 4
+        }))
+    );
+    let mut narrow = llama;
+    narrow.ffn = 14_010;
+    assert_eq!(
+        check(&narrow, 131_072, &h100s(8), tp(8), &options),
+        Err(ServeProblem::Tp(LayoutProblem::DoesNotDivide {
+            splits: Splits::Ffn(14_010),
+            largest: 6
+        }))
+    );
+    let gpt_oss = model_preset("gpt-oss-120b").unwrap().architecture;
+    assert_eq!(check(&gpt_oss, 131_072, &h100s(8), tp(8), &options), Ok(()));
+    let deepseek = model_preset("deepseek-v3").unwrap().architecture;
+    assert_eq!(
+        check(&deepseek, 163_840, &h100s(8), tp(8), &options),
+        Ok(())
+    );
+}
+
+/// An FP8 KV cache where the release serves it: vLLM and SGLang on any GPU
+/// (an A100 too), TensorRT-LLM only with FP8 tensor cores.
+#[wasm_bindgen_test(unsupported = test)]
+fn fp8_kv_cache_is_refused_only_where_the_engine_refuses_it() {
+    let arch = model_preset("llama3.1-8b").unwrap().architecture;
+    let a100 = cards("a100-80gb", 1);
+    let fp8 = |engine| ServeOptions {
+        engine,
+        kv_dtype: KvCacheDtype::Fp8,
+        ..ServeOptions::default()
+    };
+    assert_eq!(
+        check(&arch, 131_072, &a100, tp(1), &fp8(Engine::Vllm)),
+        Ok(())
+    );
+    assert_eq!(
+        check(&arch, 131_072, &a100, tp(1), &fp8(Engine::Sglang)),
+        Ok(())
+    );
+    assert_eq!(
+        check(&arch, 131_072, &a100, tp(1), &fp8(Engine::TrtLlm)),
+        Err(ServeProblem::KvDtypeNoFp8)
+    );
+    assert_eq!(
+        check(&arch, 131_072, &h100s(1), tp(1), &fp8(Engine::TrtLlm)),
+        Ok(())
+    );
+}
+
+/// A KV budget given in GB sits beside the weights: 80 GB beside Llama 3.1
+/// 8B's 16.06 GB on an H100 (81,559 MiB, 85.52 GB) is refused, at most
+/// the GPU less the weights; a length past the model's positions is refused
+/// as vLLM refuses it, the context itself accepted.
+#[wasm_bindgen_test(unsupported = test)]
+fn kv_memory_beside_the_weights_and_max_len_within_the_positions() {
+    let arch = model_preset("llama3.1-8b").unwrap().architecture;
+    let h100 = h100s(1);
+    let given = |gb| ServeOptions {
+        kv_memory_gb: Some(gb),
+        ..ServeOptions::default()
+    };
+    let Err(ServeProblem::KvMemory { max_bytes }) =
+        check(&arch, 131_072, &h100, tp(1), &given(80.0))
+    else {
+        panic!("80 GB of KV beside 16 GB of weights accepted");
+    };
+    let weights = weights_bytes(&arch, tp(1), &ServeOptions::default());
+    assert!((weights / 1e9 - 16.06).abs() < 0.01, "{weights}");
+    assert_eq!(max_bytes, (h100.memory_bytes as f64 - weights) as u64);
+    assert_eq!(check(&arch, 131_072, &h100, tp(1), &given(60.0)), Ok(()));
+    let long = |len| ServeOptions {
+        max_len: Some(len),
+        ..ServeOptions::default()
+    };
+    assert_eq!(check(&arch, 131_072, &h100, tp(1), &long(131_072)), Ok(()));
+    assert_eq!(
+        check(&arch, 131_072, &h100, tp(1), &long(131_073)),
+        Err(ServeProblem::MaxLenBeyondContext { context: 131_072 })
+    );
+}

@@ -21,16 +21,16 @@ pub(super) fn plot<B: DrawingBackend>(
     // builder and mesh would cost the page some 25 KB of WebAssembly.
     root.fill(&ground)?;
     let bars = Bars::new(report, kind, scale, root.dim_in_pixel());
-    let (left, right) = (bars.left, bars.right);
-    let px = |css: f64| bars.px(css);
+    let columns = bars.columns;
+    let px = |css: f64| columns.px(css);
     draw_axes(root, &bars, palette, &bars.axis_title(t))?;
 
     // Bars, their values, and the strategies' names.
-    let value_style = bars
+    let value_style = columns
         .font(13.0)
         .color(&ink)
         .pos(Pos::new(HPos::Center, VPos::Bottom));
-    let name_style = bars
+    let name_style = columns
         .font(13.0)
         .color(&ink)
         .pos(Pos::new(HPos::Center, VPos::Top));
@@ -39,15 +39,12 @@ pub(super) fn plot<B: DrawingBackend>(
     // over a line or another label.
     let line_boxes: Vec<[i32; 4]> = lines
         .iter()
-        .map(|line| {
-            let y = bars.y_of(line.0);
-            [left, y - 1, right, y + 1]
-        })
+        .map(|line| columns.line_box(columns.y_of(line.0)))
         .collect();
     let mut taken: Vec<[i32; 4]> = Vec::new();
     for (index, row) in report.strategies.iter().enumerate() {
         let label = draw_bar(root, &bars, palette, t, index, row)?;
-        let (x, bar_top) = (bars.x_of(index), bars.bar_top(row));
+        let (x, bar_top) = (columns.x_of(index), bars.bar_top(row));
         let half = measure.width(&label, 13.0 * scale) / 2;
         let label_box = above_lines(
             [x - half, bar_top - px(18.0), x + half, bar_top - px(3.0)],
@@ -60,71 +57,47 @@ pub(super) fn plot<B: DrawingBackend>(
         root.draw_text(
             row.strategy.label(),
             &name_style,
-            (x, bars.bottom + px(8.0)),
+            (x, columns.bottom + px(8.0)),
         )?;
     }
 
+    let mut boxes = (taken, line_boxes);
     for (value, color, name, bytes) in lines {
-        let line_y = bars.y_of(value);
-        root.draw(&PathElement::new(
-            vec![(left, line_y), (right, line_y)],
-            color.stroke_width(px(2.0) as u32),
-        ))?;
         let shown = match kind {
             ChartKind::Memory => format_bytes(bytes, report.unit),
             _ => format_params(report.setup.params()),
         };
-        let line_label = format!("{name}: {shown}");
-        label_line(
+        draw_reference_line(
             root,
-            &line_label,
-            color,
-            line_y,
-            (left, right),
-            &mut taken,
-            &line_boxes,
+            &columns,
+            (columns.y_of(value), color, 2.0),
+            &format!("{name}: {shown}"),
+            &mut boxes,
             measure,
-            scale,
             ground,
         )?;
     }
     root.present()?;
-    Ok((taken, line_boxes))
+    Ok(boxes)
 }
 
 /// One bar chart's figures and where they go, in device pixels.
 struct Bars<'a> {
     report: &'a Report,
     kind: ChartKind,
-    scale: f64,
-    left: i32,
-    right: i32,
-    top: i32,
-    bottom: i32,
-    /// The axis' top, in the bars' unit.
-    y_max: f64,
-    /// Each strategy's width.
-    slot: f64,
+    /// A column a strategy, the axis up to its top in the bars' unit.
+    columns: Columns,
 }
 
 impl<'a> Bars<'a> {
     /// The chart of `kind` for `report` on an area of `width` × `height` pixels.
     fn new(report: &'a Report, kind: ChartKind, scale: f64, (width, height): (u32, u32)) -> Self {
-        let px = |css: f64| (css * scale).round() as i32;
-        let (left, right) = (px(64.0), width as i32 - px(16.0));
-        let (top, bottom) = (px(16.0), height as i32 - px(34.0));
         let mut bars = Bars {
             report,
             kind,
-            scale,
-            left,
-            right,
-            top,
-            bottom,
-            y_max: 0.0,
-            slot: f64::from(right - left) / Strategy::ALL.len() as f64,
+            columns: Columns::new(scale, (width, height), 34.0, Strategy::ALL.len(), 0.0),
         };
-        bars.y_max = bars.axis_top();
+        bars.columns.y_max = bars.axis_top();
         bars
     }
 
@@ -160,16 +133,6 @@ impl<'a> Bars<'a> {
         }
     }
 
-    /// `css` pixels in device pixels.
-    fn px(&self, css: f64) -> i32 {
-        (css * self.scale).round() as i32
-    }
-
-    /// The chart's typeface at `size` CSS pixels.
-    fn font(&self, size: f64) -> FontDesc<'static> {
-        (FONT_FAMILY, size * self.scale).into_font()
-    }
-
     /// The model's parameters, in billions.
     fn model(&self) -> f64 {
         self.report.setup.params().billions()
@@ -198,23 +161,15 @@ impl<'a> Bars<'a> {
         }
     }
 
-    fn y_of(&self, value: f64) -> i32 {
-        self.bottom - (value / self.y_max * f64::from(self.bottom - self.top)).round() as i32
-    }
-
-    /// The middle of strategy `index`'s slot.
-    fn x_of(&self, index: usize) -> i32 {
-        self.left + (self.slot * (index as f64 + 0.5)).round() as i32
-    }
-
     fn half_bar(&self) -> i32 {
-        (self.slot * 0.3).round() as i32
+        (self.columns.slot * 0.3).round() as i32
     }
 
     /// A bar's top: an unbounded model (everything offloaded) fills the
     /// chart's height.
     fn bar_top(&self, row: &vram_core::StrategyReport) -> i32 {
-        self.y_of(self.value_of(row).min(self.y_max))
+        let columns = self.columns;
+        columns.y_of(self.value_of(row).min(columns.y_max))
     }
 }
 
@@ -227,23 +182,10 @@ fn draw_axes<B: DrawingBackend>(
     axis: &str,
 ) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
     let Palette { ink, grid, .. } = palette;
-    let Bars {
-        left,
-        right,
-        top,
-        bottom,
-        y_max,
-        scale,
-        ..
-    } = *bars;
-    y_grid(root, (left, right), y_max, scale, (ink, grid), |tick| {
-        bars.y_of(tick)
-    })?;
-    root.draw(&PathElement::new(
-        vec![(left, top), (left, bottom), (right, bottom)],
-        ink.mix(0.6),
-    ))?;
-    y_axis_title(root, axis, ink, scale, (top, bottom))
+    let columns = bars.columns;
+    columns.draw_y_grid(root, (ink, grid))?;
+    columns.draw_axis_lines(root, ink)?;
+    columns.draw_y_title(root, axis, ink)
 }
 
 /// Lines across every bar, each labelled on the chart's ground: the current
@@ -285,7 +227,9 @@ fn draw_bar<B: DrawingBackend>(
     index: usize,
     row: &vram_core::StrategyReport,
 ) -> Result<String, DrawingAreaErrorKind<B::ErrorType>> {
-    let x = bars.x_of(index);
+    let columns = bars.columns;
+    let px = |css: f64| columns.px(css);
+    let x = columns.x_of(index);
     let half_bar = bars.half_bar();
     let bar_top = bars.bar_top(row);
     let highlighted = row.strategy == bars.report.highlight;
@@ -302,7 +246,7 @@ fn draw_bar<B: DrawingBackend>(
                 palette.too_small
             };
             root.draw(&Rectangle::new(
-                [(x - half_bar, bar_top), (x + half_bar, bars.bottom)],
+                [(x - half_bar, bar_top), (x + half_bar, columns.bottom)],
                 shade(color, highlighted),
             ))?;
             format_params(row.max_params)
@@ -310,19 +254,19 @@ fn draw_bar<B: DrawingBackend>(
     };
     if highlighted {
         root.draw(&Rectangle::new(
-            [(x - half_bar, bar_top), (x + half_bar, bars.bottom)],
-            palette.ink.stroke_width(bars.px(2.0) as u32),
+            [(x - half_bar, bar_top), (x + half_bar, columns.bottom)],
+            palette.ink.stroke_width(px(2.0) as u32),
         ))?;
     }
-    if bars.value_of(row) > bars.y_max {
+    if bars.value_of(row) > columns.y_max {
         // The axis' break, across the cut bar.
-        for dy in [bars.px(10.0), bars.px(16.0)] {
+        for dy in [px(10.0), px(16.0)] {
             root.draw(&PathElement::new(
                 vec![
-                    (x - half_bar - bars.px(3.0), bar_top + dy + bars.px(4.0)),
-                    (x + half_bar + bars.px(3.0), bar_top + dy - bars.px(4.0)),
+                    (x - half_bar - px(3.0), bar_top + dy + px(4.0)),
+                    (x + half_bar + px(3.0), bar_top + dy - px(4.0)),
                 ],
-                palette.ground.stroke_width(bars.px(3.0) as u32),
+                palette.ground.stroke_width(px(3.0) as u32),
             ))?;
         }
     }
@@ -340,7 +284,8 @@ fn draw_stack<B: DrawingBackend>(
     highlighted: bool,
 ) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
     let m = row.memory;
-    let (half_bar, y_max) = (bars.half_bar(), bars.y_max);
+    let (half_bar, columns) = (bars.half_bar(), bars.columns);
+    let y_max = columns.y_max;
     let mut base = 0.0;
     for (part, color) in [
         m.weights,
@@ -355,8 +300,8 @@ fn draw_stack<B: DrawingBackend>(
         let top = base + bars.in_unit(part);
         root.draw(&Rectangle::new(
             [
-                (x - half_bar, bars.y_of(top.min(y_max))),
-                (x + half_bar, bars.y_of(base.min(y_max))),
+                (x - half_bar, columns.y_of(top.min(y_max))),
+                (x + half_bar, columns.y_of(base.min(y_max))),
             ],
             shade(color, highlighted),
         ))?;

@@ -439,24 +439,138 @@ const FONT_FAMILY: &str = "system-ui, sans-serif";
 
 type Area<B> = DrawingArea<B, Shift>;
 
-/// Writes `label` on a reference line at `line_y`, on the chart's ground,
-/// in the first free place of: above the line at the right, below it, then
-/// the same at the left; free of the labels `taken` (which it joins) and of
-/// the `lines`.
-#[allow(clippy::too_many_arguments)]
-fn label_line<B: DrawingBackend>(
-    root: &Area<B>,
-    label: &str,
-    color: RGBColor,
-    line_y: i32,
-    (left, right): (i32, i32),
-    taken: &mut Vec<[i32; 4]>,
-    lines: &[[i32; 4]],
-    measure: &TextMeasure,
+/// Where a chart of equal columns (the strategies' bars, the step's
+/// moments) is drawn, in device pixels: the axes' edges, each column's
+/// width, and the y axis' top.
+#[derive(Clone, Copy)]
+struct Columns {
+    /// Device pixels a CSS pixel.
     scale: f64,
+    left: i32,
+    right: i32,
+    top: i32,
+    bottom: i32,
+    /// Each column's width.
+    slot: f64,
+    /// The y axis' top, in the chart's unit (the page's memory unit, or
+    /// billions of parameters).
+    y_max: f64,
+}
+
+impl Columns {
+    /// `count` columns on an area of `width` × `height` device pixels, the
+    /// y axis' values at their left and `below_css` CSS pixels under them
+    /// for their names; the axis up to `y_max`.
+    fn new(
+        scale: f64,
+        (width, height): (u32, u32),
+        below_css: f64,
+        count: usize,
+        y_max: f64,
+    ) -> Columns {
+        let px = |css: f64| (css * scale).round() as i32;
+        let (left, right) = (px(64.0), width as i32 - px(16.0));
+        let (top, bottom) = (px(16.0), height as i32 - px(below_css));
+        Columns {
+            scale,
+            left,
+            right,
+            top,
+            bottom,
+            slot: f64::from(right - left) / count as f64,
+            y_max,
+        }
+    }
+
+    /// `css` pixels in device pixels.
+    fn px(&self, css: f64) -> i32 {
+        (css * self.scale).round() as i32
+    }
+
+    /// The chart's typeface at `size` CSS pixels.
+    fn font(&self, size: f64) -> FontDesc<'static> {
+        (FONT_FAMILY, size * self.scale).into_font()
+    }
+
+    /// The height of `value` (in the axis' unit): above the axis' top where
+    /// `value` is.
+    fn y_of(&self, value: f64) -> i32 {
+        self.bottom - (value / self.y_max * f64::from(self.bottom - self.top)).round() as i32
+    }
+
+    /// The middle of column `index`.
+    fn x_of(&self, index: usize) -> i32 {
+        self.left + (self.slot * (index as f64 + 0.5)).round() as i32
+    }
+
+    /// The box (left, top, right, bottom) a reference line at height `y`
+    /// covers, a pixel either side, that labels keep clear of.
+    fn line_box(&self, y: i32) -> [i32; 4] {
+        [self.left, y - 1, self.right, y + 1]
+    }
+
+    /// The y axis' grid and values at 1, 2 or 5 × 10^k ([`y_grid`]): the
+    /// values in the first of `colours`, the lines in the second.
+    fn draw_y_grid<B: DrawingBackend>(
+        &self,
+        root: &Area<B>,
+        colours: (RGBColor, RGBColor),
+    ) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+        let (left, right, y_max, scale) = (self.left, self.right, self.y_max, self.scale);
+        y_grid(root, (left, right), y_max, scale, colours, |tick| {
+            self.y_of(tick)
+        })
+    }
+
+    /// The y axis' `title`, in `ink`, turned along its left edge.
+    fn draw_y_title<B: DrawingBackend>(
+        &self,
+        root: &Area<B>,
+        title: &str,
+        ink: RGBColor,
+    ) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+        y_axis_title(root, title, ink, self.scale, (self.top, self.bottom))
+    }
+
+    /// The y axis' line and the x axis'.
+    fn draw_axis_lines<B: DrawingBackend>(
+        &self,
+        root: &Area<B>,
+        ink: RGBColor,
+    ) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+        root.draw(&PathElement::new(
+            vec![
+                (self.left, self.top),
+                (self.left, self.bottom),
+                (self.right, self.bottom),
+            ],
+            ink.mix(0.6),
+        ))
+    }
+}
+
+/// Draws a reference line across `columns` at `line_y`, `width_css` CSS
+/// pixels thick, and writes `label` on it, on the chart's ground, in the
+/// first free place of: above the line at the right, below it, then the same
+/// at the left; free of the labels so far and of the lines (`boxes`), the
+/// labels' of which it joins.
+fn draw_reference_line<B: DrawingBackend>(
+    root: &Area<B>,
+    columns: &Columns,
+    (line_y, color, width_css): (i32, RGBColor, f64),
+    label: &str,
+    (taken, lines): &mut LabelBoxes,
+    measure: &TextMeasure,
     ground: RGBColor,
 ) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
-    let px = |css: f64| (css * scale).round() as i32;
+    let Columns {
+        left, right, scale, ..
+    } = *columns;
+    let px = |css: f64| columns.px(css);
+    root.draw(&PathElement::new(
+        vec![(left, line_y), (right, line_y)],
+        color.stroke_width(px(width_css) as u32),
+    ))?;
     let (w, h) = (measure.width(label, 12.0 * scale) + px(6.0), px(18.0));
     let places = [
         [right - w, line_y - h, right, line_y - 1],
@@ -464,7 +578,7 @@ fn label_line<B: DrawingBackend>(
         [left + 1, line_y - h, left + 1 + w, line_y - 1],
         [left + 1, line_y + 2, left + 1 + w, line_y + h + 1],
     ];
-    let free = |b: &[i32; 4]| !taken.iter().chain(lines).any(|t| overlap(t, b));
+    let free = |b: &[i32; 4]| !taken.iter().chain(lines.iter()).any(|t| overlap(t, b));
     let place = places.into_iter().find(free).unwrap_or(places[0]);
     taken.push(place);
     root.draw(&Rectangle::new(
@@ -473,8 +587,8 @@ fn label_line<B: DrawingBackend>(
     ))?;
     root.draw_text(
         label,
-        &(FONT_FAMILY, 12.0 * scale)
-            .into_font()
+        &columns
+            .font(12.0)
             .color(&color)
             .pos(Pos::new(HPos::Left, VPos::Top)),
         (place[0] + px(3.0), place[1] + px(3.0)),

@@ -57,11 +57,12 @@ pub(super) fn plot_step<B: DrawingBackend>(
     );
 
     let axis = fill(t.chart_memory_axis, &[unit.symbol()]);
-    draw_y_axis(root, &frame, palette, &axis)?;
+    frame.columns.draw_y_grid(root, (ink, palette.grid))?;
+    frame.columns.draw_y_title(root, &axis, ink)?;
     let outline: Vec<(i32, i32)> = points
         .iter()
         .enumerate()
-        .map(|(index, (_, bytes))| (frame.x_of(index), frame.y_of(in_unit(*bytes))))
+        .map(|(index, (_, bytes))| (frame.columns.x_of(index), frame.y_of(in_unit(*bytes))))
         .collect();
     draw_profile(
         root,
@@ -85,10 +86,7 @@ pub(super) fn plot_step<B: DrawingBackend>(
     ];
     let line_boxes: Vec<[i32; 4]> = lines
         .iter()
-        .map(|line| {
-            let y = frame.y_of(line.0);
-            [frame.left, y - 1, frame.right, y + 1]
-        })
+        .map(|line| frame.columns.line_box(frame.y_of(line.0)))
         .collect();
     let (peak_phase, _) = step.peak();
     let peak_name = phase_name(t, peak_phase);
@@ -116,16 +114,16 @@ fn draw_moments<B: DrawingBackend>(
     peak_name: &str,
     line_boxes: &[[i32; 4]],
 ) -> Result<Vec<[i32; 4]>, DrawingAreaErrorKind<B::ErrorType>> {
-    let Frame {
+    let Frame { measure, unit, .. } = *frame;
+    let columns = frame.columns;
+    let Columns {
         scale,
-        measure,
-        unit,
         bottom,
         slot,
         ..
-    } = *frame;
-    let px = |css: f64| frame.px(css);
-    let value_style = frame
+    } = columns;
+    let px = |css: f64| columns.px(css);
+    let value_style = columns
         .font(12.0)
         .color(&ink)
         .pos(Pos::new(HPos::Center, VPos::Bottom));
@@ -135,7 +133,7 @@ fn draw_moments<B: DrawingBackend>(
         f64::from(measure.width(&format_bytes(*bytes, unit), 13.0 * scale)) > slot * 0.9
     });
     let name_size = if crowded { 11.0 } else { 12.0 };
-    let name_style = frame
+    let name_style = columns
         .font(name_size)
         .color(&ink)
         .pos(Pos::new(HPos::Center, VPos::Top));
@@ -146,7 +144,7 @@ fn draw_moments<B: DrawingBackend>(
         let written = !crowded || *name == peak_name || index + 1 == points.len();
         let figure = if written { figure } else { String::new() };
         let style = if *name == peak_name {
-            frame
+            columns
                 .font(13.0)
                 .style(FontStyle::Bold)
                 .color(&ink)
@@ -184,48 +182,31 @@ fn draw_lines<B: DrawingBackend>(
     frame: &Frame,
     lines: [StepLine; 2],
     ground: RGBColor,
-    (mut taken, line_boxes): LabelBoxes,
+    mut boxes: LabelBoxes,
 ) -> Result<LabelBoxes, DrawingAreaErrorKind<B::ErrorType>> {
-    let (left, right) = (frame.left, frame.right);
     for (value, color, name, bytes, weight) in lines {
-        let y = frame.y_of(value);
-        root.draw(&PathElement::new(
-            vec![(left, y), (right, y)],
-            color.stroke_width(frame.px(weight) as u32),
-        ))?;
-        let label = format!("{name}: {}", format_bytes(bytes, frame.unit));
-        label_line(
+        draw_reference_line(
             root,
-            &label,
-            color,
-            y,
-            (left, right),
-            &mut taken,
-            &line_boxes,
+            &frame.columns,
+            (frame.y_of(value), color, weight),
+            &format!("{name}: {}", format_bytes(bytes, frame.unit)),
+            &mut boxes,
             frame.measure,
-            frame.scale,
             ground,
         )?;
     }
-    Ok((taken, line_boxes))
+    Ok(boxes)
 }
 
 /// Where the step's chart is drawn, in device pixels, how a figure maps to
 /// a height, and how wide a text is there.
 #[derive(Clone, Copy)]
 struct Frame<'a> {
-    scale: f64,
     measure: &'a TextMeasure,
     /// The page's unit, the axis'.
     unit: vram_core::format::MemoryUnit,
-    left: i32,
-    right: i32,
-    top: i32,
-    bottom: i32,
-    /// The axis' top, in the page's unit.
-    y_max: f64,
-    /// Each moment's width.
-    slot: f64,
+    /// A column a moment, the axis up to its top in the page's unit.
+    columns: Columns,
 }
 
 impl<'a> Frame<'a> {
@@ -239,58 +220,17 @@ impl<'a> Frame<'a> {
         y_max: f64,
         moments: usize,
     ) -> Frame<'a> {
-        let px = |css: f64| (css * scale).round() as i32;
-        let (left, right) = (px(64.0), width as i32 - px(16.0));
-        let (top, bottom) = (px(16.0), height as i32 - px(44.0));
         Frame {
-            scale,
             measure,
             unit,
-            left,
-            right,
-            top,
-            bottom,
-            y_max,
-            slot: f64::from(right - left) / moments as f64,
+            columns: Columns::new(scale, (width, height), 44.0, moments, y_max),
         }
-    }
-
-    /// `css` pixels in device pixels.
-    fn px(&self, css: f64) -> i32 {
-        (css * self.scale).round() as i32
-    }
-
-    /// The chart's typeface at `size` CSS pixels.
-    fn font(&self, size: f64) -> FontDesc<'static> {
-        (FONT_FAMILY, size * self.scale).into_font()
     }
 
     /// The height of `value`, the axis' top at most.
     fn y_of(&self, value: f64) -> i32 {
-        self.bottom
-            - (value.min(self.y_max) / self.y_max * f64::from(self.bottom - self.top)).round()
-                as i32
+        self.columns.y_of(value.min(self.columns.y_max))
     }
-
-    /// The middle of moment `index`'s column.
-    fn x_of(&self, index: usize) -> i32 {
-        self.left + (self.slot * (index as f64 + 0.5)).round() as i32
-    }
-}
-
-/// The y axis' grid and values, at 1, 2 or 5 × 10^k, and its title.
-fn draw_y_axis<B: DrawingBackend>(
-    root: &Area<B>,
-    frame: &Frame,
-    palette: Palette,
-    title: &str,
-) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
-    let f = frame;
-    let colours = (palette.ink, palette.grid);
-    y_grid(root, (f.left, f.right), f.y_max, f.scale, colours, |v| {
-        f.y_of(v)
-    })?;
-    y_axis_title(root, title, palette.ink, f.scale, (f.top, f.bottom))
 }
 
 /// What stays all step long (`base`), then the activations' profile above
@@ -304,16 +244,10 @@ fn draw_profile<B: DrawingBackend>(
     base: f64,
 ) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
     let Palette { ink, parts, .. } = palette;
-    let Frame {
-        left,
-        right,
-        top,
-        bottom,
-        ..
-    } = *frame;
-    let (first, last) = (frame.x_of(0), frame.x_of(outline.len() - 1));
+    let columns = frame.columns;
+    let (first, last) = (columns.x_of(0), columns.x_of(outline.len() - 1));
     root.draw(&Rectangle::new(
-        [(first, frame.y_of(base)), (last, bottom)],
+        [(first, frame.y_of(base)), (last, columns.bottom)],
         parts[0].mix(0.85).filled(),
     ))?;
     let profile: Vec<(i32, i32)> = outline
@@ -324,10 +258,7 @@ fn draw_profile<B: DrawingBackend>(
     root.draw(&Polygon::new(profile, parts[3].mix(0.85).filled()))?;
     root.draw(&PathElement::new(
         outline.to_vec(),
-        ink.stroke_width(frame.px(2.0) as u32),
+        ink.stroke_width(columns.px(2.0) as u32),
     ))?;
-    root.draw(&PathElement::new(
-        vec![(left, top), (left, bottom), (right, bottom)],
-        ink.mix(0.6),
-    ))
+    columns.draw_axis_lines(root, ink)
 }

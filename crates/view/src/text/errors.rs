@@ -74,6 +74,7 @@ fn layout_words(t: &Text, problem: LayoutProblem) -> String {
                 Splits::Heads(n) => (t.splits_heads, n),
                 Splits::KvHeads(n) => (t.splits_kv_heads, n),
                 Splits::Layers(n) => (t.splits_layers, n),
+                Splits::Ffn(n) => (t.splits_ffn, n),
                 Splits::Sequence(n) => (t.splits_sequence, n),
             };
             fill(

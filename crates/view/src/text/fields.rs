@@ -100,6 +100,11 @@ fn serving_and_rl_words(t: &Text, field: Field) -> Option<Words> {
             t.unit_tokens,
             Some(t.hint_batched_tokens),
         ),
+        Field::MaxNumSeqs => (
+            t.label_max_num_seqs,
+            t.unit_sequences,
+            Some(t.hint_max_num_seqs),
+        ),
         Field::CudaGraphs => (t.label_cuda_graphs, "", None),
         Field::Algo => (t.label_algo, "", None),
         Field::RlFramework => (t.label_rl_framework, "", Some(t.hint_rl_framework)),

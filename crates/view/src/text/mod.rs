@@ -326,6 +326,8 @@ texts! {
     hint_block: &'static str = "Empty: the engine's (vLLM's attention backend's, SGLang's 1, TensorRT-LLM's 32).", "留空：引擎默认（vLLM 由注意力后端决定，SGLang 为 1，TensorRT-LLM 为 32）。";
     label_batched_tokens: &'static str = "Tokens per step", "每步 token 数";
     hint_batched_tokens: &'static str = "max_num_batched_tokens (SGLang's chunked_prefill_size). Empty: the engine's default for the GPU.", "max_num_batched_tokens（SGLang 的 chunked_prefill_size）。留空：引擎针对该 GPU 的默认值。";
+    label_max_num_seqs: &'static str = "Sequences per step", "每步序列数";
+    hint_max_num_seqs: &'static str = "max_num_seqs (SGLang's max_running_requests, TensorRT-LLM's max_batch_size); vLLM wants at most the tokens per step. Empty: the engine's default for the GPU.", "max_num_seqs（SGLang 的 max_running_requests，TensorRT-LLM 的 max_batch_size）；vLLM 要求不超过每步 token 数。留空：引擎针对该 GPU 的默认值。";
     label_cuda_graphs: &'static str = "CUDA graphs", "CUDA Graph";
     serve_footnote: &'static str = "The KV cache as vLLM 0.19.1–0.20.0 sizes it (its own code run in the tests, to the block), SGLang 0.5.23's token pool and TensorRT-LLM's blocks of 32; what the engines measure at start-up (the activation peak, memory outside PyTorch, CUDA graphs) modelled from their code and llm-d's measurements on H100; speeds held to published runs. GB = 10⁹ bytes.", "KV 缓存按 vLLM 0.19.1–0.20.0 的分配方式计算（测试中运行其源码，精确到块），SGLang 0.5.23 的 token 池与 TensorRT-LLM 的 32 token 块同理；引擎启动时实测的部分（激活峰值、PyTorch 之外的显存、CUDA Graph）依据其代码与 llm-d 在 H100 上的实测建模；速度以公开的实测校准。GB = 10⁹ 字节。";
     serve_memory_heading: &'static str = "What the engine takes of each GPU", "引擎在每张 GPU 上占用的显存";
@@ -336,7 +338,6 @@ texts! {
     serve_max_len: &'static str = "{} does not start: one sequence of {} tokens needs more than the KV cache; the longest that fits is {} tokens.", "{} 无法启动：一条 {} token 的序列超出 KV 缓存；能放下的最长为 {} token。";
     serve_capped: &'static str = "SGLang limits a request to {} tokens, what its pool holds, below max_model_len {}.", "SGLang 会把单个请求限制在 {} token（其缓存池的容量），低于 max_model_len {}。";
     serve_concurrency_short: &'static str = "{} sequences at once do not fit: the KV cache holds {}.", "同时 {} 条序列放不下：KV 缓存只能容纳 {} 条。";
-    serve_beyond_context: &'static str = "max_model_len {} is above the model's context of {} tokens: vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.", "max_model_len {} 超过模型的上下文长度 {}：除非设置 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1，否则 vLLM 会拒绝。";
     serve_weights: &'static str = "Weights", "权重";
     serve_weights_note: &'static str = "the most loaded GPU at TP {}, PP {}, EP {}", "负载最重的 GPU，TP {}、PP {}、EP {}";
     serve_activations: &'static str = "Activation peak", "激活峰值";
@@ -750,6 +751,7 @@ texts! {
     splits_heads: &'static str = "the {} attention heads", "注意力头数 {}";
     splits_kv_heads: &'static str = "the {} key/value heads", "KV 头数 {}";
     splits_layers: &'static str = "the {} layers", "层数 {}";
+    splits_ffn: &'static str = "the MLP's intermediate width of {}", "MLP 中间维度 {}";
     splits_sequence: &'static str = "the sequence's {} tokens in 2 × CP chunks", "序列长度 {}（分成 2 × CP 块）";
     err_needs_pipeline: &'static str = "Needs pipeline stages (PP > 1).", "需要流水线并行（PP > 1）。";
     err_needs_tp: &'static str = "Needs tensor parallelism (TP > 1).", "需要张量并行（TP > 1）。";

@@ -176,38 +176,32 @@ mod tests {
     fn each_bad_value_has_its_own_error_naming_the_field() {
         let kind =
             |field: Field, text: &str| field.parse_number(text).map_err(|e| (e.field, e.kind));
-        assert_eq!(
-            kind(Field::Params, ""),
-            Err((Field::Params, InputErrorKind::Empty))
-        );
-        assert_eq!(
-            kind(Field::Params, "seven"),
-            Err((Field::Params, InputErrorKind::NotANumber))
-        );
-        assert_eq!(
-            kind(Field::Params, "inf"),
-            Err((Field::Params, InputErrorKind::NotANumber))
-        );
-        assert_eq!(
-            kind(Field::Params, "NaN"),
-            Err((Field::Params, InputErrorKind::NotANumber))
-        );
-        assert_eq!(
-            kind(Field::Params, "1e400"),
-            Err((Field::Params, InputErrorKind::NotFinite))
-        );
-        assert!(matches!(
-            kind(Field::Params, "0"),
-            Err((Field::Params, InputErrorKind::OutOfRange(_)))
-        ));
-        assert!(matches!(
-            kind(Field::Overhead, "1"),
-            Err((Field::Overhead, InputErrorKind::OutOfRange(_)))
-        ));
-        assert!(matches!(
-            kind(Field::GpuMemory, "-80"),
-            Err((Field::GpuMemory, InputErrorKind::OutOfRange(_)))
-        ));
+        for (text, expected) in [
+            ("", InputErrorKind::Empty),
+            ("seven", InputErrorKind::NotANumber),
+            ("inf", InputErrorKind::NotANumber),
+            ("NaN", InputErrorKind::NotANumber),
+            ("1e400", InputErrorKind::NotFinite),
+        ] {
+            assert_eq!(
+                kind(Field::Params, text),
+                Err((Field::Params, expected)),
+                "{text:?}"
+            );
+        }
+        for (field, text) in [
+            (Field::Params, "0"),
+            (Field::Overhead, "1"),
+            (Field::GpuMemory, "-80"),
+        ] {
+            assert!(
+                matches!(
+                    kind(field, text),
+                    Err((named, InputErrorKind::OutOfRange(_))) if named == field
+                ),
+                "{field:?} {text:?}"
+            );
+        }
         assert_eq!(
             Field::Gpus.parse_count("8.5").map_err(|e| e.kind),
             Err(InputErrorKind::NotWhole)

@@ -237,6 +237,9 @@ fields! {
             model.base = preset;
             model.architecture = preset.architecture;
             c.model = Some(model);
+            // Served as its checkpoint ships (a link before version 3 without
+            // `weights` keeps 16 bits: `link::decode`).
+            c.serve.weights = WeightFormat::shipped(preset.id);
             Ok(())
         },
         jobs: Jobs::ALL,
@@ -1290,11 +1293,15 @@ fields! {
     },
     /// How the checkpoint stores its weights: 16-bit, FP8 per tensor or in
     /// 128 × 128 blocks, INT8, AWQ/GPTQ INT4 (groups of 128), NF4, MXFP4
-    /// (gpt-oss's experts), NVFP4.
+    /// (gpt-oss's experts), NVFP4; unset: as the model's checkpoint ships
+    /// (DeepSeek-V3 `fp8-block`, gpt-oss `mxfp4`, others `bf16`; in a link
+    /// before version 3, `bf16`).
     Weights in Serving(20) => Declaration {
         key: "weights",
         value: Value::Choice(keys_of!(in WEIGHT_FORMATS)),
         jobs: Jobs::SERVE,
+        filled_by: Some(Field::Model),
+        written: Written::WhenNotFilled,
         read: |c| c.serve.weights.key().to_string(),
         write: |c, f, t| set(&mut c.serve.weights, pick(f, &WEIGHT_FORMATS, WeightFormat::key, t)),
         ..BASE
@@ -1395,6 +1402,18 @@ fields! {
         jobs: Jobs::GENERATE,
         read: |c| optional_count(c.serve.batched_tokens),
         write: |c, f, t| set(&mut c.serve.batched_tokens, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+    /// Sequences a step runs at most on each replica (vLLM's
+    /// `--max-num-seqs`, SGLang's `--max-running-requests`, TensorRT-LLM's
+    /// `max_batch_size`); unset: the engine's default for the GPU.
+    MaxNumSeqs in Engine(45) => Declaration {
+        key: "max_num_seqs",
+        value: count(Unit::Sequences, 1.0, 1_048_576.0),
+        optional: true,
+        jobs: Jobs::GENERATE,
+        read: |c| optional_count(c.serve.max_num_seqs),
+        write: |c, f, t| set(&mut c.serve.max_num_seqs, f.parse_count(t).map(Some)),
         ..BASE
     },
     /// Whether the engine captures CUDA graphs (`0`: vLLM's

@@ -316,6 +316,9 @@ pub enum Written {
     WhenNotPreset,
     /// Where it differs from the lesson's default configuration.
     WhenNotDefault,
+    /// Where it differs from what the model's preset fills (the format its
+    /// checkpoint ships in) or, without a model, from the default.
+    WhenNotFilled,
 }
 
 /// Whether a field means something, given every field's text.

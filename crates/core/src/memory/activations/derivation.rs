@@ -15,22 +15,13 @@ pub(super) fn general_derivation(
     setup: &ActivationSetup,
     unit: MemoryUnit,
 ) -> String {
-    let number = crate::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
-    let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
-    let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
+    let e_text = crate::format::format_number(setup.bytes_per_value);
     let a_text = crate::decimal::shortest_decimal(attention_term(arch));
-    let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
-    let (dropout_symbols, dropout_numbers) = match setup.dropout {
-        true => (" + 2·s·b·h".to_string(), format!(" + 2 × {s} × {b} × {h}")),
-        false => Default::default(),
-    };
-    let mut tail_symbols = dropout_symbols.clone();
-    let mut tail_numbers = dropout_numbers.clone();
-    if setup.scores_counted() {
-        tail_symbols.push_str(&format!(" + {two_e}·a·s²·b"));
-        tail_numbers.push_str(&format!(" + {e2_text} × {} × {s}² × {b}", arch.heads));
-    }
+    let (dropout_symbols, dropout_numbers) = dropout_terms(arch, setup);
+    let (scores_symbols, scores_numbers) = scores_terms(arch, setup);
+    let tail_symbols = format!("{dropout_symbols}{scores_symbols}");
+    let tail_numbers = format!("{dropout_numbers}{scores_numbers}");
     let (fp8_dense, fp8_sparse) = fp8_terms(arch, setup);
     // Each kind of layer's terms: its mixer's values (`A`, or with Gated
     // DeltaNet `G` and `g` fp32 bytes, no scores: see [`linear_values`]),
@@ -89,8 +80,58 @@ pub(super) fn general_derivation(
         }
         _ => sum_of_kinds(present),
     };
+    with_outside_layers(arch, setup, (symbols, numbers), unit)
+}
+
+/// A value's two copies' bytes, `2e`, with dropout's mask byte `(2e + 1)`:
+/// the symbol and the number.
+fn two_e_terms(setup: &ActivationSetup) -> (&'static str, String) {
+    let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
+    let symbol = if setup.dropout { "(2e + 1)" } else { "2e" };
+    let number = crate::format::format_number(2.0 * e + f64::from(mask));
+    (symbol, number)
+}
+
+/// A layer's dropout masks, one byte a value, `2·s·b·h`, as symbols and
+/// numbers (nothing without dropout).
+fn dropout_terms(arch: &Architecture, setup: &ActivationSetup) -> (String, String) {
+    let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
+    match setup.dropout {
+        true => (" + 2·s·b·h".to_string(), format!(" + 2 × {s} × {b} × {h}")),
+        false => Default::default(),
+    }
+}
+
+/// A layer's attention scores where they are kept (no FlashAttention, the
+/// core attention not rebuilt), `2e·a·s²·b` (`(2e + 1)·a·s²·b` with
+/// dropout's mask), as symbols and numbers (nothing otherwise).
+fn scores_terms(arch: &Architecture, setup: &ActivationSetup) -> (String, String) {
+    let (s, b) = (setup.seq_len, setup.micro_batch);
+    let (two_e, e2_text) = two_e_terms(setup);
+    match setup.scores_counted() {
+        true => (
+            format!(" + {two_e}·a·s²·b"),
+            format!(" + {e2_text} × {} × {s}² × {b}", arch.heads),
+        ),
+        false => Default::default(),
+    }
+}
+
+/// The whole formula from the layers' `(symbols, numbers)`: what lies
+/// outside them added (the final norm's and the output head's inputs,
+/// `2e·s·b·h`, with dropout's mask `(2e + 1)`; the logits and the loss's
+/// log-softmax, [`logit_symbol`]`·s·b·v`; multi-token prediction's `D`
+/// layers of `P` bytes a token each), then the total of
+/// [`activation_memory`] in `unit`.
+fn with_outside_layers(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    (symbols, numbers): (String, String),
+    unit: MemoryUnit,
+) -> String {
+    let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
+    let (two_e, e2_text) = two_e_terms(setup);
     let total = activation_memory(arch, setup).total;
-    // Multi-token prediction's layers: `P` bytes a token each.
     let (mtp_symbols, mtp_numbers) = match arch.mtp_layers {
         0 => Default::default(),
         n => (
@@ -104,7 +145,7 @@ pub(super) fn general_derivation(
     format!(
         "{symbols} + {two_e}·s·b·h + {}·s·b·v{mtp_symbols} = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {}{mtp_numbers} B = {}",
         logit_symbol(arch),
-        number(logit_bytes(arch, e)),
+        crate::format::format_number(logit_bytes(arch, setup.bytes_per_value)),
         arch.vocab,
         crate::format::format_bytes(total, unit)
     )
@@ -421,11 +462,9 @@ pub fn activation_derivation(
     setup: &ActivationSetup,
     unit: MemoryUnit,
 ) -> String {
-    let number = crate::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, architecture.hidden);
-    let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
     let m = mlp_multiplier(architecture.mlp);
-    let (e_text, e2_text) = (number(e), number(2.0 * e + f64::from(mask)));
+    let e_text = crate::format::format_number(setup.bytes_per_value);
     // Modules beyond the core attention take the general formula's `R`.
     let beyond_core_attention = ActivationSetup {
         modules: RecomputeModules(setup.modules.0 & !RecomputeModules::CORE_ATTENTION.0),
@@ -445,10 +484,9 @@ pub fn activation_derivation(
         architecture.kv_width(),
         architecture.ffn
     );
-    if setup.dropout {
-        symbols.push_str(" + 2·s·b·h");
-        numbers.push_str(&format!(" + 2 × {s} × {b} × {h}"));
-    }
+    let (dropout_symbols, dropout_numbers) = dropout_terms(architecture, setup);
+    symbols.push_str(&dropout_symbols);
+    numbers.push_str(&dropout_numbers);
     // FP8: the QKV, MLP and down projections' inputs in one byte; the
     // output projection's FP8 copy beside the attention's 16-bit output.
     // With the core attention rebuilt, the attention keeps no 16-bit copy
@@ -466,27 +504,15 @@ pub fn activation_derivation(
             architecture.ffn
         ));
     }
-    let two_e = if setup.dropout { "(2e + 1)" } else { "2e" };
-    if setup.scores_counted() {
-        symbols.push_str(&format!(" + {two_e}·a·s²·b"));
-        numbers.push_str(&format!(
-            " + {e2_text} × {} × {s}² × {b}",
-            architecture.heads
-        ));
-    }
+    let (scores_symbols, scores_numbers) = scores_terms(architecture, setup);
+    symbols.push_str(&scores_symbols);
+    numbers.push_str(&scores_numbers);
     let layers = architecture.layers;
-    let (symbols, numbers) = match setup.recompute {
+    let layers_terms = match setup.recompute {
         Recompute::Full => recomputed_terms(setup, (layers, h), (symbols, numbers)),
         _ => (format!("L·[{symbols}]"), format!("{layers} × [{numbers}]")),
     };
-    let total = activation_memory(architecture, setup).total;
-    format!(
-        "{symbols} + {two_e}·s·b·h + {}·s·b·v = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {} B = {}",
-        logit_symbol(architecture),
-        number(logit_bytes(architecture, e)),
-        architecture.vocab,
-        crate::format::format_bytes(total, unit)
-    )
+    with_outside_layers(architecture, setup, layers_terms, unit)
 }
 
 /// The logits' term in a formula: `(e + 4)`, or `(2e + 4)` soft-capped.

@@ -389,6 +389,31 @@ pub struct ActivationMemory {
     pub rebuilding: Option<Bytes>,
 }
 
+impl ActivationMemory {
+    /// What a step keeps without adapters, from its parts in bytes: `per_layer`
+    /// for one layer, `layers` for all of them at the loss, `outside` outside
+    /// them and, under full recomputation, `rebuilding` for the layers while
+    /// one is rebuilt. The layers' figure and the total are taken at the
+    /// larger of the two moments.
+    pub(crate) fn without_adapters(
+        per_layer: f64,
+        layers: f64,
+        outside: f64,
+        rebuilding: Option<f64>,
+    ) -> Self {
+        let peak = rebuilding.map_or(layers, |r| r.max(layers));
+        ActivationMemory {
+            per_layer: Bytes::new(per_layer),
+            layers: Bytes::new(peak),
+            embeddings_and_logits: Bytes::new(outside),
+            adapters: Bytes::ZERO,
+            total: Bytes::new(peak + outside),
+            at_loss: Bytes::new(layers + outside),
+            rebuilding: rebuilding.map(|r| Bytes::new(r + outside)),
+        }
+    }
+}
+
 /// Bytes one layer keeps per token (per query–key pair for the scores),
 /// split as tensor parallelism splits them (Korthikanti et al. 2022, §4.1).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -836,16 +861,7 @@ pub fn stage_activations(
         outside_layers += 2.0 * e * s * b * h / outside + logit_bytes(arch, e) * s * b * v / tp;
         outside_layers += f64::from(arch.mtp_layers) * mtp_layer_bytes(arch, setup, layout) * s * b;
     }
-    let peak = rebuilding.map_or(layers, |r| r.max(layers));
-    ActivationMemory {
-        per_layer: Bytes::new(per_layer),
-        layers: Bytes::new(peak),
-        embeddings_and_logits: Bytes::new(outside_layers),
-        adapters: Bytes::ZERO,
-        total: Bytes::new(peak + outside_layers),
-        at_loss: Bytes::new(layers + outside_layers),
-        rebuilding: rebuilding.map(|r| Bytes::new(r + outside_layers)),
-    }
+    ActivationMemory::without_adapters(per_layer, layers, outside_layers, rebuilding)
 }
 
 /// Bytes per token (of the rank's `s/CP`) one multi-token-prediction layer
