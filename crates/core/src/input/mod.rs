@@ -8,5 +8,6 @@
 pub mod field;
 pub mod form;
 pub mod link;
+pub mod problems;
 
 pub use field::*;

@@ -3,10 +3,11 @@
 
 use crate::config::job::Job;
 use crate::config::Config;
-use crate::input::field::{InputErrorKind, Limits};
+use crate::input::field::InputErrorKind;
+use crate::input::problems::serve_problem_at_field;
 use crate::input::{Field, InputError};
 use crate::memory::parallel::Layout;
-use crate::serve::report::{self, Hardware, ServeLayout, ServeProblem, ServeReport};
+use crate::serve::report::{self, Hardware, ServeLayout, ServeReport};
 
 impl Config {
     /// The hardware a deployment runs on: the GPU, its memory, GPUs per
@@ -41,47 +42,6 @@ impl Config {
         }
     }
 
-    /// The field and the error of a serving rule broken.
-    fn serve_error(&self, problem: ServeProblem) -> InputError {
-        let arch = self.model.map(|m| m.architecture);
-        match problem {
-            ServeProblem::Tp(problem) => Field::Tp.error(InputErrorKind::Layout(problem)),
-            ServeProblem::Pp(problem) => Field::Pp.error(InputErrorKind::Layout(problem)),
-            ServeProblem::Ep => match arch.is_some_and(|a| a.moe.is_moe()) {
-                true => Field::Ep.error(InputErrorKind::NotDivisible),
-                false => Field::Ep.error(InputErrorKind::NeedsExperts),
-            },
-            ServeProblem::KvDtypeNoFp8 => Field::KvDtype.error(InputErrorKind::NoFp8),
-            ServeProblem::WeightsNeedExperts => Field::Weights.error(InputErrorKind::NeedsExperts),
-            ServeProblem::EngineModel => Field::Engine.error(InputErrorKind::EngineNotModelled),
-            ServeProblem::KvMemory { max_bytes } => {
-                Field::KvMemory.error(InputErrorKind::OutOfRange(Limits {
-                    min: 0.001,
-                    max: (max_bytes / 1_000_000) as f64 / 1e3,
-                }))
-            }
-            ServeProblem::Block => Field::Block.error(InputErrorKind::NotPowerOfTwo),
-            ServeProblem::BatchBelowSequences { tokens, seqs } => {
-                match self.serve.batched_tokens.is_some() {
-                    true => Field::BatchedTokens.error(InputErrorKind::OutOfRange(Limits {
-                        min: f64::from(seqs),
-                        max: 16_777_216.0,
-                    })),
-                    false => Field::MaxNumSeqs.error(InputErrorKind::OutOfRange(Limits {
-                        min: 1.0,
-                        max: f64::from(tokens),
-                    })),
-                }
-            }
-            ServeProblem::MaxLenBeyondContext { context } => {
-                Field::MaxLen.error(InputErrorKind::OutOfRange(Limits {
-                    min: 1.0,
-                    max: f64::from(context),
-                }))
-            }
-        }
-    }
-
     /// Checks a serving configuration: the model and the sizes, then the
     /// deployment's rules ([`report::check`]).
     pub fn serve_check(&self) -> Result<(), InputError> {
@@ -98,7 +58,7 @@ impl Config {
             self.serve_layout(),
             &self.serve,
         )
-        .map_err(|problem| self.serve_error(problem))
+        .map_err(|problem| serve_problem_at_field(self, problem))
     }
 
     /// Checks the configuration as its job does: training's setup and
@@ -126,7 +86,7 @@ impl Config {
             &self.serve,
             price,
         )
-        .map_err(|problem| self.serve_error(problem))
+        .map_err(|problem| serve_problem_at_field(self, problem))
     }
 
     /// The serving layouts that run this deployment, fastest per GPU first

@@ -13,6 +13,7 @@ use crate::config::rl::{Algo, Logits, Placement, Reference, Reward};
 use crate::config::Config;
 use crate::frameworks::deepspeed::Offload;
 use crate::input::field::{InputErrorKind, Limits};
+use crate::input::problems::rollout_error_at_field;
 use crate::input::{Field, InputError};
 use crate::memory::{MemoryBreakdown, Strategy};
 use crate::report::StrategyReport;
@@ -326,18 +327,7 @@ impl Config {
         if self.rl.algo.generates() {
             self.rl_rollout_config()
                 .serve_check()
-                .map_err(|error| match error.field {
-                    // The rollout's own TP where typed; else it is training's.
-                    Field::Tp if self.rl.rollout_tp.is_some() => Field::RolloutTp.error(error.kind),
-                    Field::Gpus | Field::Nodes if split => Field::RolloutGpus.error(error.kind),
-                    // The rollout's length is the prompt's and the response's:
-                    // the longer of the two is at fault.
-                    Field::MaxLen => match self.serve.response_len >= self.serve.prompt_len {
-                        true => Field::ResponseLen.error(error.kind),
-                        false => Field::PromptLen.error(error.kind),
-                    },
-                    _ => error,
-                })?;
+                .map_err(|error| rollout_error_at_field(self, error, split))?;
         }
         Ok(())
     }

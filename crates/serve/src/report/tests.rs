@@ -1,5 +1,6 @@
 use super::*;
 use vram_shared::gpu::gpu_preset;
+use vram_shared::model::architecture::Architecture;
 use vram_shared::model::presets::model_preset;
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -185,46 +186,44 @@ fn tp(tp: u32) -> ServeLayout {
 #[wasm_bindgen_test(unsupported = test)]
 fn tp_splits_kv_heads_and_mlp_widths_as_vllm_asserts() {
     let options = ServeOptions::default();
+    let refused = |splits, largest| {
+        Err(ServeProblem::Tp(LayoutProblem::DoesNotDivide {
+            splits,
+            largest,
+        }))
+    };
     let qwen = model_preset("qwen2.5-14b").unwrap().architecture;
-    assert_eq!(
-        check(&qwen, 32_768, &h100s(5), tp(5), &options),
-        Err(ServeProblem::Tp(LayoutProblem::DoesNotDivide {
-            splits: Splits::KvHeads(8),
-            largest: 4
-        }))
-    );
-    assert_eq!(check(&qwen, 32_768, &h100s(8), tp(8), &options), Ok(()));
     let llama = model_preset("llama3.1-8b").unwrap().architecture;
-    assert_eq!(
-        check(&llama, 131_072, &cards("h100-80gb", 16), tp(16), &options),
-        Ok(())
-    );
-    let mut odd = llama;
-    odd.kv_heads = 4;
-    odd.heads = 24;
-    assert_eq!(
-        check(&odd, 131_072, &h100s(6), tp(6), &options),
-        Err(ServeProblem::Tp(LayoutProblem::DoesNotDivide {
-            splits: Splits::KvHeads(4),
-            largest: 4
-        }))
-    );
-    let mut narrow = llama;
-    narrow.ffn = 14_010;
-    assert_eq!(
-        check(&narrow, 131_072, &h100s(8), tp(8), &options),
-        Err(ServeProblem::Tp(LayoutProblem::DoesNotDivide {
-            splits: Splits::Ffn(14_010),
-            largest: 6
-        }))
-    );
+    let odd = Architecture {
+        kv_heads: 4,
+        heads: 24,
+        ..llama
+    };
+    let narrow = Architecture {
+        ffn: 14_010,
+        ..llama
+    };
     let gpt_oss = model_preset("gpt-oss-120b").unwrap().architecture;
-    assert_eq!(check(&gpt_oss, 131_072, &h100s(8), tp(8), &options), Ok(()));
     let deepseek = model_preset("deepseek-v3").unwrap().architecture;
-    assert_eq!(
-        check(&deepseek, 163_840, &h100s(8), tp(8), &options),
-        Ok(())
-    );
+    // (model, context, TP, what vLLM says)
+    let cases = [
+        (qwen, 32_768, 5, refused(Splits::KvHeads(8), 4)),
+        (qwen, 32_768, 8, Ok(())),
+        (llama, 131_072, 16, Ok(())),
+        (odd, 131_072, 6, refused(Splits::KvHeads(4), 4)),
+        (narrow, 131_072, 8, refused(Splits::Ffn(14_010), 6)),
+        (gpt_oss, 131_072, 8, Ok(())),
+        (deepseek, 163_840, 8, Ok(())),
+    ];
+    for (arch, context, gpus, expected) in cases {
+        let hardware = cards("h100-80gb", gpus);
+        assert_eq!(
+            check(&arch, context, &hardware, tp(gpus), &options),
+            expected,
+            "TP {gpus} on {} layers",
+            arch.layers
+        );
+    }
 }
 
 /// An FP8 KV cache where the release serves it: vLLM and SGLang on any GPU
