@@ -13,7 +13,11 @@ use serde::Deserialize;
 use vram_core::model::presets::model_preset;
 use vram_core::serve::kv_cache::{
     attention_bytes_per_token, layer_specs, KvCacheDtype, KvLayout, LayerKind, LayerSpec,
+    VllmRelease,
 };
+
+/// The release this fixture measured.
+const RELEASE: VllmRelease = VllmRelease::V0_20_0;
 
 #[derive(Deserialize)]
 struct Measured {
@@ -99,6 +103,7 @@ fn differences(case: &Case) -> Vec<String> {
         2,
         case.block_size,
         case.max_model_len,
+        RELEASE,
     );
     let kv = KvLayout::of(&specs);
     let (len, step, budget) = (
@@ -114,7 +119,7 @@ fn differences(case: &Case) -> Vec<String> {
             .entry(kind_name(kind).to_string())
             .or_insert(spec.page_bytes);
         most.entry(kind_name(kind).to_string())
-            .or_insert(spec.max_memory_bytes(len, step));
+            .or_insert(spec.max_memory_bytes(len, step, RELEASE));
     }
     let vllm_groups: Vec<_> = case
         .groups
@@ -122,7 +127,7 @@ fn differences(case: &Case) -> Vec<String> {
         .map(|g| (g.kind.clone(), g.block_size, g.layers))
         .collect();
     let num_blocks = kv.num_blocks(budget);
-    let concurrency = kv.max_concurrency(num_blocks, len, step);
+    let concurrency = kv.max_concurrency(num_blocks, len, step, RELEASE);
     let mut wrong = Vec::new();
     let mut check = |what: &str, ours: String, theirs: String| {
         if ours != theirs {
@@ -151,7 +156,7 @@ fn differences(case: &Case) -> Vec<String> {
     );
     check(
         "kv_tokens",
-        kv.kv_tokens(num_blocks).to_string(),
+        kv.kv_tokens(num_blocks, len, step, RELEASE).to_string(),
         case.kv_tokens.to_string(),
     );
     if (concurrency - case.max_concurrency).abs() > 1e-9 * case.max_concurrency.abs() {
@@ -163,12 +168,13 @@ fn differences(case: &Case) -> Vec<String> {
     }
     check(
         "max_model_len_fits",
-        kv.max_model_len_fits(budget, len, step).to_string(),
+        kv.max_model_len_fits(budget, len, step, RELEASE)
+            .to_string(),
         case.max_model_len_fits.to_string(),
     );
     check(
         "starts",
-        (kv.bytes_needed(len, step) <= budget).to_string(),
+        (kv.bytes_needed(len, step, RELEASE) <= budget).to_string(),
         case.starts.to_string(),
     );
     // The public per-layer estimate sums each layer's own spec: with one
@@ -177,7 +183,8 @@ fn differences(case: &Case) -> Vec<String> {
     if !matches!(kv, KvLayout::Hybrid { .. }) {
         check(
             "estimate_max_model_len",
-            kv.max_model_len_fits(budget, len, step).to_string(),
+            kv.max_model_len_fits(budget, len, step, RELEASE)
+                .to_string(),
             case.estimate_max_model_len.to_string(),
         );
     }

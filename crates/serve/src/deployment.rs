@@ -2,7 +2,7 @@
 //! pipeline and expert parallelism, the KV budget vLLM forms from what is
 //! left, and what that budget holds ([`crate::kv_cache`]).
 
-use crate::kv_cache::{self, KvCacheDtype, KvLayout};
+use crate::kv_cache::{self, KvCacheDtype, KvLayout, VllmRelease};
 use crate::weights::WeightFormat;
 use vram_shared::model::architecture::Architecture;
 
@@ -199,16 +199,23 @@ pub fn serve(arch: &Architecture, d: &Deployment, budget: Budget) -> ServeFigure
         model_bytes,
         d.block_size,
         d.max_model_len,
+        VllmRelease::V0_20_0,
     );
     let kv = KvLayout::of(&specs);
+    let release = VllmRelease::V0_20_0;
     let available = kv_budget_bytes.unwrap_or(0);
     let kv_blocks = kv.num_blocks(available);
     ServeFigures {
         weights_bytes,
         kv_budget_bytes,
-        kv_tokens: kv.kv_tokens(kv_blocks),
-        max_concurrency: kv.max_concurrency(kv_blocks, d.max_model_len, d.batched_tokens),
-        max_model_len_fits: kv.max_model_len_fits(available, d.max_model_len, d.batched_tokens),
+        kv_tokens: kv.kv_tokens(kv_blocks, d.max_model_len, d.batched_tokens, release),
+        max_concurrency: kv.max_concurrency(kv_blocks, d.max_model_len, d.batched_tokens, release),
+        max_model_len_fits: kv.max_model_len_fits(
+            available,
+            d.max_model_len,
+            d.batched_tokens,
+            release,
+        ),
         kv_blocks,
         kv,
     }

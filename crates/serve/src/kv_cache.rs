@@ -10,12 +10,91 @@
 
 use vram_shared::model::architecture::Architecture;
 
-/// The vLLM releases whose arithmetic this module reproduces.
+/// The vLLM releases whose arithmetic [`VllmRelease::V0_20_0`] reproduces
+/// (the figure the serving report shows as its engine version).
 pub const VLLM_VERSIONS: &str = "0.19.1–0.20.0";
 
-/// `CacheConfig.DEFAULT_BLOCK_SIZE`: tokens per block unless the attention
-/// backend prefers another (`vllm/config/cache.py`).
+/// `CacheConfig.DEFAULT_BLOCK_SIZE` of vLLM 0.19.1–0.20.0: tokens per block
+/// unless the attention backend prefers another (`vllm/config/cache.py`).
+/// vLLM 0.34.0's is 64: [`VllmRelease::default_block_size`].
 pub const DEFAULT_BLOCK_SIZE: u32 = 16;
+
+/// A vLLM release whose KV-cache arithmetic this module reproduces. Every
+/// function here whose result differs between releases takes one.
+///
+/// The default is the newest, [`VllmRelease::NEWEST`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum VllmRelease {
+    /// vLLM 0.20.0 (and 0.19.1, whose KV arithmetic it shares but for a
+    /// typed `--block-size` above 16 on hybrid models): the tree at 001cabc.
+    V0_20_0,
+    /// vLLM 0.34.0 (`docs/upstream/vllm-0.34-kv.md` lists what changed).
+    #[default]
+    V0_34_0,
+}
+
+impl VllmRelease {
+    /// Every release, oldest first.
+    pub const ALL: [VllmRelease; 2] = [VllmRelease::V0_20_0, VllmRelease::V0_34_0];
+
+    /// The newest release (the default).
+    pub const NEWEST: VllmRelease = VllmRelease::V0_34_0;
+
+    /// The release's version string: "0.20.0", "0.34.0".
+    pub const fn key(self) -> &'static str {
+        match self {
+            VllmRelease::V0_20_0 => "0.20.0",
+            VllmRelease::V0_34_0 => "0.34.0",
+        }
+    }
+
+    /// Tokens a block holds when the user gives no `--block-size` and the
+    /// backend takes the default (`CacheConfig.DEFAULT_BLOCK_SIZE`,
+    /// `vllm/config/cache.py`): 16 in 0.20.0; 64 in 0.34.0, which
+    /// `CacheConfig._apply_block_size_default` fills in and
+    /// `Platform.update_block_size_for_backend` →
+    /// `_preferred_block_size_for_backends` (`vllm/platforms/interface.py`)
+    /// keeps for every backend that accepts it.
+    pub const fn default_block_size(self) -> u32 {
+        match self {
+            VllmRelease::V0_20_0 => DEFAULT_BLOCK_SIZE,
+            VllmRelease::V0_34_0 => 64,
+        }
+    }
+
+    /// Batches of `max_num_batched_tokens` a sliding-window or chunked-local
+    /// layer reserves room for (with pipeline parallelism 1): one in 0.20.0
+    /// (`max_memory_usage_bytes` adds `max_num_batched_tokens` once); two in
+    /// 0.34.0, whose `SlidingWindowSpec` and `ChunkedLocalAttentionSpec`
+    /// `max_admission_blocks_per_request` (`vllm/v1/kv_cache_interface.py`)
+    /// add `VllmConfig.max_in_flight_tokens` (`vllm/config/vllm.py`):
+    /// `max_concurrent_batches` × `max_num_batched_tokens`, where
+    /// `max_concurrent_batches` is PP + 1 with async scheduling, on by
+    /// default. Deeper pipelines (PP + 1 batches) are not modelled here.
+    pub const fn batches_in_flight(self) -> u64 {
+        match self {
+            VllmRelease::V0_20_0 => 1,
+            VllmRelease::V0_34_0 => 2,
+        }
+    }
+
+    /// Pages one Gated DeltaNet layer's state holds for a sequence
+    /// (`MambaSpec.max_memory_usage_bytes`): one in 0.20.0 (prefix caching
+    /// off for hybrid models, `mamba_cache_mode` "none"); three in 0.34.0,
+    /// where `ModelConfig.is_prefix_caching_supported`
+    /// (`vllm/config/model.py`) turns prefix caching on for hybrid models,
+    /// so `MambaModelConfig.verify_and_update_config`
+    /// (`vllm/model_executor/models/config.py`) picks "align" mode (two
+    /// pages), and `QwenGatedDeltaNetAttention.get_kv_cache_spec`
+    /// (`mamba/gdn/qwen_gdn_linear_attn.py`) adds one prefill-checkpoint
+    /// page with FlashInfer's GDN prefill (Hopper's).
+    pub const fn state_pages(self) -> u64 {
+        match self {
+            VllmRelease::V0_20_0 => 1,
+            VllmRelease::V0_34_0 => 3,
+        }
+    }
+}
 
 /// `⌈a ÷ b⌉` on whole numbers (vLLM's `cdiv`); 0 for `b = 0`.
 const fn cdiv(a: u64, b: u64) -> u64 {
@@ -49,14 +128,16 @@ impl KvCacheDtype {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LayerKind {
     /// `FullAttentionSpec` (and `MLAAttentionSpec`): every token's keys and
-    /// values up to `max_model_len`.
+    /// values up to `max_model_len`. With [`LayerSpec::attention_chunk`]
+    /// set, a `ChunkedLocalAttentionSpec` instead.
     Full,
-    /// `SlidingWindowSpec`: the last `window − 1` tokens and the tokens of a
-    /// step (`max_num_batched_tokens`), one block more for the window's
-    /// misaligned start.
+    /// `SlidingWindowSpec`: the last `window − 1` tokens and the tokens in
+    /// flight ([`VllmRelease::batches_in_flight`] × `max_num_batched_tokens`),
+    /// one block more for the window's misaligned start.
     SlidingWindow(u32),
-    /// `MambaSpec`: one block holding a sequence's whole recurrent state
-    /// (Gated DeltaNet's convolution and delta-rule states).
+    /// `MambaSpec`: a sequence's whole recurrent state (Gated DeltaNet's
+    /// convolution and delta-rule states) in one page, held
+    /// [`VllmRelease::state_pages`] times.
     State,
 }
 
@@ -65,27 +146,61 @@ pub enum LayerKind {
 pub struct LayerSpec {
     /// The kind of cache.
     pub kind: LayerKind,
-    /// Tokens a block holds (a state's block: the whole `max_model_len`).
+    /// Tokens a block holds (a state's block: the whole `max_model_len` in
+    /// 0.20.0, the attention's block in 0.34.0).
     pub block_size: u32,
     /// Bytes of one block (`page_size_bytes`).
     pub page_bytes: u64,
+    /// Chunked local attention (Llama 4's `attention_chunk_size`, tokens):
+    /// `Some` on a [`LayerKind::Full`] layer makes it vLLM's
+    /// `ChunkedLocalAttentionSpec` (`vllm/v1/kv_cache_interface.py`), its
+    /// own kind to the hybrid allocator (kept beside the kind, as vLLM's
+    /// `FullAttentionSpec.attention_chunk_size`, so that matches on
+    /// [`LayerKind`] elsewhere stay whole); `None` otherwise.
+    pub attention_chunk: Option<u32>,
 }
 
 impl LayerSpec {
-    /// The most this layer's cache holds for one sequence of
-    /// `max_model_len` tokens with `batched_tokens` scheduled in a step
-    /// (`max_memory_usage_bytes`, without context parallelism or speculative
-    /// tokens).
-    pub fn max_memory_bytes(&self, max_model_len: u32, batched_tokens: u32) -> u64 {
+    /// Whether this is a chunked-local-attention layer
+    /// (`ChunkedLocalAttentionSpec`).
+    pub const fn is_chunked_local(&self) -> bool {
+        matches!(
+            (self.kind, self.attention_chunk),
+            (LayerKind::Full, Some(_))
+        )
+    }
+
+    /// The most bytes this layer's cache holds for one sequence of
+    /// `max_model_len` tokens with `batched_tokens` scheduled a step
+    /// (`max_memory_usage_bytes`, without context parallelism or
+    /// speculative tokens) under `release`:
+    /// - full attention: ⌈`max_model_len` ÷ block⌉ pages;
+    /// - a window of w: one page more than ⌈min(w − 1 + in flight,
+    ///   `max_model_len`) ÷ block⌉, in flight being
+    ///   [`VllmRelease::batches_in_flight`] × `batched_tokens` (0.34.0:
+    ///   `SlidingWindowSpec.max_admission_blocks_per_request`);
+    /// - chunks of c: ⌈min(c + in flight, `max_model_len`) ÷ block⌉ pages
+    ///   (0.34.0: `ChunkedLocalAttentionSpec.max_admission_blocks_per_request`);
+    /// - a state: [`VllmRelease::state_pages`] pages.
+    pub fn max_memory_bytes(
+        &self,
+        max_model_len: u32,
+        batched_tokens: u32,
+        release: VllmRelease,
+    ) -> u64 {
         let bs = u64::from(self.block_size);
         let len = u64::from(max_model_len);
-        match self.kind {
-            LayerKind::Full => cdiv(len, bs) * self.page_bytes,
-            LayerKind::SlidingWindow(window) => {
-                let tokens = (u64::from(window) - 1 + u64::from(batched_tokens)).min(len);
+        let in_flight = release.batches_in_flight() * u64::from(batched_tokens);
+        match (self.kind, self.attention_chunk) {
+            (LayerKind::Full, Some(chunk)) => {
+                cdiv((u64::from(chunk) + in_flight).min(len), bs) * self.page_bytes
+            }
+            (LayerKind::Full, None) => cdiv(len, bs) * self.page_bytes,
+            (LayerKind::SlidingWindow(window), _) => {
+                let tokens = (u64::from(window) - 1 + in_flight).min(len);
                 (cdiv(tokens, bs) + 1) * self.page_bytes
             }
-            LayerKind::State => self.page_bytes,
+            (LayerKind::State, _) => release.state_pages() * self.page_bytes,
         }
     }
 }
@@ -124,11 +239,27 @@ pub fn linear_state_bytes(arch: &Architecture, tp: u32, model_bytes: u64) -> u64
 
 /// The block size vLLM's attention backend settles on for `arch` with KV
 /// values of `value_bytes` on a GPU of compute capability `sm` (90 Hopper,
-/// 100 Blackwell): 16, but latent attention's backends prefer their own
-/// (FlashAttention-MLA 16 on Hopper in 16 bits, FlashMLA 64 there with FP8
-/// values, FlashInfer-MLA 32 on Blackwell: `platforms/cuda.py`'s
-/// priorities, each backend's `get_preferred_block_size`).
-pub fn default_block_size(arch: &Architecture, value_bytes: u64, sm: u32) -> u32 {
+/// 100 Blackwell) when the user gives no `--block-size`, before a hybrid
+/// model's alignment ([`layer_specs`]), in tokens.
+/// - 0.20.0: 16, but latent attention's backends prefer their own
+///   (FlashAttention-MLA 16 on Hopper in 16 bits, FlashMLA 64 there with FP8
+///   values, FlashInfer-MLA 32 on Blackwell: `platforms/cuda.py`'s
+///   priorities, each backend's `get_preferred_block_size`).
+/// - 0.34.0: 64 ([`VllmRelease::default_block_size`]), which FlashAttention
+///   (`MultipleOf(16)`), FlashAttention-MLA, FlashMLA (64) and
+///   FlashInfer-MLA (32 or 64) all accept, so
+///   `Platform._preferred_block_size_for_backends`
+///   (`vllm/platforms/interface.py`) keeps it. (FlashAttention 4's head-256
+///   and SM90 FP8 kernel sizes, which would raise it, are not modelled.)
+pub fn default_block_size(
+    arch: &Architecture,
+    value_bytes: u64,
+    sm: u32,
+    release: VllmRelease,
+) -> u32 {
+    if release == VllmRelease::V0_34_0 {
+        return release.default_block_size();
+    }
     match (arch.mla.is_latent(), sm) {
         (false, _) => DEFAULT_BLOCK_SIZE,
         (true, sm) if sm >= 100 => 32,
@@ -137,21 +268,61 @@ pub fn default_block_size(arch: &Architecture, value_bytes: u64, sm: u32) -> u32
     }
 }
 
-/// The layers of `layers` (a pipeline stage's, or all) as vLLM specifies
-/// their caches on a GPU of a `tp`-wide group, blocks of `block_size`
-/// tokens, values `value_bytes` wide in a model of `model_bytes`-wide
-/// weights, serving `max_model_len` tokens. Chunked local attention
-/// (Llama 4) costs full attention: vLLM turns its hybrid allocator off for
-/// it (`config/vllm.py`). A model with linear-attention layers has its
-/// attention block size raised until a block of every layer is one page
-/// (`Platform._align_hybrid_block_size`, `platforms/interface.py`: `bs = a ×
-/// ⌈state ÷ (a × per-token)⌉` with `a` the backend's smallest kernel block,
-/// 16 (64 latent), or `block_size` where that is larger: 0.20.0; 0.19.1's
+/// Gated DeltaNet's prefill-checkpoint alignment with FlashInfer's GDN
+/// prefill, tokens (0.34.0: `FLASHINFER_GDN_CHECKPOINT_ALIGNMENT`,
+/// `vllm/v1/attention/backends/gdn_attn.py`).
+const GDN_CHECKPOINT_ALIGNMENT: u64 = 64;
+
+/// The tokens of a hybrid model's attention block: `block` raised until a
+/// block of attention holds a state of `state` bytes at `per_token` bytes a
+/// token (`Platform._align_hybrid_block_size`, `vllm/platforms/interface.py`):
+/// `a × ⌈state ÷ (a × per_token)⌉`, `a` the larger of the backend's smallest
+/// kernel block (16; 64 latent) and `block`.
+/// 0.34.0 also rounds `a` to a multiple of 128 for latent attention and,
+/// in "align" Mamba mode, takes the least common multiple with the layers'
+/// prefill-checkpoint alignment (64 with FlashInfer's GDN prefill:
+/// `mamba/abstract.py` `get_mamba_prefill_checkpoint_alignment`).
+fn hybrid_block(block: u64, state: u64, per_token: u64, latent: bool, release: VllmRelease) -> u64 {
+    let align = match release {
+        // `kernel_block_alignment_size = max(min(kernel block sizes),
+        // cache_config.block_size)`: a typed 64 aligns to 64, not 16.
+        VllmRelease::V0_20_0 => block.max(if latent { 64 } else { 16 }),
+        VllmRelease::V0_34_0 => {
+            let kernel = block.max(if latent { 128 } else { 16 });
+            kernel / gcd(kernel, GDN_CHECKPOINT_ALIGNMENT) * GDN_CHECKPOINT_ALIGNMENT
+        }
+    };
+    block.max(align * cdiv(state, align * per_token))
+}
+
+/// The greatest common divisor (Euclid's).
+const fn gcd(a: u64, b: u64) -> u64 {
+    match b {
+        0 => a,
+        b => gcd(b, a % b),
+    }
+}
+
+/// The layers of `layers` (a pipeline stage's, or all) as vLLM `release`
+/// specifies their caches on a GPU of a `tp`-wide group, blocks of
+/// `block_size` tokens, values `value_bytes` wide in a model of
+/// `model_bytes`-wide weights, serving `max_model_len` tokens.
+///
+/// Chunked local attention (Llama 4) is vLLM's `ChunkedLocalAttentionSpec`
+/// ([`LayerSpec::attention_chunk`]) in both releases: the hybrid allocator
+/// stays on for it (`VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE`
+/// defaults to 1), so its layers form groups of their own.
+///
+/// A model with linear-attention layers has its attention block size raised
+/// until a block of every layer is one page (`hybrid_block`; 0.19.1's
 /// `HybridAttentionMambaModelConfig` aligned to 16 (64) whatever the block
-/// size, so the two differ for a typed `--block-size` above it), its
-/// state's page padded to it; a state's block is the whole `max_model_len`
-/// (`mamba_block_size` without prefix caching, off by default for hybrid
-/// models: `MambaModelConfig.verify_and_update_config`).
+/// size, so it differs from 0.20.0 for a typed `--block-size` above it), its
+/// state's page padded to it. A state's block is the whole `max_model_len`
+/// in 0.20.0 (`mamba_block_size` without prefix caching, off by default for
+/// hybrid models: `MambaModelConfig.verify_and_update_config`) and the
+/// attention's block in 0.34.0 (prefix caching on, "align" mode:
+/// `mamba_block_size` = `block_size`, the same function).
+#[allow(clippy::too_many_arguments)] // One parameter per vLLM input, and the release.
 pub fn layer_specs(
     arch: &Architecture,
     layers: core::ops::Range<u32>,
@@ -160,6 +331,7 @@ pub fn layer_specs(
     model_bytes: u64,
     block_size: u32,
     max_model_len: u32,
+    release: VllmRelease,
 ) -> Vec<LayerSpec> {
     let per_token = attention_bytes_per_token(arch, tp, value_bytes);
     let state = linear_state_bytes(arch, tp, model_bytes);
@@ -167,34 +339,36 @@ pub fn layer_specs(
     let mut block = u64::from(block_size.max(1));
     let mut state_page = state;
     if has_state && per_token > 0 {
-        // `kernel_block_alignment_size = max(min(kernel block sizes),
-        // cache_config.block_size)`: a typed 64 aligns to 64, not 16.
-        let align = block.max(if arch.mla.is_latent() { 64 } else { 16 });
-        block = block.max(align * cdiv(state, align * per_token));
+        block = hybrid_block(block, state, per_token, arch.mla.is_latent(), release);
         state_page = state_page.max(block * per_token);
     }
-    let windowed = !arch.local.chunked && arch.local.window > 0;
+    let attention_block = u32::try_from(block).unwrap_or(u32::MAX);
+    let state_block = match release {
+        VllmRelease::V0_20_0 => max_model_len,
+        VllmRelease::V0_34_0 => attention_block,
+    };
+    let local = arch.local.window > 0;
+    let chunk = (local && arch.local.chunked).then_some(arch.local.window);
+    let window = !arch.local.chunked && local;
     layers
         .map(|i| {
-            match (
-                arch.is_linear_layer(i),
-                windowed && arch.local.is_local_layer(i),
-            ) {
-                (true, _) => LayerSpec {
-                    kind: LayerKind::State,
-                    block_size: max_model_len,
-                    page_bytes: state_page,
-                },
-                (false, true) => LayerSpec {
-                    kind: LayerKind::SlidingWindow(arch.local.window),
-                    block_size: u32::try_from(block).unwrap_or(u32::MAX),
-                    page_bytes: block * per_token,
-                },
-                (false, false) => LayerSpec {
-                    kind: LayerKind::Full,
-                    block_size: u32::try_from(block).unwrap_or(u32::MAX),
-                    page_bytes: block * per_token,
-                },
+            let spec = |kind, block_size, page_bytes, attention_chunk| LayerSpec {
+                kind,
+                block_size,
+                page_bytes,
+                attention_chunk,
+            };
+            let page = block * per_token;
+            match (arch.is_linear_layer(i), arch.local.is_local_layer(i)) {
+                (true, _) => spec(LayerKind::State, state_block, state_page, None),
+                (false, true) if window => spec(
+                    LayerKind::SlidingWindow(arch.local.window),
+                    attention_block,
+                    page,
+                    None,
+                ),
+                (false, true) => spec(LayerKind::Full, attention_block, page, chunk),
+                (false, false) => spec(LayerKind::Full, attention_block, page, None),
             }
         })
         .collect()
@@ -238,9 +412,13 @@ impl KvLayout {
         let Some(first) = specs.first() else {
             return KvLayout::Empty;
         };
-        let same_kind = specs
-            .iter()
-            .all(|s| s.kind == first.kind && s.block_size == first.block_size);
+        // One kind: the same class, window or chunk, and block size
+        // (`UniformTypeKVCacheSpecs.is_uniform_type`).
+        let same_kind = specs.iter().all(|s| {
+            s.kind == first.kind
+                && s.attention_chunk == first.attention_chunk
+                && s.block_size == first.block_size
+        });
         if same_kind {
             return KvLayout::Uniform(specs.to_vec());
         }
@@ -294,67 +472,105 @@ impl KvLayout {
         }
     }
 
-    /// Blocks `available` bytes hold (`get_num_blocks`): the budget ÷ the
-    /// sum of one page of every layer (uniform), or ÷ page ÷ group size.
+    /// Blocks `available` bytes hold (`get_num_blocks`): the budget ÷
+    /// [`KvLayout::bytes_per_block`]. The same in both releases (0.34.0
+    /// allocates from the whole budget, the null block included).
     pub fn num_blocks(&self, available: u64) -> u64 {
         match self {
             KvLayout::Empty => 1,
-            KvLayout::Uniform(specs) => {
-                available / specs.iter().map(|s| s.page_bytes).sum::<u64>().max(1)
-            }
+            _ => available / self.bytes_per_block().max(1),
+        }
+    }
+
+    /// Bytes one block takes across every layer of the pool: the sum of one
+    /// page of every layer (uniform), or the page × the group size (the
+    /// widest group's layers); 0 with no layers. 0.34.0 calls it
+    /// `_pool_bytes_per_block_from_builder` (`vllm/v1/core/kv_cache_planning.py`;
+    /// with the layer-outermost layout, LBNHC, that FlashAttention and
+    /// FlashMLA leave in place, it equals 0.20.0's divisor).
+    pub fn bytes_per_block(&self) -> u64 {
+        match self {
+            KvLayout::Empty => 0,
+            KvLayout::Uniform(specs) => specs.iter().map(|s| s.page_bytes).sum(),
             KvLayout::Hybrid {
                 group_size,
                 page_bytes,
                 ..
-            } => available / (*page_bytes).max(1) / u64::from(*group_size).max(1),
+            } => page_bytes * u64::from(*group_size),
         }
     }
 
     /// Blocks one sequence of `max_model_len` tokens needs, `batched_tokens`
-    /// a step: the largest layer's (uniform), or the sum over the groups.
-    pub fn blocks_per_sequence(&self, max_model_len: u32, batched_tokens: u32) -> u64 {
+    /// a step, under `release`: the largest layer's ⌈max memory ÷ page⌉
+    /// (uniform), or the sum over the groups of theirs. 0.34.0's
+    /// `get_max_concurrency_for_kv_cache_config` (`kv_cache_utils.py`) sums
+    /// it per group; 0.20.0 rounded the groups' total once, which is the
+    /// same here, every group's max memory being whole pages.
+    pub fn blocks_per_sequence(
+        &self,
+        max_model_len: u32,
+        batched_tokens: u32,
+        release: VllmRelease,
+    ) -> u64 {
+        let most = |s: &LayerSpec| s.max_memory_bytes(max_model_len, batched_tokens, release);
         match self {
             KvLayout::Empty => 0,
             KvLayout::Uniform(specs) => specs
                 .iter()
-                .map(|s| {
-                    cdiv(
-                        s.max_memory_bytes(max_model_len, batched_tokens),
-                        s.page_bytes,
-                    )
-                })
+                .map(|s| cdiv(most(s), s.page_bytes))
                 .max()
                 .unwrap_or(0),
             KvLayout::Hybrid {
                 groups, page_bytes, ..
             } => groups
                 .iter()
-                .map(|g| {
-                    cdiv(
-                        g.spec.max_memory_bytes(max_model_len, batched_tokens),
-                        *page_bytes,
-                    )
-                })
+                .map(|g| cdiv(most(&g.spec), *page_bytes))
                 .sum(),
         }
     }
 
-    /// vLLM's "Maximum concurrency for `max_model_len` tokens per request":
-    /// the blocks over what one sequence needs
+    /// vLLM's "Maximum concurrency for `max_model_len` tokens per request"
+    /// (sequences): the blocks over what one sequence needs
     /// (`get_max_concurrency_for_kv_cache_config`).
-    pub fn max_concurrency(&self, num_blocks: u64, max_model_len: u32, batched_tokens: u32) -> f64 {
-        let per_sequence = self.blocks_per_sequence(max_model_len, batched_tokens);
+    pub fn max_concurrency(
+        &self,
+        num_blocks: u64,
+        max_model_len: u32,
+        batched_tokens: u32,
+        release: VllmRelease,
+    ) -> f64 {
+        let per_sequence = self.blocks_per_sequence(max_model_len, batched_tokens, release);
         match per_sequence {
             0 => f64::INFINITY,
             n => num_blocks as f64 / n as f64,
         }
     }
 
-    /// vLLM's "GPU KV cache size: N tokens" (0.19.1–0.20.0,
-    /// `_report_kv_cache_config`): the blocks ÷ the groups × the smallest
-    /// block size (a state's, `max_model_len`, where that is shorter than
-    /// the attention's).
-    pub fn kv_tokens(&self, num_blocks: u64) -> u64 {
+    /// vLLM's "GPU KV cache size: N tokens" for `num_blocks` blocks.
+    /// - 0.20.0 (and 0.19.1, `_report_kv_cache_config`): the blocks ÷ the
+    ///   groups × the smallest block size (a state's, `max_model_len`,
+    ///   where that is shorter than the attention's).
+    /// - 0.34.0 (`kv_cache_utils.py` `get_kv_cache_capacity`, logged by
+    ///   `update_kv_cache_capacity`): the integer part of the maximum
+    ///   concurrency × `max_model_len`, tokens at `max_model_len` a request
+    ///   rather than the pool's slots.
+    pub fn kv_tokens(
+        &self,
+        num_blocks: u64,
+        max_model_len: u32,
+        batched_tokens: u32,
+        release: VllmRelease,
+    ) -> u64 {
+        if release == VllmRelease::V0_34_0 {
+            return match self {
+                KvLayout::Empty => 0,
+                _ => {
+                    let concurrency =
+                        self.max_concurrency(num_blocks, max_model_len, batched_tokens, release);
+                    (concurrency * f64::from(max_model_len)) as u64
+                }
+            };
+        }
         match self {
             KvLayout::Empty => 0,
             KvLayout::Uniform(specs) => {
@@ -379,51 +595,119 @@ impl KvLayout {
     /// Bytes one sequence of `max_model_len` tokens needs on this GPU, as
     /// vLLM checks it before starting (`_max_memory_usage_bytes_from_groups`:
     /// a hybrid layout's padding layers included).
-    pub fn bytes_needed(&self, max_model_len: u32, batched_tokens: u32) -> u64 {
+    pub fn bytes_needed(
+        &self,
+        max_model_len: u32,
+        batched_tokens: u32,
+        release: VllmRelease,
+    ) -> u64 {
         match self {
             KvLayout::Empty => 0,
             KvLayout::Uniform(specs) => specs
                 .iter()
-                .map(|s| s.max_memory_bytes(max_model_len, batched_tokens))
+                .map(|s| s.max_memory_bytes(max_model_len, batched_tokens, release))
                 .sum(),
-            KvLayout::Hybrid {
-                group_size,
-                page_bytes,
-                ..
-            } => {
-                u64::from(*group_size)
-                    * page_bytes
-                    * self.blocks_per_sequence(max_model_len, batched_tokens)
+            KvLayout::Hybrid { .. } => {
+                self.bytes_per_block()
+                    * self.blocks_per_sequence(max_model_len, batched_tokens, release)
+            }
+        }
+    }
+
+    /// The bytes of `available` vLLM `release` plans sequences against:
+    /// all of it in 0.20.0; in 0.34.0 one block less, the null block the
+    /// block pool holds back (`get_kv_cache_configs`,
+    /// `vllm/v1/core/kv_cache_planning.py`: its fit check and auto-fit take
+    /// the budget less [`KvLayout::bytes_per_block`]).
+    pub fn planned_bytes(&self, available: u64, release: VllmRelease) -> u64 {
+        match release {
+            VllmRelease::V0_20_0 => available,
+            VllmRelease::V0_34_0 => available.saturating_sub(self.bytes_per_block()),
+        }
+    }
+
+    /// Whether vLLM `release` starts with `available` bytes: one sequence of
+    /// `max_model_len` tokens fits the planned bytes
+    /// ([`KvLayout::planned_bytes`]); otherwise "To serve at least one
+    /// request with the model's max seq len …" (or, with nothing left once
+    /// the null block is held back, "No available memory for the cache
+    /// blocks").
+    pub fn starts(
+        &self,
+        available: u64,
+        max_model_len: u32,
+        batched_tokens: u32,
+        release: VllmRelease,
+    ) -> bool {
+        let planned = self.planned_bytes(available, release);
+        match self {
+            KvLayout::Empty => true,
+            _ => {
+                planned > 0 && self.bytes_needed(max_model_len, batched_tokens, release) <= planned
             }
         }
     }
 
     /// The longest `max_model_len` up to `max_model_len` whose one sequence
-    /// fits `available` bytes (`_estimate_max_model_len_from_groups`: a
-    /// binary search over whole lengths); 0 when not even one token does.
+    /// fits the bytes vLLM `release` plans against out of `available`
+    /// ([`KvLayout::planned_bytes`]; `_estimate_max_model_len_from_groups`:
+    /// a binary search over whole lengths), tokens; 0 when not even one
+    /// token does. 0.34.0's is thus usually a block shorter than 0.20.0's.
     pub fn max_model_len_fits(
         &self,
         available: u64,
         max_model_len: u32,
         batched_tokens: u32,
+        release: VllmRelease,
     ) -> u32 {
-        let fits = |len: u32| self.bytes_needed(len, batched_tokens) <= available;
-        if !fits(1) {
-            return 0;
-        }
-        let (mut low, mut high, mut best) = (1u32, max_model_len, 1u32);
-        while low <= high {
-            let mid = low + (high - low) / 2;
-            match fits(mid) {
-                true => {
-                    best = mid;
-                    low = mid + 1;
-                }
-                false => high = mid - 1,
-            }
-        }
-        best
+        let planned = self.planned_bytes(available, release);
+        let needed = |len: u32| self.bytes_needed(len, batched_tokens, release);
+        longest_fit(max_model_len, |len| needed(len) <= planned)
     }
+}
+
+/// vLLM's binary search for the longest length in `1..=max_model_len` that
+/// `fits` (both releases' `_estimate_max_model_len_from_groups` and
+/// `estimate_max_model_len`); 0 when 1 does not.
+fn longest_fit(max_model_len: u32, fits: impl Fn(u32) -> bool) -> u32 {
+    if !fits(1) {
+        return 0;
+    }
+    let (mut low, mut high, mut best) = (1u32, max_model_len, 1u32);
+    while low <= high {
+        let mid = low + (high - low) / 2;
+        match fits(mid) {
+            true => {
+                best = mid;
+                low = mid + 1;
+            }
+            false => high = mid - 1,
+        }
+    }
+    best
+}
+
+/// vLLM's public `estimate_max_model_len` (`kv_cache_planning.py` in 0.34.0,
+/// `kv_cache_utils.py` in 0.20.0): the longest `max_model_len` up to
+/// `max_model_len` at which every layer's own spec of `specs` (unpadded, no
+/// groups) holds one sequence in `available` bytes, tokens; 0 when not even
+/// one token does. It plans against the whole budget in both releases (no
+/// null block), and the engine itself uses the group-aware
+/// [`KvLayout::max_model_len_fits`] instead.
+pub fn estimate_max_model_len(
+    specs: &[LayerSpec],
+    available: u64,
+    max_model_len: u32,
+    batched_tokens: u32,
+    release: VllmRelease,
+) -> u32 {
+    let needed = |len: u32| -> u64 {
+        specs
+            .iter()
+            .map(|s| s.max_memory_bytes(len, batched_tokens, release))
+            .sum()
+    };
+    longest_fit(max_model_len, |len| needed(len) <= available)
 }
 
 /// The bytes vLLM gives the KV cache on one GPU (`Worker.determine_available_

@@ -8,7 +8,7 @@
 //! the configuration names the field each concerns.
 
 use crate::deployment::{self, Deployment};
-use crate::kv_cache::{self, KvCacheDtype, KvLayout, LayerKind};
+use crate::kv_cache::{self, KvCacheDtype, KvLayout, LayerKind, VllmRelease};
 pub use crate::options::ServeLayout;
 use crate::options::{Engine, ServeOptions};
 use crate::speed::{self, ServeSpeed};
@@ -705,12 +705,14 @@ impl EngineFigures {
 /// what its KV layout's blocks hold.
 fn vllm_figures(basis: &Basis) -> EngineFigures {
     let (arch, options) = (basis.arch, basis.options);
+    // The release whose arithmetic applies (the user's choice is wired next).
+    let release = VllmRelease::V0_20_0;
     let limits = Limits {
         gpu_util: options.gpu_util.unwrap_or(VLLM_GPU_MEMORY_UTILIZATION),
         batched_tokens: options.batched_tokens.unwrap_or(basis.default_tokens),
         max_num_seqs: options.max_num_seqs.unwrap_or(basis.default_seqs),
         block_size: options.block.unwrap_or_else(|| {
-            kv_cache::default_block_size(arch, basis.value_bytes, basis.sm_version)
+            kv_cache::default_block_size(arch, basis.value_bytes, basis.sm_version, release)
         }),
     };
     let batched_tokens = limits.batched_tokens;
@@ -738,19 +740,33 @@ fn vllm_figures(basis: &Basis) -> EngineFigures {
         2,
         limits.block_size,
         basis.max_model_len,
+        release,
     );
     let kv = KvLayout::of(&specs);
     let available = kv_budget.unwrap_or(0);
     let kv_blocks = kv.num_blocks(available);
-    let per_request =
-        kv.blocks_per_sequence(basis.request.min(basis.max_model_len), batched_tokens);
+    let per_request = kv.blocks_per_sequence(
+        basis.request.min(basis.max_model_len),
+        batched_tokens,
+        release,
+    );
     let cache = Cache {
         kv_budget,
         pages: pages_of(&kv, &specs),
         kv_blocks,
-        kv_tokens: kv.kv_tokens(kv_blocks),
-        max_concurrency: kv.max_concurrency(kv_blocks, basis.max_model_len, batched_tokens),
-        max_model_len_fits: kv.max_model_len_fits(available, basis.max_model_len, batched_tokens),
+        kv_tokens: kv.kv_tokens(kv_blocks, basis.max_model_len, batched_tokens, release),
+        max_concurrency: kv.max_concurrency(
+            kv_blocks,
+            basis.max_model_len,
+            batched_tokens,
+            release,
+        ),
+        max_model_len_fits: kv.max_model_len_fits(
+            available,
+            basis.max_model_len,
+            batched_tokens,
+            release,
+        ),
         concurrency_holds: match per_request {
             0 => u64::from(limits.max_num_seqs),
             n => kv_blocks / n,
