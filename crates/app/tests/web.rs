@@ -968,6 +968,14 @@ async fn the_activation_formula_is_written_with_the_models_numbers() {
     assert!(notes().contains(" GiB,"), "{}", notes());
 }
 
+/// The core's report of the link `query`, which must make one.
+fn report_of(query: &str) -> vram_core::Report {
+    vram_core::input::link::decode(query)
+        .config
+        .report()
+        .unwrap()
+}
+
 /// Whether the page has an element matching `selector`.
 fn has(page: &Page, selector: &str) -> bool {
     page.root.query_selector(selector).unwrap().is_some()
@@ -979,10 +987,7 @@ async fn a_lesson_embed_shows_its_parts_only_as_a_read_only_figure() {
     let query = "?show=table&controls=0&model=llama2-13b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=none&stage=2";
     let page = Page::open(query).await;
     // The core's figures of the same link, shown and highlighted.
-    let report = vram_core::input::link::decode(query)
-        .config
-        .report()
-        .unwrap();
+    let report = report_of(query);
     let zero2 = report.strategy(vram_core::Strategy::Zero2);
     page.assert_figure("mem-total-zero2", zero2.memory.total.gb());
     assert_eq!(page.flag("fits-zero2"), "true");
@@ -1074,10 +1079,7 @@ async fn lora_trains_the_adapters_on_a_frozen_base_and_needs_a_model() {
         (2u64 * 6_738_415_616).to_string()
     );
     assert_eq!(page.flag("params-count"), "6738415616");
-    let report = vram_core::input::link::decode("model=llama2-7b&method=lora")
-        .config
-        .report()
-        .unwrap();
+    let report = report_of("model=llama2-7b&method=lora");
     page.assert_figure(
         "mem-total-ddp",
         report.strategy(vram_core::Strategy::Ddp).memory.total.gb(),
@@ -1115,14 +1117,7 @@ async fn hugging_faces_accounting_is_a_choice_of_the_step() {
     let _turn = Turn::take().await;
     let query = "?model=llama3-8b&framework=hf&attn=eager&dtype=bf16-pure&seq=1024";
     let page = Page::open(query).await;
-    let kept = vram_core::input::link::decode(query)
-        .config
-        .report()
-        .unwrap()
-        .activations
-        .unwrap()
-        .total
-        .gb();
+    let kept = report_of(query).activations.unwrap().total.gb();
     page.assert_figure("act-total", kept);
     assert_eq!(page.select("framework").value(), "hf");
     assert_eq!(page.select("attn").value(), "eager");
@@ -1146,10 +1141,7 @@ async fn the_step_peaks_above_what_is_kept_and_the_verdict_follows_the_peak() {
     let _turn = Turn::take().await;
     let query = "?model=llama3-8b&framework=hf&seq=8192&stage=3";
     let page = Page::open(query).await;
-    let report = vram_core::input::link::decode(query)
-        .config
-        .report()
-        .unwrap();
+    let report = report_of(query);
     let row = report.strategy(vram_core::Strategy::Zero3);
     let (phase, peak) = row.step.peak();
     assert_eq!(phase, vram_core::memory::step::Phase::BackwardStart);

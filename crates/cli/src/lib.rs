@@ -52,6 +52,13 @@ impl UsageError {
     }
 }
 
+/// One verdict of the core's, said with its option's name.
+impl From<vram_core::input::InputError> for UsageError {
+    fn from(error: vram_core::input::InputError) -> UsageError {
+        UsageError::of(&[error])
+    }
+}
+
 /// The command line: one option per key of the shared link, named after it.
 pub fn command() -> Command {
     let command = Command::new("vram")
@@ -259,6 +266,7 @@ pub fn keys_reference() -> String {
             Written::WhenNotPreset => "with a model, where not the preset's",
             Written::WhenNotDefault => "where not the default",
             Written::WhenNotFilled => "where not as the model's checkpoint ships",
+            Written::ForItsJobs => "under its jobs always, else where not the default",
         };
         let jobs = match field.jobs() {
             vram_core::config::job::Jobs::ALL => "all".to_string(),
@@ -382,6 +390,10 @@ fn config_and_hub_from(
         .any(|(k, _, _)| k == link::VERSION_KEY || link::all_fields().any(|f| f.key() == k));
     if !carries_keys {
         keys.set(link::VERSION_KEY, link::LINK_VERSION, Source::Link);
+        // And today's vLLM, the newest release (a link without the key
+        // was written before it, under 0.20.0).
+        let newest = vram_core::serve::kv_cache::VllmRelease::NEWEST.key();
+        keys.set(Field::EngineVersion.key(), newest, Source::Link);
     }
     let path = matches.get_one::<String>("config");
     if let Some(path) = path {
@@ -705,9 +717,7 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
 
 /// A deployment's figures (`job=serve`) in `output`'s format.
 fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
-    let report = config
-        .serve_report()
-        .map_err(|error| UsageError::of(&[error]))?;
+    let report = config.serve_report()?;
     let t = english();
     let unit = config.unit;
     let sections = [
@@ -877,9 +887,7 @@ fn serve_plans_table(config: &Config, ranking: &vram_core::serve::plans::ServeRa
 
 /// An RL run's figures (`job=rl`) in `output`'s format.
 fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
-    let report = config
-        .rl_report()
-        .map_err(|error| UsageError::of(&[error]))?;
+    let report = config.rl_report()?;
     let t = english();
     let unit = config.unit;
     let mut sections = Vec::new();
@@ -1332,15 +1340,7 @@ pub fn plans_table(config: &Config, ranking: &vram_core::plans::Ranking) -> Stri
             ]
         })
         .collect();
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| {
-            rows.iter()
-                .map(|r| r[c].chars().count())
-                .chain([header[c].chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let widths = column_widths(&header, &rows);
     for cells in std::iter::once(&header).chain(&rows) {
         let line: Vec<String> = cells
             .iter()

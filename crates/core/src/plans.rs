@@ -948,6 +948,11 @@ mod tests {
         (config, all)
     }
 
+    /// The plans of `config` that fit, in their rank.
+    fn fitting_plans(config: &Config) -> Vec<Plan> {
+        plans(config).into_iter().filter(|p| p.fits).collect()
+    }
+
     /// Asserts that `report`, of the configuration `plan` applies, shows the
     /// plan's figures on its highlighted row: the same peak, the same step
     /// time; `case` names what is checked.
@@ -1094,11 +1099,10 @@ mod tests {
             "model=deepseek-v3&gpu=h200&gpus=8&nodes=32&seq=4096",
             "model=llama2-70b&gpu=a100-80gb&gpus=8&seq=2048&recompute=full",
         ] {
-            let (_, all) = plans_of(query);
-            let fitting: Vec<&Plan> = all.iter().filter(|p| p.fits).collect();
+            let fitting = fitting_plans(&decode(query).config);
             assert!(fitting.len() > 3, "{query}: {} fit", fitting.len());
             for pair in fitting.windows(2) {
-                let (a, b) = (pair[0], pair[1]);
+                let (a, b) = (&pair[0], &pair[1]);
                 assert!(
                     a.tokens_per_second_per_gpu() >= b.tokens_per_second_per_gpu(),
                     "{query}: {a:?} ranked before {b:?}"
@@ -1120,7 +1124,7 @@ mod tests {
         // With a global batch every plan trains the same tokens a step.
         let config =
             decode("model=llama3-8b&gpu=h100-80gb&gpus=8&nodes=2&seq=8192&global_batch=128").config;
-        let fitting: Vec<Plan> = plans(&config).into_iter().filter(|p| p.fits).collect();
+        let fitting = fitting_plans(&config);
         assert!(fitting
             .windows(2)
             .all(|w| w[0].step_seconds() <= w[1].step_seconds() * (1.0 + 1e-9)));

@@ -268,7 +268,7 @@ fn the_deployment_as_engine_command_lines() {
         &[
             "--tensor-parallel-size 2 \\",
             "--max-model-len 32768 \\",
-            "--gpu-memory-utilization 0.9 \\",
+            "--gpu-memory-utilization 0.92 \\",
             "--kv-cache-dtype fp8 \\",
             "--quantization fp8",
         ],

@@ -180,12 +180,15 @@ pub fn serve(arch: &Architecture, d: &Deployment, budget: Budget) -> ServeFigure
             non_torch,
             cuda_graphs,
         } => kv_cache::available_kv_bytes(
+            VllmRelease::V0_20_0,
             total,
             utilisation,
-            weights_bytes.ceil() as u64,
-            activation_peak,
-            non_torch,
-            cuda_graphs,
+            kv_cache::HeldBeside {
+                weights: weights_bytes.ceil() as u64,
+                activation_peak,
+                non_torch,
+                cuda_graphs,
+            },
         ),
     };
     let model_bytes = 2;
@@ -280,15 +283,14 @@ mod tests {
         for (id, logged) in [("llama3.1-8b", 58.11), ("qwen2.5-7b", 58.53)] {
             let a = model_preset(id).unwrap().architecture;
             let weights = weights_per_gpu(&a, &deployment(1)).ceil() as u64;
-            let kv = kv_cache::available_kv_bytes(
-                total,
-                0.95,
+            let held = kv_cache::HeldBeside {
                 weights,
-                activation_peak_bytes(&a, 1, 8192, 1024, 132),
-                non_torch_bytes(1, true),
-                0,
-            )
-            .unwrap() as f64
+                activation_peak: activation_peak_bytes(&a, 1, 8192, 1024, 132),
+                non_torch: non_torch_bytes(1, true),
+                cuda_graphs: 0,
+            };
+            let kv = kv_cache::available_kv_bytes(VllmRelease::V0_20_0, total, 0.95, held).unwrap()
+                as f64
                 / GIB as f64;
             assert!(
                 (kv - logged).abs() < 0.2,

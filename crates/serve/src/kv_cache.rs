@@ -62,6 +62,17 @@ impl VllmRelease {
         }
     }
 
+    /// `gpu_memory_utilization` when the user gives none: 0.92 in 0.20.0
+    /// (`CacheConfig`); in 0.34.0 `resolved_gpu_memory_utilization`
+    /// (`vllm/config/cache.py`) reads an unset value as 1.0 under the
+    /// extensible KV cache, its default on CUDA.
+    pub const fn default_gpu_memory_utilization(self) -> f64 {
+        match self {
+            VllmRelease::V0_20_0 => 0.92,
+            VllmRelease::V0_34_0 => 1.0,
+        }
+    }
+
     /// Batches of `max_num_batched_tokens` a sliding-window or chunked-local
     /// layer reserves room for (with pipeline parallelism 1): one in 0.20.0
     /// (`max_memory_usage_bytes` adds `max_num_batched_tokens` once); two in
@@ -710,25 +721,55 @@ pub fn estimate_max_model_len(
     longest_fit(max_model_len, |len| needed(len) <= available)
 }
 
-/// The bytes vLLM gives the KV cache on one GPU (`Worker.determine_available_
-/// memory`, 0.20.0): `⌈total × gpu_memory_utilization⌉` less the weights,
-/// the profiled activation peak, the memory outside PyTorch's allocator that
-/// appeared while profiling and the CUDA graphs' pool (estimated from 0.20.0
-/// on, `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`); `None` when nothing is
-/// left ("No available memory for the cache blocks"). A typed
-/// `kv_cache_memory_bytes` bypasses all of it.
+/// What a vLLM engine holds on one GPU beside its KV cache, bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeldBeside {
+    /// The weights.
+    pub weights: u64,
+    /// The profiled activation peak (transient).
+    pub activation_peak: u64,
+    /// The memory outside PyTorch's allocator.
+    pub non_torch: u64,
+    /// The CUDA graphs' pool.
+    pub cuda_graphs: u64,
+}
+
+/// The least headroom vLLM 0.34.0 keeps beside the extensible KV cache,
+/// bytes (`KV_CACHE_MARGIN_FLOOR_BYTES`, 1 GiB on CUDA).
+pub const KV_CACHE_MARGIN_FLOOR_BYTES: u64 = 1 << 30;
+
+/// The bytes vLLM gives the KV cache on one GPU of `total` bytes (as CUDA
+/// reports it); `None` when nothing is left ("No available memory for the
+/// cache blocks"). A typed `kv_cache_memory_bytes` bypasses all of it.
+///
+/// - 0.20.0 (`Worker.determine_available_memory`): `⌈total ×
+///   gpu_memory_utilization⌉` less everything `held` (the CUDA graphs'
+///   pool estimated before sizing, `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`).
+/// - 0.34.0, the extensible KV cache sized after warmup and graph capture
+///   (`measure_kv_cache_bytes`, `vllm/v1/worker/extensible_kv_cache.py`):
+///   the smaller of `⌈total × gpu_memory_utilization⌉` and the device less a
+///   margin of max(1 GiB, 0.75 × the activation peak), each less what stays
+///   resident (weights, non-torch memory, graphs), then less the peak itself,
+///   kept free in full (torch's reserve growth, which warmup measures, taken
+///   as none).
 pub fn available_kv_bytes(
+    release: VllmRelease,
     total: u64,
     gpu_memory_utilization: f64,
-    weights: u64,
-    activation_peak: u64,
-    non_torch: u64,
-    cuda_graphs: u64,
+    held: HeldBeside,
 ) -> Option<u64> {
     let requested = (total as f64 * gpu_memory_utilization).ceil() as u64;
-    requested
-        .checked_sub(weights + activation_peak + non_torch + cuda_graphs)
-        .filter(|&left| left > 0)
+    let resident = held.weights + held.non_torch + held.cuda_graphs;
+    let peak = held.activation_peak;
+    let room = match release {
+        VllmRelease::V0_20_0 => requested.checked_sub(resident)?,
+        VllmRelease::V0_34_0 => {
+            let margin = KV_CACHE_MARGIN_FLOOR_BYTES.max((peak as f64 * 0.75) as u64);
+            let within_device = total.checked_sub(resident + margin)?;
+            requested.checked_sub(resident)?.min(within_device)
+        }
+    };
+    room.checked_sub(peak).filter(|&left| left > 0)
 }
 
 #[cfg(test)]

@@ -2,13 +2,13 @@
 //! KV cache's type, the lengths and the engine's own knobs, each unset
 //! where the engine's default applies.
 
-use crate::kv_cache::KvCacheDtype;
+use crate::kv_cache::{KvCacheDtype, VllmRelease};
 use crate::weights::WeightFormat;
 
 /// The inference engine whose arithmetic the figures reproduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Engine {
-    /// vLLM's v1 engine ([`crate::kv_cache::VLLM_VERSIONS`]).
+    /// vLLM's v1 engine, at the release [`ServeOptions::vllm_release`] names.
     #[default]
     Vllm,
     /// SGLang ([`crate::sglang::SGLANG_VERSION`]).
@@ -115,6 +115,9 @@ pub struct ServeOptions {
     /// `--max-running-requests`, TensorRT-LLM's `max_batch_size`); unset:
     /// the engine's default for the GPU.
     pub max_num_seqs: Option<u32>,
+    /// The vLLM release whose arithmetic and defaults apply (the newest
+    /// unless a link says otherwise; a link from before the key means 0.20.0).
+    pub vllm_release: VllmRelease,
     /// Whether the engine captures CUDA graphs (vLLM without
     /// `--enforce-eager`, SGLang without `--disable-cuda-graph`).
     pub cuda_graphs: bool,
@@ -135,6 +138,7 @@ impl Default for ServeOptions {
             block: None,
             batched_tokens: None,
             max_num_seqs: None,
+            vllm_release: VllmRelease::NEWEST,
             cuda_graphs: true,
         }
     }

@@ -8,7 +8,7 @@
 //! the configuration names the field each concerns.
 
 use crate::deployment::{self, Deployment};
-use crate::kv_cache::{self, KvCacheDtype, KvLayout, LayerKind, VllmRelease};
+use crate::kv_cache::{self, KvCacheDtype, KvLayout, LayerKind};
 pub use crate::options::ServeLayout;
 use crate::options::{Engine, ServeOptions};
 use crate::speed::{self, ServeSpeed};
@@ -23,9 +23,6 @@ use vram_shared::units::MIB;
 /// reserve): 79.19 GiB of an H100's 81,559 MiB in vLLM's start-up logs
 /// (docs/upstream/vllm-v1-overheads.md), 469 MiB; assumed on every card.
 pub const DRIVER_RESERVE_BYTES: u64 = 469 * MIB;
-
-/// vLLM's default `gpu_memory_utilization`.
-pub const VLLM_GPU_MEMORY_UTILIZATION: f64 = 0.9;
 
 /// The hardware a deployment runs on.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -705,10 +702,11 @@ impl EngineFigures {
 /// what its KV layout's blocks hold.
 fn vllm_figures(basis: &Basis) -> EngineFigures {
     let (arch, options) = (basis.arch, basis.options);
-    // The release whose arithmetic applies (the user's choice is wired next).
-    let release = VllmRelease::V0_20_0;
+    let release = options.vllm_release;
     let limits = Limits {
-        gpu_util: options.gpu_util.unwrap_or(VLLM_GPU_MEMORY_UTILIZATION),
+        gpu_util: options
+            .gpu_util
+            .unwrap_or(release.default_gpu_memory_utilization()),
         batched_tokens: options.batched_tokens.unwrap_or(basis.default_tokens),
         max_num_seqs: options.max_num_seqs.unwrap_or(basis.default_seqs),
         block_size: options.block.unwrap_or_else(|| {
@@ -721,17 +719,15 @@ fn vllm_figures(basis: &Basis) -> EngineFigures {
         false => 0,
     };
     let reserved = basis.profiled(&limits, cuda_graphs);
-    let kv_budget = match basis.kv_given {
-        Some(bytes) => Some(bytes),
-        None => kv_cache::available_kv_bytes(
-            basis.cuda_total,
-            limits.gpu_util,
-            basis.weights,
-            reserved.activation_peak,
-            reserved.non_torch,
-            cuda_graphs,
-        ),
+    let held = kv_cache::HeldBeside {
+        weights: basis.weights,
+        activation_peak: reserved.activation_peak,
+        non_torch: reserved.non_torch,
+        cuda_graphs,
     };
+    let kv_budget = basis
+        .kv_given
+        .or_else(|| kv_cache::available_kv_bytes(release, basis.cuda_total, limits.gpu_util, held));
     let specs = kv_cache::layer_specs(
         arch,
         basis.layers.clone(),
@@ -773,7 +769,7 @@ fn vllm_figures(basis: &Basis) -> EngineFigures {
         },
     };
     EngineFigures {
-        engine_version: kv_cache::VLLM_VERSIONS,
+        engine_version: release.key(),
         limits,
         reserved,
         cache,

@@ -215,45 +215,45 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn lesson_figures_read_as_the_lesson_writes_them() {
-        assert_eq!(gb(112.0), "112 GB");
-        assert_eq!(gb(38.5), "38.5 GB");
-        assert_eq!(gb(26.25), "26.25 GB");
-        assert_eq!(gb(14.0), "14 GB");
-        assert_eq!(format_params(ParamCount::from_billions(4.0)), "4 B");
-        assert_eq!(format_params(ParamCount::from_billions(32.0)), "32 B");
-        assert_eq!(
-            format_params(ParamCount::from_billions(64.0 / 5.5)),
-            "11.64 B"
-        );
+        for (gigabytes, shown) in [
+            (112.0, "112 GB"),
+            (38.5, "38.5 GB"),
+            (26.25, "26.25 GB"),
+            (14.0, "14 GB"),
+        ] {
+            assert_eq!(gb(gigabytes), shown);
+        }
+        for (billions, shown) in [(4.0, "4 B"), (32.0, "32 B"), (64.0 / 5.5, "11.64 B")] {
+            assert_eq!(format_params(ParamCount::from_billions(billions)), shown);
+        }
     }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn units_scale_for_extreme_values() {
-        assert_eq!(gb(16e6), "16 PB");
-        assert_eq!(gb(12_500.0), "12.5 TB");
-        assert_eq!(gb(9_999.0), "9,999 GB");
-        assert_eq!(gb(0.0123), "0.0123 GB");
-        assert_eq!(gb(0.001_234), "1.23 MB");
-        assert_eq!(
-            format_bytes(Bytes::new(15.258_789), MemoryUnit::Gb),
-            "15.26 B"
-        );
-        assert_eq!(format_bytes(Bytes::new(0.5), MemoryUnit::Gb), "0.5 B");
-        assert_eq!(gb(16e9), "16,000 PB");
-        assert_eq!(format_params(ParamCount::new(312_500.0)), "312.5 K");
-        assert_eq!(format_params(ParamCount::new(999.0)), "999");
-        assert_eq!(gb(0.0), "0 GB");
-        assert_eq!(
-            format_bytes(Bytes::from_gb(80.0), MemoryUnit::Gib),
-            "74.51 GiB"
-        );
-        assert_eq!(
-            format_bytes(Bytes::new(2.0 * 1024.0 * 1024.0), MemoryUnit::Gib),
-            "2 MiB"
-        );
-        assert_eq!(format_params(ParamCount::from_billions(0.35)), "350 M");
-        assert_eq!(format_params(ParamCount::from_billions(1500.0)), "1.5 T");
-        assert_eq!(format_params(ParamCount::from_billions(1e6)), "1,000 T");
+        for (bytes, unit, shown) in [
+            (Bytes::from_gb(16e6), MemoryUnit::Gb, "16 PB"),
+            (Bytes::from_gb(12_500.0), MemoryUnit::Gb, "12.5 TB"),
+            (Bytes::from_gb(9_999.0), MemoryUnit::Gb, "9,999 GB"),
+            (Bytes::from_gb(0.0123), MemoryUnit::Gb, "0.0123 GB"),
+            (Bytes::from_gb(0.001_234), MemoryUnit::Gb, "1.23 MB"),
+            (Bytes::new(15.258_789), MemoryUnit::Gb, "15.26 B"),
+            (Bytes::new(0.5), MemoryUnit::Gb, "0.5 B"),
+            (Bytes::from_gb(16e9), MemoryUnit::Gb, "16,000 PB"),
+            (Bytes::from_gb(0.0), MemoryUnit::Gb, "0 GB"),
+            (Bytes::from_gb(80.0), MemoryUnit::Gib, "74.51 GiB"),
+            (Bytes::new(2.0 * 1024.0 * 1024.0), MemoryUnit::Gib, "2 MiB"),
+        ] {
+            assert_eq!(format_bytes(bytes, unit), shown);
+        }
+        for (params, shown) in [
+            (ParamCount::new(312_500.0), "312.5 K"),
+            (ParamCount::new(999.0), "999"),
+            (ParamCount::from_billions(0.35), "350 M"),
+            (ParamCount::from_billions(1500.0), "1.5 T"),
+            (ParamCount::from_billions(1e6), "1,000 T"),
+        ] {
+            assert_eq!(format_params(params), shown);
+        }
     }
 
     #[wasm_bindgen_test(unsupported = test)]

@@ -166,6 +166,16 @@ fn launch_text(zh: bool) -> &'static crate::text::LaunchText {
 mod tests {
     use super::*;
 
+    /// The English line that `line` writes for the link `query`, whose
+    /// configuration must make a report and the line.
+    fn english_line(
+        line: fn(bool, &vram_core::Config, &vram_core::Report) -> Option<String>,
+        query: &str,
+    ) -> String {
+        let config = vram_core::input::link::decode(query).config;
+        line(false, &config, &config.report().unwrap()).unwrap()
+    }
+
     /// Llama 2 7B under ZeRO-1 on 8 H100s: the peak and each term, in both
     /// languages; none on the lesson's bare view.
     #[test]
@@ -199,11 +209,10 @@ mod tests {
             .unwrap()
             .contains("13.48 GB"));
         // FSDP2 on the same node: rank 0's fp32 copy and seven zero-filled ones.
-        let fsdp2 = vram_core::input::link::decode(
+        let line = english_line(
+            loading_line,
             "v=2&model=llama2-7b&gpu=h100-80gb&stage=3&sharding=fsdp2&host_mem=128",
-        )
-        .config;
-        let line = loading_line(false, &fsdp2, &fsdp2.report().unwrap()).unwrap();
+        );
         assert!(
             line.contains("about 134.77 GB of host RAM per node"),
             "{line}"
@@ -213,11 +222,10 @@ mod tests {
             "{line}"
         );
         // Expandable segments: 5 % of the peak, said so.
-        let expandable = vram_core::input::link::decode(
+        let line = english_line(
+            process_line,
             "v=2&model=llama2-7b&gpu=h100-80gb&stage=1&expandable=1",
-        )
-        .config;
-        let line = process_line(false, &expandable, &expandable.report().unwrap()).unwrap();
+        );
         assert!(
             line.contains("(5 % of the peak, with expandable_segments)"),
             "{line}"

@@ -168,6 +168,38 @@ impl HfLora {
     }
 }
 
+/// A step's sizes as values, in the module's letters: s tokens, b sequences,
+/// hidden h, a heads of width d, key/value width k, FFN f, vocabulary v, and
+/// the number of layers.
+struct Sizes {
+    s: f64,
+    b: f64,
+    h: f64,
+    a: f64,
+    d: f64,
+    k: f64,
+    f: f64,
+    v: f64,
+    layers: f64,
+}
+
+impl Sizes {
+    /// The sizes of a step of `setup` on `arch`.
+    fn of(arch: &Architecture, setup: &ActivationSetup) -> Sizes {
+        Sizes {
+            s: f64::from(setup.seq_len),
+            b: f64::from(setup.micro_batch),
+            h: f64::from(arch.hidden),
+            a: f64::from(arch.heads),
+            d: arch.head_dim() as f64,
+            k: arch.kv_width() as f64,
+            f: f64::from(arch.ffn),
+            v: f64::from(arch.vocab),
+            layers: f64::from(arch.layers),
+        }
+    }
+}
+
 /// The loss's shifted int64 labels as measured, bytes: 8(s + 1) for one
 /// sequence, where the shift is a view; 8sb for more.
 fn labels_bytes(setup: &ActivationSetup) -> f64 {
@@ -193,15 +225,17 @@ pub fn hf_activation_memory(
     attention: Attention,
     lora: Option<HfLora>,
 ) -> ActivationMemory {
-    let s = f64::from(setup.seq_len);
-    let b = f64::from(setup.micro_batch);
-    let h = f64::from(arch.hidden);
-    let a = f64::from(arch.heads);
-    let f = f64::from(arch.ffn);
-    let v = f64::from(arch.vocab);
-    let d = arch.head_dim() as f64;
-    let k = arch.kv_width() as f64;
-    let layers = f64::from(arch.layers);
+    let Sizes {
+        s,
+        b,
+        h,
+        a,
+        d,
+        k,
+        f,
+        v,
+        layers,
+    } = Sizes::of(arch, setup);
     let (sb, sbh) = (s * b, s * b * h);
     // The expand of repeat_kv stays a view with one key/value head and one sequence.
     let repeated = if arch.kv_heads == 1 && setup.micro_batch == 1 {
@@ -443,14 +477,17 @@ pub fn hf_step_transients(
     numerics: Numerics,
     attention: Attention,
 ) -> StepTransients {
-    let s = f64::from(setup.seq_len);
-    let b = f64::from(setup.micro_batch);
-    let h = f64::from(arch.hidden);
-    let v = f64::from(arch.vocab);
-    let d = arch.head_dim() as f64;
-    let k = arch.kv_width() as f64;
-    let f = f64::from(arch.ffn);
-    let layers = f64::from(arch.layers);
+    let Sizes {
+        s,
+        b,
+        h,
+        d,
+        k,
+        f,
+        v,
+        layers,
+        ..
+    } = Sizes::of(arch, setup);
     let (sb, sbv) = (s * b, s * b * v);
     let autocast = numerics == Numerics::Autocast16;
     let checkpointed = setup.recompute == Recompute::Full;

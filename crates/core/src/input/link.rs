@@ -130,6 +130,9 @@ pub fn encode(config: &Config) -> String {
             Written::WhenNotDense => differs(&dense) || differs(&preset),
             Written::WhenNotPreset => differs(&preset),
             Written::WhenNotDefault => value != value_of(&default, field),
+            Written::ForItsJobs => {
+                field.jobs().contains(config.job) || value != value_of(&default, field)
+            }
             Written::WhenNotFilled => match &preset {
                 Some(_) => differs(&preset),
                 None => value != value_of(&default, field),
@@ -275,6 +278,11 @@ fn decode_keys(pairs: &[(String, String)], version: &str) -> DecodedLink {
     // Before version 3 an absent `weights` meant 16 bits, whatever the model.
     if matches!(version, "1" | "2") && value(Field::Weights).is_none() {
         config.serve.weights = crate::serve::weights::WeightFormat::Bf16;
+    }
+    // A serving or RL link without `engine_version` was written before the
+    // key, when vLLM 0.20.0's arithmetic was the only one.
+    if Field::EngineVersion.jobs().contains(config.job) && value(Field::EngineVersion).is_none() {
+        config.serve.vllm_release = crate::serve::kv_cache::VllmRelease::V0_20_0;
     }
     let mut problems: Vec<LinkProblem> = errors
         .into_iter()
@@ -957,6 +965,32 @@ mod tests {
         let llama = decode("v=3&job=serve&model=llama3.1-8b&weights=fp8").config;
         assert_eq!(llama.serve.weights, WeightFormat::Fp8);
         assert!(encode(&llama).contains("&weights=fp8"));
+    }
+
+    /// A serving or RL link carries its vLLM release (issue 60): one from
+    /// before the key reads as 0.20.0 and is written back so; a new one takes
+    /// the newest, and writes it, so that a later release leaves it alone; a
+    /// training link carries none.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_serving_link_keeps_its_vllm_release() {
+        use crate::serve::kv_cache::VllmRelease;
+        let old = decode("v=2&job=serve&model=llama3.1-8b").config;
+        assert_eq!(old.serve.vllm_release, VllmRelease::V0_20_0);
+        assert!(encode(&old).contains("&engine_version=0.20.0"));
+        let rl = decode("v=3&job=rl&model=qwen2.5-7b").config;
+        assert_eq!(rl.serve.vllm_release, VllmRelease::V0_20_0);
+        assert_eq!(Config::default().serve.vllm_release, VllmRelease::NEWEST);
+        let new = decode("v=3&job=serve&engine_version=0.34.0").config;
+        assert_eq!(new.serve.vllm_release, VllmRelease::V0_34_0);
+        let written = encode(&new);
+        assert!(written.contains("&engine_version=0.34.0"), "{written}");
+        assert_eq!(decode(&written).config, new);
+        assert!(!encode(&Config::default()).contains("engine_version"));
+        let bad = decode("v=3&job=serve&engine_version=0.19.0");
+        assert_eq!(
+            bad.only_problem(),
+            ("engine_version", Some(InputErrorKind::UnknownChoice))
+        );
     }
 
     #[wasm_bindgen_test(unsupported = test)]

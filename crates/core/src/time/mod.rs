@@ -1494,17 +1494,20 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn routed_tokens_gathered_over_tensor_parallelism_count_in_its_time() {
         let arch = model_preset("mixtral-8x7b").unwrap().architecture;
-        let machine = H100;
-        let work = |arch| StepWork {
-            layout: Layout {
-                tp: 2,
-                sp: true,
-                ..Layout::SINGLE
-            },
-            dp: 4,
-            params_on_gpu: 23e9,
-            expert_params_on_gpu: 22e9,
-            ..llama2_7b_work(arch)
+        // The step's tensor-parallel time on H100s with TP 2 and SP, DP 4.
+        let tensor_parallel_seconds = |arch: &Architecture| {
+            let work = StepWork {
+                layout: Layout {
+                    tp: 2,
+                    sp: true,
+                    ..Layout::SINGLE
+                },
+                dp: 4,
+                params_on_gpu: 23e9,
+                expert_params_on_gpu: 22e9,
+                ..llama2_7b_work(arch)
+            };
+            step_time(&work, &H100).tensor_parallel_seconds
         };
         let message = 4096.0 * f64::from(arch.hidden) * 2.0;
         // 32 layers × 3/2 of a dense layer's exposed collectives with SP:
@@ -1512,15 +1515,13 @@ mod tests {
         // gradients' gathers backward, each (2 − 1)/2 of the message on
         // NVLink (the backward's other four hide behind its GEMMs).
         let expected = 32.0 * 1.5 * 6.0 * message * 0.5 / 450e9;
-        let t = step_time(&work(&arch), &machine);
-        assert!((t.tensor_parallel_seconds / expected - 1.0).abs() < 1e-12);
+        assert!((tensor_parallel_seconds(&arch) / expected - 1.0).abs() < 1e-12);
         // The same layers without experts: two all-reduces a forward.
         let dense = Architecture {
             moe: Moe::DENSE,
             ..arch
         };
-        let t = step_time(&work(&dense), &machine);
-        assert!((t.tensor_parallel_seconds / (expected / 1.5) - 1.0).abs() < 1e-12);
+        assert!((tensor_parallel_seconds(&dense) / (expected / 1.5) - 1.0).abs() < 1e-12);
     }
 
     /// Issue 28, item 5: the slowest stage sets the pace. Llama 3 8B on 4

@@ -162,10 +162,16 @@ fn qwen3_next_aligns_to_a_typed_block_size() {
 fn the_budget_is_the_utilisation_less_what_runs() {
     let total = 81_559 * (1 << 20);
     let weights = 16_060_522_496;
-    let left = available_kv_bytes(total, 0.9, weights, 2 * GIB, GIB / 2, GIB).unwrap();
+    let held = |activation_peak, non_torch, cuda_graphs| HeldBeside {
+        weights,
+        activation_peak,
+        non_torch,
+        cuda_graphs,
+    };
+    let left = available_kv_bytes(OLD, total, 0.9, held(2 * GIB, GIB / 2, GIB)).unwrap();
     let requested = (total as f64 * 0.9).ceil() as u64;
     assert_eq!(left, requested - weights - 2 * GIB - GIB / 2 - GIB);
-    assert_eq!(available_kv_bytes(total, 0.15, weights, 0, 0, 0), None);
+    assert_eq!(available_kv_bytes(OLD, total, 0.15, held(0, 0, 0)), None);
 }
 
 /// Llama 4 Scout's chunked local attention (8,192-token chunks in 36 of

@@ -1,4 +1,5 @@
 use super::*;
+use crate::kv_cache::VllmRelease;
 use vram_shared::gpu::gpu_preset;
 use vram_shared::model::architecture::Architecture;
 use vram_shared::model::presets::model_preset;
@@ -15,13 +16,16 @@ fn h100s(gpus: u32) -> Hardware {
 /// leaves nothing once the activation peak, NCCL's buffers and the graphs
 /// are counted ("No available memory for the cache blocks"); with FP8
 /// weights half of that, and the rest goes to the KV cache at 160 KiB a
-/// token (80 layers × 8 ÷ 2 heads × 128 × 2 values of 1 byte).
+/// token (80 layers × 8 ÷ 2 heads × 128 × 2 values of 1 byte). vLLM 0.20.0
+/// at 90 %, as the issue ran it.
 #[wasm_bindgen_test(unsupported = test)]
 fn llama_3_1_70b_on_two_h100s() {
     let arch = model_preset("llama3.1-70b").unwrap().architecture;
     let options = ServeOptions {
         max_len: Some(32_768),
         kv_dtype: KvCacheDtype::Fp8,
+        gpu_util: Some(0.9),
+        vllm_release: VllmRelease::V0_20_0,
         ..ServeOptions::default()
     };
     let layout = ServeLayout {
@@ -284,5 +288,42 @@ fn kv_memory_beside_the_weights_and_max_len_within_the_positions() {
     assert_eq!(
         check(&arch, 131_072, &h100, tp(1), &long(131_073)),
         Err(ServeProblem::MaxLenBeyondContext { context: 131_072 })
+    );
+}
+
+/// vLLM 0.34.0 sizes the cache after warmup and graph capture (the
+/// extensible KV cache, `gpu_memory_utilization` unset read as 1.0): all
+/// the memory CUDA reports less what stays resident, a margin of
+/// max(1 GiB, 0.75 × the activation peak) and the peak itself; 0.20.0
+/// takes 92 % less the same parts and the peak. Llama 3.1 8B on one H100:
+/// the newer release leaves more to the cache, in blocks of 64 tokens.
+#[wasm_bindgen_test(unsupported = test)]
+fn vllm_0_34_sizes_the_cache_after_capture() {
+    let arch = model_preset("llama3.1-8b").unwrap().architecture;
+    let at = |vllm_release| {
+        let options = ServeOptions {
+            vllm_release,
+            ..ServeOptions::default()
+        };
+        evaluate(&arch, 131_072, &h100s(1), tp(1), &options, None).unwrap()
+    };
+    let (old, new) = (at(VllmRelease::V0_20_0), at(VllmRelease::V0_34_0));
+    assert_eq!(
+        (old.engine_version, new.engine_version),
+        ("0.20.0", "0.34.0")
+    );
+    assert_eq!((old.block_size, new.block_size), (16, 64));
+    assert_eq!((old.gpu_util, new.gpu_util), (0.92, 1.0));
+    let total = old.cuda_total_bytes;
+    let resident = old.weights_bytes.ceil() as u64 + old.non_torch_bytes + old.cuda_graph_bytes;
+    let peak = old.activation_peak_bytes;
+    let requested = (total as f64 * 0.92).ceil() as u64;
+    assert_eq!(old.kv_budget_bytes, Some(requested - resident - peak));
+    let margin = GIB.max((peak as f64 * 0.75) as u64);
+    assert_eq!(new.kv_budget_bytes, Some(total - resident - margin - peak));
+    assert!(new.kv_budget_bytes > old.kv_budget_bytes);
+    assert_eq!(
+        new.kv_blocks,
+        new.kv_budget_bytes.unwrap() / (32 * 64 * 8 * 128 * 2 * 2)
     );
 }

@@ -82,6 +82,7 @@ fn serving_and_rl_words(t: &Text, field: Field) -> Option<Words> {
     Some(match field {
         Field::Job => (t.label_job, "", None),
         Field::Engine => (t.label_engine, "", None),
+        Field::EngineVersion => (t.label_engine_version, "", Some(t.hint_engine_version)),
         Field::Weights => (t.label_weights, "", Some(t.hint_weights)),
         Field::KvDtype => (t.label_kv_dtype, "", None),
         Field::MaxLen => (t.label_max_len, t.unit_tokens, Some(t.hint_max_len)),
@@ -348,6 +349,8 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::AdapterDtype => &t.adapter_dtype,
         // Set by a link only, and said in its keys.
         Field::Show => return Field::Show.choices().to_vec(),
+        // A release is its version, in every language.
+        Field::EngineVersion => return Field::EngineVersion.choices().to_vec(),
         // The flags: "0", "1".
         _ => return vec![t.no, t.yes],
     };

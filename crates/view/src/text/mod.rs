@@ -306,6 +306,8 @@ texts! {
     group_serving: &'static str = "Serving", "推理部署";
     engine_settings: &'static str = "The engine's settings", "推理引擎的设置";
     label_engine: &'static str = "Engine", "推理引擎";
+    label_engine_version: &'static str = "vLLM release", "vLLM 版本";
+    hint_engine_version: &'static str = "The release whose KV-cache arithmetic and defaults are reproduced; 0.34.0 is the newest. A link keeps the release it was written with.", "复现其 KV 缓存算法与默认值的版本；0.34.0 为最新。链接保留写入时的版本。";
     engine: [&'static str; 3] = ["vLLM", "SGLang", "TensorRT-LLM"], ["vLLM", "SGLang", "TensorRT-LLM"];
     label_weights: &'static str = "Weights' format", "权重格式";
     hint_weights: &'static str = "How the checkpoint stores its linear layers; embeddings, norms and the router stay in 16 bits.", "检查点如何存储线性层；嵌入、归一化和路由器仍为 16 位。";

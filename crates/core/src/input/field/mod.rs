@@ -40,7 +40,7 @@ use crate::gpu::gpu_preset;
 use crate::memory::activations::{
     Recompute, RecomputeMethod, RecomputeModule, RecomputeModules as RecomputeModuleSet,
 };
-use crate::serve::kv_cache::KvCacheDtype;
+use crate::serve::kv_cache::{KvCacheDtype, VllmRelease};
 use crate::serve::options::{Engine, WEIGHT_FORMATS};
 use crate::serve::weights::WeightFormat;
 
@@ -1291,6 +1291,20 @@ fields! {
         write: |c, f, t| set(&mut c.serve.engine, pick(f, &Engine::ALL, Engine::key, t)),
         ..BASE
     },
+    /// The vLLM release whose arithmetic and defaults apply (`0.20.0`,
+    /// `0.34.0`); written in every serving and RL link, so a link keeps its
+    /// release when a newer one becomes the default; absent from such a
+    /// link (written before the key): `0.20.0`.
+    EngineVersion in Serving(15) => Declaration {
+        key: "engine_version",
+        value: Value::Choice(keys_of!(VllmRelease)),
+        jobs: Jobs::GENERATE,
+        written: Written::ForItsJobs,
+        needs: Some(with_vllm),
+        read: |c| c.serve.vllm_release.key().to_string(),
+        write: |c, f, t| set(&mut c.serve.vllm_release, pick(f, &VllmRelease::ALL, VllmRelease::key, t)),
+        ..BASE
+    },
     /// How the checkpoint stores its weights: 16-bit, FP8 per tensor or in
     /// 128 × 128 blocks, INT8, AWQ/GPTQ INT4 (groups of 128), NF4, MXFP4
     /// (gpt-oss's experts), NVFP4; unset: as the model's checkpoint ships
@@ -1757,6 +1771,11 @@ fn with_qlora(text: &dyn Fn(Field) -> String) -> bool {
 }
 
 /// The model has routed experts.
+/// The engine is vLLM (the default).
+fn with_vllm(text: &dyn Fn(Field) -> String) -> bool {
+    matches!(text(Field::Engine).as_str(), "" | "vllm")
+}
+
 fn with_experts(text: &dyn Fn(Field) -> String) -> bool {
     beyond(text, Field::Experts, "0")
 }

@@ -316,6 +316,10 @@ pub enum Written {
     WhenNotPreset,
     /// Where it differs from the lesson's default configuration.
     WhenNotDefault,
+    /// Whenever the configuration's job is one of the field's (a serving
+    /// link always carries its engine's release), and under another job
+    /// where it differs from the default.
+    ForItsJobs,
     /// Where it differs from what the model's preset fills (the format its
     /// checkpoint ships in) or, without a model, from the default.
     WhenNotFilled,
