@@ -58,10 +58,34 @@ pub fn rollout_error_at_field(config: &Config, error: InputError, split: bool) -
     match error.field {
         Field::Tp if config.rl.rollout_tp.is_some() => Field::RolloutTp.error(error.kind),
         Field::Gpus | Field::Nodes if split => Field::RolloutGpus.error(error.kind),
-        Field::MaxLen => match config.serve.response_len >= config.serve.prompt_len {
-            true => Field::ResponseLen.error(error.kind),
-            false => Field::PromptLen.error(error.kind),
-        },
+        Field::MaxLen => at_the_longer_length(config, error.kind),
         _ => error,
+    }
+}
+
+/// An error of the RL actor's training configuration, at RL's own field:
+/// its sequence is the prompt and the response, so a sequence too long is
+/// the longer of the two, within what the other leaves.
+pub fn learner_error_at_field(config: &Config, error: InputError) -> InputError {
+    match error.field {
+        Field::Seq => at_the_longer_length(config, error.kind),
+        _ => error,
+    }
+}
+
+/// `kind` at the longer of the prompt and the response; a range is the
+/// one that length may take beside the other's.
+fn at_the_longer_length(config: &Config, kind: InputErrorKind) -> InputError {
+    let (prompt, response) = (config.serve.prompt_len, config.serve.response_len);
+    let (field, other) = match response >= prompt {
+        true => (Field::ResponseLen, prompt),
+        false => (Field::PromptLen, response),
+    };
+    match kind {
+        InputErrorKind::OutOfRange(limits) => field.error(InputErrorKind::OutOfRange(Limits {
+            min: 1.0,
+            max: (limits.max - f64::from(other)).max(1.0),
+        })),
+        kind => field.error(kind),
     }
 }

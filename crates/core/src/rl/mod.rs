@@ -13,7 +13,7 @@ use crate::config::rl::{Algo, Logits, Placement, Reference, Reward};
 use crate::config::Config;
 use crate::frameworks::deepspeed::Offload;
 use crate::input::field::{InputErrorKind, Limits};
-use crate::input::problems::rollout_error_at_field;
+use crate::input::problems::{learner_error_at_field, rollout_error_at_field};
 use crate::input::{Field, InputError};
 use crate::memory::{MemoryBreakdown, Strategy};
 use crate::report::StrategyReport;
@@ -286,8 +286,9 @@ impl Config {
             return Err(Field::Model.error(InputErrorKind::Empty));
         }
         let learn = self.rl_learn_config();
-        learn.setup()?;
-        learn.budget()?;
+        let at_field = |error| learner_error_at_field(self, error);
+        learn.setup().map_err(at_field)?;
+        learn.budget().map_err(at_field)?;
         let sequence = self.rl_sequence();
         if let Some(budget) = self.rl.token_budget {
             if budget < sequence {

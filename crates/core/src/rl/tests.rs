@@ -94,7 +94,8 @@ fn sleep_critic_and_dpo() {
 
 /// Bad RL input names its key: a token budget below one prompt and
 /// response, a critic under DPO, a rollout TP that does not divide the
-/// heads; a link sets each aside.
+/// heads, a response or prompt past the model's positions or the longest
+/// sequence (never the internal `seq` or `max_len`); a link sets each aside.
 #[wasm_bindgen_test(unsupported = test)]
 fn bad_rl_input_names_its_key() {
     let base = "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&stage=3";
@@ -103,6 +104,9 @@ fn bad_rl_input_names_its_key() {
         ("&algo=dpo&critic=1", Field::Critic),
         ("&rollout_tp=3", Field::RolloutTp),
         ("&ref=adapters", Field::Ref),
+        ("&response_len=10000000", Field::ResponseLen),
+        ("&response_len=40000", Field::ResponseLen),
+        ("&prompt_len=40000", Field::PromptLen),
     ] {
         let query = format!("{base}{extra}");
         let decoded = decode(&query);
