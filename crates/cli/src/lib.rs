@@ -919,7 +919,7 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
         }
         Output::Link => format!("{}\n", page_link(config, base_url)),
         _ => {
-            let model = config.model.map_or("a model", |m| m.base.name);
+            let model = model_name(config);
             let mut out = format!(
                 "{} of {model} on {} × {}\n{verdict}\n",
                 config.rl.algo.key().to_uppercase(),
@@ -955,10 +955,7 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
 
 /// What is served, on what: the model, the GPUs, the layout and the engine.
 fn serving_heading(config: &Config, report: &vram_core::serve::report::ServeReport) -> String {
-    let model = config.model.map_or("a model", |m| match m.preset() {
-        Some(preset) => preset.name,
-        None => "a custom model",
-    });
+    let model = model_name(config);
     let gpu = gpu_name(config);
     format!(
         "{model} on {} × {gpu}: {} replica{} of TP {} × PP {}{}, {} ({}), weights {}, KV cache {}",
@@ -976,6 +973,18 @@ fn serving_heading(config: &Config, report: &vram_core::serve::report::ServeRepo
         config.serve.weights.key(),
         config.serve.kv_dtype.key(),
     )
+}
+
+/// The model of a deployment's or an RL run's heading: its preset's name,
+/// or, its architecture edited, a custom model from that preset.
+fn model_name(config: &Config) -> String {
+    match config.model {
+        None => "a model".to_string(),
+        Some(model) => match model.preset() {
+            Some(preset) => preset.name.to_string(),
+            None => format!("a custom model (from {})", model.base.name),
+        },
+    }
 }
 
 /// The GPU of a deployment's or an RL run's heading: its preset's name,
