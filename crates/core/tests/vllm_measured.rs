@@ -362,5 +362,8 @@ fn the_log_line_counts_tokens_at_max_model_len() {
     assert_eq!(tokens(VllmRelease::V0_20_0), 81_920);
     assert_eq!(tokens(VllmRelease::V0_34_0), 81_760);
     assert_eq!(VllmRelease::default(), VllmRelease::NEWEST);
-    assert_eq!(VllmRelease::ALL.map(VllmRelease::key), ["0.20.0", "0.34.0"]);
+    assert_eq!(
+        VllmRelease::ALL.map(VllmRelease::key),
+        ["0.19.1", "0.20.0", "0.34.0"]
+    );
 }

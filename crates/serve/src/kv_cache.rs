@@ -25,8 +25,13 @@ pub const DEFAULT_BLOCK_SIZE: u32 = 16;
 /// The default is the newest, [`VllmRelease::NEWEST`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum VllmRelease {
-    /// vLLM 0.20.0 (and 0.19.1, whose KV arithmetic it shares but for a
-    /// typed `--block-size` above 16 on hybrid models): the tree at 001cabc.
+    /// vLLM 0.19.1: 0.20.0's KV arithmetic but for a hybrid model's block
+    /// (aligned to 16 whatever `--block-size` was typed), its budget before
+    /// CUDA graphs are captured (nothing kept back for them) and a default
+    /// `gpu_memory_utilization` of 0.9; the release of most published
+    /// start-up logs (`tests/measured/vllm-startup-logs.json`).
+    V0_19_1,
+    /// vLLM 0.20.0: the tree at 001cabc.
     V0_20_0,
     /// vLLM 0.34.0 (`docs/upstream/vllm-0.34-kv.md` lists what changed).
     #[default]
@@ -35,7 +40,11 @@ pub enum VllmRelease {
 
 impl VllmRelease {
     /// Every release, oldest first.
-    pub const ALL: [VllmRelease; 2] = [VllmRelease::V0_20_0, VllmRelease::V0_34_0];
+    pub const ALL: [VllmRelease; 3] = [
+        VllmRelease::V0_19_1,
+        VllmRelease::V0_20_0,
+        VllmRelease::V0_34_0,
+    ];
 
     /// The newest release (the default).
     pub const NEWEST: VllmRelease = VllmRelease::V0_34_0;
@@ -43,6 +52,7 @@ impl VllmRelease {
     /// The release's version string: "0.20.0", "0.34.0".
     pub const fn key(self) -> &'static str {
         match self {
+            VllmRelease::V0_19_1 => "0.19.1",
             VllmRelease::V0_20_0 => "0.20.0",
             VllmRelease::V0_34_0 => "0.34.0",
         }
@@ -57,17 +67,19 @@ impl VllmRelease {
     /// keeps for every backend that accepts it.
     pub const fn default_block_size(self) -> u32 {
         match self {
-            VllmRelease::V0_20_0 => DEFAULT_BLOCK_SIZE,
+            VllmRelease::V0_19_1 | VllmRelease::V0_20_0 => DEFAULT_BLOCK_SIZE,
             VllmRelease::V0_34_0 => 64,
         }
     }
 
-    /// `gpu_memory_utilization` when the user gives none: 0.92 in 0.20.0
+    /// `gpu_memory_utilization` when the user gives none: 0.9 in 0.19.1,
+    /// 0.92 in 0.20.0
     /// (`CacheConfig`); in 0.34.0 `resolved_gpu_memory_utilization`
     /// (`vllm/config/cache.py`) reads an unset value as 1.0 under the
     /// extensible KV cache, its default on CUDA.
     pub const fn default_gpu_memory_utilization(self) -> f64 {
         match self {
+            VllmRelease::V0_19_1 => 0.9,
             VllmRelease::V0_20_0 => 0.92,
             VllmRelease::V0_34_0 => 1.0,
         }
@@ -84,7 +96,7 @@ impl VllmRelease {
     /// default. Deeper pipelines (PP + 1 batches) are not modelled here.
     pub const fn batches_in_flight(self) -> u64 {
         match self {
-            VllmRelease::V0_20_0 => 1,
+            VllmRelease::V0_19_1 | VllmRelease::V0_20_0 => 1,
             VllmRelease::V0_34_0 => 2,
         }
     }
@@ -101,7 +113,7 @@ impl VllmRelease {
     /// page with FlashInfer's GDN prefill (Hopper's).
     pub const fn state_pages(self) -> u64 {
         match self {
-            VllmRelease::V0_20_0 => 1,
+            VllmRelease::V0_19_1 | VllmRelease::V0_20_0 => 1,
             VllmRelease::V0_34_0 => 3,
         }
     }
@@ -297,6 +309,13 @@ fn hybrid_block(block: u64, state: u64, per_token: u64, latent: bool, release: V
     let align = match release {
         // `kernel_block_alignment_size = max(min(kernel block sizes),
         // cache_config.block_size)`: a typed 64 aligns to 64, not 16.
+        VllmRelease::V0_19_1 => {
+            if latent {
+                64
+            } else {
+                16
+            }
+        }
         VllmRelease::V0_20_0 => block.max(if latent { 64 } else { 16 }),
         VllmRelease::V0_34_0 => {
             let kernel = block.max(if latent { 128 } else { 16 });
@@ -355,7 +374,7 @@ pub fn layer_specs(
     }
     let attention_block = u32::try_from(block).unwrap_or(u32::MAX);
     let state_block = match release {
-        VllmRelease::V0_20_0 => max_model_len,
+        VllmRelease::V0_19_1 | VllmRelease::V0_20_0 => max_model_len,
         VllmRelease::V0_34_0 => attention_block,
     };
     let local = arch.local.window > 0;
@@ -632,7 +651,7 @@ impl KvLayout {
     /// the budget less [`KvLayout::bytes_per_block`]).
     pub fn planned_bytes(&self, available: u64, release: VllmRelease) -> u64 {
         match release {
-            VllmRelease::V0_20_0 => available,
+            VllmRelease::V0_19_1 | VllmRelease::V0_20_0 => available,
             VllmRelease::V0_34_0 => available.saturating_sub(self.bytes_per_block()),
         }
     }
@@ -742,6 +761,8 @@ pub const KV_CACHE_MARGIN_FLOOR_BYTES: u64 = 1 << 30;
 /// reports it); `None` when nothing is left ("No available memory for the
 /// cache blocks"). A typed `kv_cache_memory_bytes` bypasses all of it.
 ///
+/// - 0.19.1: the same, the cache sized before the graphs are captured
+///   (none kept back for them; they come out of what the utilisation leaves).
 /// - 0.20.0 (`Worker.determine_available_memory`): `⌈total ×
 ///   gpu_memory_utilization⌉` less everything `held` (the CUDA graphs'
 ///   pool estimated before sizing, `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`).
@@ -762,6 +783,8 @@ pub fn available_kv_bytes(
     let resident = held.weights + held.non_torch + held.cuda_graphs;
     let peak = held.activation_peak;
     let room = match release {
+        // 0.19.1 sizes the cache before capturing graphs: none kept back.
+        VllmRelease::V0_19_1 => requested.checked_sub(resident - held.cuda_graphs)?,
         VllmRelease::V0_20_0 => requested.checked_sub(resident)?,
         VllmRelease::V0_34_0 => {
             let margin = KV_CACHE_MARGIN_FLOOR_BYTES.max((peak as f64 * 0.75) as u64);

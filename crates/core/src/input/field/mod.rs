@@ -1291,8 +1291,8 @@ fields! {
         write: |c, f, t| set(&mut c.serve.engine, pick(f, &Engine::ALL, Engine::key, t)),
         ..BASE
     },
-    /// The vLLM release whose arithmetic and defaults apply (`0.20.0`,
-    /// `0.34.0`); written in every serving and RL link, so a link keeps its
+    /// The vLLM release whose arithmetic and defaults apply (`0.19.1`,
+    /// `0.20.0`, `0.34.0`); written in every serving and RL link, so a link keeps its
     /// release when a newer one becomes the default; absent from such a
     /// link (written before the key): `0.20.0`.
     EngineVersion in Serving(15) => Declaration {
