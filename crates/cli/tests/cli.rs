@@ -933,8 +933,15 @@ fn export_prints_the_frameworks_own_configuration() {
 fn an_edited_preset_is_headed_as_a_custom_model() {
     for job in ["rl", "serve"] {
         let link = format!("?v=3&job={job}&model=qwen2.5-7b&gpu=h100-80gb&layers=10");
-        let first = printed(&[&link]).lines().next().unwrap_or_default().to_string();
-        assert!(first.contains("a custom model (from Qwen2.5 7B)"), "{first}");
+        let first = printed(&[&link])
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            first.contains("a custom model (from Qwen2.5 7B)"),
+            "{first}"
+        );
     }
     let plain = printed(&["?v=3&job=rl&model=qwen2.5-7b&gpu=h100-80gb"]);
     assert!(plain.starts_with("GRPO of Qwen2.5 7B on"), "{plain}");

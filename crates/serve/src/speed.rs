@@ -1,7 +1,11 @@
 //! How fast a deployment serves: prefill bound by the tensor cores, decode
-//! by the memory's bandwidth (every step reads the GPU's weights and every
-//! sequence's keys and values), and tensor parallelism's two all-reduces a
-//! layer. One stated efficiency each, held to published runs in the tests.
+//! by the memory's bandwidth (every step reads the GPU's weights, the
+//! routed experts a step's tokens touch and every sequence's keys and
+//! values), tensor parallelism's two all-reduces a layer, and the fixed
+//! costs a step pays whatever its bytes: the engine's step, and each
+//! layer's kernels. The constants are few; each says whether it is derived
+//! or calibrated, and the published runs it is held to are in
+//! `tests/measured/decode-speed.json` (`tests/decode_speed.rs`).
 
 use crate::kv_cache::{self, KvCacheDtype};
 use crate::options::ServeLayout;
@@ -10,11 +14,24 @@ use vram_shared::gpu::GpuPreset;
 use vram_shared::model::architecture::Architecture;
 
 /// The fraction of the memory's datasheet bandwidth a decode step streams
-/// at: published batch-1 runs of 16-bit 7–8B models on one A100 read
-/// their weights at 67–72 % of it (gpt-fast's printed GB/s, LMDeploy's
-/// static benchmark); the tests hold five published runs, one to eight
-/// GPUs, to this one value.
+/// dense weights and the KV cache at: published batch-1 runs of 16-bit
+/// 7–8B models on one A100 read their weights at 67–72 % of it (gpt-fast's
+/// printed GB/s, LMDeploy's static benchmark).
 pub const DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.7;
+
+/// The fraction of the datasheet bandwidth a mixture's routed experts are
+/// read at (the fused or grouped MoE GEMM: one small GEMM an expert, the
+/// tokens gathered and scattered around it). Calibrated, not derived:
+/// DeepSeek-R1 on 8 × H200 at 64 requests (InferenceX, SGLang 0.5.7) and
+/// gpt-oss-120b on 8 × H100 at 64 (InferenceX, vLLM) read their experts at
+/// about half the bandwidth, where 0.7 comes out 20–25 % fast.
+pub const MOE_BANDWIDTH_EFFICIENCY: f64 = 0.5;
+
+/// The same for MXFP4 experts on a GPU without FP8 tensor cores (an A100),
+/// where the kernels unpack the 4-bit values in the GEMM's inner loop.
+/// Calibrated on one run alone: gpt-oss-120b on one A100 at one request,
+/// 88–90 tokens/s (two users in vllm-project/vllm#22331).
+pub const MXFP4_DEQUANT_BANDWIDTH_EFFICIENCY: f64 = 0.2;
 
 /// The fraction of the tensor peak a prefill's GEMMs and attention reach.
 pub const PREFILL_EFFICIENCY: f64 = 0.5;
@@ -23,6 +40,33 @@ pub const PREFILL_EFFICIENCY: f64 = 0.5;
 /// batch makes them compute-bound.
 pub const DECODE_COMPUTE_EFFICIENCY: f64 = 0.5;
 
+/// A decode step's fixed cost beyond its layers, seconds: the scheduler,
+/// the CUDA graph's launch, the sampler and the hand-back of the tokens.
+/// Calibrated: 0.3 ms, within vLLM's and SGLang's own figures for a step's
+/// CPU side with CUDA graphs (a few hundred µs); the batch-1 dense runs of
+/// the fixture leave no room for more.
+pub const STEP_SECONDS: f64 = 300e-6;
+
+/// Every layer's fixed cost, seconds: its 8–10 kernels (norms, QKV, rotary,
+/// attention, output, MLP) each take a few µs however few bytes they read.
+/// Calibrated: 10 µs, which the batch-1 dense runs bear (Llama 3.1 8B on an
+/// A100 within 5 %).
+pub const LAYER_SECONDS: f64 = 10e-6;
+
+/// A mixture-of-experts layer's fixed cost beyond [`LAYER_SECONDS`],
+/// seconds: the router, top-k, the tokens' sort by expert
+/// (`moe_align_block_size`), the gate-up and down grouped GEMMs, the
+/// activation and the weighted sum, each a kernel of its own. Calibrated:
+/// 40 µs, from gpt-oss-120b on 8 × H100 at 4 requests (3.72 ms a token)
+/// and Qwen3-30B-A3B on an A100 at one (9.7 ms).
+pub const MOE_LAYER_SECONDS: f64 = 40e-6;
+
+/// A latent-attention layer's fixed cost beyond [`LAYER_SECONDS`],
+/// seconds: the query's and the latent's down-projections and norms, the
+/// absorbed up-projections before and after attention. Calibrated: 20 µs,
+/// from DeepSeek-R1 on 8 × H200 at 8 requests (12.8 ms a token).
+pub const MLA_LAYER_SECONDS: f64 = 20e-6;
+
 /// The time one all-reduce or pipeline hand-over costs beyond its bytes,
 /// seconds, on two GPUs: a decode step's messages are a few kilobytes, and
 /// their time is latency, 5 µs assumed, and 2 µs more for every further
@@ -30,9 +74,39 @@ pub const DECODE_COMPUTE_EFFICIENCY: f64 = 0.5;
 /// published TP 4 and TP 8 runs within their bound.
 pub const COLLECTIVE_LATENCY_SECONDS: f64 = 5e-6;
 
+/// One all-reduce's latency when the TP group spans nodes, seconds: NCCL
+/// over InfiniBand with no custom all-reduce. Calibrated, not derived:
+/// DeepSeek-R1 at TP 16 on two nodes of H100s at one request takes 23.2 ms
+/// a token under SGLang and 33 ms under vLLM (tenstorrent/tt-inference-server#356,
+/// sgl-project/sglang#3656), 122 all-reduces a token, each about 170 µs.
+pub const INTER_NODE_LATENCY_SECONDS: f64 = 170e-6;
+
 /// The latency one all-reduce over `gpus` GPUs costs, seconds.
 pub fn collective_latency_seconds(gpus: u32) -> f64 {
     COLLECTIVE_LATENCY_SECONDS + 2e-6 * f64::from(gpus.saturating_sub(2))
+}
+
+/// The expected number of distinct experts `tokens` tokens touch when each
+/// picks `top_k` of `experts`: `E × (1 − (1 − k ÷ E)^tokens)` (each expert
+/// is missed by a token with probability `1 − k ÷ E`, routing taken as
+/// uniform). One token touches `k`; many touch nearly all `E`.
+pub fn experts_touched(experts: u32, top_k: u32, tokens: f64) -> f64 {
+    let e = f64::from(experts.max(1));
+    let k = f64::from(top_k.min(experts)) / e;
+    e * (1.0 - (1.0 - k).powf(tokens.max(0.0)))
+}
+
+/// A decode step's fixed cost on one stage of `layers` layers, seconds:
+/// every layer's [`LAYER_SECONDS`], a mixture's layers'
+/// [`MOE_LAYER_SECONDS`], latent attention's [`MLA_LAYER_SECONDS`].
+pub fn layers_fixed_seconds(arch: &Architecture, layers: f64) -> f64 {
+    let share = layers / f64::from(arch.layers.max(1));
+    let moe_layers = f64::from(arch.layers - arch.dense_layer_count()) * share;
+    let mla = match arch.mla.is_latent() {
+        true => MLA_LAYER_SECONDS,
+        false => 0.0,
+    };
+    layers * (LAYER_SECONDS + mla) + moe_layers * MOE_LAYER_SECONDS
 }
 
 /// What the speed needs to know.
@@ -125,16 +199,19 @@ fn all_reduce_seconds(input: &SpeedInput, bytes: f64) -> f64 {
     if input.layout.tp <= 1 {
         return 0.0;
     }
-    let link = match input.layout.tp > input.gpus_per_node {
-        true => input.network_gb_per_s,
-        false => input.nvlink_gb_per_s,
+    let (link, latency) = match input.layout.tp > input.gpus_per_node {
+        true => (input.network_gb_per_s, INTER_NODE_LATENCY_SECONDS),
+        false => (
+            input.nvlink_gb_per_s,
+            collective_latency_seconds(input.layout.tp),
+        ),
     };
-    collective_latency_seconds(input.layout.tp)
-        + 2.0 * (tp - 1.0) / tp * bytes / (link.max(1e-9) * 1e9)
+    latency + 2.0 * (tp - 1.0) / tp * bytes / (link.max(1e-9) * 1e9)
 }
 
 /// The routed experts' bytes on the GPU and the share of them a step of
-/// `tokens` tokens over the experts' group touches: `1 − (1 − k ÷ E)^tokens`.
+/// `tokens` tokens over the experts' group touches:
+/// [`experts_touched`] ÷ E, `1 − (1 − k ÷ E)^tokens`.
 fn expert_bytes_touched(input: &SpeedInput, tokens: f64) -> (f64, f64) {
     let arch = input.arch;
     if !arch.moe.is_moe() {
@@ -150,8 +227,18 @@ fn expert_bytes_touched(input: &SpeedInput, tokens: f64) -> (f64, f64) {
     };
     let stage = f64::from(arch.layers.div_ceil(input.layout.pp.max(1))) / f64::from(arch.layers);
     let bytes = arch.routed_expert_params() as f64 * per / f64::from(split.max(1)) * stage;
-    let k = f64::from(arch.moe.top_k) / f64::from(arch.moe.experts.max(1));
-    (bytes, 1.0 - (1.0 - k).powf(tokens))
+    let touched = experts_touched(arch.moe.experts, arch.moe.top_k, tokens);
+    (bytes, touched / f64::from(arch.moe.experts.max(1)))
+}
+
+/// The bandwidth efficiency the routed experts are read at: MXFP4 on a GPU
+/// without FP8 tensor cores at [`MXFP4_DEQUANT_BANDWIDTH_EFFICIENCY`], the
+/// rest at [`MOE_BANDWIDTH_EFFICIENCY`].
+fn expert_efficiency(input: &SpeedInput) -> f64 {
+    match input.weights == WeightFormat::Mxfp4 && input.gpu.tflops_fp8 <= 0.0 {
+        true => MXFP4_DEQUANT_BANDWIDTH_EFFICIENCY,
+        false => MOE_BANDWIDTH_EFFICIENCY,
+    }
 }
 
 /// Bytes one sequence's keys and values at `context` tokens take on the
@@ -222,9 +309,12 @@ pub fn estimate(input: &SpeedInput) -> ServeSpeed {
         true => 0.0,
         false => arch.param_breakdown().embeddings as f64 * 2.0 / tp_f,
     };
-    let weights_read = input.weights_bytes - embedding - experts + experts * touched;
+    let dense_read = input.weights_bytes - embedding - experts;
+    let experts_read = experts * touched;
+    let weights_read = dense_read + experts_read;
     let kv_read = batch * kv_bytes_at(input, context);
-    let memory = (weights_read + kv_read) / (hbm * DECODE_BANDWIDTH_EFFICIENCY);
+    let memory = (dense_read + kv_read) / (hbm * DECODE_BANDWIDTH_EFFICIENCY)
+        + experts_read / (hbm * expert_efficiency(input));
     let compute = batch * (active_flops + attention_flops(input, f64::from(context)))
         / (peak * DECODE_COMPUTE_EFFICIENCY);
     let comm = 2.0 * layers * all_reduce_seconds(input, batch * h * 2.0);
@@ -232,8 +322,8 @@ pub fn estimate(input: &SpeedInput) -> ServeSpeed {
         true => Bound::Compute,
         false => Bound::Memory,
     };
-    let stage = memory.max(compute) + comm;
-    let tpot = stage * pp_f + (pp_f - 1.0) * COLLECTIVE_LATENCY_SECONDS;
+    let stage = memory.max(compute) + comm + layers_fixed_seconds(arch, layers);
+    let tpot = stage * pp_f + (pp_f - 1.0) * COLLECTIVE_LATENCY_SECONDS + STEP_SECONDS;
     let decode = f64::from(input.concurrency.max(1)) / tpot;
     let gpus = tp_f * pp_f;
     ServeSpeed {
@@ -249,5 +339,36 @@ pub fn estimate(input: &SpeedInput) -> ServeSpeed {
         cost_per_million_tokens: input
             .price
             .map(|price| price * gpus / (decode * 3600.0) * 1e6),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vram_shared::model::presets::model_preset;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// One token touches its top-k experts; a batch the expected union,
+    /// which approaches all of them: gpt-oss-120b's 4 of 128 at 64 tokens
+    /// touch 111 (the 111 of 128 AMD's InferenceX change counted).
+    #[wasm_bindgen_test(unsupported = test)]
+    fn experts_touched_grows_from_top_k_to_all() {
+        assert!((experts_touched(128, 4, 1.0) - 4.0).abs() < 1e-9);
+        let at_64 = experts_touched(128, 4, 64.0);
+        assert!((110.0..113.0).contains(&at_64), "{at_64}");
+        assert!(experts_touched(256, 8, 4096.0) > 255.9);
+        assert_eq!(experts_touched(8, 2, 0.0), 0.0);
+    }
+
+    /// The fixed costs: a dense layer's 10 µs; DeepSeek-V3's 58 MoE layers
+    /// add 40 µs each and its 61 latent-attention layers 20 µs each.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn layers_fixed_costs_count_each_layer_kind() {
+        let llama = model_preset("llama3.1-8b").unwrap().architecture;
+        assert!((layers_fixed_seconds(&llama, 32.0) - 320e-6).abs() < 1e-12);
+        let deepseek = model_preset("deepseek-v3").unwrap().architecture;
+        let expected = 61.0 * 30e-6 + 58.0 * 40e-6;
+        let fixed = layers_fixed_seconds(&deepseek, 61.0);
+        assert!((fixed - expected).abs() < 1e-9, "{fixed}");
     }
 }
