@@ -191,6 +191,14 @@ pub struct ServeReport {
 }
 
 impl ServeReport {
+    /// The vLLM release whose arithmetic made these figures (`None` under
+    /// another engine).
+    pub fn vllm_release(&self) -> Option<kv_cache::VllmRelease> {
+        kv_cache::VllmRelease::ALL
+            .into_iter()
+            .find(|r| self.engine == Engine::Vllm && r.key() == self.engine_version)
+    }
+
     /// GPUs in one replica.
     pub fn gpus_per_replica(&self) -> u32 {
         self.layout.tp * self.layout.pp

@@ -2,7 +2,7 @@
 //! of its table, the same on the page, in the CLI and in the static view.
 
 use vram_core::format::{format_bytes, format_number, format_percent, format_seconds, MemoryUnit};
-use vram_core::serve::kv_cache::LayerKind;
+use vram_core::serve::kv_cache::{LayerKind, VllmRelease};
 use vram_core::serve::report::{ServeReport, ServeWarning, Shortfall};
 use vram_core::serve::speed::{
     Bound, DECODE_BANDWIDTH_EFFICIENCY, DECODE_COMPUTE_EFFICIENCY, PREFILL_EFFICIENCY,
@@ -122,7 +122,12 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
             "serve-graphs",
             t.serve_graphs,
             report.cuda_graph_bytes,
-            t.serve_graphs_note.to_string(),
+            match report.vllm_release() {
+                Some(VllmRelease::V0_19_1) => t.serve_graphs_note_after,
+                Some(VllmRelease::V0_34_0) => t.serve_graphs_note_captured,
+                _ => t.serve_graphs_note,
+            }
+            .to_string(),
         ),
     ] {
         if held > 0 {
@@ -137,7 +142,10 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
             |b| bytes(b as f64, unit),
         ),
         fill(
-            t.serve_kv_budget_note,
+            match report.vllm_release() {
+                Some(VllmRelease::V0_34_0) => t.serve_kv_budget_note_after_capture,
+                _ => t.serve_kv_budget_note,
+            },
             &[
                 &format_percent(report.gpu_util),
                 &bytes(report.cuda_total_bytes as f64, unit),

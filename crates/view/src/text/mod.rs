@@ -331,7 +331,7 @@ texts! {
     label_max_num_seqs: &'static str = "Sequences per step", "每步序列数";
     hint_max_num_seqs: &'static str = "max_num_seqs (SGLang's max_running_requests, TensorRT-LLM's max_batch_size); vLLM wants at most the tokens per step. Empty: the engine's default for the GPU.", "max_num_seqs（SGLang 的 max_running_requests，TensorRT-LLM 的 max_batch_size）；vLLM 要求不超过每步 token 数。留空：引擎针对该 GPU 的默认值。";
     label_cuda_graphs: &'static str = "CUDA graphs", "CUDA Graph";
-    serve_footnote: &'static str = "The KV cache as vLLM 0.19.1–0.20.0 sizes it (its own code run in the tests, to the block), SGLang 0.5.23's token pool and TensorRT-LLM's blocks of 32; what the engines measure at start-up (the activation peak, memory outside PyTorch, CUDA graphs) modelled from their code and llm-d's measurements on H100; speeds held to published runs. GB = 10⁹ bytes.", "KV 缓存按 vLLM 0.19.1–0.20.0 的分配方式计算（测试中运行其源码，精确到块），SGLang 0.5.23 的 token 池与 TensorRT-LLM 的 32 token 块同理；引擎启动时实测的部分（激活峰值、PyTorch 之外的显存、CUDA Graph）依据其代码与 llm-d 在 H100 上的实测建模；速度以公开的实测校准。GB = 10⁹ 字节。";
+    serve_footnote: &'static str = "The KV cache as vLLM 0.19.1, 0.20.0 or 0.34.0 sizes it (the release chosen; each one's own code run in the tests, to the block), SGLang 0.5.23's token pool and TensorRT-LLM's blocks of 32; what the engines measure at start-up (the activation peak, memory outside PyTorch, CUDA graphs) modelled from their code and llm-d's measurements on H100; speeds held to published runs. GB = 10⁹ bytes.", "KV 缓存按 vLLM 0.19.1、0.20.0 或 0.34.0（所选版本）的分配方式计算（测试中运行各版本源码，精确到块），SGLang 0.5.23 的 token 池与 TensorRT-LLM 的 32 token 块同理；引擎启动时实测的部分（激活峰值、PyTorch 之外的显存、CUDA Graph）依据其代码与 llm-d 在 H100 上的实测建模；速度以公开的实测校准。GB = 10⁹ 字节。";
     serve_memory_heading: &'static str = "What the engine takes of each GPU", "引擎在每张 GPU 上占用的显存";
     serve_kv_heading: &'static str = "The KV cache", "KV 缓存";
     serve_speed_heading: &'static str = "Speed", "速度";
@@ -348,8 +348,11 @@ texts! {
     serve_non_torch_note: &'static str = "NCCL, cuBLAS: llm-d's measurements with vLLM 0.19 on H100", "NCCL、cuBLAS：llm-d 在 H100 上用 vLLM 0.19 的实测";
     serve_graphs: &'static str = "CUDA graphs", "CUDA Graph";
     serve_graphs_note: &'static str = "vLLM 0.20's estimate before sizing the cache (an estimate from one measured log)", "vLLM 0.20 在分配缓存前的估算（依据一份实测日志）";
+    serve_graphs_note_after: &'static str = "captured after vLLM 0.19 sizes the cache, out of what the utilisation leaves (an estimate from one measured log)", "vLLM 0.19 在分配缓存之后捕获，占用利用率之外的显存（依据一份实测日志估算）";
+    serve_graphs_note_captured: &'static str = "captured before vLLM 0.34 sizes the cache from what is left (an estimate from one measured log)", "vLLM 0.34 先捕获，再按剩余显存分配缓存（依据一份实测日志估算）";
     serve_kv_budget: &'static str = "KV cache", "KV 缓存";
     serve_kv_budget_note: &'static str = "what is left of {} of {}", "{} × {} 中剩下的部分";
+    serve_kv_budget_note_after_capture: &'static str = "what is left of {} of {} after warm-up, less a margin of max(1 GiB, 0.75 × the activation peak) and the peak", "预热后 {} × {} 中剩下的部分，再减去 max(1 GiB, 0.75 × 激活峰值) 的余量与峰值本身";
     serve_nothing_left: &'static str = "nothing left", "没有剩余";
     serve_plans_heading: &'static str = "Layouts that run it, fastest per GPU first", "能运行的布局（按每卡速度排序）";
     serve_plans_found: &'static str = "Of {} layouts tried (TP × PP × EP, the weights' format, the KV type), {} run it with the lengths and concurrency above.", "共尝试 {} 种布局（TP × PP × EP、权重格式、KV 类型），其中 {} 种能按上面的长度与并发运行。";
