@@ -1,4 +1,5 @@
-//! The KV cache as vLLM's v1 engine sizes it (vLLM 0.19.1 and 0.20.0, whose
+//! The KV cache as vLLM's v1 engine sizes it, release by release
+//! ([`VllmRelease`]: 0.19.1, 0.20.0 and 0.34.0; the two older, whose
 //! `vllm/v1/kv_cache_interface.py` and `vllm/v1/core/kv_cache_utils.py`
 //! match the tree at 001cabc): each layer's page (the bytes of one block of
 //! `block_size` tokens), the groups the hybrid allocator forms, the blocks a
@@ -6,13 +7,10 @@
 //! and the longest `max_model_len` a budget allows (its own binary search).
 //!
 //! All of it is integer arithmetic on bytes, as vLLM's: floor divisions and
-//! `cdiv`, no rounding of ours.
+//! `cdiv`, no rounding of ours (0.34.0's logged tokens and the concurrency are
+//! vLLM's own float product and division).
 
 use vram_shared::model::architecture::Architecture;
-
-/// The vLLM releases whose arithmetic [`VllmRelease::V0_20_0`] reproduces
-/// (the figure the serving report shows as its engine version).
-pub const VLLM_VERSIONS: &str = "0.19.1–0.20.0";
 
 /// `CacheConfig.DEFAULT_BLOCK_SIZE` of vLLM 0.19.1–0.20.0: tokens per block
 /// unless the attention backend prefers another (`vllm/config/cache.py`).
