@@ -865,7 +865,8 @@ pub struct KvPageJson {
     pub layers: u32,
     /// Bytes of one block of one layer.
     pub page_bytes: Figure,
-    /// The window, for a sliding window.
+    /// The window, for a sliding window; the chunk, for chunked local
+    /// attention (`kind` `chunked_local`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<u32>,
 }
@@ -986,6 +987,7 @@ impl ServeDocumentJson {
                     .map(|p| KvPageJson {
                         block_size: p.block_size,
                         kind: match p.kind {
+                            LayerKind::Full if p.chunk.is_some() => "chunked_local",
                             LayerKind::Full => "full",
                             LayerKind::SlidingWindow(_) => "sliding_window",
                             LayerKind::State => "state",
@@ -994,7 +996,7 @@ impl ServeDocumentJson {
                         page_bytes: b(p.page_bytes as f64),
                         window: match p.kind {
                             LayerKind::SlidingWindow(w) => Some(w),
-                            _ => None,
+                            _ => p.chunk,
                         },
                     })
                     .collect(),

@@ -124,6 +124,9 @@ pub struct Page {
     pub page_bytes: u64,
     /// Layers of the stage with this page.
     pub layers: u32,
+    /// A chunked local layer's chunk, tokens (Llama 4's
+    /// `attention_chunk_size`); `None` for every other layer.
+    pub chunk: Option<u32>,
 }
 
 /// Every figure of a deployment, on the most loaded GPU of a replica.
@@ -825,6 +828,7 @@ fn sglang_figures(basis: &Basis) -> EngineFigures {
                 block_size,
                 page_bytes: per_layer * page,
                 layers: count,
+                chunk: None,
             });
         }
     }
@@ -883,6 +887,7 @@ fn trtllm_figures(basis: &Basis) -> EngineFigures {
         block_size: limits.block_size,
         page_bytes: per_token / u64::from(basis.stage_count.max(1)) * block,
         layers: basis.stage_count,
+        chunk: None,
     }];
     let per_sequence = u64::from(basis.max_model_len).div_ceil(block).max(1);
     let cache = Cache {
@@ -947,13 +952,18 @@ fn pages_of(kv: &KvLayout, specs: &[kv_cache::LayerSpec]) -> Vec<Page> {
         _ => own,
     };
     for spec in specs {
-        match pages.iter_mut().find(|p| p.kind == spec.kind) {
+        let chunk = spec.attention_chunk;
+        match pages
+            .iter_mut()
+            .find(|p| p.kind == spec.kind && p.chunk == chunk)
+        {
             Some(page) => page.layers += 1,
             None => pages.push(Page {
                 kind: spec.kind,
                 block_size: block_of(spec.kind, spec.block_size),
                 page_bytes: unified.unwrap_or(spec.page_bytes),
                 layers: 1,
+                chunk,
             }),
         }
     }

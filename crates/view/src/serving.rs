@@ -182,7 +182,10 @@ pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
     )];
     for page in &report.pages {
         let kind = match page.kind {
-            LayerKind::Full => t.serve_page_full.to_string(),
+            LayerKind::Full => match page.chunk {
+                Some(c) => fill(t.serve_page_chunked, &[&format_number(f64::from(c))]),
+                None => t.serve_page_full.to_string(),
+            },
             LayerKind::SlidingWindow(w) => {
                 fill(t.serve_page_window, &[&format_number(f64::from(w))])
             }

@@ -327,3 +327,17 @@ fn vllm_0_34_sizes_the_cache_after_capture() {
         new.kv_budget_bytes.unwrap() / (32 * 64 * 8 * 128 * 2 * 2)
     );
 }
+
+/// Llama 4 Scout's pages as its layers are: 36 of local chunks of 8,192
+/// tokens and 12 of full attention, each listed apart.
+#[wasm_bindgen_test(unsupported = test)]
+fn llama4_lists_its_chunked_and_full_pages_apart() {
+    let arch = model_preset("llama4-scout").unwrap().architecture;
+    let options = ServeOptions {
+        max_len: Some(131_072),
+        ..ServeOptions::default()
+    };
+    let r = evaluate(&arch, 10_485_760, &h100s(8), tp(8), &options, None).unwrap();
+    let pages: Vec<_> = r.pages.iter().map(|p| (p.chunk, p.layers)).collect();
+    assert_eq!(pages, [(Some(8192), 36), (None, 12)]);
+}

@@ -352,7 +352,7 @@ texts! {
     serve_graphs_note_captured: &'static str = "captured before vLLM 0.34 sizes the cache from what is left (an estimate from one measured log)", "vLLM 0.34 先捕获，再按剩余显存分配缓存（依据一份实测日志估算）";
     serve_kv_budget: &'static str = "KV cache", "KV 缓存";
     serve_kv_budget_note: &'static str = "what is left of {} of {}", "{} × {} 中剩下的部分";
-    serve_kv_budget_note_after_capture: &'static str = "what is left of {} of {} after warm-up, less a margin of max(1 GiB, 0.75 × the activation peak) and the peak", "预热后 {} × {} 中剩下的部分，再减去 max(1 GiB, 0.75 × 激活峰值) 的余量与峰值本身";
+    serve_kv_budget_note_after_capture: &'static str = "what is left of {} of {} after warm-up, less a margin of max(1 GiB, 0.75 × the activation peak) and the peak", "预热后 {} × {} 中剩下的部分，再减去 max（1 GiB，0.75 × 激活峰值）的余量与峰值本身";
     serve_nothing_left: &'static str = "nothing left", "没有剩余";
     serve_plans_heading: &'static str = "Layouts that run it, fastest per GPU first", "能运行的布局（按每卡速度排序）";
     serve_plans_found: &'static str = "Of {} layouts tried (TP × PP × EP, the weights' format, the KV type), {} run it with the lengths and concurrency above.", "共尝试 {} 种布局（TP × PP × EP、权重格式、KV 类型），其中 {} 种能按上面的长度与并发运行。";
@@ -458,6 +458,7 @@ texts! {
     serve_page: &'static str = "Page, {}", "页大小，{}";
     serve_page_full: &'static str = "full attention", "全注意力";
     serve_page_window: &'static str = "window of {}", "{} 窗口";
+    serve_page_chunked: &'static str = "local chunks of {}", "{} 局部分块";
     serve_page_state: &'static str = "linear-attention state", "线性注意力状态";
     serve_page_note: &'static str = "blocks of {} tokens, {} layers", "每块 {} 个 token，{} 层";
     serve_kv_blocks: &'static str = "Blocks", "块数";
