@@ -294,6 +294,31 @@ fn verl_as_a_command() {
         "{text}"
     );
     assert!(text.ends_with("trainer.nnodes=1\n"), "{text}");
+    // What verl's config leaves mandatory or validates (issue 62: the
+    // export could not start).
+    assert_trimmed_lines(
+        &text,
+        &[
+            "actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct \\",
+            "actor_rollout_ref.rollout.name=vllm \\",
+            "actor_rollout_ref.actor.ppo_mini_batch_size=256 \\",
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 \\",
+            "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=1 \\",
+            "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=1 \\",
+        ],
+    );
+    let budget = export_of(
+        "v=2&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&token_budget=16384",
+        Target::Verl,
+    )
+    .unwrap();
+    assert_trimmed_lines(
+        &budget,
+        &[
+            "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz=True \\",
+            "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu=16384 \\",
+        ],
+    );
 }
 
 /// The issue 45 GRPO run in OpenRLHF's dotted flags and TRL's GRPOConfig;

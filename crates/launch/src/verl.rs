@@ -46,7 +46,19 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
         }
         .into(),
     );
+    // The checkpoint, and the rollout engine verl's config leaves `???`.
+    set(
+        "actor_rollout_ref.model.path",
+        crate::hf_repo(config).into(),
+    );
+    set("actor_rollout_ref.rollout.name", "vllm".into());
     set("data.train_batch_size", rl.prompts.to_string());
+    // One optimizer step a batch, as the figures count it (verl's default
+    // of 256 prompts raises when the batch has fewer).
+    set(
+        "actor_rollout_ref.actor.ppo_mini_batch_size",
+        rl.prompts.to_string(),
+    );
     set("data.max_prompt_length", serve.prompt_len.to_string());
     set("data.max_response_length", serve.response_len.to_string());
     set("actor_rollout_ref.rollout.n", rl.rollouts.to_string());
@@ -66,6 +78,8 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
             tokens.to_string(),
         );
     }
+    // The update's micro-batch, and the old and reference log-prob passes'
+    // (verl's validation asks for both when no token budget is set).
     match rl.token_budget {
         Some(budget) => {
             set("actor_rollout_ref.actor.use_dynamic_bsz", "True".into());
@@ -73,11 +87,30 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
                 "actor_rollout_ref.actor.ppo_max_token_len_per_gpu",
                 budget.to_string(),
             );
+            for pass in ["rollout", "ref"] {
+                set(
+                    &format!("actor_rollout_ref.{pass}.log_prob_use_dynamic_bsz"),
+                    "True".into(),
+                );
+                set(
+                    &format!("actor_rollout_ref.{pass}.log_prob_max_token_len_per_gpu"),
+                    budget.to_string(),
+                );
+            }
         }
-        None => set(
-            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu",
-            model.map_or(1, |m| m.micro_batch).to_string(),
-        ),
+        None => {
+            let micro = model.map_or(1, |m| m.micro_batch).to_string();
+            set(
+                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu",
+                micro.clone(),
+            );
+            for pass in ["rollout", "ref"] {
+                set(
+                    &format!("actor_rollout_ref.{pass}.log_prob_micro_batch_size_per_gpu"),
+                    micro.clone(),
+                );
+            }
+        }
     }
     let recompute =
         model.is_some_and(|m| m.recompute != vram_core::memory::activations::Recompute::None);
