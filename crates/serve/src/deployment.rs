@@ -2,7 +2,7 @@
 //! pipeline and expert parallelism, the KV budget vLLM forms from what is
 //! left, and what that budget holds ([`crate::kv_cache`]).
 
-use crate::kv_cache::{self, KvCacheDtype, KvLayout, VllmRelease};
+use crate::kv_cache::KvCacheDtype;
 use crate::weights::WeightFormat;
 use vram_shared::model::architecture::Architecture;
 
@@ -26,50 +26,6 @@ pub struct Deployment {
     pub max_model_len: u32,
     /// `max_num_batched_tokens`.
     pub batched_tokens: u32,
-}
-
-/// What vLLM measures at start-up and the deployment must be told: the
-/// GPU's total memory, `gpu_memory_utilization`, and beside the weights the
-/// profiled activation peak, the memory outside PyTorch's allocator and the
-/// CUDA graphs' pool, in bytes; or the KV bytes given directly
-/// (`--kv-cache-memory`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Budget {
-    /// `gpu_memory_utilization` of `total`, less what runs.
-    Utilisation {
-        /// The GPU's memory.
-        total: u64,
-        /// `gpu_memory_utilization` (0.9 by default).
-        utilisation: f64,
-        /// The profiled activation peak at `max_num_batched_tokens`.
-        activation_peak: u64,
-        /// Memory outside PyTorch's allocator (NCCL, cuBLAS, the backend's).
-        non_torch: u64,
-        /// The CUDA graphs' pool.
-        cuda_graphs: u64,
-    },
-    /// `kv_cache_memory_bytes`.
-    KvBytes(u64),
-}
-
-/// The deployment's figures on its most loaded GPU.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ServeFigures {
-    /// The weights on the GPU.
-    pub weights_bytes: f64,
-    /// The KV budget (`None`: nothing left, vLLM's "No available memory for
-    /// the cache blocks").
-    pub kv_budget_bytes: Option<u64>,
-    /// The layout of the GPU's KV cache.
-    pub kv: KvLayout,
-    /// Blocks the budget holds.
-    pub kv_blocks: u64,
-    /// "GPU KV cache size: N tokens".
-    pub kv_tokens: u64,
-    /// "Maximum concurrency for `max_model_len` tokens per request".
-    pub max_concurrency: f64,
-    /// The longest `max_model_len` one sequence fits in (vLLM's estimate).
-    pub max_model_len_fits: u32,
 }
 
 /// vLLM's default `max_num_batched_tokens` and `max_num_seqs` for
@@ -168,65 +124,10 @@ pub fn weights_per_gpu(arch: &Architecture, d: &Deployment) -> f64 {
     }
 }
 
-/// The deployment of `arch` as `d` on a GPU whose KV budget is `budget`.
-pub fn serve(arch: &Architecture, d: &Deployment, budget: Budget) -> ServeFigures {
-    let weights_bytes = weights_per_gpu(arch, d);
-    let kv_budget_bytes = match budget {
-        Budget::KvBytes(bytes) => Some(bytes),
-        Budget::Utilisation {
-            total,
-            utilisation,
-            activation_peak,
-            non_torch,
-            cuda_graphs,
-        } => kv_cache::available_kv_bytes(
-            VllmRelease::V0_20_0,
-            total,
-            utilisation,
-            kv_cache::HeldBeside {
-                weights: weights_bytes.ceil() as u64,
-                activation_peak,
-                non_torch,
-                cuda_graphs,
-            },
-        ),
-    };
-    let model_bytes = 2;
-    let value_bytes = d.kv_dtype.bytes(model_bytes);
-    let layers = 0..arch.layers.div_ceil(d.pp.max(1)).min(arch.layers);
-    let specs = kv_cache::layer_specs(
-        arch,
-        layers,
-        d.tp,
-        value_bytes,
-        model_bytes,
-        d.block_size,
-        d.max_model_len,
-        VllmRelease::V0_20_0,
-    );
-    let kv = KvLayout::of(&specs);
-    let release = VllmRelease::V0_20_0;
-    let available = kv_budget_bytes.unwrap_or(0);
-    let kv_blocks = kv.num_blocks(available);
-    ServeFigures {
-        weights_bytes,
-        kv_budget_bytes,
-        kv_tokens: kv.kv_tokens(kv_blocks, d.max_model_len, d.batched_tokens, release),
-        max_concurrency: kv.max_concurrency(kv_blocks, d.max_model_len, d.batched_tokens, release),
-        max_model_len_fits: kv.max_model_len_fits(
-            available,
-            d.max_model_len,
-            d.batched_tokens,
-            release,
-        ),
-        kv_blocks,
-        kv,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kv_cache::{self, VllmRelease};
     use vram_shared::model::presets::model_preset;
     use vram_shared::process::non_torch_bytes;
     use wasm_bindgen_test::wasm_bindgen_test;
@@ -299,36 +200,17 @@ mod tests {
         }
     }
 
-    /// Llama 3 8B in BF16 on one H100 (81,559 MiB) at vLLM's 0.9, with a
-    /// 2 GiB activation peak, 0.5 GiB outside PyTorch and 1 GiB of graphs:
-    /// the KV budget is what is left of 90 %, 128 KiB a token. At TP 2 each
-    /// GPU holds half the linears, embedding and head, and half the heads.
+    /// Llama 3 8B in BF16: 16.06 GB of weights on one GPU; at TP 2 each GPU
+    /// holds half the linears, embedding and head, and half the heads (the
+    /// norms whole on each). Its KV budget and blocks are the report's
+    /// (`report/tests.rs`, `kv_cache/tests.rs`).
     #[wasm_bindgen_test(unsupported = test)]
-    fn llama3_8b_on_an_h100() {
+    fn llama3_8b_weights_per_gpu() {
         let llama = model_preset("llama3-8b").unwrap().architecture;
-        let total = 81_559 * (1 << 20);
-        let budget = Budget::Utilisation {
-            total,
-            utilisation: 0.9,
-            activation_peak: 2 * GIB,
-            non_torch: GIB / 2,
-            cuda_graphs: GIB,
-        };
-        let one = serve(&llama, &deployment(1), budget);
-        assert_eq!(one.weights_bytes, 16_060_522_496.0);
-        let left = (total as f64 * 0.9).ceil() as u64 - 16_060_522_496 - 2 * GIB - GIB / 2 - GIB;
-        assert_eq!(one.kv_budget_bytes, Some(left));
-        assert_eq!(one.kv_blocks, left / (32 * 65_536));
-        assert_eq!(one.kv_tokens, one.kv_blocks * 16);
-        assert_eq!(one.max_concurrency, one.kv_blocks as f64 / 512.0);
-        assert_eq!(one.max_model_len_fits, 8192);
-        let two = serve(&llama, &deployment(2), budget);
+        assert_eq!(weights_per_gpu(&llama, &deployment(1)), 16_060_522_496.0);
         // The norms (32 layers × 2 × 4,096 + 4,096) stay whole on each GPU.
         let norms = (32 * 2 * 4096 + 4096) as f64 * 2.0;
-        assert_eq!(two.weights_bytes, (16_060_522_496.0 - norms) / 2.0 + norms);
-        assert_eq!(two.kv.num_blocks(GIB), GIB / (32 * 32_768));
-        // A budget given directly is the budget.
-        let direct = serve(&llama, &deployment(1), Budget::KvBytes(GIB));
-        assert_eq!((direct.kv_blocks, direct.max_concurrency), (512, 1.0));
+        let two = weights_per_gpu(&llama, &deployment(2));
+        assert_eq!(two, (16_060_522_496.0 - norms) / 2.0 + norms);
     }
 }
