@@ -25,11 +25,11 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::frameworks::deepspeed::Offload;
-use crate::gpu::GPU_PRESETS;
 use crate::input::Field;
 use crate::memory::Optimizer;
 use crate::memory::Strategy;
-use crate::units::Bytes;
+use vram_shared::gpu::GPU_PRESETS;
+use vram_shared::units::Bytes;
 
 /// How many fixes are kept, best first.
 pub const KEPT_FIXES: usize = 8;

@@ -34,7 +34,7 @@ use crate::memory::Strategy;
 use crate::memory::TrainingSetup;
 use crate::report::place_with_experts;
 use crate::time::{step_time, Rerun, StepTime, StepWork};
-use crate::units::{Bytes, ParamCount};
+use vram_shared::units::{Bytes, ParamCount};
 
 /// One evaluated layout.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -182,7 +182,7 @@ fn pipeline_splits(layers: u32) -> Vec<(u32, Option<u32>, Option<u32>)> {
 /// sequences of at least 4,096 × CP tokens, SP with TP (always with TP on a
 /// mixture of experts).
 fn layouts(
-    arch: &crate::model::architecture::Architecture,
+    arch: &vram_shared::model::architecture::Architecture,
     seq: u32,
     world: u32,
     gpus_per_node: u32,
@@ -247,7 +247,10 @@ fn layouts(
 /// past a mixture of experts' leading dense layers (the earliest, so the
 /// most in flight, of the heaviest; uneven stages can put it beyond the
 /// second) and the last (the output head).
-fn candidate_ranks(layout: &Layout, arch: &crate::model::architecture::Architecture) -> Vec<u32> {
+fn candidate_ranks(
+    layout: &Layout,
+    arch: &vram_shared::model::architecture::Architecture,
+) -> Vec<u32> {
     let pp = layout.pp;
     let dense = arch.dense_layer_count().min(arch.layers.saturating_sub(1));
     let past_dense = layout.rank_of_layer(dense, arch.layers);
@@ -1070,7 +1073,7 @@ mod tests {
                 last_layers,
                 ..Layout::SINGLE
             };
-            let arch = crate::model::presets::model_preset("deepseek-v3")
+            let arch = vram_shared::model::presets::model_preset("deepseek-v3")
                 .unwrap()
                 .architecture;
             assert_eq!(layout.validate(&arch, 4096), Ok(()), "{layout:?}");

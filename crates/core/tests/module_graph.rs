@@ -184,6 +184,29 @@ fn no_module_reaches_a_type_through_the_crate_root() {
     assert_eq!(reaches, Vec::<String>::new());
 }
 
+/// No module reaches a crate below the core through the crate root's
+/// re-exports (`crate::units`, `crate::serve`): each names the crate
+/// (`vram_shared::units`, `vram_serve`), so its arrow is the crate graph's,
+/// which the compiler holds, and the re-exports stay the front ends' facade.
+#[test]
+fn no_module_reaches_a_crate_below_through_the_crate_root() {
+    let reaches: Vec<String> = core_modules()
+        .iter()
+        .filter(|(name, _)| *name != "lib")
+        .flat_map(|(name, source)| {
+            CRATES_BELOW.iter().filter_map(move |room| {
+                let path = format!("crate::{room}");
+                let named = source.match_indices(&path).any(|(at, _)| {
+                    let after = source[at + path.len()..].chars().next();
+                    !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                });
+                named.then(|| format!("{name} names {path}"))
+            })
+        })
+        .collect();
+    assert_eq!(reaches, Vec::<String>::new());
+}
+
 /// The reader sees what the old one missed: code after a test module, a
 /// grouped import, and a type reached through the crate root.
 #[test]

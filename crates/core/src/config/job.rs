@@ -7,7 +7,7 @@ pub const DEFAULT_SERVED_MODEL: &str = "llama3.1-8b";
 
 /// The served model when none is named.
 pub fn default_served_model() -> Option<super::ModelSpec> {
-    crate::model::presets::model_preset(DEFAULT_SERVED_MODEL).map(super::ModelSpec::of)
+    vram_shared::model::presets::model_preset(DEFAULT_SERVED_MODEL).map(super::ModelSpec::of)
 }
 
 /// What the configuration plans.

@@ -6,18 +6,18 @@ pub mod job;
 pub mod parts;
 pub mod rl;
 
-use crate::format::{Lang, MemoryUnit, Theme};
 use crate::frameworks::hf::{Attention, Framework};
 use crate::frameworks::runtime::Runtime;
-use crate::gpu::GpuPreset;
 use crate::memory::activations::{ActivationSetup, Checkpointing, Recompute, RecomputeModules};
 use crate::memory::finetune::FineTuning;
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
-use crate::model::architecture::Architecture;
-use crate::model::presets::ModelPreset;
 use crate::time::Speed;
-use crate::units::ParamCount;
 use parts::Parts;
+use vram_shared::format::{Lang, MemoryUnit, Theme};
+use vram_shared::gpu::GpuPreset;
+use vram_shared::model::architecture::Architecture;
+use vram_shared::model::presets::ModelPreset;
+use vram_shared::units::ParamCount;
 
 /// A model given by its architecture, and how a step runs: what activations need.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -61,7 +61,7 @@ impl ModelSpec {
     /// field of these only where the model differs from this.
     pub fn dense(self) -> ModelSpec {
         ModelSpec {
-            architecture: crate::model::presets::dense(self.architecture),
+            architecture: vram_shared::model::presets::dense(self.architecture),
             capacity: 1.0,
             ep: 1,
             dropout: 0.0,
@@ -199,7 +199,7 @@ pub struct Config {
     /// What is planned: training (the default) or serving.
     pub job: job::Job,
     /// How the model is served, under `job=serve`, and its rollouts under `job=rl`.
-    pub serve: crate::serve::options::ServeOptions,
+    pub serve: vram_serve::options::ServeOptions,
     /// The RL run, under `job=rl`.
     pub rl: rl::RlOptions,
 }
@@ -230,7 +230,7 @@ impl Default for Config {
             amp: false,
             fp8_recipe: crate::memory::Fp8Recipe::Delayed,
             job: job::Job::Train,
-            serve: crate::serve::options::ServeOptions::default(),
+            serve: vram_serve::options::ServeOptions::default(),
             rl: rl::RlOptions::default(),
         }
     }

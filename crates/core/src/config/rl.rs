@@ -1,7 +1,7 @@
 //! What an RL post-training run asks (`job=rl`): the algorithm, the
 //! rollouts, the reference and critic models, how the phases switch, and
 //! how the log-probs are computed. The lengths and the rollout engine's
-//! memory fraction are serving's ([`crate::serve::options::ServeOptions`]).
+//! memory fraction are serving's ([`vram_serve::options::ServeOptions`]).
 
 /// The algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -231,7 +231,7 @@ pub struct RlOptions {
     /// node's worth (`gpus`).
     pub rollout_gpus: Option<u32>,
     /// The frozen teacher under `Algo::Distill`.
-    pub teacher: Option<&'static crate::model::presets::ModelPreset>,
+    pub teacher: Option<&'static vram_shared::model::presets::ModelPreset>,
 }
 
 impl Default for RlOptions {

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::memory::Strategy;
-use crate::units::Bytes;
+use vram_shared::units::Bytes;
 
 /// DeepSpeed's default `additional_buffer_factor`.
 pub const DEFAULT_BUFFER_FACTOR: f64 = 1.5;

@@ -48,8 +48,8 @@ use crate::memory::activations::{ActivationMemory, ActivationSetup, Recompute};
 use crate::memory::finetune::{block_linears, AdapterDtype, Adapters, Linear};
 use crate::memory::step::StepTransients;
 use crate::memory::Precision;
-use crate::model::architecture::{Architecture, Mlp};
-use crate::units::Bytes;
+use vram_shared::model::architecture::{Architecture, Mlp};
+use vram_shared::units::Bytes;
 
 /// Whose activation accounting: Korthikanti et al.'s (Megatron-LM's), or what
 /// Hugging Face transformers on PyTorch keeps.
@@ -520,10 +520,10 @@ pub fn hf_step_transients(
     };
     let cast_cache = if autocast {
         let biases = match arch.biases {
-            crate::model::architecture::Biases::None => 0.0,
-            crate::model::architecture::Biases::Qkv => h + 2.0 * k,
-            crate::model::architecture::Biases::Attention => 2.0 * h + 2.0 * k,
-            crate::model::architecture::Biases::All => {
+            vram_shared::model::architecture::Biases::None => 0.0,
+            vram_shared::model::architecture::Biases::Qkv => h + 2.0 * k,
+            vram_shared::model::architecture::Biases::Attention => 2.0 * h + 2.0 * k,
+            vram_shared::model::architecture::Biases::All => {
                 2.0 * h + 2.0 * k + (arch.mlp.matrices() - 1) as f64 * f + h
             }
         };

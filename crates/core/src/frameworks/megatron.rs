@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::memory::activations::Recompute;
 use crate::memory::parallel::Layout;
-use crate::model::architecture::{Architecture, Biases, Mlp, Norm};
-use crate::units::Bytes;
+use vram_shared::model::architecture::{Architecture, Biases, Mlp, Norm};
+use vram_shared::units::Bytes;
 
 /// The arguments Megatron-LM's estimate reads, named as its `args` are.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ use crate::frameworks::deepspeed::{
 };
 use crate::memory::Strategy;
 use crate::memory::{BytesPerParam, MemoryBreakdown, TrainingSetup};
-use crate::units::{Bytes, ParamCount};
+use vram_shared::units::{Bytes, ParamCount};
 
 /// Whose accounting the memory figures follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -259,7 +259,7 @@ pub struct Runtime {
     /// How each process is launched, where it changes what `nvidia-smi`
     /// shows beside the step's peak.
     #[serde(default)]
-    pub process: crate::process::ProcessSettings,
+    pub process: vram_shared::process::ProcessSettings,
 }
 
 impl Default for Runtime {
@@ -280,7 +280,7 @@ impl Default for Runtime {
             shard_group: None,
             sharding: Sharding::DeepSpeed,
             host_mem_gb: None,
-            process: crate::process::ProcessSettings::DEFAULT,
+            process: vram_shared::process::ProcessSettings::DEFAULT,
         }
     }
 }
@@ -334,7 +334,7 @@ impl Runtime {
     /// largest tensor, or FSDP2's largest unit split by tensor parallelism.
     pub fn gathered_unit(
         &self,
-        arch: &crate::model::architecture::Architecture,
+        arch: &vram_shared::model::architecture::Architecture,
         ep: u32,
     ) -> ParamCount {
         ParamCount::new(match self.sharding {
@@ -666,7 +666,7 @@ mod tests {
         decoded.config.report().unwrap()
     }
 
-    fn gib_2dp(bytes: crate::units::Bytes) -> f64 {
+    fn gib_2dp(bytes: vram_shared::units::Bytes) -> f64 {
         (bytes.gib() * 100.0).round() / 100.0
     }
 

@@ -30,13 +30,13 @@ pub fn text_of(config: &Config, field: Field) -> String {
     if field.is_percent() {
         // The link's fraction, as a percentage; an unset optional one empty.
         let fraction = value_of(config, field);
-        return match crate::decimal::parse_decimal(&fraction) {
+        return match vram_shared::decimal::parse_decimal(&fraction) {
             Some(fraction) => percent_text(fraction),
             None => fraction,
         };
     }
     if let (Field::GpuMemory, Some(gpu)) = (field, config.gpu) {
-        return crate::decimal::shortest_decimal(gpu.memory_gb_shown());
+        return vram_shared::decimal::shortest_decimal(gpu.memory_gb_shown());
     }
     match (config.model, field.scope()) {
         (None, Scope::WithModel) => {
@@ -54,8 +54,8 @@ pub fn text_of(config: &Config, field: Field) -> String {
 /// or for a preset field none (`""`: the size only, or custom memory) and then
 /// every preset's id.
 pub fn options(field: Field) -> Vec<&'static str> {
-    use crate::gpu::GPU_PRESETS;
-    use crate::model::presets::MODEL_PRESETS;
+    use vram_shared::gpu::GPU_PRESETS;
+    use vram_shared::model::presets::MODEL_PRESETS;
     match field {
         Field::Model => core::iter::once("")
             .chain(MODEL_PRESETS.iter().map(|m| m.id))
@@ -98,7 +98,11 @@ pub fn toggled(field: Field, text: &str, key: &str, on: bool) -> String {
 pub fn apply_typed(config: &mut Config, field: Field, text: &str) -> Result<(), InputError> {
     if field.is_percent() && !(field.is_optional() && text.trim().is_empty()) {
         let fraction = parse_percent(field, text)?;
-        return apply(config, field, &crate::decimal::shortest_decimal(fraction));
+        return apply(
+            config,
+            field,
+            &vram_shared::decimal::shortest_decimal(fraction),
+        );
     }
     apply(config, field, text)
 }
@@ -260,7 +264,8 @@ mod tests {
             assert_eq!(texts[Field::GpuMemory.index()], shown, "{gpu}");
             assert_eq!(parse_texts(&texts), Ok(config), "{gpu}");
             // The exact figure, as old links and the link write it, too.
-            texts[Field::GpuMemory.index()] = crate::decimal::shortest_decimal(config.gpu_mem_gb);
+            texts[Field::GpuMemory.index()] =
+                vram_shared::decimal::shortest_decimal(config.gpu_mem_gb);
             assert_eq!(parse_texts(&texts), Ok(config), "{gpu}");
             texts[Field::GpuMemory.index()] = "80".into();
             let custom = parse_texts(&texts).unwrap();

@@ -30,7 +30,7 @@ use crate::input::{Field, InputError, InputErrorKind, Written};
 /// ([`crate::time::efficiency`]); in version 1 it meant 0.4, and a version-1
 /// link still reads so. Version 3 (issue 60): an absent `weights` means the
 /// format the model's checkpoint ships in
-/// ([`WeightFormat::shipped`](crate::serve::weights::WeightFormat::shipped));
+/// ([`WeightFormat::shipped`](vram_serve::weights::WeightFormat::shipped));
 /// before, 16 bits, and an older link still reads so. Every other key means
 /// what it meant in version 1.
 pub const LINK_VERSION: &str = "3";
@@ -95,7 +95,7 @@ impl DecodedLink {
 /// architecture and step with a model, and every key added since only where it
 /// differs from its default, so that a link never depends on defaults the
 /// lesson chose and old links keep their text. Numbers are written in their
-/// shortest decimal form that reads back to the same `f64` ([`shortest_decimal`](crate::decimal::shortest_decimal)).
+/// shortest decimal form that reads back to the same `f64` ([`shortest_decimal`](vram_shared::decimal::shortest_decimal)).
 pub fn encode(config: &Config) -> String {
     let default = Config::default();
     // What a model's fields would read without what goes beyond a dense model
@@ -277,12 +277,12 @@ fn decode_keys(pairs: &[(String, String)], version: &str) -> DecodedLink {
         apply_in_order(|config, field| value(field).map(|(_, text)| apply(config, field, text)));
     // Before version 3 an absent `weights` meant 16 bits, whatever the model.
     if matches!(version, "1" | "2") && value(Field::Weights).is_none() {
-        config.serve.weights = crate::serve::weights::WeightFormat::Bf16;
+        config.serve.weights = vram_serve::weights::WeightFormat::Bf16;
     }
     // A serving or RL link without `engine_version` was written before the
     // key, when vLLM 0.20.0's arithmetic was the only one.
     if Field::EngineVersion.jobs().contains(config.job) && value(Field::EngineVersion).is_none() {
-        config.serve.vllm_release = crate::serve::kv_cache::VllmRelease::V0_20_0;
+        config.serve.vllm_release = vram_serve::kv_cache::VllmRelease::V0_20_0;
     }
     let mut problems: Vec<LinkProblem> = errors
         .into_iter()
@@ -498,7 +498,7 @@ fn reset_layout(layout: &mut crate::memory::parallel::Layout, field: Field) -> b
 /// rules do not set aside, or the experts' without a model.
 fn reset_for_serving(config: &mut Config, error: InputError) -> bool {
     let serve = &mut config.serve;
-    let defaults = crate::serve::options::ServeOptions::default();
+    let defaults = vram_serve::options::ServeOptions::default();
     let single = crate::memory::parallel::Layout::SINGLE;
     match error.field {
         Field::Tp => config.runtime.layout.tp = single.tp,
@@ -528,7 +528,7 @@ fn reset_for_rl(config: &mut Config, field: Field) -> bool {
         return true;
     }
     let defaults = crate::config::rl::RlOptions::default();
-    let serve_defaults = crate::serve::options::ServeOptions::default();
+    let serve_defaults = vram_serve::options::ServeOptions::default();
     match field {
         Field::RolloutTp => config.rl.rollout_tp = defaults.rollout_tp,
         Field::RolloutGpus => config.rl.rollout_gpus = defaults.rollout_gpus,
@@ -644,12 +644,12 @@ pub fn apply(config: &mut Config, field: Field, text: &str) -> Result<(), InputE
 mod tests {
     use super::*;
     use crate::config::parts::Parts;
-    use crate::format::{Lang, MemoryUnit, Theme};
     use crate::frameworks::deepspeed::Offload;
     use crate::frameworks::runtime::OffloadDevice;
     use crate::memory::activations::Recompute;
     use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
-    use crate::model::architecture::Mlp;
+    use vram_shared::format::{Lang, MemoryUnit, Theme};
+    use vram_shared::model::architecture::Mlp;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// A fold's summary names what the link carries: a key set away from its
@@ -949,7 +949,7 @@ mod tests {
     /// writing it again says so. A 16-bit model's link carries no `weights`.
     #[wasm_bindgen_test(unsupported = test)]
     fn version_3_serves_a_model_as_its_checkpoint_ships() {
-        use crate::serve::weights::WeightFormat;
+        use vram_serve::weights::WeightFormat;
         let gpt_oss = "job=serve&model=gpt-oss-120b&gpu=h100-80gb&gpus=1";
         let new = decode(&format!("v=3&{gpt_oss}")).config;
         assert_eq!(new.serve.weights, WeightFormat::Mxfp4);
@@ -973,7 +973,7 @@ mod tests {
     /// training link carries none.
     #[wasm_bindgen_test(unsupported = test)]
     fn a_serving_link_keeps_its_vllm_release() {
-        use crate::serve::kv_cache::VllmRelease;
+        use vram_serve::kv_cache::VllmRelease;
         let old = decode("v=2&job=serve&model=llama3.1-8b").config;
         assert_eq!(old.serve.vllm_release, VllmRelease::V0_20_0);
         assert!(encode(&old).contains("&engine_version=0.20.0"));

@@ -5,7 +5,7 @@
 
 use crate::config::Config;
 use crate::input::field::{Field, InputError, InputErrorKind, Limits};
-use crate::serve::report::ServeProblem;
+use vram_serve::report::ServeProblem;
 
 /// A serving rule broken ([`ServeProblem`]), at the field the user typed:
 /// the layout's sizes, the formats, the engine's knobs; where two fields

@@ -8,16 +8,16 @@
 //!   default targets for Llama-style models are `q_proj` and `v_proj`, and
 //!   `all-linear` is every linear layer of the blocks, the output head left out.
 //! - bitsandbytes: the quantised base's bytes, per tensor, as
-//!   [`crate::storage`] models them (NF4 with or without double
+//!   [`vram_shared::storage`] models them (NF4 with or without double
 //!   quantisation, LLM.int8).
 //! - Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized LLMs".
 
 use serde::{Deserialize, Serialize};
 
 use crate::memory::activations::{ActivationSetup, FrozenInputs, Recompute};
-use crate::model::architecture::{Architecture, Mlp};
-use crate::storage;
-use crate::units::Bytes;
+use vram_shared::model::architecture::{Architecture, Mlp};
+use vram_shared::storage;
+use vram_shared::units::Bytes;
 
 /// What is trained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -312,7 +312,7 @@ pub fn largest_block_linear(arch: &Architecture) -> u64 {
 
 /// Bytes of one weight of `n` values stored as `quant`, with all its
 /// quantisation constants, for a layer of `d_out` output rows
-/// ([`crate::storage`]'s layouts).
+/// ([`vram_shared::storage`]'s layouts).
 pub fn quantized_tensor_bytes(n: u64, d_out: u64, quant: Quant, double_quant: bool) -> u64 {
     match quant {
         Quant::Int8 => storage::int8_tensor_bytes(n, d_out),
@@ -443,7 +443,7 @@ impl FineTuning {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::presets::{model_preset, MODEL_PRESETS};
+    use vram_shared::model::presets::{model_preset, MODEL_PRESETS};
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn arch(id: &str) -> Architecture {

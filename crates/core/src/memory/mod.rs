@@ -19,7 +19,7 @@ pub use precision::{Fp8Recipe, GradientPrecision, Precision};
 pub use states::*;
 pub use strategy::Strategy;
 
-use crate::units::Bytes;
+use vram_shared::units::Bytes;
 
 /// An argument a memory formula is not defined for, named by what it is
 /// (the input layer says which field that is: `InputError: From<Refused>`,

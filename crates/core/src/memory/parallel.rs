@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::architecture::{Architecture, Biases};
+use vram_shared::model::architecture::{Architecture, Biases};
 // A layout's rules in words every job shares (serving checks its own
 // layouts with them): what a size splits, and what is wrong with it.
 pub use vram_shared::layout::{largest_divisor, LayoutProblem, Splits};
@@ -657,7 +657,7 @@ pub(crate) mod tests {
     use crate::memory::activations::{
         stage_activations, ActivationSetup, Checkpointing, FrozenInputs, Recompute,
     };
-    use crate::model::presets::model_preset;
+    use vram_shared::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Korthikanti et al. 2022's setup: 2,048 tokens, one sequence, 16-bit
@@ -1015,7 +1015,7 @@ pub(crate) mod tests {
         assert_eq!(uneven_split(61, 8), Some((5, None)));
         assert_eq!(uneven_split(94, 8), Some((11, Some(11))));
         assert_eq!(uneven_split(80, 8), None);
-        let arch = crate::model::presets::model_preset("llama3.1-405b")
+        let arch = vram_shared::model::presets::model_preset("llama3.1-405b")
             .unwrap()
             .architecture;
         let layout = Layout {
@@ -1049,13 +1049,13 @@ pub(crate) mod tests {
     /// (`num_floating_point_operations`).
     #[wasm_bindgen_test(unsupported = test)]
     fn multi_token_prediction_as_megatron_trains_it() {
-        let v3 = crate::model::presets::model_preset("deepseek-v3")
+        let v3 = vram_shared::model::presets::model_preset("deepseek-v3")
             .unwrap()
             .architecture;
         let (h, v) = (7168u64, 129_280u64);
         let layer = v3.megatron_mtp_layer_params(256);
         assert_eq!(layer, v3.mtp_layer_params() - 2 * v * h);
-        let with = crate::model::architecture::Architecture {
+        let with = vram_shared::model::architecture::Architecture {
             mtp_layers: 1,
             ..v3
         };
@@ -1071,10 +1071,10 @@ pub(crate) mod tests {
         // FLOPs: one more mixture-of-experts layer, the norms and eh_proj,
         // the logits again; its attention over the whole sequence.
         let (tokens, s) = (4096.0, 4096);
-        let parts = |a: &crate::model::architecture::Architecture| {
+        let parts = |a: &vram_shared::model::architecture::Architecture| {
             crate::time::megatron_flops_parts(a, 1.0, s, 129_280)
         };
-        let one_more = crate::model::architecture::Architecture { layers: 62, ..v3 };
+        let one_more = vram_shared::model::architecture::Architecture { layers: 62, ..v3 };
         let hf = h as f64;
         let expected = parts(&one_more).0 - parts(&v3).0
             + 6.0 * tokens * (3.0 * hf + 2.0 * hf * hf + hf * 129_280.0);

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::memory::finetune::Adapters;
 use crate::memory::{GradientPrecision, Refused};
 use crate::memory::{Optimizer, Precision, Strategy};
-use crate::units::{Bytes, ParamCount};
+use vram_shared::units::{Bytes, ParamCount};
 
 /// Bytes per parameter of each model state on one GPU, after sharding.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

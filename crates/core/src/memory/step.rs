@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::memory::activations::ActivationMemory;
 use crate::memory::MemoryBreakdown;
-use crate::units::Bytes;
+use vram_shared::units::Bytes;
 
 /// A moment of the step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -195,7 +195,7 @@ mod tests {
     use super::*;
     use crate::memory::activations::{activation_memory, Recompute};
     use crate::memory::parallel::tests::flash_setup;
-    use crate::model::presets::model_preset;
+    use vram_shared::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn breakdown(states: f64, activations: Bytes) -> MemoryBreakdown {

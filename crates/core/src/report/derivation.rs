@@ -15,7 +15,7 @@ impl Report {
     /// `13.48 GB + (2 + 2 + 12 ÷ 8) B × 4.19 × 10⁶ = …`. `None` where the
     /// figures follow no such formula: DeepSpeed's accounting, or offload.
     pub fn derivation(&self, activations: &str, buffers: &str) -> Option<String> {
-        use crate::format::{format_bytes, format_number};
+        use vram_shared::format::{format_bytes, format_number};
         let row = self.highlighted();
         let expert_parallel = self.model.is_some_and(|m| m.ep > 1);
         if self.accounting != Accounting::Course
@@ -180,7 +180,7 @@ impl Report {
         let lora = self.setup.adapters().filter(|_| adapters.get() > 0.0)?;
         // Hugging Face's accounting has no one-line formula for them (`HfLora`).
         if model.framework == Framework::Hf {
-            return Some(crate::format::format_bytes(adapters, self.unit));
+            return Some(vram_shared::format::format_bytes(adapters, self.unit));
         }
         // DoRA's base and LoRA outputs: 2·d values a token, d the adapted
         // layers' output widths.
@@ -195,8 +195,8 @@ impl Report {
             lora.rank,
             setup.seq_len,
             setup.micro_batch,
-            crate::format::format_number(setup.bytes_per_value),
-            crate::format::format_bytes(adapters, self.unit)
+            vram_shared::format::format_number(setup.bytes_per_value),
+            vram_shared::format::format_bytes(adapters, self.unit)
         ))
     }
 }

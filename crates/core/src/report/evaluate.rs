@@ -13,9 +13,9 @@ use crate::memory::finetune::Adapters;
 use crate::memory::parallel::{Layout, LayoutProblem, Splits};
 use crate::memory::{MemoryBudget, TrainingSetup};
 use crate::memory::{Precision, Recipe};
-use crate::model::architecture::Architecture;
 use crate::report::{MegatronReport, Report};
-use crate::units::{Bytes, ParamCount};
+use vram_shared::model::architecture::Architecture;
+use vram_shared::units::{Bytes, ParamCount};
 
 impl ModelSpec {
     /// Checks the architecture and the step: each value within its field's limits,
@@ -225,7 +225,7 @@ impl Config {
         // MXFP8 is Blackwell's (`transformer_config.py`: "'mxfp8' for
         // Blackwell architecture only"); block scaling needs Hopper's
         // FP8 GEMMs or newer (TE's `check_fp8_block_scaling_support`).
-        use crate::gpu::Generation;
+        use vram_shared::gpu::Generation;
         let generation = self.gpu.map(|g| g.generation);
         let refused = match self.fp8_recipe {
             crate::memory::Fp8Recipe::Mxfp8 => {
@@ -400,7 +400,7 @@ impl Config {
     /// is counted from it (a `hidden_size` of 10⁹ is refused, not counted).
     pub fn with_hub_config(
         &self,
-        hub: &crate::model::hub::HubConfig,
+        hub: &vram_shared::model::hub::HubConfig,
     ) -> Result<Config, InputError> {
         let step = self.model.unwrap_or(ModelSpec::of(hub.base));
         let model = ModelSpec {
@@ -676,7 +676,7 @@ impl Config {
             autocast: self.amp,
             fp8_transpose: !self
                 .gpu
-                .is_some_and(|g| g.generation == crate::gpu::Generation::Blackwell),
+                .is_some_and(|g| g.generation == vram_shared::gpu::Generation::Blackwell),
             fp8_recipe: self.fp8_recipe,
         }
     }

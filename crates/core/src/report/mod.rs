@@ -13,7 +13,6 @@ pub mod table;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Config, ModelSpec};
-use crate::format::MemoryUnit;
 use crate::frameworks::deepspeed::Offload;
 use crate::frameworks::hf::{hf_activation_memory, hf_step_transients, Framework, HfLora};
 use crate::frameworks::runtime::{Accounting, BeyondGpu, OffloadDevice, Runtime};
@@ -27,8 +26,9 @@ use crate::memory::parallel::{stage_params, Layout, StageParams};
 use crate::memory::step::{megatron_step_transients, StepMemory, StepTransients};
 use crate::memory::Strategy;
 use crate::memory::{BytesPerParam, MemoryBreakdown, MemoryBudget, TrainingSetup};
-use crate::model::architecture::Architecture;
-use crate::units::{Bytes, ParamCount};
+use vram_shared::format::MemoryUnit;
+use vram_shared::model::architecture::Architecture;
+use vram_shared::units::{Bytes, ParamCount};
 
 /// The figures of one strategy.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -451,21 +451,21 @@ impl Config {
     /// What the highlighted strategy's process holds beyond its peak, on
     /// this configuration's GPU and in its communicators (the data-parallel
     /// group and each model-parallel group above 1):
-    /// [`crate::process`].
-    pub fn process_overheads(&self, report: &Report) -> crate::process::ProcessOverheads {
+    /// [`vram_shared::process`].
+    pub fn process_overheads(&self, report: &Report) -> vram_shared::process::ProcessOverheads {
         let layout = self.runtime.layout;
         let data_parallel = report.layout.as_ref().map_or_else(
             || self.gpus.saturating_mul(self.runtime.nodes),
             |l| l.data_parallel,
         );
         let ep = self.model.map_or(1, |m| m.ep);
-        crate::process::process_overheads(
+        vram_shared::process::process_overheads(
             self.gpu,
             &[data_parallel, layout.tp, layout.pp, layout.cp, ep],
             report.highlighted().step.peak().1,
             self.runtime.process,
             (self.runtime.context_gb > 0.0)
-                .then(|| crate::units::Bytes::from_gb(self.runtime.context_gb)),
+                .then(|| vram_shared::units::Bytes::from_gb(self.runtime.context_gb)),
         )
     }
 

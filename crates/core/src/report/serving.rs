@@ -1,5 +1,5 @@
 //! A configuration under `job=serve`: its rules, each naming the field it
-//! concerns, and its [`ServeReport`] ([`crate::serve::report`]).
+//! concerns, and its [`ServeReport`] ([`vram_serve::report`]).
 
 use crate::config::job::Job;
 use crate::config::Config;
@@ -7,7 +7,7 @@ use crate::input::field::InputErrorKind;
 use crate::input::problems::serve_problem_at_field;
 use crate::input::{Field, InputError};
 use crate::memory::parallel::Layout;
-use crate::serve::report::{self, Hardware, ServeLayout, ServeReport};
+use vram_serve::report::{self, Hardware, ServeLayout, ServeReport};
 
 impl Config {
     /// The hardware a deployment runs on: the GPU, its memory, GPUs per
@@ -90,16 +90,16 @@ impl Config {
     }
 
     /// The serving layouts that run this deployment, fastest per GPU first
-    /// ([`crate::serve::plans::rank`]), and how many were tried and run; none for
+    /// ([`vram_serve::plans::rank`]), and how many were tried and run; none for
     /// a configuration that is not valid.
-    pub fn serve_plans(&self) -> crate::serve::plans::ServeRanking {
+    pub fn serve_plans(&self) -> vram_serve::plans::ServeRanking {
         let Some(model) = self.model else {
             return Default::default();
         };
         if self.params().is_err() || self.data_parallel_gpus().is_err() {
             return Default::default();
         }
-        crate::serve::plans::rank(
+        vram_serve::plans::rank(
             &model.architecture,
             model.base.context,
             &self.serve_hardware(),
@@ -109,7 +109,7 @@ impl Config {
     }
 
     /// This configuration with `plan`'s layout, weights and KV type.
-    pub fn with_serve_plan(&self, plan: &crate::serve::plans::ServePlan) -> Config {
+    pub fn with_serve_plan(&self, plan: &vram_serve::plans::ServePlan) -> Config {
         let mut config = *self;
         config.runtime.layout.tp = plan.layout.tp;
         config.runtime.layout.pp = plan.layout.pp;

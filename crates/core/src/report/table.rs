@@ -4,11 +4,11 @@
 //! draws this one table, so they show the same columns and the same figures,
 //! and a strategy no framework runs says n/a in each of them.
 
-use crate::decimal::shortest_decimal;
-use crate::format::{format_bytes_like, format_params, format_seconds, MemoryUnit};
 use crate::memory::Strategy;
 use crate::report::{Report, StrategyReport};
-use crate::units::{Bytes, ParamCount};
+use vram_shared::decimal::shortest_decimal;
+use vram_shared::format::{format_bytes_like, format_params, format_seconds, MemoryUnit};
+use vram_shared::units::{Bytes, ParamCount};
 
 /// A column of the strategy table, in the order the tables show them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

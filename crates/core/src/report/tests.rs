@@ -186,7 +186,8 @@ fn activations_add_to_every_strategy_and_bound_the_micro_batch() {
 #[wasm_bindgen_test(unsupported = test)]
 fn invalid_architectures_name_their_field() {
     let with = |edit: fn(&mut Architecture)| {
-        let mut model = ModelSpec::of(crate::model::presets::model_preset("llama2-7b").unwrap());
+        let mut model =
+            ModelSpec::of(vram_shared::model::presets::model_preset("llama2-7b").unwrap());
         edit(&mut model.architecture);
         Config {
             model: Some(model),
@@ -225,7 +226,7 @@ fn fp8_keeps_copies_of_the_linears_weights() {
     // Llama 2 7B: the copies are the layers' (not the embedding's and
     // the head's 2 × 32,000 × 4,096).
     let report = report_of("model=llama2-7b&dtype=fp8&gpus=1&gpu=h100-80gb");
-    let arch = crate::model::presets::model_preset("llama2-7b")
+    let arch = vram_shared::model::presets::model_preset("llama2-7b")
         .unwrap()
         .architecture;
     let layers = 32.0 * arch.params_per_layer() as f64;
@@ -286,7 +287,7 @@ fn zero3_under_deepspeed_holds_te_s_fp8_weights_until_the_backward() {
     let deepspeed = report_of(base);
     let fsdp2 = report_of(&format!("{base}&sharding=fsdp2"));
     let at_loss = |r: &Report| r.strategy(Strategy::Zero3).step.forward_end.get();
-    let arch = crate::model::presets::model_preset("llama3-8b")
+    let arch = vram_shared::model::presets::model_preset("llama3-8b")
         .unwrap()
         .architecture;
     let linear = arch.param_count() as f64 * arch.layers_share();
@@ -326,7 +327,7 @@ fn fp8_weights_keep_one_byte_and_its_transpose() {
         let query = format!("model=llama2-7b&gpu=h100-80gb&gpus=8&dtype={dtype}&stage=1");
         step_time_of(&query, Strategy::Zero1).data_parallel_seconds
     };
-    let arch = crate::model::presets::model_preset("llama2-7b")
+    let arch = vram_shared::model::presets::model_preset("llama2-7b")
         .unwrap()
         .architecture;
     let expected = (2.0 + 2.0 - arch.layers_share()) / 4.0;
@@ -359,7 +360,7 @@ fn fp8_runs_the_layers_gemms_at_the_fp8_peak() {
     };
     let (bf16, fp8) = (step("bf16"), step("fp8"));
     assert_eq!(bf16.flops, fp8.flops);
-    let arch = crate::model::presets::model_preset("llama3-8b")
+    let arch = vram_shared::model::presets::model_preset("llama3-8b")
         .unwrap()
         .architecture;
     let tokens = 8192.0;
@@ -411,7 +412,7 @@ fn grace_blackwell_offloads_over_its_c2c_link() {
         let query = format!("model=llama3-8b&gpu={gpu}&gpus=8&stage=3&offload=optimizer");
         step_time_of(&query, Strategy::Zero3).offload_seconds
     };
-    let psi = crate::model::presets::model_preset("llama3-8b")
+    let psi = vram_shared::model::presets::model_preset("llama3-8b")
         .unwrap()
         .architecture
         .param_count() as f64;
@@ -572,7 +573,7 @@ fn a_sharding_group_shards_within_and_replicates_across() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn expert_parallelism_divides_the_experts_and_shards_their_states_over_gpus_over_ep() {
-    let arch = crate::model::presets::model_preset("mixtral-8x7b")
+    let arch = vram_shared::model::presets::model_preset("mixtral-8x7b")
         .unwrap()
         .architecture;
     let (all, routed) = (
@@ -955,7 +956,7 @@ fn experts_fold_over_tensor_parallelism() {
     assert!(folded.problems.is_empty(), "{:?}", folded.problems);
     assert!(crate::input::link::encode(&folded.config).contains("etp=1"));
     let report = folded.config.report().unwrap();
-    let arch = crate::model::presets::model_preset("qwen3-30b-a3b")
+    let arch = vram_shared::model::presets::model_preset("qwen3-30b-a3b")
         .unwrap()
         .architecture;
     let stage = &report.layout.as_ref().unwrap().stages[0];

@@ -3,7 +3,7 @@
 //! activations and step, [`crate::report`]) with what RL adds beside it (a
 //! frozen reference, a critic, a reward model, the log-probs over the
 //! vocabulary); the *generate* phase is serving's report for the rollout
-//! engine ([`crate::serve::report`]) beside what the trainer leaves on the
+//! engine ([`vram_serve::report`]) beside what the trainer leaves on the
 //! GPU. On colocated GPUs the two phases take turns: each is compared with
 //! the GPU, never added to the other. As verl runs them (FSDP workers, a
 //! vLLM rollout engine put to sleep while the actor learns).
@@ -17,7 +17,7 @@ use crate::input::problems::{learner_error_at_field, rollout_error_at_field};
 use crate::input::{Field, InputError};
 use crate::memory::{MemoryBreakdown, Strategy};
 use crate::report::StrategyReport;
-use crate::serve::report::ServeReport;
+use vram_serve::report::ServeReport;
 
 pub mod limits;
 
@@ -246,10 +246,10 @@ impl Config {
         if let Some(model) = &mut config.model {
             model.ep = 1;
         }
-        config.serve.engine = crate::serve::options::Engine::Vllm;
+        config.serve.engine = vram_serve::options::Engine::Vllm;
         // The engine holds the trainer's 16-bit weights, synced each step,
         // whatever format the published checkpoint ships in.
-        config.serve.weights = crate::serve::weights::WeightFormat::Bf16;
+        config.serve.weights = vram_serve::weights::WeightFormat::Bf16;
         config.serve.max_len = Some(self.rl_sequence());
         config.serve.gpu_util = Some(self.rl_gpu_util());
         config.serve.kv_memory_gb = None;
@@ -422,7 +422,7 @@ impl Config {
     }
 
     /// The frozen teacher's architecture under distillation.
-    fn rl_teacher(&self) -> Option<crate::model::architecture::Architecture> {
+    fn rl_teacher(&self) -> Option<vram_shared::model::architecture::Architecture> {
         match (self.rl.algo, self.rl.teacher) {
             (Algo::Distill, Some(teacher)) => Some(teacher.architecture),
             _ => None,

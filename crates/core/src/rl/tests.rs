@@ -173,7 +173,7 @@ fn verls_minimum_configurations_fit() {
 #[wasm_bindgen_test(unsupported = test)]
 fn distillation_holds_the_teacher_and_its_logits() {
     let (config, r) = rl_case("job=rl&algo=distill&teacher=qwen2.5-32b&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&sharding=fsdp2");
-    let teacher = crate::model::presets::model_preset("qwen2.5-32b").unwrap();
+    let teacher = vram_shared::model::presets::model_preset("qwen2.5-32b").unwrap();
     let teacher_params = teacher.architecture.param_count() as f64;
     let shard = teacher_params * 2.0 / 8.0;
     assert!((r.learn.bytes(RlPart::Teacher) - shard).abs() < 1.0);
@@ -197,7 +197,7 @@ fn distillation_holds_the_teacher_and_its_logits() {
         Field::Algo.error(InputErrorKind::NeedsTeacher)
     );
     let mut llama = none;
-    llama.rl.teacher = crate::model::presets::model_preset("llama3.1-8b");
+    llama.rl.teacher = vram_shared::model::presets::model_preset("llama3.1-8b");
     assert_eq!(
         llama.rl_check().unwrap_err(),
         Field::Teacher.error(InputErrorKind::OtherVocabulary {

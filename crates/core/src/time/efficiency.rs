@@ -16,8 +16,8 @@
 //! NeMo and Megatron-Bridge, torchtitan, llm-foundry; docs/formulas.md lists
 //! them) without a typed efficiency.
 
-use crate::gpu::Generation;
-use crate::model::architecture::{Architecture, Mlp};
+use vram_shared::gpu::Generation;
+use vram_shared::model::architecture::{Architecture, Mlp};
 
 /// What one architecture's kernels reach.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -235,7 +235,7 @@ pub fn layer_rates(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::presets::model_preset;
+    use vram_shared::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// A large GEMM comes near the top share; an eighth of its width (TP 8)

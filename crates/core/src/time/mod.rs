@@ -17,7 +17,7 @@ pub mod efficiency;
 use crate::memory::activations::{ActivationSetup, Recompute};
 use crate::memory::parallel::Layout;
 use crate::memory::Strategy;
-use crate::model::architecture::{Architecture, Mlp};
+use vram_shared::model::architecture::{Architecture, Mlp};
 
 /// What the step's time assumes beyond the GPU's preset.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -210,7 +210,7 @@ pub fn megatron_flops_parts(
 /// counts a global layer's, s² (its causal half in the core's ½), and a
 /// local layer's (a sliding window or chunks: issue 48) as twice its causal
 /// pairs, 2sw − w² + w for a window of w once s passes it
-/// ([`crate::model::architecture::LocalAttention::causal_pairs`]).
+/// ([`vram_shared::model::architecture::LocalAttention::causal_pairs`]).
 pub fn attended_pairs(arch: &Architecture, seq_len: u32) -> f64 {
     let s = f64::from(seq_len);
     let (mut global, mut local) = (0.0, 0.0);
@@ -285,9 +285,12 @@ impl Machine {
     /// The peak in TFLOP/s as the step's words give it: the 16-bit one, and
     /// in FP8 the FP8 one its layers' GEMMs run at (`989 (FP8 1,979)`).
     pub fn peak_words(&self) -> String {
-        let peak = crate::format::format_number(self.peak_flops / 1e12);
+        let peak = vram_shared::format::format_number(self.peak_flops / 1e12);
         match self.fp8_peak_flops {
-            Some(fp8) => format!("{peak} (FP8 {})", crate::format::format_number(fp8 / 1e12)),
+            Some(fp8) => format!(
+                "{peak} (FP8 {})",
+                vram_shared::format::format_number(fp8 / 1e12)
+            ),
             None => peak,
         }
     }
@@ -1247,8 +1250,8 @@ pub fn offload_bytes_per_param(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::architecture::Moe;
-    use crate::model::presets::model_preset;
+    use vram_shared::model::architecture::Moe;
+    use vram_shared::model::presets::model_preset;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Llama 2 7B's step on one GPU: one microbatch of one 4,096-token
@@ -1729,7 +1732,7 @@ mod tests {
         let local = 2.0 * (w * (w + 1.0) / 2.0 + (s - w) * w);
         assert_eq!(attended_pairs(&gemma, 32_768), 21.0 * s * s + 21.0 * local);
         let global = Architecture {
-            local: crate::model::architecture::LocalAttention::NONE,
+            local: vram_shared::model::architecture::LocalAttention::NONE,
             ..gemma
         };
         assert_eq!(attended_pairs(&global, 32_768), 42.0 * s * s);

@@ -66,16 +66,16 @@ impl Field {
     /// any other field.
     pub fn preset_ids(self) -> Vec<&'static str> {
         match self {
-            Field::Gpu => crate::gpu::GPU_PRESETS.iter().map(|g| g.id).collect(),
-            Field::Model => crate::model::presets::MODEL_PRESETS
+            Field::Gpu => vram_shared::gpu::GPU_PRESETS.iter().map(|g| g.id).collect(),
+            Field::Model => vram_shared::model::presets::MODEL_PRESETS
                 .iter()
                 .map(|m| m.id)
                 .collect(),
             // A teacher is a published model: its own architecture, not a config.json's.
-            Field::Teacher => crate::model::presets::MODEL_PRESETS
+            Field::Teacher => vram_shared::model::presets::MODEL_PRESETS
                 .iter()
                 .map(|m| m.id)
-                .filter(|&id| id != crate::model::presets::CUSTOM_MODEL.id)
+                .filter(|&id| id != vram_shared::model::presets::CUSTOM_MODEL.id)
                 .collect(),
             _ => Vec::new(),
         }

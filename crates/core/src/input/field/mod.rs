@@ -31,23 +31,23 @@ use crate::config::job::{Job, Jobs};
 use crate::config::parts::{Part, Parts};
 use crate::config::rl::{Algo, Logits, Placement, Reference, Reward, RlFramework};
 use crate::config::{Config, ModelSpec};
-use crate::decimal::shortest_decimal;
-use crate::format::{Lang, MemoryUnit, Theme};
 use crate::frameworks::deepspeed::Offload;
 use crate::frameworks::hf::{Attention, Framework};
 use crate::frameworks::runtime::{Accounting, OffloadDevice, Sharding};
-use crate::gpu::gpu_preset;
 use crate::memory::activations::{
     Recompute, RecomputeMethod, RecomputeModule, RecomputeModules as RecomputeModuleSet,
 };
-use crate::serve::kv_cache::{KvCacheDtype, VllmRelease};
-use crate::serve::options::{Engine, WEIGHT_FORMATS};
-use crate::serve::weights::WeightFormat;
+use vram_serve::kv_cache::{KvCacheDtype, VllmRelease};
+use vram_serve::options::{Engine, WEIGHT_FORMATS};
+use vram_serve::weights::WeightFormat;
+use vram_shared::decimal::shortest_decimal;
+use vram_shared::format::{Lang, MemoryUnit, Theme};
+use vram_shared::gpu::gpu_preset;
 
 use crate::memory::finetune::{AdapterDtype, Method, Quant, Targets};
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
-use crate::model::architecture::{Biases, Mlp, Norm, QkNorm as QkNormKind};
-use crate::model::presets::model_preset;
+use vram_shared::model::architecture::{Biases, Mlp, Norm, QkNorm as QkNormKind};
+use vram_shared::model::presets::model_preset;
 
 /// The link keys of an enum's choices, in the order of its `ALL`, from its
 /// `const fn key`: a declaration takes its choices from the enum, so the two
@@ -1663,7 +1663,7 @@ fields! {
         write: |c, f, t| {
             let id = choice(t);
             let preset = model_preset(&id)
-                .filter(|m| m.id != crate::model::presets::CUSTOM_MODEL.id)
+                .filter(|m| m.id != vram_shared::model::presets::CUSTOM_MODEL.id)
                 .ok_or(f.error(InputErrorKind::UnknownChoice))?;
             c.rl.teacher = Some(preset);
             Ok(())
@@ -1722,7 +1722,7 @@ const fn beyond_dense(key: &'static str, value: Value, read: Read, write: Write)
 
 /// The smallest non-zero reserved fraction: 10^-9 (80 bytes of 80 GB). Finer
 /// fractions mean nothing in memory, and every accepted fraction then reads back
-/// from its shortest decimal form exactly (see [`crate::decimal`]).
+/// from its shortest decimal form exactly (see [`vram_shared::decimal`]).
 pub const OVERHEAD_RESOLUTION: f64 = 1e-9;
 
 /// The smallest non-zero count given in millions (a largest layer, a DeepSpeed

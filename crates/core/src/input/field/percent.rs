@@ -13,7 +13,7 @@ pub fn parse_percent(field: Field, text: &str) -> Result<f64, InputError> {
     if text.is_empty() {
         return Err(field.error(InputErrorKind::Empty));
     }
-    let fraction = crate::decimal::parse_decimal_times_ten_to(text, -2)
+    let fraction = vram_shared::decimal::parse_decimal_times_ten_to(text, -2)
         .ok_or(field.error(InputErrorKind::NotANumber))?;
     field.check(fraction)
 }
@@ -24,11 +24,11 @@ pub fn parse_percent(field: Field, text: &str) -> Result<f64, InputError> {
 /// no binary noise (`0.07 × 100 = 7.000000000000001`) and [`parse_percent`] reads
 /// the text back to the same fraction, every digit kept.
 pub fn percent_text(fraction: f64) -> String {
-    let decimal = crate::decimal::shortest_decimal(fraction);
+    let decimal = vram_shared::decimal::shortest_decimal(fraction);
     if decimal.contains(['e', 'E']) {
         // Not written so for a fraction within the field's limits and resolution.
         let percent = ((fraction * 100.0) * 1e10).round() / 1e10;
-        return crate::decimal::shortest_decimal(percent);
+        return vram_shared::decimal::shortest_decimal(percent);
     }
     let (sign, unsigned) = match decimal.strip_prefix('-') {
         Some(rest) => ("-", rest),
@@ -56,7 +56,7 @@ impl Field {
             return Err(InputErrorKind::Empty);
         }
         // Digits only: no "inf" or "NaN" (see `decimal` for why not `str::parse`).
-        let value = crate::decimal::parse_decimal(text).ok_or(InputErrorKind::NotANumber)?;
+        let value = vram_shared::decimal::parse_decimal(text).ok_or(InputErrorKind::NotANumber)?;
         if value.is_finite() {
             Ok(value)
         } else {

@@ -16,8 +16,8 @@ pub(super) fn general_derivation(
     unit: MemoryUnit,
 ) -> String {
     let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
-    let e_text = crate::format::format_number(setup.bytes_per_value);
-    let a_text = crate::decimal::shortest_decimal(attention_term(arch));
+    let e_text = vram_shared::format::format_number(setup.bytes_per_value);
+    let a_text = vram_shared::decimal::shortest_decimal(attention_term(arch));
     let (dropout_symbols, dropout_numbers) = dropout_terms(arch, setup);
     let (scores_symbols, scores_numbers) = scores_terms(arch, setup);
     let tail_symbols = format!("{dropout_symbols}{scores_symbols}");
@@ -26,7 +26,7 @@ pub(super) fn general_derivation(
     // Each kind of layer's terms: its mixer's values (`A`, or with Gated
     // DeltaNet `G` and `g` fp32 bytes, no scores: see [`linear_values`]),
     // its MLP's, and the rest.
-    let g_text = crate::decimal::shortest_decimal(norm_inputs(arch) + linear_values(arch));
+    let g_text = vram_shared::decimal::shortest_decimal(norm_inputs(arch) + linear_values(arch));
     let (dense_mlp, sparse_mlp) = mlp_terms(arch, setup);
     let linear_tail = (
         format!(" + g·s·b{dropout_symbols}"),
@@ -88,7 +88,7 @@ pub(super) fn general_derivation(
 fn two_e_terms(setup: &ActivationSetup) -> (&'static str, String) {
     let (e, mask) = (setup.bytes_per_value, u8::from(setup.dropout));
     let symbol = if setup.dropout { "(2e + 1)" } else { "2e" };
-    let number = crate::format::format_number(2.0 * e + f64::from(mask));
+    let number = vram_shared::format::format_number(2.0 * e + f64::from(mask));
     (symbol, number)
 }
 
@@ -138,16 +138,20 @@ fn with_outside_layers(
             " + D·s·b·P".to_string(),
             format!(
                 " + {n} × {s} × {b} × {}",
-                crate::decimal::shortest_decimal(mtp_layer_bytes(arch, setup, &Layout::SINGLE))
+                vram_shared::decimal::shortest_decimal(mtp_layer_bytes(
+                    arch,
+                    setup,
+                    &Layout::SINGLE
+                ))
             ),
         ),
     };
     format!(
         "{symbols} + {two_e}·s·b·h + {}·s·b·v{mtp_symbols} = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {}{mtp_numbers} B = {}",
         logit_symbol(arch),
-        crate::format::format_number(logit_bytes(arch, setup.bytes_per_value)),
+        vram_shared::format::format_number(logit_bytes(arch, setup.bytes_per_value)),
         arch.vocab,
-        crate::format::format_bytes(total, unit)
+        vram_shared::format::format_bytes(total, unit)
     )
 }
 
@@ -155,7 +159,7 @@ fn with_outside_layers(
 /// `(symbols, numbers)` (nothing without FP8): the linears' inputs kept in
 /// one byte rather than `e`, the output projection's input added.
 fn fp8_terms(arch: &Architecture, setup: &ActivationSetup) -> ((String, String), (String, String)) {
-    let number = crate::format::format_number;
+    let number = vram_shared::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
     let e_text = number(setup.bytes_per_value);
     let moe = arch.moe;
@@ -165,7 +169,7 @@ fn fp8_terms(arch: &Architecture, setup: &ActivationSetup) -> ((String, String),
     let (less, more) = match setup.fp8_scales > 0.0 {
         false => (String::new(), String::new()),
         true => {
-            let c = crate::decimal::shortest_decimal(setup.fp8_scales);
+            let c = vram_shared::decimal::shortest_decimal(setup.fp8_scales);
             (format!("({e_text} − 1 − {c}) × "), format!("(1 + {c}) × "))
         }
     };
@@ -202,7 +206,7 @@ fn fp8_terms(arch: &Architecture, setup: &ActivationSetup) -> ((String, String),
 /// experts, and the router's `4·s·b·E`), each `(symbols, numbers)` closing
 /// the layer's `e·s·b·(…)`.
 fn mlp_terms(arch: &Architecture, setup: &ActivationSetup) -> ((String, String), (String, String)) {
-    let number = crate::format::format_number;
+    let number = vram_shared::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
     let m = mlp_multiplier(arch.mlp);
     let moe = arch.moe;
@@ -231,7 +235,7 @@ fn frozen_terms(
     moe_layer: bool,
     linear: bool,
 ) -> (String, String) {
-    let number = crate::format::format_number;
+    let number = vram_shared::format::format_number;
     let (s, b, h) = (setup.seq_len, setup.micro_batch, arch.hidden);
     let e_text = number(setup.bytes_per_value);
     let (frozen, moe) = (setup.frozen, arch.moe);
@@ -297,7 +301,7 @@ fn rebuilt_terms(
             " − s·b·R".to_string(),
             format!(
                 " − {s} × {b} × {}",
-                crate::decimal::shortest_decimal(rebuilt)
+                vram_shared::decimal::shortest_decimal(rebuilt)
             ),
         ),
         false => Default::default(),
@@ -385,7 +389,7 @@ fn recomputed_terms(
     (layers, h): (u32, u32),
     (symbols, numbers): (String, String),
 ) -> (String, String) {
-    let number = crate::format::format_number;
+    let number = vram_shared::format::format_number;
     let (e, s, b) = (
         number(setup.bytes_per_value),
         setup.seq_len,
@@ -464,7 +468,7 @@ pub fn activation_derivation(
 ) -> String {
     let (s, b, h) = (setup.seq_len, setup.micro_batch, architecture.hidden);
     let m = mlp_multiplier(architecture.mlp);
-    let e_text = crate::format::format_number(setup.bytes_per_value);
+    let e_text = vram_shared::format::format_number(setup.bytes_per_value);
     // Modules beyond the core attention take the general formula's `R`.
     let beyond_core_attention = ActivationSetup {
         modules: RecomputeModules(setup.modules.0 & !RecomputeModules::CORE_ATTENTION.0),

@@ -27,10 +27,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::MemoryUnit;
 use crate::memory::parallel::Layout;
-use crate::model::architecture::{Architecture, Mlp, QkNorm};
-use crate::units::Bytes;
+use vram_shared::format::MemoryUnit;
+use vram_shared::model::architecture::{Architecture, Mlp, QkNorm};
+use vram_shared::units::Bytes;
 
 mod derivation;
 pub use derivation::activation_derivation;

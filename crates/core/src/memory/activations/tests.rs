@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::memory::parallel::tests::{flash_setup, paper_setup};
-use crate::model::presets::model_preset;
+use vram_shared::model::presets::model_preset;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn arch(id: &str) -> Architecture {
@@ -372,7 +372,7 @@ fn derivations_add_up_to_the_figures_they_explain() {
         assert_eq!(evaluate(numbers), total_bytes.get(), "{text}");
         assert_eq!(
             total,
-            crate::format::format_bytes(total_bytes, MemoryUnit::Gb)
+            vram_shared::format::format_bytes(total_bytes, MemoryUnit::Gb)
         );
         // The symbols, given their values, are the same sum.
         let values = [
@@ -454,7 +454,7 @@ fn derivation_of_full_recomputation_keeps_inputs_and_one_working_set() {
 fn linear_attention_layers_keep_their_own_values_and_no_scores() {
     let next = arch("qwen3-next-80b-a3b");
     let all_full = Architecture {
-        linear: crate::model::architecture::LinearAttention::NONE,
+        linear: vram_shared::model::architecture::LinearAttention::NONE,
         ..next
     };
     let setup = |flash_attention| ActivationSetup {
