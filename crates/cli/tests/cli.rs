@@ -28,6 +28,18 @@ fn printed(args: &[&str]) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
+/// What `vram` said on standard error when it refused (exit code 2).
+fn refusal(output: std::process::Output) -> String {
+    assert_eq!(output.status.code(), Some(2));
+    String::from_utf8(output.stderr).unwrap()
+}
+
+/// Asserts that `vram` refused (exit code 2) saying `part` on standard error.
+fn assert_refused_saying(output: std::process::Output, part: &str) {
+    let said = refusal(output);
+    assert!(said.contains(part), "{said}");
+}
+
 /// Runs `vram` with `args`, which must succeed, and compares what it printed
 /// with the snapshot `name`.
 fn assert_prints_snapshot(name: &str, args: &[&str]) {
@@ -514,8 +526,7 @@ fn a_config_json_gives_the_model_with_total_and_active_counts() {
         ])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8(output.stderr).unwrap();
+    let stderr = refusal(output);
     assert!(
         stderr.contains("--config") && stderr.contains("Not valid JSON (line 1"),
         "{stderr}"
@@ -600,8 +611,7 @@ fn options_and_config_json_are_decoded_as_one_link() {
     assert!(stderr.contains("'--params'"), "{stderr}");
 
     let output = vram().args(["--hidden", "1"]).output().unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8(output.stderr).unwrap();
+    let stderr = refusal(output);
     assert_eq!(
         stderr.trim(),
         "error: --hidden \"1\": Attention heads: Must divide the hidden size."
@@ -617,11 +627,9 @@ fn options_and_config_json_are_decoded_as_one_link() {
     std::fs::write(&path, json.to_string()).unwrap();
     let output = vram().arg("--config").arg(&path).output().unwrap();
     std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(
-        stderr.contains("config.json\": num_hidden_layers=20000: Layers: Enter 1 to 10,000."),
-        "{stderr}"
+    assert_refused_saying(
+        output,
+        "config.json\": num_hidden_layers=20000: Layers: Enter 1 to 10,000.",
     );
 }
 
@@ -918,12 +926,7 @@ fn export_prints_the_frameworks_own_configuration() {
         .args(["--export", "torchtitan"])
         .output()
         .unwrap();
-    assert_eq!(refused.status.code(), Some(2));
-    let said = String::from_utf8(refused.stderr).unwrap();
-    assert!(
-        said.contains("--export torchtitan: torchtitan shards with FSDP2"),
-        "{said}"
-    );
+    assert_refused_saying(refused, "--export torchtitan: torchtitan shards with FSDP2");
 }
 
 /// A preset whose architecture was edited is no longer that model: the RL
