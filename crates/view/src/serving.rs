@@ -5,7 +5,8 @@ use vram_core::format::{format_bytes, format_number, format_percent, format_seco
 use vram_core::serve::kv_cache::{LayerKind, VllmRelease};
 use vram_core::serve::report::{ServeReport, ServeWarning, Shortfall};
 use vram_core::serve::speed::{
-    Bound, DECODE_BANDWIDTH_EFFICIENCY, DECODE_COMPUTE_EFFICIENCY, PREFILL_EFFICIENCY,
+    Bound, DECODE_BANDWIDTH_EFFICIENCY, DECODE_COMPUTE_EFFICIENCY, MOE_BANDWIDTH_EFFICIENCY,
+    PREFILL_EFFICIENCY,
 };
 use vram_core::Bytes;
 
@@ -267,7 +268,10 @@ pub fn speed_rows(t: &Text, report: &ServeReport) -> Vec<Row> {
             match speed.bound {
                 Bound::Memory => fill(
                     t.serve_bound_memory,
-                    &[&format_percent(DECODE_BANDWIDTH_EFFICIENCY)],
+                    &[
+                        &format_percent(DECODE_BANDWIDTH_EFFICIENCY),
+                        &format_percent(MOE_BANDWIDTH_EFFICIENCY),
+                    ],
                 ),
                 Bound::Compute => fill(
                     t.serve_bound_compute,

@@ -473,7 +473,7 @@ texts! {
     serve_ttft: &'static str = "Time to first token", "首 token 延迟";
     serve_ttft_note: &'static str = "one prompt alone, at {} of the tensor peak", "单条提示词，按张量峰值的 {}";
     serve_tpot: &'static str = "Time per output token", "每个输出 token 的时间";
-    serve_bound_memory: &'static str = "bound by reading weights and KV at {} of the memory's bandwidth", "受限于以 {} 显存带宽读取权重和 KV";
+    serve_bound_memory: &'static str = "bound by reading weights and KV at {} of the memory's bandwidth (routed experts at {}), and each step's fixed costs", "受限于以 {} 显存带宽读取权重和 KV（路由专家为 {}），外加每步的固定开销";
     serve_bound_compute: &'static str = "bound by the tensor cores at {} of their peak", "受限于张量核心（按峰值的 {}）";
     serve_decode: &'static str = "Output tokens per second", "每秒输出 token 数";
     serve_decode_note: &'static str = "per replica; {} per GPU, {} per sequence", "每个副本；每卡 {}，每条序列 {}";
