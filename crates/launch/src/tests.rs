@@ -308,13 +308,14 @@ fn verl_as_a_command() {
         ],
     );
     let budget = export_of(
-        "v=2&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&token_budget=16384",
+        "v=2&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&token_budget=16384&max_num_seqs=256",
         Target::Verl,
     )
     .unwrap();
     assert_trimmed_lines(
         &budget,
         &[
+            "actor_rollout_ref.rollout.max_num_seqs=256 \\",
             "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz=True \\",
             "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu=16384 \\",
         ],

@@ -78,6 +78,9 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
             tokens.to_string(),
         );
     }
+    if let Some(seqs) = serve.max_num_seqs {
+        set("actor_rollout_ref.rollout.max_num_seqs", seqs.to_string());
+    }
     // The update's micro-batch, and the old and reference log-prob passes'
     // (verl's validation asks for both when no token budget is set).
     match rl.token_budget {

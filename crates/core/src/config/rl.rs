@@ -149,6 +149,18 @@ impl RlFramework {
         }
     }
 
+    /// The rollout engine's `max_num_batched_tokens` and `max_num_seqs`
+    /// unless set: verl's rollout config passes 8,192 and 1,024 on every GPU
+    /// (`rollout.max_num_batched_tokens`, `rollout.max_num_seqs`), where
+    /// `vllm serve` would take 2,048 and 256 on an A100 or a GPU under 70 GiB;
+    /// OpenRLHF and TRL leave vLLM's own defaults here.
+    pub const fn rollout_batch(self) -> (Option<u32>, Option<u32>) {
+        match self {
+            RlFramework::Verl => (Some(8192), Some(1024)),
+            RlFramework::OpenRlhf | RlFramework::Trl => (None, None),
+        }
+    }
+
     /// The rollout engine's memory fraction unless set: verl's 0.5
     /// (`rollout.gpu_memory_utilization`, either placement); OpenRLHF's
     /// `--vllm.gpu_memory_utilization` 0.95; TRL's

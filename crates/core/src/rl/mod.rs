@@ -251,6 +251,9 @@ impl Config {
         // whatever format the published checkpoint ships in.
         config.serve.weights = vram_serve::weights::WeightFormat::Bf16;
         config.serve.max_len = Some(self.rl_sequence());
+        let (tokens, seqs) = self.rl.framework.rollout_batch();
+        config.serve.batched_tokens = self.serve.batched_tokens.or(tokens);
+        config.serve.max_num_seqs = self.serve.max_num_seqs.or(seqs);
         config.serve.gpu_util = Some(self.rl_gpu_util());
         config.serve.kv_memory_gb = None;
         // Apart, the engine has its own GPUs: a node's worth or fewer on
