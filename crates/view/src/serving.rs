@@ -3,6 +3,7 @@
 
 use vram_core::format::{format_bytes, format_number, format_percent, format_seconds, MemoryUnit};
 use vram_core::serve::kv_cache::{LayerKind, VllmRelease};
+use vram_core::serve::options::Engine;
 use vram_core::serve::report::{ServeReport, ServeWarning, Shortfall};
 use vram_core::serve::speed::{
     Bound, DECODE_BANDWIDTH_EFFICIENCY, DECODE_COMPUTE_EFFICIENCY, MOE_BANDWIDTH_EFFICIENCY,
@@ -196,12 +197,33 @@ pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
             "serve-kv-page",
             &fill(t.serve_page, &[&kind]),
             small(page.page_bytes),
-            fill(
-                t.serve_page_note,
-                &[&page.block_size.to_string(), &page.layers.to_string()],
-            ),
+            match page.block_size {
+                1 => fill(t.serve_page_note_one, &[&page.layers.to_string()]),
+                block => fill(
+                    t.serve_page_note,
+                    &[&block.to_string(), &page.layers.to_string()],
+                ),
+            },
         ));
     }
+    // What each figure is in the chosen engine's own terms.
+    let (tokens_note, concurrency_note, longest_note) = match report.engine {
+        Engine::Vllm => (
+            t.serve_kv_tokens_note,
+            t.serve_max_concurrency_note,
+            t.serve_max_len_fits_note,
+        ),
+        Engine::Sglang => (
+            t.sglang_kv_tokens_note,
+            t.sglang_max_concurrency_note,
+            t.sglang_max_len_fits_note,
+        ),
+        Engine::TrtLlm => (
+            t.trtllm_kv_tokens_note,
+            t.trtllm_max_concurrency_note,
+            t.trtllm_max_len_fits_note,
+        ),
+    };
     rows.push(row(
         "serve-kv-blocks",
         t.serve_kv_blocks,
@@ -212,7 +234,7 @@ pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
         "serve-kv-tokens",
         t.serve_kv_tokens,
         format_number(report.kv_tokens as f64),
-        t.serve_kv_tokens_note.to_string(),
+        tokens_note.to_string(),
     ));
     rows.push(row(
         "serve-max-concurrency",
@@ -221,13 +243,13 @@ pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
             &[&format_number(f64::from(report.max_model_len))],
         ),
         format!("{}×", format_number(report.max_concurrency)),
-        t.serve_max_concurrency_note.to_string(),
+        concurrency_note.to_string(),
     ));
     rows.push(row(
         "serve-max-len",
         t.serve_max_len_fits,
         format_number(f64::from(report.max_model_len_fits)),
-        t.serve_max_len_fits_note.to_string(),
+        longest_note.to_string(),
     ));
     rows
 }

@@ -468,6 +468,13 @@ texts! {
     serve_max_concurrency_note: &'static str = "vLLM's \"Maximum concurrency\"", "即 vLLM 日志中的 \"Maximum concurrency\"";
     serve_max_len_fits: &'static str = "Longest max_model_len that fits", "能放下的最长 max_model_len";
     serve_max_len_fits_note: &'static str = "vLLM's binary search over one sequence", "vLLM 对单条序列的二分搜索";
+    serve_page_note_one: &'static str = "pages of one token, {} layers", "每页 1 个 token，{} 层";
+    sglang_kv_tokens_note: &'static str = "SGLang's max_total_num_tokens", "即 SGLang 的 max_total_num_tokens";
+    sglang_max_concurrency_note: &'static str = "the token pool ÷ the length", "token 池 ÷ 序列长度";
+    sglang_max_len_fits_note: &'static str = "what the pool holds: SGLang caps a request there", "token 池能容纳的长度：SGLang 将单个请求限制在此";
+    trtllm_kv_tokens_note: &'static str = "TensorRT-LLM's blocks × tokens a block", "即 TensorRT-LLM 的块数 × 每块 token 数";
+    trtllm_max_concurrency_note: &'static str = "its blocks ÷ a sequence's", "总块数 ÷ 每条序列的块数";
+    trtllm_max_len_fits_note: &'static str = "what its blocks hold for one sequence", "全部块能容纳的单条序列长度";
     serve_concurrency: &'static str = "Sequences decoded at once", "同时解码的序列数";
     serve_concurrency_note: &'static str = "per replica; the cache holds {} of prompt + response", "每个副本；缓存可容纳 {} 条（提示词 + 回复）";
     serve_ttft: &'static str = "Time to first token", "首 token 延迟";
