@@ -21,6 +21,14 @@ async fn the_issues_deployment_shows_the_cores_figures() {
         .expect("the example is valid");
     let browser = Browser::start().await;
     browser.open(&format!("{ISSUE_EXAMPLE}&lang=en")).await;
+    // The header and the tab say the job (issue 63: they always said training).
+    let header = browser
+        .eval("return [document.querySelector('h1').textContent, document.title];")
+        .await;
+    assert_eq!(
+        header,
+        serde_json::json!(["GPU memory for LLM serving", "GPU memory for LLM serving"])
+    );
     let verdict = browser.text("serve-verdict").await;
     assert!(verdict.starts_with("Runs on vLLM"), "{verdict}");
     assert!(

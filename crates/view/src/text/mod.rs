@@ -92,6 +92,16 @@ texts! {
         "Memory per GPU for the model states under DDP and DeepSpeed ZeRO, and the largest model \
          your cluster can train.",
         "DDP 与 DeepSpeed ZeRO 下每张 GPU 的模型状态显存，以及集群能训练的最大模型。";
+    title_serve: &'static str = "GPU memory for LLM serving", "大模型推理部署显存计算器";
+    intro_serve: &'static str =
+        "Weights and KV cache per GPU as vLLM, SGLang and TensorRT-LLM allocate them, what the engine \
+         holds beside them, and how fast it decodes.",
+        "按 vLLM、SGLang、TensorRT-LLM 的分配方式计算每张 GPU 的权重与 KV 缓存、引擎另外占用的显存，以及解码速度。";
+    title_rl: &'static str = "GPU memory for LLM RL post-training", "大模型强化学习后训练显存计算器";
+    intro_rl: &'static str =
+        "Each GPU's memory in the rollout and the learning of GRPO, PPO, DPO or distillation, as verl, \
+         OpenRLHF and TRL run them, and how long a step takes.",
+        "按 verl、OpenRLHF、TRL 的运行方式计算 GRPO、PPO、DPO 或蒸馏在生成与学习两个阶段每张 GPU 的显存，以及每步耗时。";
     label_lang: &'static str = "Language", "语言";
     lang: [&'static str; 3] = ["as the browser", "中文", "English"], ["跟随浏览器", "中文", "English"];
     label_params: &'static str = "Model size", "模型规模";
