@@ -169,10 +169,20 @@ pub fn edited(
             filled
         }
         // Serving and RL need a model: with none chosen, the served default.
-        Field::Job if text != "train" && text_of_field(Field::Model).is_empty() => {
-            let model = crate::config::job::DEFAULT_SERVED_MODEL.to_string();
-            let mut filled = edited(Field::Model, &model, text_of_field);
-            filled.push((Field::Model, model));
+        // RL trains in BF16 as verl, OpenRLHF and TRL run it: the lesson's
+        // mixed FP16 becomes BF16 (a link keeps the `dtype` it wrote).
+        Field::Job if text != "train" => {
+            let to_bf16 = text == crate::config::job::Job::Rl.key()
+                && text_of_field(Field::Precision) == "fp16";
+            let mut filled = Vec::new();
+            if text_of_field(Field::Model).is_empty() {
+                let model = crate::config::job::DEFAULT_SERVED_MODEL.to_string();
+                filled = edited(Field::Model, &model, text_of_field);
+                filled.push((Field::Model, model));
+            }
+            if to_bf16 {
+                filled.push((Field::Precision, "bf16".to_string()));
+            }
             filled
         }
         _ => Vec::new(),
@@ -508,5 +518,36 @@ mod tests {
         assert_eq!(toggled(f, "core_attn", "core_attn", false), "");
         // An unknown item does not survive a toggle.
         assert_eq!(toggled(f, "bogus,moe", "moe_act", true), "moe_act,moe");
+    }
+}
+
+#[cfg(test)]
+mod job_switch_tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Switching the form to serving or RL without a model fills the served
+    /// default; RL's switch also takes the lesson's mixed FP16 to BF16, as
+    /// the RL frameworks train (issue 63), and leaves any other format as set.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_job_switch_fills_what_the_job_runs() {
+        let lesson = |field: Field| match field {
+            Field::Precision => "fp16".to_string(),
+            _ => String::new(),
+        };
+        let rl = edited(Field::Job, "rl", lesson);
+        assert!(rl.contains(&(Field::Model, "llama3.1-8b".into())), "{rl:?}");
+        assert!(rl.contains(&(Field::Precision, "bf16".into())), "{rl:?}");
+        let serve = edited(Field::Job, "serve", lesson);
+        assert!(
+            serve.iter().all(|(f, _)| *f != Field::Precision),
+            "{serve:?}"
+        );
+        let pure = |field: Field| match field {
+            Field::Precision => "bf16-pure".to_string(),
+            Field::Model => "qwen2.5-7b".to_string(),
+            _ => String::new(),
+        };
+        assert_eq!(edited(Field::Job, "rl", pure), Vec::new());
     }
 }
