@@ -252,6 +252,13 @@ pub fn keys_reference() -> String {
     for field in all_fields() {
         let default = match value_of(&defaults, field) {
             _ if field.filled_by() == Some(Field::Model) => "the model's".to_string(),
+            // No model trains a bare size; adapters start from one, serving
+            // and RL from another.
+            _ if field == Field::Model => format!(
+                "none; `{}` with adapters; `{}` for serving and RL",
+                vram_core::input::DEFAULT_ARCHITECTURE_PRESET,
+                vram_core::config::job::DEFAULT_SERVED_MODEL
+            ),
             value if value.is_empty() => match value_of(&with_model, field) {
                 value if value.is_empty() => "none".to_string(),
                 value => format!("`{value}`"),

@@ -949,3 +949,21 @@ fn an_edited_preset_is_headed_as_a_custom_model() {
     let plain = printed(&["?v=3&job=rl&model=qwen2.5-7b&gpu=h100-80gb"]);
     assert!(plain.starts_with("GRPO of Qwen2.5 7B on"), "{plain}");
 }
+
+/// docs/links.md's prose names every family a config.json is read as and
+/// every GPU preset (issue 62: it lacked five families and six GPUs).
+#[test]
+fn the_links_page_names_every_family_and_gpu() {
+    let links =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/links.md"))
+            .unwrap();
+    let prose = links
+        .split_once("<!-- vram --keys: end -->")
+        .map_or(links.as_str(), |(_, after)| after);
+    for family in vram_core::model::hub::MODEL_TYPES {
+        assert!(prose.contains(&format!("`{family}`")), "family {family}");
+    }
+    for gpu in vram_core::gpu::GPU_PRESETS {
+        assert!(prose.contains(&format!("`{}`", gpu.id)), "GPU {}", gpu.id);
+    }
+}
