@@ -226,7 +226,7 @@ texts! {
     err_larger_than_model: &'static str = "Larger than the whole model.", "比整个模型还大。";
     err_not_covered: &'static str = "Measured on Llama-, Mistral- and Qwen2-style (SwiGLU) models only.",
         "仅对 Llama、Mistral、Qwen2 式（SwiGLU）模型实测过。";
-    err_needs_model: &'static str = "Adapters need a model's layers: choose a model.", "适配器需要模型的结构：请选择一个模型。";
+    err_needs_model: &'static str = "This needs a model's layers: choose a model.", "这需要模型的结构：请选择一个模型。";
     err_heads: &'static str = "Must divide the hidden size.", "必须能整除隐藏层维度。";
     err_kv_heads: &'static str = "Must divide the number of heads.", "必须能整除注意力头数。";
     err_batch: &'static str = "Must be a multiple of micro-batch × number of GPUs.", "必须是 微批次 × GPU 数 的整数倍。";
