@@ -53,12 +53,24 @@ pub fn serve_problem_at_field(config: &Config, problem: ServeProblem) -> InputEr
 /// An error of the RL rollout engine's serving configuration, at RL's own
 /// field: its TP as `rollout_tp` where typed (else it is training's `tp`),
 /// its GPUs as `rollout_gpus` when the engine has GPUs of its own, its
-/// length (prompt and response) at the longer of the two.
+/// length (prompt and response) at the longer of the two, its sequences a
+/// step beyond the framework's tokens a step at `max_num_seqs`.
 pub fn rollout_error_at_field(config: &Config, error: InputError, split: bool) -> InputError {
     match error.field {
         Field::Tp if config.rl.rollout_tp.is_some() => Field::RolloutTp.error(error.kind),
         Field::Gpus | Field::Nodes if split => Field::RolloutGpus.error(error.kind),
         Field::MaxLen => at_the_longer_length(config, error.kind),
+        // The framework's own batch of tokens, not typed: the sequences
+        // typed are at fault, at most that many.
+        Field::BatchedTokens if config.serve.batched_tokens.is_none() => {
+            match config.rl.framework.rollout_batch().0 {
+                Some(tokens) => Field::MaxNumSeqs.error(InputErrorKind::OutOfRange(Limits {
+                    min: 1.0,
+                    max: f64::from(tokens),
+                })),
+                None => error,
+            }
+        }
         _ => error,
     }
 }

@@ -107,6 +107,8 @@ fn bad_rl_input_names_its_key() {
         ("&response_len=10000000", Field::ResponseLen),
         ("&response_len=40000", Field::ResponseLen),
         ("&prompt_len=40000", Field::PromptLen),
+        // More sequences a step than verl's 8,192 tokens a step.
+        ("&max_num_seqs=1048576", Field::MaxNumSeqs),
     ] {
         let query = format!("{base}{extra}");
         let decoded = decode(&query);
