@@ -102,11 +102,14 @@ pub fn max_total_tokens(pool: u64, cell: u64, page: u64) -> u64 {
 
 /// Whether SGLang gives `arch` its hybrid sliding-window pool
 /// (`is_hybrid_swa_model`: gpt-oss, Llama 4 and newer families): local
-/// attention in some layers, but not Gemma 2 and 3, whose override turns
-/// the pool off (`model_overrides/gemma2_gemma3.py`; told apart here by
-/// their four norms a layer) and which cache every layer whole.
+/// attention in some layers and global in the others, but not Gemma 2 and
+/// 3, whose override turns the pool off (`model_overrides/gemma2_gemma3.py`;
+/// told apart here by their four norms a layer) and which cache every layer
+/// whole; nor a model windowed in every layer (Mistral 7B v0.1), which is
+/// no hybrid and is cached whole too (its pool had no full layer to count
+/// tokens by: 0 tokens, `--max-running-requests 0`).
 pub fn has_window_pool(arch: &Architecture) -> bool {
-    arch.local.window > 0 && !arch.sandwich_norms
+    arch.local.window > 0 && arch.local.global_every > 0 && !arch.sandwich_norms
 }
 
 /// The full and window token pools of a hybrid sliding-window model

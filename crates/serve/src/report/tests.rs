@@ -341,3 +341,22 @@ fn llama4_lists_its_chunked_and_full_pages_apart() {
     let pages: Vec<_> = r.pages.iter().map(|p| (p.chunk, p.layers)).collect();
     assert_eq!(pages, [(Some(8192), 36), (None, 12)]);
 }
+
+/// SGLang caches Mistral 7B v0.1 (a window in every layer, no hybrid) in
+/// its one pool, every layer whole: tokens as many as the pool holds at a
+/// token's bytes over all 32 layers (issue 62: it said 0 tokens and
+/// `--max-running-requests 0`).
+#[wasm_bindgen_test(unsupported = test)]
+fn sglang_caches_a_model_windowed_in_every_layer_whole() {
+    let arch = model_preset("mistral-7b").unwrap().architecture;
+    let options = ServeOptions {
+        engine: Engine::Sglang,
+        ..ServeOptions::default()
+    };
+    let r = evaluate(&arch, 32_768, &h100s(1), tp(1), &options, None).unwrap();
+    let pool = r.kv_budget_bytes.unwrap();
+    let cell = sglang::cell_bytes(&arch, 32, 1, 2);
+    assert_eq!(r.kv_tokens, sglang::max_total_tokens(pool, cell, 1));
+    assert!(r.kv_tokens > 300_000, "{}", r.kv_tokens);
+    assert!(r.max_num_seqs > 0 && r.fits);
+}
