@@ -106,8 +106,13 @@ pub fn control(
 ) -> impl IntoView {
     match (field.is_number(), field.is_list()) {
         (true, _) => Either::Left(number_field(field, form, errors, t)),
-        (false, false) => Either::Right(Either::Left(choice_field(field, form, errors, t))),
-        (false, true) => Either::Right(Either::Right(list_field(field, form, errors, t))),
+        (false, list) => {
+            let picked = Picked::new(field, form, errors, t);
+            Either::Right(match list {
+                false => Either::Left(choice_field(picked)),
+                true => Either::Right(list_field(picked)),
+            })
+        }
     }
 }
 
@@ -198,18 +203,48 @@ fn error_line(
     }
 }
 
-/// A drop-down list of the field's options, each shown in the page's words,
-/// with its hint and the core's verdict when the choice needs another field.
-fn choice_field(
+/// A control over a field's options: the field, its form and words, the
+/// core's verdicts, and each option's key with its words in the page's language.
+struct Picked {
     field: Field,
     form: Form,
     errors: Memo<Vec<InputError>>,
     t: &'static Text,
-) -> impl IntoView {
-    let id = field.key();
-    let text::FieldText { label, hint, .. } = field_text(t, field);
-    let error = error_of(field, errors);
-    let chosen = form.text(field);
+    words: text::FieldText,
+    options: Vec<(&'static str, &'static str)>,
+}
+
+impl Picked {
+    fn new(field: Field, form: Form, errors: Memo<Vec<InputError>>, t: &'static Text) -> Picked {
+        let options = options(field)
+            .into_iter()
+            .zip(text::choice_labels(t, field));
+        Picked {
+            field,
+            form,
+            errors,
+            t,
+            words: field_text(t, field),
+            options: options.collect(),
+        }
+    }
+}
+
+/// A drop-down list of the field's options, each shown in the page's words,
+/// with its hint and the core's verdict when the choice needs another field.
+fn choice_field(picked: Picked) -> impl IntoView {
+    let Picked {
+        field,
+        form,
+        t,
+        words,
+        ..
+    } = picked;
+    let (id, chosen, error) = (
+        field.key(),
+        form.text(field),
+        error_of(field, picked.errors),
+    );
     // Rendered natively, a list as wide as its box shows its chosen option only
     // (the client mounts every option); the header's lists are as wide as their longest.
     let shown_natively = |key: &str| {
@@ -217,9 +252,9 @@ fn choice_field(
             || field.place().section == vram_core::input::field::Section::Display
             || *chosen.read_untracked() == key
     };
-    let options = options(field)
+    let options = picked
+        .options
         .into_iter()
-        .zip(text::choice_labels(t, field))
         .filter(|(key, _)| shown_natively(key))
         .map(|(key, shown)| {
             view! {
@@ -231,13 +266,13 @@ fn choice_field(
     let error_id = format!("{id}-error");
     view! {
         <div class="field" data-key=field.key() class:invalid=move || error().is_some() hidden=move || !form.applies(field)>
-            <label for=id>{label}</label>
+            <label for=id>{words.label}</label>
             <select id=id name=id disabled=!form.editable aria-describedby=error_id.clone()
                 aria-invalid=move || error().is_some().to_string()
                 on:change=move |ev| form.set(field, event_target_value(&ev))>
                 {options}
             </select>
-            {hint.map(|hint| view! { <p class="hint">{hint}</p> })}
+            {words.hint.map(|hint| view! { <p class="hint">{hint}</p> })}
             {error_line(id, error_id, error, t)}
         </div>
     }
@@ -245,19 +280,13 @@ fn choice_field(
 
 /// A box per item of a list field (`recompute_modules`), ticked while the
 /// list names it: a tick adds or removes the item, in the field's order.
-fn list_field(
-    field: Field,
-    form: Form,
-    errors: Memo<Vec<InputError>>,
-    t: &'static Text,
-) -> impl IntoView {
-    let id = field.key();
-    let text::FieldText { label, hint, .. } = field_text(t, field);
-    let error = error_of(field, errors);
-    let chosen = form.text(field);
-    let boxes = options(field)
+fn list_field(picked: Picked) -> impl IntoView {
+    let Picked { field, form, t, .. } = picked;
+    let (error, chosen) = (error_of(field, picked.errors), form.text(field));
+    let (id, words) = (field.key(), picked.words);
+    let boxes = picked
+        .options
         .into_iter()
-        .zip(text::choice_labels(t, field))
         .map(|(key, shown)| {
             let ticked = move || chosen.with(|list| lists(list, key));
             view! {
@@ -279,9 +308,9 @@ fn list_field(
     view! {
         <fieldset class="field list" id=id data-key=field.key() class:invalid=move || error().is_some()
             hidden=move || !form.applies(field) aria-describedby=described_by>
-            <legend>{label}</legend>
+            <legend>{words.label}</legend>
             {boxes}
-            {hint.map(|hint| view! { <p class="hint">{hint}</p> })}
+            {words.hint.map(|hint| view! { <p class="hint">{hint}</p> })}
             {error_line(id, error_id, error, t)}
         </fieldset>
     }
