@@ -33,6 +33,35 @@ fn phase_bar(t: &'static Text, phase: &PhaseReport, unit: MemoryUnit) -> impl In
     view! { <div class="serve-bar" role="img" aria-label=t.rl_total>{segments}</div> }
 }
 
+/// The step's phases in order, each a bar of what it holds against what
+/// its GPU may use, the peak marked.
+fn timeline_bars(t: &'static Text, report: &RlReport, unit: MemoryUnit) -> impl IntoView {
+    let timeline = &report.timeline;
+    let limit = |stage| match (stage, &report.generate) {
+        (vram_core::rl::Stage::Generate, Some(g)) => g.limit_bytes,
+        _ => report.learn.limit_bytes,
+    };
+    let bars = timeline
+        .stages
+        .iter()
+        .map(|s| {
+            let share = (s.bytes / limit(s.stage).max(1.0) * 100.0).min(100.0);
+            let name = rl::stage_label(t, s.stage);
+            let title = format!("{name}: {}", format_bytes(Bytes::new(s.bytes), unit));
+            let (peak, over) = (s.stage == timeline.peak, share >= 100.0);
+            view! {
+                <li class:peak=peak class:over=over>
+                    <span class="stage-name">{name}</span>
+                    <span class="stage-bar" role="img" aria-label=title.clone() title=title>
+                        <span class="stage-fill" style=format!("width: {share:.3}%")></span>
+                    </span>
+                </li>
+            }
+        })
+        .collect_view();
+    view! { <ol class="timeline" data-testid="rl-timeline-bars">{bars}</ol> }
+}
+
 /// Every figure of the RL run.
 #[component]
 pub fn RlResults(report: Memo<Option<RlReport>>, config: Memo<Config>) -> impl IntoView {
@@ -80,6 +109,9 @@ pub fn RlResults(report: Memo<Option<RlReport>>, config: Memo<Config>) -> impl I
                 {rows_table(rl::phase_rows(t, &report.learn, unit), "rl-learn")}
                 <h3>{t.rl_step_heading}</h3>
                 {rows_table(rl::step_rows(t, report, unit), "rl-step")}
+                <h3>{t.rl_timeline_heading}</h3>
+                {timeline_bars(t, report, unit)}
+                {rows_table(rl::timeline_rows(t, report, unit), "rl-timeline")}
                 {limits.get().map(|limits| view! {
                     <h3>{t.rl_limits_heading}</h3>
                     {rows_table(rl::limit_rows(t, &limits), "rl-limits")}

@@ -1033,7 +1033,9 @@ impl ServeDocumentJson {
 }
 
 /// The name of the schema `--json` writes under `job=rl`.
-pub const RL_SCHEMA: &str = "vram-calculator/rl/v1";
+/// v2: `step_seconds` counts the weights' trips around the rollout
+/// (`transfer_seconds`), and `timeline` gives each phase in order.
+pub const RL_SCHEMA: &str = "vram-calculator/rl/v2";
 
 /// The whole document under `job=rl`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -1059,6 +1061,62 @@ pub struct PhaseJson {
     pub parts: std::collections::BTreeMap<&'static str, Figure>,
     /// Their sum.
     pub total_bytes: Figure,
+}
+
+/// A phase of the step on one GPU, in the order it runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StageJson {
+    /// `wake`, `weight_sync`, `generate`, `sleep`, `log_probs` or `update`.
+    pub stage: &'static str,
+    /// What it holds at its peak.
+    pub bytes: Figure,
+    /// Its time a step, with a GPU whose peaks are known.
+    pub seconds: Option<Figure>,
+    /// Whether it runs on the engine's own GPUs.
+    pub on_engine_gpus: bool,
+}
+
+/// The step's phases, the peak and the key that relieves it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TimelineJson {
+    /// The phase holding most against what its GPU may use.
+    pub peak: &'static str,
+    /// The link key of the input that most relieves the peak.
+    pub relief: &'static str,
+    /// The phases in order.
+    pub stages: Vec<StageJson>,
+}
+
+/// The name of a phase in the JSON.
+fn stage_name(stage: vram_core::rl::Stage) -> &'static str {
+    use vram_core::rl::Stage;
+    match stage {
+        Stage::Wake => "wake",
+        Stage::WeightSync => "weight_sync",
+        Stage::Generate => "generate",
+        Stage::Sleep => "sleep",
+        Stage::LogProbs => "log_probs",
+        Stage::Update => "update",
+    }
+}
+
+impl TimelineJson {
+    fn new(timeline: &vram_core::rl::RlTimeline) -> Self {
+        TimelineJson {
+            peak: stage_name(timeline.peak),
+            relief: timeline.relief.key(),
+            stages: timeline
+                .stages
+                .iter()
+                .map(|s| StageJson {
+                    stage: stage_name(s.stage),
+                    bytes: figure(s.bytes, "B"),
+                    seconds: s.seconds.map(|v| figure(v, "s")),
+                    on_engine_gpus: s.on_engine_gpus,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// An RL run's figures.
@@ -1087,8 +1145,12 @@ pub struct RlJson {
     pub sequences: u64,
     /// A step's time.
     pub step_seconds: Option<Figure>,
+    /// The step's phases in order, its peak and what relieves it.
+    pub timeline: TimelineJson,
     /// Tokens a step.
     pub tokens: u64,
+    /// The weights' trips around the rollout (wake, sync, sleep) a step.
+    pub transfer_seconds: Option<Figure>,
     /// The run as verl's overrides; `null` where verl does not run it as
     /// planned (DPO, distillation, the rollout on GPUs of its own).
     pub verl_overrides: Option<Vec<String>>,
@@ -1142,7 +1204,9 @@ impl RlDocumentJson {
                 rollout_seconds: seconds(|t| t.rollout_seconds),
                 sequences: report.sequences,
                 step_seconds: seconds(|t| t.step_seconds),
+                timeline: TimelineJson::new(&report.timeline),
                 tokens: report.tokens,
+                transfer_seconds: seconds(|t| t.transfer.total()),
                 verl_overrides: vram_launch::verl::verl_overrides(config).ok(),
             },
             schema: RL_SCHEMA,

@@ -912,6 +912,10 @@ fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, 
         t.rl_step_heading,
         vram_view::rl::step_rows(t, &report, unit),
     ));
+    sections.push((
+        t.rl_timeline_heading,
+        vram_view::rl::timeline_rows(t, &report, unit),
+    ));
     let limits = config.rl_limits();
     sections.push((t.rl_limits_heading, vram_view::rl::limit_rows(t, &limits)));
     let verdict = vram_view::rl::verdict(t, config, &report, unit);

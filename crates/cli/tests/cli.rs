@@ -49,12 +49,19 @@ fn assert_prints_snapshot(name: &str, args: &[&str]) {
 }
 
 /// The `job` object of the `--json` document of `args` (schema
-/// `vram-calculator/{job}/v1`) and the configuration its link decodes to,
+/// `vram-calculator/{job}/v1`, RL's v2) and the configuration its link decodes to,
 /// after their table has been compared with the snapshot `name`.
 fn snapshot_and_job(name: &str, args: &[&str], job: &str) -> (Value, vram_core::Config) {
     assert_prints_snapshot(name, args);
     let document = json_of(args);
-    assert_eq!(document["schema"], format!("vram-calculator/{job}/v1"));
+    let version = match job {
+        "rl" => 2,
+        _ => 1,
+    };
+    assert_eq!(
+        document["schema"],
+        format!("vram-calculator/{job}/v{version}")
+    );
     (document[job].clone(), linked_config(&document))
 }
 
@@ -877,6 +884,24 @@ fn grpo_on_eight_h20s_in_text_and_json() {
         report.time.unwrap().step_seconds,
     );
     assert_eq!(rl["sequences"], 256 * 8);
+    // The timeline: the phases in order, the peak and its relief's key.
+    let timeline = &rl["timeline"];
+    let stages: Vec<&str> = timeline["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["stage"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        stages,
+        ["wake", "weight_sync", "generate", "sleep", "log_probs", "update"]
+    );
+    assert_eq!(timeline["peak"], "generate");
+    assert_eq!(timeline["relief"], "gpu_util");
+    assert_close(
+        timeline["stages"][2]["bytes"]["value"].as_f64().unwrap(),
+        report.generate.as_ref().unwrap().total_bytes,
+    );
     // --plans and --fixes are training's.
     for refused in ["--plans", "--fixes"] {
         let output = vram().args(args).arg(refused).output().unwrap();

@@ -3,7 +3,7 @@
 //! same on the page and in the CLI.
 
 use vram_core::format::{format_bytes, format_number, format_percent, format_seconds, MemoryUnit};
-use vram_core::rl::{PhaseReport, RlPart, RlReport};
+use vram_core::rl::{PhaseReport, RlPart, RlReport, Stage};
 use vram_core::{Bytes, Config};
 
 use crate::serving::Row;
@@ -195,12 +195,62 @@ pub fn step_rows(t: &Text, report: &RlReport, unit: MemoryUnit) -> Vec<Row> {
                 t.rl_step_note,
                 &[
                     &share(time.rollout_seconds),
+                    &share(time.transfer.total()),
                     &share(time.log_prob_seconds),
                     &share(time.learn_seconds),
                 ],
             ),
         });
     }
+    rows
+}
+
+/// A phase's name.
+pub fn stage_label(t: &Text, stage: Stage) -> &'static str {
+    match stage {
+        Stage::Wake => t.rl_stage_wake,
+        Stage::WeightSync => t.rl_stage_sync,
+        Stage::Generate => t.rl_stage_generate,
+        Stage::Sleep => t.rl_stage_sleep,
+        Stage::LogProbs => t.rl_stage_log_probs,
+        Stage::Update => t.rl_stage_update,
+    }
+}
+
+/// The step's phases in order (what each holds, its time, the peak
+/// marked), then the input that relieves the peak, named as the page's
+/// field and its link key.
+pub fn timeline_rows(t: &Text, report: &RlReport, unit: MemoryUnit) -> Vec<Row> {
+    let timeline = &report.timeline;
+    let mut rows: Vec<Row> = timeline
+        .stages
+        .iter()
+        .map(|s| {
+            let mut notes: Vec<String> = Vec::new();
+            if let Some(seconds) = s.seconds {
+                notes.push(fill(t.rl_stage_seconds, &[&format_seconds(seconds)]));
+            }
+            if s.stage == timeline.peak {
+                notes.push(t.rl_stage_peak.to_string());
+            }
+            if s.on_engine_gpus {
+                notes.push(t.rl_stage_engine_gpus.to_string());
+            }
+            Row {
+                id: "rl-stage",
+                label: stage_label(t, s.stage).to_string(),
+                value: format_bytes(Bytes::new(s.bytes), unit),
+                note: notes.join(t.list_separator),
+            }
+        })
+        .collect();
+    let field = crate::text::field_text(t, timeline.relief);
+    rows.push(Row {
+        id: "rl-relief",
+        label: t.rl_relief.to_string(),
+        value: format!("{} ({})", field.label, timeline.relief.key()),
+        note: t.rl_relief_note.to_string(),
+    });
     rows
 }
 

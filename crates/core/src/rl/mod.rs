@@ -20,6 +20,9 @@ use crate::report::StrategyReport;
 use vram_serve::report::ServeReport;
 
 pub mod limits;
+pub mod timeline;
+
+pub use timeline::{RlTimeline, Stage, StageFigure, TransferSeconds};
 
 /// vLLM's memory fraction in verl's rollout unless set
 /// (`actor_rollout_ref.rollout.gpu_memory_utilization`, 0.5 in
@@ -107,7 +110,9 @@ pub struct RlTime {
     pub log_prob_seconds: f64,
     /// The actor's (and critic's) forward and backward passes.
     pub learn_seconds: f64,
-    /// All three.
+    /// The weights' trips around each generation: wake, sync, sleep.
+    pub transfer: TransferSeconds,
+    /// All four.
     pub step_seconds: f64,
 }
 
@@ -135,6 +140,8 @@ pub struct RlReport {
     /// engine holds a whole sequence, and the phase still fits beside the
     /// trainer; `None` when none does or nothing is generated.
     pub min_gpu_util: Option<f64>,
+    /// The step's phases in order on one GPU, its peak and what relieves it.
+    pub timeline: RlTimeline,
 }
 
 impl RlReport {
@@ -411,7 +418,9 @@ impl Config {
             (Some(phase), Some(engine)) => self.rl_min_gpu_util(phase, engine),
             _ => None,
         };
+        let timeline = self.rl_timeline(generate.as_ref(), &learn, time.as_ref());
         Ok(RlReport {
+            timeline,
             min_gpu_util,
             generate,
             learn,
@@ -622,7 +631,8 @@ impl Config {
         })
     }
 
-    /// The step's time: the rollout at the engine's speed (its sequences in
+    /// The step's time: the weights' trips around the rollout
+    /// ([`Config::rl_transfer_seconds`]), the rollout at the engine's speed (its sequences in
     /// waves of what the cache holds, each a prefill and `response_len`
     /// decode steps), the log-prob passes (old, reference, values) as
     /// forward passes and the learning as forward and backward passes over
@@ -694,11 +704,16 @@ impl Config {
             .time
             .map_or(0.0, |t| t.offload_seconds);
         let learn_seconds = learners * 3.0 * forward * recompute + offload;
+        let transfer = match rollout {
+            Some(engine) => self.rl_transfer_seconds(engine.weights_bytes)?,
+            None => TransferSeconds::default(),
+        };
         Some(RlTime {
             rollout_seconds,
             log_prob_seconds,
             learn_seconds,
-            step_seconds: rollout_seconds + log_prob_seconds + learn_seconds,
+            transfer,
+            step_seconds: rollout_seconds + log_prob_seconds + learn_seconds + transfer.total(),
         })
     }
 }

@@ -1,5 +1,6 @@
 use super::*;
 use crate::input::link::decode;
+use crate::rl::timeline::Stage;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// The configuration a link's `query` decodes to, and its RL report.
@@ -57,7 +58,76 @@ fn qwen2_5_7b_grpo_on_eight_h20s() {
     assert!(time.rollout_seconds > 0.0 && time.learn_seconds > 0.0);
     assert_eq!(
         time.step_seconds,
-        time.rollout_seconds + time.log_prob_seconds + time.learn_seconds
+        time.rollout_seconds + time.log_prob_seconds + time.learn_seconds + time.transfer.total()
+    );
+    // The sync gathers the whole 16-bit model over NVLink (the preset's
+    // 200 GB/s on an H20); at verl's sleep level 2 nothing crosses PCIe.
+    let nvlink = config.gpu.unwrap().nvlink_gb_per_s * 1e9;
+    assert!((time.transfer.sync - params * 2.0 / nvlink).abs() < 1e-9);
+    assert_eq!((time.transfer.wake, time.transfer.sleep), (0.0, 0.0));
+    // The timeline: wake, sync, generate, sleep, log-probs, update, each
+    // phase's bytes from the two phases, the generation the peak here.
+    let stages: Vec<Stage> = r.timeline.stages.iter().map(|s| s.stage).collect();
+    use Stage::*;
+    assert_eq!(
+        stages,
+        [Wake, WeightSync, Generate, Sleep, LogProbs, Update]
+    );
+    let bytes = |stage| r.stage(stage).unwrap().bytes;
+    assert_eq!(bytes(Generate), generate.total_bytes);
+    assert_eq!(
+        bytes(Wake),
+        generate.total_bytes - generate.bytes(RlPart::EngineKv)
+    );
+    assert_eq!(bytes(Update), r.learn.total_bytes);
+    assert_eq!(
+        bytes(LogProbs),
+        r.learn.total_bytes - r.learn.bytes(RlPart::ActorStep)
+    );
+    assert!(bytes(Sleep) <= bytes(LogProbs));
+    assert_eq!(
+        r.stage(Generate).unwrap().seconds,
+        Some(time.rollout_seconds)
+    );
+    assert_eq!(r.timeline.peak, Generate, "{:#?}", r.timeline);
+    assert_eq!(r.timeline.relief, Field::GpuUtil);
+}
+
+/// The peak moves with the run: a long micro-batch without recomputation
+/// makes the update the peak, relieved by recomputation; at sleep level 1
+/// the weights cross PCIe both ways; apart, the generation runs on the
+/// engine's GPUs with no wake or sleep.
+#[wasm_bindgen_test(unsupported = test)]
+fn the_timeline_marks_the_peak_and_its_relief() {
+    let heavy = rl_report_of("job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&recompute=none&mbs=8&prompt_len=1024&response_len=4096&gpu_util=0.3");
+    assert_eq!(heavy.timeline.peak, Stage::Update, "{:#?}", heavy.timeline);
+    assert_eq!(heavy.timeline.relief, Field::Recompute);
+    let level1 = rl_report_of(
+        "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&recompute=full&sleep=1",
+    );
+    let t = level1.time.unwrap();
+    let engine = level1.rollout.as_ref().unwrap();
+    assert!(
+        (t.transfer.wake - engine.weights_bytes / 64e9).abs() < 1e-9,
+        "{t:?}"
+    );
+    assert_eq!(t.transfer.wake, t.transfer.sleep);
+    let split = rl_report_of("job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&recompute=full&placement=split&rl_framework=openrlhf");
+    let stages: Vec<(Stage, bool)> = split
+        .timeline
+        .stages
+        .iter()
+        .map(|s| (s.stage, s.on_engine_gpus))
+        .collect();
+    use Stage::*;
+    assert_eq!(
+        stages,
+        [
+            (WeightSync, false),
+            (Generate, true),
+            (LogProbs, false),
+            (Update, false)
+        ]
     );
 }
 
