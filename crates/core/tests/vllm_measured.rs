@@ -2,6 +2,11 @@
 //! reproduced by the port in `serve::kv_cache`: every integer exact, the
 //! concurrency within 1e-9 of vLLM's float. Native only (serde_json).
 //!
+//! - vLLM 0.19.1 (`scripts/measure-vllm-kv 0.19.1`, the same 128 cases in
+//!   `measured/vllm-kv-0.19.1.json`): as 0.20.0 below, but Qwen3-Next aligned
+//!   by `HybridAttentionMambaModelConfig.verify_and_update_config`
+//!   (`vllm/model_executor/models/config.py`), to 16 tokens whatever block
+//!   was typed; 18 of the cases (blocks of 32 and 64) differ from 0.20.0's.
 //! - vLLM 0.20.0 (`scripts/measure-vllm-kv`, 128 cases in
 //!   `measured/vllm-kv.json`): its `KVCacheSpec` classes built layer by
 //!   layer, `Platform._align_hybrid_block_size` for Qwen3-Next, and
@@ -75,7 +80,7 @@ struct Case {
     estimate_max_model_len: u32,
     /// Whether `get_kv_cache_configs` accepts the budget.
     starts: bool,
-    /// What 0.34.0's fixture records beside (absent from 0.20.0's).
+    /// What 0.34.0's fixture records beside (absent from 0.19.1's and 0.20.0's).
     #[serde(flatten)]
     resolved: Option<Resolved>,
 }
@@ -267,7 +272,8 @@ fn every_case_is_ours(fixture: &str, release: VllmRelease, cases: usize, file: &
     assert_eq!(measured.vllm_version, release.key());
     assert!(measured.source.contains(file));
     assert_eq!(measured.cases.len(), cases);
-    // 0.34.0's fixture records what the engine settled on; 0.20.0's does not.
+    // 0.34.0's fixture records what the engine settled on; 0.19.1's and
+    // 0.20.0's do not.
     let resolved = measured
         .cases
         .iter()
@@ -275,10 +281,10 @@ fn every_case_is_ours(fixture: &str, release: VllmRelease, cases: usize, file: &
         .count();
     assert_eq!(
         resolved,
-        if release == VllmRelease::V0_20_0 {
-            0
-        } else {
+        if release == VllmRelease::V0_34_0 {
             cases
+        } else {
+            0
         }
     );
     let wrong: Vec<String> = measured
@@ -312,6 +318,58 @@ fn every_case_is_ours(fixture: &str, release: VllmRelease, cases: usize, file: &
         measured.cases.len(),
         wrong[..wrong.len().min(12)].join("\n")
     );
+}
+
+#[test]
+fn every_case_vllm_0_19_1_measured_is_ours() {
+    let fixture = include_str!("measured/vllm-kv-0.19.1.json");
+    every_case_is_ours(
+        fixture,
+        VllmRelease::V0_19_1,
+        128,
+        "HybridAttentionMambaModelConfig",
+    );
+}
+
+/// 0.19.1 and 0.20.0 measured the same grid, case for case; they differ
+/// only where Qwen3-Next's attention block is aligned to a typed block of
+/// 32 or 64 (0.20.0) rather than to 16 (0.19.1).
+#[test]
+fn vllm_0_19_1_differs_from_0_20_0_only_in_hybrid_alignment() {
+    let old: Measured =
+        serde_json::from_str(include_str!("measured/vllm-kv-0.19.1.json")).expect("0.19.1");
+    let new: Measured =
+        serde_json::from_str(include_str!("measured/vllm-kv.json")).expect("0.20.0");
+    assert_eq!(old.cases.len(), new.cases.len());
+    let mut differ = 0;
+    for (a, b) in old.cases.iter().zip(&new.cases) {
+        let given = |c: &Case| match c.block_size {
+            Block::Given(n) => n,
+            Block::Auto(_) => panic!("0.19.1's and 0.20.0's grids type every block"),
+        };
+        assert_eq!(
+            (&a.model, a.tp, given(a), &a.kv_dtype, a.available_bytes),
+            (&b.model, b.tp, given(b), &b.kv_dtype, b.available_bytes)
+        );
+        assert_eq!(
+            (a.max_model_len, a.batched_tokens),
+            (b.max_model_len, b.batched_tokens)
+        );
+        if a.groups
+            .iter()
+            .map(|g| g.block_size)
+            .ne(b.groups.iter().map(|g| g.block_size))
+        {
+            differ += 1;
+            assert_eq!(a.model, "qwen3-next-80b-a3b");
+            assert!(given(a) > 16, "a typed 16 aligns alike");
+        } else {
+            assert_eq!(a.num_blocks, b.num_blocks, "{} TP {}", a.model, a.tp);
+            assert_eq!(a.kv_tokens, b.kv_tokens);
+            assert_eq!(a.page_bytes, b.page_bytes);
+        }
+    }
+    assert_eq!(differ, 18);
 }
 
 #[test]
