@@ -197,7 +197,11 @@ impl Config {
         // FP8 is Transformer Engine's, as Megatron-LM runs it: on FP8 tensor
         // cores, for full training, not under Hugging Face's accounting.
         if !self.precision.is_fp8() {
-            return Ok(());
+            // A recipe is FP8's: typed without it, it is refused, not dropped.
+            return match self.fp8_recipe == crate::memory::Fp8Recipe::default() {
+                true => Ok(()),
+                false => Err(Field::Fp8Recipe.error(InputErrorKind::NotWith(Field::Precision))),
+            };
         }
         let error = |kind| Err(Field::Precision.error(kind));
         if self.gpu.is_some_and(|g| g.tflops_fp8 == 0.0) {
@@ -246,6 +250,16 @@ impl Config {
     /// (one layer under Hugging Face's accounting), and selective
     /// recomputation's modules.
     fn check_recompute(&self) -> Result<(), InputError> {
+        // How full recomputation groups its layers means nothing without it:
+        // typed so, it is refused (Megatron-LM reads `--recompute-method`
+        // under `--recompute-granularity full` only). `recompute_layers`
+        // without it stays as links of v1 kept it: held, unused.
+        if let Some(model) = self.model.filter(|m| m.recompute != Recompute::Full) {
+            let every = crate::memory::activations::Checkpointing::EVERY_LAYER;
+            if model.checkpointing.method != every.method {
+                return Err(Field::RecomputeMethod.error(InputErrorKind::NotWith(Field::Recompute)));
+            }
+        }
         // Megatron-LM's recompute unit is at most a model chunk (a pipeline
         // rank's layers, or one virtual stage's); Hugging Face checkpoints
         // every layer on its own.
@@ -433,8 +447,19 @@ impl Config {
     pub fn zero_group(&self) -> Result<u32, InputError> {
         let world = self.data_parallel_gpus()?;
         let layout = self.runtime.layout;
-        // How CP exchanges and how the experts split mean nothing at CP 1
-        // or TP 1, but they need a model all the same.
+        // How CP exchanges needs CP; the experts' own TP needs TP and
+        // experts: typed without them, each is refused, not dropped.
+        if layout.cp_comm != Layout::SINGLE.cp_comm && layout.cp < 2 {
+            return Err(Field::CpComm.error(InputErrorKind::NotWith(Field::Cp)));
+        }
+        if layout.expert_tp != Layout::SINGLE.expert_tp {
+            if self.model.is_some_and(|m| !m.architecture.moe.is_moe()) {
+                return Err(Field::Etp.error(InputErrorKind::NeedsExperts));
+            }
+            if layout.tp < 2 {
+                return Err(Field::Etp.error(InputErrorKind::NotWith(Field::Tp)));
+            }
+        }
         if layout.is_default() && (self.model.is_some() || layout == Layout::SINGLE) {
             return Ok(world);
         }

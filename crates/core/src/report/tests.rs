@@ -937,7 +937,36 @@ fn ulysses_moves_heads_by_all_to_alls() {
     let refused = crate::input::link::decode(
         "model=llama3-70b&gpu=h100-80gb&gpus=64&seq=16384&tp=8&cp=2&cp_comm=a2a",
     );
-    assert_eq!(refused.only_problem().0, "cp");
+    // CP 2 set aside, Ulysses has no CP to exchange over: set aside too.
+    let keys: Vec<&str> = refused.problems.iter().map(|p| p.key.as_str()).collect();
+    assert_eq!(keys, ["cp", "cp_comm"]);
+    // Typed without CP, each rule names its own key.
+    for (query, key, other) in [
+        ("model=llama3-8b&cp_comm=a2a", "cp_comm", Field::Cp),
+        ("model=mixtral-8x7b&gpus=8&ep=8&etp=1", "etp", Field::Tp),
+        (
+            "dtype=bf16&fp8_recipe=blockwise&gpu=h100-80gb",
+            "fp8_recipe",
+            Field::Precision,
+        ),
+        (
+            "model=llama3-8b&recompute=selective&recompute_method=block",
+            "recompute_method",
+            Field::Recompute,
+        ),
+    ] {
+        let decoded = crate::input::link::decode(query);
+        assert_eq!(
+            decoded.only_problem(),
+            (key, Some(InputErrorKind::NotWith(other))),
+            "{query}"
+        );
+    }
+    let dense = crate::input::link::decode("model=llama3-8b&gpus=8&tp=2&etp=1");
+    assert_eq!(
+        dense.only_problem(),
+        ("etp", Some(InputErrorKind::NeedsExperts))
+    );
 }
 
 /// Issue 48: experts folded over tensor parallelism (`etp=1`, Megatron-LM's
