@@ -305,8 +305,35 @@ fn verl_as_a_command() {
             "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 \\",
             "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=1 \\",
             "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=1 \\",
+            // The engine as the page counts it: verl 0.9.1's rollout.yaml
+            // caps max_num_seqs at 256 and leaves max_model_len to the
+            // checkpoint's max_position_embeddings.
+            "actor_rollout_ref.rollout.max_model_len=2048 \\",
+            "actor_rollout_ref.rollout.max_num_batched_tokens=8192 \\",
+            "actor_rollout_ref.rollout.max_num_seqs=1024 \\",
         ],
     );
+    // PPO's critic is the actor's checkpoint, micro-batch and states (verl's
+    // default critic.model.path is ~/models/deepseek-llm-7b-chat, and
+    // CriticConfig asks for a micro-batch); LoRA on the layers counted.
+    let ppo = export_of(
+        "v=2&job=rl&algo=ppo&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=2&offload=optimizer&mbs=2&method=lora&rank=16&targets=qv",
+        Target::Verl,
+    )
+    .unwrap();
+    assert_trimmed_lines(
+        &ppo,
+        &[
+            "algorithm.adv_estimator=gae \\",
+            "actor_rollout_ref.actor.fsdp_config.reshard_after_forward=False \\",
+            "'actor_rollout_ref.model.target_modules=[q_proj,v_proj]' \\",
+            "critic.model.path=Qwen/Qwen2.5-7B-Instruct \\",
+            "critic.ppo_micro_batch_size_per_gpu=2 \\",
+            "critic.fsdp.optimizer_offload=True \\",
+            "critic.model.lora_rank=16 \\",
+        ],
+    );
+    assert!(!ppo.contains("critic.enable"), "{ppo}");
     let budget = export_of(
         "v=2&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&token_budget=16384&max_num_seqs=256",
         Target::Verl,

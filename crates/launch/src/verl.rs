@@ -1,11 +1,18 @@
 //! The run as verl's own configuration: the Hydra overrides of
-//! `python3 -m verl.trainer.main_ppo` (verl at b178a3c, its names in
-//! `verl/trainer/config/ppo_trainer.yaml`), ready to paste.
+//! `python3 -m verl.trainer.main_ppo`, ready to paste. Names and rules are
+//! verl 0.9.1's (the newest on PyPI): the keys of
+//! `verl/trainer/config/ppo_trainer.yaml` and the files it composes
+//! (`actor/dp_actor.yaml`, `ref/dp_ref.yaml`, `rollout/rollout.yaml`,
+//! `critic/dp_critic.yaml`, `model/hf_model.yaml`, `engine/fsdp.yaml`), as
+//! `scripts/check-exports` runs them through verl's own `validate_config`
+//! (`verl/utils/config.py`) and the dataclasses of `verl/workers/config/`.
 
 use vram_core::config::rl::{Algo, Logits, Placement, Reference};
 use vram_core::config::Config;
 use vram_core::decimal::shortest_decimal;
 use vram_core::frameworks::deepspeed::Offload;
+use vram_core::memory::finetune::Targets;
+use vram_core::memory::Strategy;
 
 /// What verl's `main_ppo` does not run as the plan counts it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,17 +79,13 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
         "actor_rollout_ref.rollout.gpu_memory_utilization",
         shortest_decimal(config.rl_gpu_util()),
     );
-    if let Some(tokens) = serve.batched_tokens {
-        set(
-            "actor_rollout_ref.rollout.max_num_batched_tokens",
-            tokens.to_string(),
-        );
-    }
-    if let Some(seqs) = serve.max_num_seqs {
-        set("actor_rollout_ref.rollout.max_num_seqs", seqs.to_string());
+    for (key, value) in engine_caps(config) {
+        set(key, value);
     }
     // The update's micro-batch, and the old and reference log-prob passes'
-    // (verl's validation asks for both when no token budget is set).
+    // (`validate_config` asks for both when no token budget is set; the
+    // reference's only when there is one, `need_reference_policy`).
+    let micro = model.map_or(1, |m| m.micro_batch).to_string();
     match rl.token_budget {
         Some(budget) => {
             set("actor_rollout_ref.actor.use_dynamic_bsz", "True".into());
@@ -102,7 +105,6 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
             }
         }
         None => {
-            let micro = model.map_or(1, |m| m.micro_batch).to_string();
             set(
                 "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu",
                 micro.clone(),
@@ -119,34 +121,38 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
         model.is_some_and(|m| m.recompute != vram_core::memory::activations::Recompute::None);
     set(
         "actor_rollout_ref.model.enable_gradient_checkpointing",
-        if recompute { "True" } else { "False" }.into(),
+        python_bool(recompute).into(),
     );
     let offload = config.runtime.offload;
     set(
         "actor_rollout_ref.actor.fsdp_config.param_offload",
-        if offload == Offload::All {
-            "True"
-        } else {
-            "False"
-        }
-        .into(),
+        python_bool(offload == Offload::All).into(),
     );
     set(
         "actor_rollout_ref.actor.fsdp_config.optimizer_offload",
-        if offload != Offload::None {
-            "True"
-        } else {
-            "False"
-        }
-        .into(),
+        python_bool(offload != Offload::None).into(),
     );
+    // ZeRO-2: the weights stay whole from the forward through the backward
+    // (`reshard_after_forward: false`, FSDP's SHARD_GRAD_OP:
+    // `get_sharding_strategy` in `verl/workers/engine/fsdp/transformer_impl.py`);
+    // verl's default reshards after the forward, as ZeRO-3.
+    let zero2 = config.highlight == Strategy::Zero2;
+    if zero2 {
+        set(
+            "actor_rollout_ref.actor.fsdp_config.reshard_after_forward",
+            "False".into(),
+        );
+    }
+    // A KL term with a reference: a frozen model, whose weights verl keeps
+    // in host RAM between its passes whatever is set (FSDP's CPUOffload
+    // for a `forward_only` engine, `_build_fsdp_module`), or the actor with
+    // its adapters off (`ref_in_actor` with a LoRA rank).
     set(
         "actor_rollout_ref.actor.use_kl_loss",
-        if matches!(rl.reference, Reference::Model | Reference::Adapters) {
-            "True"
-        } else {
-            "False"
-        }
+        python_bool(matches!(
+            rl.reference,
+            Reference::Model | Reference::Adapters
+        ))
         .into(),
     );
     set(
@@ -164,16 +170,113 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
         }
     }
     if config.fine_tuning.method.uses_adapters() {
-        set(
-            "actor_rollout_ref.model.lora_rank",
-            config.fine_tuning.rank.to_string(),
-        );
-        set(
-            "actor_rollout_ref.model.target_modules",
-            "all-linear".into(),
-        );
+        lines.extend(lora(config, "actor_rollout_ref.model"));
     }
-    set("trainer.n_gpus_per_node", config.gpus.to_string());
-    set("trainer.nnodes", config.runtime.nodes.to_string());
+    lines.extend(critic(config, &micro, recompute, zero2));
+    lines.push(format!("trainer.n_gpus_per_node={}", config.gpus));
+    lines.push(format!("trainer.nnodes={}", config.runtime.nodes));
     Ok(lines)
+}
+
+/// The rollout engine as the page counts it ([`Config::rl_rollout_config`]):
+/// a sequence of prompt and response as `max_model_len` (verl passes vLLM
+/// the checkpoint's `max_position_embeddings` when it is unset,
+/// `vllm_async_server.py`'s `_validate_configs`), and the scheduler's two
+/// caps always written: `rollout.yaml` sets `max_num_seqs: 256` where the
+/// page counts 1,024 unless set (`RlFramework::rollout_batch`).
+fn engine_caps(config: &Config) -> Vec<(&'static str, String)> {
+    let engine = config.rl_rollout_config();
+    let (max_len, tokens, seqs) = match engine.serve_report() {
+        Ok(report) => (
+            Some(report.max_model_len),
+            Some(report.batched_tokens),
+            Some(report.max_num_seqs),
+        ),
+        Err(_) => (
+            engine.serve.max_len,
+            engine.serve.batched_tokens,
+            engine.serve.max_num_seqs,
+        ),
+    };
+    [
+        ("actor_rollout_ref.rollout.max_model_len", max_len),
+        ("actor_rollout_ref.rollout.max_num_batched_tokens", tokens),
+        ("actor_rollout_ref.rollout.max_num_seqs", seqs),
+    ]
+    .into_iter()
+    .filter_map(|(key, value)| value.map(|v| (key, v.to_string())))
+    .collect()
+}
+
+/// The adapters of the model under `of` on the layers the page counts
+/// (`HFModelConfig.target_modules`: "all-linear" or a list of module names,
+/// `verl/workers/config/model.py`); a list, in brackets, quoted for the shell.
+fn lora(config: &Config, of: &str) -> [String; 2] {
+    let modules = match config.fine_tuning.targets {
+        Targets::Qv => "[q_proj,v_proj]",
+        Targets::Attn => "[q_proj,k_proj,v_proj,o_proj]",
+        Targets::Mlp => "[gate_proj,up_proj,down_proj]",
+        Targets::All => "all-linear",
+    };
+    let targets = format!("{of}.target_modules={modules}");
+    [
+        format!("{of}.lora_rank={}", config.fine_tuning.rank),
+        match modules.starts_with('[') {
+            true => format!("'{targets}'"),
+            false => targets,
+        },
+    ]
+}
+
+/// The critic, as the page counts it: the actor's states again
+/// (`rl_trainer_side`), so its checkpoint, micro-batch (`micro`) or token
+/// budget, recomputation, offload, sharding and adapters are the actor's.
+/// verl trains one for GAE unless `critic.enable` says otherwise
+/// (`need_critic`, `verl/trainer/ppo/utils.py`); its model path otherwise
+/// stays `critic.yaml`'s `~/models/deepseek-llm-7b-chat`, `CriticConfig`
+/// asks for a micro-batch without a token budget
+/// (`verl/workers/config/critic.py`), and its budget is 32,768 tokens
+/// unless set; its FSDP settings are `critic.fsdp` (`dp_critic.yaml`).
+fn critic(config: &Config, micro: &str, recompute: bool, zero2: bool) -> Vec<String> {
+    let rl = &config.rl;
+    let mut lines = Vec::new();
+    if rl.has_critic() != (rl.algo == Algo::Ppo) {
+        lines.push(format!("critic.enable={}", python_bool(rl.has_critic())));
+    }
+    if !rl.has_critic() {
+        return lines;
+    }
+    lines.push(format!("critic.model.path={}", crate::hf_repo(config)));
+    lines.push(match rl.token_budget {
+        Some(budget) => format!("critic.ppo_max_token_len_per_gpu={budget}"),
+        None => format!("critic.ppo_micro_batch_size_per_gpu={micro}"),
+    });
+    lines.push(format!(
+        "critic.model.enable_gradient_checkpointing={}",
+        python_bool(recompute)
+    ));
+    let offload = config.runtime.offload;
+    lines.push(format!(
+        "critic.fsdp.param_offload={}",
+        python_bool(offload == Offload::All)
+    ));
+    lines.push(format!(
+        "critic.fsdp.optimizer_offload={}",
+        python_bool(offload != Offload::None)
+    ));
+    if zero2 {
+        lines.push("critic.fsdp.reshard_after_forward=False".into());
+    }
+    if config.fine_tuning.method.uses_adapters() {
+        lines.extend(lora(config, "critic.model"));
+    }
+    lines
+}
+
+/// A boolean as Hydra's overrides write it.
+fn python_bool(value: bool) -> &'static str {
+    match value {
+        true => "True",
+        false => "False",
+    }
 }

@@ -2,8 +2,9 @@
 //! read them: `scripts/measure-exports` asked the CLI for each case's text
 //! and ran DeepSpeed's `DeepSpeedConfig`, Megatron-LM's argument parser,
 //! torchtitan's config manager, accelerate's config loader, vLLM's
-//! `EngineArgs`, SGLang's `ServerArgs`, TRL's `GRPOConfig`/`DPOConfig` and
-//! OpenRLHF's own `train_ppo_ray`/`train_dpo` scripts on it (versions in
+//! `EngineArgs`, SGLang's `ServerArgs`, TRL's `GRPOConfig`/`DPOConfig`,
+//! OpenRLHF's own `train_ppo_ray`/`train_dpo` scripts and verl's `main_ppo`
+//! (its Hydra config, `validate_config` and worker configs) on it (versions in
 //! `measured/exports.json`). Here the core writes each text again, byte for
 //! byte, and every text a parser could run on was accepted; what it read
 //! back agrees with the configuration. Native only (serde_json).
@@ -12,6 +13,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 use vram_core::config::rl::{Algo, Reference};
+use vram_core::frameworks::deepspeed::Offload;
 use vram_core::input::link;
 use vram_core::memory::finetune::{Method, Targets};
 use vram_launch::{export, Target};
@@ -107,6 +109,7 @@ fn read_back_agrees(case: &Case, config: &vram_core::Config) {
         "vllm" | "sglang" => serving_agrees(&e),
         "trl" => trl_agrees(&e),
         "openrlhf" => openrlhf_agrees(&e),
+        "verl" => verl_agrees(&e),
         other => panic!("{}: no check for {other}", case.name),
     }
 }
@@ -342,6 +345,107 @@ fn openrlhf_agrees(e: &Expected) {
         );
         if let Some(budget) = rl.token_budget {
             assert_eq!(int("max_tokens_per_gpu"), u64::from(budget));
+        }
+    }
+}
+
+/// verl's: the GPUs, the batch and its micro-batches or token budget, the
+/// lengths and rollouts, the rollout engine as the page counts it (TP,
+/// memory fraction, `max_model_len`, the scheduler's caps), offload,
+/// adapters, the reference and the critic.
+fn verl_agrees(e: &Expected) {
+    let (case, config, p) = (e.case, e.config, &e.case.parsed);
+    let int = |key: &str| e.int(key);
+    let rl = &config.rl;
+    let serve = &config.serve;
+    let engine = config.rl_rollout_config().serve_report().unwrap();
+    let flag = |key: &str| {
+        p[key]
+            .as_bool()
+            .unwrap_or_else(|| panic!("{}: {key} in {p}", case.name))
+    };
+    assert_eq!(
+        int("n_gpus_per_node") * int("nnodes"),
+        e.world,
+        "{}",
+        case.name
+    );
+    e.read_back(&[
+        ("train_batch_size", u64::from(rl.prompts)),
+        ("ppo_mini_batch_size", u64::from(rl.prompts)),
+        ("rollout_n", u64::from(rl.rollouts)),
+        ("max_prompt_length", u64::from(serve.prompt_len)),
+        ("max_response_length", u64::from(serve.response_len)),
+        ("rollout_tensor_model_parallel_size", e.rollout_tp),
+        ("max_model_len_served", u64::from(engine.max_model_len)),
+        ("max_num_batched_tokens", u64::from(engine.batched_tokens)),
+        ("max_num_seqs", u64::from(engine.max_num_seqs)),
+    ]);
+    assert_eq!(e.max_len, u64::from(engine.max_model_len), "{}", case.name);
+    assert_eq!(
+        p["gpu_memory_utilization"].as_f64(),
+        Some(config.rl_gpu_util()),
+        "{}",
+        case.name
+    );
+    // A micro-batch of `mbs` sequences, or the token budget's packing, in
+    // the update and in both log-prob passes.
+    match rl.token_budget {
+        Some(budget) => {
+            assert!(flag("use_dynamic_bsz"), "{}", case.name);
+            e.read_back(&[
+                ("ppo_max_token_len_per_gpu", u64::from(budget)),
+                ("rollout_log_prob_max_token_len_per_gpu", u64::from(budget)),
+            ]);
+        }
+        None => {
+            assert!(!flag("use_dynamic_bsz"), "{}", case.name);
+            e.read_back(&[
+                ("ppo_micro_batch_size_per_gpu", e.micro),
+                ("rollout_log_prob_micro_batch_size_per_gpu", e.micro),
+            ]);
+        }
+    }
+    let offload = config.runtime.offload;
+    assert_eq!(
+        flag("param_offload"),
+        offload == Offload::All,
+        "{}",
+        case.name
+    );
+    assert_eq!(
+        flag("optimizer_offload"),
+        offload != Offload::None,
+        "{}",
+        case.name
+    );
+    assert_eq!(flag("reshard_after_forward"), e.stage != 2, "{}", case.name);
+    let adapters = config.fine_tuning.method != Method::Full;
+    let rank = if adapters {
+        u64::from(config.fine_tuning.rank)
+    } else {
+        0
+    };
+    assert_eq!(int("lora_rank"), rank, "{}", case.name);
+    // A frozen reference model, or the actor with its adapters off
+    // (`ref_in_actor`); verl forces its reference's weights to host RAM
+    // (`forward_only`), the page's `ref_offload`.
+    let reference = matches!(rl.reference, Reference::Model | Reference::Adapters);
+    assert_eq!(flag("use_kl_loss"), reference, "{}", case.name);
+    assert_eq!(flag("ref_in_actor"), adapters, "{}", case.name);
+    if rl.reference == Reference::Model && !adapters {
+        assert_eq!(p["ref_forward_only"], true, "{}", case.name);
+        assert!(rl.ref_offload, "{}", case.name);
+    }
+    assert_eq!(flag("use_critic"), rl.has_critic(), "{}", case.name);
+    if rl.has_critic() {
+        assert_eq!(p["critic_model_path"], p["model_path"], "{}", case.name);
+        assert_eq!(int("critic_lora_rank"), rank, "{}", case.name);
+        assert_eq!(flag("critic_param_offload"), flag("param_offload"));
+        assert_eq!(flag("critic_optimizer_offload"), flag("optimizer_offload"));
+        match rl.token_budget {
+            Some(budget) => e.read_back(&[("critic_ppo_max_token_len_per_gpu", u64::from(budget))]),
+            None => e.read_back(&[("critic_ppo_micro_batch_size_per_gpu", e.micro)]),
         }
     }
 }
