@@ -310,7 +310,7 @@ fn verl_as_a_command() {
             // checkpoint's max_position_embeddings.
             "actor_rollout_ref.rollout.max_model_len=2048 \\",
             "actor_rollout_ref.rollout.max_num_batched_tokens=8192 \\",
-            "actor_rollout_ref.rollout.max_num_seqs=1024 \\",
+            "actor_rollout_ref.rollout.max_num_seqs=256 \\",
         ],
     );
     // PPO's critic is the actor's checkpoint, micro-batch and states (verl's

@@ -150,13 +150,14 @@ impl RlFramework {
     }
 
     /// The rollout engine's `max_num_batched_tokens` and `max_num_seqs`
-    /// unless set: verl's rollout config passes 8,192 and 1,024 on every GPU
-    /// (`rollout.max_num_batched_tokens`, `rollout.max_num_seqs`), where
-    /// `vllm serve` would take 2,048 and 256 on an A100 or a GPU under 70 GiB;
-    /// OpenRLHF and TRL leave vLLM's own defaults here.
+    /// unless set: verl 0.9.1's rollout config passes 8,192 and 256 on every
+    /// GPU (`verl/trainer/config/rollout/rollout.yaml`:
+    /// `max_num_batched_tokens`, `max_num_seqs`), where `vllm serve` would
+    /// take 2,048 and 256 on an A100 or a GPU under 70 GiB; OpenRLHF and TRL
+    /// leave vLLM's own defaults here.
     pub const fn rollout_batch(self) -> (Option<u32>, Option<u32>) {
         match self {
-            RlFramework::Verl => (Some(8192), Some(1024)),
+            RlFramework::Verl => (Some(8192), Some(256)),
             RlFramework::OpenRlhf | RlFramework::Trl => (None, None),
         }
     }

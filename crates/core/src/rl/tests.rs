@@ -381,7 +381,7 @@ fn offload_traffic_is_in_the_step() {
     assert!((moved.learn_seconds - kept.learn_seconds - pcie).abs() < 1e-9 * pcie.max(1.0));
 }
 
-/// verl's rollout takes its own batch settings (8,192 tokens, 1,024
+/// verl 0.9.1's rollout takes its own batch settings (8,192 tokens, 256
 /// sequences) on any GPU, where `vllm serve` takes 2,048 and 256 on an
 /// A100; OpenRLHF's keeps vLLM's (issue 61: the engine as the framework
 /// runs it). A typed `max_num_seqs` wins.
@@ -393,7 +393,7 @@ fn the_rollout_engine_takes_the_frameworks_batch() {
         let rollout = r.rollout.expect("a rollout");
         (rollout.batched_tokens, rollout.max_num_seqs)
     };
-    assert_eq!(batch(""), (8192, 1024));
+    assert_eq!(batch(""), (8192, 256));
     assert_eq!(batch("&rl_framework=openrlhf"), (2048, 256));
     assert_eq!(batch("&max_num_seqs=512"), (8192, 512));
 }
