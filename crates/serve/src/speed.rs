@@ -3,14 +3,17 @@
 //! routed experts a step's tokens touch and every sequence's keys and
 //! values), tensor parallelism's two all-reduces a layer, and the fixed
 //! costs a step pays whatever its bytes: the engine's step, and each
-//! layer's kernels. The constants are few; each says whether it is derived
-//! or calibrated, and the published runs it is held to are in
+//! layer's kernels. Under steady load every finished sequence is replaced
+//! by a new request whose prompt rides in the decode steps in chunks: the
+//! mean time per output token and the output rate pay for those prefills,
+//! the decode step alone does not. The constants are few; each says whether
+//! it is derived or calibrated, and the published runs it is held to are in
 //! `tests/measured/decode-speed.json` (`tests/decode_speed.rs`).
 
 use crate::kv_cache::{self, KvCacheDtype};
 use crate::options::ServeLayout;
 use crate::weights::WeightFormat;
-use vram_shared::gpu::GpuPreset;
+use vram_shared::gpu::{Generation, GpuPreset};
 use vram_shared::model::architecture::Architecture;
 
 /// The fraction of the memory's datasheet bandwidth a decode step streams
@@ -71,7 +74,11 @@ pub const MLA_LAYER_SECONDS: f64 = 20e-6;
 /// seconds, on two GPUs: a decode step's messages are a few kilobytes, and
 /// their time is latency, 5 µs assumed, and 2 µs more for every further
 /// GPU of the ring ([`collective_latency_seconds`]), which brings the
-/// published TP 4 and TP 8 runs within their bound.
+/// published TP 4 and TP 8 runs within their bound. NCCL's own cost model
+/// of its low-latency ring (NVIDIA/nccl `src/graph/tuning.cc` at 5067397:
+/// 6.6 µs and 0.6 µs a step of the ring's 2 (n − 1) over NVLink, the LL
+/// protocol) gives 7.8, 10.2 and 15 µs at 2, 4 and 8 GPUs, against these
+/// 5, 9 and 17.
 pub const COLLECTIVE_LATENCY_SECONDS: f64 = 5e-6;
 
 /// One all-reduce's latency when the TP group spans nodes, seconds: NCCL
@@ -84,6 +91,41 @@ pub const INTER_NODE_LATENCY_SECONDS: f64 = 170e-6;
 /// The latency one all-reduce over `gpus` GPUs costs, seconds.
 pub fn collective_latency_seconds(gpus: u32) -> f64 {
     COLLECTIVE_LATENCY_SECONDS + 2e-6 * f64::from(gpus.saturating_sub(2))
+}
+
+/// The latency of a bulk all-reduce over `gpus` GPUs of a node, seconds:
+/// NCCL's Simple protocol on its ring, 8.4 µs and 3.4 µs a step of the
+/// ring's 2 (n − 1) over NVLink (NCCL's cost model, `tuning.cc`,
+/// `baseLatencies` and `hwLatencies`): 56 µs at 8 GPUs, which it pays to
+/// move its bytes at the link's whole bandwidth.
+pub fn bulk_latency_seconds(gpus: u32) -> f64 {
+    8.4e-6 + 3.4e-6 * 2.0 * f64::from(gpus.saturating_sub(1))
+}
+
+/// The bus bandwidth a small all-reduce reaches within a node, GB/s. A
+/// decode step's message (a few kB to a few MB) goes by NCCL's LL
+/// protocol, whose 8-byte stores carry 4 bytes of data and a 4-byte flag:
+/// NCCL's cost model (`tuning.cc`) gives its ring half the ring's bandwidth,
+/// here half the link, and at most a ceiling measured on one node
+/// (`llMaxBws`): 39 GB/s before Ampere, 87.7 on Ampere and Ada, 141 on
+/// Hopper, 282 on Blackwell (by compute capability, as NCCL indexes it).
+/// AMD's and Ascend's libraries are given half the link. On an A100 that
+/// is 29 % of NVLink's 300 GB/s, on an H100 31 % of 450: a 1.6 MB message
+/// over 8 A100s takes 49 µs, not the 26 µs the link's whole bandwidth
+/// would give. The engines' own all-reduce kernels for these sizes land
+/// near it: SGLang's on 8 H100s takes 16.7 µs at 256 kB and 33.8 µs at
+/// 1 MB, vLLM's 24.1 and 45.0 (sgl-project/sglang#2904); this model 20.3
+/// and 30.0.
+pub fn low_latency_bus_gb_per_s(gpu: &GpuPreset, link_gb_per_s: f64) -> f64 {
+    let half = link_gb_per_s * 0.5;
+    let ceiling = match gpu.generation {
+        Generation::Volta | Generation::Turing => 39.0,
+        Generation::Ampere | Generation::Ada => 87.7,
+        Generation::Hopper => 141.0,
+        Generation::Blackwell => 282.0,
+        Generation::Cdna | Generation::Ascend => f64::INFINITY,
+    };
+    half.min(ceiling)
 }
 
 /// The expected number of distinct experts `tokens` tokens touch when each
@@ -158,14 +200,23 @@ pub struct ServeSpeed {
     pub ttft_seconds: f64,
     /// Prompt tokens a second one replica prefills, saturated.
     pub prefill_tokens_per_second: f64,
-    /// Time per output token at the concurrency, seconds (a decode step
-    /// through every stage).
+    /// Time per output token at the concurrency, seconds: a decode step
+    /// through every stage, without a prefill beside it (what a run's
+    /// median inter-token latency measures while fewer than one step in two
+    /// carries a prompt).
     pub tpot_seconds: f64,
-    /// Output tokens a second of one replica at the concurrency.
+    /// The mean time per output token a sequence sees in steady state,
+    /// seconds: [`Self::tpot_seconds`] and its share of the prefills of the
+    /// requests that arrive while it decodes (what a run's mean TPOT, end
+    /// to end less the first token over the tokens after it, measures).
+    pub mean_tpot_seconds: f64,
+    /// Output tokens a second of one replica at the concurrency, in steady
+    /// state: the decode steps and every arriving request's prefill.
     pub decode_tokens_per_second: f64,
     /// The same per GPU.
     pub decode_tokens_per_second_per_gpu: f64,
-    /// Output tokens a second each sequence sees.
+    /// Output tokens a second each sequence sees while it decodes
+    /// (1 ÷ [`Self::mean_tpot_seconds`]).
     pub tokens_per_second_per_sequence: f64,
     /// A decode step's weight bytes read on the GPU.
     pub weights_read_bytes: f64,
@@ -192,21 +243,28 @@ fn peak_tflops(input: &SpeedInput) -> f64 {
     }
 }
 
-/// One all-reduce of `bytes` over `tp` GPUs, seconds: the latency and the
-/// ring's 2 (TP − 1) ÷ TP of the bytes at the link's bandwidth.
+/// One all-reduce of `bytes` over `tp` GPUs, seconds: the ring's
+/// 2 (TP − 1) ÷ TP of the bytes. Across nodes, at the network's bandwidth
+/// after [`INTER_NODE_LATENCY_SECONDS`]. Within a node, the faster of
+/// NCCL's two ways (as its tuner picks): the low-latency one,
+/// [`collective_latency_seconds`] and the bytes at
+/// [`low_latency_bus_gb_per_s`], which a decode step's messages take; or
+/// the bulk one, [`bulk_latency_seconds`] and the bytes at the link's full
+/// bandwidth, which a prefill's take.
 fn all_reduce_seconds(input: &SpeedInput, bytes: f64) -> f64 {
     let tp = f64::from(input.layout.tp);
     if input.layout.tp <= 1 {
         return 0.0;
     }
-    let (link, latency) = match input.layout.tp > input.gpus_per_node {
-        true => (input.network_gb_per_s, INTER_NODE_LATENCY_SECONDS),
-        false => (
-            input.nvlink_gb_per_s,
-            collective_latency_seconds(input.layout.tp),
-        ),
-    };
-    latency + 2.0 * (tp - 1.0) / tp * bytes / (link.max(1e-9) * 1e9)
+    let ring = 2.0 * (tp - 1.0) / tp * bytes;
+    if input.layout.tp > input.gpus_per_node {
+        return INTER_NODE_LATENCY_SECONDS + ring / (input.network_gb_per_s.max(1e-9) * 1e9);
+    }
+    let link = input.nvlink_gb_per_s.max(1e-9);
+    let small = low_latency_bus_gb_per_s(input.gpu, link);
+    let low_latency = collective_latency_seconds(input.layout.tp) + ring / (small * 1e9);
+    let bulk = bulk_latency_seconds(input.layout.tp) + ring / (link * 1e9);
+    low_latency.min(bulk)
 }
 
 /// The routed experts' bytes on the GPU and the share of them a step of
@@ -273,10 +331,123 @@ fn attention_flops(input: &SpeedInput, context: f64) -> f64 {
     4.0 * heads * arch.head_dim() as f64 * context * layers
 }
 
+/// One decode step's parts on the most loaded stage, seconds, for the
+/// step's `batch` sequences and, beside them, `prefill` prompt tokens of a
+/// request being prefilled whose first `prefix` tokens are already cached.
+#[derive(Debug, Clone, Copy)]
+struct StepParts {
+    /// The dense weights, the KV cache and the routed experts read.
+    memory: f64,
+    /// The GEMMs and attention.
+    compute: f64,
+    /// The all-reduces.
+    comm: f64,
+    /// The dense weights read, bytes.
+    weights_read: f64,
+    /// The keys and values read, bytes.
+    kv_read: f64,
+}
+
+impl StepParts {
+    /// The step's time on its stage beyond the fixed costs: reading and
+    /// computing overlap, the all-reduces do not.
+    fn seconds(&self) -> f64 {
+        self.memory.max(self.compute) + self.comm
+    }
+}
+
+/// The parts of a step of `batch` decoding sequences on one stage with
+/// `prefill` prompt tokens beside them, the prompt's first `prefix` tokens
+/// already in the cache (see [`StepParts`]).
+fn step_parts(input: &SpeedInput, batch: f64, prefill: f64, prefix: f64) -> StepParts {
+    let arch = input.arch;
+    let ServeLayout { tp, pp, ep } = input.layout;
+    let (tp_f, pp_f) = (f64::from(tp.max(1)), f64::from(pp.max(1)));
+    let hbm = input.gpu.hbm_gb_per_s * 1e9;
+    let peak = peak_tflops(input) * 1e12;
+    let layers = f64::from(arch.layers.div_ceil(pp.max(1)));
+    let h = f64::from(arch.hidden);
+    let active_flops = 2.0 * arch.active_param_count() as f64 / (tp_f * pp_f);
+    let context = input.prompt_len + input.response_len / 2;
+    let data = match ep {
+        0 | 1 => 1.0,
+        ep => f64::from(ep) / tp_f,
+    };
+    let (experts, touched) = expert_bytes_touched(input, (batch + prefill) * data);
+    // The input embedding is looked up, a row a token, not read whole
+    // (a tied one is read whole as the output head).
+    let embedding = match arch.tied_embeddings || pp > 1 {
+        true => 0.0,
+        false => arch.param_breakdown().embeddings as f64 * 2.0 / tp_f,
+    };
+    let dense_read = input.weights_bytes - embedding - experts;
+    let experts_read = experts * touched;
+    // The prompt's chunk attends to what of it is cached already.
+    let prefix_kv = match prefill > 0.0 {
+        true => kv_bytes_at(input, prefix as u32),
+        false => 0.0,
+    };
+    let kv_read = batch * kv_bytes_at(input, context) + prefix_kv;
+    let memory = (dense_read + kv_read) / (hbm * DECODE_BANDWIDTH_EFFICIENCY)
+        + experts_read / (hbm * expert_efficiency(input));
+    let decode_flops = batch * (active_flops + attention_flops(input, f64::from(context)));
+    let prefill_flops = prefill * (active_flops + attention_flops(input, prefix + prefill / 2.0));
+    let compute = decode_flops / (peak * DECODE_COMPUTE_EFFICIENCY)
+        + prefill_flops / (peak * PREFILL_EFFICIENCY);
+    let comm = 2.0 * layers * all_reduce_seconds(input, (batch + prefill) * h * 2.0);
+    StepParts {
+        memory,
+        compute,
+        comm,
+        weights_read: dense_read + experts_read,
+        kv_read,
+    }
+}
+
+/// The prompt tokens one step carries at most: the engines' chunked-prefill
+/// budget, vLLM's default `max_num_batched_tokens`
+/// ([`crate::deployment::default_batch`]: 8,192 on a GPU of 70 GiB or more
+/// that is not an A100, else 2,048). SGLang's `chunked_prefill_size` is
+/// 8,192 on an 80 GB card ([`crate::sglang::default_chunk_and_graph_batch`]),
+/// TensorRT-LLM's `max_num_tokens` 8,192 (its `BuildConfig`).
+fn prefill_chunk_tokens(gpu: &GpuPreset) -> u32 {
+    let bytes = u64::from(gpu.memory_mib) << 20;
+    crate::deployment::default_batch(bytes, gpu.id.starts_with("a100")).0
+}
+
+/// The time one request's prefill adds to the steps that carry it, on the
+/// most loaded stage, seconds: its prompt in chunks of
+/// [`prefill_chunk_tokens`], each riding in a step beside the `batch`
+/// decoding sequences, and costing what that step takes beyond a step
+/// without it: nothing while the chunk's GEMMs fit in the time the step
+/// spends reading its weights anyway, its FLOPs at [`PREFILL_EFFICIENCY`]
+/// beyond that, and its tokens' share of the all-reduces.
+///
+/// vLLM's V1 scheduler (`v1/core/sched/scheduler.py`: chunked prefill
+/// always on, the running requests' tokens scheduled first, then waiting
+/// prompts in what is left of `max_num_batched_tokens`, a long one cut to
+/// fit) and TensorRT-LLM's in-flight batching (context and generation
+/// requests in one forward, up to `max_num_tokens`) put prefill and decode
+/// in the same step so. SGLang by default runs a prefill as a step of its
+/// own (`server_args.py`: `enable_mixed_chunk` false), which costs a little
+/// more than this: the weights read and the step's fixed costs again.
+fn prefill_seconds(input: &SpeedInput, batch: f64, decode: &StepParts) -> f64 {
+    let prompt = input.prompt_len.max(1);
+    let chunk = prefill_chunk_tokens(input.gpu).max(1);
+    (0..prompt.div_ceil(chunk))
+        .map(|i| {
+            let prefix = i * chunk;
+            let tokens = (prompt - prefix).min(chunk);
+            let step = step_parts(input, batch, f64::from(tokens), f64::from(prefix));
+            (step.seconds() - decode.seconds()).max(0.0)
+        })
+        .sum()
+}
+
 /// The deployment's speed.
 pub fn estimate(input: &SpeedInput) -> ServeSpeed {
     let arch = input.arch;
-    let ServeLayout { tp, pp, ep } = input.layout;
+    let ServeLayout { tp, pp, .. } = input.layout;
     let (tp_f, pp_f) = (f64::from(tp.max(1)), f64::from(pp.max(1)));
     let hbm = input.gpu.hbm_gb_per_s * 1e9;
     let peak = peak_tflops(input) * 1e12;
@@ -296,49 +467,41 @@ pub fn estimate(input: &SpeedInput) -> ServeSpeed {
 
     // Decode: the concurrency split into PP micro-batches, each a step
     // through its stage.
-    let batch = f64::from(input.concurrency.max(1)) / pp_f;
-    let context = input.prompt_len + input.response_len / 2;
-    let data = match ep {
-        0 | 1 => 1.0,
-        ep => f64::from(ep) / tp_f,
-    };
-    let (experts, touched) = expert_bytes_touched(input, batch * data);
-    // The input embedding is looked up, a row a token, not read whole
-    // (a tied one is read whole as the output head).
-    let embedding = match arch.tied_embeddings || pp > 1 {
-        true => 0.0,
-        false => arch.param_breakdown().embeddings as f64 * 2.0 / tp_f,
-    };
-    let dense_read = input.weights_bytes - embedding - experts;
-    let experts_read = experts * touched;
-    let weights_read = dense_read + experts_read;
-    let kv_read = batch * kv_bytes_at(input, context);
-    let memory = (dense_read + kv_read) / (hbm * DECODE_BANDWIDTH_EFFICIENCY)
-        + experts_read / (hbm * expert_efficiency(input));
-    let compute = batch * (active_flops + attention_flops(input, f64::from(context)))
-        / (peak * DECODE_COMPUTE_EFFICIENCY);
-    let comm = 2.0 * layers * all_reduce_seconds(input, batch * h * 2.0);
-    let bound = match compute > memory {
+    let concurrency = f64::from(input.concurrency.max(1));
+    let batch = concurrency / pp_f;
+    let decode = step_parts(input, batch, 0.0, 0.0);
+    let bound = match decode.compute > decode.memory {
         true => Bound::Compute,
         false => Bound::Memory,
     };
-    let stage = memory.max(compute) + comm + layers_fixed_seconds(arch, layers);
+    let stage = decode.seconds() + layers_fixed_seconds(arch, layers);
     let tpot = stage * pp_f + (pp_f - 1.0) * COLLECTIVE_LATENCY_SECONDS + STEP_SECONDS;
-    let decode = f64::from(input.concurrency.max(1)) / tpot;
+
+    // Steady state: every sequence that finishes is replaced by a new
+    // request, so `concurrency ÷ response` requests arrive a step, each
+    // prefilled in the steps it rides in. A sequence decoding its response
+    // shares its steps with the other sequences' arrivals, `concurrency − 1`
+    // of them in its response's time; the replica's output rate pays for
+    // every prefill.
+    let response = f64::from(input.response_len.max(1));
+    let prefill = prefill_seconds(input, batch, &decode);
+    let mean_tpot = tpot + (concurrency - 1.0) * prefill / response;
+    let decode_rate = concurrency / (tpot + concurrency * prefill / response);
     let gpus = tp_f * pp_f;
     ServeSpeed {
         ttft_seconds: ttft,
         prefill_tokens_per_second: prompt / prefill_stage,
         tpot_seconds: tpot,
-        decode_tokens_per_second: decode,
-        decode_tokens_per_second_per_gpu: decode / gpus,
-        tokens_per_second_per_sequence: 1.0 / tpot,
-        weights_read_bytes: weights_read,
-        kv_read_bytes: kv_read,
+        mean_tpot_seconds: mean_tpot,
+        decode_tokens_per_second: decode_rate,
+        decode_tokens_per_second_per_gpu: decode_rate / gpus,
+        tokens_per_second_per_sequence: 1.0 / mean_tpot,
+        weights_read_bytes: decode.weights_read,
+        kv_read_bytes: decode.kv_read,
         bound,
         cost_per_million_tokens: input
             .price
-            .map(|price| price * gpus / (decode * 3600.0) * 1e6),
+            .map(|price| price * gpus / (decode_rate * 3600.0) * 1e6),
     }
 }
 
@@ -358,6 +521,97 @@ mod tests {
         assert!((110.0..113.0).contains(&at_64), "{at_64}");
         assert!(experts_touched(256, 8, 4096.0) > 255.9);
         assert_eq!(experts_touched(8, 2, 0.0), 0.0);
+    }
+
+    /// Llama 3.1 70B in 16 bits over `tp` A100s at `concurrency`, prompts
+    /// of `prompt` tokens and responses of `response`.
+    fn llama_70b_on_a100s(tp: u32, concurrency: u32, prompt: u32, response: u32) -> ServeSpeed {
+        let arch = model_preset("llama3.1-70b").unwrap().architecture;
+        let gpu = vram_shared::gpu::gpu_preset("a100-80gb").unwrap();
+        estimate(&SpeedInput {
+            arch: &arch,
+            gpu,
+            tflops: None,
+            nvlink_gb_per_s: gpu.nvlink_gb_per_s,
+            network_gb_per_s: gpu.network_gb_per_s,
+            gpus_per_node: 8,
+            layout: ServeLayout { tp, pp: 1, ep: 1 },
+            weights: WeightFormat::Bf16,
+            weights_bytes: arch.param_count() as f64 * 2.0 / f64::from(tp),
+            kv_dtype: KvCacheDtype::Auto,
+            prompt_len: prompt,
+            response_len: response,
+            concurrency,
+            price: None,
+        })
+    }
+
+    /// A small all-reduce moves its bytes by NCCL's LL protocol, at 87.7
+    /// GB/s on Ampere (half of an H800's 200 GB/s link is less than
+    /// Hopper's 141); a large one by the bulk protocol at the link's whole
+    /// bandwidth, after its longer latency.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn all_reduces_take_the_faster_protocol() {
+        let a100 = vram_shared::gpu::gpu_preset("a100-80gb").unwrap();
+        assert_eq!(low_latency_bus_gb_per_s(a100, 300.0), 87.7);
+        let h800 = vram_shared::gpu::gpu_preset("h800").unwrap();
+        assert_eq!(low_latency_bus_gb_per_s(h800, 200.0), 100.0);
+        assert!((bulk_latency_seconds(8) - 56e-6).abs() < 1e-12);
+        let arch = model_preset("llama3.1-70b").unwrap().architecture;
+        let input = SpeedInput {
+            arch: &arch,
+            gpu: a100,
+            tflops: None,
+            nvlink_gb_per_s: 300.0,
+            network_gb_per_s: 25.0,
+            gpus_per_node: 8,
+            layout: ServeLayout {
+                tp: 8,
+                pp: 1,
+                ep: 1,
+            },
+            weights: WeightFormat::Bf16,
+            weights_bytes: 17.6e9,
+            kv_dtype: KvCacheDtype::Auto,
+            prompt_len: 1,
+            response_len: 1,
+            concurrency: 1,
+            price: None,
+        };
+        // 100 tokens of 8,192 16-bit values: 1.6 MB, 17 µs and 1.75 × its
+        // bytes at 87.7 GB/s.
+        let small = all_reduce_seconds(&input, 1.6e6);
+        assert!(
+            (small - (17e-6 + 1.75 * 1.6e6 / 87.7e9)).abs() < 1e-12,
+            "{small}"
+        );
+        // 8,192 tokens' 134 MB: 56 µs and the bytes at 300 GB/s.
+        let large = all_reduce_seconds(&input, 134e6);
+        assert!(
+            (large - (56e-6 + 1.75 * 134e6 / 300e9)).abs() < 1e-12,
+            "{large}"
+        );
+    }
+
+    /// At one request no other prefill rides in its steps: the mean is the
+    /// step. Under load the mean adds the arriving prompts' share, the
+    /// output rate pays for every prefill, and 8,000-token prompts cost
+    /// more than 1,000-token ones.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn arriving_prefills_slow_the_mean_not_the_step() {
+        let alone = llama_70b_on_a100s(8, 1, 1000, 500);
+        assert_eq!(alone.mean_tpot_seconds, alone.tpot_seconds);
+        assert!(alone.decode_tokens_per_second < 1.0 / alone.tpot_seconds);
+        let short = llama_70b_on_a100s(8, 64, 1000, 500);
+        let long = llama_70b_on_a100s(8, 64, 8000, 500);
+        for speed in [short, long] {
+            assert!(speed.mean_tpot_seconds > speed.tpot_seconds);
+            assert!(speed.decode_tokens_per_second < 64.0 / speed.mean_tpot_seconds);
+            let per_sequence = speed.tokens_per_second_per_sequence;
+            assert!((per_sequence * speed.mean_tpot_seconds - 1.0).abs() < 1e-12);
+        }
+        let share = |s: ServeSpeed| s.mean_tpot_seconds - s.tpot_seconds;
+        assert!(share(long) > 6.0 * share(short), "{long:?} {short:?}");
     }
 
     /// The fixed costs: a dense layer's 10 µs; DeepSeek-V3's 58 MoE layers

@@ -1,7 +1,11 @@
 //! The serving speed model held to published decode runs: every point of
 //! `tests/measured/decode-speed.json` within 25 % of its time per output
 //! token, with a table of ours against theirs printed
-//! (`cargo test -p vram-serve --test decode_speed -- --nocapture`).
+//! (`cargo test -p vram-serve --test decode_speed -- --nocapture`). A point
+//! whose `statistic` is `mean` (a mean TPOT, an average inter-token latency,
+//! 1000 ÷ a sequence's tokens/s) is held to the model's mean time per output
+//! token, the arriving requests' prefills included; one whose statistic is
+//! `median` (a median inter-token latency or TPOT) to its decode step alone.
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::Value;
@@ -26,7 +30,34 @@ struct Point {
     prompt_len: u32,
     response_len: u32,
     concurrency: u32,
+    statistic: Statistic,
     tpot_ms: f64,
+}
+
+/// Which published figure a point holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Statistic {
+    /// The mean time per output token: held to `mean_tpot_seconds`.
+    Mean,
+    /// The median inter-token latency or TPOT: held to `tpot_seconds`.
+    Median,
+}
+
+impl Statistic {
+    fn of(point: &Value) -> Statistic {
+        match point["statistic"].as_str() {
+            Some("mean") => Statistic::Mean,
+            Some("median") => Statistic::Median,
+            other => panic!("statistic {other:?}: mean or median"),
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Statistic::Mean => "mean",
+            Statistic::Median => "median",
+        }
+    }
 }
 
 fn text(point: &Value, key: &str) -> String {
@@ -65,13 +96,15 @@ fn points() -> Vec<Point> {
             prompt_len: whole(p, "prompt_len"),
             response_len: whole(p, "response_len"),
             concurrency: whole(p, "concurrency"),
+            statistic: Statistic::of(p),
             tpot_ms: p["tpot_ms"].as_f64().unwrap(),
         })
         .collect()
 }
 
-/// Our time per output token for a point, seconds.
-fn ours(point: &Point) -> f64 {
+/// Our decode step alone and our mean time per output token for a point,
+/// seconds.
+fn ours(point: &Point) -> (f64, f64) {
     let arch = model_preset(&point.model).unwrap().architecture;
     let gpu = gpu_preset(&point.gpu).unwrap();
     let weights = WEIGHT_FORMATS
@@ -103,7 +136,8 @@ fn ours(point: &Point) -> f64 {
     };
     let report = evaluate(&arch, 0, &hardware, layout, &options, None)
         .unwrap_or_else(|e| panic!("{}: {e:?}", point.id));
-    report.speed.unwrap().tpot_seconds
+    let speed = report.speed.unwrap();
+    (speed.tpot_seconds, speed.mean_tpot_seconds)
 }
 
 #[test]
@@ -111,19 +145,25 @@ fn every_published_decode_run_within_a_quarter() {
     let points = points();
     assert!(points.len() >= 10, "{} points", points.len());
     eprintln!(
-        "{:<44} {:>5} {:>10} {:>10} {:>7}",
-        "run", "conc", "published", "ours", "error"
+        "{:<44} {:>5} {:>6} {:>10} {:>10} {:>10} {:>7}",
+        "run", "conc", "stat", "published", "step", "mean", "error"
     );
     let mut misses = Vec::new();
     for point in &points {
-        let tpot = ours(point) * 1e3;
+        let (step, mean) = ours(point);
+        let tpot = match point.statistic {
+            Statistic::Mean => mean,
+            Statistic::Median => step,
+        } * 1e3;
         let error = tpot / point.tpot_ms - 1.0;
         eprintln!(
-            "{:<44} {:>5} {:>7.2} ms {:>7.2} ms {:>+6.0} %",
+            "{:<44} {:>5} {:>6} {:>7.2} ms {:>7.2} ms {:>7.2} ms {:>+6.0} %",
             point.id,
             point.concurrency,
+            point.statistic.label(),
             point.tpot_ms,
-            tpot,
+            step * 1e3,
+            mean * 1e3,
             error * 100.0
         );
         if error.abs() >= TOLERANCE {
