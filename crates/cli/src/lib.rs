@@ -2,18 +2,21 @@
 //! rule and message comes from `vram-core`, through the same link decoder as the page.
 
 pub mod json;
+mod rows;
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use vram_core::config::job::Job;
 use vram_core::format::{
-    format_bytes, format_number, format_params, format_percent, format_seconds, MemoryUnit,
+    format_bytes, format_number, format_params, format_percent, format_seconds, Lang, MemoryUnit,
 };
 use vram_core::input::link::{self, all_fields, value_of};
 use vram_core::memory::step::Phase;
 use vram_core::report::table::{Align, Column, Table};
 use vram_core::{Config, Field, Report};
+use vram_view::text::{fill, CliText, Text};
 
 /// Where `--link` points when `--base-url` is not given: what `scripts/serve` serves.
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080/";
@@ -21,10 +24,12 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080/";
 /// The name of the JSON schema that `--json` writes; a change to its meaning gets a new name.
 pub const JSON_SCHEMA: &str = crate::json::SCHEMA;
 
-/// How the result is printed.
+/// How the result is printed, in the configuration's language (`lang`)
+/// wherever it has words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Output {
-    /// The strategy table.
+    /// The job's tables in the terminal: the strategy table, a
+    /// deployment's or an RL run's.
     Table {
         /// Whether to colour it (only on a terminal).
         color: bool,
@@ -33,11 +38,13 @@ pub enum Output {
     Json,
     /// The page's link for the configuration.
     Link,
-    /// The strategy table in Markdown, for a homework or an issue.
+    /// The job's tables in Markdown, for a homework or an issue.
     Markdown,
-    /// Every strategy's figures in bytes, unrounded, as CSV.
+    /// Every figure unrounded, as CSV: a strategy a line in bytes
+    /// (training), or a figure a line with its unit (serving, RL).
     Csv,
-    /// The read-only view as a self-contained HTML fragment with SVG charts.
+    /// The read-only view as a self-contained HTML fragment (training's
+    /// with SVG charts).
     Html,
 }
 
@@ -46,16 +53,10 @@ pub enum Output {
 pub struct UsageError(pub Vec<String>);
 
 impl UsageError {
-    /// The core's verdicts on the input, each said with its option's name.
-    fn of(errors: &[vram_core::input::InputError]) -> UsageError {
-        UsageError(errors.iter().map(error_words).collect())
-    }
-}
-
-/// One verdict of the core's, said with its option's name.
-impl From<vram_core::input::InputError> for UsageError {
-    fn from(error: vram_core::input::InputError) -> UsageError {
-        UsageError::of(&[error])
+    /// The core's verdicts on the input, each said with its option's name
+    /// in `t`'s language.
+    fn of(t: &Text, errors: &[vram_core::input::InputError]) -> UsageError {
+        UsageError(errors.iter().map(|e| error_words(t, e)).collect())
     }
 }
 
@@ -72,7 +73,12 @@ pub fn command() -> Command {
             "Examples:\n  vram                           the lesson's example: 7 B, FP16, Adam, 8 x 80 GB\n  \
              vram --params 13 --stage 2     the lesson's Q6 with ZeRO-2 highlighted\n  \
              vram '?params=70&gpus=64'      a shared link or query string\n  \
-             vram --opt sgd --json          every figure as JSON\n",
+             vram --opt sgd --json          every figure as JSON\n  \
+             vram --lang zh                 the lesson's example in Chinese\n\n\
+             Every job's table and notes, --plans, --fixes, --markdown, --html and the errors about\n\
+             a value speak the configuration's language (--lang, or the link's lang): Chinese for\n\
+             zh, else English. This help, --keys, --json, CSV headers and a malformed command\n\
+             line's error stay English.\n",
         )
         .arg(
             Arg::new("link")
@@ -194,14 +200,21 @@ fn output_args(command: Command) -> Command {
                 .long("markdown")
                 .action(ArgAction::SetTrue)
                 .conflicts_with_all(["json", "print-link"])
-                .help("Print the strategy table in Markdown"),
+                .help(
+                    "Print the job's tables in Markdown: training's strategy table with what it \
+                     is of, its notes and its link; a deployment's or an RL run's tables",
+                ),
         )
         .arg(
             Arg::new("csv")
                 .long("csv")
                 .action(ArgAction::SetTrue)
-                .conflicts_with_all(["json", "print-link", "markdown"])
-                .help("Print every strategy's figures in bytes, unrounded, as CSV"),
+                .conflicts_with_all(["json", "print-link", "markdown", "plans", "fixes"])
+                .help(
+                    "Print every figure unrounded, as CSV: under training a strategy a line, \
+                     in bytes; under job=serve and job=rl a figure a line \
+                     (section,figure,value,unit,note)",
+                ),
         )
         .arg(
             Arg::new("html")
@@ -209,8 +222,9 @@ fn output_args(command: Command) -> Command {
                 .action(ArgAction::SetTrue)
                 .conflicts_with_all(["json", "print-link", "markdown", "csv", "plans", "fixes"])
                 .help(
-                    "Print the read-only view (table, notes, SVG charts, a link to the page) \
-                     as a self-contained HTML fragment, for a static site to include",
+                    "Print the read-only view (the job's tables and notes, training's SVG \
+                     charts, a link to the page) as a self-contained HTML fragment, for a \
+                     static site to include",
                 ),
         )
         .arg(
@@ -291,18 +305,49 @@ pub fn keys_reference() -> String {
     out
 }
 
-/// The page's English words: the CLI says what the page says.
-fn english() -> &'static vram_view::text::Text {
-    vram_view::text::of(vram_core::format::Lang::En)
+/// The page's English words, for what is said before a configuration
+/// has a language (`--help`).
+fn english() -> &'static Text {
+    vram_view::text::of(Lang::En)
+}
+
+/// The page's words and the CLI's own in `config`'s language: the CLI says
+/// what the page says.
+fn words(config: &Config) -> (&'static Text, &'static CliText) {
+    (
+        vram_view::text::of(config.lang),
+        vram_view::text::cli_of(config.lang),
+    )
+}
+
+/// The language the arguments ask for, before they are decoded: `--lang`,
+/// else the link's `lang`, read as the link decoder reads it (English for
+/// none, `auto` or a value it sets aside).
+fn language(matches: &ArgMatches) -> Lang {
+    let key = Field::Lang.key();
+    let given = matches.get_one::<String>(key).cloned().or_else(|| {
+        let link = matches.get_one::<String>("link")?;
+        form_urlencoded::parse(query_of(link).as_bytes())
+            .find(|(k, _)| k == key)
+            .map(|(_, value)| value.into_owned())
+    });
+    given.map_or(Lang::En, |value| {
+        let query = form_urlencoded::Serializer::new(String::new())
+            .append_pair(key, &value)
+            .finish();
+        link::decode(&query).config.lang
+    })
 }
 
 /// What is wrong with a value, as the page says it of a link's key: the
 /// field's label, then the problem (`Number of GPUs: Enter 1 to 1,048,576.`).
-fn error_words(error: &vram_core::input::InputError) -> String {
-    format!(
-        "{}: {}",
-        vram_view::text::field_text(english(), error.field).label,
-        vram_view::text::error_words(english(), error)
+fn error_words(t: &Text, error: &vram_core::input::InputError) -> String {
+    fill(
+        t.link_err_other,
+        &[
+            vram_view::text::field_text(t, error.field).label,
+            &vram_view::text::error_words(t, error),
+        ],
     )
 }
 
@@ -380,6 +425,8 @@ fn config_and_hub_from(
     let mut pasted = None;
     let mut problems = Vec::new();
     let mut keys = Keys::default();
+    let lang = language(matches);
+    let t = vram_view::text::of(lang);
     if let Some(link) = matches.get_one::<String>("link") {
         for (key, value) in form_urlencoded::parse(query_of(link).as_bytes()) {
             // The first of a repeated key counts, as in the decoder.
@@ -419,8 +466,10 @@ fn config_and_hub_from(
                             });
                             let named =
                                 culprit.map_or(String::new(), |(k, v)| format!("{k}={v}: "));
-                            problems
-                                .push(format!("--config {path:?}: {named}{}", error_words(&error)));
+                            problems.push(format!(
+                                "--config {path:?}: {named}{}",
+                                error_words(t, &error)
+                            ));
                             String::new()
                         }
                     };
@@ -436,7 +485,7 @@ fn config_and_hub_from(
                 }
                 Err(error) => problems.push(format!(
                     "--config {path:?}: {}",
-                    vram_view::replies::hub_error(&vram_view::text::LAZY_EN, &error)
+                    vram_view::replies::hub_error(vram_view::text::lazy_of(lang), &error)
                 )),
             },
         }
@@ -454,7 +503,7 @@ fn config_and_hub_from(
                 "--{} {:?}: {}",
                 option_name(field),
                 problem.value,
-                error_words(&error)
+                error_words(t, &error)
             ),
             (Source::ConfigJson, Some(error), _) => {
                 let json_key = pasted
@@ -464,16 +513,16 @@ fn config_and_hub_from(
                     "--config {:?}: {}{}",
                     path.map_or("", String::as_str),
                     json_key.map_or(String::new(), |k| format!("{k}={}: ", problem.value)),
-                    error_words(&error)
+                    error_words(t, &error)
                 )
             }
             (_, Some(error), _) => format!(
                 "{}={:?}: {}",
                 problem.key,
                 problem.value,
-                error_words(&error)
+                error_words(t, &error)
             ),
-            (_, None, _) => vram_view::text::link_problem(english(), problem),
+            (_, None, _) => vram_view::text::link_problem(t, problem),
         };
         problems.push(line);
     }
@@ -541,27 +590,19 @@ where
     }
     let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
     let (with_plans, with_fixes) = (matches.get_flag("plans"), matches.get_flag("fixes"));
-    if config.job == vram_core::config::job::Job::Rl {
-        if with_plans || with_fixes {
-            return Err(RunError::Usage(UsageError(vec![
-                "--plans and --fixes: ranked layouts and fixes are training's and serving's; under job=rl, vary the rollout and the actor's keys".to_string(),
-            ])));
-        }
-        return Ok(text);
-    }
-    if config.job == vram_core::config::job::Job::Serve {
-        if with_fixes {
-            return Err(RunError::Usage(UsageError(vec![
-                "--fixes: what would make it fit is training's (job=train); under job=serve, --plans ranks the layouts that run it".to_string(),
-            ])));
-        }
-        if with_plans {
+    let (t, c) = words(&config);
+    let refused = |message: &str| Err(RunError::Usage(UsageError(vec![message.to_string()])));
+    match config.job {
+        Job::Rl if with_plans || with_fixes => return refused(c.rl_no_plans),
+        Job::Rl => return Ok(text),
+        Job::Serve if with_fixes => return refused(c.serve_no_fixes),
+        Job::Serve if with_plans => {
             let ranking = config.serve_plans();
             match output {
                 Output::Json => {
                     let report = config
                         .serve_report()
-                        .map_err(|e| RunError::Usage(UsageError(vec![e.to_string()])))?;
+                        .map_err(|e| RunError::Usage(UsageError::of(t, &[e])))?;
                     let mut document = crate::json::ServeDocumentJson::new(&config, &report);
                     document.plans = Some(
                         ranking
@@ -572,17 +613,22 @@ where
                     );
                     text = json_text(&document);
                 }
-                _ => text.push_str(&serve_plans_table(&config, &ranking)),
+                _ => text.push_str(&appendix(
+                    output,
+                    &rows::serve_plans_table(&config, &ranking),
+                )),
             }
+            return Ok(text);
         }
-        return Ok(text);
+        Job::Serve => return Ok(text),
+        Job::Train => {}
     }
     let ranking = with_plans.then(|| vram_core::plans::rank(&config));
     match output {
         Output::Json if with_plans || with_fixes => {
             let mut report = config
                 .report()
-                .map_err(|e| RunError::Usage(UsageError::of(&e)))?;
+                .map_err(|e| RunError::Usage(UsageError::of(t, &e)))?;
             report.megatron = config.megatron_report();
             let mut document = crate::json::ReportJson::new(&config, &report, ranking.as_ref());
             if with_fixes {
@@ -592,18 +638,27 @@ where
         }
         _ => {
             if let Some(ranking) = &ranking {
-                text.push_str(&plans_table(&config, ranking));
+                text.push_str(&appendix(output, &plans_table(&config, ranking)));
             }
             if with_fixes {
-                text.push_str(&fixes_text(&config));
+                text.push_str(&appendix(output, &fixes_text(&config)));
             }
         }
     }
     // Under the table, what a config.json gave (the JSON and the other formats stay as they are).
     if let (Some(hub), Output::Table { .. }) = (pasted, output) {
-        text.push_str(&config_json_lines(&hub));
+        text.push_str(&config_json_lines(c, &hub));
     }
     Ok(text)
+}
+
+/// What `--plans` or `--fixes` adds under the job's output: as the
+/// terminal lays it out, in Markdown in a block of its own that keeps it so.
+fn appendix(output: Output, text: &str) -> String {
+    match output {
+        Output::Markdown => format!("\n```text\n{}\n```\n", text.trim_matches('\n')),
+        _ => text.to_string(),
+    }
 }
 
 /// `--export KIND`: the framework's own text, or why it cannot run the
@@ -624,42 +679,34 @@ fn export(config: &Config, kind: &str, base_url: &str) -> Result<String, RunErro
         }
         Err(refusal) => Err(RunError::Usage(UsageError(vec![format!(
             "--export {kind}: {}",
-            vram_view::launch::refusal(false, target, refusal)
+            vram_view::launch::refusal(config.lang == Lang::Zh, target, refusal)
         )]))),
     }
 }
 
-/// What `--config` read, assumed and did not understand, a line each.
-fn config_json_lines(hub: &vram_core::model::hub::HubConfig) -> String {
+/// What `--config` read, assumed and did not understand, a line each, in
+/// `c`'s language.
+fn config_json_lines(c: &CliText, hub: &vram_core::model::hub::HubConfig) -> String {
     let pairs = |list: &[(String, String)]| {
         list.iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(c.comma)
     };
-    let mut lines = format!(
-        "config.json ({}): read {}.\n",
-        hub.model_type,
-        pairs(&hub.read)
-    );
+    let mut lines = fill(c.config_read, &[&hub.model_type, &pairs(&hub.read)]) + "\n";
     if !hub.assumed.is_empty() {
-        lines.push_str(&format!(
-            "config.json: assumed (absent) {}.\n",
-            pairs(&hub.assumed)
-        ));
+        lines += &(fill(c.config_assumed, &[&pairs(&hub.assumed)]) + "\n");
     }
     if !hub.not_understood.is_empty() {
-        lines.push_str(&format!(
-            "config.json: not understood, may change the count: {}.\n",
-            hub.not_understood.join(", ")
-        ));
+        let keys = hub.not_understood.join(c.comma);
+        lines += &(fill(c.config_not_understood, &[&keys]) + "\n");
     }
     if hub.mtp_layers > 0 {
-        lines.push_str(&format!(
-            "config.json: {} multi-token-prediction layer(s), {} parameters as the checkpoint stores them, counted apart.\n",
-            hub.mtp_layers,
-            format_number((u64::from(hub.mtp_layers) * hub.architecture.mtp_layer_params()) as f64)
-        ));
+        let params = u64::from(hub.mtp_layers) * hub.architecture.mtp_layer_params();
+        lines += &(fill(
+            c.config_mtp,
+            &[&hub.mtp_layers.to_string(), &format_number(params as f64)],
+        ) + "\n");
     }
     lines
 }
@@ -689,23 +736,27 @@ pub fn usage_line(error: &clap::Error) -> String {
     format!("error: {first}{tip} (vram --help lists the options)")
 }
 
-/// What to print for a valid configuration.
+/// What to print for a valid configuration, in its language (`lang`).
 pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
     match config.job {
-        vram_core::config::job::Job::Serve => return render_serving(config, output, base_url),
-        vram_core::config::job::Job::Rl => return render_rl(config, output, base_url),
-        vram_core::config::job::Job::Train => {}
+        Job::Serve => return rows::render_serving(config, output, base_url),
+        Job::Rl => return rows::render_rl(config, output, base_url),
+        Job::Train => {}
     }
-    let mut report = config.report().map_err(|errors| UsageError::of(&errors))?;
+    let (t, c) = words(config);
+    let mut report = config
+        .report()
+        .map_err(|errors| UsageError::of(t, &errors))?;
     // What Megatron-LM would print, under its accounting, in every format
     // (the page asks its lazily loaded module; the CLI computes it here).
     report.megatron = config.megatron_report();
+    let zh = config.lang == Lang::Zh;
     Ok(match output {
         Output::Table { color } => {
-            let mut text = table(&report, color);
+            let mut text = table(t, c, &report, color);
             let lines = [
-                vram_view::launch::process_line(false, config, &report),
-                vram_view::launch::loading_line(false, config, &report),
+                vram_view::launch::process_line(zh, config, &report),
+                vram_view::launch::loading_line(zh, config, &report),
             ];
             for line in lines.into_iter().flatten() {
                 text.push_str(&line);
@@ -717,336 +768,43 @@ pub fn render(config: &Config, output: Output, base_url: &str) -> Result<String,
         Output::Markdown => markdown(config, &report, &page_link(config, base_url)),
         Output::Csv => vram_core::report::export::csv(&report),
         Output::Html => vram_view::static_view::fragment(config, base_url)
-            .map_err(|errors| UsageError::of(&errors))?,
+            .map_err(|errors| UsageError::of(t, &errors))?,
         Output::Link => format!("{}\n", page_link(config, base_url)),
     })
 }
 
-/// A deployment's figures (`job=serve`) in `output`'s format.
-fn render_serving(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
-    let report = config.serve_report()?;
-    let t = english();
-    let unit = config.unit;
-    let sections = [
-        (
-            t.serve_memory_heading,
-            vram_view::serving::memory_rows(t, &report, unit),
-        ),
-        (
-            t.serve_kv_heading,
-            vram_view::serving::kv_rows(t, &report, unit),
-        ),
-        (
-            t.serve_speed_heading,
-            vram_view::serving::speed_rows(t, &report),
-        ),
-    ];
-    let heading = serving_heading(config, &report);
-    let verdict = vram_view::serving::verdict(t, &report);
-    let warnings = vram_view::serving::warnings(t, &report);
-    Ok(match output {
-        Output::Json => json_text(&crate::json::ServeDocumentJson::new(config, &report)),
-        Output::Link => format!("{}\n", page_link(config, base_url)),
-        Output::Csv => {
-            let mut out = String::from("section,figure,value,note\n");
-            for (section, rows) in &sections {
-                for row in rows {
-                    let cells = [*section, &row.label, &row.value, &row.note];
-                    let quoted: Vec<String> = cells
-                        .iter()
-                        .map(|c| format!("\"{}\"", c.replace('"', "\"\"")))
-                        .collect();
-                    let _ = writeln!(out, "{}", quoted.join(","));
-                }
-            }
-            out
-        }
-        Output::Html => vram_view::static_view::fragment(config, base_url)
-            .map_err(|errors| UsageError::of(&errors))?,
-        Output::Markdown => {
-            let mut out = format!("**{heading}**\n\n{verdict}\n");
-            for warning in &warnings {
-                let _ = writeln!(out, "\n> {warning}");
-            }
-            for (section, rows) in &sections {
-                if rows.is_empty() {
-                    continue;
-                }
-                let _ = write!(out, "\n### {section}\n\n| | | |\n|---|--:|---|\n");
-                for row in rows {
-                    let _ = writeln!(out, "| {} | {} | {} |", row.label, row.value, row.note);
-                }
-            }
-            let _ = write!(out, "\n{}\n", page_link(config, base_url));
-            out
-        }
-        Output::Table { .. } => {
-            let mut out = format!("{heading}\n{verdict}\n");
-            for warning in &warnings {
-                let _ = writeln!(out, "warning: {warning}");
-            }
-            for (section, rows) in &sections {
-                if !rows.is_empty() {
-                    write_rows(&mut out, section, rows);
-                }
-            }
-            out
-        }
-    })
-}
-
-/// A section of a deployment's or an RL run's rows under its heading:
-/// labels, then figures aligned right, then their notes.
-fn write_rows(out: &mut String, section: &str, rows: &[vram_view::serving::Row]) {
-    let _ = write!(out, "\n{section}\n");
-    let width = |text: fn(&vram_view::serving::Row) -> &str| {
-        rows.iter()
-            .map(|r| text(r).chars().count())
-            .max()
-            .unwrap_or(0)
-    };
-    let (label_width, value_width) = (width(|r| &r.label), width(|r| &r.value));
-    for row in rows {
-        let line = format!(
-            "  {}{}  {}{}  {}",
-            row.label,
-            " ".repeat(label_width - row.label.chars().count()),
-            " ".repeat(value_width - row.value.chars().count()),
-            row.value,
-            row.note
-        );
-        let _ = writeln!(out, "{}", line.trim_end());
-    }
-}
-
-/// The ranked serving layouts as a table.
-fn serve_plans_table(config: &Config, ranking: &vram_core::serve::plans::ServeRanking) -> String {
-    let t = english();
-    let rows = vram_view::serving::plan_rows(t, config, &ranking.plans);
-    let mut out = String::from("\n");
-    if rows.is_empty() {
-        let _ = writeln!(out, "{}", t.serve_plans_none);
-        return out;
-    }
-    let _ = writeln!(
-        out,
-        "{}\n{}",
-        t.serve_plans_heading,
-        vram_view::text::fill(
-            t.serve_plans_found,
-            &[&ranking.tried.to_string(), &ranking.fits.to_string()]
-        )
-    );
-    let header = [
-        t.serve_col_layout,
-        t.serve_col_replicas,
-        t.serve_col_weights,
-        t.serve_col_kv,
-        t.serve_col_concurrency,
-        t.serve_col_tpot,
-        t.serve_col_per_gpu,
-        t.serve_col_cost,
-    ];
-    let cells: Vec<[String; 8]> = rows
-        .iter()
-        .map(|r| {
-            [
-                r.layout.clone(),
-                r.replicas.clone(),
-                r.weights.to_string(),
-                r.kv_dtype.to_string(),
-                r.concurrency.clone(),
-                r.tpot.clone(),
-                r.per_gpu.clone(),
-                r.cost.clone(),
-            ]
-        })
-        .collect();
-    let widths: Vec<usize> = (0..8)
-        .map(|i| {
-            cells
-                .iter()
-                .map(|c| c[i].chars().count())
-                .chain([header[i].chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let line = |cells: &[&str]| {
-        cells
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(i, (c, w))| match i {
-                0 | 2 | 3 => format!("{c:<w$}"),
-                _ => format!("{c:>w$}"),
-            })
-            .collect::<Vec<_>>()
-            .join("  ")
-    };
-    let _ = writeln!(out, "{}", line(&header).trim_end());
-    for row in &cells {
-        let refs: Vec<&str> = row.iter().map(String::as_str).collect();
-        let _ = writeln!(out, "{}", line(&refs).trim_end());
-    }
-    out
-}
-
-/// An RL run's figures (`job=rl`) in `output`'s format.
-fn render_rl(config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
-    let report = config.rl_report()?;
-    let t = english();
-    let unit = config.unit;
-    let mut sections = Vec::new();
-    if let Some(generate) = &report.generate {
-        sections.push((
-            vram_view::rl::generate_heading(t, config),
-            vram_view::rl::phase_rows(t, generate, unit),
-        ));
-    }
-    sections.push((
-        t.rl_learn_heading,
-        vram_view::rl::phase_rows(t, &report.learn, unit),
-    ));
-    sections.push((
-        t.rl_step_heading,
-        vram_view::rl::step_rows(t, &report, unit),
-    ));
-    sections.push((
-        t.rl_timeline_heading,
-        vram_view::rl::timeline_rows(t, &report, unit),
-    ));
-    let limits = config.rl_limits();
-    sections.push((t.rl_limits_heading, vram_view::rl::limit_rows(t, &limits)));
-    let verdict = vram_view::rl::verdict(t, config, &report, unit);
-    let note = vram_view::rl::util_note(t, config, &report);
-    let host = vram_view::rl::host_note(t, config, &report);
-    let overrides = vram_launch::verl::verl_overrides(config);
-    Ok(match output {
-        Output::Json => {
-            let mut document = crate::json::RlDocumentJson::new(config, &report);
-            document.rl.limits = Some(limits);
-            json_text(&document)
-        }
-        Output::Link => format!("{}\n", page_link(config, base_url)),
-        _ => {
-            let model = model_name(config);
-            let mut out = format!(
-                "{} of {model} on {} × {}\n{verdict}\n",
-                config.rl.algo.key().to_uppercase(),
-                config.gpus * config.runtime.nodes,
-                gpu_name(config),
-            );
-            for note in [note, host].into_iter().flatten() {
-                let _ = writeln!(out, "{note}");
-            }
-            for (section, rows) in &sections {
-                write_rows(&mut out, section, rows);
-            }
-            let _ = write!(out, "\n{}\n", t.rl_overrides_heading);
-            match overrides {
-                Ok(lines) => {
-                    for line in lines {
-                        let _ = writeln!(out, "  {line}");
-                    }
-                }
-                Err(why) => {
-                    let target = vram_launch::Target::Verl;
-                    let _ = writeln!(
-                        out,
-                        "  {}",
-                        vram_view::launch::refusal(false, target, why.into())
-                    );
-                }
-            }
-            out
-        }
-    })
-}
-
-/// What is served, on what: the model, the GPUs, the layout and the engine.
-fn serving_heading(config: &Config, report: &vram_core::serve::report::ServeReport) -> String {
-    let model = model_name(config);
-    let gpu = gpu_name(config);
-    format!(
-        "{model} on {} × {gpu}: {} replica{} of TP {} × PP {}{}, {} ({}), weights {}, KV cache {}",
-        config.gpus * config.runtime.nodes,
-        report.replicas,
-        if report.replicas == 1 { "" } else { "s" },
-        report.layout.tp,
-        report.layout.pp,
-        match report.layout.ep {
-            1 => String::new(),
-            ep => format!(", EP {ep}"),
-        },
-        report.engine.name(),
-        report.engine_version,
-        config.serve.weights.key(),
-        config.serve.kv_dtype.key(),
-    )
-}
-
-/// The model of a deployment's or an RL run's heading: its preset's name,
-/// or, its architecture edited, a custom model from that preset.
-fn model_name(config: &Config) -> String {
-    match config.model {
-        None => "a model".to_string(),
-        Some(model) => match model.preset() {
-            Some(preset) => preset.name.to_string(),
-            None => format!("a custom model (from {})", model.base.name),
-        },
-    }
-}
-
-/// The GPU of a deployment's or an RL run's heading: its preset's name,
-/// else its memory in GB.
-fn gpu_name(config: &Config) -> String {
-    config.gpu.map_or_else(
-        || format!("{} GB", format_number(config.gpu_mem_gb)),
-        |g| g.name.to_string(),
-    )
-}
-
-/// The strategy table, as the page shows it.
-pub fn table(report: &Report, color: bool) -> String {
+/// The strategy table, as the page shows it, in `t`'s and `c`'s language.
+pub fn table(t: &Text, c: &CliText, report: &Report, color: bool) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{}", budget_line(report));
+    let _ = writeln!(out, "{}", budget_line(t, c, report));
     let _ = writeln!(out);
-    out.push_str(&strategy_lines(report, color));
+    out.push_str(&strategy_lines(t, report, color));
     let _ = writeln!(out);
     // The layout in words is the page's layout note, among the notes below.
-    out.push_str(&step_lines(report));
-    if let Some(line) = moe_line(report) {
+    out.push_str(&step_lines(t, c, report));
+    if let Some(line) = moe_line(c, report) {
         let _ = writeln!(out, "{line}");
     }
-    // The page's notes, in its English: one wording of every figure.
-    let notes = vram_view::notes::notes(english(), report);
+    // The page's notes, in its words: one wording of every figure.
+    let notes = vram_view::notes::notes(t, report);
     if !notes.is_empty() {
         let _ = writeln!(out, "{notes}");
     }
-    if let Some(line) = megatron_line(report) {
+    if let Some(line) = megatron_line(c, report) {
         let _ = writeln!(out, "{line}");
     }
     if report.accounting == vram_core::Accounting::DeepSpeed {
-        let _ = writeln!(
-            out,
-            "Accounting: DeepSpeed's estimator for ZeRO-1/2/3 (mixed precision, Adam); it prints GiB and labels them GB."
-        );
+        let _ = writeln!(out, "{}", c.deepspeed_accounting);
     }
-    let _ = writeln!(
-        out,
-        "* highlighted ({}). Fits: {} per GPU <= usable memory. {}.",
-        report.highlight.label(),
-        if report.activations.is_some() {
-            "the step's peak"
-        } else {
-            "total"
-        },
-        match report.unit {
-            MemoryUnit::Gb => "GB = 10^9 bytes",
-            MemoryUnit::Gib => "GiB = 2^30 bytes",
-        }
+    let footer = fill(
+        c.footer,
+        &[
+            report.highlight.label(),
+            c.judged_on[usize::from(report.activations.is_some())],
+            c.units[usize::from(report.unit == MemoryUnit::Gib)],
+        ],
     );
+    let _ = writeln!(out, "{footer}");
     out
 }
 
@@ -1059,36 +817,71 @@ fn paint(text: &str, code: &str, color: bool) -> String {
     }
 }
 
+/// How many columns `text` takes in a terminal: two for a CJK character or
+/// a full-width form (Chinese words and punctuation), one for any other.
+pub(crate) fn width(text: &str) -> usize {
+    let wide = |c: char| {
+        matches!(c,
+            '\u{1100}'..='\u{115f}'
+            | '\u{2e80}'..='\u{a4cf}'
+            | '\u{ac00}'..='\u{d7a3}'
+            | '\u{f900}'..='\u{faff}'
+            | '\u{fe30}'..='\u{fe4f}'
+            | '\u{ff00}'..='\u{ff60}'
+            | '\u{ffe0}'..='\u{ffe6}')
+    };
+    text.chars().map(|c| if wide(c) { 2 } else { 1 }).sum()
+}
+
+/// `text` filled with spaces to `columns` terminal columns ([`width`]),
+/// after it (`Align::Left`) or before it.
+pub(crate) fn padded(text: &str, columns: usize, align: Align) -> String {
+    let fill = " ".repeat(columns.saturating_sub(width(text)));
+    match align {
+        Align::Left => format!("{text}{fill}"),
+        Align::Right => format!("{fill}{text}"),
+    }
+}
+
 /// The table's first line: the setup, the cluster and the memory usable per GPU.
-fn budget_line(report: &Report) -> String {
+fn budget_line(t: &Text, c: &CliText, report: &Report) -> String {
     let setup = report.setup;
     let budget = report.budget;
     let unit = report.unit;
-    format!(
-        "{} parameters, {}, {}, {} GPU{} of {}, {} reserved{}: {} usable per GPU",
-        format_params(setup.params()),
-        setup.precision().label(),
-        setup.optimizer().label(),
-        report.gpus(),
-        if report.gpus() == 1 { "" } else { "s" },
-        format_bytes(budget.gpu_memory(), unit),
-        format_percent(budget.reserved_fraction()),
-        match budget.context().get() > 0.0 {
-            true => format!(
-                " and {} of CUDA context",
-                format_bytes(budget.context(), unit)
-            ),
-            false => String::new(),
-        },
-        format_bytes(budget.usable(), unit),
+    let label = |labels: &[&'static str], index: Option<usize>| {
+        index.and_then(|i| labels.get(i).copied()).unwrap_or("")
+    };
+    let precision = vram_core::Precision::ALL
+        .iter()
+        .position(|&p| p == setup.precision());
+    let optimizer = vram_core::Optimizer::ALL
+        .iter()
+        .position(|&o| o == setup.optimizer());
+    let context = match budget.context().get() > 0.0 {
+        true => fill(c.budget_context, &[&format_bytes(budget.context(), unit)]),
+        false => String::new(),
+    };
+    fill(
+        c.budget,
+        &[
+            &format_params(setup.params()),
+            label(&t.precision, precision),
+            label(&t.optimizer, optimizer),
+            &report.gpus().to_string(),
+            if report.gpus() == 1 { "" } else { t.plural_s },
+            &format_bytes(budget.gpu_memory(), unit),
+            &format_percent(budget.reserved_fraction()),
+            &context,
+            &format_bytes(budget.usable(), unit),
+        ],
     )
 }
 
 /// The strategies' rows under their header, a line each, the highlighted one
 /// marked `*` (and bold, the fits column green or red, when `color`).
-fn strategy_lines(report: &Report, color: bool) -> String {
-    // The report's one table (vram_core::report::table), in English.
-    let words = vram_view::notes::table_words(english());
+fn strategy_lines(t: &Text, report: &Report, color: bool) -> String {
+    // The report's one table (vram_core::report::table), in the page's words.
+    let words = vram_view::notes::table_words(t);
     let shown = Table::of(report);
     let header: Vec<String> = shown
         .headings(&words)
@@ -1118,11 +911,7 @@ fn strategy_lines(report: &Report, color: bool) -> String {
     let line = |cells: &[String], fits: Option<bool>, bold: bool| {
         let mut text = String::new();
         for (c, cell) in cells.iter().enumerate() {
-            let padded = if shown.columns[c].align() == Align::Left {
-                format!("{cell:<w$}", w = widths[c])
-            } else {
-                format!("{cell:>w$}", w = widths[c])
-            };
+            let padded = padded(cell, widths[c], shown.columns[c].align());
             let styled = match (c == fits_column, fits) {
                 (true, Some(true)) => paint(&padded, "32", color),
                 (true, Some(false)) => paint(&padded, "31", color),
@@ -1152,13 +941,13 @@ fn strategy_lines(report: &Report, color: bool) -> String {
     out
 }
 
-/// Each column's width: its widest cell, the header's included.
+/// Each column's width in a terminal: its widest cell, the header's included.
 fn column_widths(header: &[String], rows: &[Vec<String>]) -> Vec<usize> {
     (0..header.len())
         .map(|c| {
             rows.iter()
-                .map(|r| r[c].chars().count())
-                .chain([header[c].chars().count()])
+                .map(|r| width(&r[c]))
+                .chain([width(&header[c])])
                 .max()
                 .unwrap_or(0)
         })
@@ -1167,49 +956,55 @@ fn column_widths(header: &[String], rows: &[Vec<String>]) -> Vec<usize> {
 
 /// The activations per GPU and the highlighted strategy's step, a line each,
 /// when the report has a model's activations.
-fn step_lines(report: &Report) -> String {
+fn step_lines(t: &Text, c: &CliText, report: &Report) -> String {
     let unit = report.unit;
     let mut out = String::new();
     if let (Some(model), Some(activations)) = (report.model, report.activations) {
-        let _ = writeln!(
-            out,
-            "Activations per GPU: {} ({} per layer, {} outside the layers): {} tokens x {} sequences, recompute {}, FlashAttention {}.",
-            format_bytes(activations.total, unit),
-            format_bytes(activations.per_layer, unit),
-            format_bytes(activations.embeddings_and_logits, unit),
-            model.seq_len,
-            model.micro_batch,
-            recompute_words(model.recompute, model.checkpointing),
-            if model.flash_attention { "on" } else { "off" },
+        let line = fill(
+            c.activations,
+            &[
+                &format_bytes(activations.total, unit),
+                &format_bytes(activations.per_layer, unit),
+                &format_bytes(activations.embeddings_and_logits, unit),
+                &model.seq_len.to_string(),
+                &model.micro_batch.to_string(),
+                &recompute_words(model.recompute, model.checkpointing),
+                c.off_on[usize::from(model.flash_attention)],
+            ],
         );
+        let _ = writeln!(out, "{line}");
     }
     if report.activations.is_some() {
         let step = report.highlighted().step;
         let (at, peak) = step.peak();
+        let name = |phase| vram_view::chart::phase_name(t, phase);
         let moments: Vec<String> = Phase::ALL
             .into_iter()
             .filter_map(|phase| {
                 step.at(phase)
-                    .map(|bytes| format!("{} {}", phase.label(), format_bytes(bytes, unit)))
+                    .map(|bytes| format!("{} {}", name(phase), format_bytes(bytes, unit)))
             })
             .collect();
-        let _ = writeln!(
-            out,
-            "Peak of the step ({}): {} at {}; kept {}; {}.",
-            report.highlight.label(),
-            format_bytes(peak, unit),
-            at.label(),
-            format_bytes(step.kept, unit),
-            moments.join(", "),
+        let line = fill(
+            c.step_peak,
+            &[
+                report.highlight.label(),
+                &format_bytes(peak, unit),
+                name(at),
+                &format_bytes(step.kept, unit),
+                &moments.join(c.comma),
+            ],
         );
+        let _ = writeln!(out, "{line}");
     }
     out
 }
 
 /// What Megatron-LM's own estimate would print beside the page's figures.
-fn megatron_line(report: &Report) -> Option<String> {
+fn megatron_line(c: &CliText, report: &Report) -> Option<String> {
     let m = report.megatron?;
     let unit = report.unit;
+    // Megatron-LM's own printout, in its own words.
     let mb = |e: &vram_core::frameworks::megatron::MegatronEstimate| {
         format!(
             "weight and optimizer={:.2} MB, activation={:.2} MB, total={:.2} MB ({})",
@@ -1219,17 +1014,17 @@ fn megatron_line(report: &Report) -> Option<String> {
             format_bytes(e.total, unit)
         )
     };
-    Some(format!(
-        "Megatron-LM (d98e8a6, theoretical_memory_usage.py) would print, MB = 2^20 bytes: DDP (no distributed optimizer) {}; ZeRO-1 (its distributed optimizer) {}. The page: DDP {}, ZeRO-1 {} per GPU. Megatron counts 18 B per parameter (bf16 weights, fp32 main gradients, weights and Adam moments; 6 + 12/DP distributed), its first pipeline stage's activations with Table 2's h-wide constants ({}), not the head size, experts or the step's peak.",
-        mb(&m.without_distributed_optimizer),
-        mb(&m.with_distributed_optimizer),
-        format_bytes(report.strategy(vram_core::Strategy::Ddp).memory.total, unit),
-        format_bytes(report.strategy(vram_core::Strategy::Zero1).memory.total, unit),
-        if m.without_distributed_optimizer.sequence_parallel_path {
-            "SP with selective recomputation: (18 + 4·ffn/h)·sbh per layer ÷ TP"
-        } else {
-            "without SP: (10 + 24/TP)·sbh per layer, 5 % added"
-        },
+    let total = |s| format_bytes(report.strategy(s).memory.total, unit);
+    let formula = usize::from(!m.without_distributed_optimizer.sequence_parallel_path);
+    Some(fill(
+        c.megatron,
+        &[
+            &mb(&m.without_distributed_optimizer),
+            &mb(&m.with_distributed_optimizer),
+            &total(vram_core::Strategy::Ddp),
+            &total(vram_core::Strategy::Zero1),
+            c.megatron_activations[formula],
+        ],
     ))
 }
 
@@ -1244,93 +1039,81 @@ fn page_link(config: &Config, base_url: &str) -> String {
 
 /// What the table is of, the table in Markdown, then the page's notes, a
 /// paragraph each, and the link (the page's own Markdown export), after the
-/// mixture of experts' line.
+/// mixture of experts' line; in the configuration's language.
 fn markdown(config: &Config, report: &Report, url: &str) -> String {
-    let text = vram_view::notes::markdown_with_context(english(), config, report, url);
-    match moe_line(report) {
+    let (t, c) = words(config);
+    let text = vram_view::notes::markdown_with_context(t, config, report, url);
+    match moe_line(c, report) {
         Some(line) => format!("{text}\n{line}\n"),
         None => text,
     }
 }
 
 /// A mixture of experts' parameters in memory and active per token.
-fn moe_line(report: &Report) -> Option<String> {
+fn moe_line(c: &CliText, report: &Report) -> Option<String> {
     let arch = report
         .model
         .map(|m| m.architecture)
         .filter(|a| a.moe.is_moe())?;
-    Some(format!(
-        "Mixture of experts: {} parameters in memory, {} active per token ({} of {} routed experts{}).",
-        format_number(arch.param_count() as f64),
-        format_number(arch.active_param_count() as f64),
-        arch.moe.top_k,
-        arch.moe.experts,
-        match arch.moe.shared_experts {
-            0 => String::new(),
-            n => format!(", {n} shared"),
-        },
+    let shared = match arch.moe.shared_experts {
+        0 => String::new(),
+        n => fill(c.moe_shared, &[&n.to_string()]),
+    };
+    Some(fill(
+        c.moe,
+        &[
+            &format_number(arch.param_count() as f64),
+            &format_number(arch.active_param_count() as f64),
+            &arch.moe.top_k.to_string(),
+            &arch.moe.experts.to_string(),
+            &shared,
+        ],
     ))
 }
 
 /// The ranked plans: the ten fastest that fit (or, when none does, the ten
-/// that come closest), a line each, and how many of how many fit.
+/// that come closest), a line each, and how many of how many fit; in the
+/// configuration's language.
 pub fn plans_table(config: &Config, ranking: &vram_core::plans::Ranking) -> String {
     let unit = config.unit;
+    let (t, c) = words(config);
+    let w = vram_view::text::lazy_of(config.lang);
     let mut out = String::new();
     let plans = &ranking.plans;
     let fitting = ranking.fitting;
     let _ = writeln!(out);
-    let english = vram_view::text::lazy_of(vram_core::format::Lang::En);
     if plans.is_empty() {
-        let why = vram_view::plans::plans_count(english, config, ranking);
-        let _ = writeln!(out, "Plans: none to rank. {why}");
+        let why = vram_view::plans::plans_count(w, config, ranking);
+        let _ = writeln!(out, "{}", fill(c.plans_none, &[&why]));
         return out;
     }
-    let _ = writeln!(
-        out,
-        "Plans: {fitting} of {} layouts fit{}. {}",
-        ranking.found,
-        if fitting == 0 {
-            "; the closest are listed"
-        } else {
-            "; the fastest are listed"
-        },
-        match config.global_batch {
-            Some(global) =>
-                vram_view::text::fill(english.plans_ranked_global, &[&global.to_string()]),
-            None => english.plans_ranked_own.to_string(),
-        }
+    let ranked = match config.global_batch {
+        Some(global) => fill(w.plans_ranked_global, &[&global.to_string()]),
+        None => w.plans_ranked_own.to_string(),
+    };
+    let found = fill(
+        c.plans_fit,
+        &[
+            &fitting.to_string(),
+            &ranking.found.to_string(),
+            c.plans_listed[usize::from(fitting == 0)],
+            &ranked,
+        ],
     );
+    let _ = writeln!(out, "{found}");
     if !ranking.is_complete() {
-        let _ = writeln!(
-            out,
-            "The cluster has very many layouts: the {} simplest of {} were searched ({} evaluations).",
-            ranking.searched,
-            ranking.layouts,
-            format_number(ranking.evaluations as f64)
+        let partial = fill(
+            c.plans_partial,
+            &[
+                &ranking.searched.to_string(),
+                &ranking.layouts.to_string(),
+                &format_number(ranking.evaluations as f64),
+            ],
         );
+        let _ = writeln!(out, "{partial}");
     }
-    let header: Vec<String> = [
-        "#",
-        "TP",
-        "PP",
-        "VPP",
-        "CP",
-        "SP",
-        "EP",
-        "DP",
-        "Strategy",
-        "Recompute",
-        "Offload",
-        "mbs",
-        "m",
-        "Peak per GPU",
-        "Fits",
-        "Step",
-        "Tokens/s/GPU",
-    ]
-    .map(String::from)
-    .to_vec();
+    let header: Vec<String> = c.plans_columns.map(String::from).to_vec();
+    let yes_no = |yes: bool| if yes { t.yes } else { t.no }.to_string();
     let rows: Vec<Vec<String>> = plans
         .iter()
         .take(10)
@@ -1342,7 +1125,7 @@ pub fn plans_table(config: &Config, ranking: &vram_core::plans::Ranking) -> Stri
                 p.layout.pp.to_string(),
                 p.layout.vpp.to_string(),
                 p.layout.cp.to_string(),
-                if p.layout.sp { "yes" } else { "no" }.into(),
+                yes_no(p.layout.sp),
                 p.ep.to_string(),
                 p.dp.to_string(),
                 p.strategy.label().into(),
@@ -1351,7 +1134,7 @@ pub fn plans_table(config: &Config, ranking: &vram_core::plans::Ranking) -> Stri
                 p.micro_batch.to_string(),
                 p.microbatches.to_string(),
                 format_bytes(p.peak, unit),
-                if p.fits { "yes" } else { "no" }.into(),
+                yes_no(p.fits),
                 p.time
                     .map_or("-".into(), |t| format_seconds(t.step_seconds)),
                 p.time.map_or("-".into(), |t| {
@@ -1366,29 +1149,25 @@ pub fn plans_table(config: &Config, ranking: &vram_core::plans::Ranking) -> Stri
             .iter()
             .enumerate()
             .map(|(c, cell)| match c {
-                7..=9 => format!("{cell:<w$}", w = widths[c]),
-                _ => format!("{cell:>w$}", w = widths[c]),
+                7..=9 => padded(cell, widths[c], Align::Left),
+                _ => padded(cell, widths[c], Align::Right),
             })
             .collect();
         let _ = writeln!(out, "{}", line.join("  ").trim_end());
     }
     if let Some(best) = plans.first() {
-        let _ = writeln!(
-            out,
-            "The first as a link: ?{}",
-            link::encode(&best.apply(config))
-        );
+        let query = link::encode(&best.apply(config));
+        let _ = writeln!(out, "{}", fill(c.plans_first, &[&query]));
     }
     out
 }
 
 /// What would make the configuration fit, a line each after a blank line:
-/// the page's words in English ([`vram_view::fixes::lines`]), or that it fits.
+/// the page's words in the configuration's language
+/// ([`vram_view::fixes::lines`]), or that it fits.
 pub fn fixes_text(config: &Config) -> String {
-    let (t, w) = (
-        english(),
-        vram_view::text::lazy_of(vram_core::format::Lang::En),
-    );
+    let (t, _) = words(config);
+    let w = vram_view::text::lazy_of(config.lang);
     let mut out = String::from("\n");
     match vram_core::fixes::fixes(config) {
         Some(fixes) => {
@@ -1397,7 +1176,7 @@ pub fn fixes_text(config: &Config) -> String {
             }
         }
         None => {
-            let _ = writeln!(out, "{} {}", t.fixes_heading, w.fixes_fits);
+            let _ = writeln!(out, "{}{}{}", t.fixes_heading, t.word_space, w.fixes_fits);
         }
     }
     out

@@ -894,7 +894,14 @@ fn grpo_on_eight_h20s_in_text_and_json() {
         .collect();
     assert_eq!(
         stages,
-        ["wake", "weight_sync", "generate", "sleep", "log_probs", "update"]
+        [
+            "wake",
+            "weight_sync",
+            "generate",
+            "sleep",
+            "log_probs",
+            "update"
+        ]
     );
     assert_eq!(timeline["peak"], "generate");
     assert_eq!(timeline["relief"], "gpu_util");
@@ -990,5 +997,346 @@ fn the_links_page_names_every_family_and_gpu() {
     }
     for gpu in vram_core::gpu::GPU_PRESETS {
         assert!(prose.contains(&format!("`{}`", gpu.id)), "GPU {}", gpu.id);
+    }
+}
+
+/// A job's arguments, the heading every view of it has in English and in
+/// Chinese (the table's, Markdown's and HTML's alike; serving's and RL's
+/// CSV carry it as their section).
+const JOBS: [(&str, &[&str], &str, &str); 3] = [
+    ("train", &["--model", "llama2-7b"], "Strategy", "策略"),
+    (
+        "serve",
+        &[
+            "--job",
+            "serve",
+            "--model",
+            "llama3.1-8b",
+            "--gpu",
+            "h100-80gb",
+            "--gpus",
+            "1",
+        ],
+        "What the engine takes of each GPU",
+        "引擎在每张 GPU 上占用的显存",
+    ),
+    (
+        "rl",
+        &[
+            "--job",
+            "rl",
+            "--model",
+            "qwen2.5-7b",
+            "--gpu",
+            "h20",
+            "--gpus",
+            "8",
+            "--dtype",
+            "bf16",
+            "--stage",
+            "3",
+            "--recompute",
+            "full",
+        ],
+        "A step, phase by phase, on one GPU",
+        "一步的各个阶段（单卡）",
+    ),
+];
+
+/// Whether `c` is a Chinese character.
+fn cjk(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
+}
+
+/// CSV as RFC 4180 writes it (quoted fields, doubled quotes, CRLF), a
+/// record a line; the text must end with a line end.
+fn csv_records(text: &str) -> Vec<Vec<String>> {
+    let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
+    let mut chars = text.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') if field.is_empty() => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\r') if chars.peek() == Some(&'\n') => {}
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    assert!(!quoted && field.is_empty() && record.is_empty(), "{text}");
+    records
+}
+
+/// Issue 62 ("Say only what is true"): every job, in every format, in both
+/// languages. The table, Markdown and HTML speak the configuration's
+/// language (`--lang`) and no other: Chinese headings and no English one
+/// under `zh`, no Chinese at all under `en`; Markdown has tables, HTML is
+/// well-formed markup with tables in the language it declares, CSV parses
+/// with its header's columns on every line, JSON is its job's schema and the
+/// link keeps the language.
+#[test]
+fn every_job_in_every_format_speaks_its_language() {
+    for (job, args, english, chinese) in JOBS {
+        for lang in ["en", "zh"] {
+            let (heading, other) = match lang {
+                "zh" => (chinese, english),
+                _ => (english, chinese),
+            };
+            let with = |format: Option<&str>| {
+                let mut all: Vec<&str> = args.to_vec();
+                all.extend(["--lang", lang, "--base-url", "https://example.org/vram/"]);
+                all.extend(format);
+                printed(&all)
+            };
+            let context = format!("{job}, {lang}");
+            for format in [None, Some("--markdown"), Some("--html")] {
+                let text = with(format);
+                let context = format!("{context}, {format:?}:\n{text}");
+                assert!(text.contains(heading), "{context}");
+                assert!(!text.contains(other), "{context}");
+                if lang == "en" {
+                    assert!(!text.chars().any(cjk), "{context}");
+                }
+            }
+            let markdown = with(Some("--markdown"));
+            assert!(
+                markdown.contains("|---|--:|---|") || markdown.contains("| --- | ---: |"),
+                "{context}: {markdown}"
+            );
+            let html = with(Some("--html"));
+            let document = roxmltree::Document::parse(&html).expect("well-formed markup");
+            let root = document.root_element();
+            assert_eq!(root.tag_name().name(), "section", "{context}");
+            let declared = if lang == "zh" { "zh-Hans" } else { "en" };
+            assert_eq!(root.attribute("lang"), Some(declared), "{context}");
+            assert!(
+                root.descendants().any(|n| n.has_tag_name("td")),
+                "{context}"
+            );
+            assert_eq!(
+                root.descendants().any(|n| n.has_tag_name("svg")),
+                job == "train",
+                "{context}: charts are training's"
+            );
+            let records = csv_records(&with(Some("--csv")));
+            let columns = records[0].len();
+            assert!(records.len() > 4, "{context}: {records:?}");
+            assert!(records.iter().all(|r| r.len() == columns), "{context}");
+            if job != "train" {
+                assert_eq!(records[0], ["section", "figure", "value", "unit", "note"]);
+                assert!(records[1..].iter().any(|r| r[0] == heading), "{context}");
+            }
+            let document: Value = serde_json::from_str(&with(Some("--json"))).unwrap();
+            let schema = document["schema"].as_str().unwrap();
+            assert!(
+                schema.starts_with("vram-calculator/"),
+                "{context}: {schema}"
+            );
+            let link = with(Some("--link"));
+            assert!(link.starts_with("https://example.org/vram/?v=3&"), "{link}");
+            assert_eq!(link.contains("lang=zh"), lang == "zh", "{link}");
+        }
+    }
+}
+
+/// The row of `records` in section `section` named `figure`: its value as
+/// a number and its unit.
+fn csv_figure(records: &[Vec<String>], section: &str, figure: &str) -> (f64, String) {
+    let row = records
+        .iter()
+        .find(|r| r[0] == section && r[1] == figure)
+        .unwrap_or_else(|| panic!("no {figure:?} under {section:?} in {records:?}"));
+    (row[2].parse().expect("a number"), row[3].clone())
+}
+
+/// Asserts a CSV figure is the core's, in its unit: bytes within 1 B,
+/// anything else to the core's own rounding.
+fn assert_figure(found: (f64, String), expected: f64, unit: &str) {
+    assert_eq!(found.1, unit, "{found:?}");
+    let tolerance = if unit == "B" {
+        1.0
+    } else {
+        1e-9 * expected.abs()
+    };
+    assert!(
+        (found.0 - expected).abs() <= tolerance,
+        "{found:?}, the core's {expected}"
+    );
+}
+
+/// Issue 62: serving's and RL's `--csv` carried rounded text ("16.06 GB")
+/// under a header that promised figures. Each line is now a figure, its
+/// value the core's own, unrounded, with its unit; in either language (the
+/// words are the language's, the figures the same); a figure that is words
+/// has no unit.
+#[test]
+fn csv_of_serving_and_rl_carries_the_cores_figures() {
+    for lang in [vram_core::format::Lang::En, vram_core::format::Lang::Zh] {
+        let t = vram_view::text::of(lang);
+        let key = if lang == vram_core::format::Lang::Zh {
+            "zh"
+        } else {
+            "en"
+        };
+        let serve_args: Vec<&str> = JOBS[1].1.iter().copied().chain(["--lang", key]).collect();
+        let config = linked_config(&json_of(&serve_args));
+        let report = config.serve_report().unwrap();
+        let records = csv_records(&printed(&[&serve_args[..], &["--csv"]].concat()));
+        for row in &records[1..] {
+            if !row[3].is_empty() {
+                let value: f64 = row[2].parse().unwrap_or_else(|_| panic!("{row:?}"));
+                assert!(value.is_finite(), "{row:?}");
+            }
+        }
+        let memory = t.serve_memory_heading;
+        let weights = csv_figure(&records, memory, t.serve_weights);
+        assert_figure(weights, report.weights_bytes, "B");
+        assert_figure(
+            csv_figure(&records, memory, t.serve_total),
+            report.total_bytes,
+            "B",
+        );
+        let kv = csv_figure(&records, t.serve_kv_heading, t.serve_kv_tokens);
+        assert_figure(kv, report.kv_tokens as f64, "tokens");
+        let speed = report.speed.unwrap();
+        let ttft = csv_figure(&records, t.serve_speed_heading, t.serve_ttft);
+        assert_figure(ttft, speed.ttft_seconds, "s");
+
+        let rl_args: Vec<&str> = JOBS[2].1.iter().copied().chain(["--lang", key]).collect();
+        let config = linked_config(&json_of(&rl_args));
+        let report = config.rl_report().unwrap();
+        let records = csv_records(&printed(&[&rl_args[..], &["--csv"]].concat()));
+        let generate = vram_view::rl::generate_heading(t, &config);
+        let generating = report.generate.as_ref().unwrap().total_bytes;
+        assert_figure(csv_figure(&records, generate, t.rl_total), generating, "B");
+        let learning = csv_figure(&records, t.rl_learn_heading, t.rl_total);
+        assert_figure(learning, report.learn.total_bytes, "B");
+        let host = csv_figure(&records, t.rl_step_heading, t.rl_host);
+        assert_figure(host, report.host_bytes_per_node, "B");
+        let step = csv_figure(&records, t.rl_step_heading, t.rl_step);
+        assert_figure(step, report.time.unwrap().step_seconds, "s");
+        let peak = csv_figure(&records, t.rl_timeline_heading, t.rl_stage_generate);
+        assert_figure(peak, generating, "B");
+        let relief = records.iter().find(|r| r[1] == t.rl_relief).unwrap();
+        assert!(relief[2].ends_with("gpu_util）") || relief[2].ends_with("gpu_util)"));
+        assert_eq!(relief[3], "", "{relief:?}");
+    }
+}
+
+/// Issue 62: `--lang zh` (or a link's `lang=zh`) words the errors about a
+/// value, the command line's refusals and the exports' in Chinese, as the
+/// page says them; English stays as it was.
+#[test]
+fn errors_speak_the_configurations_language() {
+    let said = |args: &[&str]| refusal(vram().args(args).output().unwrap());
+    assert_eq!(
+        said(&["--gpus", "0", "--lang", "zh"]).trim(),
+        "error: --gpus \"0\": GPU 数量：请输入 1 到 1,048,576 之间的值。"
+    );
+    let stderr = said(&["?lang=zh&dtype=fp4&overhead=1"]);
+    assert_contains_each(
+        &stderr,
+        &[
+            "dtype=\"fp4\": 精度：可用的值：fp32, fp16, bf16",
+            "overhead=\"1\": 预留比例：请输入 0 到 0.95 之间的比例。",
+        ],
+    );
+    assert!(said(&["--job", "rl", "--plans", "--lang", "zh"]).contains("--plans 与 --fixes："));
+    let serve = [
+        "--job",
+        "serve",
+        "--model",
+        "llama3.1-8b",
+        "--fixes",
+        "--lang",
+        "zh",
+    ];
+    assert!(said(&serve).contains("--fixes：“怎样才能放得下”属于训练"));
+    let export = [
+        "--model",
+        "llama2-7b",
+        "--stage",
+        "3",
+        "--offload",
+        "optimizer",
+        "--dtype",
+        "bf16",
+        "--export",
+        "torchtitan",
+        "--lang",
+        "zh",
+    ];
+    assert!(said(&export).contains("--export torchtitan: torchtitan 用 FSDP2 分片"));
+    let configs = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/configs");
+    let table = printed(&[
+        "--config",
+        &format!("{configs}/deepseek-v3.json"),
+        "--lang",
+        "zh",
+    ]);
+    assert!(
+        table.contains("config.json（deepseek_v3）：读取了 hidden_size=7168，"),
+        "{table}"
+    );
+    assert!(table.contains("1 个多词元预测（MTP）层"), "{table}");
+    // In English, as before.
+    assert!(said(&["--gpus", "0"]).contains("--gpus \"0\": Number of GPUs: Enter 1 to 1,048,576."));
+}
+
+/// The lesson's table and its Markdown in Chinese, as `vram --lang zh` prints them.
+#[test]
+fn the_lesson_in_chinese() {
+    assert_prints_snapshot("lesson_table_zh", &["--lang", "zh"]);
+    assert_prints_snapshot("lesson_markdown_zh", &["--lang", "zh", "--markdown"]);
+    // The ranked plans and the fixes too.
+    let plans = printed(&[
+        "?model=llama2-70b&gpu=a100-80gb&gpus=8&dtype=bf16&recompute=full&global_batch=64",
+        "--plans",
+        "--lang",
+        "zh",
+    ]);
+    assert_contains_each(
+        &plans,
+        &[
+            "方案：141 个布局放得下（共 465 个）",
+            "每卡峰值",
+            "第一个方案的链接：?",
+        ],
+    );
+    let fixes = printed(&[
+        "?model=llama2-70b&gpu=a100-80gb&gpus=8&seq=4096&stage=3",
+        "--fixes",
+        "--lang",
+        "zh",
+    ]);
+    assert!(
+        fixes.contains("怎样才能放得下？ZeRO-3 每张 GPU 需要"),
+        "{fixes}"
+    );
+}
+
+/// `--plans` and `--fixes` under `--markdown` keep the terminal's layout in
+/// a block of their own; CSV cannot carry them, so `--csv` refuses them.
+#[test]
+fn plans_and_fixes_in_markdown_and_not_in_csv() {
+    let markdown = printed(&["--stage", "3", "--fixes", "--markdown"]);
+    assert!(
+        markdown.ends_with(
+            "\n```text\nWhat would make it fit? Nothing: the highlighted strategy fits.\n```\n"
+        ),
+        "{markdown}"
+    );
+    for extra in ["--plans", "--fixes"] {
+        let output = vram().args(["--csv", extra]).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{extra}");
     }
 }

@@ -21,7 +21,7 @@ use crate::text::{self, LazyText, Text};
 /// 68.72 GB are usable.`, then how the fixes are ranked, or that none was
 /// found.
 pub fn intro(w: &LazyText, config: &Config, fixes: &Fixes) -> String {
-    let mut intro = text::fill(
+    let intro = text::fill(
         w.fixes_intro,
         &[
             config.highlight.label(),
@@ -29,12 +29,20 @@ pub fn intro(w: &LazyText, config: &Config, fixes: &Fixes) -> String {
             &format_bytes(fixes.usable, config.unit),
         ],
     );
-    intro.push(' ');
-    intro.push_str(match fixes.fixes.is_empty() {
+    let ranked = match fixes.fixes.is_empty() {
         true => w.fixes_none,
         false => w.fixes_ranked,
-    });
-    intro
+    };
+    then(&intro, ranked)
+}
+
+/// The sentence `first`, then `next`: a space between them, none after
+/// Chinese punctuation (its full stop and question mark hold their own space).
+fn then(first: &str, next: &str) -> String {
+    match first.ends_with(['。', '？', '：']) {
+        true => format!("{first}{next}"),
+        false => format!("{first} {next}"),
+    }
 }
 
 /// What a fix changes, field by field in the form's words
@@ -84,7 +92,7 @@ pub fn figures_words(w: &LazyText, config: &Config, fixes: &Fixes, fix: &Fix) ->
 /// The fixes as lines of text: the intro, then each fix numbered with what it
 /// changes, its figures and its link (the CLI's `--fixes`).
 pub fn lines(t: &Text, w: &LazyText, config: &Config, fixes: &Fixes) -> Vec<String> {
-    let mut lines = vec![format!("{} {}", t.fixes_heading, intro(w, config, fixes))];
+    let mut lines = vec![then(t.fixes_heading, &intro(w, config, fixes))];
     for (i, fix) in fixes.fixes.iter().enumerate() {
         lines.push(format!(
             "{:>2}. {}{}{}",

@@ -6,8 +6,8 @@ use vram_core::format::{format_bytes, format_number, format_percent, format_seco
 use vram_core::rl::{PhaseReport, RlPart, RlReport, Stage};
 use vram_core::{Bytes, Config};
 
-use crate::serving::Row;
-use crate::text::{fill, Text};
+use crate::serving::{Row, BYTES, SECONDS, SEQUENCES, TOKENS};
+use crate::text::{fill, CliText, Text};
 
 /// A part's name.
 pub fn part_label(t: &Text, part: RlPart) -> &'static str {
@@ -35,18 +35,21 @@ pub fn limit_rows(t: &Text, limits: &vram_core::rl::limits::RlLimits) -> Vec<Row
         Some(n) => fill(t.rl_tokens, &[&format_number(f64::from(n))]),
         None => t.rl_none_fits.to_string(),
     };
+    let raw = |n: Option<u32>| n.map(|n| (f64::from(n), TOKENS));
     vec![
         Row {
             id: "rl-longest-response",
             label: t.rl_longest_response.to_string(),
             value: tokens(limits.largest_response_len),
             note: t.rl_longest_response_note.to_string(),
+            raw: raw(limits.largest_response_len),
         },
         Row {
             id: "rl-largest-budget",
             label: t.rl_largest_budget.to_string(),
             value: tokens(limits.largest_token_budget),
             note: t.rl_largest_budget_note.to_string(),
+            raw: raw(limits.largest_token_budget),
         },
         Row {
             id: "rl-fewest-gpus",
@@ -60,6 +63,9 @@ pub fn limit_rows(t: &Text, limits: &vram_core::rl::limits::RlLimits) -> Vec<Row
                     &[&f.gpus_per_node.to_string(), &f.nodes.to_string()],
                 )
             }),
+            raw: limits
+                .fewest_gpus
+                .map(|f| (f64::from(f.gpus_per_node * f.nodes), "GPUs")),
         },
     ]
 }
@@ -158,6 +164,7 @@ pub fn phase_rows(t: &Text, phase: &PhaseReport, unit: MemoryUnit) -> Vec<Row> {
             label: part_label(t, *part).to_string(),
             value: b(*bytes),
             note: String::new(),
+            raw: Some((*bytes, BYTES)),
         })
         .collect();
     rows.push(Row {
@@ -165,6 +172,7 @@ pub fn phase_rows(t: &Text, phase: &PhaseReport, unit: MemoryUnit) -> Vec<Row> {
         label: t.rl_total.to_string(),
         value: b(phase.total_bytes),
         note: fill(t.rl_of, &[&b(phase.limit_bytes)]),
+        raw: Some((phase.total_bytes, BYTES)),
     });
     rows
 }
@@ -177,12 +185,14 @@ pub fn step_rows(t: &Text, report: &RlReport, unit: MemoryUnit) -> Vec<Row> {
             label: t.rl_sequences.to_string(),
             value: format_number(report.sequences as f64),
             note: fill(t.rl_tokens, &[&format_number(report.tokens as f64)]),
+            raw: Some((report.sequences as f64, SEQUENCES)),
         },
         Row {
             id: "rl-host",
             label: t.rl_host.to_string(),
             value: format_bytes(Bytes::new(report.host_bytes_per_node), unit),
             note: t.rl_host_note.to_string(),
+            raw: Some((report.host_bytes_per_node, BYTES)),
         },
     ];
     if let Some(time) = report.time {
@@ -200,6 +210,7 @@ pub fn step_rows(t: &Text, report: &RlReport, unit: MemoryUnit) -> Vec<Row> {
                     &share(time.learn_seconds),
                 ],
             ),
+            raw: Some((time.step_seconds, SECONDS)),
         });
     }
     rows
@@ -241,6 +252,7 @@ pub fn timeline_rows(t: &Text, report: &RlReport, unit: MemoryUnit) -> Vec<Row> 
                 label: stage_label(t, s.stage).to_string(),
                 value: format_bytes(Bytes::new(s.bytes), unit),
                 note: notes.join(t.list_separator),
+                raw: Some((s.bytes, BYTES)),
             }
         })
         .collect();
@@ -248,10 +260,51 @@ pub fn timeline_rows(t: &Text, report: &RlReport, unit: MemoryUnit) -> Vec<Row> 
     rows.push(Row {
         id: "rl-relief",
         label: t.rl_relief.to_string(),
-        value: format!("{} ({})", field.label, timeline.relief.key()),
+        // The field's label, then its key in brackets of the language.
+        value: format!(
+            "{}{}",
+            field.label,
+            fill(t.model_named, &[timeline.relief.key()])
+        ),
         note: t.rl_relief_note.to_string(),
+        raw: None,
     });
     rows
+}
+
+/// The run's tables, each under its heading, in the order every view shows
+/// them: generating (with rollouts), learning, the step, the step phase by
+/// phase, and how far it goes (`limits`, [`Config::rl_limits`]).
+pub fn sections(
+    t: &Text,
+    config: &Config,
+    report: &RlReport,
+    limits: &vram_core::rl::limits::RlLimits,
+) -> Vec<(&'static str, Vec<Row>)> {
+    let unit = config.unit;
+    let mut sections = Vec::new();
+    if let Some(generate) = &report.generate {
+        sections.push((generate_heading(t, config), phase_rows(t, generate, unit)));
+    }
+    sections.push((t.rl_learn_heading, phase_rows(t, &report.learn, unit)));
+    sections.push((t.rl_step_heading, step_rows(t, report, unit)));
+    sections.push((t.rl_timeline_heading, timeline_rows(t, report, unit)));
+    sections.push((t.rl_limits_heading, limit_rows(t, limits)));
+    sections
+}
+
+/// What is trained, on what: the algorithm, the model and the GPUs
+/// (`vram`'s first line, the static view's caption).
+pub fn heading(c: &CliText, config: &Config) -> String {
+    fill(
+        c.rl_heading,
+        &[
+            &config.rl.algo.key().to_uppercase(),
+            &crate::serving::model_name(c, config),
+            &(config.gpus * config.runtime.nodes).to_string(),
+            &crate::serving::gpu_name(config),
+        ],
+    )
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@ use vram_core::serve::speed::{
 };
 use vram_core::Bytes;
 
-use crate::text::{fill, Text};
+use crate::text::{fill, CliText, Text};
+use vram_core::Config;
 
 /// One row of the serving table: what it is, its figure, and where the
 /// figure comes from.
@@ -25,7 +26,22 @@ pub struct Row {
     pub value: String,
     /// Its source or formula.
     pub note: String,
+    /// The figure unrounded, as the core gives it, and its unit (`B`, `s`,
+    /// `tokens`, `tokens/s` …): what a CSV writes. `None` for a row whose
+    /// figure is words (nothing left, a field's name).
+    pub raw: Option<(f64, &'static str)>,
 }
+
+/// Bytes, the unit of every memory row's raw figure.
+pub const BYTES: &str = "B";
+/// Seconds.
+pub const SECONDS: &str = "s";
+/// Tokens.
+pub const TOKENS: &str = "tokens";
+/// Sequences.
+pub const SEQUENCES: &str = "sequences";
+/// Tokens a second.
+pub const TOKENS_PER_SECOND: &str = "tokens/s";
 
 /// Bytes in the page's unit.
 fn bytes(value: f64, unit: MemoryUnit) -> String {
@@ -83,11 +99,12 @@ pub fn warnings(t: &Text, report: &ServeReport) -> Vec<String> {
 
 /// The memory rows: what the engine takes of one GPU, part by part.
 pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
-    let row = |id, label: &str, value: String, note: String| Row {
+    let row = |id, label: &str, value: String, note: String, raw: Option<f64>| Row {
         id,
         label: label.to_string(),
         value,
         note,
+        raw: raw.map(|b| (b, BYTES)),
     };
     let mut rows = vec![row(
         "serve-weights",
@@ -101,6 +118,7 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
                 &report.layout.ep.to_string(),
             ],
         ),
+        Some(report.weights_bytes),
     )];
     // The parts a deployment may not hold, each a row where it holds any.
     let activations_note = fill(
@@ -133,7 +151,13 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
         ),
     ] {
         if held > 0 {
-            rows.push(row(id, label, bytes(held as f64, unit), note));
+            rows.push(row(
+                id,
+                label,
+                bytes(held as f64, unit),
+                note,
+                Some(held as f64),
+            ));
         }
     }
     rows.push(row(
@@ -153,6 +177,7 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
                 &bytes(report.cuda_total_bytes as f64, unit),
             ],
         ),
+        report.kv_budget_bytes.map(|b| b as f64),
     ));
     rows.push(row(
         "serve-total",
@@ -162,6 +187,7 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
             t.serve_total_note,
             &[&bytes(report.cuda_total_bytes as f64, unit)],
         ),
+        Some(report.total_bytes),
     ));
     rows
 }
@@ -169,11 +195,12 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
 /// The KV cache's rows: a token's bytes, each kind's page, the blocks and
 /// tokens, the concurrency and the longest length.
 pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
-    let row = |id, label: &str, value: String, note: String| Row {
+    let row = |id, label: &str, value: String, note: String, raw: (f64, &'static str)| Row {
         id,
         label: label.to_string(),
         value,
         note,
+        raw: Some(raw),
     };
     let small = |b: u64| format_bytes(Bytes::new(b as f64), unit);
     let mut rows = vec![row(
@@ -181,6 +208,7 @@ pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
         t.serve_kv_token,
         small(report.kv_bytes_per_token),
         t.serve_kv_token_note.to_string(),
+        (report.kv_bytes_per_token as f64, BYTES),
     )];
     for page in &report.pages {
         let kind = match page.kind {
@@ -204,6 +232,7 @@ pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
                     &[&block.to_string(), &page.layers.to_string()],
                 ),
             },
+            (page.page_bytes as f64, BYTES),
         ));
     }
     // What each figure is in the chosen engine's own terms.
@@ -229,12 +258,14 @@ pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
         t.serve_kv_blocks,
         format_number(report.kv_blocks as f64),
         String::new(),
+        (report.kv_blocks as f64, "blocks"),
     ));
     rows.push(row(
         "serve-kv-tokens",
         t.serve_kv_tokens,
         format_number(report.kv_tokens as f64),
         tokens_note.to_string(),
+        (report.kv_tokens as f64, TOKENS),
     ));
     rows.push(row(
         "serve-max-concurrency",
@@ -244,12 +275,14 @@ pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
         ),
         format!("{}×", format_number(report.max_concurrency)),
         concurrency_note.to_string(),
+        (report.max_concurrency, SEQUENCES),
     ));
     rows.push(row(
         "serve-max-len",
         t.serve_max_len_fits,
         format_number(f64::from(report.max_model_len_fits)),
         longest_note.to_string(),
+        (f64::from(report.max_model_len_fits), TOKENS),
     ));
     rows
 }
@@ -260,11 +293,12 @@ pub fn speed_rows(t: &Text, report: &ServeReport) -> Vec<Row> {
     let Some(speed) = report.speed.filter(|_| report.fits) else {
         return Vec::new();
     };
-    let row = |id, label: &str, value: String, note: String| Row {
+    let row = |id, label: &str, value: String, note: String, raw: (f64, &'static str)| Row {
         id,
         label: label.to_string(),
         value,
         note,
+        raw: Some(raw),
     };
     let per_s = |v: f64| fill(t.serve_tokens_per_second, &[&format_number(v)]);
     let mut rows = vec![
@@ -276,12 +310,14 @@ pub fn speed_rows(t: &Text, report: &ServeReport) -> Vec<Row> {
                 t.serve_concurrency_note,
                 &[&format_number(report.concurrency_holds as f64)],
             ),
+            (f64::from(report.concurrency), SEQUENCES),
         ),
         row(
             "serve-ttft",
             t.serve_ttft,
             format_seconds(speed.ttft_seconds),
             fill(t.serve_ttft_note, &[&format_percent(PREFILL_EFFICIENCY)]),
+            (speed.ttft_seconds, SECONDS),
         ),
         row(
             "serve-tpot",
@@ -300,6 +336,7 @@ pub fn speed_rows(t: &Text, report: &ServeReport) -> Vec<Row> {
                     &[&format_percent(DECODE_COMPUTE_EFFICIENCY)],
                 ),
             },
+            (speed.tpot_seconds, SECONDS),
         ),
         row(
             "serve-decode",
@@ -312,12 +349,14 @@ pub fn speed_rows(t: &Text, report: &ServeReport) -> Vec<Row> {
                     &per_s(speed.tokens_per_second_per_sequence),
                 ],
             ),
+            (speed.decode_tokens_per_second, TOKENS_PER_SECOND),
         ),
         row(
             "serve-prefill",
             t.serve_prefill,
             per_s(speed.prefill_tokens_per_second),
             String::new(),
+            (speed.prefill_tokens_per_second, TOKENS_PER_SECOND),
         ),
     ];
     if let Some(cost) = speed.cost_per_million_tokens {
@@ -326,9 +365,66 @@ pub fn speed_rows(t: &Text, report: &ServeReport) -> Vec<Row> {
             t.serve_cost,
             format_number(cost),
             t.serve_cost_note.to_string(),
+            (cost, "per million tokens"),
         ));
     }
     rows
+}
+
+/// The deployment's tables, each under its heading, in the order every
+/// view shows them: memory, the KV cache, speed (empty when it does not run).
+pub fn sections(t: &Text, report: &ServeReport, unit: MemoryUnit) -> [(&'static str, Vec<Row>); 3] {
+    [
+        (t.serve_memory_heading, memory_rows(t, report, unit)),
+        (t.serve_kv_heading, kv_rows(t, report, unit)),
+        (t.serve_speed_heading, speed_rows(t, report)),
+    ]
+}
+
+/// What is served, on what: the model, the GPUs, the layout and the engine
+/// (`vram`'s first line, the static view's caption).
+pub fn heading(t: &Text, c: &CliText, config: &Config, report: &ServeReport) -> String {
+    fill(
+        c.serve_heading,
+        &[
+            &model_name(c, config),
+            &(config.gpus * config.runtime.nodes).to_string(),
+            &gpu_name(config),
+            &report.replicas.to_string(),
+            if report.replicas == 1 { "" } else { t.plural_s },
+            &report.layout.tp.to_string(),
+            &report.layout.pp.to_string(),
+            &match report.layout.ep {
+                1 => String::new(),
+                ep => fill(c.serve_ep, &[&ep.to_string()]),
+            },
+            report.engine.name(),
+            report.engine_version,
+            config.serve.weights.key(),
+            config.serve.kv_dtype.key(),
+        ],
+    )
+}
+
+/// The model of a deployment's or an RL run's heading: its preset's name,
+/// or, its architecture edited, a custom model from that preset.
+pub fn model_name(c: &CliText, config: &Config) -> String {
+    match config.model {
+        None => c.a_model.to_string(),
+        Some(model) => match model.preset() {
+            Some(preset) => preset.name.to_string(),
+            None => fill(c.custom_model, &[model.base.name]),
+        },
+    }
+}
+
+/// The GPU of a deployment's or an RL run's heading: its preset's name,
+/// else its memory in GB.
+pub fn gpu_name(config: &Config) -> String {
+    config.gpu.map_or_else(
+        || format!("{} GB", format_number(config.gpu_mem_gb)),
+        |g| g.name.to_string(),
+    )
 }
 
 /// One ranked serving layout in words, and the link that applies it.

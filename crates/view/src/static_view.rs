@@ -1,6 +1,8 @@
 //! The read-only view of a configuration as one self-contained HTML fragment
-//! (`vram --html`): the strategy table, the notes under it and the charts as
-//! SVG, drawn by the same code as the page's canvases, with a link that opens
+//! (`vram --html`), in the configuration's language: for training the
+//! strategy table, the notes under it and the charts as SVG, drawn by the
+//! same code as the page's canvases; for a deployment and an RL run their
+//! rows' tables ([`crate::serving`], [`crate::rl`]); with a link that opens
 //! the configuration in the calculator. A static site includes it at its own
 //! build time: no script, no WebAssembly, no request. Native only (plotters'
 //! SVG backend).
@@ -31,6 +33,7 @@ mod look {
     pub const CAPTION: &str = "font-weight:600;margin-bottom:4px";
     pub const SVG: &str = "max-width:100%;height:auto;background:#fff";
     pub const KEY: &str = "font-size:12px;margin:2px 0 0";
+    pub const CODE: &str = "font:12px/1.4 ui-monospace,monospace;overflow-x:auto;margin:4px 0";
     pub const SWATCH: &str =
         "display:inline-block;width:12px;border-radius:2px;margin:0 2px 0 8px;";
 
@@ -60,8 +63,14 @@ mod look {
 /// its link to `page_url` (the calculator's address) carrying the
 /// configuration; the configuration's errors if it has no report.
 pub fn fragment(config: &Config, page_url: &str) -> Result<String, Vec<InputError>> {
-    if config.job == vram_core::config::job::Job::Serve {
-        return serving_fragment(config, page_url).map_err(|e| vec![e]);
+    match config.job {
+        vram_core::config::job::Job::Serve => {
+            return serving_fragment(config, page_url).map_err(|e| vec![e])
+        }
+        vram_core::config::job::Job::Rl => {
+            return rl_fragment(config, page_url).map_err(|e| vec![e])
+        }
+        vram_core::config::job::Job::Train => {}
     }
     let report = config.report()?;
     let t = words_of(config);
@@ -154,41 +163,77 @@ fn serving_fragment(config: &Config, page_url: &str) -> Result<String, InputErro
     for warning in serving::warnings(t, &report) {
         html.push_str(&paragraph(look::NOTE, &warning));
     }
-    let sections = [
-        (
-            t.serve_memory_heading,
-            serving::memory_rows(t, &report, config.unit),
-        ),
-        (
-            t.serve_kv_heading,
-            serving::kv_rows(t, &report, config.unit),
-        ),
-        (t.serve_speed_heading, serving::speed_rows(t, &report)),
-    ];
-    for (heading, rows) in sections {
-        if rows.is_empty() {
-            continue;
-        }
-        html.push_str(&format!(
-            "<h3>{}</h3>\n<div style=\"{}\"><table style=\"{}\">\n<tbody>\n",
-            escape(heading),
-            look::SCROLL,
-            look::TABLE
-        ));
-        for row in rows {
-            html.push_str(&format!(
-                "<tr><td style=\"{}\">{}</td><td style=\"{}\">{}</td><td style=\"{}\">{}</td></tr>\n",
-                cell_style(Align::Left, false),
-                escape(&row.label),
-                cell_style(Align::Right, false),
-                escape(&row.value),
-                cell_style(Align::Left, false),
-                escape(&row.note)
-            ));
-        }
-        html.push_str("</tbody>\n</table></div>\n");
+    for (heading, rows) in serving::sections(t, &report, config.unit) {
+        html.push_str(&rows_table(heading, &rows));
     }
     Ok(section(config, t, page_url, &html))
+}
+
+/// The read-only view of an RL run (`job=rl`), as `vram` prints it: what
+/// is trained on what, the verdict and what it needs, the tables of each
+/// phase, the step, the step phase by phase and how far it goes, and the
+/// run as verl's overrides (or why verl does not run it as planned).
+fn rl_fragment(config: &Config, page_url: &str) -> Result<String, InputError> {
+    use crate::rl;
+    let report = config.rl_report()?;
+    let lang = config.lang.resolve(std::iter::empty());
+    let (t, c) = (text::of(lang), text::cli_of(lang));
+    let mut html = paragraph(look::CAPTION, &rl::heading(c, config));
+    html.push_str(&paragraph(
+        look::NOTE,
+        &rl::verdict(t, config, &report, config.unit),
+    ));
+    let notes = [
+        rl::util_note(t, config, &report),
+        rl::host_note(t, config, &report),
+    ];
+    for note in notes.into_iter().flatten() {
+        html.push_str(&paragraph(look::NOTE, &note));
+    }
+    for (heading, rows) in rl::sections(t, config, &report, &config.rl_limits()) {
+        html.push_str(&rows_table(heading, &rows));
+    }
+    html.push_str(&format!("<h3>{}</h3>\n", escape(t.rl_overrides_heading)));
+    match vram_launch::verl::verl_overrides(config) {
+        Ok(lines) => html.push_str(&format!(
+            "<pre style=\"{}\"><code>{}</code></pre>\n",
+            look::CODE,
+            escape(&lines.join("\n"))
+        )),
+        Err(why) => {
+            let zh = lang == vram_core::format::Lang::Zh;
+            let refusal = crate::launch::refusal(zh, vram_launch::Target::Verl, why.into());
+            html.push_str(&paragraph(look::NOTE, &refusal));
+        }
+    }
+    Ok(section(config, t, page_url, &html))
+}
+
+/// A table of a deployment's or an RL run's rows under its `heading`:
+/// label, figure (right-aligned), note; nothing for no rows.
+fn rows_table(heading: &str, rows: &[crate::serving::Row]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut html = format!(
+        "<h3>{}</h3>\n<div style=\"{}\"><table style=\"{}\">\n<tbody>\n",
+        escape(heading),
+        look::SCROLL,
+        look::TABLE
+    );
+    for row in rows {
+        html.push_str(&format!(
+            "<tr><td style=\"{}\">{}</td><td style=\"{}\">{}</td><td style=\"{}\">{}</td></tr>\n",
+            cell_style(Align::Left, false),
+            escape(&row.label),
+            cell_style(Align::Right, false),
+            escape(&row.value),
+            cell_style(Align::Left, false),
+            escape(&row.note)
+        ));
+    }
+    html.push_str("</tbody>\n</table></div>\n");
+    html
 }
 
 /// The words of `config`'s language (English for `Auto`).
@@ -288,6 +333,50 @@ mod tests {
         assert_eq!(html.matches("<table ").count(), 3);
         assert!(html.contains("job=serve"));
         assert!(!html.contains("<svg "));
+    }
+
+    /// An RL run's view (issue 62: it was the terminal's text): the heading,
+    /// the verdict, a table for each phase, the step, the step phase by
+    /// phase and the limits, then verl's overrides; no chart, the link
+    /// keeping `job=rl`. In Chinese, the same in Chinese.
+    #[test]
+    fn an_rl_view_has_its_tables_timeline_and_overrides() {
+        let query = "job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full";
+        let html = fragment_of(query);
+        assert!(
+            html.contains(">GRPO of Qwen2.5 7B on 8 × H20</p>"),
+            "{html}"
+        );
+        assert!(html.contains("Both phases fit on each GPU"), "{html}");
+        assert_eq!(html.matches("<table ").count(), 5);
+        for heading in [
+            "Generating: the rollout engine beside the trainer",
+            "A step, phase by phase, on one GPU",
+            "How far it goes on these GPUs",
+            "As verl's overrides",
+        ] {
+            assert!(html.contains(&format!("<h3>{heading}</h3>")), "{heading}");
+        }
+        assert!(html.contains(">Generate the responses</td>"), "{html}");
+        assert!(
+            html.contains("<code>algorithm.adv_estimator=grpo\n"),
+            "{html}"
+        );
+        assert!(html.contains("job=rl") && !html.contains("<svg "));
+        let chinese = fragment_of(&format!("{query}&lang=zh"));
+        assert!(chinese.contains("lang=\"zh-Hans\""));
+        assert!(
+            chinese.contains(">GRPO 后训练 Qwen2.5 7B，8 × H20</p>"),
+            "{chinese}"
+        );
+        assert!(
+            chinese.contains("<h3>一步的各个阶段（单卡）</h3>"),
+            "{chinese}"
+        );
+        assert!(
+            chinese.contains(">显存占用比例（gpu_util）</td>"),
+            "{chinese}"
+        );
     }
 
     /// Text from the configuration is escaped: a link's values never make markup.

@@ -34,12 +34,16 @@ macro_rules! texts {
         #[cfg(test)]
         impl $text {
             /// Every entry: its name and its strings.
-            fn entries(&self) -> Vec<(&'static str, Vec<&'static str>)> {
+            pub(crate) fn entries(&self) -> Vec<(&'static str, Vec<&'static str>)> {
                 vec![$((stringify!($name), Strings::strings(&self.$name)),)*]
             }
         }
     };
 }
+
+// After `texts!`, which it uses.
+mod cli;
+pub use cli::*;
 
 #[cfg(test)]
 trait Strings {
@@ -312,7 +316,7 @@ texts! {
         "即 Megatron-LM 的 --cp-comm-type：环形（ring）依次传递 K/V；Ulysses（DeepSpeed、verl）用 all-to-all 把按序列切分换成按头切分。";
     cp_comm: [&'static str; 2] = ["ring (p2p)", "Ulysses all-to-all (a2a)"], ["环形（p2p）", "Ulysses all-to-all（a2a）"];
     label_job: &'static str = "Plan", "规划";
-    job: [&'static str; 3] = ["Training and fine-tuning", "Serving", "RL post-training"], ["训练与微调", "推理部署", "强化学习后训练"];
+    job: [&'static str; 3] = ["Training and fine-tuning", "Serving", "RL post-training"], ["训练与\u{200b}微调", "推理部署", "强化学习\u{200b}后训练"];
     group_serving: &'static str = "Serving", "推理部署";
     engine_settings: &'static str = "The engine's settings", "推理引擎的设置";
     label_engine: &'static str = "Engine", "推理引擎";
@@ -1065,12 +1069,14 @@ mod tests {
             .entries()
             .into_iter()
             .chain(LAZY_EN.entries())
-            .chain(LAUNCH_EN.entries());
+            .chain(LAUNCH_EN.entries())
+            .chain(CLI_EN.entries());
         let zh: Vec<_> = ZH
             .entries()
             .into_iter()
             .chain(LAZY_ZH.entries())
             .chain(LAUNCH_ZH.entries())
+            .chain(CLI_ZH.entries())
             .collect();
         let en: Vec<_> = en.collect();
         assert_eq!(en.len(), zh.len());
@@ -1104,6 +1110,7 @@ mod tests {
             .into_iter()
             .chain(LAZY_ZH.entries())
             .chain(LAUNCH_ZH.entries())
+            .chain(CLI_ZH.entries())
         {
             for text in strings {
                 let chars: Vec<char> = text.chars().collect();

@@ -46,7 +46,7 @@ pub fn field_rule(field: Field) -> &'static str {
         Field::Accounting => "megatron: with a model, for full training",
         Field::LargestLayer => "without a model: at most the model's size",
         Field::Achieved => "at most the GPU's peak",
-        Field::RecomputeLayers => "with recompute=full: at most a chunk's layers (layers ÷ (PP × VPP)); 1 under framework=hf",
+        Field::RecomputeLayers => "read with recompute=full (held, unused without it): at most a chunk's layers (layers ÷ (PP × VPP)); 1 under framework=hf",
         Field::RecomputeMethod => "with recompute=full; uniform under framework=hf",
         Field::Fp8Recipe => "with dtype=fp8 or fp8-params; mxfp8 on Blackwell; blockwise on Hopper or Blackwell",
         Field::RecomputeModules => "with recompute=selective; mla_up_proj with kv_rank above 0; moe_act and layernorm in FP8 not with fp8_recipe=delayed; core_attn alone under framework=hf",
