@@ -34,6 +34,15 @@ async fn each_question_sets_the_page_and_answers_with_its_figures() {
         "{}",
         answer(&browser).await
     );
+    // The question shown looks pressed, as the job switch's button does.
+    let looks = browser
+        .eval(
+            "const bg = id => getComputedStyle(document.querySelector(`[data-testid='${id}']`)).backgroundColor; \
+             return [bg('lesson-q1'), bg('lesson-q2'), bg('job-train')];",
+        )
+        .await;
+    assert_eq!(looks[0], looks[2], "{looks}");
+    assert_ne!(looks[0], looks[1], "{looks}");
     click(&browser, "lesson-q2").await;
     let q2 = answer(&browser).await;
     assert!(q2.contains("= 112 GB on one GPU of 80 GB"), "{q2}");

@@ -42,6 +42,40 @@ async fn grpo_on_eight_h20s_shows_both_phases() {
     ));
     assert!(shown.contains(&longest), "{shown} {longest}");
     assert!(shown.contains("Fewest GPUs that run it"), "{shown}");
+    // Each phase's bar names its parts' colours, none twice.
+    let legends = browser
+        .eval(
+            "return [...document.querySelectorAll(\"[data-testid='rl-legend']\")].map(l => \
+             [...l.querySelectorAll('.swatch')].map(s => getComputedStyle(s).backgroundColor));",
+        )
+        .await;
+    let legends = legends.as_array().unwrap();
+    assert_eq!(legends.len(), 2, "{legends:?}");
+    for colours in legends {
+        let colours: Vec<&str> = colours
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        let mut distinct = colours.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), colours.len(), "{colours:?}");
+    }
+    // The step's timeline: six phases, the generation the peak, the relief
+    // named with its key; each phase's bytes the core's.
+    let timeline = browser.text("rl-timeline").await;
+    for stage in &report.timeline.stages {
+        let bytes = format_bytes(Bytes::new(stage.bytes), MemoryUnit::Gb);
+        assert!(timeline.contains(&bytes), "{timeline} {bytes}");
+    }
+    assert!(timeline.contains("the peak"), "{timeline}");
+    assert!(timeline.contains("(gpu_util)"), "{timeline}");
+    let peak = browser
+        .eval("return document.querySelector(\"[data-testid='rl-timeline-bars'] li.peak\").textContent;")
+        .await;
+    assert_eq!(peak, "Generate the responses");
     browser.close().await;
 }
 

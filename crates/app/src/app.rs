@@ -211,6 +211,8 @@ impl Calculator {
 
         let query = Memo::new(move |_| link::encode(&config.get()));
         share::follow_in_address(query);
+        // Back and Forward show the configuration their address holds.
+        share::on_history_step(move |query| form.load(&link::decode(&query).config));
         // Inside another page's iframe: compact (embed=1), and the host learns our height.
         page::set_embedded(initial.embed);
         page::follow_height_in_host();
@@ -390,7 +392,13 @@ fn job_switch(calc: Calculator) -> impl IntoView {
             {Job::ALL.into_iter().zip(t.job).map(|(job, label)| view! {
                 <button type="button" class="quiet" data-testid=format!("job-{}", job.key())
                     aria-pressed=move || (*form.text(Field::Job).read() == job.key()).to_string()
-                    on:click=move |_| form.set(Field::Job, job.key().to_string())>{label}</button>
+                    on:click=move |_| {
+                        // A job switch is a step Back undoes.
+                        if *form.text(Field::Job).read_untracked() != job.key() {
+                            crate::share::keep_in_history();
+                        }
+                        form.set(Field::Job, job.key().to_string());
+                    }>{label}</button>
             }).collect_view()}
         </div>
     }

@@ -10,7 +10,12 @@ use vram_core::{Bytes, Config};
 use vram_view::rl;
 use vram_view::text::Text;
 
-/// A phase as a bar of its parts' shares of what a GPU may use.
+/// Colours the style sheet gives a phase's parts (`part-rl-0` …): more than
+/// a phase holds (nine at most), so none means two parts.
+const PART_COLOURS: usize = 9;
+
+/// A phase as a bar of its parts' shares of what a GPU may use, and a
+/// legend naming each part's colour.
 fn phase_bar(t: &'static Text, phase: &PhaseReport, unit: MemoryUnit) -> impl IntoView {
     let limit = phase.limit_bytes.max(phase.total_bytes).max(1.0);
     let segments = phase
@@ -25,12 +30,27 @@ fn phase_bar(t: &'static Text, phase: &PhaseReport, unit: MemoryUnit) -> impl In
                 format_bytes(Bytes::new(*bytes), unit)
             );
             view! {
-                <span class=format!("segment part-rl-{}", i % 5) style=format!("width: {share:.3}%")
+                <span class=format!("segment part-rl-{}", i % PART_COLOURS) style=format!("width: {share:.3}%")
                     title=title.clone() aria-label=title></span>
             }
         })
         .collect_view();
-    view! { <div class="serve-bar" role="img" aria-label=t.rl_total>{segments}</div> }
+    // Each part's colour named, in the bar's order.
+    let legend = phase
+        .parts
+        .iter()
+        .enumerate()
+        .map(|(i, (part, _))| {
+            view! {
+                <span class="key"><span class=format!("swatch part-rl-{}", i % PART_COLOURS)></span>
+                    {rl::part_label(t, *part)}</span>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="serve-bar" role="img" aria-label=t.rl_total>{segments}</div>
+        <div class="serve-legend" data-testid="rl-legend">{legend}</div>
+    }
 }
 
 /// The step's phases in order, each a bar of what it holds against what

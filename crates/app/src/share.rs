@@ -82,6 +82,32 @@ pub fn write_address(query: &str) {
     crate::timing::mark(crate::timing::LINK_WRITTEN);
 }
 
+/// Keeps the address as it is now in the history, so that Back returns to
+/// it: the next [`write_address`] rewrites a new entry (a job switch is a
+/// step a reader may want to undo).
+pub fn keep_in_history() {
+    let Some(window) = window() else {
+        return;
+    };
+    let url = window.location().href().unwrap_or_default();
+    if let Ok(history) = window.history() {
+        let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Calls `went_to` with the address's query string (with its `?`) whenever
+/// the reader goes Back or Forward in the page's history.
+pub fn on_history_step(went_to: impl Fn(String) + 'static) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let Some(window) = window() else {
+        return;
+    };
+    let stepped = Closure::<dyn FnMut()>::new(move || went_to(current_query()));
+    let _ = window.add_event_listener_with_callback("popstate", stepped.as_ref().unchecked_ref());
+    stepped.forget(); // lives as long as the page
+}
+
 /// The page's own address with `query`: what "copy link" copies.
 pub fn page_url(query: &str) -> String {
     let location = window().map(|window| window.location());
