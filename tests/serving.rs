@@ -204,7 +204,10 @@ async fn a_ranked_layout_is_one_click_from_the_form() {
         .eval("document.querySelector(\"[data-testid='serve-plan-use-0']\").click(); return true;")
         .await;
     let query = browser.wait_for_query("pp=2").await;
-    assert!(query.contains("tp=2") && query.contains("weights=fp8"), "{query}");
+    assert!(
+        query.contains("tp=2") && query.contains("weights=fp8"),
+        "{query}"
+    );
     let verdict = browser.text("serve-verdict").await;
     assert!(verdict.starts_with("Runs on vLLM"), "{verdict}");
     browser.close().await;
