@@ -99,6 +99,7 @@ pub fn RlResults(report: Memo<Option<RlReport>>, config: Memo<Config>) -> impl I
                     .into_any();
             };
             let unit = MemoryUnit::Gb;
+            let lengths = config.with(|c| rl::maximum_note(t, c, report, unit));
             let note = config.with(|c| rl::util_note(t, c, report));
             let host = config.with(|c| rl::host_note(t, c, report));
             // verl's overrides, or why verl does not run the plan as counted.
@@ -117,6 +118,7 @@ pub fn RlResults(report: Memo<Option<RlReport>>, config: Memo<Config>) -> impl I
             view! {
                 <p class="summary" class:fits=report.fits() role="status" data-testid="rl-verdict"
                     data-fits=report.fits().to_string()>{config.with(|c| rl::verdict(t, c, report, unit))}</p>
+                {lengths.map(|n| view! { <p class="notice" data-testid="rl-at-maximum">{n}</p> })}
                 {note.map(|n| view! { <p class="notice warning" data-testid="rl-util">{n}</p> })}
                 {host.map(|n| view! { <p class="notice warning" data-testid="rl-host-short">{n}</p> })}
                 {report.generate.as_ref().map(|generate| view! {

@@ -63,11 +63,7 @@ pub(crate) fn render_rl(
     let sections = vram_view::rl::sections(t, config, &report, &limits);
     let heading = vram_view::rl::heading(c, config);
     let verdict = vram_view::rl::verdict(t, config, &report, config.unit);
-    let notes = [
-        vram_view::rl::util_note(t, config, &report),
-        vram_view::rl::host_note(t, config, &report),
-    ];
-    let notes = notes.into_iter().flatten();
+    let notes = vram_view::rl::notes(t, config, &report, config.unit);
     // verl's overrides, or why verl does not run the plan.
     let overrides = vram_launch::verl::verl_overrides(config).map_err(|why| {
         let zh = config.lang == vram_core::format::Lang::Zh;

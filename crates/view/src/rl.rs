@@ -125,6 +125,42 @@ pub fn util_note(t: &Text, config: &Config, report: &RlReport) -> Option<String>
     }
 }
 
+/// Learning at the longest lengths, when the figures are at mean lengths below them.
+pub fn maximum_note(
+    t: &Text,
+    config: &Config,
+    report: &RlReport,
+    unit: MemoryUnit,
+) -> Option<String> {
+    let longest = report.at_maximum.as_ref()?;
+    let b = |v: f64| format_bytes(Bytes::new(v), unit);
+    let mean = config.rl.prompt_mean.unwrap_or(config.serve.prompt_len)
+        + config.rl.response_mean.unwrap_or(config.serve.response_len);
+    let most = config.serve.prompt_len + config.serve.response_len;
+    Some(fill(
+        t.rl_at_maximum,
+        &[
+            &format_number(f64::from(mean)),
+            &format_number(f64::from(most)),
+            &b(longest.total_bytes),
+            &b(longest.limit_bytes),
+        ],
+    ))
+}
+
+/// Every note beside the verdict, in the order shown: the lengths the
+/// figures are at, the engine's fraction, host RAM.
+pub fn notes(t: &Text, config: &Config, report: &RlReport, unit: MemoryUnit) -> Vec<String> {
+    [
+        maximum_note(t, config, report, unit),
+        util_note(t, config, report),
+        host_note(t, config, report),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 /// Host RAM against the node's (`host_mem`), when given and short: what
 /// holds it, and the key that frees it.
 pub fn host_note(t: &Text, config: &Config, report: &RlReport) -> Option<String> {

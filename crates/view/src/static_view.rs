@@ -183,11 +183,7 @@ fn rl_fragment(config: &Config, page_url: &str) -> Result<String, InputError> {
         look::NOTE,
         &rl::verdict(t, config, &report, config.unit),
     ));
-    let notes = [
-        rl::util_note(t, config, &report),
-        rl::host_note(t, config, &report),
-    ];
-    for note in notes.into_iter().flatten() {
+    for note in rl::notes(t, config, &report, config.unit) {
         html.push_str(&paragraph(look::NOTE, &note));
     }
     for (heading, rows) in rl::sections(t, config, &report, &config.rl_limits()) {

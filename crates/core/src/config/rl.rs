@@ -230,6 +230,12 @@ pub struct RlOptions {
     /// Tokens a micro-batch packs (verl's `ppo_max_token_len_per_gpu` with
     /// `use_dynamic_bsz`); unset: `mbs` sequences.
     pub token_budget: Option<u32>,
+    /// The mean prompt the data has, tokens (verl's `use_remove_padding`
+    /// packs the real lengths, as do OpenRLHF's and TRL's packing); unset:
+    /// the longest, `prompt_len`.
+    pub prompt_mean: Option<u32>,
+    /// The mean response generated, tokens; unset: the longest, `response_len`.
+    pub response_mean: Option<u32>,
     /// How the entropy's terms are computed.
     pub logits: Logits,
     /// Whether the loss has an entropy term (verl's `entropy_coeff` above
@@ -260,6 +266,8 @@ impl Default for RlOptions {
             critic: None,
             reward: Reward::Rule,
             token_budget: None,
+            prompt_mean: None,
+            response_mean: None,
             logits: Logits::Full,
             entropy: false,
             framework: RlFramework::Verl,

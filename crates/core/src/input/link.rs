@@ -537,6 +537,8 @@ fn reset_for_rl(config: &mut Config, field: Field) -> bool {
         Field::Teacher => config.rl.teacher = defaults.teacher,
         Field::Algo => config.rl.algo = defaults.algo,
         Field::TokenBudget => config.rl.token_budget = defaults.token_budget,
+        Field::PromptMean => config.rl.prompt_mean = defaults.prompt_mean,
+        Field::ResponseMean => config.rl.response_mean = defaults.response_mean,
         Field::Critic => config.rl.critic = defaults.critic,
         Field::Ref => config.rl.reference = defaults.reference,
         Field::Ep => match &mut config.model {

@@ -142,6 +142,9 @@ pub struct RlReport {
     pub min_gpu_util: Option<f64>,
     /// The step's phases in order on one GPU, its peak and what relieves it.
     pub timeline: RlTimeline,
+    /// Learning at the longest prompt and response, when mean lengths below
+    /// them are given (the figures above are at the means).
+    pub at_maximum: Option<PhaseReport>,
 }
 
 impl RlReport {
@@ -209,11 +212,26 @@ struct Generation {
 }
 
 impl Config {
-    /// The sequence a step trains on: the prompt and the response.
+    /// The longest sequence a step holds: the prompt and the response.
     fn rl_sequence(&self) -> u32 {
         self.serve
             .prompt_len
             .saturating_add(self.serve.response_len)
+    }
+
+    /// The mean sequence a step trains on: the mean prompt and response
+    /// where given, each the longest otherwise. Packed without padding (verl's
+    /// `use_remove_padding`, on in its examples; OpenRLHF's and TRL's
+    /// packing), a micro-batch of `mbs` sequences holds `mbs` × this.
+    fn rl_mean_sequence(&self) -> u32 {
+        let prompt = self.rl.prompt_mean.unwrap_or(self.serve.prompt_len);
+        let response = self.rl.response_mean.unwrap_or(self.serve.response_len);
+        prompt.saturating_add(response)
+    }
+
+    /// Whether a mean length is given below its longest.
+    fn rl_means_below_maxima(&self) -> bool {
+        self.rl_mean_sequence() < self.rl_sequence()
     }
 
     /// The actor's training configuration: the prompt and response as its
@@ -225,7 +243,14 @@ impl Config {
             global_batch: None,
             ..*self
         };
-        let sequence = self.rl_sequence().max(1);
+        // verl's FSDP workers offload between phases, not during one: the
+        // update loads the parameters and optimizer states back to the GPU
+        // (`BaseEngineCtx._context_switch` under `train_mode`, verl 0.9.1's
+        // `workers/engine/base.py`), so the step holds them whole.
+        if self.rl_offloads_between_phases() {
+            config.runtime.offload = Offload::None;
+        }
+        let sequence = self.rl_mean_sequence().max(1);
         if let Some(model) = &mut config.model {
             model.seq_len = sequence;
             let per_micro_batch = match self.rl.token_budget {
@@ -277,6 +302,59 @@ impl Config {
         config
     }
 
+    /// Whether `offload` moves the actor's states out between phases and
+    /// back for each (verl's FSDP `param_offload` and `optimizer_offload`),
+    /// not for the whole step as DeepSpeed's ZeRO-Offload does (OpenRLHF's
+    /// `--ds.adam_offload`, TRL's DeepSpeed configs).
+    pub fn rl_offloads_between_phases(&self) -> bool {
+        self.rl.framework == crate::config::rl::RlFramework::Verl
+    }
+
+    /// The actor's bytes on each GPU that `offload` moves to host RAM
+    /// between phases (verl): the optimizer states, and at `all` the
+    /// parameters too; 0 where offload lasts the whole step.
+    fn rl_offloaded_between_phases(&self, memory: &MemoryBreakdown) -> f64 {
+        if !self.rl_offloads_between_phases() {
+            return 0.0;
+        }
+        match self.runtime.offload {
+            Offload::None => 0.0,
+            Offload::Optimizer => memory.optimizer_states.get(),
+            Offload::All => memory.optimizer_states.get() + memory.weights.get(),
+        }
+    }
+
+    /// The actor's step peak, bytes: training's, but under verl the loss
+    /// keeps the 16-bit logits only, not the fp32 log-softmax beside them that
+    /// training counts for Megatron-LM's loss: verl's `logprobs_from_logits`
+    /// runs flash-attn's Triton cross-entropy with its backward in place
+    /// (verl 0.9.1, `verl/utils/torch_functional.py`), so every moment that
+    /// holds activations holds 4 bytes a logit less (÷ TP, the vocabulary
+    /// split). Hugging Face's accounting is left as measured.
+    fn rl_step_peak(&self, actor: &StrategyReport, tokens_per_micro_batch: u64) -> f64 {
+        use crate::memory::step::Phase;
+        let verl_loss = self.rl.framework == crate::config::rl::RlFramework::Verl
+            && self
+                .model
+                .is_some_and(|m| m.framework == crate::frameworks::hf::Framework::Megatron);
+        if !verl_loss {
+            return actor.step.peak().1.get();
+        }
+        let vocab = self.model.map_or(0, |m| u64::from(m.architecture.vocab)) as f64;
+        let tp = f64::from(self.runtime.layout.tp.max(1));
+        let fp32_log_softmax = 4.0 * tokens_per_micro_batch as f64 * vocab / tp;
+        Phase::ALL
+            .into_iter()
+            .filter_map(|phase| {
+                let bytes = actor.step.at(phase)?.get();
+                Some(match phase {
+                    Phase::OptimizerStep => bytes,
+                    _ => bytes - fp32_log_softmax,
+                })
+            })
+            .fold(0.0, f64::max)
+    }
+
     /// The rollout engine's memory fraction: as set, or the framework's.
     pub fn rl_gpu_util(&self) -> f64 {
         self.serve
@@ -299,6 +377,27 @@ impl Config {
         let at_field = |error| learner_error_at_field(self, error);
         learn.setup().map_err(at_field)?;
         learn.budget().map_err(at_field)?;
+        // A mean is at most its longest.
+        for (field, mean, longest) in [
+            (
+                Field::PromptMean,
+                self.rl.prompt_mean,
+                self.serve.prompt_len,
+            ),
+            (
+                Field::ResponseMean,
+                self.rl.response_mean,
+                self.serve.response_len,
+            ),
+        ] {
+            if mean.is_some_and(|mean| mean > longest) {
+                let limits = Limits {
+                    min: 1.0,
+                    max: f64::from(longest),
+                };
+                return Err(field.error(InputErrorKind::OutOfRange(limits)));
+            }
+        }
         let sequence = self.rl_sequence();
         if let Some(budget) = self.rl.token_budget {
             if budget < sequence {
@@ -362,16 +461,16 @@ impl Config {
         let frozen = side.frozen;
         let states = side.states;
         let tokens_per_micro_batch = u64::from(learn_config.model.map_or(1, |m| m.micro_batch))
-            * u64::from(self.rl_sequence());
+            * u64::from(self.rl_mean_sequence());
         let log_probs = self.rl_entropy_bytes(tokens_per_micro_batch);
         let teacher_logits = self.rl_teacher_logit_bytes(tokens_per_micro_batch);
-        let step_peak = actor.step.peak().1.get();
+        let step_peak = self.rl_step_peak(&actor, tokens_per_micro_batch);
         let step_extra = (step_peak - states).max(0.0);
         let sequences = match self.rl.algo {
             Algo::Dpo => u64::from(self.rl.prompts),
             _ => u64::from(self.rl.prompts) * u64::from(self.rl.rollouts),
         };
-        let tokens = sequences * u64::from(self.rl_sequence());
+        let tokens = sequences * u64::from(self.rl_mean_sequence());
 
         // Generating: the engine beside what the trainer keeps.
         let (generate, rollout, engine_asleep, engine_host) = match self.rl.algo.generates() {
@@ -408,6 +507,7 @@ impl Config {
         );
         let host_bytes_per_node = gpus_per_node
             * (engine_host
+                + self.rl_offloaded_between_phases(&memory)
                 + match (self.rl.reference_model(), self.rl.ref_offload) {
                     (true, true) => 2.0 * frozen,
                     _ => 0.0,
@@ -419,7 +519,19 @@ impl Config {
             _ => None,
         };
         let timeline = self.rl_timeline(generate.as_ref(), &learn, time.as_ref());
+        // At the longest lengths, when the means are below them: the same
+        // run with the means unset.
+        let at_maximum = match self.rl_means_below_maxima() {
+            false => None,
+            true => {
+                let mut longest = *self;
+                longest.rl.prompt_mean = None;
+                longest.rl.response_mean = None;
+                longest.rl_report().ok().map(|r| r.learn)
+            }
+        };
         Ok(RlReport {
+            at_maximum,
             timeline,
             min_gpu_util,
             generate,
@@ -703,7 +815,11 @@ impl Config {
             .strategy(strategy)
             .time
             .map_or(0.0, |t| t.offload_seconds);
-        let learn_seconds = learners * 3.0 * forward * recompute + offload;
+        // verl's between-phase offload: what it moves out comes back for the
+        // update and goes out again, once a step each way over PCIe.
+        let between = self.rl_offloaded_between_phases(&report.strategy(strategy).memory) * 2.0
+            / self.machine().map_or(1.0, |m| m.pcie_bytes_per_s.max(1.0));
+        let learn_seconds = learners * 3.0 * forward * recompute + offload + between;
         let transfer = match rollout {
             Some(engine) => self.rl_transfer_seconds(engine.weights_bytes)?,
             None => TransferSeconds::default(),

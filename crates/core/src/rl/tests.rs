@@ -203,21 +203,30 @@ fn bad_rl_input_names_its_key() {
 /// term (`entropy_coeff=0`) in the full-parameter rows, 0.001 in the LoRA
 /// row (rank 32 on every linear, the reference the actor without its
 /// adapters, 512 + 1,024 tokens, 5 responses). Both phases fit on its GPUs
-/// at its lengths; the rollout of the LoRA row ran at 0.2 with vLLM 0.8.3,
+/// at its lengths: GSM8K's, packed by `use_remove_padding` (the scripts
+/// state only the maxima; taken here as 120 prompt tokens — a question of
+/// about 60 tokens, verl's instruction and Qwen2.5's chat template — and
+/// 300 response tokens, an assumption; at the maxima the update, which
+/// under verl holds the offloaded states back on the GPU, needs 80.3 and
+/// 87.7 GiB of the H800s' 79.65 for the 7B and 14B rows). The 72B row
+/// packs by a token budget, whatever the lengths. The rollout of the LoRA row ran at 0.2 with vLLM 0.8.3,
 /// and with 0.20's budget (its graphs and sampler counted) needs at most
 /// 0.3. The LoRA rows of 14B, 32B and 72B are not checked: their
 /// micro-batches of 58, 45 and 22 sequences per GPU hold only with
 /// `use_remove_padding` packing GSM8K's short answers, whose lengths the
 /// scripts do not state (at the full 1,536 tokens they would need over
 /// 130 GB a GPU).
+/// GSM8K's mean lengths under verl's prompt, as assumed above.
+const GSM8K_MEANS: &str = "prompt_mean=120&response_mean=300";
+
 #[wasm_bindgen_test(unsupported = test)]
 fn verls_minimum_configurations_fit() {
     let lora = "job=rl&dtype=bf16&stage=3&offload=all&method=lora&rank=32&targets=all&recompute=full&prompt_len=512&response_len=1024&rollouts=5&ref=adapters&batched_tokens=1536&entropy=1&overhead=0";
     let full = "job=rl&dtype=bf16&stage=3&offload=all&recompute=full&rollouts=5&overhead=0";
     for (query, needs_util) in [
         (format!("{lora}&model=qwen2.5-7b&gpu=h100-80gb&gpus=1&mbs=16&prompts=16&rollout_tp=1&gpu_util=0.2"), true),
-        (format!("{full}&model=qwen2.5-7b&gpu=h800&gpus=2&mbs=16&prompt_len=1024&response_len=1024&prompts=1024&rollout_tp=2&gpu_util=0.6"), false),
-        (format!("{full}&model=qwen2.5-14b&gpu=h800&gpus=4&mbs=16&prompt_len=1024&response_len=1024&prompts=1024&rollout_tp=4&gpu_util=0.5"), false),
+        (format!("{full}&model=qwen2.5-7b&gpu=h800&gpus=2&mbs=16&prompt_len=1024&response_len=1024&prompts=1024&rollout_tp=2&gpu_util=0.6&{GSM8K_MEANS}"), false),
+        (format!("{full}&model=qwen2.5-14b&gpu=h800&gpus=4&mbs=16&prompt_len=1024&response_len=1024&prompts=1024&rollout_tp=4&gpu_util=0.5&{GSM8K_MEANS}"), false),
         (format!("{full}&model=qwen2.5-72b&gpu=h20&gpus=8&nodes=4&token_budget=24000&prompt_len=512&response_len=512&prompts=1024&rollout_tp=16&gpu_util=0.6"), false),
     ] {
         let decoded = decode(&query);
@@ -366,19 +375,84 @@ fn unsloths_published_grpo_breakdown() {
     assert!((1.5..1.5 * 1.05).contains(&ratio), "{ratio}");
 }
 
-/// Offload's PCIe traffic joins the learning's time, once an update, as
-/// training's step model times it.
+/// Offload's PCIe traffic joins the learning's time. Under DeepSpeed
+/// (OpenRLHF) once an update, as training's step model times ZeRO-Offload;
+/// under verl's FSDP the states go out between phases and come back for the
+/// update: the learning holds them whole, host RAM holds them between, and
+/// they cross PCIe once each way a step (verl 0.9.1, `workers/engine/base.py`).
 #[wasm_bindgen_test(unsupported = test)]
 fn offload_traffic_is_in_the_step() {
     let base =
         "job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2";
-    let kept = rl_report_of(base).time.unwrap();
-    let (config, offloaded) = rl_case(&format!("{base}&offload=all"));
+    let deepspeed = format!("{base}&rl_framework=openrlhf");
+    let kept = rl_report_of(&deepspeed).time.unwrap();
+    let (config, offloaded) = rl_case(&format!("{deepspeed}&offload=all"));
     let moved = offloaded.time.unwrap();
     let learn = config.rl_learn_config().report().unwrap();
     let pcie = learn.highlighted().time.unwrap().offload_seconds;
     assert!(pcie > 0.0);
     assert!((moved.learn_seconds - kept.learn_seconds - pcie).abs() < 1e-9 * pcie.max(1.0));
+    // verl: the update holds what stays on the GPU without offload.
+    let (verl_config, verl_kept) = rl_case(base);
+    let (_, verl_moved) = rl_case(&format!("{base}&offload=all"));
+    assert_eq!(
+        verl_moved.learn.bytes(RlPart::ActorStates),
+        verl_kept.learn.bytes(RlPart::ActorStates)
+    );
+    let memory = verl_config
+        .rl_learn_config()
+        .report()
+        .unwrap()
+        .highlighted()
+        .memory;
+    let out = memory.weights.get() + memory.optimizer_states.get();
+    assert!(
+        (verl_moved.host_bytes_per_node - verl_kept.host_bytes_per_node - 8.0 * out).abs() < 1.0,
+        "{} {}",
+        verl_moved.host_bytes_per_node,
+        verl_kept.host_bytes_per_node
+    );
+    let pcie = verl_config.machine().unwrap().pcie_bytes_per_s;
+    let (t_kept, t_moved) = (verl_kept.time.unwrap(), verl_moved.time.unwrap());
+    assert!((t_moved.learn_seconds - t_kept.learn_seconds - 2.0 * out / pcie).abs() < 1e-6);
+    // Generating, the offloaded states are not on the GPU.
+    assert_eq!(
+        verl_moved
+            .generate
+            .as_ref()
+            .unwrap()
+            .bytes(RlPart::TrainerResident),
+        0.0
+    );
+}
+
+/// Mean lengths below the longest: a micro-batch packs `mbs` sequences of
+/// the means (verl's `use_remove_padding`), the step's tokens are the
+/// means', the rollout engine still admits the longest; the figures at the
+/// longest come beside them; a mean past its longest is named at its key.
+#[wasm_bindgen_test(unsupported = test)]
+fn mean_lengths_are_what_learning_packs() {
+    let base = "job=rl&model=qwen2.5-7b&gpu=h800&gpus=2&dtype=bf16&stage=3&offload=all&recompute=full&mbs=16&prompt_len=1024&response_len=1024&prompts=1024&rollouts=5&rollout_tp=2&gpu_util=0.6";
+    let (config, packed) = rl_case(&format!("{base}&prompt_mean=120&response_mean=300"));
+    let longest = rl_report_of(base);
+    assert_eq!(config.rl_learn_config().model.unwrap().seq_len, 420);
+    assert_eq!(packed.tokens, 1024 * 5 * 420);
+    assert_eq!(longest.tokens, 1024 * 5 * 2048);
+    assert!(packed.learn.total_bytes < longest.learn.total_bytes);
+    assert_eq!(packed.at_maximum.as_ref(), Some(&longest.learn));
+    assert_eq!(longest.at_maximum, None);
+    assert_eq!(
+        packed.rollout.as_ref().unwrap().max_model_len,
+        longest.rollout.as_ref().unwrap().max_model_len
+    );
+    for (query, key) in [
+        (format!("{base}&prompt_mean=1025"), "prompt_mean"),
+        (format!("{base}&response_mean=2000"), "response_mean"),
+    ] {
+        let decoded = decode(&query);
+        let keys: Vec<&str> = decoded.problems.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(keys, [key], "{query}");
+    }
 }
 
 /// verl 0.9.1's rollout takes its own batch settings (8,192 tokens, 256

@@ -125,6 +125,12 @@ fn serving_and_rl_words(t: &Text, field: Field) -> Option<Words> {
             t.unit_tokens,
             Some(t.hint_token_budget),
         ),
+        Field::PromptMean => (t.label_prompt_mean, t.unit_tokens, Some(t.hint_prompt_mean)),
+        Field::ResponseMean => (
+            t.label_response_mean,
+            t.unit_tokens,
+            Some(t.hint_response_mean),
+        ),
         Field::Logits => (t.label_logits, "", None),
         Field::Entropy => (t.label_entropy, "", Some(t.hint_entropy)),
         _ => return None,

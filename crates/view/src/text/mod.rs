@@ -400,6 +400,11 @@ texts! {
     reward: [&'static str; 2] = ["a rule or verifier", "a reward model"], ["规则或验证器", "奖励模型"];
     label_token_budget: &'static str = "Tokens a micro-batch", "每个 micro-batch 的 token 数";
     hint_token_budget: &'static str = "verl's ppo_max_token_len_per_gpu with use_dynamic_bsz. Empty: mbs whole sequences.", "verl 的 ppo_max_token_len_per_gpu（配合 use_dynamic_bsz）。留空：mbs 条完整序列。";
+    label_prompt_mean: &'static str = "Mean prompt", "平均提示长度";
+    hint_prompt_mean: &'static str = "What the data's prompts average; packed without padding (verl's use_remove_padding), learning holds these. Empty: the longest.", "数据中提示的平均长度；去除填充打包后（verl 的 use_remove_padding），训练阶段按此计算。留空：按最长。";
+    label_response_mean: &'static str = "Mean response", "平均回复长度";
+    hint_response_mean: &'static str = "What the responses average. Empty: the longest; the verdict then also gives the maximum's need.", "回复的平均长度。留空：按最长；填写后结论同时给出按最长计算的需求。";
+    rl_at_maximum: &'static str = "These figures are at the mean lengths ({} tokens a sequence); at the longest ({} tokens) learning needs {} of {}.", "以上按平均长度计算（每条序列 {} 个 token）；按最长长度（{} 个 token），训练阶段需要 {}，上限 {}。";
     label_logits: &'static str = "Entropy computed", "熵的计算方式";
     logits: [&'static str; 3] = ["whole, in fp32", "in chunks of 2,048 tokens", "by a fused kernel"], ["整体 fp32", "每 2,048 个 token 分块", "融合算子"];
     label_entropy: &'static str = "Entropy in the loss", "损失中含熵项";

@@ -1551,6 +1551,28 @@ fields! {
         write: |c, f, t| set(&mut c.rl.token_budget, f.parse_count(t).map(Some)),
         ..BASE
     },
+    /// The mean prompt the data has, in tokens: a micro-batch packs
+    /// `mbs` sequences of the mean lengths (verl's `use_remove_padding`);
+    /// unset: `prompt_len`, the longest.
+    PromptMean in Rl(101) => Declaration {
+        key: "prompt_mean",
+        value: count(Unit::Tokens, 1.0, 16_777_216.0),
+        optional: true,
+        jobs: Jobs::RL,
+        read: |c| optional_count(c.rl.prompt_mean),
+        write: |c, f, t| set(&mut c.rl.prompt_mean, f.parse_count(t).map(Some)),
+        ..BASE
+    },
+    /// The mean response generated, in tokens; unset: `response_len`, the longest.
+    ResponseMean in Rl(102) => Declaration {
+        key: "response_mean",
+        value: count(Unit::Tokens, 1.0, 16_777_216.0),
+        optional: true,
+        jobs: Jobs::RL,
+        read: |c| optional_count(c.rl.response_mean),
+        write: |c, f, t| set(&mut c.rl.response_mean, f.parse_count(t).map(Some)),
+        ..BASE
+    },
     /// How the entropy over the vocabulary is computed: `full` fp32
     /// terms, `chunked` (2,048 tokens at a time), or `fused` (no logits kept).
     Logits in Rl(110) => Declaration {
