@@ -97,6 +97,8 @@ async fn the_switch_reaches_rl_and_bad_input_is_named() {
     assert!(query.contains("model=llama3.1-8b"), "{query}");
     // RL trains in BF16: the lesson's mixed FP16 is training's (issue 63).
     assert!(query.contains("dtype=bf16&"), "{query}");
+    // Nor the lesson's 20 % reserve: each phase is held to the GPU.
+    assert!(query.contains("overhead=0&"), "{query}");
     browser
         .eval(
             "const b = document.getElementById('token_budget'); b.value = '100'; \

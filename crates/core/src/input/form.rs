@@ -172,8 +172,13 @@ pub fn edited(
         // RL trains in BF16 as verl, OpenRLHF and TRL run it: the lesson's
         // mixed FP16 becomes BF16 (a link keeps the `dtype` it wrote).
         Field::Job if text != "train" => {
-            let to_bf16 = text == crate::config::job::Job::Rl.key()
-                && text_of_field(Field::Precision) == "fp16";
+            let rl = text == crate::config::job::Job::Rl.key();
+            let to_bf16 = rl && text_of_field(Field::Precision) == "fp16";
+            // The lesson's 20 % reserve is training's rule of thumb; RL's
+            // phases are held to the GPU less what the engine and the
+            // trainer count themselves, as the frameworks' own runs are.
+            let to_no_reserve =
+                rl && text_of_field(Field::Overhead) == percent_text(Config::default().overhead);
             let mut filled = Vec::new();
             if text_of_field(Field::Model).is_empty() {
                 let model = crate::config::job::DEFAULT_SERVED_MODEL.to_string();
@@ -182,6 +187,9 @@ pub fn edited(
             }
             if to_bf16 {
                 filled.push((Field::Precision, "bf16".to_string()));
+            }
+            if to_no_reserve {
+                filled.push((Field::Overhead, "0".to_string()));
             }
             filled
         }
@@ -533,11 +541,21 @@ mod job_switch_tests {
     fn a_job_switch_fills_what_the_job_runs() {
         let lesson = |field: Field| match field {
             Field::Precision => "fp16".to_string(),
+            Field::Overhead => "20".to_string(),
             _ => String::new(),
         };
         let rl = edited(Field::Job, "rl", lesson);
         assert!(rl.contains(&(Field::Model, "llama3.1-8b".into())), "{rl:?}");
         assert!(rl.contains(&(Field::Precision, "bf16".into())), "{rl:?}");
+        // The lesson's 20 % reserve gives way to the frameworks' own accounting.
+        assert!(rl.contains(&(Field::Overhead, "0".into())), "{rl:?}");
+        let typed = |field: Field| match field {
+            Field::Overhead => "10".to_string(),
+            other => lesson(other),
+        };
+        assert!(edited(Field::Job, "rl", typed)
+            .iter()
+            .all(|(f, _)| *f != Field::Overhead));
         let serve = edited(Field::Job, "serve", lesson);
         assert!(
             serve.iter().all(|(f, _)| *f != Field::Precision),
