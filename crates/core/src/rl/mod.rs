@@ -373,10 +373,6 @@ impl Config {
         if self.model.is_none() {
             return Err(Field::Model.error(InputErrorKind::Empty));
         }
-        let learn = self.rl_learn_config();
-        let at_field = |error| learner_error_at_field(self, error);
-        learn.setup().map_err(at_field)?;
-        learn.budget().map_err(at_field)?;
         // A mean is at most its longest.
         for (field, mean, longest) in [
             (
@@ -398,6 +394,10 @@ impl Config {
                 return Err(field.error(InputErrorKind::OutOfRange(limits)));
             }
         }
+        let learn = self.rl_learn_config();
+        let at_field = |error| learner_error_at_field(self, error);
+        learn.setup().map_err(at_field)?;
+        learn.budget().map_err(at_field)?;
         let sequence = self.rl_sequence();
         if let Some(budget) = self.rl.token_budget {
             if budget < sequence {

@@ -448,6 +448,9 @@ fn mean_lengths_are_what_learning_packs() {
     for (query, key) in [
         (format!("{base}&prompt_mean=1025"), "prompt_mean"),
         (format!("{base}&response_mean=2000"), "response_mean"),
+        // Past what a sequence may be at all: still the mean's key, not the
+        // learner's sequence (the link contract's proptest found it).
+        ("job=rl&prompt_mean=16777215".to_string(), "prompt_mean"),
     ] {
         let decoded = decode(&query);
         let keys: Vec<&str> = decoded.problems.iter().map(|p| p.key.as_str()).collect();
