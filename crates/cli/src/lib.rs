@@ -428,10 +428,25 @@ fn config_and_hub_from(
     let lang = language(matches);
     let t = vram_view::text::of(lang);
     if let Some(link) = matches.get_one::<String>("link") {
+        let mut repeated: Vec<String> = Vec::new();
         for (key, value) in form_urlencoded::parse(query_of(link).as_bytes()) {
-            // The first of a repeated key counts, as in the decoder.
-            if keys.0.iter().all(|(k, _, _)| *k != key) {
-                keys.set(&key, &value, Source::Link);
+            // The first of a repeated key counts, as in the decoder, which
+            // says so (once a key).
+            match keys.0.iter().find(|(k, _, _)| *k == key) {
+                None => keys.set(&key, &value, Source::Link),
+                Some((_, first, _)) => {
+                    let field = link::all_fields().find(|f| f.key() == key);
+                    if let (Some(field), false) = (field, repeated.contains(&key.to_string())) {
+                        let problem = link::LinkProblem {
+                            key: key.to_string(),
+                            value: value.to_string(),
+                            error: Some(field.error(vram_core::input::InputErrorKind::GivenTwice)),
+                            used: first.clone(),
+                        };
+                        problems.push(vram_view::text::link_problem(t, &problem));
+                        repeated.push(key.to_string());
+                    }
+                }
             }
         }
     }

@@ -1340,3 +1340,17 @@ fn plans_and_fixes_in_markdown_and_not_in_csv() {
         assert_eq!(output.status.code(), Some(2), "{extra}");
     }
 }
+
+/// A key a link repeats is said, not silently dropped: the first value
+/// counts, as the page's decoder and the browser read it (issue 62).
+#[test]
+fn a_repeated_link_key_is_said() {
+    let output = vram().arg("?gpus=4&gpus=8&gpus=2").output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let said = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        said.contains("“gpus=8”: the key is given again; its first value, 4, is used."),
+        "{said}"
+    );
+    assert_eq!(said.matches("given again").count(), 1, "{said}");
+}

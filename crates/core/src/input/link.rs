@@ -188,7 +188,7 @@ pub fn value_of(config: &Config, field: Field) -> String {
 /// Reads a query string (with or without its leading `?`) into a configuration.
 ///
 /// When a key appears more than once the first occurrence counts, as with the
-/// browser's `URLSearchParams.get`. The version key `v` chooses the reader; a
+/// browser's `URLSearchParams.get`, and the second is said as a problem. The version key `v` chooses the reader; a
 /// link without it is version 1. Every version reads every key by
 /// [`decode_keys`]; a version-1 link with a model then keeps its meaning of an
 /// absent `mfu`, 0.4 for every kernel (without a model there is no step
@@ -198,12 +198,28 @@ pub fn decode(query: &str) -> DecodedLink {
     // Only known keys matter, so only they are remembered: no hashing of hostile input.
     let known = |key: &str| key == VERSION_KEY || all_fields().any(|f| f.key() == key);
     let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut problems = Vec::new();
     for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-        if known(&key) && !pairs.iter().any(|(seen, _)| *seen == key) {
-            pairs.push((key.into_owned(), value.into_owned()));
+        if !known(&key) {
+            continue;
+        }
+        match pairs.iter().find(|(seen, _)| *seen == key) {
+            None => pairs.push((key.into_owned(), value.into_owned())),
+            // Given again: said, once a key, and the first value kept.
+            Some((_, first)) => {
+                let field = all_fields().find(|f| f.key() == key);
+                let said = problems.iter().any(|p: &LinkProblem| p.key == key);
+                if let (Some(field), false) = (field, said) {
+                    problems.push(LinkProblem {
+                        key: key.into_owned(),
+                        value: value.into_owned(),
+                        error: Some(field.error(InputErrorKind::GivenTwice)),
+                        used: first.clone(),
+                    });
+                }
+            }
         }
     }
-    let mut problems = Vec::new();
     // A link without `v` is version 1.
     let version = match pairs.iter().find(|(key, _)| key == VERSION_KEY) {
         None => "1",
@@ -933,8 +949,15 @@ mod tests {
         assert_eq!(decoded.config.gpus, 16);
         assert_eq!(decoded.config.params_billions, 7.0);
         assert_eq!(decoded.config.precision, Precision::Bf16);
-        assert_eq!(decoded.problems.len(), 1);
-        assert_eq!(decoded.problems[0].value, "<script>");
+        // The bad first value, and the second `params` said, not silently dropped.
+        assert_eq!(decoded.problems.len(), 2);
+        assert_eq!(decoded.problems[0].value, "9");
+        assert_eq!(
+            decoded.problems[0].error.map(|e| e.kind),
+            Some(InputErrorKind::GivenTwice)
+        );
+        assert_eq!(decoded.problems[0].used, "<script>");
+        assert_eq!(decoded.problems[1].value, "<script>");
     }
 
     #[wasm_bindgen_test(unsupported = test)]

@@ -51,6 +51,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         ),
         InputErrorKind::NoFp8 => t.err_no_fp8.into(),
         InputErrorKind::NeedsTeacher => t.err_needs_teacher.into(),
+        InputErrorKind::GivenTwice => t.err_given_twice.into(),
         InputErrorKind::OtherVocabulary { teacher, student } => fill(
             t.err_other_vocabulary,
             &[&teacher.to_string(), &student.to_string()],
@@ -132,6 +133,10 @@ fn shown_as(field: Field) -> fn(f64) -> String {
 pub fn link_problem(t: &Text, problem: &LinkProblem) -> String {
     let written = format!("{}={}", problem.key, problem.value);
     match &problem.error {
+        // A key given again: the first value counts.
+        Some(error) if error.kind == InputErrorKind::GivenTwice => {
+            fill(t.link_repeated, &[&written, &problem.used])
+        }
         // An error of another field than the key's (hidden=1 makes the model
         // too small) names that field: “hidden=1”: Model size: …
         Some(error) if error.field.key() != problem.key => {

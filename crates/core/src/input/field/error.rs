@@ -84,6 +84,9 @@ pub enum InputErrorKind {
     NoFp8,
     /// Distillation without a teacher model (`teacher`).
     NeedsTeacher,
+    /// A key a link gives more than once: its first value counts, as the
+    /// browser's `URLSearchParams.get` reads it.
+    GivenTwice,
     /// A teacher whose vocabulary is not the student's: its distribution
     /// over the tokens cannot be compared with the student's.
     OtherVocabulary {
