@@ -1,6 +1,7 @@
 //! DeepSpeed's configuration JSON (`ds_config.json`), in the names of
 //! `deepspeed/runtime/config.py` and `deepspeed/runtime/zero/config.py`
-//! (DeepSpeed 0.18): the ZeRO stage of the highlighted strategy (DDP is
+//! (DeepSpeed 0.19.8, whose `DeepSpeedConfig` `scripts/check-exports` runs
+//! on it): the ZeRO stage of the highlighted strategy (DDP is
 //! stage 0), its offload, the buckets as the page counts them, the
 //! precision and the batch.
 
@@ -73,8 +74,8 @@ pub(super) fn config_json(config: &Config) -> Result<String, Refusal> {
     Ok(text)
 }
 
-/// The `zero_optimization` section: the stage, offload, buckets (elements,
-/// as the page's buffers count them) and, for ZeRO-3 in groups, MiCS.
+/// The `zero_optimization` section: the stage, offload and buckets
+/// (elements, as the page's buffers count them); a sharding group is refused.
 fn zero(config: &Config, stage: u8) -> Result<Value, Refusal> {
     let runtime = &config.runtime;
     let sizes = runtime.buffer_sizes;
@@ -119,12 +120,14 @@ fn zero(config: &Config, stage: u8) -> Result<Value, Refusal> {
     if offload == Offload::All {
         zero.insert("offload_param".into(), device);
     }
-    match (runtime.shard_group, stage) {
-        (None, _) => {}
-        (Some(group), 3) => {
-            zero.insert("mics_shard_size".into(), json!(group));
-        }
-        (Some(_), _) => return Err(Refusal::ShardGroup),
+    // DeepSpeed shards in groups no more: MiCS is gone ("MiCS ZeRO-3
+    // sharding has been removed; 'zero_optimization.mics_shard_size' is no
+    // longer supported", `_REMOVED_ZERO_CONFIG_KEYS` in
+    // `deepspeed/runtime/config.py`, DeepSpeed 0.19.8), and ZeRO++'s hpZ
+    // groups the weights' secondary copy only, not the states the page
+    // shards in groups.
+    if runtime.shard_group.is_some() {
+        return Err(Refusal::ShardGroup);
     }
     Ok(Value::Object(zero))
 }

@@ -1,7 +1,8 @@
 //! Hugging Face accelerate's configuration YAML (`accelerate launch
 //! --config_file`), in the names of `accelerate/commands/config/config_args.py`
-//! and `accelerate/utils/dataclasses.py` (accelerate 1.x): FSDP2
-//! (`fsdp_version: 2`) where FSDP2 shards the column, DeepSpeed's plugin
+//! and `accelerate/utils/dataclasses.py` (accelerate 1.16): FSDP2
+//! (`fsdp_version: 2`, HSDP through `parallelism_config`) where FSDP2
+//! shards the column, DeepSpeed's plugin
 //! for ZeRO, plain data parallelism for DDP; under it, as comments, the
 //! `TrainingArguments` that matter and PEFT's `LoraConfig` (with
 //! bitsandbytes' `BitsAndBytesConfig` for QLoRA).
@@ -45,13 +46,22 @@ pub(super) fn accelerate_yaml(config: &Config, link: &str) -> Result<String, Ref
                 Offload::All => return Err(Refusal::NvmeOffload),
                 Offload::Optimizer => return Err(Refusal::OptimizerOnlyOffload),
             };
-            if config.runtime.shard_group.is_some() {
-                return Err(Refusal::ShardGroup);
-            }
             let recompute = config.model.is_some_and(|m| m.recompute != Recompute::None);
             text.push_str(&format!(
                 "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  fsdp_reshard_after_forward: true\n  fsdp_offload_params: {cpu_offload}\n  fsdp_cpu_ram_efficient_loading: true\n  fsdp_state_dict_type: SHARDED_STATE_DICT\n  fsdp_activation_checkpointing: {recompute}\n"
             ));
+            // HSDP: FSDP2 shards within each group and replicates across
+            // them, accelerate's `ParallelismConfig` (`dp_replicate_size`
+            // × `dp_shard_size`; FSDP2 only, `_validate_launch_command`).
+            if let Some(group) = config.runtime.shard_group {
+                if group == 0 || b.data_parallel % group != 0 {
+                    return Err(Refusal::ShardGroup);
+                }
+                text.push_str(&format!(
+                    "parallelism_config:\n  parallelism_config_dp_replicate_size: {}\n  parallelism_config_dp_shard_size: {group}\n",
+                    b.data_parallel / group
+                ));
+            }
         }
         (strategy, _) => {
             if config.runtime.shard_group.is_some() {
@@ -82,19 +92,32 @@ pub(super) fn accelerate_yaml(config: &Config, link: &str) -> Result<String, Ref
         "mixed_precision: {mixed}\nnum_machines: {}\nnum_processes: {world}\nmachine_rank: 0\nmain_training_function: main\nrdzv_backend: static\nsame_network: true\nuse_cpu: false\n",
         config.runtime.nodes
     ));
-    text.push_str(&training_arguments(config, b.micro, b.accumulation)?);
+    // Under FSDP the layers are checkpointed by `fsdp_activation_checkpointing`
+    // alone: transformers' Trainer raises "The activation_checkpointing in
+    // FSDP config and the gradient_checkpointing in training arg can't be
+    // set to True simultaneously" (`transformers/trainer.py`,
+    // `create_accelerator_and_postprocess`, transformers 5.20).
+    let fsdp = config.highlight == Strategy::Zero3 && config.runtime.sharding == Sharding::Fsdp2;
+    text.push_str(&training_arguments(config, b.micro, b.accumulation, !fsdp)?);
     Ok(text)
 }
 
 /// `TrainingArguments`, and PEFT's and bitsandbytes' configurations for
-/// adapters, as comments: what the training script passes.
-fn training_arguments(config: &Config, micro: u32, accumulation: u32) -> Result<String, Refusal> {
+/// adapters, as comments: what the training script passes
+/// (`gradient_checkpointing` where the trainer checkpoints the layers,
+/// `checkpointing`).
+fn training_arguments(
+    config: &Config,
+    micro: u32,
+    accumulation: u32,
+    checkpointing: bool,
+) -> Result<String, Refusal> {
     let mut args = vec![
         format!("per_device_train_batch_size={micro}"),
         format!("gradient_accumulation_steps={accumulation}"),
     ];
     if let Some(model) = config.model {
-        if model.recompute != Recompute::None {
+        if model.recompute != Recompute::None && checkpointing {
             args.push("gradient_checkpointing=True".into());
         }
     }

@@ -234,6 +234,7 @@ impl From<crate::verl::NotInVerl> for Refusal {
             NotInVerl::Dpo => Refusal::Dpo,
             NotInVerl::Distillation => Refusal::Distillation,
             NotInVerl::SplitPlacement => Refusal::SplitPlacement,
+            NotInVerl::Adapters => Refusal::Adapters,
         }
     }
 }

@@ -2,8 +2,9 @@
 //! ([`crate::verl`]): OpenRLHF v0.11.0's dotted flags
 //! (`openrlhf/cli/train_ppo_ray.py`, `train_dpo.py`, read at 3c3be62; the
 //! flat `--actor_num_nodes` names before v0.10.2 are gone) and TRL's
-//! `GRPOConfig`/`DPOConfig` fields (`trl/trainer/grpo_config.py`,
-//! `dpo_config.py`, main of 2026-07, 1.10.0.dev0).
+//! `GRPOConfig`/`DPOConfig`/`DistillationConfig` fields
+//! (`trl/trainer/grpo_config.py`, `dpo_config.py`, `distillation_config.py`;
+//! TRL 1.16.0, whose `__post_init__` `scripts/check-exports` runs).
 
 use super::{hf_repo, preset_repo, Refusal};
 use vram_core::config::rl::{Algo, Placement, Reference};
@@ -220,8 +221,19 @@ pub(super) fn trl(config: &Config, link: &str) -> Result<String, Refusal> {
     let split = rl.placement == Placement::Split;
     let tp = rl.rollout_tp.unwrap_or(config.runtime.layout.tp).max(1);
     let mut notes: Vec<String> = Vec::new();
+    // The engine's context, a prompt and its response as the page counts
+    // the KV cache: unset, TRL's vLLM takes the checkpoint's own
+    // (`vllm_max_model_length`: "if omitted, it is inferred from the model
+    // config", `trl/trainer/grpo_config.py`, TRL 1.16).
+    let engine = config.rl_rollout_config();
+    let max_model_len = engine
+        .serve_report()
+        .map(|r| r.max_model_len)
+        .ok()
+        .or(engine.serve.max_len)
+        .unwrap_or(serve.prompt_len + serve.response_len);
     // The engine: in the trainer's processes, or `trl vllm-serve` on GPUs
-    // of its own (its memory fraction and TP are the server's).
+    // of its own (its memory fraction, TP and context are the server's).
     let vllm = |fields: &mut Vec<String>, notes: &mut Vec<String>| {
         fields.push("use_vllm=True".into());
         match split {
@@ -231,6 +243,7 @@ pub(super) fn trl(config: &Config, link: &str) -> Result<String, Refusal> {
                     "vllm_gpu_memory_utilization={}",
                     shortest_decimal(config.rl_gpu_util())
                 ));
+                fields.push(format!("vllm_max_model_length={max_model_len}"));
                 fields.push(format!("vllm_tensor_parallel_size={tp}"));
                 fields.push(format!(
                     "vllm_enable_sleep_mode={}",
@@ -241,7 +254,7 @@ pub(super) fn trl(config: &Config, link: &str) -> Result<String, Refusal> {
                 fields.push("vllm_mode=\"server\"".into());
                 let gpus = config.rl_rollout_gpus();
                 notes.push(format!(
-                    "# On {gpus} GPUs of its own: trl vllm-serve --model {} --tensor-parallel-size {tp} --data-parallel-size {} --gpu-memory-utilization {}",
+                    "# On {gpus} GPUs of its own: trl vllm-serve --model {} --tensor-parallel-size {tp} --data-parallel-size {} --gpu-memory-utilization {} --max-model-len {max_model_len}",
                     hf_repo(config),
                     (gpus / tp).max(1),
                     shortest_decimal(config.rl_gpu_util())

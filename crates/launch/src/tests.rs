@@ -137,7 +137,7 @@ fn megatron_arguments_of_a_3d_layout() {
             "--tensor-model-parallel-size 8",
             "--sequence-parallel",
             "--pipeline-model-parallel-size 2",
-            "--num-layers-per-virtual-pipeline-stage 8",
+            "--num-virtual-stages-per-pipeline-rank 5",
             "--use-distributed-optimizer",
             "--recompute-granularity selective",
             "--bf16",
@@ -146,6 +146,67 @@ fn megatron_arguments_of_a_3d_layout() {
         ],
     );
     assert!(!text.contains("--recompute-modules"), "{text}");
+    // TP before Blackwell: validate_args wants CUDA_DEVICE_MAX_CONNECTIONS=1.
+    assert!(lines[1].starts_with("# CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun"));
+}
+
+/// ZeRO-3 as Megatron-LM runs it (megatron-core 0.19.2's `validate_args`):
+/// PyTorch's FSDP2 without gradient accumulation fusion, nor
+/// `CUDA_DEVICE_MAX_CONNECTIONS=1`; Megatron-FSDP where FSDP2 is refused
+/// (PP, tied embeddings); the optimizer's offload with the
+/// precision-aware optimizer; the checkpoint's rotary base.
+#[test]
+fn megatron_zero3_and_offload_as_validate_args_wants() {
+    let fsdp2 = export_of(
+        "v=3&model=llama3.1-8b&gpu=h100-80gb&tp=2&stage=3&sharding=fsdp2&dtype=bf16",
+        Target::Megatron,
+    )
+    .unwrap();
+    assert_lines(
+        &fsdp2,
+        &[
+            "--use-torch-fsdp2",
+            "--no-gradient-accumulation-fusion",
+            "--ckpt-format torch_dist",
+            "--rotary-base 500000",
+            "--use-rope-scaling",
+        ],
+    );
+    assert!(!fsdp2.contains("CUDA_DEVICE_MAX_CONNECTIONS"), "{fsdp2}");
+    for query in [
+        "v=3&model=llama3.1-70b&gpu=h100-80gb&nodes=4&pp=4&stage=3&dtype=bf16",
+        "v=3&model=qwen3-0.6b&stage=3&dtype=bf16",
+    ] {
+        let text = export_of(query, Target::Megatron).unwrap();
+        assert_lines(
+            &text,
+            &[
+                "--use-megatron-fsdp",
+                "--data-parallel-sharding-strategy optim_grads_params",
+                "--ckpt-format fsdp_dtensor",
+            ],
+        );
+        assert!(!text.contains("--use-torch-fsdp2"), "{text}");
+    }
+    let offload = export_of(
+        "v=3&model=llama3.1-8b&stage=2&offload=optimizer&dtype=bf16",
+        Target::Megatron,
+    )
+    .unwrap();
+    assert_lines(
+        &offload,
+        &["--optimizer-cpu-offload", "--use-precision-aware-optimizer"],
+    );
+    // What no flag says: full-width q/k norms, a sliding window.
+    for model in ["olmo2-7b", "gemma2-9b"] {
+        assert_eq!(
+            export_of(
+                &format!("v=3&model={model}&stage=1&dtype=bf16"),
+                Target::Megatron
+            ),
+            Err(Refusal::Architecture)
+        );
+    }
 }
 
 /// Full recomputation in blocks, uneven stages, FP8 with FP8 parameters.
@@ -251,6 +312,31 @@ fn accelerate_with_qlora() {
     assert!(
         fsdp.contains("distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n"),
         "{fsdp}"
+    );
+    // FSDP checkpoints the layers itself: transformers' Trainer refuses
+    // gradient_checkpointing beside it. HSDP is accelerate's
+    // parallelism_config.
+    let hsdp = export_of(
+        "v=3&model=llama3.1-8b&nodes=2&stage=3&sharding=fsdp2&shard_group=8&dtype=bf16&recompute=full",
+        Target::Accelerate,
+    )
+    .unwrap();
+    assert_lines(
+        &hsdp,
+        &[
+            "  fsdp_activation_checkpointing: true",
+            "  parallelism_config_dp_replicate_size: 2",
+            "  parallelism_config_dp_shard_size: 8",
+        ],
+    );
+    assert!(!hsdp.contains("gradient_checkpointing=True"), "{hsdp}");
+    // DeepSpeed 0.19.8 removed MiCS: no sharding group under DeepSpeed.
+    assert_eq!(
+        export_of(
+            "v=3&model=llama3.1-8b&nodes=2&stage=3&shard_group=8&dtype=bf16",
+            Target::DeepSpeed
+        ),
+        Err(Refusal::ShardGroup)
     );
 }
 

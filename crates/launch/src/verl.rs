@@ -11,7 +11,7 @@ use vram_core::config::rl::{Algo, Logits, Placement, Reference};
 use vram_core::config::Config;
 use vram_core::decimal::shortest_decimal;
 use vram_core::frameworks::deepspeed::Offload;
-use vram_core::memory::finetune::Targets;
+use vram_core::memory::finetune::{Method, Targets};
 use vram_core::memory::Strategy;
 
 /// What verl's `main_ppo` does not run as the plan counts it.
@@ -27,6 +27,11 @@ pub enum NotInVerl {
     /// one-step-off and fully asynchronous trainers), not in `main_ppo`'s
     /// synchronous step.
     SplitPlacement,
+    /// QLoRA's quantised base, or DoRA's magnitudes: verl's adapters are
+    /// PEFT's plain LoRA on the 16-bit model (`HFModelConfig` has a
+    /// `lora_rank`, no quantisation and no `use_dora`,
+    /// `verl/workers/config/model.py`).
+    Adapters,
 }
 
 /// The run as verl's Hydra overrides (`python3 -m verl.trainer.main_ppo …`),
@@ -39,6 +44,11 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
     }
     if config.rl.placement == Placement::Split {
         return Err(NotInVerl::SplitPlacement);
+    }
+    if config.fine_tuning.method == Method::Qlora
+        || (config.fine_tuning.method.uses_adapters() && config.fine_tuning.dora)
+    {
+        return Err(NotInVerl::Adapters);
     }
     let rl = &config.rl;
     let serve = &config.serve;
@@ -81,6 +91,16 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
     );
     for (key, value) in engine_caps(config) {
         set(key, value);
+    }
+    // The engine kept whole while the actor learns (`sleep=0`): verl puts
+    // it to sleep after each rollout unless `free_cache_engine` is off
+    // (`vllm_async_server.py`; the level is verl's own: 1 under LoRA
+    // adapters, else 2).
+    if rl.sleep == 0 {
+        set(
+            "actor_rollout_ref.rollout.free_cache_engine",
+            "False".into(),
+        );
     }
     // The update's micro-batch, and the old and reference log-prob passes'
     // (`validate_config` asks for both when no token budget is set; the

@@ -6,8 +6,11 @@
 //! OpenRLHF's own `train_ppo_ray`/`train_dpo` scripts and verl's `main_ppo`
 //! (its Hydra config, `validate_config` and worker configs) on it (versions in
 //! `measured/exports.json`). Here the core writes each text again, byte for
-//! byte, and every text a parser could run on was accepted; what it read
-//! back agrees with the configuration. Native only (serde_json).
+//! byte, and every text a parser could run on was accepted, with every
+//! consistency check `scripts/check-exports` made of it passing; what it read
+//! back agrees with the configuration. The combinations the CLI refuses
+//! (`refusals`) are refused again, for the same reason. Native only
+//! (serde_json).
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde::Deserialize;
@@ -22,6 +25,27 @@ use vram_launch::{export, Target};
 struct Measured {
     versions: serde_json::Map<String, Value>,
     cases: Vec<Case>,
+    #[serde(default)]
+    refusals: Vec<Refused>,
+}
+
+/// A combination the CLI refuses: the refusal (its `Debug` name) and the
+/// message the CLI printed.
+#[derive(Deserialize)]
+struct Refused {
+    name: String,
+    kind: String,
+    query: String,
+    refusal: String,
+    message: String,
+}
+
+/// One of `scripts/check-exports`' consistency checks.
+#[derive(Deserialize)]
+struct Check {
+    check: String,
+    ok: bool,
+    detail: String,
 }
 
 #[derive(Deserialize)]
@@ -34,6 +58,8 @@ struct Case {
     accepted: Option<bool>,
     error: Option<String>,
     parsed: Value,
+    #[serde(default)]
+    checks: Option<Vec<Check>>,
 }
 
 fn measured() -> Measured {
@@ -66,7 +92,79 @@ fn every_export_is_the_text_its_framework_accepted() {
             case.name,
             case.error
         );
+        for check in case.checks.iter().flatten() {
+            assert!(
+                check.ok,
+                "{}: {} ({})",
+                case.name, check.check, check.detail
+            );
+        }
         read_back_agrees(case, &config);
+    }
+}
+
+/// Every framework and job has its cases: the matrix of issue 62, each
+/// framework's release named.
+#[test]
+fn the_matrix_covers_every_framework() {
+    let measured = measured();
+    assert!(measured.cases.len() >= 60, "{} cases", measured.cases.len());
+    for target in Target::ALL {
+        let cases = measured
+            .cases
+            .iter()
+            .filter(|c| c.kind == target.key())
+            .count();
+        assert!(cases > 0, "no case for {}", target.key());
+        let release = match target {
+            Target::DeepSpeed => "deepspeed",
+            Target::Megatron => "megatron-core",
+            Target::Torchtitan => "torchtitan (TOML parser)",
+            Target::Accelerate => "accelerate",
+            Target::Vllm => "vllm",
+            Target::Sglang => "sglang",
+            Target::Verl => "verl",
+            Target::OpenRlhf => "openrlhf",
+            Target::Trl => "trl",
+        };
+        assert!(
+            measured.versions.get(release).is_some_and(Value::is_string),
+            "{}: no release of {release} in versions",
+            target.key()
+        );
+    }
+}
+
+/// What the CLI refuses it refuses still, for the reason recorded (and
+/// with a message).
+#[test]
+fn every_refusal_is_refused_for_its_reason() {
+    let measured = measured();
+    assert!(!measured.refusals.is_empty());
+    for refused in &measured.refusals {
+        let decoded = link::decode(&refused.query);
+        assert!(
+            decoded.problems.is_empty(),
+            "{}: {:?}",
+            refused.name,
+            decoded.problems
+        );
+        let target = Target::from_key(&refused.kind).expect("a target");
+        let got = export(&decoded.config, target, "")
+            .map(|_| ())
+            .expect_err(&refused.name);
+        assert_eq!(
+            format!("{got:?}"),
+            refused.refusal,
+            "{}: refused as {got:?}",
+            refused.name
+        );
+        assert!(
+            refused.message.contains(target.label()),
+            "{}: {}",
+            refused.name,
+            refused.message
+        );
     }
 }
 
@@ -230,15 +328,28 @@ fn trl_agrees(e: &Expected) {
         // apart, `trl vllm-serve`'s (the comment's command line).
         let mode = if split { "server" } else { "colocate" };
         assert_eq!(p["vllm_mode"], mode, "{}", case.name);
-        if !split {
-            assert_eq!(int("vllm_tensor_parallel_size"), rollout_tp);
-            assert_eq!(
-                p["vllm_gpu_memory_utilization"].as_f64(),
-                Some(config.rl_gpu_util()),
-                "{}",
-                case.name
-            );
-        }
+        // Colocated, the engine's context is the longest sequence.
+        let engine = match split {
+            false => {
+                assert_eq!(int("vllm_tensor_parallel_size"), rollout_tp);
+                assert_eq!(int("vllm_max_model_length"), max_len, "{}", case.name);
+                p.clone()
+            }
+            true => {
+                let server = &p["vllm_serve"];
+                assert_eq!(server["tensor_parallel_size"].as_u64(), Some(rollout_tp));
+                assert_eq!(server["max_model_len"].as_u64(), Some(max_len));
+                serde_json::json!({
+                    "vllm_gpu_memory_utilization": server["gpu_memory_utilization"]
+                })
+            }
+        };
+        assert_eq!(
+            engine["vllm_gpu_memory_utilization"].as_f64(),
+            Some(config.rl_gpu_util()),
+            "{}",
+            case.name
+        );
     }
     match rl.algo {
         Algo::Dpo => assert_eq!(int("max_length"), max_len, "{}", case.name),
