@@ -95,7 +95,7 @@ impl Form {
     }
 }
 
-/// The control of `field`: a text box for a number, a drop-down for a choice,
+/// The control of `field`: a text box for a number or a text, a drop-down for a choice,
 /// with its label, unit, hint and the core's verdict on what was typed;
 /// hidden while the field does not apply, disabled in a read-only figure.
 pub fn control(
@@ -104,7 +104,8 @@ pub fn control(
     errors: Memo<Vec<InputError>>,
     t: &'static Text,
 ) -> impl IntoView {
-    match (field.is_number(), field.is_list()) {
+    // A text (a pipeline layout) is typed in a text box like a number.
+    match (field.is_number() || field.is_text(), field.is_list()) {
         (true, _) => Either::Left(number_field(field, form, errors, t)),
         (false, list) => {
             let picked = Picked::new(field, form, errors, t);
@@ -160,7 +161,11 @@ fn number_field(
                     id=id
                     name=id
                     type="text"
-                    inputmode=if field.is_whole() { "numeric" } else { "decimal" }
+                    inputmode=match () {
+                        _ if field.is_text() => "text",
+                        _ if field.is_whole() => "numeric",
+                        _ => "decimal",
+                    }
                     autocomplete="off"
                     spellcheck="false"
                     prop:value=value

@@ -226,6 +226,7 @@ fn layouts(
                                     last_layers,
                                     cp_comm,
                                     expert_tp,
+                                    ..Layout::SINGLE
                                 };
                                 if layout.validate(arch, seq).is_ok() {
                                     if let Ok(dp) = layout.data_parallel(world) {

@@ -56,6 +56,11 @@ fn texts(field: Field) -> Vec<String> {
             lists
         }
         Value::Preset => field.preset_ids().iter().map(|id| id.to_string()).collect(),
+        // Megatron-LM's own layouts (its user guide's, Megatron-Bridge's),
+        // one it refuses, and none.
+        Value::Text { .. } => ["Et*3|(tt|)*29,m|L", "Et|(tt|)*30mL", "Et|t|tL", "tE|L", ""]
+            .map(String::from)
+            .to_vec(),
     }
 }
 

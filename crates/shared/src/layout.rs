@@ -47,6 +47,56 @@ pub enum LayoutProblem {
         /// The stages in between.
         stages: u32,
     },
+    /// Megatron-LM's `--pipeline-model-parallel-layout` breaks one of its
+    /// rules (`pipeline_parallel_layer_layout.py`).
+    StageLayout(StageRule),
+    /// A pipeline layout of `stages` virtual stages on `pp` ranks of `vpp`
+    /// virtual stages each (Megatron-LM derives VPP = stages ÷ PP).
+    StageCount {
+        /// The layout's virtual stages.
+        stages: u32,
+        /// The pipeline stages.
+        pp: u32,
+        /// The virtual stages per rank given.
+        vpp: u32,
+    },
+    /// A pipeline layout whose transformer layers (`t`) are not the model's.
+    StageLayers {
+        /// The layout's.
+        found: u32,
+        /// The model's.
+        layers: u32,
+    },
+    /// A pipeline layout whose multi-token-prediction layers (`m`) are not
+    /// the model's.
+    StageMtp {
+        /// The layout's.
+        found: u32,
+        /// The model's.
+        mtp: u32,
+    },
+}
+
+/// A rule of Megatron-LM's `--pipeline-model-parallel-layout` a layout
+/// breaks (`PipelineParallelLayerLayout.parse_str_to_list` and
+/// `validate_layer_layout`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageRule {
+    /// A character that is none of `E`, `t`, `m`, `L`, `|`, a comma or a
+    /// repetition (`t*3`, `(tt|)*29`).
+    Symbol,
+    /// The embedding (`E`) not once and first.
+    EmbeddingFirst,
+    /// The loss (`L`) not once and last.
+    LossLast,
+    /// A transformer layer after a multi-token-prediction layer.
+    DecoderAfterMtp,
+    /// Multi-token-prediction layers not together in the last virtual
+    /// stage of their pipeline rank.
+    MtpPlacement,
+    /// More virtual stages, or layers in one, than the calculator holds
+    /// (`vram_core::memory::stage_map::MAX_STAGES`).
+    TooLarge,
 }
 
 impl LayoutProblem {
@@ -79,6 +129,10 @@ pub enum Splits {
     Ffn(u32),
     /// The sequence's tokens (in 2 × CP chunks).
     Sequence(u32),
+    /// The transformer layers with the embedding or the loss counted as a
+    /// layer each (Megatron-LM's `--account-for-embedding-in-pipeline-split`,
+    /// `--account-for-loss-in-pipeline-split`).
+    CountedLayers(u32),
 }
 
 impl Splits {
@@ -90,7 +144,8 @@ impl Splits {
             | Splits::KvHeads(n)
             | Splits::Layers(n)
             | Splits::Ffn(n)
-            | Splits::Sequence(n) => n,
+            | Splits::Sequence(n)
+            | Splits::CountedLayers(n) => n,
         }
     }
 }

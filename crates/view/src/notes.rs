@@ -199,7 +199,7 @@ fn layout_note(t: &Text, report: &Report, layout: &vram_core::report::LayoutRepo
             &format_params(vram_core::ParamCount::new(
                 stage.map_or(0, |s| s.params) as f64
             )),
-            &format_number(l.in_flight(rank, layout.microbatches)),
+            &format_number(l.layers_in_flight(rank, layout.microbatches, layers)),
             &format_bytes(chosen.memory.activations, report.unit),
         ],
     );

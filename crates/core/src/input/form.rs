@@ -52,7 +52,7 @@ pub fn text_of(config: &Config, field: Field) -> String {
 
 /// The keys a choice field's control offers, in order: its [`Field::choices`],
 /// or for a preset field none (`""`: the size only, or custom memory) and then
-/// every preset's id.
+/// every preset's id; a text's none alone (what is typed is its own).
 pub fn options(field: Field) -> Vec<&'static str> {
     use vram_shared::gpu::GPU_PRESETS;
     use vram_shared::model::presets::MODEL_PRESETS;
@@ -68,6 +68,8 @@ pub fn options(field: Field) -> Vec<&'static str> {
         Field::Attention => core::iter::once("")
             .chain(field.choices().iter().copied())
             .collect(),
+        // A text: unset, or what is typed.
+        _ if field.is_text() => vec![""],
         _ => field.choices().to_vec(),
     }
 }

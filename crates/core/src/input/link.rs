@@ -489,8 +489,9 @@ fn reset_for_training(config: &mut Config, error: InputError) -> bool {
     true
 }
 
-/// Takes a parallel layout's field (TP, PP, virtual and uneven stages, CP
-/// and its communication, SP, the experts' TP) back to a single GPU's;
+/// Takes a parallel layout's field (TP, PP, virtual and uneven stages, the
+/// embedding and loss counted in the split, a pipeline layout, CP and its
+/// communication, SP, the experts' TP) back to a single GPU's;
 /// false for any other field.
 fn reset_layout(layout: &mut crate::memory::parallel::Layout, field: Field) -> bool {
     let single = crate::memory::parallel::Layout::SINGLE;
@@ -502,6 +503,9 @@ fn reset_layout(layout: &mut crate::memory::parallel::Layout, field: Field) -> b
         Field::Sp => layout.sp = single.sp,
         Field::PpFirst => layout.first_layers = None,
         Field::PpLast => layout.last_layers = None,
+        Field::PpEmbedding => layout.embedding_in_split = single.embedding_in_split,
+        Field::PpLoss => layout.loss_in_split = single.loss_in_split,
+        Field::PpLayout => layout.stage_map = single.stage_map,
         Field::CpComm => layout.cp_comm = single.cp_comm,
         Field::Etp => layout.expert_tp = single.expert_tp,
         _ => return false,

@@ -1,7 +1,8 @@
 //! What each GPU holds: the model states under DDP and ZeRO (the lesson's
 //! formulas, [`states`]), the recipe they follow (precision, optimizer,
 //! strategy), the activations kept for backward ([`activations`]), adapters
-//! ([`finetune`]), the model split over GPUs ([`parallel`]), the step's peak
+//! ([`finetune`]), the model split over GPUs ([`parallel`], with Megatron-LM's
+//! pipeline layout string in [`stage_map`]), the step's peak
 //! ([`step`]) and gradient accumulation ([`accumulation`]).
 
 pub mod accumulation;
@@ -10,6 +11,7 @@ pub mod finetune;
 mod optimizer;
 pub mod parallel;
 mod precision;
+pub mod stage_map;
 pub mod states;
 pub mod step;
 mod strategy;

@@ -13,6 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::memory::stage_map::StageMap;
 use vram_shared::model::architecture::{Architecture, Biases};
 // A layout's rules in words every job shares (serving checks its own
 // layouts with them): what a size splits, and what is wrong with it.
@@ -43,6 +44,19 @@ pub struct Layout {
     /// (`--decoder-last-pipeline-num-layers`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_layers: Option<u32>,
+    /// The embedding counted as one more layer in the split (Megatron-LM's
+    /// `--account-for-embedding-in-pipeline-split`): the first rank's first
+    /// virtual stage builds one transformer layer fewer than the others.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub embedding_in_split: bool,
+    /// The loss counted as one more layer (Megatron-LM's
+    /// `--account-for-loss-in-pipeline-split`): the last rank's last virtual
+    /// stage builds one fewer.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub loss_in_split: bool,
+    /// Every virtual stage's layers named (`--pipeline-model-parallel-layout`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage_map: Option<StageMap>,
     /// How context parallelism exchanges the sequence: a ring of keys and
     /// values, or all-to-alls of the heads (DeepSpeed-Ulysses).
     #[serde(default)]
@@ -128,6 +142,9 @@ impl Layout {
         sp: false,
         first_layers: None,
         last_layers: None,
+        embedding_in_split: false,
+        loss_in_split: false,
+        stage_map: None,
         cp_comm: CpComm::Ring,
         expert_tp: ExpertTp::AsTp,
     };
@@ -206,9 +223,10 @@ impl Layout {
     }
 
     /// Checks the layout against the model and the step: TP must divide the
-    /// attention heads and the KV heads, PP × VPP the layers, 2 × CP the
-    /// sequence (Megatron-LM splits it into 2·CP chunks to balance the causal
-    /// mask), and SP needs TP > 1.
+    /// attention heads and the KV heads, the stages split the layers as
+    /// Megatron-LM allows ([`Self::validate_split`]), 2 × CP the sequence
+    /// (Megatron-LM splits it into 2·CP chunks to balance the causal mask),
+    /// and SP needs TP > 1.
     pub fn validate(&self, arch: &Architecture, seq_len: u32) -> Result<(), LayoutError> {
         if arch.heads % self.tp != 0 {
             return Err(not_dividing(
@@ -224,36 +242,7 @@ impl Layout {
                 self.tp,
             ));
         }
-        if self.is_uneven() {
-            self.validate_uneven(arch.layers)?;
-        } else if arch.layers % self.pp != 0 {
-            return Err(match uneven_split(arch.layers, self.pp) {
-                Some((first, last)) => LayoutSize::Pp.refused(LayoutProblem::NeedsUnevenStages {
-                    layers: arch.layers,
-                    largest: largest_divisor(arch.layers, self.pp),
-                    first,
-                    last,
-                }),
-                None => not_dividing(LayoutSize::Pp, Splits::Layers(arch.layers), self.pp),
-            });
-        }
-        if self.vpp > 1 {
-            if self.pp == 1 {
-                return Err(LayoutSize::Vpp.refused(LayoutProblem::NeedsPipeline));
-            }
-            // Every rank's layers split into VPP chunks.
-            for rank in 0..self.pp.min(3) {
-                let rank = if rank == 2 { self.pp - 1 } else { rank };
-                let here = self.stage_layers(rank, arch.layers);
-                if here % self.vpp != 0 {
-                    return Err(not_dividing(
-                        LayoutSize::Vpp,
-                        Splits::Layers(here),
-                        self.vpp,
-                    ));
-                }
-            }
-        }
+        self.validate_split(arch)?;
         if self.cp > 1 && seq_len % (2 * self.cp) != 0 {
             return Err(not_dividing(
                 LayoutSize::Cp,
@@ -279,6 +268,215 @@ impl Layout {
             return Err(LayoutSize::Sp.refused(LayoutProblem::NeedsTensorParallel));
         }
         Ok(())
+    }
+
+    /// The layers' split over the pipeline's (virtual) stages as Megatron-LM
+    /// checks it (`TransformerConfig.__post_init__`, `validate_args`,
+    /// `get_num_layers_to_build`; core 0.15 to main, commit d98e8a6): a
+    /// pipeline layout names the model's layers in PP × VPP stages
+    /// ([`StageMap::check`]); the embedding and loss counted in the split
+    /// make L + 1 (+ 1) layers that PP, then VPP on each rank, must divide;
+    /// uneven first and last stages leave the stages in between a whole
+    /// number each ([`Self::validate_uneven`]); otherwise PP divides the
+    /// layers. VPP needs PP > 1 and divides each rank's layers.
+    fn validate_split(&self, arch: &Architecture) -> Result<(), LayoutError> {
+        let layers = arch.layers;
+        let counted = self.counted_layers(layers);
+        if let Some(map) = self.stage_map {
+            map.check(self.pp, self.vpp, layers, arch.mtp_layers)
+                .map_err(|problem| LayoutSize::PpLayout.refused(problem))?;
+        } else if self.is_accounted() {
+            if counted % self.pp != 0 {
+                return Err(not_dividing(
+                    LayoutSize::Pp,
+                    Splits::CountedLayers(counted),
+                    self.pp,
+                ));
+            }
+        } else if self.is_uneven() {
+            self.validate_uneven(layers)?;
+        } else if layers % self.pp != 0 {
+            return Err(match uneven_split(layers, self.pp) {
+                Some((first, last)) => LayoutSize::Pp.refused(LayoutProblem::NeedsUnevenStages {
+                    layers,
+                    largest: largest_divisor(layers, self.pp),
+                    first,
+                    last,
+                }),
+                None => not_dividing(LayoutSize::Pp, Splits::Layers(layers), self.pp),
+            });
+        }
+        if self.vpp == 1 {
+            return Ok(());
+        }
+        if self.pp == 1 {
+            return Err(LayoutSize::Vpp.refused(LayoutProblem::NeedsPipeline));
+        }
+        if self.stage_map.is_some() {
+            return Ok(());
+        }
+        if self.is_accounted() {
+            let per_rank = counted / self.pp;
+            return match per_rank % self.vpp {
+                0 => Ok(()),
+                _ => Err(not_dividing(
+                    LayoutSize::Vpp,
+                    Splits::CountedLayers(per_rank),
+                    self.vpp,
+                )),
+            };
+        }
+        // Every rank's layers split into VPP chunks.
+        for rank in 0..self.pp.min(3) {
+            let rank = if rank == 2 { self.pp - 1 } else { rank };
+            let here = self.stage_layers(rank, layers);
+            if here % self.vpp != 0 {
+                return Err(not_dividing(
+                    LayoutSize::Vpp,
+                    Splits::Layers(here),
+                    self.vpp,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the embedding or the loss is counted as a layer in the split.
+    pub const fn is_accounted(&self) -> bool {
+        self.embedding_in_split || self.loss_in_split
+    }
+
+    /// Whether a rank's virtual stages may hold different numbers of layers:
+    /// the embedding or the loss counted in the split, or a pipeline layout.
+    /// (Even and uneven first and last stages give each rank's chunks one
+    /// size.)
+    pub const fn chunks_may_differ(&self) -> bool {
+        self.stage_map.is_some() || self.is_accounted()
+    }
+
+    /// The layers the split counts: the transformer layers, and the
+    /// embedding and the loss each as one where they are counted.
+    const fn counted_layers(&self, layers: u32) -> u32 {
+        layers + self.embedding_in_split as u32 + self.loss_in_split as u32
+    }
+
+    /// The pipeline rank of the multi-token-prediction layers: the last
+    /// (Megatron-LM's `mtp_on_this_rank`), or a pipeline layout's `m`.
+    pub const fn mtp_rank(&self) -> u32 {
+        match self.stage_map {
+            Some(map) if map.mtp() > 0 => map.mtp_stage() % self.pp,
+            _ => self.pp - 1,
+        }
+    }
+
+    /// The first layer (from 0) and the layers of virtual stage `chunk` of
+    /// pipeline rank `rank`, as Megatron-LM builds them
+    /// (`get_transformer_layer_offset` in `transformer_layer.py`,
+    /// `get_num_layers_to_build` in `transformer_block.py`; core 0.15 to
+    /// main, commit d98e8a6). A pipeline layout: the stage's own, after every
+    /// earlier stage's. The embedding or loss counted: N = L + 1 (+ 1)
+    /// layers, N ÷ (PP × VPP) per chunk, the rounds N ÷ VPP apart, the
+    /// first chunk one fewer with the embedding (every later one starting a
+    /// layer earlier), the last one fewer with the loss. Otherwise each rank's
+    /// stage ÷ VPP, one chunk per rank in each round ([`Self::chunk_start`]).
+    pub fn chunk_span(&self, chunk: u32, rank: u32, layers: u32) -> (u32, u32) {
+        if let Some(map) = self.stage_map {
+            let stage = chunk * self.pp + rank;
+            return (map.offset(stage), map.decoders(stage));
+        }
+        if self.is_accounted() {
+            if self.pp == 1 {
+                // One stage builds every layer (Megatron-LM adds the
+                // embedding and loss to the count and takes them away again).
+                return (0, layers);
+            }
+            let counted = self.counted_layers(layers);
+            let per_chunk = counted / self.pp / self.vpp;
+            let first = rank == 0 && chunk == 0;
+            let last = rank + 1 == self.pp && chunk + 1 == self.vpp;
+            let start = chunk * (counted / self.vpp) + rank * per_chunk;
+            let embedding = u32::from(self.embedding_in_split);
+            let start = if first { start } else { start - embedding };
+            let fewer = u32::from(first) * embedding + u32::from(last && self.loss_in_split);
+            return (start, per_chunk.saturating_sub(fewer));
+        }
+        (
+            self.even_chunk_start(chunk, rank, layers),
+            self.stage_layers(rank, layers) / self.vpp,
+        )
+    }
+
+    /// The layers of virtual stage `chunk` of rank `rank`: [`Self::chunk_span`]'s
+    /// count, without summing a layout's earlier stages.
+    fn chunk_count(&self, chunk: u32, rank: u32, layers: u32) -> u32 {
+        match self.stage_map {
+            Some(map) => map.decoders(chunk * self.pp + rank),
+            None => self.chunk_span(chunk, rank, layers).1,
+        }
+    }
+
+    /// The layers of each of rank `rank`'s virtual stages, in order.
+    pub fn chunk_counts(&self, rank: u32, layers: u32) -> impl Iterator<Item = u32> + '_ {
+        (0..self.vpp).map(move |c| self.chunk_count(c, rank, layers))
+    }
+
+    /// The most of rank `rank`'s model chunks its schedule holds at once,
+    /// each chunk counted by how many of its microbatches are in flight at
+    /// the moment the held `weight` (a chunk's bytes per microbatch) peaks.
+    /// One chunk per rank: 1F1B's min(m, PP − rank). Interleaved: Megatron-
+    /// LM's schedule (`schedules.py`, `forward_backward_pipelining_with_
+    /// interleaving`): the warm-up's 2 × (PP − rank − 1) + (VPP − 1) × PP
+    /// forwards, then each step one forward before one backward, the chunk
+    /// of the k-th forward from `get_schedule_table` (groups of PP
+    /// microbatches, chunk by chunk) and backwards in the reverse chunk
+    /// order; unknown microbatches count the pipeline full.
+    pub fn held_chunks(
+        &self,
+        rank: u32,
+        microbatches: Option<u32>,
+        weight: impl Fn(u32) -> f64,
+    ) -> Vec<u32> {
+        let (pp, vpp) = (self.pp, self.vpp);
+        if vpp == 1 {
+            return vec![microbatches.map_or(pp - rank, |m| m.min(pp - rank))];
+        }
+        let chunk_of = |k: u32| schedule_chunk(k, pp, vpp, microbatches);
+        let total = microbatches.map_or(u32::MAX, |m| m.saturating_mul(vpp));
+        let warm_up = (2 * (pp - rank - 1) + (vpp - 1) * pp).min(total);
+        let mut counts = vec![0u32; vpp as usize];
+        let mut held = 0.0;
+        for k in 0..warm_up {
+            counts[chunk_of(k) as usize] += 1;
+            held += weight(chunk_of(k));
+        }
+        // The schedule repeats every PP × VPP steps: one period holds the peak.
+        let (mut peak, mut at_peak) = (held, counts.clone());
+        for j in 0..(total - warm_up).min(pp * vpp) {
+            let forward = chunk_of(warm_up + j);
+            counts[forward as usize] += 1;
+            held += weight(forward);
+            if held > peak || j == 0 {
+                (peak, at_peak) = (held, counts.clone());
+            }
+            let backward = vpp - 1 - chunk_of(j);
+            counts[backward as usize] = counts[backward as usize].saturating_sub(1);
+            held -= weight(backward);
+        }
+        at_peak
+    }
+
+    /// Microbatches in flight on rank `rank`, in whole stages' worth of its
+    /// layers: [`Self::in_flight`], or where its chunks differ the chunks
+    /// [`Self::held_chunks`] holds (weighed by their layers) ÷ its layers.
+    pub fn layers_in_flight(&self, rank: u32, microbatches: Option<u32>, layers: u32) -> f64 {
+        if !self.chunks_may_differ() {
+            return self.in_flight(rank, microbatches);
+        }
+        let counts: Vec<u32> = self.chunk_counts(rank, layers).collect();
+        let held = self.held_chunks(rank, microbatches, |c| f64::from(counts[c as usize]));
+        let here: u32 = counts.iter().sum();
+        let kept: u32 = held.iter().zip(&counts).map(|(n, c)| n * c).sum();
+        f64::from(kept) / f64::from(here.max(1))
     }
 
     /// Whether the first or the last stage has a layer count of its own.
@@ -335,8 +533,12 @@ impl Layout {
 
     /// The transformer layers of pipeline rank `rank`: `layers` ÷ PP, or
     /// with uneven stages the first's and last's own and the rest shared by
-    /// the ranks in between (Megatron-LM's `get_num_layers_to_build`).
-    pub const fn stage_layers(&self, rank: u32, layers: u32) -> u32 {
+    /// the ranks in between, or its virtual stages' ([`Self::chunk_span`])
+    /// (Megatron-LM's `get_num_layers_to_build`).
+    pub fn stage_layers(&self, rank: u32, layers: u32) -> u32 {
+        if self.chunks_may_differ() {
+            return self.chunk_counts(rank, layers).sum();
+        }
         if !self.is_uneven() {
             return layers / self.pp;
         }
@@ -350,10 +552,13 @@ impl Layout {
         }
     }
 
-    /// The layers of one model chunk of rank `rank`: its stage's ÷ VPP, at
-    /// least 1.
-    pub const fn chunk_layers(&self, rank: u32, layers: u32) -> u32 {
-        let chunk = self.stage_layers(rank, layers) / self.vpp;
+    /// The layers of one model chunk of rank `rank`: its stage's ÷ VPP (its
+    /// largest where its chunks differ), at least 1.
+    pub fn chunk_layers(&self, rank: u32, layers: u32) -> u32 {
+        let chunk = match self.chunks_may_differ() {
+            true => self.chunk_counts(rank, layers).max().unwrap_or(0),
+            false => self.stage_layers(rank, layers) / self.vpp,
+        };
         if chunk == 0 {
             1
         } else {
@@ -364,6 +569,12 @@ impl Layout {
     /// The largest model chunk of any rank (the bound of
     /// `--recompute-num-layers`, which Megatron-LM clamps to each chunk).
     pub fn largest_chunk(&self, layers: u32) -> u32 {
+        if self.chunks_may_differ() {
+            return (0..self.pp)
+                .map(|r| self.chunk_layers(r, layers))
+                .max()
+                .unwrap_or(1);
+        }
         (0..self.pp.min(3))
             .map(|r| self.chunk_layers(if r == 2 { self.pp - 1 } else { r }, layers))
             .max()
@@ -374,6 +585,11 @@ impl Layout {
     /// model is cut into VPP rounds of one chunk per rank, in rank order
     /// (Megatron-LM's `get_transformer_layer_offset`).
     pub fn chunk_start(&self, chunk: u32, rank: u32, layers: u32) -> u32 {
+        self.chunk_span(chunk, rank, layers).0
+    }
+
+    /// [`Self::chunk_start`] of an even split or uneven first and last stages.
+    fn even_chunk_start(&self, chunk: u32, rank: u32, layers: u32) -> u32 {
         let before: u32 = (0..rank).map(|r| self.chunk_layers(r, layers)).sum();
         chunk * self.round_layers(layers) + before
     }
@@ -390,6 +606,9 @@ impl Layout {
     /// `[16 + 2 × 15 + 15]` (first, the stages in between, last); `None` for
     /// an even split.
     pub fn uneven_words(&self, layers: u32) -> Option<String> {
+        if self.chunks_may_differ() {
+            return Some(self.rank_words(layers));
+        }
         if !self.is_uneven() {
             return None;
         }
@@ -411,9 +630,43 @@ impl Layout {
         Some(format!("[{}]", parts.join(" + ")))
     }
 
+    /// Each rank's layers, runs of equal counts as `n × count`:
+    /// `[5 + 13 × 4 + 2 + 2]`.
+    fn rank_words(&self, layers: u32) -> String {
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for rank in 0..self.pp {
+            let here = self.stage_layers(rank, layers);
+            match runs.last_mut() {
+                Some((count, n)) if *count == here => *n += 1,
+                _ => runs.push((here, 1)),
+            }
+        }
+        let parts: Vec<String> = runs
+            .into_iter()
+            .map(|(count, n)| match n {
+                1 => count.to_string(),
+                n => format!("{n} × {count}"),
+            })
+            .collect();
+        format!("[{}]", parts.join(" + "))
+    }
+
     /// The pipeline rank that holds layer `layer` (from 0): the layers are cut
     /// into chunks, dealt to the ranks in turn ([`Self::chunk_start`]).
     pub fn rank_of_layer(&self, layer: u32, layers: u32) -> u32 {
+        if self.chunks_may_differ() {
+            // The virtual stages hold the layers in turn, round by round.
+            let mut end = 0;
+            for chunk in 0..self.vpp {
+                for rank in 0..self.pp {
+                    end += self.chunk_count(chunk, rank, layers);
+                    if layer < end {
+                        return rank;
+                    }
+                }
+            }
+            return self.pp - 1;
+        }
         if !self.is_uneven() {
             return (layer / self.chunk_layers(0, layers)) % self.pp;
         }
@@ -468,6 +721,8 @@ pub enum LayoutSize {
     PpFirst,
     /// The last stage's own layer count.
     PpLast,
+    /// The pipeline layout (Megatron-LM's `--pipeline-model-parallel-layout`).
+    PpLayout,
 }
 
 impl LayoutSize {
@@ -486,6 +741,22 @@ pub struct LayoutError {
     pub size: LayoutSize,
     /// What is wrong with it.
     pub problem: LayoutProblem,
+}
+
+/// The model chunk of the `k`-th virtual microbatch in Megatron-LM's
+/// interleaved schedule (`get_schedule_table`, the microbatch group per
+/// virtual stage at its default, PP): groups of PP microbatches, each run
+/// through every chunk in turn; the last group takes what is left of `m`.
+fn schedule_chunk(k: u32, pp: u32, vpp: u32, microbatches: Option<u32>) -> u32 {
+    let full_groups = microbatches.map_or(u32::MAX, |m| m / pp);
+    let group = pp * vpp;
+    match k / group < full_groups {
+        true => (k / pp) % vpp,
+        false => {
+            let left = microbatches.map_or(pp, |m| m - full_groups * pp).max(1);
+            ((k - full_groups * group) / left).min(vpp - 1)
+        }
+    }
 }
 
 /// The first and last stages' layers that let `pp` stages hold `layers` that
@@ -627,9 +898,11 @@ pub fn stage_params(arch: &Architecture, layout: &Layout, rank: u32) -> StagePar
         if !arch.tied_embeddings || layout.pp > 1 {
             params += embedding_share;
         }
-        // Multi-token prediction on the last stage (Megatron-LM's
-        // `mtp_on_this_rank`): each a layer like the last, its column-parallel
-        // `eh_proj` (2h × h) and three norms.
+    }
+    if rank == layout.mtp_rank() {
+        // Multi-token prediction on the last stage, or a pipeline layout's
+        // (Megatron-LM's `mtp_on_this_rank`): each a layer like the last,
+        // its column-parallel `eh_proj` (2h × h) and three norms.
         let mtp = u64::from(arch.mtp_layers);
         let moe_last = arch.layers > dense_layers;
         let (s, r, e) = layer_split(arch, moe_last, false);
@@ -922,6 +1195,188 @@ pub(crate) mod tests {
         };
         assert_eq!(
             kind(interleaved),
+            Err((
+                LayoutSize::Vpp,
+                LayoutProblem::DoesNotDivide {
+                    splits: Splits::Layers(5),
+                    largest: 1
+                }
+            ))
+        );
+    }
+
+    /// Issue 65: four published Megatron-LM runs with interleaved stages and
+    /// first and last stages of their own decode without a problem, each
+    /// rank building what Megatron-LM builds (`measured/pipeline-split.json`
+    /// holds the split to megatron-core's own functions). DeepSeek-V3 on
+    /// 2,048 H800s (its report: PP 16, EP 64, ZeRO-1 over DP 128, FP8, one
+    /// MTP layer) as Megatron-LM's user guide lays it out on PP 16 × VPP 2;
+    /// DeepSeek-V3 on 1,024 H100s and Qwen3-235B-A22B on 256 (EP 32 beyond
+    /// DP 16, over TP with ETP 1) and Llama 3.1 405B on 1,024 as
+    /// Megatron-Bridge's performance recipes run them.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn published_interleaved_runs_with_stages_of_their_own() {
+        let runs: [(&str, &[u32]); 4] = [
+            (
+                "v=3&model=deepseek-v3&gpu=h800&gpus=8&nodes=256&pp=16&vpp=2&ep=64&mtp=1\
+                 &pp_layout=Et*3|(tt|)*29,m|L&seq=4096&dtype=fp8&stage=1",
+                &[5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 2, 2],
+            ),
+            (
+                "v=3&model=deepseek-v3&gpu=h100-80gb&gpus=8&nodes=128&tp=2&sp=1&pp=8&vpp=4\
+                 &ep=64&etp=1&mtp=1&pp_layout=Et|(tt|)*30mL&seq=4096&global_batch=16384&stage=1",
+                &[7, 8, 8, 8, 8, 8, 8, 6],
+            ),
+            (
+                "v=3&model=qwen3-235b-a22b&gpu=h100-80gb&gpus=8&nodes=32&tp=2&sp=1&pp=8&vpp=4\
+                 &ep=32&etp=1&pp_embedding=1&pp_loss=1&seq=4096&global_batch=8192&stage=1",
+                &[11, 12, 12, 12, 12, 12, 12, 11],
+            ),
+            (
+                "v=3&model=llama3.1-405b&gpu=h100-80gb&gpus=8&nodes=128&tp=8&sp=1&pp=8&vpp=8\
+                 &cp=2&pp_embedding=1&pp_loss=1&seq=8192&global_batch=1536&stage=1",
+                &[15, 16, 16, 16, 16, 16, 16, 15],
+            ),
+        ];
+        for (query, ranks) in runs {
+            let decoded = crate::input::link::decode(query);
+            assert!(
+                decoded.problems.is_empty(),
+                "{query}: {:?}",
+                decoded.problems
+            );
+            let config = decoded.config;
+            let layers = config.model.unwrap().architecture.layers;
+            let l = config.runtime.layout;
+            let here: Vec<u32> = (0..l.pp).map(|r| l.stage_layers(r, layers)).collect();
+            assert_eq!(here, ranks, "{query}");
+            let report = config.report().expect("a report");
+            assert!(report.highlighted().time.is_some(), "{query}");
+        }
+        // DeepSeek-V3's layout: the MTP layer on rank 14, apart from the loss.
+        let guide = crate::input::link::decode(runs[0].0).config.runtime.layout;
+        assert_eq!(guide.mtp_rank(), 14);
+        assert_eq!(guide.chunk_span(1, 14, 61), (61, 0));
+        assert_eq!(guide.chunk_span(1, 0, 61), (33, 2));
+        // Qwen3-235B-A22B: the first and last ranks' outer chunks build one
+        // layer fewer (96 = 8 × 4 × 3 with the embedding and loss counted).
+        let qwen = crate::input::link::decode(runs[2].0).config.runtime.layout;
+        let chunks = |l: Layout, r| l.chunk_counts(r, 94).collect::<Vec<_>>();
+        assert_eq!(chunks(qwen, 0), [2, 3, 3, 3]);
+        assert_eq!(chunks(qwen, 7), [3, 3, 3, 2]);
+        assert_eq!(qwen.chunk_span(1, 0, 94), (23, 3));
+        assert_eq!(qwen.largest_chunk(94), 3);
+    }
+
+    /// The interleaved schedule's peak, by hand for PP 4 × VPP 2 on the
+    /// first rank: a warm-up of 2 × 3 + 4 = 10 forwards (chunks 0,0,0,0,
+    /// 1,1,1,1,0,0), then one forward before each backward; 11 chunks are
+    /// held at each peak, [7, 4] or [8, 3] of the two chunks as the
+    /// schedule goes on, whichever weighs more. Four microbatches are all
+    /// forward before the first backward.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn the_interleaved_schedule_holds_its_heaviest_mix_of_chunks() {
+        let l = Layout {
+            vpp: 2,
+            ..layout(1, 4, false)
+        };
+        assert_eq!(l.held_chunks(0, None, |c| [1.0, 2.0][c as usize]), [7, 4]);
+        assert_eq!(l.held_chunks(0, None, |c| [2.0, 1.0][c as usize]), [8, 3]);
+        assert_eq!(l.held_chunks(0, None, |_| 1.0), [7, 4]);
+        assert_eq!(l.held_chunks(0, Some(4), |_| 1.0), [4, 4]);
+        // The last rank: 4 of warm-up, 5 held, as `in_flight` counts.
+        let last: u32 = l.held_chunks(3, Some(64), |_| 1.0).iter().sum();
+        assert_eq!(f64::from(last) / 2.0, l.in_flight(3, Some(64)));
+        // With equal chunks the layers in flight are the stages' worth.
+        let counted = Layout {
+            embedding_in_split: true,
+            loss_in_split: true,
+            ..l
+        };
+        assert_eq!(counted.stage_layers(0, 30), 7);
+        assert_eq!(
+            counted.layers_in_flight(1, Some(64), 30),
+            l.in_flight(1, Some(64))
+        );
+        // Rank 0 holds its light first chunk (3 layers) 7 times, its second
+        // (4) 4 times: 37 layers, 37/7 of its stage.
+        assert_eq!(counted.layers_in_flight(0, None, 30), 37.0 / 7.0);
+    }
+
+    /// Megatron-LM's rules for the embedding and loss counted in the split
+    /// and for pipeline layouts, each refused at the key at fault.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn counted_ends_and_layouts_that_megatron_refuses() {
+        let v3 = arch("deepseek-v3");
+        let kind =
+            |l: Layout, a: &Architecture| l.validate(a, 4096).map_err(|e| (e.size, e.problem));
+        let counted = Layout {
+            embedding_in_split: true,
+            loss_in_split: true,
+            ..layout(1, 8, false)
+        };
+        assert_eq!(
+            kind(counted, &v3),
+            Err((
+                LayoutSize::Pp,
+                LayoutProblem::DoesNotDivide {
+                    splits: Splits::CountedLayers(63),
+                    largest: 7
+                }
+            ))
+        );
+        let qwen = arch("qwen3-235b-a22b");
+        assert_eq!(kind(Layout { vpp: 4, ..counted }, &qwen), Ok(()));
+        assert_eq!(
+            kind(Layout { vpp: 8, ..counted }, &qwen),
+            Err((
+                LayoutSize::Vpp,
+                LayoutProblem::DoesNotDivide {
+                    splits: Splits::CountedLayers(12),
+                    largest: 6
+                }
+            ))
+        );
+        let map = |text: &str| Some(StageMap::parse(text).unwrap());
+        let mtp = Architecture {
+            mtp_layers: 1,
+            ..v3
+        };
+        let laid = Layout {
+            vpp: 4,
+            stage_map: map("Et|(tt|)*30mL"),
+            ..layout(2, 8, true)
+        };
+        assert_eq!(kind(laid, &mtp), Ok(()));
+        assert_eq!(
+            kind(laid, &v3),
+            Err((
+                LayoutSize::PpLayout,
+                LayoutProblem::StageMtp { found: 1, mtp: 0 }
+            ))
+        );
+        assert_eq!(
+            kind(Layout { vpp: 2, ..laid }, &mtp),
+            Err((
+                LayoutSize::PpLayout,
+                LayoutProblem::StageCount {
+                    stages: 32,
+                    pp: 8,
+                    vpp: 2
+                }
+            ))
+        );
+        // Issue 65: first and last stages of their own cannot interleave
+        // DeepSeek-V3's 61 layers (VPP would divide the first's, the last's
+        // and each middle rank's, so all 61): Megatron-LM refuses 5 + 7 × 8
+        // on VPP 4 as the page does.
+        let uneven = Layout {
+            vpp: 4,
+            first_layers: Some(5),
+            ..layout(1, 8, false)
+        };
+        assert_eq!(
+            kind(uneven, &v3),
             Err((
                 LayoutSize::Vpp,
                 LayoutProblem::DoesNotDivide {

@@ -108,7 +108,7 @@ impl Report {
             .stages
             .get(rank as usize)
             .map_or(model.architecture.layers, |s| s.layers);
-        let in_flight = l.in_flight(rank, layout.microbatches);
+        let in_flight = l.layers_in_flight(rank, layout.microbatches, model.architecture.layers);
         // Full recomputation keeps each checkpoint's input (and, with the
         // block method, the layers it leaves stored) and rebuilds N layers.
         let (layers, each, rebuilt) = match model.recompute {

@@ -460,6 +460,7 @@ impl Config {
                 return Err(Field::Etp.error(InputErrorKind::NotWith(Field::Tp)));
             }
         }
+        check_stage_keys(&layout)?;
         if layout.is_default() && (self.model.is_some() || layout == Layout::SINGLE) {
             return Ok(world);
         }
@@ -471,6 +472,9 @@ impl Config {
             (Field::Cp, layout.cp != 1),
             (Field::PpFirst, layout.first_layers.is_some()),
             (Field::PpLast, layout.last_layers.is_some()),
+            (Field::PpEmbedding, layout.embedding_in_split),
+            (Field::PpLoss, layout.loss_in_split),
+            (Field::PpLayout, layout.stage_map.is_some()),
             (Field::CpComm, layout.cp_comm != Layout::SINGLE.cp_comm),
             (Field::Etp, layout.expert_tp != Layout::SINGLE.expert_tp),
         ]
@@ -767,4 +771,30 @@ impl Config {
             (setup, budget) => Err([setup.err(), budget.err()].into_iter().flatten().collect()),
         }
     }
+}
+
+/// The pipeline's split keys that Megatron-LM's `TransformerConfig` refuses
+/// together (`__post_init__`, core 0.15 to main, commit d98e8a6): uneven
+/// first and last stages beside the embedding or the loss counted in the
+/// split, and a pipeline layout beside any of them; each refused at the
+/// later key, naming the other.
+fn check_stage_keys(layout: &Layout) -> Result<(), InputError> {
+    let uneven = [
+        (Field::PpFirst, layout.first_layers.is_some()),
+        (Field::PpLast, layout.last_layers.is_some()),
+    ];
+    let accounted = [
+        (Field::PpEmbedding, layout.embedding_in_split),
+        (Field::PpLoss, layout.loss_in_split),
+    ];
+    let first_set = |keys: &[(Field, bool)]| keys.iter().find(|(_, set)| *set).map(|(f, _)| *f);
+    if layout.stage_map.is_some() {
+        if let Some(other) = first_set(&uneven).or(first_set(&accounted)) {
+            return Err(Field::PpLayout.error(InputErrorKind::NotWith(other)));
+        }
+    }
+    if let (Some(other), Some(counted)) = (first_set(&uneven), first_set(&accounted)) {
+        return Err(counted.error(InputErrorKind::NotWith(other)));
+    }
+    Ok(())
 }

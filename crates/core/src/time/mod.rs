@@ -539,7 +539,13 @@ pub fn step_time(work: &StepWork, machine: &Machine) -> StepTime {
     let compute = stage.seconds;
     let kernel_efficiency = stage.flops / (compute * stage.per_stage_gpus * machine.peak_flops);
     let (p, v) = (f64::from(l.pp), f64::from(l.vpp));
-    let bubble = compute * (p - 1.0) / (m * v);
+    // Narayanan et al.'s (p − 1)/(m·v) of the slowest stage: p − 1 virtual
+    // stages fill and drain the pipeline. Where a rank's virtual stages
+    // differ, each of those slots lasts the longest one's microbatch.
+    let bubble = match l.chunks_may_differ() {
+        false => compute * (p - 1.0) / (m * v),
+        true => stage.longest_chunk * (p - 1.0) / m,
+    };
     let x = Exchange::of(work, machine, m, stage.layers);
     let tensor = tensor_parallel_seconds(&x, &f, &stage);
     let pipeline = pipeline_seconds(&x);
@@ -716,6 +722,8 @@ struct StageCompute {
     per_stage_gpus: f64,
     /// The rates its kernels run at, as shares of the 16-bit peak.
     rates: efficiency::Rates,
+    /// The longest virtual stage of any rank, seconds over the step.
+    longest_chunk: f64,
 }
 
 /// The kernels' rates for `work`'s layers on `machine` (its vocabulary
@@ -782,29 +790,62 @@ fn slowest_stage(work: &StepWork, machine: &Machine, f: &StepFlops, world: f64) 
     // The slowest pipeline stage sets the pace (1F1B): of an even split the
     // last, which runs its share of the layers and the logits; with uneven
     // first and last stages (Megatron-LM's `--decoder-first/last-pipeline-
-    // num-layers`) whichever stage's layers and logits run longest.
+    // num-layers`) whichever stage's layers and logits run longest; with
+    // the embedding or loss counted in the split, or a pipeline layout, any
+    // rank's (a layout's multi-token-prediction layers on their own rank).
     let p = f64::from(l.pp);
     let layers = work.arch.layers;
     let per_stage_gpus = world / p;
-    let (seconds, flops, pace_layers) = [0, 1.min(l.pp - 1), l.pp - 1]
-        .into_iter()
-        .map(|rank| {
-            let here = l.stage_layers(rank, layers);
-            let share = f64::from(here) / f64::from(layers.max(1));
-            let last = rank + 1 == l.pp;
-            let cost = layers_cost * share + if last { logits_cost } else { 0.0 };
-            let seconds =
-                cost / (per_stage_gpus * machine.peak_flops) + streamed_per_layer * f64::from(here);
-            let run = f.layers_run * share + if last { f.logits_run } else { 0.0 };
-            (seconds, run, here)
-        })
-        .fold((0.0, 0.0, 0), |a, b| if b.0 > a.0 { b } else { a });
+    let rate = per_stage_gpus * machine.peak_flops;
+    let mtp_apart = l.mtp_rank() + 1 != l.pp;
+    let (end_cost, end_run) = match mtp_apart {
+        false => (logits_cost, f.logits_run),
+        true => (
+            f.logits * f.kept_gemms / rates.logits,
+            f.logits * f.kept_gemms,
+        ),
+    };
+    let mtp_cost = logits_cost - end_cost;
+    let mtp_run = f.logits_run - end_run;
+    let ranks: Vec<u32> = match l.chunks_may_differ() {
+        true => (0..l.pp).collect(),
+        false => vec![0, 1.min(l.pp - 1), l.pp - 1],
+    };
+    let mut pace = (0.0, 0.0, 0);
+    let mut longest_chunk: f64 = 0.0;
+    for rank in ranks {
+        let here = l.stage_layers(rank, layers);
+        let share = f64::from(here) / f64::from(layers.max(1));
+        let last = rank + 1 == l.pp;
+        let mtp_here = mtp_apart && rank == l.mtp_rank();
+        let cost = layers_cost * share
+            + if last { end_cost } else { 0.0 }
+            + if mtp_here { mtp_cost } else { 0.0 };
+        let seconds = cost / rate + streamed_per_layer * f64::from(here);
+        let run = f.layers_run * share
+            + if last { end_run } else { 0.0 }
+            + if mtp_here { mtp_run } else { 0.0 };
+        // Its longest virtual stage: its layers' seconds in the chunk's
+        // share, what runs beside the layers spread over its chunks.
+        let beside = (cost - layers_cost * share) / rate;
+        let chunk = l
+            .chunk_counts(rank, layers)
+            .map(|n| (seconds - beside) * f64::from(n) / f64::from(here.max(1)))
+            .fold(0.0, f64::max)
+            + beside / f64::from(l.vpp);
+        longest_chunk = longest_chunk.max(chunk);
+        if seconds > pace.0 {
+            pace = (seconds, run, here);
+        }
+    }
+    let (seconds, flops, pace_layers) = pace;
     StageCompute {
         seconds,
         flops,
         layers: pace_layers,
         per_stage_gpus,
         rates,
+        longest_chunk,
     }
 }
 
@@ -1373,6 +1414,64 @@ mod tests {
             "{:?}",
             over.problems
         );
+    }
+
+    /// Issue 65: where a rank's virtual stages differ, each of the p − 1
+    /// slots that fill and drain the pipeline lasts the longest virtual
+    /// stage's microbatch. An even split written out as a pipeline layout is
+    /// the even split: the same compute, bubble and activations; counting
+    /// the embedding and the loss as layers (Llama 2 7B's shape with 30
+    /// layers on PP 4 × VPP 2, 32 counted: 3 + 4 | 4 + 4 | 4 + 4 | 4 + 3)
+    /// lightens the first and last ranks' outer chunks, and the bubble is
+    /// 3/m of the longest chunk: between a middle rank's half and the
+    /// slowest rank's whole.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn the_bubble_follows_the_longest_virtual_stage() {
+        let run = |keys: &str| {
+            let query = format!(
+                "v=3&model=llama2-7b&layers=30&gpu=h100-80gb&gpus=8&pp=4&vpp=2&global_batch=32{keys}"
+            );
+            let decoded = crate::input::link::decode(&query);
+            assert!(
+                decoded.problems.is_empty(),
+                "{query}: {:?}",
+                decoded.problems
+            );
+            decoded.config.report().unwrap()
+        };
+        let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-12;
+        let even = crate::input::link::decode(
+            "v=3&model=llama2-7b&gpu=h100-80gb&gpus=8&pp=4&vpp=2&global_batch=32",
+        )
+        .config
+        .report()
+        .unwrap();
+        let written = crate::input::link::decode(
+            "v=3&model=llama2-7b&gpu=h100-80gb&gpus=8&pp=4&vpp=2&global_batch=32\
+             &pp_layout=Et*4|(t*4|)*6t*4L",
+        )
+        .config
+        .report()
+        .unwrap();
+        let (a, b) = (even.highlighted(), written.highlighted());
+        let (ta, tb) = (a.time.unwrap(), b.time.unwrap());
+        assert!(close(ta.compute_seconds, tb.compute_seconds));
+        assert!(close(ta.bubble_seconds, tb.bubble_seconds));
+        assert!(close(
+            a.memory.activations.get(),
+            b.memory.activations.get()
+        ));
+        // 30 layers and the two ends counted: 4-layer chunks but the outer two.
+        let counted = run("&pp_embedding=1&pp_loss=1");
+        let t = counted.highlighted().time.unwrap();
+        let m = 32.0 / 2.0;
+        // The longest chunk is at least a middle rank's half and at most the
+        // slowest rank's whole.
+        assert!(t.bubble_seconds >= t.compute_seconds * 3.0 / (2.0 * m) * 0.8);
+        assert!(t.bubble_seconds <= t.compute_seconds * 3.0 / m);
+        let layout = counted.layout.as_ref().unwrap().layout;
+        assert_eq!(layout.chunk_counts(0, 30).collect::<Vec<_>>(), [3, 4]);
+        assert_eq!(layout.chunk_counts(3, 30).collect::<Vec<_>>(), [4, 3]);
     }
 
     /// The bubble is (p − 1)/(m·v) of the compute; no TP, no traffic.

@@ -77,6 +77,7 @@ fn layout_words(t: &Text, problem: LayoutProblem) -> String {
                 Splits::Layers(n) => (t.splits_layers, n),
                 Splits::Ffn(n) => (t.splits_ffn, n),
                 Splits::Sequence(n) => (t.splits_sequence, n),
+                Splits::CountedLayers(n) => (t.splits_counted_layers, n),
             };
             fill(
                 t.err_divides,
@@ -117,6 +118,18 @@ fn layout_words(t: &Text, problem: LayoutProblem) -> String {
             t.err_uneven_middle,
             &[&layers.to_string(), &stages.to_string()],
         ),
+        LayoutProblem::StageLayout(rule) => t.stage_rule[rule as usize].into(),
+        LayoutProblem::StageCount { stages, pp, vpp } => fill(
+            t.err_stage_count,
+            &[&stages.to_string(), &pp.to_string(), &vpp.to_string()],
+        ),
+        LayoutProblem::StageLayers { found, layers } => fill(
+            t.err_stage_layers,
+            &[&found.to_string(), &layers.to_string()],
+        ),
+        LayoutProblem::StageMtp { found, mtp } => {
+            fill(t.err_stage_mtp, &[&found.to_string(), &mtp.to_string()])
+        }
     }
 }
 

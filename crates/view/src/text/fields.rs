@@ -228,6 +228,9 @@ fn cluster_words(t: &Text, field: Field) -> Option<Words> {
         Field::ShardGroup => (t.label_shard_group, t.unit_gpus, Some(t.hint_shard_group)),
         Field::PpFirst => (t.label_pp_first, "", Some(t.hint_pp_uneven)),
         Field::PpLast => (t.label_pp_last, "", None),
+        Field::PpEmbedding => (t.label_pp_embedding, "", Some(t.hint_pp_counted)),
+        Field::PpLoss => (t.label_pp_loss, "", None),
+        Field::PpLayout => (t.label_pp_layout, "", Some(t.hint_pp_layout)),
         Field::Attention => (t.label_attention, "", None),
         Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Expandable => (t.label_expandable, "", Some(t.hint_expandable)),
@@ -257,8 +260,12 @@ fn cluster_words(t: &Text, field: Field) -> Option<Words> {
 }
 
 /// A field's value as the form shows it: a number with its unit
-/// (`2048 tokens`), a choice by its label (`Optimizer states`).
+/// (`2048 tokens`), a choice by its label (`Optimizer states`), a text as
+/// typed (`Et|(t*2|)*30mL`).
 pub fn value_words(t: &Text, field: Field, value: &str) -> String {
+    if field.is_text() && !value.is_empty() {
+        return value.to_string();
+    }
     match field.is_number() {
         true => format!("{value} {}", field_text(t, field).unit)
             .trim_end()
@@ -357,6 +364,8 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::Show => return Field::Show.choices().to_vec(),
         // A release is its version, in every language.
         Field::EngineVersion => return Field::EngineVersion.choices().to_vec(),
+        // A text: its one option is none (the text itself is its words).
+        Field::PpLayout => return vec![t.pp_layout_none],
         // The flags: "0", "1".
         _ => return vec![t.no, t.yes],
     };

@@ -496,7 +496,7 @@ texts! {
     serve_kv_tokens: &'static str = "Tokens cached", "可缓存 token 数";
     serve_kv_tokens_note: &'static str = "vLLM's \"GPU KV cache size\"", "即 vLLM 日志中的 \"GPU KV cache size\"";
     serve_max_concurrency: &'static str = "Sequences of {} tokens", "{} token 序列的并发数";
-    serve_max_concurrency_note: &'static str = "vLLM's \"Maximum concurrency\"", "即 vLLM 日志中的 \"Maximum concurrency\"";
+    serve_max_concurrency_note: &'static str = "vLLM's \"Maximum concurrency\": whole sequences of max_model_len at once", "即 vLLM 日志中的 \"Maximum concurrency\"：按 max_model_len 长度的整条序列计";
     serve_max_len_fits: &'static str = "Longest max_model_len that fits", "能放下的最长 max_model_len";
     serve_max_len_fits_note: &'static str = "vLLM's binary search over one sequence", "vLLM 对单条序列的二分搜索";
     serve_page_note_one: &'static str = "pages of one token, {} layers", "每页 1 个 token，{} 层";
@@ -507,7 +507,7 @@ texts! {
     trtllm_max_concurrency_note: &'static str = "its blocks ÷ a sequence's", "总块数 ÷ 每条序列的块数";
     trtllm_max_len_fits_note: &'static str = "what its blocks hold for one sequence", "全部块能容纳的单条序列长度";
     serve_concurrency: &'static str = "Sequences decoded at once", "同时解码的序列数";
-    serve_concurrency_note: &'static str = "per replica; the cache holds {} of prompt + response", "每个副本；缓存可容纳 {} 条（提示词 + 回复）";
+    serve_concurrency_note: &'static str = "per replica; the cache holds {} of prompt + response, where vLLM's \"Maximum concurrency\" counts whole sequences of max_model_len", "每个副本；缓存可容纳 {} 条“提示词 + 回复”长度的序列，而 vLLM 的 \"Maximum concurrency\" 按 max_model_len 长度的整条序列计";
     serve_ttft: &'static str = "Time to first token", "首 token 延迟";
     serve_ttft_note: &'static str = "one prompt alone, at {} of the tensor peak", "单条提示词，按张量峰值的 {}";
     serve_tpot: &'static str = "Time per output token", "每个输出 token 的时间";
@@ -771,6 +771,36 @@ texts! {
     label_shard_group: &'static str = "Sharding group (optional)", "分片组（可选）";
     label_pp_first: &'static str = "Layers on the first stage (optional)", "第一级的层数（可选）";
     label_pp_last: &'static str = "Layers on the last stage (optional)", "最后一级的层数（可选）";
+    label_pp_embedding: &'static str = "Count the embedding as a layer", "嵌入层计为一层";
+    hint_pp_counted: &'static str = "Megatron-LM's --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split: the first rank's first and the last rank's last virtual stage build one layer fewer.",
+        "即 Megatron-LM 的 --account-for-embedding-in-pipeline-split 与 --account-for-loss-in-pipeline-split：首个流水线 rank 的第一个虚拟阶段、最后一个 rank 的最后一个虚拟阶段各少建一层。";
+    label_pp_loss: &'static str = "Count the loss as a layer", "损失计为一层";
+    label_pp_layout: &'static str = "Pipeline layout (optional)", "流水线布局（可选）";
+    hint_pp_layout: &'static str = "Megatron-LM's --pipeline-model-parallel-layout: every virtual stage's layers, E the embedding, t a transformer layer, m an MTP layer, L the loss, | between stages (Et|(tt|)*30mL); PP × VPP stages. Empty: the keys above split the layers.",
+        "即 Megatron-LM 的 --pipeline-model-parallel-layout：逐个虚拟阶段写出其中的层，E 为嵌入层，t 为 Transformer 层，m 为 MTP 层，L 为损失，| 分隔各阶段（如 Et|(tt|)*30mL）；共 PP × VPP 个阶段。留空：按上面的设置切分。";
+    pp_layout_none: &'static str = "none", "无";
+    err_stage_count: &'static str = "The layout names {} virtual stages: PP × VPP must be as many (now {} × {}).",
+        "该布局共 {} 个虚拟阶段：PP × VPP 须与之相等（当前为 {} × {}）。";
+    err_stage_layers: &'static str = "The layout holds {} transformer layers (t); the model has {}.",
+        "该布局含 {} 个 Transformer 层（t），而模型有 {} 层。";
+    err_stage_mtp: &'static str = "The layout holds {} MTP layers (m); the model has {} (mtp).",
+        "该布局含 {} 个 MTP 层（m），而模型有 {} 个（mtp）。";
+    stage_rule: [&'static str; 6] = [
+        "Megatron-LM's layout takes E, t, m and L, | between stages, and repeats such as t*3 or (tt|)*29.",
+        "The embedding E must come once, first.",
+        "The loss L must come once, last.",
+        "No transformer layer t may follow an MTP layer m.",
+        "The MTP layers m must be together, in the last virtual stage of their pipeline rank.",
+        "More than 128 virtual stages, or 65,535 layers in one.",
+    ], [
+        "Megatron-LM 的布局只接受 E、t、m、L，用 | 分隔各阶段，可用 t*3 或 (tt|)*29 表示重复。",
+        "嵌入层 E 必须恰好出现一次，且在最前。",
+        "损失 L 必须恰好出现一次，且在最后。",
+        "MTP 层 m 之后不能再有 Transformer 层 t。",
+        "MTP 层 m 必须全部位于同一个虚拟阶段，且是其流水线 rank 的最后一个虚拟阶段。",
+        "虚拟阶段超过 128 个，或单个阶段超过 65,535 层。",
+    ];
+    splits_counted_layers: &'static str = "the {} layers with the embedding or the loss counted", "计入嵌入层或损失后的 {} 层";
     hint_pp_uneven: &'static str = "Megatron-LM's uneven stages: with the last stage's below, the stages in between share the rest evenly; empty: an even split.",
         "Megatron-LM 的不均匀切分：连同下面的最后一级，中间各级平分其余的层；留空：均分。";
     err_no_fp8: &'static str = "This GPU has no FP8 tensor cores (Hopper, Ada and Blackwell have).", "这块 GPU 没有 FP8 张量核心（Hopper、Ada、Blackwell 才有）。";

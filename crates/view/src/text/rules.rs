@@ -34,14 +34,16 @@ pub fn field_rule(field: Field) -> &'static str {
         Field::ConvKernel => "with full_every 2 or more: at least 1",
         Field::Ep => "with experts: divides them and GPUs ÷ (TP × PP) (GPUs ÷ PP with etp=1); not with offload or acct=deepspeed",
         Field::Tp => "divides the GPUs, the heads and the key/value heads",
-        Field::Pp => "divides the GPUs and, without pp_first or pp_last, the layers",
-        Field::Vpp => "with PP 2 or more; PP × VPP divides the layers",
+        Field::Pp => "divides the GPUs and, without pp_first, pp_last or pp_layout, the layers (with pp_embedding or pp_loss, the layers and the embedding or loss each counted as one)",
+        Field::Vpp => "with PP 2 or more; divides each rank's layers (the layers ÷ PP, or its own with pp_first, pp_last, pp_embedding or pp_loss); with pp_layout, its stages ÷ PP",
         Field::Cp => "divides the GPUs; 2 × CP divides the sequence; with cp_comm=a2a divides each TP rank's heads and key/value heads",
         Field::CpComm => "with CP 2 or more",
         Field::Etp => "with TP 2 or more and experts; 1: EP divides TP × CP × DP",
         Field::PpFirst | Field::PpLast => {
             "with PP 2 or more; leaves the stages between a whole number of layers each"
         }
+        Field::PpEmbedding | Field::PpLoss => "not with pp_first or pp_last",
+        Field::PpLayout => "PP × VPP stages holding the model's layers and mtp layers, the latter in their rank's last virtual stage; not with pp_first, pp_last, pp_embedding or pp_loss",
         Field::ShardGroup => "divides ZeRO's GPUs; not with ep or acct=deepspeed",
         Field::Accounting => "megatron: with a model, for full training",
         Field::LargestLayer => "without a model: at most the model's size",
@@ -83,6 +85,10 @@ pub fn accepts(field: Field) -> String {
         ),
         Value::Choice(choices) => format!("one of {}", choices.join(", ")),
         Value::List(items) => format!("one or more of {}, comma-separated", items.join(", ")),
+        Value::Text { .. } => match field {
+            Field::PpLayout => "a layout as Megatron-LM's --pipeline-model-parallel-layout writes it: E the embedding, t a transformer layer, m an MTP layer, L the loss, a vertical bar between stages, x*n and (…)*n repeating, commas ignored".to_string(),
+            _ => "text".to_string(),
+        },
         Value::Preset => match field {
             // A handful: named here (the models', too many for a line, are named by the error for an unknown id).
             Field::Gpu => format!("a preset id: {}", field.preset_ids().join(", ")),

@@ -101,6 +101,12 @@ impl Field {
         matches!(self.declaration().value, Value::Preset)
     }
 
+    /// Whether the field takes text of its own grammar (a pipeline layout),
+    /// typed in a text box like a number and shown as typed.
+    pub fn is_text(self) -> bool {
+        matches!(self.declaration().value, Value::Text { .. })
+    }
+
     /// The smallest non-zero value of a field whose range starts at 0.
     pub fn resolution(self) -> Option<f64> {
         match self.declaration().value {
@@ -136,13 +142,15 @@ impl Field {
     }
 
     /// The placeholder of the field's value in `--help`: its unit's
-    /// (`GB`, `FRACTION`, `N` …), `ID` for a preset, `CHOICE` or `PARTS`.
+    /// (`GB`, `FRACTION`, `N` …), `ID` for a preset, `CHOICE`, `PARTS`, or
+    /// a text's own (`LAYOUT`).
     pub fn value_name(self) -> &'static str {
         match self.declaration().value {
             Value::Number { unit, .. } => unit.value_name(),
             Value::Choice(_) => "CHOICE",
             Value::List(_) => "PARTS",
             Value::Preset => "ID",
+            Value::Text { value_name } => value_name,
         }
     }
 

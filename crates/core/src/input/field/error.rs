@@ -126,6 +126,7 @@ impl From<LayoutError> for InputError {
             LayoutSize::Sp => Field::Sp,
             LayoutSize::PpFirst => Field::PpFirst,
             LayoutSize::PpLast => Field::PpLast,
+            LayoutSize::PpLayout => Field::PpLayout,
         };
         field.error(InputErrorKind::Layout(error.problem))
     }

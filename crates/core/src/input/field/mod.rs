@@ -37,6 +37,7 @@ use crate::frameworks::runtime::{Accounting, OffloadDevice, Sharding};
 use crate::memory::activations::{
     Recompute, RecomputeMethod, RecomputeModule, RecomputeModules as RecomputeModuleSet,
 };
+use crate::memory::stage_map::StageMap;
 use vram_serve::kv_cache::{KvCacheDtype, VllmRelease};
 use vram_serve::options::{Engine, WEIGHT_FORMATS};
 use vram_serve::weights::WeightFormat;
@@ -1692,6 +1693,52 @@ fields! {
         },
         ..BASE
     },
+    /// The embedding counted as one more layer in the pipeline's split
+    /// (Megatron-LM's `--account-for-embedding-in-pipeline-split`): the
+    /// first rank's first virtual stage builds one transformer layer fewer.
+    PpEmbedding in Parallel(72) => Declaration {
+        needs: Some(|t| beyond(t, Field::Pp, "1")),
+        key: "pp_embedding",
+        value: FLAG,
+        scope: Scope::WithModel,
+        read: |c| flag_text(c.runtime.layout.embedding_in_split),
+        write: |c, f, t| set(&mut c.runtime.layout.embedding_in_split, parse_flag(f, t)),
+        ..BASE
+    },
+    /// The loss counted as one more layer (Megatron-LM's
+    /// `--account-for-loss-in-pipeline-split`): the last rank's last virtual
+    /// stage builds one fewer.
+    PpLoss in Parallel(74) => Declaration {
+        needs: Some(|t| beyond(t, Field::Pp, "1")),
+        key: "pp_loss",
+        value: FLAG,
+        scope: Scope::WithModel,
+        read: |c| flag_text(c.runtime.layout.loss_in_split),
+        write: |c, f, t| set(&mut c.runtime.layout.loss_in_split, parse_flag(f, t)),
+        ..BASE
+    },
+    /// Every virtual stage's layers (Megatron-LM's
+    /// `--pipeline-model-parallel-layout`): PP × VPP stages in Megatron-LM's
+    /// order, stage i being virtual stage i ÷ PP of rank i mod PP.
+    PpLayout in Parallel(76) => Declaration {
+        needs: Some(|t| beyond(t, Field::Pp, "1")),
+        key: "pp_layout",
+        value: Value::Text { value_name: "LAYOUT" },
+        optional: true,
+        scope: Scope::WithModel,
+        read: |c| c.runtime.layout.stage_map.map(|m| m.to_string()).unwrap_or_default(),
+        write: |c, f, t| {
+            let map = match t.trim() {
+                "" => None,
+                text => Some(StageMap::parse(text).map_err(|rule| {
+                    f.error(InputErrorKind::Layout(LayoutProblem::StageLayout(rule)))
+                })?),
+            };
+            c.runtime.layout.stage_map = map;
+            Ok(())
+        },
+        ..BASE
+    },
 }
 
 /// A model size as people write it, `7b` or `70B`: the number without its
@@ -1993,6 +2040,10 @@ mod declaration_tests {
                     assert!(choices.len() >= 2, "{field:?}")
                 }
                 Value::Preset => assert!(field.is_optional(), "{field:?}: a preset may be unset"),
+                Value::Text { value_name } => {
+                    assert!(field.is_optional(), "{field:?}: a text may be unset");
+                    assert!(!value_name.is_empty(), "{field:?}");
+                }
             }
             // A field filled by a preset is the preset's to fill, and its
             // scope is the preset's.
@@ -2011,6 +2062,7 @@ mod declaration_tests {
             let Some(unit) = field.unit() else {
                 let expected = match () {
                     _ if field.is_preset() => "ID",
+                    _ if field.is_text() => "LAYOUT",
                     _ if field.is_list() => "PARTS",
                     _ => "CHOICE",
                 };

@@ -169,6 +169,13 @@ pub enum Value {
     List(&'static [&'static str]),
     /// A preset's id (a model or a GPU).
     Preset,
+    /// Text in a grammar of its own, which the field's `write` reads
+    /// (Megatron-LM's pipeline layout, `Et|(tt|)*30mL`); `value_name` is
+    /// `--help`'s placeholder for it.
+    Text {
+        /// The placeholder `--help` shows (`LAYOUT`).
+        value_name: &'static str,
+    },
 }
 
 /// A decimal number in `unit` from `min` to `max`.

@@ -804,64 +804,199 @@ pub fn stage_activations(
         let unscored = if linear == 1 { 0.0 } else { scores };
         kinds[moe][linear] = layer(moe == 1, linear == 1) + unscored;
     }
-    let dense_layers = arch.dense_layer_count();
     let full = setup.recompute == Recompute::Full;
-    let chunk = layout.chunk_layers(rank, arch.layers);
-    let checkpoints = setup.checkpointing.chunk(chunk);
-    // The rank's layers by kind, and what block recomputation leaves stored
-    // whole: each chunk's layers after its first N.
-    let mut here = [[0.0; 2]; 2];
-    let (mut kept_here, mut stored) = (0.0, 0.0);
-    // The rank's chunks, one in every round of virtual stages
-    // (`Layout::chunk_start`), visited without the other ranks' layers.
-    for c in 0..layout.vpp {
-        let first = layout.chunk_start(c, rank, arch.layers);
-        for i in first..(first + chunk).min(arch.layers) {
-            let (moe, linear) = (
-                usize::from(i >= dense_layers),
-                usize::from(arch.is_linear_layer(i)),
-            );
-            here[moe][linear] += 1.0;
-            let kept = kinds[moe][linear];
-            kept_here += kept;
-            if i - first >= chunk - checkpoints.stored {
-                stored += kept;
-            }
-        }
-    }
+    let kept = rank_layers(arch, setup, layout, rank, &kinds);
+    let (here, kept_here, stored) = (kept.kinds, kept.kept, kept.stored);
     // One layer: the largest kind the rank holds (its scores included).
     let widest = (0..4)
         .filter(|k| here[k / 2][k % 2] > 0.0)
         .map(|k| kinds[k / 2][k % 2])
         .fold(0.0, f64::max);
-    let in_flight = layout.in_flight(rank, microbatches);
-    let (per_layer, layers, rebuilding) = if full {
-        // The checkpointed inputs and the stored layers of every microbatch
-        // in flight; while a group is rebuilt, its own chunk's stored layers
-        // are already freed (the backward pass reaches them first).
-        let input = e * s * b * h / outside;
-        let inputs = f64::from(checkpoints.inputs * layout.vpp);
-        let held = (inputs * input + stored) * in_flight;
-        let rebuilding =
-            held - stored / f64::from(layout.vpp) + f64::from(checkpoints.rebuilt) * widest;
-        // One layer's own values, without the scores it rebuilds with.
-        let bare = (0..4)
+    // One layer's own values, without the scores it rebuilds with.
+    let bare = || {
+        (0..4)
             .filter(|k| here[k / 2][k % 2] > 0.0)
             .map(|k| layer(k / 2 == 1, k % 2 == 1))
-            .fold(0.0, f64::max);
-        (bare, held, Some(rebuilding))
+            .fold(0.0, f64::max)
+    };
+    let input = e * s * b * h / outside;
+    let embedding_mask = match rank {
+        0 => mask * s * b * h / outside,
+        _ => 0.0,
+    };
+    let (per_layer, layers, rebuilding, embedding_held) = if layout.chunks_may_differ() {
+        let held = ChunksHeld {
+            chunks: &kept.chunks,
+            full,
+            input,
+            widest,
+            embedding_mask,
+        };
+        held.of(layout, rank, microbatches, bare())
     } else {
-        (widest, kept_here * in_flight, None)
+        let in_flight = layout.in_flight(rank, microbatches);
+        let checkpoints = kept.chunks[0].checkpoints;
+        if full {
+            // The checkpointed inputs and the stored layers of every microbatch
+            // in flight; while a group is rebuilt, its own chunk's stored layers
+            // are already freed (the backward pass reaches them first).
+            let inputs = f64::from(checkpoints.inputs * layout.vpp);
+            let held = (inputs * input + stored) * in_flight;
+            let rebuilding =
+                held - stored / f64::from(layout.vpp) + f64::from(checkpoints.rebuilt) * widest;
+            (bare(), held, Some(rebuilding), in_flight)
+        } else {
+            (widest, kept_here * in_flight, None, in_flight)
+        }
     };
     let mut outside_layers = 0.0;
     if rank == 0 {
-        outside_layers += mask * s * b * h / outside * in_flight;
+        outside_layers += embedding_mask * embedding_held;
     }
     if rank == layout.pp - 1 {
         outside_layers += 2.0 * e * s * b * h / outside + logit_bytes(arch, e) * s * b * v / tp;
+    }
+    if rank == layout.mtp_rank() {
         outside_layers += f64::from(arch.mtp_layers) * mtp_layer_bytes(arch, setup, layout) * s * b;
     }
     ActivationMemory::without_adapters(per_layer, layers, outside_layers, rebuilding)
+}
+
+/// One model chunk's bytes per microbatch: every layer's, the stored
+/// layers' (block recomputation), and what its checkpoints keep.
+struct ChunkKept {
+    /// Every layer's bytes.
+    kept: f64,
+    /// The bytes of the layers block recomputation leaves stored whole.
+    stored: f64,
+    /// What full recomputation keeps of the chunk.
+    checkpoints: ChunkCheckpoints,
+}
+
+/// A rank's layers: how many of each kind (dense or a mixture, full or
+/// linear attention), their bytes, the stored layers', each chunk's.
+struct RankLayers {
+    /// Layers by kind, `[moe][linear]`.
+    kinds: [[f64; 2]; 2],
+    /// Every layer's bytes.
+    kept: f64,
+    /// The stored layers' bytes.
+    stored: f64,
+    /// Each model chunk's, in order.
+    chunks: Vec<ChunkKept>,
+}
+
+/// Rank `rank`'s layers under `layout`, each kind's bytes `kinds`: its
+/// chunks, one in every round of virtual stages ([`Layout::chunk_span`]),
+/// visited without the other ranks' layers; block recomputation leaves each
+/// chunk's layers after its first N stored.
+fn rank_layers(
+    arch: &Architecture,
+    setup: &ActivationSetup,
+    layout: &Layout,
+    rank: u32,
+    kinds: &[[f64; 2]; 2],
+) -> RankLayers {
+    let dense_layers = arch.dense_layer_count();
+    let mut rank_layers = RankLayers {
+        kinds: [[0.0; 2]; 2],
+        kept: 0.0,
+        stored: 0.0,
+        chunks: Vec::new(),
+    };
+    for c in 0..layout.vpp {
+        let (first, chunk) = match layout.chunks_may_differ() {
+            true => layout.chunk_span(c, rank, arch.layers),
+            false => (
+                layout.chunk_start(c, rank, arch.layers),
+                layout.chunk_layers(rank, arch.layers),
+            ),
+        };
+        let checkpoints = setup.checkpointing.chunk(chunk);
+        let mut own = ChunkKept {
+            kept: 0.0,
+            stored: 0.0,
+            checkpoints,
+        };
+        for i in first..(first + chunk).min(arch.layers) {
+            let (moe, linear) = (
+                usize::from(i >= dense_layers),
+                usize::from(arch.is_linear_layer(i)),
+            );
+            rank_layers.kinds[moe][linear] += 1.0;
+            let kept = kinds[moe][linear];
+            rank_layers.kept += kept;
+            own.kept += kept;
+            if i - first >= chunk - checkpoints.stored {
+                rank_layers.stored += kept;
+                own.stored += kept;
+            }
+        }
+        rank_layers.chunks.push(own);
+    }
+    rank_layers
+}
+
+/// A rank's chunks where they differ in layers (the embedding or the loss
+/// counted in Megatron-LM's split, a pipeline layout), and what one
+/// microbatch of each keeps.
+struct ChunksHeld<'a> {
+    /// Each chunk's bytes.
+    chunks: &'a [ChunkKept],
+    /// Whether full recomputation keeps the checkpoints' inputs alone.
+    full: bool,
+    /// A checkpoint's input, bytes.
+    input: f64,
+    /// The widest layer's bytes, scores included.
+    widest: f64,
+    /// The embedding's dropout mask on the first rank (0 elsewhere), held
+    /// with its first chunk.
+    embedding_mask: f64,
+}
+
+impl ChunksHeld<'_> {
+    /// What each microbatch of chunk `c` keeps: its layers, or under full
+    /// recomputation its checkpoints' inputs and stored layers.
+    fn own(&self, c: usize) -> f64 {
+        let chunk = &self.chunks[c];
+        match self.full {
+            true => f64::from(chunk.checkpoints.inputs) * self.input + chunk.stored,
+            false => chunk.kept,
+        }
+    }
+
+    /// `(per_layer, layers, rebuilding, embedding_held)`: each chunk's own
+    /// bytes as many times as the schedule holds it at its peak
+    /// ([`Layout::held_chunks`], the embedding's mask weighing the first);
+    /// under full recomputation a chunk being rebuilt has freed its stored
+    /// layers and holds its rebuilt group, `bare` bytes a layer otherwise.
+    fn of(
+        &self,
+        layout: &Layout,
+        rank: u32,
+        microbatches: Option<u32>,
+        bare: f64,
+    ) -> (f64, f64, Option<f64>, f64) {
+        let weight = |c: u32| self.own(c as usize) + if c == 0 { self.embedding_mask } else { 0.0 };
+        let counts = layout.held_chunks(rank, microbatches, weight);
+        let held: f64 = counts
+            .iter()
+            .enumerate()
+            .map(|(c, &n)| f64::from(n) * self.own(c))
+            .sum();
+        let embedding_held = f64::from(counts.first().copied().unwrap_or(0));
+        match self.full {
+            true => {
+                let rebuilt = self
+                    .chunks
+                    .iter()
+                    .map(|c| f64::from(c.checkpoints.rebuilt) * self.widest - c.stored)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                (bare, held, Some(held + rebuilt), embedding_held)
+            }
+            false => (self.widest, held, None, embedding_held),
+        }
+    }
 }
 
 /// Bytes per token (of the rank's `s/CP`) one multi-token-prediction layer
