@@ -80,10 +80,10 @@ struct Fixture {
 #[derive(Deserialize)]
 struct Run {
     name: String,
-    source: String,
-    framework: String,
     outcome: String,
     phase: Option<String>,
+    source: String,
+    framework: String,
     settings: serde_json::Map<String, serde_json::Value>,
     query: String,
     notes: String,

@@ -361,13 +361,10 @@ impl StepParts {
 /// already in the cache (see [`StepParts`]).
 fn step_parts(input: &SpeedInput, batch: f64, prefill: f64, prefix: f64) -> StepParts {
     let arch = input.arch;
-    let ServeLayout { tp, pp, ep } = input.layout;
-    let (tp_f, pp_f) = (f64::from(tp.max(1)), f64::from(pp.max(1)));
-    let hbm = input.gpu.hbm_gb_per_s * 1e9;
-    let peak = peak_tflops(input) * 1e12;
-    let layers = f64::from(arch.layers.div_ceil(pp.max(1)));
-    let h = f64::from(arch.hidden);
-    let active_flops = 2.0 * arch.active_param_count() as f64 / (tp_f * pp_f);
+    let ServeLayout { pp, ep, .. } = input.layout;
+    let stage = Stage::of(input);
+    let (tp_f, hbm, peak, layers) = (stage.tp_f, stage.hbm, stage.peak, stage.layers);
+    let (h, active_flops) = (stage.h, stage.active_flops);
     let context = input.prompt_len + input.response_len / 2;
     let data = match ep {
         0 | 1 => 1.0,
@@ -444,17 +441,52 @@ fn prefill_seconds(input: &SpeedInput, batch: f64, decode: &StepParts) -> f64 {
         .sum()
 }
 
+/// A pipeline stage on one GPU, what every speed term starts from.
+struct Stage {
+    /// TP and PP, as numbers.
+    tp_f: f64,
+    pp_f: f64,
+    /// The GPU's memory bandwidth, bytes/s.
+    hbm: f64,
+    /// The tensor peak for the weights' format, FLOP/s.
+    peak: f64,
+    /// Layers on a stage.
+    layers: f64,
+    /// The hidden width.
+    h: f64,
+    /// The active parameters' FLOPs a token on one GPU (2 a parameter).
+    active_flops: f64,
+}
+
+impl Stage {
+    fn of(input: &SpeedInput) -> Stage {
+        let arch = input.arch;
+        let ServeLayout { tp, pp, .. } = input.layout;
+        let (tp_f, pp_f) = (f64::from(tp.max(1)), f64::from(pp.max(1)));
+        Stage {
+            tp_f,
+            pp_f,
+            hbm: input.gpu.hbm_gb_per_s * 1e9,
+            peak: peak_tflops(input) * 1e12,
+            layers: f64::from(arch.layers.div_ceil(pp.max(1))),
+            h: f64::from(arch.hidden),
+            active_flops: 2.0 * arch.active_param_count() as f64 / (tp_f * pp_f),
+        }
+    }
+}
+
 /// The deployment's speed.
 pub fn estimate(input: &SpeedInput) -> ServeSpeed {
     let arch = input.arch;
-    let ServeLayout { tp, pp, .. } = input.layout;
-    let (tp_f, pp_f) = (f64::from(tp.max(1)), f64::from(pp.max(1)));
-    let hbm = input.gpu.hbm_gb_per_s * 1e9;
-    let peak = peak_tflops(input) * 1e12;
-    let layers = f64::from(arch.layers.div_ceil(pp.max(1)));
-    let h = f64::from(arch.hidden);
-    // The active parameters' FLOPs a token on one GPU (2 a parameter).
-    let active_flops = 2.0 * arch.active_param_count() as f64 / (tp_f * pp_f);
+    let Stage {
+        tp_f,
+        pp_f,
+        hbm,
+        peak,
+        layers,
+        h,
+        active_flops,
+    } = Stage::of(input);
 
     // Prefill: one prompt through each stage.
     let prompt = f64::from(input.prompt_len.max(1));

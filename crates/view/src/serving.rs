@@ -192,16 +192,26 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
     rows
 }
 
-/// The KV cache's rows: a token's bytes, each kind's page, the blocks and
-/// tokens, the concurrency and the longest length.
-pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
-    let row = |id, label: &str, value: String, note: String, raw: (f64, &'static str)| Row {
+/// A row with its figure unrounded (`raw`: the value and its unit).
+fn row(
+    id: &'static str,
+    label: &str,
+    value: String,
+    note: String,
+    raw: (f64, &'static str),
+) -> Row {
+    Row {
         id,
         label: label.to_string(),
         value,
         note,
         raw: Some(raw),
-    };
+    }
+}
+
+/// The KV cache's rows: a token's bytes, each kind's page, the blocks and
+/// tokens, the concurrency and the longest length.
+pub fn kv_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row> {
     let small = |b: u64| format_bytes(Bytes::new(b as f64), unit);
     let mut rows = vec![row(
         "serve-kv-token",
@@ -292,13 +302,6 @@ pub fn speed_rows(t: &Text, report: &ServeReport) -> Vec<Row> {
     // A deployment that does not run has no speed to show.
     let Some(speed) = report.speed.filter(|_| report.fits) else {
         return Vec::new();
-    };
-    let row = |id, label: &str, value: String, note: String, raw: (f64, &'static str)| Row {
-        id,
-        label: label.to_string(),
-        value,
-        note,
-        raw: Some(raw),
     };
     let per_s = |v: f64| fill(t.serve_tokens_per_second, &[&format_number(v)]);
     let mut rows = vec![
