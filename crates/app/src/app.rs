@@ -84,7 +84,7 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
     });
     let share = share_view(calc);
     // The header says the job the form shows.
-    let (serving, post_training, training) = (calc.serving, calc.post_training, calc.training);
+    let (serving, post_training) = (calc.serving, calc.post_training);
     let title = move || match (serving.get(), post_training.get()) {
         (true, _) => t.title_serve,
         (_, true) => t.title_rl,
@@ -103,7 +103,6 @@ pub fn App(switch_language: fn(&str, &str)) -> impl IntoView {
                 {calc.shows(Part::Form).then(|| view! { <div class="prefs">{calc.section(&Section::Display.fields())}</div> })}
                 <h1>{title}</h1>
                 // The course's Chinese name under the English title of the lesson's job; a Chinese page has no second title.
-                <p class="title-alt" lang=t.subtitle_lang hidden=move || t.subtitle.is_empty() || !training.get()>{t.subtitle}</p>
                 <p class="intro">{intro} <a class="to-results" href="#results-heading" data-testid="to-results">{t.to_results}</a></p>
             </header>
             <LinkProblems problems=calc.link_problems />

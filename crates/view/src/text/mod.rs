@@ -90,8 +90,6 @@ texts! {
     Text, EN, ZH;
     html_lang: &'static str = "en", "zh-Hans";
     title: &'static str = "GPU memory for LLM training", "大模型训练显存计算器";
-    subtitle: &'static str = "大模型训练显存计算器：DDP 与 ZeRO-1/2/3", "";
-    subtitle_lang: &'static str = "zh-Hans", "en";
     intro: &'static str =
         "Memory per GPU for the model states under DDP and DeepSpeed ZeRO, and the largest model \
          your cluster can train.",
