@@ -149,10 +149,12 @@ impl Lever {
             },
             Lever::Adapters => {
                 use crate::memory::finetune::Method;
+                // Adapters in place of full training are another job, not a
+                // fix of this one (issue 63): offered only to adapters, a
+                // 4-bit base in place of a 16-bit one.
                 match config.fine_tuning.method {
-                    Method::Full => vec![one(Field::Method, "lora"), one(Field::Method, "qlora")],
                     Method::Lora => vec![one(Field::Method, "qlora")],
-                    Method::Qlora => Vec::new(),
+                    Method::Full | Method::Qlora => Vec::new(),
                 }
             }
             Lever::Gpus => {
@@ -584,6 +586,19 @@ mod tests {
             (fixes.peak.get() / 1e9 - 92.29).abs() < 0.01,
             "{:?}",
             fixes.peak
+        );
+    }
+
+    /// Full training is fixed as full training: adapters are another job
+    /// (issue 63: QLoRA was offered with "GPU time per token −72 %").
+    #[wasm_bindgen_test(unsupported = test)]
+    fn full_training_is_not_fixed_by_adapters() {
+        let fixes = check("model=llama3-70b&gpu=h100-80gb&gpus=8&dtype=bf16&seq=8192");
+        assert!(!fixes.fixes.is_empty());
+        assert!(
+            fixes.fixes.iter().all(|f| !f.levers.contains(&Lever::Adapters)),
+            "{:?}",
+            fixes.fixes.iter().map(|f| &f.levers).collect::<Vec<_>>()
         );
     }
 
