@@ -456,9 +456,17 @@ impl<'a> Placer<'a> {
             Some(g) => (n <= g).then_some(g),
             None => Some(n),
         })
-        // A multiple of EP and of CP (memory only falls with more),
-        // times the GPUs of one model copy.
-        .and_then(|n| n.checked_next_multiple_of(self.ep))
+        // A multiple of EP's share of the data-parallel ranks (EP ÷ TP
+        // with the experts whole, `etp=1`: EP spans the TP ranks too) and
+        // of CP (memory only falls with more), times the GPUs of one model copy.
+        .and_then(|n| {
+            let fold = layout.expert_fold().max(1);
+            let ep_in_dp = match self.ep % fold {
+                0 => (self.ep / fold).max(1),
+                _ => self.ep,
+            };
+            n.checked_next_multiple_of(ep_in_dp)
+        })
         .and_then(|n| n.checked_next_multiple_of(layout.cp))
         .and_then(|n| {
             let all = f64::from(n) / f64::from(layout.cp) * model_parallel;

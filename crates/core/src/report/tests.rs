@@ -1018,3 +1018,21 @@ fn fp8_saved_weights_count_the_gpus_own_experts() {
     assert!((added - saved).abs() < 1.0, "{added} {saved}");
     assert!(added < 6e9, "{added}");
 }
+
+/// With the experts whole on each GPU (`etp=1`), EP spans the TP ranks too:
+/// the fewest GPUs is a multiple of EP ÷ TP data-parallel ranks, not of EP
+/// (issue 62: Mixtral 8x7B at TP 2, EP 8 on B300s fits on 8 and was said
+/// to need 16).
+#[wasm_bindgen_test(unsupported = test)]
+fn fewest_gpus_with_experts_whole_counts_ep_over_tp() {
+    let config =
+        crate::input::link::decode("model=mixtral-8x7b&gpus=8&tp=2&ep=8&etp=1&gpu=b300").config;
+    let report = config.report().unwrap();
+    for row in &report.strategies {
+        assert!(row.fits, "{:?}", row.strategy);
+        assert_eq!(row.fewest_gpus, Some(8), "{:?}", row.strategy);
+    }
+    // Split as the layers (ETP = TP), EP needs 8 data-parallel ranks: 16 GPUs.
+    let split = crate::input::link::decode("model=mixtral-8x7b&gpus=16&tp=2&ep=8&gpu=b300").config;
+    assert_eq!(split.report().unwrap().highlighted().fewest_gpus, Some(16));
+}
