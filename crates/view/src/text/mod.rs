@@ -832,7 +832,7 @@ texts! {
     err_full_training_only: &'static str = "Splits full training only (method: full).", "仅对全参数训练切分（方法：全参数）。";
     err_given_twice: &'static str = "Given more than once: the first value counts.", "重复给出：以第一个值为准。";
     link_repeated: &'static str = "“{}”: the key is given again; its first value, {}, is used.", "“{}”：该键重复出现，以第一个值 {} 为准。";
-    err_needs_teacher: &'static str = "Distillation needs a teacher model: choose one (teacher).", "蒸馏需要教师模型：请选择一个（teacher）。";
+    err_needs_teacher: &'static str = "Distillation needs a teacher model with the student's vocabulary: choose one (teacher).", "蒸馏需要一个与学生模型词表相同的教师模型：请选择一个（teacher）。";
     err_other_vocabulary: &'static str = "The teacher's vocabulary ({} tokens) is not the student's ({}): their distributions over the tokens cannot be compared.", "教师模型的词表（{} 个词元）与学生模型的（{}）不同，无法逐词元比较两者的分布。";
     err_not_with: &'static str = "Does not go with the current “{}”.", "与当前的“{}”不兼容。";
     err_not_per_stage: &'static str = "{} microbatches: interleaved stages need a multiple of PP ({}).", "{} 个微批次：交错流水线需要 PP（{}）的整数倍。";
