@@ -839,29 +839,32 @@ fn serving_the_issues_deployment_in_text_and_json() {
     assert_eq!(refused.status.code(), Some(2));
 }
 
+/// Qwen2.5-7B GRPO on 8 × H20 as options, rollout TP 2 last.
+const RL_QWEN: [&str; 16] = [
+    "--job",
+    "rl",
+    "--model",
+    "qwen2.5-7b",
+    "--gpu",
+    "h20",
+    "--gpus",
+    "8",
+    "--dtype",
+    "bf16",
+    "--stage",
+    "3",
+    "--recompute",
+    "full",
+    "--rollout-tp",
+    "2",
+];
+
 /// The issue's first RL case (`job=rl`): Qwen2.5-7B GRPO on 8 × H20, both
 /// phases, the step and verl's overrides as the page words them, and
 /// `--json`'s `rl` object with the figures of the core's report.
 #[test]
 fn grpo_on_eight_h20s_in_text_and_json() {
-    let args = [
-        "--job",
-        "rl",
-        "--model",
-        "qwen2.5-7b",
-        "--gpu",
-        "h20",
-        "--gpus",
-        "8",
-        "--dtype",
-        "bf16",
-        "--stage",
-        "3",
-        "--recompute",
-        "full",
-        "--rollout-tp",
-        "2",
-    ];
+    let args = RL_QWEN;
     let (rl, config) = snapshot_and_job("rl_qwen2_5_7b_grpo", &args, "rl");
     let report = config.rl_report().unwrap();
     for (phase, expected) in [
@@ -1022,22 +1025,7 @@ const JOBS: [(&str, &[&str], &str, &str); 3] = [
     ),
     (
         "rl",
-        &[
-            "--job",
-            "rl",
-            "--model",
-            "qwen2.5-7b",
-            "--gpu",
-            "h20",
-            "--gpus",
-            "8",
-            "--dtype",
-            "bf16",
-            "--stage",
-            "3",
-            "--recompute",
-            "full",
-        ],
+        RL_QWEN.split_at(14).0,
         "A step, phase by phase, on one GPU",
         "一步的各个阶段（单卡）",
     ),
