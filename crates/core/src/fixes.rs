@@ -596,7 +596,10 @@ mod tests {
         let fixes = check("model=llama3-70b&gpu=h100-80gb&gpus=8&dtype=bf16&seq=8192");
         assert!(!fixes.fixes.is_empty());
         assert!(
-            fixes.fixes.iter().all(|f| !f.levers.contains(&Lever::Adapters)),
+            fixes
+                .fixes
+                .iter()
+                .all(|f| !f.levers.contains(&Lever::Adapters)),
             "{:?}",
             fixes.fixes.iter().map(|f| &f.levers).collect::<Vec<_>>()
         );
