@@ -208,7 +208,7 @@ pub enum Refusal {
     /// this strategy.
     ShardGroup,
     /// A part of the architecture the framework's arguments cannot express
-    /// (biases on the attention's projections alone).
+    /// (Megatron-LM has no flags for q and k normed over their full width, windows, soft-capping, parallel blocks, gated or linear attention, biased experts).
     Architecture,
     /// An algorithm the framework's trainer does not run (TRL's PPO lives
     /// in `trl.experimental`; TRL trains no critic beside GRPO).

@@ -974,7 +974,7 @@ texts! {
     // [`Refusal::NeedsModel`]; each `{}`: the framework.
     needs_model: &'static str = "{} needs the model's architecture: pick a model or paste its config.json.", "{} 需要模型结构：请选择模型或粘贴 config.json。";
     // [`Refusal::ModelParallel`]; each `{}`: the framework.
-    model_parallel: &'static str = "{}'s configuration runs data parallelism and ZeRO/FSDP only; tensor, pipeline, context or expert parallelism run under Megatron-LM or torchtitan.", "{} 的配置只有数据并行与 ZeRO/FSDP；张量、流水线、上下文或专家并行请用 Megatron-LM 或 torchtitan。";
+    model_parallel: &'static str = "{}'s configuration cannot express this parallel layout (its tensor, pipeline, context or expert parallelism as planned here): copy it as Megatron-LM.", "{} 的配置无法表达这种并行布局（此处规划的张量、流水线、上下文或专家并行）：请导出为 Megatron-LM。";
     // [`Refusal::Strategy`]; each `{}`: the framework, then the strategy.
     strategy: &'static str = "{} shards with FSDP2, which has no counterpart of {}: choose ZeRO-2 (never reshard) or ZeRO-3.", "{} 用 FSDP2 分片，没有与 {} 对应的做法：请选 ZeRO-2（前向后不重新分片）或 ZeRO-3。";
     // [`Refusal::Fsdp2`].
@@ -988,17 +988,17 @@ texts! {
     // [`Refusal::NvmeOffload`]; each `{}`: the framework.
     nvme_offload: &'static str = "Only DeepSpeed (ZeRO-Infinity) offloads to NVMe; {} offloads to CPU memory.", "只有 DeepSpeed（ZeRO-Infinity）能卸载到 NVMe；{} 只能卸载到 CPU 内存。";
     // [`Refusal::Precision`]; each `{}`: the framework.
-    precision: &'static str = "{} does not train in this precision: torchtitan trains in BF16 or FP32, DeepSpeed's JSON has no FP8 and keeps an fp32 master copy, Megatron-LM keeps one too.", "{} 不支持这种精度：torchtitan 只用 BF16 或 FP32，DeepSpeed 的 JSON 没有 FP8 且保留 fp32 主权重，Megatron-LM 也保留主权重。";
+    precision: &'static str = "{} does not train in this precision or FP8 recipe as the figures count it: choose another precision, or another framework.", "{} 不支持按这里的数字所计的这种精度或 FP8 方案：请换一种精度或换一个框架。";
     // [`Refusal::Optimizer`]; each `{}`: the framework.
     optimizer: &'static str = "{} does not build this optimizer: Megatron-LM has Adam and SGD, torchtitan AdamW, DeepSpeed's JSON no 8-bit Adam (pass bitsandbytes' as the client optimizer).", "{} 不提供这个优化器：Megatron-LM 只有 Adam 与 SGD，torchtitan 只有 AdamW，DeepSpeed 的 JSON 没有 8-bit Adam（可把 bitsandbytes 的优化器作为客户端优化器传入）。";
     // [`Refusal::Adapters`]; each `{}`: the framework.
-    adapters: &'static str = "{} does not train LoRA or QLoRA adapters: copy it as accelerate (PEFT).", "{} 不训练 LoRA/QLoRA 适配器：请导出为 accelerate（PEFT）。";
+    adapters: &'static str = "{} does not train these adapters as planned (a 4-bit base, DoRA or adapters at all): copy it as accelerate (PEFT).", "{} 无法按此规划训练这些适配器（4 位基座、DoRA 或适配器本身）：请导出为 accelerate（PEFT）。";
     // [`Refusal::Autocast`]; each `{}`: the framework.
     autocast: &'static str = "{}'s configuration has no autocast over fp32 weights: turn autocast off, or copy it as accelerate.", "{} 的配置无法表达 fp32 权重上的 autocast：请关闭 autocast，或导出为 accelerate。";
     // [`Refusal::ShardGroup`]; each `{}`: the framework.
-    shard_group: &'static str = "{} cannot shard in groups with this strategy: DeepSpeed's MiCS is ZeRO-3's, HSDP is FSDP2's, Megatron-LM's is its distributed optimizer's.", "{} 在这个策略下不能分组分片：DeepSpeed 的 MiCS 属于 ZeRO-3，HSDP 属于 FSDP2，Megatron-LM 的分组属于分布式优化器。";
+    shard_group: &'static str = "{} cannot shard in groups with this strategy: HSDP is FSDP2's, Megatron-LM's is its distributed optimizer's; DeepSpeed's JSON no longer has one.", "{} 在这个策略下不能分组分片：HSDP 属于 FSDP2，Megatron-LM 的分组属于分布式优化器；DeepSpeed 的 JSON 已不再支持。";
     // [`Refusal::Architecture`]; each `{}`: the framework.
-    architecture: &'static str = "{}'s arguments cannot express this architecture (biases on the attention's projections alone).", "{} 的参数无法表达这种结构（只有注意力投影带偏置）。";
+    architecture: &'static str = "{}'s arguments cannot express a part of this architecture: its export would train another model.", "{} 的参数无法表达这种结构的某一部分：导出的配置会训练另一个模型。";
     // [`Refusal::Algorithm`]; each `{}`: the framework.
     algorithm: &'static str = "{} does not run this algorithm here: TRL's PPO trainer is experimental (trl.experimental) and TRL trains no critic beside GRPO; copy it as verl or OpenRLHF.", "{} 不支持这个算法：TRL 的 PPO 仍在 trl.experimental 中，GRPO 也不训练 critic；请导出为 verl 或 OpenRLHF。";
     // [`Refusal::OtherEngine`]; each `{}`: the framework.
