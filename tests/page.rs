@@ -390,6 +390,52 @@ async fn nothing_scrolls_sideways_on_a_phone_or_in_a_course_column() {
     browser.close().await;
 }
 
+/// Serving and RL keep their verdict in view on a phone too (issue 63: "serving
+/// and RL have no sticky verdict, only a blank band"): at 375 px, with a field
+/// deep in the form in view, each job's verdict bar is on screen and says the
+/// verdict.
+#[tokio::test]
+async fn serving_and_rl_keep_their_verdict_in_view_on_a_phone() {
+    let browser = Browser::start().await;
+    browser
+        .client
+        .set_window_size(375, 800)
+        .await
+        .expect("window resized");
+    for (query, field, bar, verdict) in [
+        (
+            "?lang=en&job=serve&model=llama3.1-8b&gpu=h100-80gb&gpus=1",
+            "max_num_seqs",
+            "serve-verdict-bar",
+            "serve-verdict",
+        ),
+        (
+            "?lang=en&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full",
+            "token_budget",
+            "rl-verdict-bar",
+            "rl-verdict",
+        ),
+    ] {
+        browser.open(query).await;
+        let seen = browser
+            .eval(&format!(
+                "const field = document.getElementById('{field}');
+                 field.scrollIntoView({{ block: 'center' }});
+                 const bar = document.querySelector(\"[data-testid='{bar}']\").getBoundingClientRect();
+                 return getComputedStyle(document.querySelector(\"[data-testid='{bar}']\")).position === 'fixed'
+                     && bar.height > 0 && bar.top >= 0 && bar.bottom <= innerHeight;"
+            ))
+            .await;
+        assert_eq!(seen, serde_json::json!(true), "{query}");
+        assert_eq!(
+            browser.text(bar).await,
+            browser.text(verdict).await,
+            "{query}"
+        );
+    }
+    browser.close().await;
+}
+
 /// The answer stays in view (issue 25): editing a field deep in the form, at
 /// 1,280 px the verdict above the table sticks to the top of the screen, and
 /// at 375 px (where the results come after the form) a one-line bar does,

@@ -116,8 +116,11 @@ pub fn RlResults(report: Memo<Option<RlReport>>, config: Memo<Config>) -> impl I
                 }
             };
             view! {
+                // On a phone the verdict is pinned to the top of the screen, a
+                // link to the results (as training's).
                 <p class="summary" class:fits=report.fits() role="status" data-testid="rl-verdict"
-                    data-fits=report.fits().to_string()>{config.with(|c| rl::verdict(t, c, report, unit))}</p>
+                    data-fits=report.fits().to_string()><a class="verdict-bar" href="#results-heading"
+                    data-testid="rl-verdict-bar">{config.with(|c| rl::verdict(t, c, report, unit))}</a></p>
                 {lengths.map(|n| view! { <p class="notice" data-testid="rl-at-maximum">{n}</p> })}
                 {note.map(|n| view! { <p class="notice warning" data-testid="rl-util">{n}</p> })}
                 {host.map(|n| view! { <p class="notice warning" data-testid="rl-host-short">{n}</p> })}

@@ -87,8 +87,11 @@ pub fn ServeResults(report: Memo<Option<ServeReport>>) -> impl IntoView {
             let warnings = serving::warnings(t, report);
             let speed = serving::speed_rows(t, report);
             view! {
+                // On a phone the verdict is pinned to the top of the screen, a
+                // link to the results (as training's).
                 <p class="summary" class:fits=report.fits role="status" data-testid="serve-verdict"
-                    data-fits=report.fits.to_string()>{verdict}</p>
+                    data-fits=report.fits.to_string()><a class="verdict-bar" href="#results-heading"
+                    data-testid="serve-verdict-bar">{verdict}</a></p>
                 {warnings.into_iter().map(|w| view! { <p class="notice warning" data-testid="serve-warning">{w}</p> }).collect_view()}
                 <h3>{t.serve_memory_heading}</h3>
                 {memory_bar(t, report, unit)}
