@@ -109,6 +109,7 @@ fn any_fine_tuning() -> impl Strategy<Value = (Option<ModelSpec>, FineTuning)> {
                     lora_dropout,
                     adapter_dtype,
                     dora,
+                    frozen_base_fp32: false,
                 }
             },
         );

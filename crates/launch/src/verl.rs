@@ -143,6 +143,14 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
         "actor_rollout_ref.model.enable_gradient_checkpointing",
         python_bool(recompute).into(),
     );
+    // A pure bf16 actor: built in bf16, its optimizer's states too (verl
+    // builds it in fp32 by default, `FSDPEngineConfig.model_dtype`).
+    if config.precision == vram_core::memory::Precision::Bf16Pure {
+        set(
+            "actor_rollout_ref.actor.fsdp_config.model_dtype",
+            "bf16".into(),
+        );
+    }
     let offload = config.runtime.offload;
     set(
         "actor_rollout_ref.actor.fsdp_config.param_offload",
@@ -298,5 +306,29 @@ fn python_bool(value: bool) -> &'static str {
     match value {
         true => "True",
         false => "False",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vram_core::input::link::decode;
+
+    /// A pure bf16 actor is built in bf16 (`model_dtype=bf16`), as the
+    /// figures count its frozen LoRA base at 2 bytes; under a mixed
+    /// precision verl's own fp32 stays unsaid.
+    #[test]
+    fn a_pure_bf16_actor_is_built_in_bf16() {
+        let lines = |dtype: &str| {
+            let query = format!(
+                "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&stage=3&method=lora&rank=32&targets=all&dtype={dtype}"
+            );
+            verl_overrides(&decode(&query).config).unwrap()
+        };
+        let key = "actor_rollout_ref.actor.fsdp_config.model_dtype=bf16";
+        assert!(lines("bf16-pure").iter().any(|line| line == key));
+        assert!(!lines("bf16")
+            .iter()
+            .any(|line| line.contains("model_dtype")));
     }
 }

@@ -168,6 +168,13 @@ pub struct FineTuning {
     /// value a row, trained beside LoRA's pair (Liu et al. 2024).
     #[serde(default)]
     pub dora: bool,
+    /// Whether the frozen base is held in fp32 beside 16-bit compute, not in
+    /// the weights' 16 bits: verl builds its actor in fp32
+    /// (`fsdp_config.model_dtype: fp32`, verl 0.9.1's `FSDPEngineConfig`)
+    /// and FSDP casts each unit to bf16 as it gathers it, so a LoRA actor's
+    /// base costs 4 bytes a parameter. Not a key: the RL learner sets it.
+    #[serde(skip)]
+    pub frozen_base_fp32: bool,
 }
 
 impl Default for FineTuning {
@@ -183,6 +190,7 @@ impl Default for FineTuning {
             lora_dropout: 0.0,
             adapter_dtype: AdapterDtype::Fp32,
             dora: false,
+            frozen_base_fp32: false,
         }
     }
 }
@@ -402,8 +410,13 @@ impl FineTuning {
     }
 
     /// The adapters of `arch` fine-tuned this way, its unquantised weights of
-    /// `weight_bytes` bytes each; `None` for full training.
+    /// `weight_bytes` bytes each (4 where the base is held in fp32,
+    /// [`Self::frozen_base_fp32`]); `None` for full training.
     pub fn adapters(&self, arch: &Architecture, weight_bytes: u64) -> Option<Adapters> {
+        let weight_bytes = match self.frozen_base_fp32 {
+            true => weight_bytes.max(4),
+            false => weight_bytes,
+        };
         let base = arch.param_count();
         let (frozen_bytes, working_bytes) = match self.method {
             Method::Full => return None,
@@ -558,6 +571,14 @@ mod tests {
         assert_eq!(adapters.frozen_bytes, 2 * 6_738_415_616);
         assert_eq!(adapters.working_bytes, 0);
         assert_eq!(adapters.adapted_per_layer, 2);
+        // Held in fp32 (verl's actor), the base costs 4 bytes a parameter.
+        let fp32_base = FineTuning {
+            frozen_base_fp32: true,
+            ..lora
+        };
+        let held = fp32_base.adapters(&llama, 2).unwrap();
+        assert_eq!(held.frozen_bytes, 4 * 6_738_415_616);
+        assert_eq!(held.trainable, adapters.trainable);
         let qlora = FineTuning {
             method: Method::Qlora,
             ..lora

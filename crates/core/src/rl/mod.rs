@@ -250,6 +250,9 @@ impl Config {
         if self.rl_offloads_between_phases() {
             config.runtime.offload = Offload::None;
         }
+        // verl builds its actor in fp32 and computes in bf16: a LoRA actor's
+        // frozen base is held in fp32 (`model_dtype: fp32`).
+        config.fine_tuning.frozen_base_fp32 = self.rl_actor_in_fp32();
         let sequence = self.rl_mean_sequence().max(1);
         if let Some(model) = &mut config.model {
             model.seq_len = sequence;
@@ -308,6 +311,16 @@ impl Config {
     /// `--ds.adam_offload`, TRL's DeepSpeed configs).
     pub fn rl_offloads_between_phases(&self) -> bool {
         self.rl.framework == crate::config::rl::RlFramework::Verl
+    }
+
+    /// Whether the actor's parameters are held in fp32 beside 16-bit
+    /// compute: verl's FSDP actor under a mixed precision (its
+    /// `fsdp_config.model_dtype` defaults to fp32 for training, verl 0.9.1's
+    /// `FSDPEngineConfig`; the legacy `fsdp_workers.py` builds the actor in
+    /// fp32 and the reference in bf16). Full training counts fp32 masters
+    /// already; with LoRA it is the frozen base that takes 4 bytes.
+    pub fn rl_actor_in_fp32(&self) -> bool {
+        self.rl.framework == crate::config::rl::RlFramework::Verl && self.precision.is_mixed()
     }
 
     /// The actor's bytes on each GPU that `offload` moves to host RAM
@@ -561,7 +574,11 @@ impl Config {
         // A frozen copy of the actor's weights on this GPU, in 16 bits,
         // sharded as the actor's are; in fp32 in host RAM (verl's
         // `model_dtype: fp32`).
-        let frozen = memory.weights.get() * 2.0 / self.precision.bytes_per_param().max(1.0);
+        let held = match self.rl_actor_in_fp32() && self.fine_tuning.method.uses_adapters() {
+            true => 4.0,
+            false => self.precision.bytes_per_param().max(1.0),
+        };
+        let frozen = memory.weights.get() * 2.0 / held;
         let reference = match (self.rl.reference_model(), self.rl.ref_offload) {
             (true, false) => frozen,
             _ => 0.0,

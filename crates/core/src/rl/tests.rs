@@ -474,3 +474,48 @@ fn the_rollout_engine_takes_the_frameworks_batch() {
     assert_eq!(batch("&rl_framework=openrlhf"), (2048, 256));
     assert_eq!(batch("&max_num_seqs=512"), (8192, 512));
 }
+
+/// verl builds its actor in fp32 and computes in bf16 (the legacy
+/// `fsdp_workers.py` and 0.9.1's `model_dtype: fp32`): a LoRA actor's frozen
+/// base is 4 bytes a parameter on the GPU while it learns, where TRL's (built
+/// in the weights' bf16) is 2; the reference by disabled adapters adds none.
+/// Qwen2.5-7B, r = 32 on every linear, one H100, nothing offloaded.
+#[wasm_bindgen_test(unsupported = test)]
+fn verls_lora_actor_holds_its_frozen_base_in_fp32() {
+    let query = |framework: &str| {
+        format!(
+            "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=1&dtype=bf16&stage=3&method=lora&rank=32&targets=all&recompute=full&prompt_len=512&response_len=1024&ref=adapters&mbs=16&prompts=16&rollouts=5&rollout_tp=1&gpu_util=0.2&rl_framework={framework}"
+        )
+    };
+    let (config, verl) = rl_case(&query("verl"));
+    let trl = rl_report_of(&query("trl"));
+    let params = config.model.unwrap().architecture.param_count() as f64;
+    let states = |r: &RlReport| r.learn.bytes(RlPart::ActorStates);
+    // The adapters' own states are the same under both; the base differs by
+    // 2 bytes a parameter.
+    assert!(
+        (states(&verl) - states(&trl) - 2.0 * params).abs() < 1.0,
+        "{} {}",
+        states(&verl),
+        states(&trl)
+    );
+    // TRL's: the bf16 base and 16 bytes an adapter parameter (bf16 weight
+    // and gradient, fp32 master, Adam's two moments).
+    let arch = config.model.unwrap().architecture;
+    let trainable =
+        crate::memory::finetune::adapter_params(&arch, crate::memory::finetune::Targets::All, 32)
+            as f64;
+    assert!(
+        (states(&trl) - 2.0 * params - 16.0 * trainable).abs() < 1.0,
+        "{} {params} {trainable}",
+        states(&trl)
+    );
+    assert_eq!(verl.learn.bytes(RlPart::Reference), 0.0);
+    // A pure bf16 actor (`model_dtype: bf16`) holds 2 bytes, as TRL's.
+    let pure = rl_report_of(&query("verl").replace("dtype=bf16", "dtype=bf16-pure"));
+    assert!(
+        (states(&pure) - states(&trl)).abs() < 1e9,
+        "{}",
+        states(&pure)
+    );
+}
