@@ -411,6 +411,35 @@ impl Keys {
     }
 }
 
+/// `--job` as the page's job switch: what the switch fills
+/// ([`form::edited`](vram_core::input::form::edited): RL's BF16, no reserve
+/// and ZeRO-3 in place of the lesson's FP16, 20 % and DDP) is set on the
+/// keys given so far, unless an option gives that key itself. The model
+/// each job needs without one is the decoder's to fill.
+fn switch_job(matches: &ArgMatches, keys: &mut Keys) {
+    use vram_core::input::form;
+    let Some(job) = matches.get_one::<String>(Field::Job.key()) else {
+        return;
+    };
+    let before = link::decode(&keys.query()).config;
+    // A link already of that job keeps what it says, as the page's switch
+    // fills nothing when the job stays.
+    if before.job.key() == job.as_str() {
+        return;
+    }
+    let filled = form::edited(Field::Job, job, |field| form::text_of(&before, field));
+    for (field, text) in filled {
+        let by_model = field == Field::Model || field.filled_by() == Some(Field::Model);
+        if by_model || matches.get_one::<String>(field.key()).is_some() {
+            continue;
+        }
+        let mut switched = before;
+        if form::apply_typed(&mut switched, field, &text).is_ok() {
+            keys.set(field.key(), &value_of(&switched, field), Source::Link);
+        }
+    }
+}
+
 /// [`config_from`], with what `--config` read.
 ///
 /// One configuration from three sources, each on top of the one before: the
@@ -505,6 +534,7 @@ fn config_and_hub_from(
             },
         }
     }
+    switch_job(matches, &mut keys);
     for field in link::all_fields() {
         if let Some(text) = matches.get_one::<String>(field.key()) {
             keys.set(field.key(), text, Source::Option);

@@ -181,6 +181,9 @@ pub fn edited(
             // trainer count themselves, as the frameworks' own runs are.
             let to_no_reserve =
                 rl && text_of_field(Field::Overhead) == percent_text(Config::default().overhead);
+            // The lesson's DDP keeps every state whole on each GPU; the
+            // actor learns sharded, as verl's FSDP workers shard it (ZeRO-3).
+            let to_zero3 = rl && text_of_field(Field::Stage) == Config::default().highlight.key();
             let mut filled = Vec::new();
             if text_of_field(Field::Model).is_empty() {
                 let model = crate::config::job::DEFAULT_SERVED_MODEL.to_string();
@@ -192,6 +195,10 @@ pub fn edited(
             }
             if to_no_reserve {
                 filled.push((Field::Overhead, "0".to_string()));
+            }
+            if to_zero3 {
+                let zero3 = crate::memory::Strategy::Zero3.key();
+                filled.push((Field::Stage, zero3.to_string()));
             }
             filled
         }
@@ -537,13 +544,15 @@ mod job_switch_tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Switching the form to serving or RL without a model fills the served
-    /// default; RL's switch also takes the lesson's mixed FP16 to BF16, as
-    /// the RL frameworks train (issue 63), and leaves any other format as set.
+    /// default; RL's switch also takes the lesson's mixed FP16 to BF16, its
+    /// 20 % reserve to none and its DDP to ZeRO-3, as the RL frameworks train
+    /// (issue 63), and leaves any other value as set.
     #[wasm_bindgen_test(unsupported = test)]
     fn a_job_switch_fills_what_the_job_runs() {
         let lesson = |field: Field| match field {
             Field::Precision => "fp16".to_string(),
             Field::Overhead => "20".to_string(),
+            Field::Stage => "ddp".to_string(),
             _ => String::new(),
         };
         let rl = edited(Field::Job, "rl", lesson);
@@ -551,6 +560,15 @@ mod job_switch_tests {
         assert!(rl.contains(&(Field::Precision, "bf16".into())), "{rl:?}");
         // The lesson's 20 % reserve gives way to the frameworks' own accounting.
         assert!(rl.contains(&(Field::Overhead, "0".into())), "{rl:?}");
+        // The lesson's DDP gives way to the actor's sharding (verl's FSDP).
+        assert!(rl.contains(&(Field::Stage, "3".into())), "{rl:?}");
+        let zero2 = |field: Field| match field {
+            Field::Stage => "2".to_string(),
+            other => lesson(other),
+        };
+        assert!(edited(Field::Job, "rl", zero2)
+            .iter()
+            .all(|(f, _)| *f != Field::Stage));
         let typed = |field: Field| match field {
             Field::Overhead => "10".to_string(),
             other => lesson(other),
