@@ -320,21 +320,12 @@ impl Calculator {
 /// The form: the job, the lesson's steps and scenarios, and every field in
 /// its group.
 fn settings_form(calc: Calculator) -> impl IntoView {
-    let Calculator {
-        t,
-        initial,
-        config,
-        serving,
-        post_training,
-        training,
-        all_settings,
-        ..
-    } = calc;
+    let t = calc.t;
     let section = move |fields: &[Field]| calc.section(fields);
     let set_in = move |section: Section| calc.set_in(section);
     view! {
         <form class="controls" aria-labelledby="form-heading" on:submit=|ev| ev.prevent_default()
-            class:expanded=move || all_settings.get()>
+            class:expanded=move || calc.all_settings.get()>
             <h2 id="form-heading">{t.form_heading}</h2>
             {calc.editable().then(|| job_switch(calc))}
             {calc.editable().then(|| lesson_tools(calc))}
@@ -342,37 +333,37 @@ fn settings_form(calc: Calculator) -> impl IntoView {
             <fieldset class="group">
                 <legend>{t.group_hardware}</legend>
                 {section(&Section::Gpu.fields())}
-                <p class="hint" data-testid="gpu-capacity" data-value=move || shortest_decimal(config.read().gpu_mem_gb)>{move || gpu_capacity(&config.get())}</p>
+                <p class="hint" data-testid="gpu-capacity" data-value=move || shortest_decimal(calc.config.read().gpu_mem_gb)>{move || gpu_capacity(&calc.config.get())}</p>
                 {section(&Section::Cluster.fields())}
             </fieldset>
-            <fieldset class="group" hidden=move || training.get() data-testid="serving-fields">
-                <legend>{move || if post_training.get() { t.group_rollouts } else { t.group_serving }}</legend>
+            <fieldset class="group" hidden=move || calc.training.get() data-testid="serving-fields">
+                <legend>{move || if calc.post_training.get() { t.group_rollouts } else { t.group_serving }}</legend>
                 {section(&Section::Serving.fields())}
                 <details class="fold" data-testid="engine-details">
                     <summary>{t.engine_settings} <span class="set">{set_in(Section::Engine)}</span></summary>
                     {section(&Section::Engine.fields())}
                 </details>
             </fieldset>
-            <fieldset class="group" hidden=move || !post_training.get() data-testid="rl-fields">
+            <fieldset class="group" hidden=move || !calc.post_training.get() data-testid="rl-fields">
                 <legend>{t.group_rl}</legend>
                 {section(&Section::Rl.fields())}
             </fieldset>
-            <fieldset class="group" hidden=move || serving.get()>
+            <fieldset class="group" hidden=move || calc.serving.get()>
                 <legend>{t.group_training}</legend>
                 {section(&Section::Recipe.fields())}
-                <p class="hint" data-testid="optimizer-bytes">{move || config.with(|c| optimizer_note(t, c))}</p>
+                <p class="hint" data-testid="optimizer-bytes">{move || calc.config.with(|c| optimizer_note(t, c))}</p>
                 {section(&Section::FineTuning.fields())}
                 {section(&Section::Step.fields())}
             </fieldset>
             <fieldset class="group">
                 <legend>{t.parallel_heading}</legend>
                 {section(&Section::Parallel.fields())}
-                <details class="fold" data-testid="speed-details" open=initial.speed != Default::default()>
+                <details class="fold" data-testid="speed-details" open=calc.initial.speed != Default::default()>
                     <summary>{t.speed_heading} <span class="set">{set_in(Section::Speed)}</span></summary>
                     {section(&Section::Speed.fields())}
                 </details>
             </fieldset>
-            <details class="fold" data-testid="framework-details" hidden=move || !training.get()>
+            <details class="fold" data-testid="framework-details" hidden=move || !calc.training.get()>
                 <summary>{t.runtime} <span class="set">{set_in(Section::Framework)}</span></summary>
                 {section(&Section::Framework.fields())}
                 <datalist id="bw-presets">
@@ -406,28 +397,18 @@ fn job_switch(calc: Calculator) -> impl IntoView {
 /// The lesson's steps (Q1–Q5), the button that shows every setting in a
 /// lesson's embed, and the Q6 scenarios.
 fn lesson_tools(calc: Calculator) -> impl IntoView {
-    let Calculator {
-        t,
-        form,
-        config,
-        training,
-        plans_open,
-        lesson_step,
-        lesson_question,
-        all_settings,
-        ..
-    } = calc;
+    let t = calc.t;
     view! {
-        <div class="lesson-tools" hidden=move || !training.get()>
+        <div class="lesson-tools" hidden=move || !calc.training.get()>
         <div class="scenarios lesson-steps">
             <span>{t.lesson_heading}</span>
             {vram_view::lesson::STEPS.map(|step| view! {
                 <button type="button" class="quiet" data-testid=format!("lesson-{}", step.name.to_lowercase())
-                    aria-pressed=move || (lesson_question.get() == Some(step.name)).to_string()
+                    aria-pressed=move || (calc.lesson_question.get() == Some(step.name)).to_string()
                     on:click=move |_| {
-                        form.load(&scenario(step.query, &config.get_untracked()));
-                        lesson_question.set(Some(step.name));
-                        lesson_step.set(None);
+                        calc.form.load(&scenario(step.query, &calc.config.get_untracked()));
+                        calc.lesson_question.set(Some(step.name));
+                        calc.lesson_step.set(None);
                         show_lesson_answer();
                     }>{step.name}</button>
             })}
@@ -435,23 +416,23 @@ fn lesson_tools(calc: Calculator) -> impl IntoView {
         // In a lesson's embed the form shows the lesson's few fields
         // first (the style sheet folds the rest); this opens them all.
         <button type="button" class="quiet all-settings" data-testid="all-settings"
-            aria-expanded=move || all_settings.get().to_string()
-            on:click=move |_| all_settings.update(|open| *open = !*open)>
-            {move || if all_settings.get() { t.fewer_settings } else { t.all_settings }}
+            aria-expanded=move || calc.all_settings.get().to_string()
+            on:click=move |_| calc.all_settings.update(|open| *open = !*open)>
+            {move || if calc.all_settings.get() { t.fewer_settings } else { t.all_settings }}
         </button>
         <div class="scenarios">
             <span>{t.scenarios}</span>
             {SCENARIOS.map(|(name, lesson, real)| view! {
                 <button type="button" class="quiet" data-testid=format!("scenario-{name}")
-                    aria-pressed=move || (lesson_step.get() == Some(name)).to_string()
+                    aria-pressed=move || (calc.lesson_step.get() == Some(name)).to_string()
                     on:click=move |_| {
                         // The lesson's question first; a second click, the real model.
-                        let second = lesson_step.get_untracked() == Some(name);
-                        form.load(&scenario(if second { real } else { lesson }, &config.get_untracked()));
-                        lesson_step.set((!second).then_some(name));
-                        lesson_question.set(None);
+                        let second = calc.lesson_step.get_untracked() == Some(name);
+                        calc.form.load(&scenario(if second { real } else { lesson }, &calc.config.get_untracked()));
+                        calc.lesson_step.set((!second).then_some(name));
+                        calc.lesson_question.set(None);
                         if second {
-                            plans_open.set(true);
+                            calc.plans_open.set(true);
                         }
                     }>{name}</button>
             })}
@@ -463,30 +444,23 @@ fn lesson_tools(calc: Calculator) -> impl IntoView {
 /// The model's group: a preset or a size, a pasted `config.json`, its
 /// parameters, and its architecture.
 fn model_group(calc: Calculator) -> impl IntoView {
-    let Calculator {
-        t,
-        initial,
-        form,
-        config,
-        with_model,
-        ..
-    } = calc;
+    let t = calc.t;
     let section = move |fields: &[Field]| calc.section(fields);
     let count = move || calc.count();
-    let model_note = move || config.with(|c| vram_view::notes::model_note(t, c));
+    let model_note = move || calc.config.with(|c| vram_view::notes::model_note(t, c));
     view! {
         <fieldset class="group">
             <legend>{t.group_model}</legend>
             {section(&Section::Model.fields())}
-            {calc.editable().then(|| view! { <PasteConfig config=config form=form /> })}
+            {calc.editable().then(|| view! { <PasteConfig config=calc.config form=calc.form /> })}
             <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
                 {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
-                {move || active_note(t, &config.get())}
+                {move || active_note(t, &calc.config.get())}
             </p>
-            <fieldset class="architecture" hidden=move || !with_model.get()>
+            <fieldset class="architecture" hidden=move || !calc.with_model.get()>
                 <legend>{t.architecture}</legend>
                 {section(&Section::Architecture.fields())}
-                <details class="experts" data-testid="experts-details" open=initial.model.is_some_and(|m| m.architecture != m.dense().architecture)>
+                <details class="experts" data-testid="experts-details" open=calc.initial.model.is_some_and(|m| m.architecture != m.dense().architecture)>
                     <summary>{t.moe_details} <span class="set">{calc.set_in(Section::BeyondLlama)}</span></summary>
                     {section(&Section::BeyondLlama.fields())}
                 </details>
@@ -498,22 +472,15 @@ fn model_group(calc: Calculator) -> impl IntoView {
 /// The link and the exports where the page can be changed; else a link to
 /// the whole calculator.
 fn share_view(calc: Calculator) -> impl IntoView {
-    let Calculator {
-        t,
-        initial,
-        config,
-        training,
-        query,
-        ..
-    } = calc;
-    let share_url = move || share::page_url(&query.get());
+    let t = calc.t;
+    let share_url = move || share::page_url(&calc.query.get());
     match calc.editable() {
         true => Either::Left(
-            view! { <ShareLink url=Signal::derive(share_url) query=query config=config training=training /> },
+            view! { <ShareLink url=Signal::derive(share_url) query=calc.query config=calc.config training=calc.training /> },
         ),
         false => Either::Right(view! {
             <p class="open-full">
-                <a href=share::page_url(&link::encode(&whole_calculator(&initial)))
+                <a href=share::page_url(&link::encode(&whole_calculator(&calc.initial)))
                     target="_blank" rel="noopener" data-testid="open-full">{t.open_full}</a>
             </p>
         }),
@@ -523,40 +490,29 @@ fn share_view(calc: Calculator) -> impl IntoView {
 /// The results: what is stale, the lesson's answer, the job's results, and
 /// the link (`share`) and the footnotes.
 fn results(calc: Calculator, caption: impl IntoView, share: impl IntoView) -> impl IntoView {
-    let Calculator {
-        t,
-        form,
-        config,
-        stale,
-        serve_report,
-        rl_report,
-        serving,
-        post_training,
-        training,
-        ..
-    } = calc;
+    let t = calc.t;
     let lesson_answer = move || calc.lesson_answer();
     view! {
-        <section class="output" aria-labelledby="results-heading" class:stale=stale data-stale=move || stale.get().to_string()>
+        <section class="output" aria-labelledby="results-heading" class:stale=calc.stale data-stale=move || calc.stale.get().to_string()>
             <h2 id="results-heading">{t.results_heading}</h2>
             {caption}
-            <p class="stale-note" data-testid="stale" hidden=move || !stale.get()>{t.stale}</p>
+            <p class="stale-note" data-testid="stale" hidden=move || !calc.stale.get()>{t.stale}</p>
             <p class="lesson-answer" role="status" data-testid="lesson-answer"
                 hidden=move || lesson_answer().is_none()>{lesson_answer}</p>
-            <div class="serve-results" hidden=move || !serving.get() data-testid="serve-results">
-                <crate::serving::ServeResults report=serve_report />
+            <div class="serve-results" hidden=move || !calc.serving.get() data-testid="serve-results">
+                <crate::serving::ServeResults report=calc.serve_report />
                 {(calc.shows(Part::Form) && calc.editable()).then(|| view! {
-                    <crate::serving::ServePlans config=config form=form />
+                    <crate::serving::ServePlans config=calc.config form=calc.form />
                 })}
             </div>
-            <div class="rl-results" hidden=move || !post_training.get() data-testid="rl-results">
-                <crate::rl::RlResults report=rl_report config=config />
+            <div class="rl-results" hidden=move || !calc.post_training.get() data-testid="rl-results">
+                <crate::rl::RlResults report=calc.rl_report config=calc.config />
             </div>
             {train_results(calc)}
             {share}
-            <p class="footnote" hidden=move || !training.get()>{t.footnote}</p>
-            <p class="footnote" hidden=move || !serving.get()>{t.serve_footnote}</p>
-            <p class="footnote" hidden=move || !post_training.get()>{t.rl_footnote}</p>
+            <p class="footnote" hidden=move || !calc.training.get()>{t.footnote}</p>
+            <p class="footnote" hidden=move || !calc.serving.get()>{t.serve_footnote}</p>
+            <p class="footnote" hidden=move || !calc.post_training.get()>{t.rl_footnote}</p>
         </section>
     }
 }
@@ -564,47 +520,37 @@ fn results(calc: Calculator, caption: impl IntoView, share: impl IntoView) -> im
 /// Training's results: the summary and the table, what would make it fit,
 /// the placement, the charts and the ranked plans, as the link shows them.
 fn train_results(calc: Calculator) -> impl IntoView {
-    let Calculator {
-        t,
-        form,
-        config,
-        report,
-        training,
-        theme,
-        plans_open,
-        plans_found,
-        ..
-    } = calc;
+    let t = calc.t;
     let (shows, editable) = (move |part: Part| calc.shows(part), calc.editable());
     let chart =
         move |part: Part, heading: &'static str, kind: ChartKind| chart(calc, part, heading, kind);
     view! {
-        <div class="train-results" hidden=move || !training.get()>
+        <div class="train-results" hidden=move || !calc.training.get()>
         {shows(Part::Table).then(|| view! {
-            <Summary report=report found=plans_found fixes=editable />
-            <ResultsTable report=report highlight=form.text(Field::Stage) />
-            <ActivationsLine report=report />
-            <crate::results::MegatronLine config=config />
-            {move || vram_view::launch::process_line(t.html_lang.starts_with("zh"), &config.read(), &report.read())
+            <Summary report=calc.report found=calc.plans_found fixes=editable />
+            <ResultsTable report=calc.report highlight=calc.form.text(Field::Stage) />
+            <ActivationsLine report=calc.report />
+            <crate::results::MegatronLine config=calc.config />
+            {move || vram_view::launch::process_line(t.html_lang.starts_with("zh"), &calc.config.read(), &calc.report.read())
                 .map(|line| view! { <p class="activations" data-testid="nvidia-smi">{line}</p> })}
-            {move || vram_view::launch::loading_line(t.html_lang.starts_with("zh"), &config.read(), &report.read())
+            {move || vram_view::launch::loading_line(t.html_lang.starts_with("zh"), &calc.config.read(), &calc.report.read())
                 .map(|line| view! { <p class="activations" data-testid="checkpoint-loading">{line}</p> })}
         })}
         {(shows(Part::Table) && editable).then(|| view! {
-            <crate::fixes::Fixes config=config form=form report=report />
+            <crate::fixes::Fixes config=calc.config form=calc.form report=calc.report />
         })}
-        {shows(Part::Placement).then(|| view! { <PlacementTable report=report /> })}
+        {shows(Part::Placement).then(|| view! { <PlacementTable report=calc.report /> })}
         {chart(Part::MemoryChart, t.chart_memory_heading, ChartKind::Memory)}
         {shows(Part::MemoryChart).then(|| view! {
-            <div class="step-chart" data-testid="step-chart" hidden=move || report.read().activations.is_none()>
+            <div class="step-chart" data-testid="step-chart" hidden=move || calc.report.read().activations.is_none()>
                 <h2>{t.chart_step_heading}</h2>
-                <Chart report=report config=config theme=theme kind=ChartKind::Step heading=t.chart_step_heading />
+                <Chart report=calc.report config=calc.config theme=calc.theme kind=ChartKind::Step heading=t.chart_step_heading />
             </div>
         })}
         {chart(Part::LargestChart, t.chart_heading, ChartKind::MaxParams)}
         {chart(Part::ScalingChart, t.chart_scaling_heading, ChartKind::Scaling)}
         {(shows(Part::Form) && editable).then(|| view! {
-            <crate::plans::Plans config=config form=form open=plans_open theme=theme report=report found=plans_found />
+            <crate::plans::Plans config=calc.config form=calc.form open=calc.plans_open theme=calc.theme report=calc.report found=calc.plans_found />
         })}
         </div>
     }
@@ -617,16 +563,10 @@ fn chart(
     heading: &'static str,
     kind: ChartKind,
 ) -> Option<impl IntoView> {
-    let Calculator {
-        config,
-        report,
-        theme,
-        ..
-    } = calc;
     calc.shows(part).then(|| {
         view! {
             <h2>{heading}</h2>
-            <Chart report=report config=config theme=theme kind=kind heading=heading />
+            <Chart report=calc.report config=calc.config theme=calc.theme kind=kind heading=heading />
         }
     })
 }

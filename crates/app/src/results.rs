@@ -291,17 +291,22 @@ pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
     let t = crate::words();
     // Built once, shared by every cell's closure.
     let words: &'static TableWords<'static> = Box::leak(Box::new(table_words(t)));
+    // Each column after the strategy's: its cells' test id, its heading, and
+    // the report's column.
+    let columns = [
+        ("mem-gpu", t.col_gpu, Column::Total),
+        ("mem-cpu", t.col_cpu, Column::CpuPerNode),
+        ("mem-nvme", t.col_nvme, Column::NvmePerNode),
+        ("comm", t.col_comm, Column::Communication),
+        ("comm-time", t.col_comm_time, Column::CommunicationSeconds),
+    ];
     let rows = Strategy::ALL
         .into_iter()
         .map(|strategy| {
             view! {
                 <tr>
                     <th scope="row">{strategy.label()}</th>
-                    {table_cell(report, strategy, "mem-gpu", t.col_gpu, Column::Total, words)}
-                    {table_cell(report, strategy, "mem-cpu", t.col_cpu, Column::CpuPerNode, words)}
-                    {table_cell(report, strategy, "mem-nvme", t.col_nvme, Column::NvmePerNode, words)}
-                    {table_cell(report, strategy, "comm", t.col_comm, Column::Communication, words)}
-                    {table_cell(report, strategy, "comm-time", t.col_comm_time, Column::CommunicationSeconds, words)}
+                    {columns.map(|(testid, label, column)| table_cell(report, strategy, testid, label, column, words))}
                 </tr>
             }
         })
@@ -328,11 +333,7 @@ pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
                 <thead>
                     <tr>
                         <th scope="col">{t.col_strategy}</th>
-                        <th scope="col" class="num">{t.col_gpu}</th>
-                        <th scope="col" class="num">{t.col_cpu}</th>
-                        <th scope="col" class="num">{t.col_nvme}</th>
-                        <th scope="col" class="num">{t.col_comm}</th>
-                        <th scope="col" class="num">{t.col_comm_time}</th>
+                        {columns.map(|(_, label, _)| view! { <th scope="col" class="num">{label}</th> })}
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>

@@ -108,6 +108,17 @@ impl Page {
         self.find(&format!("[data-testid='{id}']"))
     }
 
+    /// The text of `data-testid=id`, as shown.
+    fn text(&self, id: &str) -> String {
+        self.testid(id).text_content().unwrap()
+    }
+
+    /// Asserts that the text of `data-testid=id` contains `part`.
+    fn assert_says(&self, id: &str, part: &str) {
+        let text = self.text(id);
+        assert!(text.contains(part), "{id} does not say {part:?}: {text}");
+    }
+
     /// The unrounded figure of `data-testid=id`.
     fn value(&self, id: &str) -> f64 {
         let text = self.testid(id).get_attribute("data-value").unwrap();
@@ -164,6 +175,13 @@ impl Page {
     }
 }
 
+/// Waits for this test's turn, then opens the page on `query`; the turn is
+/// held until the [`Turn`] returned is dropped, after the page.
+async fn open_in_turn(query: &str) -> (Turn, Page) {
+    let turn = Turn::take().await;
+    (turn, Page::open(query).await)
+}
+
 impl Drop for Page {
     fn drop(&mut self) {
         self.root.remove();
@@ -177,14 +195,16 @@ fn dispatch(target: &web_sys::EventTarget, kind: &str) {
     target.dispatch_event(&event).unwrap();
 }
 
-/// The document's `<html>` element, where the theme and the embedded layout are marked.
-fn html_element() -> web_sys::Element {
+/// The attribute `name` of the document's `<html>` element, where the
+/// theme, the embedded layout and the language are marked.
+fn html_attribute(name: &str) -> Option<String> {
     web_sys::window()
         .unwrap()
         .document()
         .unwrap()
         .document_element()
         .unwrap()
+        .get_attribute(name)
 }
 
 fn location_search() -> String {
@@ -202,8 +222,7 @@ async fn address_query() -> String {
 
 #[wasm_bindgen_test]
 async fn bare_page_shows_the_lessons_numbers() {
-    let _turn = Turn::take().await;
-    let page = Page::open("").await;
+    let (_turn, page) = open_in_turn("").await;
     for (strategy, total) in [
         ("ddp", 112.0),
         ("zero1", 38.5),
@@ -219,17 +238,8 @@ async fn bare_page_shows_the_lessons_numbers() {
     page.assert_figure("max-params-zero3", 32.0);
     assert_eq!(page.flag("fits-ddp"), "false");
     assert_eq!(page.flag("fits-zero1"), "true");
-    assert_eq!(
-        page.testid("mem-total-zero2")
-            .text_content()
-            .unwrap()
-            .trim(),
-        "26.25 GB"
-    );
-    assert_eq!(
-        page.testid("max-params-ddp").text_content().unwrap().trim(),
-        "4 B"
-    );
+    assert_eq!(page.text("mem-total-zero2").trim(), "26.25 GB");
+    assert_eq!(page.text("max-params-ddp").trim(), "4 B");
     // The address bar now holds the whole configuration.
     assert_eq!(
         address_query().await,
@@ -239,8 +249,7 @@ async fn bare_page_shows_the_lessons_numbers() {
 
 #[wasm_bindgen_test]
 async fn a_changed_input_changes_table_and_link() {
-    let _turn = Turn::take().await;
-    let page = Page::open("").await;
+    let (_turn, page) = open_in_turn("").await;
 
     page.type_into("params", "13").await;
     page.assert_figure("mem-total-zero2", 48.75);
@@ -252,15 +261,13 @@ async fn a_changed_input_changes_table_and_link() {
         address_query().await
     );
 
-    let note = page.testid("optimizer-bytes").text_content().unwrap();
-    assert!(
-        note.contains("8 B moments + 4 B master copy = 12 B per parameter"),
-        "{note}"
+    page.assert_says(
+        "optimizer-bytes",
+        "8 B moments + 4 B master copy = 12 B per parameter",
     );
     page.choose("opt", "sgd").await;
     page.assert_figure("mem-total-ddp", 13.0 * 8.0);
-    let note = page.testid("optimizer-bytes").text_content().unwrap();
-    assert!(note.contains("= 4 B per parameter (the lesson)"), "{note}");
+    page.assert_says("optimizer-bytes", "= 4 B per parameter (the lesson)");
     assert!(address_query().await.contains("opt=sgd"));
 
     page.type_into("overhead", "50").await;
@@ -271,8 +278,7 @@ async fn a_changed_input_changes_table_and_link() {
 
 #[wasm_bindgen_test]
 async fn a_shared_link_fills_the_form_and_highlights_its_strategy() {
-    let _turn = Turn::take().await;
-    let page = Page::open("?params=13&gpus=8&gpu_mem=80&stage=2").await;
+    let (_turn, page) = open_in_turn("?params=13&gpus=8&gpu_mem=80&stage=2").await;
     assert_eq!(page.input("params").value(), "13");
     assert_eq!(page.input("gpus").value(), "8");
     assert_eq!(page.select("stage").value(), "2");
@@ -282,19 +288,14 @@ async fn a_shared_link_fills_the_form_and_highlights_its_strategy() {
         "mem-total-zero2"
     );
     page.assert_figure("mem-total-zero2", 48.75);
-    assert!(page
-        .testid("summary")
-        .text_content()
-        .unwrap()
-        .contains("ZeRO-2 needs 48.75 GB"));
+    assert!(page.text("summary").contains("ZeRO-2 needs 48.75 GB"));
     assert!(address_query().await.contains("stage=2"));
 }
 
 #[wasm_bindgen_test]
 async fn an_invalid_link_value_is_named_and_takes_its_default() {
-    let _turn = Turn::take().await;
-    let page = Page::open("?params=13&gpus=abc&dtype=%3Cscript%3E").await;
-    let notice = page.testid("link-problems").text_content().unwrap();
+    let (_turn, page) = open_in_turn("?params=13&gpus=abc&dtype=%3Cscript%3E").await;
+    let notice = page.text("link-problems");
     assert!(notice.contains("gpus=abc"), "{notice}");
     assert!(notice.contains("dtype=<script>"), "shown as text: {notice}");
     assert_eq!(page.input("gpus").value(), "8");
@@ -305,8 +306,7 @@ async fn an_invalid_link_value_is_named_and_takes_its_default() {
 
 #[wasm_bindgen_test]
 async fn invalid_input_keeps_the_text_and_the_last_result_marked_stale() {
-    let _turn = Turn::take().await;
-    let page = Page::open("").await;
+    let (_turn, page) = open_in_turn("").await;
     page.type_into("params", "13").await;
     page.type_into("params", "13x").await;
     assert_eq!(page.input("params").value(), "13x");
@@ -316,7 +316,7 @@ async fn invalid_input_keeps_the_text_and_the_last_result_marked_stale() {
             .as_deref(),
         Some("true")
     );
-    let message = page.testid("error-params").text_content().unwrap();
+    let message = page.text("error-params");
     assert!(message.contains("Not a number"), "{message}");
     assert_eq!(
         page.find("section.output")
@@ -328,11 +328,7 @@ async fn invalid_input_keeps_the_text_and_the_last_result_marked_stale() {
     assert!(address_query().await.contains("params=13&"));
 
     page.type_into("gpus", "0").await;
-    assert!(page
-        .testid("error-gpus")
-        .text_content()
-        .unwrap()
-        .contains("Enter 1 to 1,048,576"));
+    assert!(page.text("error-gpus").contains("Enter 1 to 1,048,576"));
 
     page.type_into("params", "7").await;
     page.type_into("gpus", "8").await;
@@ -342,14 +338,13 @@ async fn invalid_input_keeps_the_text_and_the_last_result_marked_stale() {
             .as_deref(),
         Some("false")
     );
-    assert_eq!(page.testid("error-params").text_content().unwrap(), "");
+    assert_eq!(page.text("error-params"), "");
     page.assert_figure("mem-total-zero2", 26.25);
 }
 
 #[wasm_bindgen_test]
 async fn clicking_a_strategy_highlights_it() {
-    let _turn = Turn::take().await;
-    let page = Page::open("").await;
+    let (_turn, page) = open_in_turn("").await;
     let button: HtmlElement = page.find("tbody tr:nth-child(4) button").unchecked_into();
     button.click();
     leptos::task::tick().await;
@@ -516,7 +511,7 @@ async fn random_links_always_render_results_without_console_errors() {
                 "case {case} {query:?}: max-params-{strategy} = {max}"
             );
         }
-        let text = page.testid("results").text_content().unwrap();
+        let text = page.text("results");
         assert!(
             !text.contains("NaN") && (!text.contains('∞') || unbounded),
             "case {case} {query:?}: {text}"
@@ -528,35 +523,16 @@ async fn random_links_always_render_results_without_console_errors() {
 
 #[wasm_bindgen_test]
 async fn extreme_valid_values_format_sensibly() {
-    let _turn = Turn::take().await;
-    let page = Page::open("?params=1000000&gpus=1&gpu_mem=0.1&overhead=0.95").await;
+    let (_turn, page) = open_in_turn("?params=1000000&gpus=1&gpu_mem=0.1&overhead=0.95").await;
     // 10^15 parameters × 16 bytes = 16 PB under DDP on one GPU.
     page.assert_figure("mem-total-ddp", 16e6);
-    assert_eq!(
-        page.testid("mem-total-ddp").text_content().unwrap().trim(),
-        "16 PB"
-    );
+    assert_eq!(page.text("mem-total-ddp").trim(), "16 PB");
     // 0.1 GB × 5 % / 16 B = 312,500 parameters.
-    assert_eq!(
-        page.testid("max-params-ddp").text_content().unwrap().trim(),
-        "312.5 K"
-    );
+    assert_eq!(page.text("max-params-ddp").trim(), "312.5 K");
     let page = Page::open("?params=0.001&gpus=1048576&gpu_mem=10000&stage=3").await;
     // 10^6 parameters × 16 bytes / 2^20 GPUs = 15.26 bytes per GPU.
-    assert_eq!(
-        page.testid("mem-total-zero3")
-            .text_content()
-            .unwrap()
-            .trim(),
-        "15.26 B"
-    );
-    assert_eq!(
-        page.testid("max-params-zero3")
-            .text_content()
-            .unwrap()
-            .trim(),
-        "524,288 T"
-    );
+    assert_eq!(page.text("mem-total-zero3").trim(), "15.26 B");
+    assert_eq!(page.text("max-params-zero3").trim(), "524,288 T");
     let text = page.find("main").text_content().unwrap();
     assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
 }
@@ -581,7 +557,7 @@ async fn hostile_link_values_stay_text() {
         );
         let pwned = js_sys::Reflect::get(&web_sys::window().unwrap(), &"__pwned".into()).unwrap();
         assert!(pwned.is_undefined(), "a link value ran as code: {query}");
-        let notice = page.testid("link-problems").text_content().unwrap();
+        let notice = page.text("link-problems");
         assert!(
             notice.contains("<script>") || notice.contains("<img"),
             "shown as text: {notice}"
@@ -632,9 +608,9 @@ fn the_crash_message_is_text_with_a_reset_link() {
 
 #[wasm_bindgen_test]
 async fn a_model_preset_link_counts_parameters_exactly_and_adds_activations() {
-    let _turn = Turn::take().await;
-    let page =
-        Page::open("?model=llama2-70b&gpu=h100-80gb&gpus=8&seq=4096&recompute=full&stage=3").await;
+    let (_turn, page) =
+        open_in_turn("?model=llama2-70b&gpu=h100-80gb&gpus=8&seq=4096&recompute=full&stage=3")
+            .await;
     assert_eq!(page.flag("params-count"), "68976648192");
     assert_eq!(page.select("model").value(), "llama2-70b");
     assert_eq!(page.select("gpu").value(), "h100-80gb");
@@ -653,27 +629,21 @@ async fn a_model_preset_link_counts_parameters_exactly_and_adds_activations() {
     // the capacity line's data-value).
     assert_eq!(page.input("gpu_mem").value(), "85.52");
     assert_eq!(page.flag("gpu-capacity"), "85.520809984");
-    assert!(page
-        .testid("gpu-capacity")
-        .text_content()
-        .unwrap()
-        .contains("81559 MiB"));
+    assert!(page.text("gpu-capacity").contains("81559 MiB"));
     assert_eq!(page.flag("fewest-gpus-ddp"), "");
     assert!(address_query().await.contains("model=llama2-70b"));
 }
 
 #[wasm_bindgen_test]
 async fn choosing_a_preset_fills_the_architecture_and_editing_makes_it_custom() {
-    let _turn = Turn::take().await;
-    let page = Page::open("").await;
+    let (_turn, page) = open_in_turn("").await;
     assert_eq!(page.flag("params-count"), "7000000000");
     page.choose("model", "llama3-8b").await;
     assert_eq!(page.input("layers").value(), "32");
     assert_eq!(page.input("vocab").value(), "128256");
     assert_eq!(page.flag("params-count"), "8030261248");
     page.type_into("layers", "40").await;
-    let note = page.testid("params-count").text_content().unwrap();
-    assert!(note.contains("custom"), "{note}");
+    page.assert_says("params-count", "custom");
     assert!(
         address_query().await.contains("model=llama3-8b&layers=40"),
         "{}",
@@ -681,7 +651,7 @@ async fn choosing_a_preset_fills_the_architecture_and_editing_makes_it_custom() 
     );
     // An impossible architecture is named next to its field.
     page.type_into("heads", "33").await;
-    assert!(page.testid("error-heads").text_content().unwrap().len() > 3);
+    assert!(page.text("error-heads").len() > 3);
     assert_eq!(
         page.find("section.output")
             .get_attribute("data-stale")
@@ -692,8 +662,7 @@ async fn choosing_a_preset_fills_the_architecture_and_editing_makes_it_custom() 
 
 #[wasm_bindgen_test]
 async fn the_lessons_q6_scenarios_are_one_click_away() {
-    let _turn = Turn::take().await;
-    let page = Page::open("").await;
+    let (_turn, page) = open_in_turn("").await;
     let click = |id: &str| {
         let button: HtmlElement = page.testid(id).unchecked_into();
         button.click();
@@ -753,25 +722,14 @@ async fn the_lessons_q6_scenarios_are_one_click_away() {
 
 #[wasm_bindgen_test]
 async fn gib_shows_binary_units_and_keeps_figures_in_gb() {
-    let _turn = Turn::take().await;
-    let page = Page::open("?unit=gib").await;
+    let (_turn, page) = open_in_turn("?unit=gib").await;
     assert_eq!(page.select("unit").value(), "gib");
     // 112 × 10^9 bytes = 104.31 GiB; data-value stays in GB for scripts.
-    assert_eq!(
-        page.testid("mem-total-ddp").text_content().unwrap().trim(),
-        "104.31 GiB"
-    );
+    assert_eq!(page.text("mem-total-ddp").trim(), "104.31 GiB");
     page.assert_figure("mem-total-ddp", 112.0);
-    assert!(page
-        .testid("summary")
-        .text_content()
-        .unwrap()
-        .contains("59.6 GiB usable"));
+    assert!(page.text("summary").contains("59.6 GiB usable"));
     page.choose("unit", "gb").await;
-    assert_eq!(
-        page.testid("mem-total-ddp").text_content().unwrap().trim(),
-        "112 GB"
-    );
+    assert_eq!(page.text("mem-total-ddp").trim(), "112 GB");
     assert!(
         !address_query().await.contains("unit="),
         "GB is the default: {}",
@@ -782,14 +740,12 @@ async fn gib_shows_binary_units_and_keeps_figures_in_gb() {
 #[wasm_bindgen_test]
 async fn a_forced_theme_marks_the_document_and_auto_clears_it() {
     // The colours themselves come from the style sheet: tests/page.rs checks them.
-    let _turn = Turn::take().await;
-    let page = Page::open("?theme=dark").await;
-    let html = html_element();
-    assert_eq!(html.get_attribute("data-theme").as_deref(), Some("dark"));
+    let (_turn, page) = open_in_turn("?theme=dark").await;
+    assert_eq!(html_attribute("data-theme").as_deref(), Some("dark"));
     assert_eq!(page.select("theme").value(), "dark");
     page.choose("theme", "auto").await;
     assert_eq!(
-        html.get_attribute("data-theme"),
+        html_attribute("data-theme"),
         None,
         "auto follows the system"
     );
@@ -798,33 +754,26 @@ async fn a_forced_theme_marks_the_document_and_auto_clears_it() {
 
 #[wasm_bindgen_test]
 async fn embed_marks_the_document_for_the_compact_layout() {
-    let _turn = Turn::take().await;
-    let _page = Page::open("?embed=1").await;
-    let html = html_element();
-    assert_eq!(html.get_attribute("data-embed").as_deref(), Some("1"));
+    let (_turn, _page) = open_in_turn("?embed=1").await;
+    assert_eq!(html_attribute("data-embed").as_deref(), Some("1"));
     assert!(
         address_query().await.contains("embed=1"),
         "the link keeps the layout"
     );
     drop(_page);
     let _page = Page::open("").await;
-    assert_eq!(html.get_attribute("data-embed"), None);
+    assert_eq!(html_attribute("data-embed"), None);
 }
 
 #[wasm_bindgen_test]
 async fn deepspeeds_t5_3b_table_and_offload_on_the_page() {
-    let _turn = Turn::take().await;
-    let page =
-        Page::open("?params=2.851&gpus=8&acct=deepspeed&largest_layer=32&stage=3&unit=gib").await;
+    let (_turn, page) =
+        open_in_turn("?params=2.851&gpus=8&acct=deepspeed&largest_layer=32&stage=3&unit=gib").await;
     let gib = |id: &str| page.value(id) * 1e9 / 1_073_741_824.0;
     let two_dp = |x: f64| (x * 100.0).round() / 100.0;
     assert_eq!(two_dp(gib("mem-gpu-zero3")), 6.09);
     assert_eq!(two_dp(gib("mem-cpu-zero3")), 1.43);
-    assert!(page
-        .testid("placement-note")
-        .text_content()
-        .unwrap()
-        .contains("6.09 GiB"));
+    assert!(page.text("placement-note").contains("6.09 GiB"));
     page.choose("offload", "optimizer").await;
     assert_eq!(two_dp(gib("mem-gpu-zero3")), 0.78);
     assert_eq!(two_dp(gib("mem-cpu-zero3")), 63.72);
@@ -843,8 +792,7 @@ async fn deepspeeds_t5_3b_table_and_offload_on_the_page() {
 
 #[wasm_bindgen_test]
 async fn nodes_bandwidth_and_buffers_change_every_figure_they_touch() {
-    let _turn = Turn::take().await;
-    let page = Page::open("").await;
+    let (_turn, page) = open_in_turn("").await;
     page.assert_figure("comm-ddp", 24.5);
     page.assert_figure("comm-zero3", 36.75);
     assert_eq!(page.flag("comm-time-zero3"), "");
@@ -858,17 +806,13 @@ async fn nodes_bandwidth_and_buffers_change_every_figure_they_touch() {
     page.assert_figure("mem-total-zero3", 10.1);
     // A bad value is named next to its field, and the last result stays.
     page.type_into("nodes", "0").await;
-    assert!(!page
-        .testid("error-nodes")
-        .text_content()
-        .unwrap()
-        .is_empty());
+    assert!(!page.text("error-nodes").is_empty());
     page.assert_figure("mem-total-zero3", 10.1);
     assert_eq!(page.input("nodes").value(), "0");
     // Too many GPUs in all: the product is named, next to the nodes.
     page.type_into("nodes", "2").await;
     page.type_into("gpus", "1048576").await;
-    let error = page.testid("error-nodes").text_content().unwrap();
+    let error = page.text("error-nodes");
     assert!(
         error.contains("2,097,152") && error.contains("1,048,576"),
         "{error}"
@@ -877,30 +821,21 @@ async fn nodes_bandwidth_and_buffers_change_every_figure_they_touch() {
 
 #[wasm_bindgen_test]
 async fn a_chinese_link_shows_every_part_in_chinese_with_the_same_figures() {
-    let _turn = Turn::take().await;
-    let page = Page::open("?lang=zh&bw=100").await;
+    let (_turn, page) = open_in_turn("?lang=zh&bw=100").await;
     assert_eq!(
         page.find("h1").text_content().unwrap(),
         "大模型训练显存计算器"
     );
-    assert_eq!(
-        html_element().get_attribute("lang").as_deref(),
-        Some("zh-Hans")
-    );
+    assert_eq!(html_attribute("lang").as_deref(), Some("zh-Hans"));
     assert_eq!(page.select("lang").value(), "zh");
     // The lesson's figures do not depend on the language.
     page.assert_figure("mem-total-zero1", 38.5);
     page.assert_figure("comm-time-zero3", 0.3675);
-    let summary = page.testid("summary").text_content().unwrap();
-    assert!(summary.contains("每张 GPU 可用 64 GB"), "{summary}");
-    assert!(page
-        .testid("fits-zero3")
-        .text_content()
-        .unwrap()
-        .contains("放得下"));
+    page.assert_says("summary", "每张 GPU 可用 64 GB");
+    assert!(page.text("fits-zero3").contains("放得下"));
     // Errors too.
     page.type_into("gpus", "0").await;
-    let error = page.testid("error-gpus").text_content().unwrap();
+    let error = page.text("error-gpus");
     assert!(error.starts_with("请输入 1 到"), "{error}");
     // No English label is left among the controls.
     for label in ["模型", "单卡显存", "精度", "优化器", "卸载"] {
@@ -918,54 +853,44 @@ async fn a_chinese_link_shows_every_part_in_chinese_with_the_same_figures() {
 
 #[wasm_bindgen_test]
 async fn the_highlighted_strategy_shows_the_lessons_formula_with_its_numbers() {
-    let _turn = Turn::take().await;
-    let page = Page::open("?stage=1").await;
-    let notes = || page.testid("activations").text_content().unwrap();
-    assert!(
-        notes().contains(
-            "ZeRO-1 per GPU, by the lesson's formula: (2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB."
-        ),
-        "{}",
-        notes()
+    let (_turn, page) = open_in_turn("?stage=1").await;
+    page.assert_says(
+        "activations",
+        "ZeRO-1 per GPU, by the lesson's formula: (2 + 2 + 12 ÷ 8) B × 7 × 10⁹ = 38.5 GB.",
     );
     page.choose("stage", "3").await;
-    assert!(notes().contains("(2 ÷ 8 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ = 14 GB."));
+    page.assert_says(
+        "activations",
+        "(2 ÷ 8 + 2 ÷ 8 + 12 ÷ 8) B × 7 × 10⁹ = 14 GB.",
+    );
     page.type_into("params", "13").await;
-    assert!(notes().contains("B × 13 × 10⁹ = 26 GB."), "{}", notes());
+    page.assert_says("activations", "B × 13 × 10⁹ = 26 GB.");
     // Offloaded states follow no such formula: the line goes.
     page.choose("offload", "optimizer").await;
-    assert!(!notes().contains("formula"), "{}", notes());
+    let notes = page.text("activations");
+    assert!(!notes.contains("formula"), "{notes}");
 }
 
 #[wasm_bindgen_test]
 async fn the_activation_formula_is_written_with_the_models_numbers() {
-    let _turn = Turn::take().await;
-    let page = Page::open("?model=llama2-7b&stage=2").await;
-    let notes = || page.testid("activations").text_content().unwrap();
+    let (_turn, page) = open_in_turn("?model=llama2-7b&stage=2").await;
     // Llama 2 7B: 32 layers, h = k = 4096, f = 11008, SwiGLU, 32,000 tokens of
     // vocabulary; 2,048 tokens, micro-batch 1, FlashAttention (no scores).
-    assert!(
-        notes().contains(
-            "L·[e·s·b·(6h + 2k + m·f)] + 2e·s·b·h + (e + 4)·s·b·v = \
-             32 × [2 × 2048 × 1 × (6 × 4096 + 2 × 4096 + 3 × 11008)] + \
-             4 × 2048 × 1 × 4096 + 6 × 2048 × 1 × 32000 B = 9.05 GB"
-        ),
-        "{}",
-        notes()
+    page.assert_says(
+        "activations",
+        "L·[e·s·b·(6h + 2k + m·f)] + 2e·s·b·h + (e + 4)·s·b·v = \
+         32 × [2 × 2048 × 1 × (6 × 4096 + 2 × 4096 + 3 × 11008)] + \
+         4 × 2048 × 1 × 4096 + 6 × 2048 × 1 × 32000 B = 9.05 GB",
     );
-    assert!(notes().contains("Korthikanti et al. 2022"), "{}", notes());
+    page.assert_says("activations", "Korthikanti et al. 2022");
     // Without FlashAttention the scores are stored: 2e·a·s²·b per layer.
     page.choose("flash", "0").await;
     page.type_into("mbs", "2").await;
-    assert!(
-        notes().contains("+ 4 × 32 × 2048² × 2] + 4 × 2048 × 2 × 4096"),
-        "{}",
-        notes()
-    );
+    page.assert_says("activations", "+ 4 × 32 × 2048² × 2] + 4 × 2048 × 2 × 4096");
     // The figure follows the unit of the page.
     page.choose("unit", "gib").await;
-    assert!(notes().contains(" B = "), "{}", notes());
-    assert!(notes().contains(" GiB,"), "{}", notes());
+    page.assert_says("activations", " B = ");
+    page.assert_says("activations", " GiB,");
 }
 
 /// The core's report of the link `query`, which must make one.
@@ -976,6 +901,12 @@ fn report_of(query: &str) -> vram_core::Report {
         .unwrap()
 }
 
+/// [`open_in_turn`], and the core's report of the same link.
+async fn open_with_report(query: &str) -> (Turn, Page, vram_core::Report) {
+    let (turn, page) = open_in_turn(query).await;
+    (turn, page, report_of(query))
+}
+
 /// Whether the page has an element matching `selector`.
 fn has(page: &Page, selector: &str) -> bool {
     page.root.query_selector(selector).unwrap().is_some()
@@ -983,11 +914,9 @@ fn has(page: &Page, selector: &str) -> bool {
 
 #[wasm_bindgen_test]
 async fn a_lesson_embed_shows_its_parts_only_as_a_read_only_figure() {
-    let _turn = Turn::take().await;
     let query = "?show=table&controls=0&model=llama2-13b&gpu=a100-80gb&gpus=8&seq=2048&mbs=1&flash=1&recompute=none&stage=2";
-    let page = Page::open(query).await;
     // The core's figures of the same link, shown and highlighted.
-    let report = report_of(query);
+    let (_turn, page, report) = open_with_report(query).await;
     let zero2 = report.strategy(vram_core::Strategy::Zero2);
     page.assert_figure("mem-total-zero2", zero2.memory.total.gb());
     assert_eq!(page.flag("fits-zero2"), "true");
@@ -1005,7 +934,7 @@ async fn a_lesson_embed_shows_its_parts_only_as_a_read_only_figure() {
         assert!(!has(&page, absent), "{absent} is shown");
     }
     // It says what it is a figure of, and leads to the whole calculator.
-    let caption = page.testid("caption").text_content().unwrap_or_default();
+    let caption = page.text("caption");
     for words in ["13,015,864,320", "Llama 2 13B", "A100 80GB", "2048"] {
         assert!(caption.contains(words), "{caption}");
     }
@@ -1027,8 +956,7 @@ async fn a_lesson_embed_shows_its_parts_only_as_a_read_only_figure() {
 
 #[wasm_bindgen_test]
 async fn controls_off_disables_the_whole_form_and_charts_can_stand_alone() {
-    let _turn = Turn::take().await;
-    let page = Page::open("?controls=0&params=13").await;
+    let (_turn, page) = open_in_turn("?controls=0&params=13").await;
     let fields = page.root.query_selector_all("input, select").unwrap();
     assert!(fields.length() > 20);
     for i in 0..fields.length() {
@@ -1064,8 +992,7 @@ async fn controls_off_disables_the_whole_form_and_charts_can_stand_alone() {
 
 #[wasm_bindgen_test]
 async fn lora_trains_the_adapters_on_a_frozen_base_and_needs_a_model() {
-    let _turn = Turn::take().await;
-    let page = Page::open("").await;
+    let (_turn, page) = open_in_turn("").await;
     // Hidden under full training.
     assert!(!page.shown("rank"));
     assert!(!page.shown("quant"));
@@ -1085,10 +1012,7 @@ async fn lora_trains_the_adapters_on_a_frozen_base_and_needs_a_model() {
         report.strategy(vram_core::Strategy::Ddp).memory.total.gb(),
     );
     assert!(address_query().await.contains("&method=lora"));
-    let notes = page
-        .testid("activations")
-        .text_content()
-        .unwrap_or_default();
+    let notes = page.text("activations");
     assert!(
         notes.contains("4,194,304") && notes.contains("6,742,609,920"),
         "{notes}"
@@ -1096,10 +1020,7 @@ async fn lora_trains_the_adapters_on_a_frozen_base_and_needs_a_model() {
     // Back to a bare size: the method says what it needs, the last result stays.
     page.choose("model", "").await;
     assert_eq!(page.flag("trainable-params"), "4194304");
-    let error = page
-        .testid("error-method")
-        .text_content()
-        .unwrap_or_default();
+    let error = page.text("error-method");
     assert!(!error.is_empty());
     assert_eq!(page.testid("stale").get_attribute("hidden"), None);
     // QLoRA on a 70B: the 4-bit base fits one 80 GB GPU.
@@ -1114,18 +1035,13 @@ async fn lora_trains_the_adapters_on_a_frozen_base_and_needs_a_model() {
 
 #[wasm_bindgen_test]
 async fn hugging_faces_accounting_is_a_choice_of_the_step() {
-    let _turn = Turn::take().await;
-    let query = "?model=llama3-8b&framework=hf&attn=eager&dtype=bf16-pure&seq=1024";
-    let page = Page::open(query).await;
-    let kept = report_of(query).activations.unwrap().total.gb();
+    let (_turn, page, report) =
+        open_with_report("?model=llama3-8b&framework=hf&attn=eager&dtype=bf16-pure&seq=1024").await;
+    let kept = report.activations.unwrap().total.gb();
     page.assert_figure("act-total", kept);
     assert_eq!(page.select("framework").value(), "hf");
     assert_eq!(page.select("attn").value(), "eager");
-    let notes = page
-        .testid("activations")
-        .text_content()
-        .unwrap_or_default();
-    assert!(notes.contains("eager attention, pure 16-bit"), "{notes}");
+    page.assert_says("activations", "eager attention, pure 16-bit");
     // Back to Megatron's accounting: the link forgets the key.
     page.choose("framework", "megatron").await;
     assert!(page.value("act-total") != kept);
@@ -1138,10 +1054,8 @@ async fn hugging_faces_accounting_is_a_choice_of_the_step() {
 /// without a model the chart is hidden and the totals stand alone.
 #[wasm_bindgen_test]
 async fn the_step_peaks_above_what_is_kept_and_the_verdict_follows_the_peak() {
-    let _turn = Turn::take().await;
-    let query = "?model=llama3-8b&framework=hf&seq=8192&stage=3";
-    let page = Page::open(query).await;
-    let report = report_of(query);
+    let (_turn, page, report) =
+        open_with_report("?model=llama3-8b&framework=hf&seq=8192&stage=3").await;
     let row = report.strategy(vram_core::Strategy::Zero3);
     let (phase, peak) = row.step.peak();
     assert_eq!(phase, vram_core::memory::step::Phase::BackwardStart);
@@ -1151,11 +1065,7 @@ async fn the_step_peaks_above_what_is_kept_and_the_verdict_follows_the_peak() {
     page.assert_figure("peak-zero3", peak.gb());
     page.assert_figure("mem-total-zero3", row.memory.total.gb());
     assert_eq!(page.testid("peak-zero3").get_attribute("hidden"), None);
-    let summary = page.testid("summary").text_content().unwrap_or_default();
-    assert!(
-        summary.contains("at the peak of its step (backward start"),
-        "{summary}"
-    );
+    page.assert_says("summary", "at the peak of its step (backward start");
     assert_eq!(page.testid("step-chart").get_attribute("hidden"), None);
     let canvas: HtmlCanvasElement = page.testid("chart-step").unchecked_into();
     assert!(canvas.width() > 0);
@@ -1163,11 +1073,5 @@ async fn the_step_peaks_above_what_is_kept_and_the_verdict_follows_the_peak() {
     page.choose("model", "").await;
     assert!(page.testid("step-chart").get_attribute("hidden").is_some());
     assert!(page.testid("peak-zero3").get_attribute("hidden").is_some());
-    assert_eq!(
-        page.testid("peak-zero3")
-            .text_content()
-            .unwrap_or_default()
-            .trim(),
-        ""
-    );
+    assert_eq!(page.text("peak-zero3").trim(), "");
 }

@@ -33,6 +33,11 @@ fn lang(zh: bool) -> vram_core::format::Lang {
     }
 }
 
+/// The configuration of the link whose query is `query`.
+fn config_of(query: &str) -> vram_core::Config {
+    vram_core::input::link::decode(query).config
+}
+
 /// The module's own words in the page's language.
 fn words(zh: bool) -> &'static vram_view::text::LazyText {
     vram_view::text::lazy_of(lang(zh))
@@ -50,7 +55,8 @@ pub fn render_plans(
     place: &web_sys::Element,
     canvas: &web_sys::HtmlCanvasElement,
 ) {
-    vram_view::plans::render(query, before, zh, place, canvas);
+    let before = (!before.is_empty()).then(|| config_of(before));
+    vram_view::plans::render(config_of(query), before, lang(zh), place, canvas);
 }
 
 /// Finds what would make the configuration whose link is `query` fit and
@@ -58,7 +64,7 @@ pub fn render_plans(
 /// when it fits already ([`vram_view::fixes::render`]).
 #[wasm_bindgen]
 pub fn render_fixes(query: &str, zh: bool, place: &web_sys::Element) -> bool {
-    vram_view::fixes::render(query, zh, place)
+    vram_view::fixes::render(config_of(query), lang(zh), place)
 }
 
 /// What the ranked plans of the configuration whose link is `query` found,
@@ -66,7 +72,7 @@ pub fn render_fixes(query: &str, zh: bool, place: &web_sys::Element) -> bool {
 /// own: empty when no layout fits ([`vram_view::plans::verdict`]).
 #[wasm_bindgen]
 pub fn plans_verdict(query: &str, zh: bool) -> String {
-    let config = vram_core::input::link::decode(query).config;
+    let config = config_of(query);
     let ranking = vram_core::plans::rank(&config);
     vram_view::plans::verdict(vram_view::text::of(lang(zh)), words(zh), &ranking, &config)
         .unwrap_or_default()
@@ -77,7 +83,7 @@ pub fn plans_verdict(query: &str, zh: bool) -> String {
 /// has no estimate ([`vram_view::replies::megatron_line`]).
 #[wasm_bindgen]
 pub fn megatron(query: &str, zh: bool) -> String {
-    let config = vram_core::input::link::decode(query).config;
+    let config = config_of(query);
     vram_view::replies::megatron_line(words(zh), &config).unwrap_or_default()
 }
 
@@ -88,7 +94,7 @@ pub fn megatron(query: &str, zh: bool) -> String {
 /// no report.
 #[wasm_bindgen]
 pub fn markdown(query: &str, url: &str, zh: bool) -> String {
-    let config = vram_core::input::link::decode(query).config;
+    let config = config_of(query);
     config
         .report()
         .map(|report| {
@@ -107,8 +113,7 @@ pub fn markdown(query: &str, url: &str, zh: bool) -> String {
 /// a link that gives no report.
 #[wasm_bindgen]
 pub fn csv(query: &str) -> String {
-    vram_core::input::link::decode(query)
-        .config
+    config_of(query)
         .report()
         .map(|report| vram_core::report::export::csv(&report))
         .unwrap_or_default()
@@ -119,7 +124,7 @@ pub fn csv(query: &str) -> String {
 /// empty when the framework cannot run it ([`export_refusal`] says why).
 #[wasm_bindgen]
 pub fn export_text(query: &str, kind: &str, url: &str) -> String {
-    let config = vram_core::input::link::decode(query).config;
+    let config = config_of(query);
     vram_launch::Target::from_key(kind)
         .and_then(|target| vram_launch::export(&config, target, url).ok())
         .unwrap_or_default()
@@ -129,7 +134,7 @@ pub fn export_text(query: &str, kind: &str, url: &str) -> String {
 /// is `query`, in Chinese when `zh`; empty when it can.
 #[wasm_bindgen]
 pub fn export_refusal(query: &str, kind: &str, zh: bool) -> String {
-    let config = vram_core::input::link::decode(query).config;
+    let config = config_of(query);
     let Some(target) = vram_launch::Target::from_key(kind) else {
         return String::new();
     };

@@ -148,14 +148,12 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// Finds what would make the configuration whose link is `query` fit and
-/// shows it in `place`, in Chinese when `zh`; empties `place` and answers
-/// false when it fits already (or the link gives no report). Run by the
-/// lazily loaded module (`crates/lazy`).
+/// Finds what would make `config` fit and shows it in `place`, in `lang`;
+/// empties `place` and answers false when it fits already (or gives no
+/// report). Run by the lazily loaded module (`crates/lazy`), which reads
+/// `config` from its link.
 #[cfg(feature = "dom")]
-pub fn render(query: &str, zh: bool, place: &web_sys::Element) -> bool {
-    let config = link::decode(query).config;
-    let lang = if zh { Lang::Zh } else { Lang::En };
+pub fn render(config: Config, lang: Lang, place: &web_sys::Element) -> bool {
     let (t, w) = (text::of(lang), text::lazy_of(lang));
     MOUNTED.with(|mounted| mounted.borrow_mut().take());
     let Some(fixes) = vram_core::fixes::fixes(&config) else {

@@ -305,22 +305,18 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// Ranks the plans of the configuration whose link is `query` and shows
-/// them: the table in `place`, the chart on `canvas`, in Chinese when `zh`;
-/// `before`, when not empty, is the link of the configuration a plan was
-/// applied to, to say what it changed. Run by the lazily loaded module
-/// (`crates/lazy`).
+/// Ranks the plans of `config` and shows them: the table in `place`, the
+/// chart on `canvas`, in `lang`; `before`, when given, is the configuration
+/// a plan was applied to, to say what it changed. Run by the lazily loaded
+/// module (`crates/lazy`), which reads both from their links.
 #[cfg(feature = "dom")]
 pub fn render(
-    query: &str,
-    before: &str,
-    zh: bool,
+    config: Config,
+    before: Option<Config>,
+    lang: Lang,
     place: &web_sys::Element,
     canvas: &web_sys::HtmlCanvasElement,
 ) {
-    let config = link::decode(query).config;
-    let before = (!before.is_empty()).then(|| link::decode(before).config);
-    let lang = if zh { Lang::Zh } else { Lang::En };
     let (t, w) = (text::of(lang), text::lazy_of(lang));
     let ranking = vram_core::plans::rank(&config);
     let report = config.report().unwrap_or_default();

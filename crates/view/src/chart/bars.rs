@@ -9,21 +9,20 @@ type Line = (f64, RGBColor, &'static str, vram_core::Bytes);
 
 pub(super) fn plot<B: DrawingBackend>(
     root: &Area<B>,
-    report: &Report,
-    scale: f64,
-    measure: &TextMeasure,
-    palette: Palette,
-    t: &Text,
+    sheet: &Sheet,
     kind: ChartKind,
 ) -> Result<LabelBoxes, DrawingAreaErrorKind<B::ErrorType>> {
-    let Palette { ground, ink, .. } = palette;
+    let Sheet {
+        report, t, scale, ..
+    } = *sheet;
+    let Palette { ground, ink, .. } = sheet.palette;
     // Drawn with plotters' elements on the drawing area directly: its chart
     // builder and mesh would cost the page some 25 KB of WebAssembly.
     root.fill(&ground)?;
     let bars = Bars::new(report, kind, scale, root.dim_in_pixel());
     let columns = bars.columns;
     let px = |css: f64| columns.px(css);
-    draw_axes(root, &bars, palette, &bars.axis_title(t))?;
+    draw_axes(root, &bars, sheet.palette, &bars.axis_title(t))?;
 
     // Bars, their values, and the strategies' names.
     let value_style = columns
@@ -34,7 +33,7 @@ pub(super) fn plot<B: DrawingBackend>(
         .font(13.0)
         .color(&ink)
         .pos(Pos::new(HPos::Center, VPos::Top));
-    let lines = reference_lines(report, t, kind, palette);
+    let lines = reference_lines(report, t, kind, sheet.palette);
     // Where the lines are and where labels are, so that no label is drawn
     // over a line or another label.
     let line_boxes: Vec<[i32; 4]> = lines
@@ -43,9 +42,9 @@ pub(super) fn plot<B: DrawingBackend>(
         .collect();
     let mut taken: Vec<[i32; 4]> = Vec::new();
     for (index, row) in report.strategies.iter().enumerate() {
-        let label = draw_bar(root, &bars, palette, t, index, row)?;
+        let label = draw_bar(root, &bars, sheet.palette, t, index, row)?;
         let (x, bar_top) = (columns.x_of(index), bars.bar_top(row));
-        let half = measure.width(&label, 13.0 * scale) / 2;
+        let half = sheet.measure.width(&label, 13.0 * scale) / 2;
         let label_box = above_lines(
             [x - half, bar_top - px(18.0), x + half, bar_top - px(3.0)],
             &line_boxes,
@@ -61,22 +60,14 @@ pub(super) fn plot<B: DrawingBackend>(
         )?;
     }
 
-    let mut boxes = (taken, line_boxes);
-    for (value, color, name, bytes) in lines {
+    let lines = lines.into_iter().map(|(value, color, name, bytes)| {
         let shown = match kind {
             ChartKind::Memory => format_bytes(bytes, report.unit),
             _ => format_params(report.setup.params()),
         };
-        draw_reference_line(
-            root,
-            &columns,
-            (columns.y_of(value), color, 2.0),
-            &format!("{name}: {shown}"),
-            &mut boxes,
-            measure,
-            ground,
-        )?;
-    }
+        (columns.y_of(value), color, 2.0, format!("{name}: {shown}"))
+    });
+    let boxes = draw_reference_lines(root, sheet, &columns, lines, (taken, line_boxes))?;
     root.present()?;
     Ok(boxes)
 }

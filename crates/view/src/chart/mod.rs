@@ -70,22 +70,25 @@ impl ChartKind {
                 ("model", t.chart_usable),
                 ("capacity", t.chart_capacity),
             ],
-            ChartKind::MaxParams => vec![
-                ("fits", t.chart_legend_fits),
-                ("too-small", t.chart_legend_too_small),
-                ("model", t.chart_legend_model),
-            ],
+            // What fits, what does not, and the line it is judged against:
+            // the model's size for a strategy, the usable memory for a plan.
+            ChartKind::MaxParams | ChartKind::Plans => {
+                let (too_small, line) = match self {
+                    ChartKind::Plans => (t.plans_legend_over, t.chart_usable),
+                    _ => (t.chart_legend_too_small, t.chart_legend_model),
+                };
+                vec![
+                    ("fits", t.chart_legend_fits),
+                    ("too-small", too_small),
+                    ("model", line),
+                ]
+            }
             ChartKind::Scaling => Strategy::ALL
                 .iter()
                 .zip(["part-0", "part-1", "part-2", "part-3"])
                 .map(|(strategy, class)| (class, strategy.label()))
                 .chain([("capacity", t.chart_gpus_now)])
                 .collect(),
-            ChartKind::Plans => vec![
-                ("fits", t.chart_legend_fits),
-                ("too-small", t.plans_legend_over),
-                ("model", t.chart_usable),
-            ],
             ChartKind::Step => vec![
                 ("part-0", t.chart_states),
                 ("part-3", t.chart_step_activations),
@@ -188,11 +191,11 @@ pub fn svg(report: &Report, t: &Text, kind: ChartKind, size: (u32, u32)) -> Resu
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
-        let (palette, measure) = (Palette::LIGHT, TextMeasure(None));
+        let sheet = Sheet::light(report, t);
         let drawn = match kind {
-            ChartKind::Scaling => plot_scaling(&root, report, 1.0, palette, t),
-            ChartKind::Step => plot_step(&root, report, 1.0, &measure, palette, t).map(drop),
-            _ => plot(&root, report, 1.0, &measure, palette, t, kind).map(drop),
+            ChartKind::Scaling => plot_scaling(&root, &sheet),
+            ChartKind::Step => plot_step(&root, &sheet).map(drop),
+            _ => plot(&root, &sheet, kind).map(drop),
         };
         drawn.map_err(|e| e.to_string())?;
         root.present().map_err(|e| e.to_string())?;
@@ -287,15 +290,20 @@ pub fn draw(
         canvas.set_width(width);
         canvas.set_height(height);
     }
-    let measure = TextMeasure::of(canvas);
-    let palette = Palette::of(canvas);
+    let sheet = Sheet {
+        report,
+        t,
+        palette: Palette::of(canvas),
+        scale,
+        measure: TextMeasure::of(canvas),
+    };
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D context")?;
     let root = backend.into_drawing_area();
     match kind {
-        ChartKind::Scaling => plot_scaling(&root, report, scale, palette, t),
-        ChartKind::Step => plot_step(&root, report, scale, &measure, palette, t).map(drop),
-        ChartKind::Plans => plot_plans(&root, report, plans, scale, palette, t),
-        _ => plot(&root, report, scale, &measure, palette, t, kind).map(drop),
+        ChartKind::Scaling => plot_scaling(&root, &sheet),
+        ChartKind::Step => plot_step(&root, &sheet).map(drop),
+        ChartKind::Plans => plot_plans(&root, &sheet, plans),
+        _ => plot(&root, &sheet, kind).map(drop),
     }
     .map_err(|e| e.to_string())
 }
@@ -434,6 +442,31 @@ impl TextMeasure {
     }
 }
 
+/// What every chart is drawn from and with: the report and the words, the
+/// colours, device pixels a CSS pixel, and text widths.
+struct Sheet<'a> {
+    report: &'a Report,
+    t: &'a Text,
+    palette: Palette,
+    scale: f64,
+    measure: TextMeasure,
+}
+
+impl<'a> Sheet<'a> {
+    /// The static view's (and the snapshots'): the light palette, at a scale
+    /// of 1, text widths estimated.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn light(report: &'a Report, t: &'a Text) -> Sheet<'a> {
+        Sheet {
+            report,
+            t,
+            palette: Palette::LIGHT,
+            scale: 1.0,
+            measure: TextMeasure(None),
+        }
+    }
+}
+
 /// The chart's typeface: the system's, as the page's.
 const FONT_FAMILY: &str = "system-ui, sans-serif";
 
@@ -549,50 +582,55 @@ impl Columns {
     }
 }
 
-/// Draws a reference line across `columns` at `line_y`, `width_css` CSS
-/// pixels thick, and writes `label` on it, on the chart's ground, in the
-/// first free place of: above the line at the right, below it, then the same
-/// at the left; free of the labels so far and of the lines (`boxes`), the
-/// labels' of which it joins.
-fn draw_reference_line<B: DrawingBackend>(
+/// Draws each of `lines` across `columns` at its height, in its colour, its
+/// width in CSS pixels thick, and writes its label on it, on the chart's
+/// ground, in the first free place of: above the line at the right, below
+/// it, then the same at the left; free of the labels so far and of the
+/// lines (the boxes given), the labels' of which each joins. Returns the
+/// boxes, the lines' labels among them.
+fn draw_reference_lines<B: DrawingBackend>(
     root: &Area<B>,
+    sheet: &Sheet,
     columns: &Columns,
-    (line_y, color, width_css): (i32, RGBColor, f64),
-    label: &str,
-    (taken, lines): &mut LabelBoxes,
-    measure: &TextMeasure,
-    ground: RGBColor,
-) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    lines: impl IntoIterator<Item = (i32, RGBColor, f64, String)>,
+    (mut taken, boxed_lines): LabelBoxes,
+) -> Result<LabelBoxes, DrawingAreaErrorKind<B::ErrorType>> {
     let Columns {
         left, right, scale, ..
     } = *columns;
     let px = |css: f64| columns.px(css);
-    root.draw(&PathElement::new(
-        vec![(left, line_y), (right, line_y)],
-        color.stroke_width(px(width_css) as u32),
-    ))?;
-    let (w, h) = (measure.width(label, 12.0 * scale) + px(6.0), px(18.0));
-    let places = [
-        [right - w, line_y - h, right, line_y - 1],
-        [right - w, line_y + 2, right, line_y + h + 1],
-        [left + 1, line_y - h, left + 1 + w, line_y - 1],
-        [left + 1, line_y + 2, left + 1 + w, line_y + h + 1],
-    ];
-    let free = |b: &[i32; 4]| !taken.iter().chain(lines.iter()).any(|t| overlap(t, b));
-    let place = places.into_iter().find(free).unwrap_or(places[0]);
-    taken.push(place);
-    root.draw(&Rectangle::new(
-        [(place[0], place[1]), (place[2], place[3])],
-        ground.mix(0.9).filled(),
-    ))?;
-    root.draw_text(
-        label,
-        &columns
-            .font(12.0)
-            .color(&color)
-            .pos(Pos::new(HPos::Left, VPos::Top)),
-        (place[0] + px(3.0), place[1] + px(3.0)),
-    )
+    for (line_y, color, width_css, label) in lines {
+        root.draw(&PathElement::new(
+            vec![(left, line_y), (right, line_y)],
+            color.stroke_width(px(width_css) as u32),
+        ))?;
+        let (w, h) = (
+            sheet.measure.width(&label, 12.0 * scale) + px(6.0),
+            px(18.0),
+        );
+        let places = [
+            [right - w, line_y - h, right, line_y - 1],
+            [right - w, line_y + 2, right, line_y + h + 1],
+            [left + 1, line_y - h, left + 1 + w, line_y - 1],
+            [left + 1, line_y + 2, left + 1 + w, line_y + h + 1],
+        ];
+        let free = |b: &[i32; 4]| !taken.iter().chain(&boxed_lines).any(|t| overlap(t, b));
+        let place = places.into_iter().find(free).unwrap_or(places[0]);
+        taken.push(place);
+        root.draw(&Rectangle::new(
+            [(place[0], place[1]), (place[2], place[3])],
+            sheet.palette.ground.mix(0.9).filled(),
+        ))?;
+        root.draw_text(
+            &label,
+            &columns
+                .font(12.0)
+                .color(&color)
+                .pos(Pos::new(HPos::Left, VPos::Top)),
+            (place[0] + px(3.0), place[1] + px(3.0)),
+        )?;
+    }
+    Ok((taken, boxed_lines))
 }
 
 /// `label` (a box), moved up above each line that would cross it, `gap`
@@ -694,13 +732,11 @@ mod snapshots {
         let mut text = String::new();
         {
             let root = SVGBackend::with_string(&mut text, (width, height)).into_drawing_area();
-            let palette = Palette::LIGHT;
-            let measure = TextMeasure(None);
-            let t = &crate::text::EN;
+            let sheet = Sheet::light(&report, &crate::text::EN);
             match kind {
-                ChartKind::Scaling => plot_scaling(&root, &report, 1.0, palette, t),
-                ChartKind::Step => plot_step(&root, &report, 1.0, &measure, palette, t).map(drop),
-                _ => plot(&root, &report, 1.0, &measure, palette, t, kind).map(drop),
+                ChartKind::Scaling => plot_scaling(&root, &sheet),
+                ChartKind::Step => plot_step(&root, &sheet).map(drop),
+                _ => plot(&root, &sheet, kind).map(drop),
             }
             .expect("drawn");
             root.present().expect("written");
@@ -769,10 +805,10 @@ mod snapshots {
             .unwrap();
         let mut text = String::new();
         let root = SVGBackend::with_string(&mut text, (640, HEIGHT_CSS)).into_drawing_area();
-        let (palette, t) = (Palette::LIGHT, &crate::text::EN);
+        let sheet = Sheet::light(&report, &crate::text::EN);
         match kind {
-            ChartKind::Step => plot_step(&root, &report, 1.0, &TextMeasure(None), palette, t),
-            _ => plot(&root, &report, 1.0, &TextMeasure(None), palette, t, kind),
+            ChartKind::Step => plot_step(&root, &sheet),
+            _ => plot(&root, &sheet, kind),
         }
         .unwrap()
     }

@@ -8,12 +8,16 @@ use super::*;
 /// drawn across.
 pub(super) fn plot_plans<B: DrawingBackend>(
     root: &Area<B>,
-    report: &Report,
+    sheet: &Sheet,
     plans: &[Plan],
-    scale: f64,
-    palette: Palette,
-    t: &Text,
 ) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    let Sheet {
+        report,
+        t,
+        palette,
+        scale,
+        ..
+    } = *sheet;
     let px = |css: f64| (css * scale).round() as i32;
     let font = |size: f64| (FONT_FAMILY, size * scale).into_font();
     root.fill(&palette.ground)?;

@@ -34,18 +34,18 @@ pub(super) fn y_axis_title<B: DrawingBackend>(
 /// the cluster.
 pub(super) fn plot_scaling<B: DrawingBackend>(
     root: &Area<B>,
-    report: &Report,
-    scale: f64,
-    palette: Palette,
-    t: &Text,
+    sheet: &Sheet,
 ) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    let Sheet {
+        report, t, scale, ..
+    } = *sheet;
     let Palette {
         ground,
         ink,
         grid,
         parts,
         ..
-    } = palette;
+    } = sheet.palette;
     let px = |css: f64| (css * scale).round() as i32;
     let font = |size: f64| (FONT_FAMILY, size * scale).into_font();
     root.fill(&ground)?;

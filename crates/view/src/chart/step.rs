@@ -23,18 +23,15 @@ pub(super) fn step_points(t: &Text, report: &Report) -> Vec<(&'static str, vram_
 /// optimizer's update; the usable memory and what is kept drawn across.
 pub(super) fn plot_step<B: DrawingBackend>(
     root: &Area<B>,
-    report: &Report,
-    scale: f64,
-    measure: &TextMeasure,
-    palette: Palette,
-    t: &Text,
+    sheet: &Sheet,
 ) -> Result<LabelBoxes, DrawingAreaErrorKind<B::ErrorType>> {
+    let Sheet { report, t, .. } = *sheet;
     let Palette {
         ground,
         ink,
         model: usable_line,
         ..
-    } = palette;
+    } = sheet.palette;
     root.fill(&ground)?;
     let unit = report.unit;
     let in_unit = |bytes: vram_core::Bytes| bytes.get() / unit.bytes();
@@ -48,8 +45,8 @@ pub(super) fn plot_step<B: DrawingBackend>(
         .fold(usable, f64::max)
         * 1.2;
     let frame = Frame::new(
-        scale,
-        measure,
+        sheet.scale,
+        &sheet.measure,
         unit,
         root.dim_in_pixel(),
         y_max,
@@ -57,7 +54,7 @@ pub(super) fn plot_step<B: DrawingBackend>(
     );
 
     let axis = fill(t.chart_memory_axis, &[unit.symbol()]);
-    frame.columns.draw_y_grid(root, (ink, palette.grid))?;
+    frame.columns.draw_y_grid(root, (ink, sheet.palette.grid))?;
     frame.columns.draw_y_title(root, &axis, ink)?;
     let outline: Vec<(i32, i32)> = points
         .iter()
@@ -67,7 +64,7 @@ pub(super) fn plot_step<B: DrawingBackend>(
     draw_profile(
         root,
         &frame,
-        palette,
+        sheet.palette,
         &outline,
         in_unit(step.optimizer_step),
     )?;
@@ -92,7 +89,11 @@ pub(super) fn plot_step<B: DrawingBackend>(
     let peak_name = phase_name(t, peak_phase);
     // Where the figures are, so that no line's label covers one.
     let taken = draw_moments(root, &frame, ink, &points, &outline, peak_name, &line_boxes)?;
-    let boxes = draw_lines(root, &frame, lines, ground, (taken, line_boxes))?;
+    let lines = lines.map(|(value, color, name, bytes, weight)| {
+        let label = format!("{name}: {}", format_bytes(bytes, unit));
+        (frame.y_of(value), color, weight, label)
+    });
+    let boxes = draw_reference_lines(root, sheet, &frame.columns, lines, (taken, line_boxes))?;
     root.present()?;
     Ok(boxes)
 }
@@ -172,30 +173,6 @@ fn draw_moments<B: DrawingBackend>(
         }
     }
     Ok(taken)
-}
-
-/// The usable memory and what is kept, drawn across, each labelled where it
-/// covers no figure, no name and no line (`boxes`: the labels so far, and
-/// the lines). Returns the labels, the lines' among them, and the lines.
-fn draw_lines<B: DrawingBackend>(
-    root: &Area<B>,
-    frame: &Frame,
-    lines: [StepLine; 2],
-    ground: RGBColor,
-    mut boxes: LabelBoxes,
-) -> Result<LabelBoxes, DrawingAreaErrorKind<B::ErrorType>> {
-    for (value, color, name, bytes, weight) in lines {
-        draw_reference_line(
-            root,
-            &frame.columns,
-            (frame.y_of(value), color, weight),
-            &format!("{name}: {}", format_bytes(bytes, frame.unit)),
-            &mut boxes,
-            frame.measure,
-            ground,
-        )?;
-    }
-    Ok(boxes)
 }
 
 /// Where the step's chart is drawn, in device pixels, how a figure maps to
