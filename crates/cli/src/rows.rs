@@ -4,9 +4,10 @@
 
 use std::fmt::Write as _;
 
+use vram_core::input::InputError;
 use vram_core::Config;
 use vram_view::serving::Row;
-use vram_view::text::fill;
+use vram_view::text::{fill, CliText, Text};
 
 use crate::{json_text, padded, page_link, width, words, Output, UsageError};
 use vram_core::report::table::Align;
@@ -17,38 +18,16 @@ pub(crate) fn render_serving(
     output: Output,
     base_url: &str,
 ) -> Result<String, UsageError> {
-    let (t, c) = words(config);
-    let report = config.serve_report().map_err(|e| UsageError::of(t, &[e]))?;
-    let sections = vram_view::serving::sections(t, &report, config.unit);
-    let heading = vram_view::serving::heading(t, c, config, &report);
-    let verdict = vram_view::serving::verdict(t, &report);
-    let warnings = vram_view::serving::warnings(t, &report);
-    Ok(match output {
-        Output::Json => json_text(&crate::json::ServeDocumentJson::new(config, &report)),
-        Output::Link => format!("{}\n", page_link(config, base_url)),
-        Output::Csv => csv(&sections),
-        Output::Html => vram_view::static_view::fragment(config, base_url)
-            .map_err(|errors| UsageError::of(t, &errors))?,
-        Output::Markdown => {
-            let mut out = format!("**{heading}**\n\n{verdict}\n");
-            for warning in &warnings {
-                let _ = writeln!(out, "\n> {warning}");
-            }
-            markdown_sections(&mut out, &sections);
-            let _ = write!(out, "\n{}\n", page_link(config, base_url));
-            out
-        }
-        Output::Table { .. } => {
-            let mut out = format!("{heading}\n{verdict}\n");
-            for warning in &warnings {
-                let _ = writeln!(out, "{}", fill(c.warning, &[warning]));
-            }
-            for (section, rows) in &sections {
-                write_rows(&mut out, section, rows);
-            }
-            out
-        }
-    })
+    let page = Page::of(config, config.serve_report(), |t, c, report| Page {
+        heading: vram_view::serving::heading(t, c, config, &report),
+        verdict: vram_view::serving::verdict(t, &report),
+        notes: vram_view::serving::warnings(t, &report),
+        table_note: |c, warning| fill(c.warning, &[warning]),
+        sections: vram_view::serving::sections(t, &report, config.unit).into(),
+        after: None,
+        json: Box::new(move || json_text(&crate::json::ServeDocumentJson::new(config, &report))),
+    })?;
+    page.render(config, output, base_url)
 }
 
 /// An RL run's figures (`job=rl`) in `output`'s format.
@@ -57,68 +36,118 @@ pub(crate) fn render_rl(
     output: Output,
     base_url: &str,
 ) -> Result<String, UsageError> {
-    let (t, c) = words(config);
-    let report = config.rl_report().map_err(|e| UsageError::of(t, &[e]))?;
-    let limits = config.rl_limits();
-    let sections = vram_view::rl::sections(t, config, &report, &limits);
-    let heading = vram_view::rl::heading(c, config);
-    let verdict = vram_view::rl::verdict(t, config, &report, config.unit);
-    let notes = vram_view::rl::notes(t, config, &report, config.unit);
-    // verl's overrides, or why verl does not run the plan.
-    let overrides = vram_launch::verl::verl_overrides(config).map_err(|why| {
-        let zh = config.lang == vram_core::format::Lang::Zh;
-        vram_view::launch::refusal(zh, vram_launch::Target::Verl, why.into())
-    });
-    Ok(match output {
-        Output::Json => {
-            let mut document = crate::json::RlDocumentJson::new(config, &report);
-            document.rl.limits = Some(limits);
-            json_text(&document)
+    let page = Page::of(config, config.rl_report(), |t, c, report| {
+        let limits = config.rl_limits();
+        // verl's overrides, or why verl does not run the plan.
+        let overrides = vram_launch::verl::verl_overrides(config).map_err(|why| {
+            let zh = config.lang == vram_core::format::Lang::Zh;
+            vram_view::launch::refusal(zh, vram_launch::Target::Verl, why.into())
+        });
+        Page {
+            heading: vram_view::rl::heading(c, config),
+            verdict: vram_view::rl::verdict(t, config, &report, config.unit),
+            notes: vram_view::rl::notes(t, config, &report, config.unit),
+            table_note: |_, note| note.to_string(),
+            sections: vram_view::rl::sections(t, config, &report, &limits),
+            after: Some((t.rl_overrides_heading, overrides)),
+            json: Box::new(move || {
+                let mut document = crate::json::RlDocumentJson::new(config, &report);
+                document.rl.limits = Some(limits);
+                json_text(&document)
+            }),
         }
-        Output::Link => format!("{}\n", page_link(config, base_url)),
-        Output::Csv => csv(&sections),
-        Output::Html => vram_view::static_view::fragment(config, base_url)
-            .map_err(|errors| UsageError::of(t, &errors))?,
-        Output::Markdown => {
-            let mut out = format!("**{heading}**\n\n{verdict}\n");
-            for note in notes {
-                let _ = writeln!(out, "\n> {note}");
-            }
-            markdown_sections(&mut out, &sections);
-            let _ = write!(out, "\n### {}\n\n", t.rl_overrides_heading);
-            match overrides {
-                Ok(lines) => {
-                    let _ = writeln!(out, "```text\n{}\n```", lines.join("\n"));
+    })?;
+    page.render(config, output, base_url)
+}
+
+/// What a job's figures (`job=serve`, `job=rl`) show in every format but
+/// HTML.
+struct Page<'a> {
+    /// What runs on what: the first line.
+    heading: String,
+    /// Whether it fits, under the heading.
+    verdict: String,
+    /// Warnings or notes under the verdict, as Markdown quotes them.
+    notes: Vec<String>,
+    /// A note as a table's line words it.
+    table_note: fn(&CliText, &str) -> String,
+    /// The rows, each section under its heading.
+    sections: Vec<(&'static str, Vec<Row>)>,
+    /// A block after the sections: its heading and its lines, or why it has
+    /// none (an RL run's verl overrides).
+    after: Option<(&'static str, Result<Vec<String>, String>)>,
+    /// The job's JSON document.
+    json: Box<dyn FnOnce() -> String + 'a>,
+}
+
+impl<'a> Page<'a> {
+    /// The job's page as `build` words its `report` in `config`'s language;
+    /// the core's verdicts on the input where it has no report.
+    fn of<R>(
+        config: &Config,
+        report: Result<R, InputError>,
+        build: impl FnOnce(&'static Text, &'static CliText, R) -> Page<'a>,
+    ) -> Result<Self, UsageError> {
+        let (t, c) = words(config);
+        let report = report.map_err(|e| UsageError::of(t, &[e]))?;
+        Ok(build(t, c, report))
+    }
+
+    /// The page in `output`'s format.
+    fn render(self, config: &Config, output: Output, base_url: &str) -> Result<String, UsageError> {
+        let (t, c) = words(config);
+        let (heading, verdict) = (&self.heading, &self.verdict);
+        Ok(match output {
+            Output::Json => (self.json)(),
+            Output::Link => format!("{}\n", page_link(config, base_url)),
+            Output::Csv => csv(&self.sections),
+            Output::Html => vram_view::static_view::fragment(config, base_url)
+                .map_err(|errors| UsageError::of(t, &errors))?,
+            Output::Markdown => {
+                let mut out = format!("**{heading}**\n\n{verdict}\n");
+                for note in &self.notes {
+                    let _ = writeln!(out, "\n> {note}");
                 }
-                Err(why) => {
-                    let _ = writeln!(out, "{why}");
-                }
-            }
-            let _ = write!(out, "\n{}\n", page_link(config, base_url));
-            out
-        }
-        Output::Table { .. } => {
-            let mut out = format!("{heading}\n{verdict}\n");
-            for note in notes {
-                let _ = writeln!(out, "{note}");
-            }
-            for (section, rows) in &sections {
-                write_rows(&mut out, section, rows);
-            }
-            let _ = write!(out, "\n{}\n", t.rl_overrides_heading);
-            match overrides {
-                Ok(lines) => {
-                    for line in lines {
-                        let _ = writeln!(out, "  {line}");
+                markdown_sections(&mut out, &self.sections);
+                if let Some((title, block)) = &self.after {
+                    let _ = write!(out, "\n### {title}\n\n");
+                    match block {
+                        Ok(lines) => {
+                            let _ = writeln!(out, "```text\n{}\n```", lines.join("\n"));
+                        }
+                        Err(why) => {
+                            let _ = writeln!(out, "{why}");
+                        }
                     }
                 }
-                Err(why) => {
-                    let _ = writeln!(out, "  {why}");
-                }
+                let _ = write!(out, "\n{}\n", page_link(config, base_url));
+                out
             }
-            out
-        }
-    })
+            Output::Table { .. } => {
+                let mut out = format!("{heading}\n{verdict}\n");
+                for note in &self.notes {
+                    let _ = writeln!(out, "{}", (self.table_note)(c, note));
+                }
+                for (section, rows) in &self.sections {
+                    write_rows(&mut out, section, rows);
+                }
+                if let Some((title, block)) = &self.after {
+                    let _ = write!(out, "\n{title}\n");
+                    match block {
+                        Ok(lines) => {
+                            for line in lines {
+                                let _ = writeln!(out, "  {line}");
+                            }
+                        }
+                        Err(why) => {
+                            let _ = writeln!(out, "  {why}");
+                        }
+                    }
+                }
+                out
+            }
+        })
+    }
 }
 
 /// A section of a deployment's or an RL run's rows under its heading:

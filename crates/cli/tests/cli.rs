@@ -919,21 +919,25 @@ fn grpo_on_eight_h20s_in_text_and_json() {
     }
 }
 
+/// Llama 2 7B under ZeRO-3 with its optimizer offloaded, in bf16: a plan
+/// DeepSpeed exports and torchtitan, which shards with FSDP2, refuses.
+const ZERO3_OFFLOADED: [&str; 8] = [
+    "--model",
+    "llama2-7b",
+    "--stage",
+    "3",
+    "--offload",
+    "optimizer",
+    "--dtype",
+    "bf16",
+];
+
 /// `--export` (issue 46): the framework's own text on stdout, the core's
 /// to the byte (DeepSpeed's JSON alone, its launch line on stderr); a
 /// framework that cannot run the configuration says why, status 2.
 #[test]
 fn export_prints_the_frameworks_own_configuration() {
-    let args = [
-        "--model",
-        "llama2-7b",
-        "--stage",
-        "3",
-        "--offload",
-        "optimizer",
-        "--dtype",
-        "bf16",
-    ];
+    let args = ZERO3_OFFLOADED;
     let output = vram()
         .args(args)
         .args(["--export", "deepspeed"])
@@ -1250,19 +1254,10 @@ fn errors_speak_the_configurations_language() {
     ];
     assert!(said(&serve).contains("--fixes：“怎样才能放得下”属于训练"));
     let export = [
-        "--model",
-        "llama2-7b",
-        "--stage",
-        "3",
-        "--offload",
-        "optimizer",
-        "--dtype",
-        "bf16",
-        "--export",
-        "torchtitan",
-        "--lang",
-        "zh",
-    ];
+        &ZERO3_OFFLOADED[..],
+        &["--export", "torchtitan", "--lang", "zh"],
+    ]
+    .concat();
     assert!(said(&export).contains("--export torchtitan: torchtitan 用 FSDP2 分片"));
     let configs = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/configs");
     let table = printed(&[

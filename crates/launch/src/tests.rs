@@ -29,6 +29,19 @@ fn assert_trimmed_lines(text: &str, expected: &[&str]) {
     }
 }
 
+/// `query`'s export to `target`, which must answer, each of `expected` a
+/// line of it as `assert` checks ([`assert_lines`], [`assert_trimmed_lines`]).
+fn export_with(
+    query: &str,
+    target: Target,
+    assert: fn(&str, &[&str]),
+    expected: &[&str],
+) -> String {
+    let text = export_of(query, target).unwrap();
+    assert(&text, expected);
+    text
+}
+
 /// The lesson's ZeRO-2 on 8 GPUs, as a DeepSpeed JSON: stage 2, FP16, the
 /// buckets at DeepSpeed's defaults and one sequence a GPU.
 #[test]
@@ -157,13 +170,10 @@ fn megatron_arguments_of_a_3d_layout() {
 /// precision-aware optimizer; the checkpoint's rotary base.
 #[test]
 fn megatron_zero3_and_offload_as_validate_args_wants() {
-    let fsdp2 = export_of(
+    let fsdp2 = export_with(
         "v=3&model=llama3.1-8b&gpu=h100-80gb&tp=2&stage=3&sharding=fsdp2&dtype=bf16",
         Target::Megatron,
-    )
-    .unwrap();
-    assert_lines(
-        &fsdp2,
+        assert_lines,
         &[
             "--use-torch-fsdp2",
             "--no-gradient-accumulation-fusion",
@@ -177,9 +187,10 @@ fn megatron_zero3_and_offload_as_validate_args_wants() {
         "v=3&model=llama3.1-70b&gpu=h100-80gb&nodes=4&pp=4&stage=3&dtype=bf16",
         "v=3&model=qwen3-0.6b&stage=3&dtype=bf16",
     ] {
-        let text = export_of(query, Target::Megatron).unwrap();
-        assert_lines(
-            &text,
+        let text = export_with(
+            query,
+            Target::Megatron,
+            assert_lines,
             &[
                 "--use-megatron-fsdp",
                 "--data-parallel-sharding-strategy optim_grads_params",
@@ -188,13 +199,10 @@ fn megatron_zero3_and_offload_as_validate_args_wants() {
         );
         assert!(!text.contains("--use-torch-fsdp2"), "{text}");
     }
-    let offload = export_of(
+    export_with(
         "v=3&model=llama3.1-8b&stage=2&offload=optimizer&dtype=bf16",
         Target::Megatron,
-    )
-    .unwrap();
-    assert_lines(
-        &offload,
+        assert_lines,
         &["--optimizer-cpu-offload", "--use-precision-aware-optimizer"],
     );
     // What no flag says: full-width q/k norms, a sliding window.
@@ -212,13 +220,10 @@ fn megatron_zero3_and_offload_as_validate_args_wants() {
 /// Full recomputation in blocks, uneven stages, FP8 with FP8 parameters.
 #[test]
 fn megatron_uneven_stages_and_fp8() {
-    let text = export_of(
+    export_with(
         "v=2&model=llama3.1-70b&gpu=h100-80gb&nodes=2&tp=4&pp=4&pp_first=19&pp_last=19&stage=1&dtype=fp8-params&recompute=full&recompute_method=block&recompute_layers=4",
         Target::Megatron,
-    )
-    .unwrap();
-    assert_lines(
-        &text,
+        assert_lines,
         &[
             "--decoder-first-pipeline-num-layers 19",
             "--decoder-last-pipeline-num-layers 19",
@@ -240,13 +245,10 @@ fn megatron_uneven_stages_and_fp8() {
 /// torchtitan's TOML.
 #[test]
 fn torchtitan_hsdp() {
-    let text = export_of(
+    export_with(
         "v=2&model=llama3.1-8b&gpu=h100-80gb&nodes=4&stage=3&sharding=fsdp2&shard_group=8&dtype=bf16&recompute=full&seq=8192",
         Target::Torchtitan,
-    )
-    .unwrap();
-    assert_lines(
-        &text,
+        assert_lines,
         &[
             "name = \"llama3\"",
             "flavor = \"8B\"",
@@ -286,13 +288,10 @@ fn torchtitan_hsdp() {
 /// configurations the script passes.
 #[test]
 fn accelerate_with_qlora() {
-    let text = export_of(
+    export_with(
         "v=2&model=llama2-7b&method=qlora&rank=16&targets=all&stage=2&dtype=bf16&recompute=full&mbs=4",
         Target::Accelerate,
-    )
-    .unwrap();
-    assert_lines(
-        &text,
+        assert_lines,
         &[
             "distributed_type: DEEPSPEED",
             "  zero_stage: 2",
@@ -316,13 +315,10 @@ fn accelerate_with_qlora() {
     // FSDP checkpoints the layers itself: transformers' Trainer refuses
     // gradient_checkpointing beside it. HSDP is accelerate's
     // parallelism_config.
-    let hsdp = export_of(
+    let hsdp = export_with(
         "v=3&model=llama3.1-8b&nodes=2&stage=3&sharding=fsdp2&shard_group=8&dtype=bf16&recompute=full",
         Target::Accelerate,
-    )
-    .unwrap();
-    assert_lines(
-        &hsdp,
+        assert_lines,
         &[
             "  fsdp_activation_checkpointing: true",
             "  parallelism_config_dp_replicate_size: 2",
@@ -402,13 +398,10 @@ fn verl_as_a_command() {
     // PPO's critic is the actor's checkpoint, micro-batch and states (verl's
     // default critic.model.path is ~/models/deepseek-llm-7b-chat, and
     // CriticConfig asks for a micro-batch); LoRA on the layers counted.
-    let ppo = export_of(
+    let ppo = export_with(
         "v=2&job=rl&algo=ppo&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=2&offload=optimizer&mbs=2&method=lora&rank=16&targets=qv",
         Target::Verl,
-    )
-    .unwrap();
-    assert_trimmed_lines(
-        &ppo,
+        assert_trimmed_lines,
         &[
             "algorithm.adv_estimator=gae \\",
             "actor_rollout_ref.actor.fsdp_config.reshard_after_forward=False \\",
@@ -420,13 +413,10 @@ fn verl_as_a_command() {
         ],
     );
     assert!(!ppo.contains("critic.enable"), "{ppo}");
-    let budget = export_of(
+    export_with(
         "v=2&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&token_budget=16384&max_num_seqs=256",
         Target::Verl,
-    )
-    .unwrap();
-    assert_trimmed_lines(
-        &budget,
+        assert_trimmed_lines,
         &[
             "actor_rollout_ref.rollout.max_num_seqs=256 \\",
             "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz=True \\",
@@ -441,9 +431,10 @@ fn verl_as_a_command() {
 fn grpo_as_openrlhf_and_trl() {
     let query =
         "v=2&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2";
-    let openrlhf = export_of(query, Target::OpenRlhf).unwrap();
-    assert_trimmed_lines(
-        &openrlhf,
+    export_with(
+        query,
+        Target::OpenRlhf,
+        assert_trimmed_lines,
         &[
             "--actor.num_gpus_per_node 8 \\",
             "--train.colocate_all \\",
@@ -455,9 +446,10 @@ fn grpo_as_openrlhf_and_trl() {
             "--ds.zero_stage 3 \\",
         ],
     );
-    let trl = export_of(query, Target::Trl).unwrap();
-    assert_trimmed_lines(
-        &trl,
+    export_with(
+        query,
+        Target::Trl,
+        assert_trimmed_lines,
         &[
             "num_generations=8,",
             "generation_batch_size=2048,",

@@ -67,21 +67,25 @@ fn measured() -> Measured {
     serde_json::from_str(text).expect("measured/exports.json")
 }
 
+/// The configuration of the case `name`'s `query`, which decodes without a
+/// problem, and the target its `kind` names.
+fn decoded(name: &str, query: &str, kind: &str) -> (vram_core::Config, Target) {
+    let decoded = link::decode(query);
+    assert!(
+        decoded.problems.is_empty(),
+        "{name}: {:?}",
+        decoded.problems
+    );
+    (decoded.config, Target::from_key(kind).expect("a target"))
+}
+
 #[test]
 fn every_export_is_the_text_its_framework_accepted() {
     let measured = measured();
     assert!(!measured.versions.is_empty());
     assert!(measured.cases.len() >= 10);
     for case in &measured.cases {
-        let decoded = link::decode(&case.query);
-        assert!(
-            decoded.problems.is_empty(),
-            "{}: {:?}",
-            case.name,
-            decoded.problems
-        );
-        let config = decoded.config;
-        let target = Target::from_key(&case.kind).expect("a target");
+        let (config, target) = decoded(&case.name, &case.query, &case.kind);
         let url = format!("{}?{}", case.url, link::encode(&config));
         let text = export(&config, target, &url).unwrap_or_else(|r| panic!("{}: {r:?}", case.name));
         assert_eq!(text, case.text, "{}: the text its parser read", case.name);
@@ -138,15 +142,8 @@ fn every_refusal_is_refused_for_its_reason() {
     let measured = measured();
     assert!(!measured.refusals.is_empty());
     for refused in &measured.refusals {
-        let decoded = link::decode(&refused.query);
-        assert!(
-            decoded.problems.is_empty(),
-            "{}: {:?}",
-            refused.name,
-            decoded.problems
-        );
-        let target = Target::from_key(&refused.kind).expect("a target");
-        let got = export(&decoded.config, target, "")
+        let (config, target) = decoded(&refused.name, &refused.query, &refused.kind);
+        let got = export(&config, target, "")
             .map(|_| ())
             .expect_err(&refused.name);
         assert_eq!(
@@ -273,6 +270,17 @@ impl<'a> Expected<'a> {
         }
     }
 
+    /// Asserts that `read[key]` is the rollout engine's memory fraction, the
+    /// share of each GPU's memory the configuration gives it.
+    fn rollout_fraction(&self, read: &Value, key: &str) {
+        assert_eq!(
+            read[key].as_f64(),
+            Some(self.config.rl_gpu_util()),
+            "{}: {key}",
+            self.case.name
+        );
+    }
+
     /// The whole number the parser read for `key`.
     fn int(&self, key: &str) -> u64 {
         let p = &self.case.parsed;
@@ -340,12 +348,7 @@ fn trl_agrees(e: &Expected) {
                 })
             }
         };
-        assert_eq!(
-            engine["vllm_gpu_memory_utilization"].as_f64(),
-            Some(config.rl_gpu_util()),
-            "{}",
-            case.name
-        );
+        e.rollout_fraction(&engine, "vllm_gpu_memory_utilization");
     }
     match rl.algo {
         Algo::Dpo => assert_eq!(int("max_length"), max_len, "{}", case.name),
@@ -431,12 +434,7 @@ fn openrlhf_agrees(e: &Expected) {
             ("rollout_batch_size", u64::from(rl.prompts)),
             ("rollout_max_new_tokens", u64::from(serve.response_len)),
         ]);
-        assert_eq!(
-            p["vllm_gpu_memory_utilization"].as_f64(),
-            Some(config.rl_gpu_util()),
-            "{}",
-            case.name
-        );
+        e.rollout_fraction(p, "vllm_gpu_memory_utilization");
         assert_eq!(
             p["critic_model_name_or_path"].is_string(),
             rl.has_critic(),
@@ -489,12 +487,7 @@ fn verl_agrees(e: &Expected) {
         ("max_num_seqs", u64::from(engine.max_num_seqs)),
     ]);
     assert_eq!(e.max_len, u64::from(engine.max_model_len), "{}", case.name);
-    assert_eq!(
-        p["gpu_memory_utilization"].as_f64(),
-        Some(config.rl_gpu_util()),
-        "{}",
-        case.name
-    );
+    e.rollout_fraction(p, "gpu_memory_utilization");
     // A micro-batch of `mbs` sequences, or the token budget's packing, in
     // the update and in both log-prob passes.
     match rl.token_budget {

@@ -489,55 +489,68 @@ fn reset_for_training(config: &mut Config, error: InputError) -> bool {
     true
 }
 
+/// Takes the member of `$target` that `$field` names in the table
+/// (`Field` variant `=>` member) back to `$defaults`'s, giving true; false
+/// for a field the table lacks.
+macro_rules! reset_from {
+    ($field:expr, $target:expr, $defaults:expr, [$($variant:ident => $member:ident),+ $(,)?]) => {
+        match $field {
+            $(Field::$variant => {
+                $target.$member = $defaults.$member;
+                true
+            })+
+            _ => false,
+        }
+    };
+}
+
 /// Takes a parallel layout's field (TP, PP, virtual and uneven stages, the
 /// embedding and loss counted in the split, a pipeline layout, CP and its
 /// communication, SP, the experts' TP) back to a single GPU's;
 /// false for any other field.
 fn reset_layout(layout: &mut crate::memory::parallel::Layout, field: Field) -> bool {
     let single = crate::memory::parallel::Layout::SINGLE;
-    match field {
-        Field::Tp => layout.tp = single.tp,
-        Field::Pp => layout.pp = single.pp,
-        Field::Vpp => layout.vpp = single.vpp,
-        Field::Cp => layout.cp = single.cp,
-        Field::Sp => layout.sp = single.sp,
-        Field::PpFirst => layout.first_layers = None,
-        Field::PpLast => layout.last_layers = None,
-        Field::PpEmbedding => layout.embedding_in_split = single.embedding_in_split,
-        Field::PpLoss => layout.loss_in_split = single.loss_in_split,
-        Field::PpLayout => layout.stage_map = single.stage_map,
-        Field::CpComm => layout.cp_comm = single.cp_comm,
-        Field::Etp => layout.expert_tp = single.expert_tp,
-        _ => return false,
-    }
-    true
+    reset_from!(field, layout, single, [
+        Tp => tp,
+        Pp => pp,
+        Vpp => vpp,
+        Cp => cp,
+        Sp => sp,
+        PpFirst => first_layers,
+        PpLast => last_layers,
+        PpEmbedding => embedding_in_split,
+        PpLoss => loss_in_split,
+        PpLayout => stage_map,
+        CpComm => cp_comm,
+        Etp => expert_tp,
+    ])
 }
 
 /// Takes the field of `error`, which breaks one of serving's rules, back to
 /// its default (a layout's to a single GPU's); false for an error these
 /// rules do not set aside, or the experts' without a model.
 fn reset_for_serving(config: &mut Config, error: InputError) -> bool {
-    let serve = &mut config.serve;
     let defaults = vram_serve::options::ServeOptions::default();
-    let single = crate::memory::parallel::Layout::SINGLE;
     match error.field {
-        Field::Tp => config.runtime.layout.tp = single.tp,
-        Field::Pp => config.runtime.layout.pp = single.pp,
+        Field::Tp | Field::Pp => reset_layout(&mut config.runtime.layout, error.field),
         Field::Ep => match &mut config.model {
-            Some(model) => model.ep = 1,
-            None => return false,
+            Some(model) => {
+                model.ep = 1;
+                true
+            }
+            None => false,
         },
-        Field::KvDtype => serve.kv_dtype = defaults.kv_dtype,
-        Field::Weights => serve.weights = defaults.weights,
-        Field::Engine => serve.engine = defaults.engine,
-        Field::KvMemory => serve.kv_memory_gb = defaults.kv_memory_gb,
-        Field::Block => serve.block = defaults.block,
-        Field::MaxLen => serve.max_len = defaults.max_len,
-        Field::BatchedTokens => serve.batched_tokens = defaults.batched_tokens,
-        Field::MaxNumSeqs => serve.max_num_seqs = defaults.max_num_seqs,
-        _ => return false,
+        field => reset_from!(field, config.serve, defaults, [
+            KvDtype => kv_dtype,
+            Weights => weights,
+            Engine => engine,
+            KvMemory => kv_memory_gb,
+            Block => block,
+            MaxLen => max_len,
+            BatchedTokens => batched_tokens,
+            MaxNumSeqs => max_num_seqs,
+        ]),
     }
-    true
 }
 
 /// Takes `field`, which breaks one of RL's rules, back to its default; false

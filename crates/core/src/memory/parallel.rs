@@ -967,6 +967,16 @@ pub(crate) mod tests {
         model_preset(id).unwrap().architecture
     }
 
+    /// What `validate` says, as `(size, problem)`, of a `size` that does not
+    /// divide `splits`: `largest`, the largest size that would.
+    fn not_divided(
+        size: LayoutSize,
+        splits: Splits,
+        largest: u32,
+    ) -> Result<(), (LayoutSize, LayoutProblem)> {
+        Err((size, LayoutProblem::DoesNotDivide { splits, largest }))
+    }
+
     fn layout(tp: u32, pp: u32, sp: bool) -> Layout {
         Layout {
             tp,
@@ -1195,13 +1205,7 @@ pub(crate) mod tests {
         };
         assert_eq!(
             kind(interleaved),
-            Err((
-                LayoutSize::Vpp,
-                LayoutProblem::DoesNotDivide {
-                    splits: Splits::Layers(5),
-                    largest: 1
-                }
-            ))
+            not_divided(LayoutSize::Vpp, Splits::Layers(5), 1)
         );
     }
 
@@ -1317,25 +1321,13 @@ pub(crate) mod tests {
         };
         assert_eq!(
             kind(counted, &v3),
-            Err((
-                LayoutSize::Pp,
-                LayoutProblem::DoesNotDivide {
-                    splits: Splits::CountedLayers(63),
-                    largest: 7
-                }
-            ))
+            not_divided(LayoutSize::Pp, Splits::CountedLayers(63), 7)
         );
         let qwen = arch("qwen3-235b-a22b");
         assert_eq!(kind(Layout { vpp: 4, ..counted }, &qwen), Ok(()));
         assert_eq!(
             kind(Layout { vpp: 8, ..counted }, &qwen),
-            Err((
-                LayoutSize::Vpp,
-                LayoutProblem::DoesNotDivide {
-                    splits: Splits::CountedLayers(12),
-                    largest: 6
-                }
-            ))
+            not_divided(LayoutSize::Vpp, Splits::CountedLayers(12), 6)
         );
         let map = |text: &str| Some(StageMap::parse(text).unwrap());
         let mtp = Architecture {
@@ -1377,13 +1369,7 @@ pub(crate) mod tests {
         };
         assert_eq!(
             kind(uneven, &v3),
-            Err((
-                LayoutSize::Vpp,
-                LayoutProblem::DoesNotDivide {
-                    splits: Splits::Layers(5),
-                    largest: 1
-                }
-            ))
+            not_divided(LayoutSize::Vpp, Splits::Layers(5), 1)
         );
     }
 
@@ -1394,13 +1380,7 @@ pub(crate) mod tests {
         let kind = |l: Layout, seq: u32| l.validate(&a, seq).map_err(|e| (e.size, e.problem));
         assert_eq!(
             kind(layout(16, 1, false), 4096),
-            Err((
-                LayoutSize::Tp,
-                LayoutProblem::DoesNotDivide {
-                    splits: Splits::KvHeads(8),
-                    largest: 8
-                }
-            ))
+            not_divided(LayoutSize::Tp, Splits::KvHeads(8), 8)
         );
         assert_eq!(
             kind(layout(1, 3, false), 4096),
@@ -1420,13 +1400,7 @@ pub(crate) mod tests {
         };
         assert_eq!(
             kind(cp, 4096),
-            Err((
-                LayoutSize::Cp,
-                LayoutProblem::DoesNotDivide {
-                    splits: Splits::Sequence(4096),
-                    largest: 2
-                }
-            ))
+            not_divided(LayoutSize::Cp, Splits::Sequence(4096), 2)
         );
         assert_eq!(
             kind(layout(1, 1, true), 4096),

@@ -358,20 +358,26 @@ mod tests {
     /// What `validate_layer_layout` and `parse_str_to_list` refuse.
     #[wasm_bindgen_test(unsupported = test)]
     fn layouts_megatron_refuses() {
-        let rule = |text: &str| StageMap::parse(text).err();
-        assert_eq!(rule("tE|tL"), Some(StageRule::EmbeddingFirst));
-        assert_eq!(rule("Et|EtL"), Some(StageRule::EmbeddingFirst));
-        assert_eq!(rule("Et|t"), Some(StageRule::LossLast));
-        assert_eq!(rule("Et|Lt"), Some(StageRule::LossLast));
-        assert_eq!(rule("Et|L|L"), Some(StageRule::LossLast));
-        assert_eq!(rule("Etm|tL"), Some(StageRule::DecoderAfterMtp));
-        assert_eq!(rule("Et|m|mL"), Some(StageRule::MtpPlacement));
-        assert_eq!(rule("Et|tx|L"), Some(StageRule::Symbol));
-        assert_eq!(rule("E t|tL"), Some(StageRule::Symbol));
-        assert_eq!(rule(""), Some(StageRule::EmbeddingFirst));
-        assert_eq!(rule("Et*99999999999999999999L"), Some(StageRule::TooLarge));
-        assert_eq!(rule("(E|)*200L"), Some(StageRule::EmbeddingFirst));
-        assert_eq!(rule("E|(t|)*200L"), Some(StageRule::TooLarge));
+        // Each rule with the layouts that break it.
+        let refused: [(StageRule, &[&str]); 6] = [
+            (
+                StageRule::EmbeddingFirst,
+                &["tE|tL", "Et|EtL", "", "(E|)*200L"],
+            ),
+            (StageRule::LossLast, &["Et|t", "Et|Lt", "Et|L|L"]),
+            (StageRule::DecoderAfterMtp, &["Etm|tL"]),
+            (StageRule::MtpPlacement, &["Et|m|mL"]),
+            (StageRule::Symbol, &["Et|tx|L", "E t|tL"]),
+            (
+                StageRule::TooLarge,
+                &["Et*99999999999999999999L", "E|(t|)*200L"],
+            ),
+        ];
+        for (rule, layouts) in refused {
+            for text in layouts {
+                assert_eq!(StageMap::parse(text).err(), Some(rule), "{text}");
+            }
+        }
         // With the pipeline and the model: PP × VPP stages, the model's
         // layers and MTP layers, the latter in a rank's last virtual stage.
         let map = StageMap::parse("Et*3|(tt|)*29,m|L").unwrap();

@@ -77,7 +77,29 @@ pub const fn dense(arch: Architecture) -> Architecture {
     }
 }
 
-/// Llama's layers of these sizes, [`PLAIN`] otherwise.
+/// `family`'s layout in layers of these sizes: `layers` blocks `hidden`
+/// wide, an MLP `ffn` wide, `heads` query heads and `kv_heads` key/value
+/// heads.
+const fn sized(
+    family: Architecture,
+    layers: u32,
+    hidden: u32,
+    ffn: u32,
+    heads: u32,
+    kv_heads: u32,
+) -> Architecture {
+    Architecture {
+        layers,
+        hidden,
+        ffn,
+        heads,
+        kv_heads,
+        ..family
+    }
+}
+
+/// Llama's layers of these sizes and a `vocab`-token vocabulary, [`PLAIN`]
+/// otherwise.
 pub(crate) const fn llama(
     layers: u32,
     hidden: u32,
@@ -86,15 +108,14 @@ pub(crate) const fn llama(
     kv_heads: u32,
     vocab: u32,
 ) -> Architecture {
-    Architecture {
+    sized(
+        Architecture { vocab, ..PLAIN },
         layers,
         hidden,
         ffn,
         heads,
         kv_heads,
-        vocab,
-        ..PLAIN
-    }
+    )
 }
 
 /// GPT-2's layout, GPT-3's too: a GELU MLP of `ffn`, biases everywhere,
@@ -109,74 +130,53 @@ pub const fn gpt(
     learned_positions: u32,
 ) -> Architecture {
     Architecture {
-        layers,
-        hidden,
-        ffn,
-        heads,
-        kv_heads: heads,
-        vocab,
         tied_embeddings: true,
         mlp: Mlp::Gelu,
         biases: Biases::All,
         norm: Norm::LayerNorm,
         learned_positions,
-        ..PLAIN
+        ..llama(layers, hidden, ffn, heads, heads, vocab)
     }
 }
 
-const fn qwen2(layers: u32, hidden: u32, ffn: u32, heads: u32, kv_heads: u32) -> Architecture {
-    Architecture {
-        biases: Biases::Qkv,
-        ..llama(layers, hidden, ffn, heads, kv_heads, 152_064)
-    }
-}
+/// Qwen2.5, a family for [`sized`]: Llama's layers with biases on q, k and
+/// v, a 152,064-token vocabulary.
+const QWEN2: Architecture = Architecture {
+    biases: Biases::Qkv,
+    vocab: 152_064,
+    ..PLAIN
+};
 
-const fn qwen3(
-    layers: u32,
-    hidden: u32,
-    ffn: u32,
-    heads: u32,
-    kv_heads: u32,
-    tied_embeddings: bool,
-) -> Architecture {
-    Architecture {
-        head_dim: 128,
-        qk_norm: QkNorm::PerHead,
-        tied_embeddings,
-        ..llama(layers, hidden, ffn, heads, kv_heads, 151_936)
-    }
-}
+/// Qwen3, a family for [`sized`]: Llama's layers with heads of 128 and q and
+/// k normed per head, a 151,936-token vocabulary, untied.
+const QWEN3: Architecture = Architecture {
+    head_dim: 128,
+    qk_norm: QkNorm::PerHead,
+    vocab: 151_936,
+    ..PLAIN
+};
 
-/// OLMo 2: Llama's layers with q and k normed over their full width, a
-/// 100,352-token vocabulary, untied.
-const fn olmo2(layers: u32, hidden: u32, ffn: u32, heads: u32) -> Architecture {
-    Architecture {
-        qk_norm: QkNorm::Full,
-        ..llama(layers, hidden, ffn, heads, heads, 100_352)
-    }
-}
+/// OLMo 2, a family for [`sized`]: Llama's layers with q and k normed over
+/// their full width, a 100,352-token vocabulary, untied.
+const OLMO2: Architecture = Architecture {
+    qk_norm: QkNorm::Full,
+    vocab: 100_352,
+    ..PLAIN
+};
 
-/// Gemma 2: four norms a layer, heads of `head_dim`, a 256,000-token
-/// vocabulary, tied; its gated GELU has SwiGLU's three matrices.
-const fn gemma2(
-    layers: u32,
-    hidden: u32,
-    ffn: u32,
-    heads: u32,
-    kv_heads: u32,
-    head_dim: u32,
-) -> Architecture {
-    Architecture {
-        head_dim,
-        sandwich_norms: true,
-        attention_sinks: false,
-        logit_softcap: true,
-        parallel_block: false,
-        tied_embeddings: true,
-        local: LocalAttention::sliding(4096, 2),
-        ..llama(layers, hidden, ffn, heads, kv_heads, 256_000)
-    }
-}
+/// Gemma 2, a family for [`sized`]: four norms a layer, soft-capped logits,
+/// every other layer a 4,096-token window, a 256,000-token vocabulary, tied;
+/// its gated GELU has SwiGLU's three matrices. Each preset gives its head size.
+const GEMMA2: Architecture = Architecture {
+    sandwich_norms: true,
+    attention_sinks: false,
+    logit_softcap: true,
+    parallel_block: false,
+    tied_embeddings: true,
+    local: LocalAttention::sliding(4096, 2),
+    vocab: 256_000,
+    ..PLAIN
+};
 
 /// Routed experts only, no shared ones, every layer sparse (Mixtral, Qwen3-MoE).
 /// gpt-oss: width 2,880, 64 heads of 64 with 8 KV heads, q/k/v/o biases and
@@ -285,67 +285,76 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         id: "olmo2-7b",
         name: "OLMo 2 7B",
         context: 4096,
-        architecture: olmo2(32, 4096, 11008, 32),
+        architecture: sized(OLMO2, 32, 4096, 11008, 32, 32),
     },
     ModelPreset {
         id: "olmo2-13b",
         name: "OLMo 2 13B",
         context: 4096,
-        architecture: olmo2(40, 5120, 13824, 40),
+        architecture: sized(OLMO2, 40, 5120, 13824, 40, 40),
     },
     ModelPreset {
         id: "gemma2-9b",
         name: "Gemma 2 9B",
         context: 8192,
-        architecture: gemma2(42, 3584, 14336, 16, 8, 256),
+        architecture: Architecture {
+            head_dim: 256,
+            ..sized(GEMMA2, 42, 3584, 14336, 16, 8)
+        },
     },
     ModelPreset {
         id: "gemma2-27b",
         name: "Gemma 2 27B",
         context: 8192,
-        architecture: gemma2(46, 4608, 36864, 32, 16, 128),
+        architecture: Architecture {
+            head_dim: 128,
+            ..sized(GEMMA2, 46, 4608, 36864, 32, 16)
+        },
     },
     ModelPreset {
         id: "qwen2.5-7b",
         name: "Qwen2.5 7B",
         context: 32768,
-        architecture: qwen2(28, 3584, 18944, 28, 4),
+        architecture: sized(QWEN2, 28, 3584, 18944, 28, 4),
     },
     ModelPreset {
         id: "qwen2.5-14b",
         name: "Qwen2.5 14B",
         context: 32768,
-        architecture: qwen2(48, 5120, 13824, 40, 8),
+        architecture: sized(QWEN2, 48, 5120, 13824, 40, 8),
     },
     ModelPreset {
         id: "qwen2.5-32b",
         name: "Qwen2.5 32B",
         context: 32768,
-        architecture: qwen2(64, 5120, 27648, 40, 8),
+        architecture: sized(QWEN2, 64, 5120, 27648, 40, 8),
     },
     ModelPreset {
         id: "qwen2.5-72b",
         name: "Qwen2.5 72B",
         context: 32768,
-        architecture: qwen2(80, 8192, 29568, 64, 8),
+        architecture: sized(QWEN2, 80, 8192, 29568, 64, 8),
     },
     ModelPreset {
         id: "qwen3-0.6b",
         name: "Qwen3 0.6B",
         context: 40960,
-        architecture: qwen3(28, 1024, 3072, 16, 8, true),
+        architecture: Architecture {
+            tied_embeddings: true,
+            ..sized(QWEN3, 28, 1024, 3072, 16, 8)
+        },
     },
     ModelPreset {
         id: "qwen3-8b",
         name: "Qwen3 8B",
         context: 40960,
-        architecture: qwen3(36, 4096, 12288, 32, 8, false),
+        architecture: sized(QWEN3, 36, 4096, 12288, 32, 8),
     },
     ModelPreset {
         id: "qwen3-32b",
         name: "Qwen3 32B",
         context: 40960,
-        architecture: qwen3(64, 5120, 25600, 64, 8, false),
+        architecture: sized(QWEN3, 64, 5120, 25600, 64, 8),
     },
     ModelPreset {
         id: "mixtral-8x7b",
@@ -371,7 +380,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         context: 40960,
         architecture: Architecture {
             moe: routed(128, 8, 768),
-            ..qwen3(48, 2048, 6144, 32, 4, false)
+            ..sized(QWEN3, 48, 2048, 6144, 32, 4)
         },
     },
     ModelPreset {
@@ -380,7 +389,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         context: 40960,
         architecture: Architecture {
             moe: routed(128, 8, 1536),
-            ..qwen3(94, 4096, 12288, 64, 4, false)
+            ..sized(QWEN3, 94, 4096, 12288, 64, 4)
         },
     },
     ModelPreset {
@@ -404,7 +413,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
                 v_dim: 128,
                 conv_kernel: 4,
             },
-            ..qwen3(48, 2048, 5120, 16, 2, false)
+            ..sized(QWEN3, 48, 2048, 5120, 16, 2)
         },
     },
     ModelPreset {
@@ -587,22 +596,28 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn published_counts_to_the_parameter() {
-        assert_eq!(count("llama2-7b"), 6_738_415_616);
-        assert_eq!(count("llama3-8b"), 8_030_261_248);
-        assert_eq!(count("mistral-7b"), 7_241_732_096);
-        // transformers 5.24 (scripts/measure-counts, tests/configs/phi-4.json).
-        assert_eq!(count("phi-4"), 14_659_507_200);
-        // OLMo 2's full-width q/k norms (tests/configs/olmo2-*.json).
-        assert_eq!(count("olmo2-7b"), 7_298_617_344);
-        assert_eq!(count("olmo2-13b"), 13_716_198_400);
-        // Gemma 2's four norms a layer (tests/configs/gemma2-*.json).
-        assert_eq!(count("gemma2-9b"), 9_241_705_984);
-        assert_eq!(count("gemma2-27b"), 27_227_128_320);
-        assert_eq!(count("llama2-13b"), 13_015_864_320);
-        assert_eq!(count("llama2-70b"), 68_976_648_192);
-        assert_eq!(count("llama3-70b"), 70_553_706_496);
-        assert_eq!(count("llama1-33b"), 32_528_943_616);
-        assert_eq!(count("llama1-65b"), 65_285_660_672);
+        // Each preset's parameters as its authors' checkpoints hold them.
+        let published: &[(&str, u64)] = &[
+            ("llama2-7b", 6_738_415_616),
+            ("llama3-8b", 8_030_261_248),
+            ("mistral-7b", 7_241_732_096),
+            // transformers 5.24 (scripts/measure-counts, tests/configs/phi-4.json).
+            ("phi-4", 14_659_507_200),
+            // OLMo 2's full-width q/k norms (tests/configs/olmo2-*.json).
+            ("olmo2-7b", 7_298_617_344),
+            ("olmo2-13b", 13_716_198_400),
+            // Gemma 2's four norms a layer (tests/configs/gemma2-*.json).
+            ("gemma2-9b", 9_241_705_984),
+            ("gemma2-27b", 27_227_128_320),
+            ("llama2-13b", 13_015_864_320),
+            ("llama2-70b", 68_976_648_192),
+            ("llama3-70b", 70_553_706_496),
+            ("llama1-33b", 32_528_943_616),
+            ("llama1-65b", 65_285_660_672),
+        ];
+        for &(id, params) in published {
+            assert_eq!(count(id), params, "{id}");
+        }
     }
 
     #[wasm_bindgen_test(unsupported = test)]
