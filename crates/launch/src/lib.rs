@@ -225,6 +225,10 @@ pub enum Refusal {
     /// The rollout on GPUs of its own, which the framework runs only
     /// off-policy (verl).
     SplitPlacement,
+    /// A sharding of the RL actor its framework does not have (verl: FSDP
+    /// shards everything or nothing, Megatron's distributed optimizer the
+    /// optimizer or nothing).
+    ActorSharding,
 }
 
 impl From<crate::verl::NotInVerl> for Refusal {
@@ -235,6 +239,10 @@ impl From<crate::verl::NotInVerl> for Refusal {
             NotInVerl::Distillation => Refusal::Distillation,
             NotInVerl::SplitPlacement => Refusal::SplitPlacement,
             NotInVerl::Adapters => Refusal::Adapters,
+            NotInVerl::Precision => Refusal::Precision,
+            NotInVerl::Sharding => Refusal::ActorSharding,
+            NotInVerl::ShardGroup => Refusal::ShardGroup,
+            NotInVerl::PipelineSplit => Refusal::ModelParallel,
         }
     }
 }

@@ -42,6 +42,18 @@ fn targets(config: &Config) -> &'static str {
 }
 
 /// One shell command continued with `\`, an argument a line.
+/// Whether the actor's layout goes beyond data parallelism (tensor,
+/// pipeline, context or expert parallelism): OpenRLHF's and TRL's texts
+/// here train it over DeepSpeed's data parallelism only.
+fn model_parallel(config: &Config) -> Result<(), Refusal> {
+    let layout = config.runtime.layout;
+    let ep = config.model.map_or(1, |m| m.ep);
+    match layout.tp > 1 || layout.pp > 1 || layout.cp > 1 || ep > 1 {
+        true => Err(Refusal::ModelParallel),
+        false => Ok(()),
+    }
+}
+
 fn command(head: &str, args: &[String]) -> String {
     let mut text = head.to_string();
     for arg in args {
@@ -58,6 +70,7 @@ fn command(head: &str, args: &[String]) -> String {
 pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
     let rl = &config.rl;
     let serve = &config.serve;
+    model_parallel(config)?;
     let dtype = param_dtype(config)?;
     let model = config.model.ok_or(Refusal::NeedsModel)?;
     let repo = hf_repo(config);
@@ -210,6 +223,7 @@ pub(super) fn trl(config: &Config, link: &str) -> Result<String, Refusal> {
     if rl.algo == Algo::Ppo || rl.has_critic() {
         return Err(Refusal::Algorithm);
     }
+    model_parallel(config)?;
     let precision = match config.precision {
         Precision::Bf16 => "bf16=True",
         Precision::Fp16 => "fp16=True",

@@ -11,8 +11,10 @@ use vram_core::config::rl::{Algo, Logits, Placement, Reference};
 use vram_core::config::Config;
 use vram_core::decimal::shortest_decimal;
 use vram_core::frameworks::deepspeed::Offload;
+use vram_core::memory::activations::{Recompute, RecomputeMethod};
 use vram_core::memory::finetune::{Method, Targets};
-use vram_core::memory::Strategy;
+use vram_core::memory::parallel::{CpComm, ExpertTp};
+use vram_core::memory::{Precision, Strategy};
 
 /// What verl's `main_ppo` does not run as the plan counts it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,34 +29,109 @@ pub enum NotInVerl {
     /// one-step-off and fully asynchronous trainers), not in `main_ppo`'s
     /// synchronous step.
     SplitPlacement,
-    /// QLoRA's quantised base, or DoRA's magnitudes: verl's adapters are
-    /// PEFT's plain LoRA on the 16-bit model (`HFModelConfig` has a
-    /// `lora_rank`, no quantisation and no `use_dora`,
-    /// `verl/workers/config/model.py`).
+    /// QLoRA's quantised base, DoRA's magnitudes, or adapters on the
+    /// Megatron actor: verl's adapters are PEFT's plain LoRA on its FSDP
+    /// actor's 16-bit model (`HFModelConfig` has a `lora_rank`, no
+    /// quantisation and no `use_dora`, `verl/workers/config/model.py`);
+    /// the Megatron actor's go through Megatron-Bridge, not checked here.
     Adapters,
+    /// A precision other than BF16 (mixed, or pure on the FSDP actor): verl
+    /// computes in bf16 unless its mixed-precision settings are rewritten,
+    /// and its Megatron actor keeps an fp32 copy in its optimizer.
+    Precision,
+    /// A sharding neither of verl's actors has: its FSDP actor shards
+    /// everything (ZeRO-3, or ZeRO-2 without resharding after the forward)
+    /// or nothing (DDP, `fsdp_size=1`); its Megatron actor shards the
+    /// optimizer (ZeRO-1, the distributed optimizer) or nothing.
+    Sharding,
+    /// A sharding group: HSDP's `fsdp_size` below the GPUs, or the
+    /// distributed optimizer's instances, are not written here.
+    ShardGroup,
+    /// A pipeline split verl's Megatron actor is not given here (uneven
+    /// first or last stages, a stage map, the embedding or loss counted as
+    /// layers).
+    PipelineSplit,
+}
+
+/// Which of verl's engines trains the actor (and the critic).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActorEngine {
+    /// FSDP (`model_engine=dp`, verl's default): data parallelism, the
+    /// sequence split by Ulysses (`cp` with `cp_comm=a2a`).
+    Fsdp,
+    /// Megatron-LM's (`model_engine=megatron`): tensor, pipeline, context
+    /// and expert parallelism ([`Config::rl_megatron_actor`]).
+    Megatron,
+}
+
+impl ActorEngine {
+    /// The engine that runs `config`'s layout.
+    pub fn of(config: &Config) -> Self {
+        match config.rl_megatron_actor() {
+            true => ActorEngine::Megatron,
+            false => ActorEngine::Fsdp,
+        }
+    }
+}
+
+/// What verl cannot run as `config` plans it, if anything.
+fn refusal(config: &Config) -> Option<NotInVerl> {
+    let engine = ActorEngine::of(config);
+    let tuning = config.fine_tuning;
+    let layout = config.runtime.layout;
+    let strategy = config.highlight;
+    Some(match config.rl.algo {
+        Algo::Dpo => NotInVerl::Dpo,
+        Algo::Distill => NotInVerl::Distillation,
+        _ if config.rl.placement == Placement::Split => NotInVerl::SplitPlacement,
+        _ if tuning.method == Method::Qlora
+            || (tuning.method.uses_adapters()
+                && (tuning.dora || engine == ActorEngine::Megatron)) =>
+        {
+            NotInVerl::Adapters
+        }
+        _ => match (engine, config.precision, strategy) {
+            (_, Precision::Bf16, _) | (ActorEngine::Fsdp, Precision::Bf16Pure, _) => {
+                match (engine, strategy) {
+                    (ActorEngine::Fsdp, Strategy::Zero1)
+                    | (ActorEngine::Megatron, Strategy::Zero2 | Strategy::Zero3) => {
+                        NotInVerl::Sharding
+                    }
+                    _ if config.runtime.shard_group.is_some() => NotInVerl::ShardGroup,
+                    (ActorEngine::Megatron, _)
+                        if layout.first_layers.is_some()
+                            || layout.last_layers.is_some()
+                            || layout.stage_map.is_some()
+                            || layout.embedding_in_split
+                            || layout.loss_in_split =>
+                    {
+                        NotInVerl::PipelineSplit
+                    }
+                    _ => return None,
+                }
+            }
+            _ => NotInVerl::Precision,
+        },
+    })
 }
 
 /// The run as verl's Hydra overrides (`python3 -m verl.trainer.main_ppo …`),
 /// a line each, in verl's names; or what verl does not run as planned.
 pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
-    match config.rl.algo {
-        Algo::Dpo => return Err(NotInVerl::Dpo),
-        Algo::Distill => return Err(NotInVerl::Distillation),
-        Algo::Grpo | Algo::Ppo => {}
-    }
-    if config.rl.placement == Placement::Split {
-        return Err(NotInVerl::SplitPlacement);
-    }
-    if config.fine_tuning.method == Method::Qlora
-        || (config.fine_tuning.method.uses_adapters() && config.fine_tuning.dora)
-    {
-        return Err(NotInVerl::Adapters);
+    if let Some(why) = refusal(config) {
+        return Err(why);
     }
     let rl = &config.rl;
     let serve = &config.serve;
-    let model = config.model;
+    let engine = ActorEngine::of(config);
     let mut lines = Vec::new();
     let mut set = |key: &str, value: String| lines.push(format!("{key}={value}"));
+    // The Megatron actor, reference and critic (`ppo_trainer.yaml`'s
+    // `model_engine` group; `ppo_megatron_trainer.yaml` is its deprecated
+    // alias).
+    if engine == ActorEngine::Megatron {
+        set("model_engine", "megatron".into());
+    }
     set(
         "algorithm.adv_estimator",
         match rl.algo {
@@ -102,73 +179,22 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
             "False".into(),
         );
     }
-    // The update's micro-batch, and the old and reference log-prob passes'
-    // (`validate_config` asks for both when no token budget is set; the
-    // reference's only when there is one, `need_reference_policy`).
-    let micro = model.map_or(1, |m| m.micro_batch).to_string();
-    match rl.token_budget {
-        Some(budget) => {
-            set("actor_rollout_ref.actor.use_dynamic_bsz", "True".into());
-            set(
-                "actor_rollout_ref.actor.ppo_max_token_len_per_gpu",
-                budget.to_string(),
-            );
-            for pass in ["rollout", "ref"] {
-                set(
-                    &format!("actor_rollout_ref.{pass}.log_prob_use_dynamic_bsz"),
-                    "True".into(),
-                );
-                set(
-                    &format!("actor_rollout_ref.{pass}.log_prob_max_token_len_per_gpu"),
-                    budget.to_string(),
-                );
-            }
-        }
-        None => {
-            set(
-                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu",
-                micro.clone(),
-            );
-            for pass in ["rollout", "ref"] {
-                set(
-                    &format!("actor_rollout_ref.{pass}.log_prob_micro_batch_size_per_gpu"),
-                    micro.clone(),
-                );
-            }
-        }
+    let micro = config.model.map_or(1, |m| m.micro_batch).to_string();
+    batch_lines(config, &micro, &mut set);
+    let actor = match engine {
+        ActorEngine::Fsdp => fsdp_lines(config, "actor_rollout_ref.actor", "fsdp_config"),
+        ActorEngine::Megatron => megatron_lines(config, "actor_rollout_ref.actor"),
+    };
+    for line in actor {
+        lines.push(line);
     }
-    let recompute =
-        model.is_some_and(|m| m.recompute != vram_core::memory::activations::Recompute::None);
-    set(
-        "actor_rollout_ref.model.enable_gradient_checkpointing",
-        python_bool(recompute).into(),
-    );
-    // A pure bf16 actor: built in bf16, its optimizer's states too (verl
-    // builds it in fp32 by default, `FSDPEngineConfig.model_dtype`).
-    if config.precision == vram_core::memory::Precision::Bf16Pure {
+    let mut set = |key: &str, value: String| lines.push(format!("{key}={value}"));
+    if engine == ActorEngine::Megatron {
+        // verl's Megatron reference offloads as the actor does unless told
+        // (`megatron_ref.yaml`); the figures keep it where `ref_offload` says.
         set(
-            "actor_rollout_ref.actor.fsdp_config.model_dtype",
-            "bf16".into(),
-        );
-    }
-    let offload = config.runtime.offload;
-    set(
-        "actor_rollout_ref.actor.fsdp_config.param_offload",
-        python_bool(offload == Offload::All).into(),
-    );
-    set(
-        "actor_rollout_ref.actor.fsdp_config.optimizer_offload",
-        python_bool(offload != Offload::None).into(),
-    );
-    // ZeRO-2: the weights stay whole from the forward through the backward
-    // (`reshard_after_forward: false`, FSDP's SHARD_GRAD_OP:
-    // `get_sharding_strategy` in `verl/workers/engine/fsdp/transformer_impl.py`);
-    // verl's default reshards after the forward, as ZeRO-3.
-    let zero2 = config.highlight == Strategy::Zero2;
-    if zero2 {
-        set(
-            "actor_rollout_ref.actor.fsdp_config.reshard_after_forward",
-            "False".into(),
+            "actor_rollout_ref.ref.megatron.param_offload",
+            python_bool(config.rl.ref_offload).into(),
         );
     }
     // A KL term with a reference: a frozen model, whose weights verl keeps
@@ -200,10 +226,192 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
     if config.fine_tuning.method.uses_adapters() {
         lines.extend(lora(config, "actor_rollout_ref.model"));
     }
-    lines.extend(critic(config, &micro, recompute, zero2));
+    lines.extend(critic(config, &micro, engine));
     lines.push(format!("trainer.n_gpus_per_node={}", config.gpus));
     lines.push(format!("trainer.nnodes={}", config.runtime.nodes));
     Ok(lines)
+}
+
+/// The update's micro-batch (`micro` sequences), and the old and reference
+/// log-prob passes' (`validate_config` asks for both when no token budget
+/// is set; the reference's only when there is one, `need_reference_policy`).
+fn batch_lines(config: &Config, micro: &str, set: &mut impl FnMut(&str, String)) {
+    match config.rl.token_budget {
+        Some(budget) => {
+            set("actor_rollout_ref.actor.use_dynamic_bsz", "True".into());
+            set(
+                "actor_rollout_ref.actor.ppo_max_token_len_per_gpu",
+                budget.to_string(),
+            );
+            for pass in ["rollout", "ref"] {
+                set(
+                    &format!("actor_rollout_ref.{pass}.log_prob_use_dynamic_bsz"),
+                    "True".into(),
+                );
+                set(
+                    &format!("actor_rollout_ref.{pass}.log_prob_max_token_len_per_gpu"),
+                    budget.to_string(),
+                );
+            }
+        }
+        None => {
+            set(
+                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu",
+                micro.into(),
+            );
+            for pass in ["rollout", "ref"] {
+                set(
+                    &format!("actor_rollout_ref.{pass}.log_prob_micro_batch_size_per_gpu"),
+                    micro.into(),
+                );
+            }
+        }
+    }
+}
+
+/// Whether the plan recomputes its activations.
+fn recomputes(config: &Config) -> bool {
+    config.model.is_some_and(|m| m.recompute != Recompute::None)
+}
+
+/// The FSDP engine's settings of the model trained under `of` (the actor,
+/// or the critic, whose FSDP settings are `critic.fsdp`: `fsdp` as `engine`):
+/// recomputation, Ulysses, offload between phases, the sharding, and a pure
+/// bf16 model.
+fn fsdp_lines(config: &Config, of: &str, engine: &str) -> Vec<String> {
+    // The model's own flag sits beside the actor (`actor_rollout_ref.model`)
+    // or under the critic (`critic.model`).
+    let model_of = match of {
+        "critic" => "critic.model",
+        _ => "actor_rollout_ref.model",
+    };
+    let mut lines = vec![format!(
+        "{model_of}.enable_gradient_checkpointing={}",
+        python_bool(recomputes(config))
+    )];
+    let mut keys: Vec<(&str, String)> = Vec::new();
+    // A pure bf16 actor: built in bf16, its optimizer's states too (verl
+    // builds it in fp32 by default, `FSDPEngineConfig.model_dtype`).
+    if config.precision == Precision::Bf16Pure {
+        keys.push(("model_dtype", "bf16".into()));
+    }
+    let offload = config.runtime.offload;
+    keys.push(("param_offload", python_bool(offload == Offload::All).into()));
+    keys.push((
+        "optimizer_offload",
+        python_bool(offload != Offload::None).into(),
+    ));
+    match config.highlight {
+        // ZeRO-2: the weights stay whole from the forward through the
+        // backward (`reshard_after_forward: false`, FSDP's SHARD_GRAD_OP:
+        // `get_sharding_strategy` in `verl/workers/engine/fsdp/transformer_impl.py`);
+        // verl's default reshards after the forward, as ZeRO-3.
+        Strategy::Zero2 => keys.push(("reshard_after_forward", "False".into())),
+        // DDP: a sharding group of one GPU, every state whole on each.
+        Strategy::Ddp => keys.push(("fsdp_size", "1".into())),
+        Strategy::Zero1 | Strategy::Zero3 => {}
+    }
+    lines.extend(
+        keys.into_iter()
+            .map(|(k, v)| format!("{of}.{engine}.{k}={v}")),
+    );
+    // Ulysses: the sequence split over `cp` GPUs by all-to-alls (the
+    // reference follows the actor's, `dp_ref.yaml`).
+    let cp = config.runtime.layout.cp;
+    if cp > 1 {
+        lines.push(format!("{of}.ulysses_sequence_parallel_size={cp}"));
+    }
+    lines
+}
+
+/// The Megatron engine's settings of the model trained under `of`
+/// (`actor_rollout_ref.actor` or `critic`, each with a `megatron` group,
+/// `engine/megatron.yaml`): the layout, sequence parallelism, the
+/// distributed optimizer, offload between phases and recomputation
+/// (`override_transformer_config`, as Megatron-LM's `TransformerConfig`
+/// names it).
+fn megatron_lines(config: &Config, of: &str) -> Vec<String> {
+    let layout = config.runtime.layout;
+    let ep = config.model.map_or(1, |m| m.ep);
+    // Keys of `megatron.yaml`, and those it does not list (added with `+`).
+    let mut keys: Vec<(&str, String)> = Vec::new();
+    let mut added: Vec<(&str, String)> = Vec::new();
+    for (key, size) in [
+        ("tensor_model_parallel_size", layout.tp),
+        ("pipeline_model_parallel_size", layout.pp),
+        ("virtual_pipeline_model_parallel_size", layout.vpp),
+        ("context_parallel_size", layout.cp),
+        ("expert_model_parallel_size", ep),
+    ] {
+        if size > 1 {
+            keys.push((key, size.to_string()));
+        }
+    }
+    // ETP: as TP unless set (`expert_tensor_parallel_size: null`).
+    if ep > 1 && layout.expert_tp == ExpertTp::One && layout.tp > 1 {
+        keys.push(("expert_tensor_parallel_size", "1".into()));
+    }
+    // verl turns sequence parallelism on with TP (`sequence_parallel: True`).
+    if layout.tp > 1 && !layout.sp {
+        keys.push(("sequence_parallel", "False".into()));
+    }
+    // DDP: every optimizer state whole; verl's default is ZeRO-1's
+    // distributed optimizer.
+    if config.highlight == Strategy::Ddp {
+        keys.push(("use_distributed_optimizer", "False".into()));
+    }
+    let offload = config.runtime.offload;
+    keys.push(("param_offload", python_bool(offload == Offload::All).into()));
+    keys.push((
+        "optimizer_offload",
+        python_bool(offload != Offload::None).into(),
+    ));
+    if layout.cp > 1 && layout.cp_comm == CpComm::AllToAll {
+        added.push(("override_transformer_config.cp_comm_type", "a2a".into()));
+    }
+    if let Some(model) = config.model {
+        match model.recompute {
+            Recompute::None => {}
+            Recompute::Selective => {
+                keys.push((
+                    "override_transformer_config.recompute_granularity",
+                    "selective".into(),
+                ));
+                let modules = model.recompute_modules.key();
+                if modules != "core_attn" {
+                    keys.push((
+                        "override_transformer_config.recompute_modules",
+                        format!("[{modules}]"),
+                    ));
+                }
+            }
+            Recompute::Full => {
+                let method = match model.checkpointing.method {
+                    RecomputeMethod::Uniform => "uniform",
+                    RecomputeMethod::Block => "block",
+                };
+                keys.push((
+                    "override_transformer_config.recompute_granularity",
+                    "full".into(),
+                ));
+                keys.push((
+                    "override_transformer_config.recompute_method",
+                    method.into(),
+                ));
+                keys.push((
+                    "override_transformer_config.recompute_num_layers",
+                    model.checkpointing.layers.to_string(),
+                ));
+            }
+        }
+    }
+    let written = keys
+        .into_iter()
+        .map(|(k, v)| format!("{of}.megatron.{k}={v}"));
+    let plus = added
+        .into_iter()
+        .map(|(k, v)| format!("+{of}.megatron.{k}={v}"));
+    written.chain(plus).collect()
 }
 
 /// The rollout engine as the page counts it ([`Config::rl_rollout_config`]):
@@ -258,14 +466,15 @@ fn lora(config: &Config, of: &str) -> [String; 2] {
 
 /// The critic, as the page counts it: the actor's states again
 /// (`rl_trainer_side`), so its checkpoint, micro-batch (`micro`) or token
-/// budget, recomputation, offload, sharding and adapters are the actor's.
-/// verl trains one for GAE unless `critic.enable` says otherwise
-/// (`need_critic`, `verl/trainer/ppo/utils.py`); its model path otherwise
-/// stays `critic.yaml`'s `~/models/deepseek-llm-7b-chat`, `CriticConfig`
-/// asks for a micro-batch without a token budget
+/// budget, recomputation, offload, sharding, layout and adapters are the
+/// actor's, on the actor's `engine`. verl trains one for GAE unless
+/// `critic.enable` says otherwise (`need_critic`, `verl/trainer/ppo/utils.py`);
+/// its model path otherwise stays `critic.yaml`'s `~/models/deepseek-llm-7b-chat`,
+/// `CriticConfig` asks for a micro-batch without a token budget
 /// (`verl/workers/config/critic.py`), and its budget is 32,768 tokens
-/// unless set; its FSDP settings are `critic.fsdp` (`dp_critic.yaml`).
-fn critic(config: &Config, micro: &str, recompute: bool, zero2: bool) -> Vec<String> {
+/// unless set; its FSDP settings are `critic.fsdp` (`dp_critic.yaml`), its
+/// Megatron ones `critic.megatron` (`megatron_critic.yaml`).
+fn critic(config: &Config, micro: &str, engine: ActorEngine) -> Vec<String> {
     let rl = &config.rl;
     let mut lines = Vec::new();
     if rl.has_critic() != (rl.algo == Algo::Ppo) {
@@ -279,22 +488,10 @@ fn critic(config: &Config, micro: &str, recompute: bool, zero2: bool) -> Vec<Str
         Some(budget) => format!("critic.ppo_max_token_len_per_gpu={budget}"),
         None => format!("critic.ppo_micro_batch_size_per_gpu={micro}"),
     });
-    lines.push(format!(
-        "critic.model.enable_gradient_checkpointing={}",
-        python_bool(recompute)
-    ));
-    let offload = config.runtime.offload;
-    lines.push(format!(
-        "critic.fsdp.param_offload={}",
-        python_bool(offload == Offload::All)
-    ));
-    lines.push(format!(
-        "critic.fsdp.optimizer_offload={}",
-        python_bool(offload != Offload::None)
-    ));
-    if zero2 {
-        lines.push("critic.fsdp.reshard_after_forward=False".into());
-    }
+    lines.extend(match engine {
+        ActorEngine::Fsdp => fsdp_lines(config, "critic", "fsdp"),
+        ActorEngine::Megatron => megatron_lines(config, "critic"),
+    });
     if config.fine_tuning.method.uses_adapters() {
         lines.extend(lora(config, "critic.model"));
     }

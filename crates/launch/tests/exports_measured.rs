@@ -454,6 +454,58 @@ fn openrlhf_agrees(e: &Expected) {
     }
 }
 
+/// verl's actor engine as the figures count its layout and sharding: FSDP
+/// (ZeRO-3, ZeRO-2 without resharding after the forward, DDP as a sharding
+/// group of one; Ulysses over `cp`), or Megatron's (TP, PP, CP, EP; ZeRO-1
+/// as the distributed optimizer, DDP without; sequence parallelism with
+/// TP; recomputation; the reference's offload as `ref_offload`).
+fn verl_layout_agrees(e: &Expected) {
+    let (case, config, p) = (e.case, e.config, &e.case.parsed);
+    let layout = config.runtime.layout;
+    let highlight = config.highlight;
+    let name = &case.name;
+    match config.rl_megatron_actor() {
+        false => {
+            assert_eq!(p["strategy"], "fsdp", "{name}");
+            assert_eq!(p["reshard_after_forward"], e.stage != 2, "{name}");
+            let whole = highlight == vram_core::memory::Strategy::Ddp;
+            assert_eq!(p["fsdp_size"] == 1, whole, "{name}");
+            e.read_back(&[("ulysses_sequence_parallel_size", u64::from(layout.cp))]);
+        }
+        true => {
+            assert_eq!(p["strategy"], "megatron", "{name}");
+            let ep = config.model.map_or(1, |m| m.ep);
+            e.read_back(&[
+                ("megatron_tensor_model_parallel_size", u64::from(layout.tp)),
+                (
+                    "megatron_pipeline_model_parallel_size",
+                    u64::from(layout.pp),
+                ),
+                ("megatron_context_parallel_size", u64::from(layout.cp)),
+                ("megatron_expert_model_parallel_size", u64::from(ep)),
+            ]);
+            let zero1 = highlight == vram_core::memory::Strategy::Zero1;
+            assert_eq!(p["megatron_use_distributed_optimizer"], zero1, "{name}");
+            let sp = layout.sp && layout.tp > 1;
+            assert_eq!(p["megatron_sequence_parallel"], sp, "{name}");
+            let granularity = match config.model.map(|m| m.recompute) {
+                Some(vram_core::memory::activations::Recompute::Full) => Value::from("full"),
+                Some(vram_core::memory::activations::Recompute::Selective) => {
+                    Value::from("selective")
+                }
+                _ => Value::Null,
+            };
+            assert_eq!(
+                p["megatron_recompute"]["recompute_granularity"], granularity,
+                "{name}"
+            );
+            if config.rl.reference == Reference::Model {
+                assert_eq!(p["ref_param_offload"], config.rl.ref_offload, "{name}");
+            }
+        }
+    }
+}
+
 /// verl's: the GPUs, the batch and its micro-batches or token budget, the
 /// lengths and rollouts, the rollout engine as the page counts it (TP,
 /// memory fraction, `max_model_len`, the scheduler's caps), offload,
@@ -519,7 +571,7 @@ fn verl_agrees(e: &Expected) {
         "{}",
         case.name
     );
-    assert_eq!(flag("reshard_after_forward"), e.stage != 2, "{}", case.name);
+    verl_layout_agrees(e);
     let adapters = config.fine_tuning.method != Method::Full;
     let rank = if adapters {
         u64::from(config.fine_tuning.rank)

@@ -20,7 +20,11 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
         Refusal::OtherJob { wants } => fill(t.other_job, &[name, job(wants)]),
         Refusal::Invalid => fill(t.invalid, &[name]),
         Refusal::NeedsModel => fill(t.needs_model, &[name]),
-        Refusal::ModelParallel => fill(t.model_parallel, &[name]),
+        Refusal::ModelParallel => match target {
+            Target::Verl => fill(t.model_parallel_verl, &[name]),
+            Target::OpenRlhf | Target::Trl => fill(t.model_parallel_rl, &[name]),
+            _ => fill(t.model_parallel, &[name]),
+        },
         Refusal::Strategy(strategy) => fill(t.strategy, &[name, strategy.label()]),
         Refusal::Fsdp2 => fill(t.fsdp2, &[name]),
         Refusal::DeepSpeedSharding => fill(t.deep_speed_sharding, &[name]),
@@ -29,7 +33,10 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
         Refusal::NvmeOffload => fill(t.nvme_offload, &[name]),
         Refusal::Precision => fill(t.precision, &[name]),
         Refusal::Optimizer => fill(t.optimizer, &[name]),
-        Refusal::Adapters => fill(t.adapters, &[name]),
+        Refusal::Adapters => match target.job() {
+            Job::Rl => fill(t.adapters_rl, &[name]),
+            _ => fill(t.adapters, &[name]),
+        },
         Refusal::Autocast => fill(t.autocast, &[name]),
         Refusal::ShardGroup => fill(t.shard_group, &[name]),
         Refusal::Architecture => fill(t.architecture, &[name]),
@@ -41,6 +48,7 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
             _ => fill(t.distillation_removed, &[name]),
         },
         Refusal::SplitPlacement => fill(t.split_placement, &[name]),
+        Refusal::ActorSharding => fill(t.actor_sharding, &[name]),
     }
 }
 

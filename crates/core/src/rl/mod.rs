@@ -320,7 +320,26 @@ impl Config {
     /// fp32 and the reference in bf16). Full training counts fp32 masters
     /// already; with LoRA it is the frozen base that takes 4 bytes.
     pub fn rl_actor_in_fp32(&self) -> bool {
-        self.rl.framework == crate::config::rl::RlFramework::Verl && self.precision.is_mixed()
+        self.rl.framework == crate::config::rl::RlFramework::Verl
+            && self.precision.is_mixed()
+            && !self.rl_megatron_actor()
+    }
+
+    /// Whether verl trains the actor with its Megatron engine
+    /// (`model_engine=megatron`): the layout has tensor, pipeline or expert
+    /// parallelism, or ring context parallelism, which its FSDP engine does
+    /// not run (that one splits the sequence by Ulysses' all-to-alls only,
+    /// `ulysses_sequence_parallel_size`). Megatron's actor keeps its
+    /// parameters in bf16 beside the optimizer's fp32 copy, as training's
+    /// Megatron-LM does.
+    pub fn rl_megatron_actor(&self) -> bool {
+        let layout = self.runtime.layout;
+        let ep = self.model.map_or(1, |m| m.ep);
+        self.rl.framework == crate::config::rl::RlFramework::Verl
+            && (layout.tp > 1
+                || layout.pp > 1
+                || ep > 1
+                || (layout.cp > 1 && layout.cp_comm == crate::memory::parallel::CpComm::Ring))
     }
 
     /// The actor's bytes on each GPU that `offload` moves to host RAM

@@ -975,6 +975,14 @@ texts! {
     needs_model: &'static str = "{} needs the model's architecture: pick a model or paste its config.json.", "{} 需要模型结构：请选择模型或粘贴 config.json。";
     // [`Refusal::ModelParallel`]; each `{}`: the framework.
     model_parallel: &'static str = "{}'s configuration cannot express this parallel layout (its tensor, pipeline, context or expert parallelism as planned here): copy it as Megatron-LM.", "{} 的配置无法表达这种并行布局（此处规划的张量、流水线、上下文或专家并行）：请导出为 Megatron-LM。";
+    // [`Refusal::ModelParallel`] of OpenRLHF or TRL; each `{}`: the framework.
+    model_parallel_rl: &'static str = "{} is exported here with the actor over data parallelism only (DeepSpeed ZeRO), not this tensor, pipeline, context or expert parallel layout: copy it as verl, whose Megatron actor runs it.", "{} 在这里导出的配置中 actor 只做数据并行（DeepSpeed ZeRO），无法表达这种张量、流水线、上下文或专家并行布局：请导出为 verl，它的 Megatron actor 可以运行。";
+    // [`Refusal::ModelParallel`] of verl; each `{}`: the framework.
+    model_parallel_verl: &'static str = "{}'s Megatron actor is not given this pipeline split here (uneven first or last stages, a stage map, the embedding or loss counted as layers): split the layers evenly.", "这里不会把这种流水线切分（首末 stage 层数不均、stage map、把 embedding 或 loss 计为一层）交给 {} 的 Megatron actor：请把各层均匀切分。";
+    // [`Refusal::ActorSharding`]; each `{}`: the framework.
+    actor_sharding: &'static str = "{}'s actor shards as FSDP (ZeRO-3, or ZeRO-2 without resharding after the forward) or not at all (DDP) under data parallelism alone, and as Megatron's distributed optimizer (ZeRO-1) or not at all under tensor, pipeline or expert parallelism: choose one of those.", "{} 的 actor 在纯数据并行时用 FSDP 分片（ZeRO-3，或前向后不重新分片的 ZeRO-2）或不分片（DDP）；在张量、流水线或专家并行下用 Megatron 的分布式优化器（ZeRO-1）或不分片：请从中选择。";
+    // [`Refusal::Adapters`] of an RL framework; each `{}`: the framework.
+    adapters_rl: &'static str = "{} does not train these adapters as planned (a 4-bit base, DoRA, or LoRA on its Megatron actor): copy it as TRL (PEFT).", "{} 无法按此规划训练这些适配器（4 位基座、DoRA，或在 Megatron actor 上的 LoRA）：请导出为 TRL（PEFT）。";
     // [`Refusal::Strategy`]; each `{}`: the framework, then the strategy.
     strategy: &'static str = "{} shards with FSDP2, which has no counterpart of {}: choose ZeRO-2 (never reshard) or ZeRO-3.", "{} 用 FSDP2 分片，没有与 {} 对应的做法：请选 ZeRO-2（前向后不重新分片）或 ZeRO-3。";
     // [`Refusal::Fsdp2`].
