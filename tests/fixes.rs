@@ -98,3 +98,42 @@ async fn the_plans_fold_is_hidden_where_no_layouts_are_ranked() {
     }
     browser.close().await;
 }
+
+/// Issue 63: Llama 3 70B on 64 H100s with DDP highlighted, where only ZeRO-3
+/// fits: the verdict names ZeRO-3 and its figure, one click highlights it,
+/// and on a phone the pinned bar says what fits beside what does not.
+#[tokio::test]
+async fn where_only_zero3_fits_one_click_shows_it() {
+    let browser = Browser::start().await;
+    let query = "?v=3&lang=en&model=llama3-70b&gpu=h100-80gb&gpus=8&nodes=8";
+    browser.open(query).await;
+    let summary = browser.text("summary").await;
+    assert!(
+        summary.contains("The simplest strategy that fits is ZeRO-3 (64.24 GB)"),
+        "{summary}"
+    );
+    assert_eq!(browser.text("summary-show-fitting").await, "Show ZeRO-3");
+    browser
+        .eval("document.querySelector(\"[data-testid='summary-show-fitting']\").click(); return true;")
+        .await;
+    let url = browser.wait_for_query("stage=3").await;
+    assert!(url.contains("model=llama3-70b"), "{url}");
+    let summary = browser.text("summary").await;
+    assert!(summary.contains("ZeRO-3 needs"), "{summary}");
+    assert!(summary.contains("it fits"), "{summary}");
+    let hidden = browser
+        .eval("return document.querySelector(\"[data-testid='summary-show-fitting']\").hidden;")
+        .await;
+    assert_eq!(hidden, serde_json::json!(true));
+    // On a phone, the bar pinned above says what fits beside what does not.
+    browser
+        .client
+        .set_window_size(375, 800)
+        .await
+        .expect("window resized");
+    browser.open(&query.replace("lang=en", "lang=zh")).await;
+    let bar = browser.text("verdict-bar").await;
+    assert!(bar.contains("放不下"), "{bar}");
+    assert!(bar.contains("ZeRO-3（64.24 GB）"), "{bar}");
+    browser.close().await;
+}

@@ -527,7 +527,7 @@ fn train_results(calc: Calculator) -> impl IntoView {
     view! {
         <div class="train-results" hidden=move || !calc.training.get()>
         {shows(Part::Table).then(|| view! {
-            <Summary report=calc.report found=calc.plans_found fixes=editable />
+            <Summary report=calc.report highlight=calc.form.text(Field::Stage) found=calc.plans_found fixes=editable />
             <ResultsTable report=calc.report highlight=calc.form.text(Field::Stage) />
             <ActivationsLine report=calc.report />
             <crate::results::MegatronLine config=calc.config />

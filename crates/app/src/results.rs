@@ -140,6 +140,9 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<String>) -> impl I
 #[component]
 pub fn Summary(
     report: Memo<Report>,
+    /// The highlighted strategy's key (the `stage` field), which the
+    /// button beside the least sharding that fits sets.
+    highlight: RwSignal<String>,
     found: RwSignal<String>,
     /// Whether the page has the "What would make it fit?" fold to point at.
     fixes: bool,
@@ -213,15 +216,49 @@ pub fn Summary(
                 (None, None) => t.nothing_fits.into(),
             },
         };
-        (model, usable, verdict, advice, chosen.fits)
+        // The least sharding that fits, when the highlighted one does not.
+        let fitting = report
+            .least_sharding_that_fits()
+            .filter(|best| *best != chosen.strategy && !chosen.fits);
+        (model, usable, verdict, advice, chosen.fits, fitting)
     });
+    let fitting = move || line.read().5;
     view! {
         <p class="summary" data-testid="summary" class:fits=move || line.read().4>
             <strong>{move || line.read().0.clone()}</strong> {move || format!("{}{}{}", t.sentence_end, line.read().1, t.word_space)}
             // On a phone the verdict is pinned to the top of the screen (the
             // results come after the form there), a link to them.
-            <a class="verdict-bar" href="#results-heading" data-testid="verdict-bar">{move || line.read().2.clone()}</a>
-            {move || line.read().3.clone()}
+            // Where it does not fit, the bar says what does.
+            <a class="verdict-bar" href="#results-heading" data-testid="verdict-bar">{move || {
+                let line = line.read();
+                match line.4 {
+                    true => line.2.clone(),
+                    false => format!("{}{}", line.2, line.3),
+                }
+            }}</a>
+            // The advice after the bar where it fits (it is in the bar where not).
+            {move || {
+                let line = line.read();
+                match line.4 {
+                    true => line.3.clone(),
+                    false => String::new(),
+                }
+            }}
+            " "
+            // One click highlights the least sharding that fits.
+            <button
+                type="button"
+                class="button quiet"
+                data-testid="summary-show-fitting"
+                hidden=move || fitting().is_none()
+                on:click=move |_| {
+                    if let Some(best) = fitting() {
+                        highlight.set(best.key().to_string());
+                    }
+                }
+            >
+                {move || fitting().map(|best| text::fill(t.show_strategy, &[best.label()]))}
+            </button>
             " "
             // A link into the closed fold opens it (the browser expands a
             // details element that a fragment points into).

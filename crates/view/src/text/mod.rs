@@ -592,6 +592,8 @@ texts! {
     zero3_fits_on: &'static str = " No strategy fits; ZeRO-3 fits on {} GPUs, or offload, or a smaller model.",
         "没有策略放得下；ZeRO-3 需要 {} 张 GPU，或者卸载，或者换更小的模型。";
     plans_see: &'static str = "See the ranked layouts ↓", "查看布局排名 ↓";
+    // The button beside the least sharding that fits; `{}`: the strategy.
+    show_strategy: &'static str = "Show {}", "查看 {}";
     nothing_fits: &'static str = " No number of GPUs fits it as it is.",
         "照现在的设置，多少张 GPU 都放不下。";
     export_usable: &'static str = "Usable per GPU: {}.", "每张 GPU 可用：{}。";
