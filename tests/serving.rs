@@ -212,3 +212,28 @@ async fn a_ranked_layout_is_one_click_from_the_form() {
     assert!(verdict.starts_with("Runs on vLLM"), "{verdict}");
     browser.close().await;
 }
+
+/// Issue 63: TensorRT-LLM was offered for gpt-oss, then refused. Its option
+/// is marked (disabled) before it is chosen where the core refuses it for the
+/// model's windowed layers, and offered again for a model without them.
+#[tokio::test]
+async fn an_engine_the_core_refuses_is_marked_before_it_is_chosen() {
+    let browser = Browser::start().await;
+    let disabled = "return [...document.querySelectorAll('#engine option')]
+        .map(o => o.value + ':' + o.disabled).join(' ');";
+    browser
+        .open("?v=3&lang=en&job=serve&model=gpt-oss-120b&gpu=h100-80gb&gpus=1")
+        .await;
+    assert_eq!(
+        browser.eval(disabled).await,
+        serde_json::json!("vllm:false sglang:false trtllm:true")
+    );
+    browser
+        .open("?v=3&lang=en&job=serve&model=llama3.1-8b&gpu=h100-80gb&gpus=1")
+        .await;
+    assert_eq!(
+        browser.eval(disabled).await,
+        serde_json::json!("vllm:false sglang:false trtllm:false")
+    );
+    browser.close().await;
+}

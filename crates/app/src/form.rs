@@ -257,6 +257,14 @@ fn choice_field(picked: Picked) -> impl IntoView {
             || field.place().section == vram_core::input::field::Section::Display
             || *chosen.read_untracked() == key
     };
+    // An option the core would refuse for this field, given the others,
+    // is marked before it is chosen (the serving engine's).
+    let marks = vram_core::input::form::MARKS_REFUSED_OPTIONS.contains(&field) && !PRERENDERING;
+    let refused = move |key: &'static str| {
+        marks
+            && form.applies(field)
+            && vram_core::input::form::refuses(field, key, |f| form.text(f).get())
+    };
     let options = picked
         .options
         .into_iter()
@@ -264,6 +272,7 @@ fn choice_field(picked: Picked) -> impl IntoView {
         .map(|(key, shown)| {
             view! {
                 <option value=key prop:selected=move || *chosen.read() == key
+                    disabled=move || refused(key) && *chosen.read() != key
                     selected=PRERENDERING && *chosen.read_untracked() == key>{shown}</option>
             }
         })

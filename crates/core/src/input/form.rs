@@ -206,6 +206,26 @@ pub fn edited(
     }
 }
 
+/// The choice fields whose options the form marks as refused before one is
+/// chosen ([`refuses`]): the serving engine, whose allocation is not
+/// reproduced for every model's layers (TensorRT-LLM under windows).
+pub const MARKS_REFUSED_OPTIONS: [Field; 1] = [Field::Engine];
+
+/// Whether choosing `key` for `field` would be refused for that field
+/// itself, given what every other field holds (`text_of_field`): its own
+/// error, not another field's, so that the form can mark the option before
+/// it is chosen.
+pub fn refuses(field: Field, key: &str, text_of_field: impl Fn(Field) -> String) -> bool {
+    let with_key = |f: Field| match f == field {
+        true => key.to_string(),
+        false => text_of_field(f),
+    };
+    match parse(with_key) {
+        Ok(_) => false,
+        Err(errors) => errors.iter().any(|error| error.field == field),
+    }
+}
+
 /// Whether the form's control of `field` takes input, given what every field
 /// holds now: a field outside its [`Scope`] is greyed (the size when a model
 /// gives it), and so is one whose declaration [`needs`](crate::input::Declaration::needs)
@@ -535,6 +555,29 @@ mod tests {
         assert_eq!(toggled(f, "core_attn", "core_attn", false), "");
         // An unknown item does not survive a toggle.
         assert_eq!(toggled(f, "bogus,moe", "moe_act", true), "moe_act,moe");
+    }
+}
+
+#[cfg(test)]
+mod refused_option_tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Issue 63: TensorRT-LLM was offered for gpt-oss, then refused. Its
+    /// option is marked as refused for a model with windows, not for
+    /// Llama 3.1 8B; vLLM's never.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn trtllm_is_refused_before_it_is_chosen_for_windowed_layers() {
+        let serving = |model: &'static str| {
+            let config = crate::input::link::decode(&format!(
+                "v=3&job=serve&model={model}&gpu=h100-80gb&gpus=1"
+            ))
+            .config;
+            move |field: Field| text_of(&config, field)
+        };
+        assert!(refuses(Field::Engine, "trtllm", serving("gpt-oss-120b")));
+        assert!(!refuses(Field::Engine, "vllm", serving("gpt-oss-120b")));
+        assert!(!refuses(Field::Engine, "trtllm", serving("llama3.1-8b")));
     }
 }
 
