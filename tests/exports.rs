@@ -413,3 +413,63 @@ async fn a_ranked_serving_layout_is_copied_as_its_launch_line() {
     assert!(status.starts_with("Copied"), "{status}");
     browser.close().await;
 }
+
+/// Issue 63: "Copy as DeepSpeed" refused only after the click. In every
+/// ranked plan's list, a framework's option is disabled exactly where the
+/// core's export refuses that plan, its reason the option's title, and
+/// offered where it writes a text.
+#[tokio::test]
+async fn a_plans_refusing_frameworks_are_marked_before_the_click() {
+    let browser = Browser::start().await;
+    browser
+        .open("?lang=en&model=llama2-70b&gpu=h100-80gb&gpus=8&nodes=2&seq=4096#plans")
+        .await;
+    browser
+        .client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(fantoccini::Locator::Css("[data-testid='plan-copy-0']"))
+        .await
+        .expect("the plans appear");
+    let rows = browser
+        .eval(
+            "return [...document.querySelectorAll('select.copy-plan')].map(s => [s.dataset.query,
+                 [...s.options].slice(1).map(o => [o.value, o.disabled, o.title])]);",
+        )
+        .await;
+    let rows = rows.as_array().expect("the plans' lists").clone();
+    assert!(rows.len() >= 3, "{rows:?}");
+    let (mut offered, mut refused) = (0, 0);
+    for row in rows {
+        let query = row[0].as_str().unwrap();
+        let plan = vram_core::input::link::decode(query).config;
+        for option in row[1].as_array().unwrap() {
+            let target = vram_launch::Target::ALL
+                .into_iter()
+                .find(|t| t.key() == option[0].as_str().unwrap())
+                .expect("a target");
+            let disabled = option[1].as_bool().unwrap();
+            match vram_launch::export(&plan, target, "") {
+                Ok(_) => {
+                    assert!(!disabled, "{query}: {target:?} writes a text");
+                    offered += 1;
+                }
+                Err(refusal) => {
+                    assert!(disabled, "{query}: {target:?} refuses ({refusal:?})");
+                    let title = option[2].as_str().unwrap();
+                    assert_eq!(
+                        title,
+                        vram_view::launch::refusal(false, target, refusal),
+                        "{query}"
+                    );
+                    refused += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        offered > 0 && refused > 0,
+        "{offered} offered, {refused} refused"
+    );
+    browser.close().await;
+}

@@ -224,11 +224,31 @@ pub fn current_row(config: &Config, plans: &[Plan]) -> Option<usize> {
 /// first as a table, each row's cells labelled for the phone layout and its
 /// button carrying the link of the configuration it applies (the page listens
 /// for the click on the table's place); the row `config` already is, marked.
+/// A plan's "Copy as …" choices: each framework's, marked before it is
+/// chosen where it cannot run the plan (issue 63: "Copy as DeepSpeed"
+/// refused only after the click), its reason the option's title.
+#[cfg(feature = "dom")]
+fn copy_options(t: &'static Text, zh: bool, plan: &Config) -> impl IntoView {
+    vram_launch::Target::of(plan)
+        .map(|target| {
+            let refusal = vram_launch::export(plan, target, "").err();
+            let label = match refusal {
+                None => target.label().to_string(),
+                Some(_) => text::fill(t.copy_refused, &[target.label()]),
+            };
+            let why = refusal.map(|r| crate::launch::refusal(zh, target, r));
+            view! { <option value=target.key() disabled=refusal.is_some() title=why>{label}</option> }
+        })
+        .collect_view()
+}
+
 #[cfg(feature = "dom")]
 #[component]
 pub fn PlansTable(
     t: &'static Text,
     w: &'static LazyText,
+    /// Whether the page speaks Chinese (the refusals' words).
+    zh: bool,
     config: Config,
     ranking: Ranking,
     before: Option<Config>,
@@ -275,9 +295,7 @@ pub fn PlansTable(
                         <select class="copy-plan" data-testid=format!("plan-copy-{i}")
                             data-query=link::encode(&plan.apply(&config)) aria-label=t.copy_as>
                             <option value="" selected>{format!("{}…", t.copy_as)}</option>
-                            {vram_launch::Target::of(&config)
-                                .map(|target| view! { <option value=target.key()>{target.label()}</option> })
-                                .collect_view()}
+                            {copy_options(t, zh, &plan.apply(&config))}
                         </select>
                     </td>
                 </tr>
@@ -331,6 +349,7 @@ pub fn render(
             PlansTable(PlansTableProps {
                 t,
                 w,
+                zh: lang == Lang::Zh,
                 config,
                 ranking,
                 before,

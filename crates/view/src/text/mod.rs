@@ -167,6 +167,8 @@ texts! {
     markdown_copied: &'static str = "Markdown table copied.", "Markdown 表格已复制。";
     download_csv: &'static str = "Download CSV", "下载 CSV";
     copy_as: &'static str = "Copy as", "复制为";
+    // A framework that cannot run the plan, in its "Copy as" list; `{}`: the framework.
+    copy_refused: &'static str = "{} (cannot run this)", "{}（无法运行此方案）";
     export_copied: &'static str = "Copied, in the framework's own names: paste it into its configuration.", "已按该框架自己的参数名复制，粘贴到它的配置即可。";
     download_png: &'static str = "Chart as PNG", "下载图表 PNG";
     copied: &'static str = "Link copied.", "链接已复制。";
