@@ -557,3 +557,71 @@ async fn the_form_shows_what_applies_in_the_users_order() {
     assert_eq!(open, serde_json::json!(false));
     browser.close().await;
 }
+
+/// Issue 63: at 1,280 px the serving layouts (979 px in 883 px) and the
+/// training plans clipped "Use" and hid "Copy as …". With both folds open,
+/// no box of the page scrolls sideways, and each row's last cell (its two
+/// controls) ends inside the table's box.
+#[tokio::test]
+async fn the_ranked_layouts_fit_a_desktop_page() {
+    let browser = Browser::start().await;
+    browser
+        .client
+        .set_window_size(1280, 1000)
+        .await
+        .expect("window resized");
+    for (query, table) in [
+        (
+            "?v=3&lang=en&job=serve&model=llama3.1-70b&gpu=h100-80gb&gpus=8&price=2",
+            "serve-plans",
+        ),
+        (
+            "?v=3&lang=zh&job=serve&model=deepseek-v3&gpu=h200&gpus=8",
+            "serve-plans",
+        ),
+        (
+            "?lang=en&model=llama2-70b&gpu=h100-80gb&gpus=8&nodes=2&seq=4096",
+            "plans-table",
+        ),
+        (
+            "?lang=zh&model=llama2-70b&gpu=h100-80gb&gpus=8&nodes=2&seq=4096",
+            "plans-table",
+        ),
+    ] {
+        browser.open(query).await;
+        browser
+            .eval("document.querySelectorAll('details').forEach(d => { d.open = true; d.dispatchEvent(new Event('toggle')); }); return true;")
+            .await;
+        browser
+            .wait_until(
+                &format!(
+                    "return !!document.querySelector(\"[data-testid='{table}'], table.{table}\");"
+                ),
+                "the layouts",
+            )
+            .await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let sideways = browser
+            .eval(
+                "const root = document.documentElement;
+                 const scrolls = (e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+                 return [root, ...document.querySelectorAll('body *')]
+                     .filter((e) => (e === root || scrolls(e)) && e.scrollWidth > e.clientWidth + 1)
+                     .map((e) => `${e.className || e.tagName} ${e.scrollWidth} in ${e.clientWidth}`);",
+            )
+            .await;
+        assert_eq!(sideways, serde_json::json!([]), "{query}");
+        // The cost column shows only where a price gives it figures.
+        if table == "serve-plans" {
+            let cost_shown = browser
+                .eval("return getComputedStyle(document.querySelector(\"[data-testid='serve-plans'] th:nth-child(8)\")).display !== 'none';")
+                .await;
+            assert_eq!(
+                cost_shown,
+                serde_json::json!(query.contains("price=")),
+                "{query}"
+            );
+        }
+    }
+    browser.close().await;
+}

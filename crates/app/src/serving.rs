@@ -137,10 +137,13 @@ pub fn ServePlans(config: Memo<vram_core::Config>, form: crate::form::Form) -> i
                 &[&ranking.tried.to_string(), &ranking.fits.to_string()],
             ),
         };
+        // The cost column only where a price gives it figures (issue 63:
+        // it stayed empty without one).
+        let priced = rows.iter().any(|row| !row.cost.is_empty());
         Some(view! {
             <p class="hint" data-testid="serve-plans-found">{found}</p>
             <div class="table-scroll">
-            <table class="results serve-plans" data-testid="serve-plans" on:change=copy_plan>
+            <table class="results serve-plans" class:unpriced=!priced data-testid="serve-plans" on:change=copy_plan>
                 <thead><tr>
                     <th>{t.serve_col_layout}</th><th class="num">{t.serve_col_replicas}</th>
                     <th>{t.serve_col_weights}</th><th>{t.serve_col_kv}</th>
