@@ -286,6 +286,39 @@ async fn theme_dark_darkens_the_page_and_the_chart() {
         Some("rgb(18, 21, 27)"),
         "a dark page: {ground}"
     );
+    // Issue 63: switched in the page, the charts took the new colours only
+    // after a reload. Light, then dark from the Colours list: every chart
+    // drawn dark at once, and light again.
+    browser.open("?theme=light&model=llama2-7b").await;
+    let corners = "return [...document.querySelectorAll(\"canvas[data-testid^='chart-']\")]
+        .filter(c => c.width > 0 && c.offsetParent)
+        .map(c => c.getContext('2d').getImageData(2, 2, 1, 1).data)
+        .filter(p => p[3] === 255).map(p => p[0] + p[1] + p[2]);";
+    let lit = browser.eval(corners).await;
+    assert!(
+        lit.as_array()
+            .unwrap()
+            .iter()
+            .all(|v| v.as_u64().unwrap() > 600),
+        "light charts: {lit}"
+    );
+    for (theme, dark) in [("dark", true), ("light", false)] {
+        browser
+            .eval(&format!(
+                "const s = document.getElementById('theme'); s.value = '{theme}';
+                 s.dispatchEvent(new Event('change', {{ bubbles: true }})); return true;"
+            ))
+            .await;
+        browser.wait_for_query(&format!("theme={theme}")).await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let drawn = browser.eval(corners).await;
+        let sums = drawn.as_array().unwrap();
+        assert!(sums.len() >= 2, "{drawn}");
+        for sum in sums {
+            let sum = sum.as_u64().unwrap();
+            assert_eq!(sum < 180, dark, "{theme}: {drawn}");
+        }
+    }
     browser.close().await;
 }
 

@@ -102,7 +102,10 @@ fn redraw(
     on_cleanup(move || resize.remove());
     Effect::new(move || {
         css_size.track();
-        theme.track();
+        // The palette is read from the page's style: the theme goes on the
+        // page first, whichever effect the runtime runs first (the charts
+        // kept the old colours until a reload, issue 63).
+        crate::page::set_theme(theme.get().key());
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
