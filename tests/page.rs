@@ -551,6 +551,18 @@ async fn the_form_shows_what_applies_in_the_users_order() {
         .eval("return ['nodes', 'nvlink', 'net'].map(n => !!document.querySelector(`[name=${n}]`).closest('details'));")
         .await;
     assert_eq!(folded, serde_json::json!([false, false, false]));
+    // What a process holds beside the model is for engineers: folded and
+    // closed on the lesson's page (issue 63), open where a link sets it.
+    let process = "return [['context', 'expandable', 'slack', 'nvls', 'nccl_mib']
+        .every(n => document.querySelector(`[name=${n}]`).closest('details')?.dataset.testid === 'process-details'),
+        document.querySelector(\"[data-testid='process-details']\").open];";
+    assert_eq!(
+        browser.eval(process).await,
+        serde_json::json!([true, false])
+    );
+    browser.open("?lang=en&slack=0.1").await;
+    assert_eq!(browser.eval(process).await, serde_json::json!([true, true]));
+    browser.open("?lang=en").await;
     // [hidden, disabled, laid out] of a field's control.
     let state = |name: &str| {
         format!(

@@ -335,6 +335,14 @@ fn settings_form(calc: Calculator) -> impl IntoView {
                 {section(&Section::Gpu.fields())}
                 <p class="hint" data-testid="gpu-capacity" data-value=move || shortest_decimal(calc.config.read().gpu_mem_gb)>{move || gpu_capacity(&calc.config.get())}</p>
                 {section(&Section::Cluster.fields())}
+                // The process's own settings: for engineers, folded (issue 63:
+                // the lesson's form showed them to students), open where a
+                // link sets one.
+                <details class="fold" data-testid="process-details"
+                    prop:open=move || Section::Process.fields().iter().any(|&f| link::value_of(&calc.initial, f) != link::value_of(&Config::default(), f))>
+                    <summary>{t.process_heading} <span class="set">{set_in(Section::Process)}</span></summary>
+                    {section(&Section::Process.fields())}
+                </details>
             </fieldset>
             <fieldset class="group" hidden=move || calc.training.get() data-testid="serving-fields">
                 <legend>{move || if calc.post_training.get() { t.group_rollouts } else { t.group_serving }}</legend>

@@ -319,6 +319,8 @@ texts! {
     job: [&'static str; 3] = ["Training and fine-tuning", "Serving", "RL post-training"], ["训练与\u{200b}微调", "推理部署", "强化学习\u{200b}后训练"];
     group_serving: &'static str = "Serving", "推理部署";
     engine_settings: &'static str = "The engine's settings", "推理引擎的设置";
+    // The fold of what each GPU's process holds beside the model (Section::Process).
+    process_heading: &'static str = "What each process holds beside the model (CUDA context, allocator, NCCL)", "每个进程在模型之外占用的显存（CUDA 上下文、分配器、NCCL）";
     label_engine: &'static str = "Engine", "推理引擎";
     label_engine_version: &'static str = "vLLM release", "vLLM 版本";
     hint_engine_version: &'static str = "The release whose KV-cache arithmetic and defaults are reproduced; 0.34.0 is the newest. A link keeps the release it was written with.", "复现其 KV 缓存算法与默认值的版本；0.34.0 为最新。链接保留写入时的版本。";

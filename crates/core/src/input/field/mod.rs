@@ -752,7 +752,7 @@ fields! {
         ..BASE
     },
     /// The CUDA context and allocator reserve per GPU, in GB.
-    Context in Cluster(60) => Declaration {
+    Context in Process(60) => Declaration {
         key: "context",
         value: number(Unit::GbPerGpu, 0.0, 1000.0),
         read: |c| shortest_decimal(c.runtime.context_gb),
@@ -1599,7 +1599,7 @@ fields! {
 
     /// PyTorch's `expandable_segments` (`PYTORCH_CUDA_ALLOC_CONF`): the
     /// caching allocator's slack 5 % of the peak instead of 15 %.
-    Expandable in Cluster(62) => Declaration {
+    Expandable in Process(62) => Declaration {
         key: "expandable",
         jobs: Jobs::TRAIN,
         value: FLAG,
@@ -1609,7 +1609,7 @@ fields! {
     },
     /// The caching allocator's slack beyond the step's peak, as measured
     /// (reserved ÷ allocated − 1); unset: 15 %, or 5 % with `expandable`.
-    Slack in Cluster(64) => Declaration {
+    Slack in Process(64) => Declaration {
         key: "slack",
         jobs: Jobs::TRAIN,
         value: number(Unit::FractionOfPeakMemory, 0.0, 2.0),
@@ -1620,7 +1620,7 @@ fields! {
         ..BASE
     },
     /// NVLink SHARP's buffers on NVSwitch nodes (`NCCL_NVLS_ENABLE`).
-    Nvls in Cluster(66) => Declaration {
+    Nvls in Process(66) => Declaration {
         key: "nvls",
         jobs: Jobs::TRAIN,
         value: FLAG,
@@ -1630,7 +1630,7 @@ fields! {
     },
     /// NCCL's buffers per communicator, in MiB, as measured (they change
     /// with `NCCL_BUFFSIZE` and `NCCL_MAX_NCHANNELS`); unset: 192.
-    NcclMib in Cluster(68) => Declaration {
+    NcclMib in Process(68) => Declaration {
         key: "nccl_mib",
         jobs: Jobs::TRAIN,
         value: count(Unit::MibPerCommunicator, 0.0, 65_536.0),

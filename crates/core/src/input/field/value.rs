@@ -252,6 +252,9 @@ pub enum Section {
     Gpu,
     /// How many GPUs, how they are linked, what is kept back on each.
     Cluster,
+    /// What each GPU's process holds beside the model (a fold): the CUDA
+    /// context, the caching allocator's settings and slack, NCCL's buffers.
+    Process,
     /// The numbers' formats and the optimizer.
     Recipe,
     /// What is trained: every parameter, or adapters.
