@@ -237,3 +237,39 @@ async fn an_engine_the_core_refuses_is_marked_before_it_is_chosen() {
     );
     browser.close().await;
 }
+
+/// Issue 63: serving opened at TP 1 whatever the model, and Llama 3.1 70B
+/// on eight H200s "did not start". Switching from training, the page opens
+/// on the smallest TP within the node that starts vLLM (TP 2: four
+/// replicas); choosing DeepSeek-V3 then takes the whole node.
+#[tokio::test]
+async fn serving_opens_at_the_tp_that_starts_the_model() {
+    let browser = Browser::start().await;
+    browser
+        .open("?v=3&lang=en&model=llama3.1-70b&gpu=h200&gpus=8")
+        .await;
+    browser
+        .eval("document.querySelector(\"[data-testid='job-serve']\").click(); return true;")
+        .await;
+    let query = browser.wait_for_query("job=serve").await;
+    let query = browser.wait_for_query("tp=2").await.max(query);
+    assert!(query.contains("model=llama3.1-70b"), "{query}");
+    browser
+        .wait_until(
+            "const v = document.querySelector(\"[data-testid='serve-verdict']\"); \
+             return !!v && v.textContent.startsWith('Runs on vLLM');",
+            "Llama 3.1 70B running at TP 2",
+        )
+        .await;
+    browser
+        .eval(
+            "const s = document.getElementById('model'); s.value = 'deepseek-v3';
+             s.dispatchEvent(new Event('change', { bubbles: true })); return true;",
+        )
+        .await;
+    let query = browser.wait_for_query("tp=8").await;
+    assert!(query.contains("model=deepseek-v3"), "{query}");
+    let verdict = browser.text("serve-verdict").await;
+    assert!(verdict.starts_with("Runs on vLLM"), "{verdict}");
+    browser.close().await;
+}

@@ -508,7 +508,7 @@ fn results(calc: Calculator, caption: impl IntoView, share: impl IntoView) -> im
             <p class="lesson-answer" role="status" data-testid="lesson-answer"
                 hidden=move || lesson_answer().is_none()>{lesson_answer}</p>
             <div class="serve-results" hidden=move || !calc.serving.get() data-testid="serve-results">
-                <crate::serving::ServeResults report=calc.serve_report />
+                <crate::serving::ServeResults report=calc.serve_report config=calc.config />
                 {(calc.shows(Part::Form) && calc.editable()).then(|| view! {
                     <crate::serving::ServePlans config=calc.config form=calc.form />
                 })}

@@ -75,7 +75,10 @@ fn memory_bar(t: &'static Text, report: &ServeReport, unit: MemoryUnit) -> impl 
 
 /// Every figure of the deployment.
 #[component]
-pub fn ServeResults(report: Memo<Option<ServeReport>>) -> impl IntoView {
+pub fn ServeResults(
+    report: Memo<Option<ServeReport>>,
+    config: Memo<vram_core::Config>,
+) -> impl IntoView {
     let t = crate::words();
     move || {
         report.with(|report| {
@@ -83,7 +86,7 @@ pub fn ServeResults(report: Memo<Option<ServeReport>>) -> impl IntoView {
                 return view! { <p class="summary" data-testid="serve-verdict">{t.stale}</p> }.into_any();
             };
             let unit = MemoryUnit::Gb;
-            let verdict = serving::verdict(t, report);
+            let verdict = config.with(|c| serving::verdict(t, c, report));
             let warnings = serving::warnings(t, report);
             let speed = serving::speed_rows(t, report);
             view! {

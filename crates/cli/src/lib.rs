@@ -413,15 +413,24 @@ impl Keys {
 
 /// `--job` as the page's job switch: what the switch fills
 /// ([`form::edited`](vram_core::input::form::edited): RL's BF16, no reserve
-/// and ZeRO-3 in place of the lesson's FP16, 20 % and DDP) is set on the
-/// keys given so far, unless an option gives that key itself. The model
-/// each job needs without one is the decoder's to fill.
+/// and ZeRO-3 in place of the lesson's FP16, 20 % and DDP; serving's TP
+/// where the model does not start at 1) is set on the keys given so far,
+/// unless an option gives that key itself. The model each job needs
+/// without one is the decoder's to fill.
 fn switch_job(matches: &ArgMatches, keys: &mut Keys) {
     use vram_core::input::form;
     let Some(job) = matches.get_one::<String>(Field::Job.key()) else {
         return;
     };
-    let before = link::decode(&keys.query()).config;
+    // What the switch fills follows the other options (the model, the GPUs):
+    // the configuration they describe before the job changes.
+    let mut others = Keys(keys.0.clone());
+    for field in link::all_fields().filter(|f| *f != Field::Job) {
+        if let Some(text) = matches.get_one::<String>(field.key()) {
+            others.set(field.key(), text, Source::Option);
+        }
+    }
+    let before = link::decode(&others.query()).config;
     // A link already of that job keeps what it says, as the page's switch
     // fills nothing when the job stays.
     if before.job.key() == job.as_str() {

@@ -20,7 +20,7 @@ pub(crate) fn render_serving(
 ) -> Result<String, UsageError> {
     let page = Page::of(config, config.serve_report(), |t, c, report| Page {
         heading: vram_view::serving::heading(t, c, config, &report),
-        verdict: vram_view::serving::verdict(t, &report),
+        verdict: vram_view::serving::verdict(t, config, &report),
         notes: vram_view::serving::warnings(t, &report),
         table_note: |c, warning| fill(c.warning, &[warning]),
         sections: vram_view::serving::sections(t, &report, config.unit).into(),

@@ -12,6 +12,7 @@ use vram_core::serve::speed::{
 use vram_core::Bytes;
 
 use crate::text::{fill, CliText, Text};
+use vram_core::report::serving::ServeRemedy;
 use vram_core::Config;
 
 /// One row of the serving table: what it is, its figure, and where the
@@ -49,8 +50,15 @@ fn bytes(value: f64, unit: MemoryUnit) -> String {
 }
 
 /// The verdict: whether it runs, and why not.
-pub fn verdict(t: &Text, report: &ServeReport) -> String {
+pub fn verdict(t: &Text, config: &Config, report: &ServeReport) -> String {
     let engine = report.engine.name();
+    // What starts an engine that does not start (issue 63: the page said
+    // "try FP8 weights" where they did not help, or were already FP8).
+    let remedy = || match config.serve_remedy() {
+        Some(ServeRemedy::Tp(tp)) => fill(t.serve_try_tp, &[&tp.to_string()]),
+        Some(ServeRemedy::Fp8AtTp(tp)) => fill(t.serve_try_fp8, &[&tp.to_string()]),
+        None => t.serve_try_more.to_string(),
+    };
     match report.shortfall {
         None => fill(
             t.serve_fits,
@@ -61,15 +69,17 @@ pub fn verdict(t: &Text, report: &ServeReport) -> String {
                 &format_number(f64::from(report.max_model_len)),
             ],
         ),
-        Some(Shortfall::NoKvMemory) => fill(t.serve_no_kv, &[engine]),
-        Some(Shortfall::MaxLen { fits }) => fill(
-            t.serve_max_len,
-            &[
-                engine,
-                &format_number(f64::from(report.max_model_len)),
-                &format_number(f64::from(fits)),
-            ],
-        ),
+        Some(Shortfall::NoKvMemory) => fill(t.serve_no_kv, &[engine]) + &remedy(),
+        Some(Shortfall::MaxLen { fits }) => {
+            fill(
+                t.serve_max_len,
+                &[
+                    engine,
+                    &format_number(f64::from(report.max_model_len)),
+                    &format_number(f64::from(fits)),
+                ],
+            ) + &remedy()
+        }
         Some(Shortfall::Concurrency { holds }) => fill(
             t.serve_concurrency_short,
             &[

@@ -159,7 +159,7 @@ fn serving_fragment(config: &Config, page_url: &str) -> Result<String, InputErro
     use crate::serving;
     let report = config.serve_report()?;
     let t = words_of(config);
-    let mut html = paragraph(look::CAPTION, &serving::verdict(t, &report));
+    let mut html = paragraph(look::CAPTION, &serving::verdict(t, config, &report));
     for warning in serving::warnings(t, &report) {
         html.push_str(&paragraph(look::NOTE, &warning));
     }

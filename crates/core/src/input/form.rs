@@ -144,6 +144,58 @@ pub fn edited(
     text: &str,
     text_of_field: impl Fn(Field) -> String,
 ) -> Vec<(Field, String)> {
+    let mut filled = preset_and_job_fills(field, text, &text_of_field);
+    if let Some(tp) = serving_tp(field, text, &text_of_field, &filled) {
+        filled.push(tp);
+    }
+    filled
+}
+
+/// Serving's TP where the engine does not start at the TP the form holds,
+/// when the job switches to serving or a model is chosen while serving: the
+/// smallest TP within the node that starts it ([`Config::serve_runnable_tp`];
+/// issue 63: serving opened at TP 1 whatever the model, and Llama 3.1 70B
+/// did not start). A TP that starts the model stays, and so does a layout
+/// with pipeline stages.
+fn serving_tp(
+    field: Field,
+    text: &str,
+    text_of_field: &dyn Fn(Field) -> String,
+    filled: &[(Field, String)],
+) -> Option<(Field, String)> {
+    let with = |f: Field| match (f == field, filled.iter().find(|(g, _)| *g == f)) {
+        (true, _) => text.to_string(),
+        (false, Some((_, t))) => t.clone(),
+        (false, None) => text_of_field(f),
+    };
+    let serving = with(Field::Job) == crate::config::job::Job::Serve.key();
+    let asked = matches!(field, Field::Job | Field::Model);
+    if !(serving && asked && with(Field::Pp) == "1") {
+        return None;
+    }
+    let config = parse(with).ok()?;
+    let current = config.runtime.layout.tp;
+    let starts = config.serve_report().is_ok_and(|r| {
+        !matches!(
+            r.shortfall,
+            Some(
+                vram_serve::report::Shortfall::NoKvMemory
+                    | vram_serve::report::Shortfall::MaxLen { .. }
+            )
+        )
+    });
+    let tp = config
+        .serve_runnable_tp()
+        .filter(|&tp| !starts && tp != current)?;
+    Some((Field::Tp, tp.to_string()))
+}
+
+/// What choosing a preset or switching the job fills ([`edited`]).
+fn preset_and_job_fills(
+    field: Field,
+    text: &str,
+    text_of_field: &dyn Fn(Field) -> String,
+) -> Vec<(Field, String)> {
     let mut preset = Config::default();
     match field {
         Field::Model | Field::Gpu if apply(&mut preset, field, text).is_ok() => filled_by(field)
@@ -166,7 +218,7 @@ pub fn edited(
         // step keys start from is filled in, as a link without one would use.
         Field::Method if text != "full" && text_of_field(Field::Model).is_empty() => {
             let model = DEFAULT_ARCHITECTURE_PRESET.to_string();
-            let mut filled = edited(Field::Model, &model, text_of_field);
+            let mut filled = preset_and_job_fills(Field::Model, &model, text_of_field);
             filled.push((Field::Model, model));
             filled
         }
@@ -187,7 +239,7 @@ pub fn edited(
             let mut filled = Vec::new();
             if text_of_field(Field::Model).is_empty() {
                 let model = crate::config::job::DEFAULT_SERVED_MODEL.to_string();
-                filled = edited(Field::Model, &model, text_of_field);
+                filled = preset_and_job_fills(Field::Model, &model, text_of_field);
                 filled.push((Field::Model, model));
             }
             if to_bf16 {
@@ -585,6 +637,47 @@ mod refused_option_tests {
 mod job_switch_tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Issue 63: serving opened at TP 1 whatever the model. Switching to
+    /// serving, or choosing a model while serving, fills the smallest TP
+    /// within the node at which vLLM starts; a model that starts at TP 1,
+    /// or a TP already set, stays as it is.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn serving_opens_at_the_tp_that_starts_the_engine() {
+        let texts = |query: &'static str| {
+            let config = crate::input::link::decode(query).config;
+            move |field: Field| text_of(&config, field)
+        };
+        let tp_of = |filled: Vec<(Field, String)>| {
+            filled
+                .into_iter()
+                .find(|(f, _)| *f == Field::Tp)
+                .map(|(_, t)| t)
+        };
+        let training = texts("v=3&model=llama3.1-70b&gpu=h200&gpus=8");
+        assert_eq!(
+            tp_of(edited(Field::Job, "serve", training)),
+            Some("2".into())
+        );
+        let serving = texts("v=3&job=serve&model=llama3.1-8b&gpu=h200&gpus=8");
+        assert_eq!(
+            tp_of(edited(Field::Model, "deepseek-v3", serving)),
+            Some("8".into())
+        );
+        assert_eq!(tp_of(edited(Field::Model, "llama3.1-8b", serving)), None);
+        // A TP that starts the model stays; one that does not moves.
+        let at_four = texts("v=3&job=serve&model=llama3.1-8b&gpu=h200&gpus=8&tp=4");
+        assert_eq!(tp_of(edited(Field::Model, "llama3.1-70b", at_four)), None);
+        assert_eq!(
+            tp_of(edited(Field::Model, "deepseek-v3", at_four)),
+            Some("8".into())
+        );
+        let set = texts("v=3&job=serve&model=llama3.1-8b&gpu=h200&gpus=8&pp=2");
+        assert_eq!(tp_of(edited(Field::Model, "deepseek-v3", set)), None);
+        // The lesson's switch: its served default, Llama 3.1 8B, starts at TP 1.
+        let lesson = texts("");
+        assert_eq!(tp_of(edited(Field::Job, "serve", lesson)), None);
+    }
 
     /// Switching the form to serving or RL without a model fills the served
     /// default; RL's switch also takes the lesson's mixed FP16 to BF16, its

@@ -9,6 +9,16 @@ use crate::input::{Field, InputError};
 use crate::memory::parallel::Layout;
 use vram_serve::report::{self, Hardware, ServeLayout, ServeReport};
 
+/// What starts an engine that does not start as configured
+/// ([`Config::serve_remedy`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServeRemedy {
+    /// This tensor parallelism, the weights as they are.
+    Tp(u32),
+    /// FP8 weights (quantised at load), at this tensor parallelism.
+    Fp8AtTp(u32),
+}
+
 impl Config {
     /// The hardware a deployment runs on: the GPU, its memory, GPUs per
     /// node, nodes and links.
@@ -89,6 +99,55 @@ impl Config {
         .map_err(|problem| serve_problem_at_field(self, problem))
     }
 
+    /// The smallest tensor parallelism within a node at which the engine
+    /// starts (one sequence of `max_model_len` fits its KV cache): a power
+    /// of two dividing the GPUs per node, the pipeline and experts as they
+    /// are; `None` when none within the node does, or the configuration is
+    /// not valid.
+    pub fn serve_runnable_tp(&self) -> Option<u32> {
+        let starts = |config: &Config| {
+            config.serve_report().is_ok_and(|r| {
+                !matches!(
+                    r.shortfall,
+                    Some(report::Shortfall::NoKvMemory | report::Shortfall::MaxLen { .. })
+                )
+            })
+        };
+        std::iter::successors(Some(1u32), |tp| tp.checked_mul(2))
+            .take_while(|&tp| tp <= self.gpus)
+            .filter(|tp| self.gpus % tp == 0)
+            .find(|&tp| {
+                let mut config = *self;
+                config.runtime.layout.tp = tp;
+                starts(&config)
+            })
+    }
+
+    /// What would start an engine that does not start as configured, within
+    /// a node: the smallest TP that does, or FP8 weights (for a 16-bit
+    /// checkpoint) at the smallest TP that then does; `None` where it starts
+    /// already, or neither does.
+    pub fn serve_remedy(&self) -> Option<ServeRemedy> {
+        let report = self.serve_report().ok()?;
+        let stuck = matches!(
+            report.shortfall,
+            Some(report::Shortfall::NoKvMemory | report::Shortfall::MaxLen { .. })
+        );
+        if !stuck {
+            return None;
+        }
+        if let Some(tp) = self.serve_runnable_tp() {
+            return Some(ServeRemedy::Tp(tp));
+        }
+        let sixteen_bits = self.serve.weights == vram_serve::weights::WeightFormat::Bf16;
+        let mut fp8 = *self;
+        fp8.serve.weights = vram_serve::weights::WeightFormat::Fp8;
+        match sixteen_bits {
+            true => fp8.serve_runnable_tp().map(ServeRemedy::Fp8AtTp),
+            false => None,
+        }
+    }
+
     /// The serving layouts that run this deployment, fastest per GPU first
     /// ([`vram_serve::plans::rank`]), and how many were tried and run; none for
     /// a configuration that is not valid.
@@ -160,5 +219,52 @@ mod tests {
         assert_eq!(decode(&both).only_problem().0, "batched_tokens");
         let a100 = decode("v=2&job=serve&gpu=a100-80gb&model=llama3.1-8b&gpus=1&kv_dtype=fp8");
         assert!(a100.problems.is_empty(), "{:?}", a100.problems);
+    }
+}
+
+#[cfg(test)]
+mod runnable_tp_tests {
+    use crate::input::link::decode;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The smallest TP within a node at which vLLM starts: Llama 3.1 70B's
+    /// 141 GB of bf16 weights and its 131,072-token context need TP 2 on
+    /// H200s; DeepSeek-V3's 671 GB of FP8 weights, all eight; Llama 3.1 8B
+    /// runs whole on one. On one 80 GB GPU nothing runs DeepSeek-V3.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn the_smallest_tp_that_starts_the_engine() {
+        let tp = |query: &str| {
+            decode(&format!("v=3&job=serve&{query}"))
+                .config
+                .serve_runnable_tp()
+        };
+        assert_eq!(tp("model=llama3.1-8b&gpu=h200&gpus=8"), Some(1));
+        assert_eq!(tp("model=llama3.1-70b&gpu=h200&gpus=8"), Some(2));
+        assert_eq!(tp("model=deepseek-v3&gpu=h200&gpus=8"), Some(8));
+        assert_eq!(tp("model=deepseek-v3&gpu=h100-80gb&gpus=1"), None);
+    }
+
+    /// What starts an engine that does not: a larger TP, else FP8 weights
+    /// for a 16-bit checkpoint; nothing where it starts, or nothing does.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_remedy_names_what_starts_the_engine() {
+        use super::ServeRemedy;
+        let remedy = |query: &str| {
+            decode(&format!("v=3&job=serve&{query}"))
+                .config
+                .serve_remedy()
+        };
+        assert_eq!(
+            remedy("model=llama3.1-70b&gpu=h200&gpus=8"),
+            Some(ServeRemedy::Tp(2))
+        );
+        assert_eq!(remedy("model=llama3.1-70b&gpu=h200&gpus=8&tp=2"), None);
+        // 141 GB of bf16 weights in 2 × 48 GB: FP8 halves them, and TP 2 starts.
+        assert_eq!(
+            remedy("model=llama3.1-70b&gpu=l40s&gpus=2&max_len=8192"),
+            Some(ServeRemedy::Fp8AtTp(2))
+        );
+        // DeepSeek-V3 ships FP8: on one H100 nothing starts it.
+        assert_eq!(remedy("model=deepseek-v3&gpu=h100-80gb&gpus=1"), None);
     }
 }

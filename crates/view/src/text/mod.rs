@@ -352,7 +352,13 @@ texts! {
     serve_kv_heading: &'static str = "The KV cache", "KV 缓存";
     serve_speed_heading: &'static str = "Speed", "速度";
     serve_fits: &'static str = "Runs on {}: {} tokens of KV cache, {} sequences of {} tokens at once.", "可以在 {} 上运行：KV 缓存可容纳 {} 个 token，可同时容纳 {} 条长度为 {} 的序列。";
-    serve_no_kv: &'static str = "Does not run on {}: nothing is left for the KV cache (\"No available memory for the cache blocks\"). Try FP8 weights, more tensor parallelism or a higher memory fraction.", "无法在 {} 上运行：没有显存留给 KV 缓存（\"No available memory for the cache blocks\"）。可尝试 FP8 权重、更大的张量并行或更高的显存占用比例。";
+    serve_no_kv: &'static str = "Does not run on {}: nothing is left for the KV cache (\"No available memory for the cache blocks\").", "无法在 {} 上运行：没有显存留给 KV 缓存（\"No available memory for the cache blocks\"）。";
+    // What starts the engine ([`vram_core::report::serving::ServeRemedy`]); `{}`: the TP.
+    serve_try_tp: &'static str = " At TP {} it starts.", "张量并行设为 {} 即可启动。";
+    // The same with FP8 weights quantised at load; `{}`: the TP.
+    serve_try_fp8: &'static str = " With FP8 weights at TP {} it starts.", "改用 FP8 权重、张量并行设为 {} 即可启动。";
+    // Neither starts it within a node.
+    serve_try_more: &'static str = " No TP within a node starts it: more GPUs for each copy (pipeline stages), a smaller format or a higher memory fraction.", "单个节点内任何张量并行都无法启动：需要为每份副本配更多 GPU（流水线并行）、更小的权重格式或更高的显存占用比例。";
     serve_max_len: &'static str = "{} does not start: one sequence of {} tokens needs more than the KV cache; the longest that fits is {} tokens.", "{} 无法启动：一条 {} token 的序列超出 KV 缓存；能放下的最长为 {} token。";
     serve_capped: &'static str = "SGLang limits a request to {} tokens, what its pool holds, below max_model_len {}.", "SGLang 会把单个请求限制在 {} token（其缓存池的容量），低于 max_model_len {}。";
     serve_concurrency_short: &'static str = "{} sequences at once do not fit: the KV cache holds {}.", "同时 {} 条序列放不下：KV 缓存只能容纳 {} 条。";
