@@ -320,7 +320,10 @@ pub fn speed_rows(t: &Text, report: &ServeReport) -> Vec<Row> {
             t.serve_concurrency,
             format_number(f64::from(report.concurrency)),
             fill(
-                t.serve_concurrency_note,
+                match report.engine {
+                    Engine::Vllm => t.serve_concurrency_note,
+                    Engine::Sglang | Engine::TrtLlm => t.serve_concurrency_note_other,
+                },
                 &[&format_number(report.concurrency_holds as f64)],
             ),
             (f64::from(report.concurrency), SEQUENCES),

@@ -516,6 +516,8 @@ texts! {
     trtllm_max_len_fits_note: &'static str = "what its blocks hold for one sequence", "全部块能容纳的单条序列长度";
     serve_concurrency: &'static str = "Sequences decoded at once", "同时解码的序列数";
     serve_concurrency_note: &'static str = "per replica; the cache holds {} of prompt + response, where vLLM's \"Maximum concurrency\" counts whole sequences of max_model_len", "每个副本；缓存可容纳 {} 条“提示词 + 回复”长度的序列，而 vLLM 的 \"Maximum concurrency\" 按 max_model_len 长度的整条序列计";
+    // The same under SGLang or TensorRT-LLM, whose logs have no such line; `{}`: the sequences held.
+    serve_concurrency_note_other: &'static str = "per replica; the cache holds {} of prompt + response, where the sequences above count whole sequences of max_model_len", "每个副本；缓存可容纳 {} 条“提示词 + 回复”长度的序列，而上文的序列数按 max_model_len 长度的整条序列计";
     serve_ttft: &'static str = "Time to first token", "首 token 延迟";
     serve_ttft_note: &'static str = "one prompt alone, at {} of the tensor peak", "单条提示词，按张量峰值的 {}";
     serve_tpot: &'static str = "Time per output token", "每个输出 token 的时间";
