@@ -33,39 +33,6 @@ use crate::page;
 /// 123.75 GB under ZeRO-2 and 66 GB under ZeRO-3, over 64; 70B fits under no
 /// stage), then, as a second step, the same question with the real model on
 /// a real A100 80GB, whose ranked plans open.
-const SCENARIOS: [(&str, &str, &str); 3] = [
-    (
-        "13B",
-        "?params=13&gpus=8&gpu_mem=80&dtype=bf16&opt=adam&overhead=0.2&stage=2",
-        "?model=llama2-13b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1&recompute=none&stage=2&global_batch=64",
-    ),
-    (
-        "33B",
-        "?params=33&gpus=8&gpu_mem=80&dtype=bf16&opt=adam&overhead=0.2&stage=3",
-        "?model=llama1-33b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1&recompute=full&stage=3&global_batch=64",
-    ),
-    (
-        "70B",
-        "?params=70&gpus=8&gpu_mem=80&dtype=bf16&opt=adam&overhead=0.2&stage=3",
-        "?model=llama2-70b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1&recompute=full&stage=3&global_batch=64",
-    ),
-];
-
-/// The configuration of a scenario's `query`, shown as the page is shown now:
-/// a scenario changes what is computed, not the language, units or colours
-/// (a scenario that reset the language would reload the page).
-fn scenario(query: &str, shown: &Config) -> Config {
-    Config {
-        unit: shown.unit,
-        theme: shown.theme,
-        lang: shown.lang,
-        embed: shown.embed,
-        show: shown.show,
-        controls: shown.controls,
-        ..link::decode(query).config
-    }
-}
-
 /// The whole page. `switch_language` shows it again at a link in another
 /// language, what was typed kept (`vram_app::mount` gives it; the page never
 /// mounts itself).
@@ -148,6 +115,8 @@ struct Calculator {
     plans_found: RwSignal<String>,
     /// The Q6 scenario whose lesson question is shown, until its real model is.
     lesson_step: RwSignal<Option<&'static str>>,
+    /// Q6's scenario clicked last, and whether its second click (the real model).
+    lesson_scenario: RwSignal<Option<(vram_view::lesson::Scenario, bool)>>,
     /// The lesson's Q1–Q5 step asked last.
     lesson_question: RwSignal<Option<&'static str>>,
     /// Every setting shown in a lesson's embed, where only the lesson's are at first.
@@ -260,6 +229,7 @@ impl Calculator {
             plans_open: RwSignal::new(share::current_hash() == "#plans"),
             plans_found: RwSignal::new(String::new()),
             lesson_step: RwSignal::new(None::<&'static str>),
+            lesson_scenario: RwSignal::new(None),
             // Its answer shows while the page is still its configuration.
             lesson_question: RwSignal::new(None::<&'static str>),
             all_settings: RwSignal::new(false),
@@ -309,6 +279,15 @@ impl Calculator {
 
     /// The answer to the lesson's step asked last, while the page is still its configuration.
     fn lesson_answer(self) -> Option<String> {
+        if let Some((scenario, real)) = self.lesson_scenario.get() {
+            return vram_view::lesson::scenario_answer(
+                self.t,
+                &scenario,
+                real,
+                &self.config.read(),
+                &self.report.read(),
+            );
+        }
         let step = self.lesson_question.get()?;
         let step = vram_view::lesson::STEPS
             .into_iter()
@@ -414,9 +393,10 @@ fn lesson_tools(calc: Calculator) -> impl IntoView {
                 <button type="button" class="quiet" data-testid=format!("lesson-{}", step.name.to_lowercase())
                     aria-pressed=move || (calc.lesson_question.get() == Some(step.name)).to_string()
                     on:click=move |_| {
-                        calc.form.load(&scenario(step.query, &calc.config.get_untracked()));
+                        calc.form.load(&vram_view::lesson::as_shown(step.query, &calc.config.get_untracked()));
                         calc.lesson_question.set(Some(step.name));
                         calc.lesson_step.set(None);
+                        calc.lesson_scenario.set(None);
                         show_lesson_answer();
                     }>{step.name}</button>
             })}
@@ -430,20 +410,25 @@ fn lesson_tools(calc: Calculator) -> impl IntoView {
         </button>
         <div class="scenarios">
             <span>{t.scenarios}</span>
-            {SCENARIOS.map(|(name, lesson, real)| view! {
+            {vram_view::lesson::SCENARIOS.map(|scenario| {
+                let name = scenario.name;
+                view! {
                 <button type="button" class="quiet" data-testid=format!("scenario-{name}")
                     aria-pressed=move || (calc.lesson_step.get() == Some(name)).to_string()
                     on:click=move |_| {
                         // The lesson's question first; a second click, the real model.
                         let second = calc.lesson_step.get_untracked() == Some(name);
-                        calc.form.load(&scenario(if second { real } else { lesson }, &calc.config.get_untracked()));
+                        let query = if second { scenario.real } else { scenario.lesson };
+                        calc.form.load(&vram_view::lesson::as_shown(query, &calc.config.get_untracked()));
                         calc.lesson_step.set((!second).then_some(name));
+                        calc.lesson_scenario.set(Some((scenario, second)));
                         calc.lesson_question.set(None);
+                        show_lesson_answer();
                         if second {
                             calc.plans_open.set(true);
                         }
                     }>{name}</button>
-            })}
+            }})}
         </div>
         </div>
     }

@@ -674,6 +674,11 @@ async fn the_lessons_q6_scenarios_are_one_click_away() {
     assert_eq!(page.flag("params-count"), "13000000000");
     page.assert_figure("mem-total-zero2", 48.75);
     assert_eq!(page.flag("fits-zero2"), "true");
+    // Q6 answered in words with the table's figures (issue 63: it had none).
+    page.assert_says(
+        "lesson-answer",
+        "ZeRO-2 needs 48.75 GB per GPU of 64 GB usable: it fits",
+    );
     click("scenario-33B");
     sleep_ms(0).await;
     page.assert_figure("mem-total-zero2", 123.75);
@@ -708,6 +713,11 @@ async fn the_lessons_q6_scenarios_are_one_click_away() {
     sleep_ms(0).await;
     assert_eq!(page.flag("params-count"), "13015864320");
     assert_eq!(page.flag("fits-zero2"), "true");
+    // The second click says what it changed: the real model on an A100's 85.9 GB.
+    page.assert_says(
+        "lesson-answer",
+        "Q6, the real Llama 2 13B on 8 × A100 80GB (85.9 GB a GPU, 68.72 GB usable)",
+    );
     // A scenario keeps how the page is shown.
     drop(page);
     let page = Page::open("?unit=gib&theme=dark").await;

@@ -61,21 +61,120 @@ impl Step {
     }
 }
 
+/// A scenario of the lesson's Q6: its button's name, the question's
+/// configuration (the lesson's bare size on 8 GPUs of 80 GB) and, on a
+/// second click, the real model on A100s with its activations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scenario {
+    /// `13B`, `33B` or `70B`: the button's name and its test id's end.
+    pub name: &'static str,
+    /// The question's configuration, as a link's query.
+    pub lesson: &'static str,
+    /// The real model's, as a link's query.
+    pub real: &'static str,
+}
+
+/// Q6's three scenarios.
+pub const SCENARIOS: [Scenario; 3] = [
+    Scenario {
+        name: "13B",
+        lesson: "?params=13&gpus=8&gpu_mem=80&dtype=bf16&opt=adam&overhead=0.2&stage=2",
+        real: "?model=llama2-13b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1&recompute=none&stage=2&global_batch=64",
+    },
+    Scenario {
+        name: "33B",
+        lesson: "?params=33&gpus=8&gpu_mem=80&dtype=bf16&opt=adam&overhead=0.2&stage=3",
+        real: "?model=llama1-33b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1&recompute=full&stage=3&global_batch=64",
+    },
+    Scenario {
+        name: "70B",
+        lesson: "?params=70&gpus=8&gpu_mem=80&dtype=bf16&opt=adam&overhead=0.2&stage=3",
+        real: "?model=llama2-70b&gpu=a100-80gb&gpus=8&dtype=bf16&seq=2048&mbs=1&flash=1&recompute=full&stage=3&global_batch=64",
+    },
+];
+
+/// `query`'s configuration shown as `shown` is (its language, units and
+/// colours): what a step or scenario sets.
+pub fn as_shown(query: &str, shown: &Config) -> Config {
+    Config {
+        unit: shown.unit,
+        theme: shown.theme,
+        lang: shown.lang,
+        embed: shown.embed,
+        show: shown.show,
+        controls: shown.controls,
+        ..link::decode(query).config
+    }
+}
+
+/// The answer to Q6's `scenario` for `config` (the page's) and its
+/// `report`: the question's (`real` false) or the real model's; `None`
+/// when the page no longer shows that configuration.
+pub fn scenario_answer(
+    t: &Text,
+    scenario: &Scenario,
+    real: bool,
+    config: &Config,
+    report: &Report,
+) -> Option<String> {
+    let query = if real { scenario.real } else { scenario.lesson };
+    if as_shown(query, config) != *config {
+        return None;
+    }
+    let bytes = |b: vram_core::Bytes| format_bytes(b, report.unit);
+    let verdict = |fits: bool| if fits { t.it_fits } else { t.it_does_not_fit };
+    let usable = bytes(report.budget.usable());
+    if real {
+        let row = report.highlighted();
+        let (model, gpu) = (config.model?, config.gpu?);
+        return Some(text::fill(
+            t.lesson_q6_real,
+            &[
+                model.base.name,
+                gpu.name,
+                &bytes(report.budget.gpu_memory()),
+                &usable,
+                row.strategy.label(),
+                // What the verdict above says it needs: the step's peak where
+                // it rises above what is kept.
+                &bytes(match row.step.peak().1.get() > row.memory.total.get() {
+                    true => row.step.peak().1,
+                    false => row.memory.total,
+                }),
+                verdict(row.fits),
+            ],
+        ));
+    }
+    let zero2 = report.strategy(Strategy::Zero2);
+    let zero3 = report.strategy(Strategy::Zero3);
+    Some(match scenario.name {
+        "13B" => text::fill(
+            t.lesson_q6_13b,
+            &[&bytes(zero2.memory.total), &usable, verdict(zero2.fits)],
+        ),
+        "33B" => text::fill(
+            t.lesson_q6_33b,
+            &[
+                &bytes(zero2.memory.total),
+                &bytes(zero3.memory.total),
+                &usable,
+                verdict(zero2.fits),
+                verdict(zero3.fits),
+            ],
+        ),
+        _ => text::fill(
+            t.lesson_q6_70b,
+            &[&bytes(zero3.memory.total), &usable, verdict(zero3.fits)],
+        ),
+    })
+}
+
 /// The answer to `step` for `config` (the page's configuration) and its
 /// `report`, in `t`'s words, with the report's figures; `None` when the page
 /// no longer shows the step's configuration (`shown` compares what is
 /// computed, not the language, units or colours).
 pub fn answer(t: &Text, step: &Step, config: &Config, report: &Report) -> Option<String> {
-    let asked = Config {
-        unit: config.unit,
-        theme: config.theme,
-        lang: config.lang,
-        embed: config.embed,
-        show: config.show,
-        controls: config.controls,
-        ..step.config()
-    };
-    if asked != *config {
+    if as_shown(step.query, config) != *config {
         return None;
     }
     let bytes = |b: vram_core::Bytes| format_bytes(b, report.unit);
@@ -173,6 +272,49 @@ mod tests {
         let config = step.config();
         let report = config.report().unwrap();
         answer(t, step, &config, &report).unwrap()
+    }
+
+    /// Q6's scenarios answer the lesson's three questions with the report's
+    /// figures (13 B: ZeRO-2's 48.75 GB of 64 fits; 33 B: ZeRO-2's 123.75 and
+    /// ZeRO-3's 66 GB do not; 70 B: ZeRO-3's 140 GB does not), and the real
+    /// models with the page's verdict, in both languages; none once the
+    /// page shows something else.
+    #[test]
+    fn q6_answers_each_scenario_with_the_reports_figures() {
+        let said = |t: &Text, scenario: &Scenario, real: bool| {
+            let query = if real { scenario.real } else { scenario.lesson };
+            let config = link::decode(query).config;
+            let report = config.report().unwrap();
+            scenario_answer(t, scenario, real, &config, &report).unwrap()
+        };
+        let [s13, s33, s70] = SCENARIOS;
+        let q13 = said(&EN, &s13, false);
+        assert!(
+            q13.contains("ZeRO-2 needs 48.75 GB per GPU of 64 GB usable: it fits"),
+            "{q13}"
+        );
+        let q33 = said(&EN, &s33, false);
+        assert!(
+            q33.contains("123.75 GB") && q33.contains("ZeRO-3 66 GB"),
+            "{q33}"
+        );
+        assert!(
+            q33.contains("ZeRO-2 it does not fit, ZeRO-3 it does not fit"),
+            "{q33}"
+        );
+        let q70 = said(&ZH, &s70, false);
+        assert!(q70.contains("140 GB") && q70.contains("放不下"), "{q70}");
+        let real = said(&EN, &s13, true);
+        assert!(
+            real.starts_with(
+                "Q6, the real Llama 2 13B on 8 × A100 80GB (85.9 GB a GPU, 68.72 GB usable)"
+            ),
+            "{real}"
+        );
+        // Another configuration: no answer.
+        let other = link::decode("?params=14").config;
+        let report = other.report().unwrap();
+        assert_eq!(scenario_answer(&EN, &s13, false, &other, &report), None);
     }
 
     /// Each step answers its question with the lesson's numbers (112, 38.5,

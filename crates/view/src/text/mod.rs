@@ -250,6 +250,19 @@ texts! {
     all_settings: &'static str = "All settings ▾", "全部设置 ▾";
     fewer_settings: &'static str = "The lesson's settings only ▴", "只看课程的设置 ▴";
     lesson_heading: &'static str = "The lesson, Q1 to Q5 (each sets the page and answers with its figures):", "课程 Q1–Q5（每一步都会设置页面，并用页面上的数字作答）：";
+    // The lesson's Q6 (the scenarios 13B, 33B, 70B on 8 GPUs of 80 GB).
+    lesson_q6_13b: &'static str =
+        "Q6, 13 B on 8 GPUs of 80 GB: ZeRO-2 needs {} per GPU of {} usable: {}. Click 13B again for the real Llama 2 13B on A100s, its activations counted.",
+        "第 6 题，8 张 80 GB GPU 上的 13 B：ZeRO-2 每张 GPU 需要 {}，可用 {}：{}。再点一次 13B：真实的 Llama 2 13B 在 A100 上，计入激活值。";
+    lesson_q6_33b: &'static str =
+        "Q6, 33 B: ZeRO-2 needs {} per GPU and ZeRO-3 {}, of {} usable: ZeRO-2 {}, ZeRO-3 {}. Click 33B again for the real LLaMA 33B on A100s.",
+        "第 6 题，33 B：ZeRO-2 每张 GPU 需要 {}，ZeRO-3 需要 {}，可用 {}：ZeRO-2 {}，ZeRO-3 {}。再点一次 33B：真实的 LLaMA 33B 在 A100 上。";
+    lesson_q6_70b: &'static str =
+        "Q6, 70 B: even ZeRO-3 needs {} per GPU of {} usable for the model states alone: {}. Click 70B again for the real Llama 2 70B on A100s and the ranked layouts (TP, PP, offload, recomputation) that fit.",
+        "第 6 题，70 B：仅模型状态，ZeRO-3 每张 GPU 也需要 {}，可用 {}：{}。再点一次 70B：真实的 Llama 2 70B 在 A100 上，以及能放下的布局排名（TP、PP、卸载、重算）。";
+    lesson_q6_real: &'static str =
+        "Q6, the real {} on 8 × {} ({} a GPU, {} usable), activations counted: {} needs {} per GPU: {}. The ranked layouts below list the fastest that fit.",
+        "第 6 题，真实的 {} 在 8 张 {} 上（每张 {}，可用 {}），计入激活值：{} 每张 GPU 需要 {}：{}。下方的布局排名列出能放下的最快方案。";
     lesson_q1: &'static str =
         "Q1: {} + {} + {} = {} bytes per parameter: the 16-bit weights and gradients, and Adam's fp32 master copy ({}) with its two moments ({}).",
         "Q1：{} + {} + {} = {} 字节/参数：16 位的权重和梯度，加上 Adam 的 fp32 主权重副本（{}）和两个动量（{}）。";
