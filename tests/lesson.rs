@@ -94,10 +94,14 @@ async fn the_path_works_in_chinese_on_a_phone() {
     // Far below the form's buttons on a phone, it is brought into view
     // (to within a pixel: the browser scrolls by whole pixels, the layout
     // places the answer at fractions of one).
+    // At the top, under the pinned verdict, with the table's first row in
+    // view after it (issue 63: it landed at the screen's bottom edge).
     browser
         .wait_until(
             "const r = document.querySelector(\"[data-testid='lesson-answer']\").getBoundingClientRect();
-             return r.top >= 0 && r.bottom <= innerHeight + 1;",
+             const bar = document.querySelector(\"[data-testid='verdict-bar']\").getBoundingClientRect();
+             const row = document.querySelector(\"[data-testid='mem-total-ddp']\").getBoundingClientRect();
+             return r.top >= bar.bottom - 1 && r.bottom <= innerHeight + 1 && row.bottom <= innerHeight;",
             "the answer in view",
         )
         .await;

@@ -573,8 +573,20 @@ fn show_lesson_answer() {
             .ok()
             .flatten();
         if let Some(answer) = answer {
+            // On a phone (the results after the form) the answer goes to the
+            // top, under the pinned verdict, the table after it in view
+            // (issue 63: it landed at the bottom edge, the table off-screen);
+            // beside the form it only comes into view.
+            let phone = window()
+                .inner_width()
+                .ok()
+                .and_then(|w| w.as_f64())
+                .is_some_and(|w| w <= 760.0);
             let options = web_sys::ScrollIntoViewOptions::new();
-            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            options.set_block(match phone {
+                true => web_sys::ScrollLogicalPosition::Start,
+                false => web_sys::ScrollLogicalPosition::Nearest,
+            });
             answer.scroll_into_view_with_scroll_into_view_options(&options);
         }
     });
