@@ -57,13 +57,16 @@ pub(super) fn arguments(config: &Config, link: &str) -> Result<String, Refusal> 
 /// parallelism require setting the environment variable
 /// CUDA_DEVICE_MAX_CONNECTIONS to 1"), except under FSDP, which asserts it
 /// is not 1 ("FSDP always requires CUDA_DEVICE_MAX_CONNECTIONS value large
-/// than one"; `megatron/training/arguments.py`, megatron-core 0.19.2).
+/// than one"; `megatron/training/arguments.py`, megatron-core 0.19.2): ZeRO-2
+/// and ZeRO-3, both FSDP here.
 fn connections(config: &Config) -> &'static str {
     let layout = config.runtime.layout;
     let blackwell = config
         .gpu
         .is_some_and(|g| g.generation == vram_core::gpu::Generation::Blackwell);
-    match (layout.tp > 1 || layout.cp > 1) && !blackwell && config.highlight != Strategy::Zero3 {
+    // ZeRO-2 and ZeRO-3 are FSDP's (Megatron-FSDP or PyTorch's FSDP2).
+    let fsdp = matches!(config.highlight, Strategy::Zero2 | Strategy::Zero3);
+    match (layout.tp > 1 || layout.cp > 1) && !blackwell && !fsdp {
         true => "CUDA_DEVICE_MAX_CONNECTIONS=1 ",
         false => "",
     }
@@ -318,7 +321,20 @@ fn sharding_arguments(
 ) -> Result<(), Refusal> {
     match config.highlight {
         Strategy::Ddp => {}
-        Strategy::Zero1 | Strategy::Zero2 => flag("use-distributed-optimizer", None),
+        Strategy::Zero1 => flag("use-distributed-optimizer", None),
+        // ZeRO-2: Megatron-FSDP sharding the optimizer states and gradients,
+        // the parameters kept whole (`optim_grads`); the distributed
+        // optimizer keeps every gradient whole in its buffer, ZeRO-1's
+        // memory, not the plan's (issue 63: 63.79 GB written for a plan of
+        // 48.36).
+        Strategy::Zero2 => {
+            flag("use-megatron-fsdp", None);
+            flag(
+                "data-parallel-sharding-strategy",
+                Some("optim_grads".into()),
+            );
+            flag("ckpt-format", Some("fsdp_dtensor".into()));
+        }
         // `validate_args`: "--use-torch-fsdp2 is not supported with gradient
         // accumulation fusion", and it needs `torch_dist` or `torch_dcp`
         // checkpoints; Megatron-FSDP needs `fsdp_dtensor` ones.

@@ -185,6 +185,25 @@ fn read_back_agrees(case: &Case, config: &vram_core::Config) {
                 ("num_layers", u64::from(arch.layers)),
                 ("global_batch_size", global),
             ]);
+            // The sharding as the figures count it: ZeRO-2 is Megatron-FSDP's
+            // optim_grads (the distributed optimizer keeps whole gradients),
+            // ZeRO-3 an FSDP of the parameters too, ZeRO-1 the distributed
+            // optimizer alone.
+            let p = &case.parsed;
+            let fsdp = p["use_megatron_fsdp"] == true || p["use_torch_fsdp2"] == true;
+            match e.stage {
+                2 => assert_eq!(
+                    (
+                        p["use_megatron_fsdp"].clone(),
+                        p["data_parallel_sharding_strategy"].clone()
+                    ),
+                    (Value::Bool(true), Value::from("optim_grads")),
+                    "{}",
+                    case.name
+                ),
+                3 => assert!(fsdp, "{}", case.name),
+                _ => assert!(!fsdp, "{}", case.name),
+            }
         }
         "torchtitan" => {
             assert_eq!(int("tensor_parallel_degree"), u64::from(layout.tp));
