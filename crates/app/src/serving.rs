@@ -133,6 +133,7 @@ pub fn ServePlans(config: Memo<vram_core::Config>, form: crate::form::Form) -> i
     let table = move || {
         let ranking = ranked.get()?;
         let rows = config.with(|c| serving::plan_rows(t, c, &ranking.plans));
+        let here = config.with(link::encode);
         let found = match rows.is_empty() {
             true => t.serve_plans_none.to_string(),
             false => vram_view::text::fill(
@@ -156,8 +157,11 @@ pub fn ServePlans(config: Memo<vram_core::Config>, form: crate::form::Form) -> i
                 <tbody>
                     {rows.into_iter().enumerate().map(|(i, row)| {
                         let query = row.query.clone();
+                        // The user's own layout, marked (issue 63).
+                        let used = row.query == here;
                         view! {
-                            <tr data-testid=format!("serve-plan-{i}")>
+                            <tr data-testid=format!("serve-plan-{i}") class:current=used
+                                aria-current=used.then_some("true")>
                                 <td data-label=t.serve_col_layout>{row.layout}</td>
                                 <td class="num" data-label=t.serve_col_replicas>{row.replicas}</td>
                                 <td data-label=t.serve_col_weights>{row.weights}</td>
@@ -167,6 +171,7 @@ pub fn ServePlans(config: Memo<vram_core::Config>, form: crate::form::Form) -> i
                                 <td class="num" data-label=t.serve_col_per_gpu>{row.per_gpu}</td>
                                 <td class="num" data-label=t.serve_col_cost>{row.cost}</td>
                                 <td><button type="button" class="quiet" data-testid=format!("serve-plan-use-{i}")
+                                    disabled=used
                                     on:click=move |_| form.load(&link::decode(&query).config)>{t.serve_use}</button>
                                     // The plan as its engine's launch line (issue 46).
                                     <select class="copy-plan" data-testid=format!("serve-plan-copy-{i}")

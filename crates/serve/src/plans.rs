@@ -4,7 +4,7 @@
 //! first, as the training plans are ranked.
 
 use crate::kv_cache::KvCacheDtype;
-use crate::options::{ServeLayout, ServeOptions, WEIGHT_FORMATS};
+use crate::options::{ServeLayout, ServeOptions};
 use crate::report::{evaluate, Hardware, ServeReport};
 use crate::weights::WeightFormat;
 use vram_shared::model::architecture::Architecture;
@@ -44,24 +44,23 @@ impl ServePlan {
     }
 }
 
-/// The formats worth trying on a model and a GPU: 16 bits; FP8 where the
-/// GPU has FP8 tensor cores; AWQ's INT4; MXFP4 on a mixture; NVFP4 on
-/// Blackwell.
-fn formats(arch: &Architecture, hardware: &Hardware) -> Vec<WeightFormat> {
-    let fp8 = hardware.gpu.is_some_and(|g| g.tflops_fp8 > 0.0);
-    let blackwell = hardware
-        .gpu
-        .is_some_and(|g| g.generation == vram_shared::gpu::Generation::Blackwell);
-    WEIGHT_FORMATS
-        .into_iter()
-        .filter(|w| match w {
-            WeightFormat::Bf16 | WeightFormat::Int4 { .. } => true,
-            WeightFormat::Fp8 => fp8,
-            WeightFormat::Mxfp4 => arch.moe.is_moe(),
-            WeightFormat::Nvfp4 => blackwell,
-            _ => false,
-        })
-        .collect()
+/// The formats worth trying for a checkpoint shipped in `shipped` on a
+/// GPU, as an engine loads it: the checkpoint's own; FP8 quantised at load
+/// from a 16-bit checkpoint where the GPU has FP8 tensor cores (vLLM's and
+/// SGLang's `--quantization fp8`); and the format `asked` in the options,
+/// whatever it is. Formats the model is not published in (AWQ's INT4,
+/// MXFP4 for another model than gpt-oss, NVFP4) only when asked (issue 63:
+/// DeepSeek-V3 was offered MXFP4 and INT4, never its own FP8 blocks).
+fn formats(shipped: WeightFormat, asked: WeightFormat, hardware: &Hardware) -> Vec<WeightFormat> {
+    let fp8 = hardware.gpu.is_none_or(|g| g.tflops_fp8 > 0.0);
+    let mut formats = vec![shipped];
+    if shipped == WeightFormat::Bf16 && fp8 {
+        formats.push(WeightFormat::Fp8);
+    }
+    if !formats.contains(&asked) {
+        formats.push(asked);
+    }
+    formats
 }
 
 /// What the search found.
@@ -82,6 +81,7 @@ pub struct ServeRanking {
 pub fn rank(
     arch: &Architecture,
     context: u32,
+    shipped: WeightFormat,
     hardware: &Hardware,
     options: &ServeOptions,
     price: Option<f64>,
@@ -103,7 +103,7 @@ pub fn rank(
                 false => vec![1],
             };
             for ep in eps {
-                for weights in formats(arch, hardware) {
+                for weights in formats(shipped, options.weights, hardware) {
                     for &kv_dtype in kv_types {
                         tried += 1;
                         let layout = ServeLayout { tp, pp, ep };
@@ -168,8 +168,14 @@ mod tests {
             max_len: Some(32_768),
             ..ServeOptions::default()
         };
-        let ServeRanking { tried, fits, plans } =
-            rank(&arch, 131_072, &hardware, &options, Some(2.0));
+        let ServeRanking { tried, fits, plans } = rank(
+            &arch,
+            131_072,
+            WeightFormat::Bf16,
+            &hardware,
+            &options,
+            Some(2.0),
+        );
         assert!(tried >= 30, "{tried}");
         assert!(fits >= plans.len());
         assert!(!plans.is_empty());

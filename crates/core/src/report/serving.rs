@@ -161,6 +161,7 @@ impl Config {
         vram_serve::plans::rank(
             &model.architecture,
             model.base.context,
+            vram_serve::weights::WeightFormat::shipped(model.base.id),
             &self.serve_hardware(),
             &self.serve,
             self.speed.price_per_gpu_hour,
