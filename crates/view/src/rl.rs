@@ -80,6 +80,23 @@ pub fn generate_heading(t: &Text, config: &Config) -> &'static str {
 
 /// The verdict: whether each phase fits on a GPU.
 pub fn verdict(t: &Text, config: &Config, report: &RlReport, unit: MemoryUnit) -> String {
+    // Where the limits keep back the lesson's reserve, it says so (issue 63:
+    // "the RL limit 82.1 GB of an H20 is unexplained").
+    let reserved = match config.overhead > 0.0 {
+        true => fill(
+            t.rl_reserved,
+            &[
+                &format_bytes(Bytes::new(config.gpu_mem_gb * 1e9), unit),
+                &vram_core::format::format_percent(config.overhead),
+            ],
+        ),
+        false => String::new(),
+    };
+    phases_verdict(t, config, report, unit) + &reserved
+}
+
+/// The phases' verdict: what each holds against its limit.
+fn phases_verdict(t: &Text, config: &Config, report: &RlReport, unit: MemoryUnit) -> String {
     let split = config.rl.placement == vram_core::config::rl::Placement::Split;
     let b = |v: f64| format_bytes(Bytes::new(v), unit);
     let learn = &report.learn;
@@ -346,6 +363,28 @@ pub fn heading(c: &CliText, config: &Config) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 63: "the RL limit 82.1 GB of an H20 is unexplained". A link
+    /// that keeps the lesson's 20 % says the limits are the H20's 102.63 GB
+    /// less it; without a reserve nothing is added.
+    #[test]
+    fn a_reserved_share_is_said_beside_the_limits() {
+        let t = crate::text::of(vram_core::format::Lang::En);
+        let said = |query: &str| {
+            let config = vram_core::input::link::decode(query).config;
+            let report = config.rl_report().unwrap();
+            verdict(t, &config, &report, MemoryUnit::Gb)
+        };
+        let base = "v=3&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2";
+        let kept = said(base);
+        assert!(kept.contains("(of 82.1 GB and 82.1 GB)"), "{kept}");
+        assert!(
+            kept.ends_with("The limits are each GPU's 102.63 GB less the 20 % reserved (overhead; 0 counts only what the phases hold)."),
+            "{kept}"
+        );
+        let none = said(&format!("{base}&overhead=0"));
+        assert!(!none.contains("reserved"), "{none}");
+    }
 
     /// Host RAM past the node's: the note names what holds it and the key
     /// that frees it; none when it fits or no host memory is given.

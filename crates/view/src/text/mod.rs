@@ -435,6 +435,8 @@ texts! {
     rl_learn_heading: &'static str = "Learning: the actor's step", "训练阶段：actor 的一步";
     rl_step_heading: &'static str = "The step", "每一步";
     rl_overrides_heading: &'static str = "As verl's overrides", "verl 的配置参数";
+    // After an RL verdict whose limits keep back a reserve; `{}`: the GPU's memory, then the share reserved.
+    rl_reserved: &'static str = " The limits are each GPU's {} less the {} reserved (overhead; 0 counts only what the phases hold).", "上限为每张 GPU 的 {} 减去预留的 {}（overhead；设为 0 则只计各阶段实际占用）。";
     rl_fits: &'static str = "Both phases fit on each GPU: generating {}, learning {} (of {} and {}); they take turns, never added.", "两个阶段都能放进每张 GPU：生成 {}，训练 {}（上限分别为 {} 和 {}）；两者交替进行，不相加。";
     rl_short_generate: &'static str = "Generating does not fit: {} with the trainer beside the engine (learning {}; of {} and {}).", "生成阶段放不下：训练进程与推理引擎共 {}（训练 {}；上限 {} 和 {}）。";
     rl_short_learn_phase: &'static str = "Learning does not fit: {} generating, {} learning (of {} and {}).", "训练阶段放不下：生成 {}，训练 {}（上限 {} 和 {}）。";
