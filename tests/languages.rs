@@ -224,3 +224,47 @@ async fn screenshots_of_both_languages_and_themes_at_phone_and_desktop_widths() 
     }
     browser.close().await;
 }
+
+/// Issue 63: the job switch broke "训练与微调" mid-word ("训练与微/调") on a
+/// desktop. In Chinese, at 1,280 px and at 390 px, each job's name is one
+/// line or breaks between its words only (训练与/微调, 强化学习/后训练).
+#[tokio::test]
+async fn the_job_switch_keeps_chinese_words_whole() {
+    let browser = Browser::start().await;
+    for width in [1280, 390] {
+        browser
+            .client
+            .set_window_size(width, 900)
+            .await
+            .expect("window resized");
+        browser.open("?lang=zh").await;
+        // Each name as its lines, split where a character starts a new line.
+        let lines = browser
+            .eval(
+                "return [...document.querySelectorAll('.job-switch button')].map(b => {
+                     const text = b.firstChild;
+                     const s = text.textContent;
+                     let out = '', top = null;
+                     for (let i = 0; i < s.length; i++) {
+                         const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
+                         const t = Math.round(r.getBoundingClientRect().top);
+                         if (s[i] === '\\u200b') continue;
+                         if (top !== null && t > top + 2) out += '/';
+                         top = t; out += s[i];
+                     }
+                     return out;
+                 });",
+            )
+            .await;
+        let lines: Vec<String> = serde_json::from_value(lines).unwrap();
+        let whole = [
+            ["训练与微调", "训练与/微调"],
+            ["推理部署", "推理/部署"],
+            ["强化学习后训练", "强化学习/后训练"],
+        ];
+        for (line, allowed) in lines.iter().zip(whole) {
+            assert!(allowed.contains(&line.as_str()), "{width} px: {line}");
+        }
+    }
+    browser.close().await;
+}
