@@ -86,6 +86,12 @@ pub fn command() -> Command {
                 .help("A shared link of the page, or its query string (?params=13&gpus=8); options override it"),
         )
         .arg(
+            Arg::new("import")
+                .long("import")
+                .value_name("FILE")
+                .help("A launch command to read into the configuration: vllm serve or SGLang's launch_server (- for standard input); what it read, and what it did not, go to standard error; options override it"),
+        )
+        .arg(
             Arg::new("config")
                 .long("config")
                 .value_name("FILE")
@@ -370,6 +376,8 @@ enum Source {
     ConfigJson,
     /// An option.
     Option,
+    /// The launch command read with `--import`.
+    Import,
 }
 
 /// The keys of one configuration, each once, with where it came from.
@@ -449,6 +457,54 @@ fn switch_job(matches: &ArgMatches, keys: &mut Keys) {
     }
 }
 
+/// The keys of the launch command in `file` (`-`: standard input), over
+/// the link's ([`vram_launch::import`]); what was read, what has no bearing
+/// and what was not read said on standard error, a file that cannot be read
+/// or holds no command a problem.
+fn import_keys(
+    file: &str,
+    lang: vram_core::format::Lang,
+    keys: &mut Keys,
+    problems: &mut Vec<String>,
+) {
+    use std::io::Read as _;
+    use vram_launch::import::{import_launch, ImportError};
+    let c = vram_view::text::cli_of(lang);
+    let text = match file {
+        "-" => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text).map(|_| text)
+        }
+        path => std::fs::read_to_string(path),
+    };
+    let text = match text {
+        Ok(text) => text,
+        Err(error) => return problems.push(format!("--import {file:?}: {error}")),
+    };
+    let imported = match import_launch(&text) {
+        Ok(imported) => imported,
+        Err(ImportError::Empty) => return problems.push(fill(c.import_empty, &[file])),
+        Err(ImportError::UnknownKind) => return problems.push(fill(c.import_unknown, &[file])),
+    };
+    for (key, value) in &imported.keys {
+        keys.set(key, value, Source::Import);
+    }
+    let read: Vec<String> = imported
+        .mapped
+        .iter()
+        .map(|(option, key)| format!("{option} → {key}"))
+        .collect();
+    for (words, list) in [
+        (c.import_read, read),
+        (c.import_ignored, imported.ignored.clone()),
+        (c.import_unread, imported.unread.clone()),
+    ] {
+        if !list.is_empty() {
+            eprintln!("{}", fill(words, &[file, &list.join(c.comma)]));
+        }
+    }
+}
+
 /// [`config_from`], with what `--config` read.
 ///
 /// One configuration from three sources, each on top of the one before: the
@@ -501,6 +557,9 @@ fn config_and_hub_from(
         // was written before it, under 0.20.0).
         let newest = vram_core::serve::kv_cache::VllmRelease::NEWEST.key();
         keys.set(Field::EngineVersion.key(), newest, Source::Link);
+    }
+    if let Some(file) = matches.get_one::<String>("import") {
+        import_keys(file, lang, &mut keys, &mut problems);
     }
     let path = matches.get_one::<String>("config");
     if let Some(path) = path {
@@ -570,6 +629,15 @@ fn config_and_hub_from(
                     error_words(t, &error)
                 )
             }
+            (Source::Import, Some(error), _) => format!(
+                "--import {:?}: {}={:?}: {}",
+                matches
+                    .get_one::<String>("import")
+                    .map_or("", String::as_str),
+                problem.key,
+                problem.value,
+                error_words(t, &error)
+            ),
             (_, Some(error), _) => format!(
                 "{}={:?}: {}",
                 problem.key,

@@ -1337,3 +1337,42 @@ fn a_repeated_link_key_is_said() {
     );
     assert_eq!(said.matches("given again").count(), 1, "{said}");
 }
+
+/// Issue 66, its first formats: `--import` reads a vLLM command (here from
+/// standard input) into the configuration, options over it, and says on
+/// standard error what it read, what has no bearing and what it did not
+/// read; another kind of text is refused with exit 2, nothing on standard
+/// output.
+#[test]
+fn a_vllm_command_is_imported() {
+    let command = "# my server\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n  --tensor-parallel-size 4 --max-model-len 32768 --kv-cache-dtype fp8 --port 8000 --swap-space 4\n";
+    let out = vram()
+        .args(["--import", "-", "--gpu", "h100-80gb"])
+        .write_stdin(command)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("Llama 3.1 70B on 4 × H100 80GB: 1 replica of TP 4 × PP 1"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("KV cache fp8"), "{stdout}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("--tensor-parallel-size 4 → tp, --max-model-len 32768 → max_len"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("no bearing on the figures: --port 8000"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("not read: --swap-space 4"), "{stderr}");
+    let refused = vram()
+        .args(["--import", "-"])
+        .write_stdin("torchrun train.py")
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(refused.stdout.is_empty());
+}

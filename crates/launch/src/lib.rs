@@ -26,6 +26,7 @@
 mod deepspeed;
 mod engines;
 mod hf;
+pub mod import;
 mod megatron;
 mod rl;
 mod torchtitan;
@@ -361,6 +362,15 @@ pub(crate) struct Batch {
 /// (Instruct checkpoints where the family ships one, as they are served).
 pub(crate) fn hf_repo(config: &Config) -> &'static str {
     preset_repo(config.model.and_then(|m| m.preset()).map(|p| p.id))
+}
+
+/// The model preset whose Hugging Face repository is `repo` (what
+/// [`preset_repo`] writes), if any.
+pub(crate) fn preset_of_repo(repo: &str) -> Option<&'static str> {
+    vram_core::model::presets::MODEL_PRESETS
+        .iter()
+        .map(|p| p.id)
+        .find(|&id| preset_repo(Some(id)) == repo)
 }
 
 /// The Hugging Face repository of the model preset `id`.

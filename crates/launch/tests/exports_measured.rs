@@ -107,6 +107,59 @@ fn every_export_is_the_text_its_framework_accepted() {
     }
 }
 
+/// Issue 66: a serving command the page wrote reads back to its
+/// configuration. Each vLLM and SGLang case's command is imported
+/// (`vram_launch::import`), every option mapped (none unread or ignored),
+/// and the configuration it gives, with what no command carries taken from
+/// the case (the GPU, the lengths and load, a checkpoint's own format), is
+/// exported again: the same command, byte for byte.
+#[test]
+fn a_serving_command_reads_back_to_its_configuration() {
+    let measured = measured();
+    let mut read = 0;
+    for case in measured
+        .cases
+        .iter()
+        .filter(|c| matches!(c.kind.as_str(), "vllm" | "sglang"))
+    {
+        let imported = vram_launch::import::import_launch(&case.text)
+            .unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
+        assert!(
+            imported.unread.is_empty() && imported.ignored.is_empty(),
+            "{}: {:?} {:?}",
+            case.name,
+            imported.unread,
+            imported.ignored
+        );
+        // What the command does not carry, from the case.
+        let mut query = imported.query();
+        for pair in case.query.split('&') {
+            let key = pair.split('=').next().unwrap_or_default();
+            let given = key == "v" || imported.keys.iter().any(|(k, _)| *k == key);
+            if !given {
+                query.push('&');
+                query.push_str(pair);
+            }
+        }
+        let (config, target) = decoded(&case.name, &query, &case.kind);
+        let text =
+            export(&config, target, "LINK").unwrap_or_else(|r| panic!("{}: {r:?}", case.name));
+        let command = |t: &str| {
+            t.split_once('\n')
+                .map(|(_, rest)| rest.to_string())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            command(&text),
+            command(&case.text),
+            "{}: {query}",
+            case.name
+        );
+        read += 1;
+    }
+    assert!(read >= 20, "{read}");
+}
+
 /// Every framework and job has its cases: the matrix of issue 62, each
 /// framework's release named.
 #[test]

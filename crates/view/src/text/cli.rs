@@ -27,6 +27,13 @@ texts! {
         "单步峰值（{}）：{}，出现在{}；保存总量 {}；{}。";
     // Between the items of a list.
     comma: &'static str = ", ", "，";
+    // What `--import FILE` read: the file, then what it read and the key
+    // each became; what has no bearing on the figures; what was not read.
+    import_read: &'static str = "--import {}: read {}", "--import {}：已读取 {}";
+    import_ignored: &'static str = "--import {}: no bearing on the figures: {}", "--import {}：与数字无关：{}";
+    import_unread: &'static str = "--import {}: not read: {}", "--import {}：未能读取：{}";
+    import_empty: &'static str = "--import {}: no command in it", "--import {}：其中没有命令";
+    import_unknown: &'static str = "--import {}: not a command read here (vllm serve, python3 -m sglang.launch_server)", "--import {}：不是可读取的命令（vllm serve、python3 -m sglang.launch_server）";
     // A mixture of experts: its parameters, those active per token, the
     // experts per token, the routed experts and the shared ones.
     moe: &'static str = "Mixture of experts: {} parameters in memory, {} active per token ({} of {} routed experts{}).",

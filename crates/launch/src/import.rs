@@ -1,0 +1,401 @@
+//! The other direction of the engines' launch lines (issue 66, its first
+//! formats): a `vllm serve` or SGLang `launch_server` command read back into
+//! the shared link's keys, with what was read and mapped, what was read and
+//! means nothing to the figures, and what could not be read — nothing
+//! guessed silently. [`crate::engines`] writes these commands; a command it
+//! wrote comes back to the same configuration (`tests/exports_measured.rs`
+//! over the export matrix).
+
+use vram_core::serve::kv_cache::VllmRelease;
+
+/// The engine whose command was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImportedEngine {
+    /// `vllm serve MODEL …` (or `python -m vllm.entrypoints.openai.api_server --model MODEL …`).
+    Vllm,
+    /// `python3 -m sglang.launch_server --model-path MODEL …` (or `sglang serve`).
+    Sglang,
+}
+
+/// A launch command read back: the link's keys it gives, and an account of
+/// every option.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Imported {
+    /// The engine, when the command names one.
+    pub engine: Option<ImportedEngine>,
+    /// The shared link's keys the command gives, in the order read.
+    pub keys: Vec<(&'static str, String)>,
+    /// What was read and mapped: the option, and the key it became.
+    pub mapped: Vec<(String, &'static str)>,
+    /// What was read and means nothing to the figures (a port, a host, a name).
+    pub ignored: Vec<String>,
+    /// What could not be read: an option unknown here, a value that is not a
+    /// number, a model path that names no preset.
+    pub unread: Vec<String>,
+}
+
+/// Why nothing could be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImportError {
+    /// The text holds no command.
+    Empty,
+    /// The text is not a command this reader knows (its first words).
+    UnknownKind,
+}
+
+/// Options that change nothing the page computes.
+const IGNORED: [&str; 14] = [
+    "--host",
+    "--port",
+    "--served-model-name",
+    "--api-key",
+    "--trust-remote-code",
+    "--disable-log-requests",
+    "--disable-log-stats",
+    "--uvicorn-log-level",
+    "--log-level",
+    "--seed",
+    "--tokenizer",
+    "--chat-template",
+    "--download-dir",
+    "--enable-prefix-caching",
+];
+
+/// Reads a launch command of vLLM or SGLang, comment lines and `\` line
+/// continuations allowed, into the link's keys.
+pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
+    let words = shell_words(text);
+    if words.is_empty() {
+        return Err(ImportError::Empty);
+    }
+    let (engine, rest) = head(&words).ok_or(ImportError::UnknownKind)?;
+    let mut imported = Imported {
+        engine: Some(engine),
+        ..Imported::default()
+    };
+    imported.keys.push(("job", "serve".into()));
+    imported.keys.push((
+        "engine",
+        match engine {
+            ImportedEngine::Vllm => "vllm",
+            ImportedEngine::Sglang => "sglang",
+        }
+        .into(),
+    ));
+    // A command names no release: today's, the newest the page reproduces.
+    if engine == ImportedEngine::Vllm {
+        let newest = VllmRelease::NEWEST.key();
+        imported.keys.push(("engine_version", newest.into()));
+    }
+    let options = read_options(engine, rest, &mut imported);
+    layout_keys(&options, &mut imported);
+    Ok(imported)
+}
+
+/// The engine and the words after its command's head.
+fn head(words: &[String]) -> Option<(ImportedEngine, &[String])> {
+    let starts = |prefix: &[&str]| {
+        words.len() >= prefix.len() && words.iter().zip(prefix).all(|(w, p)| w == p)
+    };
+    for (prefix, engine) in [
+        (&["vllm", "serve"][..], ImportedEngine::Vllm),
+        (
+            &["python", "-m", "vllm.entrypoints.openai.api_server"][..],
+            ImportedEngine::Vllm,
+        ),
+        (
+            &["python3", "-m", "vllm.entrypoints.openai.api_server"][..],
+            ImportedEngine::Vllm,
+        ),
+        (
+            &["python3", "-m", "sglang.launch_server"][..],
+            ImportedEngine::Sglang,
+        ),
+        (
+            &["python", "-m", "sglang.launch_server"][..],
+            ImportedEngine::Sglang,
+        ),
+        (&["sglang", "serve"][..], ImportedEngine::Sglang),
+    ] {
+        if starts(prefix) {
+            return Some((engine, &words[prefix.len()..]));
+        }
+    }
+    None
+}
+
+/// The parallel sizes a command gives, for the keys that follow from them
+/// together (the GPUs, expert parallelism).
+#[derive(Default)]
+struct Sizes {
+    tp: Option<u32>,
+    pp: Option<u32>,
+    dp: Option<u32>,
+    ep: Option<u32>,
+    expert_parallel: bool,
+}
+
+/// Reads every option into `imported`'s keys, or its ignored and unread
+/// lists; the parallel sizes are returned for [`layout_keys`].
+fn read_options(engine: ImportedEngine, words: &[String], imported: &mut Imported) -> Sizes {
+    let mut sizes = Sizes::default();
+    let mut i = 0;
+    while i < words.len() {
+        let word = &words[i];
+        // `--flag=value` or `--flag value`; a flag without a value.
+        let (flag, inline) = match word.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (word.clone(), None),
+        };
+        let takes_value = !matches!(
+            flag.as_str(),
+            "--enable-expert-parallel"
+                | "--enforce-eager"
+                | "--disable-cuda-graph"
+                | "--trust-remote-code"
+                | "--disable-log-requests"
+                | "--disable-log-stats"
+                | "--enable-prefix-caching"
+        );
+        let value = match (inline, takes_value) {
+            (Some(v), _) => Some(v),
+            (None, true) => words
+                .get(i + 1)
+                .filter(|v| !v.starts_with("--"))
+                .cloned()
+                .inspect(|_| i += 1),
+            (None, false) => None,
+        };
+        i += 1;
+        if !flag.starts_with('-') {
+            // vLLM's model is its first positional word.
+            model_key(&flag, imported);
+            continue;
+        }
+        read_option(engine, &flag, value.as_deref(), &mut sizes, imported);
+    }
+    sizes
+}
+
+/// One option: a key, a parallel size, an ignored or an unread option.
+fn read_option(
+    engine: ImportedEngine,
+    flag: &str,
+    value: Option<&str>,
+    sizes: &mut Sizes,
+    imported: &mut Imported,
+) {
+    let said = |value: Option<&str>| match value {
+        Some(v) => format!("{flag} {v}"),
+        None => flag.to_string(),
+    };
+    let number = |value: Option<&str>| value.and_then(|v| v.parse::<u32>().ok());
+    let key = |imported: &mut Imported, key: &'static str, v: String| {
+        imported.keys.push((key, v));
+        imported.mapped.push((said(value), key));
+    };
+    use ImportedEngine::{Sglang, Vllm};
+    match (engine, flag) {
+        (_, "--model" | "--model-path") => match value {
+            Some(model) => model_key(model, imported),
+            None => imported.unread.push(said(value)),
+        },
+        (Vllm, "--tensor-parallel-size" | "-tp") | (Sglang, "--tp-size" | "--tp")
+            if number(value).is_some() =>
+        {
+            sizes.tp = number(value);
+            imported.mapped.push((said(value), "tp"));
+        }
+        (Vllm, "--pipeline-parallel-size" | "-pp") | (Sglang, "--pp-size" | "--pp")
+            if number(value).is_some() =>
+        {
+            sizes.pp = number(value);
+            imported.mapped.push((said(value), "pp"));
+        }
+        (Vllm, "--data-parallel-size" | "-dp") | (Sglang, "--dp-size" | "--dp")
+            if number(value).is_some() =>
+        {
+            sizes.dp = number(value);
+            imported.mapped.push((said(value), "gpus"));
+        }
+        (Sglang, "--ep-size" | "--ep") if number(value).is_some() => {
+            sizes.ep = number(value);
+            imported.mapped.push((said(value), "ep"));
+        }
+        (Vllm, "--enable-expert-parallel") => {
+            sizes.expert_parallel = true;
+            imported.mapped.push((said(value), "ep"));
+        }
+        (Vllm, "--max-model-len") | (Sglang, "--context-length") if number(value).is_some() => {
+            key(imported, "max_len", value.unwrap_or_default().into())
+        }
+        (Vllm, "--gpu-memory-utilization") | (Sglang, "--mem-fraction-static")
+            if value.is_some_and(|v| v.parse::<f64>().is_ok()) =>
+        {
+            key(imported, "gpu_util", value.unwrap_or_default().into())
+        }
+        (Vllm, "--kv-cache-memory-bytes") if value.is_some_and(|v| v.parse::<f64>().is_ok()) => {
+            let bytes: f64 = value.unwrap_or_default().parse().unwrap_or_default();
+            let gb = vram_core::decimal::shortest_decimal(bytes / 1e9);
+            key(imported, "kv_memory", gb)
+        }
+        (_, "--kv-cache-dtype") => match value {
+            Some("auto") => key(imported, "kv_dtype", "auto".into()),
+            Some(v) if v.starts_with("fp8") => key(imported, "kv_dtype", "fp8".into()),
+            _ => imported.unread.push(said(value)),
+        },
+        (Vllm, "--block-size") | (Sglang, "--page-size") if number(value).is_some() => {
+            key(imported, "block", value.unwrap_or_default().into())
+        }
+        (Vllm, "--max-num-batched-tokens") | (Sglang, "--chunked-prefill-size")
+            if number(value).is_some() =>
+        {
+            key(imported, "batched_tokens", value.unwrap_or_default().into())
+        }
+        (Vllm, "--max-num-seqs") | (Sglang, "--max-running-requests")
+            if number(value).is_some() =>
+        {
+            key(imported, "max_num_seqs", value.unwrap_or_default().into())
+        }
+        (_, "--quantization") => match value {
+            Some("fp8") => key(imported, "weights", "fp8".into()),
+            Some("bitsandbytes") => key(imported, "weights", "nf4".into()),
+            _ => imported.unread.push(said(value)),
+        },
+        (Vllm, "--enforce-eager") | (Sglang, "--disable-cuda-graph") => {
+            key(imported, "cuda_graphs", "0".into())
+        }
+        (_, flag) if IGNORED.contains(&flag) => imported.ignored.push(said(value)),
+        _ => imported.unread.push(said(value)),
+    }
+}
+
+/// The model's key where its checkpoint names a preset; else said unread.
+fn model_key(path: &str, imported: &mut Imported) {
+    match crate::preset_of_repo(path) {
+        Some(id) => {
+            imported.keys.push(("model", id.into()));
+            imported.mapped.push((path.to_string(), "model"));
+        }
+        None => imported.unread.push(format!(
+            "{path}: no preset of this checkpoint; paste its config.json"
+        )),
+    }
+}
+
+/// The layout's keys: TP and PP, the GPUs a node holds (TP × PP × DP
+/// replicas), and expert parallelism (vLLM's is TP × DP with
+/// `--enable-expert-parallel`; SGLang's its `--ep-size`).
+fn layout_keys(sizes: &Sizes, imported: &mut Imported) {
+    let (tp, pp, dp) = (
+        sizes.tp.unwrap_or(1),
+        sizes.pp.unwrap_or(1),
+        sizes.dp.unwrap_or(1),
+    );
+    imported.keys.push(("tp", tp.to_string()));
+    imported.keys.push(("pp", pp.to_string()));
+    imported.keys.push(("gpus", (tp * pp * dp).to_string()));
+    let ep = match (sizes.expert_parallel, sizes.ep) {
+        (true, _) => Some(tp * dp),
+        (false, Some(ep)) => Some(ep),
+        (false, None) => None,
+    };
+    if let Some(ep) = ep.filter(|&ep| ep > 1) {
+        imported.keys.push(("ep", ep.to_string()));
+    }
+}
+
+/// The shell's words of `text`: comment lines dropped, `\` continuations
+/// joined, single and double quotes removed.
+fn shell_words(text: &str) -> Vec<String> {
+    let joined: String = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| line.trim_end_matches('\\'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (mut words, mut word, mut quote) = (Vec::new(), String::new(), None::<char>);
+    for c in joined.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => quote = Some(c),
+            (None, c) if c.is_whitespace() => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            (None, c) => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+impl Imported {
+    /// The keys as a link's query (`v` the contract version the page writes).
+    pub fn query(&self) -> String {
+        let mut query = format!(
+            "{}={}",
+            vram_core::input::link::VERSION_KEY,
+            vram_core::input::link::LINK_VERSION
+        );
+        for (key, value) in &self.keys {
+            query.push('&');
+            query.push_str(key);
+            query.push('=');
+            query.push_str(value);
+        }
+        query
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand-written vLLM line: every option mapped, ignored or unread,
+    /// nothing guessed.
+    #[test]
+    fn a_vllm_line_is_read_option_by_option() {
+        let text = "# serve it\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n  --tensor-parallel-size 4 --data-parallel-size 2 \\\n  --max-model-len=32768 --kv-cache-dtype fp8_e4m3 --port 8000 --swap-space 4";
+        let imported = import_launch(text).unwrap();
+        assert_eq!(imported.engine, Some(ImportedEngine::Vllm));
+        let query = imported.query();
+        for part in [
+            "job=serve",
+            "engine=vllm",
+            "model=llama3.1-70b",
+            "max_len=32768",
+            "kv_dtype=fp8",
+            "tp=4",
+            "pp=1",
+            "gpus=8",
+        ] {
+            assert!(query.contains(part), "{part}: {query}");
+        }
+        assert_eq!(imported.ignored, vec!["--port 8000".to_string()]);
+        assert_eq!(imported.unread, vec!["--swap-space 4".to_string()]);
+    }
+
+    /// A checkpoint without a preset is said, not guessed; other text is refused.
+    #[test]
+    fn what_cannot_be_read_is_said() {
+        let imported =
+            import_launch("python3 -m sglang.launch_server --model-path /data/my-model --tp 2")
+                .unwrap();
+        assert!(!imported.query().contains("model="));
+        assert!(imported.unread[0].starts_with("/data/my-model: no preset"));
+        assert_eq!(
+            import_launch("  \n# only a comment"),
+            Err(ImportError::Empty)
+        );
+        assert_eq!(
+            import_launch("torchrun train.py"),
+            Err(ImportError::UnknownKind)
+        );
+    }
+}
