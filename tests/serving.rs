@@ -284,3 +284,52 @@ async fn serving_opens_at_the_tp_that_starts_the_model() {
     assert!(verdict.starts_with("Runs on vLLM"), "{verdict}");
     browser.close().await;
 }
+
+/// Issue 66: a `vllm serve` command pasted into the page's box becomes the
+/// deployment (the page's GPU kept), and the box says what it read, what has
+/// no bearing and what it did not read.
+#[tokio::test]
+async fn a_pasted_vllm_command_becomes_the_deployment() {
+    let browser = Browser::start().await;
+    browser.open("?v=3&lang=en&gpu=h100-80gb").await;
+    let command = "# my server\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n  --tensor-parallel-size 4 --max-model-len 32768 --port 8000 --swap-space 4";
+    browser
+        .eval(&format!(
+            "const area = document.querySelector(\"[data-testid='paste-text']\");
+             area.value = {};
+             area.dispatchEvent(new Event('input', {{ bubbles: true }}));
+             document.querySelector(\"[data-testid='paste-read']\").click();
+             return true;",
+            serde_json::to_string(command).unwrap()
+        ))
+        .await;
+    let query = browser.wait_for_query("job=serve").await;
+    for part in [
+        "model=llama3.1-70b",
+        "tp=4",
+        "gpus=4",
+        "max_len=32768",
+        "gpu=h100-80gb",
+    ] {
+        assert!(query.contains(part), "{part}: {query}");
+    }
+    browser
+        .wait_until(
+            "const v = document.querySelector(\"[data-testid='serve-verdict']\"); \
+             return !!v && v.textContent.startsWith('Runs on vLLM');",
+            "the pasted deployment's verdict",
+        )
+        .await;
+    let said = browser
+        .eval("return document.querySelector(\"[data-testid='paste-summary']\").textContent;")
+        .await;
+    let said = said.as_str().unwrap_or_default();
+    for part in [
+        "Read --tensor-parallel-size 4 → tp",
+        "No bearing on the figures: --port 8000",
+        "Not read: --swap-space 4",
+    ] {
+        assert!(said.contains(part), "{part}: {said}");
+    }
+    browser.close().await;
+}

@@ -27,6 +27,10 @@ impl ReadReply {
     /// Reads `source`, a `config.json`, into the configuration whose link is
     /// `query`, in `t`'s and `w`'s words (the same language's).
     pub fn of(t: &Text, w: &LazyText, source: &str, query: &str) -> ReadReply {
+        // A launch command (issue 66): its keys over the page's.
+        if let Ok(imported) = vram_launch::import::import_launch(source) {
+            return Self::of_command(w, &imported, query);
+        }
         match vram_core::model::hub::read_config(source) {
             Ok(hub) => match link::decode(query).config.with_hub_config(&hub) {
                 Ok(config) => ReadReply::Read {
@@ -74,6 +78,51 @@ impl ReadReply {
             query,
             lines: lines.collect(),
         })
+    }
+}
+
+impl ReadReply {
+    /// A launch command read into the configuration whose link is `query`:
+    /// the command's keys over the link's, and a line for each option read,
+    /// of no bearing, or not read.
+    fn of_command(
+        w: &LazyText,
+        imported: &vram_launch::import::Imported,
+        query: &str,
+    ) -> ReadReply {
+        let given = |key: &str| imported.keys.iter().any(|(k, _)| *k == key);
+        let mut merged: Vec<String> = query
+            .split('&')
+            .filter(|pair| {
+                let key = pair.split('=').next().unwrap_or_default();
+                !key.is_empty() && key != "v" && !given(key)
+            })
+            .map(str::to_string)
+            .collect();
+        merged.insert(0, imported.query());
+        let config = link::decode(&merged.join("&")).config;
+        let mut lines: Vec<String> = imported
+            .mapped
+            .iter()
+            .map(|(option, key)| text::fill(w.import_read_line, &[option, key]))
+            .collect();
+        lines.extend(
+            imported
+                .ignored
+                .iter()
+                .map(|option| text::fill(w.import_ignored_line, &[option])),
+        );
+        lines.extend(
+            imported
+                .unread
+                .iter()
+                .map(|option| text::fill(w.import_unread_line, &[option])),
+        );
+        lines.push(w.import_no_gpu.to_string());
+        ReadReply::Read {
+            query: link::encode(&config),
+            lines,
+        }
     }
 }
 
@@ -166,6 +215,42 @@ pub fn megatron_line(w: &LazyText, config: &Config) -> Option<String> {
 mod tests {
     use super::*;
     use crate::text::{LAZY_EN, LAZY_ZH};
+
+    /// Issue 66: the paste box reads a launch command too. Its keys go over
+    /// the page's (the GPU kept), and each option is said: read and the key
+    /// it became, of no bearing, or not read; in the page's language.
+    #[test]
+    fn a_pasted_launch_command_becomes_the_deployment() {
+        let command = "vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4 --max-model-len 32768 --port 8000 --swap-space 4";
+        let reply = ReadReply::of(
+            &crate::text::EN,
+            &LAZY_EN,
+            command,
+            "v=3&gpu=h100-80gb&gpus=2",
+        );
+        let ReadReply::Read { query, lines } = reply else {
+            panic!("{reply:?}");
+        };
+        let config = link::decode(&query).config;
+        assert_eq!(config.job, vram_core::config::job::Job::Serve);
+        assert_eq!(config.gpu.map(|g| g.id), Some("h100-80gb"));
+        assert_eq!((config.runtime.layout.tp, config.gpus), (4, 4));
+        assert_eq!(config.serve.max_len, Some(32_768));
+        assert!(
+            lines.contains(&"Read --tensor-parallel-size 4 → tp".to_string()),
+            "{lines:?}"
+        );
+        assert!(lines.contains(&"No bearing on the figures: --port 8000".to_string()));
+        assert!(lines.contains(&"Not read: --swap-space 4".to_string()));
+        let zh = ReadReply::of(&crate::text::ZH, &LAZY_ZH, command, "v=3");
+        let ReadReply::Read { lines, .. } = zh else {
+            panic!("{zh:?}");
+        };
+        assert!(
+            lines.contains(&"未能读取：--swap-space 4".to_string()),
+            "{lines:?}"
+        );
+    }
 
     #[test]
     fn a_read_config_travels_as_its_link_and_words() {

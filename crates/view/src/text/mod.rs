@@ -865,9 +865,9 @@ texts! {
     err_other_vocabulary: &'static str = "The teacher's vocabulary ({} tokens) is not the student's ({}): their distributions over the tokens cannot be compared.", "教师模型的词表（{} 个词元）与学生模型的（{}）不同，无法逐词元比较两者的分布。";
     err_not_with: &'static str = "Does not go with the current “{}”.", "与当前的“{}”不兼容。";
     err_not_per_stage: &'static str = "{} microbatches: interleaved stages need a multiple of PP ({}).", "{} 个微批次：交错流水线需要 PP（{}）的整数倍。";
-    paste_heading: &'static str = "Paste a config.json", "粘贴 config.json";
-    paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Gemma 2/3, Phi-3/4, OLMo 2, Granite, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture. It stays in this page.",
-        "Hugging Face 的 config.json（Llama、Mistral、Gemma 2/3、Phi-3/4、OLMo 2、Granite、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；内容不离开本页。";
+    paste_heading: &'static str = "Paste a config.json or a launch command", "粘贴 config.json 或启动命令";
+    paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Gemma 2/3, Phi-3/4, OLMo 2, Granite, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture; a vllm serve or SGLang launch_server command, the deployment. It stays in this page.",
+        "Hugging Face 的 config.json（Llama、Mistral、Gemma 2/3、Phi-3/4、OLMo 2、Granite、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；vllm serve 或 SGLang launch_server 命令会填入部署配置。内容不离开本页。";
     paste_read: &'static str = "Read it", "读取";
     hub_unavailable: &'static str = "The reader could not be loaded; reload the page and try again.", "读取器未能加载；请刷新页面后重试。";
     paste_file: &'static str = "or choose a file", "或选择文件";
@@ -979,6 +979,12 @@ texts! {
     hub_json: &'static str = "Not valid JSON (line {}, column {}).", "不是有效的 JSON（第 {} 行，第 {} 列）。";
     hub_not_object: &'static str = "Not a JSON object.", "不是 JSON 对象。";
     hub_no_type: &'static str = "No \"model_type\".", "缺少 \"model_type\"。";
+    // A launch command read (vram_launch::import): an option and the key it
+    // became; what has no bearing on the figures; what was not read.
+    import_read_line: &'static str = "Read {} → {}", "已读取 {} → {}";
+    import_ignored_line: &'static str = "No bearing on the figures: {}", "与数字无关：{}";
+    import_unread_line: &'static str = "Not read: {}", "未能读取：{}";
+    import_no_gpu: &'static str = "The GPU, the lengths and the load are not in a command: set them here.", "GPU、长度与负载不在命令中：请在此设置。";
     hub_unknown_type: &'static str = "model_type \"{}\" is not counted here (these are: {}).", "此处不计算 model_type \"{}\"（可读取的有：{}）。";
     hub_missing: &'static str = "\"{}\" is missing.", "缺少 \"{}\"。";
     hub_invalid: &'static str = "\"{}\" has an impossible value.", "\"{}\" 的值不可能。";
