@@ -381,6 +381,44 @@ mod tests {
         assert_eq!(imported.unread, vec!["--swap-space 4".to_string()]);
     }
 
+    proptest::proptest! {
+        /// Commands of the flags this reader knows, and others, with
+        /// arbitrary values and order: reading never panics, every option
+        /// is accounted for (mapped, ignored or not read), and the keys
+        /// decode to serving figures or a refusal, never a panic.
+        #[test]
+        fn any_command_is_read_or_refused_without_a_panic(
+            engine in proptest::sample::select(vec!["vllm serve", "python3 -m sglang.launch_server"]),
+            options in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec![
+                        "--tensor-parallel-size", "--tp", "--pp-size", "--data-parallel-size",
+                        "--dp", "--ep-size", "--enable-expert-parallel", "--max-model-len",
+                        "--context-length", "--gpu-memory-utilization", "--mem-fraction-static",
+                        "--kv-cache-memory-bytes", "--kv-cache-dtype", "--block-size",
+                        "--page-size", "--max-num-seqs", "--quantization", "--enforce-eager",
+                        "--port", "--model-path", "--swap-space",
+                    ]),
+                    proptest::sample::select(vec![
+                        "0", "1", "3", "8", "0.9", "-1", "1e30", "fp8", "auto", "awq",
+                        "4294967296", "meta-llama/Llama-3.1-8B-Instruct", "x",
+                    ]),
+                ),
+                0..8,
+            ),
+        ) {
+            let mut text = format!("{engine} meta-llama/Llama-3.1-8B-Instruct");
+            for (flag, value) in &options {
+                text.push_str(&format!(" {flag} {value}"));
+            }
+            let imported = import_launch(&text).unwrap();
+            let accounted = imported.mapped.len() + imported.ignored.len() + imported.unread.len();
+            proptest::prop_assert!(accounted >= options.len().min(1), "{text}");
+            let config = vram_core::input::link::decode(&imported.query()).config;
+            let _ = config.serve_report();
+        }
+    }
+
     /// A checkpoint without a preset is said, not guessed; other text is refused.
     #[test]
     fn what_cannot_be_read_is_said() {
