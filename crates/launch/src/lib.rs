@@ -226,6 +226,10 @@ pub enum Refusal {
     /// The rollout on GPUs of its own, which the framework runs only
     /// off-policy (verl).
     SplitPlacement,
+    /// A reward model held in the trainer, which the framework's text does
+    /// not carry (verl serves it from an engine of its own; TRL takes it as
+    /// the trainer's `reward_funcs`).
+    RewardModel,
     /// A sharding of the RL actor its framework does not have (verl: FSDP
     /// shards everything or nothing, Megatron's distributed optimizer the
     /// optimizer or nothing).
@@ -244,6 +248,7 @@ impl From<crate::verl::NotInVerl> for Refusal {
             NotInVerl::Sharding => Refusal::ActorSharding,
             NotInVerl::ShardGroup => Refusal::ShardGroup,
             NotInVerl::PipelineSplit => Refusal::ModelParallel,
+            NotInVerl::RewardModel => Refusal::RewardModel,
         }
     }
 }

@@ -124,6 +124,14 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
             set("critic.num_nodes", Some(nodes.to_string()));
             set("critic.num_gpus_per_node", Some(gpus.to_string()));
         }
+        // A reward model, frozen beside the actor as the figures count it
+        // (of the actor's size: its checkpoint, which the user replaces by
+        // their reward model's).
+        if rl.reward == vram_core::config::rl::Reward::Model {
+            set("reward.model_name_or_path", Some(repo.into()));
+            set("reward.num_nodes", Some(nodes.to_string()));
+            set("reward.num_gpus_per_node", Some(gpus.to_string()));
+        }
         // Colocated, the engines take the actor's GPUs; apart, their own
         // (`create_vllm_engines` places them in a group of their own).
         let tp = rl.rollout_tp.unwrap_or(config.runtime.layout.tp).max(1);
@@ -222,6 +230,11 @@ pub(super) fn trl(config: &Config, link: &str) -> Result<String, Refusal> {
     let model = config.model.ok_or(Refusal::NeedsModel)?;
     if rl.algo == Algo::Ppo || rl.has_critic() {
         return Err(Refusal::Algorithm);
+    }
+    // A reward model is one of the trainer's `reward_funcs`, not in the
+    // configuration written here.
+    if rl.reward == vram_core::config::rl::Reward::Model {
+        return Err(Refusal::RewardModel);
     }
     model_parallel(config)?;
     let precision = match config.precision {

@@ -44,6 +44,10 @@ pub enum NotInVerl {
     /// or nothing (DDP, `fsdp_size=1`); its Megatron actor shards the
     /// optimizer (ZeRO-1, the distributed optimizer) or nothing.
     Sharding,
+    /// A reward model: verl 0.9.1 serves it from an inference engine of its
+    /// own (`reward.reward_model.rollout`), not held in the trainer as the
+    /// figures count it.
+    RewardModel,
     /// A sharding group: HSDP's `fsdp_size` below the GPUs, or the
     /// distributed optimizer's instances, are not written here.
     ShardGroup,
@@ -84,6 +88,7 @@ fn refusal(config: &Config) -> Option<NotInVerl> {
         Algo::Dpo => NotInVerl::Dpo,
         Algo::Distill => NotInVerl::Distillation,
         _ if config.rl.placement == Placement::Split => NotInVerl::SplitPlacement,
+        _ if config.rl.reward == vram_core::config::rl::Reward::Model => NotInVerl::RewardModel,
         _ if tuning.method == Method::Qlora
             || (tuning.method.uses_adapters()
                 && (tuning.dora || engine == ActorEngine::Megatron)) =>

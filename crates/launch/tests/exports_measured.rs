@@ -449,6 +449,16 @@ fn trl_agrees(e: &Expected) {
 /// accumulation).
 fn openrlhf_agrees(e: &Expected) {
     let (case, config, p) = (e.case, e.config, &e.case.parsed);
+    // A reward model beside the actor where the figures count one.
+    let reward = config.rl.reward == vram_core::config::rl::Reward::Model;
+    if config.rl.algo != Algo::Dpo {
+        assert_eq!(
+            p["reward_model_name_or_path"].is_string(),
+            reward,
+            "{}",
+            case.name
+        );
+    }
     let int = |key: &str| e.int(key);
     let rl = &config.rl;
     let serve = &config.serve;

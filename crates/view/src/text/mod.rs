@@ -1014,6 +1014,10 @@ texts! {
     model_parallel_rl: &'static str = "{} is exported here with the actor over data parallelism only (DeepSpeed ZeRO), not this tensor, pipeline, context or expert parallel layout: copy it as verl, whose Megatron actor runs it.", "{} 在这里导出的配置中 actor 只做数据并行（DeepSpeed ZeRO），无法表达这种张量、流水线、上下文或专家并行布局：请导出为 verl，它的 Megatron actor 可以运行。";
     // [`Refusal::ModelParallel`] of verl; each `{}`: the framework.
     model_parallel_verl: &'static str = "{}'s Megatron actor is not given this pipeline split here (uneven first or last stages, a stage map, the embedding or loss counted as layers): split the layers evenly.", "这里不会把这种流水线切分（首末 stage 层数不均、stage map、把 embedding 或 loss 计为一层）交给 {} 的 Megatron actor：请把各层均匀切分。";
+    // [`Refusal::RewardModel`] of verl; each `{}`: the framework.
+    reward_model_apart: &'static str = "{} serves its reward model from an inference engine of its own (reward.reward_model.rollout), not held in the trainer as the figures count it: choose reward=rule, or copy it as OpenRLHF.", "{} 的奖励模型由独立的推理引擎提供（reward.reward_model.rollout），不像本方案那样放在训练进程里：请选 reward=rule，或导出为 OpenRLHF。";
+    // [`Refusal::RewardModel`] of TRL; each `{}`: the framework.
+    reward_model_funcs: &'static str = "{} takes a reward model as one of the trainer's reward_funcs, which the configuration written here does not carry: choose reward=rule, or copy it as OpenRLHF.", "{} 的奖励模型作为训练器的 reward_funcs 传入，此处导出的配置不包含它：请选 reward=rule，或导出为 OpenRLHF。";
     // [`Refusal::ActorSharding`]; each `{}`: the framework.
     actor_sharding: &'static str = "{}'s actor shards as FSDP (ZeRO-3, or ZeRO-2 without resharding after the forward) or not at all (DDP) under data parallelism alone, and as Megatron's distributed optimizer (ZeRO-1) or not at all under tensor, pipeline or expert parallelism: choose one of those.", "{} 的 actor 在纯数据并行时用 FSDP 分片（ZeRO-3，或前向后不重新分片的 ZeRO-2）或不分片（DDP）；在张量、流水线或专家并行下用 Megatron 的分布式优化器（ZeRO-1）或不分片：请从中选择。";
     // [`Refusal::Adapters`] of an RL framework; each `{}`: the framework.
