@@ -15,6 +15,9 @@ pub enum ImportedEngine {
     Vllm,
     /// `python3 -m sglang.launch_server --model-path MODEL …` (or `sglang serve`).
     Sglang,
+    /// verl's `python3 -m verl.trainer.main_ppo` with its Hydra overrides (an
+    /// RL run, not an engine).
+    Verl,
 }
 
 /// A launch command read back: the link's keys it gives, and an account of
@@ -69,6 +72,9 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
         return Err(ImportError::Empty);
     }
     let (engine, rest) = head(&words).ok_or(ImportError::UnknownKind)?;
+    if engine == ImportedEngine::Verl {
+        return Ok(crate::import_verl::import_overrides(rest));
+    }
     let mut imported = Imported {
         engine: Some(engine),
         ..Imported::default()
@@ -77,7 +83,7 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
     imported.keys.push((
         "engine",
         match engine {
-            ImportedEngine::Vllm => "vllm",
+            ImportedEngine::Vllm | ImportedEngine::Verl => "vllm",
             ImportedEngine::Sglang => "sglang",
         }
         .into(),
@@ -116,6 +122,14 @@ fn head(words: &[String]) -> Option<(ImportedEngine, &[String])> {
             ImportedEngine::Sglang,
         ),
         (&["sglang", "serve"][..], ImportedEngine::Sglang),
+        (
+            &["python3", "-m", "verl.trainer.main_ppo"][..],
+            ImportedEngine::Verl,
+        ),
+        (
+            &["python", "-m", "verl.trainer.main_ppo"][..],
+            ImportedEngine::Verl,
+        ),
     ] {
         if starts(prefix) {
             return Some((engine, &words[prefix.len()..]));
@@ -271,7 +285,7 @@ fn read_option(
 }
 
 /// The model's key where its checkpoint names a preset; else said unread.
-fn model_key(path: &str, imported: &mut Imported) {
+pub(crate) fn model_key(path: &str, imported: &mut Imported) {
     match crate::preset_of_repo(path) {
         Some(id) => {
             imported.keys.push(("model", id.into()));
@@ -336,14 +350,20 @@ fn shell_words(text: &str) -> Vec<String> {
 }
 
 impl Imported {
-    /// The keys as a link's query (`v` the contract version the page writes).
+    /// The keys as a link's query (`v` the contract version the page
+    /// writes); a key given twice (a default, then what an option said)
+    /// keeps the last.
     pub fn query(&self) -> String {
         let mut query = format!(
             "{}={}",
             vram_core::input::link::VERSION_KEY,
             vram_core::input::link::LINK_VERSION
         );
-        for (key, value) in &self.keys {
+        let last = |i: usize, key: &str| !self.keys[i + 1..].iter().any(|(k, _)| *k == key);
+        for (i, (key, value)) in self.keys.iter().enumerate() {
+            if !last(i, key) {
+                continue;
+            }
             query.push('&');
             query.push_str(key);
             query.push('=');

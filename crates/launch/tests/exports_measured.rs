@@ -120,12 +120,15 @@ fn a_serving_command_reads_back_to_its_configuration() {
     for case in measured
         .cases
         .iter()
-        .filter(|c| matches!(c.kind.as_str(), "vllm" | "sglang"))
+        .filter(|c| matches!(c.kind.as_str(), "vllm" | "sglang" | "verl"))
     {
         let imported = vram_launch::import::import_launch(&case.text)
             .unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
+        // verl's text repeats what follows from its keys (the mini-batch, the
+        // log-prob passes, the critic's settings): of no bearing, not unread.
+        let ignored_ok = case.kind == "verl" || imported.ignored.is_empty();
         assert!(
-            imported.unread.is_empty() && imported.ignored.is_empty(),
+            imported.unread.is_empty() && ignored_ok,
             "{}: {:?} {:?}",
             case.name,
             imported.unread,
@@ -157,7 +160,7 @@ fn a_serving_command_reads_back_to_its_configuration() {
         );
         read += 1;
     }
-    assert!(read >= 20, "{read}");
+    assert!(read >= 36, "{read}");
 }
 
 /// Every framework and job has its cases: the matrix of issue 62, each
