@@ -401,6 +401,7 @@ mod tests {
         assert_eq!(imported.unread, vec!["--swap-space 4".to_string()]);
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
         /// Commands of the flags this reader knows, and others, with
         /// arbitrary values and order: reading never panics, every option
