@@ -18,6 +18,8 @@ pub enum ImportedEngine {
     /// verl's `python3 -m verl.trainer.main_ppo` with its Hydra overrides (an
     /// RL run, not an engine).
     Verl,
+    /// OpenRLHF's `train_ppo_ray` or `train_dpo` (an RL run).
+    OpenRlhf,
 }
 
 /// A launch command read back: the link's keys it gives, and an account of
@@ -72,8 +74,13 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
         return Err(ImportError::Empty);
     }
     let (engine, rest) = head(&words).ok_or(ImportError::UnknownKind)?;
-    if engine == ImportedEngine::Verl {
-        return Ok(crate::import_verl::import_overrides(rest));
+    match engine {
+        ImportedEngine::Verl => return Ok(crate::import_verl::import_overrides(rest)),
+        ImportedEngine::OpenRlhf => {
+            let dpo = words.iter().take(4).any(|w| w == "openrlhf.cli.train_dpo");
+            return Ok(crate::import_openrlhf::import_command(rest, dpo));
+        }
+        ImportedEngine::Vllm | ImportedEngine::Sglang => {}
     }
     let mut imported = Imported {
         engine: Some(engine),
@@ -83,7 +90,7 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
     imported.keys.push((
         "engine",
         match engine {
-            ImportedEngine::Vllm | ImportedEngine::Verl => "vllm",
+            ImportedEngine::Vllm | ImportedEngine::Verl | ImportedEngine::OpenRlhf => "vllm",
             ImportedEngine::Sglang => "sglang",
         }
         .into(),
@@ -129,6 +136,14 @@ fn head(words: &[String]) -> Option<(ImportedEngine, &[String])> {
         (
             &["python", "-m", "verl.trainer.main_ppo"][..],
             ImportedEngine::Verl,
+        ),
+        (
+            &["python3", "-m", "openrlhf.cli.train_ppo_ray"][..],
+            ImportedEngine::OpenRlhf,
+        ),
+        (
+            &["deepspeed", "--module", "openrlhf.cli.train_dpo"][..],
+            ImportedEngine::OpenRlhf,
         ),
     ] {
         if starts(prefix) {

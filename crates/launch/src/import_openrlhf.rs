@@ -1,0 +1,255 @@
+//! OpenRLHF's `train_ppo_ray` and `train_dpo` commands read back into the
+//! link's keys (issue 66): the other direction of [`crate::rl`]'s OpenRLHF
+//! text, each flag mapped to the key the figures count, said as of no
+//! bearing, or not read.
+
+use crate::import::{model_key, Imported, ImportedEngine};
+
+/// The flags that take no value.
+const SWITCHES: [&str; 12] = [
+    "--algo.kl.use_loss",
+    "--ref.offload",
+    "--train.colocate_all",
+    "--vllm.enable_sleep",
+    "--ds.enable_sleep",
+    "--actor.gradient_checkpointing_enable",
+    "--model.gradient_checkpointing_enable",
+    "--train.dynamic_batch_enable",
+    "--ds.adam_offload",
+    "--ds.load_in_4bit",
+    "--flash_attn",
+    "--packing_samples",
+];
+
+/// Reads `words` (the flags after the command's head); `dpo` for `train_dpo`.
+pub(crate) fn import_command(words: &[String], dpo: bool) -> Imported {
+    let mut imported = Imported {
+        engine: Some(ImportedEngine::OpenRlhf),
+        ..Imported::default()
+    };
+    for (key, value) in [
+        ("job", "rl"),
+        ("rl_framework", "openrlhf"),
+        ("overhead", "0"),
+        ("algo", if dpo { "dpo" } else { "grpo" }),
+        ("recompute", "none"),
+        ("ref", "none"),
+    ] {
+        imported.keys.push((key, value.into()));
+    }
+    let mut flags: Vec<(String, Vec<String>)> = Vec::new();
+    for word in words {
+        match (word.starts_with("--"), flags.last_mut()) {
+            (true, _) => flags.push((word.clone(), Vec::new())),
+            (false, Some((_, values))) => values.push(word.clone()),
+            (false, None) => imported.unread.push(word.clone()),
+        }
+    }
+    let mut state = State::default();
+    for (flag, values) in &flags {
+        let takes = !SWITCHES.contains(&flag.as_str());
+        // A switch with a value, or a flag without one.
+        if takes == values.is_empty() {
+            imported.unread.push(said(flag, values));
+            continue;
+        }
+        if !read_flag(flag, values, &mut state, &mut imported) {
+            imported.unread.push(said(flag, values));
+        }
+    }
+    state.keys(&mut imported);
+    imported
+}
+
+/// A flag and its values as written.
+fn said(flag: &str, values: &[String]) -> String {
+    std::iter::once(flag.to_string())
+        .chain(values.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What follows from several flags together.
+#[derive(Default)]
+struct State {
+    max_len: Option<u32>,
+    response_len: Option<u32>,
+    engines: Option<u32>,
+    rollout_tp: Option<u32>,
+    colocated: bool,
+    sleep: bool,
+    lora: bool,
+    qlora: bool,
+    targets: bool,
+    reference: bool,
+    ref_offload: bool,
+}
+
+impl State {
+    /// The prompt (the whole length less the response), the rollout's GPUs
+    /// apart, the sleep, and the adapters' method.
+    fn keys(&self, imported: &mut Imported) {
+        if let (Some(max_len), Some(response)) = (self.max_len, self.response_len) {
+            let prompt = max_len.saturating_sub(response).max(1);
+            imported.keys.push(("prompt_len", prompt.to_string()));
+            imported.keys.push(("response_len", response.to_string()));
+        }
+        if !self.colocated && self.engines.is_some() {
+            let gpus = self.engines.unwrap_or(1) * self.rollout_tp.unwrap_or(1);
+            imported.keys.push(("placement", "split".into()));
+            imported.keys.push(("rollout_gpus", gpus.to_string()));
+        }
+        // OpenRLHF's vLLM sleeps at level 1 (its weights kept in host RAM).
+        let sleep = match (self.sleep, self.colocated) {
+            (true, _) => Some("1"),
+            (false, true) => Some("0"),
+            (false, false) => None,
+        };
+        if let Some(sleep) = sleep {
+            imported.keys.push(("sleep", sleep.into()));
+        }
+        if self.lora {
+            let method = if self.qlora { "qlora" } else { "lora" };
+            imported.keys.push(("method", method.into()));
+            // Without the flag, OpenRLHF's own default: every linear layer.
+            if !self.targets {
+                imported.keys.push(("targets", "all".into()));
+            }
+        }
+        // A reference kept on the GPU unless `--ref.offload` says otherwise.
+        if self.reference && !self.ref_offload {
+            imported.keys.push(("ref_offload", "0".into()));
+        }
+    }
+}
+
+/// One flag; false when it is not read.
+fn read_flag(flag: &str, values: &[String], state: &mut State, imported: &mut Imported) -> bool {
+    let value = values.join(" ");
+    let number = value.parse::<u32>().ok();
+    let said = said(flag, values);
+    let dpo = imported
+        .keys
+        .iter()
+        .any(|(k, v)| *k == "algo" && v == "dpo");
+    if flag == "--ds.lora.target_modules" {
+        state.targets = true;
+    }
+    let mut map = |link: &'static str, v: String| {
+        imported.keys.push((link, v));
+        imported.mapped.push((said.clone(), link));
+        true
+    };
+    match (flag, number) {
+        ("--actor.model_name_or_path" | "--model.model_name_or_path", _) => {
+            model_key(&value, imported);
+            true
+        }
+        ("--ref.model_name_or_path", _) | ("--algo.kl.use_loss", _) => {
+            state.reference = true;
+            map("ref", "model".into())
+        }
+        ("--ref.offload", _) => {
+            state.ref_offload = true;
+            map("ref_offload", "1".into())
+        }
+        ("--critic.model_name_or_path", _) => map("critic", "1".into()),
+        ("--reward.model_name_or_path", _) => map("reward", "model".into()),
+        ("--actor.num_nodes", Some(n)) => map("nodes", n.to_string()),
+        ("--actor.num_gpus_per_node", Some(n)) => map("gpus", n.to_string()),
+        ("--algo.kl.init_coef", _) if value == "0" => map("ref", "none".into()),
+        ("--algo.advantage.estimator", _) => match value.as_str() {
+            "gae" => map("algo", "ppo".into()),
+            "group_norm" => map("algo", "grpo".into()),
+            _ => false,
+        },
+        ("--vllm.num_engines", Some(n)) => {
+            state.engines = Some(n);
+            imported.mapped.push((said, "rollout_gpus"));
+            true
+        }
+        ("--vllm.tensor_parallel_size", Some(n)) => {
+            state.rollout_tp = Some(n);
+            map("rollout_tp", n.to_string())
+        }
+        ("--vllm.gpu_memory_utilization", _) => map("gpu_util", value),
+        ("--train.colocate_all", _) => {
+            state.colocated = true;
+            imported.mapped.push((said, "placement"));
+            true
+        }
+        ("--vllm.enable_sleep", _) => {
+            state.sleep = true;
+            imported.mapped.push((said, "sleep"));
+            true
+        }
+        ("--rollout.n_samples_per_prompt", Some(n)) => map("rollouts", n.to_string()),
+        ("--rollout.batch_size", Some(n)) => map("prompts", n.to_string()),
+        ("--train.batch_size", Some(n)) if dpo => map("prompts", n.to_string()),
+        ("--rollout.max_new_tokens", Some(n)) => {
+            state.response_len = Some(n);
+            imported.mapped.push((said, "response_len"));
+            true
+        }
+        ("--data.max_len", Some(n)) => {
+            state.max_len = Some(n);
+            imported.mapped.push((said, "prompt_len"));
+            true
+        }
+        ("--actor.gradient_checkpointing_enable" | "--model.gradient_checkpointing_enable", _) => {
+            map("recompute", "full".into())
+        }
+        ("--train.max_tokens_per_gpu", Some(n)) => map("token_budget", n.to_string()),
+        ("--actor.entropy_coef", _) => {
+            let on = value.parse::<f64>().is_ok_and(|v| v > 0.0);
+            map("entropy", u8::from(on).to_string())
+        }
+        ("--train.micro_batch_size", Some(n)) => map("mbs", n.to_string()),
+        ("--ds.zero_stage", Some(n)) if n <= 3 => {
+            let stage = if n == 0 {
+                "ddp".to_string()
+            } else {
+                n.to_string()
+            };
+            map("stage", stage)
+        }
+        ("--ds.param_dtype", _) if matches!(value.as_str(), "bf16" | "fp16") => map("dtype", value),
+        ("--ds.adam_offload", _) => map("offload", "optimizer".into()),
+        ("--ds.lora.rank", Some(n)) => {
+            state.lora = true;
+            map("rank", n.to_string())
+        }
+        ("--ds.lora.target_modules", _) => match value.as_str() {
+            "q_proj v_proj" => map("targets", "qv".into()),
+            "q_proj k_proj v_proj o_proj" => map("targets", "attn".into()),
+            "gate_proj up_proj down_proj" => map("targets", "mlp".into()),
+            "all-linear" => map("targets", "all".into()),
+            _ => false,
+        },
+        ("--ds.load_in_4bit", _) => {
+            state.qlora = true;
+            imported.mapped.push((said, "method"));
+            true
+        }
+        // What follows from the keys above (the models' nodes and GPUs, the
+        // sleep of DeepSpeed's states beside vLLM's, dynamic batches with
+        // their budget) or has no bearing on the figures.
+        (flag, _)
+            if flag.ends_with(".num_nodes")
+                || flag.ends_with(".num_gpus_per_node")
+                || matches!(
+                    flag,
+                    "--ds.enable_sleep"
+                        | "--train.dynamic_batch_enable"
+                        | "--algo.kl.estimator"
+                        | "--flash_attn"
+                        | "--packing_samples"
+                        | "--train.batch_size"
+                ) =>
+        {
+            imported.ignored.push(said);
+            true
+        }
+        _ => false,
+    }
+}
