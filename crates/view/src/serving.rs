@@ -502,3 +502,34 @@ pub fn plan_rows(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 63: under SGLang the notes said "vLLM's …". The sequences
+    /// decoded at once are told apart from the whole sequences above in
+    /// the engine's own terms: vLLM's log line under vLLM, not under SGLang.
+    #[test]
+    fn the_concurrency_note_speaks_the_engines_terms() {
+        let t = crate::text::of(vram_core::format::Lang::En);
+        let note = |engine: &str| {
+            let query = format!(
+                "v=3&job=serve&engine={engine}&model=llama3.1-8b&gpu=h100-80gb&gpus=1&engine_version=0.34.0"
+            );
+            let report = vram_core::input::link::decode(&query)
+                .config
+                .serve_report()
+                .unwrap();
+            let rows = speed_rows(t, &report);
+            rows.into_iter()
+                .find(|r| r.id == "serve-concurrency")
+                .map(|r| r.note)
+                .unwrap()
+        };
+        assert!(note("vllm").contains("vLLM's \"Maximum concurrency\""));
+        let sglang = note("sglang");
+        assert!(!sglang.contains("vLLM"), "{sglang}");
+        assert!(sglang.contains("the sequences above count whole sequences of max_model_len"));
+    }
+}
