@@ -105,52 +105,29 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
     Ok(imported)
 }
 
-/// The engine and the words after its command's head.
+/// The engine and the words after its command's head: a command of its own
+/// (`vllm serve`, `sglang serve`), a Python module run with `-m` by
+/// `python` or `python3`, or OpenRLHF's DPO run by `deepspeed --module`.
 fn head(words: &[String]) -> Option<(ImportedEngine, &[String])> {
-    let starts = |prefix: &[&str]| {
-        words.len() >= prefix.len() && words.iter().zip(prefix).all(|(w, p)| w == p)
+    use ImportedEngine::{OpenRlhf, Sglang, Verl, Vllm};
+    let word = |i: usize| words.get(i).map(String::as_str);
+    let (engine, skip) = match (word(0)?, word(1), word(2)) {
+        ("vllm", Some("serve"), _) => (Vllm, 2),
+        ("sglang", Some("serve"), _) => (Sglang, 2),
+        ("python" | "python3", Some("-m"), Some(module)) => (
+            match module {
+                "vllm.entrypoints.openai.api_server" => Vllm,
+                "sglang.launch_server" => Sglang,
+                "verl.trainer.main_ppo" => Verl,
+                "openrlhf.cli.train_ppo_ray" => OpenRlhf,
+                _ => return None,
+            },
+            3,
+        ),
+        ("deepspeed", Some("--module"), Some("openrlhf.cli.train_dpo")) => (OpenRlhf, 3),
+        _ => return None,
     };
-    for (prefix, engine) in [
-        (&["vllm", "serve"][..], ImportedEngine::Vllm),
-        (
-            &["python", "-m", "vllm.entrypoints.openai.api_server"][..],
-            ImportedEngine::Vllm,
-        ),
-        (
-            &["python3", "-m", "vllm.entrypoints.openai.api_server"][..],
-            ImportedEngine::Vllm,
-        ),
-        (
-            &["python3", "-m", "sglang.launch_server"][..],
-            ImportedEngine::Sglang,
-        ),
-        (
-            &["python", "-m", "sglang.launch_server"][..],
-            ImportedEngine::Sglang,
-        ),
-        (&["sglang", "serve"][..], ImportedEngine::Sglang),
-        (
-            &["python3", "-m", "verl.trainer.main_ppo"][..],
-            ImportedEngine::Verl,
-        ),
-        (
-            &["python", "-m", "verl.trainer.main_ppo"][..],
-            ImportedEngine::Verl,
-        ),
-        (
-            &["python3", "-m", "openrlhf.cli.train_ppo_ray"][..],
-            ImportedEngine::OpenRlhf,
-        ),
-        (
-            &["deepspeed", "--module", "openrlhf.cli.train_dpo"][..],
-            ImportedEngine::OpenRlhf,
-        ),
-    ] {
-        if starts(prefix) {
-            return Some((engine, &words[prefix.len()..]));
-        }
-    }
-    None
+    Some((engine, &words[skip..]))
 }
 
 /// The parallel sizes a command gives, for the keys that follow from them

@@ -61,6 +61,13 @@ pub(crate) fn import_command(words: &[String], dpo: bool) -> Imported {
     imported
 }
 
+/// Says that `said` was read into `link` (whose value follows from several
+/// flags together).
+fn noted(imported: &mut Imported, said: String, link: &'static str) -> bool {
+    imported.mapped.push((said, link));
+    true
+}
+
 /// A flag and its values as written.
 fn said(flag: &str, values: &[String]) -> String {
     std::iter::once(flag.to_string())
@@ -165,8 +172,7 @@ fn read_flag(flag: &str, values: &[String], state: &mut State, imported: &mut Im
         },
         ("--vllm.num_engines", Some(n)) => {
             state.engines = Some(n);
-            imported.mapped.push((said, "rollout_gpus"));
-            true
+            noted(imported, said, "rollout_gpus")
         }
         ("--vllm.tensor_parallel_size", Some(n)) => {
             state.rollout_tp = Some(n);
@@ -175,26 +181,22 @@ fn read_flag(flag: &str, values: &[String], state: &mut State, imported: &mut Im
         ("--vllm.gpu_memory_utilization", _) => map("gpu_util", value),
         ("--train.colocate_all", _) => {
             state.colocated = true;
-            imported.mapped.push((said, "placement"));
-            true
+            noted(imported, said, "placement")
         }
         ("--vllm.enable_sleep", _) => {
             state.sleep = true;
-            imported.mapped.push((said, "sleep"));
-            true
+            noted(imported, said, "sleep")
         }
         ("--rollout.n_samples_per_prompt", Some(n)) => map("rollouts", n.to_string()),
         ("--rollout.batch_size", Some(n)) => map("prompts", n.to_string()),
         ("--train.batch_size", Some(n)) if dpo => map("prompts", n.to_string()),
         ("--rollout.max_new_tokens", Some(n)) => {
             state.response_len = Some(n);
-            imported.mapped.push((said, "response_len"));
-            true
+            noted(imported, said, "response_len")
         }
         ("--data.max_len", Some(n)) => {
             state.max_len = Some(n);
-            imported.mapped.push((said, "prompt_len"));
-            true
+            noted(imported, said, "prompt_len")
         }
         ("--actor.gradient_checkpointing_enable" | "--model.gradient_checkpointing_enable", _) => {
             map("recompute", "full".into())
@@ -228,8 +230,7 @@ fn read_flag(flag: &str, values: &[String], state: &mut State, imported: &mut Im
         },
         ("--ds.load_in_4bit", _) => {
             state.qlora = true;
-            imported.mapped.push((said, "method"));
-            true
+            noted(imported, said, "method")
         }
         // What follows from the keys above (the models' nodes and GPUs, the
         // sleep of DeepSpeed's states beside vLLM's, dynamic batches with

@@ -319,6 +319,12 @@ fn sharding_arguments(
     config: &Config,
     flag: &mut impl FnMut(&str, Option<String>),
 ) -> Result<(), Refusal> {
+    // Megatron-FSDP sharding as `strategy` says, with the checkpoints it needs.
+    let mut megatron_fsdp = |strategy: &str| {
+        flag("use-megatron-fsdp", None);
+        flag("data-parallel-sharding-strategy", Some(strategy.into()));
+        flag("ckpt-format", Some("fsdp_dtensor".into()));
+    };
     match config.highlight {
         Strategy::Ddp => {}
         Strategy::Zero1 => flag("use-distributed-optimizer", None),
@@ -327,14 +333,7 @@ fn sharding_arguments(
         // optimizer keeps every gradient whole in its buffer, ZeRO-1's
         // memory, not the plan's (issue 63: 63.79 GB written for a plan of
         // 48.36).
-        Strategy::Zero2 => {
-            flag("use-megatron-fsdp", None);
-            flag(
-                "data-parallel-sharding-strategy",
-                Some("optim_grads".into()),
-            );
-            flag("ckpt-format", Some("fsdp_dtensor".into()));
-        }
+        Strategy::Zero2 => megatron_fsdp("optim_grads"),
         // `validate_args`: "--use-torch-fsdp2 is not supported with gradient
         // accumulation fusion", and it needs `torch_dist` or `torch_dcp`
         // checkpoints; Megatron-FSDP needs `fsdp_dtensor` ones.
@@ -343,14 +342,7 @@ fn sharding_arguments(
             flag("no-gradient-accumulation-fusion", None);
             flag("ckpt-format", Some("torch_dist".into()));
         }
-        Strategy::Zero3 => {
-            flag("use-megatron-fsdp", None);
-            flag(
-                "data-parallel-sharding-strategy",
-                Some("optim_grads_params".into()),
-            );
-            flag("ckpt-format", Some("fsdp_dtensor".into()));
-        }
+        Strategy::Zero3 => megatron_fsdp("optim_grads_params"),
     }
     match config.runtime.offload.under(config.highlight) {
         Offload::None => {}

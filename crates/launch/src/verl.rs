@@ -300,12 +300,7 @@ fn fsdp_lines(config: &Config, of: &str, engine: &str) -> Vec<String> {
     if config.precision == Precision::Bf16Pure {
         keys.push(("model_dtype", "bf16".into()));
     }
-    let offload = config.runtime.offload;
-    keys.push(("param_offload", python_bool(offload == Offload::All).into()));
-    keys.push((
-        "optimizer_offload",
-        python_bool(offload != Offload::None).into(),
-    ));
+    keys.extend(offload_keys(config));
     match config.highlight {
         // ZeRO-2: the weights stay whole from the forward through the
         // backward (`reshard_after_forward: false`, FSDP's SHARD_GRAD_OP:
@@ -365,12 +360,7 @@ fn megatron_lines(config: &Config, of: &str) -> Vec<String> {
     if config.highlight == Strategy::Ddp {
         keys.push(("use_distributed_optimizer", "False".into()));
     }
-    let offload = config.runtime.offload;
-    keys.push(("param_offload", python_bool(offload == Offload::All).into()));
-    keys.push((
-        "optimizer_offload",
-        python_bool(offload != Offload::None).into(),
-    ));
+    keys.extend(offload_keys(config));
     if layout.cp > 1 && layout.cp_comm == CpComm::AllToAll {
         added.push(("override_transformer_config.cp_comm_type", "a2a".into()));
     }
@@ -501,6 +491,19 @@ fn critic(config: &Config, micro: &str, engine: ActorEngine) -> Vec<String> {
         lines.extend(lora(config, "critic.model"));
     }
     lines
+}
+
+/// Offload between phases, as both of verl's engines name it: the
+/// parameters at `offload=all`, the optimizer's states at either.
+fn offload_keys(config: &Config) -> [(&'static str, String); 2] {
+    let offload = config.runtime.offload;
+    [
+        ("param_offload", python_bool(offload == Offload::All).into()),
+        (
+            "optimizer_offload",
+            python_bool(offload != Offload::None).into(),
+        ),
+    ]
 }
 
 /// A boolean as Hydra's overrides write it.

@@ -698,20 +698,16 @@ mod job_switch_tests {
         assert!(rl.contains(&(Field::Overhead, "0".into())), "{rl:?}");
         // The lesson's DDP gives way to the actor's sharding (verl's FSDP).
         assert!(rl.contains(&(Field::Stage, "3".into())), "{rl:?}");
-        let zero2 = |field: Field| match field {
-            Field::Stage => "2".to_string(),
-            other => lesson(other),
-        };
-        assert!(edited(Field::Job, "rl", zero2)
-            .iter()
-            .all(|(f, _)| *f != Field::Stage));
-        let typed = |field: Field| match field {
-            Field::Overhead => "10".to_string(),
-            other => lesson(other),
-        };
-        assert!(edited(Field::Job, "rl", typed)
-            .iter()
-            .all(|(f, _)| *f != Field::Overhead));
+        // A value the user chose stays: ZeRO-2, a 10 % reserve.
+        for (chosen, text) in [(Field::Stage, "2"), (Field::Overhead, "10")] {
+            let typed = |field: Field| match field == chosen {
+                true => text.to_string(),
+                false => lesson(field),
+            };
+            assert!(edited(Field::Job, "rl", typed)
+                .iter()
+                .all(|(f, _)| *f != chosen));
+        }
         let serve = edited(Field::Job, "serve", lesson);
         assert!(
             serve.iter().all(|(f, _)| *f != Field::Precision),

@@ -226,7 +226,13 @@ mod tests {
 #[cfg(test)]
 mod runnable_tp_tests {
     use crate::input::link::decode;
+    use crate::Config;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// A deployment of today's link contract, `query` its keys.
+    fn serving(query: &str) -> Config {
+        decode(&format!("v=3&job=serve&{query}")).config
+    }
 
     /// The smallest TP within a node at which vLLM starts: Llama 3.1 70B's
     /// 141 GB of bf16 weights and its 131,072-token context need TP 2 on
@@ -234,11 +240,7 @@ mod runnable_tp_tests {
     /// runs whole on one. On one 80 GB GPU nothing runs DeepSeek-V3.
     #[wasm_bindgen_test(unsupported = test)]
     fn the_smallest_tp_that_starts_the_engine() {
-        let tp = |query: &str| {
-            decode(&format!("v=3&job=serve&{query}"))
-                .config
-                .serve_runnable_tp()
-        };
+        let tp = |query: &str| serving(query).serve_runnable_tp();
         assert_eq!(tp("model=llama3.1-8b&gpu=h200&gpus=8"), Some(1));
         assert_eq!(tp("model=llama3.1-70b&gpu=h200&gpus=8"), Some(2));
         assert_eq!(tp("model=deepseek-v3&gpu=h200&gpus=8"), Some(8));
@@ -250,11 +252,7 @@ mod runnable_tp_tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn a_remedy_names_what_starts_the_engine() {
         use super::ServeRemedy;
-        let remedy = |query: &str| {
-            decode(&format!("v=3&job=serve&{query}"))
-                .config
-                .serve_remedy()
-        };
+        let remedy = |query: &str| serving(query).serve_remedy();
         assert_eq!(
             remedy("model=llama3.1-70b&gpu=h200&gpus=8"),
             Some(ServeRemedy::Tp(2))
