@@ -20,6 +20,9 @@ pub enum ImportedEngine {
     Verl,
     /// OpenRLHF's `train_ppo_ray` or `train_dpo` (an RL run).
     OpenRlhf,
+    /// DeepSpeed's configuration JSON, with or without its launch line (a
+    /// training run).
+    DeepSpeed,
 }
 
 /// A launch command read back: the link's keys it gives, and an account of
@@ -69,6 +72,13 @@ const IGNORED: [&str; 14] = [
 /// Reads a launch command of vLLM or SGLang, comment lines and `\` line
 /// continuations allowed, into the link's keys.
 pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
+    // DeepSpeed's JSON, its launch line before it or not.
+    if let Some((object, launch)) = crate::import_deepspeed::json_object(text) {
+        return match crate::import_deepspeed::is_deepspeed(&object) {
+            true => Ok(crate::import_deepspeed::import_config(&object, launch)),
+            false => Err(ImportError::UnknownKind),
+        };
+    }
     let words = shell_words(text);
     if words.is_empty() {
         return Err(ImportError::Empty);
@@ -81,6 +91,8 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
             return Ok(crate::import_openrlhf::import_command(rest, dpo));
         }
         ImportedEngine::Vllm | ImportedEngine::Sglang => {}
+        // Read above, before the shell's words.
+        ImportedEngine::DeepSpeed => return Err(ImportError::UnknownKind),
     }
     let mut imported = Imported {
         engine: Some(engine),
@@ -90,8 +102,8 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
     imported.keys.push((
         "engine",
         match engine {
-            ImportedEngine::Vllm | ImportedEngine::Verl | ImportedEngine::OpenRlhf => "vllm",
             ImportedEngine::Sglang => "sglang",
+            _ => "vllm",
         }
         .into(),
     ));

@@ -27,6 +27,7 @@ mod deepspeed;
 mod engines;
 mod hf;
 pub mod import;
+mod import_deepspeed;
 mod import_openrlhf;
 mod import_verl;
 mod megatron;

@@ -866,8 +866,8 @@ texts! {
     err_not_with: &'static str = "Does not go with the current “{}”.", "与当前的“{}”不兼容。";
     err_not_per_stage: &'static str = "{} microbatches: interleaved stages need a multiple of PP ({}).", "{} 个微批次：交错流水线需要 PP（{}）的整数倍。";
     paste_heading: &'static str = "Paste a config.json or a launch command", "粘贴 config.json 或启动命令";
-    paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Gemma 2/3, Phi-3/4, OLMo 2, Granite, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture; a vllm serve or SGLang launch_server command, the deployment; verl's main_ppo or OpenRLHF's train_ppo_ray / train_dpo command, the RL run. It stays in this page.",
-        "Hugging Face 的 config.json（Llama、Mistral、Gemma 2/3、Phi-3/4、OLMo 2、Granite、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；vllm serve 或 SGLang launch_server 命令会填入部署配置；verl 的 main_ppo 或 OpenRLHF 的 train_ppo_ray / train_dpo 命令会填入强化学习配置。内容不离开本页。";
+    paste_hint: &'static str = "A Hugging Face config.json (Llama, Mistral, Gemma 2/3, Phi-3/4, OLMo 2, Granite, Qwen2, Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V3, GPT-2) fills the architecture; a vllm serve or SGLang launch_server command, the deployment; verl's main_ppo or OpenRLHF's train_ppo_ray / train_dpo command, the RL run; a DeepSpeed JSON (its deepspeed or torchrun line before it, if you have it), the training run. It stays in this page.",
+        "Hugging Face 的 config.json（Llama、Mistral、Gemma 2/3、Phi-3/4、OLMo 2、Granite、Qwen2、Qwen3、Mixtral、Qwen2-MoE、Qwen3-MoE、DeepSeek-V3、GPT-2）会填入模型结构；vllm serve 或 SGLang launch_server 命令会填入部署配置；verl 的 main_ppo 或 OpenRLHF 的 train_ppo_ray / train_dpo 命令会填入强化学习配置；DeepSpeed 的 JSON 配置（可在前面附上 deepspeed 或 torchrun 启动行）会填入训练配置。内容不离开本页。";
     paste_read: &'static str = "Read it", "读取";
     hub_unavailable: &'static str = "The reader could not be loaded; reload the page and try again.", "读取器未能加载；请刷新页面后重试。";
     paste_file: &'static str = "or choose a file", "或选择文件";
