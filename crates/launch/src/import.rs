@@ -23,6 +23,8 @@ pub enum ImportedEngine {
     /// DeepSpeed's configuration JSON, with or without its launch line (a
     /// training run).
     DeepSpeed,
+    /// Megatron-LM's `pretrain_gpt.py` with its arguments (a training run).
+    Megatron,
 }
 
 /// A launch command read back: the link's keys it gives, and an account of
@@ -83,7 +85,12 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
     if words.is_empty() {
         return Err(ImportError::Empty);
     }
-    let (engine, rest) = head(&words).ok_or(ImportError::UnknownKind)?;
+    let Some((engine, rest)) = head(&words) else {
+        return match crate::import_megatron::is_megatron(&words) {
+            true => Ok(crate::import_megatron::import_arguments(&words)),
+            false => Err(ImportError::UnknownKind),
+        };
+    };
     match engine {
         ImportedEngine::Verl => return Ok(crate::import_verl::import_overrides(rest)),
         ImportedEngine::OpenRlhf => {
@@ -91,8 +98,10 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
             return Ok(crate::import_openrlhf::import_command(rest, dpo));
         }
         ImportedEngine::Vllm | ImportedEngine::Sglang => {}
-        // Read above, before the shell's words.
-        ImportedEngine::DeepSpeed => return Err(ImportError::UnknownKind),
+        // Read above, by their own readers.
+        ImportedEngine::DeepSpeed | ImportedEngine::Megatron => {
+            return Err(ImportError::UnknownKind)
+        }
     }
     let mut imported = Imported {
         engine: Some(engine),
@@ -328,8 +337,9 @@ fn layout_keys(sizes: &Sizes, imported: &mut Imported) {
 fn shell_words(text: &str) -> Vec<String> {
     let joined: String = text
         .lines()
+        .map(without_comment)
         .map(str::trim)
-        .filter(|line| !line.starts_with('#'))
+        .filter(|line| !line.is_empty())
         .map(|line| line.trim_end_matches('\\'))
         .collect::<Vec<_>>()
         .join(" ");
@@ -351,6 +361,24 @@ fn shell_words(text: &str) -> Vec<String> {
         words.push(word);
     }
     words
+}
+
+/// A line without its comment: from a `#` that starts a word, outside
+/// quotes, to the end (`--flag value # why`).
+fn without_comment(line: &str) -> &str {
+    let mut quote = None::<char>;
+    let mut previous = ' ';
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '#') if previous.is_whitespace() => return &line[..i],
+            _ => {}
+        }
+        previous = c;
+    }
+    line
 }
 
 impl Imported {

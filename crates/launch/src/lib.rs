@@ -28,6 +28,7 @@ mod engines;
 mod hf;
 pub mod import;
 mod import_deepspeed;
+mod import_megatron;
 mod import_openrlhf;
 mod import_verl;
 mod megatron;

@@ -94,7 +94,12 @@ fn torch_fsdp2_runs(config: &Config) -> bool {
 /// (`--rotary-base`), and whether it scales its frequencies as Llama 3.1
 /// does (`rope_scaling.rope_type: llama3`, factor 8: `--use-rope-scaling`).
 fn rotary(model: &ModelSpec) -> (Option<u32>, bool) {
-    match model.preset().map(|p| p.id) {
+    rotary_of(model.preset().map(|p| p.id))
+}
+
+/// [`rotary`] of the model preset `id`.
+pub(crate) fn rotary_of(id: Option<&str>) -> (Option<u32>, bool) {
+    match id {
         Some("llama3-8b" | "llama3-70b" | "olmo2-7b" | "olmo2-13b" | "llama4-scout") => {
             (Some(500_000), false)
         }
