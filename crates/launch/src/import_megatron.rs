@@ -327,10 +327,23 @@ fn shape_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
         }
     }
     let heads = flags.number("--num-attention-heads");
-    match (flags.has("--group-query-attention"), flags.number("--num-query-groups")) {
+    match (
+        flags.has("--group-query-attention"),
+        flags.number("--num-query-groups"),
+    ) {
         (true, Some(groups)) => {
-            key(imported, "--num-query-groups", "kv_heads", groups.to_string());
-            key(imported, "--group-query-attention", "kv_heads", groups.to_string());
+            key(
+                imported,
+                "--num-query-groups",
+                "kv_heads",
+                groups.to_string(),
+            );
+            key(
+                imported,
+                "--group-query-attention",
+                "kv_heads",
+                groups.to_string(),
+            );
         }
         _ => {
             if let Some(heads) = heads {
@@ -341,7 +354,11 @@ fn shape_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
     if let Some(channels) = flags.number("--kv-channels") {
         key(imported, "--kv-channels", "head_dim", channels.to_string());
     }
-    let mlp = if flags.has("--swiglu") { "swiglu" } else { "gelu" };
+    let mlp = if flags.has("--swiglu") {
+        "swiglu"
+    } else {
+        "gelu"
+    };
     imported.keys.push(("mlp", mlp.into()));
     if flags.has("--swiglu") {
         key(imported, "--swiglu", "mlp", mlp.into());
@@ -351,7 +368,10 @@ fn shape_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
         Some("LayerNorm") | None => imported.keys.push(("norm", "layernorm".into())),
         Some(_) => {}
     }
-    let biases = match (flags.has("--disable-bias-linear"), flags.has("--add-qkv-bias")) {
+    let biases = match (
+        flags.has("--disable-bias-linear"),
+        flags.has("--add-qkv-bias"),
+    ) {
         (false, _) => "all",
         (true, false) => "none",
         (true, true) => "qkv",
@@ -363,9 +383,16 @@ fn shape_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
         }
     }
     let untied = flags.has("--untie-embeddings-and-output-weights");
-    imported.keys.push(("tied", if untied { "0" } else { "1" }.into()));
+    imported
+        .keys
+        .push(("tied", if untied { "0" } else { "1" }.into()));
     if untied {
-        key(imported, "--untie-embeddings-and-output-weights", "tied", "0".into());
+        key(
+            imported,
+            "--untie-embeddings-and-output-weights",
+            "tied",
+            "0".into(),
+        );
     }
     attention_keys(flags, imported, key);
     expert_keys(flags, imported, key);
@@ -377,20 +404,37 @@ fn attention_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
     match flags.get("--position-embedding-type") {
         Some("learned_absolute") | None => {
             if let Some(positions) = flags.number("--max-position-embeddings") {
-                key(imported, "--max-position-embeddings", "positions", positions.to_string());
+                key(
+                    imported,
+                    "--max-position-embeddings",
+                    "positions",
+                    positions.to_string(),
+                );
                 if flags.has("--position-embedding-type") {
-                    key(imported, "--position-embedding-type", "positions", positions.to_string());
+                    key(
+                        imported,
+                        "--position-embedding-type",
+                        "positions",
+                        positions.to_string(),
+                    );
                 }
             }
         }
         Some("rope") => {
             imported.keys.push(("positions", "0".into()));
-            key(imported, "--position-embedding-type", "positions", "0".into());
+            key(
+                imported,
+                "--position-embedding-type",
+                "positions",
+                "0".into(),
+            );
         }
         Some(_) => {}
     }
     let qk_norm = flags.has("--qk-layernorm");
-    imported.keys.push(("qk_norm", u8::from(qk_norm).to_string()));
+    imported
+        .keys
+        .push(("qk_norm", u8::from(qk_norm).to_string()));
     if qk_norm {
         key(imported, "--qk-layernorm", "qk_norm", "1".into());
     }
@@ -401,7 +445,12 @@ fn attention_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
         flags.has("--multi-latent-attention"),
         flags.number("--kv-lora-rank"),
     ) {
-        key(imported, "--multi-latent-attention", "kv_rank", rank.to_string());
+        key(
+            imported,
+            "--multi-latent-attention",
+            "kv_rank",
+            rank.to_string(),
+        );
     }
     let dropout = (
         flags.get("--attention-dropout"),
@@ -419,11 +468,21 @@ fn attention_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
 /// the capacity.
 fn expert_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
     if let Some(shared) = flags.number("--moe-shared-expert-intermediate-size") {
-        key(imported, "--moe-shared-expert-intermediate-size", "shared_experts", "1".into());
+        key(
+            imported,
+            "--moe-shared-expert-intermediate-size",
+            "shared_experts",
+            "1".into(),
+        );
         imported.keys.push(("shared_ffn", shared.to_string()));
     }
     if flags.has("--moe-shared-expert-gate") {
-        key(imported, "--moe-shared-expert-gate", "shared_gate", "1".into());
+        key(
+            imported,
+            "--moe-shared-expert-gate",
+            "shared_gate",
+            "1".into(),
+        );
     }
     // `([0]*k+[1]*n)`: k dense layers first.
     if let Some(freq) = flags.get("--moe-layer-freq") {
@@ -433,12 +492,22 @@ fn expert_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
             .and_then(|rest| rest.split('+').next())
             .and_then(|k| k.parse::<u32>().ok());
         if let Some(dense) = dense {
-            key(imported, "--moe-layer-freq", "dense_layers", dense.to_string());
+            key(
+                imported,
+                "--moe-layer-freq",
+                "dense_layers",
+                dense.to_string(),
+            );
         }
     }
     if let Some(capacity) = flags.get("--moe-expert-capacity-factor") {
         if capacity.parse::<f64>().is_ok() {
-            key(imported, "--moe-expert-capacity-factor", "capacity", capacity.into());
+            key(
+                imported,
+                "--moe-expert-capacity-factor",
+                "capacity",
+                capacity.into(),
+            );
         }
     }
 }
@@ -476,17 +545,26 @@ fn layout_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
     }
     if let Some(layout) = flags.get("--pipeline-model-parallel-layout") {
         let layout = layout.trim_matches(|c| c == '\'' || c == '"');
-        key(imported, "--pipeline-model-parallel-layout", "pp_layout", layout.into());
+        key(
+            imported,
+            "--pipeline-model-parallel-layout",
+            "pp_layout",
+            layout.into(),
+        );
     }
-    match flags.get("--cp-comm-type") {
-        Some(comm @ ("p2p" | "a2a")) => key(imported, "--cp-comm-type", "cp_comm", comm.into()),
-        _ => {}
+    if let Some(comm @ ("p2p" | "a2a")) = flags.get("--cp-comm-type") {
+        key(imported, "--cp-comm-type", "cp_comm", comm.into())
     }
     let tp = flags.number("--tensor-model-parallel-size").unwrap_or(1);
     if let Some(etp) = flags.number("--expert-tensor-parallel-size") {
         match etp {
             1 if tp > 1 => key(imported, "--expert-tensor-parallel-size", "etp", "1".into()),
-            _ if etp == tp => key(imported, "--expert-tensor-parallel-size", "etp", "tp".into()),
+            _ if etp == tp => key(
+                imported,
+                "--expert-tensor-parallel-size",
+                "etp",
+                "tp".into(),
+            ),
             _ => {}
         }
     }
@@ -505,7 +583,12 @@ fn state_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
                 _ => "ddp",
             };
             key(imported, "--use-megatron-fsdp", "stage", stage.into());
-            key(imported, "--data-parallel-sharding-strategy", "stage", stage.into());
+            key(
+                imported,
+                "--data-parallel-sharding-strategy",
+                "stage",
+                stage.into(),
+            );
         }
         _ if flags.has("--use-torch-fsdp2") => {
             key(imported, "--use-torch-fsdp2", "stage", "3".into());
@@ -517,34 +600,62 @@ fn state_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
         _ => imported.keys.push(("stage", "ddp".into())),
     }
     if flags.has("--optimizer-cpu-offload")
-        && flags.get("--optimizer-offload-fraction").is_none_or(|f| f == "1.0" || f == "1")
+        && flags
+            .get("--optimizer-offload-fraction")
+            .is_none_or(|f| f == "1.0" || f == "1")
     {
-        key(imported, "--optimizer-cpu-offload", "offload", "optimizer".into());
+        key(
+            imported,
+            "--optimizer-cpu-offload",
+            "offload",
+            "optimizer".into(),
+        );
         if flags.has("--optimizer-offload-fraction") {
-            key(imported, "--optimizer-offload-fraction", "offload", "optimizer".into());
+            key(
+                imported,
+                "--optimizer-offload-fraction",
+                "offload",
+                "optimizer".into(),
+            );
         }
     }
     if let Some(instances) = flags.number("--num-distributed-optimizer-instances") {
-        let world = flags.number("--nproc-per-node").unwrap_or(8) * flags.number("--nnodes").unwrap_or(1);
-        let model_parallel = ["--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size"]
-            .iter()
-            .map(|f| flags.number(f).unwrap_or(1))
-            .product::<u64>()
-            .max(1);
+        let world =
+            flags.number("--nproc-per-node").unwrap_or(8) * flags.number("--nnodes").unwrap_or(1);
+        let model_parallel = [
+            "--tensor-model-parallel-size",
+            "--pipeline-model-parallel-size",
+            "--context-parallel-size",
+        ]
+        .iter()
+        .map(|f| flags.number(f).unwrap_or(1))
+        .product::<u64>()
+        .max(1);
         let data_parallel = world / model_parallel;
         if instances > 0 && data_parallel % instances == 0 && flags.has("--nproc-per-node") {
             let group = data_parallel / instances;
-            key(imported, "--num-distributed-optimizer-instances", "shard_group", group.to_string());
+            key(
+                imported,
+                "--num-distributed-optimizer-instances",
+                "shard_group",
+                group.to_string(),
+            );
         }
     }
-    for (flag, name) in [("--overlap-grad-reduce", "overlap_grad"), ("--overlap-param-gather", "overlap_param")] {
+    for (flag, name) in [
+        ("--overlap-grad-reduce", "overlap_grad"),
+        ("--overlap-param-gather", "overlap_param"),
+    ] {
         if flags.has(flag) {
             key(imported, flag, name, "1".into());
         }
     }
     recompute_keys(flags, imported, key);
     precision_keys(flags, imported, key);
-    for (flag, name) in [("--micro-batch-size", "mbs"), ("--global-batch-size", "global_batch")] {
+    for (flag, name) in [
+        ("--micro-batch-size", "mbs"),
+        ("--global-batch-size", "global_batch"),
+    ] {
         if let Some(n) = flags.number(flag) {
             key(imported, flag, name, n.to_string());
         }
@@ -554,28 +665,50 @@ fn state_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
 /// Recomputation: its granularity, modules, method and layers.
 fn recompute_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
     match flags.get("--recompute-granularity") {
-        Some(g @ ("selective" | "full")) => key(imported, "--recompute-granularity", "recompute", g.into()),
+        Some(g @ ("selective" | "full")) => {
+            key(imported, "--recompute-granularity", "recompute", g.into())
+        }
         Some(_) => {}
         None => imported.keys.push(("recompute", "none".into())),
     }
     if let Some(modules) = flags.get("--recompute-modules") {
-        let modules = modules.trim_matches(|c| c == '\'' || c == '"').split_whitespace().collect::<Vec<_>>().join(",");
-        key(imported, "--recompute-modules", "recompute_modules", modules);
+        let modules = modules
+            .trim_matches(|c| c == '\'' || c == '"')
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(",");
+        key(
+            imported,
+            "--recompute-modules",
+            "recompute_modules",
+            modules,
+        );
     }
-    match flags.get("--recompute-method") {
-        Some(m @ ("uniform" | "block")) => key(imported, "--recompute-method", "recompute_method", m.into()),
-        _ => {}
+    if let Some(m @ ("uniform" | "block")) = flags.get("--recompute-method") {
+        key(imported, "--recompute-method", "recompute_method", m.into())
     }
     if let Some(n) = flags.number("--recompute-num-layers") {
-        key(imported, "--recompute-num-layers", "recompute_layers", n.to_string());
+        key(
+            imported,
+            "--recompute-num-layers",
+            "recompute_layers",
+            n.to_string(),
+        );
     }
 }
 
 /// Precision (FP8 with its recipe, its weights gathered in FP8) and the
 /// optimizer.
 fn precision_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
-    let fp8 = flags.get("--fp8-format").filter(|f| matches!(*f, "hybrid" | "e4m3"));
-    let dtype = match (fp8, flags.has("--fp8-param-gather"), flags.has("--bf16"), flags.has("--fp16")) {
+    let fp8 = flags
+        .get("--fp8-format")
+        .filter(|f| matches!(*f, "hybrid" | "e4m3"));
+    let dtype = match (
+        fp8,
+        flags.has("--fp8-param-gather"),
+        flags.has("--bf16"),
+        flags.has("--fp16"),
+    ) {
         (Some(_), true, _, _) => "fp8-params",
         (Some(_), false, _, _) => "fp8",
         (None, _, true, _) => "bf16",
@@ -589,14 +722,15 @@ fn precision_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
         }
     }
     if fp8.is_some() {
-        match flags.get("--fp8-recipe") {
-            Some(r @ ("delayed" | "tensorwise" | "mxfp8" | "blockwise")) => {
-                key(imported, "--fp8-recipe", "fp8_recipe", r.into())
-            }
-            _ => {}
+        if let Some(r @ ("delayed" | "tensorwise" | "mxfp8" | "blockwise")) =
+            flags.get("--fp8-recipe")
+        {
+            key(imported, "--fp8-recipe", "fp8_recipe", r.into())
         }
     }
-    let momentum = flags.get("--sgd-momentum").and_then(|m| m.parse::<f64>().ok());
+    let momentum = flags
+        .get("--sgd-momentum")
+        .and_then(|m| m.parse::<f64>().ok());
     match flags.get("--optimizer") {
         Some("adam") | None => {
             imported.keys.push(("opt", "adam".into()));
@@ -663,18 +797,43 @@ fn model_from_shape(flags: &Flags, imported: &mut Imported) {
         Some(preset) => {
             // The preset gives the shape: its keys stand for the flags'.
             const SHAPE: [&str; 25] = [
-                "layers", "hidden", "ffn", "heads", "kv_heads", "head_dim", "mlp", "norm",
-                "biases", "tied", "positions", "qk_norm", "sinks", "experts", "top_k",
-                "expert_ffn", "shared_experts", "shared_ffn", "shared_gate", "dense_layers",
-                "q_rank", "kv_rank", "rope_dim", "nope_dim", "v_dim",
+                "layers",
+                "hidden",
+                "ffn",
+                "heads",
+                "kv_heads",
+                "head_dim",
+                "mlp",
+                "norm",
+                "biases",
+                "tied",
+                "positions",
+                "qk_norm",
+                "sinks",
+                "experts",
+                "top_k",
+                "expert_ffn",
+                "shared_experts",
+                "shared_ffn",
+                "shared_gate",
+                "dense_layers",
+                "q_rank",
+                "kv_rank",
+                "rope_dim",
+                "nope_dim",
+                "v_dim",
             ];
-            imported.keys.retain(|(k, _)| !SHAPE.contains(k) && *k != "mtp");
+            imported
+                .keys
+                .retain(|(k, _)| !SHAPE.contains(k) && *k != "mtp");
             imported.keys.insert(1, ("model", preset.id.into()));
             imported
                 .mapped
                 .push((format!("the shape of {}", preset.name), "model"));
             if shape.architecture.mtp_layers != preset.architecture.mtp_layers {
-                imported.keys.push(("mtp", shape.architecture.mtp_layers.to_string()));
+                imported
+                    .keys
+                    .push(("mtp", shape.architecture.mtp_layers.to_string()));
             }
         }
         None => {
@@ -682,6 +841,113 @@ fn model_from_shape(flags: &Flags, imported: &mut Imported) {
             imported.unread.push(
                 "the vocabulary: Megatron-LM takes it from the tokenizer and no preset has this shape; 32,000 until you type it (vocab) or paste the model's config.json".into(),
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::import::{import_launch, ImportedEngine};
+
+    /// A script in the examples' form: variables and arrays substituted,
+    /// the shape a preset's, every flag mapped, of no bearing or unread.
+    #[test]
+    fn a_script_of_arrays_and_variables_is_read() {
+        let text = "#!/bin/bash\nTP=4\nMODEL_ARGS=(\n  --num-layers 32 --hidden-size 4096 --ffn-hidden-size 14336 # Llama 3\n  --num-attention-heads 32 --group-query-attention --num-query-groups 8\n  --seq-length 8192 --max-position-embeddings 8192 --position-embedding-type rope\n  --swiglu --normalization RMSNorm --disable-bias-linear --untie-embeddings-and-output-weights\n)\ntorchrun --nproc_per_node 8 --nnodes 2 pretrain_gpt.py ${MODEL_ARGS[@]} \\\n  --tensor-model-parallel-size $TP --sequence-parallel --use-distributed-optimizer \\\n  --recompute-granularity selective --recompute-modules core_attn mlp --bf16 \\\n  --micro-batch-size 2 --global-batch-size 512 --lr 3e-4 --exit-signal-handler";
+        let imported = import_launch(text).unwrap();
+        assert_eq!(imported.engine, Some(ImportedEngine::Megatron));
+        let query = imported.query();
+        for part in [
+            "model=llama3-8b",
+            "seq=8192",
+            "tp=4",
+            "sp=1",
+            "gpus=8",
+            "nodes=2",
+            "stage=1",
+            "recompute=selective",
+            "recompute_modules=core_attn,mlp",
+            "dtype=bf16",
+            "mbs=2",
+            "global_batch=512",
+        ] {
+            assert!(query.contains(part), "{part}: {query}");
+        }
+        assert!(!query.contains("layers="), "{query}");
+        assert_eq!(
+            imported.ignored,
+            vec![
+                "--max-position-embeddings 8192".to_string(),
+                "--lr 3e-4".to_string()
+            ]
+        );
+        assert_eq!(imported.unread, vec!["--exit-signal-handler".to_string()]);
+    }
+
+    /// Megatron-LM's defaults where a flag is absent: learned positions,
+    /// a 4h FFN, LayerNorm, biases, tied embeddings; a shape no preset has
+    /// is `config-json`, its vocabulary said.
+    #[test]
+    fn absent_flags_take_megatron_defaults_and_a_new_shape_says_its_vocabulary() {
+        let imported = import_launch(
+            "--num-layers 24 --hidden-size 2048 --num-attention-heads 16 --seq-length 1024 --max-position-embeddings 1024",
+        )
+        .unwrap();
+        let query = imported.query();
+        for part in [
+            "model=config-json",
+            "ffn=8192",
+            "norm=layernorm",
+            "biases=all",
+            "tied=1",
+            "positions=1024",
+            "mlp=gelu",
+            "kv_heads=16",
+            "stage=ddp",
+            "dtype=fp32",
+        ] {
+            assert!(query.contains(part), "{part}: {query}");
+        }
+        assert!(imported.unread[0].starts_with("the vocabulary"));
+        let config = vram_core::input::link::decode(&query).config;
+        assert!(config.report().is_ok());
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        /// Arguments of the flags this reader knows and others, with
+        /// arbitrary values: reading never panics, and the keys decode to a
+        /// report or a refusal.
+        #[test]
+        fn any_arguments_are_read_or_refused_without_a_panic(
+            options in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec![
+                        "--hidden-size", "--ffn-hidden-size", "--num-attention-heads",
+                        "--num-query-groups", "--group-query-attention", "--kv-channels",
+                        "--tensor-model-parallel-size", "--pipeline-model-parallel-size",
+                        "--num-virtual-stages-per-pipeline-rank", "--context-parallel-size",
+                        "--expert-model-parallel-size", "--num-experts", "--moe-layer-freq",
+                        "--pipeline-model-parallel-layout", "--recompute-modules",
+                        "--num-distributed-optimizer-instances", "--fp8-format", "--optimizer",
+                        "--micro-batch-size", "--nproc_per_node", "--use-megatron-fsdp",
+                        "--data-parallel-sharding-strategy", "--swiglu", "--unknown-flag",
+                    ]),
+                    proptest::sample::select(vec![
+                        "0", "1", "2", "3", "7", "8", "64", "-1", "1e30", "x", "hybrid", "sgd",
+                        "optim_grads", "'([0]*1+[1]*3)'", "Et*4|t*4L", "$UNSET", "${ARR[@]}",
+                    ]),
+                ),
+                0..10,
+            ),
+        ) {
+            let mut text = String::from("torchrun pretrain_gpt.py --num-layers 8 --hidden-size 512 --num-attention-heads 8");
+            for (flag, value) in &options {
+                text.push_str(&format!(" {flag} {value}"));
+            }
+            let imported = import_launch(&text).unwrap();
+            let config = vram_core::input::link::decode(&imported.query()).config;
+            let _ = config.report();
         }
     }
 }

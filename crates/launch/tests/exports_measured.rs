@@ -136,8 +136,7 @@ fn a_serving_command_reads_back_to_its_configuration() {
         let ignored_ok = matches!(
             case.kind.as_str(),
             "verl" | "openrlhf" | "deepspeed" | "megatron"
-        )
-            || imported.ignored.is_empty();
+        ) || imported.ignored.is_empty();
         // DeepSpeed's JSON names no model: said, and taken from the case.
         let unread_ok = imported
             .unread

@@ -31,11 +31,7 @@ fn every_real_input_gives_its_keys_and_says_what_it_did_not_read() {
     let inputs = inputs();
     for input in &inputs.inputs {
         assert!(input.source.starts_with("https://"), "{}", input.file);
-        let path = format!(
-            "{}/tests/inputs/{}",
-            env!("CARGO_MANIFEST_DIR"),
-            input.file
-        );
+        let path = format!("{}/tests/inputs/{}", env!("CARGO_MANIFEST_DIR"), input.file);
         let text = std::fs::read_to_string(&path).unwrap();
         let imported = vram_launch::import::import_launch(&text)
             .unwrap_or_else(|e| panic!("{}: {e:?}", input.file));
@@ -58,7 +54,11 @@ fn every_real_input_gives_its_keys_and_says_what_it_did_not_read() {
             .iter()
             .map(|u| u.split([' ', ':']).next().unwrap_or_default())
             .collect();
-        assert_eq!(unread, input.unread, "{}: {:?}", input.file, imported.unread);
+        assert_eq!(
+            unread, input.unread,
+            "{}: {:?}",
+            input.file, imported.unread
+        );
     }
     assert!(!inputs.inputs.is_empty());
 }
