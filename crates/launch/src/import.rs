@@ -25,6 +25,8 @@ pub enum ImportedEngine {
     DeepSpeed,
     /// Megatron-LM's `pretrain_gpt.py` with its arguments (a training run).
     Megatron,
+    /// torchtitan's job TOML, with or without its launch line (a training run).
+    Torchtitan,
 }
 
 /// A launch command read back: the link's keys it gives, and an account of
@@ -81,6 +83,10 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
             false => Err(ImportError::UnknownKind),
         };
     }
+    // torchtitan's job TOML, its launch line before it or not.
+    if let Some((table, launch)) = crate::import_torchtitan::job_table(text) {
+        return Ok(crate::import_torchtitan::import_job(&table, launch));
+    }
     let words = shell_words(text);
     if words.is_empty() {
         return Err(ImportError::Empty);
@@ -99,7 +105,7 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
         }
         ImportedEngine::Vllm | ImportedEngine::Sglang => {}
         // Read above, by their own readers.
-        ImportedEngine::DeepSpeed | ImportedEngine::Megatron => {
+        ImportedEngine::DeepSpeed | ImportedEngine::Megatron | ImportedEngine::Torchtitan => {
             return Err(ImportError::UnknownKind)
         }
     }

@@ -134,7 +134,9 @@ fn enabled(value: &Value) -> Option<bool> {
 /// A whole number of sequences, read into `key`; `"auto"` (set by the
 /// Hugging Face trainer) and anything else said unread.
 fn count(name: &str, value: &Value, key: &'static str, imported: &mut Imported) -> Option<u64> {
-    let n = value.as_u64().filter(|&n| n > 0);
+    let n = value
+        .as_u64()
+        .filter(|&n| n > 0 && n <= u64::from(u32::MAX));
     match n {
         Some(_) => imported.mapped.push((format!("{name}: {value}"), key)),
         None => imported.unread.push(format!("{name}: {value}")),
@@ -239,7 +241,7 @@ fn zero_section(zero: &Map<String, Value>, imported: &mut Imported) {
 
 /// The GPUs a node and the nodes a launch line gives: `deepspeed
 /// --num_gpus N --num_nodes M` or `torchrun --nproc-per-node N --nnodes M`.
-fn launch_placement(launch: &str, imported: &mut Imported) -> Option<(u64, u64)> {
+pub(crate) fn launch_placement(launch: &str, imported: &mut Imported) -> Option<(u64, u64)> {
     let words: Vec<&str> = launch
         .lines()
         .map(str::trim)
@@ -260,7 +262,9 @@ fn launch_placement(launch: &str, imported: &mut Imported) -> Option<(u64, u64)>
             None => (words[i], None),
         };
         let value = inline.or_else(|| words.get(i + 1).copied());
-        let number = value.and_then(|v| v.parse::<u64>().ok()).filter(|&n| n > 0);
+        let number = value
+            .and_then(|v| v.parse::<u64>().ok())
+            .filter(|&n| n > 0 && n <= u64::from(u32::MAX));
         let key = match flag {
             "--num_gpus" | "--num-gpus" | "--nproc-per-node" | "--nproc_per_node" => {
                 gpus = number;
@@ -313,7 +317,7 @@ fn batch_keys(batch: &Batch, placement: Option<(u64, u64)>, imported: &mut Impor
     // The global batch where it accumulates (one step of micro-batches is the page's default).
     if let (Some(global), Some(micro)) = (batch.global, batch.micro) {
         let data_parallel = placement.map(|(g, n)| g * n).or(world).unwrap_or(1);
-        if global > micro * data_parallel {
+        if global > micro.saturating_mul(data_parallel) {
             imported.keys.push(("global_batch", global.to_string()));
         }
     }

@@ -144,8 +144,11 @@ impl Flags {
     fn has(&self, name: &str) -> bool {
         self.get(name).is_some()
     }
+    /// A whole number within `u32`'s range (no size here is larger).
     fn number(&self, name: &str) -> Option<u64> {
-        self.get(name).and_then(|v| v.parse().ok())
+        self.get(name)
+            .and_then(|v| v.parse().ok())
+            .filter(|&n| n <= u64::from(u32::MAX))
     }
 }
 
@@ -629,7 +632,7 @@ fn state_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
         ]
         .iter()
         .map(|f| flags.number(f).unwrap_or(1))
-        .product::<u64>()
+        .fold(1u64, u64::saturating_mul)
         .max(1);
         let data_parallel = world / model_parallel;
         if instances > 0 && data_parallel % instances == 0 && flags.has("--nproc-per-node") {
@@ -782,7 +785,10 @@ fn model_from_shape(flags: &Flags, imported: &mut Imported) {
         // One width for every shared expert together: n experts of a width
         // are one of n times it.
         let (moe, theirs) = (&mut architecture.moe, p.architecture.moe);
-        if moe.shared_experts * moe.shared_ffn == theirs.shared_experts * theirs.shared_ffn {
+        let width = |n: u32, ffn: u32| u64::from(n) * u64::from(ffn);
+        if width(moe.shared_experts, moe.shared_ffn)
+            == width(theirs.shared_experts, theirs.shared_ffn)
+        {
             (moe.shared_experts, moe.shared_ffn) = (theirs.shared_experts, theirs.shared_ffn);
         }
         architecture == p.architecture

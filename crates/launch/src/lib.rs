@@ -30,6 +30,7 @@ pub mod import;
 mod import_deepspeed;
 mod import_megatron;
 mod import_openrlhf;
+mod import_torchtitan;
 mod import_verl;
 mod megatron;
 mod rl;

@@ -120,13 +120,14 @@ fn a_serving_command_reads_back_to_its_configuration() {
     for case in measured.cases.iter().filter(|c| {
         matches!(
             c.kind.as_str(),
-            "vllm" | "sglang" | "verl" | "openrlhf" | "deepspeed" | "megatron"
+            "vllm" | "sglang" | "verl" | "openrlhf" | "deepspeed" | "megatron" | "torchtitan"
         )
     }) {
         // Megatron-LM's arguments as a script runs them: after the
         // `torchrun` line their comment names.
         let text = match case.kind.as_str() {
             "megatron" => format!("{} \\\n{}", torchrun_line(&case.text), case.text),
+            "torchtitan" => format!("{}\n{}", torchrun_line(&case.text), case.text),
             _ => case.text.clone(),
         };
         let imported = vram_launch::import::import_launch(&text)
@@ -135,7 +136,7 @@ fn a_serving_command_reads_back_to_its_configuration() {
         // log-prob passes, the critic's settings): of no bearing, not unread.
         let ignored_ok = matches!(
             case.kind.as_str(),
-            "verl" | "openrlhf" | "deepspeed" | "megatron"
+            "verl" | "openrlhf" | "deepspeed" | "megatron" | "torchtitan"
         ) || imported.ignored.is_empty();
         // DeepSpeed's JSON names no model: said, and taken from the case.
         let unread_ok = imported
@@ -151,9 +152,21 @@ fn a_serving_command_reads_back_to_its_configuration() {
         );
         // What the command does not carry, from the case.
         let mut query = imported.query();
+        // The pipeline's split is one thing however it is said: a layout
+        // read stands for the case's uneven stages.
+        const SPLIT: [&str; 5] = [
+            "pp_layout",
+            "pp_first",
+            "pp_last",
+            "pp_embedding",
+            "pp_loss",
+        ];
+        let split_given = imported.keys.iter().any(|(k, _)| *k == "pp_layout");
         for pair in case.query.split('&') {
             let key = pair.split('=').next().unwrap_or_default();
-            let given = key == "v" || imported.keys.iter().any(|(k, _)| *k == key);
+            let given = key == "v"
+                || imported.keys.iter().any(|(k, _)| *k == key)
+                || (split_given && SPLIT.contains(&key));
             if !given {
                 query.push('&');
                 query.push_str(pair);
@@ -178,19 +191,21 @@ fn a_serving_command_reads_back_to_its_configuration() {
         );
         read += 1;
     }
-    assert!(read >= 77, "{read}");
+    assert!(read >= 90, "{read}");
 }
 
-/// The `torchrun … pretrain_gpt.py` command a Megatron-LM export's comment
-/// names, its environment included.
+/// The `torchrun` command a Megatron-LM or torchtitan export's comment
+/// names (Megatron-LM's up to `pretrain_gpt.py`), its environment included.
 fn torchrun_line(text: &str) -> String {
     let comment = text
         .lines()
-        .find(|line| line.contains("pretrain_gpt.py"))
+        .find(|line| line.contains("torchrun"))
         .unwrap_or_default();
     let command = comment.trim_start_matches("# ");
-    let end = command.find("pretrain_gpt.py").unwrap_or(0) + "pretrain_gpt.py".len();
-    command[..end.min(command.len())].to_string()
+    match command.find("pretrain_gpt.py") {
+        Some(at) => command[..at + "pretrain_gpt.py".len()].to_string(),
+        None => command.to_string(),
+    }
 }
 
 /// Every framework and job has its cases: the matrix of issue 62, each

@@ -33,7 +33,7 @@ texts! {
     import_ignored: &'static str = "--import {}: no bearing on the figures: {}", "--import {}：与数字无关：{}";
     import_unread: &'static str = "--import {}: not read: {}", "--import {}：未能读取：{}";
     import_empty: &'static str = "--import {}: no command in it", "--import {}：其中没有命令";
-    import_unknown: &'static str = "--import {}: not a command read here (vllm serve, python3 -m sglang.launch_server, python3 -m verl.trainer.main_ppo, python3 -m openrlhf.cli.train_ppo_ray, deepspeed --module openrlhf.cli.train_dpo, a DeepSpeed JSON, Megatron-LM's pretrain_gpt.py arguments)", "--import {}：不是可读取的命令（vllm serve、python3 -m sglang.launch_server、python3 -m verl.trainer.main_ppo、python3 -m openrlhf.cli.train_ppo_ray、deepspeed --module openrlhf.cli.train_dpo、DeepSpeed 的 JSON 配置、Megatron-LM 的 pretrain_gpt.py 参数）";
+    import_unknown: &'static str = "--import {}: not a command read here (vllm serve, python3 -m sglang.launch_server, python3 -m verl.trainer.main_ppo, python3 -m openrlhf.cli.train_ppo_ray, deepspeed --module openrlhf.cli.train_dpo, a DeepSpeed JSON, Megatron-LM's pretrain_gpt.py arguments, a torchtitan job TOML)", "--import {}：不是可读取的命令（vllm serve、python3 -m sglang.launch_server、python3 -m verl.trainer.main_ppo、python3 -m openrlhf.cli.train_ppo_ray、deepspeed --module openrlhf.cli.train_dpo、DeepSpeed 的 JSON 配置、Megatron-LM 的 pretrain_gpt.py 参数、torchtitan 的任务 TOML）";
     // A mixture of experts: its parameters, those active per token, the
     // experts per token, the routed experts and the shared ones.
     moe: &'static str = "Mixture of experts: {} parameters in memory, {} active per token ({} of {} routed experts{}).",
