@@ -27,6 +27,11 @@ pub enum ImportedEngine {
     Megatron,
     /// torchtitan's job TOML, with or without its launch line (a training run).
     Torchtitan,
+    /// accelerate's YAML with the trainer's, PEFT's and bitsandbytes'
+    /// arguments (a training run).
+    Accelerate,
+    /// TRL's `GRPOConfig`, `DPOConfig` or `DistillationConfig` (an RL run).
+    Trl,
 }
 
 /// A launch command read back: the link's keys it gives, and an account of
@@ -83,6 +88,11 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
             false => Err(ImportError::UnknownKind),
         };
     }
+    // Hugging Face's: TRL's configurations, accelerate's YAML, the
+    // trainer's arguments.
+    if crate::import_hf::is_hf(text) {
+        return Ok(crate::import_hf::import_hf(text));
+    }
     // torchtitan's job TOML, its launch line before it or not.
     if let Some((table, launch)) = crate::import_torchtitan::job_table(text) {
         return Ok(crate::import_torchtitan::import_job(&table, launch));
@@ -105,9 +115,11 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
         }
         ImportedEngine::Vllm | ImportedEngine::Sglang => {}
         // Read above, by their own readers.
-        ImportedEngine::DeepSpeed | ImportedEngine::Megatron | ImportedEngine::Torchtitan => {
-            return Err(ImportError::UnknownKind)
-        }
+        ImportedEngine::DeepSpeed
+        | ImportedEngine::Megatron
+        | ImportedEngine::Torchtitan
+        | ImportedEngine::Accelerate
+        | ImportedEngine::Trl => return Err(ImportError::UnknownKind),
     }
     let mut imported = Imported {
         engine: Some(engine),

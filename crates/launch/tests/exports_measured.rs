@@ -120,7 +120,15 @@ fn a_serving_command_reads_back_to_its_configuration() {
     for case in measured.cases.iter().filter(|c| {
         matches!(
             c.kind.as_str(),
-            "vllm" | "sglang" | "verl" | "openrlhf" | "deepspeed" | "megatron" | "torchtitan"
+            "vllm"
+                | "sglang"
+                | "verl"
+                | "openrlhf"
+                | "deepspeed"
+                | "megatron"
+                | "torchtitan"
+                | "accelerate"
+                | "trl"
         )
     }) {
         // Megatron-LM's arguments as a script runs them: after the
@@ -128,6 +136,14 @@ fn a_serving_command_reads_back_to_its_configuration() {
         let text = match case.kind.as_str() {
             "megatron" => format!("{} \\\n{}", torchrun_line(&case.text), case.text),
             "torchtitan" => format!("{}\n{}", torchrun_line(&case.text), case.text),
+            // TRL's configuration as a script runs it: under `accelerate
+            // launch` with the GPUs the case has.
+            "trl" => format!(
+                "accelerate launch --num_processes {} --num_machines {} train.py\n{}",
+                world_of(&case.query),
+                nodes_of(&case.query),
+                case.text
+            ),
             _ => case.text.clone(),
         };
         let imported = vram_launch::import::import_launch(&text)
@@ -136,7 +152,7 @@ fn a_serving_command_reads_back_to_its_configuration() {
         // log-prob passes, the critic's settings): of no bearing, not unread.
         let ignored_ok = matches!(
             case.kind.as_str(),
-            "verl" | "openrlhf" | "deepspeed" | "megatron" | "torchtitan"
+            "verl" | "openrlhf" | "deepspeed" | "megatron" | "torchtitan" | "accelerate" | "trl"
         ) || imported.ignored.is_empty();
         // DeepSpeed's JSON names no model: said, and taken from the case.
         let unread_ok = imported
@@ -191,7 +207,28 @@ fn a_serving_command_reads_back_to_its_configuration() {
         );
         read += 1;
     }
-    assert!(read >= 90, "{read}");
+    assert!(read >= 107, "{read}");
+}
+
+/// The GPUs per node times the nodes a case's query gives (8 and 1 unset).
+fn world_of(query: &str) -> u32 {
+    let value = |key: &str, default: u32| {
+        query
+            .split('&')
+            .find_map(|p| p.strip_prefix(&format!("{key}=")))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    value("gpus", 8) * value("nodes", 1)
+}
+
+/// The nodes a case's query gives (1 unset).
+fn nodes_of(query: &str) -> u32 {
+    query
+        .split('&')
+        .find_map(|p| p.strip_prefix("nodes="))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
 }
 
 /// The `torchrun` command a Megatron-LM or torchtitan export's comment
