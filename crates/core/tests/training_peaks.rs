@@ -1,0 +1,180 @@
+//! Published peak memory of training runs (issue 65) against the step's
+//! peak: `measured/training-peaks.json` holds each run's source, settings as
+//! published, the link query expressing them, what the query had to assume
+//! and the measured figure with its measure — torch's reserved peak
+//! (torchtitan's logs), its allocated peak (LitGPT's), torchtune's peak
+//! active, or not stated — and whether it ran or ran out of memory. Each
+//! query is decoded without a problem and its highlighted strategy's
+//! figure for that measure computed: the step's peak for allocated and
+//! active, with the caching allocator's slack for reserved
+//! ([`vram_core::process::ProcessOverheads`]). Runs the source contradicts
+//! itself on (`suspect`) or whose settings are incomplete are printed, not
+//! counted. Prints a table of every run, the median ratio and the share
+//! within ±10 %, by source; holds today's figures as a ratchet toward the
+//! goal (every peak within 10 %). Native only (serde_json).
+#![cfg(not(target_arch = "wasm32"))]
+
+use serde::Deserialize;
+use vram_core::input::link::decode;
+
+/// Issue 65's goal: every predicted peak within 10 % of its measured one.
+const GOAL_WITHIN_10: f64 = 1.0;
+
+/// Today's share of the counted runs within ±10 %, a ratchet far below the
+/// goal: 12 of 84 (14 %). The misses by cause (the gathering's report, issue 65):
+/// torchtitan's loss over `pred.float()` un-compiled (about 12 B a logit
+/// where 6 are counted), its per-op selective checkpointing written as
+/// layers rebuilt, PP keeping the weights unsharded (405B 0.3–0.4 ×);
+/// QLoRA's saved inputs in bitsandbytes before 0.43.2 and LitGPT's
+/// quantised head (0.45–0.70 ×); Lightning's fp32 frozen base under
+/// bf16-mixed; torch's AdamW keeping bf16 moments for bf16 weights where
+/// `bf16-pure` counts fp32 ones. Raise this as the model improves.
+const TODAY_WITHIN_10: f64 = 0.13;
+
+/// Today's median of predicted ÷ measured, a ratchet: the model
+/// under-counts (0.706 seen); the test fails if it drifts lower.
+const TODAY_MEDIAN_AT_LEAST: f64 = 0.70;
+
+#[derive(Deserialize)]
+struct Fixture {
+    about: String,
+    runs: Vec<Run>,
+}
+
+#[derive(Deserialize)]
+struct Run {
+    name: String,
+    source: String,
+    outcome: String,
+    query: Option<String>,
+    #[serde(default)]
+    reason: Option<String>,
+    measured: Measured,
+    #[serde(default)]
+    suspect: Option<String>,
+    #[serde(default)]
+    settings_incomplete: Option<serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+struct Measured {
+    value: Option<f64>,
+    unit: Option<String>,
+    measure: String,
+}
+
+fn fixture() -> Fixture {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/measured/training-peaks.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The predicted figure of `measure` for `query`, in bytes, and whether the
+/// highlighted strategy fits its GPU.
+fn predicted(name: &str, query: &str, measure: &str) -> (f64, bool) {
+    let decoded = decode(&format!("v=3&{query}"));
+    assert!(
+        decoded.problems.is_empty(),
+        "{name}: {:?}",
+        decoded.problems
+    );
+    let config = decoded.config;
+    let report = config.report().unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    let overheads = config.process_overheads(&report);
+    let peak = overheads.peak_bytes as f64;
+    let figure = match measure {
+        "reserved" => peak + overheads.allocator_slack_bytes as f64,
+        _ => peak,
+    };
+    (figure, report.highlighted().fits)
+}
+
+/// The measured figure in bytes (GiB or GB as published).
+fn measured_bytes(run: &Run) -> Option<f64> {
+    let value = run.measured.value?;
+    match run.measured.unit.as_deref() {
+        Some("GiB") => Some(value * f64::from(1u32 << 30)),
+        Some("GB") => Some(value * 1e9),
+        other => panic!("{}: unit {other:?}", run.name),
+    }
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
+
+#[test]
+fn published_training_peaks_against_the_steps_peak() {
+    let fixture = fixture();
+    assert!(fixture.about.contains("measure"), "about");
+    assert!(fixture.runs.len() >= 100, "{} runs", fixture.runs.len());
+    let mut ratios = Vec::new();
+    let mut oom_agree = (0, 0);
+    println!(
+        "{:<58} {:>9} {:>9} {:>6}  measure",
+        "run", "measured", "ours", "ratio"
+    );
+    for run in &fixture.runs {
+        assert!(run.source.starts_with("https://"), "{}: source", run.name);
+        let Some(query) = &run.query else {
+            assert!(run.reason.is_some(), "{}: no query and no reason", run.name);
+            continue;
+        };
+        let (ours, fits) = predicted(&run.name, query, &run.measured.measure);
+        let counted = run.suspect.is_none() && run.settings_incomplete.is_none();
+        match (run.outcome.as_str(), measured_bytes(run)) {
+            ("oom", _) => {
+                if counted {
+                    oom_agree.1 += 1;
+                    oom_agree.0 += usize::from(!fits);
+                }
+                println!(
+                    "{:<58} {:>9} {:>8.1}G {:>6}  {} (fits: {fits})",
+                    run.name,
+                    "OOM",
+                    ours / f64::from(1u32 << 30),
+                    "",
+                    run.measured.measure
+                );
+            }
+            (_, Some(measured)) => {
+                let ratio = ours / measured;
+                if counted {
+                    ratios.push(ratio);
+                }
+                println!(
+                    "{:<58} {:>8.1}G {:>8.1}G {:>6.2}  {}{}",
+                    run.name,
+                    measured / f64::from(1u32 << 30),
+                    ours / f64::from(1u32 << 30),
+                    ratio,
+                    run.measured.measure,
+                    if counted { "" } else { " (not counted)" }
+                );
+            }
+            (_, None) => panic!("{}: ran without a figure", run.name),
+        }
+    }
+    let within =
+        ratios.iter().filter(|r| (**r - 1.0).abs() <= 0.10).count() as f64 / ratios.len() as f64;
+    let counted = ratios.len();
+    let median = median(&mut ratios);
+    println!(
+        "{counted} counted: median {median:.3}, {:.0} % within ±10 % (goal {:.0} %); out of memory called so: {} of {}",
+        within * 100.0,
+        GOAL_WITHIN_10 * 100.0,
+        oom_agree.0,
+        oom_agree.1
+    );
+    assert!(counted >= 80, "{counted} counted");
+    assert!(within >= TODAY_WITHIN_10, "within ±10 %: {within:.3}");
+    assert!(median >= TODAY_MEDIAN_AT_LEAST, "median {median:.3}");
+}
