@@ -92,6 +92,12 @@ pub fn command() -> Command {
                 .help("A launch command to read into the configuration: vllm serve, SGLang's launch_server, verl's main_ppo with its overrides, OpenRLHF's train_ppo_ray or train_dpo, a DeepSpeed JSON with its deepspeed or torchrun line before it or not, a Megatron-LM pretrain_gpt.py script, a torchtitan job TOML with its torchrun line before it or not, an accelerate YAML with the script's TrainingArguments, LoraConfig and BitsAndBytesConfig, or TRL's GRPOConfig, DPOConfig or DistillationConfig (- for standard input); what it read, and what it did not, go to standard error; options override it"),
         )
         .arg(
+            Arg::new("log")
+                .long("log")
+                .value_name("FILE")
+                .help("A run's log to put beside the figures (- for standard input): vLLM's or SGLang's start-up, Megatron-LM's or DeepSpeed's memory lines, verl's metrics, PyTorch's max_memory_allocated/reserved, nvidia-smi's table; each figure it printed is listed after the output with the page's own and the difference, and the settings a vLLM log states apply (options override them)"),
+        )
+        .arg(
             Arg::new("config")
                 .long("config")
                 .value_name("FILE")
@@ -364,7 +370,7 @@ pub fn option_name(field: Field) -> String {
 
 /// The configuration the arguments describe: the link's (or the defaults), then each option.
 pub fn config_from(matches: &ArgMatches) -> Result<Config, UsageError> {
-    config_and_hub_from(matches).map(|(config, _)| config)
+    config_and_hub_from(matches).map(|(config, _, _)| config)
 }
 
 /// Where a key of the configuration came from.
@@ -378,6 +384,8 @@ enum Source {
     Option,
     /// The launch command read with `--import`.
     Import,
+    /// The settings a log read with `--log` states.
+    Log,
 }
 
 /// The keys of one configuration, each once, with where it came from.
@@ -505,6 +513,42 @@ fn import_keys(
     }
 }
 
+/// The log in `file` (`-`: standard input), read; a file that cannot be
+/// read or holds no figure this reader knows, a problem in `lang`'s words.
+fn read_log_file(
+    file: &str,
+    lang: vram_core::format::Lang,
+) -> Result<vram_launch::log::Log, String> {
+    use std::io::Read as _;
+    use vram_launch::log::LogError;
+    let c = vram_view::text::cli_of(lang);
+    let text = match file {
+        "-" => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text).map(|_| text)
+        }
+        path => std::fs::read_to_string(path),
+    }
+    .map_err(|error| format!("--log {file:?}: {error}"))?;
+    vram_launch::log::read_log(&text).map_err(|error| match error {
+        LogError::Empty => fill(c.log_empty, &[file]),
+        LogError::NothingRecognised => fill(c.log_unknown, &[file]),
+    })
+}
+
+/// The link's keys a log gives: an engine's log is a serving
+/// configuration of that engine, with the settings it states.
+fn log_keys(log: &vram_launch::log::Log) -> Vec<(&'static str, String)> {
+    use vram_launch::log::LogKind;
+    let mut keys: Vec<(&'static str, String)> = match log.kind {
+        LogKind::Vllm => vec![("job", "serve".into()), ("engine", "vllm".into())],
+        LogKind::Sglang => vec![("job", "serve".into()), ("engine", "sglang".into())],
+        _ => Vec::new(),
+    };
+    keys.extend(log.keys.iter().cloned());
+    keys
+}
+
 /// [`config_from`], with what `--config` read.
 ///
 /// One configuration from three sources, each on top of the one before: the
@@ -515,7 +559,15 @@ fn import_keys(
 /// `config.json` key that gave it.
 fn config_and_hub_from(
     matches: &ArgMatches,
-) -> Result<(Config, Option<vram_core::model::hub::HubConfig>), UsageError> {
+) -> Result<
+    (
+        Config,
+        Option<vram_core::model::hub::HubConfig>,
+        Option<vram_launch::log::Log>,
+    ),
+    UsageError,
+> {
+    let mut read_log = None;
     let mut pasted = None;
     let mut problems = Vec::new();
     let mut keys = Keys::default();
@@ -560,6 +612,17 @@ fn config_and_hub_from(
     }
     if let Some(file) = matches.get_one::<String>("import") {
         import_keys(file, lang, &mut keys, &mut problems);
+    }
+    if let Some(file) = matches.get_one::<String>("log") {
+        match read_log_file(file, lang) {
+            Ok(log) => {
+                for (key, value) in log_keys(&log) {
+                    keys.set(key, &value, Source::Log);
+                }
+                read_log = Some(log);
+            }
+            Err(problem) => problems.push(problem),
+        }
     }
     let path = matches.get_one::<String>("config");
     if let Some(path) = path {
@@ -629,6 +692,13 @@ fn config_and_hub_from(
                     error_words(t, &error)
                 )
             }
+            (Source::Log, Some(error), _) => format!(
+                "--log {:?}: {}={:?}: {}",
+                matches.get_one::<String>("log").map_or("", String::as_str),
+                problem.key,
+                problem.value,
+                error_words(t, &error)
+            ),
             (Source::Import, Some(error), _) => format!(
                 "--import {:?}: {}={:?}: {}",
                 matches
@@ -649,7 +719,7 @@ fn config_and_hub_from(
         problems.push(line);
     }
     if problems.is_empty() {
-        Ok((decoded.config, pasted))
+        Ok((decoded.config, pasted, read_log))
     } else {
         Err(UsageError(problems))
     }
@@ -685,7 +755,7 @@ where
     if matches.get_flag("keys") {
         return Ok(keys_reference());
     }
-    let (config, pasted) = config_and_hub_from(&matches).map_err(RunError::Usage)?;
+    let (config, pasted, log) = config_and_hub_from(&matches).map_err(RunError::Usage)?;
     let output = if matches.get_flag("json") {
         Output::Json
     } else if matches.get_flag("print-link") {
@@ -711,6 +781,15 @@ where
         return export(&config, kind, base_url);
     }
     let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
+    // A log's figures beside the configuration's, after the text output.
+    if let (Some(log), false) = (&log, output == Output::Json) {
+        let w = vram_view::text::lazy_of(config.lang.resolve(std::iter::empty()));
+        text.push('\n');
+        for line in vram_view::replies::log_lines(w, log, &config) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
     let (with_plans, with_fixes) = (matches.get_flag("plans"), matches.get_flag("fixes"));
     let (t, c) = words(&config);
     let refused = |message: &str| Err(RunError::Usage(UsageError(vec![message.to_string()])));

@@ -35,6 +35,7 @@ mod import_python;
 mod import_torchtitan;
 mod import_trl;
 mod import_verl;
+pub mod log;
 mod megatron;
 mod rl;
 mod torchtitan;

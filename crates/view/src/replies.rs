@@ -31,6 +31,10 @@ impl ReadReply {
         if let Ok(imported) = vram_launch::import::import_launch(source) {
             return Self::of_command(w, &imported, query);
         }
+        // A run's log (issue 66): its figures beside the configuration's.
+        if let Ok(log) = vram_launch::log::read_log(source) {
+            return Self::of_log(w, &log, query);
+        }
         match vram_core::model::hub::read_config(source) {
             Ok(hub) => match link::decode(query).config.with_hub_config(&hub) {
                 Ok(config) => ReadReply::Read {
@@ -82,6 +86,36 @@ impl ReadReply {
 }
 
 impl ReadReply {
+    /// A log read beside the configuration whose link is `query`: the
+    /// settings the log states over the link's (an engine's log makes it a
+    /// serving configuration of that engine), then a line for each figure
+    /// beside the page's own.
+    fn of_log(w: &LazyText, log: &vram_launch::log::Log, query: &str) -> ReadReply {
+        use vram_launch::log::LogKind;
+        let mut keys: Vec<(&str, String)> = match log.kind {
+            LogKind::Vllm => vec![("job", "serve".into()), ("engine", "vllm".into())],
+            LogKind::Sglang => vec![("job", "serve".into()), ("engine", "sglang".into())],
+            _ => Vec::new(),
+        };
+        keys.extend(log.keys.iter().cloned());
+        let given = |key: &str| keys.iter().any(|(k, _)| *k == key);
+        let mut merged: Vec<String> = keys.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        merged.extend(
+            query
+                .split('&')
+                .filter(|pair| {
+                    let key = pair.split('=').next().unwrap_or_default();
+                    !key.is_empty() && !given(key)
+                })
+                .map(str::to_string),
+        );
+        let config = link::decode(&merged.join("&")).config;
+        ReadReply::Read {
+            query: link::encode(&config),
+            lines: log_lines(w, log, &config),
+        }
+    }
+
     /// A launch command read into the configuration whose link is `query`:
     /// the command's keys over the link's, and a line for each option read,
     /// of no bearing, or not read.
@@ -209,6 +243,64 @@ pub fn megatron_line(w: &LazyText, config: &Config) -> Option<String> {
             &format_bytes(report.strategy(Strategy::Zero1).memory.total, report.unit),
         ],
     ))
+}
+
+/// A log's figures beside `config`'s, a line each, in `w`'s words: the
+/// tool, then each figure (bytes in GiB, as the tools print them; counts as
+/// numbers) with the page's own and the difference, then the settings the
+/// log applied.
+pub fn log_lines(w: &LazyText, log: &vram_launch::log::Log, config: &Config) -> Vec<String> {
+    use vram_launch::log::{LogKind, Term};
+    let kind = match log.kind {
+        LogKind::Vllm => 0,
+        LogKind::Sglang => 1,
+        LogKind::Megatron => 2,
+        LogKind::DeepSpeed => 3,
+        LogKind::Verl => 4,
+        LogKind::Torch => 5,
+        LogKind::NvidiaSmi => 6,
+    };
+    let mut lines = vec![text::fill(w.log_heading, &[w.log_kinds[kind]])];
+    let shown = |term: Term, value: f64| match term.is_bytes() {
+        true => format!(
+            "{} GiB",
+            format_number((value / f64::from(1u32 << 30) * 100.0).round() / 100.0)
+        ),
+        false => format_number(value),
+    };
+    for row in vram_launch::log::compare(config, log) {
+        let term = w.log_terms[row.term as usize];
+        let line = row.line.to_string();
+        lines.push(match row.ours {
+            Some(ours) if row.logged > 0.0 => {
+                let diff = (ours - row.logged) / row.logged * 100.0;
+                let diff = format!(
+                    "{}{} %",
+                    if diff >= 0.0 { "+" } else { "−" },
+                    format_number((diff.abs() * 10.0).round() / 10.0)
+                );
+                text::fill(
+                    w.log_line,
+                    &[
+                        term,
+                        &shown(row.term, ours),
+                        &shown(row.term, row.logged),
+                        &line,
+                        &diff,
+                    ],
+                )
+            }
+            _ => text::fill(
+                w.log_line_alone,
+                &[term, &shown(row.term, row.logged), &line],
+            ),
+        });
+    }
+    if !log.keys.is_empty() {
+        let keys: Vec<String> = log.keys.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        lines.push(text::fill(w.log_keys, &[&keys.join(", ")]));
+    }
+    lines
 }
 
 #[cfg(test)]

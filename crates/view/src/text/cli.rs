@@ -29,6 +29,9 @@ texts! {
     comma: &'static str = ", ", "，";
     // What `--import FILE` read: the file, then what it read and the key
     // each became; what has no bearing on the figures; what was not read.
+    // `--log FILE` holding nothing, or nothing a reader knows.
+    log_empty: &'static str = "--log {}: empty", "--log {}：内容为空";
+    log_unknown: &'static str = "--log {}: no line of a log read here (vLLM's or SGLang's start-up, Megatron-LM's or DeepSpeed's memory, verl's metrics, PyTorch's peaks, nvidia-smi)", "--log {}：没有可读取的日志行（vLLM 或 SGLang 的启动日志、Megatron-LM 或 DeepSpeed 的显存行、verl 的指标、PyTorch 的峰值、nvidia-smi）";
     import_read: &'static str = "--import {}: read {}", "--import {}：已读取 {}";
     import_ignored: &'static str = "--import {}: no bearing on the figures: {}", "--import {}：与数字无关：{}";
     import_unread: &'static str = "--import {}: not read: {}", "--import {}：未能读取：{}";

@@ -985,6 +985,17 @@ texts! {
     import_ignored_line: &'static str = "No bearing on the figures: {}", "与数字无关：{}";
     import_unread_line: &'static str = "Not read: {}", "未能读取：{}";
     import_no_gpu: &'static str = "The GPU, the lengths and the load are not in a command: set them here.", "GPU、长度与负载不在命令中：请在此设置。";
+    // A log read (vram_launch::log): the tool, each figure beside the
+    // page's (the term, ours, the log's, its line, the difference), a
+    // figure the page has none of, the settings the log applied.
+    log_kinds: [&'static str; 7] = ["vLLM", "SGLang", "Megatron-LM", "DeepSpeed", "verl", "PyTorch", "nvidia-smi"],
+        ["vLLM", "SGLang", "Megatron-LM", "DeepSpeed", "verl", "PyTorch", "nvidia-smi"];
+    log_heading: &'static str = "A {} log: each figure it printed beside this configuration's.", "{} 日志：其打印的每个数字与本配置的对照。";
+    log_terms: [&'static str; 10] = ["Weights", "Activation peak", "Outside PyTorch (non-torch)", "CUDA graphs", "KV cache budget", "KV cache tokens", "Concurrency at max_model_len", "Peak allocated (torch)", "Peak reserved (torch)", "Used on the busiest GPU (nvidia-smi)"],
+        ["权重", "激活峰值", "PyTorch 之外（non-torch）", "CUDA 图", "KV 缓存预算", "KV 缓存词元数", "max_model_len 下的并发数", "峰值已分配（torch）", "峰值已保留（torch）", "最忙 GPU 已用（nvidia-smi）"];
+    log_line: &'static str = "{}: ours {}, your log {} (line {}; ours {})", "{}：本页 {}，日志 {}（第 {} 行；本页{}）";
+    log_line_alone: &'static str = "{}: your log {} (line {}); the page has no such figure for this configuration", "{}：日志 {}（第 {} 行）；本页此配置下无对应数字";
+    log_keys: &'static str = "Its settings applied: {}", "已应用其设置：{}";
     hub_unknown_type: &'static str = "model_type \"{}\" is not counted here (these are: {}).", "此处不计算 model_type \"{}\"（可读取的有：{}）。";
     hub_missing: &'static str = "\"{}\" is missing.", "缺少 \"{}\"。";
     hub_invalid: &'static str = "\"{}\" has an impossible value.", "\"{}\" 的值不可能。";
@@ -1100,6 +1111,7 @@ mod tests {
     /// Entries that read the same in both languages: units, names and code.
     const SAME_IN_BOTH: &[&str] = &[
         "unit_gb",
+        "log_kinds",
         "engine",
         "rl_framework",
         "serve_col_kv",
