@@ -333,3 +333,41 @@ async fn a_pasted_vllm_command_becomes_the_deployment() {
     }
     browser.close().await;
 }
+
+/// Issue 66: a vLLM start-up log pasted into the page's box becomes the
+/// deployment it states (its non-default arguments), and the box lists
+/// each figure the log printed beside the page's own, the difference
+/// said; nothing of the log but those keys reaches the link.
+#[tokio::test]
+async fn a_pasted_vllm_log_is_put_beside_the_figures() {
+    let browser = Browser::start().await;
+    browser.open("?v=3&lang=en&gpu=h100-80gb&gpus=1").await;
+    let log = "INFO 07-22 [utils.py:326] non-default args: {'model': 'meta-llama/Llama-3.1-8B-Instruct', 'max_model_len': 16384, 'gpu_memory_utilization': 0.8, 'host': 'secret-host.internal'}\nINFO 07-22 [gpu_model_runner.py:1843] Model loading took 14.99 GiB and 3.2 seconds\nINFO 07-22 [gpu_worker.py:232] Available KV cache memory: 46.5 GiB\n";
+    browser
+        .eval(&format!(
+            "const area = document.querySelector(\"[data-testid='paste-text']\");
+             area.value = {};
+             area.dispatchEvent(new Event('input', {{ bubbles: true }}));
+             document.querySelector(\"[data-testid='paste-read']\").click();
+             return true;",
+            serde_json::to_string(log).unwrap()
+        ))
+        .await;
+    let query = browser.wait_for_query("job=serve").await;
+    for part in ["model=llama3.1-8b", "max_len=16384", "gpu_util=0.8", "gpu=h100-80gb"] {
+        assert!(query.contains(part), "{part}: {query}");
+    }
+    assert!(!query.contains("secret"), "{query}");
+    let said = browser
+        .eval("return document.querySelector(\"[data-testid='paste-summary']\").textContent;")
+        .await;
+    let said = said.as_str().unwrap_or_default();
+    for part in [
+        "A vLLM log: each figure it printed beside this configuration's.",
+        "Weights: ours 14.96 GiB, your log 14.99 GiB (line 2; ours −0.2 %)",
+        "KV cache budget: ours ",
+    ] {
+        assert!(said.contains(part), "{part}: {said}");
+    }
+    browser.close().await;
+}
