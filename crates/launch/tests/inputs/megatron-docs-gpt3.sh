@@ -1,0 +1,23 @@
+# NVIDIA/Megatron-LM docs/user-guide/training-examples.md, "GPT-3 Training Example"
+torchrun --nproc_per_node=8 pretrain_gpt.py \
+    --tensor-model-parallel-size 2 \
+    --pipeline-model-parallel-size 2 \
+    --num-layers 24 \
+    --hidden-size 2048 \
+    --num-attention-heads 16 \
+    --seq-length 1024 \
+    --max-position-embeddings 1024 \
+    --micro-batch-size 2 \
+    --global-batch-size 16 \
+    --train-iters 100000 \
+    --lr 1.5e-4 \
+    --min-lr 1.0e-5 \
+    --lr-decay-style cosine \
+    --lr-warmup-iters 1000 \
+    --weight-decay 0.1 \
+    --clip-grad 1.0 \
+    --fp16 \
+    --data-path /path/to/preprocessed_data \
+    --split 949,50,1 \
+    --save /path/to/checkpoints \
+    --load /path/to/checkpoints

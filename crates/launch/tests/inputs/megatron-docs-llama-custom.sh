@@ -1,0 +1,26 @@
+# NVIDIA/Megatron-LM docs/user-guide/training-examples.md, "Custom LLaMA Training"
+torchrun --nproc_per_node=8 pretrain_gpt.py \
+    --tensor-model-parallel-size 1 \
+    --pipeline-model-parallel-size 1 \
+    --num-layers 32 \
+    --hidden-size 4096 \
+    --num-attention-heads 32 \
+    --seq-length 2048 \
+    --max-position-embeddings 2048 \
+    --micro-batch-size 4 \
+    --global-batch-size 32 \
+    --train-iters 100000 \
+    --lr 3.0e-4 \
+    --min-lr 3.0e-5 \
+    --lr-decay-style cosine \
+    --lr-warmup-iters 2000 \
+    --weight-decay 0.1 \
+    --clip-grad 1.0 \
+    --bf16 \
+    --data-path /path/to/your/preprocessed_data \
+    --split 949,50,1 \
+    --save /path/to/checkpoints \
+    --load /path/to/checkpoints \
+    --log-interval 10 \
+    --save-interval 1000 \
+    --eval-interval 1000
