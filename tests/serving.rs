@@ -292,7 +292,7 @@ async fn serving_opens_at_the_tp_that_starts_the_model() {
 async fn a_pasted_vllm_command_becomes_the_deployment() {
     let browser = Browser::start().await;
     browser.open("?v=3&lang=en&gpu=h100-80gb").await;
-    let command = "# my server\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n  --tensor-parallel-size 4 --max-model-len 32768 --port 8000 --swap-space 4";
+    let command = "# my server\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n  --tensor-parallel-size 4 --max-model-len 32768 --port 8000 --max-loras 4";
     browser
         .eval(&format!(
             "const area = document.querySelector(\"[data-testid='paste-text']\");
@@ -327,7 +327,7 @@ async fn a_pasted_vllm_command_becomes_the_deployment() {
     for part in [
         "Read --tensor-parallel-size 4 → tp",
         "No bearing on the figures: --port 8000",
-        "Not read: --swap-space 4",
+        "Not read: --max-loras 4",
     ] {
         assert!(said.contains(part), "{part}: {said}");
     }
@@ -354,7 +354,12 @@ async fn a_pasted_vllm_log_is_put_beside_the_figures() {
         ))
         .await;
     let query = browser.wait_for_query("job=serve").await;
-    for part in ["model=llama3.1-8b", "max_len=16384", "gpu_util=0.8", "gpu=h100-80gb"] {
+    for part in [
+        "model=llama3.1-8b",
+        "max_len=16384",
+        "gpu_util=0.8",
+        "gpu=h100-80gb",
+    ] {
         assert!(query.contains(part), "{part}: {query}");
     }
     assert!(!query.contains("secret"), "{query}");

@@ -1345,7 +1345,7 @@ fn a_repeated_link_key_is_said() {
 /// output.
 #[test]
 fn a_vllm_command_is_imported() {
-    let command = "# my server\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n  --tensor-parallel-size 4 --max-model-len 32768 --kv-cache-dtype fp8 --port 8000 --swap-space 4\n";
+    let command = "# my server\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n  --tensor-parallel-size 4 --max-model-len 32768 --kv-cache-dtype fp8 --port 8000 --max-loras 4\n";
     let out = vram()
         .args(["--import", "-", "--gpu", "h100-80gb"])
         .write_stdin(command)
@@ -1367,7 +1367,7 @@ fn a_vllm_command_is_imported() {
         stderr.contains("no bearing on the figures: --port 8000"),
         "{stderr}"
     );
-    assert!(stderr.contains("not read: --swap-space 4"), "{stderr}");
+    assert!(stderr.contains("not read: --max-loras 4"), "{stderr}");
     let refused = vram()
         .args(["--import", "-"])
         .write_stdin("torchrun train.py")

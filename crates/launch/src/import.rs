@@ -61,7 +61,7 @@ pub enum ImportError {
 }
 
 /// Options that change nothing the page computes.
-const IGNORED: [&str; 14] = [
+const IGNORED: [&str; 21] = [
     "--host",
     "--port",
     "--served-model-name",
@@ -76,6 +76,14 @@ const IGNORED: [&str; 14] = [
     "--chat-template",
     "--download-dir",
     "--enable-prefix-caching",
+    "--no-enable-prefix-caching",
+    // Host memory for preempted sequences, not the GPU's.
+    "--swap-space",
+    "--distributed-executor-backend",
+    "--enable-chunked-prefill",
+    "--enable-auto-tool-choice",
+    "--tool-call-parser",
+    "--reasoning-parser",
 ];
 
 /// Reads a launch command of vLLM or SGLang, comment lines and `\` line
@@ -97,20 +105,43 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
     if let Some((table, launch)) = crate::import_torchtitan::job_table(text) {
         return Ok(crate::import_torchtitan::import_job(&table, launch));
     }
-    let words = shell_words(text);
-    if words.is_empty() {
+    use crate::import_shell::{one_command, shell_words, substituted};
+    let words: Vec<String> = substituted(&shell_words(text))
+        .into_iter()
+        .flat_map(|word| {
+            // A command passed as one quoted string (`srun bash -c "…"`,
+            // `sbatch --wrap="…"`): its own words.
+            let command = word.contains(char::is_whitespace)
+                && ["torchrun ", "vllm serve ", "python3 ", "python "]
+                    .iter()
+                    .any(|c| word.contains(c));
+            match command {
+                true => substituted(&shell_words(word.trim_start_matches("--wrap="))),
+                false => vec![word],
+            }
+        })
+        .collect();
+    if words.iter().all(|w| w == ";") {
         return Err(ImportError::Empty);
     }
-    let Some((engine, rest)) = head(&words) else {
+    // The command, after whatever precedes it (`set -x`, an environment,
+    // `ray job submit … --`), up to a pipe or the next command.
+    let found =
+        (0..words.len()).find_map(|i| head(&words[i..]).map(|(engine, rest)| (engine, i, rest)));
+    let Some((engine, at, rest)) = found else {
         return match crate::import_megatron::is_megatron(&words) {
             true => Ok(crate::import_megatron::import_arguments(&words)),
             false => Err(ImportError::UnknownKind),
         };
     };
+    let rest = one_command(rest);
     match engine {
         ImportedEngine::Verl => return Ok(crate::import_verl::import_overrides(rest)),
         ImportedEngine::OpenRlhf => {
-            let dpo = words.iter().take(4).any(|w| w == "openrlhf.cli.train_dpo");
+            let dpo = words[at..]
+                .iter()
+                .take(4)
+                .any(|w| w == "openrlhf.cli.train_dpo");
             return Ok(crate::import_openrlhf::import_command(rest, dpo));
         }
         ImportedEngine::Vllm | ImportedEngine::Sglang => {}
@@ -178,6 +209,7 @@ struct Sizes {
     dp: Option<u32>,
     ep: Option<u32>,
     expert_parallel: bool,
+    dp_local: Option<u32>,
 }
 
 /// Reads every option into `imported`'s keys, or its ignored and unread
@@ -191,6 +223,11 @@ fn read_options(engine: ImportedEngine, words: &[String], imported: &mut Importe
         let (flag, inline) = match word.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
             _ => (word.clone(), None),
+        };
+        // vLLM's parser takes `--tensor_parallel_size` as `--tensor-parallel-size`.
+        let flag = match (engine, flag.strip_prefix("--")) {
+            (ImportedEngine::Vllm, Some(name)) => format!("--{}", name.replace('_', "-")),
+            _ => flag,
         };
         let takes_value = !matches!(
             flag.as_str(),
@@ -261,6 +298,11 @@ fn read_option(
             if number(value).is_some() =>
         {
             sizes.dp = number(value);
+            imported.mapped.push((said(value), "gpus"));
+        }
+        // This node's replicas of a data-parallel deployment over nodes.
+        (Vllm, "--data-parallel-size-local" | "-dpl") if number(value).is_some() => {
+            sizes.dp_local = number(value);
             imported.mapped.push((said(value), "gpus"));
         }
         (Sglang, "--ep-size" | "--ep") if number(value).is_some() => {
@@ -337,9 +379,13 @@ fn layout_keys(sizes: &Sizes, imported: &mut Imported) {
         sizes.pp.unwrap_or(1),
         sizes.dp.unwrap_or(1),
     );
+    // The GPUs of this node: its own replicas where the command says them.
+    let node_dp = sizes.dp_local.unwrap_or(dp);
     imported.keys.push(("tp", tp.to_string()));
     imported.keys.push(("pp", pp.to_string()));
-    imported.keys.push(("gpus", (tp * pp * dp).to_string()));
+    imported
+        .keys
+        .push(("gpus", (tp * pp * node_dp).to_string()));
     let ep = match (sizes.expert_parallel, sizes.ep) {
         (true, _) => Some(tp * dp),
         (false, Some(ep)) => Some(ep),
@@ -348,55 +394,6 @@ fn layout_keys(sizes: &Sizes, imported: &mut Imported) {
     if let Some(ep) = ep.filter(|&ep| ep > 1) {
         imported.keys.push(("ep", ep.to_string()));
     }
-}
-
-/// The shell's words of `text`: comment lines dropped, `\` continuations
-/// joined, single and double quotes removed.
-fn shell_words(text: &str) -> Vec<String> {
-    let joined: String = text
-        .lines()
-        .map(without_comment)
-        .map(str::trim)
-        .filter(|line| !line.is_empty())
-        .map(|line| line.trim_end_matches('\\'))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let (mut words, mut word, mut quote) = (Vec::new(), String::new(), None::<char>);
-    for c in joined.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => word.push(c),
-            (None, '\'' | '"') => quote = Some(c),
-            (None, c) if c.is_whitespace() => {
-                if !word.is_empty() {
-                    words.push(std::mem::take(&mut word));
-                }
-            }
-            (None, c) => word.push(c),
-        }
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
-}
-
-/// A line without its comment: from a `#` that starts a word, outside
-/// quotes, to the end (`--flag value # why`).
-fn without_comment(line: &str) -> &str {
-    let mut quote = None::<char>;
-    let mut previous = ' ';
-    for (i, c) in line.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '#') if previous.is_whitespace() => return &line[..i],
-            _ => {}
-        }
-        previous = c;
-    }
-    line
 }
 
 impl Imported {
@@ -431,7 +428,7 @@ mod tests {
     /// nothing guessed.
     #[test]
     fn a_vllm_line_is_read_option_by_option() {
-        let text = "# serve it\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n  --tensor-parallel-size 4 --data-parallel-size 2 \\\n  --max-model-len=32768 --kv-cache-dtype fp8_e4m3 --port 8000 --swap-space 4";
+        let text = "# serve it\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n  --tensor-parallel-size 4 --data-parallel-size 2 \\\n  --max-model-len=32768 --kv-cache-dtype fp8_e4m3 --port 8000 --max-loras 4";
         let imported = import_launch(text).unwrap();
         assert_eq!(imported.engine, Some(ImportedEngine::Vllm));
         let query = imported.query();
@@ -448,7 +445,7 @@ mod tests {
             assert!(query.contains(part), "{part}: {query}");
         }
         assert_eq!(imported.ignored, vec!["--port 8000".to_string()]);
-        assert_eq!(imported.unread, vec!["--swap-space 4".to_string()]);
+        assert_eq!(imported.unread, vec!["--max-loras 4".to_string()]);
     }
 
     #[cfg(not(target_arch = "wasm32"))]

@@ -49,6 +49,10 @@ pub(crate) fn import_config(object: &Map<String, Value>, launch: &str) -> Import
     for (name, value) in object {
         read_section(name, value, &mut batch, &mut imported);
     }
+    // Neither 16-bit section on: DeepSpeed trains in fp32.
+    if !batch.half {
+        imported.keys.push(("dtype", "fp32".into()));
+    }
     let placement = launch_placement(launch, &mut imported);
     batch_keys(&batch, placement, &mut imported);
     imported.unread.push(
@@ -60,6 +64,8 @@ pub(crate) fn import_config(object: &Map<String, Value>, launch: &str) -> Import
 /// The batch's three numbers as read.
 #[derive(Default)]
 struct Batch {
+    /// Whether an fp16 or bf16 section is enabled (else DeepSpeed runs fp32).
+    half: bool,
     global: Option<u64>,
     micro: Option<u64>,
     accumulation: Option<u64>,
@@ -88,11 +94,14 @@ fn read_section(name: &str, value: &Value, batch: &mut Batch, imported: &mut Imp
         "fp16" | "bf16" | "bfloat16" => {
             if enabled(value) == Some(true) {
                 let dtype = if name == "fp16" { "fp16" } else { "bf16" };
+                batch.half = true;
                 imported.keys.push(("dtype", dtype.into()));
                 imported.mapped.push((said(), "dtype"));
             } else if enabled(value) == Some(false) {
-                imported.ignored.push(said());
+                imported.mapped.push((said(), "dtype"));
             } else {
+                // `"auto"`: the trainer's choice, not this file's.
+                batch.half = true;
                 imported.unread.push(said());
             }
         }
@@ -109,6 +118,13 @@ fn read_section(name: &str, value: &Value, batch: &mut Batch, imported: &mut Imp
         "gradient_accumulation_steps" => {
             batch.accumulation = count(name, value, "global_batch", imported)
         }
+        "tensor_parallel" => match value.get("autotp_size").and_then(Value::as_u64) {
+            Some(tp) if (1..=65_536).contains(&tp) => {
+                imported.keys.push(("tp", tp.to_string()));
+                imported.mapped.push((said(), "tp"));
+            }
+            _ => imported.unread.push(said()),
+        },
         "zero_optimization" => match value.as_object() {
             Some(zero) => zero_section(zero, imported),
             None => imported.unread.push(said()),
@@ -171,6 +187,7 @@ fn optimizer(value: &Value, imported: &mut Imported) {
 /// buckets (elements, the page's keys in millions), the overlap.
 fn zero_section(zero: &Map<String, Value>, imported: &mut Imported) {
     let mut offload = "none";
+    let stage = zero.get("stage").and_then(Value::as_u64).unwrap_or(0);
     for (name, value) in zero {
         let said = format!("zero_optimization.{name}: {value}");
         let millions = |v: &Value| {
@@ -205,6 +222,17 @@ fn zero_section(zero: &Map<String, Value>, imported: &mut Imported) {
                 }
                 None => imported.unread.push(said),
             },
+            // DeepSpeed offloads parameters at ZeRO-3 alone.
+            ("offload_param", _) if stage < 3 => imported.ignored.push(said),
+            // The legacy switch, still read as the optimizer's offload to the CPU.
+            ("cpu_offload", _) if value.as_bool() == Some(true) => {
+                imported.keys.push(("offload_to", "cpu".into()));
+                if offload == "none" {
+                    offload = "optimizer";
+                }
+                imported.mapped.push((said, "offload"));
+            }
+            ("cpu_offload", _) if value.as_bool() == Some(false) => imported.ignored.push(said),
             ("offload_optimizer" | "offload_param", _) => {
                 match value.get("device").and_then(Value::as_str) {
                     Some(device @ ("cpu" | "nvme")) => {
@@ -291,33 +319,43 @@ pub(crate) fn launch_placement(launch: &str, imported: &mut Imported) -> Option<
 /// The micro-batch, the global batch where it accumulates, and the GPUs: the
 /// launch line's, else the data-parallel world the batch implies.
 fn batch_keys(batch: &Batch, placement: Option<(u64, u64)>, imported: &mut Imported) {
-    if let Some(micro) = batch.micro {
-        imported.keys.push(("mbs", micro.to_string()));
-    }
-    let world = match (batch.global, batch.micro, batch.accumulation) {
-        (Some(g), Some(m), a) if g % (m * a.unwrap_or(1)) == 0 => Some(g / (m * a.unwrap_or(1))),
+    // DeepSpeed's rule: train_batch_size = micro-batch × accumulation ×
+    // GPUs, any one derived from the others (`_configure_train_batch_size`).
+    let from_batch = match (batch.global, batch.micro, batch.accumulation) {
+        (Some(g), Some(m), Some(a)) if g % (m * a) == 0 => Some(g / (m * a)),
         _ => None,
     };
-    match placement {
-        Some((gpus, nodes)) => {
+    let world = placement.map(|(g, n)| g * n).or(from_batch);
+    let micro = batch
+        .micro
+        .or(match (batch.global, batch.accumulation, world) {
+            (Some(g), Some(a), Some(w)) if g % (a * w) == 0 => Some(g / (a * w)),
+            _ => None,
+        });
+    if let Some(micro) = micro {
+        imported.keys.push(("mbs", micro.to_string()));
+    }
+    match (placement, from_batch) {
+        (Some((gpus, nodes)), _) => {
             imported.keys.push(("gpus", gpus.to_string()));
             imported.keys.push(("nodes", nodes.to_string()));
         }
-        None => {
-            if let Some(world) = world {
-                imported.keys.push(("gpus", world.to_string()));
-                imported.keys.push(("nodes", "1".into()));
-                imported.mapped.push((
-                    format!("train_batch_size ÷ (micro-batch × accumulation) = {world} GPUs, on one node: no launch line says how many a node"),
-                    "gpus",
-                ));
-            }
+        (None, Some(world)) => {
+            imported.keys.push(("gpus", world.to_string()));
+            imported.keys.push(("nodes", "1".into()));
+            imported.mapped.push((
+                format!("train_batch_size ÷ (micro-batch × accumulation) = {world} GPUs, on one node: no launch line says how many a node"),
+                "gpus",
+            ));
         }
+        (None, None) if batch.global.is_some() || batch.micro.is_some() => imported.unread.push(
+            "the GPUs: DeepSpeed derives train_batch_size, the micro-batch or the accumulation from the other two and the GPUs, and not all are given; give gpus (or the deepspeed line)".into(),
+        ),
+        (None, None) => {}
     }
     // The global batch where it accumulates (one step of micro-batches is the page's default).
-    if let (Some(global), Some(micro)) = (batch.global, batch.micro) {
-        let data_parallel = placement.map(|(g, n)| g * n).or(world).unwrap_or(1);
-        if global > micro.saturating_mul(data_parallel) {
+    if let (Some(global), Some(micro), Some(world)) = (batch.global, micro, world) {
+        if global > micro.saturating_mul(world) {
             imported.keys.push(("global_batch", global.to_string()));
         }
     }

@@ -8,15 +8,16 @@
 //! examples' `GPT_MODEL_ARGS=( … )` arrays read as they run; `torchrun`'s
 //! `--nproc-per-node` and `--nnodes` give the GPUs and nodes.
 
-use std::collections::HashMap;
-
 use crate::import::{Imported, ImportedEngine};
 
 /// Whether the words are a Megatron-LM launch: `pretrain_gpt.py` run, or
 /// its arguments alone (the model's layers and width among them).
 pub(crate) fn is_megatron(words: &[String]) -> bool {
     words.iter().any(|w| w.ends_with("pretrain_gpt.py"))
-        || (words.first().is_some_and(|w| w.starts_with("--"))
+        || (words
+            .iter()
+            .find(|w| *w != ";")
+            .is_some_and(|w| w.starts_with("--"))
             && words.iter().any(|w| w == "--num-layers")
             && words.iter().any(|w| w == "--hidden-size"))
 }
@@ -109,6 +110,7 @@ const IGNORED: &[&str] = &[
     "--no-rope-fusion",
     "--use-rope-scaling",
     "--make-vocab-size-divisible-by",
+    "--recompute-activations",
     // torchrun's own, beside the GPUs and nodes.
     "--master-addr",
     "--master_addr",
@@ -125,6 +127,49 @@ const IGNORED: &[&str] = &[
     "--standalone",
     // The batch's ramp-up: the steady state's batch is the global one.
     "--rampup-batch-size",
+];
+
+/// Flags of no bearing on the figures, by their start: schedules,
+/// logging, profiling, data loading, checkpoints, the loss's coefficients.
+const NO_BEARING_PREFIXES: &[&str] = &[
+    "--lr",
+    "--decoupled-",
+    "--min-lr",
+    "--log-",
+    "--logging-",
+    "--profile",
+    "--exit-",
+    "--eval-",
+    "--save",
+    "--load",
+    "--no-load-",
+    "--wandb-",
+    "--tensorboard",
+    "--distributed-timeout",
+    "--manual-gc",
+    "--num-workers",
+    "--mock-data",
+    "--tiktoken-",
+    "--tokenizer-",
+    "--no-create-attention-mask-in-dataloader",
+    "--no-mmap-bin-files",
+    "--auto-detect-ckpt-format",
+    "--dist-ckpt-",
+    "--calculate-per-token-loss",
+    "--no-check-for-nan",
+    "--moe-aux-loss-coeff",
+    "--moe-z-loss-coeff",
+    "--moe-router-load-balancing-type",
+    "--moe-per-layer-logging",
+    "--record-memory-history",
+    "--norm-epsilon",
+    "--rotary-percent",
+    "--rotary-scaling-factor",
+    "--mscale",
+    "--mtp-loss-scaling-factor",
+    "--no-position-embedding",
+    "--apply-layernorm-1p",
+    "--disable-bf16-reduced-precision-matmul",
 ];
 
 /// Flags whose value is every word up to the next flag (`nargs='*'`).
@@ -159,7 +204,7 @@ pub(crate) fn import_arguments(words: &[String]) -> Imported {
         ..Imported::default()
     };
     imported.keys.push(("job", "train".into()));
-    let flags = flags(&substituted(words));
+    let flags = flags(command_of(words));
     let mut used: Vec<&str> = Vec::new();
     let mut key = |imported: &mut Imported, flag: &'static str, key: &'static str, v: String| {
         imported.keys.push((key, v));
@@ -173,12 +218,19 @@ pub(crate) fn import_arguments(words: &[String]) -> Imported {
         if used.contains(&flag.as_str()) {
             continue;
         }
+        // Megatron-FSDP runs on the distributed optimizer's flag too.
+        if flag == "--use-distributed-optimizer" && flags.has("--use-megatron-fsdp") {
+            imported.mapped.push((flag.clone(), "stage"));
+            continue;
+        }
         let said = if value.is_empty() {
             flag.clone()
         } else {
             format!("{flag} {value}")
         };
-        match IGNORED.contains(&flag.as_str()) {
+        let no_bearing = IGNORED.contains(&flag.as_str())
+            || NO_BEARING_PREFIXES.iter().any(|p| flag.starts_with(p));
+        match no_bearing {
             true => imported.ignored.push(said),
             false => imported.unread.push(said),
         }
@@ -195,53 +247,52 @@ fn said(flags: &Flags, flag: &str) -> String {
     }
 }
 
-/// The words with `$NAME` and `${NAME}` replaced by the script's own
-/// `NAME=value` assignments (and `NAME=( … )` arrays), the assignments
-/// and the arrays' brackets dropped.
-fn substituted(words: &[String]) -> Vec<String> {
-    let mut vars: HashMap<String, Vec<String>> = HashMap::new();
-    let mut out = Vec::new();
-    let mut array: Option<(String, Vec<String>)> = None;
-    for word in words {
-        if let Some((name, items)) = array.as_mut() {
-            match word.as_str() {
-                ")" => {
-                    let (name, items) = (std::mem::take(name), std::mem::take(items));
-                    vars.insert(name, items);
-                    array = None;
-                }
-                _ => items.extend(expand(word, &vars)),
-            }
-            continue;
+/// The command that runs `pretrain_gpt.py` (from the launcher to the next
+/// command), or every word of arguments alone.
+fn command_of(words: &[String]) -> &[String] {
+    let separator = |w: &String| matches!(w.as_str(), ";" | "|" | "||" | "&&" | "&");
+    // The launcher of a command's line: torchrun, python -m torch.distributed.run, deepspeed.
+    let launcher = |w: &String| {
+        w.ends_with("torchrun")
+            || w.starts_with("torch.distributed.")
+            || w.ends_with("python")
+            || w.ends_with("python3")
+            || w.ends_with("deepspeed")
+    };
+    // The script as a launcher runs it (not a message naming it).
+    let scripts: Vec<usize> = words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.ends_with("pretrain_gpt.py"))
+        .map(|(i, _)| i)
+        .collect();
+    let launched = scripts.iter().copied().find(|&i| {
+        words[..i]
+            .iter()
+            .rev()
+            .take_while(|w| !separator(w))
+            .any(launcher)
+    });
+    let Some(script) = launched.or(scripts.last().copied()) else {
+        return words;
+    };
+    let start = words[..script]
+        .iter()
+        .rposition(|w| launcher(w) || separator(w))
+        .map_or(0, |n| n + usize::from(separator(&words[n])));
+    // Arguments listed a line each after the command go with it.
+    let mut end = script;
+    while end < words.len() {
+        let next_is_flag = words.get(end + 1).is_some_and(|w| w.starts_with("--"));
+        match words[end].as_str() {
+            ";" if next_is_flag => {}
+            ";" | "|" | "||" | "&&" | "&" => break,
+            w if w.starts_with('>') || w.starts_with("2>") || w.starts_with("1>") => break,
+            _ => {}
         }
-        let assignment = word.split_once('=').filter(|(name, _)| {
-            !name.is_empty()
-                && !name.starts_with('-')
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        });
-        match assignment {
-            Some((name, "(")) => array = Some((name.to_string(), Vec::new())),
-            Some((name, value)) => {
-                vars.insert(name.to_string(), expand(value, &vars));
-            }
-            None if word == "export" => {}
-            None => out.extend(expand(word, &vars)),
-        }
+        end += 1;
     }
-    out
-}
-
-/// One word with its variables replaced (an array's `${NAME[@]}` by its items).
-fn expand(word: &str, vars: &HashMap<String, Vec<String>>) -> Vec<String> {
-    let name = word
-        .strip_prefix("${")
-        .and_then(|w| w.strip_suffix('}'))
-        .map(|w| w.trim_end_matches("[@]"))
-        .or_else(|| word.strip_prefix('$'));
-    match name.and_then(|n| vars.get(n)) {
-        Some(items) => items.clone(),
-        None => vec![word.to_string()],
-    }
+    &words[start..end]
 }
 
 /// Every `--flag` with its value, in order; a word that is no flag's
@@ -264,13 +315,13 @@ fn flags(words: &[String]) -> Flags {
             None if SWITCHES.contains(&flag.as_str()) => String::new(),
             None if LISTS.contains(&flag.as_str()) => {
                 let mut items = Vec::new();
-                while let Some(v) = words.get(i).filter(|v| !v.starts_with("--")) {
+                while let Some(v) = words.get(i).filter(|v| !v.starts_with("--") && *v != ";") {
                     items.push(v.clone());
                     i += 1;
                 }
                 items.join(" ")
             }
-            None => match words.get(i).filter(|v| !v.starts_with("--")) {
+            None => match words.get(i).filter(|v| !v.starts_with("--") && *v != ";") {
                 Some(v) => {
                     i += 1;
                     v.clone()
@@ -309,6 +360,18 @@ fn shape_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
         if let Some(n) = flags.number(flag) {
             key(imported, flag, name, n.to_string());
         }
+    }
+    if let Some(vocab) = flags.number("--vocab-size") {
+        key(imported, "--vocab-size", "vocab", vocab.to_string());
+    }
+    // The experts' width where none is given: the layers' (`moe_ffn_hidden_size`
+    // defaults to `ffn_hidden_size`, `validate_args`).
+    if let (Some(_), None, Some(ffn)) = (
+        flags.number("--num-experts"),
+        flags.number("--moe-ffn-hidden-size"),
+        flags.number("--ffn-hidden-size"),
+    ) {
+        imported.keys.push(("expert_ffn", ffn.to_string()));
     }
     // Megatron-LM's own width where none is given: 4 × hidden, or with
     // SwiGLU two thirds of it down to a multiple of 64 (`validate_args`).
@@ -533,6 +596,22 @@ fn layout_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
             key(imported, flag, name, n.to_string());
         }
     }
+    // The older spelling: layers a virtual stage holds.
+    if let (Some(per), Some(layers), Some(pp)) = (
+        flags.number("--num-layers-per-virtual-pipeline-stage"),
+        flags.number("--num-layers"),
+        flags.number("--pipeline-model-parallel-size"),
+    ) {
+        if per > 0 && pp > 0 && layers % (per * pp) == 0 {
+            let vpp = layers / (per * pp);
+            key(
+                imported,
+                "--num-layers-per-virtual-pipeline-stage",
+                "vpp",
+                vpp.to_string(),
+            );
+        }
+    }
     if let Some(nodes) = flags.number("--nnodes") {
         key(imported, "--nnodes", "nodes", nodes.to_string());
     }
@@ -667,11 +746,21 @@ fn state_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
 
 /// Recomputation: its granularity, modules, method and layers.
 fn recompute_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
+    // The old switch for selective recomputation.
+    if flags.has("--recompute-activations") && !flags.has("--recompute-granularity") {
+        key(
+            imported,
+            "--recompute-activations",
+            "recompute",
+            "selective".into(),
+        );
+    }
     match flags.get("--recompute-granularity") {
         Some(g @ ("selective" | "full")) => {
             key(imported, "--recompute-granularity", "recompute", g.into())
         }
         Some(_) => {}
+        None if flags.has("--recompute-activations") => {}
         None => imported.keys.push(("recompute", "none".into())),
     }
     if let Some(modules) = flags.get("--recompute-modules") {
@@ -829,9 +918,11 @@ fn model_from_shape(flags: &Flags, imported: &mut Imported) {
                 "nope_dim",
                 "v_dim",
             ];
-            imported
-                .keys
-                .retain(|(k, _)| !SHAPE.contains(k) && *k != "mtp");
+            imported.keys.retain(|(k, v)| {
+                !SHAPE.contains(k)
+                    && *k != "mtp"
+                    && !(*k == "vocab" && v.parse() == Ok(preset.architecture.vocab))
+            });
             imported.keys.insert(1, ("model", preset.id.into()));
             imported
                 .mapped
@@ -841,6 +932,9 @@ fn model_from_shape(flags: &Flags, imported: &mut Imported) {
                     .keys
                     .push(("mtp", shape.architecture.mtp_layers.to_string()));
             }
+        }
+        None if flags.has("--vocab-size") => {
+            imported.keys.insert(1, ("model", "config-json".into()));
         }
         None => {
             imported.keys.insert(1, ("model", "config-json".into()));
@@ -859,7 +953,7 @@ mod tests {
     /// the shape a preset's, every flag mapped, of no bearing or unread.
     #[test]
     fn a_script_of_arrays_and_variables_is_read() {
-        let text = "#!/bin/bash\nTP=4\nMODEL_ARGS=(\n  --num-layers 32 --hidden-size 4096 --ffn-hidden-size 14336 # Llama 3\n  --num-attention-heads 32 --group-query-attention --num-query-groups 8\n  --seq-length 8192 --max-position-embeddings 8192 --position-embedding-type rope\n  --swiglu --normalization RMSNorm --disable-bias-linear --untie-embeddings-and-output-weights\n)\ntorchrun --nproc_per_node 8 --nnodes 2 pretrain_gpt.py ${MODEL_ARGS[@]} \\\n  --tensor-model-parallel-size $TP --sequence-parallel --use-distributed-optimizer \\\n  --recompute-granularity selective --recompute-modules core_attn mlp --bf16 \\\n  --micro-batch-size 2 --global-batch-size 512 --lr 3e-4 --exit-signal-handler";
+        let text = "#!/bin/bash\nTP=4\nMODEL_ARGS=(\n  --num-layers 32 --hidden-size 4096 --ffn-hidden-size 14336 # Llama 3\n  --num-attention-heads 32 --group-query-attention --num-query-groups 8\n  --seq-length 8192 --max-position-embeddings 8192 --position-embedding-type rope\n  --swiglu --normalization RMSNorm --disable-bias-linear --untie-embeddings-and-output-weights\n)\ntorchrun --nproc_per_node 8 --nnodes 2 pretrain_gpt.py ${MODEL_ARGS[@]} \\\n  --tensor-model-parallel-size $TP --sequence-parallel --use-distributed-optimizer \\\n  --recompute-granularity selective --recompute-modules core_attn mlp --bf16 \\\n  --micro-batch-size 2 --global-batch-size 512 --lr 3e-4 --fp8-amax-history-len 1024";
         let imported = import_launch(text).unwrap();
         assert_eq!(imported.engine, Some(ImportedEngine::Megatron));
         let query = imported.query();
@@ -887,7 +981,10 @@ mod tests {
                 "--lr 3e-4".to_string()
             ]
         );
-        assert_eq!(imported.unread, vec!["--exit-signal-handler".to_string()]);
+        assert_eq!(
+            imported.unread,
+            vec!["--fp8-amax-history-len 1024".to_string()]
+        );
     }
 
     /// Megatron-LM's defaults where a flag is absent: learned positions,

@@ -6,7 +6,7 @@
 use crate::import::{model_key, Imported, ImportedEngine};
 
 /// The flags that take no value.
-const SWITCHES: [&str; 12] = [
+const SWITCHES: [&str; 18] = [
     "--algo.kl.use_loss",
     "--ref.offload",
     "--train.colocate_all",
@@ -19,6 +19,12 @@ const SWITCHES: [&str; 12] = [
     "--ds.load_in_4bit",
     "--flash_attn",
     "--packing_samples",
+    "--ds.packing_samples",
+    "--ckpt.save_hf",
+    "--data.apply_chat_template",
+    "--reward.normalize_enable",
+    "--algo.advantage.is_correction_enable",
+    "--vllm.enforce_eager",
 ];
 
 /// Reads `words` (the flags after the command's head); `dpo` for `train_dpo`.
@@ -31,9 +37,11 @@ pub(crate) fn import_command(words: &[String], dpo: bool) -> Imported {
         ("job", "rl"),
         ("rl_framework", "openrlhf"),
         ("overhead", "0"),
-        ("algo", if dpo { "dpo" } else { "grpo" }),
+        // train_ppo_ray's defaults: the `gae` estimator (PPO) and a KL
+        // coefficient of 0.01, so a reference (`algo.kl.init_coef` > 0).
+        ("algo", if dpo { "dpo" } else { "ppo" }),
         ("recompute", "none"),
-        ("ref", "none"),
+        ("ref", if dpo { "none" } else { "model" }),
     ] {
         imported.keys.push((key, value.into()));
     }
@@ -164,10 +172,17 @@ fn read_flag(flag: &str, values: &[String], state: &mut State, imported: &mut Im
         ("--reward.model_name_or_path", _) => map("reward", "model".into()),
         ("--actor.num_nodes", Some(n)) => map("nodes", n.to_string()),
         ("--actor.num_gpus_per_node", Some(n)) => map("gpus", n.to_string()),
-        ("--algo.kl.init_coef", _) if value == "0" => map("ref", "none".into()),
+        ("--algo.kl.init_coef", _) => match value.parse::<f64>() {
+            Ok(c) if c > 0.0 => map("ref", "model".into()),
+            Ok(_) => map("ref", "none".into()),
+            Err(_) => false,
+        },
         ("--algo.advantage.estimator", _) => match value.as_str() {
             "gae" => map("algo", "ppo".into()),
-            "group_norm" => map("algo", "grpo".into()),
+            // A group's responses and no critic: GRPO's shape.
+            "group_norm" | "dr_grpo" | "rloo" | "reinforce_baseline" | "reinforce" => {
+                map("algo", "grpo".into())
+            }
             _ => false,
         },
         ("--vllm.num_engines", Some(n)) => {
@@ -245,8 +260,26 @@ fn read_flag(flag: &str, values: &[String], state: &mut State, imported: &mut Im
                         | "--algo.kl.estimator"
                         | "--flash_attn"
                         | "--packing_samples"
+                        | "--ds.packing_samples"
                         | "--train.batch_size"
-                ) =>
+                        | "--train.max_epochs"
+                        | "--data.max_samples"
+                        | "--data.prompt_dataset"
+                        | "--data.input_key"
+                        | "--data.apply_chat_template"
+                        | "--reward.normalize_enable"
+                        | "--vllm.sync_backend"
+                        | "--algo.advantage.is_correction_enable"
+                        | "--ckpt.save_hf"
+                        | "--ckpt.output_dir"
+                        | "--ckpt.path"
+                        | "--ckpt.save_steps"
+                        | "--logger.logging_steps"
+                        | "--eval.steps"
+                )
+                || flag.ends_with(".adam.lr")
+                || flag.starts_with("--logger.")
+                || flag.starts_with("--ckpt.") =>
         {
             imported.ignored.push(said);
             true

@@ -25,6 +25,13 @@ struct Engine {
     distributed_optimizer: Option<bool>,
     sequence_parallel: Option<bool>,
     tp: u32,
+    /// What verl decides from what is absent: `use_kl_loss` and
+    /// `algorithm.use_kl_in_reward` (a reference only with one of them),
+    /// the estimator (`gae` unset) and `rollout.n` (1 unset).
+    kl_loss: Option<bool>,
+    kl_in_reward: Option<bool>,
+    estimator_given: bool,
+    samples_given: bool,
 }
 
 /// Reads `words` (the overrides after `python3 -m verl.trainer.main_ppo`).
@@ -53,7 +60,30 @@ pub(crate) fn import_overrides(words: &[String]) -> Imported {
         }
     }
     engine_keys(&engine, &mut imported);
+    defaults(&engine, &mut imported);
     imported
+}
+
+/// What verl runs where an override is absent: the `gae` estimator (PPO),
+/// one response a prompt, and a reference only for a KL term
+/// (`need_reference_policy`: `use_kl_loss` or `use_kl_in_reward`).
+fn defaults(engine: &Engine, imported: &mut Imported) {
+    if !engine.estimator_given {
+        imported.keys.push(("algo", "ppo".into()));
+    }
+    if !engine.samples_given {
+        imported.keys.push(("rollouts", "1".into()));
+    }
+    let kl = engine.kl_loss == Some(true) || engine.kl_in_reward == Some(true);
+    let adapters = imported
+        .keys
+        .iter()
+        .any(|(k, v)| *k == "ref" && v == "adapters");
+    match (kl, adapters) {
+        (false, _) => imported.keys.push(("ref", "none".into())),
+        (true, true) => {}
+        (true, false) => imported.keys.push(("ref", "model".into())),
+    }
 }
 
 /// One override into `imported`'s keys, or into `engine`; false when it is
@@ -78,11 +108,55 @@ fn read_override(key: &str, value: &str, engine: &mut Engine, imported: &mut Imp
             imported.mapped.push((said, "stage"));
             true
         }
-        ("algorithm.adv_estimator", _) => match value {
-            "gae" => map(imported, "algo", "ppo".into()),
-            "grpo" => map(imported, "algo", "grpo".into()),
-            _ => false,
-        },
+        ("algorithm.adv_estimator", _) => {
+            engine.estimator_given = true;
+            match value {
+                "gae" => map(imported, "algo", "ppo".into()),
+                // GRPO's shape: a group's responses, no critic (DAPO's and
+                // RLOO's too).
+                "grpo" | "rloo" | "grpo_passk" | "reinforce_plus_plus_baseline" => {
+                    map(imported, "algo", "grpo".into())
+                }
+                _ => false,
+            }
+        }
+        // The Megatron actor's configuration (`ppo_megatron_trainer.yaml`).
+        ("--config-name", _) => {
+            engine.megatron = value.trim_matches('\'').starts_with("ppo_megatron_trainer");
+            imported.mapped.push((said, "stage"));
+            true
+        }
+        ("--config-path", _) => {
+            imported.ignored.push(said);
+            true
+        }
+        ("reward_model.enable", _) if flag.is_some() => {
+            let reward = if flag == Some(true) { "model" } else { "rule" };
+            map(imported, "reward", reward.into())
+        }
+        // verl keeps an FSDP reference's weights in host RAM between its
+        // passes whatever this says (`_build_fsdp_module` wraps a
+        // forward-only engine in CPUOffload).
+        ("actor_rollout_ref.ref.fsdp_config.param_offload", _) => {
+            imported.ignored.push(said);
+            true
+        }
+        // Packing sequences to their lengths: the figures follow the mean
+        // lengths when they are given (prompt_mean, response_mean).
+        ("actor_rollout_ref.model.use_remove_padding", _) => {
+            imported.ignored.push(said);
+            true
+        }
+        ("algorithm.use_kl_in_reward", _) if flag.is_some() => {
+            engine.kl_in_reward = flag;
+            imported.mapped.push((said, "ref"));
+            true
+        }
+        ("actor_rollout_ref.actor.use_kl_loss", _) if flag.is_some() => {
+            engine.kl_loss = flag;
+            imported.mapped.push((said, "ref"));
+            true
+        }
         ("actor_rollout_ref.model.path", _) => {
             model_key(value, imported);
             true
@@ -91,7 +165,10 @@ fn read_override(key: &str, value: &str, engine: &mut Engine, imported: &mut Imp
         ("data.train_batch_size", _) if number => map(imported, "prompts", value.into()),
         ("data.max_prompt_length", _) if number => map(imported, "prompt_len", value.into()),
         ("data.max_response_length", _) if number => map(imported, "response_len", value.into()),
-        ("actor_rollout_ref.rollout.n", _) if number => map(imported, "rollouts", value.into()),
+        ("actor_rollout_ref.rollout.n", _) if number => {
+            engine.samples_given = true;
+            map(imported, "rollouts", value.into())
+        }
         ("actor_rollout_ref.rollout.tensor_model_parallel_size", _) if number => {
             map(imported, "rollout_tp", value.into())
         }
@@ -113,9 +190,6 @@ fn read_override(key: &str, value: &str, engine: &mut Engine, imported: &mut Imp
         ("actor_rollout_ref.model.enable_gradient_checkpointing", _) if flag.is_some() => {
             let recompute = if flag == Some(true) { "full" } else { "none" };
             map(imported, "recompute", recompute.into())
-        }
-        ("actor_rollout_ref.actor.use_kl_loss", _) if flag == Some(false) => {
-            map(imported, "ref", "none".into())
         }
         ("actor_rollout_ref.actor.entropy_coeff", _) => {
             let on = value.parse::<f64>().is_ok_and(|v| v > 0.0);
@@ -163,8 +237,7 @@ fn read_override(key: &str, value: &str, engine: &mut Engine, imported: &mut Imp
             || key.starts_with("actor_rollout_ref.ref.log_prob_")
             || key == "actor_rollout_ref.actor.use_dynamic_bsz"
             || key == "actor_rollout_ref.actor.ppo_mini_batch_size"
-            || key == "actor_rollout_ref.rollout.max_model_len"
-            || key == "actor_rollout_ref.actor.use_kl_loss" =>
+            || key == "actor_rollout_ref.rollout.max_model_len" =>
         {
             imported.ignored.push(said);
             true
@@ -180,7 +253,7 @@ fn read_override(key: &str, value: &str, engine: &mut Engine, imported: &mut Imp
 }
 
 /// Overrides of no bearing on the figures, by prefix.
-const NO_BEARING: [&str; 20] = [
+const NO_BEARING: [&str; 19] = [
     "trainer.project_name",
     "trainer.experiment_name",
     "trainer.logger",
@@ -199,7 +272,6 @@ const NO_BEARING: [&str; 20] = [
     "actor_rollout_ref.actor.optim.",
     "actor_rollout_ref.actor.kl_loss_",
     "algorithm.kl_ctrl.",
-    "algorithm.use_kl_in_reward",
     "actor_rollout_ref.rollout.temperature",
 ];
 

@@ -32,6 +32,7 @@ mod import_hf;
 mod import_megatron;
 mod import_openrlhf;
 mod import_python;
+mod import_shell;
 mod import_torchtitan;
 mod import_trl;
 mod import_verl;
@@ -379,13 +380,58 @@ pub(crate) fn hf_repo(config: &Config) -> &'static str {
 }
 
 /// The model preset whose Hugging Face repository is `repo` (what
-/// [`preset_repo`] writes), if any.
+/// [`preset_repo`] writes), if any: the repository itself, its base or
+/// chat variant (`-Instruct`, `-Chat`, `-it`, `-hf` and the like name the
+/// same architecture), a local path ending in it, or a checkpoint whose
+/// `config.json` has the preset's architecture under another name
+/// ([`SAME_ARCHITECTURE`]).
 pub(crate) fn preset_of_repo(repo: &str) -> Option<&'static str> {
+    let repo = repo.trim_end_matches('/');
+    let exact = |repo: &str| {
+        vram_core::model::presets::MODEL_PRESETS
+            .iter()
+            .map(|p| p.id)
+            .find(|&id| preset_repo(Some(id)) == repo)
+    };
+    if let Some(id) = exact(repo) {
+        return Some(id);
+    }
+    let name = |repo: &str| {
+        let name = repo.rsplit('/').next().unwrap_or(repo).to_ascii_lowercase();
+        let mut name = name.as_str();
+        for suffix in ["-instruct", "-chat", "-it", "-hf", "-base"] {
+            name = name.strip_suffix(suffix).unwrap_or(name);
+        }
+        name.to_string()
+    };
+    let wanted = name(repo);
+    if let Some((_, id)) = SAME_ARCHITECTURE
+        .iter()
+        .find(|(other, _)| name(other) == wanted)
+    {
+        return Some(id);
+    }
     vram_core::model::presets::MODEL_PRESETS
         .iter()
         .map(|p| p.id)
-        .find(|&id| preset_repo(Some(id)) == repo)
+        .find(|&id| {
+            let ours = preset_repo(Some(id));
+            !ours.is_empty() && name(ours) == wanted
+        })
 }
+
+/// Checkpoints published under another name whose `config.json` gives a
+/// preset's architecture to the last dimension (Qwen2's 7B and 72B are
+/// Qwen2.5's shapes; DeepSeek's V3-0324, V3.1 and R1 are V3's; Llama 3.1's
+/// base checkpoints are the instruct ones'), so their scripts name a preset.
+const SAME_ARCHITECTURE: [(&str, &str); 6] = [
+    ("Qwen/Qwen2-7B-Instruct", "qwen2.5-7b"),
+    ("Qwen/Qwen2-72B-Instruct", "qwen2.5-72b"),
+    ("deepseek-ai/DeepSeek-V3-0324", "deepseek-v3"),
+    ("deepseek-ai/DeepSeek-V3.1", "deepseek-v3"),
+    ("deepseek-ai/DeepSeek-R1", "deepseek-v3"),
+    ("deepseek-ai/DeepSeek-R1-0528", "deepseek-v3"),
+];
 
 /// The Hugging Face repository of the model preset `id`.
 pub(crate) fn preset_repo(id: Option<&str>) -> &'static str {

@@ -313,7 +313,7 @@ mod tests {
     /// it became, of no bearing, or not read; in the page's language.
     #[test]
     fn a_pasted_launch_command_becomes_the_deployment() {
-        let command = "vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4 --max-model-len 32768 --port 8000 --swap-space 4";
+        let command = "vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4 --max-model-len 32768 --port 8000 --max-loras 4";
         let reply = ReadReply::of(
             &crate::text::EN,
             &LAZY_EN,
@@ -333,13 +333,13 @@ mod tests {
             "{lines:?}"
         );
         assert!(lines.contains(&"No bearing on the figures: --port 8000".to_string()));
-        assert!(lines.contains(&"Not read: --swap-space 4".to_string()));
+        assert!(lines.contains(&"Not read: --max-loras 4".to_string()));
         let zh = ReadReply::of(&crate::text::ZH, &LAZY_ZH, command, "v=3");
         let ReadReply::Read { lines, .. } = zh else {
             panic!("{zh:?}");
         };
         assert!(
-            lines.contains(&"未能读取：--swap-space 4".to_string()),
+            lines.contains(&"未能读取：--max-loras 4".to_string()),
             "{lines:?}"
         );
     }
