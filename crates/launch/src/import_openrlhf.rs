@@ -6,7 +6,7 @@
 use crate::import::{model_key, Imported, ImportedEngine};
 
 /// The flags that take no value.
-const SWITCHES: [&str; 18] = [
+const SWITCHES: [&str; 20] = [
     "--algo.kl.use_loss",
     "--ref.offload",
     "--train.colocate_all",
@@ -25,6 +25,8 @@ const SWITCHES: [&str; 18] = [
     "--reward.normalize_enable",
     "--algo.advantage.is_correction_enable",
     "--vllm.enforce_eager",
+    "--ckpt.load_enable",
+    "--algo.dynamic_filtering_enable",
 ];
 
 /// Reads `words` (the flags after the command's head); `dpo` for `train_dpo`.
@@ -41,7 +43,8 @@ pub(crate) fn import_command(words: &[String], dpo: bool) -> Imported {
         // coefficient of 0.01, so a reference (`algo.kl.init_coef` > 0).
         ("algo", if dpo { "dpo" } else { "ppo" }),
         ("recompute", "none"),
-        ("ref", if dpo { "none" } else { "model" }),
+        // train_dpo always builds its reference (`train_dpo.py`).
+        ("ref", "model"),
     ] {
         imported.keys.push((key, value.into()));
     }
@@ -278,6 +281,21 @@ fn read_flag(flag: &str, values: &[String], state: &mut State, imported: &mut Im
                         | "--eval.steps"
                 )
                 || flag.ends_with(".adam.lr")
+                || flag == "--adam.lr"
+                || flag == "--model.beta"
+                || (flag == "--ds.attn_implementation" && value == "flash_attention_2")
+                || matches!(
+                    flag,
+                    "--data.dataset"
+                        | "--data.chosen_key"
+                        | "--data.rejected_key"
+                        | "--data.label_key"
+                        | "--train.num_episodes"
+                        | "--train.agent_func_path"
+                        | "--algo.dynamic_filtering_enable"
+                        | "--algo.dynamic_filtering_range"
+                        | "--algo.advantage.is_correction_type"
+                )
                 || flag.starts_with("--logger.")
                 || flag.starts_with("--ckpt.") =>
         {

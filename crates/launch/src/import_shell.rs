@@ -14,6 +14,7 @@ use std::collections::HashMap;
 /// The shell's words of `text`: comments dropped, continuations joined,
 /// quotes removed, a `;` word between commands on lines of their own.
 pub(crate) fn shell_words(text: &str) -> Vec<String> {
+    let text = heredocs_assigned(text);
     let mut joined = String::new();
     for line in text.lines().map(without_comment).map(str::trim) {
         if line.is_empty() {
@@ -61,6 +62,38 @@ pub(crate) fn shell_words(text: &str) -> Vec<String> {
         words.push(word);
     }
     words
+}
+
+/// `read -r -d '' NAME <<EOF` … `EOF` (how OpenRLHF's examples hold their
+/// command) as `NAME="…"`, the lines between joined.
+fn heredocs_assigned(text: &str) -> String {
+    let mut out = String::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let heredoc = line.trim_start().starts_with("read ").then(|| {
+            let (head, delimiter) = line.split_once("<<")?;
+            let name = head.split_whitespace().last()?;
+            let delimiter = delimiter
+                .trim()
+                .trim_matches(|c| c == '\'' || c == '"' || c == '-');
+            (!delimiter.is_empty()).then(|| (name.to_string(), delimiter.to_string()))
+        });
+        match heredoc.flatten() {
+            Some((name, delimiter)) => {
+                let body: Vec<&str> = lines
+                    .by_ref()
+                    .take_while(|l| l.trim() != delimiter)
+                    .map(|l| without_comment(l).trim().trim_end_matches('\\').trim())
+                    .collect();
+                out.push_str(&format!("{name}=\"{}\"\n", body.join(" ").replace('"', "")));
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
 }
 
 /// A line without its comment: from a `#` that starts a word, outside
@@ -191,7 +224,12 @@ fn expand(word: &str, vars: &HashMap<String, Vec<String>>) -> Vec<String> {
     if replaced == word {
         return vec![word.to_string()];
     }
-    replaced.split_whitespace().map(String::from).collect()
+    // A variable inside a longer word (`key=$VALUE`): as scripts quote it,
+    // one word.
+    match word.starts_with('$') {
+        true => replaced.split_whitespace().map(String::from).collect(),
+        false => vec![replaced],
+    }
 }
 
 /// `word` with each `$NAME`, `${NAME}`, `${NAME[@]}` and `${NAME:-default}`

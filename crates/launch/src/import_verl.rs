@@ -50,6 +50,11 @@ pub(crate) fn import_overrides(words: &[String]) -> Imported {
         ..Engine::default()
     };
     for word in words {
+        // The script's own arguments, passed on.
+        if word == "$@" || word == "$*" {
+            imported.ignored.push(word.clone());
+            continue;
+        }
         let Some((key, value)) = word.split_once('=') else {
             imported.unread.push(word.clone());
             continue;
@@ -253,7 +258,7 @@ fn read_override(key: &str, value: &str, engine: &mut Engine, imported: &mut Imp
 }
 
 /// Overrides of no bearing on the figures, by prefix.
-const NO_BEARING: [&str; 19] = [
+const NO_BEARING: [&str; 24] = [
     "trainer.project_name",
     "trainer.experiment_name",
     "trainer.logger",
@@ -273,6 +278,12 @@ const NO_BEARING: [&str; 19] = [
     "actor_rollout_ref.actor.kl_loss_",
     "algorithm.kl_ctrl.",
     "actor_rollout_ref.rollout.temperature",
+    "data.return_raw_chat",
+    "actor_rollout_ref.rollout.mode",
+    "trainer.use_legacy_worker_impl",
+    // The reference's Megatron layout is the actor's.
+    "actor_rollout_ref.ref.megatron.tensor_model_parallel_size",
+    "actor_rollout_ref.ref.megatron.pipeline_model_parallel_size",
 ];
 
 /// An actor engine's setting (`fsdp_config.*` or `megatron.*`).
