@@ -253,55 +253,60 @@ fn read_flag(flag: &str, values: &[String], state: &mut State, imported: &mut Im
         // What follows from the keys above (the models' nodes and GPUs, the
         // sleep of DeepSpeed's states beside vLLM's, dynamic batches with
         // their budget) or has no bearing on the figures.
-        (flag, _)
-            if flag.ends_with(".num_nodes")
-                || flag.ends_with(".num_gpus_per_node")
-                || matches!(
-                    flag,
-                    "--ds.enable_sleep"
-                        | "--train.dynamic_batch_enable"
-                        | "--algo.kl.estimator"
-                        | "--flash_attn"
-                        | "--packing_samples"
-                        | "--ds.packing_samples"
-                        | "--train.batch_size"
-                        | "--train.max_epochs"
-                        | "--data.max_samples"
-                        | "--data.prompt_dataset"
-                        | "--data.input_key"
-                        | "--data.apply_chat_template"
-                        | "--reward.normalize_enable"
-                        | "--vllm.sync_backend"
-                        | "--algo.advantage.is_correction_enable"
-                        | "--ckpt.save_hf"
-                        | "--ckpt.output_dir"
-                        | "--ckpt.path"
-                        | "--ckpt.save_steps"
-                        | "--logger.logging_steps"
-                        | "--eval.steps"
-                )
-                || flag.ends_with(".adam.lr")
-                || flag == "--adam.lr"
-                || flag == "--model.beta"
-                || (flag == "--ds.attn_implementation" && value == "flash_attention_2")
-                || matches!(
-                    flag,
-                    "--data.dataset"
-                        | "--data.chosen_key"
-                        | "--data.rejected_key"
-                        | "--data.label_key"
-                        | "--train.num_episodes"
-                        | "--train.agent_func_path"
-                        | "--algo.dynamic_filtering_enable"
-                        | "--algo.dynamic_filtering_range"
-                        | "--algo.advantage.is_correction_type"
-                )
-                || flag.starts_with("--logger.")
-                || flag.starts_with("--ckpt.") =>
-        {
+        (flag, _) if of_no_bearing(flag, &value) => {
             imported.ignored.push(said);
             true
         }
         _ => false,
     }
+}
+
+/// What follows from the keys read (the models' nodes and GPUs, the sleep
+/// of DeepSpeed's states beside vLLM's, dynamic batches with their budget)
+/// or has no bearing on the figures (data, schedules, checkpoints, logs).
+fn of_no_bearing(flag: &str, value: &str) -> bool {
+    flag.ends_with(".num_nodes")
+        || flag.ends_with(".num_gpus_per_node")
+        || matches!(
+            flag,
+            "--ds.enable_sleep"
+                | "--train.dynamic_batch_enable"
+                | "--algo.kl.estimator"
+                | "--flash_attn"
+                | "--packing_samples"
+                | "--ds.packing_samples"
+                | "--train.batch_size"
+                | "--train.max_epochs"
+                | "--data.max_samples"
+                | "--data.prompt_dataset"
+                | "--data.input_key"
+                | "--data.apply_chat_template"
+                | "--reward.normalize_enable"
+                | "--vllm.sync_backend"
+                | "--algo.advantage.is_correction_enable"
+                | "--ckpt.save_hf"
+                | "--ckpt.output_dir"
+                | "--ckpt.path"
+                | "--ckpt.save_steps"
+                | "--logger.logging_steps"
+                | "--eval.steps"
+        )
+        || flag.ends_with(".adam.lr")
+        || flag == "--adam.lr"
+        || flag == "--model.beta"
+        || (flag == "--ds.attn_implementation" && value == "flash_attention_2")
+        || matches!(
+            flag,
+            "--data.dataset"
+                | "--data.chosen_key"
+                | "--data.rejected_key"
+                | "--data.label_key"
+                | "--train.num_episodes"
+                | "--train.agent_func_path"
+                | "--algo.dynamic_filtering_enable"
+                | "--algo.dynamic_filtering_range"
+                | "--algo.advantage.is_correction_type"
+        )
+        || flag.starts_with("--logger.")
+        || flag.starts_with("--ckpt.")
 }
