@@ -143,12 +143,12 @@ async fn a_pasted_config_json_is_read_by_the_reader_loaded_on_demand() {
     browser.open("?lang=en").await;
     let lazy_fetched = "
         const figures = performance.getEntriesByName('vram-first-figure')[0];
-        const lazy = performance.getEntriesByType('resource').filter(e => e.name.includes('/lazy/'));
+        const lazy = performance.getEntriesByType('resource').filter(e => e.name.includes('/reader/'));
         return [lazy.length, lazy.every(e => e.startTime >= figures.startTime)];";
     assert_eq!(
         browser.eval(lazy_fetched).await,
         serde_json::json!([0, true]),
-        "the first view fetched the lazily loaded module"
+        "the first view fetched the paste box's readers"
     );
     let paste = |text: &str| {
         format!(

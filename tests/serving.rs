@@ -335,9 +335,11 @@ async fn a_pasted_vllm_command_becomes_the_deployment() {
 }
 
 /// Issue 66: a vLLM start-up log pasted into the page's box becomes the
-/// deployment it states (its non-default arguments), and the box lists
-/// each figure the log printed beside the page's own, the difference
-/// said; nothing of the log but those keys reaches the link.
+/// deployment it states (its non-default arguments), the box lists each
+/// figure the log printed beside the page's own, the difference said, and
+/// the page then takes the measured figures as the deployment's (the
+/// `measured` key, the weights marked so); nothing of the log but those
+/// keys reaches the link.
 #[tokio::test]
 async fn a_pasted_vllm_log_is_put_beside_the_figures() {
     let browser = Browser::start().await;
@@ -363,6 +365,15 @@ async fn a_pasted_vllm_log_is_put_beside_the_figures() {
         assert!(query.contains(part), "{part}: {query}");
     }
     assert!(!query.contains("secret"), "{query}");
+    // The log's figures taken as the deployment's own (issue 66's calibration).
+    assert!(query.contains("measured=w14.99"), "{query}");
+    browser
+        .wait_until(
+            "const t = document.querySelector(\"[data-testid='serve-results']\"); \
+             return !!t && t.textContent.includes('measured on your GPUs');",
+            "the weights marked measured",
+        )
+        .await;
     let said = browser
         .eval("return document.querySelector(\"[data-testid='paste-summary']\").textContent;")
         .await;

@@ -354,14 +354,20 @@ pub fn stable_name(name: &str) -> String {
     out
 }
 
-/// Every file the page serves (the first view, the lazily loaded module,
+/// Every file the page serves (the first view, the lazily loaded modules,
 /// the host pages' embed.js) by its [`stable_name`], with its gzip -9 bytes.
 pub fn served_sizes(dist: &Path) -> Vec<(String, u64)> {
     let mut sizes: Vec<(String, u64)> = first_view_sizes(dist)
         .into_iter()
         .map(|f| (stable_name(&f.name), f.gzip))
         .collect();
-    for name in ["lazy/vram_lazy_bg.wasm", "lazy/vram_lazy.js", "embed.js"] {
+    for name in [
+        "lazy/vram_lazy_bg.wasm",
+        "lazy/vram_lazy.js",
+        "reader/vram_reader_bg.wasm",
+        "reader/vram_reader.js",
+        "embed.js",
+    ] {
         if let Ok(bytes) = std::fs::read(dist.join(name)) {
             sizes.push((name.to_string(), gzip9(&bytes).len() as u64));
         }
@@ -431,8 +437,9 @@ pub struct FileSize {
 /// icon, which the browser fetches after the page is shown, nor the host pages'
 /// `embed.js`), with their sizes.
 pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
-    // dist/ and its folders (wasm-bindgen's snippets/), but not lazy/: what
-    // the page imports only when it is used (the config.json reader).
+    // dist/ and its folders (wasm-bindgen's snippets/), but not lazy/ and
+    // reader/: what the page imports only when it is used (the plans and
+    // exports, the paste box's readers).
     let mut paths = Vec::new();
     let mut folders = vec![dist.to_path_buf()];
     while let Some(folder) = folders.pop() {
@@ -442,7 +449,10 @@ pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
             .map(|entry| entry.path())
         {
             if path.is_dir() {
-                if path.file_name().is_some_and(|n| n != "lazy") {
+                if path
+                    .file_name()
+                    .is_some_and(|n| n != "lazy" && n != "reader")
+                {
                     folders.push(path);
                 }
             } else {

@@ -788,18 +788,18 @@ fn PasteConfig(config: Memo<Config>, form: crate::form::Form) -> impl IntoView {
     let t = crate::words();
     let text = RwSignal::new(String::new());
     let outcome = RwSignal::new(None::<Result<Vec<String>, String>>);
-    // The reader is WebAssembly of its own (crates/lazy), imported the first
-    // time a text is read; the form changes only when it could be read.
+    // The reader is WebAssembly of its own (crates/reader), imported the
+    // first time a text is read; the form changes only when it could be read.
     let read = move |source: &str| {
         let source = source.to_string();
-        crate::lazy::with_lazy(Box::new(move |lazy| {
+        crate::lazy::with_reader(Box::new(move |reader| {
             // The box may be gone by the time the reader arrives.
             let Some(current) = config.try_get_untracked() else {
                 return;
             };
             let zh = t.html_lang.starts_with("zh");
             let reply =
-                lazy.and_then(|lazy| crate::lazy::read_config_with(lazy, &source, &current, zh));
+                reader.and_then(|r| crate::lazy::read_config_with(r, &source, &current, zh));
             outcome.set(Some(match reply {
                 Some(ReadReply::Read { query, lines }) => {
                     form.load(&link::decode(&query).config);

@@ -39,7 +39,13 @@ export function import_lazy() {
     return lazy;
   });
 }
-export function read_with(lazy, text, query, zh) { return lazy.read_config(text, query, zh); }
+export function import_reader() {
+  return import(new URL("reader/vram_reader.js", document.baseURI).href).then(async (reader) => {
+    await reader.default();
+    return reader;
+  });
+}
+export function read_with(reader, text, query, zh) { return reader.read_config(text, query, zh); }
 export function megatron_with(lazy, query, zh) { return lazy.megatron(query, zh); }
 export function plans_verdict_with(lazy, query, zh) { return lazy.plans_verdict(query, zh); }
 export function scroll_to_plans() { document.querySelector("[data-testid='plans']")?.scrollIntoView(); }
@@ -73,6 +79,9 @@ extern "C" {
     /// Imports what the page loads when it is used (`lazy/vram_lazy.js`, next
     /// to the page) and starts its WebAssembly; the browser imports it once.
     fn import_lazy() -> js_sys::Promise;
+    /// Imports the paste box's readers (`reader/vram_reader.js`, next to the
+    /// page) and starts their WebAssembly; the browser imports it once.
+    fn import_reader() -> js_sys::Promise;
     /// The config.json reader's answer for `text` read into the
     /// configuration whose link is `query` (a `ReadReply`'s message).
     fn read_with(lazy: &JsValue, text: &str, query: &str, zh: bool) -> String;
@@ -131,31 +140,49 @@ pub fn with_lazy(then: WithLazy) {
         /// an update redraws the charts in the same task as the table.
         static STARTED: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
     }
-    if let Some(lazy) = STARTED.with_borrow(Clone::clone) {
-        then(Some(&lazy));
+    with_module(&STARTED, import_lazy, then);
+}
+
+/// Runs `then` with the paste box's readers (`crates/reader`), started, or
+/// `None` when they could not be loaded, as [`with_lazy`] does.
+pub fn with_reader(then: WithLazy) {
+    thread_local! {
+        static STARTED: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
+    }
+    with_module(&STARTED, import_reader, then);
+}
+
+/// Runs `then` with the module `import` starts, kept in `started` once it
+/// has: at once after that, before that in one task.
+fn with_module(
+    started: &'static std::thread::LocalKey<std::cell::RefCell<Option<JsValue>>>,
+    import: fn() -> js_sys::Promise,
+    then: WithLazy,
+) {
+    if let Some(module) = started.with_borrow(Clone::clone) {
+        then(Some(&module));
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {
-        let lazy = wasm_bindgen_futures::JsFuture::from(import_lazy())
-            .await
-            .ok();
-        if let Some(lazy) = &lazy {
-            STARTED.set(Some(lazy.clone()));
+        let module = wasm_bindgen_futures::JsFuture::from(import()).await.ok();
+        if let Some(module) = &module {
+            started.set(Some(module.clone()));
         }
-        then(lazy.as_ref());
+        then(module.as_ref());
     });
 }
 
-/// Reads `text`, a pasted `config.json`, into `config` with the lazily
-/// loaded reader, in Chinese when `zh`; `None` for an answer that is not a reply.
+/// Reads `text`, a pasted `config.json`, launch script or log, into
+/// `config` with the paste box's readers (`crates/reader`), in Chinese when
+/// `zh`; `None` for an answer that is not a reply.
 pub fn read_config_with(
-    lazy: &JsValue,
+    reader: &JsValue,
     text: &str,
     config: &vram_core::Config,
     zh: bool,
 ) -> Option<vram_view::replies::ReadReply> {
     let query = vram_core::input::link::encode(config);
-    vram_view::replies::ReadReply::from_message(&read_with(lazy, text, &query, zh))
+    vram_view::replies::ReadReply::from_message(&read_with(reader, text, &query, zh))
 }
 
 /// What the ranked plans of `config` found, in words (Chinese when `zh`);

@@ -755,7 +755,16 @@ where
     if matches.get_flag("keys") {
         return Ok(keys_reference());
     }
-    let (config, pasted, log) = config_and_hub_from(&matches).map_err(RunError::Usage)?;
+    let (mut config, pasted, log) = config_and_hub_from(&matches).map_err(RunError::Usage)?;
+    // A log's figures beside the page's own arithmetic, then the measured
+    // ones taken where no `measured` was given (the link's or an option's).
+    let log_lines = log.as_ref().map(|log| {
+        let w = vram_view::text::lazy_of(config.lang.resolve(std::iter::empty()));
+        vram_view::replies::log_lines(w, log, &config)
+    });
+    if let (Some(log), None) = (&log, config.serve.measured) {
+        config.serve.measured = vram_launch::log::measured_of(&config, log);
+    }
     let output = if matches.get_flag("json") {
         Output::Json
     } else if matches.get_flag("print-link") {
@@ -782,11 +791,10 @@ where
     }
     let mut text = render(&config, output, base_url).map_err(RunError::Usage)?;
     // A log's figures beside the configuration's, after the text output.
-    if let (Some(log), false) = (&log, output == Output::Json) {
-        let w = vram_view::text::lazy_of(config.lang.resolve(std::iter::empty()));
+    if let (Some(lines), false) = (&log_lines, output == Output::Json) {
         text.push('\n');
-        for line in vram_view::replies::log_lines(w, log, &config) {
-            text.push_str(&line);
+        for line in lines {
+            text.push_str(line);
             text.push('\n');
         }
     }

@@ -426,6 +426,58 @@ fn settings(line: &str, log: &mut Log) {
     }
 }
 
+/// What an engine's start-up log measured, for the serving configuration
+/// `config` it ran (`job=serve`, the log's settings applied): the weights
+/// and the CUDA graphs as logged, and the rest it kept back beside them —
+/// vLLM V0's activation peak and non-torch memory as logged, or V1's from
+/// its KV budget: what the page's budget would be with the logged weights
+/// and graphs, less the logged budget, added to the page's rest. `None`
+/// for a log of no serving figure or a configuration with no report.
+pub fn measured_of(config: &Config, log: &Log) -> Option<vram_core::serve::options::Measured> {
+    use vram_core::serve::options::Measured;
+    if !matches!(log.kind, LogKind::Vllm | LogKind::Sglang) {
+        return None;
+    }
+    let logged = |term: Term| {
+        log.figures
+            .iter()
+            .find(|f| f.term == term)
+            .map(|f| f.value.round() as u64)
+    };
+    let layout = config.serve_report().ok()?.layout;
+    let mut measured = Measured {
+        weights: logged(Term::Weights),
+        rest: None,
+        cuda_graphs: logged(Term::CudaGraphs),
+        tp: layout.tp,
+        pp: layout.pp,
+    };
+    measured.rest = match (logged(Term::ActivationPeak), logged(Term::NonTorch)) {
+        (Some(a), Some(n)) => Some(a + n),
+        _ => match (log.kind, logged(Term::KvBudget)) {
+            (LogKind::Vllm, Some(budget)) => {
+                // Twice: a release's margin on the activation peak (vLLM
+                // 0.34's) makes the budget not quite linear in the rest.
+                let mut with = *config;
+                with.serve.measured = Some(measured);
+                let mut rest = None;
+                for _ in 0..2 {
+                    let report = with.serve_report().ok()?;
+                    let ours = report.activation_peak_bytes + report.non_torch_bytes;
+                    let left = report.kv_budget_bytes.unwrap_or(0);
+                    let next = (ours + left).saturating_sub(budget);
+                    rest = Some(next);
+                    with.serve.measured = Some(Measured { rest, ..measured });
+                }
+                rest
+            }
+            _ => None,
+        },
+    };
+    (measured.weights.is_some() || measured.rest.is_some() || measured.cuda_graphs.is_some())
+        .then_some(measured)
+}
+
 /// A figure of the log beside the page's own for the same term.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Comparison {
@@ -583,5 +635,35 @@ mod tests {
         let report = config.serve_report().unwrap();
         assert_eq!(rows[0].ours, Some(report.weights_bytes));
         assert_eq!(rows[1].ours, report.kv_budget_bytes.map(|b| b as f64));
+    }
+
+    /// A V1 log's figures taken as the deployment's own: the KV budget the
+    /// calibrated configuration gives is the log's (to the byte a hundredth
+    /// of a GiB allows), and a what-if keeps them (fp8 KV: the tokens twice
+    /// as many in the same budget).
+    #[test]
+    fn a_vllm_log_calibrates_the_deployment() {
+        let mut config = vram_core::input::link::decode(
+            "v=3&job=serve&model=llama3.1-8b&gpu=h100-80gb&gpus=1&max_len=16384&gpu_util=0.8",
+        )
+        .config;
+        let log = read_log("Model loading took 14.99 GiB and 3.2 seconds\nAvailable KV cache memory: 46.5 GiB\nGraph capturing finished in 9 secs, took 0.61 GiB").unwrap();
+        let measured = measured_of(&config, &log).unwrap();
+        assert_eq!(measured.weights, Some((14.99 * GIB).round() as u64));
+        assert_eq!(measured.cuda_graphs, Some((0.61 * GIB).round() as u64));
+        // Through the link's form (GiB to the hundredth), as a shared link holds it.
+        let text = measured.text();
+        config.serve.measured = Some(vram_core::serve::options::Measured::parse(&text).unwrap());
+        let report = config.serve_report().unwrap();
+        let budget = report.kv_budget_bytes.unwrap() as f64;
+        assert!(
+            (budget - 46.5 * GIB).abs() < 0.006 * GIB,
+            "{} GiB",
+            budget / GIB
+        );
+        let mut fp8 = config;
+        fp8.serve.kv_dtype = vram_core::serve::kv_cache::KvCacheDtype::Fp8;
+        let doubled = fp8.serve_report().unwrap().kv_tokens as f64 / report.kv_tokens as f64;
+        assert!((doubled - 2.0).abs() < 0.01, "{doubled}");
     }
 }

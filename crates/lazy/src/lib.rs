@@ -1,10 +1,10 @@
 //! What the page loads only when it is used, as a WebAssembly module of its
-//! own: the pasted `config.json` reader, the search of
-//! ranked plans, what would make a configuration fit, Megatron-LM's estimate
-//! and the Markdown and CSV exports.
+//! own: the search of ranked plans, what would make a configuration fit,
+//! Megatron-LM's estimate and the Markdown, CSV and frameworks' exports (the
+//! paste box's readers are `crates/reader`'s).
 //!
-//! The page imports it the first time a `config.json` is read, the plans are
-//! opened or Megatron's accounting is chosen (`crates/app/src/share.rs`), so
+//! The page imports it the first time the plans are opened, an export is
+//! copied or Megatron's accounting is chosen (`crates/app/src/share.rs`), so
 //! serde_json, the plans' search and their words are not part of the page's
 //! first view. It answers in the page's words and with links
 //! ([`vram_view::replies`]), which the page shows and decodes as they are:
@@ -13,16 +13,6 @@
 #![forbid(unsafe_code)]
 
 use wasm_bindgen::prelude::wasm_bindgen;
-
-/// Reads `text`, a `config.json`, into the configuration whose link is
-/// `query`, and answers, in Chinese when `zh`, with the new configuration's
-/// link and what was read, or why it could not be
-/// ([`vram_view::replies::ReadReply`]'s message).
-#[wasm_bindgen]
-pub fn read_config(text: &str, query: &str, zh: bool) -> String {
-    vram_view::replies::ReadReply::of(vram_view::text::of(lang(zh)), words(zh), text, query)
-        .to_message()
-}
 
 /// The words of the page's language: Chinese when `zh`.
 fn lang(zh: bool) -> vram_core::format::Lang {
@@ -167,16 +157,7 @@ mod tests {
     }
 
     #[test]
-    fn the_reader_answers_in_the_pages_language() {
-        assert_eq!(super::read_config("[1]", "", true), "-不是 JSON 对象。");
-        assert!(super::read_config(
-            "{\"model_type\": \"mistral\", \"hidden_size\": 4096, \
-            \"intermediate_size\": 14336, \"num_hidden_layers\": 32, \"num_attention_heads\": 32, \
-            \"num_key_value_heads\": 8, \"vocab_size\": 32000}",
-            "gpus=16",
-            false
-        )
-        .starts_with("+"));
+    fn megatrons_estimate_is_empty_without_one() {
         assert_eq!(super::megatron("", false), "");
     }
 }

@@ -121,6 +121,9 @@ pub struct ServeOptions {
     /// Whether the engine captures CUDA graphs (vLLM without
     /// `--enforce-eager`, SGLang without `--disable-cuda-graph`).
     pub cuda_graphs: bool,
+    /// The deployment's own figures, measured at a layout (a start-up log
+    /// read, issue 66): they replace the page's there.
+    pub measured: Option<Measured>,
 }
 
 impl Default for ServeOptions {
@@ -140,7 +143,102 @@ impl Default for ServeOptions {
             max_num_seqs: None,
             vllm_release: VllmRelease::NEWEST,
             cuda_graphs: true,
+            measured: None,
         }
+    }
+}
+
+/// What an engine measured on each GPU at start-up, in bytes, at the layout
+/// it ran (`tp`, `pp`): the weights it loaded, the rest it kept back beside
+/// them and the CUDA graphs (its activation peak and the memory outside
+/// PyTorch's allocator together, as vLLM's budget subtracts them), and the
+/// graphs' pool. The serving report takes them in place of its own at that
+/// layout, and the weights shared out by TP at another TP.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Measured {
+    /// The weights on a GPU, bytes.
+    pub weights: Option<u64>,
+    /// The activation peak and non-torch memory together, bytes.
+    pub rest: Option<u64>,
+    /// The CUDA graphs' pool, bytes.
+    pub cuda_graphs: Option<u64>,
+    /// The tensor-parallel size they were measured at.
+    pub tp: u32,
+    /// The pipeline stages they were measured at.
+    pub pp: u32,
+}
+
+/// Why a measured figures' text cannot be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MeasuredError {
+    /// A part is not `w`, `r` or `g` with GiB, nor `tp`/`pp` with a size.
+    Part,
+}
+
+impl Measured {
+    const GIB: f64 = (1u64 << 30) as f64;
+
+    /// Reads the link's form, `w7.13,r1.6,g0.54,tp2,pp1`: the weights, the
+    /// rest and the graphs in GiB (as the engines log them), the layout;
+    /// any part may be absent (TP and PP 1 then).
+    pub fn parse(text: &str) -> Result<Measured, MeasuredError> {
+        let mut measured = Measured {
+            tp: 1,
+            pp: 1,
+            ..Measured::default()
+        };
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let size = |digits: &str| {
+                digits
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=65_536).contains(n))
+                    .ok_or(MeasuredError::Part)
+            };
+            let gib = |digits: &str| {
+                digits
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite() && (0.0..=10_000.0).contains(v))
+                    .map(|v| (v * Self::GIB).round() as u64)
+                    .ok_or(MeasuredError::Part)
+            };
+            if let Some(n) = part.strip_prefix("tp") {
+                measured.tp = size(n)?;
+            } else if let Some(n) = part.strip_prefix("pp") {
+                measured.pp = size(n)?;
+            } else if let Some(v) = part.strip_prefix('w') {
+                measured.weights = Some(gib(v)?);
+            } else if let Some(v) = part.strip_prefix('r') {
+                measured.rest = Some(gib(v)?);
+            } else if let Some(v) = part.strip_prefix('g') {
+                measured.cuda_graphs = Some(gib(v)?);
+            } else {
+                return Err(MeasuredError::Part);
+            }
+        }
+        Ok(measured)
+    }
+
+    /// The link's form (GiB to the hundredth of a GiB, as logged).
+    pub fn text(&self) -> String {
+        let gib = |b: u64| {
+            let v = (b as f64 / Self::GIB * 100.0).round() / 100.0;
+            vram_shared::decimal::shortest_decimal(v)
+        };
+        let mut parts = Vec::new();
+        if let Some(w) = self.weights {
+            parts.push(format!("w{}", gib(w)));
+        }
+        if let Some(r) = self.rest {
+            parts.push(format!("r{}", gib(r)));
+        }
+        if let Some(g) = self.cuda_graphs {
+            parts.push(format!("g{}", gib(g)));
+        }
+        parts.push(format!("tp{}", self.tp));
+        parts.push(format!("pp{}", self.pp));
+        parts.join(",")
     }
 }
 
@@ -155,4 +253,24 @@ pub struct ServeLayout {
     /// Expert-parallel GPUs: 1, or TP × the data-parallel replicas sharing
     /// the experts (vLLM's `--enable-expert-parallel` with `--data-parallel-size`).
     pub ep: u32,
+}
+
+#[cfg(test)]
+mod measured_tests {
+    use super::*;
+
+    /// The link's form reads back to itself, each part optional, a part of
+    /// another kind or beyond the limits refused.
+    #[test]
+    fn measured_figures_read_back_and_refuse_what_they_cannot_be() {
+        let m = Measured::parse("w7.13, r1.6,g0.54,tp2").unwrap();
+        assert_eq!((m.tp, m.pp), (2, 1));
+        assert_eq!(m.weights, Some((7.13 * Measured::GIB).round() as u64));
+        assert_eq!(m.text(), "w7.13,r1.6,g0.54,tp2,pp1");
+        assert_eq!(Measured::parse(&m.text()), Ok(m));
+        assert_eq!(Measured::parse("").map(|m| m.weights), Ok(None));
+        for bad in ["x1", "w", "w-1", "wNaN", "w1e9", "tp0", "tp1.5", "g1,,q2"] {
+            assert_eq!(Measured::parse(bad), Err(MeasuredError::Part), "{bad}");
+        }
+    }
 }

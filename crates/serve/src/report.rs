@@ -10,7 +10,7 @@
 use crate::deployment::{self, Deployment};
 use crate::kv_cache::{self, KvCacheDtype, KvLayout, LayerKind};
 pub use crate::options::ServeLayout;
-use crate::options::{Engine, ServeOptions};
+use crate::options::{Engine, Measured, ServeOptions};
 use crate::speed::{self, ServeSpeed};
 use crate::weights::WeightFormat;
 use crate::{sglang, trtllm};
@@ -191,6 +191,8 @@ pub struct ServeReport {
     pub warnings: Vec<ServeWarning>,
     /// The speed, with a GPU whose bandwidths are known.
     pub speed: Option<ServeSpeed>,
+    /// Which terms are the engine's own, measured (`ServeOptions::measured`).
+    pub calibration: Option<Calibration>,
 }
 
 impl ServeReport {
@@ -469,7 +471,31 @@ pub fn evaluate(
         shortfall,
         warnings,
         speed,
+        calibration: basis.calibration(),
     })
+}
+
+/// Which of a deployment's terms come from what an engine measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Calibration {
+    /// The weights: measured at this layout, measured at another TP and
+    /// shared out by this one, or the page's own.
+    pub weights: Origin,
+    /// The activation peak and non-torch memory: measured together.
+    pub rest: bool,
+    /// The CUDA graphs' pool.
+    pub cuda_graphs: bool,
+}
+
+/// Where a term's bytes come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Measured at this layout.
+    Measured,
+    /// Measured at another TP, shared out by this one.
+    Scaled,
+    /// The page's own arithmetic.
+    Ours,
 }
 
 /// The speed of prefill and decode at `concurrency` sequences, with a GPU
@@ -560,7 +586,14 @@ impl<'a> Basis<'a> {
         });
         let layers = stage_layers(arch, pp);
         let (default_tokens, default_seqs) = deployment::default_batch(hardware.memory_bytes, a100);
-        let weights_bytes = weights_bytes(arch, layout, options);
+        let weights_bytes = match options.measured.filter(|m| m.pp == pp) {
+            Some(Measured {
+                weights: Some(w),
+                tp: at,
+                ..
+            }) => w as f64 * f64::from(at) / f64::from(tp.max(1)),
+            _ => weights_bytes(arch, layout, options),
+        };
         Basis {
             arch,
             options,
@@ -608,11 +641,45 @@ impl<'a> Basis<'a> {
             ),
             false => 0,
         };
+        let non_torch = vram_shared::process::non_torch_bytes(self.tp, self.samples);
+        // Measured at this layout: what is kept back beside the weights and
+        // graphs, the non-torch share ours.
+        let (activation_peak, non_torch) = match self.measured_here().and_then(|m| m.rest) {
+            Some(rest) => (rest.saturating_sub(non_torch), non_torch.min(rest)),
+            None => (activation_peak, non_torch),
+        };
         Reserved {
             activation_peak,
-            non_torch: vram_shared::process::non_torch_bytes(self.tp, self.samples),
+            non_torch,
             cuda_graphs,
         }
+    }
+
+    /// What the engine measured, if at this layout.
+    fn measured_here(&self) -> Option<Measured> {
+        self.options
+            .measured
+            .filter(|m| m.tp == self.tp && m.pp == self.pp)
+    }
+
+    /// Which terms are measured.
+    fn calibration(&self) -> Option<Calibration> {
+        let measured = self.options.measured?;
+        let here = self.measured_here();
+        let weights = match (
+            measured.weights,
+            measured.pp == self.pp,
+            measured.tp == self.tp,
+        ) {
+            (Some(_), true, true) => Origin::Measured,
+            (Some(_), true, false) => Origin::Scaled,
+            _ => Origin::Ours,
+        };
+        Some(Calibration {
+            weights,
+            rest: here.is_some_and(|m| m.rest.is_some()),
+            cuda_graphs: here.is_some_and(|m| m.cuda_graphs.is_some()) && self.options.cuda_graphs,
+        })
     }
 }
 
@@ -725,9 +792,11 @@ fn vllm_figures(basis: &Basis) -> EngineFigures {
         }),
     };
     let batched_tokens = limits.batched_tokens;
-    let cuda_graphs = match options.cuda_graphs {
-        true => cuda_graph_bytes(basis.stage_count, limits.max_num_seqs, batched_tokens),
-        false => 0,
+    let measured_graphs = basis.measured_here().and_then(|m| m.cuda_graphs);
+    let cuda_graphs = match (options.cuda_graphs, measured_graphs) {
+        (true, Some(graphs)) => graphs,
+        (true, None) => cuda_graph_bytes(basis.stage_count, limits.max_num_seqs, batched_tokens),
+        (false, _) => 0,
     };
     let reserved = basis.profiled(&limits, cuda_graphs);
     let held = kv_cache::HeldBeside {

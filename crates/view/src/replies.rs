@@ -109,10 +109,16 @@ impl ReadReply {
                 })
                 .map(str::to_string),
         );
-        let config = link::decode(&merged.join("&")).config;
+        let mut config = link::decode(&merged.join("&")).config;
+        // Each figure beside the page's own arithmetic; then the page takes
+        // the measured ones (the `measured` key), for the what-ifs.
+        let lines = log_lines(w, log, &config);
+        if let Some(measured) = vram_launch::log::measured_of(&config, log) {
+            config.serve.measured = Some(measured);
+        }
         ReadReply::Read {
             query: link::encode(&config),
-            lines: log_lines(w, log, &config),
+            lines,
         }
     }
 

@@ -116,11 +116,12 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
         note,
         raw: raw.map(|b| (b, BYTES)),
     };
-    let mut rows = vec![row(
-        "serve-weights",
-        t.serve_weights,
-        bytes(report.weights_bytes, unit),
-        fill(
+    use vram_core::serve::report::Origin;
+    let calibration = report.calibration;
+    let weights_note = match calibration.map(|c| c.weights) {
+        Some(Origin::Measured) => t.serve_measured.to_string(),
+        Some(Origin::Scaled) => fill(t.serve_measured_scaled, &[&report.layout.tp.to_string()]),
+        _ => fill(
             t.serve_weights_note,
             &[
                 &report.layout.tp.to_string(),
@@ -128,13 +129,23 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
                 &report.layout.ep.to_string(),
             ],
         ),
+    };
+    let mut rows = vec![row(
+        "serve-weights",
+        t.serve_weights,
+        bytes(report.weights_bytes, unit),
+        weights_note,
         Some(report.weights_bytes),
     )];
     // The parts a deployment may not hold, each a row where it holds any.
-    let activations_note = fill(
-        t.serve_activations_note,
-        &[&format_number(f64::from(report.batched_tokens))],
-    );
+    let rest_measured = calibration.is_some_and(|c| c.rest);
+    let activations_note = match rest_measured {
+        true => t.serve_measured_rest.to_string(),
+        false => fill(
+            t.serve_activations_note,
+            &[&format_number(f64::from(report.batched_tokens))],
+        ),
+    };
     for (id, label, held, note) in [
         (
             "serve-activations",
@@ -146,16 +157,24 @@ pub fn memory_rows(t: &Text, report: &ServeReport, unit: MemoryUnit) -> Vec<Row>
             "serve-non-torch",
             t.serve_non_torch,
             report.non_torch_bytes,
-            t.serve_non_torch_note.to_string(),
+            match rest_measured {
+                true => t.serve_measured_rest,
+                false => t.serve_non_torch_note,
+            }
+            .to_string(),
         ),
         (
             "serve-graphs",
             t.serve_graphs,
             report.cuda_graph_bytes,
-            match report.vllm_release() {
-                Some(VllmRelease::V0_19_1) => t.serve_graphs_note_after,
-                Some(VllmRelease::V0_34_0) => t.serve_graphs_note_captured,
-                _ => t.serve_graphs_note,
+            match (
+                calibration.is_some_and(|c| c.cuda_graphs),
+                report.vllm_release(),
+            ) {
+                (true, _) => t.serve_measured,
+                (false, Some(VllmRelease::V0_19_1)) => t.serve_graphs_note_after,
+                (false, Some(VllmRelease::V0_34_0)) => t.serve_graphs_note_captured,
+                (false, _) => t.serve_graphs_note,
             }
             .to_string(),
         ),

@@ -545,6 +545,7 @@ fn reset_for_serving(config: &mut Config, error: InputError) -> bool {
             Weights => weights,
             Engine => engine,
             KvMemory => kv_memory_gb,
+            Measured => measured,
             Block => block,
             MaxLen => max_len,
             BatchedTokens => batched_tokens,

@@ -21,6 +21,7 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         }
         InputErrorKind::UnknownChoice => t.err_choice.into(),
         InputErrorKind::NotPowerOfTwo => t.err_not_power_of_two.into(),
+        InputErrorKind::MeasuredTerms => t.err_measured_terms.into(),
         InputErrorKind::EngineNotModelled => t.err_engine_not_modelled.into(),
         InputErrorKind::NeedsModel => t.err_needs_model.into(),
         InputErrorKind::TooManyGpus {

@@ -95,6 +95,7 @@ fn serving_and_rl_words(t: &Text, field: Field) -> Option<Words> {
         ),
         Field::GpuUtil => (t.label_gpu_util, "", Some(t.hint_gpu_util)),
         Field::KvMemory => (t.label_kv_memory, t.unit_gb, Some(t.hint_kv_memory)),
+        Field::Measured => (t.label_measured, "", Some(t.hint_measured)),
         Field::Block => (t.label_block, t.unit_tokens, Some(t.hint_block)),
         Field::BatchedTokens => (
             t.label_batched_tokens,
@@ -365,7 +366,7 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         // A release is its version, in every language.
         Field::EngineVersion => return Field::EngineVersion.choices().to_vec(),
         // A text: its one option is none (the text itself is its words).
-        Field::PpLayout => return vec![t.pp_layout_none],
+        Field::PpLayout | Field::Measured => return vec![t.pp_layout_none],
         // The flags: "0", "1".
         _ => return vec![t.no, t.yes],
     };

@@ -353,6 +353,8 @@ texts! {
     hint_gpu_util: &'static str = "vLLM's gpu_memory_utilization (0.9), SGLang's mem_fraction_static, TensorRT-LLM's free_gpu_memory_fraction (0.9). Empty: the engine's default.", "vLLM 的 gpu_memory_utilization（0.9）、SGLang 的 mem_fraction_static、TensorRT-LLM 的 free_gpu_memory_fraction（0.9）。留空：引擎默认值。";
     label_kv_memory: &'static str = "KV cache per GPU", "每卡 KV 缓存";
     hint_kv_memory: &'static str = "Given directly, as vLLM's --kv-cache-memory-bytes: the budget's arithmetic is skipped.", "直接指定，相当于 vLLM 的 --kv-cache-memory-bytes：不再按预算推算。";
+    label_measured: &'static str = "Measured on your GPUs", "在您的 GPU 上实测";
+    hint_measured: &'static str = "From a start-up log pasted below: the weights (w), the activation peak and non-torch memory together (r) and the CUDA graphs (g), in GiB, at the layout measured (tp, pp). They replace the page's own at that layout; at another TP the weights are shared out by it.", "来自下方粘贴的启动日志：权重（w）、激活峰值与 non-torch 显存之和（r）、CUDA 图（g），单位 GiB，以及测得时的布局（tp、pp）。在该布局下取代本页的估算；换用其他 TP 时权重按 TP 均分。";
     label_block: &'static str = "Tokens per block", "每块 token 数";
     hint_block: &'static str = "Empty: the engine's (vLLM's attention backend's, SGLang's 1, TensorRT-LLM's 32).", "留空：引擎默认（vLLM 由注意力后端决定，SGLang 为 1，TensorRT-LLM 为 32）。";
     label_batched_tokens: &'static str = "Tokens per step", "每步 token 数";
@@ -380,6 +382,10 @@ texts! {
     serve_activations: &'static str = "Activation peak", "激活峰值";
     serve_activations_note: &'static str = "the profiling run at {} tokens (vLLM's sampler and MLP)", "按 {} 个 token 的剖析运行（vLLM 的采样器与 MLP）";
     serve_non_torch: &'static str = "Outside PyTorch", "PyTorch 之外";
+    // A term the engine measured (a start-up log read, the `measured` key).
+    serve_measured: &'static str = "measured on your GPUs", "在您的 GPU 上实测";
+    serve_measured_scaled: &'static str = "measured at another TP, shared out by TP {}", "在另一 TP 下实测，按 TP {} 均分";
+    serve_measured_rest: &'static str = "measured with the memory outside PyTorch: together what your log's budget left out", "与 PyTorch 之外的显存一并实测：即日志中预算扣除的其余部分";
     serve_non_torch_note: &'static str = "NCCL, cuBLAS: llm-d's measurements with vLLM 0.19 on H100", "NCCL、cuBLAS：llm-d 在 H100 上用 vLLM 0.19 的实测";
     serve_graphs: &'static str = "CUDA graphs", "CUDA Graph";
     serve_graphs_note: &'static str = "vLLM 0.20's estimate before sizing the cache (an estimate from one measured log)", "vLLM 0.20 在分配缓存前的估算（依据一份实测日志）";
@@ -545,6 +551,7 @@ texts! {
     serve_cost: &'static str = "Price of a million output tokens", "每百万输出 token 的价格";
     serve_cost_note: &'static str = "at the GPU-hour's price, decode alone", "按 GPU 小时价格，仅计解码";
     err_not_power_of_two: &'static str = "Must be a power of two (1, 2, 4, … 1024).", "必须是 2 的幂（1、2、4……1024）。";
+    err_measured_terms: &'static str = "Write them as w7.13,r1.6,g0.54,tp2,pp1: the weights, the rest kept back and the CUDA graphs in GiB, the layout measured.", "请写成 w7.13,r1.6,g0.54,tp2,pp1：权重、其余预留与 CUDA 图（GiB），以及测得时的布局。";
     err_engine_not_modelled: &'static str = "This engine's allocation is not reproduced for this model's layers (linear attention, or windows under TensorRT-LLM); vLLM's is.", "尚未复现该引擎对此模型层（线性注意力，或 TensorRT-LLM 下的滑动窗口）的分配方式；vLLM 的已复现。";
     label_etp: &'static str = "Experts' tensor parallelism", "专家的张量并行";
     hint_etp: &'static str = "Megatron-LM's --expert-tensor-parallel-size: split like the layers (TP), or 1: each expert whole, EP over the TP ranks too.",

@@ -26,6 +26,8 @@ pub enum InputErrorKind {
     UnknownChoice,
     /// A size that must be a power of two (a KV block's tokens).
     NotPowerOfTwo,
+    /// Measured figures not written as `w…,r…,g…,tp…,pp…` (GiB and sizes).
+    MeasuredTerms,
     /// The engine's arithmetic is not reproduced for this model's layers
     /// (SGLang's Mamba pool, TensorRT-LLM's windows and states).
     EngineNotModelled,

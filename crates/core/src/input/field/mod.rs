@@ -1395,6 +1395,28 @@ fields! {
         write: |c, f, t| set(&mut c.serve.kv_memory_gb, f.parse_number(t).map(Some)),
         ..BASE
     },
+    /// What the engine measured on each GPU at start-up (issue 66: a log
+    /// read), `w7.13,r1.6,g0.54,tp2,pp1` in GiB
+    /// ([`vram_serve::options::Measured`]): the serving report's own terms
+    /// at that layout; unset: the page's arithmetic alone.
+    Measured in Engine(25) => Declaration {
+        key: "measured",
+        value: Value::Text { value_name: "TERMS" },
+        optional: true,
+        jobs: Jobs::SERVE,
+        read: |c| c.serve.measured.map(|m| m.text()).unwrap_or_default(),
+        write: |c, f, t| {
+            c.serve.measured = match t.trim() {
+                "" => None,
+                text => Some(
+                    vram_serve::options::Measured::parse(text)
+                        .map_err(|_| f.error(InputErrorKind::MeasuredTerms))?,
+                ),
+            };
+            Ok(())
+        },
+        ..BASE
+    },
     /// Tokens per KV block (`--block-size`, SGLang's `--page-size`);
     /// unset: the engine's (vLLM's attention backend's, SGLang's 1,
     /// TensorRT-LLM's 32).
@@ -2062,6 +2084,7 @@ mod declaration_tests {
             let Some(unit) = field.unit() else {
                 let expected = match () {
                     _ if field.is_preset() => "ID",
+                    _ if field == Field::Measured => "TERMS",
                     _ if field.is_text() => "LAYOUT",
                     _ if field.is_list() => "PARTS",
                     _ => "CHOICE",
