@@ -130,7 +130,7 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
         (0..words.len()).find_map(|i| head(&words[i..]).map(|(engine, rest)| (engine, i, rest)));
     let Some((engine, at, rest)) = found else {
         return match crate::import_megatron::is_megatron(&words) {
-            true => Ok(crate::import_megatron::import_arguments(&words)),
+            true => Ok(crate::import_megatron::import_arguments(&words, text)),
             false => Err(ImportError::UnknownKind),
         };
     };

@@ -29,6 +29,7 @@ const SWITCHES: &[&str] = &[
     "--qk-layernorm",
     "--multi-latent-attention",
     "--swiglu",
+    "--quick-geglu",
     "--disable-bias-linear",
     "--add-qkv-bias",
     "--untie-embeddings-and-output-weights",
@@ -198,13 +199,15 @@ impl Flags {
 }
 
 /// Reads `words` (a script's shell words) into the link's keys.
-pub(crate) fn import_arguments(words: &[String]) -> Imported {
+pub(crate) fn import_arguments(words: &[String], text: &str) -> Imported {
     let mut imported = Imported {
         engine: Some(ImportedEngine::Megatron),
         ..Imported::default()
     };
     imported.keys.push(("job", "train".into()));
-    let flags = flags(command_of(words));
+    let command = command_of(words);
+    let flags = flags(command);
+    placement(command, &flags, text, &mut imported);
     let mut used: Vec<&str> = Vec::new();
     let mut key = |imported: &mut Imported, flag: &'static str, key: &'static str, v: String| {
         imported.keys.push((key, v));
@@ -244,6 +247,50 @@ fn said(flags: &Flags, flag: &str) -> String {
     match flags.get(flag) {
         Some("") | None => flag.to_string(),
         Some(v) => format!("{flag} {v}"),
+    }
+}
+
+/// The GPUs and nodes where no torchrun flag gives them: a Slurm batch
+/// script's `#SBATCH --nodes` with `--ntasks-per-node` or `--gpus-per-node`
+/// (one process a GPU), or torchrun's own default of one process on one
+/// node.
+fn placement(command: &[String], flags: &Flags, text: &str, imported: &mut Imported) {
+    if flags.has("--nproc-per-node") || flags.has("--nnodes") {
+        return;
+    }
+    let sbatch = |names: &[&str]| {
+        text.lines()
+            .filter_map(|l| l.trim().strip_prefix("#SBATCH"))
+            .flat_map(str::split_whitespace)
+            .find_map(|option| {
+                let (name, value) = option.split_once('=')?;
+                names
+                    .contains(&name)
+                    .then(|| value.parse::<u32>().ok())
+                    .flatten()
+                    .filter(|&n| n > 0)
+            })
+    };
+    let nodes = sbatch(&["--nodes", "-N"]);
+    let per_node = sbatch(&["--ntasks-per-node", "--gpus-per-node"]);
+    if let (Some(nodes), Some(per_node)) = (nodes, per_node) {
+        imported.keys.push(("gpus", per_node.to_string()));
+        imported.keys.push(("nodes", nodes.to_string()));
+        imported.mapped.push((
+            format!("#SBATCH --nodes={nodes} with {per_node} tasks a node"),
+            "gpus",
+        ));
+        return;
+    }
+    let torchrun = command
+        .iter()
+        .any(|w| w.ends_with("torchrun") || w.starts_with("torch.distributed."));
+    if torchrun {
+        imported.keys.push(("gpus", "1".into()));
+        imported.keys.push(("nodes", "1".into()));
+        imported
+            .mapped
+            .push(("torchrun without --nproc-per-node: one process".into(), "gpus"));
     }
 }
 
@@ -420,14 +467,15 @@ fn shape_keys(flags: &Flags, imported: &mut Imported, key: &mut KeyOf) {
     if let Some(channels) = flags.number("--kv-channels") {
         key(imported, "--kv-channels", "head_dim", channels.to_string());
     }
-    let mlp = if flags.has("--swiglu") {
-        "swiglu"
-    } else {
-        "gelu"
-    };
+    // A gated MLP (SwiGLU, or gpt-oss's quick GeGLU: two input projections
+    // the same), else GELU's one.
+    let gated = flags.has("--swiglu") || flags.has("--quick-geglu");
+    let mlp = if gated { "swiglu" } else { "gelu" };
     imported.keys.push(("mlp", mlp.into()));
-    if flags.has("--swiglu") {
-        key(imported, "--swiglu", "mlp", mlp.into());
+    for flag in ["--swiglu", "--quick-geglu"] {
+        if flags.has(flag) {
+            key(imported, flag, "mlp", mlp.into());
+        }
     }
     match flags.get("--normalization") {
         Some("RMSNorm") => key(imported, "--normalization", "norm", "rmsnorm".into()),

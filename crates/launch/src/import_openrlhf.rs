@@ -107,10 +107,22 @@ impl State {
     /// The prompt (the whole length less the response), the rollout's GPUs
     /// apart, the sleep, and the adapters' method.
     fn keys(&self, imported: &mut Imported) {
-        if let (Some(max_len), Some(response)) = (self.max_len, self.response_len) {
-            let prompt = max_len.saturating_sub(response).max(1);
-            imported.keys.push(("prompt_len", prompt.to_string()));
-            imported.keys.push(("response_len", response.to_string()));
+        match (self.max_len, self.response_len) {
+            (Some(max_len), Some(response)) => {
+                let prompt = max_len.saturating_sub(response).max(1);
+                imported.keys.push(("prompt_len", prompt.to_string()));
+                imported.keys.push(("response_len", response.to_string()));
+            }
+            // The whole length without a cap on new tokens (OpenRLHF
+            // generates up to `data.max_len`; DPO's pair is that long): the
+            // figures need the sum, kept as two halves.
+            (Some(max_len), None) => {
+                let response = (max_len / 2).max(1);
+                let prompt = max_len.saturating_sub(response).max(1);
+                imported.keys.push(("prompt_len", prompt.to_string()));
+                imported.keys.push(("response_len", response.to_string()));
+            }
+            _ => {}
         }
         if !self.colocated && self.engines.is_some() {
             let gpus = self.engines.unwrap_or(1) * self.rollout_tp.unwrap_or(1);

@@ -32,6 +32,7 @@ struct Engine {
     kl_in_reward: Option<bool>,
     estimator_given: bool,
     samples_given: bool,
+    checkpointing_given: bool,
 }
 
 /// Reads `words` (the overrides after `python3 -m verl.trainer.main_ppo`).
@@ -70,9 +71,21 @@ pub(crate) fn import_overrides(words: &[String]) -> Imported {
 }
 
 /// What verl runs where an override is absent: the `gae` estimator (PPO),
-/// one response a prompt, and a reference only for a KL term
-/// (`need_reference_policy`: `use_kl_loss` or `use_kl_in_reward`).
+/// one response a prompt, gradient checkpointing under FSDP
+/// (`enable_gradient_checkpointing: true`), a reference only for a KL term (`need_reference_policy`:
+/// `use_kl_loss` or `use_kl_in_reward`), and a Megatron reference offloaded
+/// as the actor is (`megatron_ref.yaml`: the actor's `param_offload`).
 fn defaults(engine: &Engine, imported: &mut Imported) {
+    let recompute_given = imported.keys.iter().any(|(k, _)| *k == "recompute");
+    if !engine.checkpointing_given && !recompute_given && !engine.megatron {
+        imported.keys.push(("recompute", "full".into()));
+    }
+    let ref_offload_given = imported.keys.iter().any(|(k, _)| *k == "ref_offload");
+    if engine.megatron && !ref_offload_given {
+        imported
+            .keys
+            .push(("ref_offload", u8::from(engine.param_offload).to_string()));
+    }
     if !engine.estimator_given {
         imported.keys.push(("algo", "ppo".into()));
     }
@@ -193,6 +206,7 @@ fn read_override(key: &str, value: &str, engine: &mut Engine, imported: &mut Imp
             map(imported, "token_budget", value.into())
         }
         ("actor_rollout_ref.model.enable_gradient_checkpointing", _) if flag.is_some() => {
+            engine.checkpointing_given = true;
             let recompute = if flag == Some(true) { "full" } else { "none" };
             map(imported, "recompute", recompute.into())
         }
