@@ -475,17 +475,9 @@ fn import_keys(
     keys: &mut Keys,
     problems: &mut Vec<String>,
 ) {
-    use std::io::Read as _;
     use vram_launch::import::{import_launch, ImportError};
     let c = vram_view::text::cli_of(lang);
-    let text = match file {
-        "-" => {
-            let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text).map(|_| text)
-        }
-        path => std::fs::read_to_string(path),
-    };
-    let text = match text {
+    let text = match read_text(file) {
         Ok(text) => text,
         Err(error) => return problems.push(format!("--import {file:?}: {error}")),
     };
@@ -513,23 +505,27 @@ fn import_keys(
     }
 }
 
-/// The log in `file` (`-`: standard input), read; a file that cannot be
-/// read or holds no figure this reader knows, a problem in `lang`'s words.
-fn read_log_file(
-    file: &str,
-    lang: vram_core::format::Lang,
-) -> Result<vram_launch::log::Log, String> {
+/// The text of `file`, or of standard input for `-`.
+fn read_text(file: &str) -> std::io::Result<String> {
     use std::io::Read as _;
-    use vram_launch::log::LogError;
-    let c = vram_view::text::cli_of(lang);
-    let text = match file {
+    match file {
         "-" => {
             let mut text = String::new();
             std::io::stdin().read_to_string(&mut text).map(|_| text)
         }
         path => std::fs::read_to_string(path),
     }
-    .map_err(|error| format!("--log {file:?}: {error}"))?;
+}
+
+/// The log in `file` (`-`: standard input), read; a file that cannot be
+/// read or holds no figure this reader knows, a problem in `lang`'s words.
+fn read_log_file(
+    file: &str,
+    lang: vram_core::format::Lang,
+) -> Result<vram_launch::log::Log, String> {
+    use vram_launch::log::LogError;
+    let c = vram_view::text::cli_of(lang);
+    let text = read_text(file).map_err(|error| format!("--log {file:?}: {error}"))?;
     vram_launch::log::read_log(&text).map_err(|error| match error {
         LogError::Empty => fill(c.log_empty, &[file]),
         LogError::NothingRecognised => fill(c.log_unknown, &[file]),

@@ -1383,41 +1383,26 @@ fn a_vllm_command_is_imported() {
 #[test]
 fn a_vllm_log_is_put_beside_the_figures() {
     let log = "INFO [utils.py:326] non-default args: {'model': 'meta-llama/Llama-3.1-8B-Instruct', 'max_model_len': 16384, 'gpu_memory_utilization': 0.8}\nINFO [gpu_model_runner.py:1843] Model loading took 14.99 GiB and 3.2 seconds\nINFO [gpu_worker.py:232] Available KV cache memory: 46.5 GiB\n";
-    let out = vram()
-        .args(["--log", "-", "--gpu", "h100-80gb", "--gpus", "1"])
-        .write_stdin(log)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let run = |args: &[&str], input: &str| vram().args(args).write_stdin(input).output().unwrap();
+    let out = run(&["--log", "-", "--gpu", "h100-80gb", "--gpus", "1"], log);
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        stdout.starts_with("Llama 3.1 8B on 1 × H100 80GB"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("A vLLM log: each figure it printed beside this configuration's."),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("Weights: ours 14.96 GiB, your log 14.99 GiB (line 2; ours −0.2 %)"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("KV cache budget: ours "), "{stdout}");
-    assert!(
-        stdout.contains("Its settings applied: max_len=16384, gpu_util=0.8, model=llama3.1-8b"),
-        "{stdout}"
-    );
-    let refused = vram()
-        .args(["--log", "-"])
-        .write_stdin("hello\n")
-        .output()
-        .unwrap();
+    for said in [
+        "Llama 3.1 8B on 1 × H100 80GB",
+        "A vLLM log: each figure it printed beside this configuration's.",
+        "Weights: ours 14.96 GiB, your log 14.99 GiB (line 2; ours −0.2 %)",
+        "KV cache budget: ours ",
+        "Its settings applied: max_len=16384, gpu_util=0.8, model=llama3.1-8b",
+    ] {
+        assert!(
+            out.status.success() && stdout.contains(said),
+            "{said}: {stdout}"
+        );
+    }
+    let refused = run(&["--log", "-"], "hello\n");
     assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8(refused.stderr)
-        .unwrap()
-        .contains("--log -: no line of a log read here"));
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        stderr.contains("--log -: no line of a log read here"),
+        "{stderr}"
+    );
 }

@@ -14,8 +14,10 @@
 //! goal (every peak within 10 %). Native only (serde_json).
 #![cfg(not(target_arch = "wasm32"))]
 
+use common::median;
 use serde::Deserialize;
-use vram_core::input::link::decode;
+
+mod common;
 
 /// Issue 65's goal: every predicted peak within 10 % of its measured one.
 const GOAL_WITHIN_10: f64 = 1.0;
@@ -34,12 +36,6 @@ const TODAY_WITHIN_10: f64 = 0.13;
 /// Today's median of predicted ÷ measured, a ratchet: the model
 /// under-counts (0.706 seen); the test fails if it drifts lower.
 const TODAY_MEDIAN_AT_LEAST: f64 = 0.70;
-
-#[derive(Deserialize)]
-struct Fixture {
-    about: String,
-    runs: Vec<Run>,
-}
 
 #[derive(Deserialize)]
 struct Run {
@@ -63,24 +59,10 @@ struct Measured {
     measure: String,
 }
 
-fn fixture() -> Fixture {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/measured/training-peaks.json"
-    );
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 /// The predicted figure of `measure` for `query`, in bytes, and whether the
 /// highlighted strategy fits its GPU.
 fn predicted(name: &str, query: &str, measure: &str) -> (f64, bool) {
-    let decoded = decode(&format!("v=3&{query}"));
-    assert!(
-        decoded.problems.is_empty(),
-        "{name}: {:?}",
-        decoded.problems
-    );
-    let config = decoded.config;
+    let config = common::decoded(&format!("v=3&{query}"));
     let report = config.report().unwrap_or_else(|e| panic!("{name}: {e:?}"));
     let overheads = config.process_overheads(&report);
     let peak = overheads.peak_bytes as f64;
@@ -101,19 +83,9 @@ fn measured_bytes(run: &Run) -> Option<f64> {
     }
 }
 
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    match n {
-        0 => f64::NAN,
-        _ if n % 2 == 1 => values[n / 2],
-        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
-    }
-}
-
 #[test]
 fn published_training_peaks_against_the_steps_peak() {
-    let fixture = fixture();
+    let fixture: common::Runs<Run> = common::fixture(include_str!("measured/training-peaks.json"));
     assert!(fixture.about.contains("measure"), "about");
     assert!(fixture.runs.len() >= 100, "{} runs", fixture.runs.len());
     let mut ratios = Vec::new();

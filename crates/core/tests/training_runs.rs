@@ -14,8 +14,11 @@
 //! (serde_json).
 #![cfg(not(target_arch = "wasm32"))]
 
+use common::median;
 use serde::Deserialize;
 use vram_core::input::link::decode;
+
+mod common;
 
 /// Issue 65's goal: the median of predicted ÷ measured within ±10 %.
 const GOAL_MEDIAN_DEVIATION: f64 = 0.10;
@@ -38,12 +41,6 @@ const TODAY_MEDIAN_DEVIATION: f64 = 0.07;
 /// Raise this constant as the model improves; the goal replaces it once it
 /// holds.
 const TODAY_WITHIN_25: f64 = 0.66;
-
-#[derive(Deserialize)]
-struct Fixture {
-    about: String,
-    runs: Vec<Run>,
-}
 
 #[derive(Deserialize)]
 struct Run {
@@ -92,16 +89,6 @@ fn predicted(name: &str, query: &str) -> f64 {
         .time
         .unwrap_or_else(|| panic!("{name}: no step time"));
     step.tokens_per_second_per_gpu
-}
-
-/// The median of `values` (sorted in place).
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    match n % 2 {
-        1 => values[n / 2],
-        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
-    }
 }
 
 /// The share of `ratios` within ±25 % of 1.
@@ -172,8 +159,7 @@ fn check_record(run: &Run) {
 
 #[test]
 fn published_training_runs_against_the_default_step_time() {
-    let fixture: Fixture =
-        serde_json::from_str(include_str!("measured/training-runs.json")).expect("fixture");
+    let fixture: common::Runs<Run> = common::fixture(include_str!("measured/training-runs.json"));
     assert!(!fixture.about.is_empty());
     let mut names: Vec<&str> = fixture.runs.iter().map(|r| r.name.as_str()).collect();
     names.sort_unstable();

@@ -397,6 +397,17 @@ fn layout_keys(sizes: &Sizes, imported: &mut Imported) {
 }
 
 impl Imported {
+    /// The link's `key` set to `value`, said as read from `said`.
+    pub(crate) fn map(
+        &mut self,
+        said: impl Into<String>,
+        key: &'static str,
+        value: impl Into<String>,
+    ) {
+        self.keys.push((key, value.into()));
+        self.mapped.push((said.into(), key));
+    }
+
     /// The keys as a link's query (`v` the contract version the page
     /// writes); a key given twice (a default, then what an option said)
     /// keeps the last.
@@ -420,72 +431,28 @@ impl Imported {
     }
 }
 
+/// Test support: `text` read by the reader of `engine`, giving each of
+/// `parts` (`key=value` words).
+#[cfg(test)]
+pub(crate) fn read_as(text: &str, engine: ImportedEngine, parts: &str) -> (Imported, String) {
+    let imported = import_launch(text).unwrap();
+    assert_eq!(imported.engine, Some(engine));
+    let query = imported.query();
+    assert_has(&query, parts);
+    (imported, query)
+}
+
+/// Test support: each of `parts` (`key=value` words) is in `query`.
+#[cfg(test)]
+pub(crate) fn assert_has(query: &str, parts: &str) {
+    for part in parts.split_whitespace() {
+        assert!(query.contains(part), "{part}: {query}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A hand-written vLLM line: every option mapped, ignored or unread,
-    /// nothing guessed.
-    #[test]
-    fn a_vllm_line_is_read_option_by_option() {
-        let text = "# serve it\nvllm serve meta-llama/Llama-3.1-70B-Instruct \\\n  --tensor-parallel-size 4 --data-parallel-size 2 \\\n  --max-model-len=32768 --kv-cache-dtype fp8_e4m3 --port 8000 --max-loras 4";
-        let imported = import_launch(text).unwrap();
-        assert_eq!(imported.engine, Some(ImportedEngine::Vllm));
-        let query = imported.query();
-        for part in [
-            "job=serve",
-            "engine=vllm",
-            "model=llama3.1-70b",
-            "max_len=32768",
-            "kv_dtype=fp8",
-            "tp=4",
-            "pp=1",
-            "gpus=8",
-        ] {
-            assert!(query.contains(part), "{part}: {query}");
-        }
-        assert_eq!(imported.ignored, vec!["--port 8000".to_string()]);
-        assert_eq!(imported.unread, vec!["--max-loras 4".to_string()]);
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    proptest::proptest! {
-        /// Commands of the flags this reader knows, and others, with
-        /// arbitrary values and order: reading never panics, every option
-        /// is accounted for (mapped, ignored or not read), and the keys
-        /// decode to serving figures or a refusal, never a panic.
-        #[test]
-        fn any_command_is_read_or_refused_without_a_panic(
-            engine in proptest::sample::select(vec!["vllm serve", "python3 -m sglang.launch_server"]),
-            options in proptest::collection::vec(
-                (
-                    proptest::sample::select(vec![
-                        "--tensor-parallel-size", "--tp", "--pp-size", "--data-parallel-size",
-                        "--dp", "--ep-size", "--enable-expert-parallel", "--max-model-len",
-                        "--context-length", "--gpu-memory-utilization", "--mem-fraction-static",
-                        "--kv-cache-memory-bytes", "--kv-cache-dtype", "--block-size",
-                        "--page-size", "--max-num-seqs", "--quantization", "--enforce-eager",
-                        "--port", "--model-path", "--swap-space",
-                    ]),
-                    proptest::sample::select(vec![
-                        "0", "1", "3", "8", "0.9", "-1", "1e30", "fp8", "auto", "awq",
-                        "4294967296", "meta-llama/Llama-3.1-8B-Instruct", "x",
-                    ]),
-                ),
-                0..8,
-            ),
-        ) {
-            let mut text = format!("{engine} meta-llama/Llama-3.1-8B-Instruct");
-            for (flag, value) in &options {
-                text.push_str(&format!(" {flag} {value}"));
-            }
-            let imported = import_launch(&text).unwrap();
-            let accounted = imported.mapped.len() + imported.ignored.len() + imported.unread.len();
-            proptest::prop_assert!(accounted >= options.len().min(1), "{text}");
-            let config = vram_core::input::link::decode(&imported.query()).config;
-            let _ = config.serve_report();
-        }
-    }
 
     /// A checkpoint without a preset is said, not guessed; other text is refused.
     #[test]

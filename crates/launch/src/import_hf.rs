@@ -174,8 +174,7 @@ fn read_yaml(yaml: &yaml_rust2::yaml::Hash, run: &mut Run, imported: &mut Import
         match (key.as_str(), value) {
             ("distributed_type", Yaml::String(kind)) => match kind.as_str() {
                 "MULTI_GPU" => {
-                    imported.keys.push(("stage", "ddp".into()));
-                    imported.mapped.push((said, "stage"));
+                    imported.map(said, "stage", "ddp");
                 }
                 "DEEPSPEED" | "FSDP" => imported.mapped.push((said, "stage")),
                 "NO" => {
@@ -193,8 +192,7 @@ fn read_yaml(yaml: &yaml_rust2::yaml::Hash, run: &mut Run, imported: &mut Import
                     .and_then(Yaml::as_i64);
                 match shard {
                     Some(n) if n > 0 && n <= i64::from(u32::MAX) => {
-                        imported.keys.push(("shard_group", n.to_string()));
-                        imported.mapped.push((said, "shard_group"));
+                        imported.map(said, "shard_group", n.to_string());
                     }
                     _ => imported.unread.push(said),
                 }
@@ -237,8 +235,7 @@ fn deepspeed_section(section: &yaml_rust2::yaml::Hash, imported: &mut Imported) 
                 } else {
                     stage.to_string()
                 };
-                imported.keys.push(("stage", stage));
-                imported.mapped.push((said, "stage"));
+                imported.map(said, "stage", stage);
             }
             ("offload_optimizer_device" | "offload_param_device", Yaml::String(device)) => {
                 match device.as_str() {
@@ -255,8 +252,7 @@ fn deepspeed_section(section: &yaml_rust2::yaml::Hash, imported: &mut Imported) 
                 }
             }
             ("zero3_init_flag", Yaml::Boolean(on)) => {
-                imported.keys.push(("zero_init", u8::from(*on).to_string()));
-                imported.mapped.push((said, "zero_init"));
+                imported.map(said, "zero_init", u8::from(*on).to_string());
             }
             // The trainer's own accumulation is read from its arguments.
             ("gradient_accumulation_steps" | "gradient_clipping" | "zero3_save_16bit_model", _) => {
@@ -339,8 +335,7 @@ fn trainer_arguments(name: &str, arguments: &Arguments, run: &mut Run, imported:
         match (key.as_str(), value) {
             ("per_device_train_batch_size", v) if v.count().is_some_and(|n| n > 0) => {
                 run.micro = v.count();
-                imported.keys.push(("mbs", value.said()));
-                imported.mapped.push((said, "mbs"));
+                imported.map(said, "mbs", value.said());
             }
             ("gradient_accumulation_steps", v)
                 if v.count().is_some_and(|n| n > 0) && !TRL_CONFIGS.contains(&name) =>
@@ -361,14 +356,12 @@ fn trainer_arguments(name: &str, arguments: &Arguments, run: &mut Run, imported:
             ("bf16" | "fp16", PyValue::Bool(false)) => imported.ignored.push(said),
             ("optim", PyValue::Str(optim)) => match optimizer(optim) {
                 Some(opt) => {
-                    imported.keys.push(("opt", opt.into()));
-                    imported.mapped.push((said, "opt"));
+                    imported.map(said, "opt", opt);
                 }
                 None => imported.unread.push(said),
             },
             ("max_length" | "max_seq_length", v) if name == "SFTConfig" && v.count().is_some() => {
-                imported.keys.push(("seq", value.said()));
-                imported.mapped.push((said, "seq"));
+                imported.map(said, "seq", value.said());
             }
             (k, _) if TRAINER_IGNORED.contains(&k) => imported.ignored.push(said),
             // TRL's own arguments are read by its reader.
@@ -429,23 +422,19 @@ fn adapters(text: &str, imported: &mut Imported) {
         let said = format!("LoraConfig.{key}={}", value.said());
         match (key.as_str(), value) {
             ("r", v) if v.count().is_some_and(|n| n > 0) => {
-                imported.keys.push(("rank", value.said()));
-                imported.mapped.push((said, "rank"));
+                imported.map(said, "rank", value.said());
             }
             ("target_modules", v) => match targets(v) {
                 Some(t) => {
-                    imported.keys.push(("targets", t.into()));
-                    imported.mapped.push((said, "targets"));
+                    imported.map(said, "targets", t);
                 }
                 None => imported.unread.push(said),
             },
             ("lora_dropout", PyValue::Number(p)) if (0.0..=0.95).contains(p) => {
-                imported.keys.push(("lora_dropout", value.said()));
-                imported.mapped.push((said, "lora_dropout"));
+                imported.map(said, "lora_dropout", value.said());
             }
             ("use_dora", PyValue::Bool(on)) => {
-                imported.keys.push(("dora", u8::from(*on).to_string()));
-                imported.mapped.push((said, "dora"));
+                imported.map(said, "dora", u8::from(*on).to_string());
             }
             ("lora_alpha" | "bias" | "task_type" | "inference_mode", _) => {
                 imported.ignored.push(said)
@@ -457,12 +446,10 @@ fn adapters(text: &str, imported: &mut Imported) {
         let said = format!("BitsAndBytesConfig.{key}={}", value.said());
         match (key.as_str(), value) {
             ("load_in_4bit", PyValue::Bool(true)) => {
-                imported.keys.push(("quant", "nf4".into()));
-                imported.mapped.push((said, "quant"));
+                imported.map(said, "quant", "nf4");
             }
             ("load_in_8bit", PyValue::Bool(true)) => {
-                imported.keys.push(("quant", "int8".into()));
-                imported.mapped.push((said, "quant"));
+                imported.map(said, "quant", "int8");
             }
             ("bnb_4bit_quant_type", PyValue::Str(q)) if q == "nf4" => {
                 imported.mapped.push((said, "quant"))
@@ -565,42 +552,13 @@ fn finish(run: &Run, rl: bool, imported: &mut Imported) {
 mod tests {
     use crate::import::{import_launch, ImportedEngine};
 
-    /// A training script under FSDP 1 with its launch line: the model it
-    /// loads, the trainer's and PEFT's arguments, the global batch from the
-    /// GPUs the line gives.
-    #[test]
-    fn a_script_with_fsdp_and_adapters_is_read() {
-        let text = "accelerate launch --num_processes 16 --num_machines 2 train.py\nmodel = AutoModelForCausalLM.from_pretrained(\"meta-llama/Llama-3.1-8B-Instruct\")\nargs = SFTConfig(per_device_train_batch_size=2, gradient_accumulation_steps=4, max_length=4096, bf16=True, learning_rate=2e-4, packing=True)\npeft = LoraConfig(r=64, lora_alpha=16, target_modules=[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"])";
-        let imported = import_launch(text).unwrap();
-        assert_eq!(imported.engine, Some(ImportedEngine::Accelerate));
-        let query = imported.query();
-        for part in [
-            "job=train",
-            "model=llama3.1-8b",
-            "mbs=2",
-            "seq=4096",
-            "method=lora",
-            "rank=64",
-            "targets=attn",
-            "dtype=bf16",
-            "gpus=8",
-            "nodes=2",
-            "global_batch=128",
-        ] {
-            assert!(query.contains(part), "{part}: {query}");
-        }
-        assert_eq!(imported.unread, vec!["SFTConfig.packing=True".to_string()]);
-    }
-
     /// accelerate's YAML for FSDP 1's hybrid sharding and its GPUs; an
     /// accumulation without GPUs said; a YAML of another tool is not read.
     #[test]
     fn an_fsdp1_yaml_is_read_and_what_is_missing_is_said() {
         let yaml = "distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n  fsdp_offload_params: false\n  fsdp_backward_prefetch: BACKWARD_PRE\nmixed_precision: fp16\nnum_processes: 4\n";
         let query = import_launch(yaml).unwrap().query();
-        for part in ["stage=2", "dtype=fp16", "gpus=4", "nodes=1"] {
-            assert!(query.contains(part), "{part}: {query}");
-        }
+        crate::import::assert_has(&query, "stage=2 dtype=fp16 gpus=4 nodes=1");
         let imported = import_launch(
             "TrainingArguments(per_device_train_batch_size=1, gradient_accumulation_steps=8)",
         )
@@ -614,22 +572,7 @@ mod tests {
     #[test]
     fn a_dpo_configuration_is_read() {
         let text = "accelerate launch --num_processes 8 dpo.py\nDPOTrainer(model=\"Qwen/Qwen2.5-7B-Instruct\", args=DPOConfig(per_device_train_batch_size=2, gradient_accumulation_steps=8, max_length=3072, precompute_ref_log_probs=True, bf16=True))";
-        let imported = import_launch(text).unwrap();
-        assert_eq!(imported.engine, Some(ImportedEngine::Trl));
-        let query = imported.query();
-        for part in [
-            "job=rl",
-            "algo=dpo",
-            "rl_framework=trl",
-            "model=qwen2.5-7b",
-            "ref=precomputed",
-            "prompt_len=2048",
-            "response_len=1024",
-            "prompts=128",
-            "mbs=2",
-        ] {
-            assert!(query.contains(part), "{part}: {query}");
-        }
+        crate::import::read_as(text, ImportedEngine::Trl, "job=rl algo=dpo rl_framework=trl model=qwen2.5-7b ref=precomputed prompt_len=2048 response_len=1024 prompts=128 mbs=2");
         let alone =
             import_launch(&text.replace("accelerate launch --num_processes 8 dpo.py\n", ""))
                 .unwrap();

@@ -221,8 +221,7 @@ fn server(text: &str, read: &mut Read, imported: &mut Imported) {
             ("--model", _) => model_key(value, imported),
             ("--tensor-parallel-size", Some(n)) => {
                 tp = n;
-                imported.keys.push(("rollout_tp", n.to_string()));
-                imported.mapped.push((said, "rollout_tp"));
+                imported.map(said, "rollout_tp", n.to_string());
             }
             ("--data-parallel-size", Some(n)) => {
                 dp = n;
@@ -231,8 +230,7 @@ fn server(text: &str, read: &mut Read, imported: &mut Imported) {
             ("--gpu-memory-utilization", _)
                 if value.parse::<f64>().is_ok_and(|f| f > 0.0 && f <= 1.0) =>
             {
-                imported.keys.push(("gpu_util", value.into()));
-                imported.mapped.push((said, "gpu_util"));
+                imported.map(said, "gpu_util", value);
             }
             ("--max-model-len", Some(n)) => {
                 read.context = Some(n);

@@ -191,62 +191,84 @@ fn bytes(value: f64, unit: &str, gib_for_gb: bool) -> Option<f64> {
     })
 }
 
+impl Log {
+    /// A figure read on line `line`.
+    fn add(&mut self, line: usize, term: Term, value: f64) {
+        self.figures.push(Logged { term, value, line });
+    }
+
+    /// PyTorch's allocated and reserved peaks read on line `line`, where given.
+    fn add_peaks(&mut self, line: usize, allocated: Option<f64>, reserved: Option<f64>) {
+        for (term, value) in [
+            (Term::MaxAllocated, allocated),
+            (Term::MaxReserved, reserved),
+        ] {
+            if let Some(value) = value {
+                self.add(line, term, value);
+            }
+        }
+    }
+}
+
+/// The GiB after `label` in `line`, in bytes (the tools' "GB" being GiB).
+fn gib_after(line: &str, label: &str) -> Option<f64> {
+    number_after(line, label).and_then(|(v, u)| bytes(v, u, true))
+}
+
 /// One line: the tool it is of, its figures into `log`.
 fn read_line(line: &str, n: usize, log: &mut Log) -> Option<LogKind> {
-    let mut push = |term: Term, value: f64| {
-        log.figures.push(Logged {
-            term,
-            value,
-            line: n,
-        });
-    };
-    let gib = |label: &str| number_after(line, label).and_then(|(v, u)| bytes(v, u, true));
     // vLLM V1 (and V0's "Loading model weights took … GB", GiB).
     if line.contains("Model loading took") || line.contains("Loading model weights took") {
-        let value = gib("Model loading took").or_else(|| gib("Loading model weights took"))?;
-        push(Term::Weights, value);
+        let value = gib_after(line, "Model loading took")
+            .or_else(|| gib_after(line, "Loading model weights took"))?;
+        log.add(n, Term::Weights, value);
         return Some(LogKind::Vllm);
     }
     if line.contains("Available KV cache memory") {
-        push(Term::KvBudget, gib("Available KV cache memory")?);
+        log.add(
+            n,
+            Term::KvBudget,
+            gib_after(line, "Available KV cache memory")?,
+        );
         return Some(LogKind::Vllm);
     }
     if line.contains("KV cache size:") && line.contains("tokens") {
         if let Some((tokens, _)) = number_after(line, "KV cache size:") {
-            push(Term::KvTokens, tokens);
+            log.add(n, Term::KvTokens, tokens);
         }
         if let Some((x, _)) = line
             .find("tokens per request:")
             .and_then(|_| number_after(line, "tokens per request:"))
         {
-            push(Term::Concurrency, x);
+            log.add(n, Term::Concurrency, x);
         }
         return Some(LogKind::Vllm);
     }
     if line.contains("Maximum concurrency for") {
-        push(
+        log.add(
+            n,
             Term::Concurrency,
             number_after(line, "tokens per request:")?.0,
         );
         return Some(LogKind::Vllm);
     }
     if line.contains("Graph capturing finished") {
-        push(Term::CudaGraphs, gib("took")?);
+        log.add(n, Term::CudaGraphs, gib_after(line, "took")?);
         return Some(LogKind::Vllm);
     }
     // vLLM V0's profiling summary.
     if line.contains("model weights take") {
-        if let Some(w) = gib("model weights take") {
-            push(Term::Weights, w);
+        if let Some(w) = gib_after(line, "model weights take") {
+            log.add(n, Term::Weights, w);
         }
-        if let Some(v) = gib("non_torch_memory takes") {
-            push(Term::NonTorch, v);
+        if let Some(v) = gib_after(line, "non_torch_memory takes") {
+            log.add(n, Term::NonTorch, v);
         }
-        if let Some(v) = gib("activation peak memory takes") {
-            push(Term::ActivationPeak, v);
+        if let Some(v) = gib_after(line, "activation peak memory takes") {
+            log.add(n, Term::ActivationPeak, v);
         }
-        if let Some(v) = gib("reserved for KV Cache is") {
-            push(Term::KvBudget, v);
+        if let Some(v) = gib_after(line, "reserved for KV Cache is") {
+            log.add(n, Term::KvBudget, v);
         }
         return Some(LogKind::Vllm);
     }
@@ -262,67 +284,48 @@ fn read_line(line: &str, n: usize, log: &mut Log) -> Option<LogKind> {
 
 /// SGLang, Megatron-LM, DeepSpeed, verl, PyTorch and nvidia-smi lines.
 fn read_other(line: &str, n: usize, log: &mut Log) -> Option<LogKind> {
-    let mut push = |term: Term, value: f64| {
-        log.figures.push(Logged {
-            term,
-            value,
-            line: n,
-        });
-    };
-    let gib = |label: &str| number_after(line, label).and_then(|(v, u)| bytes(v, u, true));
     // SGLang: "Load weight end. … mem usage=14.99 GB", "KV Cache is
     // allocated. #tokens: 367404, K size: 8.23 GB, V size: 8.23 GB",
     // "Capture cuda graph end. … mem usage=0.54 GB".
     if line.contains("Load weight end") {
-        push(Term::Weights, gib("mem usage")?);
+        log.add(n, Term::Weights, gib_after(line, "mem usage")?);
         return Some(LogKind::Sglang);
     }
     if line.contains("KV Cache is allocated") {
         if let Some((tokens, _)) = number_after(line, "#tokens") {
-            push(Term::KvTokens, tokens);
+            log.add(n, Term::KvTokens, tokens);
         }
-        if let (Some(k), Some(v)) = (gib("K size"), gib("V size")) {
-            push(Term::KvBudget, k + v);
+        if let (Some(k), Some(v)) = (gib_after(line, "K size"), gib_after(line, "V size")) {
+            log.add(n, Term::KvBudget, k + v);
         }
         return Some(LogKind::Sglang);
     }
     if line.contains("Capture cuda graph end") {
-        push(Term::CudaGraphs, gib("mem usage")?);
+        log.add(n, Term::CudaGraphs, gib_after(line, "mem usage")?);
         return Some(LogKind::Sglang);
     }
     // Megatron-LM: "memory (MB) | allocated: … | max allocated: … |
     // reserved: … | max reserved: …", MiB.
     if line.contains("memory (MB)") && line.contains("max allocated") {
         let mib = |label: &str| number_after(line, label).map(|(v, _)| v * MIB);
-        if let Some(v) = mib("max allocated") {
-            push(Term::MaxAllocated, v);
-        }
-        if let Some(v) = mib("max reserved") {
-            push(Term::MaxReserved, v);
-        }
+        log.add_peaks(n, mib("max allocated"), mib("max reserved"));
         return Some(LogKind::Megatron);
     }
     // DeepSpeed's see_memory_usage: "MA 12.55 GB Max_MA 13.71 GB CA 14.23
     // GB Max_CA 14 GB" (GiB).
     if line.contains("Max_MA") && line.contains("Max_CA") {
-        if let Some(v) = gib("Max_MA") {
-            push(Term::MaxAllocated, v);
-        }
-        if let Some(v) = gib("Max_CA") {
-            push(Term::MaxReserved, v);
-        }
+        log.add_peaks(n, gib_after(line, "Max_MA"), gib_after(line, "Max_CA"));
         return Some(LogKind::DeepSpeed);
     }
     // verl's metrics (GiB).
     if line.contains("perf/max_memory_allocated_gb") || line.contains("perf/max_memory_reserved_gb")
     {
         let value = |label: &str| number_after(line, label).map(|(v, _)| v * GIB);
-        if let Some(v) = value("perf/max_memory_allocated_gb") {
-            push(Term::MaxAllocated, v);
-        }
-        if let Some(v) = value("perf/max_memory_reserved_gb") {
-            push(Term::MaxReserved, v);
-        }
+        log.add_peaks(
+            n,
+            value("perf/max_memory_allocated_gb"),
+            value("perf/max_memory_reserved_gb"),
+        );
         return Some(LogKind::Verl);
     }
     // nvidia-smi: "|  71234MiB / 81559MiB |" on each GPU's row.
@@ -362,7 +365,7 @@ fn read_other(line: &str, n: usize, log: &mut Log) -> Option<LogKind> {
                     "" => v,
                     unit => bytes(v, unit, false)?,
                 };
-                push(term, value);
+                log.add(n, term, value);
                 return Some(LogKind::Torch);
             }
         }

@@ -6,9 +6,29 @@ use serde::Deserialize;
 use vram_core::input::link;
 use vram_core::{Config, Report};
 
+/// A fixture of published runs: what it holds, and each run.
+#[derive(Deserialize)]
+pub struct Runs<T> {
+    /// What the fixture holds and its conventions.
+    pub about: String,
+    /// Each run.
+    pub runs: Vec<T>,
+}
+
 /// A measured fixture, `include_str!("measured/….json")`, read as `T`.
 pub fn fixture<T: DeserializeOwned>(json: &str) -> T {
     serde_json::from_str(json).expect("the fixture")
+}
+
+/// The median of `values` (sorted in place); NaN for none.
+pub fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
 }
 
 /// The configuration of a link that must decode without a problem.
