@@ -379,7 +379,7 @@ async fn a_pasted_vllm_log_is_put_beside_the_figures() {
         .await;
     let said = said.as_str().unwrap_or_default();
     for part in [
-        "A vLLM log: each figure it printed beside this configuration's.",
+        "vLLM's log: each figure it printed beside this configuration's.",
         "Weights: ours 14.96 GiB, your log 14.99 GiB (line 2; ours −0.2 %)",
         "KV cache budget: ours ",
     ] {

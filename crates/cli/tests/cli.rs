@@ -1388,7 +1388,7 @@ fn a_vllm_log_is_put_beside_the_figures() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     for said in [
         "Llama 3.1 8B on 1 × H100 80GB",
-        "A vLLM log: each figure it printed beside this configuration's.",
+        "vLLM's log: each figure it printed beside this configuration's.",
         "Weights: ours 14.96 GiB, your log 14.99 GiB (line 2; ours −0.2 %)",
         "KV cache budget: ours ",
         "Its settings applied: max_len=16384, gpu_util=0.8, model=llama3.1-8b",

@@ -53,12 +53,15 @@ pub enum Term {
     MaxReserved,
     /// What `nvidia-smi` shows used on the busiest GPU, bytes.
     GpuUsed,
+    /// The KV cache's blocks (a count; vLLM before 0.7.3 logged them, not
+    /// the tokens).
+    KvBlocks,
 }
 
 impl Term {
     /// Whether the figure is bytes (else a count).
     pub const fn is_bytes(self) -> bool {
-        !matches!(self, Term::KvTokens | Term::Concurrency)
+        !matches!(self, Term::KvTokens | Term::Concurrency | Term::KvBlocks)
     }
 }
 
@@ -113,7 +116,31 @@ pub fn read_log(text: &str) -> Result<Log, LogError> {
         version: None,
     };
     let mut kinds: Vec<LogKind> = Vec::new();
-    for (n, line) in text.lines().enumerate() {
+    let lines: Vec<&str> = text.lines().collect();
+    for (n, line) in lines.iter().enumerate() {
+        // A settings line hard-wrapped where it was published: joined to
+        // its closing bracket.
+        let joined;
+        let line = match (
+            line.contains("non-default args: {") && !line.contains('}'),
+            line,
+        ) {
+            (true, first) => {
+                let rest: Vec<&str> = lines[n + 1..]
+                    .iter()
+                    .take(40)
+                    .scan(false, |closed, l| {
+                        (!*closed).then(|| {
+                            *closed = l.contains('}');
+                            *l
+                        })
+                    })
+                    .collect();
+                joined = format!("{first}{}", rest.join(""));
+                joined.as_str()
+            }
+            (false, line) => line,
+        };
         let before = log.figures.len();
         let kind = read_line(line, n + 1, &mut log);
         if let Some(kind) =
@@ -138,11 +165,18 @@ pub fn read_log(text: &str) -> Result<Log, LogError> {
     .into_iter()
     .max_by_key(|k| kinds.iter().filter(|x| *x == k).count())
     .unwrap_or(LogKind::Torch);
-    // The latest figure of each term.
+    // The latest figure of each term; of a peak, the largest (the busiest
+    // rank, the run's peak).
     let mut latest: Vec<Logged> = Vec::new();
     for figure in log.figures.iter().rev() {
-        if !latest.iter().any(|f| f.term == figure.term) {
-            latest.push(*figure);
+        let peak = matches!(
+            figure.term,
+            Term::MaxAllocated | Term::MaxReserved | Term::GpuUsed
+        );
+        match latest.iter_mut().find(|f| f.term == figure.term) {
+            None => latest.push(*figure),
+            Some(kept) if peak && figure.value > kept.value => *kept = *figure,
+            Some(_) => {}
         }
     }
     latest.reverse();
@@ -163,10 +197,14 @@ fn floor_char_boundary(text: &str, at: usize) -> usize {
 /// and the unit word after it.
 fn number_after<'a>(line: &'a str, label: &str) -> Option<(f64, &'a str)> {
     let at = line.find(label)? + label.len();
-    let rest = line[at..].trim_start_matches([' ', ':', '=', '(']);
-    let end = rest
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
-        .unwrap_or(rest.len());
+    let rest = line[at..].trim_start_matches([' ', '\t', ':', '=', '(']);
+    // numpy's scalars as verl prints them: `np.float64(20.76)`.
+    let rest = rest.strip_prefix("np.float64(").unwrap_or(rest);
+    let digits = rest.strip_prefix('-').unwrap_or(rest);
+    let end = rest.len() - digits.len()
+        + digits
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+            .unwrap_or(digits.len());
     let value: f64 = rest[..end].replace(',', "").parse().ok()?;
     let unit = rest[end..]
         .trim_start()
@@ -244,6 +282,10 @@ fn read_line(line: &str, n: usize, log: &mut Log) -> Option<LogKind> {
         }
         return Some(LogKind::Vllm);
     }
+    if line.contains("# GPU blocks:") {
+        log.add(n, Term::KvBlocks, number_after(line, "# GPU blocks:")?.0);
+        return Some(LogKind::Vllm);
+    }
     if line.contains("Maximum concurrency for") {
         log.add(
             n,
@@ -252,29 +294,37 @@ fn read_line(line: &str, n: usize, log: &mut Log) -> Option<LogKind> {
         );
         return Some(LogKind::Vllm);
     }
+    if line.contains("Estimated CUDA graph memory") {
+        log.add(
+            n,
+            Term::CudaGraphs,
+            gib_after(line, "Estimated CUDA graph memory")?,
+        );
+        return Some(LogKind::Vllm);
+    }
     if line.contains("Graph capturing finished") {
         log.add(n, Term::CudaGraphs, gib_after(line, "took")?);
         return Some(LogKind::Vllm);
     }
-    // vLLM V0's profiling summary.
-    if line.contains("model weights take") {
-        if let Some(w) = gib_after(line, "model weights take") {
-            log.add(n, Term::Weights, w);
-        }
-        if let Some(v) = gib_after(line, "non_torch_memory takes") {
-            log.add(n, Term::NonTorch, v);
-        }
-        if let Some(v) = gib_after(line, "activation peak memory takes") {
-            log.add(n, Term::ActivationPeak, v);
-        }
-        if let Some(v) = gib_after(line, "reserved for KV Cache is") {
-            log.add(n, Term::KvBudget, v);
+    // vLLM V0's profiling summary, on one line or as a table of its own.
+    let summary = [
+        ("model weights take", Term::Weights),
+        ("non_torch_memory", Term::NonTorch),
+        ("activation peak memory", Term::ActivationPeak),
+        ("reserved for KV Cache is", Term::KvBudget),
+        ("available_kv_cache_memory", Term::KvBudget),
+    ];
+    if summary.iter().any(|(label, _)| line.contains(label)) {
+        for (label, term) in summary {
+            let takes = format!("{label} takes");
+            if let Some(v) = gib_after(line, &takes).or_else(|| gib_after(line, label)) {
+                log.add(n, term, v);
+            }
         }
         return Some(LogKind::Vllm);
     }
     if line.contains("non-default args:")
-        || line.contains("Initializing a V1 LLM engine")
-        || line.contains("Initializing an LLM engine")
+        || (line.contains("Initializing a") && line.contains("LLM engine"))
     {
         settings(line, log);
         return Some(LogKind::Vllm);
@@ -295,8 +345,15 @@ fn read_other(line: &str, n: usize, log: &mut Log) -> Option<LogKind> {
         if let Some((tokens, _)) = number_after(line, "#tokens") {
             log.add(n, Term::KvTokens, tokens);
         }
-        if let (Some(k), Some(v)) = (gib_after(line, "K size"), gib_after(line, "V size")) {
-            log.add(n, Term::KvBudget, k + v);
+        match (
+            gib_after(line, "K size"),
+            gib_after(line, "V size"),
+            gib_after(line, "KV size"),
+        ) {
+            (Some(k), Some(v), _) => log.add(n, Term::KvBudget, k + v),
+            // One pool for latent attention, and SGLang's newer line.
+            (_, _, Some(kv)) => log.add(n, Term::KvBudget, kv),
+            _ => {}
         }
         return Some(LogKind::Sglang);
     }
@@ -336,19 +393,8 @@ fn read_other(line: &str, n: usize, log: &mut Log) -> Option<LogKind> {
             .next()?
             .parse()
             .ok()?;
-        let busiest = log
-            .figures
-            .iter()
-            .filter(|f| f.term == Term::GpuUsed)
-            .map(|f| f.value)
-            .fold(0.0, f64::max);
-        if used * MIB > busiest {
-            log.figures.push(Logged {
-                term: Term::GpuUsed,
-                value: used * MIB,
-                line: n,
-            });
-        }
+        // Every GPU's row; the busiest is kept (a peak).
+        log.add(n, Term::GpuUsed, used * MIB);
         return Some(LogKind::NvidiaSmi);
     }
     // PyTorch's own, printed by a script: `max_memory_allocated` then a
@@ -441,12 +487,8 @@ pub fn measured_of(config: &Config, log: &Log) -> Option<vram_core::serve::optio
     if !matches!(log.kind, LogKind::Vllm | LogKind::Sglang) {
         return None;
     }
-    let logged = |term: Term| {
-        log.figures
-            .iter()
-            .find(|f| f.term == term)
-            .map(|f| f.value.round() as u64)
-    };
+    let figure = |term: Term| log.figures.iter().find(|f| f.term == term).map(|f| f.value);
+    let logged = |term: Term| figure(term).map(|v| v.max(0.0).round() as u64);
     let layout = config.serve_report().ok()?.layout;
     let mut measured = Measured {
         weights: logged(Term::Weights),
@@ -457,8 +499,9 @@ pub fn measured_of(config: &Config, log: &Log) -> Option<vram_core::serve::optio
     };
     measured.rest = match (logged(Term::ActivationPeak), logged(Term::NonTorch)) {
         (Some(a), Some(n)) => Some(a + n),
-        _ => match (log.kind, logged(Term::KvBudget)) {
-            (LogKind::Vllm, Some(budget)) => {
+        _ => match (log.kind, figure(Term::KvBudget)) {
+            (LogKind::Vllm, Some(_)) => {
+                let budget = figure(Term::KvBudget).unwrap_or(0.0);
                 // Twice: a release's margin on the activation peak (vLLM
                 // 0.34's) makes the budget not quite linear in the rest.
                 let mut with = *config;
@@ -468,7 +511,8 @@ pub fn measured_of(config: &Config, log: &Log) -> Option<vram_core::serve::optio
                     let report = with.serve_report().ok()?;
                     let ours = report.activation_peak_bytes + report.non_torch_bytes;
                     let left = report.kv_budget_bytes.unwrap_or(0);
-                    let next = (ours + left).saturating_sub(budget);
+                    // A negative budget (the engine does not start) counts too.
+                    let next = ((ours + left) as f64 - budget).max(0.0).round() as u64;
                     rest = Some(next);
                     with.serve.measured = Some(Measured { rest, ..measured });
                 }
@@ -521,9 +565,11 @@ pub fn compare(config: &Config, log: &Log) -> Vec<Comparison> {
                 (Some(s), _, Term::ActivationPeak) => Some(s.activation_peak_bytes as f64),
                 (Some(s), _, Term::NonTorch) => Some(s.non_torch_bytes as f64),
                 (Some(s), _, Term::CudaGraphs) => Some(s.cuda_graph_bytes as f64),
-                (Some(s), _, Term::KvBudget) => s.kv_budget_bytes.map(|b| b as f64),
+                // Nothing left: none.
+                (Some(s), _, Term::KvBudget) => Some(s.kv_budget_bytes.unwrap_or(0) as f64),
                 (Some(s), _, Term::KvTokens) => Some(s.kv_tokens as f64),
                 (Some(s), _, Term::Concurrency) => Some(s.max_concurrency),
+                (Some(s), _, Term::KvBlocks) => Some(s.kv_blocks as f64),
                 (_, Some(o), Term::MaxAllocated) => Some(o.peak_bytes as f64),
                 (_, Some(o), Term::MaxReserved) => {
                     Some((o.peak_bytes + o.allocator_slack_bytes) as f64)

@@ -280,11 +280,15 @@ pub fn log_lines(w: &LazyText, log: &vram_launch::log::Log, config: &Config) -> 
         lines.push(match row.ours {
             Some(ours) if row.logged > 0.0 => {
                 let diff = (ours - row.logged) / row.logged * 100.0;
-                let diff = format!(
-                    "{}{} %",
-                    if diff >= 0.0 { "+" } else { "−" },
-                    format_number((diff.abs() * 10.0).round() / 10.0)
-                );
+                let rounded = (diff.abs() * 10.0).round() / 10.0;
+                let diff = match rounded == 0.0 {
+                    true => "0 %".to_string(),
+                    false => format!(
+                        "{}{} %",
+                        if diff >= 0.0 { "+" } else { "−" },
+                        format_number(rounded)
+                    ),
+                };
                 text::fill(
                     w.log_line,
                     &[

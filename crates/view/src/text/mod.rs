@@ -997,9 +997,9 @@ texts! {
     // figure the page has none of, the settings the log applied.
     log_kinds: [&'static str; 7] = ["vLLM", "SGLang", "Megatron-LM", "DeepSpeed", "verl", "PyTorch", "nvidia-smi"],
         ["vLLM", "SGLang", "Megatron-LM", "DeepSpeed", "verl", "PyTorch", "nvidia-smi"];
-    log_heading: &'static str = "A {} log: each figure it printed beside this configuration's.", "{} 日志：其打印的每个数字与本配置的对照。";
-    log_terms: [&'static str; 10] = ["Weights", "Activation peak", "Outside PyTorch (non-torch)", "CUDA graphs", "KV cache budget", "KV cache tokens", "Concurrency at max_model_len", "Peak allocated (torch)", "Peak reserved (torch)", "Used on the busiest GPU (nvidia-smi)"],
-        ["权重", "激活峰值", "PyTorch 之外（non-torch）", "CUDA 图", "KV 缓存预算", "KV 缓存词元数", "max_model_len 下的并发数", "峰值已分配（torch）", "峰值已保留（torch）", "最忙 GPU 已用（nvidia-smi）"];
+    log_heading: &'static str = "{}'s log: each figure it printed beside this configuration's.", "{} 日志：其打印的每个数字与本配置的对照。";
+    log_terms: [&'static str; 11] = ["Weights", "Activation peak", "Outside PyTorch (non-torch)", "CUDA graphs", "KV cache budget", "KV cache tokens", "Concurrency at max_model_len", "Peak allocated (torch)", "Peak reserved (torch)", "Used on the busiest GPU (nvidia-smi)", "KV cache blocks"],
+        ["权重", "激活峰值", "PyTorch 之外（non-torch）", "CUDA 图", "KV 缓存预算", "KV 缓存词元数", "max_model_len 下的并发数", "峰值已分配（torch）", "峰值已保留（torch）", "最忙 GPU 已用（nvidia-smi）", "KV 缓存块数"];
     log_line: &'static str = "{}: ours {}, your log {} (line {}; ours {})", "{}：本页 {}，日志 {}（第 {} 行；本页{}）";
     log_line_alone: &'static str = "{}: your log {} (line {}); the page has no such figure for this configuration", "{}：日志 {}（第 {} 行）；本页此配置下无对应数字";
     log_keys: &'static str = "Its settings applied: {}", "已应用其设置：{}";
