@@ -473,3 +473,42 @@ async fn a_plans_refusing_frameworks_are_marked_before_the_click() {
     );
     browser.close().await;
 }
+
+/// Issue 66: the other direction on the page: Megatron-LM's own GPT-3 175B
+/// example script pasted in Chinese becomes its training configuration
+/// (the preset its shape is, TP 8, the batch), its arguments of no bearing
+/// said, and what its one node cannot hold (PP 16 over 8 GPUs: the script
+/// says to change NUM_NODES) said as read but not applied, in the page's
+/// language.
+#[tokio::test]
+async fn a_pasted_megatron_script_becomes_the_training_run() {
+    let browser = Browser::start().await;
+    browser.open("?v=3&lang=zh&gpu=h100-80gb&nodes=16").await;
+    let script = include_str!("../crates/launch/tests/inputs/megatron-gpt3-175b.sh.txt");
+    browser
+        .eval(&format!(
+            "const area = document.querySelector(\"[data-testid='paste-text']\");
+             area.value = {};
+             area.dispatchEvent(new Event('input', {{ bubbles: true }}));
+             document.querySelector(\"[data-testid='paste-read']\").click();
+             return true;",
+            serde_json::to_string(script).unwrap()
+        ))
+        .await;
+    let query = browser.wait_for_query("model=gpt3-175b").await;
+    for part in ["tp=8", "dtype=fp16", "global_batch=1536", "gpu=h100-80gb"] {
+        assert!(query.contains(part), "{part}: {query}");
+    }
+    let said = browser
+        .eval("return document.querySelector(\"[data-testid='paste-summary']\").textContent;")
+        .await;
+    let said = said.as_str().unwrap_or_default();
+    for part in [
+        "已读取 --tensor-model-parallel-size 8 → tp",
+        "与数字无关：--lr 6.0e-5",
+        "已读取但未应用：pp=16：",
+    ] {
+        assert!(said.contains(part), "{part}: {said}");
+    }
+    browser.close().await;
+}

@@ -29,7 +29,7 @@ impl ReadReply {
     pub fn of(t: &Text, w: &LazyText, source: &str, query: &str) -> ReadReply {
         // A launch command (issue 66): its keys over the page's.
         if let Ok(imported) = vram_launch::import::import_launch(source) {
-            return Self::of_command(w, &imported, query);
+            return Self::of_command(t, w, &imported, query);
         }
         // A run's log (issue 66): its figures beside the configuration's.
         if let Ok(log) = vram_launch::log::read_log(source) {
@@ -126,6 +126,7 @@ impl ReadReply {
     /// the command's keys over the link's, and a line for each option read,
     /// of no bearing, or not read.
     fn of_command(
+        t: &Text,
         w: &LazyText,
         imported: &vram_launch::import::Imported,
         query: &str,
@@ -140,7 +141,8 @@ impl ReadReply {
             .map(str::to_string)
             .collect();
         merged.insert(0, imported.query());
-        let config = link::decode(&merged.join("&")).config;
+        let decoded = link::decode(&merged.join("&"));
+        let config = decoded.config;
         let mut lines: Vec<String> = imported
             .mapped
             .iter()
@@ -158,6 +160,23 @@ impl ReadReply {
                 .iter()
                 .map(|option| text::fill(w.import_unread_line, &[option])),
         );
+        // What the command gave and the page's rules set aside (a layout
+        // its GPUs cannot hold), with why and what is kept instead.
+        for problem in decoded.problems.iter().filter(|p| given(&p.key)) {
+            let why = problem
+                .error
+                .as_ref()
+                .map(|e| text::error_words(t, e))
+                .unwrap_or_default();
+            lines.push(text::fill(
+                w.import_not_applied,
+                &[
+                    &format!("{}={}", problem.key, problem.value),
+                    &why,
+                    &problem.used,
+                ],
+            ));
+        }
         lines.push(w.import_no_gpu.to_string());
         ReadReply::Read {
             query: link::encode(&config),

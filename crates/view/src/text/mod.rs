@@ -991,6 +991,7 @@ texts! {
     import_read_line: &'static str = "Read {} → {}", "已读取 {} → {}";
     import_ignored_line: &'static str = "No bearing on the figures: {}", "与数字无关：{}";
     import_unread_line: &'static str = "Not read: {}", "未能读取：{}";
+    import_not_applied: &'static str = "Read but not applied: {}: {} ({} kept)", "已读取但未应用：{}：{}（保留 {}）";
     import_no_gpu: &'static str = "The GPU, the lengths and the load are not in a command: set them here.", "GPU、长度与负载不在命令中：请在此设置。";
     // A log read (vram_launch::log): the tool, each figure beside the
     // page's (the term, ours, the log's, its line, the difference), a
