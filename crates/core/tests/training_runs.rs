@@ -30,8 +30,9 @@ const GOAL_WITHIN_25: f64 = 0.80;
 /// and the test fails if the median drifts further from 1 than this.
 const TODAY_MEDIAN_DEVIATION: f64 = 0.07;
 
-/// Today's share within ±25 %, a ratchet below the goal's 80 %: 76 of the
-/// 114 written runs (67 %). The misses by cause (the report of issue 65):
+/// Today's share within ±25 %, a ratchet below the goal's 80 %: 80 of the
+/// 118 written runs (68 %; the four Megatron-Bridge runs written since by
+/// their recipes' layouts all within it). The misses by cause (the report of issue 65):
 /// data-parallel and FSDP collectives across nodes costed at one NIC per
 /// GPU although every GPU of a node carries its share of the ring (IBM's
 /// FSDP runs and NeMo AutoModel's 64-GPU runs predicted 2–16 × slow);
@@ -40,7 +41,7 @@ const TODAY_MEDIAN_DEVIATION: f64 = 0.07;
 /// dense models and long sequences on PyTorch FSDP stacks (1.2–1.8 × fast).
 /// Raise this constant as the model improves; the goal replaces it once it
 /// holds.
-const TODAY_WITHIN_25: f64 = 0.66;
+const TODAY_WITHIN_25: f64 = 0.67;
 
 #[derive(Deserialize)]
 struct Run {
