@@ -41,7 +41,7 @@ fn narayanan_table_1_within_15_percent() {
         let efficiency = 0.48 + 0.053 * (f64::from(h) / 2304.0).log2();
         let query = format!(
             "model=gpt3-175b&layers={layers}&hidden={h}&heads={heads}&kv_heads={heads}\
-             &ffn={}&vocab=51200&seq=2048&mbs=1&recompute=full&gpu=a100-80gb&gpus=8\
+             &ffn={}&vocab=51200&seq=2048&flash=0&dropout=0.1&mbs=1&recompute=full&gpu=a100-80gb&gpus=8\
              &nodes={}&tp={tp}&pp={pp}&global_batch={batch}&stage=ddp&mfu={efficiency}",
             4 * h,
             gpus / 8
@@ -175,14 +175,15 @@ fn fp8_speeds_a_step_up_as_nvidia_reports() {
     }
 }
 
-/// Narayanan et al.'s Table 1 with no efficiency typed: each row within 25 %
-/// (seen −3 % to +19 %; their 2021 software on A100s).
+/// Narayanan et al.'s Table 1 with no efficiency typed, as their 2021
+/// Megatron-LM ran it (the attention unfused, dropout 0.1): each row within
+/// 15 % (seen −4 % to +14 %; −3 % to +37 % when counted as FlashAttention).
 #[test]
 fn narayanan_table_1_with_the_default_efficiency() {
     for (billions, heads, h, layers, tp, pp, gpus, batch, achieved) in TABLE_1 {
         let query = format!(
             "v=2&model=gpt3-175b&layers={layers}&hidden={h}&heads={heads}&kv_heads={heads}\
-             &ffn={}&vocab=51200&seq=2048&mbs=1&recompute=full&gpu=a100-80gb&gpus=8\
+             &ffn={}&vocab=51200&seq=2048&flash=0&dropout=0.1&mbs=1&recompute=full&gpu=a100-80gb&gpus=8\
              &nodes={}&tp={tp}&pp={pp}&global_batch={batch}&stage=ddp",
             4 * h,
             gpus / 8
@@ -194,7 +195,7 @@ fn narayanan_table_1_with_the_default_efficiency() {
         let step = report.highlighted().time.expect("a step time");
         let predicted = step.flops / (step.step_seconds * f64::from(gpus)) / 1e12;
         assert!(
-            (predicted / achieved - 1.0).abs() < 0.25,
+            (predicted / achieved - 1.0).abs() < 0.15,
             "{billions} B: {predicted:.1} TFLOP/s per GPU against the paper's {achieved}"
         );
     }

@@ -26,22 +26,25 @@ const GOAL_MEDIAN_DEVIATION: f64 = 0.10;
 /// Issue 65's goal: at least 80 % of the runs within ±25 %.
 const GOAL_WITHIN_25: f64 = 0.80;
 
-/// Today's median deviation, a ratchet: the goal's 10 % holds (1.06 seen),
-/// and the test fails if the median drifts further from 1 than this.
-const TODAY_MEDIAN_DEVIATION: f64 = 0.07;
+/// Today's median deviation, a ratchet: the goal's 10 % holds (1.07 seen),
+/// and the test fails if the median drifts further from 1 than this. It
+/// was 0.07 until the network's rings were counted over a node's NICs
+/// together: the runs a slow network had slowed to their measure (llm-
+/// foundry's and torchtitan's PyTorch-native stacks) now show their
+/// compute's over-estimate, which the median follows.
+const TODAY_MEDIAN_DEVIATION: f64 = 0.08;
 
-/// Today's share within ±25 %, a ratchet below the goal's 80 %: 80 of the
-/// 118 written runs (68 %; the four Megatron-Bridge runs written since by
-/// their recipes' layouts all within it). The misses by cause (the report of issue 65):
-/// data-parallel and FSDP collectives across nodes costed at one NIC per
-/// GPU although every GPU of a node carries its share of the ring (IBM's
-/// FSDP runs and NeMo AutoModel's 64-GPU runs predicted 2–16 × slow);
+/// Today's share within ±25 %, a ratchet below the goal's 80 %: 86 of the
+/// 118 written runs (73 %). The misses by cause (the report of issue 65):
 /// mixtures of experts (1.5–4 × fast); torchtitan (power-capped 96 GB
 /// H100s, PyTorch-native kernels, long-context CP: 1.3–2.9 × fast); small
 /// dense models and long sequences on PyTorch FSDP stacks (1.2–1.8 × fast).
-/// Raise this constant as the model improves; the goal replaces it once it
-/// holds.
-const TODAY_WITHIN_25: f64 = 0.67;
+/// Fixed since: collectives across nodes costed at one NIC per GPU (IBM's
+/// FSDP runs and NeMo AutoModel's 70B were 2–5 × slow); Megatron-LM's
+/// 2021–22 runs counted as FlashAttention (their softmax and dropout
+/// stream the score matrix: 1.2–1.4 × fast). Raise this constant as the
+/// model improves; the goal replaces it once it holds.
+const TODAY_WITHIN_25: f64 = 0.72;
 
 #[derive(Deserialize)]
 struct Run {

@@ -102,6 +102,16 @@ impl ModelSpec {
         })
     }
 
+    /// Whether the attention's core runs as one fused kernel: FlashAttention
+    /// under Megatron-LM's accounting; under Hugging Face's, every
+    /// implementation but eager.
+    pub fn fused_attention(&self) -> bool {
+        match self.framework {
+            Framework::Hf => self.hf_attention() != Attention::Eager,
+            Framework::Megatron => self.flash_attention,
+        }
+    }
+
     /// The architecture's exact parameter count in billions, the unit of the
     /// link's `params` and the form's model size.
     pub fn params_billions(&self) -> f64 {

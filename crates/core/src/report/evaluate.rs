@@ -575,6 +575,10 @@ impl Config {
                     layout.largest_chunk(model.architecture.layers),
                 ),
                 activation_bytes: model.activation_setup(&setup).bytes_per_value,
+                attention: crate::time::efficiency::AttentionKernel::of(
+                    model.fused_attention(),
+                    model.dropout,
+                ),
                 strategy: row.strategy,
                 ep: model.ep,
                 params_on_gpu,

@@ -83,6 +83,36 @@ const KNEE: f64 = 96.0;
 /// The element-wise kernels stream at 70 % of the memory's bandwidth.
 const STREAMING: f64 = 0.7;
 
+/// How the attention's core runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttentionKernel {
+    /// One fused kernel (FlashAttention, cuDNN's, SDPA's flash or
+    /// memory-efficient kernel): the score matrix stays on chip.
+    Fused,
+    /// Two batched GEMMs (QKᵀ, then the probabilities × V) with the score
+    /// matrix written out between them and softmaxed (and dropped out) by
+    /// element-wise kernels: Megatron-LM before FlashAttention (its fused
+    /// scale-mask-softmax, then dropout), transformers' eager attention.
+    Unfused {
+        /// Whether attention dropout runs on the probabilities (a mask of
+        /// one byte per score, as Korthikanti et al. 2022 count it).
+        dropout: bool,
+    },
+}
+
+impl AttentionKernel {
+    /// The kernel a model runs: fused where `fused`, else unfused with
+    /// dropout where `dropout` is above 0.
+    pub fn of(fused: bool, dropout: f64) -> AttentionKernel {
+        match fused {
+            true => AttentionKernel::Fused,
+            false => AttentionKernel::Unfused {
+                dropout: dropout > 0.0,
+            },
+        }
+    }
+}
+
 /// One layer's work on one GPU, for one microbatch, as the kernels see it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LayerShape {
@@ -102,6 +132,11 @@ pub struct LayerShape {
     pub amax_pass: bool,
     /// Bytes of an activation value.
     pub activation_bytes: f64,
+    /// How the attention's core runs.
+    pub attention: AttentionKernel,
+    /// Keys each query attends to in the unfused kernel's score matrix:
+    /// the sequence (the causal mask is applied to the whole matrix).
+    pub keys: f64,
 }
 
 /// The rates one layer's parts run at, as shares of the 16-bit peak (an FP8
@@ -117,6 +152,10 @@ pub struct Rates {
     /// Bytes the element-wise kernels move per token and layer on one GPU,
     /// forward and backward.
     pub streamed_bytes_per_token: f64,
+    /// Bytes the unfused attention's softmax (and dropout) kernels move per
+    /// token and layer on one GPU over the score matrix, forward (run again
+    /// where the core attention is recomputed) and backward; 0 fused.
+    pub score_bytes_per_token: (f64, f64),
 }
 
 impl Rates {
@@ -127,6 +166,7 @@ impl Rates {
             attention: efficiency,
             logits: efficiency,
             streamed_bytes_per_token: 0.0,
+            score_bytes_per_token: (0.0, 0.0),
         }
     }
 }
@@ -224,12 +264,44 @@ pub fn layer_rates(
         true => 2.0 * cast_bytes * (2.0 * h + q + f) / tp,
         false => 0.0,
     };
+    let (attention, score_bytes_per_token) = unfused_attention(arch, kernels, shape);
     Rates {
         layers: layers_rate,
-        attention: kernels.attention,
+        attention,
         logits: kernels.gemm_share(m, f64::from(vocab) / tp, h, false),
         streamed_bytes_per_token: 3.0 * forward * e + casts,
+        score_bytes_per_token,
     }
+}
+
+/// The attention core's rate and its score matrix's bytes per token
+/// (forward, backward) on `kernels` for `shape`. Fused: the kernel's own
+/// share, nothing streamed. Unfused: QKᵀ (a query block by its keys, the
+/// head's width deep) and probabilities × V at the GEMM rule's share of
+/// that shape, and for each of the heads ÷ TP × keys scores a token owns,
+/// the softmax reading and writing them forward (2 values) and reading the
+/// gradient and the probabilities and writing one backward (3); dropout
+/// reads and writes them again with its one-byte mask, both ways
+/// (Megatron-LM's `FusedScaleMaskSoftmax` then `attention_dropout`,
+/// transformers' eager attention).
+fn unfused_attention(
+    arch: &Architecture,
+    kernels: &Kernels,
+    shape: &LayerShape,
+) -> (f64, (f64, f64)) {
+    let AttentionKernel::Unfused { dropout } = shape.attention else {
+        return (kernels.attention, (0.0, 0.0));
+    };
+    let heads = f64::from(arch.heads.max(1));
+    let head_dim = arch.q_width() as f64 / heads;
+    let rate = kernels.gemm_share(shape.keys, shape.keys, head_dim, false);
+    let scores = heads / shape.tp * shape.keys;
+    let e = shape.activation_bytes;
+    let (forward, backward) = match dropout {
+        false => (2.0 * e, 3.0 * e),
+        true => (4.0 * e + 1.0, 5.0 * e + 1.0),
+    };
+    (rate, (scores * forward, scores * backward))
 }
 
 #[cfg(test)]
@@ -265,6 +337,8 @@ mod tests {
             expert_tp: tp,
             amax_pass: false,
             activation_bytes: 2.0,
+            attention: AttentionKernel::Fused,
+            keys: 8192.0,
         };
         let one = layer_rates(&llama, &h100, &shape(8192.0, 1.0), 128_256, 2.0);
         let eight = layer_rates(&llama, &h100, &shape(2048.0, 8.0), 128_256, 2.0);

@@ -432,6 +432,9 @@ pub struct StepWork<'a> {
     pub rerun: Rerun,
     /// Bytes of one activation value (TP's and the pipeline's messages).
     pub activation_bytes: f64,
+    /// How the attention's core runs (FlashAttention, or the score matrix
+    /// written out).
+    pub attention: efficiency::AttentionKernel,
     /// The ZeRO stage (or DDP) over DP × CP.
     pub strategy: Strategy,
     /// Expert-parallel ranks (1 without).
@@ -748,6 +751,8 @@ fn kernel_rates(
         fp8: fp8_over_16bit.is_some(),
         amax_pass: machine.fp8_amax_pass,
         activation_bytes: work.activation_bytes,
+        attention: work.attention,
+        keys: f64::from(work.seq_len),
     };
     let (rates, streaming) = match machine.efficiency {
         Efficiency::Typed(share) => (efficiency::Rates::flat(share, fp8_over_16bit), 0.0),
@@ -783,8 +788,12 @@ fn slowest_stage(work: &StepWork, machine: &Machine, f: &StepFlops, world: f64) 
     // runs in the step, forward again under recomputation.
     let tokens = f.sequences * f64::from(work.seq_len);
     let group_tokens = tokens / (f64::from(work.dp) * f64::from(l.cp));
+    // The unfused attention's score matrix: its forward again where the
+    // core attention is recomputed.
+    let (score_forward, score_backward) = rates.score_bytes_per_token;
+    let scores = score_forward * (1.0 + work.rerun.attention) + score_backward;
     let streamed_per_layer = match streaming > 0.0 {
-        true => group_tokens * rates.streamed_bytes_per_token * recompute / streaming,
+        true => group_tokens * (rates.streamed_bytes_per_token * recompute + scores) / streaming,
         false => 0.0,
     };
     // The slowest pipeline stage sets the pace (1F1B): of an even split the
@@ -872,10 +881,31 @@ impl Links {
     }
 
     /// Bytes per second each way across a group of `span` neighbouring ranks:
-    /// the network once it spans more than a node.
+    /// the network once it spans more than a node, one GPU's share of it
+    /// (what a point-to-point send or an all-to-all gets: each GPU drives
+    /// its own NIC).
     fn link(&self, span: u64) -> f64 {
         if span > self.node {
             self.network_bytes_per_s
+        } else {
+            self.nvlink_bytes_per_s
+        }
+    }
+
+    /// Bytes per second each way a ring collective (all-reduce, all-gather,
+    /// reduce-scatter) reaches per GPU over a group of `span` ranks spaced
+    /// `stride` apart. Within a node, NVLink's. Across nodes, NCCL lays one
+    /// ring per channel through the group's members on each node and out by
+    /// a different NIC each (rail-optimised rings), so the data crossing
+    /// between two nodes is split over as many NICs as the group has
+    /// members on a node: `net` × those members, at most NVLink's (NCCL's
+    /// ring algorithm, `ncclTopoCompute`'s channels; nccl-tests' bus
+    /// bandwidth across DGX nodes is the node's NICs together, not one
+    /// GPU's).
+    fn ring(&self, span: u64, stride: u64) -> f64 {
+        if span > self.node {
+            let members = (self.node / stride.max(1)).max(1);
+            (self.network_bytes_per_s * members as f64).min(self.nvlink_bytes_per_s)
         } else {
             self.nvlink_bytes_per_s
         }
@@ -983,7 +1013,7 @@ fn tensor_parallel_seconds(x: &Exchange, f: &StepFlops, stage: &StageCompute) ->
     // where 8 move without it (issue 48, error 10), 4 of them hidden as
     // far as the backward's GEMMs last.
     if l.tp > 1 {
-        let unit = messages * x.m * x.message * (tp - 1.0) / tp / x.links.link(u64::from(l.tp));
+        let unit = messages * x.m * x.message * (tp - 1.0) / tp / x.links.ring(u64::from(l.tp), 1);
         let exposed = 4.0 + 4.0 * work.rerun.tensor_parallel + if l.sp { 2.0 } else { 0.0 };
         let backward_gemms = f.layer_gemms * f.kept_gemms * 2.0 / 3.0 / stage.rates.layers
             * f64::from(stage.layers)
@@ -1166,9 +1196,11 @@ fn data_parallel_traffic(work: &StepWork, links: &Links, m: f64) -> (f64, f64) {
         Strategy::Zero2 => (m * trained, trained),
         Strategy::Zero3 => (m * trained, 2.0 * m * all),
     };
-    let dp_link = links.link(u64::from(l.tp) * u64::from(l.cp) * u64::from(work.dp));
-    // Within a sharding group: TP × g neighbouring ranks.
-    let group_link = links.link(u64::from(l.tp) * g as u64);
+    // The data-parallel ranks are TP apart (Megatron-LM's order: TP, CP,
+    // DP, PP); a sharding group is g of them, the replicas g · TP apart.
+    let tp = u64::from(l.tp);
+    let dp_link = links.ring(tp * u64::from(l.cp) * u64::from(work.dp), tp * g as u64);
+    let group_link = links.ring(tp * g as u64, tp);
     let across = if sharded {
         let r = n / g;
         2.0 * work.trainable_fraction * (work.params_on_gpu / g) * (r - 1.0) / r
@@ -1308,6 +1340,7 @@ mod tests {
             seq_len: 4096,
             rerun: Rerun::NONE,
             activation_bytes: 2.0,
+            attention: efficiency::AttentionKernel::Fused,
             strategy: Strategy::Ddp,
             ep: 1,
             params_on_gpu: 6.74e9,
@@ -1334,6 +1367,47 @@ mod tests {
         fp8_peak_flops: None,
         fp8_amax_pass: false,
     };
+
+    /// [`A100`]s one a node: every collective over two or more crosses the
+    /// network at one NIC's 25 GB/s.
+    const ONE_A_NODE: Machine = Machine {
+        gpus_per_node: 1,
+        ..A100
+    };
+
+    /// A ring across nodes runs over as many NICs as the group has GPUs on
+    /// a node, at most NVLink's pace: DDP over 16 A100s on two nodes
+    /// all-reduces at 8 × 25 GB/s, with TP 8 inside each node (one DP rank
+    /// a node) at one NIC's 25 GB/s, on GPUs alone in their nodes at 25 GB/s.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_ring_across_nodes_runs_over_each_nodes_nics() {
+        let arch = model_preset("llama2-7b").unwrap().architecture;
+        let work = |tp| StepWork {
+            layout: Layout {
+                tp,
+                ..Layout::SINGLE
+            },
+            dp: 16,
+            microbatches: 4,
+            ..llama2_7b_work(&arch)
+        };
+        let all_reduce = 2.0 * 6.74e9 * 15.0 / 16.0 * 2.0;
+        let seconds = |work: &StepWork, machine: &Machine| {
+            data_parallel_traffic(work, &Links::of(machine), 4.0).0
+        };
+        let ratio = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-12;
+        assert!(ratio(seconds(&work(1), &A100), all_reduce / 200e9));
+        assert!(ratio(seconds(&work(8), &A100), all_reduce / 25e9));
+        assert!(ratio(seconds(&work(1), &ONE_A_NODE), all_reduce / 25e9));
+        // Sixteen NICs of 25 GB/s a node would outrun NVLink's 300: capped.
+        let fat = Machine {
+            gpus_per_node: 16,
+            ..A100
+        };
+        let work32 = StepWork { dp: 32, ..work(1) };
+        let reduce32 = 2.0 * 6.74e9 * 31.0 / 32.0 * 2.0;
+        assert!(ratio(seconds(&work32, &fat), reduce32 / 300e9));
+    }
 
     /// [`A100`] at 50 % of the BF16 peak.
     const A100_AT_HALF: Machine = Machine {
@@ -1578,9 +1652,10 @@ mod tests {
         let dense = 2.0 * (total - experts) * 7.0 / 8.0 * 2.0 / 450e9;
         assert!((t.data_parallel_seconds / dense - 1.0).abs() < 1e-12);
         // CP 2 over two nodes: the DP × CP group crosses the network, the
-        // experts' group of 2 too; the all-to-all of EP 8 does not.
+        // experts' group of 2 too, each ring over a node's eight NICs
+        // (8 × 50 GB/s); the all-to-all of EP 8 does not cross it.
         let t = step_time(&work(2, 8), &machine);
-        let grads = 2.0 * ((total - experts) * 15.0 / 16.0 + experts / 8.0 / 2.0) * 2.0 / 50e9;
+        let grads = 2.0 * ((total - experts) * 15.0 / 16.0 + experts / 8.0 / 2.0) * 2.0 / 400e9;
         assert!((t.data_parallel_seconds / grads - 1.0).abs() < 1e-12);
         let moe_layers = f64::from(arch.layers);
         let message = 8192.0 / 2.0 * f64::from(arch.hidden) * 2.0;
@@ -1714,7 +1789,6 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn gradient_reduction_overlaps_at_most_the_backward_it_follows() {
         let arch = model_preset("llama2-7b").unwrap().architecture;
-        let machine = A100;
         let work = |strategy, overlap_grad| StepWork {
             dp: 16,
             microbatches: 4,
@@ -1725,7 +1799,9 @@ mod tests {
             },
             ..llama2_7b_work(&arch)
         };
-        // 16 GPUs over two nodes: the all-reduce crosses the network.
+        // 16 GPUs, one a node: the all-reduce crosses the network at one
+        // NIC's pace.
+        let machine = ONE_A_NODE;
         let all_reduce = 2.0 * 6.74e9 * 15.0 / 16.0 * 2.0 / 25e9;
         let off = step_time(&work(Strategy::Ddp, false), &machine);
         assert!((off.data_parallel_seconds / all_reduce - 1.0).abs() < 1e-12);
@@ -1748,7 +1824,7 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn the_weights_gather_overlaps_at_most_the_first_forward() {
         let arch = model_preset("llama2-7b").unwrap().architecture;
-        let machine = A100;
+        let machine = ONE_A_NODE;
         let work = |strategy, overlap_grad, overlap_param| StepWork {
             dp: 16,
             microbatches: 4,
@@ -1760,7 +1836,7 @@ mod tests {
             },
             ..llama2_7b_work(&arch)
         };
-        // 16 GPUs over two nodes: the gather crosses the network.
+        // 16 GPUs, one a node: the gather crosses the network.
         let gather = 6.74e9 * 15.0 / 16.0 * 2.0 / 25e9;
         let grad_only = step_time(&work(Strategy::Zero1, true, false), &machine);
         let both = step_time(&work(Strategy::Zero1, true, true), &machine);
