@@ -769,10 +769,7 @@ impl Search<'_> {
             seq_len: self.model.seq_len,
             rerun: Rerun::of(&arch, &shape.setup, layout.largest_chunk(arch.layers)),
             activation_bytes: shape.setup.bytes_per_value,
-            attention: crate::time::efficiency::AttentionKernel::of(
-                self.model.fused_attention(),
-                self.model.dropout,
-            ),
+            attention: self.config.attention_kernel(&self.model),
             strategy,
             ep,
             params_on_gpu,

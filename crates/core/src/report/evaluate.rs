@@ -14,6 +14,7 @@ use crate::memory::parallel::{Layout, LayoutProblem, Splits};
 use crate::memory::{MemoryBudget, TrainingSetup};
 use crate::memory::{Precision, Recipe};
 use crate::report::{MegatronReport, Report};
+use crate::time::efficiency::AttentionKernel;
 use vram_shared::model::architecture::Architecture;
 use vram_shared::units::{Bytes, ParamCount};
 
@@ -533,6 +534,24 @@ impl Config {
         })
     }
 
+    /// The attention kernel the run's stack runs for `model`: unfused where
+    /// the model asks for it ([`crate::config::ModelSpec::fused_attention`]);
+    /// under transformers' accounting or PyTorch's FSDP2 (the PyTorch-native
+    /// stacks: torchtitan, verl, accelerate, llm-foundry, fms-fsdp),
+    /// PyTorch's SDPA or `flash-attn`, FlashAttention-2; under Megatron-LM,
+    /// Transformer Engine's cuDNN attention.
+    pub fn attention_kernel(&self, model: &crate::config::ModelSpec) -> AttentionKernel {
+        let pytorch = model.framework == crate::frameworks::hf::Framework::Hf
+            || self.runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2;
+        match (model.fused_attention(), pytorch) {
+            (false, _) => AttentionKernel::Unfused {
+                dropout: model.dropout > 0.0,
+            },
+            (true, true) => AttentionKernel::FlashAttention2,
+            (true, false) => AttentionKernel::Fused,
+        }
+    }
+
     /// Each strategy's step time on [`Config::machine`], `microbatches` per
     /// step, and the run of the highlighted one when tokens are given.
     fn time_steps(&self, report: &mut Report, microbatches: u32) {
@@ -575,10 +594,7 @@ impl Config {
                     layout.largest_chunk(model.architecture.layers),
                 ),
                 activation_bytes: model.activation_setup(&setup).bytes_per_value,
-                attention: crate::time::efficiency::AttentionKernel::of(
-                    model.fused_attention(),
-                    model.dropout,
-                ),
+                attention: self.attention_kernel(&model),
                 strategy: row.strategy,
                 ep: model.ep,
                 params_on_gpu,

@@ -1037,3 +1037,37 @@ fn fewest_gpus_with_experts_whole_counts_ep_over_tp() {
     let split = crate::input::link::decode("model=mixtral-8x7b&gpus=16&tp=2&ep=8&gpu=b300").config;
     assert_eq!(split.report().unwrap().highlighted().fewest_gpus, Some(16));
 }
+
+/// Which attention kernel a run's stack runs: Transformer Engine's cuDNN
+/// attention under Megatron-LM, FlashAttention-2 under PyTorch's FSDP2 or
+/// transformers, the score matrix written out without FlashAttention or
+/// with transformers' eager attention; on an H100 the FSDP2 step of Llama
+/// 3 8B at 8,192 tokens is the slower for it.
+#[wasm_bindgen_test(unsupported = test)]
+fn the_stack_chooses_the_attention_kernel() {
+    use crate::time::efficiency::AttentionKernel;
+    let kernel = |query: &str| {
+        let config = crate::input::link::decode(query).config;
+        config.attention_kernel(&config.model.unwrap())
+    };
+    let base = "v=3&model=llama3-8b&gpu=h100-80gb&gpus=8&seq=8192&stage=3";
+    assert_eq!(kernel(base), AttentionKernel::Fused);
+    assert_eq!(
+        kernel(&format!("{base}&sharding=fsdp2")),
+        AttentionKernel::FlashAttention2
+    );
+    assert_eq!(
+        kernel(&format!("{base}&framework=hf")),
+        AttentionKernel::FlashAttention2
+    );
+    assert_eq!(
+        kernel(&format!("{base}&framework=hf&attn=eager")),
+        AttentionKernel::Unfused { dropout: false }
+    );
+    assert_eq!(
+        kernel(&format!("{base}&flash=0&dropout=0.1")),
+        AttentionKernel::Unfused { dropout: true }
+    );
+    let seconds = |query: &str| step_time_of(query, Strategy::Zero3).compute_seconds;
+    assert!(seconds(&format!("{base}&sharding=fsdp2")) > 1.05 * seconds(base));
+}

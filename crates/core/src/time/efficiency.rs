@@ -29,9 +29,12 @@ pub struct Kernels {
     /// The arithmetic intensity (FLOPs ÷ 2 per element moved) at which a
     /// GEMM reaches half of its top share.
     pub knee: f64,
-    /// The share of the 16-bit peak the fused attention (FlashAttention,
-    /// cuDNN's) reaches, forward and backward together.
+    /// The share of the 16-bit peak the fused attention (cuDNN's,
+    /// FlashAttention-3; FlashAttention-2 where it is the best there is)
+    /// reaches, forward and backward together.
     pub attention: f64,
+    /// The share FlashAttention-2 reaches ([`AttentionKernel::FlashAttention2`]).
+    pub attention_fa2: f64,
     /// The share of the memory's bandwidth the element-wise kernels stream at.
     pub streaming: f64,
     /// The memory's bandwidth, bytes per second.
@@ -51,11 +54,24 @@ impl Kernels {
             // Assumed as AMD's: no published kernel measurements found.
             Generation::Ascend => (0.55, 0.0, 0.40),
         };
+        // FlashAttention-2 was written for Ampere and does not use Hopper's
+        // asynchronous tensor cores: on an H100 SXM5 at head width 128,
+        // causal, 8k–16k tokens, it runs its forward at 333–335 TFLOP/s
+        // where cuDNN's runs 529–539 and FlashAttention-3 602–616, and its
+        // backward slower still (Shah et al. 2024, FlashAttention-3, §4.1):
+        // about 0.31 of the peak forward and backward together. Elsewhere
+        // it is the fused kernel the generation has (PyTorch's SDPA takes
+        // cuDNN's on Blackwell).
+        let attention_fa2 = match generation {
+            Generation::Hopper => 0.31,
+            _ => attention,
+        };
         Kernels {
             gemm,
             gemm_fp8,
             knee: KNEE,
             attention,
+            attention_fa2,
             streaming: STREAMING,
             hbm_bytes_per_s,
         }
@@ -86,9 +102,14 @@ const STREAMING: f64 = 0.7;
 /// How the attention's core runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AttentionKernel {
-    /// One fused kernel (FlashAttention, cuDNN's, SDPA's flash or
-    /// memory-efficient kernel): the score matrix stays on chip.
+    /// One fused kernel of the Hopper generation's kind (cuDNN's fused
+    /// attention, as Transformer Engine runs it under Megatron-LM;
+    /// FlashAttention-3): the score matrix stays on chip.
     Fused,
+    /// FlashAttention-2: PyTorch's `scaled_dot_product_attention` (its
+    /// flash backend) and the `flash-attn` 2 package, as the PyTorch-native
+    /// stacks run it. Fused too, at its own share of the peak.
+    FlashAttention2,
     /// Two batched GEMMs (QKᵀ, then the probabilities × V) with the score
     /// matrix written out between them and softmaxed (and dropped out) by
     /// element-wise kernels: Megatron-LM before FlashAttention (its fused
@@ -98,19 +119,6 @@ pub enum AttentionKernel {
         /// one byte per score, as Korthikanti et al. 2022 count it).
         dropout: bool,
     },
-}
-
-impl AttentionKernel {
-    /// The kernel a model runs: fused where `fused`, else unfused with
-    /// dropout where `dropout` is above 0.
-    pub fn of(fused: bool, dropout: f64) -> AttentionKernel {
-        match fused {
-            true => AttentionKernel::Fused,
-            false => AttentionKernel::Unfused {
-                dropout: dropout > 0.0,
-            },
-        }
-    }
 }
 
 /// One layer's work on one GPU, for one microbatch, as the kernels see it.
@@ -289,8 +297,10 @@ fn unfused_attention(
     kernels: &Kernels,
     shape: &LayerShape,
 ) -> (f64, (f64, f64)) {
-    let AttentionKernel::Unfused { dropout } = shape.attention else {
-        return (kernels.attention, (0.0, 0.0));
+    let dropout = match shape.attention {
+        AttentionKernel::Fused => return (kernels.attention, (0.0, 0.0)),
+        AttentionKernel::FlashAttention2 => return (kernels.attention_fa2, (0.0, 0.0)),
+        AttentionKernel::Unfused { dropout } => dropout,
     };
     let heads = f64::from(arch.heads.max(1));
     let head_dim = arch.q_width() as f64 / heads;
@@ -345,5 +355,44 @@ mod tests {
         assert!(one.layers > 0.61 && one.layers < 0.64, "{one:?}");
         assert!(eight.layers < 0.93 * one.layers, "{eight:?}");
         assert_eq!(one.attention, h100.attention);
+    }
+
+    /// FlashAttention-2 is Hopper's slow fused kernel alone (0.31 of the
+    /// peak where cuDNN's reaches 0.50); on Ampere it is the fused kernel.
+    /// Unfused, the core runs at the GEMM rule's share of a query block by
+    /// its keys, and its softmax streams 2 + 3 values a score (dropout
+    /// 4 + 1 and 5 + 1 bytes more of 2-byte values).
+    #[wasm_bindgen_test(unsupported = test)]
+    fn the_attention_kernel_sets_the_cores_rate() {
+        let llama = model_preset("llama3-8b").unwrap().architecture;
+        let shape = |attention| LayerShape {
+            tokens: 8192.0,
+            tp: 1.0,
+            ep: 1.0,
+            fp8: false,
+            expert_tp: 1.0,
+            amax_pass: false,
+            activation_bytes: 2.0,
+            attention,
+            keys: 8192.0,
+        };
+        let rates = |kernels: &Kernels, attention| {
+            layer_rates(&llama, kernels, &shape(attention), 128_256, 1.0)
+        };
+        let h100 = Kernels::of(Generation::Hopper, 3.35e12);
+        let a100 = Kernels::of(Generation::Ampere, 2.0e12);
+        let fa2 = AttentionKernel::FlashAttention2;
+        assert_eq!(rates(&h100, AttentionKernel::Fused).attention, 0.50);
+        assert_eq!(rates(&h100, fa2).attention, 0.31);
+        assert_eq!(rates(&a100, fa2).attention, a100.attention);
+        assert_eq!(rates(&h100, fa2).score_bytes_per_token, (0.0, 0.0));
+        let plain = rates(&a100, AttentionKernel::Unfused { dropout: false });
+        let head = f64::from(llama.hidden / llama.heads);
+        let share = a100.gemm_share(8192.0, 8192.0, head, false);
+        assert!((plain.attention - share).abs() < 1e-12);
+        let scores = f64::from(llama.heads) * 8192.0;
+        assert_eq!(plain.score_bytes_per_token, (scores * 4.0, scores * 6.0));
+        let dropped = rates(&a100, AttentionKernel::Unfused { dropout: true });
+        assert_eq!(dropped.score_bytes_per_token, (scores * 9.0, scores * 11.0));
     }
 }
