@@ -536,12 +536,14 @@ impl Config {
 
     /// The attention kernel the run's stack runs for `model`: unfused where
     /// the model asks for it ([`crate::config::ModelSpec::fused_attention`]);
-    /// under transformers' accounting or PyTorch's FSDP2 (the PyTorch-native
-    /// stacks: torchtitan, verl, accelerate, llm-foundry, fms-fsdp),
-    /// PyTorch's SDPA or `flash-attn`, FlashAttention-2; under Megatron-LM,
-    /// Transformer Engine's cuDNN attention.
+    /// under transformers (its accounting, or one of its attention
+    /// implementations named, as an RL actor's is) or PyTorch's FSDP2 (the
+    /// PyTorch-native stacks: torchtitan, verl, accelerate, llm-foundry,
+    /// fms-fsdp), PyTorch's SDPA or `flash-attn`, FlashAttention-2; under
+    /// Megatron-LM, Transformer Engine's cuDNN attention.
     pub fn attention_kernel(&self, model: &crate::config::ModelSpec) -> AttentionKernel {
         let pytorch = model.framework == crate::frameworks::hf::Framework::Hf
+            || model.attention.is_some()
             || self.runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2;
         match (model.fused_attention(), pytorch) {
             (false, _) => AttentionKernel::Unfused {

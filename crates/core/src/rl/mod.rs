@@ -256,6 +256,12 @@ impl Config {
         let sequence = self.rl_mean_sequence().max(1);
         if let Some(model) = &mut config.model {
             model.seq_len = sequence;
+            // verl, OpenRLHF and TRL load the actor through transformers
+            // (verl's and OpenRLHF's `flash_attention_2`, TRL's SDPA, whose
+            // flash backend is the same kernel): FlashAttention-2's speed.
+            if model.flash_attention && model.attention.is_none() {
+                model.attention = Some(crate::frameworks::hf::Attention::FlashAttention2);
+            }
             let per_micro_batch = match self.rl.token_budget {
                 Some(budget) => (budget / sequence).max(1),
                 None => model.micro_batch,
