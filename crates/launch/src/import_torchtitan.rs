@@ -337,9 +337,11 @@ fn checkpoint_section(ac: &Table, imported: &mut Imported) {
                     .push((said("activation_checkpoint", key, value), "recompute"));
             }
             ("selective_ac_option", Some("op")) => {
-                imported
-                    .ignored
-                    .push(said("activation_checkpoint", key, value))
+                imported.keys.push(("recompute_modules", "op".into()));
+                imported.mapped.push((
+                    said("activation_checkpoint", key, value),
+                    "recompute_modules",
+                ));
             }
             _ => imported
                 .unread

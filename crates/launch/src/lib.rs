@@ -244,6 +244,10 @@ pub enum Refusal {
     /// shards everything or nothing, Megatron's distributed optimizer the
     /// optimizer or nothing).
     ActorSharding,
+    /// A selective recomputation the framework does not run: torchtitan's
+    /// per-op policy (`recompute_modules=op`) under Megatron-LM, Megatron-
+    /// LM's modules under torchtitan.
+    Recomputation,
 }
 
 impl From<crate::verl::NotInVerl> for Refusal {
@@ -258,6 +262,7 @@ impl From<crate::verl::NotInVerl> for Refusal {
             NotInVerl::Sharding => Refusal::ActorSharding,
             NotInVerl::ShardGroup => Refusal::ShardGroup,
             NotInVerl::PipelineSplit => Refusal::ModelParallel,
+            NotInVerl::Recomputation => Refusal::Recomputation,
             NotInVerl::RewardModel => Refusal::RewardModel,
         }
     }

@@ -13,7 +13,7 @@ use super::{batch, full_training_model, Refusal};
 use vram_core::config::{Config, ModelSpec};
 use vram_core::frameworks::deepspeed::Offload;
 use vram_core::frameworks::runtime::OffloadDevice;
-use vram_core::memory::activations::{Recompute, RecomputeMethod};
+use vram_core::memory::activations::{Recompute, RecomputeMethod, RecomputeModule};
 use vram_core::memory::parallel::{CpComm, ExpertTp};
 use vram_core::memory::{Optimizer, Precision, Strategy};
 use vram_core::model::architecture::{Biases, Mlp, Norm, QkNorm};
@@ -29,6 +29,11 @@ pub(super) fn arguments(config: &Config, link: &str) -> Result<String, Refusal> 
             None => format!("--{name}"),
         })
     };
+    if model.recompute == Recompute::Selective
+        && model.recompute_modules.has(RecomputeModule::PerOp)
+    {
+        return Err(Refusal::Recomputation);
+    }
     model_arguments(&model, &mut flag)?;
     parallelism_arguments(config, &model, &mut flag);
     sharding_arguments(config, &mut flag)?;

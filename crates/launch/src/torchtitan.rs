@@ -10,7 +10,7 @@ use super::{batch, full_training_model, launch_line, Refusal, Target};
 use vram_core::config::Config;
 use vram_core::frameworks::deepspeed::Offload;
 use vram_core::frameworks::runtime::{OffloadDevice, Sharding};
-use vram_core::memory::activations::{Recompute, RecomputeMethod};
+use vram_core::memory::activations::{Recompute, RecomputeMethod, RecomputeModules};
 use vram_core::memory::parallel::{CpComm, ExpertTp};
 use vram_core::memory::{Fp8Recipe, Optimizer, Precision, Strategy};
 
@@ -96,6 +96,14 @@ pub(super) fn job_toml(config: &Config, link: &str) -> Result<String, Refusal> {
     // of the heads.
     if layout.cp > 1 && layout.cp_comm == CpComm::AllToAll {
         return Err(Refusal::ModelParallel);
+    }
+    // torchtitan's selective recomputation is per op or per layer; the
+    // figures count its per-op policy as `recompute_modules=op`, and
+    // Megatron-LM's modules as something it does not run.
+    if model.recompute == Recompute::Selective
+        && model.recompute_modules != RecomputeModules::PER_OP
+    {
+        return Err(Refusal::Recomputation);
     }
     let mut text = format!(
         "# {link}\n# {}\n# torchtitan 0.2.x's job TOML (0.2.2 is the last release to read one; 0.3 takes Python configs).\n",

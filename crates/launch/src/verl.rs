@@ -11,7 +11,7 @@ use vram_core::config::rl::{Algo, Logits, Placement, Reference};
 use vram_core::config::Config;
 use vram_core::decimal::shortest_decimal;
 use vram_core::frameworks::deepspeed::Offload;
-use vram_core::memory::activations::{Recompute, RecomputeMethod};
+use vram_core::memory::activations::{Recompute, RecomputeMethod, RecomputeModule};
 use vram_core::memory::finetune::{Method, Targets};
 use vram_core::memory::parallel::{CpComm, ExpertTp};
 use vram_core::memory::{Precision, Strategy};
@@ -55,6 +55,10 @@ pub enum NotInVerl {
     /// first or last stages, a stage map, the embedding or loss counted as
     /// layers).
     PipelineSplit,
+    /// torchtitan's per-op recomputation (`recompute_modules=op`): verl's
+    /// FSDP actor checkpoints whole layers, its Megatron actor Megatron-LM's
+    /// modules.
+    Recomputation,
 }
 
 /// Which of verl's engines trains the actor (and the critic).
@@ -89,6 +93,12 @@ fn refusal(config: &Config) -> Option<NotInVerl> {
         Algo::Distill => NotInVerl::Distillation,
         _ if config.rl.placement == Placement::Split => NotInVerl::SplitPlacement,
         _ if config.rl.reward == vram_core::config::rl::Reward::Model => NotInVerl::RewardModel,
+        _ if config.model.is_some_and(|m| {
+            m.recompute == Recompute::Selective && m.recompute_modules.has(RecomputeModule::PerOp)
+        }) =>
+        {
+            NotInVerl::Recomputation
+        }
         _ if tuning.method == Method::Qlora
             || (tuning.method.uses_adapters()
                 && (tuning.dora || engine == ActorEngine::Megatron)) =>

@@ -49,6 +49,10 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
         },
         Refusal::SplitPlacement => fill(t.split_placement, &[name]),
         Refusal::ActorSharding => fill(t.actor_sharding, &[name]),
+        Refusal::Recomputation => match target {
+            Target::Torchtitan => fill(t.recomputation_modules, &[name]),
+            _ => fill(t.recomputation_per_op, &[name]),
+        },
         Refusal::RewardModel => match target {
             Target::Verl => fill(t.reward_model_apart, &[name]),
             _ => fill(t.reward_model_funcs, &[name]),

@@ -292,6 +292,9 @@ impl Config {
         // the core attention none under Hugging Face's accounting.
         if let Some(model) = self.model.filter(|m| m.recompute == Recompute::Selective) {
             let modules = model.recompute_modules;
+            if modules.has(RecomputeModule::PerOp) {
+                return self.check_per_op(&model);
+            }
             if modules.has(RecomputeModule::MlaUpProjection) && !model.architecture.mla.is_latent()
             {
                 return Err(Field::RecomputeModules.error(InputErrorKind::NeedsLatentAttention));
@@ -312,6 +315,37 @@ impl Config {
                     Field::RecomputeModules.error(InputErrorKind::NotWith(Field::Framework))
                 );
             }
+        }
+        Ok(())
+    }
+
+    /// Checks torchtitan's per-op checkpointing (`recompute_modules=op`):
+    /// alone (Megatron-LM's modules are another framework's), on a dense
+    /// model with the usual attention (its policy saves other ops around
+    /// experts, latent and linear attention, which the page does not count),
+    /// with FlashAttention (the attention kernel's output is what it saves),
+    /// not under Hugging Face's accounting (transformers has no such policy).
+    fn check_per_op(&self, model: &crate::config::ModelSpec) -> Result<(), InputError> {
+        let arch = &model.architecture;
+        let error =
+            |field: Field| Err(Field::RecomputeModules.error(InputErrorKind::NotWith(field)));
+        if model.recompute_modules != RecomputeModules::PER_OP {
+            return Err(Field::RecomputeModules.error(InputErrorKind::PerOpAlone));
+        }
+        if arch.moe.is_moe() {
+            return error(Field::Experts);
+        }
+        if arch.mla.is_latent() {
+            return error(Field::KvRank);
+        }
+        if arch.linear_layer_count() > 0 {
+            return error(Field::FullEvery);
+        }
+        if !model.flash_attention {
+            return error(Field::Flash);
+        }
+        if model.framework == Framework::Hf {
+            return error(Field::Framework);
         }
         Ok(())
     }

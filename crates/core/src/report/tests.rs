@@ -1071,3 +1071,54 @@ fn the_stack_chooses_the_attention_kernel() {
     let seconds = |query: &str| step_time_of(query, Strategy::Zero3).compute_seconds;
     assert!(seconds(&format!("{base}&sharding=fsdp2")) > 1.05 * seconds(base));
 }
+
+/// torchtitan's per-op checkpointing (`recompute_modules=op`) stands alone,
+/// on a dense model with FlashAttention and Megatron-LM's accounting: each
+/// other case is refused at the key. Its step reruns the linears it does
+/// not save — Llama 3.1 8B's K, output and up projections, 36.5 % of a
+/// layer's GEMM weights — and not the attention, whose output it keeps.
+#[wasm_bindgen_test(unsupported = test)]
+fn per_op_checkpointing_is_refused_where_it_is_not_counted() {
+    let problem = |query: &str| {
+        let decoded = crate::input::link::decode(query);
+        let (key, kind) = decoded.only_problem();
+        (key.to_owned(), kind)
+    };
+    let op = "recompute=selective&recompute_modules=op";
+    assert_eq!(
+        problem(&format!("model=llama3.1-8b&{op},core_attn")),
+        (
+            "recompute_modules".to_owned(),
+            Some(InputErrorKind::PerOpAlone)
+        )
+    );
+    for (query, field) in [
+        ("model=mixtral-8x7b", Field::Experts),
+        ("model=deepseek-v3", Field::Experts),
+        ("model=llama3.1-8b&flash=0", Field::Flash),
+        ("model=llama3.1-8b&framework=hf", Field::Framework),
+    ] {
+        assert_eq!(
+            problem(&format!("{query}&{op}")),
+            (
+                "recompute_modules".to_owned(),
+                Some(InputErrorKind::NotWith(field))
+            ),
+            "{query}"
+        );
+    }
+    let config = crate::input::link::decode(&format!("model=llama3.1-8b&seq=4096&{op}")).config;
+    let model = config.model.unwrap();
+    let arch = model.architecture;
+    let rerun =
+        crate::time::Rerun::of(&arch, &model.activation_setup(&config.setup().unwrap()), 32);
+    let (h, kv, f) = (4096.0, 1024.0, 14_336.0);
+    let rebuilt = h * kv + h * h + h * f;
+    let all = h * h + 2.0 * h * kv + h * h + 3.0 * h * f;
+    let layer_gemms = crate::time::megatron_flops(&arch, 1.0, 1, arch.vocab)
+        - crate::time::megatron_flops_parts(&arch, 1.0, 1, arch.vocab).1
+        - 6.0 * h * f64::from(arch.vocab);
+    assert!((rerun.gemms - 6.0 * 32.0 * rebuilt / layer_gemms).abs() < 1e-12);
+    assert!((rebuilt / all - 0.365).abs() < 0.001, "{}", rebuilt / all);
+    assert_eq!(rerun.attention, 0.0);
+}

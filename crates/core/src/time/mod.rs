@@ -377,6 +377,16 @@ impl Rerun {
                     false => 0.0,
                 };
                 let mut rebuilt = 0.0;
+                if has(M::PerOp) {
+                    // torchtitan's per-op policy: the linears it does not
+                    // save, every layer; the attention kernel's output is
+                    // saved; the all-gathers ahead of the column-parallel
+                    // linears (half a layer's collectives) run again, the
+                    // reduce-scatters' outputs are saved.
+                    let linears = crate::memory::activations::per_op_linears(arch);
+                    let unsaved: f64 = linears.iter().filter(|l| !l.saved).map(|l| l.weights).sum();
+                    rebuilt += layers * unsaved;
+                }
                 if has(M::Mlp) {
                     rebuilt += dense_mlp;
                 }
@@ -394,7 +404,8 @@ impl Rerun {
                 let (with_logits, _) = megatron_flops_parts(arch, 1.0, 1, vocab);
                 let layer_gemms = with_logits - 6.0 * h * f64::from(vocab);
                 let collectives = (if has(M::Mlp) { dense } else { 0.0 }
-                    + if has(M::Moe) { sparse } else { 0.0 })
+                    + if has(M::Moe) { sparse } else { 0.0 }
+                    + if has(M::PerOp) { layers } else { 0.0 })
                     / (2.0 * layers);
                 Rerun {
                     gemms: match layer_gemms > 0.0 {

@@ -313,11 +313,11 @@ texts! {
         ["none (store everything)", "selective (chosen modules)", "full (gradient checkpointing)"],
         ["不重计算（全部保存）", "选择性（所选模块）", "完全（梯度检查点）"];
     label_recompute_modules: &'static str = "Recomputed modules", "重计算的模块";
-    hint_recompute_modules: &'static str = "Megatron-LM's --recompute-modules: each module's values are rebuilt in the backward pass instead of kept.",
-        "即 Megatron-LM 的 --recompute-modules：所选模块的激活在反向时重算，不再保存。";
-    recompute_modules: [&'static str; 7] =
-        ["core attention (core_attn)", "experts' activation (moe_act)", "norms (layernorm)", "MLA up-projections (mla_up_proj)", "dense MLP (mlp)", "whole MoE layer (moe)", "shared experts (shared_experts)"],
-        ["核心注意力（core_attn）", "专家激活函数（moe_act）", "归一化层（layernorm）", "MLA 上投影（mla_up_proj）", "稠密 MLP（mlp）", "整个 MoE 层（moe）", "共享专家（shared_experts）"];
+    hint_recompute_modules: &'static str = "Megatron-LM's --recompute-modules: each module's values are rebuilt in the backward pass instead of kept; op is torchtitan's per-op selective checkpointing: the linears' outputs (every second one rebuilt) and the attention's are kept, the rest rebuilt.",
+        "即 Megatron-LM 的 --recompute-modules：所选模块的激活在反向时重算，不再保存；op 是 torchtitan 的逐算子选择性重计算：保存线性层的输出（每隔一个重算一个）与注意力的输出，其余重算。";
+    recompute_modules: [&'static str; 8] =
+        ["core attention (core_attn)", "experts' activation (moe_act)", "norms (layernorm)", "MLA up-projections (mla_up_proj)", "dense MLP (mlp)", "whole MoE layer (moe)", "shared experts (shared_experts)", "torchtitan's per-op policy (op)"],
+        ["核心注意力（core_attn）", "专家激活函数（moe_act）", "归一化层（layernorm）", "MLA 上投影（mla_up_proj）", "稠密 MLP（mlp）", "整个 MoE 层（moe）", "共享专家（shared_experts）", "torchtitan 逐算子策略（op）"];
     label_fp8_recipe: &'static str = "FP8 scaling recipe", "FP8 缩放方案";
     hint_fp8_recipe: &'static str = "Megatron-LM's --fp8-recipe: delayed and tensorwise scale each tensor; mxfp8 (Blackwell) and blockwise keep scales per block and two copies of each weight.",
         "即 Megatron-LM 的 --fp8-recipe：delayed 与 tensorwise 每个张量一个缩放因子；mxfp8（Blackwell）与 blockwise 按块保存缩放因子，每个权重存两份。";
@@ -742,6 +742,8 @@ texts! {
         "路由专家分到 EP 张 GPU 上；它们的状态在 GPU 数 ÷ EP（专家 TP 为 1 时再 × TP）的组内切分。";
     err_needs_experts: &'static str = "Needs a mixture of experts (routed experts > 0).", "需要混合专家模型（路由专家数 > 0）。";
     err_needs_latent_attention: &'static str = "mla_up_proj needs latent attention (KV rank > 0), as Megatron-LM requires.", "mla_up_proj 需要潜在注意力（KV 秩 > 0），与 Megatron-LM 的要求一致。";
+    err_per_op_alone: &'static str = "op is torchtitan's per-op policy and stands alone: Megatron-LM's modules are another framework's.",
+        "op 是 torchtitan 的逐算子策略，只能单独选择：Megatron-LM 的模块属于另一个框架。";
     err_not_in_deepspeed: &'static str = "Counted with the lesson's accounting and without offload only.", "仅在课程口径且不卸载时计算。";
     parallel_heading: &'static str = "Parallel layout", "并行布局";
     not_run: &'static str = "n/a", "不适用";
@@ -1063,6 +1065,8 @@ texts! {
     autocast: &'static str = "{}'s configuration has no autocast over fp32 weights: turn autocast off, or copy it as accelerate.", "{} 的配置无法表达 fp32 权重上的 autocast：请关闭 autocast，或导出为 accelerate。";
     // [`Refusal::ShardGroup`]; each `{}`: the framework.
     shard_group: &'static str = "{} cannot shard in groups with this strategy: HSDP is FSDP2's, Megatron-LM's is its distributed optimizer's; DeepSpeed's JSON no longer has one.", "{} 在这个策略下不能分组分片：HSDP 属于 FSDP2，Megatron-LM 的分组属于分布式优化器；DeepSpeed 的 JSON 已不再支持。";
+    recomputation_modules: &'static str = "{} recomputes selectively per op (recompute_modules=op) or per layer: Megatron-LM's modules have no counterpart in it.", "{} 的选择性重计算是逐算子（recompute_modules=op）或逐层：Megatron-LM 的模块在其中没有对应项。";
+    recomputation_per_op: &'static str = "{} has no per-op recomputation: op is torchtitan's policy.", "{} 没有逐算子重计算：op 是 torchtitan 的策略。";
     // [`Refusal::Architecture`]; each `{}`: the framework.
     architecture: &'static str = "{}'s arguments cannot express a part of this architecture: its export would train another model.", "{} 的参数无法表达这种结构的某一部分：导出的配置会训练另一个模型。";
     // [`Refusal::Algorithm`]; each `{}`: the framework.

@@ -51,7 +51,7 @@ pub fn field_rule(field: Field) -> &'static str {
         Field::RecomputeLayers => "read with recompute=full (held, unused without it): at most a chunk's layers (layers ÷ (PP × VPP)); 1 under framework=hf",
         Field::RecomputeMethod => "with recompute=full; uniform under framework=hf",
         Field::Fp8Recipe => "with dtype=fp8 or fp8-params; mxfp8 on Blackwell; blockwise on Hopper or Blackwell",
-        Field::RecomputeModules => "with recompute=selective; mla_up_proj with kv_rank above 0; moe_act and layernorm in FP8 not with fp8_recipe=delayed; core_attn alone under framework=hf",
+        Field::RecomputeModules => "with recompute=selective; mla_up_proj with kv_rank above 0; moe_act and layernorm in FP8 not with fp8_recipe=delayed; core_attn alone under framework=hf; op alone, on a dense model with FlashAttention and neither latent nor linear attention",
         Field::Precision => "fp8 and fp8-params: a GPU with FP8 tensor cores, full training, not framework=hf; fp8-params not with sharding=fsdp2",
         Field::Amp => "with a mixed precision",
         Field::Framework => "hf: a model with a SwiGLU MLP",

@@ -57,6 +57,9 @@ pub enum InputErrorKind {
     /// A setting of latent attention on a model without it (Megatron-LM's
     /// `mla_up_proj` recomputation).
     NeedsLatentAttention,
+    /// torchtitan's per-op checkpointing (`op`) beside Megatron-LM's modules:
+    /// one framework's policy or the other's.
+    PerOpAlone,
     /// Expert parallelism under DeepSpeed's estimator, which has none, or with
     /// offload, which the page does not place per expert.
     NotInDeepSpeed,

@@ -102,11 +102,19 @@ pub enum RecomputeModule {
     Moe,
     /// The shared experts (`moe/shared_experts.py`): their `m·f_s` values.
     SharedExperts,
+    /// Not Megatron-LM's: torchtitan's per-op selective checkpointing
+    /// (`selective_ac_option = "op"`, `SelectiveAC` in
+    /// `torchtitan/distributed/activation_checkpoint.py`). Each layer is
+    /// checkpointed with a policy that saves the outputs of the ops costly to
+    /// rebuild — the attention kernel's, the linears' but every second
+    /// unbiased one's — and rebuilds everything else; alone, on a dense
+    /// model with FlashAttention ([`per_op_linears`]).
+    PerOp,
 }
 
 impl RecomputeModule {
     /// Every module, in Megatron-LM's order of its documentation.
-    pub const ALL: [RecomputeModule; 7] = [
+    pub const ALL: [RecomputeModule; 8] = [
         RecomputeModule::CoreAttention,
         RecomputeModule::MoeActivation,
         RecomputeModule::LayerNorm,
@@ -114,6 +122,7 @@ impl RecomputeModule {
         RecomputeModule::Mlp,
         RecomputeModule::Moe,
         RecomputeModule::SharedExperts,
+        RecomputeModule::PerOp,
     ];
 
     /// Megatron-LM's name, the value in the shared link's `recompute_modules`.
@@ -126,6 +135,7 @@ impl RecomputeModule {
             RecomputeModule::MlaUpProjection => "mla_up_proj",
             RecomputeModule::Moe => "moe",
             RecomputeModule::SharedExperts => "shared_experts",
+            RecomputeModule::PerOp => "op",
         }
     }
 
@@ -146,6 +156,9 @@ impl Default for RecomputeModules {
 }
 
 impl RecomputeModules {
+    /// torchtitan's per-op policy alone ([`RecomputeModule::PerOp`]).
+    pub const PER_OP: RecomputeModules = RecomputeModules(RecomputeModule::PerOp.bit());
+
     /// Megatron-LM's default, `["core_attn"]`.
     pub const CORE_ATTENTION: RecomputeModules =
         RecomputeModules(RecomputeModule::CoreAttention.bit());
@@ -525,6 +538,9 @@ pub fn layer_values(
     if setup.recompute != Recompute::Selective {
         return values;
     }
+    if setup.modules.has(RecomputeModule::PerOp) {
+        return per_op_values(arch, setup);
+    }
     // What selective recomputation's modules rebuild instead of keeping
     // (issue 48; [`RecomputeModule`]), each as this layer counts it above: a
     // linear's input in one byte under FP8, none for a frozen weight's.
@@ -579,6 +595,102 @@ pub fn layer_values(
         }
         if moe && !whole_moe {
             values.outside -= e * h;
+        }
+    }
+    values
+}
+
+/// One linear of a layer as torchtitan's per-op checkpointing sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OpLinear {
+    /// Its output's width per token.
+    pub width: f64,
+    /// Its FLOPs per token ÷ 2 (inputs × outputs).
+    pub weights: f64,
+    /// Whether tensor parallelism divides its output (a column-parallel
+    /// linear: Q, K, V and the MLP's first); the others' outputs are the
+    /// hidden size.
+    pub inside: bool,
+    /// Whether the policy saves its output.
+    pub saved: bool,
+}
+
+/// A dense layer's linears in forward order — Q, K, V, the output
+/// projection, then the MLP's (SwiGLU's gate, up and down; GELU's up and
+/// down) — and whether torchtitan's per-op policy saves each output: a
+/// biased linear is an `addmm`, always saved and not counted; an unbiased
+/// one is an `mm`, counted, and every second one rebuilt (the policy's
+/// `meta["forward_mm_count"] % 2 == 0`). In FP8 the same: the policy's
+/// dispatch mode sees torchao's float8 linear as an `mm` of its float8
+/// tensors (a mode runs before a tensor subclass's own dispatch), whose
+/// 16-bit output it saves or not by the same count.
+pub fn per_op_linears(arch: &Architecture) -> Vec<OpLinear> {
+    use vram_shared::model::architecture::Biases;
+    let h = f64::from(arch.hidden);
+    let q = arch.q_width() as f64;
+    let q_out = if arch.gated_attention { 2.0 * q } else { q };
+    let kv = arch.kv_width() as f64;
+    let f = f64::from(arch.ffn);
+    let (qkv_bias, o_bias, mlp_bias) = match arch.biases {
+        Biases::None => (false, false, false),
+        Biases::Qkv => (true, false, false),
+        Biases::Attention => (true, true, false),
+        Biases::All => (true, true, true),
+    };
+    let mut shapes = vec![
+        (q_out, h, true, qkv_bias),
+        (kv, h, true, qkv_bias),
+        (kv, h, true, qkv_bias),
+        (h, q, false, o_bias),
+    ];
+    match arch.mlp {
+        Mlp::SwiGlu => shapes.extend([
+            (f, h, true, mlp_bias),
+            (f, h, true, mlp_bias),
+            (h, f, false, mlp_bias),
+        ]),
+        Mlp::Gelu => shapes.extend([(f, h, true, mlp_bias), (h, f, false, mlp_bias)]),
+    }
+    let mut counted = 0;
+    shapes
+        .into_iter()
+        .map(|(width, input, inside, biased)| {
+            let saved = biased || {
+                counted += 1;
+                counted % 2 == 1
+            };
+            OpLinear {
+                width,
+                weights: width * input,
+                inside,
+                saved,
+            }
+        })
+        .collect()
+}
+
+/// What torchtitan's per-op checkpointing keeps of a dense layer per token:
+/// its input (the checkpoint's), the attention kernel's output and its fp32
+/// log-sum-exp a head, and the outputs [`per_op_linears`] saves, in the
+/// activations' width; every element-wise op (norms, rotary embedding,
+/// the activation function, residual additions) is rebuilt. The output
+/// projection's and the MLP's last linear's outputs are counted as
+/// sequence parallelism's share under TP (their reduce-scattered outputs,
+/// which the policy saves too).
+fn per_op_values(arch: &Architecture, setup: &ActivationSetup) -> LayerValues {
+    let e = setup.bytes_per_value;
+    let h = f64::from(arch.hidden);
+    let q = arch.q_width() as f64;
+    let mut values = LayerValues {
+        outside: e * h,
+        inside: e * q + 4.0 * f64::from(arch.heads),
+        gathered: 0.0,
+        scores: 0.0,
+    };
+    for linear in per_op_linears(arch).into_iter().filter(|l| l.saved) {
+        match linear.inside {
+            true => values.inside += e * linear.width,
+            false => values.outside += e * linear.width,
         }
     }
     values

@@ -637,3 +637,38 @@ fn a_multi_token_prediction_layer_keeps_a_layer_and_its_logits() {
     assert_eq!(first(&with), first(&llama));
     assert_eq!(last(&with) - last(&llama), added);
 }
+
+/// torchtitan's per-op checkpointing (`recompute_modules=op`) keeps of a
+/// Llama 3.1 8B layer, per token: its input and the MLP's output (h each),
+/// Q (4,096), V (1,024), the gate (14,336) and the attention's output
+/// (4,096) in 2 bytes, and the attention's fp32 log-sum-exp per head: K,
+/// the output projection and the up projection (mm 2, 4 and 6) are
+/// rebuilt. Qwen2.5's biased Q, K and V are `addmm`s, saved and not
+/// counted, so its mm 1, 3 are the output projection and the up
+/// projection; the gate (2) and the down projection (4) are rebuilt.
+#[wasm_bindgen_test(unsupported = test)]
+fn per_op_checkpointing_keeps_every_second_matmul_and_the_attention() {
+    let setup = |modules| ActivationSetup {
+        modules,
+        ..flash_setup(4096, Recompute::Selective)
+    };
+    let per_token = |a: &Architecture| {
+        activation_memory(a, &setup(RecomputeModules::PER_OP))
+            .per_layer
+            .get()
+            / 4096.0
+    };
+    let llama = arch("llama3.1-8b");
+    let expected = 2.0 * (4096.0 + 4096.0 + 4096.0 + 1024.0 + 14_336.0 + 4096.0) + 4.0 * 32.0;
+    assert_eq!(per_token(&llama), expected);
+    let saved: Vec<bool> = per_op_linears(&llama).iter().map(|l| l.saved).collect();
+    assert_eq!(saved, [true, false, true, false, true, false, true]);
+    let qwen = arch("qwen2.5-7b");
+    let (h, q, kv, f) = (3584.0, 3584.0, 512.0, 18_944.0);
+    let expected = 2.0 * (h + q + kv + kv + h + f + q) + 4.0 * 28.0;
+    assert_eq!(per_token(&qwen), expected);
+    // Less than Megatron-LM's core attention alone keeps (everything, with
+    // FlashAttention), more than full recomputation's input.
+    let core_attention = activation_memory(&llama, &setup(RecomputeModules::CORE_ATTENTION));
+    assert!(per_token(&llama) < 0.5 * core_attention.per_layer.get() / 4096.0);
+}
