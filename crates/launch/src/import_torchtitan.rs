@@ -84,6 +84,7 @@ pub(crate) fn import_job(table: &Table, launch: &str) -> Imported {
                 parallelism_section(parallelism, &mut job, &mut imported)
             }
             ("activation_checkpoint", Some(ac)) => checkpoint_section(ac, &mut imported),
+            ("compile", Some(compile)) => compile_section(compile, &mut job, &mut imported),
             ("quantize", Some(quantize)) => quantize_section(quantize, &mut job, &mut imported),
             (name, _) if IGNORED.contains(&name) => imported.ignored.push(format!("[{name}]")),
             (name, _) => imported.unread.push(format!("[{name}]")),
@@ -96,6 +97,10 @@ pub(crate) fn import_job(table: &Table, launch: &str) -> Imported {
 /// What the sections say together.
 #[derive(Default)]
 struct Job {
+    /// Whether torch.compile runs the loss (`[compile]` with `loss` among
+    /// its components, or 0.1's `[training] compile`): torchtitan's default
+    /// is not.
+    compiled_loss: bool,
     layers: Option<u32>,
     fp8: Option<&'static str>,
     fp8_params: bool,
@@ -215,8 +220,10 @@ fn training_section(training: &Table, job: &mut Job, imported: &mut Imported) {
             ("mixed_precision_reduce", Value::String(r)) if r == "float32" => {
                 imported.ignored.push(said("training", key, value))
             }
-            ("compile", Value::Boolean(false)) => {
-                imported.ignored.push(said("training", key, value))
+            // torchtitan 0.1's switch, the model and the loss together.
+            ("compile", Value::Boolean(on)) => {
+                job.compiled_loss = *on;
+                mapped(imported, "loss");
             }
             ("steps" | "max_norm" | "dataset" | "dataset_path" | "warmup_steps" | "seed", _) => {
                 imported.ignored.push(said("training", key, value))
@@ -327,6 +334,26 @@ fn other_parallelism(key: &str, value: &Value, job: &mut Job, imported: &mut Imp
     }
 }
 
+/// torch.compile's section: the loss compiled where it is enabled with
+/// `loss` among its components (both by default).
+fn compile_section(compile: &Table, job: &mut Job, imported: &mut Imported) {
+    let enabled = compile
+        .get("enable")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let loss = match compile.get("components").and_then(Value::as_array) {
+        Some(components) => components.iter().any(|c| c.as_str() == Some("loss")),
+        None => true,
+    };
+    job.compiled_loss = enabled && loss;
+    for (key, value) in compile {
+        match key.as_str() {
+            "enable" | "components" => imported.mapped.push((said("compile", key, value), "loss")),
+            _ => imported.ignored.push(said("compile", key, value)),
+        }
+    }
+}
+
 fn checkpoint_section(ac: &Table, imported: &mut Imported) {
     for (key, value) in ac {
         match (key.as_str(), value.as_str()) {
@@ -385,6 +412,11 @@ fn finish(job: &Job, launch: &str, imported: &mut Imported) {
         (None, _, false) => "fp32",
     };
     imported.keys.push(("dtype", dtype.into()));
+    // Uncompiled, torchtitan's cross_entropy_loss runs over an fp32 copy
+    // of the logits (`torchtitan/components/loss.py`).
+    if !job.compiled_loss {
+        imported.keys.push(("loss", "fp32".into()));
+    }
     if let Some(recipe) = job.fp8 {
         imported.keys.push(("fp8_recipe", recipe.into()));
     }

@@ -10,7 +10,7 @@ use super::{batch, full_training_model, launch_line, Refusal, Target};
 use vram_core::config::Config;
 use vram_core::frameworks::deepspeed::Offload;
 use vram_core::frameworks::runtime::{OffloadDevice, Sharding};
-use vram_core::memory::activations::{Recompute, RecomputeMethod, RecomputeModules};
+use vram_core::memory::activations::{Loss, Recompute, RecomputeMethod, RecomputeModules};
 use vram_core::memory::parallel::{CpComm, ExpertTp};
 use vram_core::memory::{Fp8Recipe, Optimizer, Precision, Strategy};
 
@@ -165,6 +165,38 @@ pub(super) fn job_toml(config: &Config, link: &str) -> Result<String, Refusal> {
     if layout.pp > 1 {
         text.push_str(&pipeline_stages(config, model.architecture.layers, b.micro));
     }
+    text.push_str(&checkpoint_section(&model));
+    // The loss as the figures count it: compiled (fused kernels over the
+    // 16-bit logits, `loss=fused`), or torchtitan's default, uncompiled
+    // over an fp32 copy (`loss=fp32`).
+    if model.loss == Loss::Fused {
+        text.push_str("\n[compile]\nenable = true\ncomponents = [\"loss\"]\n");
+    }
+    match fp8 {
+        // The output layer stays in 16 bits, as Megatron-LM's and as
+        // torchtitan's MX converter leaves it by default.
+        Some(false) => text.push_str(&format!(
+            "\n{}[quantize.linear.float8]\nrecipe_name = \"tensorwise\"\nenable_fsdp_float8_all_gather = {}\nfilter_fqns = [\"output\"]\n",
+            match config.fp8_recipe {
+                Fp8Recipe::Delayed => "# torchao's float8 has no delayed scaling: it scales each tensor at each step (tensorwise), the same byte a value.\n",
+                _ => "",
+            },
+            config.precision == Precision::Fp8Params
+        )),
+        Some(true) => text.push_str(
+            "\n[quantize.linear.mx]\nrecipe_name = \"mxfp8_cublas\"\nfilter_fqns = [\"output\"]\n",
+        ),
+        None => {}
+    }
+    Ok(text)
+}
+
+/// The `[activation_checkpoint]` section: the recomputation as the figures
+/// count it (per-op selective checkpointing is `op`; a Megatron-LM grouping
+/// of full recomputation is said in a comment, torchtitan checkpointing
+/// every layer).
+fn checkpoint_section(model: &vram_core::config::ModelSpec) -> String {
+    let mut text = String::new();
     let mode = match model.recompute {
         Recompute::None => "none",
         Recompute::Selective => "selective",
@@ -187,23 +219,7 @@ pub(super) fn job_toml(config: &Config, link: &str) -> Result<String, Refusal> {
             checkpointing.layers
         ));
     }
-    match fp8 {
-        // The output layer stays in 16 bits, as Megatron-LM's and as
-        // torchtitan's MX converter leaves it by default.
-        Some(false) => text.push_str(&format!(
-            "\n{}[quantize.linear.float8]\nrecipe_name = \"tensorwise\"\nenable_fsdp_float8_all_gather = {}\nfilter_fqns = [\"output\"]\n",
-            match config.fp8_recipe {
-                Fp8Recipe::Delayed => "# torchao's float8 has no delayed scaling: it scales each tensor at each step (tensorwise), the same byte a value.\n",
-                _ => "",
-            },
-            config.precision == Precision::Fp8Params
-        )),
-        Some(true) => text.push_str(
-            "\n[quantize.linear.mx]\nrecipe_name = \"mxfp8_cublas\"\nfilter_fqns = [\"output\"]\n",
-        ),
-        None => {}
-    }
-    Ok(text)
+    text
 }
 
 /// The pipeline's schedule, micro-batch and stages: each virtual stage

@@ -46,6 +46,9 @@ pub struct ModelSpec {
     /// transformers' attention implementation; without it, `flash_attention` decides
     /// (SDPA's flash kernel, or eager).
     pub attention: Option<Attention>,
+    /// How the loss holds the logits (Megatron-LM's fused cross-entropy, or
+    /// PyTorch's over an fp32 copy).
+    pub loss: crate::memory::activations::Loss,
     /// The routed experts' capacity factor (1: uniform routing).
     pub capacity: f64,
     /// Expert parallelism: the routed experts divided over this many ranks,
@@ -65,6 +68,7 @@ impl ModelSpec {
             capacity: 1.0,
             ep: 1,
             dropout: 0.0,
+            loss: crate::memory::activations::Loss::Fused,
             framework: Framework::Megatron,
             attention: None,
             checkpointing: Checkpointing::EVERY_LAYER,
@@ -88,6 +92,7 @@ impl ModelSpec {
             dropout: 0.0,
             framework: Framework::Megatron,
             attention: None,
+            loss: crate::memory::activations::Loss::Fused,
             capacity: 1.0,
             ep: 1,
         }
@@ -149,6 +154,7 @@ impl ModelSpec {
                 .map_or(crate::memory::activations::FrozenInputs::NONE, |a| {
                     a.frozen_inputs()
                 }),
+            loss: self.loss,
         }
     }
 }

@@ -320,6 +320,7 @@ pub fn hf_activation_memory(
             total: Bytes::new(base_layers + adapter_layers + outside),
             at_loss: Bytes::new(base_layers + adapter_layers + outside),
             rebuilding: None,
+            loss_beyond_kept: (Bytes::ZERO, Bytes::ZERO),
         };
     }
     let kept_layers = if checkpointed {

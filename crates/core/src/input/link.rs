@@ -476,6 +476,11 @@ fn reset_for_training(config: &mut Config, error: InputError) -> bool {
                 model.recompute_modules = Default::default();
             }
         }
+        Field::Loss => {
+            if let Some(model) = &mut config.model {
+                model.loss = Default::default();
+            }
+        }
         Field::Fp8Recipe => config.fp8_recipe = Default::default(),
         Field::Sharding => {
             config.runtime.sharding = crate::frameworks::runtime::Sharding::DeepSpeed

@@ -950,6 +950,7 @@ pub(crate) mod tests {
             fp8: false,
             fp8_scales: 0.0,
             frozen: FrozenInputs::NONE,
+            loss: crate::memory::activations::Loss::Fused,
         }
     }
 

@@ -90,14 +90,18 @@ pub struct StepTransients {
 /// logits and that fp32 copy, so the loss adds nothing; at backward start the
 /// logits, which nothing saves, are gone and their 16-bit gradient takes their
 /// place. Under full recomputation the working set of the layers rebuilt at
-/// once only exists while they are rebuilt.
+/// once only exists while they are rebuilt. An uncompiled PyTorch loss over
+/// an fp32 copy (`loss=fp32`) holds more at both moments on the last stage
+/// ([`crate::memory::activations::Loss`], `loss_beyond_kept`).
 pub fn megatron_step_transients(activations: &ActivationMemory) -> StepTransients {
     // Under full recomputation the kept total is the larger of the loss's
     // moment and the rebuilding's; each moment holds its own.
     let below = |held: Bytes| Bytes::new(held.get() - activations.total.get());
+    // The loss's own beyond the kept logits ([`crate::memory::activations::Loss`]).
+    let (at_loss, backward) = activations.loss_beyond_kept;
     StepTransients {
-        forward_end: below(activations.at_loss),
-        backward_start: below(activations.at_loss),
+        forward_end: below(activations.at_loss + at_loss),
+        backward_start: below(activations.at_loss + backward),
         recomputed_layer: activations.rebuilding.map(below),
     }
 }

@@ -287,6 +287,14 @@ impl Config {
                 }
             }
         }
+        // transformers' accounting counts its own loss (an fp32 upcast).
+        if let Some(model) = self.model {
+            if model.framework == Framework::Hf
+                && model.loss != crate::memory::activations::Loss::Fused
+            {
+                return Err(Field::Loss.error(InputErrorKind::NotWith(Field::Framework)));
+            }
+        }
         // Megatron-LM's selective modules: `mla_up_proj` only with latent
         // attention (`transformer_config.py` raises otherwise), and beyond
         // the core attention none under Hugging Face's accounting.

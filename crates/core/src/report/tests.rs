@@ -1122,3 +1122,47 @@ fn per_op_checkpointing_is_refused_where_it_is_not_counted() {
     assert!((rebuilt / all - 0.365).abs() < 0.001, "{}", rebuilt / all);
     assert_eq!(rerun.attention, 0.0);
 }
+
+/// PyTorch's cross-entropy over an fp32 copy, uncompiled (`loss=fp32`,
+/// torchtitan's default): Llama 3.1 8B with 2 × 8,192 tokens holds 4 bytes a
+/// logit more at the loss and 6 more at the backward's start than the fused
+/// loss; the last pipeline stage only; refused under transformers'
+/// accounting, which counts its own loss.
+#[wasm_bindgen_test(unsupported = test)]
+fn an_uncompiled_fp32_loss_holds_more_at_the_backwards_start() {
+    let base = "model=llama3.1-8b&gpu=h100-80gb&seq=8192&mbs=2&stage=3&sharding=fsdp2";
+    let step = |query: &str| report_of(query).strategy(Strategy::Zero3).step;
+    let (fused, fp32) = (step(base), step(&format!("{base}&loss=fp32")));
+    let logits = 16_384.0 * 128_256.0;
+    assert_eq!(fp32.kept, fused.kept);
+    assert_eq!(
+        fp32.forward_end.get() - fused.forward_end.get(),
+        4.0 * logits
+    );
+    assert_eq!(
+        fp32.backward_start.get() - fused.backward_start.get(),
+        6.0 * logits
+    );
+    assert_eq!(fp32.peak().0, crate::memory::step::Phase::BackwardStart);
+    // With two pipeline stages the first holds no logits, the last all.
+    let config = crate::input::link::decode(&format!("{base}&loss=fp32&pp=2")).config;
+    let model = config.model.unwrap();
+    let setup = model.activation_setup(&config.setup().unwrap());
+    let layout = config.runtime.layout;
+    let held = |rank| {
+        let kept = crate::memory::activations::stage_activations(
+            &model.architecture,
+            &setup,
+            &layout,
+            rank,
+            None,
+        );
+        kept.loss_beyond_kept.1.get()
+    };
+    assert_eq!((held(0), held(1)), (0.0, 6.0 * logits));
+    let refused = crate::input::link::decode(&format!("{base}&framework=hf&loss=fp32"));
+    assert_eq!(
+        refused.only_problem(),
+        ("loss", Some(InputErrorKind::NotWith(Field::Framework)))
+    );
+}

@@ -1988,6 +1988,7 @@ mod tests {
             fp8: false,
             fp8_scales: 0.0,
             frozen: FrozenInputs::NONE,
+            loss: crate::memory::activations::Loss::Fused,
         };
         let llama = model_preset("llama3-8b").unwrap().architecture;
         let mlp = Rerun::of(&llama, &setup("mlp"), 32);

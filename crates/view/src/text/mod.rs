@@ -696,6 +696,9 @@ texts! {
     framework: [&'static str; 2] = ["Megatron-LM (Korthikanti)", "Hugging Face (measured)"],
         ["Megatron-LM（Korthikanti）", "Hugging Face（实测）"];
     label_attention: &'static str = "Attention implementation", "注意力实现";
+    label_loss: &'static str = "Loss over the logits", "基于 logits 的损失";
+    hint_loss: &'static str = "fused: Megatron-LM's cross-entropy (or a compiled loss) keeps one fp32 copy; fp32: PyTorch's cross_entropy over an fp32 copy, uncompiled (torchtitan without compiling its loss), holds up to 6 bytes a logit more.",
+        "fused：Megatron-LM 的交叉熵（或编译后的损失）只保留一份 fp32 副本；fp32：PyTorch 对 fp32 副本做 cross_entropy、未编译（torchtitan 未编译损失时），每个 logit 最多多占 6 字节。";
     moe_details: &'static str = "Beyond a Llama: head size, norms, biases, experts, latent attention", "Llama 之外：头维度、归一化、偏置、专家、潜在注意力";
     label_head_dim: &'static str = "Head size", "注意力头维度";
     hint_head_dim: &'static str = "0: hidden size ÷ heads. Qwen3 sets its own (128).", "0 表示 隐藏层维度 ÷ 头数；Qwen3 单独设定（128）。";
@@ -884,6 +887,8 @@ texts! {
         "未计算：线性或门控注意力上的 LoRA，常规注意力稠密模型以外的 QLoRA。";
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
         ["按 FlashAttention 设置", "eager", "SDPA", "FlashAttention-2"];
+    loss: [&'static str; 2] = ["fused (Megatron-LM's, or compiled)", "fp32 copy (PyTorch's, uncompiled)"],
+        ["融合（Megatron-LM 的，或已编译）", "fp32 副本（PyTorch 的，未编译）"];
     hint_dropout: &'static str = "Above 0, each dropout keeps a 1-byte mask per value, as on a GPU.",
         "大于 0 时，每个 dropout 为每个值保存 1 字节的掩码，与 GPU 上实际保存的一致。";
     hint_buffer_factor: &'static str = "DeepSpeed's additional_buffer_factor: its CPU figures × this.",

@@ -372,6 +372,21 @@ fields! {
             },
         )
     },
+    /// How the loss holds the logits: Megatron-LM's fused cross-entropy, or
+    /// PyTorch's over an fp32 copy (torchtitan without a compiled loss).
+    Loss in Framework(35) => Declaration {
+        written: Written::WhenNotDense,
+        ..step(
+            "loss",
+            Value::Choice(keys_of!(crate::memory::activations::Loss)),
+            |c| model_text(c, |m| m.loss.key().to_string()),
+            |c, f, t| {
+                use crate::memory::activations::Loss;
+                let loss = pick(f, &Loss::ALL, Loss::key, t)?;
+                edit_model(c, f, |m| m.loss = loss)
+            },
+        )
+    },
 
     // The architecture beyond Llama's: written where not a dense model's default.
 

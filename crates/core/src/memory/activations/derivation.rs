@@ -428,7 +428,7 @@ fn recomputed_terms(
 ///
 /// ```
 /// use vram_core::memory::activations::{
-///     activation_derivation, ActivationSetup, Checkpointing, FrozenInputs, Recompute,
+///     activation_derivation, ActivationSetup, Checkpointing, FrozenInputs, Loss, Recompute,
 /// };
 /// use vram_core::model::presets::model_preset;
 /// use vram_core::format::MemoryUnit;
@@ -447,6 +447,7 @@ fn recomputed_terms(
 ///     fp8: false,
 ///     fp8_scales: 0.0,
 ///     frozen: FrozenInputs::NONE,
+///     loss: Loss::Fused,
 /// };
 /// assert_eq!(
 ///     activation_derivation(&llama3, &setup, MemoryUnit::Gb),

@@ -286,6 +286,51 @@ impl Checkpointing {
     }
 }
 
+/// How the loss holds the logits over the vocabulary, beyond the 16-bit
+/// logits and the one fp32 copy the kept activations count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Loss {
+    /// Megatron-LM's vocab-parallel cross-entropy
+    /// (`megatron/core/tensor_parallel/cross_entropy.py`): the fp32 copy is
+    /// turned into the softmax in place and saved, its gradient written
+    /// into the same buffer; nothing beyond the count. A compiled PyTorch
+    /// loss holds less (torch.compile fuses the upcast, the log-softmax and
+    /// its gradient into kernels over the 16-bit logits).
+    #[default]
+    Fused,
+    /// PyTorch's `cross_entropy` over an fp32 copy of the logits, not
+    /// compiled (`F.cross_entropy(pred.flatten(0, 1).float(), labels)`:
+    /// torchtitan's `cross_entropy_loss` without `compile`'s loss
+    /// component). The log-softmax saves its own fp32 output: at the loss
+    /// the 16-bit logits, the copy and that output, 4 bytes a logit more;
+    /// at the backward's start that output, the fp32 gradient arriving at
+    /// it and the one it computes, 12 bytes, the 16-bit logits dropped
+    /// (torchtitan's `del pred`): 6 more.
+    Fp32,
+}
+
+impl Loss {
+    /// Every form, in the `loss` key's order.
+    pub const ALL: [Loss; 2] = [Loss::Fused, Loss::Fp32];
+
+    /// The value in the shared link's `loss` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Loss::Fused => "fused",
+            Loss::Fp32 => "fp32",
+        }
+    }
+
+    /// Bytes a logit held beyond the kept count: at the loss, and at the
+    /// backward's start.
+    pub const fn beyond_kept(self) -> (f64, f64) {
+        match self {
+            Loss::Fused => (0.0, 0.0),
+            Loss::Fp32 => (4.0, 6.0),
+        }
+    }
+}
+
 /// How a step runs, as far as activations are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ActivationSetup {
@@ -324,6 +369,9 @@ pub struct ActivationSetup {
     /// (LoRA and QLoRA's base: [`FrozenInputs`]); none in full training.
     #[serde(default)]
     pub frozen: FrozenInputs,
+    /// How the loss holds the logits ([`Loss`]).
+    #[serde(default)]
+    pub loss: Loss,
 }
 
 /// The linears' inputs a frozen base does not keep: Transformer Engine's
@@ -400,6 +448,11 @@ pub struct ActivationMemory {
     /// Under full recomputation, what is held while checkpointed layers are
     /// rebuilt in the backward pass (`None` otherwise).
     pub rebuilding: Option<Bytes>,
+    /// What the loss holds beyond the kept logits on this GPU, at the loss
+    /// and at the backward's start ([`Loss::beyond_kept`]; the last pipeline
+    /// stage's only). A moment of the step, not kept: not in `total`.
+    #[serde(skip)]
+    pub loss_beyond_kept: (Bytes, Bytes),
 }
 
 impl ActivationMemory {
@@ -423,6 +476,7 @@ impl ActivationMemory {
             total: Bytes::new(peak + outside),
             at_loss: Bytes::new(layers + outside),
             rebuilding: rebuilding.map(|r| Bytes::new(r + outside)),
+            loss_beyond_kept: (Bytes::ZERO, Bytes::ZERO),
         }
     }
 }
@@ -965,13 +1019,20 @@ pub fn stage_activations(
     if rank == 0 {
         outside_layers += embedding_mask * embedding_held;
     }
+    let mut loss_beyond_kept = (Bytes::ZERO, Bytes::ZERO);
     if rank == layout.pp - 1 {
         outside_layers += 2.0 * e * s * b * h / outside + logit_bytes(arch, e) * s * b * v / tp;
+        let (at_loss, backward) = setup.loss.beyond_kept();
+        let logits = s * b * v / tp;
+        loss_beyond_kept = (Bytes::new(at_loss * logits), Bytes::new(backward * logits));
     }
     if rank == layout.mtp_rank() {
         outside_layers += f64::from(arch.mtp_layers) * mtp_layer_bytes(arch, setup, layout) * s * b;
     }
-    ActivationMemory::without_adapters(per_layer, layers, outside_layers, rebuilding)
+    ActivationMemory {
+        loss_beyond_kept,
+        ..ActivationMemory::without_adapters(per_layer, layers, outside_layers, rebuilding)
+    }
 }
 
 /// One model chunk's bytes per microbatch: every layer's, the stored
