@@ -887,8 +887,8 @@ texts! {
         "未计算：线性或门控注意力上的 LoRA，常规注意力稠密模型以外的 QLoRA。";
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
         ["按 FlashAttention 设置", "eager", "SDPA", "FlashAttention-2"];
-    loss: [&'static str; 2] = ["fused (Megatron-LM's, or compiled)", "fp32 copy (PyTorch's, uncompiled)"],
-        ["融合（Megatron-LM 的，或已编译）", "fp32 副本（PyTorch 的，未编译）"];
+    loss: [&'static str; 2] = ["fused (or compiled)", "fp32 copy, uncompiled"],
+        ["融合（或已编译）", "fp32 副本，未编译"];
     hint_dropout: &'static str = "Above 0, each dropout keeps a 1-byte mask per value, as on a GPU.",
         "大于 0 时，每个 dropout 为每个值保存 1 字节的掩码，与 GPU 上实际保存的一致。";
     hint_buffer_factor: &'static str = "DeepSpeed's additional_buffer_factor: its CPU figures × this.",
