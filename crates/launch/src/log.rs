@@ -262,14 +262,6 @@ fn read_line(line: &str, n: usize, log: &mut Log) -> Option<LogKind> {
         log.add(n, Term::Weights, value);
         return Some(LogKind::Vllm);
     }
-    if line.contains("Available KV cache memory") {
-        log.add(
-            n,
-            Term::KvBudget,
-            gib_after(line, "Available KV cache memory")?,
-        );
-        return Some(LogKind::Vllm);
-    }
     if line.contains("KV cache size:") && line.contains("tokens") {
         if let Some((tokens, _)) = number_after(line, "KV cache size:") {
             log.add(n, Term::KvTokens, tokens);
@@ -282,25 +274,30 @@ fn read_line(line: &str, n: usize, log: &mut Log) -> Option<LogKind> {
         }
         return Some(LogKind::Vllm);
     }
-    if line.contains("# GPU blocks:") {
-        log.add(n, Term::KvBlocks, number_after(line, "# GPU blocks:")?.0);
-        return Some(LogKind::Vllm);
+    // vLLM's lines that state one figure after their own words: in GiB,
+    // or a count after the words that name it (after the KV cache's line,
+    // which 0.33 prints with the concurrency on it).
+    for (marker, term) in [
+        ("Available KV cache memory", Term::KvBudget),
+        ("Estimated CUDA graph memory", Term::CudaGraphs),
+    ] {
+        if line.contains(marker) {
+            log.add(n, term, gib_after(line, marker)?);
+            return Some(LogKind::Vllm);
+        }
     }
-    if line.contains("Maximum concurrency for") {
-        log.add(
-            n,
+    for (marker, term, before) in [
+        ("# GPU blocks:", Term::KvBlocks, "# GPU blocks:"),
+        (
+            "Maximum concurrency for",
             Term::Concurrency,
-            number_after(line, "tokens per request:")?.0,
-        );
-        return Some(LogKind::Vllm);
-    }
-    if line.contains("Estimated CUDA graph memory") {
-        log.add(
-            n,
-            Term::CudaGraphs,
-            gib_after(line, "Estimated CUDA graph memory")?,
-        );
-        return Some(LogKind::Vllm);
+            "tokens per request:",
+        ),
+    ] {
+        if line.contains(marker) {
+            log.add(n, term, number_after(line, before)?.0);
+            return Some(LogKind::Vllm);
+        }
     }
     if line.contains("Graph capturing finished") {
         log.add(n, Term::CudaGraphs, gib_after(line, "took")?);
