@@ -22,25 +22,29 @@ mod common;
 /// Issue 65's goal: every predicted peak within 10 % of its measured one.
 const GOAL_WITHIN_10: f64 = 1.0;
 
-/// Today's share of the counted runs within ±10 %, a ratchet far below the
-/// goal: 20 of 84 (24 %). torchtitan's Dec 2024 runs are written as they
+/// Today's share of the counted runs within ±10 %, a ratchet below the
+/// goal: 31 of 84 (37 %). torchtitan's Dec 2024 runs are written as they
 /// ran: per-op selective checkpointing (`recompute_modules=op`) and its
 /// uncompiled loss over an fp32 copy (`loss=fp32`), all ten 8B runs within
 /// 4 % (FSDP with SAC, and CP up to 262k tokens, which were 0.69 ×); FSDP2
 /// under a pipeline holds its stage's parameters and fp32 gradients whole
-/// (405B on PP 8: 0.82–0.98 ×, were 0.38–0.47). The misses by cause (the
-/// gathering's report, issue 65): the 70B FSDP × TP runs (0.77–0.82 ×);
-/// compiled torchtitan on B200 and GB200 (1.3–1.6 ×: torch.compile's
-/// fusions keep less than the eager count); QLoRA's saved inputs in
-/// bitsandbytes before 0.43.2 and LitGPT's quantised head (0.45–0.70 ×);
-/// Lightning's fp32 frozen base under bf16-mixed; torch's AdamW keeping
-/// bf16 moments for bf16 weights where `bf16-pure` counts fp32 ones.
-/// Raise this as the model improves.
-const TODAY_WITHIN_10: f64 = 0.23;
+/// (405B on PP 8: 0.82–0.98 ×, were 0.38–0.47); LitGPT's eager GPT counted
+/// with transformers' measured accounting where it covers the model
+/// (`framework=hf`: its LoRA rows 0.93–1.03 ×, were 0.74–0.95). The misses
+/// by cause (the gathering's report, issue 65): QLoRA's saved inputs in
+/// bitsandbytes before 0.43.2 and LitGPT's quantised head (0.52–0.81 ×);
+/// models transformers' accounting does not cover (GELU, LayerNorm,
+/// Gemma 2: still Korthikanti's, 0.6–0.9 ×); the 70B FSDP × TP runs
+/// (0.77–0.82 ×); compiled torchtitan on B200 and GB200 (1.3–1.6 ×:
+/// torch.compile's fusions keep less than the eager count); Lightning's
+/// fp32 frozen base under bf16-mixed; torch's AdamW keeping bf16 moments
+/// for bf16 weights where `bf16-pure` counts fp32 ones. Raise this as the
+/// model improves.
+const TODAY_WITHIN_10: f64 = 0.36;
 
 /// Today's median of predicted ÷ measured, a ratchet: the model
-/// under-counts (0.829 seen); the test fails if it drifts lower.
-const TODAY_MEDIAN_AT_LEAST: f64 = 0.82;
+/// under-counts (0.917 seen); the test fails if it drifts lower.
+const TODAY_MEDIAN_AT_LEAST: f64 = 0.91;
 
 #[derive(Deserialize)]
 struct Run {
