@@ -449,6 +449,7 @@ impl Config {
         if matches!(self.rl.algo, Algo::Dpo | Algo::Distill) && self.rl.critic == Some(true) {
             return Err(Field::Critic.error(InputErrorKind::NotWith(Field::Algo)));
         }
+        self.check_verl_batch()?;
         if self.rl.algo == Algo::Distill {
             let teacher = self
                 .rl
@@ -478,6 +479,36 @@ impl Config {
                 .map_err(|error| rollout_error_at_field(self, error, split))?;
         }
         Ok(())
+    }
+
+    /// verl's own check of a step's batch (`RayPPOTrainer._validate_config`,
+    /// `verl/trainer/ppo/ray_trainer.py`): its responses, prompts ×
+    /// rollouts, a multiple of the trainer's GPUs (FSDP), or of its
+    /// Megatron data-parallel ranks × micro-batch; verl asserts otherwise.
+    /// Said at `prompts`, what the user most often sets.
+    fn check_verl_batch(&self) -> Result<(), InputError> {
+        let verl = self.rl.framework == crate::config::rl::RlFramework::Verl;
+        if !verl || !self.rl.algo.generates() {
+            return Ok(());
+        }
+        let layout = self.runtime.layout;
+        let gpus = u64::from(self.gpus) * u64::from(self.runtime.nodes);
+        let minimal = match self.rl_megatron_actor() {
+            true => {
+                let model_parallel =
+                    u64::from(layout.tp) * u64::from(layout.pp) * u64::from(layout.cp);
+                let micro_batch = self.model.map_or(1, |m| m.micro_batch);
+                (gpus / model_parallel.max(1)) * u64::from(micro_batch)
+            }
+            false => gpus,
+        };
+        let responses = u64::from(self.rl.prompts) * u64::from(self.rl.rollouts);
+        match minimal > 0 && responses % minimal != 0 {
+            true => Err(Field::Prompts.error(InputErrorKind::VerlBatch {
+                multiple_of: minimal,
+            })),
+            false => Ok(()),
+        }
     }
 
     /// Every figure of the RL run, or the first input error.

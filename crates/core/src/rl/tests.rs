@@ -519,3 +519,37 @@ fn verls_lora_actor_holds_its_frozen_base_in_fp32() {
         states(&pure)
     );
 }
+
+/// verl asserts a step's responses (prompts × rollouts) are a multiple of
+/// its GPUs under FSDP, of its Megatron data-parallel ranks × micro-batch
+/// under Megatron (`RayPPOTrainer._validate_config`): said at `prompts`;
+/// OpenRLHF's and TRL's runs are not held to it.
+#[test]
+fn verl_refuses_a_batch_its_gpus_do_not_divide() {
+    let error = |query: &str| {
+        decode(query)
+            .config
+            .rl_report()
+            .err()
+            .map(|e| (e.field, e.kind))
+    };
+    let base = "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&offload=all";
+    assert_eq!(
+        error(&format!("{base}&prompts=3&rollouts=3")),
+        Some((Field::Prompts, InputErrorKind::VerlBatch { multiple_of: 8 }))
+    );
+    assert_eq!(error(&format!("{base}&prompts=4&rollouts=2")), None);
+    assert_eq!(
+        error(&format!(
+            "{base}&prompts=3&rollouts=3&rl_framework=openrlhf"
+        )),
+        None
+    );
+    // The Megatron actor: 8 GPUs ÷ TP 2 = 4 ranks × micro-batch 2.
+    let megatron = "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=1&tp=2&mbs=2";
+    assert_eq!(
+        error(&format!("{megatron}&prompts=6&rollouts=2")),
+        Some((Field::Prompts, InputErrorKind::VerlBatch { multiple_of: 8 }))
+    );
+    assert_eq!(error(&format!("{megatron}&prompts=4&rollouts=2")), None);
+}

@@ -42,6 +42,9 @@ pub fn field_error(t: &Text, error: &InputError) -> String {
         InputErrorKind::NeedsExperts => t.err_needs_experts.into(),
         InputErrorKind::NeedsLatentAttention => t.err_needs_latent_attention.into(),
         InputErrorKind::PerOpAlone => t.err_per_op_alone.into(),
+        InputErrorKind::VerlBatch { multiple_of } => {
+            fill(t.err_verl_batch, &[&multiple_of.to_string()])
+        }
         InputErrorKind::NotInDeepSpeed => t.err_not_in_deepspeed.into(),
         InputErrorKind::Layout(problem) => layout_words(t, problem),
         InputErrorKind::NeedsMegatron => t.err_needs_megatron.into(),

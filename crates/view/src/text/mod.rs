@@ -747,6 +747,8 @@ texts! {
     err_needs_latent_attention: &'static str = "mla_up_proj needs latent attention (KV rank > 0), as Megatron-LM requires.", "mla_up_proj 需要潜在注意力（KV 秩 > 0），与 Megatron-LM 的要求一致。";
     err_per_op_alone: &'static str = "op is torchtitan's per-op policy and stands alone: Megatron-LM's modules are another framework's.",
         "op 是 torchtitan 的逐算子策略，只能单独选择：Megatron-LM 的模块属于另一个框架。";
+    err_verl_batch: &'static str = "verl needs prompts × rollouts to be a multiple of {} (its GPUs, or its Megatron data-parallel ranks × micro-batch): its trainer asserts it.",
+        "verl 要求提示词数 × 每个提示词的回答数为 {} 的整数倍（即 GPU 数，或 Megatron 数据并行组数 × 微批次），否则其训练器会报错。";
     err_not_in_deepspeed: &'static str = "Counted with the lesson's accounting and without offload only.", "仅在课程口径且不卸载时计算。";
     parallel_heading: &'static str = "Parallel layout", "并行布局";
     not_run: &'static str = "n/a", "不适用";

@@ -55,6 +55,7 @@ pub fn field_rule(field: Field) -> &'static str {
         Field::Precision => "fp8 and fp8-params: a GPU with FP8 tensor cores, full training, not framework=hf; fp8-params not with sharding=fsdp2",
         Field::Amp => "with a mixed precision",
         Field::Framework => "hf: a model with a SwiGLU MLP",
+        Field::Prompts => "with rl_framework=verl, prompts × rollouts a multiple of the GPUs (its Megatron actor: of its data-parallel ranks × micro-batch)",
         Field::Loss => "fp32: not with framework=hf (which counts transformers' own loss)",
         Field::Sharding => "fsdp2: not with acct=deepspeed",
         Field::Dora => "not on a mixture's expert MLPs; not with amp under framework=hf",

@@ -57,6 +57,13 @@ pub enum InputErrorKind {
     /// A setting of latent attention on a model without it (Megatron-LM's
     /// `mla_up_proj` recomputation).
     NeedsLatentAttention,
+    /// A step's responses (prompts × rollouts) that verl's trainer refuses:
+    /// not a multiple of `multiple_of` (its GPUs, or its Megatron
+    /// data-parallel ranks × micro-batch).
+    VerlBatch {
+        /// What they must be a multiple of.
+        multiple_of: u64,
+    },
     /// torchtitan's per-op checkpointing (`op`) beside Megatron-LM's modules:
     /// one framework's policy or the other's.
     PerOpAlone,
