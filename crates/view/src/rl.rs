@@ -172,10 +172,21 @@ pub fn notes(t: &Text, config: &Config, report: &RlReport, unit: MemoryUnit) -> 
         maximum_note(t, config, report, unit),
         util_note(t, config, report),
         host_note(t, config, report),
+        engine_note(t, config, report),
     ]
     .into_iter()
     .flatten()
     .collect()
+}
+
+/// The rollout engine the figures count, when a link names another one
+/// (`engine`, a serving key): RL's rollout is vLLM's as the frameworks run
+/// it by default; SGLang's rollout (verl's `rollout.name=sglang`), whose
+/// memory fraction means another thing, is not counted.
+pub fn engine_note(t: &Text, config: &Config, report: &RlReport) -> Option<String> {
+    let engine = config.serve.engine;
+    (engine != vram_core::serve::options::Engine::Vllm && report.generate.is_some())
+        .then(|| fill(t.rl_engine_not_counted, &[engine.name()]))
 }
 
 /// Host RAM against the node's (`host_mem`), when given and short: what
@@ -408,5 +419,25 @@ mod tests {
         let mut roomy = config;
         roomy.runtime.host_mem_gb = Some(2000.0);
         assert_eq!(host_note(t, &roomy, &roomy.rl_report().unwrap()), None);
+    }
+
+    /// Issue 61: `engine=sglang` in an RL link was accepted and ignored.
+    /// The figures are vLLM's rollout; a link naming another engine is
+    /// told so, and a link without one hears nothing.
+    #[test]
+    fn another_rollout_engine_is_said_not_counted() {
+        let t = crate::text::of(vram_core::format::Lang::En);
+        let note = |query: &str| {
+            let config = vram_core::input::link::decode(query).config;
+            let report = config.rl_report().unwrap();
+            engine_note(t, &config, &report)
+        };
+        let base = "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&offload=all";
+        assert_eq!(note(base), None);
+        let said = note(&format!("{base}&engine=sglang")).unwrap();
+        assert!(
+            said.starts_with("The rollout is counted as vLLM runs it: SGLang's"),
+            "{said}"
+        );
     }
 }
