@@ -155,5 +155,15 @@ async fn distillation_and_a_split_engine_show_their_parts() {
     assert!(!generate.contains("Actor left on the GPU"), "{generate}");
     let learn = browser.text("rl-learn").await;
     assert!(!learn.contains("Engine while asleep"), "{learn}");
+    // A link naming another rollout engine is told the rollout is vLLM's
+    // (issue 61: it was silently ignored).
+    browser
+        .open("?job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&offload=all&engine=sglang&lang=en")
+        .await;
+    let engine = browser.text("rl-engine").await;
+    assert!(
+        engine.starts_with("The rollout is counted as vLLM runs it: SGLang's"),
+        "{engine}"
+    );
     browser.close().await;
 }

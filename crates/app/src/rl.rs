@@ -102,6 +102,7 @@ pub fn RlResults(report: Memo<Option<RlReport>>, config: Memo<Config>) -> impl I
             let lengths = config.with(|c| rl::maximum_note(t, c, report, unit));
             let note = config.with(|c| rl::util_note(t, c, report));
             let host = config.with(|c| rl::host_note(t, c, report));
+            let engine = config.with(|c| rl::engine_note(t, c, report));
             // verl's overrides, or why verl does not run the plan as counted.
             let overrides = match config.with(vram_launch::verl::verl_overrides) {
                 Ok(lines) => view! {
@@ -124,6 +125,7 @@ pub fn RlResults(report: Memo<Option<RlReport>>, config: Memo<Config>) -> impl I
                 {lengths.map(|n| view! { <p class="notice" data-testid="rl-at-maximum">{n}</p> })}
                 {note.map(|n| view! { <p class="notice warning" data-testid="rl-util">{n}</p> })}
                 {host.map(|n| view! { <p class="notice warning" data-testid="rl-host-short">{n}</p> })}
+                {engine.map(|n| view! { <p class="notice warning" data-testid="rl-engine">{n}</p> })}
                 {report.generate.as_ref().map(|generate| view! {
                     <h3>{config.with(|c| rl::generate_heading(t, c))}</h3>
                     {phase_bar(t, generate, unit)}
