@@ -619,7 +619,8 @@ impl Search<'_> {
         micro_batches: &[(u32, u32)],
         plans: &mut Vec<Plan>,
     ) {
-        let combos = strategy_offloads(candidate.layout, candidate.ep);
+        let combos =
+            strategy_offloads(candidate.layout, candidate.ep, self.config.runtime.sharding);
         let recomputes = self.recomputes(candidate.layout);
         let offload_accepted = self.offloads_accepted(candidate, micro_batches[0].0);
         for (recompute, checkpointing) in recomputes {
@@ -924,17 +925,27 @@ struct Shape {
     kept: Vec<ActivationMemory>,
 }
 
-/// The strategies and offloads to try with `layout` at `ep`: ZeRO-2 and
-/// ZeRO-3 only without pipeline stages, each offload the strategy allows
-/// (none with expert parallelism).
-fn strategy_offloads(layout: Layout, ep: u32) -> Vec<(Strategy, Offload)> {
+/// The strategies and offloads to try with `layout` at `ep` under
+/// `sharding`: with pipeline stages only what runs beside them
+/// ([`crate::report::place::runs_with_pipeline`]: FSDP2's ZeRO-3, without
+/// offload), each offload the strategy allows (none with expert
+/// parallelism).
+fn strategy_offloads(
+    layout: Layout,
+    ep: u32,
+    sharding: crate::frameworks::runtime::Sharding,
+) -> Vec<(Strategy, Offload)> {
     Strategy::ALL
         .into_iter()
-        .filter(|s| layout.pp == 1 || matches!(s, Strategy::Ddp | Strategy::Zero1))
+        .filter(|&s| crate::report::place::runs_with_pipeline(s, layout.pp, sharding))
         .flat_map(|s| {
             Offload::ALL
                 .into_iter()
-                .filter(move |&o| o.under(s) == o && (ep == 1 || o == Offload::None))
+                .filter(move |&o| {
+                    o.under(s) == o
+                        && (ep == 1 || o == Offload::None)
+                        && (layout.pp == 1 || o == Offload::None || !matches!(s, Strategy::Zero3))
+                })
                 .map(move |o| (s, o))
         })
         .collect()

@@ -209,7 +209,12 @@ fn layout_note(t: &Text, report: &Report, layout: &vram_core::report::LayoutRepo
     }
     if report.strategies.iter().any(|r| !r.supported) {
         note.push(' ');
-        note.push_str(t.zero_with_pipeline);
+        note.push_str(
+            match report.strategy(vram_core::Strategy::Zero3).supported {
+                true => t.zero2_with_pipeline,
+                false => t.zero_with_pipeline,
+            },
+        );
     }
     if let Some(formula) = layout_activations(t, report) {
         note.push('\n');

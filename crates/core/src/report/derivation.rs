@@ -37,13 +37,24 @@ impl Report {
                 BytesPerParam::fp8_copies(strategy, recipe, n) * self.setup.linear_share,
             ),
         };
+        // FSDP2 under a pipeline holds its stage's weights and fp32
+        // gradients whole (`Runtime::place`): written as held.
+        let held_whole =
+            sharded && n > 1 && row.bytes_per_param.weights > weights / f64::from(n) + 1e-12;
+        let (sharded, gradients) = match held_whole {
+            true => (false, (row.bytes_per_param.gradients, false)),
+            false => (
+                sharded,
+                (
+                    recipe.gradients.bytes_per_param(recipe.storage()),
+                    strategy.shards_gradients(),
+                ),
+            ),
+        };
         let terms = [
             (weights, sharded),
             (copies, false),
-            (
-                recipe.gradients.bytes_per_param(recipe.storage()),
-                strategy.shards_gradients(),
-            ),
+            gradients,
             (
                 recipe.optimizer.state_bytes_per_param(recipe.storage()),
                 strategy.shards_optimizer_states(),

@@ -6,7 +6,7 @@ mod derivation;
 pub use derivation::{LayoutDerivation, Rebuilt};
 pub mod evaluate;
 pub mod export;
-mod place;
+pub(crate) mod place;
 pub mod serving;
 pub mod table;
 

@@ -320,9 +320,7 @@ impl<'a> Placer<'a> {
     /// `strategy`'s report on its most loaded GPU, the rank whose step peaks
     /// highest of `stages`, and that rank.
     fn strategy_report(&self, stages: &[Stage], strategy: Strategy) -> (usize, StrategyReport) {
-        // DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3.
-        let supported =
-            !(self.layout.pp > 1 && matches!(strategy, Strategy::Zero2 | Strategy::Zero3));
+        let supported = runs_with_pipeline(strategy, self.layout.pp, self.runtime.sharding);
         // The most loaded GPU: the rank whose step peaks highest.
         let (rank, mut report) = stages
             .iter()
@@ -508,5 +506,24 @@ impl<'a> Placer<'a> {
         };
         let most = Field::MicroBatch.limits().map_or(1.0, |l| l.max) as u32;
         largest_fitting(guess, most, fits_at)
+    }
+}
+
+/// Whether `strategy` runs beside `pp` pipeline stages: DeepSpeed's pipeline
+/// engine refuses ZeRO-2 and ZeRO-3 (`PipelineEngine` asserts ZeRO below
+/// 2); PyTorch's FSDP2 runs the ZeRO-3 column under torch's pipeline
+/// schedules (torchtitan), holding each stage whole between its first and
+/// last microbatch ([`crate::frameworks::runtime::Runtime::place`]).
+pub(crate) fn runs_with_pipeline(
+    strategy: Strategy,
+    pp: u32,
+    sharding: crate::frameworks::runtime::Sharding,
+) -> bool {
+    use crate::frameworks::runtime::Sharding;
+    match strategy {
+        _ if pp <= 1 => true,
+        Strategy::Ddp | Strategy::Zero1 => true,
+        Strategy::Zero2 => false,
+        Strategy::Zero3 => sharding == Sharding::Fsdp2,
     }
 }

@@ -1166,3 +1166,37 @@ fn an_uncompiled_fp32_loss_holds_more_at_the_backwards_start() {
         ("loss", Some(InputErrorKind::NotWith(Field::Framework)))
     );
 }
+
+/// Under a pipeline, DeepSpeed's engine runs ZeRO-1 at most; FSDP2's ZeRO-3
+/// runs under torch's schedules (torchtitan) and is judged, its stage's
+/// weights and fp32 gradients held whole, the lesson's formula written as
+/// held: (2 + 4 + 12 ÷ 8) B a parameter of the rank's stage.
+#[wasm_bindgen_test(unsupported = test)]
+fn fsdp2_runs_zero3_under_a_pipeline() {
+    let base = "v=3&model=llama3.1-70b&gpu=h100-80gb&gpus=8&nodes=2&dtype=bf16&pp=2&stage=3";
+    let deepspeed = report_of(base);
+    assert!(!deepspeed.strategy(Strategy::Zero3).supported);
+    assert!(!deepspeed.strategy(Strategy::Zero2).supported);
+    let fsdp2 = report_of(&format!("{base}&sharding=fsdp2"));
+    assert!(fsdp2.strategy(Strategy::Zero3).supported);
+    assert!(!fsdp2.strategy(Strategy::Zero2).supported);
+    let derivation = fsdp2.derivation("activations", "buffers").unwrap();
+    assert!(
+        derivation.starts_with("(2 + 4 + 12 ÷ 8) B × 35.28 × 10⁹"),
+        "{derivation}"
+    );
+    let row = fsdp2.strategy(Strategy::Zero3);
+    let stage = fsdp2.layout.as_ref().unwrap().stages[row.rank.unwrap() as usize].params as f64;
+    let states = row.memory.total.get() - row.memory.activations.get() - row.memory.buffers.get();
+    assert!((states / stage - 7.5).abs() < 1e-9, "{}", states / stage);
+    // The plans rank FSDP2's ZeRO-3 beside pipeline stages too.
+    let config = crate::input::link::decode(&format!("{base}&sharding=fsdp2")).config;
+    let plans = crate::plans::plans(&config);
+    assert!(plans
+        .iter()
+        .any(|p| p.strategy == Strategy::Zero3 && p.layout.pp > 1));
+    let config = crate::input::link::decode(base).config;
+    assert!(!crate::plans::plans(&config)
+        .iter()
+        .any(|p| matches!(p.strategy, Strategy::Zero2 | Strategy::Zero3) && p.layout.pp > 1));
+}

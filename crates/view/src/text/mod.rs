@@ -774,6 +774,7 @@ texts! {
     layout_rebuilt_stored: &'static str = " (each checkpoint's input) + {} × {} × {} (stored whole)", "（每个检查点的输入） + {} × {} × {}（整层保存）";
     tp_across_nodes: &'static str = "Tensor parallelism spans nodes: its all-reduces run over the network.", "张量并行跨越节点：它的 all-reduce 走节点间网络。";
     zero_with_pipeline: &'static str = "ZeRO-2 and ZeRO-3 are n/a: DeepSpeed's pipeline engine runs ZeRO-1 only.", "ZeRO-2 与 ZeRO-3 不适用：DeepSpeed 的流水线引擎只支持 ZeRO-1。";
+    zero2_with_pipeline: &'static str = "ZeRO-2 is n/a: DeepSpeed's pipeline engine runs ZeRO-1 only. ZeRO-3 is FSDP2's, which runs under torch's pipeline schedules (torchtitan) holding each stage's weights and fp32 gradients whole until its last microbatch.", "ZeRO-2 不适用：DeepSpeed 的流水线引擎只支持 ZeRO-1。ZeRO-3 为 FSDP2，可在 torch 的流水线调度下运行（torchtitan），在最后一个微批次之前各阶段的权重与 fp32 梯度保持完整不切分。";
     time_note: &'static str =
         "Step time ({}, kernels at {}): {} = {}; {} tokens/s per GPU; MFU {} (PaLM's: model FLOPs by Megatron-LM's count, no recomputation, over the whole step).",
         "单步时间（{}，{}）：{} = {}；每张 GPU 每秒 {} 个词元；MFU {}（PaLM 定义：按 Megatron-LM 计数的模型 FLOPs，不含重计算，除以整步时间）。";
