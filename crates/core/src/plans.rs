@@ -957,6 +957,24 @@ mod tests {
     use crate::input::link::decode;
     use wasm_bindgen_test::wasm_bindgen_test;
 
+    /// FSDP2's ZeRO-3 is ranked beside pipeline stages (torch's schedules
+    /// run it), without offload; DeepSpeed's ZeRO-2 and ZeRO-3 are not.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn fsdp2_zero3_is_ranked_beside_pipeline_stages() {
+        let base = "v=3&model=llama3.1-70b&gpu=h100-80gb&gpus=8&nodes=2&dtype=bf16&pp=2&stage=3";
+        let (_, fsdp2) = plans_of(&format!("{base}&sharding=fsdp2"));
+        let piped = |p: &&Plan| p.layout.pp > 1 && p.strategy == Strategy::Zero3;
+        assert!(fsdp2.iter().any(|p| piped(&p)));
+        assert!(fsdp2
+            .iter()
+            .filter(piped)
+            .all(|p| p.offload == Offload::None));
+        let (_, deepspeed) = plans_of(base);
+        assert!(!deepspeed
+            .iter()
+            .any(|p| p.layout.pp > 1 && matches!(p.strategy, Strategy::Zero2 | Strategy::Zero3)));
+    }
+
     /// The configuration a link's `query` decodes to, and its plans.
     fn plans_of(query: &str) -> (Config, Vec<Plan>) {
         let config = decode(query).config;
