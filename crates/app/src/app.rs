@@ -627,7 +627,7 @@ fn optimizer_note(t: &Text, config: &Config) -> String {
     text::fill(
         t.optimizer_note,
         &[
-            &format_number(optimizer.moment_bytes_per_param()),
+            &format_number(optimizer.moment_bytes_per_param(precision)),
             &format_number(precision.master_copy_bytes()),
             &format_number(optimizer.state_bytes_per_param(precision)),
             vram_core::memory::Optimizer::ALL

@@ -23,7 +23,12 @@ mod common;
 const GOAL_WITHIN_10: f64 = 1.0;
 
 /// Today's share of the counted runs within ±10 %, a ratchet below the
-/// goal: 31 of 84 (37 %). torchtitan's Dec 2024 runs are written as they
+/// goal: 33 of 84 (39 %). A pure-bf16 AdamW keeps bf16 moments as torch
+/// does (8 bytes a parameter, not 12): torchtune's compiled 3B rows
+/// 1.20–1.76 × → 0.96–1.28 ×, its uncompiled one (`loss=fp32`, its fp32
+/// logits) 0.92 ×, TinyLlama's 1.28 → 0.97 ×; LitGPT's four-A10G FSDP full
+/// runs fall to 0.36–0.46 × (a term of Lightning's FSDP is missing there,
+/// which the fp32 moments had half hidden). torchtitan's Dec 2024 runs are written as they
 /// ran: per-op selective checkpointing (`recompute_modules=op`) and its
 /// uncompiled loss over an fp32 copy (`loss=fp32`), all ten 8B runs within
 /// 4 % (FSDP with SAC, and CP up to 262k tokens, which were 0.69 ×); FSDP2
@@ -37,13 +42,11 @@ const GOAL_WITHIN_10: f64 = 1.0;
 /// Gemma 2: still Korthikanti's, 0.6–0.9 ×); the 70B FSDP × TP runs
 /// (0.77–0.82 ×); compiled torchtitan on B200 and GB200 (1.3–1.6 ×:
 /// torch.compile's fusions keep less than the eager count); Lightning's
-/// fp32 frozen base under bf16-mixed; torch's AdamW keeping bf16 moments
-/// for bf16 weights where `bf16-pure` counts fp32 ones. Raise this as the
-/// model improves.
-const TODAY_WITHIN_10: f64 = 0.36;
+/// fp32 frozen base under bf16-mixed. Raise this as the model improves.
+const TODAY_WITHIN_10: f64 = 0.39;
 
 /// Today's median of predicted ÷ measured, a ratchet: the model
-/// under-counts (0.917 seen); the test fails if it drifts lower.
+/// under-counts (0.915 seen); the test fails if it drifts lower.
 const TODAY_MEDIAN_AT_LEAST: f64 = 0.91;
 
 #[derive(Deserialize)]

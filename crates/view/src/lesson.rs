@@ -192,7 +192,7 @@ pub fn answer(t: &Text, step: &Step, config: &Config, report: &Report) -> Option
                     &number(per.optimizer_states),
                     &number(per.total()),
                     &number(config.precision.master_copy_bytes()),
-                    &number(config.optimizer.moment_bytes_per_param()),
+                    &number(config.optimizer.moment_bytes_per_param(config.precision)),
                 ],
             )
         }

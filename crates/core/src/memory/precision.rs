@@ -20,7 +20,8 @@ pub enum Precision {
     /// Pure FP32 training: weights are their own master copy (4 + 4 + 8 = 16 with Adam).
     Fp32Pure,
     /// Pure BF16 training without a master copy: BF16 weights and gradients,
-    /// fp32 optimizer moments (2 + 2 + 8 = 12 with Adam).
+    /// and a PyTorch optimizer's moments in BF16 too (2 + 2 + 4 = 8 with
+    /// Adam: [`crate::memory::Optimizer::moment_bytes_per_param`]).
     Bf16Pure,
     /// FP8 training as Megatron-LM runs it with Transformer Engine
     /// (`--fp8-format hybrid`): BF16 weights and gradients with an fp32
