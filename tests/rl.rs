@@ -155,15 +155,27 @@ async fn distillation_and_a_split_engine_show_their_parts() {
     assert!(!generate.contains("Actor left on the GPU"), "{generate}");
     let learn = browser.text("rl-learn").await;
     assert!(!learn.contains("Engine while asleep"), "{learn}");
-    // A link naming another rollout engine is told the rollout is vLLM's
-    // (issue 61: it was silently ignored).
-    browser
-        .open("?job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&offload=all&engine=sglang&lang=en")
-        .await;
+    // verl's SGLang rollout is counted as SGLang sizes its pool, and said
+    // (issue 61: the link's engine was once silently ignored); under
+    // OpenRLHF, which runs vLLM only, the page says the figures are vLLM's.
+    const SGLANG: &str = "?job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&offload=all&engine=sglang&lang=en";
+    browser.open(SGLANG).await;
     let engine = browser.text("rl-engine").await;
     assert!(
-        engine.starts_with("The rollout is counted as vLLM runs it: SGLang's"),
+        engine.starts_with(
+            "SGLang's rollout (rollout.name=sglang): its KV pool is mem_fraction_static (0.5)"
+        ),
         "{engine}"
+    );
+    let generate = browser.text("rl-generate").await;
+    assert!(!generate.contains("Engine: activations"), "{generate}");
+    browser
+        .open(&format!("{SGLANG}&rl_framework=openrlhf"))
+        .await;
+    let engine = browser.text("rl-engine").await;
+    assert_eq!(
+        engine,
+        "The rollout is counted as vLLM runs it: SGLang's rollout is not counted under OpenRLHF."
     );
     browser.close().await;
 }

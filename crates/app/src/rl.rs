@@ -102,7 +102,7 @@ pub fn RlResults(report: Memo<Option<RlReport>>, config: Memo<Config>) -> impl I
             let lengths = config.with(|c| rl::maximum_note(t, c, report, unit));
             let note = config.with(|c| rl::util_note(t, c, report));
             let host = config.with(|c| rl::host_note(t, c, report));
-            let engine = config.with(|c| rl::engine_note(t, c, report));
+            let engine = config.with(|c| rl::engine_note(t, c, report, unit));
             // verl's overrides, or why verl does not run the plan as counted.
             let overrides = match config.with(vram_launch::verl::verl_overrides) {
                 Ok(lines) => view! {

@@ -1139,6 +1139,12 @@ pub struct RlJson {
     pub limits: Option<vram_core::rl::limits::RlLimits>,
     /// The smallest memory fraction at which the rollout engine fits.
     pub min_gpu_util: Option<f64>,
+    /// The engine the rollout's figures are (`vllm`, or `sglang` under
+    /// verl); `null` when nothing is generated.
+    pub rollout_engine: Option<&'static str>,
+    /// What the trainer holds on each GPU when a colocated engine starts
+    /// (SGLang's pool is its fraction of the rest); 0 apart.
+    pub held_at_start_bytes: Figure,
     /// The rollout's time a step.
     pub rollout_seconds: Option<Figure>,
     /// Sequences a step.
@@ -1201,6 +1207,8 @@ impl RlDocumentJson {
                 learn_seconds: seconds(|t| t.learn_seconds),
                 limits: None,
                 min_gpu_util: report.min_gpu_util,
+                rollout_engine: report.rollout_engine.map(|e| e.key()),
+                held_at_start_bytes: b(report.held_at_start_bytes as f64),
                 rollout_seconds: seconds(|t| t.rollout_seconds),
                 sequences: report.sequences,
                 step_seconds: seconds(|t| t.step_seconds),

@@ -104,9 +104,32 @@ fn defaults(engine: &Engine, imported: &mut Imported) {
     }
 }
 
+/// One of the rollout engine's overrides (`actor_rollout_ref.rollout.*`
+/// but its `n`) into `imported`'s keys: `Some(false)` when it is not read,
+/// `None` when it is no such override.
+fn read_rollout_override(key: &str, value: &str, imported: &mut Imported) -> Option<bool> {
+    let number = value.parse::<u32>().is_ok();
+    let link = match key.strip_prefix("actor_rollout_ref.rollout.")? {
+        // verl's engines: vLLM (the calculator's default) and SGLang.
+        "name" if value == "sglang" => "engine",
+        "name" => return Some(value == "vllm"),
+        "gpu_memory_utilization" => "gpu_util",
+        "tensor_model_parallel_size" if number => "rollout_tp",
+        "max_num_batched_tokens" if number => "batched_tokens",
+        "max_num_seqs" if number => "max_num_seqs",
+        _ => return None,
+    };
+    imported.keys.push((link, value.into()));
+    imported.mapped.push((format!("{key}={value}"), link));
+    Some(true)
+}
+
 /// One override into `imported`'s keys, or into `engine`; false when it is
 /// not read.
 fn read_override(key: &str, value: &str, engine: &mut Engine, imported: &mut Imported) -> bool {
+    if let Some(read) = read_rollout_override(key, value, imported) {
+        return read;
+    }
     let said = format!("{key}={value}");
     let map = |imported: &mut Imported, link: &'static str, v: String| {
         imported.keys.push((link, v));
@@ -179,25 +202,12 @@ fn read_override(key: &str, value: &str, engine: &mut Engine, imported: &mut Imp
             model_key(value, imported);
             true
         }
-        ("actor_rollout_ref.rollout.name", _) => value == "vllm",
         ("data.train_batch_size", _) if number => map(imported, "prompts", value.into()),
         ("data.max_prompt_length", _) if number => map(imported, "prompt_len", value.into()),
         ("data.max_response_length", _) if number => map(imported, "response_len", value.into()),
         ("actor_rollout_ref.rollout.n", _) if number => {
             engine.samples_given = true;
             map(imported, "rollouts", value.into())
-        }
-        ("actor_rollout_ref.rollout.tensor_model_parallel_size", _) if number => {
-            map(imported, "rollout_tp", value.into())
-        }
-        ("actor_rollout_ref.rollout.gpu_memory_utilization", _) => {
-            map(imported, "gpu_util", value.into())
-        }
-        ("actor_rollout_ref.rollout.max_num_batched_tokens", _) if number => {
-            map(imported, "batched_tokens", value.into())
-        }
-        ("actor_rollout_ref.rollout.max_num_seqs", _) if number => {
-            map(imported, "max_num_seqs", value.into())
         }
         ("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", _) if number => {
             map(imported, "mbs", value.into())

@@ -160,7 +160,10 @@ pub fn verl_overrides(config: &Config) -> Result<Vec<String>, NotInVerl> {
         "actor_rollout_ref.model.path",
         crate::hf_repo(config).into(),
     );
-    set("actor_rollout_ref.rollout.name", "vllm".into());
+    set(
+        "actor_rollout_ref.rollout.name",
+        config.rl_engine().key().into(),
+    );
     set("data.train_batch_size", rl.prompts.to_string());
     // One optimizer step a batch, as the figures count it (verl's default
     // of 256 prompts raises when the batch has fewer).

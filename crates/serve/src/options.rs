@@ -124,6 +124,12 @@ pub struct ServeOptions {
     /// The deployment's own figures, measured at a layout (a start-up log
     /// read, issue 66): they replace the page's there.
     pub measured: Option<Measured>,
+    /// Bytes other processes hold on each GPU when the engine starts: an
+    /// RL trainer's beside a colocated rollout engine (its resident states
+    /// and CUDA context); 0 for a deployment. SGLang sizes its pool from
+    /// the memory free at its start, so this shrinks it; vLLM's fraction is
+    /// of the whole GPU.
+    pub held_at_start_bytes: u64,
 }
 
 impl Default for ServeOptions {
@@ -144,6 +150,7 @@ impl Default for ServeOptions {
             vllm_release: VllmRelease::NEWEST,
             cuda_graphs: true,
             measured: None,
+            held_at_start_bytes: 0,
         }
     }
 }

@@ -868,7 +868,9 @@ fn sglang_figures(basis: &Basis) -> EngineFigures {
     let (chunk, graph_batch) = sglang::default_chunk_and_graph_batch(basis.gpu_mib, basis.tp);
     let block_size = options.block.unwrap_or(1);
     let cell = sglang::cell_bytes(arch, basis.stage_count, basis.tp, basis.value_bytes);
-    let free_before = basis.cuda_total;
+    // Free at its start (`init_torch_distributed`'s measure): what other
+    // processes hold then, an RL trainer's beside it, is not.
+    let free_before = basis.cuda_total.saturating_sub(options.held_at_start_bytes);
     let free_after = free_before.saturating_sub(basis.weights);
     let kv_budget = basis
         .kv_given

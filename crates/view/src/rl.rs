@@ -172,21 +172,51 @@ pub fn notes(t: &Text, config: &Config, report: &RlReport, unit: MemoryUnit) -> 
         maximum_note(t, config, report, unit),
         util_note(t, config, report),
         host_note(t, config, report),
-        engine_note(t, config, report),
+        engine_note(t, config, report, unit),
     ]
     .into_iter()
     .flatten()
     .collect()
 }
 
-/// The rollout engine the figures count, when a link names another one
-/// (`engine`, a serving key): RL's rollout is vLLM's as the frameworks run
-/// it by default; SGLang's rollout (verl's `rollout.name=sglang`), whose
-/// memory fraction means another thing, is not counted.
-pub fn engine_note(t: &Text, config: &Config, report: &RlReport) -> Option<String> {
-    let engine = config.serve.engine;
-    (engine != vram_core::serve::options::Engine::Vllm && report.generate.is_some())
-        .then(|| fill(t.rl_engine_not_counted, &[engine.name()]))
+/// The rollout engine the figures count, when a link names one
+/// (`engine`): SGLang's under verl, its pool taken from the memory free at
+/// its start beside the trainer; vLLM's otherwise, said when the link names
+/// an engine the framework does not run or the figures do not count
+/// (TensorRT-LLM's rollout; SGLang under OpenRLHF or TRL).
+pub fn engine_note(
+    t: &Text,
+    config: &Config,
+    report: &RlReport,
+    unit: MemoryUnit,
+) -> Option<String> {
+    use vram_core::serve::options::Engine;
+    let counted = report.rollout_engine?;
+    let asked = config.serve.engine;
+    match (asked, counted) {
+        (Engine::Sglang, Engine::Sglang) => Some(fill(
+            t.rl_engine_sglang,
+            &[
+                &format_number(config.rl_gpu_util()),
+                &format_bytes(Bytes::new(report.held_at_start_bytes as f64), unit),
+            ],
+        )),
+        (Engine::Vllm, _) => None,
+        (asked, _) => Some(fill(
+            t.rl_engine_not_counted,
+            &[asked.name(), framework_name(t, config.rl.framework)],
+        )),
+    }
+}
+
+/// The framework's name as the page writes it.
+fn framework_name(t: &Text, framework: vram_core::config::rl::RlFramework) -> &'static str {
+    use vram_core::config::rl::RlFramework;
+    match framework {
+        RlFramework::Verl => t.rl_framework[0],
+        RlFramework::OpenRlhf => t.rl_framework[1],
+        RlFramework::Trl => t.rl_framework[2],
+    }
 }
 
 /// Host RAM against the node's (`host_mem`), when given and short: what
@@ -422,22 +452,30 @@ mod tests {
     }
 
     /// Issue 61: `engine=sglang` in an RL link was accepted and ignored.
-    /// The figures are vLLM's rollout; a link naming another engine is
-    /// told so, and a link without one hears nothing.
+    /// verl's SGLang rollout is counted and said with what the trainer
+    /// holds at its start; another engine a framework does not run is said
+    /// not counted; a link without one hears nothing.
     #[test]
-    fn another_rollout_engine_is_said_not_counted() {
+    fn the_rollout_engine_is_said() {
         let t = crate::text::of(vram_core::format::Lang::En);
         let note = |query: &str| {
             let config = vram_core::input::link::decode(query).config;
             let report = config.rl_report().unwrap();
-            engine_note(t, &config, &report)
+            engine_note(t, &config, &report, MemoryUnit::Gb)
         };
         let base = "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&offload=all";
         assert_eq!(note(base), None);
-        let said = note(&format!("{base}&engine=sglang")).unwrap();
+        let sglang = note(&format!("{base}&engine=sglang")).unwrap();
         assert!(
-            said.starts_with("The rollout is counted as vLLM runs it: SGLang's"),
-            "{said}"
+            sglang.starts_with(
+                "SGLang's rollout (rollout.name=sglang): its KV pool is mem_fraction_static (0.5)"
+            ),
+            "{sglang}"
+        );
+        let openrlhf = note(&format!("{base}&engine=sglang&rl_framework=openrlhf")).unwrap();
+        assert_eq!(
+            openrlhf,
+            "The rollout is counted as vLLM runs it: SGLang's rollout is not counted under OpenRLHF."
         );
     }
 }

@@ -125,6 +125,13 @@ pub struct RlReport {
     pub learn: PhaseReport,
     /// The rollout engine's own report.
     pub rollout: Option<ServeReport>,
+    /// The engine the rollout's figures are ([`Config::rl_engine`]), when
+    /// it generates.
+    pub rollout_engine: Option<vram_serve::options::Engine>,
+    /// What the trainer holds on each GPU when a colocated engine starts
+    /// (its resident states and CUDA context), bytes: SGLang takes its
+    /// pool's fraction of the rest; 0 apart or without a rollout.
+    pub held_at_start_bytes: u64,
     /// The actor's training figures (the highlighted strategy).
     pub actor: StrategyReport,
     /// Host RAM each node holds for the run (the sleeping engine's weights,
@@ -209,6 +216,8 @@ struct Generation {
     asleep: f64,
     /// What the sleeping engine keeps in host RAM, bytes per GPU.
     host: f64,
+    /// What the trainer holds on the engine's GPU when it starts, bytes.
+    held_at_start: u64,
 }
 
 impl Config {
@@ -274,9 +283,21 @@ impl Config {
         config
     }
 
-    /// The rollout engine's serving configuration: vLLM at the rollout's
-    /// TP, the actor's weights in 16 bits, the prompt and response as its
-    /// `max_model_len`, verl's memory fraction unless set.
+    /// The rollout engine: SGLang when the link names it under verl
+    /// (`actor_rollout_ref.rollout.name=sglang`, its `gpu_memory_utilization`
+    /// passed as `mem_fraction_static`); vLLM otherwise, the only engine
+    /// OpenRLHF and TRL run (and TensorRT-LLM's rollout is not counted).
+    pub fn rl_engine(&self) -> vram_serve::options::Engine {
+        use vram_serve::options::Engine;
+        match (self.serve.engine, self.rl.framework) {
+            (Engine::Sglang, crate::config::rl::RlFramework::Verl) => Engine::Sglang,
+            _ => Engine::Vllm,
+        }
+    }
+
+    /// The rollout engine's serving configuration: [`Config::rl_engine`] at
+    /// the rollout's TP, the actor's weights in 16 bits, the prompt and
+    /// response as its `max_model_len`, verl's memory fraction unless set.
     pub fn rl_rollout_config(&self) -> Config {
         let mut config = Config {
             job: Job::Serve,
@@ -287,12 +308,17 @@ impl Config {
         if let Some(model) = &mut config.model {
             model.ep = 1;
         }
-        config.serve.engine = vram_serve::options::Engine::Vllm;
+        config.serve.engine = self.rl_engine();
         // The engine holds the trainer's 16-bit weights, synced each step,
         // whatever format the published checkpoint ships in.
         config.serve.weights = vram_serve::weights::WeightFormat::Bf16;
         config.serve.max_len = Some(self.rl_sequence());
-        let (tokens, seqs) = self.rl.framework.rollout_batch();
+        // verl hands SGLang its sequence cap (`max_running_requests`) but
+        // not its batched tokens: SGLang picks its own prefill chunk.
+        let (tokens, seqs) = match config.serve.engine {
+            vram_serve::options::Engine::Sglang => (None, self.rl.framework.rollout_batch().1),
+            _ => self.rl.framework.rollout_batch(),
+        };
         config.serve.batched_tokens = self.serve.batched_tokens.or(tokens);
         config.serve.max_num_seqs = self.serve.max_num_seqs.or(seqs);
         config.serve.gpu_util = Some(self.rl_gpu_util());
@@ -542,21 +568,16 @@ impl Config {
         let tokens = sequences * u64::from(self.rl_mean_sequence());
 
         // Generating: the engine beside what the trainer keeps.
-        let (generate, rollout, engine_asleep, engine_host) = match self.rl.algo.generates() {
-            false => (None, None, 0.0, 0.0),
+        let (generate, rollout, engine_asleep, engine_host, held) = match self.rl.algo.generates() {
+            false => (None, None, 0.0, 0.0, 0),
             true => {
-                let generation = self.rl_generation(
-                    &memory,
-                    &side,
-                    usable,
-                    report.budget.gpu_memory().get(),
-                    sequences,
-                )?;
+                let generation = self.rl_generation(&memory, &side, &report.budget, sequences)?;
                 (
                     Some(generation.phase),
                     Some(generation.engine),
                     generation.asleep,
                     generation.host,
+                    generation.held_at_start,
                 )
             }
         };
@@ -584,7 +605,7 @@ impl Config {
             + actor.beyond.cpu_per_node.get();
         let time = self.rl_time(&report, strategy, rollout.as_ref(), tokens);
         let min_gpu_util = match (&generate, &rollout) {
-            (Some(phase), Some(engine)) => self.rl_min_gpu_util(phase, engine),
+            (Some(phase), Some(engine)) => self.rl_min_gpu_util(phase, engine, held),
             _ => None,
         };
         let timeline = self.rl_timeline(generate.as_ref(), &learn, time.as_ref());
@@ -603,6 +624,8 @@ impl Config {
             at_maximum,
             timeline,
             min_gpu_util,
+            rollout_engine: self.rl.algo.generates().then(|| self.rl_engine()),
+            held_at_start_bytes: held,
             generate,
             learn,
             rollout,
@@ -710,20 +733,38 @@ impl Config {
 
     /// The generate phase: the rollout engine, decoding as many of the
     /// step's `sequences` at once as fit, beside what the trainer keeps
-    /// (`usable` and `gpu_memory` are the GPU's usable and whole memory,
-    /// bytes), and what the engine keeps asleep while the actor learns.
+    /// (`budget`: what each GPU may use), and what the engine keeps asleep
+    /// while the actor learns.
     fn rl_generation(
         &self,
         memory: &MemoryBreakdown,
         side: &TrainerSide,
-        usable: f64,
-        gpu_memory: f64,
+        budget: &crate::memory::MemoryBudget,
         sequences: u64,
     ) -> Result<Generation, InputError> {
+        let (usable, gpu_memory) = (budget.usable().get(), budget.gpu_memory().get());
         let split = self.rl.placement == Placement::Split;
         let offloaded = |offload: Offload| self.runtime.offload == offload;
         let model = self.model.map(|m| m.architecture);
+        let trainer_resident = match () {
+            _ if split => 0.0,
+            _ if offloaded(Offload::All) => 0.0,
+            _ if offloaded(Offload::Optimizer) => memory.weights.get(),
+            _ => memory.weights.get() + memory.optimizer_states.get(),
+        };
         let mut rollout_config = self.rl_rollout_config();
+        // Colocated, the trainer's process already holds its resident
+        // states and its CUDA context when the engine starts (verl offloads
+        // before it launches the rollout servers); the context as measured
+        // (`context`) or, unset, the default one (the reserve covers it
+        // in training's budget, but SGLang's measure of free memory sees it).
+        if !split {
+            let context = match budget.context().get() {
+                c if c > 0.0 => c,
+                _ => vram_shared::process::CUDA_CONTEXT_BYTES as f64,
+            };
+            rollout_config.serve.held_at_start_bytes = (trainer_resident + context).round() as u64;
+        }
         // The engine decodes a step's sequences over its replicas, as many at once as fit.
         let engine_probe = rollout_config.serve_report()?;
         let replicas = u64::from(engine_probe.replicas.max(1));
@@ -733,12 +774,6 @@ impl Config {
             .min(u64::from(engine_probe.max_num_seqs));
         rollout_config.serve.concurrency = Some(at_once.max(1) as u32);
         let engine = rollout_config.serve_report()?;
-        let trainer_resident = match () {
-            _ if split => 0.0,
-            _ if offloaded(Offload::All) => 0.0,
-            _ if offloaded(Offload::Optimizer) => memory.weights.get(),
-            _ => memory.weights.get() + memory.optimizer_states.get(),
-        };
         let engine_kv = engine.kv_budget_bytes.unwrap_or(0) as f64;
         let overheads = (engine.activation_peak_bytes
             + engine.non_torch_bytes
@@ -782,11 +817,17 @@ impl Config {
         };
         // Asleep, vLLM frees its KV cache (and its weights: to host
         // RAM at level 1, discarded at level 2); its CUDA graphs,
-        // NCCL's buffers and its context stay.
+        // NCCL's buffers and its context stay. SGLang under verl releases
+        // its KV pool and its weights, backed up in host RAM
+        // (`release_memory_occupation` with tags `kv_cache` and `weights`,
+        // `enable_weights_cpu_backup`: verl's `async_sglang_server.py`),
+        // whatever the level; its CUDA graphs stay.
         let kept = (engine.cuda_graph_bytes + engine.non_torch_bytes) as f64;
+        let sglang = rollout_config.serve.engine == vram_serve::options::Engine::Sglang;
         let (asleep, host) = match self.rl.sleep {
             _ if split => (0.0, 0.0),
             0 => (engine.total_bytes, 0.0),
+            _ if sglang => (kept, engine.weights_bytes),
             1 => (kept, engine.weights_bytes),
             _ => (kept, 0.0),
         };
@@ -795,13 +836,20 @@ impl Config {
             engine,
             asleep,
             host,
+            held_at_start: rollout_config.serve.held_at_start_bytes,
         })
     }
 
     /// The smallest memory fraction, by hundredths from 0.05 to 0.99, at
     /// which the rollout engine fits and the generate `phase` still fits
-    /// beside what the trainer keeps; `engine` is the phase's engine.
-    fn rl_min_gpu_util(&self, phase: &PhaseReport, engine: &ServeReport) -> Option<f64> {
+    /// beside what the trainer keeps; `engine` is the phase's engine, which
+    /// found `held_at_start` bytes of the trainer's on the GPU.
+    fn rl_min_gpu_util(
+        &self,
+        phase: &PhaseReport,
+        engine: &ServeReport,
+        held_at_start: u64,
+    ) -> Option<f64> {
         let beside = phase.total_bytes
             - engine.weights_bytes
             - (engine.activation_peak_bytes + engine.non_torch_bytes + engine.cuda_graph_bytes)
@@ -810,6 +858,7 @@ impl Config {
         (5..=99).map(|h| f64::from(h) / 100.0).find(|&util| {
             let mut probe = self.rl_rollout_config();
             probe.serve.gpu_util = Some(util);
+            probe.serve.held_at_start_bytes = held_at_start;
             probe
                 .serve_report()
                 .is_ok_and(|e| e.fits && beside + e.total_bytes <= phase.limit_bytes)

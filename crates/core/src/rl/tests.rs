@@ -553,3 +553,39 @@ fn verl_refuses_a_batch_its_gpus_do_not_divide() {
     );
     assert_eq!(error(&format!("{megatron}&prompts=4&rollouts=2")), None);
 }
+
+/// verl's SGLang rollout (`rollout.name=sglang`): SGLang takes its pool as
+/// `mem_fraction_static` of the memory free at its start, less its weights
+/// (`pool_bytes`, SGLang 0.5.23), and under verl the trainer's resident
+/// states and CUDA context are already there; asleep it frees the pool and
+/// its weights, backed up in host RAM. Qwen2.5-7B on 8 H100s, verl's 0.5,
+/// the actor's optimizer offloaded (its 16-bit weights stay: 15.2 GB).
+#[wasm_bindgen_test(unsupported = test)]
+fn verls_sglang_rollout_sizes_its_pool_from_free_memory() {
+    use vram_serve::options::Engine;
+    let base = "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=ddp&offload=optimizer&recompute=full&overhead=0";
+    let (config, sglang) = rl_case(&format!("{base}&engine=sglang"));
+    let (_, vllm) = rl_case(base);
+    assert_eq!(config.rl_engine(), Engine::Sglang);
+    assert_eq!(sglang.rollout_engine, Some(Engine::Sglang));
+    assert_eq!(vllm.rollout_engine, Some(Engine::Vllm));
+    let generate = sglang.generate.as_ref().unwrap();
+    let resident = generate.bytes(RlPart::TrainerResident);
+    let weights = generate.bytes(RlPart::EngineWeights);
+    assert!((resident - 15.23e9).abs() < 0.01e9, "{resident}");
+    // The trainer's resident weights and the default CUDA context.
+    let held = resident + vram_shared::process::CUDA_CONTEXT_BYTES as f64;
+    assert!((sglang.held_at_start_bytes as f64 - held).abs() < 1.0);
+    let cuda_total = f64::from(config.gpu.unwrap().memory_mib) * 1_048_576.0
+        - vram_serve::report::DRIVER_RESERVE_BYTES as f64;
+    let pool = 0.5 * (cuda_total - held) - weights;
+    let kv = generate.bytes(RlPart::EngineKv);
+    assert!((kv - pool).abs() < 1e6, "{kv} {pool}");
+    // No overheads counted apart: SGLang keeps the rest of the free memory back.
+    assert_eq!(generate.bytes(RlPart::EngineOverheads), 0.0);
+    // Asleep: nothing of the pool or the weights on the GPU; the weights
+    // in host RAM, where vLLM at verl's level 2 discards them.
+    assert_eq!(sglang.learn.bytes(RlPart::EngineAsleep), 0.0);
+    let host_gap = sglang.host_bytes_per_node - vllm.host_bytes_per_node;
+    assert!((host_gap - 8.0 * weights).abs() < 1e6, "{host_gap}");
+}

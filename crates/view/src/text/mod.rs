@@ -464,7 +464,8 @@ texts! {
     rl_engine_asleep: &'static str = "Engine while asleep", "休眠中的推理引擎";
     rl_teacher: &'static str = "Teacher's weights", "教师模型权重";
     rl_host_short: &'static str = "Host RAM: {} per node, more than the node's {} (host_mem). To free it: {}.", "主机内存：每节点需要 {}，超过节点的 {}（host_mem）。可以：{}。";
-    rl_engine_not_counted: &'static str = "The rollout is counted as vLLM runs it: {}'s rollout, whose memory fraction means another thing, is not counted here (engine is a serving key).", "推理引擎按 vLLM 计算：{} 的 rollout（其显存比例含义不同）这里不计算（engine 是推理部署的参数）。";
+    rl_engine_not_counted: &'static str = "The rollout is counted as vLLM runs it: {}'s rollout is not counted under {}.", "推理引擎按 vLLM 计算：{} 的 rollout 在 {} 下不计算。";
+    rl_engine_sglang: &'static str = "SGLang's rollout (rollout.name=sglang): its KV pool is mem_fraction_static ({}) of the memory free when it starts, the trainer holding {} then, less its weights; the rest it keeps back for its activations and CUDA graphs, not counted apart. Asleep it frees the pool and its weights (kept in host RAM).", "SGLang 的 rollout（rollout.name=sglang）：KV 池为其启动时空闲显存的 mem_fraction_static（{}）减去权重（启动时训练进程已占 {}）；其余留给激活与 CUDA Graph，不单独计算。休眠时释放 KV 池与权重（权重保存在主机内存）。";
     rl_host_sleep: &'static str = "sleep=2 discards the engine's weights instead of keeping them there", "sleep=2 直接丢弃推理引擎的权重，而不是放在主机内存";
     rl_host_ref: &'static str = "ref_offload=0 keeps the reference on the GPUs", "ref_offload=0 把参考模型留在 GPU 上";
     rl_host_offload: &'static str = "offload less of the actor", "减少 actor 的卸载";

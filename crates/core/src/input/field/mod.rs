@@ -1298,11 +1298,14 @@ fields! {
         ..BASE
     },
     /// The inference engine whose allocation is reproduced: vLLM's v1
-    /// engine, SGLang or TensorRT-LLM's PyTorch backend.
+    /// engine, SGLang or TensorRT-LLM's PyTorch backend; under RL the
+    /// rollout's (SGLang's under verl, vLLM's otherwise).
     Engine in Serving(10) => Declaration {
         key: "engine",
         value: Value::Choice(keys_of!(Engine)),
-        jobs: Jobs::SERVE,
+        // RL's rollout engine too: SGLang's under verl, vLLM's otherwise
+        // (`Config::rl_engine`).
+        jobs: Jobs::GENERATE,
         read: |c| c.serve.engine.key().to_string(),
         write: |c, f, t| set(&mut c.serve.engine, pick(f, &Engine::ALL, Engine::key, t)),
         ..BASE
