@@ -357,6 +357,9 @@ fn read_option(
     }
 }
 
+/// What a model's checkpoint that names no preset is told.
+const MODEL_UNKNOWN: &str = ": no preset of this checkpoint; paste its config.json";
+
 /// The model's key where its checkpoint names a preset; else said unread.
 pub(crate) fn model_key(path: &str, imported: &mut Imported) {
     match crate::preset_of_repo(path) {
@@ -364,10 +367,85 @@ pub(crate) fn model_key(path: &str, imported: &mut Imported) {
             imported.keys.push(("model", id.into()));
             imported.mapped.push((path.to_string(), "model"));
         }
-        None => imported.unread.push(format!(
-            "{path}: no preset of this checkpoint; paste its config.json"
-        )),
+        None => imported.unread.push(format!("{path}{MODEL_UNKNOWN}")),
     }
+}
+
+/// A critic's or reward model's checkpoint `path` (said as `said`) as its
+/// link key `link` (`critic_model`, `reward_model`): the preset it names;
+/// one the actor's own checkpoint names is the default, dropped by
+/// [`drop_value_models_of_the_actor`] once the actor is known.
+pub(crate) fn value_model_key(
+    link: &'static str,
+    path: &str,
+    said: String,
+    imported: &mut Imported,
+) {
+    match crate::preset_of_repo(path) {
+        Some(id) => {
+            imported.keys.push((link, id.into()));
+            imported.mapped.push((said, link));
+        }
+        None => imported.unread.push(format!("{said}{VALUE_MODEL_UNKNOWN}")),
+    }
+}
+
+/// What a critic's or reward model's checkpoint that names no preset is told.
+const VALUE_MODEL_UNKNOWN: &str =
+    ": no preset of this checkpoint; its size is taken as the actor's";
+
+/// The critic's and reward model's keys that name the actor's own model:
+/// the default, so no key; said as of no bearing.
+pub(crate) fn drop_value_models_of_the_actor(imported: &mut Imported) {
+    let actor = imported
+        .keys
+        .iter()
+        .rev()
+        .find(|(k, _)| *k == "model")
+        .map(|(_, v)| v.clone());
+    let same = |k: &str, v: &str| {
+        matches!(k, "critic_model" | "reward_model") && Some(v) == actor.as_deref()
+    };
+    let dropped: Vec<&'static str> = imported
+        .keys
+        .iter()
+        .filter(|(k, v)| same(k, v))
+        .map(|(k, _)| *k)
+        .collect();
+    imported.keys.retain(|(k, v)| !same(k, v));
+    // A checkpoint no preset names, the actor's own: as the actor's, of no
+    // bearing beside the actor's own line.
+    let actor_paths: Vec<String> = imported
+        .unread
+        .iter()
+        .filter_map(|u| u.strip_suffix(MODEL_UNKNOWN).map(str::to_string))
+        .collect();
+    let (unread, of_actor): (Vec<_>, Vec<_>) = core::mem::take(&mut imported.unread)
+        .into_iter()
+        .partition(|u| {
+            !u.strip_suffix(VALUE_MODEL_UNKNOWN).is_some_and(|said| {
+                actor_paths
+                    .iter()
+                    .any(|p| said.ends_with(&format!("={p}")) || said.ends_with(&format!(" {p}")))
+            })
+        });
+    imported.unread = unread;
+    imported.ignored.extend(
+        of_actor
+            .into_iter()
+            .filter_map(|u| u.strip_suffix(VALUE_MODEL_UNKNOWN).map(str::to_string)),
+    );
+    let (kept, moved): (Vec<_>, Vec<_>) = core::mem::take(&mut imported.mapped)
+        .into_iter()
+        .partition(|(_, link)| !dropped.contains(link));
+    // Said as of no bearing unless it turned on another key too (OpenRLHF's
+    // `--critic.model_name_or_path` is also `critic=1`).
+    for (said, _) in moved {
+        if !kept.iter().any(|(other, _)| *other == said) {
+            imported.ignored.push(said);
+        }
+    }
+    imported.mapped = kept;
 }
 
 /// The layout's keys: TP and PP, the GPUs a node holds (TP × PP × DP

@@ -69,6 +69,7 @@ pub(crate) fn import_command(words: &[String], dpo: bool) -> Imported {
         }
     }
     state.keys(&mut imported);
+    crate::import::drop_value_models_of_the_actor(&mut imported);
     imported
 }
 
@@ -164,6 +165,16 @@ fn read_flag(flag: &str, values: &[String], state: &mut State, imported: &mut Im
         .any(|(k, v)| *k == "algo" && v == "dpo");
     if flag == "--ds.lora.target_modules" {
         state.targets = true;
+    }
+    // A critic's or reward model's checkpoint: its size, beside the key it turns on.
+    match flag {
+        "--critic.model_name_or_path" => {
+            crate::import::value_model_key("critic_model", &value, said.clone(), imported)
+        }
+        "--reward.model_name_or_path" => {
+            crate::import::value_model_key("reward_model", &value, said.clone(), imported)
+        }
+        _ => {}
     }
     let mut map = |link: &'static str, v: String| {
         imported.keys.push((link, v));

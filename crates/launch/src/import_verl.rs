@@ -2,7 +2,9 @@
 //! the other direction of [`crate::verl`], each override mapped to the key
 //! the figures count, said as of no bearing, or not read.
 
-use crate::import::{model_key, Imported, ImportedEngine};
+use crate::import::{
+    drop_value_models_of_the_actor, model_key, value_model_key, Imported, ImportedEngine,
+};
 
 /// What a value of `key=value` means as a Python boolean.
 fn truthy(value: &str) -> Option<bool> {
@@ -67,6 +69,7 @@ pub(crate) fn import_overrides(words: &[String]) -> Imported {
     }
     engine_keys(&engine, &mut imported);
     defaults(&engine, &mut imported);
+    drop_value_models_of_the_actor(&mut imported);
     imported
 }
 
@@ -129,6 +132,10 @@ fn read_rollout_override(key: &str, value: &str, imported: &mut Imported) -> Opt
 fn read_override(key: &str, value: &str, engine: &mut Engine, imported: &mut Imported) -> bool {
     if let Some(read) = read_rollout_override(key, value, imported) {
         return read;
+    }
+    if key == "critic.model.path" {
+        value_model_key("critic_model", value, format!("{key}={value}"), imported);
+        return true;
     }
     let said = format!("{key}={value}");
     let map = |imported: &mut Imported, link: &'static str, v: String| {

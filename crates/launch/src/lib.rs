@@ -439,6 +439,12 @@ const SAME_ARCHITECTURE: [(&str, &str); 6] = [
 ];
 
 /// The Hugging Face repository of the model preset `id`.
+/// The Hugging Face repository the exports write for the model preset
+/// `id` (a teacher's, critic's or reward model's as the actor's).
+pub fn preset_repo_of(id: &str) -> &'static str {
+    preset_repo(Some(id))
+}
+
 pub(crate) fn preset_repo(id: Option<&str>) -> &'static str {
     match id {
         Some("llama2-7b") => "meta-llama/Llama-2-7b-hf",

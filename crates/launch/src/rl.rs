@@ -119,16 +119,27 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
             }
             _ => set("algo.kl.init_coef", Some("0".into())),
         }
+        // The critic's and the reward model's checkpoints: their own where
+        // the page counts one (`critic_model`, `reward_model`), else the
+        // actor's, which the user replaces by theirs (the page then counts
+        // them at the actor's size).
+        let own = |preset: Option<&vram_core::model::presets::ModelPreset>| {
+            preset.map_or(repo, |p| crate::preset_repo(Some(p.id)))
+        };
         if rl.has_critic() {
-            set("critic.model_name_or_path", Some(repo.into()));
+            set(
+                "critic.model_name_or_path",
+                Some(own(rl.critic_model).into()),
+            );
             set("critic.num_nodes", Some(nodes.to_string()));
             set("critic.num_gpus_per_node", Some(gpus.to_string()));
         }
-        // A reward model, frozen beside the actor as the figures count it
-        // (of the actor's size: its checkpoint, which the user replaces by
-        // their reward model's).
+        // A reward model, frozen beside the actor as the figures count it.
         if rl.reward == vram_core::config::rl::Reward::Model {
-            set("reward.model_name_or_path", Some(repo.into()));
+            set(
+                "reward.model_name_or_path",
+                Some(own(rl.reward_model).into()),
+            );
             set("reward.num_nodes", Some(nodes.to_string()));
             set("reward.num_gpus_per_node", Some(gpus.to_string()));
         }

@@ -472,10 +472,11 @@ fn lora(config: &Config, of: &str) -> [String; 2] {
     ]
 }
 
-/// The critic, as the page counts it: the actor's states again
-/// (`rl_trainer_side`), so its checkpoint, micro-batch (`micro`) or token
-/// budget, recomputation, offload, sharding, layout and adapters are the
-/// actor's, on the actor's `engine`. verl trains one for GAE unless
+/// The critic, as the page counts it: a value model trained as the actor
+/// is (`rl_trainer_side`), on its own checkpoint (`critic_model`) or the
+/// actor's, its micro-batch (`micro`) or token budget, recomputation,
+/// offload, sharding, layout and adapters the actor's, on the actor's
+/// `engine`. verl trains one for GAE unless
 /// `critic.enable` says otherwise (`need_critic`, `verl/trainer/ppo/utils.py`);
 /// its model path otherwise stays `critic.yaml`'s `~/models/deepseek-llm-7b-chat`,
 /// `CriticConfig` asks for a micro-batch without a token budget
@@ -491,7 +492,11 @@ fn critic(config: &Config, micro: &str, engine: ActorEngine) -> Vec<String> {
     if !rl.has_critic() {
         return lines;
     }
-    lines.push(format!("critic.model.path={}", crate::hf_repo(config)));
+    let path = match rl.critic_model {
+        Some(preset) => crate::preset_repo(Some(preset.id)),
+        None => crate::hf_repo(config),
+    };
+    lines.push(format!("critic.model.path={path}"));
     lines.push(match rl.token_budget {
         Some(budget) => format!("critic.ppo_max_token_len_per_gpu={budget}"),
         None => format!("critic.ppo_micro_batch_size_per_gpu={micro}"),

@@ -543,6 +543,14 @@ fn openrlhf_agrees(e: &Expected) {
             "{}",
             case.name
         );
+        if let (true, Some(own)) = (reward, config.rl.reward_model) {
+            assert_eq!(
+                p["reward_model_name_or_path"],
+                vram_launch::preset_repo_of(own.id),
+                "{}",
+                case.name
+            );
+        }
     }
     let int = |key: &str| e.int(key);
     let rl = &config.rl;
@@ -608,6 +616,14 @@ fn openrlhf_agrees(e: &Expected) {
             "{}",
             case.name
         );
+        if let (true, Some(own)) = (rl.has_critic(), rl.critic_model) {
+            assert_eq!(
+                p["critic_model_name_or_path"],
+                vram_launch::preset_repo_of(own.id),
+                "{}",
+                case.name
+            );
+        }
         // OpenRLHF builds a reference only with a KL term.
         assert_eq!(
             p["kl_init_coef"].as_f64().unwrap() > 0.0,
@@ -758,7 +774,16 @@ fn verl_agrees(e: &Expected) {
     }
     assert_eq!(flag("use_critic"), rl.has_critic(), "{}", case.name);
     if rl.has_critic() {
-        assert_eq!(p["critic_model_path"], p["model_path"], "{}", case.name);
+        // The critic's own checkpoint where the page counts one, else the actor's.
+        match rl.critic_model {
+            Some(critic) => assert_eq!(
+                p["critic_model_path"],
+                vram_launch::preset_repo_of(critic.id),
+                "{}",
+                case.name
+            ),
+            None => assert_eq!(p["critic_model_path"], p["model_path"], "{}", case.name),
+        }
         assert_eq!(int("critic_lora_rank"), rank, "{}", case.name);
         assert_eq!(flag("critic_param_offload"), flag("param_offload"));
         assert_eq!(flag("critic_optimizer_offload"), flag("optimizer_offload"));

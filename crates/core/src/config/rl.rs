@@ -251,6 +251,12 @@ pub struct RlOptions {
     pub rollout_gpus: Option<u32>,
     /// The frozen teacher under `Algo::Distill`.
     pub teacher: Option<&'static vram_shared::model::presets::ModelPreset>,
+    /// The critic's base model when it is not the actor's (verl's
+    /// `critic.model.path`, OpenRLHF's `--critic.model_name_or_path`).
+    pub critic_model: Option<&'static vram_shared::model::presets::ModelPreset>,
+    /// The reward model's base when it is not the actor's (OpenRLHF's
+    /// `--reward.model_name_or_path`).
+    pub reward_model: Option<&'static vram_shared::model::presets::ModelPreset>,
 }
 
 impl Default for RlOptions {
@@ -274,6 +280,8 @@ impl Default for RlOptions {
             placement: Placement::Colocate,
             rollout_gpus: None,
             teacher: None,
+            critic_model: None,
+            reward_model: None,
         }
     }
 }

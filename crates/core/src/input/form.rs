@@ -60,7 +60,9 @@ pub fn options(field: Field) -> Vec<&'static str> {
         Field::Model => core::iter::once("")
             .chain(MODEL_PRESETS.iter().map(|m| m.id))
             .collect(),
-        Field::Teacher => core::iter::once("").chain(field.preset_ids()).collect(),
+        Field::Teacher | Field::CriticModel | Field::RewardModel => {
+            core::iter::once("").chain(field.preset_ids()).collect()
+        }
         Field::Gpu => core::iter::once("")
             .chain(GPU_PRESETS.iter().map(|g| g.id))
             .collect(),

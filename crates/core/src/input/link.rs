@@ -405,10 +405,65 @@ fn apply_job_rules(
         Job::Train => (10, |config| config.setup().map(drop), reset_for_training),
         Job::Serve => (10, Config::serve_check, reset_for_serving),
         Job::Rl => (40, Config::rl_check, |config, error| {
-            reset_for_rl(config, error.field)
+            !matches!(error.kind, InputErrorKind::VerlBatch { .. })
+                && reset_for_rl(config, error.field)
         }),
     };
+    if config.job == Job::Rl {
+        set_aside_verl_batch(pairs, config, problems);
+    }
     set_aside_each_break(pairs, config, problems, rounds, check, reset);
+    if config.job == Job::Rl {
+        set_aside_verl_batch(pairs, config, problems);
+    }
+}
+
+/// verl's batch rule (prompts × rollouts a multiple of its GPUs or
+/// data-parallel micro-batches, `Config::check_verl_batch`) spans several
+/// keys: the one set aside is the first the link typed of the prompts, the
+/// rollouts, the GPUs, the nodes, the micro-batch and the layout, named
+/// with the rule, never a key the link did not write.
+fn set_aside_verl_batch(
+    pairs: &[(String, String)],
+    config: &mut Config,
+    problems: &mut Vec<LinkProblem>,
+) {
+    const KEYS: [Field; 8] = [
+        Field::Prompts,
+        Field::Rollouts,
+        Field::Gpus,
+        Field::Nodes,
+        Field::MicroBatch,
+        Field::Tp,
+        Field::Pp,
+        Field::Cp,
+    ];
+    let defaults = Config::default();
+    for _ in 0..KEYS.len() {
+        let Err(error) = config.check_verl_batch() else {
+            break;
+        };
+        let typed = |f: &Field| pairs.iter().any(|(k, _)| k == f.key());
+        let already = |f: &Field| problems.iter().any(|p| p.key == f.key());
+        let Some(field) = KEYS.into_iter().find(|f| typed(f) && !already(f)) else {
+            break;
+        };
+        match field {
+            Field::Prompts => config.rl.prompts = defaults.rl.prompts,
+            Field::Rollouts => config.rl.rollouts = defaults.rl.rollouts,
+            Field::Gpus => config.gpus = defaults.gpus,
+            Field::Nodes => config.runtime.nodes = defaults.runtime.nodes,
+            Field::MicroBatch => {
+                if let Some(model) = &mut config.model {
+                    model.micro_batch = defaults.model.map_or(1, |m| m.micro_batch);
+                }
+            }
+            _ => {
+                reset_layout(&mut config.runtime.layout, field);
+            }
+        }
+        problems.push(set_aside(pairs, field, field.error(error.kind)));
+    }
 }
 
 /// Sets aside, one key a round and for at most `rounds` rounds, the key
@@ -574,6 +629,8 @@ fn reset_for_rl(config: &mut Config, field: Field) -> bool {
         Field::PromptLen => config.serve.prompt_len = serve_defaults.prompt_len,
         Field::ResponseLen => config.serve.response_len = serve_defaults.response_len,
         Field::Teacher => config.rl.teacher = defaults.teacher,
+        Field::CriticModel => config.rl.critic_model = defaults.critic_model,
+        Field::RewardModel => config.rl.reward_model = defaults.reward_model,
         Field::Algo => config.rl.algo = defaults.algo,
         Field::TokenBudget => config.rl.token_budget = defaults.token_budget,
         Field::PromptMean => config.rl.prompt_mean = defaults.prompt_mean,

@@ -220,6 +220,37 @@ struct Generation {
     held_at_start: u64,
 }
 
+/// Parameters of a value model on `base` (a critic or a reward model): its
+/// body and a one-output head, without the language-model head (an untied
+/// one: a tied head is the embedding, which stays).
+pub fn value_model_params(base: &vram_shared::model::architecture::Architecture) -> f64 {
+    base.param_count() as f64 - value_model_head_saving(base)
+}
+
+/// What a value model on `base` has fewer than `base` itself: the untied
+/// language-model head, less the one-output head.
+fn value_model_head_saving(base: &vram_shared::model::architecture::Architecture) -> f64 {
+    let head = match base.tied_embeddings {
+        true => 0.0,
+        false => f64::from(base.vocab) * f64::from(base.hidden),
+    };
+    head - f64::from(base.hidden)
+}
+
+impl Config {
+    /// A value model's (the critic's or the reward model's) forward pass
+    /// against the actor's, by active parameters: on `base`, or the
+    /// actor's own model.
+    fn rl_value_model_cost(&self, base: Option<&vram_shared::model::presets::ModelPreset>) -> f64 {
+        let Some(actor) = self.model.map(|m| m.architecture) else {
+            return 1.0;
+        };
+        let arch = base.map_or(actor, |p| p.architecture);
+        (arch.active_param_count() as f64 - value_model_head_saving(&arch))
+            / (actor.active_param_count() as f64).max(1.0)
+    }
+}
+
 impl Config {
     /// The longest sequence a step holds: the prompt and the response.
     fn rl_sequence(&self) -> u32 {
@@ -512,7 +543,7 @@ impl Config {
     /// rollouts, a multiple of the trainer's GPUs (FSDP), or of its
     /// Megatron data-parallel ranks × micro-batch; verl asserts otherwise.
     /// Said at `prompts`, what the user most often sets.
-    fn check_verl_batch(&self) -> Result<(), InputError> {
+    pub(crate) fn check_verl_batch(&self) -> Result<(), InputError> {
         let verl = self.rl.framework == crate::config::rl::RlFramework::Verl;
         if !verl || !self.rl.algo.generates() {
             return Ok(());
@@ -662,19 +693,29 @@ impl Config {
             (true, false) => frozen,
             _ => 0.0,
         };
+        // The critic and the reward model are value models: the base's
+        // body and a one-output head in place of the language-model head
+        // (verl's `AutoModelForTokenClassification` with one label,
+        // OpenRLHF's `get_llm_for_sequence_regression`), of their own base
+        // or the actor's; the critic trained as the actor is, the reward
+        // model frozen like the reference.
+        let actor_params = model.map_or(0, |a| a.param_count()) as f64;
+        let share = |base: Option<&vram_shared::model::presets::ModelPreset>| {
+            let arch = base.map(|p| p.architecture).or(model);
+            arch.map_or(1.0, |a| value_model_params(&a) / actor_params.max(1.0))
+        };
         let reward = match self.rl.reward {
-            Reward::Model => frozen,
+            Reward::Model => frozen * share(self.rl.reward_model),
             Reward::Rule => 0.0,
         };
         let states = memory.weights.get() + memory.gradients.get() + memory.optimizer_states.get();
         let critic = match self.rl.has_critic() {
-            true => states,
+            true => states * share(self.rl.critic_model),
             false => 0.0,
         };
         // The teacher: frozen in 16 bits and sharded as the actor's
         // weights are (TRL's `prepare_deepspeed` and OpenRLHF's eval
         // engine: ZeRO-3's partitions under ZeRO-3, a whole copy otherwise).
-        let actor_params = model.map_or(0, |a| a.param_count()) as f64;
         let teacher = self.rl_teacher().map_or(0.0, |t| {
             frozen * t.param_count() as f64 / actor_params.max(1.0)
         });
@@ -906,10 +947,22 @@ impl Config {
                 waves * (prefill + f64::from(self.serve.response_len) * speed.tpot_seconds)
             }
         };
+        // The old log-probs, the reference's, the critic's values and the
+        // reward model's scores: a forward pass each, the value models' at
+        // their own size.
+        let critic = match self.rl.has_critic() {
+            true => self.rl_value_model_cost(self.rl.critic_model),
+            false => 0.0,
+        };
+        let scorer = match self.rl.reward {
+            Reward::Model => self.rl_value_model_cost(self.rl.reward_model),
+            Reward::Rule => 0.0,
+        };
         let passes =
             1.0 + f64::from(u8::from(
                 self.rl.reference == Reference::Model || self.rl.reference == Reference::Adapters,
-            )) + f64::from(u8::from(self.rl.has_critic()));
+            )) + critic
+                + scorer;
         let log_prob_seconds = match self.rl.algo {
             // Distillation's one extra pass is the teacher's forward.
             Algo::Distill => self.rl.teacher.map_or(0.0, |t| {
@@ -929,7 +982,7 @@ impl Config {
             crate::memory::activations::Recompute::Full => 4.0 / 3.0,
             _ => 1.0,
         };
-        let learners = 1.0 + f64::from(u8::from(self.rl.has_critic()));
+        let learners = 1.0 + critic;
         // Offload's PCIe traffic, once an update: the states `offload`
         // moves out and back, as training's step model times it (one
         // optimizer update a step).

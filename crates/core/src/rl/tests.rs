@@ -141,10 +141,14 @@ fn sleep_critic_and_dpo() {
     let engine = awake.rollout.as_ref().unwrap().total_bytes;
     assert_eq!(awake.learn.bytes(RlPart::EngineAsleep), engine);
     let ppo = rl_report_of(&format!("{base}&algo=ppo"));
-    assert!(ppo.learn.bytes(RlPart::Critic) > 0.0);
-    assert_eq!(
-        ppo.learn.bytes(RlPart::Critic),
-        ppo.learn.bytes(RlPart::ActorStates)
+    // The critic: the actor's states for a value model, the untied
+    // language-model head (152,064 × 3,584) swapped for a one-output one.
+    let share = (7_615_616_512.0 - 152_064.0 * 3584.0 + 3584.0) / 7_615_616_512.0;
+    assert!(
+        (ppo.learn.bytes(RlPart::Critic) - share * ppo.learn.bytes(RlPart::ActorStates)).abs()
+            < 1.0,
+        "{}",
+        ppo.learn.bytes(RlPart::Critic)
     );
     let (dpo_config, dpo) = rl_case(&format!("{base}&algo=dpo"));
     assert!(dpo.generate.is_none() && dpo.rollout.is_none());
@@ -523,16 +527,31 @@ fn verls_lora_actor_holds_its_frozen_base_in_fp32() {
 /// verl asserts a step's responses (prompts × rollouts) are a multiple of
 /// its GPUs under FSDP, of its Megatron data-parallel ranks × micro-batch
 /// under Megatron (`RayPPOTrainer._validate_config`): said at `prompts`;
-/// OpenRLHF's and TRL's runs are not held to it.
+/// OpenRLHF's and TRL's runs are not held to it. A link sets aside the
+/// first of the rule's keys it typed (`gpus=3` alone: the GPUs, never the
+/// prompts it did not write), and what it keeps holds.
 #[test]
 fn verl_refuses_a_batch_its_gpus_do_not_divide() {
     let error = |query: &str| {
-        decode(query)
-            .config
-            .rl_report()
-            .err()
+        let decoded = decode(query);
+        assert!(decoded.config.rl_report().is_ok(), "{query}");
+        decoded
+            .problems
+            .first()
+            .and_then(|p| p.error)
             .map(|e| (e.field, e.kind))
     };
+    assert_eq!(
+        error("job=rl&gpus=3"),
+        Some((Field::Gpus, InputErrorKind::VerlBatch { multiple_of: 3 }))
+    );
+    let mut config = decode("job=rl&model=qwen2.5-7b&gpus=8").config;
+    config.rl.prompts = 3;
+    config.rl.rollouts = 3;
+    assert_eq!(
+        config.rl_report().err().map(|e| (e.field, e.kind)),
+        Some((Field::Prompts, InputErrorKind::VerlBatch { multiple_of: 8 }))
+    );
     let base = "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&offload=all";
     assert_eq!(
         error(&format!("{base}&prompts=3&rollouts=3")),
@@ -588,4 +607,45 @@ fn verls_sglang_rollout_sizes_its_pool_from_free_memory() {
     assert_eq!(sglang.learn.bytes(RlPart::EngineAsleep), 0.0);
     let host_gap = sglang.host_bytes_per_node - vllm.host_bytes_per_node;
     assert!((host_gap - 8.0 * weights).abs() < 1e6, "{host_gap}");
+}
+
+/// A critic and a reward model of their own size (issue 61): OpenRLHF's
+/// PPO of Llama 3 70B with an 8B critic and reward model counts each as
+/// the 8B's body with a one-output head — the critic trained as the actor
+/// is (its states per parameter), the reward model frozen in 16 bits like
+/// the reference — and their forward passes at their size.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_critic_and_a_reward_model_of_their_own_size() {
+    let base = "job=rl&algo=ppo&model=llama3-70b&gpu=h100-80gb&gpus=8&nodes=4&dtype=bf16&stage=3&recompute=full&reward=model&rl_framework=openrlhf&ref_offload=0";
+    let (_, same) = rl_case(base);
+    let (config, small) = rl_case(&format!(
+        "{base}&critic_model=llama3-8b&reward_model=llama3-8b"
+    ));
+    let actor = config.model.unwrap().architecture;
+    let eight = vram_shared::model::presets::model_preset("llama3-8b")
+        .unwrap()
+        .architecture;
+    let value = |a: &vram_shared::model::architecture::Architecture| {
+        a.param_count() as f64 - f64::from(a.vocab) * f64::from(a.hidden) + f64::from(a.hidden)
+    };
+    assert_eq!(value_model_params(&eight), value(&eight));
+    let states = small.learn.bytes(RlPart::ActorStates);
+    let reference = small.learn.bytes(RlPart::Reference);
+    let of_actor = |share: f64| share / actor.param_count() as f64;
+    let critic = small.learn.bytes(RlPart::Critic);
+    assert!(
+        (critic - states * of_actor(value(&eight))).abs() < 1.0,
+        "{critic}"
+    );
+    let reward = small.learn.bytes(RlPart::RewardModel);
+    assert!(
+        (reward - reference * of_actor(value(&eight))).abs() < 1.0,
+        "{reward}"
+    );
+    // The actor's own: its body with a value head, as large as the actor but its head.
+    assert!((same.learn.bytes(RlPart::Critic) - states * of_actor(value(&actor))).abs() < 1.0);
+    // An 8B critic and scorer take about a ninth of the 70B's passes.
+    let (small_time, same_time) = (small.time.unwrap(), same.time.unwrap());
+    assert!(small_time.log_prob_seconds < 0.62 * same_time.log_prob_seconds);
+    assert!(small_time.learn_seconds < 0.6 * same_time.learn_seconds);
 }

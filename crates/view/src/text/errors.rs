@@ -187,12 +187,40 @@ pub fn error_words(t: &Text, error: &InputError) -> String {
             fill(t.link_err_parts, &[&error.field.choices().join(", ")])
         }
         // A preset's ids (`gpu=h100` → the GPUs' ids), else the choices.
-        (field @ (Field::Gpu | Field::Model), InputErrorKind::UnknownChoice) => {
-            fill(t.link_err_choice, &[&field.preset_ids().join(", ")])
-        }
+        (
+            field @ (Field::Gpu
+            | Field::Model
+            | Field::Teacher
+            | Field::CriticModel
+            | Field::RewardModel),
+            InputErrorKind::UnknownChoice,
+        ) => fill(t.link_err_choice, &[&field.preset_ids().join(", ")]),
         (_, InputErrorKind::UnknownChoice) => {
             fill(t.link_err_choice, &[&error.field.choices().join(", ")])
         }
         _ => field_error(t, error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A model field the link names wrongly lists the models' ids: the
+    /// teacher's, the critic's and the reward model's as the model's (they
+    /// once said "Use one of: ." with no id at all).
+    #[test]
+    fn an_unknown_model_lists_the_models() {
+        let t = crate::text::of(vram_core::format::Lang::En);
+        for field in [
+            Field::Model,
+            Field::Teacher,
+            Field::CriticModel,
+            Field::RewardModel,
+        ] {
+            let said = error_words(t, &field.error(InputErrorKind::UnknownChoice));
+            assert!(said.starts_with("Use one of: "), "{said}");
+            assert!(said.contains("qwen2.5-7b, "), "{field:?}: {said}");
+        }
     }
 }

@@ -113,6 +113,8 @@ fn serving_and_rl_words(t: &Text, field: Field) -> Option<Words> {
         Field::Placement => (t.label_placement, "", None),
         Field::RolloutGpus => (t.label_rollout_gpus, t.unit_gpus, Some(t.hint_rollout_gpus)),
         Field::Teacher => (t.label_teacher, "", Some(t.hint_teacher)),
+        Field::CriticModel => (t.label_critic_model, "", Some(t.hint_critic_model)),
+        Field::RewardModel => (t.label_reward_model, "", Some(t.hint_reward_model)),
         Field::Prompts => (t.label_prompts, t.unit_sequences, None),
         Field::Rollouts => (t.label_rollouts, t.unit_sequences, None),
         Field::RolloutTp => (t.label_rollout_tp, t.unit_gpus, Some(t.hint_rollout_tp)),
@@ -305,15 +307,19 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
                 }))
                 .collect()
         }
-        Field::Teacher => {
-            return core::iter::once(t.no_teacher)
+        Field::Teacher | Field::CriticModel | Field::RewardModel => {
+            let none = match field {
+                Field::Teacher => t.no_teacher,
+                _ => t.same_as_actor,
+            };
+            return core::iter::once(none)
                 .chain(
                     MODEL_PRESETS
                         .iter()
                         .filter(|m| m.id != vram_core::model::presets::CUSTOM_MODEL.id)
                         .map(|m| m.name),
                 )
-                .collect()
+                .collect();
         }
         Field::Gpu => {
             return core::iter::once(t.gpu_custom)

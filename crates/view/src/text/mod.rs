@@ -412,6 +412,11 @@ texts! {
     label_teacher: &'static str = "Teacher model", "教师模型";
     hint_teacher: &'static str = "Frozen in 16 bits beside the student, sharded like it; same vocabulary.", "冻结、16 位，与学生模型同卡并同样分片；词表须相同。";
     no_teacher: &'static str = "choose a teacher", "请选择教师模型";
+    label_critic_model: &'static str = "Critic's model", "Critic 模型";
+    hint_critic_model: &'static str = "Its base when not the actor's: that model's body with a value head, trained as the actor is (verl's critic.model.path).", "与 actor 不同时 critic 的基座：该模型主体加价值头，训练方式同 actor（verl 的 critic.model.path）。";
+    label_reward_model: &'static str = "Reward model's base", "奖励模型基座";
+    hint_reward_model: &'static str = "When not the actor's: that model's body with a score head, frozen in 16 bits (OpenRLHF's --reward.model_name_or_path).", "与 actor 不同时：该模型主体加打分头，冻结、16 位（OpenRLHF 的 --reward.model_name_or_path）。";
+    same_as_actor: &'static str = "the actor's", "同 actor";
     label_prompts: &'static str = "Prompts a step", "每步提示词数";
     label_rollouts: &'static str = "Responses a prompt (rollout.n)", "每个提示词的回复数（rollout.n）";
     label_rollout_tp: &'static str = "Rollout TP", "Rollout 张量并行";

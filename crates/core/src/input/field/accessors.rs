@@ -71,12 +71,15 @@ impl Field {
                 .iter()
                 .map(|m| m.id)
                 .collect(),
-            // A teacher is a published model: its own architecture, not a config.json's.
-            Field::Teacher => vram_shared::model::presets::MODEL_PRESETS
-                .iter()
-                .map(|m| m.id)
-                .filter(|&id| id != vram_shared::model::presets::CUSTOM_MODEL.id)
-                .collect(),
+            // A teacher, critic or reward model is a published model: its
+            // own architecture, not a config.json's.
+            Field::Teacher | Field::CriticModel | Field::RewardModel => {
+                vram_shared::model::presets::MODEL_PRESETS
+                    .iter()
+                    .map(|m| m.id)
+                    .filter(|&id| id != vram_shared::model::presets::CUSTOM_MODEL.id)
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }

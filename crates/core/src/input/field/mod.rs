@@ -1572,6 +1572,23 @@ fields! {
         write: |c, f, t| set(&mut c.rl.critic, parse_flag(f, t).map(Some)),
         ..BASE
     },
+    /// The critic's base model, a preset, when it is not the actor's:
+    /// counted as that model's body with a value head (no language-model
+    /// head), trained as the actor is; unset: the actor's.
+    CriticModel in Rl(81) => Declaration {
+        key: "critic_model",
+        optional: true,
+        jobs: Jobs::RL,
+        needs: Some(|t| {
+            t(Field::Critic) == "1" || (t(Field::Critic).is_empty() && t(Field::Algo) == "ppo")
+        }),
+        read: |c| c.rl.critic_model.map(|m| m.id.to_string()).unwrap_or_default(),
+        write: |c, f, t| {
+            c.rl.critic_model = Some(known_model_preset(f, t)?);
+            Ok(())
+        },
+        ..BASE
+    },
     /// The reward: a `rule` (or verifier), or a reward `model` on the GPUs.
     Reward in Rl(90) => Declaration {
         key: "reward",
@@ -1579,6 +1596,21 @@ fields! {
         jobs: Jobs::RL,
         read: |c| c.rl.reward.key().to_string(),
         write: |c, f, t| set(&mut c.rl.reward, pick(f, &Reward::ALL, Reward::key, t)),
+        ..BASE
+    },
+    /// The reward model's base, a preset, when it is not the actor's:
+    /// counted as that model's body with a score head, frozen in 16 bits;
+    /// unset: the actor's.
+    RewardModel in Rl(91) => Declaration {
+        key: "reward_model",
+        optional: true,
+        jobs: Jobs::RL,
+        needs: Some(|t| t(Field::Reward) == "model"),
+        read: |c| c.rl.reward_model.map(|m| m.id.to_string()).unwrap_or_default(),
+        write: |c, f, t| {
+            c.rl.reward_model = Some(known_model_preset(f, t)?);
+            Ok(())
+        },
         ..BASE
     },
     /// Tokens a micro-batch packs (verl's `ppo_max_token_len_per_gpu` with
@@ -1724,11 +1756,7 @@ fields! {
         needs: Some(|t| t(Field::Algo) == "distill"),
         read: |c| c.rl.teacher.map(|m| m.id.to_string()).unwrap_or_default(),
         write: |c, f, t| {
-            let id = choice(t);
-            let preset = model_preset(&id)
-                .filter(|m| m.id != vram_shared::model::presets::CUSTOM_MODEL.id)
-                .ok_or(f.error(InputErrorKind::UnknownChoice))?;
-            c.rl.teacher = Some(preset);
+            c.rl.teacher = Some(known_model_preset(f, t)?);
             Ok(())
         },
         ..BASE
@@ -1913,6 +1941,18 @@ fn with_local_attention(text: &dyn Fn(Field) -> String) -> bool {
 fn set<T>(place: &mut T, value: Result<T, InputError>) -> Result<(), InputError> {
     *place = value?;
     Ok(())
+}
+
+/// The model preset named by `text` (not the custom one), for a field
+/// that names another model than the one trained (a teacher, a critic, a
+/// reward model).
+fn known_model_preset(
+    field: Field,
+    text: &str,
+) -> Result<&'static vram_shared::model::presets::ModelPreset, InputError> {
+    model_preset(&choice(text))
+        .filter(|m| m.id != vram_shared::model::presets::CUSTOM_MODEL.id)
+        .ok_or(field.error(InputErrorKind::UnknownChoice))
 }
 
 /// A choice as typed, trimmed and in lowercase (`BF16 ` is `bf16`).
