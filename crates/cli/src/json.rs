@@ -1182,6 +1182,7 @@ impl RlDocumentJson {
             RlPart::Teacher => "teacher",
             RlPart::TeacherLogits => "teacher_logits",
             RlPart::WeightSync => "weight_sync",
+            RlPart::FsdpRoot => "fsdp_root",
         };
         let phase = |p: &PhaseReport| PhaseJson {
             fits: p.fits,

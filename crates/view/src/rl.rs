@@ -26,6 +26,7 @@ pub fn part_label(t: &Text, part: RlPart) -> &'static str {
         RlPart::Teacher => t.rl_teacher,
         RlPart::TeacherLogits => t.rl_teacher_logits,
         RlPart::WeightSync => t.rl_weight_sync,
+        RlPart::FsdpRoot => t.rl_fsdp_root,
     }
 }
 

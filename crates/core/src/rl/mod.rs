@@ -81,6 +81,10 @@ pub enum RlPart {
     Teacher,
     /// The teacher's logits and the distillation loss's terms over the vocabulary.
     TeacherLogits,
+    /// verl's FSDP root unit (the embedding, the final norm and an untied
+    /// head) whole in 16 bits from the forward to the backward, when FSDP
+    /// shards over more than one GPU.
+    FsdpRoot,
     /// The engine's buffer for the trainer's weights, one parameter at a
     /// time (its largest: the embedding), on GPUs of its own (OpenRLHF's
     /// `broadcast_to_vllm`, TRL's `update_named_param`).
@@ -405,6 +409,32 @@ impl Config {
                 || (layout.cp > 1 && layout.cp_comm == crate::memory::parallel::CpComm::Ring))
     }
 
+    /// verl's FSDP actor, sharded (ZeRO-3) over more than one GPU, keeps its
+    /// root unit — what the wrapping leaves outside the decoder layers: the
+    /// embedding, the final norm and an untied head — whole in 16 bits from
+    /// the forward to the backward, and through the log-prob passes: torch's
+    /// FSDP1 reshards every unit after its forward but the root
+    /// (`_post_forward_reshard`: `free_unsharded_flat_param = not
+    /// state._is_root and …`), FSDP2 does not reshard the root after its
+    /// forward (`FSDPState._lazy_init`); over one GPU FSDP1 runs NO_SHARD
+    /// and frees the 16-bit copy after each forward. Bytes on each GPU
+    /// beyond the shard the states count; 0 otherwise.
+    fn rl_fsdp_root_bytes(&self) -> f64 {
+        let verl_fsdp =
+            self.rl.framework == crate::config::rl::RlFramework::Verl && !self.rl_megatron_actor();
+        let world = self.gpus.saturating_mul(self.runtime.nodes);
+        let shards = self.runtime.shard_group.unwrap_or(world).min(world);
+        match (verl_fsdp, self.highlight, self.model) {
+            (true, Strategy::Zero3, Some(model)) if shards > 1 => {
+                let a = model.architecture;
+                let table = f64::from(a.vocab) * f64::from(a.hidden);
+                let head = if a.tied_embeddings { 0.0 } else { table };
+                2.0 * (table + head + f64::from(a.hidden))
+            }
+            _ => 0.0,
+        }
+    }
+
     /// The actor's bytes on each GPU that `offload` moves to host RAM
     /// between phases (verl): the optimizer states, and at `all` the
     /// parameters too; 0 where offload lasts the whole step.
@@ -623,6 +653,7 @@ impl Config {
                 (RlPart::LogProbs, log_probs),
                 (RlPart::TeacherLogits, teacher_logits),
                 (RlPart::EngineAsleep, engine_asleep),
+                (RlPart::FsdpRoot, self.rl_fsdp_root_bytes()),
             ],
             usable,
         );

@@ -649,3 +649,25 @@ fn a_critic_and_a_reward_model_of_their_own_size() {
     assert!(small_time.log_prob_seconds < 0.62 * same_time.log_prob_seconds);
     assert!(small_time.learn_seconds < 0.6 * same_time.learn_seconds);
 }
+
+/// verl's FSDP actor over more than one GPU keeps its root unit (the
+/// embedding, final norm and untied head) whole in 16 bits through the
+/// forward and backward (torch FSDP1's `_post_forward_reshard` spares the
+/// root; FSDP2 does not reshard it): Qwen2.5-7B's 2 × (2 × 152,064 × 3,584
+/// + 3,584) bytes on 8 GPUs; none on one GPU (NO_SHARD), under ZeRO-2
+/// (every unit whole already), Megatron's actor or OpenRLHF's DeepSpeed.
+#[wasm_bindgen_test(unsupported = test)]
+fn verls_fsdp_keeps_its_root_unit_whole() {
+    let base = "job=rl&model=qwen2.5-7b&gpu=h100-80gb&dtype=bf16&recompute=full&overhead=0";
+    let root = |extra: &str| {
+        rl_report_of(&format!("{base}{extra}"))
+            .learn
+            .bytes(RlPart::FsdpRoot)
+    };
+    let whole = 2.0 * (2.0 * 152_064.0 * 3584.0 + 3584.0);
+    assert_eq!(root("&gpus=8&stage=3"), whole);
+    assert_eq!(root("&gpus=1&stage=3"), 0.0);
+    assert_eq!(root("&gpus=8&stage=2"), 0.0);
+    assert_eq!(root("&gpus=8&stage=1&tp=2"), 0.0);
+    assert_eq!(root("&gpus=8&stage=3&rl_framework=openrlhf"), 0.0);
+}

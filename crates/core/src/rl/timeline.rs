@@ -137,6 +137,8 @@ impl Config {
             RlPart::EngineAsleep => Field::Sleep,
             RlPart::RewardModel => Field::Reward,
             RlPart::Teacher => Field::Gpus,
+            // ZeRO-2 keeps every unit whole, ZeRO-3's root is the rest.
+            RlPart::FsdpRoot => Field::Stage,
         }
     }
 
@@ -155,7 +157,12 @@ impl Config {
         let scoring = without(learn, &[RlPart::ActorStep]);
         let asleep = without(
             learn,
-            &[RlPart::ActorStep, RlPart::LogProbs, RlPart::TeacherLogits],
+            &[
+                RlPart::ActorStep,
+                RlPart::LogProbs,
+                RlPart::TeacherLogits,
+                RlPart::FsdpRoot,
+            ],
         );
         let figure = |stage, bytes, seconds: Option<f64>, on_engine_gpus| StageFigure {
             stage,
