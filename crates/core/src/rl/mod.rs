@@ -912,6 +912,60 @@ impl Config {
         })
     }
 
+    /// The rollout's time on `engine`: each replica decodes its share of
+    /// the step's sequences `concurrency` at a time and starts the next as
+    /// one ends (continuous batching), so at full batch it takes its
+    /// responses' tokens over that concurrency in decode steps — whole waves
+    /// of `response_len` when every response runs to the cap — then the
+    /// long tail: the longest response (the cap, `response_len`) runs on
+    /// past the mean (`response_mean`) alone, each step at a batch of one's
+    /// time, the decode floor (the weights are read every step). Each
+    /// prompt is prefilled once at the engine's prefill speed.
+    fn rl_rollout_seconds(&self, engine: &ServeReport) -> Option<f64> {
+        let speed = engine.speed?;
+        let sequences = match self.rl.algo {
+            Algo::Dpo => 0,
+            Algo::Grpo | Algo::Ppo | Algo::Distill => {
+                u64::from(self.rl.prompts) * u64::from(self.rl.rollouts)
+            }
+        };
+        let per_replica = sequences.div_ceil(u64::from(engine.replicas.max(1)));
+        let at_once = u64::from(engine.concurrency.max(1));
+        let waves = per_replica.div_ceil(at_once) as f64;
+        let longest = f64::from(self.serve.response_len);
+        let prefill_rate = speed.prefill_tokens_per_second.max(1e-9);
+        let (prefill, full_steps, tail_steps) = match (self.rl.prompt_mean, self.rl.response_mean) {
+            (None, None) => (
+                waves * f64::from(engine.concurrency) * f64::from(self.serve.prompt_len)
+                    / prefill_rate,
+                waves * longest,
+                0.0,
+            ),
+            (prompt, response) => {
+                let prompt = f64::from(prompt.unwrap_or(self.serve.prompt_len));
+                let mean = response.map_or(longest, f64::from).min(longest);
+                (
+                    per_replica as f64 * prompt / prefill_rate,
+                    per_replica as f64 * mean / at_once as f64,
+                    longest - mean,
+                )
+            }
+        };
+        let floor = match tail_steps > 0.0 {
+            false => 0.0,
+            true => {
+                let mut alone = self.rl_rollout_config();
+                alone.serve.concurrency = Some(1);
+                alone
+                    .serve_report()
+                    .ok()
+                    .and_then(|r| r.speed)
+                    .map_or(speed.tpot_seconds, |s| s.tpot_seconds)
+            }
+        };
+        Some(prefill + full_steps * speed.tpot_seconds + tail_steps * floor)
+    }
+
     /// The smallest memory fraction, by hundredths from 0.05 to 0.99, at
     /// which the rollout engine fits and the generate `phase` still fits
     /// beside what the trainer keeps; `engine` is the phase's engine, which
@@ -963,20 +1017,7 @@ impl Config {
         let forward = 2.0 * active * tokens as f64 / (gpus * peak * efficiency);
         let rollout_seconds = match rollout {
             None => 0.0,
-            Some(engine) => {
-                let speed = engine.speed?;
-                let sequences = match self.rl.algo {
-                    Algo::Dpo => 0,
-                    Algo::Grpo | Algo::Ppo | Algo::Distill => {
-                        u64::from(self.rl.prompts) * u64::from(self.rl.rollouts)
-                    }
-                };
-                let per_replica = sequences.div_ceil(u64::from(engine.replicas.max(1)));
-                let waves = per_replica.div_ceil(u64::from(engine.concurrency.max(1))) as f64;
-                let prefill = f64::from(engine.concurrency) * f64::from(self.serve.prompt_len)
-                    / speed.prefill_tokens_per_second.max(1e-9);
-                waves * (prefill + f64::from(self.serve.response_len) * speed.tpot_seconds)
-            }
+            Some(engine) => self.rl_rollout_seconds(engine)?,
         };
         // The old log-probs, the reference's, the critic's values and the
         // reward model's scores: a forward pass each, the value models' at
