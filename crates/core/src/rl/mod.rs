@@ -439,6 +439,9 @@ impl Config {
     /// between phases (verl): the optimizer states, and at `all` the
     /// parameters too; 0 where offload lasts the whole step.
     fn rl_offloaded_between_phases(&self, memory: &MemoryBreakdown) -> f64 {
+        if self.rl_deepspeed_sleeps() {
+            return memory.optimizer_states.get() + memory.gradients.get();
+        }
         if !self.rl_offloads_between_phases() {
             return 0.0;
         }
@@ -447,6 +450,23 @@ impl Config {
             Offload::Optimizer => memory.optimizer_states.get(),
             Offload::All => memory.optimizer_states.get() + memory.weights.get(),
         }
+    }
+
+    /// Whether OpenRLHF's DeepSpeed sleep (`--ds.enable_sleep`, which the
+    /// export writes beside vLLM's sleep when colocated) moves the actor's
+    /// and the critic's optimizer states, fp32 masters and gradients to host
+    /// RAM outside their own update, their 16-bit weight shards staying
+    /// (`offload_deepspeed_states`: `optim_states`, `contiguous_grad_buffer`,
+    /// `hp_params`, `lp_grads`; not `lp_params`), the critic updated before
+    /// the actor, each reloaded for its own (`PPOTrainer.ppo_train`'s reload
+    /// → fit → offload; OpenRLHF 3c3be62). Not under Adam's offload, which
+    /// keeps them in host RAM already (`offload_deepspeed_states` returns).
+    pub fn rl_deepspeed_sleeps(&self) -> bool {
+        self.rl.framework == crate::config::rl::RlFramework::OpenRlhf
+            && self.rl.placement == Placement::Colocate
+            && self.rl.sleep > 0
+            && self.rl.algo.generates()
+            && self.runtime.offload == Offload::None
     }
 
     /// The actor's step peak, bytes: training's, but under verl the loss
@@ -740,8 +760,15 @@ impl Config {
             Reward::Rule => 0.0,
         };
         let states = memory.weights.get() + memory.gradients.get() + memory.optimizer_states.get();
+        // Under OpenRLHF's DeepSpeed sleep the critic updates before the
+        // actor does and goes back to its 16-bit weights: beside the
+        // actor's update it holds those only.
+        let critic_resident = match self.rl_deepspeed_sleeps() {
+            true => memory.weights.get(),
+            false => states,
+        };
         let critic = match self.rl.has_critic() {
-            true => states * share(self.rl.critic_model),
+            true => critic_resident * share(self.rl.critic_model),
             false => 0.0,
         };
         // The teacher: frozen in 16 bits and sharded as the actor's
@@ -820,6 +847,7 @@ impl Config {
         let model = self.model.map(|m| m.architecture);
         let trainer_resident = match () {
             _ if split => 0.0,
+            _ if self.rl_deepspeed_sleeps() => memory.weights.get(),
             _ if offloaded(Offload::All) => 0.0,
             _ if offloaded(Offload::Optimizer) => memory.weights.get(),
             _ => memory.weights.get() + memory.optimizer_states.get(),

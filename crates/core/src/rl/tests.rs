@@ -389,7 +389,8 @@ fn offload_traffic_is_in_the_step() {
     let base =
         "job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2";
     let deepspeed = format!("{base}&rl_framework=openrlhf");
-    let kept = rl_report_of(&deepspeed).time.unwrap();
+    // Awake (no DeepSpeed sleep either): nothing crosses PCIe without offload.
+    let kept = rl_report_of(&format!("{deepspeed}&sleep=0")).time.unwrap();
     let (config, offloaded) = rl_case(&format!("{deepspeed}&offload=all"));
     let moved = offloaded.time.unwrap();
     let learn = config.rl_learn_config().report().unwrap();
@@ -616,7 +617,7 @@ fn verls_sglang_rollout_sizes_its_pool_from_free_memory() {
 /// the reference — and their forward passes at their size.
 #[wasm_bindgen_test(unsupported = test)]
 fn a_critic_and_a_reward_model_of_their_own_size() {
-    let base = "job=rl&algo=ppo&model=llama3-70b&gpu=h100-80gb&gpus=8&nodes=4&dtype=bf16&stage=3&recompute=full&reward=model&rl_framework=openrlhf&ref_offload=0";
+    let base = "job=rl&algo=ppo&model=llama3-70b&gpu=h100-80gb&gpus=8&nodes=4&dtype=bf16&stage=3&recompute=full&reward=model&rl_framework=openrlhf&ref_offload=0&sleep=0";
     let (_, same) = rl_case(base);
     let (config, small) = rl_case(&format!(
         "{base}&critic_model=llama3-8b&reward_model=llama3-8b"
@@ -670,4 +671,43 @@ fn verls_fsdp_keeps_its_root_unit_whole() {
     assert_eq!(root("&gpus=8&stage=2"), 0.0);
     assert_eq!(root("&gpus=8&stage=1&tp=2"), 0.0);
     assert_eq!(root("&gpus=8&stage=3&rl_framework=openrlhf"), 0.0);
+}
+
+/// OpenRLHF's DeepSpeed sleep (`--ds.enable_sleep`, exported with vLLM's
+/// when colocated): outside their own update the actor and the critic keep
+/// only their 16-bit weight shards on the GPU (`offload_deepspeed_states`
+/// moves optimizer states, fp32 masters and gradients to host RAM), the
+/// critic updated before the actor: the engine generates beside those
+/// shards, the actor learns beside the critic's, and what moved crosses
+/// PCIe each way once a step. Not under Adam's offload, nor awake.
+#[wasm_bindgen_test(unsupported = test)]
+fn openrlhfs_deepspeed_sleep_keeps_the_16_bit_shards() {
+    let base = "job=rl&algo=ppo&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2&rl_framework=openrlhf";
+    let (config, asleep) = rl_case(base);
+    let (_, awake) = rl_case(&format!("{base}&sleep=0"));
+    assert!(config.rl_deepspeed_sleeps());
+    let memory = config
+        .rl_learn_config()
+        .report()
+        .unwrap()
+        .highlighted()
+        .memory;
+    let (weights, rest) = (
+        memory.weights.get(),
+        memory.optimizer_states.get() + memory.gradients.get(),
+    );
+    let generate = asleep.generate.as_ref().unwrap();
+    assert_eq!(generate.bytes(RlPart::TrainerResident), weights);
+    let share = (7_615_616_512.0 - 152_064.0 * 3584.0 + 3584.0) / 7_615_616_512.0;
+    assert!((asleep.learn.bytes(RlPart::Critic) - share * weights).abs() < 1.0);
+    assert!(
+        awake.learn.bytes(RlPart::Critic)
+            > asleep.learn.bytes(RlPart::Critic) + rest * share * 0.99
+    );
+    assert!((asleep.host_bytes_per_node - awake.host_bytes_per_node - 8.0 * rest).abs() < 1e6);
+    let pcie = config.machine().unwrap().pcie_bytes_per_s;
+    let (t_asleep, t_awake) = (asleep.time.unwrap(), awake.time.unwrap());
+    assert!((t_asleep.learn_seconds - t_awake.learn_seconds - 2.0 * rest / pcie).abs() < 1e-6);
+    let (adam, _) = rl_case(&format!("{base}&offload=optimizer"));
+    assert!(!adam.rl_deepspeed_sleeps());
 }
