@@ -6,8 +6,10 @@
 use crate::import::{model_key, Imported, ImportedEngine};
 
 /// The flags that take no value.
-const SWITCHES: [&str; 20] = [
+const SWITCHES: [&str; 22] = [
     "--algo.kl.use_loss",
+    "--train.colocate_actor_ref",
+    "--train.colocate_critic_reward",
     "--ref.offload",
     "--train.colocate_all",
     "--vllm.enable_sleep",
@@ -293,6 +295,7 @@ fn of_no_bearing(flag: &str, value: &str) -> bool {
         || matches!(
             flag,
             "--ds.enable_sleep"
+                | "--train.colocate_actor_ref"
                 | "--train.dynamic_batch_enable"
                 | "--algo.kl.estimator"
                 | "--flash_attn"

@@ -236,6 +236,10 @@ pub enum Refusal {
     /// The rollout on GPUs of its own, which the framework runs only
     /// off-policy (verl).
     SplitPlacement,
+    /// A critic or a reward model beside the actor while the rollout has
+    /// GPUs of its own, which the framework places on GPUs of their own
+    /// (OpenRLHF without `--train.colocate_all`).
+    SplitValueModels,
     /// A reward model held in the trainer, which the framework's text does
     /// not carry (verl serves it from an engine of its own; TRL takes it as
     /// the trainer's `reward_funcs`).

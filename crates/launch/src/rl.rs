@@ -67,6 +67,36 @@ fn command(head: &str, args: &[String]) -> String {
 /// OpenRLHF's command: `train_ppo_ray` with every model colocated
 /// (`--train.colocate_all`, the hybrid engine) for GRPO and PPO,
 /// `train_dpo` for DPO.
+/// OpenRLHF's critic and reward model, beside the actor on its GPUs as the
+/// figures count them: their checkpoints, their own where the page counts
+/// one (`critic_model`, `reward_model`), else the actor's, which the user
+/// replaces by theirs (the page then counts them at the actor's size).
+fn value_model_flags(config: &Config) -> Vec<(&'static str, String)> {
+    let rl = &config.rl;
+    let (nodes, gpus) = (config.runtime.nodes.to_string(), config.gpus.to_string());
+    let own = |preset: Option<&vram_core::model::presets::ModelPreset>| {
+        preset.map_or(hf_repo(config), |p| crate::preset_repo(Some(p.id)))
+    };
+    let mut flags = Vec::new();
+    if rl.has_critic() {
+        flags.push((
+            "critic.model_name_or_path",
+            own(rl.critic_model).to_string(),
+        ));
+        flags.push(("critic.num_nodes", nodes.clone()));
+        flags.push(("critic.num_gpus_per_node", gpus.clone()));
+    }
+    if rl.reward == vram_core::config::rl::Reward::Model {
+        flags.push((
+            "reward.model_name_or_path",
+            own(rl.reward_model).to_string(),
+        ));
+        flags.push(("reward.num_nodes", nodes));
+        flags.push(("reward.num_gpus_per_node", gpus));
+    }
+    flags
+}
+
 pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
     let rl = &config.rl;
     let serve = &config.serve;
@@ -87,6 +117,14 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
         return Err(Refusal::Distillation);
     }
     let split = rl.placement == Placement::Split;
+    // Apart from the engines, OpenRLHF gives the critic and the reward
+    // model GPUs of their own (only `--train.colocate_all` puts them with
+    // the actor; `--train.colocate_critic_reward` pairs them elsewhere):
+    // the page counts them beside the actor (`train_ppo_ray.py`, 3c3be62).
+    let value_models = rl.has_critic() || rl.reward == vram_core::config::rl::Reward::Model;
+    if split && rl.algo != Algo::Dpo && value_models {
+        return Err(Refusal::SplitValueModels);
+    }
     let mut text = format!("# {link}\n");
     if rl.algo == Algo::Dpo {
         set("model.model_name_or_path", Some(repo.into()));
@@ -109,6 +147,12 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
             Reference::Model => {
                 set("ref.num_nodes", Some(nodes.to_string()));
                 set("ref.num_gpus_per_node", Some(gpus.to_string()));
+                // Apart from the engines, the reference shares the actor's
+                // GPUs as the page counts it only when told to (else a
+                // placement group of its own: `train_ppo_ray.py`).
+                if split {
+                    set("train.colocate_actor_ref", None);
+                }
                 set("algo.kl.use_loss", None);
                 // As a loss, k3 (verl's `low_var_kl`, GRPO's); OpenRLHF's
                 // default k1 is its reward penalty's, and it says so.
@@ -119,29 +163,8 @@ pub(super) fn openrlhf(config: &Config, link: &str) -> Result<String, Refusal> {
             }
             _ => set("algo.kl.init_coef", Some("0".into())),
         }
-        // The critic's and the reward model's checkpoints: their own where
-        // the page counts one (`critic_model`, `reward_model`), else the
-        // actor's, which the user replaces by theirs (the page then counts
-        // them at the actor's size).
-        let own = |preset: Option<&vram_core::model::presets::ModelPreset>| {
-            preset.map_or(repo, |p| crate::preset_repo(Some(p.id)))
-        };
-        if rl.has_critic() {
-            set(
-                "critic.model_name_or_path",
-                Some(own(rl.critic_model).into()),
-            );
-            set("critic.num_nodes", Some(nodes.to_string()));
-            set("critic.num_gpus_per_node", Some(gpus.to_string()));
-        }
-        // A reward model, frozen beside the actor as the figures count it.
-        if rl.reward == vram_core::config::rl::Reward::Model {
-            set(
-                "reward.model_name_or_path",
-                Some(own(rl.reward_model).into()),
-            );
-            set("reward.num_nodes", Some(nodes.to_string()));
-            set("reward.num_gpus_per_node", Some(gpus.to_string()));
+        for (flag, value) in value_model_flags(config) {
+            set(flag, Some(value));
         }
         // Colocated, the engines take the actor's GPUs; apart, their own
         // (`create_vllm_engines` places them in a group of their own).

@@ -48,6 +48,7 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
             _ => fill(t.distillation_removed, &[name]),
         },
         Refusal::SplitPlacement => fill(t.split_placement, &[name]),
+        Refusal::SplitValueModels => fill(t.split_value_models, &[name]),
         Refusal::ActorSharding => fill(t.actor_sharding, &[name]),
         Refusal::Recomputation => match target {
             Target::Torchtitan => fill(t.recomputation_modules, &[name]),

@@ -1097,6 +1097,8 @@ texts! {
     distillation_removed: &'static str = "{} removed its knowledge-distillation trainer in v0.10 (train_kd ran up to v0.9.5): copy it as TRL.", "{} 在 v0.10 移除了知识蒸馏训练器（train_kd 只到 v0.9.5）：请导出为 TRL。";
     // [`Refusal::SplitPlacement`]; each `{}`: the framework.
     split_placement: &'static str = "{} gives the rollout GPUs of its own only off-policy (its one-step-off and fully asynchronous trainers), not in main_ppo's synchronous step: copy it as OpenRLHF or TRL.", "{} 只在异步（one-step-off、fully async）训练中让 rollout 独占 GPU，main_ppo 的同步步骤不支持：请导出为 OpenRLHF 或 TRL。";
+    // [`Refusal::SplitValueModels`]; each `{}`: the framework.
+    split_value_models: &'static str = "With the rollout on GPUs of its own, {} places the critic and the reward model on GPUs of their own too (only --train.colocate_all puts them with the actor), where this plan counts them beside the actor: colocate the rollout, or leave them out.", "rollout 独占 GPU 时，{} 也让 critic 与奖励模型各占独立的 GPU（只有 --train.colocate_all 才与 actor 同卡），而本方案把它们算在 actor 旁边：请让 rollout 同卡，或不用它们。";
     // What nvidia-smi will show: the strategy, the total, the peak, the CUDA
     // context, NCCL's buffers, their communicators and the word for them,
     // cuBLAS's workspace, the allocator's slack, its percentage of the peak,
