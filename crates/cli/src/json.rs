@@ -1183,6 +1183,7 @@ impl RlDocumentJson {
             RlPart::TeacherLogits => "teacher_logits",
             RlPart::WeightSync => "weight_sync",
             RlPart::FsdpRoot => "fsdp_root",
+            RlPart::Process => "process",
         };
         let phase = |p: &PhaseReport| PhaseJson {
             fits: p.fits,

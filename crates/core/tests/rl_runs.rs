@@ -36,7 +36,7 @@ const GOAL_OOM_AGREEMENT: f64 = 0.75;
 const KNOWN_DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "verl-min-qwen2-72b-grpo-32xh800",
-        "learn 84.6 of 79.65 GiB by a token budget of 24,000, 4.6 GiB of it FSDP's whole root unit: 6 % over (on 96 GB H20s the same run fits)",
+        "learn 86.2 of 79.65 GiB by a token budget of 24,000, 4.6 GiB of it FSDP's whole root unit and 1.6 the contexts, NCCL's buffers and the driver's reserve: 8 % over (on 96 GB H20s the same run fits)",
     ),
     (
         "verl-issue-3124-qwen2.5-32b-megatron-8xh20",

@@ -27,6 +27,7 @@ pub fn part_label(t: &Text, part: RlPart) -> &'static str {
         RlPart::TeacherLogits => t.rl_teacher_logits,
         RlPart::WeightSync => t.rl_weight_sync,
         RlPart::FsdpRoot => t.rl_fsdp_root,
+        RlPart::Process => t.rl_process,
     }
 }
 

@@ -85,6 +85,11 @@ pub enum RlPart {
     /// head) whole in 16 bits from the forward to the backward, when FSDP
     /// shards over more than one GPU.
     FsdpRoot,
+    /// What the processes hold outside PyTorch's tensors on the GPU when no
+    /// reserve covers it (`overhead=0`): the driver's reserve, the trainer's
+    /// CUDA context and its communicators' NCCL buffers, and an engine
+    /// process's own context.
+    Process,
     /// The engine's buffer for the trainer's weights, one parameter at a
     /// time (its largest: the embedding), on GPUs of its own (OpenRLHF's
     /// `broadcast_to_vllm`, TRL's `update_named_param`).
@@ -203,6 +208,9 @@ struct TrainerSide {
     reference: f64,
     /// The critic's weights, gradients and optimizer states.
     critic: f64,
+    /// The critic's size against the actor's (0 without one): what it
+    /// keeps while the engine generates is the actor's share at that size.
+    critic_share: f64,
     /// The reward model's weights.
     reward: f64,
     /// The frozen teacher's weights (distillation).
@@ -452,6 +460,46 @@ impl Config {
         }
     }
 
+    /// What the processes on a GPU hold beside PyTorch's tensors, bytes, in
+    /// the learn phase (`learning`) or the generate phase, when no reserve
+    /// covers it (`overhead=0`; a reserve above 0 stands for all of it, as
+    /// in training): the driver's reserve (469 MiB below `nvidia-smi`'s
+    /// total), the trainer's CUDA context unless typed (`context`, then in
+    /// the limit already), the NCCL buffers of its communicators, idle or
+    /// not (verl RFC #6266: they stay allocated through the other phase),
+    /// as training's process model counts them ([`Config::process_overheads`]),
+    /// and a rollout engine's own process context (verl's vLLM and SGLang
+    /// servers and OpenRLHF's engines are processes of their own; TRL's
+    /// colocated vLLM runs in the trainer's). Apart, the engine's GPUs hold
+    /// the driver's reserve and its context; the trainer's, its own.
+    fn rl_process_bytes(
+        &self,
+        learn_config: &Config,
+        report: &crate::report::Report,
+        learning: bool,
+    ) -> f64 {
+        use vram_shared::process::CUDA_CONTEXT_BYTES;
+        if self.overhead > 0.0 {
+            return 0.0;
+        }
+        let driver = vram_serve::report::DRIVER_RESERVE_BYTES as f64;
+        let context = CUDA_CONTEXT_BYTES as f64;
+        let trainer = match self.runtime.context_gb > 0.0 {
+            true => 0.0,
+            false => context,
+        } + learn_config.process_overheads(report).nccl_bytes as f64;
+        let engine_process = match self.rl.framework {
+            crate::config::rl::RlFramework::Trl => 0.0,
+            _ => context,
+        };
+        match (self.rl.placement, learning) {
+            (Placement::Split, true) => driver + trainer,
+            (Placement::Split, false) => driver + context,
+            (Placement::Colocate, _) if !self.rl.algo.generates() => driver + trainer,
+            (Placement::Colocate, _) => driver + trainer + engine_process,
+        }
+    }
+
     /// Whether OpenRLHF's DeepSpeed sleep (`--ds.enable_sleep`, which the
     /// export writes beside vLLM's sleep when colocated) moves the actor's
     /// and the critic's optimizer states, fp32 masters and gradients to host
@@ -652,7 +700,9 @@ impl Config {
         let (generate, rollout, engine_asleep, engine_host, held) = match self.rl.algo.generates() {
             false => (None, None, 0.0, 0.0, 0),
             true => {
-                let generation = self.rl_generation(&memory, &side, &report.budget, sequences)?;
+                let process = self.rl_process_bytes(&learn_config, &report, false);
+                let generation =
+                    self.rl_generation(&memory, &side, &report.budget, sequences, process)?;
                 (
                     Some(generation.phase),
                     Some(generation.engine),
@@ -674,6 +724,10 @@ impl Config {
                 (RlPart::TeacherLogits, teacher_logits),
                 (RlPart::EngineAsleep, engine_asleep),
                 (RlPart::FsdpRoot, self.rl_fsdp_root_bytes()),
+                (
+                    RlPart::Process,
+                    self.rl_process_bytes(&learn_config, &report, true),
+                ),
             ],
             usable,
         );
@@ -767,10 +821,11 @@ impl Config {
             true => memory.weights.get(),
             false => states,
         };
-        let critic = match self.rl.has_critic() {
-            true => critic_resident * share(self.rl.critic_model),
+        let critic_share = match self.rl.has_critic() {
+            true => share(self.rl.critic_model),
             false => 0.0,
         };
+        let critic = critic_resident * critic_share;
         // The teacher: frozen in 16 bits and sharded as the actor's
         // weights are (TRL's `prepare_deepspeed` and OpenRLHF's eval
         // engine: ZeRO-3's partitions under ZeRO-3, a whole copy otherwise).
@@ -782,6 +837,7 @@ impl Config {
             states,
             reference,
             critic,
+            critic_share,
             reward,
             teacher,
         }
@@ -840,16 +896,24 @@ impl Config {
         side: &TrainerSide,
         budget: &crate::memory::MemoryBudget,
         sequences: u64,
+        process: f64,
     ) -> Result<Generation, InputError> {
         let (usable, gpu_memory) = (budget.usable().get(), budget.gpu_memory().get());
         let split = self.rl.placement == Placement::Split;
         let offloaded = |offload: Offload| self.runtime.offload == offload;
         let model = self.model.map(|m| m.architecture);
+        // verl's FSDP actor built in fp32 (full training under a mixed
+        // precision) keeps fp32 parameters, which are their own master
+        // copy, and no 16-bit copy between steps: the optimizer's 12 bytes
+        // a parameter, where the breakdown's 2 + 4 + 8 counts a 16-bit copy.
+        let fp32_params = self.rl_actor_in_fp32() && !self.fine_tuning.method.uses_adapters();
         let trainer_resident = match () {
             _ if split => 0.0,
             _ if self.rl_deepspeed_sleeps() => memory.weights.get(),
             _ if offloaded(Offload::All) => 0.0,
+            _ if offloaded(Offload::Optimizer) && fp32_params => 2.0 * memory.weights.get(),
             _ if offloaded(Offload::Optimizer) => memory.weights.get(),
+            _ if fp32_params => memory.optimizer_states.get(),
             _ => memory.weights.get() + memory.optimizer_states.get(),
         };
         let mut rollout_config = self.rl_rollout_config();
@@ -892,13 +956,19 @@ impl Config {
             vec![
                 (RlPart::TrainerResident, trainer_resident),
                 (RlPart::Reference, beside * side.reference),
-                (RlPart::Critic, beside * side.critic),
+                // The critic keeps what the actor keeps, at its size: its
+                // gradients freed after its update, as the actor's.
+                (
+                    RlPart::Critic,
+                    beside * trainer_resident * side.critic_share,
+                ),
                 (RlPart::RewardModel, beside * side.reward),
                 (RlPart::Teacher, beside * side.teacher),
                 (RlPart::EngineWeights, engine.weights_bytes),
                 (RlPart::EngineOverheads, overheads),
                 (RlPart::EngineKv, engine_kv),
                 (RlPart::WeightSync, sync),
+                (RlPart::Process, process),
             ],
             usable,
         );

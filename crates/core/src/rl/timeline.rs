@@ -139,6 +139,7 @@ impl Config {
             RlPart::Teacher => Field::Gpus,
             // ZeRO-2 keeps every unit whole, ZeRO-3's root is the rest.
             RlPart::FsdpRoot => Field::Stage,
+            RlPart::Process => Field::Gpus,
         }
     }
 

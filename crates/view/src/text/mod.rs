@@ -477,6 +477,7 @@ texts! {
     list_separator: &'static str = "; ", "；";
     rl_teacher_logits: &'static str = "Teacher's logits and the distillation loss", "教师 logits 与蒸馏损失";
     rl_weight_sync: &'static str = "Buffer for the trainer's weights", "接收训练权重的缓冲";
+    rl_process: &'static str = "CUDA contexts, NCCL's buffers, the driver's reserve", "CUDA 上下文、NCCL 缓冲、驱动保留";
     rl_fsdp_root: &'static str = "FSDP's root unit, whole (embedding and head)", "FSDP 根单元（嵌入与输出头）完整副本";
     rl_generate_split_heading: &'static str = "Generating: the rollout engine on GPUs of its own", "生成阶段：推理引擎独占 GPU";
     rl_fits_split: &'static str = "Both fit: generating {} on each rollout GPU, learning {} on each trainer GPU (of {} and {}).", "都能放下：每张 rollout GPU 生成 {}，每张训练 GPU 训练 {}（上限分别为 {} 和 {}）。";
