@@ -11,7 +11,6 @@
 //! Native only (serde_json).
 #![cfg(not(target_arch = "wasm32"))]
 
-use serde::Deserialize;
 use vram_core::input::link::decode;
 
 /// Phase figures within ±25 % today, of 8 (two runs × rollout, log-prob
@@ -23,48 +22,44 @@ use vram_core::input::link::decode;
 /// learning 0.60 × (verl's offload traffic for actor and critic).
 const TODAY_WITHIN_25: usize = 3;
 
-#[derive(Deserialize)]
-struct Fixture {
-    runs: Vec<Run>,
-}
-
-#[derive(Deserialize)]
-struct Run {
-    name: String,
-    source: String,
-    timing_s: std::collections::BTreeMap<String, f64>,
-    query: String,
-}
-
-fn fixture() -> Fixture {
+/// The fixture's runs, each read where a test needs it: name, source,
+/// query and the published seconds by metric.
+fn runs() -> Vec<serde_json::Value> {
     let text = include_str!("measured/rl-step-times.json");
-    serde_json::from_str(text).expect("rl-step-times.json parses")
+    let fixture: serde_json::Value = serde_json::from_str(text).expect("rl-step-times.json parses");
+    fixture["runs"].as_array().expect("runs").clone()
+}
+
+/// The run's published seconds of `metric` (verl's `timing_s/…`), 0 if absent.
+fn seconds(run: &serde_json::Value, metric: &str) -> f64 {
+    run["timing_s"][metric].as_f64().unwrap_or(0.0)
 }
 
 #[test]
 fn published_step_times_against_ours() {
-    let fixture = fixture();
+    let runs = runs();
     let mut within = 0;
     println!(
         "{:<44} {:>18} {:>18} {:>18} {:>18}",
         "run", "rollout s", "log-probs s", "learn s", "step s"
     );
-    for run in &fixture.runs {
-        assert!(run.source.starts_with("https://"), "{}", run.name);
-        let decoded = decode(&run.query);
+    for run in &runs {
+        let name = run["name"].as_str().unwrap_or_default();
+        assert!(
+            run["source"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("https://")),
+            "{name}"
+        );
+        let decoded = decode(run["query"].as_str().expect("a query"));
         assert!(
             decoded.problems.is_empty(),
-            "{}: {:?}",
-            run.name,
+            "{name}: {:?}",
             decoded.problems
         );
         let report = decoded.config.rl_report().expect("an RL report");
         let time = report.time.expect("a step time");
-        let t = |keys: &[&str]| {
-            keys.iter()
-                .filter_map(|k| run.timing_s.get(*k))
-                .sum::<f64>()
-        };
+        let t = |keys: &[&str]| keys.iter().map(|k| seconds(run, k)).sum::<f64>();
         let pairs = [
             (time.rollout_seconds, t(&["gen"])),
             (time.log_prob_seconds, t(&["old_log_prob", "ref", "values"])),
@@ -75,21 +70,20 @@ fn published_step_times_against_ours() {
             .iter()
             .map(|&(ours, theirs)| {
                 let ratio = ours / theirs;
-                if (0.75..=1.25).contains(&ratio) {
-                    within += 1;
-                }
+                within += usize::from((0.75..=1.25).contains(&ratio));
                 format!("{ours:.1}/{theirs:.1} {ratio:.2}")
             })
             .collect();
         println!(
-            "{:<44} {:>18} {:>18} {:>18} {:>18}",
-            run.name, cells[0], cells[1], cells[2], cells[3]
+            "{name:<44} {}",
+            cells
+                .iter()
+                .map(|c| format!("{c:>18}"))
+                .collect::<Vec<_>>()
+                .join(" ")
         );
     }
-    println!(
-        "{within} of {} phase figures within ±25 %",
-        4 * fixture.runs.len()
-    );
+    println!("{within} of {} phase figures within ±25 %", 4 * runs.len());
     assert!(within >= TODAY_WITHIN_25, "{within} within ±25 %");
 }
 
@@ -100,13 +94,14 @@ fn published_step_times_against_ours() {
 /// as without the means, it is five times that.
 #[test]
 fn the_rollout_is_continuous_batching_with_a_long_tail() {
-    let fixture = fixture();
-    let run = &fixture.runs[0];
-    let with_means = decode(&run.query).config.rl_report().unwrap();
+    let runs = runs();
+    let run = &runs[0];
+    let query = run["query"].as_str().expect("a query");
+    let with_means = decode(query).config.rl_report().unwrap();
     let rollout = with_means.time.unwrap().rollout_seconds;
-    let gen = run.timing_s["gen"];
+    let gen = seconds(run, "gen");
     assert!((rollout / gen - 1.0).abs() < 0.25, "{rollout} vs {gen}");
-    let mut at_cap = decode(&run.query).config;
+    let mut at_cap = decode(query).config;
     at_cap.rl.prompt_mean = None;
     at_cap.rl.response_mean = None;
     let waves = at_cap.rl_report().unwrap().time.unwrap().rollout_seconds;

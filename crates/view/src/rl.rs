@@ -410,14 +410,24 @@ mod tests {
     /// Issue 63: "the RL limit 82.1 GB of an H20 is unexplained". A link
     /// that keeps the lesson's 20 % says the limits are the H20's 102.63 GB
     /// less it; without a reserve nothing is added.
+    /// What `say` says of the RL run of the link `query`, in English.
+    fn said_of(
+        query: &str,
+        say: fn(&Text, &Config, &RlReport, MemoryUnit) -> Option<String>,
+    ) -> Option<String> {
+        let config = vram_core::input::link::decode(query).config;
+        let report = config.rl_report().unwrap();
+        say(
+            crate::text::of(vram_core::format::Lang::En),
+            &config,
+            &report,
+            MemoryUnit::Gb,
+        )
+    }
+
     #[test]
     fn a_reserved_share_is_said_beside_the_limits() {
-        let t = crate::text::of(vram_core::format::Lang::En);
-        let said = |query: &str| {
-            let config = vram_core::input::link::decode(query).config;
-            let report = config.rl_report().unwrap();
-            verdict(t, &config, &report, MemoryUnit::Gb)
-        };
+        let said = |query: &str| said_of(query, |t, c, r, u| Some(verdict(t, c, r, u))).unwrap();
         let base = "v=3&job=rl&model=qwen2.5-7b&gpu=h20&gpus=8&dtype=bf16&stage=3&recompute=full&rollout_tp=2";
         let kept = said(base);
         assert!(kept.contains("(of 82.1 GB and 82.1 GB)"), "{kept}");
@@ -459,12 +469,7 @@ mod tests {
     /// not counted; a link without one hears nothing.
     #[test]
     fn the_rollout_engine_is_said() {
-        let t = crate::text::of(vram_core::format::Lang::En);
-        let note = |query: &str| {
-            let config = vram_core::input::link::decode(query).config;
-            let report = config.rl_report().unwrap();
-            engine_note(t, &config, &report, MemoryUnit::Gb)
-        };
+        let note = |query: &str| said_of(query, engine_note);
         let base = "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=3&offload=all";
         assert_eq!(note(base), None);
         let sglang = note(&format!("{base}&engine=sglang")).unwrap();
