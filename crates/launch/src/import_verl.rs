@@ -113,8 +113,8 @@ fn defaults(engine: &Engine, imported: &mut Imported) {
 fn read_rollout_override(key: &str, value: &str, imported: &mut Imported) -> Option<bool> {
     let number = value.parse::<u32>().is_ok();
     let link = match key.strip_prefix("actor_rollout_ref.rollout.")? {
-        // verl's engines: vLLM (the calculator's default) and SGLang.
-        "name" if value == "sglang" => "engine",
+        // verl's engines: vLLM (the calculator's default), SGLang, TensorRT-LLM.
+        "name" if value == "sglang" || value == "trtllm" => "engine",
         "name" => return Some(value == "vllm"),
         "gpu_memory_utilization" => "gpu_util",
         "tensor_model_parallel_size" if number => "rollout_tp",

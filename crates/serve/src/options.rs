@@ -126,9 +126,9 @@ pub struct ServeOptions {
     pub measured: Option<Measured>,
     /// Bytes other processes hold on each GPU when the engine starts: an
     /// RL trainer's beside a colocated rollout engine (its resident states
-    /// and CUDA context); 0 for a deployment. SGLang sizes its pool from
-    /// the memory free at its start, so this shrinks it; vLLM's fraction is
-    /// of the whole GPU.
+    /// and CUDA context); 0 for a deployment. SGLang and TensorRT-LLM size
+    /// their caches from the memory free when they measure it, so this
+    /// shrinks them; vLLM's fraction is of the whole GPU.
     pub held_at_start_bytes: u64,
 }
 

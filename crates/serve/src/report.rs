@@ -946,9 +946,12 @@ fn trtllm_figures(basis: &Basis) -> EngineFigures {
     let reserved = basis.profiled(&limits, 0);
     let per_token = trtllm::bytes_per_token(arch, basis.stage_count, basis.tp, basis.value_bytes);
     let peak = basis.weights + reserved.activation_peak + reserved.non_torch;
-    let kv_budget = basis
-        .kv_given
-        .or_else(|| trtllm::kv_budget(basis.cuda_total, peak, 0, limits.gpu_util));
+    let kv_budget = basis.kv_given.or_else(|| {
+        // Of the memory free after its profiling run: what other
+        // processes hold (an RL trainer's beside it) is not.
+        let total = basis.cuda_total.saturating_sub(options.held_at_start_bytes);
+        trtllm::kv_budget(total, peak, 0, limits.gpu_util)
+    });
     let budget = kv_budget.unwrap_or(0);
     let block = u64::from(limits.block_size.max(1));
     let kv_blocks = budget / per_token.max(1) / block;

@@ -182,10 +182,9 @@ pub fn notes(t: &Text, config: &Config, report: &RlReport, unit: MemoryUnit) -> 
 }
 
 /// The rollout engine the figures count, when a link names one
-/// (`engine`): SGLang's under verl, its pool taken from the memory free at
-/// its start beside the trainer; vLLM's otherwise, said when the link names
-/// an engine the framework does not run or the figures do not count
-/// (TensorRT-LLM's rollout; SGLang under OpenRLHF or TRL).
+/// (`engine`): SGLang's or TensorRT-LLM's under verl, their caches taken
+/// from the memory free beside the trainer; vLLM's otherwise, said when the
+/// link names an engine the framework does not run (OpenRLHF, TRL).
 pub fn engine_note(
     t: &Text,
     config: &Config,
@@ -198,6 +197,13 @@ pub fn engine_note(
     match (asked, counted) {
         (Engine::Sglang, Engine::Sglang) => Some(fill(
             t.rl_engine_sglang,
+            &[
+                &format_number(config.rl_gpu_util()),
+                &format_bytes(Bytes::new(report.held_at_start_bytes as f64), unit),
+            ],
+        )),
+        (Engine::TrtLlm, Engine::TrtLlm) => Some(fill(
+            t.rl_engine_trtllm,
             &[
                 &format_number(config.rl_gpu_util()),
                 &format_bytes(Bytes::new(report.held_at_start_bytes as f64), unit),
@@ -478,6 +484,11 @@ mod tests {
                 "SGLang's rollout (rollout.name=sglang): its KV pool is mem_fraction_static (0.5)"
             ),
             "{sglang}"
+        );
+        let trtllm = note(&format!("{base}&engine=trtllm")).unwrap();
+        assert!(
+            trtllm.starts_with("TensorRT-LLM's rollout (rollout.name=trtllm): its KV cache is free_gpu_memory_fraction (0.5)"),
+            "{trtllm}"
         );
         let openrlhf = note(&format!("{base}&engine=sglang&rl_framework=openrlhf")).unwrap();
         assert_eq!(

@@ -326,14 +326,15 @@ impl Config {
         config
     }
 
-    /// The rollout engine: SGLang when the link names it under verl
-    /// (`actor_rollout_ref.rollout.name=sglang`, its `gpu_memory_utilization`
-    /// passed as `mem_fraction_static`); vLLM otherwise, the only engine
-    /// OpenRLHF and TRL run (and TensorRT-LLM's rollout is not counted).
+    /// The rollout engine: the one the link names under verl, which runs
+    /// each (`actor_rollout_ref.rollout.name`: SGLang with its
+    /// `gpu_memory_utilization` passed as `mem_fraction_static`,
+    /// TensorRT-LLM with it as `free_gpu_memory_fraction`); vLLM otherwise,
+    /// the only engine OpenRLHF and TRL run.
     pub fn rl_engine(&self) -> vram_serve::options::Engine {
         use vram_serve::options::Engine;
-        match (self.serve.engine, self.rl.framework) {
-            (Engine::Sglang, crate::config::rl::RlFramework::Verl) => Engine::Sglang,
+        match self.rl.framework {
+            crate::config::rl::RlFramework::Verl => self.serve.engine,
             _ => Engine::Vllm,
         }
     }
@@ -993,11 +994,15 @@ impl Config {
         // `enable_weights_cpu_backup`: verl's `async_sglang_server.py`),
         // whatever the level; its CUDA graphs stay.
         let kept = (engine.cuda_graph_bytes + engine.non_torch_bytes) as f64;
-        let sglang = rollout_config.serve.engine == vram_serve::options::Engine::Sglang;
+        // TensorRT-LLM under verl releases its weights and KV cache with
+        // nothing kept to restore (`SleepConfig` restore modes `NONE`:
+        // the trainer's sync refills the weights).
+        let engine_kind = rollout_config.serve.engine;
         let (asleep, host) = match self.rl.sleep {
             _ if split => (0.0, 0.0),
             0 => (engine.total_bytes, 0.0),
-            _ if sglang => (kept, engine.weights_bytes),
+            _ if engine_kind == vram_serve::options::Engine::Sglang => (kept, engine.weights_bytes),
+            _ if engine_kind == vram_serve::options::Engine::TrtLlm => (kept, 0.0),
             1 => (kept, engine.weights_bytes),
             _ => (kept, 0.0),
         };

@@ -721,3 +721,30 @@ fn openrlhfs_deepspeed_sleep_keeps_the_16_bit_shards() {
     let (adam, _) = rl_case(&format!("{base}&offload=optimizer"));
     assert!(!adam.rl_deepspeed_sleeps());
 }
+
+/// TensorRT-LLM as verl's rollout engine (`rollout.name=trtllm`): its KV
+/// cache is `free_gpu_memory_fraction` (verl's `gpu_memory_utilization`) of
+/// the memory free after its profiling run, the trainer's share already
+/// taken (`KvCacheCreator.configure_kv_cache_capacity`); asleep it keeps
+/// neither cache nor weights, nothing in host RAM (`SleepConfig` restore
+/// modes `NONE`).
+#[wasm_bindgen_test(unsupported = test)]
+fn verls_trtllm_rollout_takes_a_share_of_what_is_free() {
+    let base = "job=rl&model=qwen2.5-7b&gpu=h100-80gb&gpus=8&dtype=bf16&stage=ddp&offload=optimizer&recompute=full&overhead=0&sleep=2";
+    let (config, r) = rl_case(&format!("{base}&engine=trtllm"));
+    assert_eq!(r.rollout_engine, Some(vram_serve::options::Engine::TrtLlm));
+    let generate = r.generate.as_ref().unwrap();
+    let engine = r.rollout.as_ref().unwrap();
+    let cuda_total = f64::from(config.gpu.unwrap().memory_mib) * 1_048_576.0
+        - vram_serve::report::DRIVER_RESERVE_BYTES as f64;
+    let peak = engine.weights_bytes.ceil() + generate.bytes(RlPart::EngineOverheads);
+    let free = cuda_total - r.held_at_start_bytes as f64 - peak;
+    let kv = generate.bytes(RlPart::EngineKv);
+    assert!(
+        (kv - 0.5 * free).abs() < 1e6 + 0.001 * kv,
+        "{kv} {}",
+        0.5 * free
+    );
+    let asleep = r.learn.bytes(RlPart::EngineAsleep);
+    assert!(asleep < engine.weights_bytes, "{asleep}");
+}

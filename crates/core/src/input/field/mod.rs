@@ -1299,7 +1299,7 @@ fields! {
     },
     /// The inference engine whose allocation is reproduced: vLLM's v1
     /// engine, SGLang or TensorRT-LLM's PyTorch backend; under RL the
-    /// rollout's (SGLang's under verl, vLLM's otherwise).
+    /// rollout's (any of them under verl, vLLM's otherwise).
     Engine in Serving(10) => Declaration {
         key: "engine",
         value: Value::Choice(keys_of!(Engine)),
