@@ -629,6 +629,9 @@ fn reset_for_rl(config: &mut Config, field: Field) -> bool {
         Field::PromptLen => config.serve.prompt_len = serve_defaults.prompt_len,
         Field::ResponseLen => config.serve.response_len = serve_defaults.response_len,
         Field::Teacher => config.rl.teacher = defaults.teacher,
+        // A rollout engine whose allocation is not reproduced for the model:
+        // vLLM's, the default.
+        Field::Engine => config.serve.engine = serve_defaults.engine,
         Field::CriticModel => config.rl.critic_model = defaults.critic_model,
         Field::RewardModel => config.rl.reward_model = defaults.reward_model,
         Field::Algo => config.rl.algo = defaults.algo,

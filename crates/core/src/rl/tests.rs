@@ -747,4 +747,16 @@ fn verls_trtllm_rollout_takes_a_share_of_what_is_free() {
     );
     let asleep = r.learn.bytes(RlPart::EngineAsleep);
     assert!(asleep < engine.weights_bytes, "{asleep}");
+    // A model whose layers TensorRT-LLM's allocation does not reproduce
+    // (gpt-oss's windows): a link sets `engine` aside, the rollout vLLM's.
+    let decoded = decode("job=rl&engine=trtllm&model=gpt-oss-20b");
+    assert_eq!(
+        decoded.problems.first().map(|p| p.key.as_str()),
+        Some("engine")
+    );
+    let report = decoded.config.rl_report().unwrap();
+    assert_eq!(
+        report.rollout_engine,
+        Some(vram_serve::options::Engine::Vllm)
+    );
 }
