@@ -136,6 +136,11 @@ pub fn util_note(t: &Text, config: &Config, report: &RlReport) -> Option<String>
     let asked = config.rl_gpu_util();
     match (generate.fits, report.min_gpu_util) {
         (true, _) => None,
+        // A smaller fraction fits: the engine had room, the GPU had not.
+        (false, Some(util)) if util < asked => Some(fill(
+            t.rl_lower_util,
+            &[&format_number(asked), &format_number(util)],
+        )),
         (false, Some(util)) => Some(fill(
             t.rl_needs_util,
             &[&format_number(asked), &format_number(util)],
@@ -470,6 +475,22 @@ mod tests {
     }
 
     /// Issue 61: `engine=sglang` in an RL link was accepted and ignored.
+    /// A generate phase that outgrows the GPU while its engine has room is
+    /// told a smaller fraction fits (it was told the engine had no room for
+    /// a sequence); an engine short of room, the larger fraction it needs.
+    #[test]
+    fn the_fraction_note_says_which_way() {
+        let note = |query: &str| said_of(query, |t, c, r, _| util_note(t, c, r));
+        let base = "job=rl&algo=ppo&model=qwen2.5-7b&layers=24&hidden=896&ffn=4864&heads=14&kv_heads=2&vocab=151936&tied=1&gpu=rtx4090&gpus=1&dtype=bf16&stage=3&recompute=full&mbs=4&prompt_len=512&response_len=512&prompts=256&rollouts=1&rollout_tp=1&ref=none&overhead=0";
+        let lower = note(&format!("{base}&gpu_util=0.6")).unwrap();
+        assert!(lower.starts_with("At gpu_util 0.6 the engine and what the trainer keeps beside it outgrow the GPU; a smaller fraction fits, from 0."), "{lower}");
+        let higher = note("job=rl&model=llama3.1-8b&gpu=h100-80gb&gpus=1&dtype=bf16&stage=3&offload=all&recompute=full&overhead=0&gpu_util=0.2");
+        assert_eq!(
+            higher.as_deref(),
+            Some("At gpu_util 0.2 the rollout engine has no room for a sequence; from 0.22 it has, beside the trainer.")
+        );
+    }
+
     /// verl's SGLang rollout is counted and said with what the trainer
     /// holds at its start; another engine a framework does not run is said
     /// not counted; a link without one hears nothing.

@@ -455,6 +455,7 @@ texts! {
     rl_fits_learn: &'static str = "It fits: {} per GPU of {} usable.", "可以放下：每卡 {}，可用 {}。";
     rl_short_learn: &'static str = "It does not fit: {} per GPU of {} usable.", "放不下：每卡 {}，可用 {}。";
     rl_needs_util: &'static str = "At gpu_util {} the rollout engine has no room for a sequence; from {} it has, beside the trainer.", "gpu_util 为 {} 时推理引擎放不下一条序列；从 {} 起可以（与训练进程同卡）。";
+    rl_lower_util: &'static str = "At gpu_util {} the engine and what the trainer keeps beside it outgrow the GPU; a smaller fraction fits, from {} (the engine still holding a sequence).", "gpu_util 为 {} 时推理引擎加上训练进程留在卡上的部分超出显存；更小的比例可以放下，从 {} 起（引擎仍能容纳一条序列）。";
     rl_no_util: &'static str = "No memory fraction leaves the rollout engine room beside the trainer: offload the actor, raise the rollout TP or use more GPUs.", "任何显存比例都无法让推理引擎与训练进程同卡：请卸载 actor、增大 rollout TP 或增加 GPU。";
     rl_actor_states: &'static str = "Actor: weights, gradients, optimizer", "Actor：权重、梯度、优化器";
     rl_actor_step: &'static str = "Actor: activations and the step", "Actor：激活与单步峰值";
