@@ -53,6 +53,8 @@ impl Job {
 pub struct Jobs(u8);
 
 impl Jobs {
+    /// No job.
+    pub const NONE: Jobs = Jobs(0);
     /// Training's alone (the sequence, the global batch, the training tokens).
     pub const TRAIN: Jobs = Jobs(Job::Train.bit());
     /// What training and RL's learning phase share (the recipe, the

@@ -21,8 +21,6 @@
 
 use crate::config::job::{default_served_model, Job};
 use crate::config::{Config, ModelSpec};
-use crate::frameworks::hf::Framework;
-use crate::frameworks::runtime::Accounting;
 use crate::input::{Field, InputError, InputErrorKind, Written};
 
 /// The version of the link contract that [`encode`] writes. Version 2 (issue
@@ -438,7 +436,6 @@ fn set_aside_verl_batch(
         Field::Pp,
         Field::Cp,
     ];
-    let defaults = Config::default();
     for _ in 0..KEYS.len() {
         let Err(error) = config.check_verl_batch() else {
             break;
@@ -448,20 +445,7 @@ fn set_aside_verl_batch(
         let Some(field) = KEYS.into_iter().find(|f| typed(f) && !already(f)) else {
             break;
         };
-        match field {
-            Field::Prompts => config.rl.prompts = defaults.rl.prompts,
-            Field::Rollouts => config.rl.rollouts = defaults.rl.rollouts,
-            Field::Gpus => config.gpus = defaults.gpus,
-            Field::Nodes => config.runtime.nodes = defaults.runtime.nodes,
-            Field::MicroBatch => {
-                if let Some(model) = &mut config.model {
-                    model.micro_batch = defaults.model.map_or(1, |m| m.micro_batch);
-                }
-            }
-            _ => {
-                reset_layout(&mut config.runtime.layout, field);
-            }
-        }
+        reset_to_default(config, field);
         problems.push(set_aside(pairs, field, field.error(error.kind)));
     }
 }
@@ -489,199 +473,71 @@ fn set_aside_each_break(
     }
 }
 
-/// Takes the field of `error`, which breaks one of training's rules, back to
-/// its default; false for an error these rules do not set aside. An
-/// adapter that needs a dense model is checked first, whatever its field.
-fn reset_for_training(config: &mut Config, error: InputError) -> bool {
-    if error.kind == InputErrorKind::DenseOnly {
-        match error.field {
-            Field::Targets => config.fine_tuning.targets = Default::default(),
-            _ => config.fine_tuning.method = crate::memory::finetune::Method::Full,
-        }
-        return true;
-    }
-    if reset_layout(&mut config.runtime.layout, error.field) {
-        return true;
-    }
-    match error.field {
-        Field::Ep => {
-            if let Some(model) = &mut config.model {
-                model.ep = 1;
-            }
-        }
-        Field::Accounting => config.runtime.accounting = Accounting::Course,
-        Field::Dora => config.fine_tuning.dora = false,
-        Field::Amp => config.amp = false,
-        Field::Framework => {
-            if let Some(model) = &mut config.model {
-                model.framework = Framework::Megatron;
-            }
-        }
-        Field::RecomputeMethod | Field::RecomputeLayers => {
-            if let Some(model) = &mut config.model {
-                let every = crate::memory::activations::Checkpointing::EVERY_LAYER;
-                match error.field {
-                    Field::RecomputeMethod => model.checkpointing.method = every.method,
-                    _ => model.checkpointing.layers = every.layers,
-                }
-            }
-        }
-        Field::RecomputeModules => {
-            if let Some(model) = &mut config.model {
-                model.recompute_modules = Default::default();
-            }
-        }
-        Field::Loss => {
-            if let Some(model) = &mut config.model {
-                model.loss = Default::default();
-            }
-        }
-        Field::Fp8Recipe => config.fp8_recipe = Default::default(),
-        Field::Sharding => {
-            config.runtime.sharding = crate::frameworks::runtime::Sharding::DeepSpeed
-        }
-        Field::ShardGroup => config.runtime.shard_group = None,
-        Field::Achieved => config.speed.achieved_tflops = None,
-        Field::Precision => config.precision = Config::default().precision,
-        Field::LargestLayer => config.runtime.largest_layer_millions = None,
-        _ => return false,
-    }
-    true
+/// Takes `field` back to its default when `job`'s rules set it aside (its
+/// declaration's `set_aside`); false for a field they do not, or one of
+/// the model's without a model.
+fn set_aside_by(config: &mut Config, field: Field, job: Job) -> bool {
+    field.declaration().set_aside.contains(job) && reset_to_default(config, field)
 }
 
-/// Takes the member of `$target` that `$field` names in the table
-/// (`Field` variant `=>` member) back to `$defaults`'s, giving true; false
-/// for a field the table lacks.
-macro_rules! reset_from {
-    ($field:expr, $target:expr, $defaults:expr, [$($variant:ident => $member:ident),+ $(,)?]) => {
-        match $field {
-            $(Field::$variant => {
-                $target.$member = $defaults.$member;
-                true
-            })+
-            _ => false,
-        }
+/// Takes `field` back to its default: the default configuration's value,
+/// or for one of the model's, the value its preset chosen afresh has
+/// (no expert parallelism, a micro-batch of 1, every layer recomputed
+/// when recomputing, Megatron's accounting), its architecture kept.
+/// False where the field cannot hold that value (a model's without a model).
+fn reset_to_default(config: &mut Config, field: Field) -> bool {
+    let defaults = Config {
+        model: config.model.map(|model| ModelSpec {
+            architecture: model.architecture,
+            ..ModelSpec::of(model.base)
+        }),
+        ..Config::default()
     };
+    match field.read(&defaults) {
+        text if text.is_empty() && field.is_optional() => {
+            (field.declaration().unset)(config);
+            true
+        }
+        // One of the model's, without a model: nothing to go back to.
+        text if text.is_empty() => false,
+        text => field.write(config, &text).is_ok(),
+    }
 }
 
-/// Takes a parallel layout's field (TP, PP, virtual and uneven stages, the
-/// embedding and loss counted in the split, a pipeline layout, CP and its
-/// communication, SP, the experts' TP) back to a single GPU's;
-/// false for any other field.
-fn reset_layout(layout: &mut crate::memory::parallel::Layout, field: Field) -> bool {
-    let single = crate::memory::parallel::Layout::SINGLE;
-    reset_from!(field, layout, single, [
-        Tp => tp,
-        Pp => pp,
-        Vpp => vpp,
-        Cp => cp,
-        Sp => sp,
-        PpFirst => first_layers,
-        PpLast => last_layers,
-        PpEmbedding => embedding_in_split,
-        PpLoss => loss_in_split,
-        PpLayout => stage_map,
-        CpComm => cp_comm,
-        Etp => expert_tp,
-    ])
+/// Takes the field of `error`, which breaks one of training's rules, back
+/// to its default; false for an error these rules do not set aside. An
+/// adapter that needs a dense model is checked first, whatever its field:
+/// its targets, or else the adapter itself, go.
+fn reset_for_training(config: &mut Config, error: InputError) -> bool {
+    match (error.kind, error.field) {
+        (InputErrorKind::DenseOnly, Field::Targets) => reset_to_default(config, Field::Targets),
+        (InputErrorKind::DenseOnly, _) => reset_to_default(config, Field::Method),
+        (_, field) => set_aside_by(config, field, Job::Train),
+    }
 }
 
 /// Takes the field of `error`, which breaks one of serving's rules, back to
-/// its default (a layout's to a single GPU's); false for an error these
-/// rules do not set aside, or the experts' without a model.
+/// its default; false for an error these rules do not set aside.
 fn reset_for_serving(config: &mut Config, error: InputError) -> bool {
-    let defaults = vram_serve::options::ServeOptions::default();
-    match error.field {
-        Field::Tp | Field::Pp => reset_layout(&mut config.runtime.layout, error.field),
-        Field::Ep => match &mut config.model {
-            Some(model) => {
-                model.ep = 1;
-                true
-            }
-            None => false,
-        },
-        field => reset_from!(field, config.serve, defaults, [
-            KvDtype => kv_dtype,
-            Weights => weights,
-            Engine => engine,
-            KvMemory => kv_memory_gb,
-            Measured => measured,
-            Block => block,
-            MaxLen => max_len,
-            BatchedTokens => batched_tokens,
-            MaxNumSeqs => max_num_seqs,
-        ]),
-    }
+    set_aside_by(config, error.field, Job::Serve)
 }
 
-/// Takes `field`, which breaks one of RL's rules, back to its default; false
-/// for a field these rules do not set aside, or one of the model's without
-/// a model.
+/// Takes `field`, which breaks one of RL's rules, back to its default; an
+/// adapter's targets take the adapter with them, and one of
+/// recomputation's fields the whole of it. False for a field these rules
+/// do not set aside, or one of the model's without a model.
 fn reset_for_rl(config: &mut Config, field: Field) -> bool {
-    if reset_layout(&mut config.runtime.layout, field) {
-        return true;
-    }
-    let defaults = crate::config::rl::RlOptions::default();
-    let serve_defaults = vram_serve::options::ServeOptions::default();
     match field {
-        Field::RolloutTp => config.rl.rollout_tp = defaults.rollout_tp,
-        Field::RolloutGpus => config.rl.rollout_gpus = defaults.rollout_gpus,
-        Field::PromptLen => config.serve.prompt_len = serve_defaults.prompt_len,
-        Field::ResponseLen => config.serve.response_len = serve_defaults.response_len,
-        Field::Teacher => config.rl.teacher = defaults.teacher,
-        // A rollout engine whose allocation is not reproduced for the model:
-        // vLLM's, the default.
-        Field::Engine => config.serve.engine = serve_defaults.engine,
-        Field::CriticModel => config.rl.critic_model = defaults.critic_model,
-        Field::RewardModel => config.rl.reward_model = defaults.reward_model,
-        Field::Algo => config.rl.algo = defaults.algo,
-        Field::TokenBudget => config.rl.token_budget = defaults.token_budget,
-        Field::PromptMean => config.rl.prompt_mean = defaults.prompt_mean,
-        Field::ResponseMean => config.rl.response_mean = defaults.response_mean,
-        Field::Critic => config.rl.critic = defaults.critic,
-        Field::Ref => config.rl.reference = defaults.reference,
-        Field::Ep => match &mut config.model {
-            Some(model) => model.ep = 1,
-            None => return false,
-        },
-        Field::Precision => config.precision = Config::default().precision,
-        Field::Fp8Recipe => config.fp8_recipe = Default::default(),
-        Field::Amp => config.amp = false,
-        Field::Dora => config.fine_tuning.dora = false,
-        Field::Method | Field::Targets => {
-            config.fine_tuning.method = crate::memory::finetune::Method::Full
-        }
-        Field::Sharding => {
-            config.runtime.sharding = crate::frameworks::runtime::Sharding::DeepSpeed
-        }
-        Field::ShardGroup => config.runtime.shard_group = None,
-        Field::Accounting => config.runtime.accounting = Accounting::Course,
-        Field::Framework => match &mut config.model {
-            Some(model) => model.framework = Framework::Megatron,
-            None => return false,
-        },
-        Field::RecomputeMethod | Field::RecomputeLayers | Field::RecomputeModules => {
-            match &mut config.model {
-                Some(model) => {
-                    let every = crate::memory::activations::Checkpointing::EVERY_LAYER;
-                    model.checkpointing = every;
-                    model.recompute_modules = Default::default();
-                }
-                None => return false,
-            }
-        }
-        Field::KvDtype => config.serve.kv_dtype = Default::default(),
-        Field::Weights => config.serve.weights = Default::default(),
-        Field::Block => config.serve.block = None,
-        Field::BatchedTokens => config.serve.batched_tokens = None,
-        Field::MaxNumSeqs => config.serve.max_num_seqs = None,
-        Field::Achieved => config.speed.achieved_tflops = None,
-        Field::LargestLayer => config.runtime.largest_layer_millions = None,
-        Field::Context => config.runtime.context_gb = 0.0,
-        Field::Slack => config.runtime.process.allocator_slack = None,
-        _ => return false,
+        Field::Targets => reset_to_default(config, Field::Method),
+        Field::RecomputeMethod | Field::RecomputeLayers | Field::RecomputeModules => [
+            Field::RecomputeMethod,
+            Field::RecomputeLayers,
+            Field::RecomputeModules,
+        ]
+        .into_iter()
+        .all(|field| reset_to_default(config, field)),
+        field => set_aside_by(config, field, Job::Rl),
     }
-    true
 }
 
 /// Problems in the order the link wrote them (those of no key first), by
@@ -746,12 +602,62 @@ mod tests {
     use super::*;
     use crate::config::parts::Parts;
     use crate::frameworks::deepspeed::Offload;
+    use crate::frameworks::runtime::Accounting;
     use crate::frameworks::runtime::OffloadDevice;
     use crate::memory::activations::Recompute;
     use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
     use vram_shared::format::{Lang, MemoryUnit, Theme};
     use vram_shared::model::architecture::Mlp;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[test]
+    fn a_field_set_aside_takes_its_default_and_an_optional_one_is_unset() {
+        // Away from the defaults in every field a job's rules set aside: a
+        // model with experts, each choice its first other value, each
+        // number one in range; written as they are, the rules between
+        // fields not applied.
+        let mut away = decode("job=rl&model=qwen3-30b-a3b").config;
+        let numbers = "gpus=16&tp=2&pp=2&vpp=2&cp=2&ep=2&pp_first=10&pp_last=10\
+            &recompute_layers=2&shard_group=8&achieved=300&largest_layer=500&block=32\
+            &batched_tokens=4096&max_num_seqs=64&rollout_tp=2&rollout_gpus=8\
+            &token_budget=8192&prompt_mean=400&response_mean=900&context=1&slack=0.5\
+            &prompt_len=500&response_len=900&kv_memory=20&max_len=4096&measured=w7.13,r1.6\
+            &pp_layout=Et|tL&teacher=qwen3-8b&critic_model=qwen3-8b&reward_model=qwen3-8b";
+        for (key, value) in form_urlencoded::parse(numbers.as_bytes()) {
+            let field = all_fields().find(|f| f.key() == key);
+            let field = field.unwrap_or_else(|| panic!("{key} is no key"));
+            field
+                .write(&mut away, &value)
+                .unwrap_or_else(|e| panic!("{key}: {e:?}"));
+        }
+        for field in Field::ALL.into_iter().filter(|f| !f.choices().is_empty()) {
+            let now = field.read(&away);
+            if let Some(other) = field.choices().iter().find(|&&c| c != now) {
+                let _ = field.write(&mut away, other);
+            }
+        }
+        let defaults = Config::default();
+        let mut moved = 0;
+        for field in Field::ALL {
+            if field.declaration().set_aside == crate::config::job::Jobs::NONE {
+                continue;
+            }
+            let mut config = away;
+            assert!(reset_to_default(&mut config, field), "{field:?}");
+            // A model's field goes back to what its preset chosen afresh has.
+            let default = field.read(&Config {
+                model: away.model.map(|m| ModelSpec {
+                    architecture: m.architecture,
+                    ..ModelSpec::of(m.base)
+                }),
+                ..defaults
+            });
+            assert_eq!(field.read(&config), default, "{field:?}");
+            moved += usize::from(field.read(&away) != default);
+        }
+        // The link moved most of them away from their defaults.
+        assert!(moved >= 45, "{moved} fields moved");
+    }
 
     /// A fold's summary names what the link carries: a key set away from its
     /// default, or a model's own (Mixtral's experts), never a key that only

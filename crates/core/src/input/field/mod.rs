@@ -157,6 +157,7 @@ fields! {
     },
     /// Precision of weights and gradients.
     Precision in Recipe(10) => Declaration {
+        set_aside: Jobs::LEARN,
         key: "dtype",
         value: Value::Choice(keys_of!(Precision)),
         written: Written::Always,
@@ -214,6 +215,7 @@ fields! {
     Gpu in Gpu(10) => Declaration {
         key: "gpu",
         optional: true,
+        unset: |c| c.gpu = None,
         written: Written::WhenSet,
         read: |c| c.gpu.map(|g| g.id.to_string()).unwrap_or_default(),
         write: |c, f, t| {
@@ -229,6 +231,7 @@ fields! {
     Model in Model(10) => Declaration {
         key: "model",
         optional: true,
+        unset: |c| c.model = None,
         written: Written::WithModel,
         read: |c| c.model.map(|m| m.base.id.to_string()).unwrap_or_default(),
         write: |c, f, t| {
@@ -348,6 +351,7 @@ fields! {
     },
     /// Whose activation accounting: Megatron-LM's (Korthikanti) or Hugging Face's.
     Framework in Framework(20) => Declaration {
+        set_aside: Jobs::LEARN,
         written: Written::WhenNotDense,
         ..step(
             "framework", Value::Choice(keys_of!(Framework)),
@@ -362,6 +366,11 @@ fields! {
     Attention in Framework(30) => Declaration {
         written: Written::WhenNotDense,
         optional: true,
+        unset: |c| {
+            if let Some(model) = &mut c.model {
+                model.attention = None;
+            }
+        },
         ..step(
             "attn",
             Value::Choice(keys_of!(Attention)),
@@ -375,6 +384,7 @@ fields! {
     /// How the loss holds the logits: Megatron-LM's fused cross-entropy, or
     /// PyTorch's over an fp32 copy (torchtitan without a compiled loss).
     Loss in Framework(35) => Declaration {
+        set_aside: Jobs::TRAIN,
         written: Written::WhenNotDense,
         ..step(
             "loss",
@@ -523,6 +533,7 @@ fields! {
     },
     /// Expert parallelism: the ranks the routed experts are divided over.
     Ep in Parallel(100) => Declaration {
+        set_aside: Jobs::ALL,
         needs: Some(with_experts),
         filled_by: None,
         ..beyond_dense(
@@ -549,6 +560,7 @@ fields! {
         key: "global_batch",
         value: count(Unit::Sequences, 1.0, 16_777_216.0),
         optional: true,
+        unset: |c| c.global_batch = None,
         written: Written::WhenSet,
         read: |c| c.global_batch.map(|b| b.to_string()).unwrap_or_default(),
         write: |c, f, t| set(&mut c.global_batch, f.parse_count(t).map(Some)),
@@ -614,6 +626,7 @@ fields! {
     /// How FP8 scales its tensors (Megatron-LM's `--fp8-recipe`): written
     /// where not `delayed`, its default.
     Fp8Recipe in Recipe(15) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(|t| matches!(t(Field::Precision).as_str(), "fp8" | "fp8-params")),
         key: "fp8_recipe",
         value: Value::Choice(keys_of!(crate::memory::Fp8Recipe)),
@@ -628,6 +641,7 @@ fields! {
     },
     /// Whether the mixed precision runs under autocast (fp32 weights).
     Amp in Recipe(20) => Declaration {
+        set_aside: Jobs::LEARN,
         key: "amp",
         value: FLAG,
         read: |c| flag_text(c.amp),
@@ -639,6 +653,7 @@ fields! {
 
     /// Whose accounting: the lesson's, DeepSpeed's estimator or Megatron-LM's.
     Accounting in Framework(10) => Declaration {
+        set_aside: Jobs::LEARN,
         key: "acct",
         value: Value::Choice(keys_of!(Accounting)),
         read: |c| c.runtime.accounting.key().to_string(),
@@ -678,9 +693,11 @@ fields! {
     },
     /// Parameters of the largest layer, in millions.
     LargestLayer in Framework(80) => Declaration {
+        set_aside: Jobs::LEARN,
         key: "largest_layer",
         value: fine(Unit::MillionsOfParams, 1e9, MILLIONS_RESOLUTION),
         optional: true,
+        unset: |c| c.runtime.largest_layer_millions = None,
         scope: Scope::WithoutModel,
         read: |c| optional_text(c.runtime.largest_layer_millions),
         write: |c, f, t| set(&mut c.runtime.largest_layer_millions, f.parse_number(t).map(Some)),
@@ -696,6 +713,7 @@ fields! {
     },
     /// Who shards the ZeRO-3 column: DeepSpeed or PyTorch's FSDP2.
     Sharding in Framework(100) => Declaration {
+        set_aside: Jobs::LEARN,
         key: "sharding",
         value: Value::Choice(keys_of!(Sharding)),
         read: |c| c.runtime.sharding.key().to_string(),
@@ -753,6 +771,7 @@ fields! {
         key: "bw",
         value: number(Unit::GbPerSecond, 0.001, 1e6),
         optional: true,
+        unset: |c| c.runtime.bandwidth_gb_per_s = None,
         read: |c| optional_text(c.runtime.bandwidth_gb_per_s),
         write: |c, f, t| set(&mut c.runtime.bandwidth_gb_per_s, f.parse_number(t).map(Some)),
         ..BASE
@@ -768,6 +787,7 @@ fields! {
     },
     /// The CUDA context and allocator reserve per GPU, in GB.
     Context in Process(60) => Declaration {
+        set_aside: Jobs::RL,
         key: "context",
         value: number(Unit::GbPerGpu, 0.0, 1000.0),
         read: |c| shortest_decimal(c.runtime.context_gb),
@@ -779,6 +799,7 @@ fields! {
 
     /// What is trained: every parameter, LoRA or QLoRA adapters.
     Method in FineTuning(10) => Declaration {
+        set_aside: Jobs::RL,
         key: "method",
         value: Value::Choice(keys_of!(Method)),
         read: |c| c.fine_tuning.method.key().to_string(),
@@ -796,6 +817,7 @@ fields! {
     },
     /// Which linear layers get adapters.
     Targets in FineTuning(30) => Declaration {
+        set_aside: Jobs::RL,
         needs: Some(with_adapters),
         key: "targets",
         value: Value::Choice(keys_of!(Targets)),
@@ -849,6 +871,7 @@ fields! {
     },
     /// DoRA: a magnitude a row of each adapted weight (PEFT's `use_dora`).
     Dora in FineTuning(60) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(with_adapters),
         key: "dora",
         value: FLAG,
@@ -861,6 +884,7 @@ fields! {
 
     /// Tensor-parallel size, in GPUs.
     Tp in Parallel(30) => Declaration {
+        set_aside: Jobs::ALL,
         key: "tp",
         value: count(Unit::Gpus, 1.0, 65_536.0),
         scope: Scope::WithModel,
@@ -871,6 +895,7 @@ fields! {
     },
     /// Pipeline-parallel stages.
     Pp in Parallel(40) => Declaration {
+        set_aside: Jobs::ALL,
         key: "pp",
         value: count(Unit::Stages, 1.0, 65_536.0),
         scope: Scope::WithModel,
@@ -881,6 +906,7 @@ fields! {
     },
     /// Virtual pipeline stages per pipeline rank (interleaved 1F1B).
     Vpp in Parallel(50) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "vpp",
         value: count(Unit::StagesPerRank, 1.0, 1024.0),
@@ -891,6 +917,7 @@ fields! {
     },
     /// Context-parallel size, in GPUs.
     Cp in Parallel(80) => Declaration {
+        set_aside: Jobs::LEARN,
         key: "cp",
         value: count(Unit::Gpus, 1.0, 65_536.0),
         scope: Scope::WithModel,
@@ -902,6 +929,7 @@ fields! {
     /// `--cp-comm-type`): `p2p`, ring attention, or `a2a`, Ulysses'
     /// all-to-alls of the heads (DeepSpeed-Ulysses, verl).
     CpComm in Parallel(85) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(|t| beyond(t, Field::Cp, "1")),
         key: "cp_comm",
         value: Value::Choice(keys_of!(crate::memory::parallel::CpComm)),
@@ -917,6 +945,7 @@ fields! {
     /// `--expert-tensor-parallel-size`): `tp`, split as the layers, or `1`,
     /// whole on each GPU with EP over the TP ranks too.
     Etp in Parallel(87) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(|t| beyond(t, Field::Tp, "1") && beyond(t, Field::Experts, "0")),
         key: "etp",
         value: Value::Choice(keys_of!(crate::memory::parallel::ExpertTp)),
@@ -930,6 +959,7 @@ fields! {
     },
     /// Sequence parallelism (with tensor parallelism).
     Sp in Parallel(90) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(|t| beyond(t, Field::Tp, "1")),
         key: "sp",
         value: FLAG,
@@ -944,6 +974,7 @@ fields! {
         key: "mfu",
         value: number(Unit::FractionOfPeak, 0.01, 1.0),
         optional: true,
+        unset: |c| c.speed.kernel_model = true,
         read: |c| match c.speed.kernel_model {
             true => String::new(),
             false => shortest_decimal(c.speed.mfu),
@@ -961,6 +992,7 @@ fields! {
         key: "tflops",
         value: number(Unit::Tflops, 0.001, 1e6),
         optional: true,
+        unset: |c| c.speed.tflops = None,
         read: |c| optional_text(c.speed.tflops),
         write: |c, f, t| set(&mut c.speed.tflops, f.parse_number(t).map(Some)),
         jobs: Jobs::ALL,
@@ -971,6 +1003,7 @@ fields! {
         key: "nvlink",
         value: number(Unit::GbPerSecond, 0.001, 1e6),
         optional: true,
+        unset: |c| c.speed.nvlink_gb_per_s = None,
         read: |c| optional_text(c.speed.nvlink_gb_per_s),
         write: |c, f, t| set(&mut c.speed.nvlink_gb_per_s, f.parse_number(t).map(Some)),
         jobs: Jobs::ALL,
@@ -981,6 +1014,7 @@ fields! {
         key: "net",
         value: number(Unit::GbPerSecond, 0.001, 1e6),
         optional: true,
+        unset: |c| c.speed.network_gb_per_s = None,
         read: |c| optional_text(c.speed.network_gb_per_s),
         write: |c, f, t| {
             set(&mut c.speed.network_gb_per_s, f.parse_number(t).map(Some))
@@ -994,6 +1028,7 @@ fields! {
         key: "tokens",
         value: number(Unit::BillionsOfTokens, 0.000_001, 1e6),
         optional: true,
+        unset: |c| c.speed.tokens_billions = None,
         read: |c| optional_text(c.speed.tokens_billions),
         write: |c, f, t| set(&mut c.speed.tokens_billions, f.parse_number(t).map(Some)),
         ..BASE
@@ -1003,6 +1038,7 @@ fields! {
         key: "price",
         value: number(Unit::PerGpuHour, 0.0, 1e6),
         optional: true,
+        unset: |c| c.speed.price_per_gpu_hour = None,
         read: |c| optional_text(c.speed.price_per_gpu_hour),
         write: |c, f, t| {
             set(&mut c.speed.price_per_gpu_hour, f.parse_number(t).map(Some))
@@ -1051,9 +1087,11 @@ fields! {
     /// the GPUs run (Narayanan et al.'s count, recomputation included): it
     /// gives the step's time directly, bubble and communication included.
     Achieved in Speed(30) => Declaration {
+        set_aside: Jobs::LEARN,
         key: "achieved",
         value: number(Unit::Tflops, 0.001, 1e6),
         optional: true,
+        unset: |c| c.speed.achieved_tflops = None,
         read: |c| optional_text(c.speed.achieved_tflops),
         write: |c, f, t| set(&mut c.speed.achieved_tflops, f.parse_number(t).map(Some)),
         ..BASE
@@ -1061,6 +1099,7 @@ fields! {
     /// How full recomputation groups each model chunk's layers (Megatron-LM's
     /// `--recompute-method`): written where it is not `uniform`.
     RecomputeMethod in Step(60) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(full_recompute),
         written: Written::WhenNotDense,
         ..step(
@@ -1075,6 +1114,7 @@ fields! {
     /// The modules selective recomputation rebuilds (Megatron-LM's
     /// `--recompute-modules`): written where not `core_attn` alone.
     RecomputeModules in Step(55) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(|t| t(Field::Recompute) == "selective"),
         written: Written::WhenNotDense,
         ..step(
@@ -1091,6 +1131,7 @@ fields! {
     /// Layers per recomputed group (uniform) or recomputed layers per chunk
     /// (block), Megatron-LM's `--recompute-num-layers`: written where not 1.
     RecomputeLayers in Step(70) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(full_recompute),
         written: Written::WhenNotDense,
         ..step(
@@ -1102,9 +1143,11 @@ fields! {
     /// GPUs per sharding group: ZeRO shards within each group and replicates
     /// across them (PyTorch's HSDP, DeepSpeed's MiCS, Megatron-FSDP).
     ShardGroup in Parallel(20) => Declaration {
+        set_aside: Jobs::LEARN,
         key: "shard_group",
         value: count(Unit::Gpus, 1.0, 1_048_576.0),
         optional: true,
+        unset: |c| c.runtime.shard_group = None,
         read: |c| optional_count(c.runtime.shard_group),
         write: |c, f, t| set(&mut c.runtime.shard_group, f.parse_count(t).map(Some)),
         ..BASE
@@ -1112,10 +1155,12 @@ fields! {
     /// The first pipeline stage's transformer layers, when not an even share
     /// (Megatron-LM's `--decoder-first-pipeline-num-layers`).
     PpFirst in Parallel(60) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "pp_first",
         value: count(Unit::Count, 1.0, 10_000.0),
         optional: true,
+        unset: |c| c.runtime.layout.first_layers = None,
         scope: Scope::WithModel,
         read: |c| optional_count(c.runtime.layout.first_layers),
         write: |c, f, t| set(&mut c.runtime.layout.first_layers, f.parse_count(t).map(Some)),
@@ -1124,10 +1169,12 @@ fields! {
     /// The last pipeline stage's transformer layers, when not an even share
     /// (`--decoder-last-pipeline-num-layers`).
     PpLast in Parallel(70) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "pp_last",
         value: count(Unit::Count, 1.0, 10_000.0),
         optional: true,
+        unset: |c| c.runtime.layout.last_layers = None,
         scope: Scope::WithModel,
         read: |c| optional_count(c.runtime.layout.last_layers),
         write: |c, f, t| set(&mut c.runtime.layout.last_layers, f.parse_count(t).map(Some)),
@@ -1264,6 +1311,7 @@ fields! {
         key: "host_mem",
         value: number(Unit::Gb, 1.0, 1e7),
         optional: true,
+        unset: |c| c.runtime.host_mem_gb = None,
         // Offload's bound; in RL also the sleeping engine's and the reference's.
         needs: Some(|t| beyond(t, Field::Offload, "none") || t(Field::Job) == "rl"),
         read: |c| optional_text(c.runtime.host_mem_gb),
@@ -1301,6 +1349,7 @@ fields! {
     /// engine, SGLang or TensorRT-LLM's PyTorch backend; under RL the
     /// rollout's (any of them under verl, vLLM's otherwise).
     Engine in Serving(10) => Declaration {
+        set_aside: Jobs::GENERATE,
         key: "engine",
         value: Value::Choice(keys_of!(Engine)),
         // RL's rollout engine too: SGLang's under verl, vLLM's otherwise
@@ -1330,6 +1379,7 @@ fields! {
     /// (DeepSeek-V3 `fp8-block`, gpt-oss `mxfp4`, others `bf16`; in a link
     /// before version 3, `bf16`).
     Weights in Serving(20) => Declaration {
+        set_aside: Jobs::GENERATE,
         key: "weights",
         value: Value::Choice(keys_of!(in WEIGHT_FORMATS)),
         jobs: Jobs::SERVE,
@@ -1342,6 +1392,7 @@ fields! {
     /// The KV cache's element type (`--kv-cache-dtype`): `auto`, the
     /// model's 16 bits, or `fp8`, one byte a value.
     KvDtype in Serving(30) => Declaration {
+        set_aside: Jobs::GENERATE,
         key: "kv_dtype",
         value: Value::Choice(keys_of!(KvCacheDtype)),
         jobs: Jobs::SERVE,
@@ -1352,9 +1403,11 @@ fields! {
     /// The longest sequence served (`--max-model-len`), in tokens; unset:
     /// the model's own context, as vLLM defaults it.
     MaxLen in Serving(40) => Declaration {
+        set_aside: Jobs::SERVE,
         key: "max_len",
         value: count(Unit::Tokens, 1.0, 16_777_216.0),
         optional: true,
+        unset: |c| c.serve.max_len = None,
         jobs: Jobs::SERVE,
         read: |c| optional_count(c.serve.max_len),
         write: |c, f, t| set(&mut c.serve.max_len, f.parse_count(t).map(Some)),
@@ -1363,6 +1416,7 @@ fields! {
     /// A request's prompt, in tokens (the time to its first token, and
     /// with the response what each sequence holds).
     PromptLen in Serving(50) => Declaration {
+        set_aside: Jobs::RL,
         key: "prompt_len",
         value: count(Unit::Tokens, 1.0, 16_777_216.0),
         jobs: Jobs::GENERATE,
@@ -1372,6 +1426,7 @@ fields! {
     },
     /// A request's response, in tokens.
     ResponseLen in Serving(60) => Declaration {
+        set_aside: Jobs::RL,
         key: "response_len",
         value: count(Unit::Tokens, 1.0, 16_777_216.0),
         jobs: Jobs::GENERATE,
@@ -1385,6 +1440,7 @@ fields! {
         key: "concurrency",
         value: count(Unit::Sequences, 1.0, 1_048_576.0),
         optional: true,
+        unset: |c| c.serve.concurrency = None,
         jobs: Jobs::SERVE,
         read: |c| optional_count(c.serve.concurrency),
         write: |c, f, t| set(&mut c.serve.concurrency, f.parse_count(t).map(Some)),
@@ -1397,6 +1453,7 @@ fields! {
         key: "gpu_util",
         value: number(Unit::ReservedFraction, 0.01, 1.0),
         optional: true,
+        unset: |c| c.serve.gpu_util = None,
         jobs: Jobs::GENERATE,
         read: |c| optional_text(c.serve.gpu_util),
         write: |c, f, t| set(&mut c.serve.gpu_util, f.parse_number(t).map(Some)),
@@ -1405,9 +1462,11 @@ fields! {
     /// The KV cache's bytes on each GPU given directly, in GB (vLLM's
     /// `--kv-cache-memory-bytes`); unset: what the engine's budget leaves.
     KvMemory in Engine(20) => Declaration {
+        set_aside: Jobs::SERVE,
         key: "kv_memory",
         value: number(Unit::GbPerGpu, 0.001, 1e4),
         optional: true,
+        unset: |c| c.serve.kv_memory_gb = None,
         jobs: Jobs::SERVE,
         read: |c| optional_text(c.serve.kv_memory_gb),
         write: |c, f, t| set(&mut c.serve.kv_memory_gb, f.parse_number(t).map(Some)),
@@ -1418,9 +1477,11 @@ fields! {
     /// ([`vram_serve::options::Measured`]): the serving report's own terms
     /// at that layout; unset: the page's arithmetic alone.
     Measured in Engine(25) => Declaration {
+        set_aside: Jobs::SERVE,
         key: "measured",
         value: Value::Text { value_name: "TERMS" },
         optional: true,
+        unset: |c| c.serve.measured = None,
         jobs: Jobs::SERVE,
         read: |c| c.serve.measured.map(|m| m.text()).unwrap_or_default(),
         write: |c, f, t| {
@@ -1439,9 +1500,11 @@ fields! {
     /// unset: the engine's (vLLM's attention backend's, SGLang's 1,
     /// TensorRT-LLM's 32).
     Block in Engine(30) => Declaration {
+        set_aside: Jobs::GENERATE,
         key: "block",
         value: count(Unit::TokensPerBlock, 1.0, 1024.0),
         optional: true,
+        unset: |c| c.serve.block = None,
         jobs: Jobs::SERVE,
         read: |c| optional_count(c.serve.block),
         write: |c, f, t| set(&mut c.serve.block, f.parse_count(t).map(Some)),
@@ -1451,9 +1514,11 @@ fields! {
     /// SGLang's `--chunked-prefill-size`); unset: the engine's default for
     /// the GPU.
     BatchedTokens in Engine(40) => Declaration {
+        set_aside: Jobs::GENERATE,
         key: "batched_tokens",
         value: count(Unit::Tokens, 1.0, 16_777_216.0),
         optional: true,
+        unset: |c| c.serve.batched_tokens = None,
         jobs: Jobs::GENERATE,
         read: |c| optional_count(c.serve.batched_tokens),
         write: |c, f, t| set(&mut c.serve.batched_tokens, f.parse_count(t).map(Some)),
@@ -1463,9 +1528,11 @@ fields! {
     /// `--max-num-seqs`, SGLang's `--max-running-requests`, TensorRT-LLM's
     /// `max_batch_size`); unset: the engine's default for the GPU.
     MaxNumSeqs in Engine(45) => Declaration {
+        set_aside: Jobs::GENERATE,
         key: "max_num_seqs",
         value: count(Unit::Sequences, 1.0, 1_048_576.0),
         optional: true,
+        unset: |c| c.serve.max_num_seqs = None,
         jobs: Jobs::GENERATE,
         read: |c| optional_count(c.serve.max_num_seqs),
         write: |c, f, t| set(&mut c.serve.max_num_seqs, f.parse_count(t).map(Some)),
@@ -1487,6 +1554,7 @@ fields! {
     /// The algorithm: `grpo` (DAPO and RLOO are its shape), `ppo` (with a
     /// critic) or `dpo` (no rollouts).
     Algo in Rl(10) => Declaration {
+        set_aside: Jobs::RL,
         key: "algo",
         value: Value::Choice(keys_of!(Algo)),
         jobs: Jobs::RL,
@@ -1516,9 +1584,11 @@ fields! {
     /// The rollout engine's tensor parallelism (`rollout.tensor_model_parallel_size`);
     /// unset: the actor's TP.
     RolloutTp in Rl(40) => Declaration {
+        set_aside: Jobs::RL,
         key: "rollout_tp",
         value: count(Unit::Gpus, 1.0, 65_536.0),
         optional: true,
+        unset: |c| c.rl.rollout_tp = None,
         jobs: Jobs::RL,
         needs: Some(|t| t(Field::Algo) != "dpo"),
         read: |c| optional_count(c.rl.rollout_tp),
@@ -1542,6 +1612,7 @@ fields! {
     /// The reference policy: a frozen `model`, the actor with its
     /// `adapters` disabled, `precomputed` log-probs, or `none` (no KL).
     Ref in Rl(60) => Declaration {
+        set_aside: Jobs::RL,
         key: "ref",
         value: Value::Choice(keys_of!(Reference)),
         jobs: Jobs::RL,
@@ -1564,9 +1635,11 @@ fields! {
     },
     /// Whether a critic is trained beside the actor; unset: PPO's.
     Critic in Rl(80) => Declaration {
+        set_aside: Jobs::RL,
         key: "critic",
         value: FLAG,
         optional: true,
+        unset: |c| c.rl.critic = None,
         jobs: Jobs::RL,
         read: |c| c.rl.critic.map(flag_text).unwrap_or_default(),
         write: |c, f, t| set(&mut c.rl.critic, parse_flag(f, t).map(Some)),
@@ -1576,8 +1649,10 @@ fields! {
     /// counted as that model's body with a value head (no language-model
     /// head), trained as the actor is; unset: the actor's.
     CriticModel in Rl(81) => Declaration {
+        set_aside: Jobs::RL,
         key: "critic_model",
         optional: true,
+        unset: |c| c.rl.critic_model = None,
         jobs: Jobs::RL,
         needs: Some(|t| {
             t(Field::Critic) == "1" || (t(Field::Critic).is_empty() && t(Field::Algo) == "ppo")
@@ -1602,8 +1677,10 @@ fields! {
     /// counted as that model's body with a score head, frozen in 16 bits;
     /// unset: the actor's.
     RewardModel in Rl(91) => Declaration {
+        set_aside: Jobs::RL,
         key: "reward_model",
         optional: true,
+        unset: |c| c.rl.reward_model = None,
         jobs: Jobs::RL,
         needs: Some(|t| t(Field::Reward) == "model"),
         read: |c| c.rl.reward_model.map(|m| m.id.to_string()).unwrap_or_default(),
@@ -1616,9 +1693,11 @@ fields! {
     /// Tokens a micro-batch packs (verl's `ppo_max_token_len_per_gpu` with
     /// `use_dynamic_bsz`); unset: `mbs` whole sequences.
     TokenBudget in Rl(100) => Declaration {
+        set_aside: Jobs::RL,
         key: "token_budget",
         value: count(Unit::Tokens, 1.0, 16_777_216.0),
         optional: true,
+        unset: |c| c.rl.token_budget = None,
         jobs: Jobs::RL,
         read: |c| optional_count(c.rl.token_budget),
         write: |c, f, t| set(&mut c.rl.token_budget, f.parse_count(t).map(Some)),
@@ -1628,9 +1707,11 @@ fields! {
     /// `mbs` sequences of the mean lengths (verl's `use_remove_padding`);
     /// unset: `prompt_len`, the longest.
     PromptMean in Rl(101) => Declaration {
+        set_aside: Jobs::RL,
         key: "prompt_mean",
         value: count(Unit::Tokens, 1.0, 16_777_216.0),
         optional: true,
+        unset: |c| c.rl.prompt_mean = None,
         jobs: Jobs::RL,
         read: |c| optional_count(c.rl.prompt_mean),
         write: |c, f, t| set(&mut c.rl.prompt_mean, f.parse_count(t).map(Some)),
@@ -1638,9 +1719,11 @@ fields! {
     },
     /// The mean response generated, in tokens; unset: `response_len`, the longest.
     ResponseMean in Rl(102) => Declaration {
+        set_aside: Jobs::RL,
         key: "response_mean",
         value: count(Unit::Tokens, 1.0, 16_777_216.0),
         optional: true,
+        unset: |c| c.rl.response_mean = None,
         jobs: Jobs::RL,
         read: |c| optional_count(c.rl.response_mean),
         write: |c, f, t| set(&mut c.rl.response_mean, f.parse_count(t).map(Some)),
@@ -1682,10 +1765,12 @@ fields! {
     /// The caching allocator's slack beyond the step's peak, as measured
     /// (reserved ÷ allocated − 1); unset: 15 %, or 5 % with `expandable`.
     Slack in Process(64) => Declaration {
+        set_aside: Jobs::RL,
         key: "slack",
         jobs: Jobs::TRAIN,
         value: number(Unit::FractionOfPeakMemory, 0.0, 2.0),
         optional: true,
+        unset: |c| c.runtime.process.allocator_slack = None,
         percent: true,
         read: |c| optional_text(c.runtime.process.allocator_slack),
         write: |c, f, t| set(&mut c.runtime.process.allocator_slack, f.parse_number(t).map(Some)),
@@ -1707,6 +1792,7 @@ fields! {
         jobs: Jobs::TRAIN,
         value: count(Unit::MibPerCommunicator, 0.0, 65_536.0),
         optional: true,
+        unset: |c| c.runtime.process.nccl_mib = None,
         read: |c| optional_count(c.runtime.process.nccl_mib),
         write: |c, f, t| set(&mut c.runtime.process.nccl_mib, f.parse_count(t).map(Some)),
         ..BASE
@@ -1738,9 +1824,11 @@ fields! {
     /// The rollout engine's own GPUs under `placement=split`, in all;
     /// unset: one node's (`gpus`).
     RolloutGpus in Rl(46) => Declaration {
+        set_aside: Jobs::RL,
         key: "rollout_gpus",
         value: count(Unit::Gpus, 1.0, 1_048_576.0),
         optional: true,
+        unset: |c| c.rl.rollout_gpus = None,
         jobs: Jobs::RL,
         needs: Some(|t| t(Field::Placement) == "split" && t(Field::Algo) != "dpo"),
         read: |c| optional_count(c.rl.rollout_gpus),
@@ -1750,8 +1838,10 @@ fields! {
     /// The frozen teacher under `algo=distill`: a model preset sharing the
     /// student's vocabulary.
     Teacher in Rl(15) => Declaration {
+        set_aside: Jobs::RL,
         key: "teacher",
         optional: true,
+        unset: |c| c.rl.teacher = None,
         jobs: Jobs::RL,
         needs: Some(|t| t(Field::Algo) == "distill"),
         read: |c| c.rl.teacher.map(|m| m.id.to_string()).unwrap_or_default(),
@@ -1765,6 +1855,7 @@ fields! {
     /// (Megatron-LM's `--account-for-embedding-in-pipeline-split`): the
     /// first rank's first virtual stage builds one transformer layer fewer.
     PpEmbedding in Parallel(72) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "pp_embedding",
         value: FLAG,
@@ -1777,6 +1868,7 @@ fields! {
     /// `--account-for-loss-in-pipeline-split`): the last rank's last virtual
     /// stage builds one fewer.
     PpLoss in Parallel(74) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "pp_loss",
         value: FLAG,
@@ -1789,10 +1881,12 @@ fields! {
     /// `--pipeline-model-parallel-layout`): PP × VPP stages in Megatron-LM's
     /// order, stage i being virtual stage i ÷ PP of rank i mod PP.
     PpLayout in Parallel(76) => Declaration {
+        set_aside: Jobs::LEARN,
         needs: Some(|t| beyond(t, Field::Pp, "1")),
         key: "pp_layout",
         value: Value::Text { value_name: "LAYOUT" },
         optional: true,
+        unset: |c| c.runtime.layout.stage_map = None,
         scope: Scope::WithModel,
         read: |c| c.runtime.layout.stage_map.map(|m| m.to_string()).unwrap_or_default(),
         write: |c, f, t| {

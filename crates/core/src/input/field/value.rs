@@ -367,10 +367,18 @@ pub struct Declaration {
     pub needs: Option<Needs>,
     /// The jobs it means something for (training's and RL's learning by default).
     pub jobs: crate::config::job::Jobs,
+    /// The jobs whose rules between fields take it back to its default when
+    /// a link's value breaks one (a KV cache type the engine cannot use, a
+    /// layout the GPUs do not divide), so that the rest of the link still
+    /// reads; under another job such a break stands as the link's error.
+    pub set_aside: crate::config::job::Jobs,
     /// Its text in a configuration.
     pub read: Read,
     /// Stores its text in a configuration.
     pub write: Write,
+    /// Leaves an optional field unset, as an empty form field or a link
+    /// without its key does (its `read` then gives the empty text).
+    pub unset: fn(&mut Config),
 }
 
 /// The defaults of a declaration's optional parts.
@@ -384,6 +392,8 @@ pub(super) const BASE: Declaration = Declaration {
     percent: false,
     needs: None,
     jobs: crate::config::job::Jobs::LEARN,
+    set_aside: crate::config::job::Jobs::NONE,
     read: |_| String::new(),
     write: |_, _, _| Ok(()),
+    unset: |_| (),
 };
