@@ -21,11 +21,9 @@
 #![warn(missing_docs)]
 
 pub mod config;
-pub mod fixes;
 pub mod frameworks;
 pub mod input;
 pub mod memory;
-pub mod plans;
 pub mod report;
 pub mod rl;
 pub mod time;
@@ -46,7 +44,7 @@ pub use memory::{
     max_trainable_params, max_trainable_sweep, BytesPerParam, GradientPrecision, MemoryBreakdown,
     MemoryBudget, Optimizer, Precision, Recipe, Strategy, TrainingSetup,
 };
-pub use report::{Report, StrategyReport};
+pub use report::{fixes, plans, Report, StrategyReport};
 pub use units::{Bytes, ParamCount};
 
 // Under `cargo test --target wasm32-unknown-unknown` the unit tests run in headless Chromium.

@@ -1,12 +1,16 @@
-//! What is shown: the report of every strategy for a configuration, built
-//! once here ([`evaluate`] checks and evaluates a configuration) and rendered
-//! by every view, and its exports (Markdown and CSV, [`export`]).
+//! Training's answer: the report of every strategy for a configuration,
+//! built once here ([`evaluate`] checks and evaluates a configuration) and
+//! rendered by every view, its exports (Markdown and CSV, [`export`]), the
+//! layouts that fit ranked ([`plans`]) and what would make it fit
+//! ([`fixes`]), each evaluated as the report evaluates.
 
 mod derivation;
 pub use derivation::{LayoutDerivation, Rebuilt};
 pub mod evaluate;
 pub mod export;
+pub mod fixes;
 pub(crate) mod place;
+pub mod plans;
 pub mod serving;
 pub mod table;
 

@@ -4,7 +4,7 @@
 //!
 //! A change moves one lever ([`Lever`]): recomputation, FlashAttention, the
 //! micro-batch, the ZeRO stage, offload, the layout (the best fitting ranked
-//! plan, [`crate::plans`]), an 8-bit optimizer, adapters (LoRA, then QLoRA),
+//! plan, [`crate::report::plans`]), an 8-bit optimizer, adapters (LoRA, then QLoRA),
 //! a shorter sequence, more GPUs of the same kind, a GPU with more memory.
 //! Each lever's settings are tried from the least to the most intrusive
 //! (selective before full recomputation, the largest micro-batch and the
@@ -333,7 +333,7 @@ fn fitting(config: Config, levers: Vec<Lever>) -> Option<Fix> {
 /// `None` where the best keeps the configuration's layout: its stage,
 /// recomputation and offload are then levers of their own, found as such.
 fn fix_of_layout(config: &Config) -> Option<Fix> {
-    let ranking = crate::plans::rank(config);
+    let ranking = crate::report::plans::rank(config);
     let best = ranking.plans.iter().find(|p| p.fits)?;
     if best.layout == config.runtime.layout && best.ep == config.model.map_or(1, |m| m.ep) {
         return None;
