@@ -487,3 +487,76 @@ fn the_architectures_crate_list_is_the_workspace() {
         "ARCHITECTURE.md's crates, and the workspace's"
     );
 }
+
+/// Whether `code` names `member` as a whole word, outside `//` comments.
+fn names(code: &str, member: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    code.lines()
+        .map(|line| line.split("//").next().unwrap_or_default())
+        .any(|line| {
+            line.match_indices(member).any(|(at, _)| {
+                let before = line[..at].chars().next_back();
+                let after = line[at + member.len()..].chars().next();
+                !before.is_some_and(word) && !after.is_some_and(word)
+            })
+        })
+}
+
+/// The rooms on the way from the link to the page (the shared parts'
+/// crate, serving's, the core's top-level modules, the view's and the
+/// page's crates) whose code, outside comments and tests, names `member`.
+fn rooms_naming(member: &str) -> BTreeSet<String> {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut rooms = BTreeSet::new();
+    for krate in ["shared", "serve", "core", "view", "app", "lazy", "reader"] {
+        let mut modules = BTreeMap::new();
+        sources(&crates.join(krate).join("src"), "", &mut modules);
+        for (name, source) in modules {
+            if name == "tests" || name.ends_with("::tests") {
+                continue;
+            }
+            if names(&without_tests(&source), member) {
+                rooms.insert(match krate {
+                    "core" => format!("core::{}", name.split("::").next().unwrap_or_default()),
+                    _ => krate.to_string(),
+                });
+            }
+        }
+    }
+    rooms
+}
+
+/// Issue 67's walk: a key's value crosses few rooms from the link to the
+/// page. At the commit the issue was filed against (9841cb4's parent), by
+/// this count, `kv_dtype` crossed 5 (the input, the report, serving, the
+/// view, the page), `response_len` 4 and `stage` 8 (the input, the
+/// configuration, the report, the plans, the fixes, RL, the view, the
+/// page); serving's way in left the report, the plans and fixes joined it.
+/// Run with `--nocapture` to see the rooms.
+#[test]
+fn a_keys_value_crosses_few_rooms_from_the_link_to_the_page() {
+    let declarations = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src/input/field/mod.rs"),
+    )
+    .expect("the field table");
+    for (key, member, at_most) in [
+        ("kv_dtype", "kv_dtype", 4),
+        ("response_len", "response_len", 4),
+        ("stage", "highlight", 6),
+    ] {
+        // The member is the one the key's declaration reads.
+        let declaration = declarations
+            .split(&format!("key: \"{key}\""))
+            .nth(1)
+            .expect("the key's declaration");
+        let read = declaration.lines().find(|l| l.contains("read:")).unwrap();
+        assert!(read.contains(&format!(".{member}")), "{key} reads {read}");
+        let rooms = rooms_naming(member);
+        println!("{key}: {} rooms: {rooms:?}", rooms.len());
+        assert!(rooms.len() <= at_most, "{key}: {rooms:?}");
+        assert!(
+            rooms.contains("core::input") && rooms.contains("view"),
+            "{key}: {rooms:?}"
+        );
+    }
+}
