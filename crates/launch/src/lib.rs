@@ -248,6 +248,9 @@ pub enum Refusal {
     /// shards everything or nothing, Megatron's distributed optimizer the
     /// optimizer or nothing).
     ActorSharding,
+    /// torchtitan's chunked loss (`loss=chunked`), which no framework's
+    /// release runs (torchtitan's main branch has it; 0.2.2 does not).
+    ChunkedLoss,
     /// A selective recomputation the framework does not run: torchtitan's
     /// per-op policy (`recompute_modules=op`) under Megatron-LM, Megatron-
     /// LM's modules under torchtitan.
@@ -282,6 +285,10 @@ pub fn export(config: &Config, target: Target, link: &str) -> Result<String, Ref
     }
     if config.check().is_err() {
         return Err(Refusal::Invalid);
+    }
+    let loss = config.model.map(|m| m.loss);
+    if loss == Some(vram_core::memory::activations::Loss::Chunked) {
+        return Err(Refusal::ChunkedLoss);
     }
     match target {
         Target::DeepSpeed => deepspeed::config_json(config),

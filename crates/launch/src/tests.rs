@@ -122,6 +122,33 @@ fn deepspeed_refuses_what_it_does_not_run() {
     );
 }
 
+/// torchtitan's chunked loss is its main branch's alone: every training
+/// framework's text (torchtitan 0.2.2's TOML included) computes the loss
+/// over the whole logits, so each refuses a plan that counts it chunked,
+/// and the same plan with the compiled loss exports.
+#[test]
+fn a_chunked_loss_is_refused_by_every_training_framework() {
+    let base = "v=3&model=llama3.1-8b&gpu=h100-80gb&dtype=bf16&stage=3&sharding=fsdp2";
+    for target in [Target::Torchtitan, Target::Accelerate] {
+        assert_eq!(
+            export_of(&format!("{base}&loss=chunked"), target),
+            Err(Refusal::ChunkedLoss),
+            "{target:?}"
+        );
+        assert!(export_of(base, target).is_ok(), "{target:?}");
+    }
+    let megatron = "v=3&model=llama3.1-8b&gpu=h100-80gb&dtype=bf16&tp=2&loss=chunked";
+    assert_eq!(
+        export_of(megatron, Target::Megatron),
+        Err(Refusal::ChunkedLoss)
+    );
+    let deepspeed = "v=3&model=llama3.1-8b&gpu=h100-80gb&dtype=bf16&stage=3&loss=chunked";
+    assert_eq!(
+        export_of(deepspeed, Target::DeepSpeed),
+        Err(Refusal::ChunkedLoss)
+    );
+}
+
 /// Llama 2 70B with TP 8 × PP 2, virtual stages, selective recomputation
 /// and the distributed optimizer, as Megatron-LM's arguments.
 #[test]

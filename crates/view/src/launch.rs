@@ -54,6 +54,7 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
             Target::Torchtitan => fill(t.recomputation_modules, &[name]),
             _ => fill(t.recomputation_per_op, &[name]),
         },
+        Refusal::ChunkedLoss => fill(t.chunked_loss, &[name]),
         Refusal::RewardModel => match target {
             Target::Verl => fill(t.reward_model_apart, &[name]),
             _ => fill(t.reward_model_funcs, &[name]),

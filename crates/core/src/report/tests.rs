@@ -1167,6 +1167,28 @@ fn an_uncompiled_fp32_loss_holds_more_at_the_backwards_start() {
     );
 }
 
+/// torchtitan's chunked loss (`loss=chunked`, its main branch's
+/// `ChunkedLossWrapper`) keeps no logits through the forward: the kept
+/// activations lose the logits and their fp32 copy (6 bytes a logit in
+/// bf16), the loss holds one of 8 chunks of them and an fp32 buffer of the
+/// hidden states' gradient, the backward's start that buffer (no
+/// framework's release runs it: every export refuses, `vram-launch`).
+#[wasm_bindgen_test(unsupported = test)]
+fn a_chunked_loss_keeps_no_logits_and_holds_one_chunk_at_the_loss() {
+    let base = "model=llama3.1-8b&gpu=h100-80gb&seq=8192&mbs=2&stage=3&sharding=fsdp2";
+    let step = |query: &str| report_of(query).strategy(Strategy::Zero3).step;
+    let (fused, chunked) = (step(base), step(&format!("{base}&loss=chunked")));
+    let (tokens, vocab, hidden) = (16_384.0, 128_256.0, 4096.0);
+    let logits = tokens * vocab;
+    assert_eq!(fused.kept.get() - chunked.kept.get(), 6.0 * logits);
+    let gathered = 4.0 * tokens * hidden;
+    assert_eq!(
+        chunked.forward_end.get() - chunked.kept.get(),
+        6.0 * logits / 8.0 + gathered
+    );
+    assert_eq!(chunked.backward_start.get() - chunked.kept.get(), gathered);
+}
+
 /// Under a pipeline, DeepSpeed's engine runs ZeRO-1 at most; FSDP2's ZeRO-3
 /// runs under torch's schedules (torchtitan) and is judged, its stage's
 /// weights and fp32 gradients held whole, the lesson's formula written as

@@ -307,25 +307,41 @@ pub enum Loss {
     /// it and the one it computes, 12 bytes, the 16-bit logits dropped
     /// (torchtitan's `del pred`): 6 more.
     Fp32,
+    /// torchtitan's `ChunkedLossWrapper` (`components/loss.py`, on its main
+    /// branch since 9530a87, 2026-06-26; its `llama3_8b` and Qwen3 configs
+    /// use it; no release has it yet): the model stops at the final norm,
+    /// and the output head and the loss run over the sequence in
+    /// [`Loss::CHUNKS`] chunks, each chunk's backward at once, its
+    /// gradient gathered into an fp32 buffer of the hidden states. No
+    /// logits are kept through the forward; at the loss one chunk's logits
+    /// and fp32 copy and that buffer; at the backward's start the buffer.
+    Chunked,
 }
 
 impl Loss {
     /// Every form, in the `loss` key's order.
-    pub const ALL: [Loss; 2] = [Loss::Fused, Loss::Fp32];
+    pub const ALL: [Loss; 3] = [Loss::Fused, Loss::Fp32, Loss::Chunked];
+
+    /// The chunks `ChunkedLossWrapper` splits the sequence into (its
+    /// `num_chunks` default).
+    pub const CHUNKS: u32 = 8;
 
     /// The value in the shared link's `loss` key.
     pub const fn key(self) -> &'static str {
         match self {
             Loss::Fused => "fused",
             Loss::Fp32 => "fp32",
+            Loss::Chunked => "chunked",
         }
     }
 
     /// Bytes a logit held beyond the kept count: at the loss, and at the
     /// backward's start.
+    /// A chunked loss keeps no logits: its own figures are the stage's
+    /// ([`stage_activations`]).
     pub const fn beyond_kept(self) -> (f64, f64) {
         match self {
-            Loss::Fused => (0.0, 0.0),
+            Loss::Fused | Loss::Chunked => (0.0, 0.0),
             Loss::Fp32 => (4.0, 6.0),
         }
     }
@@ -1021,10 +1037,22 @@ pub fn stage_activations(
     }
     let mut loss_beyond_kept = (Bytes::ZERO, Bytes::ZERO);
     if rank == layout.pp - 1 {
-        outside_layers += 2.0 * e * s * b * h / outside + logit_bytes(arch, e) * s * b * v / tp;
-        let (at_loss, backward) = setup.loss.beyond_kept();
+        // The final norm's and the output head's inputs, and the logits.
+        let inputs = 2.0 * e * s * b * h / outside;
         let logits = s * b * v / tp;
-        loss_beyond_kept = (Bytes::new(at_loss * logits), Bytes::new(backward * logits));
+        loss_beyond_kept = match setup.loss {
+            Loss::Chunked => {
+                outside_layers += inputs;
+                let chunk = logit_bytes(arch, e) * logits / f64::from(Loss::CHUNKS);
+                let gathered = 4.0 * s * b * h / outside;
+                (Bytes::new(chunk + gathered), Bytes::new(gathered))
+            }
+            loss => {
+                outside_layers += inputs + logit_bytes(arch, e) * logits;
+                let (at_loss, backward) = loss.beyond_kept();
+                (Bytes::new(at_loss * logits), Bytes::new(backward * logits))
+            }
+        };
     }
     if rank == layout.mtp_rank() {
         outside_layers += f64::from(arch.mtp_layers) * mtp_layer_bytes(arch, setup, layout) * s * b;
