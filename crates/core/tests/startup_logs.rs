@@ -26,6 +26,10 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
         "vLLM 0.9–0.10 with LMCache: a release we do not model",
     ),
     (
+        "I5",
+        "vLLM 0.10.1: a release we do not model (Marlin's FP4 weights on Hopper, 65.97 GiB logged, and its activation peak)",
+    ),
+    (
         "L8",
         "Gemma 3 27B loads its vision tower (1.1 GiB) that the preset leaves out",
     ),
