@@ -4,6 +4,7 @@
 
 use crate::kv_cache::KvCacheDtype;
 use crate::weights::WeightFormat;
+use vram_shared::gpu::Generation;
 use vram_shared::model::architecture::Architecture;
 
 /// How the model is split and served.
@@ -26,6 +27,10 @@ pub struct Deployment {
     pub max_model_len: u32,
     /// `max_num_batched_tokens`.
     pub batched_tokens: u32,
+    /// The GPUs' architecture, where it decides how vLLM lays the weights
+    /// out (MXFP4 experts padded for its kernel: [`crate::weights::mxfp4_alignment`]);
+    /// `None` for no GPU chosen or another engine.
+    pub generation: Option<Generation>,
 }
 
 /// vLLM's default `max_num_batched_tokens` and `max_num_seqs` for
@@ -85,7 +90,8 @@ pub fn activation_peak_bytes(
 }
 
 /// The weights on the most loaded GPU: each stage's ⌈layers ÷ PP⌉ layers
-/// (quantised linears ÷ TP, or the routed experts ÷ EP whole), the
+/// (quantised linears ÷ TP, or the routed experts ÷ EP whole; MXFP4 experts
+/// padded as vLLM's kernel on the GPU wants them), the
 /// vocabulary-parallel embedding and head ÷ TP (on the first and last
 /// stages; both on one without PP), norms and router on every GPU.
 pub fn weights_per_gpu(arch: &Architecture, d: &Deployment) -> f64 {
@@ -102,6 +108,12 @@ pub fn weights_per_gpu(arch: &Architecture, d: &Deployment) -> f64 {
     let expert_bytes = experts
         * match format {
             WeightFormat::Bf16 => 2.0,
+            // Padded for the kernel vLLM runs them with, each GPU's share of
+            // the intermediate size (all of it under EP).
+            WeightFormat::Mxfp4 => {
+                let shares = if d.ep > 1 { 1 } else { d.tp };
+                per_quantised * crate::weights::mxfp4_expert_padding(arch, d.generation, shares)
+            }
             _ => per_quantised,
         };
     let split = (linear - experts)
@@ -144,6 +156,7 @@ mod tests {
             block_size: 16,
             max_model_len: 8192,
             batched_tokens: 8192,
+            generation: None,
         }
     }
 

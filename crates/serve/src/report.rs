@@ -247,9 +247,20 @@ fn tp_weights_problem(arch: &Architecture, tp: u32, ep: u32) -> Option<LayoutPro
         .map(|width| LayoutProblem::does_not_divide(Splits::Ffn(width), tp))
 }
 
-/// The weights on the most loaded GPU of `layout`, bytes.
-fn weights_bytes(arch: &Architecture, layout: ServeLayout, options: &ServeOptions) -> f64 {
+/// The weights on the most loaded GPU of `layout` on `hardware`'s GPUs, bytes.
+fn weights_bytes(
+    arch: &Architecture,
+    layout: ServeLayout,
+    options: &ServeOptions,
+    hardware: &Hardware,
+) -> f64 {
     let ServeLayout { tp, pp, ep } = layout;
+    // vLLM's kernels decide the layout of quantised experts; SGLang's and
+    // TensorRT-LLM's are not modelled by GPU.
+    let generation = match options.engine {
+        Engine::Vllm => hardware.gpu.map(|g| g.generation),
+        _ => None,
+    };
     let deployment = Deployment {
         weights: options.weights,
         kv_dtype: options.kv_dtype,
@@ -259,6 +270,7 @@ fn weights_bytes(arch: &Architecture, layout: ServeLayout, options: &ServeOption
         block_size: 16,
         max_model_len: 0,
         batched_tokens: 0,
+        generation,
     };
     deployment::weights_per_gpu(arch, &deployment)
 }
@@ -330,7 +342,7 @@ pub fn check(
         // CUDA out of memory); weights that do not fit at all are the
         // report's verdict, not this field's.
         let memory = hardware.memory_bytes as f64;
-        let weights = weights_bytes(arch, layout, options);
+        let weights = weights_bytes(arch, layout, options, hardware);
         let room = match weights < memory {
             true => memory - weights,
             false => memory,
@@ -592,7 +604,7 @@ impl<'a> Basis<'a> {
                 tp: at,
                 ..
             }) => w as f64 * f64::from(at) / f64::from(tp.max(1)),
-            _ => weights_bytes(arch, layout, options),
+            _ => weights_bytes(arch, layout, options, hardware),
         };
         Basis {
             arch,

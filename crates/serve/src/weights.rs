@@ -3,6 +3,7 @@
 //! store beside them, and the parts every format keeps in 16 bits (the
 //! embeddings, the output head, the norms, a mixture's router).
 
+use vram_shared::gpu::Generation;
 use vram_shared::model::architecture::Architecture;
 use vram_shared::storage;
 
@@ -103,6 +104,53 @@ pub fn linear_params(arch: &Architecture) -> u64 {
     (parts.layers + parts.mtp).saturating_sub(norms + router)
 }
 
+/// The multiples vLLM pads MXFP4 experts' hidden size and each GPU's share
+/// of their intermediate size to on `generation`, for the MoE kernel it
+/// picks there (vLLM 0.34, `fused_moe/oracle/mxfp4.py`: gpt-oss's backend
+/// priorities in `select_mxfp4_moe_backend`, then
+/// `mxfp4_round_up_hidden_size_and_intermediate_size`): Hopper runs OpenAI's
+/// Triton kernels, which vLLM vendors (the intermediate to 64, the hidden
+/// size as it is); Blackwell FlashInfer's TRT-LLM kernels, and the cards
+/// before Hopper Marlin (both the hidden size to 256 and the intermediate to
+/// 128); AMD's CDNA ROCm's kernels (both to 256: gpt-oss's activation is
+/// not SiLU). `None` where no such kernel runs (no GPU chosen; Volta, whose
+/// emulation pads to 32; Ascend's own plugin). The older releases' logs
+/// agree: gpt-oss-120b on Hopper under 0.10.1's Marlin loaded 65.97 GiB,
+/// 65.83 with this padding (vllm-project/vllm#23278, `startup_logs.rs` I5).
+pub fn mxfp4_alignment(generation: Option<Generation>) -> Option<(u32, u32)> {
+    match generation? {
+        Generation::Hopper => Some((1, 64)),
+        Generation::Blackwell | Generation::Ampere | Generation::Ada | Generation::Turing => {
+            Some((256, 128))
+        }
+        Generation::Cdna => Some((256, 256)),
+        Generation::Volta | Generation::Ascend => None,
+    }
+}
+
+/// The routed experts' bytes as vLLM holds them in MXFP4 on `generation`,
+/// over what the checkpoint holds: the hidden size and each of the `shares`
+/// GPUs' part of the intermediate size padded ([`mxfp4_alignment`]); 1
+/// where nothing is padded. gpt-oss-120b on an A100 (2,880 → 3,072 and
+/// 2,880 → 2,944): 1.09.
+pub fn mxfp4_expert_padding(
+    arch: &Architecture,
+    generation: Option<Generation>,
+    shares: u32,
+) -> f64 {
+    let Some((hidden_align, ffn_align)) = mxfp4_alignment(generation) else {
+        return 1.0;
+    };
+    let (hidden, ffn) = (u64::from(arch.hidden), u64::from(arch.moe.expert_ffn));
+    let shares = u64::from(shares.max(1));
+    if hidden == 0 || ffn == 0 {
+        return 1.0;
+    }
+    let hidden_padded = hidden.next_multiple_of(u64::from(hidden_align));
+    let ffn_padded = (ffn / shares).next_multiple_of(u64::from(ffn_align)) * shares;
+    (hidden_padded * ffn_padded) as f64 / (hidden * ffn) as f64
+}
+
 /// The bytes of `arch`'s weights in `format`: its quantised weights at the
 /// format's bytes, everything else in 16 bits.
 pub fn weight_bytes(arch: &Architecture, format: WeightFormat) -> f64 {
@@ -131,6 +179,28 @@ mod tests {
             let ratio = bytes / (gib * f64::from(1u32 << 30));
             assert!((ratio - 1.0).abs() < 0.005, "{id}: {bytes} B, {ratio}");
         }
+    }
+
+    /// vLLM pads gpt-oss's MXFP4 experts (hidden 2,880, intermediate 2,880)
+    /// for its kernel: Marlin before Hopper and FlashInfer's TRT-LLM on
+    /// Blackwell to 3,072 × 2,944 (1.09), nothing on Hopper at TP 1 (2,880 is
+    /// a multiple of 64), each GPU's 1,440 to 1,472 there at TP 2; ROCm both
+    /// to 3,072; nothing without a GPU chosen or on Volta.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn mxfp4_experts_padded_for_vllms_kernel() {
+        let gpt = arch("gpt-oss-120b");
+        let padding = |g, shares| mxfp4_expert_padding(&gpt, g, shares);
+        let marlin = 3072.0 * 2944.0 / (2880.0 * 2880.0);
+        assert_eq!(padding(Some(Generation::Ampere), 1), marlin);
+        assert_eq!(padding(Some(Generation::Blackwell), 1), marlin);
+        assert_eq!(padding(Some(Generation::Hopper), 1), 1.0);
+        assert_eq!(padding(Some(Generation::Hopper), 2), 2944.0 / 2880.0);
+        assert_eq!(
+            padding(Some(Generation::Cdna), 1),
+            3072.0 * 3072.0 / (2880.0 * 2880.0)
+        );
+        assert_eq!(padding(None, 4), 1.0);
+        assert_eq!(padding(Some(Generation::Volta), 1), 1.0);
     }
 
     /// Llama 3 8B: 16 bits are twice the parameters; AWQ INT4 in groups of

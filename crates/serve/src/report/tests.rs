@@ -276,7 +276,7 @@ fn kv_memory_beside_the_weights_and_max_len_within_the_positions() {
     else {
         panic!("80 GB of KV beside 16 GB of weights accepted");
     };
-    let weights = weights_bytes(&arch, tp(1), &ServeOptions::default());
+    let weights = weights_bytes(&arch, tp(1), &ServeOptions::default(), &h100);
     assert!((weights / 1e9 - 16.06).abs() < 0.01, "{weights}");
     assert_eq!(max_bytes, (h100.memory_bytes as f64 - weights) as u64);
     assert_eq!(check(&arch, 131_072, &h100, tp(1), &given(60.0)), Ok(()));
