@@ -274,7 +274,7 @@ impl Calculator {
 
     /// The model's own count (with LoRA the report's parameters include the adapters).
     fn count(self) -> f64 {
-        self.config.with(|c| c.params().map_or(0.0, |p| p.get()))
+        self.config.with(vram_view::written::params_count)
     }
 
     /// The answer to the lesson's step asked last, while the page is still its configuration.
@@ -312,7 +312,7 @@ fn settings_form(calc: Calculator) -> impl IntoView {
             <fieldset class="group">
                 <legend>{t.group_hardware}</legend>
                 {section(&Section::Gpu.fields())}
-                <p class="hint" data-testid="gpu-capacity" data-value=move || shortest_decimal(calc.config.read().gpu_mem_gb)>{move || gpu_capacity(&calc.config.get())}</p>
+                <p class="hint" data-testid="gpu-capacity" data-value=move || shortest_decimal(calc.config.read().gpu_mem_gb)>{move || calc.config.with(vram_view::written::gpu_capacity)}</p>
                 {section(&Section::Cluster.fields())}
                 // The process's own settings: for engineers, folded (issue 63:
                 // the lesson's form showed them to students), open where a
@@ -338,7 +338,7 @@ fn settings_form(calc: Calculator) -> impl IntoView {
             <fieldset class="group" hidden=move || calc.serving.get()>
                 <legend>{t.group_training}</legend>
                 {section(&Section::Recipe.fields())}
-                <p class="hint" data-testid="optimizer-bytes">{move || calc.config.with(|c| optimizer_note(t, c))}</p>
+                <p class="hint" data-testid="optimizer-bytes">{move || calc.config.with(|c| vram_view::written::optimizer_note(t, c))}</p>
                 {section(&Section::FineTuning.fields())}
                 {section(&Section::Step.fields())}
             </fieldset>
@@ -440,15 +440,13 @@ fn model_group(calc: Calculator) -> impl IntoView {
     let t = calc.t;
     let section = move |fields: &[Field]| calc.section(fields);
     let count = move || calc.count();
-    let model_note = move || calc.config.with(|c| vram_view::notes::model_note(t, c));
     view! {
         <fieldset class="group">
             <legend>{t.group_model}</legend>
             {section(&Section::Model.fields())}
             {calc.editable().then(|| view! { <PasteConfig config=calc.config form=calc.form /> })}
             <p class="params-count" data-testid="params-count" data-value=move || shortest_decimal(count())>
-                {move || vram_core::format::format_number(count())} " " {t.parameters} {model_note}
-                {move || active_note(t, &calc.config.get())}
+                {move || calc.config.with(|c| vram_view::written::params_line(t, c))}
             </p>
             <fieldset class="architecture" hidden=move || !calc.with_model.get()>
                 <legend>{t.architecture}</legend>
@@ -601,57 +599,6 @@ fn whole_calculator(config: &Config) -> Config {
         show: whole.show,
         controls: whole.controls,
         ..*config
-    }
-}
-
-/// A mixture of experts' active parameters per token, after its total.
-fn active_note(t: &Text, config: &Config) -> String {
-    match config.model.map(|m| m.architecture) {
-        Some(arch) if arch.moe.is_moe() => format!(
-            " · {}",
-            text::fill(
-                t.active_params,
-                &[&vram_core::format::format_number(
-                    arch.active_param_count() as f64
-                )]
-            )
-        ),
-        _ => String::new(),
-    }
-}
-
-/// The optimizer's bytes per parameter and their source.
-fn optimizer_note(t: &Text, config: &Config) -> String {
-    use vram_core::format::format_number;
-    let (optimizer, precision) = (config.optimizer, config.precision);
-    text::fill(
-        t.optimizer_note,
-        &[
-            &format_number(optimizer.moment_bytes_per_param(precision)),
-            &format_number(precision.master_copy_bytes()),
-            &format_number(optimizer.state_bytes_per_param(precision)),
-            vram_core::memory::Optimizer::ALL
-                .iter()
-                .position(|&o| o == optimizer)
-                .map_or("", |i| t.optimizer_source[i]),
-        ],
-    )
-}
-
-/// The memory per GPU in both units, so "80 GB" cards read honestly.
-fn gpu_capacity(config: &Config) -> String {
-    use vram_core::format::{format_bytes, MemoryUnit};
-    let memory = vram_core::Bytes::from_gb(config.gpu_mem_gb);
-    let gib = format_bytes(memory, MemoryUnit::Gib);
-    match config.gpu {
-        Some(gpu) => format!(
-            "{}: {} MiB = {} = {}",
-            gpu.name,
-            gpu.memory_mib,
-            format_bytes(memory, MemoryUnit::Gb),
-            gib
-        ),
-        None => format!("= {gib}"),
     }
 }
 

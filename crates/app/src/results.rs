@@ -2,12 +2,15 @@
 
 use leptos::prelude::*;
 use vram_core::decimal::shortest_decimal;
-use vram_core::format::{format_bytes, format_params, format_percent, MemoryUnit};
-use vram_core::report::table::{Cell, Column, TableWords, Verdict};
-use vram_core::{Bytes, Report, Strategy};
+use vram_core::format::format_bytes;
+use vram_core::report::table::{Column, TableWords};
+use vram_core::{Report, Strategy};
 
 use vram_view::notes::{notes, table_words};
-use vram_view::text;
+use vram_view::written::{
+    cell_text, cell_value, fits_word, headroom_note, peak_note, placement_note, SummaryLine,
+    PLACEMENT_COLUMNS,
+};
 
 /// A cell of the report's table ([`Column::cell`]): its text as every export
 /// writes it, with the unrounded figure in `data-value` (GB for memory,
@@ -20,20 +23,10 @@ fn table_cell(
     column: Column,
     words: &'static TableWords<'static>,
 ) -> impl IntoView {
-    let cell = move || column.cell(report.read().strategy(strategy));
-    let value = move || match cell() {
-        Cell::Bytes(bytes) => shortest_decimal(bytes.gb()),
-        Cell::Params(params) => shortest_decimal(params.billions()),
-        Cell::Gpus(Some(gpus)) => gpus.to_string(),
-        Cell::Seconds(Some(seconds)) => shortest_decimal(seconds),
-        _ => String::new(),
-    };
     view! {
-        <td class="num" data-label=label data-testid=format!("{testid}-{}", strategy.id()) data-value=value>
-            {move || {
-                let report = report.read();
-                cell().text_like(report.unit, words, Some(column.largest(&report)))
-            }}
+        <td class="num" data-label=label data-testid=format!("{testid}-{}", strategy.id())
+            data-value=move || cell_value(column.cell(report.read().strategy(strategy)))>
+            {move || cell_text(&report.read(), strategy, column, words)}
         </td>
     }
 }
@@ -56,6 +49,7 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<String>) -> impl I
             let chosen = move || *highlight.read() == strategy.key();
             view! {
                 <tr
+                    data-testid=format!("row-{}", strategy.id())
                     class:highlighted=chosen
                     class:fits=fits
                     aria-current=move || chosen().then_some("true")
@@ -64,6 +58,7 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<String>) -> impl I
                         <button
                             type="button"
                             class="strategy"
+                            data-testid=format!("strategy-{}", strategy.id())
                             aria-pressed=move || chosen().to_string()
                             on:click=move |_| highlight.set(strategy.key().to_string())
                         >
@@ -81,27 +76,15 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<String>) -> impl I
                         <span class="sub" data-testid=format!("peak-{}", strategy.id())
                             data-value=move || shortest_decimal(row().step.peak().1.gb())
                             hidden=move || row().step.peak().1.get() <= row().memory.total.get()>
-                            {move || {
-                                let (kept, peak) = (row().memory.total, row().step.peak().1);
-                                (peak.get() > kept.get())
-                                    .then(|| text::fill(t.peak_sub, &[&format_bytes(peak, report.read().unit)]))
-                            }}
+                            {move || peak_note(t, &row(), report.read().unit)}
                         </span>
                     </td>
                     <td class="verdict" data-label=t.col_fits data-testid=format!("fits-{}", strategy.id()) data-value=move || fits().to_string()>
-                        {move || match Column::Fits.cell(&row()) {
-                            Cell::Verdict(Verdict::Fits) => t.fits_yes,
-                            Cell::Verdict(Verdict::DoesNotFit) => t.fits_no,
-                            _ => t.not_run,
-                        }}
+                        {move || fits_word(t, &row())}
                         <span class="sub" data-testid=format!("headroom-{}", strategy.id())
                             data-value=move || shortest_decimal(row().headroom.gb())
                             hidden=move || !row().supported>
-                            {move || {
-                                let headroom = row().headroom;
-                                let amount = format_bytes(Bytes::new(headroom.get().abs()), report.read().unit);
-                                text::fill(if headroom.get() >= 0.0 { t.free } else { t.over }, &[&amount])
-                            }}
+                            {move || headroom_note(t, &row(), report.read().unit)}
                         </span>
                     </td>
                     {table_cell(report, strategy, "fewest-gpus", t.col_fewest, Column::FewestGpus, words)}
@@ -124,7 +107,7 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<String>) -> impl I
                         <th scope="col" class="num act">{t.col_act}</th>
                         <th scope="col" class="num buf">{t.col_buffers}</th>
                         <th scope="col" class="num">{t.col_total}</th>
-                        <th scope="col">{t.col_fits} " " <span class="sub">{move || format!("≤ {}", usable())}</span></th>
+                        <th scope="col">{t.col_fits} " " <span class="sub" data-testid="usable">{move || format!("≤ {}", usable())}</span></th>
                         <th scope="col" class="num">{t.col_fewest}</th>
                         <th scope="col" class="num">{t.col_max}</th>
                     </tr>
@@ -151,99 +134,19 @@ pub fn Summary(
     // When no strategy fits on its own, what the ranked plans found (asked of
     // the lazily loaded module by the plans' fold, `crate::plans::Plans`).
     let plans_words = move || Some(found.get()).filter(|words| !words.is_empty());
-    // Worked out once an update, read by its five parts.
-    let line = Memo::new(move |_| {
-        let report = report.read();
-        let unit = report.unit;
-        let budget = report.budget;
-        let setup = report.setup;
-        let chosen = report.highlighted();
-        let usable = text::fill(
-            match budget.context().get() > 0.0 {
-                true => t.summary_usable_context,
-                false => t.summary_usable,
-            },
-            &[
-                &format_bytes(budget.usable(), unit),
-                &format_bytes(budget.gpu_memory(), unit),
-                &format_percent(budget.reserved_fraction()),
-                &format_bytes(budget.context(), unit),
-            ],
-        );
-        let gpus = report.gpus().to_string();
-        let model = text::fill(
-            t.summary_model,
-            &[
-                &format_params(setup.params()),
-                &gpus,
-                if report.gpus() == 1 { "" } else { t.plural_s },
-            ],
-        );
-        let fits = if chosen.fits {
-            t.it_fits
-        } else {
-            t.it_does_not_fit
-        };
-        // What is kept, or the step's peak where it rises above it.
-        let (phase, peak) = chosen.step.peak();
-        let kept = format_bytes(chosen.memory.total, unit);
-        let verdict = if report.activations.is_some() && peak.get() > chosen.memory.total.get() {
-            text::fill(
-                t.summary_needs_peak,
-                &[
-                    chosen.strategy.label(),
-                    &format_bytes(peak, unit),
-                    vram_view::chart::phase_name(t, phase),
-                    &kept,
-                    fits,
-                ],
-            )
-        } else {
-            text::fill(t.summary_needs, &[chosen.strategy.label(), &kept, fits])
-        };
-        let advice = match report.least_sharding_that_fits() {
-            Some(best) if best == chosen.strategy => String::new(),
-            Some(best) => text::fill(
-                t.least_sharding,
-                &[
-                    best.label(),
-                    &format_bytes(report.strategy(best).memory.total, unit),
-                ],
-            ),
-            None => match (plans_words(), report.strategy(Strategy::Zero3).fewest_gpus) {
-                (Some(words), _) => words,
-                (None, Some(gpus)) => text::fill(t.zero3_fits_on, &[&gpus.to_string()]),
-                (None, None) => t.nothing_fits.into(),
-            },
-        };
-        // The least sharding that fits, when the highlighted one does not.
-        let fitting = report
-            .least_sharding_that_fits()
-            .filter(|best| *best != chosen.strategy && !chosen.fits);
-        (model, usable, verdict, advice, chosen.fits, fitting)
-    });
-    let fitting = move || line.read().5;
+    // Worked out once an update, read by its parts.
+    let line = Memo::new(move |_| SummaryLine::of(t, &report.read(), plans_words().as_deref()));
+    let fitting = move || line.read().fitting;
     view! {
-        <p class="summary" data-testid="summary" class:fits=move || line.read().4>
-            <strong>{move || line.read().0.clone()}</strong> {move || format!("{}{}{}", t.sentence_end, line.read().1, t.word_space)}
+        <p class="summary" data-testid="summary" class:fits=move || line.read().fits>
+            <strong data-testid="summary-model">{move || line.read().model.clone()}</strong>
+            <span data-testid="summary-usable">{move || line.read().usable.clone()}</span>
             // On a phone the verdict is pinned to the top of the screen (the
             // results come after the form there), a link to them.
             // Where it does not fit, the bar says what does.
-            <a class="verdict-bar" href="#results-heading" data-testid="verdict-bar">{move || {
-                let line = line.read();
-                match line.4 {
-                    true => line.2.clone(),
-                    false => format!("{}{}", line.2, line.3),
-                }
-            }}</a>
+            <a class="verdict-bar" href="#results-heading" data-testid="verdict-bar">{move || line.read().bar.clone()}</a>
             // The advice after the bar where it fits (it is in the bar where not).
-            {move || {
-                let line = line.read();
-                match line.4 {
-                    true => line.3.clone(),
-                    false => String::new(),
-                }
-            }}
+            <span data-testid="summary-after-bar">{move || line.read().after_bar.clone()}</span>
             " "
             // One click highlights the least sharding that fits.
             <button
@@ -257,7 +160,7 @@ pub fn Summary(
                     }
                 }
             >
-                {move || fitting().map(|best| text::fill(t.show_strategy, &[best.label()]))}
+                {move || line.read().show_fitting(t)}
             </button>
             " "
             // A link into the closed fold opens it (the browser expands a
@@ -266,7 +169,7 @@ pub fn Summary(
             // While the highlighted strategy does not fit, what would make it.
             {fixes.then(|| view! {
                 " "
-                <a class="button quiet" href="#fixes" data-testid="summary-fixes" hidden=move || line.read().4>{t.fixes_see}</a>
+                <a class="button quiet" href="#fixes" data-testid="summary-fixes" hidden=move || line.read().fits>{t.fixes_see}</a>
             })}
         </p>
     }
@@ -330,13 +233,17 @@ pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
     let words: &'static TableWords<'static> = Box::leak(Box::new(table_words(t)));
     // Each column after the strategy's: its cells' test id, its heading, and
     // the report's column.
-    let columns = [
-        ("mem-gpu", t.col_gpu, Column::Total),
-        ("mem-cpu", t.col_cpu, Column::CpuPerNode),
-        ("mem-nvme", t.col_nvme, Column::NvmePerNode),
-        ("comm", t.col_comm, Column::Communication),
-        ("comm-time", t.col_comm_time, Column::CommunicationSeconds),
+    let labels = [
+        t.col_gpu,
+        t.col_cpu,
+        t.col_nvme,
+        t.col_comm,
+        t.col_comm_time,
     ];
+    let columns = std::array::from_fn::<_, 5, _>(|i| {
+        let (testid, column) = PLACEMENT_COLUMNS[i];
+        (testid, labels[i], column)
+    });
     let rows = Strategy::ALL
         .into_iter()
         .map(|strategy| {
@@ -348,20 +255,7 @@ pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
             }
         })
         .collect_view();
-    let note = move || {
-        let report = report.read();
-        let note = match report.strategy(Strategy::Zero3).beyond.deepspeed {
-            Some(estimate) => text::fill(
-                t.placement_deepspeed,
-                &[
-                    &format_bytes(estimate.gpu, MemoryUnit::Gib),
-                    &format_bytes(estimate.cpu_per_node, MemoryUnit::Gib),
-                ],
-            ),
-            None => t.placement_course.to_string(),
-        };
-        note
-    };
+    let note = move || placement_note(t, &report.read());
     view! {
         <h2>{t.placement_heading}</h2>
         <div class="table-scroll">

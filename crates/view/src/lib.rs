@@ -23,3 +23,4 @@ pub mod serving;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod static_view;
 pub mod text;
+pub mod written;
