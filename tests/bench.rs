@@ -157,14 +157,16 @@ const JOB_SWITCH: &str = "
 const LOAD_TIMES: &str = "
     const last = name => (performance.getEntriesByName(name).pop() || {startTime: NaN}).startTime;
     const resource = suffix => performance.getEntriesByType('resource')
-        .find(r => r.name.split('?')[0].endsWith(suffix)) || {startTime: NaN, responseEnd: NaN};
+        .find(r => r.name.includes('/vram-app') && r.name.split('?')[0].endsWith(suffix))
+        || {startTime: NaN, responseEnd: NaN};
     const js = resource('.js'), wasm = resource('.wasm');
     const document = performance.getEntriesByType('navigation')[0] || {responseStart: NaN};
     const painted = (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime;
     const written = !window.document.documentElement.classList.contains('vram-fresh');
+    const patched = last('vram-written-painted');
     return [last('vram-first-figure'), last('vram-chart-drawn'),
             js.startTime, js.responseEnd, wasm.startTime, wasm.responseEnd, document.responseStart,
-            written ? painted : NaN, painted];";
+            written ? (isNaN(patched) ? painted : patched) : NaN, painted];";
 
 /// Milliseconds from navigation to the figures and the charts painted: the
 /// written view's first paint (its charts are SVG in it), or for any other
@@ -173,7 +175,9 @@ const LOAD_TIMES: &str = "
 const FIGURES_AND_CHARTS: &str = "
     const paint = performance.getEntriesByName('first-contentful-paint')[0];
     const drawn = performance.getEntriesByName('vram-chart-drawn').pop();
+    const patched = performance.getEntriesByName('vram-written-painted').pop();
     const written = !document.documentElement.classList.contains('vram-fresh');
+    if (patched) return patched.startTime;
     if (!paint || (!written && !drawn)) return null;
     return written ? paint.startTime : Math.max(paint.startTime, drawn.startTime);";
 

@@ -405,3 +405,73 @@ async fn the_written_view_and_the_live_page_pass_axe() {
         "written view: {written:?}; live page: {live:?}"
     );
 }
+
+/// A lesson link's figures before the page's WebAssembly (issue 64): the
+/// first-paint module (crates/first) brings the written view to the link, in
+/// its language and layout, with no figure of the default's left; a link
+/// beyond the lesson's fields waits for the page.
+#[tokio::test]
+async fn a_lesson_link_paints_its_own_figures_before_the_page() {
+    let browser = Browser::start().await;
+    browser.cdp("Network.enable", json!({})).await;
+    browser
+        .cdp(
+            "Network.setBlockedURLs",
+            json!({ "urls": ["*vram-app*.wasm"] }),
+        )
+        .await;
+    let painted = "return performance.getEntriesByName('vram-written-painted').length > 0;";
+    // The lesson's Q6 embed: 13 B under ZeRO-2 on 8 GPUs of 80 GB.
+    goto(&browser, "?embed=1&params=13&stage=2").await;
+    browser.wait_until(painted, "the first paint").await;
+    assert_eq!(
+        browser.eval(WRITTEN_VIEWS_SHOWN).await,
+        json!([true, false])
+    );
+    assert_eq!(
+        browser
+            .eval("return document.documentElement.dataset.embed")
+            .await,
+        json!("1")
+    );
+    for (strategy, total) in [("ddp", "208 GB"), ("zero2", "48.75 GB"), ("zero3", "26 GB")] {
+        assert_eq!(browser.text(&format!("mem-total-{strategy}")).await, total);
+    }
+    let pressed = browser
+        .eval("return document.querySelector('[data-testid=strategy-zero2]').getAttribute('aria-pressed')")
+        .await;
+    assert_eq!(pressed, json!("true"));
+    let chart = browser
+        .eval("return document.querySelector('[data-testid=chart-svg-memory]').getAttribute('aria-label')")
+        .await;
+    assert!(
+        chart
+            .as_str()
+            .is_some_and(|c| c.contains("ZeRO-2 48.75 GB")),
+        "{chart}"
+    );
+    // A Chinese lesson link with a size typed: the Chinese view, its own figures.
+    goto(&browser, "?lang=zh&params=33&stage=3").await;
+    browser.wait_until(painted, "the first paint").await;
+    assert_eq!(
+        browser.eval(WRITTEN_VIEWS_SHOWN).await,
+        json!([false, true])
+    );
+    let zh = "main[data-lang=zh] [data-testid=mem-total-zero3]";
+    let total = browser
+        .eval(&format!(
+            "return document.querySelector('{zh}').textContent.trim()"
+        ))
+        .await;
+    assert_eq!(total, json!("66 GB"));
+    let typed = browser
+        .eval("return document.querySelector('main[data-lang=zh] [name=params]').value")
+        .await;
+    assert_eq!(typed, json!("33"));
+    // Beyond the lesson's fields: nothing shown until the page draws it.
+    goto(&browser, "?params=13&seq=4096").await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(browser.eval(WRITTEN_VIEW_SEEN).await, json!(false));
+    assert_eq!(browser.eval(painted).await, json!(false));
+    browser.close().await;
+}

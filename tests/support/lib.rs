@@ -354,14 +354,16 @@ pub fn stable_name(name: &str) -> String {
     out
 }
 
-/// Every file the page serves (the first view, the lazily loaded modules,
-/// the host pages' embed.js) by its [`stable_name`], with its gzip -9 bytes.
+/// Every file the page serves (the first view, a lesson link's first paint,
+/// the lazily loaded modules, the host pages' embed.js) by its [`stable_name`], with its gzip -9 bytes.
 pub fn served_sizes(dist: &Path) -> Vec<(String, u64)> {
     let mut sizes: Vec<(String, u64)> = first_view_sizes(dist)
         .into_iter()
         .map(|f| (stable_name(&f.name), f.gzip))
         .collect();
     for name in [
+        "first/vram_first_bg.wasm",
+        "first/vram_first.js",
         "lazy/vram_lazy_bg.wasm",
         "lazy/vram_lazy.js",
         "reader/vram_reader_bg.wasm",
@@ -439,7 +441,8 @@ pub struct FileSize {
 pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
     // dist/ and its folders (wasm-bindgen's snippets/), but not lazy/ and
     // reader/: what the page imports only when it is used (the plans and
-    // exports, the paste box's readers).
+    // exports, the paste box's readers); nor first/, which only a lesson
+    // link loads, before the page (crates/first).
     let mut paths = Vec::new();
     let mut folders = vec![dist.to_path_buf()];
     while let Some(folder) = folders.pop() {
@@ -451,7 +454,7 @@ pub fn first_view_sizes(dist: &Path) -> Vec<FileSize> {
             if path.is_dir() {
                 if path
                     .file_name()
-                    .is_some_and(|n| n != "lazy" && n != "reader")
+                    .is_some_and(|n| n != "lazy" && n != "reader" && n != "first")
                 {
                     folders.push(path);
                 }

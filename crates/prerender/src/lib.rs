@@ -215,6 +215,79 @@ pub fn with_loader_last(page: &str) -> String {
     }
 }
 
+/// The class the loader gives `<html>` when the first-paint module
+/// (`crates/first`) is to bring the written view to the link before the page
+/// loads: a lesson link ([`lesson_link_pattern`]) whose view is hidden.
+pub const FIRST_PAINT: &str = "vram-first-paint";
+
+/// Where the first-paint module is served, beside the page (`scripts/post-build`).
+pub const FIRST_PAINT_SCRIPT: &str = "./first/vram_first.js";
+/// Its WebAssembly.
+pub const FIRST_PAINT_WASM: &str = "./first/vram_first_bg.wasm";
+/// The performance mark the loader sets once the first-paint module's view
+/// has been painted (a task after the frame that shows it), on the page's clock.
+pub const PAINTED_MARK: &str = "vram-written-painted";
+
+/// A regular expression over `location.search` that a link of the lesson's
+/// keys alone matches (`vram_view::written::LESSON_KEYS`; the first-paint
+/// module checks the link whole).
+pub fn lesson_link_pattern() -> String {
+    let keys = vram_view::written::LESSON_KEYS.join("|");
+    format!("^\\?(({keys})=[^&]*(&|$))+$")
+}
+
+/// Why the first paint could not be wired into the page.
+#[derive(Debug, PartialEq, Eq)]
+pub struct NoLoader;
+
+impl std::fmt::Display for NoLoader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("no Trunk loader (its WebAssembly's preload and `await init(`) in the page")
+    }
+}
+
+impl std::error::Error for NoLoader {}
+
+/// `page` (after [`with_loader_last`]) with the first paint of a lesson link
+/// wired in: a script before the loader preloads the first-paint module's
+/// WebAssembly under a lesson link whose written view is hidden (marking
+/// `<html>` [`FIRST_PAINT`]) and the page's otherwise (Trunk's preload,
+/// which it replaces); the loader, so marked, imports the module and paints
+/// before it starts the page. On a slow link the lesson's figures then wait
+/// for the module alone, not for the page's larger WebAssembly too.
+pub fn with_first_paint(page: &str) -> Result<String, NoLoader> {
+    let (at, preload) = tags(page, "<link")
+        .into_iter()
+        .find(|(_, tag)| tag.contains("rel=preload") && tag.contains(".wasm"))
+        .ok_or(NoLoader)?;
+    let href = preload
+        .split_once("href=")
+        .and_then(|(_, rest)| rest.trim_start_matches('"').split(['"', ' ', '>']).next())
+        .ok_or(NoLoader)?;
+    let page = format!("{}{}", &page[..at], &page[at + preload.len()..]);
+    let init = page.find("const wasm = await init(").ok_or(NoLoader)?;
+    let loader = page[..init].rfind("<script type=module>").ok_or(NoLoader)?;
+    let pattern = lesson_link_pattern();
+    let chooser = format!(
+        "<script>(function(){{var d=document,r=d.documentElement,l=d.createElement(\"link\"),\
+         f=/{pattern}/.test(location.search)&&r.classList.contains(\"{NOT_THIS_VIEW}\")&&location.hash!=\"#plans\";\
+         if(f)r.classList.add(\"{FIRST_PAINT}\");\
+         l.rel=\"preload\";l.as=\"fetch\";l.crossOrigin=\"\";l.type=\"application/wasm\";\
+         l.href=f?\"{FIRST_PAINT_WASM}\":\"{href}\";d.head.appendChild(l)}})()</script>"
+    );
+    let first = format!(
+        "if(document.documentElement.classList.contains(\"{FIRST_PAINT}\"))\
+         try{{const f=await import(\"{FIRST_PAINT_SCRIPT}\");await f.default({{module_or_path:\"{FIRST_PAINT_WASM}\"}});\
+         if(f.paint())requestAnimationFrame(()=>setTimeout(()=>performance.mark(\"{PAINTED_MARK}\")))}}catch(e){{}}\n"
+    );
+    Ok(format!(
+        "{}{chooser}{}{first}{}",
+        &page[..loader],
+        &page[loader..init],
+        &page[init..]
+    ))
+}
+
 /// The page's default view in English and in Chinese (for a browser that
 /// prefers it), each rendered and [`pruned`], marked with its language
 /// (`data-lang`), the Chinese one's ids [`prefixed`] so the document's stay
@@ -472,6 +545,29 @@ mod tests {
         "<link as=fetch crossorigin href=./app_bg.wasm rel=preload type=application/wasm>",
         "<script>guard()</script></head><body><main>v</main><noscript>n</noscript></body></html>",
     );
+
+    #[test]
+    fn a_lesson_link_loads_its_first_paint_before_the_page() {
+        let trunk = TRUNK_PAGE.replace("await init();", "const wasm = await init({});");
+        let page = with_first_paint(&with_loader_last(&trunk)).unwrap();
+        // Trunk's preload of the page's WebAssembly is the chooser's to make.
+        assert!(!page.contains("<link as=fetch"), "{page}");
+        let chooser = page.find("l.href=f?\"./first/vram_first_bg.wasm\":\"./app_bg.wasm\"");
+        let loader = page.find("<script type=module>");
+        let import = page.find("await import(\"./first/vram_first.js\")");
+        let init = page.find("const wasm = await init(");
+        assert!(
+            chooser < loader && loader < import && import < init && chooser.is_some(),
+            "{page}"
+        );
+        assert!(page.contains(&lesson_link_pattern()));
+        assert_eq!(
+            lesson_link_pattern(),
+            "^\\?((v|lang|embed|params|gpus|gpu_mem|dtype|grad_acc|opt|overhead|stage)=[^&]*(&|$))+$"
+        );
+        // No loader, no page: the build stops.
+        assert_eq!(with_first_paint(TRUNK_PAGE).err(), Some(NoLoader));
+    }
 
     #[test]
     fn the_style_sheet_is_inlined_and_the_loader_goes_last() {

@@ -23,7 +23,8 @@ fn main() -> ExitCode {
             .join(href.trim_start_matches("./"));
         let css = std::fs::read_to_string(&sheet)?;
         let page = vram_prerender::with_style_inlined(&placed, &css)?;
-        std::fs::write(index, vram_prerender::with_loader_last(&page))?;
+        let page = vram_prerender::with_first_paint(&vram_prerender::with_loader_last(&page))?;
+        std::fs::write(index, page)?;
         std::fs::remove_file(&sheet)?;
         Ok(())
     };

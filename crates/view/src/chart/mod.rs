@@ -185,7 +185,7 @@ pub fn draw_plans(canvas: &HtmlCanvasElement, report: &Report, plans: &[Plan], t
 /// The chart of `kind` as SVG text of `size` pixels, in the light palette
 /// (the static view's, `vram --html`): the same drawing as the page's canvas,
 /// at a scale of 1, its labels placed with estimated text widths.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), feature = "svg"))]
 pub fn svg(report: &Report, t: &Text, kind: ChartKind, size: (u32, u32)) -> Result<String, String> {
     use plotters::backend::SVGBackend;
     let mut text = String::new();
@@ -455,7 +455,7 @@ struct Sheet<'a> {
 impl<'a> Sheet<'a> {
     /// The static view's (and the snapshots'): the light palette, at a scale
     /// of 1, text widths estimated.
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(not(target_arch = "wasm32"), feature = "svg"))]
     fn light(report: &'a Report, t: &'a Text) -> Sheet<'a> {
         Sheet {
             report,
