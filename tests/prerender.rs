@@ -450,6 +450,20 @@ async fn a_lesson_link_paints_its_own_figures_before_the_page() {
             .is_some_and(|c| c.contains("ZeRO-2 48.75 GB")),
         "{chart}"
     );
+    // The page's WebAssembly never comes: the figures shown are said to be the link's.
+    browser
+        .wait_until(
+            "return document.documentElement.classList.contains('vram-failed');",
+            "the failure marked",
+        )
+        .await;
+    let said = browser
+        .eval(r#"return getComputedStyle(document.body, "::before").content;"#)
+        .await;
+    assert!(
+        said.as_str().is_some_and(|s| s.contains("this link's")),
+        "{said}"
+    );
     // A Chinese lesson link with a size typed: the Chinese view, its own figures.
     goto(&browser, "?lang=zh&params=33&stage=3").await;
     browser.wait_until(painted, "the first paint").await;

@@ -27,6 +27,10 @@ pub const SHOWN_MARK: &str = "vram-written-shown";
 const NOT_THIS_VIEW: &str = "vram-fresh";
 /// The class `<html>` has when the link asks for Chinese (`vram_prerender::CHINESE`).
 const CHINESE: &str = "vram-zh";
+/// The class this module gives `<html>` once the view shows the link's
+/// figures (`vram_prerender::FIRST_PAINTED`): should the page then fail to
+/// start, the style sheet says the figures are the link's, not the default's.
+const FIRST_PAINTED: &str = "vram-first-painted";
 
 /// Brings the written view to the address's lesson link and shows it.
 /// False, and nothing changed, where the address is not a lesson link
@@ -66,6 +70,7 @@ pub fn paint() -> bool {
     if config.embed {
         let _ = root.set_attribute("data-embed", "1");
     }
+    let _ = root.class_list().add_1(FIRST_PAINTED);
     let _ = root.class_list().remove_1(NOT_THIS_VIEW);
     if let Some(performance) = window.performance() {
         let _ = performance.mark(SHOWN_MARK);

@@ -220,6 +220,11 @@ pub fn with_loader_last(page: &str) -> String {
 /// loads: a lesson link ([`lesson_link_pattern`]) whose view is hidden.
 pub const FIRST_PAINT: &str = "vram-first-paint";
 
+/// The class the first-paint module gives `<html>` once the written view
+/// shows the link's figures: should the page then fail to start
+/// ([`FAILED`]), the style sheet says they are the link's.
+pub const FIRST_PAINTED: &str = "vram-first-painted";
+
 /// Where the first-paint module is served, beside the page (`scripts/post-build`).
 pub const FIRST_PAINT_SCRIPT: &str = "./first/vram_first.js";
 /// Its WebAssembly.
