@@ -116,6 +116,7 @@ pub struct ReportJson {
 #[allow(missing_docs)]
 pub struct ConfigJson {
     pub acct: &'static str,
+    pub bnb: &'static str,
     pub buffer_sizes: BufferSizesJson,
     pub buffers: bool,
     pub bw: Option<Figure>,
@@ -618,6 +619,7 @@ impl ConfigJson {
         let tuning = &config.fine_tuning;
         ConfigJson {
             acct: runtime.accounting.key(),
+            bnb: tuning.bnb.key(),
             buffer_sizes: BufferSizesJson {
                 allgather_bucket: sizes.allgather_bucket,
                 max_live: sizes.max_live_parameters,

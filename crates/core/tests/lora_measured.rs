@@ -193,3 +193,28 @@ fn every_measured_dora_step_is_kept_to_the_byte() {
     }
     assert_eq!(checked, 288);
 }
+
+/// QLoRA under bitsandbytes before 0.43.2 (`bnb=0.43.1`): each 4-bit
+/// linear's `MatMul4Bit` saved its input (`ctx.tensors = (A, B)` in the
+/// 0.42.0 and 0.43.1 wheels' `autograd/_functions.py`, `(None, B)` from
+/// 0.43.2). Llama 2 7B with adapters on q and v in the model's dtype and no
+/// dropout, 1 × 512 tokens in bf16: q, k and v read the tensor their
+/// adapters keep already; each layer keeps the MLP's input (4,096 values a
+/// token) and the down projection's (11,008) besides, 2 bytes each.
+#[test]
+fn old_bitsandbytes_keeps_each_4_bit_layers_input() {
+    let query = "model=llama2-7b&gpu=a100-80gb&gpus=1&dtype=bf16-pure&method=qlora&rank=8\
+                 &targets=qv&adapter_dtype=model&seq=512&mbs=1&framework=hf";
+    let kept = |query: &str| {
+        let report = common::decoded(query).report().expect("a report");
+        report.activations.expect("activations").total.get()
+    };
+    let today = kept(query);
+    let before = kept(&format!("{query}&bnb=0.43.1"));
+    let by_hand = 32.0 * 2.0 * 512.0 * (4_096.0 + 11_008.0);
+    assert_eq!(before - today, by_hand, "{before} - {today}");
+    // bitsandbytes from 0.43.2 (the default) and LLM.int8 keep none.
+    assert_eq!(kept(&format!("{query}&bnb=0.43.2")), today);
+    let int8 = format!("{query}&quant=int8");
+    assert_eq!(kept(&format!("{int8}&bnb=0.43.1")), kept(&int8));
+}

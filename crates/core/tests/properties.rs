@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use vram_core::config::ModelSpec;
 use vram_core::input::link::{decode, encode};
-use vram_core::memory::finetune::{AdapterDtype, FineTuning, Method, Quant, Targets};
+use vram_core::memory::finetune::{AdapterDtype, BnbRelease, FineTuning, Method, Quant, Targets};
 use vram_core::model::presets::MODEL_PRESETS;
 use vram_core::{
     Config, Field, GradientPrecision, Optimizer, Part, Parts, Precision, Strategy as ZeroStrategy,
@@ -96,16 +96,29 @@ fn any_fine_tuning() -> impl Strategy<Value = (Option<ModelSpec>, FineTuning)> {
         any::<bool>(),
         prop::sample::select(vec![0.0, 0.05, 0.1, 0.5]),
         prop::sample::select(AdapterDtype::ALL.to_vec()),
-        any::<bool>(),
+        (
+            any::<bool>(),
+            prop::sample::select(BnbRelease::ALL.to_vec()),
+        ),
     )
         .prop_map(
-            |(method, rank, targets, quant, double_quant, lora_dropout, adapter_dtype, dora)| {
+            |(
+                method,
+                rank,
+                targets,
+                quant,
+                double_quant,
+                lora_dropout,
+                adapter_dtype,
+                (dora, bnb),
+            )| {
                 FineTuning {
                     method,
                     rank,
                     targets,
                     quant,
                     double_quant,
+                    bnb,
                     lora_dropout,
                     adapter_dtype,
                     dora,

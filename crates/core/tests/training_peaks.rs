@@ -37,7 +37,10 @@ const GOAL_WITHIN_10: f64 = 1.0;
 /// with transformers' measured accounting where it covers the model
 /// (`framework=hf`: its LoRA rows 0.93–1.03 ×, were 0.74–0.95). The misses
 /// by cause (the gathering's report, issue 65): QLoRA's saved inputs in
-/// bitsandbytes before 0.43.2 and LitGPT's quantised head (0.52–0.81 ×);
+/// bitsandbytes before 0.43.2 are now counted (`bnb=0.43.1` on the 26 LitGPT
+/// rows run on 0.41.1 and 0.42.0: Llama 2's 0.80–0.81 × → 0.92 ×, the
+/// others up by 0.05–0.14), LitGPT's quantised head and the models below
+/// still short (0.52–0.89 ×);
 /// models transformers' accounting does not cover (GELU, LayerNorm,
 /// Gemma 2: still Korthikanti's, 0.6–0.9 ×); the 70B FSDP × TP runs
 /// (0.77–0.82 ×); compiled torchtitan on B200 (torchao's MX table, 1.33–1.35 ×:
@@ -46,11 +49,11 @@ const GOAL_WITHIN_10: f64 = 1.0;
 /// (1.29–1.61 ×) were the chunked loss, no logits kept (`loss=chunked`), and
 /// the Qwen3 rows' per-op policy written as a block recomputation: now
 /// 1.02–1.07 ×. Raise this as the model improves.
-const TODAY_WITHIN_10: f64 = 0.44;
+const TODAY_WITHIN_10: f64 = 0.51;
 
 /// Today's median of predicted ÷ measured, a ratchet: the model
-/// under-counts (0.915 seen); the test fails if it drifts lower.
-const TODAY_MEDIAN_AT_LEAST: f64 = 0.91;
+/// under-counts (0.920 seen); the test fails if it drifts lower.
+const TODAY_MEDIAN_AT_LEAST: f64 = 0.915;
 
 #[derive(Deserialize)]
 struct Run {

@@ -303,6 +303,8 @@ pub fn hf_activation_memory(
             norms + attention - casts + 3.0 * e * sb * f + weight_bytes(arch, autocast, !first)
         };
         let adapters = |first: bool| lora_kept(arch, &lora, numerics, e, sb, first);
+        let base =
+            |first: bool| base(first) + base_inputs_kept(arch, &lora, numerics, e, sb, first);
         let (base_layers, adapter_layers) = if checkpointed {
             (layers * layer_input, 0.0)
         } else {
@@ -366,6 +368,65 @@ fn weight_bytes(arch: &Architecture, autocast: bool, with_qkv: bool) -> f64 {
         })
         .map(|(_, d_in, d_out)| 2.0 * (d_in * d_out) as f64)
         .sum()
+}
+
+/// The inputs a QLoRA base's 4-bit linears keep in one layer (the first if
+/// `first`) under bitsandbytes before 0.43.2, whose `MatMul4Bit` saved its
+/// input whenever the input or the weight needed a gradient
+/// ([`crate::memory::finetune::BnbRelease`]); none from 0.43.2. The
+/// query/key/value projection's (but in the first layer, whose input needs
+/// no gradient), the MLP's first linears' and the down projection's, each
+/// tensor once, and not where an adapter keeps the same tensor already (an
+/// adapter without dropout in the model's dtype); the output projection's
+/// input is the attention's output, which the attention keeps. Under
+/// autocast each linear's 16-bit cast of its input.
+fn base_inputs_kept(
+    arch: &Architecture,
+    lora: &HfLora,
+    numerics: Numerics,
+    e: f64,
+    sb: f64,
+    first: bool,
+) -> f64 {
+    let a = &lora.adapters;
+    if !a.keeps_base_inputs {
+        return 0.0;
+    }
+    let (h, f) = (f64::from(arch.hidden), f64::from(arch.ffn));
+    if numerics == Numerics::Autocast16 {
+        // Each linear's own cast: q, k and v's (not the first layer's), gate
+        // and up's, down's.
+        let qkv = if first { 0.0 } else { 3.0 * 2.0 * sb * h };
+        return qkv + 2.0 * 2.0 * sb * h + 2.0 * sb * f;
+    }
+    // An adapter reads the base's own tensor where it needs no cast of it
+    // (`lora_kept`'s rule): in fp32, or in 16 bits with adapters of the model's dtype.
+    let shared = !a.dropout
+        && match numerics {
+            Numerics::Fp32 => true,
+            _ => a.adapter_dtype == AdapterDtype::Model,
+        };
+    let adapter_reads = |roles: &[Linear]| {
+        shared
+            && block_linears(arch)
+                .any(|(role, _, _)| roles.contains(&role) && a.targets.includes(role))
+    };
+    let qkv = if first || adapter_reads(&[Linear::Query, Linear::Key, Linear::Value]) {
+        0.0
+    } else {
+        e * sb * h
+    };
+    let mlp_in = if adapter_reads(&[Linear::MlpIn]) {
+        0.0
+    } else {
+        e * sb * h
+    };
+    let mlp_out = if adapter_reads(&[Linear::MlpOut]) {
+        0.0
+    } else {
+        e * sb * f
+    };
+    qkv + mlp_in + mlp_out
 }
 
 /// What LoRA's adapters keep in one layer (the first if `first`), `e` bytes a

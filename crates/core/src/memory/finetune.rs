@@ -122,6 +122,35 @@ impl Quant {
     }
 }
 
+/// The bitsandbytes release QLoRA's 4-bit base runs on, as far as what its
+/// matmul saves for the backward is concerned. Through 0.43.1,
+/// `MatMul4Bit.forward` saved its input whenever the input or the weight
+/// needed a gradient (`ctx.tensors = (A, B)`), so each frozen 4-bit linear
+/// kept its input though no weight gradient needs it; from 0.43.2 it saves
+/// none (`(None, B)`). Read in the 0.42.0, 0.43.1 and 0.43.2 wheels,
+/// `bitsandbytes/autograd/_functions.py`. LLM.int8 is not changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum BnbRelease {
+    /// 0.43.1 and before: each 4-bit linear keeps its input.
+    Before0432,
+    /// 0.43.2 and after (what `pip install bitsandbytes` gives today).
+    #[default]
+    Current,
+}
+
+impl BnbRelease {
+    /// Every release, oldest first.
+    pub const ALL: [BnbRelease; 2] = [BnbRelease::Before0432, BnbRelease::Current];
+
+    /// The value in the link's `bnb` key: the last release that behaves so.
+    pub const fn key(self) -> &'static str {
+        match self {
+            BnbRelease::Before0432 => "0.43.1",
+            BnbRelease::Current => "0.43.2",
+        }
+    }
+}
+
 /// The dtype PEFT gives the adapters' weights on a 16-bit base.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum AdapterDtype {
@@ -160,6 +189,9 @@ pub struct FineTuning {
     pub quant: Quant,
     /// Whether QLoRA's NF4 absmaxes are quantised too (`bnb_4bit_use_double_quant`).
     pub double_quant: bool,
+    /// The bitsandbytes release the 4-bit base runs on.
+    #[serde(default)]
+    pub bnb: BnbRelease,
     /// The adapters' dropout probability (`LoraConfig.lora_dropout`, 0 by default).
     pub lora_dropout: f64,
     /// The adapters' dtype on a 16-bit base.
@@ -187,6 +219,7 @@ impl Default for FineTuning {
             targets: Targets::Qv,
             quant: Quant::Nf4,
             double_quant: true,
+            bnb: BnbRelease::Current,
             lora_dropout: 0.0,
             adapter_dtype: AdapterDtype::Fp32,
             dora: false,
@@ -358,6 +391,10 @@ pub struct Adapters {
     pub rank: u32,
     /// Which linear layers have one.
     pub targets: Targets,
+    /// Whether the frozen base's linears keep their inputs all the same:
+    /// QLoRA's NF4 under bitsandbytes before 0.43.2 ([`BnbRelease`]).
+    #[serde(skip)]
+    pub keeps_base_inputs: bool,
     /// Whether the adapters' dropout is on (`lora_dropout` above 0).
     pub dropout: bool,
     /// The adapters' dtype on a 16-bit base.
@@ -372,6 +409,9 @@ impl Adapters {
     /// reads ([`FrozenInputs`]): under q,v or the attention's targets the
     /// MLP's, under the MLP's the query/key/value projection's.
     pub const fn frozen_inputs(&self) -> FrozenInputs {
+        if self.keeps_base_inputs {
+            return FrozenInputs::NONE;
+        }
         let (attention, mlp) = match self.targets {
             Targets::Qv | Targets::Attn => (true, false),
             Targets::Mlp => (false, true),
@@ -446,6 +486,10 @@ impl FineTuning {
             adapted_per_layer: adapted_per_layer(arch, self.targets),
             rank: self.rank,
             targets: self.targets,
+            keeps_base_inputs: matches!(
+                (self.method, self.quant, self.bnb),
+                (Method::Qlora, Quant::Nf4, BnbRelease::Before0432)
+            ),
             dropout: self.lora_dropout > 0.0,
             adapter_dtype: self.adapter_dtype,
             dora_outputs,

@@ -157,6 +157,7 @@ fn display_and_tuning_words(t: &Text, field: Field) -> Option<Words> {
         Field::Targets => (t.label_targets, "", None),
         Field::Quant => (t.label_quant, "", None),
         Field::DoubleQuant => (t.label_double_quant, "", None),
+        Field::Bnb => (t.label_bnb, "", Some(t.hint_bnb)),
         Field::LoraDropout => (t.label_lora_dropout, "", Some(t.hint_lora_dropout)),
         Field::AdapterDtype => (t.label_adapter_dtype, "", None),
         Field::Dora => (t.label_dora, "", None),
@@ -373,6 +374,7 @@ pub fn choice_labels(t: &Text, field: Field) -> Vec<&'static str> {
         Field::Show => return Field::Show.choices().to_vec(),
         // A release is its version, in every language.
         Field::EngineVersion => return Field::EngineVersion.choices().to_vec(),
+        Field::Bnb => &t.bnb,
         // A text: its one option is none (the text itself is its words).
         Field::PpLayout | Field::Measured => return vec![t.pp_layout_none],
         // The flags: "0", "1".

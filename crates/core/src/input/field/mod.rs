@@ -45,7 +45,7 @@ use vram_shared::decimal::shortest_decimal;
 use vram_shared::format::{Lang, MemoryUnit, Theme};
 use vram_shared::gpu::gpu_preset;
 
-use crate::memory::finetune::{AdapterDtype, Method, Quant, Targets};
+use crate::memory::finetune::{AdapterDtype, BnbRelease, Method, Quant, Targets};
 use crate::memory::{GradientPrecision, Optimizer, Precision, Strategy};
 use vram_shared::model::architecture::{Biases, Mlp, Norm, QkNorm as QkNormKind};
 use vram_shared::model::presets::model_preset;
@@ -843,6 +843,17 @@ fields! {
         value: FLAG,
         read: |c| flag_text(c.fine_tuning.double_quant),
         write: |c, f, t| set(&mut c.fine_tuning.double_quant, parse_flag(f, t)),
+        ..BASE
+    },
+    /// The bitsandbytes release the NF4 base runs on: `0.43.2` (and after,
+    /// the default) or `0.43.1` (and before, when each 4-bit linear kept its
+    /// input for the backward).
+    Bnb in FineTuning(90) => Declaration {
+        needs: Some(|t| with_qlora(t) && t(Field::Quant) == "nf4"),
+        key: "bnb",
+        value: Value::Choice(keys_of!(BnbRelease)),
+        read: |c| c.fine_tuning.bnb.key().to_string(),
+        write: |c, f, t| set(&mut c.fine_tuning.bnb, pick(f, &BnbRelease::ALL, BnbRelease::key, t)),
         ..BASE
     },
 
