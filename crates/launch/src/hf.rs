@@ -12,7 +12,7 @@ use vram_core::config::Config;
 use vram_core::frameworks::deepspeed::Offload;
 use vram_core::frameworks::runtime::{OffloadDevice, Sharding};
 use vram_core::memory::activations::Recompute;
-use vram_core::memory::finetune::{Method, Quant, Targets};
+use vram_core::memory::finetune::{BnbRelease, Method, Quant, Targets};
 use vram_core::memory::{Optimizer, Precision, Strategy};
 
 /// The YAML, after a comment naming the link.
@@ -167,6 +167,11 @@ fn training_arguments(
             ),
             Quant::Int8 => "# BitsAndBytesConfig(load_in_8bit=True)\n".to_string(),
         });
+        // The figures count each 4-bit linear's saved input (`bnb=0.43.1`):
+        // the release that keeps it.
+        if tuning.quant == Quant::Nf4 && tuning.bnb == BnbRelease::Before0432 {
+            text.push_str("# pip install \"bitsandbytes<=0.43.1\"  (its 4-bit layers keep their inputs, as the figures count)\n");
+        }
     }
     Ok(text)
 }

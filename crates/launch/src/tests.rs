@@ -330,6 +330,12 @@ fn accelerate_with_qlora() {
             "# BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=torch.bfloat16)",
         ],
     );
+    // Figures counted for bitsandbytes before 0.43.2 say which release they need.
+    let qlora = "v=2&model=llama2-7b&method=qlora&rank=16&targets=all&stage=2&dtype=bf16&recompute=full&mbs=4";
+    let pin = "# pip install \"bitsandbytes<=0.43.1\"";
+    let old = export_of(&format!("{qlora}&bnb=0.43.1"), Target::Accelerate).unwrap();
+    assert!(old.contains(pin), "{old}");
+    assert!(!export_of(qlora, Target::Accelerate).unwrap().contains(pin));
     let fsdp = export_of(
         "v=2&model=llama2-7b&stage=3&sharding=fsdp2&dtype=bf16",
         Target::Accelerate,
