@@ -9,7 +9,7 @@ use vram_core::{Report, Strategy};
 use vram_view::notes::{notes, table_words};
 use vram_view::written::{
     cell_text, cell_value, fits_word, headroom_note, peak_note, placement_note, SummaryLine,
-    PLACEMENT_COLUMNS,
+    LAST_COLUMNS, MEMORY_COLUMNS, PLACEMENT_COLUMNS,
 };
 
 /// A cell of the report's table ([`Column::cell`]): its text as every export
@@ -29,6 +29,21 @@ fn table_cell(
             {move || cell_text(&report.read(), strategy, column, words)}
         </td>
     }
+}
+
+/// A row's cells of `columns` (each a test id and the report's column, as
+/// the written view's patches name them: `vram_view::written`), under `labels`.
+fn table_cells<const N: usize>(
+    report: Memo<Report>,
+    strategy: Strategy,
+    columns: [(&'static str, Column); N],
+    words: &'static TableWords<'static>,
+    labels: [&'static str; N],
+) -> [impl IntoView; N] {
+    std::array::from_fn(|i| {
+        let (testid, column) = columns[i];
+        table_cell(report, strategy, testid, labels[i], column, words)
+    })
 }
 
 /// One row per strategy: weights, gradients, optimizer states, total, fits, largest model.
@@ -65,11 +80,7 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<String>) -> impl I
                             {strategy.label()}
                         </button>
                     </th>
-                    {table_cell(report, strategy, "mem-weights", t.col_weights, Column::Weights, words)}
-                    {table_cell(report, strategy, "mem-grads", t.col_grads, Column::Gradients, words)}
-                    {table_cell(report, strategy, "mem-optim", t.col_optim, Column::OptimizerStates, words)}
-                    {table_cell(report, strategy, "mem-act", t.col_act, Column::Activations, words)}
-                    {table_cell(report, strategy, "mem-buf", t.col_buffers, Column::Buffers, words)}
+                    {table_cells(report, strategy, MEMORY_COLUMNS, words, [t.col_weights, t.col_grads, t.col_optim, t.col_act, t.col_buffers])}
                     <td class="num" data-label=t.col_total data-testid=format!("mem-total-{}", strategy.id()) data-value=move || shortest_decimal(row().memory.total.gb())>
                         {move || format_bytes(row().memory.total, report.read().unit)}
                         // The step's peak, where it rises above what is kept.
@@ -87,8 +98,7 @@ pub fn ResultsTable(report: Memo<Report>, highlight: RwSignal<String>) -> impl I
                             {move || headroom_note(t, &row(), report.read().unit)}
                         </span>
                     </td>
-                    {table_cell(report, strategy, "fewest-gpus", t.col_fewest, Column::FewestGpus, words)}
-                    {table_cell(report, strategy, "max-params", t.col_max, Column::LargestModel, words)}
+                    {table_cells(report, strategy, LAST_COLUMNS, words, [t.col_fewest, t.col_max])}
                 </tr>
             }
         })
@@ -240,17 +250,13 @@ pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
         t.col_comm,
         t.col_comm_time,
     ];
-    let columns = std::array::from_fn::<_, 5, _>(|i| {
-        let (testid, column) = PLACEMENT_COLUMNS[i];
-        (testid, labels[i], column)
-    });
     let rows = Strategy::ALL
         .into_iter()
         .map(|strategy| {
             view! {
                 <tr>
                     <th scope="row">{strategy.label()}</th>
-                    {columns.map(|(testid, label, column)| table_cell(report, strategy, testid, label, column, words))}
+                    {table_cells(report, strategy, PLACEMENT_COLUMNS, words, labels)}
                 </tr>
             }
         })
@@ -264,7 +270,7 @@ pub fn PlacementTable(report: Memo<Report>) -> impl IntoView {
                 <thead>
                     <tr>
                         <th scope="col">{t.col_strategy}</th>
-                        {columns.map(|(_, label, _)| view! { <th scope="col" class="num">{label}</th> })}
+                        {labels.map(|label| view! { <th scope="col" class="num">{label}</th> })}
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
