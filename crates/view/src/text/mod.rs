@@ -671,7 +671,7 @@ texts! {
     label_double_quant: &'static str = "Double quantisation", "双重量化";
     label_bnb: &'static str = "bitsandbytes release", "bitsandbytes 版本";
     bnb: [&'static str; 2] = ["0.43.1 or earlier", "0.43.2 or later"], ["0.43.1 及更早", "0.43.2 及更新"];
-    hint_bnb: &'static str = "Through 0.43.1 each 4-bit layer kept its input for the backward pass", "0.43.1 及更早版本中，每个 4 位层会为反向传播保存其输入";
+    hint_bnb: &'static str = "Through 0.43.1 each 4-bit layer kept its input for the backward pass.", "0.43.1 及更早版本中，每个 4 位层会为反向传播保存其输入。";
     label_lora_dropout: &'static str = "LoRA dropout", "LoRA dropout 概率";
     hint_lora_dropout: &'static str =
         "With dropout each adapter keeps its own copy of its input and a mask (Hugging Face's accounting).",
