@@ -252,7 +252,7 @@ fn help_documents_every_option_with_its_default_and_unit() {
         "--gpu-mem <GB>",
         "0.1 to 10000 (GB of 10^9 bytes) [default: 80]",
         "--dtype <CHOICE>",
-        "fp32, fp16, bf16, fp32-pure, bf16-pure, fp8, fp8-params; fp8 and fp8-params: a GPU with FP8 tensor cores, full training, not framework=hf; fp8-params not with sharding=fsdp2 [default: fp16]",
+        "fp32, fp16, bf16, fp32-pure, bf16-pure, fp8, fp8-params; fp8 and fp8-params: a GPU with FP8 tensor cores, full training, not framework=hf or litgpt; fp8-params not with sharding=fsdp2 [default: fp16]",
         "--grad-acc <CHOICE>",
         "model, fp32 [default: model]",
         "--opt <CHOICE>",

@@ -23,37 +23,28 @@ mod common;
 const GOAL_WITHIN_10: f64 = 1.0;
 
 /// Today's share of the counted runs within ±10 %, a ratchet below the
-/// goal: 33 of 84 (39 %). A pure-bf16 AdamW keeps bf16 moments as torch
-/// does (8 bytes a parameter, not 12): torchtune's compiled 3B rows
-/// 1.20–1.76 × → 0.96–1.28 ×, its uncompiled one (`loss=fp32`, its fp32
-/// logits) 0.92 ×, TinyLlama's 1.28 → 0.97 ×; LitGPT's four-A10G FSDP full
-/// runs fall to 0.36–0.46 × (a term of Lightning's FSDP is missing there,
-/// which the fp32 moments had half hidden). torchtitan's Dec 2024 runs are written as they
-/// ran: per-op selective checkpointing (`recompute_modules=op`) and its
-/// uncompiled loss over an fp32 copy (`loss=fp32`), all ten 8B runs within
-/// 4 % (FSDP with SAC, and CP up to 262k tokens, which were 0.69 ×); FSDP2
-/// under a pipeline holds its stage's parameters and fp32 gradients whole
-/// (405B on PP 8: 0.82–0.98 ×, were 0.38–0.47); LitGPT's eager GPT counted
-/// with transformers' measured accounting where it covers the model
-/// (`framework=hf`: its LoRA rows 0.93–1.03 ×, were 0.74–0.95). The misses
-/// by cause (the gathering's report, issue 65): QLoRA's saved inputs in
-/// bitsandbytes before 0.43.2 are now counted (`bnb=0.43.1` on the 26 LitGPT
-/// rows run on 0.41.1 and 0.42.0: Llama 2's 0.80–0.81 × → 0.92 ×, the
-/// others up by 0.05–0.14), LitGPT's quantised head and the models below
-/// still short (0.52–0.89 ×);
-/// models transformers' accounting does not cover (GELU, LayerNorm,
-/// Gemma 2: still Korthikanti's, 0.6–0.9 ×); the 70B FSDP × TP runs
-/// (0.77–0.82 ×); compiled torchtitan on B200 (torchao's MX table, 1.33–1.35 ×:
-/// torch.compile's fusions keep less than the eager count); Lightning's
-/// fp32 frozen base under bf16-mixed. torchtitan's nvfp4 runs on GB200
-/// (1.29–1.61 ×) were the chunked loss, no logits kept (`loss=chunked`), and
-/// the Qwen3 rows' per-op policy written as a block recomputation: now
-/// 1.02–1.07 ×. Raise this as the model improves.
-const TODAY_WITHIN_10: f64 = 0.51;
+/// goal: 55 of 84 (65 %). LitGPT's runs are counted as LitGPT keeps them
+/// (`framework=litgpt`, measured on its own model: its fused q/k/v output
+/// kept whole, the rotated copies, one dropout mask a LoRA input, the
+/// chunked head and loss over Fabric's fp32 outputs, the head apart from
+/// the embedding): every single-GPU LoRA run at 16 bits within 1 %
+/// (Phi-1.5, StableLM, Falcon, Gemma, Gemma 2 and Phi-2 were 0.70–0.95 ×
+/// under Korthikanti's), their OOMs called so; QLoRA's 0.41.1 runs 0.94–0.99
+/// ×, its 0.42.0 runs (LitGPT's config hub) still 0.78–0.94 ×. Before that:
+/// a pure-bf16 AdamW keeps bf16 moments as torch does; torchtitan's Dec 2024
+/// runs written as they ran (`recompute_modules=op`, `loss=fp32`), FSDP2
+/// under a pipeline holding its stage whole; QLoRA's saved inputs under
+/// bitsandbytes before 0.43.2 (`bnb=0.43.1`). The misses by cause (issue
+/// 65): LitGPT's FSDP full runs on four A10G (0.36–0.50 ×) and its config
+/// hub's QLoRA (above); the 70B FSDP × TP runs (0.77–0.82 ×); compiled
+/// torchtitan on B200 (torchao's MX table, 1.33–1.35 ×: torch.compile's
+/// fusions keep less than the eager count); torchtune's chunked loss
+/// (1.15–1.28 ×). Raise this as the model improves.
+const TODAY_WITHIN_10: f64 = 0.65;
 
 /// Today's median of predicted ÷ measured, a ratchet: the model
-/// under-counts (0.920 seen); the test fails if it drifts lower.
-const TODAY_MEDIAN_AT_LEAST: f64 = 0.915;
+/// under-counts (0.988 seen); the test fails if it drifts lower.
+const TODAY_MEDIAN_AT_LEAST: f64 = 0.98;
 
 #[derive(Deserialize)]
 struct Run {

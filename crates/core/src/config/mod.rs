@@ -41,7 +41,7 @@ pub struct ModelSpec {
     pub flash_attention: bool,
     /// The attention and hidden dropout probability (0: none, as the presets train).
     pub dropout: f64,
-    /// Whose activation accounting: Korthikanti's (Megatron-LM) or Hugging Face's.
+    /// Whose activation accounting: Korthikanti's (Megatron-LM), Hugging Face's or LitGPT's.
     pub framework: Framework,
     /// transformers' attention implementation; without it, `flash_attention` decides
     /// (SDPA's flash kernel, or eager).
@@ -109,10 +109,12 @@ impl ModelSpec {
 
     /// Whether the attention's core runs as one fused kernel: FlashAttention
     /// under Megatron-LM's accounting; under Hugging Face's, every
-    /// implementation but eager.
+    /// implementation but eager; under LitGPT's, SDPA but for Gemma 2's
+    /// soft-capped attention.
     pub fn fused_attention(&self) -> bool {
         match self.framework {
             Framework::Hf => self.hf_attention() != Attention::Eager,
+            Framework::LitGpt => !self.architecture.logit_softcap,
             Framework::Megatron => self.flash_attention,
         }
     }

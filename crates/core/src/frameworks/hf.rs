@@ -60,17 +60,27 @@ pub enum Framework {
     Megatron,
     /// Hugging Face transformers on PyTorch, as measured.
     Hf,
+    /// LitGPT's own model on PyTorch, as measured ([`crate::frameworks::litgpt`]).
+    LitGpt,
 }
 
 impl Framework {
     /// Every framework, in the order the page lists them.
-    pub const ALL: [Framework; 2] = [Framework::Megatron, Framework::Hf];
+    pub const ALL: [Framework; 3] = [Framework::Megatron, Framework::Hf, Framework::LitGpt];
+
+    /// Whether the accounting is an eager PyTorch model's tensors as
+    /// measured (Hugging Face's or LitGPT's), not Megatron-LM's: one layer
+    /// a checkpoint, its own loss, no FP8, no model parallelism.
+    pub const fn measured_on_pytorch(self) -> bool {
+        matches!(self, Framework::Hf | Framework::LitGpt)
+    }
 
     /// The value in the link's `framework` key.
     pub const fn key(self) -> &'static str {
         match self {
             Framework::Megatron => "megatron",
             Framework::Hf => "hf",
+            Framework::LitGpt => "litgpt",
         }
     }
 }

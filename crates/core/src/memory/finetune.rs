@@ -443,6 +443,38 @@ impl Adapters {
     }
 }
 
+impl Adapters {
+    /// QLoRA with the output head quantised too, as LitGPT's Lightning
+    /// `BitsandbytesPrecision` swaps every `nn.Linear` (its
+    /// `_convert_layers`, no module ignored by `finetune/lora.py`): the
+    /// head's `vocab × hidden` weight stored as `quant` instead of
+    /// `weight_bytes` a value, and the working buffer the larger of the
+    /// blocks' and the head's dequantised weight. A tied head is the
+    /// embedding's matrix, left as it is; not QLoRA: unchanged.
+    pub fn with_quantized_head(
+        self,
+        arch: &Architecture,
+        tuning: &FineTuning,
+        weight_bytes: u64,
+    ) -> Adapters {
+        if tuning.method != Method::Qlora || arch.tied_embeddings {
+            return self;
+        }
+        let head = u64::from(arch.vocab) * u64::from(arch.hidden);
+        let stored = quantized_tensor_bytes(
+            head,
+            u64::from(arch.vocab),
+            tuning.quant,
+            tuning.double_quant,
+        );
+        Adapters {
+            frozen_bytes: self.frozen_bytes.saturating_sub(head * weight_bytes) + stored,
+            working_bytes: self.working_bytes.max(head * 2),
+            ..self
+        }
+    }
+}
+
 impl FineTuning {
     /// The method's name (`QLoRA`).
     pub const fn method_label(&self) -> &'static str {

@@ -168,12 +168,19 @@ impl Config {
             }
         }
         self.check_expert_parallel(zero_group)?;
-        // Hugging Face's accounting was measured on SwiGLU models only.
+        // Hugging Face's accounting was measured on SwiGLU models only,
+        // LitGPT's on its dense models in bf16-true.
         if let Some(model) = self.model {
-            if model.framework == Framework::Hf
-                && !crate::frameworks::hf::covers(&model.architecture)
-            {
+            let covered = match model.framework {
+                Framework::Megatron => true,
+                Framework::Hf => crate::frameworks::hf::covers(&model.architecture),
+                Framework::LitGpt => crate::frameworks::litgpt::covers(&model.architecture),
+            };
+            if !covered {
                 return Err(Field::Framework.error(InputErrorKind::NotCovered));
+            }
+            if model.framework == Framework::LitGpt && self.precision != Precision::Bf16Pure {
+                return Err(Field::Framework.error(InputErrorKind::NotWith(Field::Precision)));
             }
         }
         // A bare count's largest layer is one of its layers: no larger than the model.
@@ -211,7 +218,10 @@ impl Config {
         if self.fine_tuning.method.uses_adapters() {
             return error(InputErrorKind::FullTrainingOnly);
         }
-        if self.model.is_some_and(|m| m.framework == Framework::Hf) {
+        if self
+            .model
+            .is_some_and(|m| m.framework.measured_on_pytorch())
+        {
             return error(InputErrorKind::NotWith(Field::Framework));
         }
         // Gated DeltaNet's kernels keep their own values: not counted in FP8.
@@ -274,7 +284,7 @@ impl Config {
             if !limits.contains(f64::from(n)) {
                 return Err(Field::RecomputeLayers.error(InputErrorKind::OutOfRange(limits)));
             }
-            if model.framework == Framework::Hf {
+            if model.framework.measured_on_pytorch() {
                 if model.checkpointing.method != RecomputeMethod::Uniform {
                     return Err(
                         Field::RecomputeMethod.error(InputErrorKind::NotWith(Field::Framework))
@@ -289,7 +299,7 @@ impl Config {
         }
         // transformers' accounting counts its own loss (an fp32 upcast).
         if let Some(model) = self.model {
-            if model.framework == Framework::Hf
+            if model.framework.measured_on_pytorch()
                 && model.loss != crate::memory::activations::Loss::Fused
             {
                 return Err(Field::Loss.error(InputErrorKind::NotWith(Field::Framework)));
@@ -318,7 +328,8 @@ impl Config {
                     Field::RecomputeModules.error(InputErrorKind::NotWith(Field::Fp8Recipe))
                 );
             }
-            if model.framework == Framework::Hf && modules != RecomputeModules::CORE_ATTENTION {
+            if model.framework.measured_on_pytorch() && modules != RecomputeModules::CORE_ATTENTION
+            {
                 return Err(
                     Field::RecomputeModules.error(InputErrorKind::NotWith(Field::Framework))
                 );
@@ -352,7 +363,7 @@ impl Config {
         if !model.flash_attention {
             return error(Field::Flash);
         }
-        if model.framework == Framework::Hf {
+        if model.framework.measured_on_pytorch() {
             return error(Field::Framework);
         }
         Ok(())
@@ -445,8 +456,17 @@ impl Config {
         {
             return Err(Field::Dora.error(InputErrorKind::NotWith(Field::Targets)));
         }
+        if t.dora && model.framework == Framework::LitGpt {
+            return Err(Field::Dora.error(InputErrorKind::NotWith(Field::Framework)));
+        }
         let weight_bytes = self.precision.bytes_per_param() as u64;
-        Ok(self.fine_tuning.adapters(&model.architecture, weight_bytes))
+        let adapters = self.fine_tuning.adapters(&model.architecture, weight_bytes);
+        Ok(match model.framework {
+            Framework::LitGpt => {
+                adapters.map(|a| a.with_quantized_head(&model.architecture, &t, weight_bytes))
+            }
+            _ => adapters,
+        })
     }
 
     /// This configuration with the model a pasted `config.json` describes:
@@ -525,7 +545,8 @@ impl Config {
         .find_map(|(field, set)| set.then_some(field))
         .unwrap_or(Field::Sp);
         let model = self.model.ok_or(key.error(InputErrorKind::NeedsModel))?;
-        if model.framework == Framework::Hf || self.runtime.accounting == Accounting::DeepSpeed {
+        if model.framework.measured_on_pytorch() || self.runtime.accounting == Accounting::DeepSpeed
+        {
             return Err(key.error(InputErrorKind::NeedsMegatron));
         }
         if self.fine_tuning.method.uses_adapters() {
@@ -584,7 +605,7 @@ impl Config {
     /// fms-fsdp), PyTorch's SDPA or `flash-attn`, FlashAttention-2; under
     /// Megatron-LM, Transformer Engine's cuDNN attention.
     pub fn attention_kernel(&self, model: &crate::config::ModelSpec) -> AttentionKernel {
-        let pytorch = model.framework == crate::frameworks::hf::Framework::Hf
+        let pytorch = model.framework.measured_on_pytorch()
             || model.attention.is_some()
             || self.runtime.sharding == crate::frameworks::runtime::Sharding::Fsdp2;
         match (model.fused_attention(), pytorch) {

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::frameworks::hf::{Attention, Numerics};
+use crate::frameworks::litgpt::{litgpt_activation_memory, litgpt_step_transients};
 use crate::frameworks::runtime::Placement;
 use crate::memory::finetune::Adapters;
 
@@ -129,6 +130,8 @@ struct Placer<'a> {
     adapters: Option<Adapters>,
     /// Hugging Face's numerics and attention, under its accounting.
     hf: Option<(Numerics, Attention)>,
+    /// Under LitGPT's accounting.
+    litgpt: bool,
     /// The layout.
     layout: Layout,
     /// QLoRA's dequantised weight, bytes on every GPU.
@@ -170,6 +173,7 @@ impl<'a> Placer<'a> {
                     m.hf_attention(),
                 )
             }),
+            litgpt: model.is_some_and(|m| m.framework == Framework::LitGpt),
             layout,
             // QLoRA's dequantised weight is on every GPU, whatever the sharding.
             working: Bytes::new(adapters.map_or(0, |a| a.working_bytes) as f64),
@@ -189,6 +193,9 @@ impl<'a> Placer<'a> {
         setup: &ActivationSetup,
         rank: u32,
     ) -> ActivationMemory {
+        if self.litgpt {
+            return litgpt_activation_memory(arch, setup, self.adapters.as_ref());
+        }
         let mut memory = match self.hf {
             // Hugging Face's accounting has LoRA's own (measured with PEFT).
             Some((numerics, attention)) => {
@@ -216,6 +223,9 @@ impl<'a> Placer<'a> {
         setup: &ActivationSetup,
         kept: &ActivationMemory,
     ) -> StepTransients {
+        if self.litgpt {
+            return litgpt_step_transients(arch, setup, self.adapters.as_ref(), kept);
+        }
         match self.hf {
             Some((numerics, attention)) => hf_step_transients(arch, setup, numerics, attention),
             None => megatron_step_transients(kept),

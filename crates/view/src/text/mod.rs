@@ -707,8 +707,8 @@ texts! {
         "NCCL_NVLS_ENABLE：Hopper NVSwitch 节点上每个通信组 256 MiB（Blackwell 384 MiB）；关闭则没有。";
     summary_usable_context: &'static str = "{} usable per GPU ({} − {} reserved − {} context).",
         "每张 GPU 可用 {}（{} − 预留 {} − 上下文 {}）。";
-    framework: [&'static str; 2] = ["Megatron-LM (Korthikanti)", "Hugging Face (measured)"],
-        ["Megatron-LM（Korthikanti）", "Hugging Face（实测）"];
+    framework: [&'static str; 3] = ["Megatron-LM (Korthikanti)", "Hugging Face (measured)", "LitGPT (measured)"],
+        ["Megatron-LM（Korthikanti）", "Hugging Face（实测）", "LitGPT（实测）"];
     label_attention: &'static str = "Attention implementation", "注意力实现";
     label_loss: &'static str = "Loss over the logits", "基于 logits 的损失";
     hint_loss: &'static str = "fused: Megatron-LM's cross-entropy (or a compiled loss) keeps one fp32 copy; fp32: PyTorch's cross_entropy over an fp32 copy, uncompiled (torchtitan without compiling its loss), holds up to 6 bytes a logit more; chunked: torchtitan's ChunkedLossWrapper (its main branch) runs the head and the loss over 8 chunks of the sequence and keeps no logits.",

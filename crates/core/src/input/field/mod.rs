@@ -349,7 +349,7 @@ fields! {
             },
         )
     },
-    /// Whose activation accounting: Megatron-LM's (Korthikanti) or Hugging Face's.
+    /// Whose activation accounting: Megatron-LM's (Korthikanti), Hugging Face's or LitGPT's.
     Framework in Framework(20) => Declaration {
         set_aside: Jobs::LEARN,
         written: Written::WhenNotDense,
