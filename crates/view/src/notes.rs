@@ -104,6 +104,25 @@ pub fn hf_parts(
     )
 }
 
+/// LitGPT's measured parts ([`vram_core::frameworks::litgpt`]): one layer,
+/// all of them, outside them, and what is kept in all.
+fn litgpt_parts(
+    t: &Text,
+    report: &Report,
+    kept: &vram_core::memory::activations::ActivationMemory,
+) -> String {
+    let bytes = |b: vram_core::Bytes| vram_core::format::format_bytes(b, report.unit);
+    text::fill(
+        t.litgpt_parts,
+        &[
+            &bytes(kept.per_layer),
+            &bytes(kept.layers),
+            &bytes(kept.embeddings_and_logits),
+            &bytes(kept.total),
+        ],
+    )
+}
+
 /// The notes under the table, one a line: the highlighted strategy by the
 /// lesson's formula, the activation formula with the largest micro-batch, the
 /// accumulation steps, each where it applies (empty if none does). The Markdown
@@ -124,12 +143,15 @@ pub fn notes(t: &Text, report: &Report) -> String {
         parts.push(layout_note(t, report, layout));
     }
     let layout = report.layout.is_some();
-    // Hugging Face's measured parts, else the formula (Korthikanti et al.'s,
+    // Hugging Face's or LitGPT's measured parts, else the formula (Korthikanti et al.'s,
     // or its generalisation beyond a plain transformer).
     let activations = report.model.and_then(|model| {
         let line = match (model.framework, report.activations) {
             (vram_core::frameworks::hf::Framework::Hf, Some(kept)) => {
                 (t.activations_line_hf, hf_parts(t, report, &model, &kept))
+            }
+            (vram_core::frameworks::hf::Framework::LitGpt, Some(kept)) => {
+                (t.activations_line_hf, litgpt_parts(t, report, &kept))
             }
             _ => {
                 let formula = report.activation_formula()?;

@@ -163,12 +163,13 @@ impl Report {
 
     /// The activation formula with this report's numbers, in its unit
     /// ([`activation_derivation`]), when the model's architecture is given;
-    /// `None` without a model, and where Hugging Face's measured terms stand
-    /// in for a formula (`acct=hf`, whose parts [`Report::activations`] holds).
+    /// `None` without a model, and where Hugging Face's or LitGPT's measured
+    /// terms stand in for a formula (`framework=hf` or `litgpt`, whose parts
+    /// [`Report::activations`] holds).
     /// LoRA's adapters' part is [`Self::lora_activation_derivation`].
     pub fn activation_formula(&self) -> Option<String> {
         let model = self.model?;
-        if model.framework == Framework::Hf && self.activations.is_some() {
+        if model.framework.measured_on_pytorch() && self.activations.is_some() {
             return None;
         }
         let setup = model.activation_setup(&self.setup);

@@ -588,6 +588,9 @@ texts! {
     hf_parts: &'static str =
         "Hugging Face transformers 5.24 on PyTorch 2.15, {} attention, {}: {} per layer, {} all layers, {} outside them (with the logits) = {} kept for backward",
         "Hugging Face transformers 5.24、PyTorch 2.15，{} 注意力，{}：每层 {}，全部层 {}，层外 {}（含 logits），共 {} 为反向保存";
+    litgpt_parts: &'static str =
+        "LitGPT 0.4.13 on PyTorch 2.15, bf16-true, its head and loss in 128-token chunks over the fp32 logits Fabric returns: {} per layer, {} all layers, {} outside them (with the logits) = {} kept for backward",
+        "LitGPT 0.4.13、PyTorch 2.15，bf16-true，输出层与损失按 128 个词元分块，作用于 Fabric 返回的 fp32 logits：每层 {}，全部层 {}，层外 {}（含 logits），共 {} 为反向保存";
     hf_numerics: [&'static str; 3] = ["fp32", "pure 16-bit", "16-bit autocast"], ["fp32", "纯 16 位", "16 位 autocast"];
     activations_line_hf: &'static str =
         "Activations per GPU (as measured; not sharded by ZeRO), {} × {} tokens:\n{}.\nLargest micro-batch that fits with {}: {}.",
