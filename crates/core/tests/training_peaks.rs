@@ -23,7 +23,7 @@ mod common;
 const GOAL_WITHIN_10: f64 = 1.0;
 
 /// Today's share of the counted runs within ±10 %, a ratchet below the
-/// goal: 55 of 84 (65 %). LitGPT's runs are counted as LitGPT keeps them
+/// goal: 56 of 84 (67 %). LitGPT's runs are counted as LitGPT keeps them
 /// (`framework=litgpt`, measured on its own model: its fused q/k/v output
 /// kept whole, the rotated copies, one dropout mask a LoRA input, the
 /// chunked head and loss over Fabric's fp32 outputs, the head apart from
@@ -38,9 +38,10 @@ const GOAL_WITHIN_10: f64 = 1.0;
 /// 65): LitGPT's FSDP full runs on four A10G (0.36–0.50 ×) and its config
 /// hub's QLoRA (above); the 70B FSDP × TP runs (0.77–0.82 ×); compiled
 /// torchtitan on B200 (torchao's MX table, 1.33–1.35 ×: torch.compile's
-/// fusions keep less than the eager count); torchtune's chunked loss
-/// (1.15–1.28 ×). Raise this as the model improves.
-const TODAY_WITHIN_10: f64 = 0.65;
+/// fusions keep less than the eager count); torchtune with activation
+/// checkpointing (1.13 ×: every gradient held from the backward's start;
+/// its chunked output loss is `loss=chunked_output`, 1.07 ×). Raise this as the model improves.
+const TODAY_WITHIN_10: f64 = 0.66;
 
 /// Today's median of predicted ÷ measured, a ratchet: the model
 /// under-counts (0.988 seen); the test fails if it drifts lower.
@@ -133,7 +134,7 @@ fn published_training_peaks_against_the_steps_peak() {
                 }
                 // torchtitan's runs with its chunked loss (docs/formulas.md):
                 // 1.02-1.07 x, held within 10 %.
-                if query.contains("loss=chunked") {
+                if query.split('&').any(|kv| kv == "loss=chunked") {
                     assert!((ratio - 1.0).abs() <= 0.10, "{}: {ratio:.3}", run.name);
                 }
                 println!(

@@ -251,6 +251,9 @@ pub enum Refusal {
     /// torchtitan's chunked loss (`loss=chunked`), which no framework's
     /// release runs (torchtitan's main branch has it; 0.2.2 does not).
     ChunkedLoss,
+    /// torchtune's chunked output loss (`loss=chunked_output`), which no
+    /// framework the page writes for runs.
+    ChunkedOutputLoss,
     /// A selective recomputation the framework does not run: torchtitan's
     /// per-op policy (`recompute_modules=op`) under Megatron-LM, Megatron-
     /// LM's modules under torchtitan.
@@ -287,8 +290,12 @@ pub fn export(config: &Config, target: Target, link: &str) -> Result<String, Ref
         return Err(Refusal::Invalid);
     }
     let loss = config.model.map(|m| m.loss);
-    if loss == Some(vram_core::memory::activations::Loss::Chunked) {
-        return Err(Refusal::ChunkedLoss);
+    match loss {
+        Some(vram_core::memory::activations::Loss::Chunked) => return Err(Refusal::ChunkedLoss),
+        Some(vram_core::memory::activations::Loss::ChunkedOutput) => {
+            return Err(Refusal::ChunkedOutputLoss)
+        }
+        _ => {}
     }
     match target {
         Target::DeepSpeed => deepspeed::config_json(config),

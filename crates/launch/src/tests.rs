@@ -147,6 +147,14 @@ fn a_chunked_loss_is_refused_by_every_training_framework() {
         export_of(deepspeed, Target::DeepSpeed),
         Err(Refusal::ChunkedLoss)
     );
+    // torchtune's chunked output loss: no framework the page writes for runs it.
+    for target in [Target::Torchtitan, Target::Accelerate, Target::DeepSpeed] {
+        assert_eq!(
+            export_of(&format!("{base}&loss=chunked_output"), target),
+            Err(Refusal::ChunkedOutputLoss),
+            "{target:?}"
+        );
+    }
 }
 
 /// Llama 2 70B with TP 8 × PP 2, virtual stages, selective recomputation

@@ -55,6 +55,7 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
             _ => fill(t.recomputation_per_op, &[name]),
         },
         Refusal::ChunkedLoss => fill(t.chunked_loss, &[name]),
+        Refusal::ChunkedOutputLoss => fill(t.chunked_output_loss, &[name]),
         Refusal::RewardModel => match target {
             Target::Verl => fill(t.reward_model_apart, &[name]),
             _ => fill(t.reward_model_funcs, &[name]),

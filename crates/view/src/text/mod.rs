@@ -714,8 +714,8 @@ texts! {
         ["Megatron-LM（Korthikanti）", "Hugging Face（实测）", "LitGPT（实测）"];
     label_attention: &'static str = "Attention implementation", "注意力实现";
     label_loss: &'static str = "Loss over the logits", "基于 logits 的损失";
-    hint_loss: &'static str = "fused: Megatron-LM's cross-entropy (or a compiled loss) keeps one fp32 copy; fp32: PyTorch's cross_entropy over an fp32 copy, uncompiled (torchtitan without compiling its loss), holds up to 6 bytes a logit more; chunked: torchtitan's ChunkedLossWrapper (its main branch) runs the head and the loss over 8 chunks of the sequence and keeps no logits.",
-        "fused：Megatron-LM 的交叉熵（或编译后的损失）只保留一份 fp32 副本；fp32：PyTorch 对 fp32 副本做 cross_entropy、未编译（torchtitan 未编译损失时），每个 logit 最多多占 6 字节；chunked：torchtitan 的 ChunkedLossWrapper（main 分支）把序列分成 8 块依次计算输出层与损失，不保留 logits。";
+    hint_loss: &'static str = "fused: Megatron-LM's cross-entropy (or a compiled loss) keeps one fp32 copy; fp32: PyTorch's cross_entropy over an fp32 copy, uncompiled (torchtitan without compiling its loss), holds up to 6 bytes a logit more; chunked: torchtitan's ChunkedLossWrapper (its main branch) runs the head and the loss over 8 chunks of the sequence and keeps no logits; chunked_output: torchtune's CEWithChunkedOutputLoss keeps the 16-bit logits of 8 chunks and upcasts one chunk at a time.",
+        "fused：Megatron-LM 的交叉熵（或编译后的损失）只保留一份 fp32 副本；fp32：PyTorch 对 fp32 副本做 cross_entropy、未编译（torchtitan 未编译损失时），每个 logit 最多多占 6 字节；chunked：torchtitan 的 ChunkedLossWrapper（main 分支）把序列分成 8 块依次计算输出层与损失，不保留 logits；chunked_output：torchtune 的 CEWithChunkedOutputLoss 保留 8 块的 16 位 logits，每次只把一块升到 fp32。";
     moe_details: &'static str = "Beyond a Llama: head size, norms, biases, experts, latent attention", "Llama 之外：头维度、归一化、偏置、专家、潜在注意力";
     label_head_dim: &'static str = "Head size", "注意力头维度";
     hint_head_dim: &'static str = "0: hidden size ÷ heads. Qwen3 sets its own (128).", "0 表示 隐藏层维度 ÷ 头数；Qwen3 单独设定（128）。";
@@ -907,8 +907,8 @@ texts! {
         "未计算：线性或门控注意力上的 LoRA，常规注意力稠密模型以外的 QLoRA。";
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
         ["按 FlashAttention 设置", "eager", "SDPA", "FlashAttention-2"];
-    loss: [&'static str; 3] = ["fused (or compiled)", "fp32 copy, uncompiled", "in chunks (torchtitan's main)"],
-        ["融合（或已编译）", "fp32 副本，未编译", "分块（torchtitan main 分支）"];
+    loss: [&'static str; 4] = ["fused (or compiled)", "fp32 copy, uncompiled", "in chunks (torchtitan's main)", "chunked output (torchtune)"],
+        ["融合（或已编译）", "fp32 副本，未编译", "分块（torchtitan main 分支）", "分块输出（torchtune）"];
     hint_dropout: &'static str = "Above 0, each dropout keeps a 1-byte mask per value, as on a GPU.",
         "大于 0 时，每个 dropout 为每个值保存 1 字节的掩码，与 GPU 上实际保存的一致。";
     hint_buffer_factor: &'static str = "DeepSpeed's additional_buffer_factor: its CPU figures × this.",
@@ -1092,6 +1092,7 @@ texts! {
     shard_group: &'static str = "{} cannot shard in groups with this strategy: HSDP is FSDP2's, Megatron-LM's is its distributed optimizer's; DeepSpeed's JSON no longer has one.", "{} 在这个策略下不能分组分片：HSDP 属于 FSDP2，Megatron-LM 的分组属于分布式优化器；DeepSpeed 的 JSON 已不再支持。";
     recomputation_modules: &'static str = "{} recomputes selectively per op (recompute_modules=op) or per layer: Megatron-LM's modules have no counterpart in it.", "{} 的选择性重计算是逐算子（recompute_modules=op）或逐层：Megatron-LM 的模块在其中没有对应项。";
     recomputation_per_op: &'static str = "{} has no per-op recomputation: op is torchtitan's policy.", "{} 没有逐算子重计算：op 是 torchtitan 的策略。";
+    chunked_output_loss: &'static str = "{} computes the loss over the whole logits: the chunked output loss counted here is torchtune's CEWithChunkedOutputLoss, and the page writes no torchtune recipe.", "{} 在完整的 logits 上计算损失：这里计入的分块输出损失是 torchtune 的 CEWithChunkedOutputLoss，而本页不生成 torchtune 的配置。";
     chunked_loss: &'static str = "{} computes the loss over the whole logits: the chunked loss counted here is torchtitan's ChunkedLossWrapper, on its main branch and in no release yet (0.2.2 has none).", "{} 在完整的 logits 上计算损失：这里计入的分块损失是 torchtitan 的 ChunkedLossWrapper，仅在其 main 分支，尚无发布版本包含（0.2.2 没有）。";
     // [`Refusal::Architecture`]; each `{}`: the framework.
     architecture: &'static str = "{}'s arguments cannot express a part of this architecture: its export would train another model.", "{} 的参数无法表达这种结构的某一部分：导出的配置会训练另一个模型。";

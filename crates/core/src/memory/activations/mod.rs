@@ -316,11 +316,19 @@ pub enum Loss {
     /// logits are kept through the forward; at the loss one chunk's logits
     /// and fp32 copy and that buffer; at the backward's start the buffer.
     Chunked,
+    /// torchtune's `CEWithChunkedOutputLoss` (`torchtune/modules/loss/`,
+    /// its decoder's `num_output_chunks` of [`Loss::CHUNKS`], the loss's
+    /// `compute_cross_entropy` compiled as its recipes compile it): the
+    /// output head runs over the sequence in chunks whose 16-bit logits are
+    /// all kept, each chunk's cross-entropy over its own fp32 upcast. Kept:
+    /// the 16-bit logits alone; at the loss one chunk's fp32 copy; at the
+    /// backward's start one chunk's fp32 gradient and its 16-bit one.
+    ChunkedOutput,
 }
 
 impl Loss {
     /// Every form, in the `loss` key's order.
-    pub const ALL: [Loss; 3] = [Loss::Fused, Loss::Fp32, Loss::Chunked];
+    pub const ALL: [Loss; 4] = [Loss::Fused, Loss::Fp32, Loss::Chunked, Loss::ChunkedOutput];
 
     /// The chunks `ChunkedLossWrapper` splits the sequence into (its
     /// `num_chunks` default).
@@ -332,6 +340,7 @@ impl Loss {
             Loss::Fused => "fused",
             Loss::Fp32 => "fp32",
             Loss::Chunked => "chunked",
+            Loss::ChunkedOutput => "chunked_output",
         }
     }
 
@@ -341,7 +350,7 @@ impl Loss {
     /// ([`stage_activations`]).
     pub const fn beyond_kept(self) -> (f64, f64) {
         match self {
-            Loss::Fused | Loss::Chunked => (0.0, 0.0),
+            Loss::Fused | Loss::Chunked | Loss::ChunkedOutput => (0.0, 0.0),
             Loss::Fp32 => (4.0, 6.0),
         }
     }
@@ -1046,6 +1055,12 @@ pub fn stage_activations(
                 let chunk = logit_bytes(arch, e) * logits / f64::from(Loss::CHUNKS);
                 let gathered = 4.0 * s * b * h / outside;
                 (Bytes::new(chunk + gathered), Bytes::new(gathered))
+            }
+            Loss::ChunkedOutput => {
+                let softcapped = logit_bytes(arch, e) - (e + 4.0);
+                outside_layers += inputs + (e + softcapped) * logits;
+                let chunk = logits / f64::from(Loss::CHUNKS);
+                (Bytes::new(4.0 * chunk), Bytes::new((4.0 + e) * chunk))
             }
             loss => {
                 outside_layers += inputs + logit_bytes(arch, e) * logits;
