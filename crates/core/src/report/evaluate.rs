@@ -182,6 +182,11 @@ impl Config {
             if model.framework == Framework::LitGpt && self.precision != Precision::Bf16Pure {
                 return Err(Field::Framework.error(InputErrorKind::NotWith(Field::Precision)));
             }
+            // LitGPT's GPT has its own output head (a checkpoint's tied
+            // embedding is copied into `lm_head`): a tied count would miss it.
+            if model.framework == Framework::LitGpt && model.architecture.tied_embeddings {
+                return Err(Field::Framework.error(InputErrorKind::NotWith(Field::Tied)));
+            }
         }
         // A bare count's largest layer is one of its layers: no larger than the model.
         if let (None, Some(millions)) = (self.model, self.runtime.largest_layer_millions) {
