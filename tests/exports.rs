@@ -235,7 +235,13 @@ async fn copy_as_gives_the_frameworks_own_configuration() {
         .collect();
     assert_eq!(
         offered,
-        ["DeepSpeed", "Megatron-LM", "torchtitan", "accelerate"]
+        [
+            "DeepSpeed",
+            "Megatron-LM",
+            "torchtitan",
+            "accelerate",
+            "LitGPT"
+        ]
     );
     let copied = copied_by(&browser, "copy-as-deepspeed").await;
     let config = vram_core::input::link::decode(query).config;

@@ -32,6 +32,8 @@ pub enum ImportedEngine {
     Accelerate,
     /// TRL's `GRPOConfig`, `DPOConfig` or `DistillationConfig` (an RL run).
     Trl,
+    /// LitGPT's `finetune_lora` or `finetune_full` (a training run).
+    LitGpt,
 }
 
 /// A launch command read back: the link's keys it gives, and an account of
@@ -124,6 +126,15 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
     if words.iter().all(|w| w == ";") {
         return Err(ImportError::Empty);
     }
+    // LitGPT's command, after whatever precedes it.
+    if let Some((full, rest)) =
+        (0..words.len()).find_map(|i| crate::import_litgpt::head(&words[i..]))
+    {
+        return Ok(crate::import_litgpt::import_command(
+            one_command(rest),
+            full,
+        ));
+    }
     // The command, after whatever precedes it (`set -x`, an environment,
     // `ray job submit … --`), up to a pipe or the next command.
     let found =
@@ -150,7 +161,8 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
         | ImportedEngine::Megatron
         | ImportedEngine::Torchtitan
         | ImportedEngine::Accelerate
-        | ImportedEngine::Trl => return Err(ImportError::UnknownKind),
+        | ImportedEngine::Trl
+        | ImportedEngine::LitGpt => return Err(ImportError::UnknownKind),
     }
     let mut imported = Imported {
         engine: Some(engine),

@@ -11,6 +11,7 @@
 //! | [`Target::Megatron`] | `pretrain_gpt.py` arguments | `megatron/training/arguments.py` |
 //! | [`Target::Torchtitan`] | the job TOML | `torchtitan/config/job_config.py` |
 //! | [`Target::Accelerate`] | `accelerate launch`'s YAML | `accelerate/commands/config/config_args.py` |
+//! | [`Target::LitGpt`] | `litgpt finetune_lora` / `finetune_full` | `litgpt/finetune/lora.py`, `litgpt/args.py` (0.4.13) |
 //! | [`Target::Vllm`] | `vllm serve` | `vllm/engine/arg_utils.py` |
 //! | [`Target::Sglang`] | `sglang.launch_server` | `sglang/srt/server_args.py` |
 //! | [`Target::Verl`] | `verl.trainer.main_ppo` overrides | [`crate::verl`] |
@@ -29,6 +30,7 @@ mod hf;
 pub mod import;
 mod import_deepspeed;
 mod import_hf;
+mod import_litgpt;
 mod import_megatron;
 mod import_openrlhf;
 mod import_python;
@@ -36,6 +38,7 @@ mod import_shell;
 mod import_torchtitan;
 mod import_trl;
 mod import_verl;
+mod litgpt;
 pub mod log;
 mod megatron;
 mod rl;
@@ -62,6 +65,8 @@ pub enum Target {
     /// Hugging Face accelerate's configuration YAML, with the
     /// `TrainingArguments` (and PEFT's `LoraConfig`) that go with it.
     Accelerate,
+    /// LitGPT's `finetune_lora` or `finetune_full` command line.
+    LitGpt,
     /// `vllm serve`'s command line.
     Vllm,
     /// SGLang's `launch_server` command line.
@@ -76,11 +81,12 @@ pub enum Target {
 
 impl Target {
     /// Every target, in the order the page offers them.
-    pub const ALL: [Target; 9] = [
+    pub const ALL: [Target; 10] = [
         Target::DeepSpeed,
         Target::Megatron,
         Target::Torchtitan,
         Target::Accelerate,
+        Target::LitGpt,
         Target::Vllm,
         Target::Sglang,
         Target::Verl,
@@ -95,6 +101,7 @@ impl Target {
             Target::Megatron => "megatron",
             Target::Torchtitan => "torchtitan",
             Target::Accelerate => "accelerate",
+            Target::LitGpt => "litgpt",
             Target::Vllm => "vllm",
             Target::Sglang => "sglang",
             Target::Verl => "verl",
@@ -115,6 +122,7 @@ impl Target {
             Target::Megatron => "Megatron-LM",
             Target::Torchtitan => "torchtitan",
             Target::Accelerate => "accelerate",
+            Target::LitGpt => "LitGPT",
             Target::Vllm => "vLLM",
             Target::Sglang => "SGLang",
             Target::Verl => "verl",
@@ -126,9 +134,11 @@ impl Target {
     /// The job whose configuration it writes.
     pub const fn job(self) -> Job {
         match self {
-            Target::DeepSpeed | Target::Megatron | Target::Torchtitan | Target::Accelerate => {
-                Job::Train
-            }
+            Target::DeepSpeed
+            | Target::Megatron
+            | Target::Torchtitan
+            | Target::Accelerate
+            | Target::LitGpt => Job::Train,
             Target::Vllm | Target::Sglang => Job::Serve,
             Target::Verl | Target::OpenRlhf | Target::Trl => Job::Rl,
         }
@@ -136,13 +146,18 @@ impl Target {
 
     /// The targets of `config`'s job (under serving, its engine's), in the
     /// order the page offers them.
-    /// An RL run's own framework (`rl_framework`) comes first.
+    /// An RL run's own framework (`rl_framework`) comes first, and LitGPT's
+    /// command for a run counted as LitGPT keeps it (`framework=litgpt`).
     pub fn of(config: &Config) -> impl Iterator<Item = Target> + '_ {
         use vram_core::config::rl::RlFramework;
-        let first = match config.rl.framework {
-            RlFramework::Verl => Target::Verl,
-            RlFramework::OpenRlhf => Target::OpenRlhf,
-            RlFramework::Trl => Target::Trl,
+        let litgpt = config
+            .model
+            .is_some_and(|m| m.framework == vram_core::frameworks::hf::Framework::LitGpt);
+        let first = match (config.job, config.rl.framework) {
+            (Job::Train, _) if litgpt => Target::LitGpt,
+            (_, RlFramework::Verl) => Target::Verl,
+            (_, RlFramework::OpenRlhf) => Target::OpenRlhf,
+            (_, RlFramework::Trl) => Target::Trl,
         };
         let mut targets: Vec<Target> = Target::ALL
             .into_iter()
@@ -165,6 +180,7 @@ impl Target {
             Target::Torchtitan => Some("job.toml"),
             Target::Accelerate => Some("accelerate.yaml"),
             Target::Megatron
+            | Target::LitGpt
             | Target::Vllm
             | Target::Sglang
             | Target::Verl
@@ -254,6 +270,14 @@ pub enum Refusal {
     /// torchtune's chunked output loss (`loss=chunked_output`), which no
     /// framework the page writes for runs.
     ChunkedOutputLoss,
+    /// The figures count another framework's activations (`framework`):
+    /// LitGPT's command for a plan counted as Megatron-LM or transformers
+    /// keep them.
+    Accounting,
+    /// QLoRA on more than one GPU, which the framework does not train
+    /// (LitGPT: "Quantization is currently not supported for multi-GPU
+    /// training").
+    QuantizedMultiGpu,
     /// A selective recomputation the framework does not run: torchtitan's
     /// per-op policy (`recompute_modules=op`) under Megatron-LM, Megatron-
     /// LM's modules under torchtitan.
@@ -302,6 +326,7 @@ pub fn export(config: &Config, target: Target, link: &str) -> Result<String, Ref
         Target::Megatron => megatron::arguments(config, link),
         Target::Torchtitan => torchtitan::job_toml(config, link),
         Target::Accelerate => hf::accelerate_yaml(config, link),
+        Target::LitGpt => litgpt::finetune_command(config, link),
         Target::Vllm => engines::vllm_serve(config, link),
         Target::Sglang => engines::sglang_launch(config, link),
         Target::OpenRlhf => rl::openrlhf(config, link),

@@ -591,7 +591,8 @@ fn rl_frameworks_refuse_what_they_do_not_run() {
     assert!(openrlhf.contains("--vllm.num_engines 4"), "{openrlhf}");
 }
 
-/// An RL run's own framework is offered first, the others in their order.
+/// An RL run's own framework is offered first, and a training run's
+/// LitGPT under `framework=litgpt`; the others in their order.
 #[test]
 fn the_runs_framework_comes_first() {
     let targets = |q: &str| Target::of(&link::decode(q).config).collect::<Vec<_>>();
@@ -609,7 +610,118 @@ fn the_runs_framework_comes_first() {
             Target::DeepSpeed,
             Target::Megatron,
             Target::Torchtitan,
-            Target::Accelerate
+            Target::Accelerate,
+            Target::LitGpt,
         ]
     );
+    // Counted as LitGPT keeps it, LitGPT's command comes first.
+    assert_eq!(
+        targets("v=3&model=llama2-7b&dtype=bf16-pure&framework=litgpt")[0],
+        Target::LitGpt
+    );
+}
+
+/// LitGPT's command for the run its published table measured (Phi-2, LoRA
+/// on every linear, 4 × 512 tokens, one A10G: 13.98 GB, the page 13.92):
+/// `finetune_lora` with what the figures count, every adapter flag
+/// written, the head's adapter off (the page does not count it). Its own
+/// parser (jsonargparse over `finetune/lora.py`'s `setup`, as `litgpt`'s
+/// CLI builds it) accepts the command (run by hand: LitGPT 0.4.13).
+#[test]
+fn litgpt_writes_the_lora_run_its_figures_count() {
+    let phi2 = "v=3&model=config-json&layers=32&hidden=2560&ffn=10240&heads=32&kv_heads=32&vocab=51200&tied=0&mlp=gelu&norm=layernorm&biases=all&parallel=1&gpu_mem=24&gpus=1&dtype=bf16-pure&method=lora&rank=8&targets=all&lora_dropout=0.05&adapter_dtype=model&seq=512&mbs=4&overhead=0&framework=litgpt";
+    let text = export_with(
+        phi2,
+        Target::LitGpt,
+        assert_trimmed_lines,
+        &[
+            "litgpt finetune_lora /path/to/checkpoint \\",
+            "--precision bf16-true \\",
+            "--devices 1 \\",
+            "--lora_r 8 \\",
+            "--lora_dropout 0.05 \\",
+            "--lora_query true --lora_key true --lora_value true \\",
+            "--lora_projection true --lora_mlp true --lora_head false \\",
+            "--train.micro_batch_size 4 \\",
+            "--train.global_batch_size 4 \\",
+            "--train.max_seq_length 512 \\",
+            "--optimizer AdamW",
+        ],
+    );
+    assert!(text.starts_with("# LINK\n"), "{text}");
+    assert!(
+        !text.contains("litgpt download"),
+        "a custom checkpoint: {text}"
+    );
+}
+
+/// QLoRA on one GPU with the bitsandbytes the figures assume, and full
+/// training on four GPUs as LitGPT shards them (FSDP, every block
+/// checkpointed: the page's ZeRO-3 with full recomputation).
+#[test]
+fn litgpt_writes_qlora_and_sharded_full_training() {
+    let qlora = "v=3&model=llama2-7b&gpus=1&gpu=a100-40gb&dtype=bf16-pure&method=qlora&adapter_dtype=model&bnb=0.43.1&lora_dropout=0.05&seq=1304&framework=litgpt";
+    let text = export_with(
+        qlora,
+        Target::LitGpt,
+        assert_trimmed_lines,
+        &[
+            "# pip install \"bitsandbytes<=0.43.1\"",
+            "# litgpt download meta-llama/Llama-2-7b-hf",
+            "litgpt finetune_lora checkpoints/meta-llama/Llama-2-7b-hf \\",
+            "--quantize bnb.nf4-dq \\",
+            "--lora_query true --lora_key false --lora_value true \\",
+            "--train.max_seq_length 1304 \\",
+        ],
+    );
+    assert!(!text.contains("--num_nodes"), "{text}");
+    let full = "v=3&model=llama2-7b&gpus=4&dtype=bf16-pure&stage=3&recompute=full&framework=litgpt&global_batch=64";
+    let text = export_with(
+        full,
+        Target::LitGpt,
+        assert_trimmed_lines,
+        &[
+            "litgpt finetune_full checkpoints/meta-llama/Llama-2-7b-hf \\",
+            "--devices 4 \\",
+            "--train.micro_batch_size 1 \\",
+            "--train.global_batch_size 64 \\",
+        ],
+    );
+    assert!(!text.contains("--lora"), "{text}");
+}
+
+/// What LitGPT does not run as the figures count it is refused, each with
+/// its reason: another accounting, QLoRA on several GPUs, a sharded run
+/// not checkpointed or not ZeRO-3, a single GPU checkpointed, another
+/// optimizer, an offload (LitGPT's FSDP keeps everything on the GPUs).
+#[test]
+fn litgpt_refuses_what_it_does_not_run() {
+    let base = "v=3&model=llama2-7b&dtype=bf16-pure&framework=litgpt";
+    let cases = [
+        (
+            "v=3&model=llama2-7b&dtype=bf16-pure&gpus=1".to_string(),
+            Refusal::Accounting,
+        ),
+        (
+            format!("{base}&gpus=2&stage=3&recompute=full&method=qlora&adapter_dtype=model"),
+            Refusal::QuantizedMultiGpu,
+        ),
+        (format!("{base}&gpus=4&stage=3"), Refusal::Recomputation),
+        (
+            format!("{base}&gpus=4&stage=2&recompute=full"),
+            Refusal::Strategy(Strategy::Zero2),
+        ),
+        (
+            format!("{base}&gpus=1&recompute=full"),
+            Refusal::Recomputation,
+        ),
+        (format!("{base}&gpus=1&opt=sgd"), Refusal::Optimizer),
+        (
+            format!("{base}&gpus=4&stage=3&recompute=full&offload=optimizer"),
+            Refusal::OptimizerOnlyOffload,
+        ),
+    ];
+    for (query, refusal) in cases {
+        assert_eq!(export_of(&query, Target::LitGpt), Err(refusal), "{query}");
+    }
 }

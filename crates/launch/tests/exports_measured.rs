@@ -129,6 +129,7 @@ fn a_serving_command_reads_back_to_its_configuration() {
                 | "torchtitan"
                 | "accelerate"
                 | "trl"
+                | "litgpt"
         )
     }) {
         // Megatron-LM's arguments as a script runs them: after the
@@ -152,7 +153,14 @@ fn a_serving_command_reads_back_to_its_configuration() {
         // log-prob passes, the critic's settings): of no bearing, not unread.
         let ignored_ok = matches!(
             case.kind.as_str(),
-            "verl" | "openrlhf" | "deepspeed" | "megatron" | "torchtitan" | "accelerate" | "trl"
+            "verl"
+                | "openrlhf"
+                | "deepspeed"
+                | "megatron"
+                | "torchtitan"
+                | "accelerate"
+                | "trl"
+                | "litgpt"
         ) || imported.ignored.is_empty();
         // DeepSpeed's JSON names no model: said, and taken from the case.
         let unread_ok = imported
@@ -207,7 +215,7 @@ fn a_serving_command_reads_back_to_its_configuration() {
         );
         read += 1;
     }
-    assert!(read >= 111, "{read}");
+    assert!(read >= 114, "{read}");
 }
 
 /// The GPUs per node times the nodes a case's query gives (8 and 1 unset).
@@ -358,6 +366,24 @@ fn read_back_agrees(case: &Case, config: &vram_core::Config) {
         "trl" => trl_agrees(&e),
         "openrlhf" => openrlhf_agrees(&e),
         "verl" => verl_agrees(&e),
+        "litgpt" => {
+            let model = config.model.unwrap();
+            e.read_back(&[
+                ("micro_batch_size", micro),
+                ("global_batch_size", global),
+                ("max_seq_length", u64::from(model.seq_len)),
+            ]);
+            assert_eq!(int("devices") * int("num_nodes"), world, "{}", case.name);
+            let lora = config.fine_tuning.method != vram_core::memory::finetune::Method::Full;
+            if lora {
+                assert_eq!(
+                    int("lora_r"),
+                    u64::from(config.fine_tuning.rank),
+                    "{}",
+                    case.name
+                );
+            }
+        }
         other => panic!("{}: no check for {other}", case.name),
     }
 }

@@ -89,6 +89,29 @@ const CASES: &[Case] = &[
         ignored: &["SFTConfig.learning_rate", "LoraConfig.lora_alpha"],
         unread: &["SFTConfig.packing=True"],
     },
+    Case {
+        name: "LitGPT's finetune_lora with its defaults, a quantisation and an adapter the page does not count",
+        text: "litgpt finetune_lora checkpoints/google/gemma-2-9b-it --quantize bnb.fp4 --devices=1 \\\n  --lora_head true --data Alpaca2k --train.epochs 2",
+        engine: "LitGpt",
+        has: "job=train framework=litgpt model=gemma2-9b tied=0 gpus=1 recompute=none mbs=1 global_batch=16 opt=adam method=lora adapter_dtype=model rank=8 lora_dropout=0.05 targets=qv",
+        lacks: "dtype=bf16-pure method=qlora",
+        ignored: &["--data Alpaca2k", "--train.epochs 2"],
+        unread: &[
+            "--quantize bnb.fp4: not counted",
+            "--precision: not given",
+            "--train.max_seq_length: not given",
+            "--lora_head true: the output head's adapter is not counted",
+        ],
+    },
+    Case {
+        name: "LitGPT's finetune_full on two nodes: FSDP with every block checkpointed",
+        text: "litgpt finetune_full checkpoints/meta-llama/Llama-2-7b-hf --precision bf16-true --devices 8 --num_nodes 2 --train.micro_batch_size 2 --train.global_batch_size 256 --train.max_seq_length 4096 --out_dir out/full",
+        engine: "LitGpt",
+        has: "job=train framework=litgpt model=llama2-7b dtype=bf16-pure gpus=8 nodes=2 stage=3 recompute=full mbs=2 global_batch=256 seq=4096 method=full",
+        lacks: "tied=0 rank=8",
+        ignored: &["--out_dir out/full"],
+        unread: &[],
+    },
 ];
 
 /// Whether `said` are, in order, entries starting with `starts`.

@@ -52,10 +52,13 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
         Refusal::ActorSharding => fill(t.actor_sharding, &[name]),
         Refusal::Recomputation => match target {
             Target::Torchtitan => fill(t.recomputation_modules, &[name]),
+            Target::LitGpt => fill(t.recomputation_litgpt, &[name]),
             _ => fill(t.recomputation_per_op, &[name]),
         },
         Refusal::ChunkedLoss => fill(t.chunked_loss, &[name]),
         Refusal::ChunkedOutputLoss => fill(t.chunked_output_loss, &[name]),
+        Refusal::Accounting => fill(t.accounting_litgpt, &[name]),
+        Refusal::QuantizedMultiGpu => fill(t.quantized_multi_gpu, &[name]),
         Refusal::RewardModel => match target {
             Target::Verl => fill(t.reward_model_apart, &[name]),
             _ => fill(t.reward_model_funcs, &[name]),

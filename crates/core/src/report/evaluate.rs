@@ -187,6 +187,14 @@ impl Config {
             if model.framework == Framework::LitGpt && model.architecture.tied_embeddings {
                 return Err(Field::Framework.error(InputErrorKind::NotWith(Field::Tied)));
             }
+            // LitGPT's adapters take the model's dtype (Fabric's bf16-true
+            // converts the whole module).
+            if model.framework == Framework::LitGpt
+                && self.fine_tuning.method.uses_adapters()
+                && self.fine_tuning.adapter_dtype != crate::memory::finetune::AdapterDtype::Model
+            {
+                return Err(Field::Framework.error(InputErrorKind::NotWith(Field::AdapterDtype)));
+            }
         }
         // A bare count's largest layer is one of its layers: no larger than the model.
         if let (None, Some(millions)) = (self.model, self.runtime.largest_layer_millions) {
