@@ -120,13 +120,21 @@ pub fn process_line(
 
 /// A node's host RAM while its processes load the checkpoint, and why
 /// ([`vram_core::frameworks::loading`]); against the node's host memory
-/// when given. `None` where [`process_line`] is.
+/// when given. `None` where [`process_line`] is, and under LitGPT's
+/// accounting (LitGPT loads its own `lit_model.pth`, not transformers'
+/// safetensors: its loader is not counted).
 pub fn loading_line(
     zh: bool,
     config: &vram_core::Config,
     report: &vram_core::Report,
 ) -> Option<String> {
     use vram_core::frameworks::loading::Loader;
+    if config
+        .model
+        .is_some_and(|m| m.framework == vram_core::frameworks::hf::Framework::LitGpt)
+    {
+        return None;
+    }
     let b = bytes_text(config, report)?;
     let l = config.checkpoint_loading(report);
     let why = match (l.loader, l.private_bytes > 0) {
@@ -255,6 +263,15 @@ mod tests {
         let lesson = vram_core::Config::default();
         assert_eq!(
             process_line(false, &lesson, &lesson.report().unwrap()),
+            None
+        );
+        // LitGPT loads its own checkpoint: no line about transformers' loader.
+        let litgpt = vram_core::input::link::decode(
+            "v=3&model=llama2-7b&gpu=h100-80gb&gpus=1&dtype=bf16-pure&framework=litgpt",
+        )
+        .config;
+        assert_eq!(
+            loading_line(false, &litgpt, &litgpt.report().unwrap()),
             None
         );
     }
