@@ -360,3 +360,60 @@ pub fn litgpt_step_transients(
         recomputed_layer: (setup.recompute == Recompute::Full).then_some(kept.per_layer),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::input::field::Field;
+    use crate::input::InputErrorKind;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The field each refusal names, for a link that keeps `framework=litgpt`
+    /// but one setting LitGPT's accounting does not count.
+    fn refusal(query: &str) -> Option<(Field, InputErrorKind)> {
+        let decoded = crate::input::link::decode(&format!("v=3&{query}"));
+        match decoded.problems.first() {
+            Some(problem) => problem.error.as_ref().map(|e| (e.field, e.kind)),
+            None => decoded.config.check().err().map(|e| (e.field, e.kind)),
+        }
+    }
+
+    /// What `framework=litgpt` refuses, each at its field: another precision,
+    /// a tied head, fp32 adapters, selective recomputation, dropout, a
+    /// mixture of experts; and what it counts.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn litgpt_refuses_what_it_does_not_count() {
+        let base = "model=llama2-7b&gpus=1&framework=litgpt";
+        let not_with = |field, other| Some((field, InputErrorKind::NotWith(other)));
+        assert_eq!(
+            refusal(&format!("{base}&dtype=bf16")),
+            not_with(Field::Framework, Field::Precision)
+        );
+        assert_eq!(
+            refusal(&format!("{base}&dtype=bf16-pure&tied=1")),
+            not_with(Field::Framework, Field::Tied)
+        );
+        assert_eq!(
+            refusal(&format!("{base}&dtype=bf16-pure&method=lora")),
+            not_with(Field::Framework, Field::AdapterDtype)
+        );
+        assert_eq!(
+            refusal(&format!("{base}&dtype=bf16-pure&recompute=selective")),
+            not_with(Field::Recompute, Field::Framework)
+        );
+        assert_eq!(
+            refusal(&format!("{base}&dtype=bf16-pure&dropout=0.1")),
+            not_with(Field::Dropout, Field::Framework)
+        );
+        assert_eq!(
+            refusal("model=mixtral-8x7b&gpus=8&dtype=bf16-pure&framework=litgpt"),
+            Some((Field::Framework, InputErrorKind::NotCovered))
+        );
+        assert_eq!(refusal(&format!("{base}&dtype=bf16-pure")), None);
+        assert_eq!(
+            refusal(&format!(
+                "{base}&dtype=bf16-pure&method=lora&adapter_dtype=model"
+            )),
+            None
+        );
+    }
+}

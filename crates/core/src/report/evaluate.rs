@@ -187,6 +187,16 @@ impl Config {
             if model.framework == Framework::LitGpt && model.architecture.tied_embeddings {
                 return Err(Field::Framework.error(InputErrorKind::NotWith(Field::Tied)));
             }
+            // LitGPT checkpoints whole blocks or nothing, and its GPT has
+            // no dropout layers.
+            if model.framework == Framework::LitGpt {
+                if model.recompute == Recompute::Selective {
+                    return Err(Field::Recompute.error(InputErrorKind::NotWith(Field::Framework)));
+                }
+                if model.dropout > 0.0 {
+                    return Err(Field::Dropout.error(InputErrorKind::NotWith(Field::Framework)));
+                }
+            }
             // LitGPT's adapters take the model's dtype (Fabric's bf16-true
             // converts the whole module).
             if model.framework == Framework::LitGpt

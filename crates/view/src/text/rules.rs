@@ -54,6 +54,8 @@ pub fn field_rule(field: Field) -> &'static str {
         Field::RecomputeModules => "with recompute=selective; mla_up_proj with kv_rank above 0; moe_act and layernorm in FP8 not with fp8_recipe=delayed; core_attn alone under framework=hf or litgpt; op alone, on a dense model with FlashAttention and neither latent nor linear attention",
         Field::Precision => "fp8 and fp8-params: a GPU with FP8 tensor cores, full training, not framework=hf or litgpt; fp8-params not with sharding=fsdp2",
         Field::Amp => "with a mixed precision",
+        Field::Recompute => "selective: not with framework=litgpt (LitGPT checkpoints whole blocks)",
+        Field::Dropout => "not with framework=litgpt (its GPT has no dropout)",
         Field::Framework => "hf: a model with a SwiGLU MLP; litgpt: a dense model with rotary positions, tied=0 (LitGPT's own output head), dtype=bf16-pure, adapters of the model's dtype",
         Field::Prompts => "with rl_framework=verl, prompts × rollouts a multiple of the GPUs (its Megatron actor: of its data-parallel ranks × micro-batch)",
         Field::Loss => "fp32: not with framework=hf or litgpt (which count their own loss)",
