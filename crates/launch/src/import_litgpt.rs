@@ -108,6 +108,7 @@ struct State {
     quantize: Option<String>,
     devices: Option<u32>,
     nodes: Option<u32>,
+    global: Option<u32>,
     targets: [Option<bool>; 5],
     head: bool,
     given: Vec<&'static str>,
@@ -199,9 +200,11 @@ fn read(
         "--train.micro_batch_size" => {
             whole(value).is_some_and(|_| key("mbs", value.into(), state, imported))
         }
-        "--train.global_batch_size" => {
-            whole(value).is_some_and(|_| key("global_batch", value.into(), state, imported))
-        }
+        "--train.global_batch_size" => whole(value).is_some_and(|n| {
+            state.global = Some(n);
+            imported.mapped.push((said.to_string(), "global_batch"));
+            true
+        }),
         "--train.max_seq_length" => {
             whole(value).is_some_and(|_| key("seq", value.into(), state, imported))
         }
@@ -232,6 +235,10 @@ impl State {
         }
         let devices = self.devices.unwrap_or(1);
         let nodes = self.nodes.unwrap_or(1);
+        // LitGPT's global batch is one node's (`TrainArgs.batch_size(devices)`
+        // divides it by the devices of a node): every node's together.
+        let global = self.global.unwrap_or(16) * nodes;
+        imported.keys.push(("global_batch", global.to_string()));
         imported.keys.push(("gpus", devices.to_string()));
         if nodes > 1 {
             imported.keys.push(("nodes", nodes.to_string()));
@@ -244,8 +251,7 @@ impl State {
             }
             false => imported.keys.push(("recompute", "none".into())),
         }
-        let defaults: [(&'static str, &str); 3] =
-            [("mbs", "1"), ("global_batch", "16"), ("opt", "adam")];
+        let defaults: [(&'static str, &str); 2] = [("mbs", "1"), ("opt", "adam")];
         for (link, value) in defaults {
             if !self.given.contains(&link) {
                 imported.keys.push((link, value.into()));

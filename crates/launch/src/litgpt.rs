@@ -106,7 +106,14 @@ pub(super) fn finetune_command(config: &Config, link: &str) -> Result<String, Re
         ));
     }
     lines.push(format!("--train.micro_batch_size {}", b.micro));
-    lines.push(format!("--train.global_batch_size {}", b.global));
+    // LitGPT 0.4.13 divides the global batch by the devices of one node
+    // (`TrainArgs.batch_size(devices)`), not by every node's: the batch one
+    // node's ranks take between optimizer steps, so that the nodes together
+    // take the plan's.
+    lines.push(format!(
+        "--train.global_batch_size {}",
+        b.global / nodes.max(1)
+    ));
     lines.push(format!("--train.max_seq_length {}", model.seq_len));
     lines.push("--optimizer AdamW".to_string());
     let mut text = format!("# {link}\n");

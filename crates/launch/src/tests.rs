@@ -688,6 +688,19 @@ fn litgpt_writes_qlora_and_sharded_full_training() {
         ],
     );
     assert!(!text.contains("--lora"), "{text}");
+    // Two nodes: LitGPT divides the global batch by one node's devices, so
+    // it is written as one node's share (64 of the plan's 128).
+    let nodes = "v=3&model=llama2-7b&gpus=4&nodes=2&dtype=bf16-pure&stage=3&recompute=full&framework=litgpt&global_batch=128";
+    export_with(
+        nodes,
+        Target::LitGpt,
+        assert_trimmed_lines,
+        &[
+            "--devices 4 \\",
+            "--num_nodes 2 \\",
+            "--train.global_batch_size 64 \\",
+        ],
+    );
 }
 
 /// What LitGPT does not run as the figures count it is refused, each with

@@ -368,9 +368,13 @@ fn read_back_agrees(case: &Case, config: &vram_core::Config) {
         "verl" => verl_agrees(&e),
         "litgpt" => {
             let model = config.model.unwrap();
+            // LitGPT's global batch is one node's.
             e.read_back(&[
                 ("micro_batch_size", micro),
-                ("global_batch_size", global),
+                (
+                    "global_batch_size",
+                    global / u64::from(config.runtime.nodes),
+                ),
                 ("max_seq_length", u64::from(model.seq_len)),
             ]);
             assert_eq!(int("devices") * int("num_nodes"), world, "{}", case.name);

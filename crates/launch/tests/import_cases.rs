@@ -104,10 +104,10 @@ const CASES: &[Case] = &[
         ],
     },
     Case {
-        name: "LitGPT's finetune_full on two nodes: FSDP with every block checkpointed",
+        name: "LitGPT's finetune_full on two nodes: FSDP with every block checkpointed, the global batch one node's",
         text: "litgpt finetune_full checkpoints/meta-llama/Llama-2-7b-hf --precision bf16-true --devices 8 --num_nodes 2 --train.micro_batch_size 2 --train.global_batch_size 256 --train.max_seq_length 4096 --out_dir out/full",
         engine: "LitGpt",
-        has: "job=train framework=litgpt model=llama2-7b dtype=bf16-pure gpus=8 nodes=2 stage=3 recompute=full mbs=2 global_batch=256 seq=4096 method=full",
+        has: "job=train framework=litgpt model=llama2-7b dtype=bf16-pure gpus=8 nodes=2 stage=3 recompute=full mbs=2 global_batch=512 seq=4096 method=full",
         lacks: "tied=0 rank=8",
         ignored: &["--out_dir out/full"],
         unread: &[],
