@@ -89,7 +89,7 @@ pub fn command() -> Command {
             Arg::new("import")
                 .long("import")
                 .value_name("FILE")
-                .help("A launch command to read into the configuration: vllm serve, SGLang's launch_server, verl's main_ppo with its overrides, OpenRLHF's train_ppo_ray or train_dpo, a DeepSpeed JSON with its deepspeed or torchrun line before it or not, a Megatron-LM pretrain_gpt.py script, a torchtitan job TOML with its torchrun line before it or not, an accelerate YAML with the script's TrainingArguments, LoraConfig and BitsAndBytesConfig, LitGPT's finetune_lora or finetune_full command, or TRL's GRPOConfig, DPOConfig or DistillationConfig (- for standard input); what it read, and what it did not, go to standard error; options override it"),
+                .help("A launch command to read into the configuration: vllm serve, SGLang's launch_server, verl's main_ppo with its overrides, OpenRLHF's train_ppo_ray or train_dpo, a DeepSpeed JSON with its deepspeed or torchrun line before it or not, a Megatron-LM pretrain_gpt.py script, a torchtitan job TOML with its torchrun line before it or not, an accelerate YAML with the script's TrainingArguments, LoraConfig and BitsAndBytesConfig, LitGPT's finetune_lora or finetune_full command or its config YAML, or TRL's GRPOConfig, DPOConfig or DistillationConfig (- for standard input); what it read, and what it did not, go to standard error; options override it"),
         )
         .arg(
             Arg::new("log")

@@ -98,6 +98,10 @@ pub fn import_launch(text: &str) -> Result<Imported, ImportError> {
             false => Err(ImportError::UnknownKind),
         };
     }
+    // LitGPT's configuration file (its config hub's YAML).
+    if let Some(imported) = crate::import_litgpt::import_config(text) {
+        return Ok(imported);
+    }
     // Hugging Face's: TRL's configurations, accelerate's YAML, the
     // trainer's arguments.
     if crate::import_hf::is_hf(text) {

@@ -43,12 +43,7 @@ const NOT_COUNTED: &str =
 /// Reads `words` (the checkpoint and the arguments after the script); `full`
 /// for `finetune_full`.
 pub(crate) fn import_command(words: &[String], full: bool) -> Imported {
-    let mut imported = Imported {
-        engine: Some(ImportedEngine::LitGpt),
-        ..Imported::default()
-    };
-    imported.keys.push(("job", "train".into()));
-    imported.keys.push(("framework", "litgpt".into()));
+    let mut unread = Vec::new();
     // `--name value` and `--name=value`, the positional checkpoint first.
     let mut arguments: Vec<(String, Option<String>)> = Vec::new();
     let mut checkpoint = None;
@@ -61,9 +56,92 @@ pub(crate) fn import_command(words: &[String], full: bool) -> Imported {
             },
             (None, Some((_, value @ None))) => *value = Some(word.clone()),
             (None, _) if checkpoint.is_none() && first => checkpoint = Some(word.clone()),
-            (None, _) => imported.unread.push(word.clone()),
+            (None, _) => unread.push(word.clone()),
         }
     }
+    import_arguments(checkpoint, arguments, unread, full)
+}
+
+/// LitGPT's configuration file (`litgpt finetune_lora --config …yaml`, its
+/// config hub's): a mapping with `checkpoint_dir` and `train`, each entry
+/// the argument of the same name (`train`'s and `eval`'s as `--train.…` and
+/// `--eval.…`, `data` as a whole, the optimizer by its class); LoRA's
+/// script where it sets `lora_r`, else the full one. `None` for any other text.
+pub(crate) fn import_config(text: &str) -> Option<Imported> {
+    use yaml_rust2::{Yaml, YamlLoader};
+    let document = YamlLoader::load_from_str(text).ok()?.into_iter().next()?;
+    let Yaml::Hash(hash) = document else {
+        return None;
+    };
+    let key = |k: &str| Yaml::String(k.into());
+    if !hash.contains_key(&key("checkpoint_dir")) || !hash.contains_key(&key("train")) {
+        return None;
+    }
+    let scalar = |value: &Yaml| match value {
+        Yaml::String(s) | Yaml::Real(s) => Some(s.clone()),
+        Yaml::Integer(i) => Some(i.to_string()),
+        Yaml::Boolean(b) => Some(b.to_string()),
+        _ => None,
+    };
+    let mut checkpoint = None;
+    let mut arguments: Vec<(String, Option<String>)> = Vec::new();
+    for (name, value) in &hash {
+        let Some(name) = name.as_str() else { continue };
+        match (name, value) {
+            ("checkpoint_dir", v) => checkpoint = scalar(v),
+            (_, Yaml::Null) => {}
+            ("train" | "eval", Yaml::Hash(section)) => {
+                for (inner, v) in section {
+                    if let (Some(inner), Some(v)) = (inner.as_str(), scalar(v)) {
+                        arguments.push((format!("--{name}.{inner}"), Some(v)));
+                    }
+                }
+            }
+            ("data", Yaml::Hash(data)) => {
+                let class = data.get(&key("class_path")).and_then(scalar);
+                arguments.push(("--data".into(), Some(class.unwrap_or_default())));
+            }
+            // The optimizer by its class (`class_path: torch.optim.AdamW`), or
+            // the older hub's `optim: {optimizer: adamw}`.
+            ("optimizer", Yaml::Hash(optimizer)) => {
+                let class = optimizer.get(&key("class_path")).and_then(scalar);
+                let class = class.unwrap_or_default();
+                let short = class.rsplit('.').next().unwrap_or_default().to_string();
+                arguments.push(("--optimizer".into(), Some(short)));
+            }
+            ("optim", Yaml::Hash(optim)) => {
+                let chosen = optim.get(&key("optimizer")).and_then(scalar);
+                let name = match chosen.as_deref() {
+                    Some("adamw") | None => "AdamW".to_string(),
+                    Some(other) => other.to_string(),
+                };
+                arguments.push(("--optimizer".into(), Some(name)));
+            }
+            (_, v) => match scalar(v) {
+                Some(v) => arguments.push((format!("--{name}"), Some(v))),
+                None => arguments.push((format!("--{name}"), None)),
+            },
+        }
+    }
+    let full = !hash.contains_key(&key("lora_r"));
+    Some(import_arguments(checkpoint, arguments, Vec::new(), full))
+}
+
+/// The arguments read: the checkpoint, each `--name` with its value, the
+/// words not read already; `full` for `finetune_full`.
+fn import_arguments(
+    checkpoint: Option<String>,
+    arguments: Vec<(String, Option<String>)>,
+    unread: Vec<String>,
+    full: bool,
+) -> Imported {
+    let mut imported = Imported {
+        engine: Some(ImportedEngine::LitGpt),
+        unread,
+        ..Imported::default()
+    };
+    imported.keys.push(("job", "train".into()));
+    imported.keys.push(("framework", "litgpt".into()));
     match &checkpoint {
         Some(path) => {
             model_key(path, &mut imported);
