@@ -23,29 +23,34 @@ mod common;
 const GOAL_WITHIN_10: f64 = 1.0;
 
 /// Today's share of the counted runs within ±10 %, a ratchet below the
-/// goal: 56 of 84 (67 %). LitGPT's runs are counted as LitGPT keeps them
+/// goal: 63 of 84 (75 %). LitGPT's QLoRA under bitsandbytes 0.42.0 (its
+/// config hub's 16 runs) within 0.96–1.03 ×: each 4-bit linear's input,
+/// kept as an attribute of the graph's node, lives on in the loop's `loss`
+/// into the next step's forward and loss, and Lightning's plugin
+/// dequantises to fp16 before the bf16 cast (`scripts/measure-litgpt-qlora`);
+/// its 2023 runs, whose longest batch ran first with nothing carried into
+/// it, now 1.07–1.13 × (were 0.94–0.99 ×). LitGPT's runs are counted as LitGPT keeps them
 /// (`framework=litgpt`, measured on its own model: its fused q/k/v output
 /// kept whole, the rotated copies, one dropout mask a LoRA input, the
 /// chunked head and loss over Fabric's fp32 outputs, the head apart from
 /// the embedding): every single-GPU LoRA run at 16 bits within 1 %
 /// (Phi-1.5, StableLM, Falcon, Gemma, Gemma 2 and Phi-2 were 0.70–0.95 ×
-/// under Korthikanti's), their OOMs called so; QLoRA's 0.41.1 runs 0.94–0.99
-/// ×, its 0.42.0 runs (LitGPT's config hub) still 0.78–0.94 ×. Before that:
+/// under Korthikanti's), their OOMs called so. Before that:
 /// a pure-bf16 AdamW keeps bf16 moments as torch does; torchtitan's Dec 2024
 /// runs written as they ran (`recompute_modules=op`, `loss=fp32`), FSDP2
 /// under a pipeline holding its stage whole; QLoRA's saved inputs under
 /// bitsandbytes before 0.43.2 (`bnb=0.43.1`). The misses by cause (issue
-/// 65): LitGPT's FSDP full runs on four A10G (0.36–0.50 ×) and its config
-/// hub's QLoRA (above); the 70B FSDP × TP runs (0.77–0.82 ×); compiled
+/// 65): LitGPT's FSDP full runs on four A10G (0.36–0.50 ×) and its 2023
+/// QLoRA (above); the 70B FSDP × TP runs (0.77–0.82 ×); compiled
 /// torchtitan on B200 (torchao's MX table, 1.33–1.35 ×: torch.compile's
 /// fusions keep less than the eager count); torchtune with activation
 /// checkpointing (1.13 ×: every gradient held from the backward's start;
 /// its chunked output loss is `loss=chunked_output`, 1.07 ×). Raise this as the model improves.
-const TODAY_WITHIN_10: f64 = 0.66;
+const TODAY_WITHIN_10: f64 = 0.75;
 
 /// Today's median of predicted ÷ measured, a ratchet: the model
-/// under-counts (0.988 seen); the test fails if it drifts lower.
-const TODAY_MEDIAN_AT_LEAST: f64 = 0.98;
+/// under-counts (0.997 seen); the test fails if it drifts lower.
+const TODAY_MEDIAN_AT_LEAST: f64 = 0.99;
 
 #[derive(Deserialize)]
 struct Run {

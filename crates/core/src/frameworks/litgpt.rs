@@ -242,6 +242,33 @@ fn layer_bytes(arch: &Architecture, lora: Option<Lora>, input_grad: bool, s: f64
     kept
 }
 
+/// The inputs one layer's 4-bit linears keep as bitsandbytes before 0.43.2
+/// keeps them, bytes a token: each linear's input that needs a gradient
+/// (`ctx.tensors = (A, B)` in `MatMul4Bit.forward`), each tensor once — the
+/// query/key/value projection's (h), the attention output's (q), the MLP's
+/// (h, the first norm's under a parallel block) and its hidden product's
+/// (f). Held as attributes of the autograd graph's nodes, not as saved
+/// tensors, they outlive the backward pass: the graph lives as long as the
+/// loop's `loss` (`finetune/lora.py` reassigns it only after the next
+/// step's loss).
+fn carried_input_bytes(arch: &Architecture, l: Lora, input_grad: bool) -> f64 {
+    let Widths { h, q, f, .. } = Widths::of(arch);
+    let qkv_grad = input_grad || l.qkv > 0;
+    let attention_grad = qkv_grad || l.proj;
+    let mlp_grad = input_grad || (!arch.parallel_block && attention_grad);
+    let hidden_grad = mlp_grad || l.mlp;
+    let mut bytes = 0.0;
+    for (grad, width) in [(input_grad, h), (qkv_grad, q), (hidden_grad, f)] {
+        if grad {
+            bytes += E * width;
+        }
+    }
+    if !arch.parallel_block && mlp_grad {
+        bytes += E * h;
+    }
+    bytes
+}
+
 /// What a norm keeps, bytes a token: nothing when its input needs no
 /// gradient; LayerNorm its input and fp32 statistics; LitGPT's RMSNorm its
 /// input upcast to fp32 and inverse root, and, when its weight trains
@@ -328,7 +355,12 @@ pub fn litgpt_activation_memory(
 /// its own (2 × 4v a row) while the chunks already done have freed their
 /// log-softmax; full training then the shifted logits' gradient gathered
 /// from the chunks and the logits' own (4v a token beyond the freed
-/// log-softmax); under full recomputation, one layer rebuilt.
+/// log-softmax); under full recomputation, one layer rebuilt. Under QLoRA
+/// with bitsandbytes before 0.43.2, the loss also meets the previous step's
+/// 4-bit inputs ([`carried_input_bytes`], the output head's too), which its
+/// graph still holds until the new loss replaces it: every step at the
+/// planned length, as packed or truncated batches run (the config hub's
+/// Alpaca2k at 512 tokens: `scripts/measure-litgpt-qlora`).
 pub fn litgpt_step_transients(
     arch: &Architecture,
     setup: &ActivationSetup,
@@ -354,9 +386,41 @@ pub fn litgpt_step_transients(
     if full {
         backward = backward.max(LOGIT * v * s * b);
     }
+    let carried = match adapters.map(Lora::of) {
+        Some(l) if l.keeps_inputs => {
+            let layers = f64::from(arch.layers);
+            let tokens = s * b;
+            let head = E * f64::from(arch.hidden);
+            tokens
+                * (carried_input_bytes(arch, l, false)
+                    + (layers - 1.0) * carried_input_bytes(arch, l, true)
+                    + head)
+        }
+        _ => 0.0,
+    };
+    // QLoRA's dequantised weight, counted in what is kept, lives only while
+    // a 4-bit linear runs: not at the loss, but at the output head's last
+    // chunk, where the logits are still the model's 16-bit ones (Fabric
+    // turns them to fp32 once the forward returns, the loss then
+    // log-softmaxes them) and the loop still holds the last step's fp32
+    // logits, as large as this step's.
+    let working = adapters.map_or(0, |a| a.working_bytes) as f64;
+    let at_loss = copy + carried - working;
+    // The backward pass runs every chunk's loss, then every chunk's fp32
+    // cast (autograd takes the latest node first), then the head: the loss's
+    // gradients meet no dequantised weight, and when the head's first chunk
+    // dequantises its weight every log-softmax and fp32 gradient is freed,
+    // each chunk's 16-bit gradient alive instead (a LoRA model's chunked
+    // head; the whole logits' under full training, counted above).
+    let at_loss_backward = backward - working;
+    let at_head_backward = match full {
+        true => f64::MIN,
+        false => (E - LOGIT) * v * targets,
+    };
+    let at_head = carried + E * v * s * b - LOGIT * v * targets;
     StepTransients {
-        forward_end: Bytes::new(copy),
-        backward_start: Bytes::new(backward),
+        forward_end: Bytes::new(at_loss.max(at_head)),
+        backward_start: Bytes::new(at_loss_backward.max(at_head_backward)),
         recomputed_layer: (setup.recompute == Recompute::Full).then_some(kept.per_layer),
     }
 }

@@ -449,8 +449,13 @@ impl Adapters {
     /// `_convert_layers`, no module ignored by `finetune/lora.py`): the
     /// head's `vocab × hidden` weight stored as `quant` instead of
     /// `weight_bytes` a value, and the working buffer the larger of the
-    /// blocks' and the head's dequantised weight. A tied head is the
-    /// embedding's matrix, left as it is; not QLoRA: unchanged.
+    /// blocks' and the head's dequantised weight, twice: the plugin
+    /// quantises each weight from fp16 (`_Linear4bit.quantize`:
+    /// `weight.to(dtype=torch.half)`), so bitsandbytes' `dequantize_4bit`
+    /// writes an fp16 weight (its `quant_state.dtype`) and `MatMul4Bit`
+    /// casts it to the bf16 input's dtype while it is alive, in the forward
+    /// and in the backward (bitsandbytes 0.42.0, Lightning 2.4). A tied head
+    /// is the embedding's matrix, left as it is; not QLoRA: unchanged.
     pub fn with_quantized_head(
         self,
         arch: &Architecture,
@@ -469,7 +474,7 @@ impl Adapters {
         );
         Adapters {
             frozen_bytes: self.frozen_bytes.saturating_sub(head * weight_bytes) + stored,
-            working_bytes: self.working_bytes.max(head * 2),
+            working_bytes: 2 * self.working_bytes.max(head * 2),
             ..self
         }
     }
