@@ -261,3 +261,50 @@ fn litgpts_qlora_loop_at_the_config_hubs_dimensions() {
         );
     }
 }
+
+/// LitGPT's LoRA model under torch's FSDP1 on the CPU
+/// (`scripts/measure-litgpt-fsdp`).
+#[derive(Deserialize)]
+struct FsdpRun {
+    about: String,
+    layers: u32,
+    ranks: u32,
+    left_after_backward_bytes: FsdpLeft,
+}
+
+/// What a backward pass leaves beyond the sharded model, bytes.
+#[derive(Deserialize)]
+struct FsdpLeft {
+    no_sync: f64,
+    synchronised: f64,
+}
+
+/// FSDP1's gradients as LitGPT's FSDP holds them
+/// ([`vram_core::frameworks::litgpt::fsdp_gradient_bytes`]) against torch's
+/// FSDP1 run on the CPU with two Phi-1.5 blocks on two ranks: under
+/// `no_sync` both blocks' whole 16-bit size, frozen weights included,
+/// synchronised half of it, each within 0.5 % (the adapters' own and
+/// autograd's small leftovers).
+#[test]
+fn fsdp1_holds_each_blocks_whole_gradient() {
+    let run: FsdpRun = common::fixture(include_str!("measured/litgpt-fsdp.json"));
+    assert!(run.about.contains("use_orig_params=True"), "{}", run.about);
+    let phi_1_5 = "model=config-json&hidden=2048&ffn=8192&heads=32&kv_heads=32&vocab=51200\
+                   &tied=0&mlp=gelu&norm=layernorm&biases=all&parallel=1&gpus=2\
+                   &dtype=bf16-pure&framework=litgpt";
+    let config = common::decoded(&format!("v=3&{phi_1_5}&layers={}", run.layers));
+    let arch = config.model.expect("a model").architecture;
+    let held = |accumulates| {
+        vram_core::frameworks::litgpt::fsdp_gradient_bytes(&arch, true, run.ranks, accumulates)
+    };
+    let left = &run.left_after_backward_bytes;
+    println!(
+        "no_sync {} / {}, synchronised {} / {}",
+        held(true),
+        left.no_sync,
+        held(false),
+        left.synchronised
+    );
+    assert!((held(true) / left.no_sync - 1.0).abs() <= 0.005);
+    assert!((held(false) / left.synchronised - 1.0).abs() <= 0.005);
+}

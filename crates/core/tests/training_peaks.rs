@@ -23,7 +23,13 @@ mod common;
 const GOAL_WITHIN_10: f64 = 1.0;
 
 /// Today's share of the counted runs within ±10 %, a ratchet below the
-/// goal: 61 of 84 (73 %). LitGPT's QLoRA under bitsandbytes 0.42.0 (its
+/// goal: 71 of 94 (76 %). LitGPT's FSDP runs as FSDP1 holds them
+/// (`fsdp_gradient_bytes`, `fsdp_gathered_bytes`): every block's whole
+/// 16-bit gradient, frozen weights included, unsharded while micro-batches
+/// accumulate under `no_sync`, and the root's parameters gathered through
+/// the backward; its 2023 LoRA runs on two and four A100s, no longer
+/// suspect, 0.97–1.16 ×, its config hub's full runs 0.85–0.95 × (were
+/// 0.36–0.50 ×), their OOMs called so. LitGPT's QLoRA under bitsandbytes 0.42.0 (its
 /// config hub's 16 runs) within 0.98–1.02 ×: each 4-bit linear's input,
 /// kept as an attribute of the graph's node, lives on in the loop's `loss`
 /// into the next step's forward (with the last step's fp32 logits), and
@@ -41,16 +47,16 @@ const GOAL_WITHIN_10: f64 = 1.0;
 /// runs written as they ran (`recompute_modules=op`, `loss=fp32`), FSDP2
 /// under a pipeline holding its stage whole; QLoRA's saved inputs under
 /// bitsandbytes before 0.43.2 (`bnb=0.43.1`). The misses by cause (issue
-/// 65): LitGPT's FSDP full runs on four A10G (0.36–0.50 ×) and its 2023
-/// QLoRA (above); the 70B FSDP × TP runs (0.77–0.82 ×); compiled
+/// 65): LitGPT's 2023 QLoRA (above), Gemma 2B's full FSDP run (0.85 ×)
+/// and Phi-1.5's FSDP runs at micro-batches 2 and 4 (1.12–1.16 ×); the 70B FSDP × TP runs (0.77–0.82 ×); compiled
 /// torchtitan on B200 (torchao's MX table, 1.33–1.35 ×: torch.compile's
 /// fusions keep less than the eager count); torchtune with activation
 /// checkpointing (1.13 ×: every gradient held from the backward's start;
 /// its chunked output loss is `loss=chunked_output`, 1.07 ×). Raise this as the model improves.
-const TODAY_WITHIN_10: f64 = 0.72;
+const TODAY_WITHIN_10: f64 = 0.75;
 
 /// Today's median of predicted ÷ measured, a ratchet: the model
-/// under-counts (0.997 seen); the test fails if it drifts lower.
+/// under-counts (0.999 seen); the test fails if it drifts lower.
 const TODAY_MEDIAN_AT_LEAST: f64 = 0.99;
 
 #[derive(Deserialize)]
@@ -167,7 +173,7 @@ fn published_training_peaks_against_the_steps_peak() {
         oom_agree.0,
         oom_agree.1
     );
-    assert!(counted >= 80, "{counted} counted");
+    assert!(counted >= 90, "{counted} counted");
     assert!(within >= TODAY_WITHIN_10, "within ±10 %: {within:.3}");
     assert!(median >= TODAY_MEDIAN_AT_LEAST, "median {median:.3}");
 }

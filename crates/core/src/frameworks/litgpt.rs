@@ -84,6 +84,46 @@ pub const fn covers(arch: &Architecture) -> bool {
         && arch.mtp_layers == 0
 }
 
+/// FSDP1's gradients under LitGPT on more than one GPU, bytes on each GPU:
+/// Lightning's `FSDPStrategy` wraps each `Block` in one flat parameter
+/// (`use_orig_params=True`), and a flat parameter any of whose parameters
+/// trains gets a gradient of its whole size, frozen weights included: under
+/// LoRA every block's, full 16-bit (the root's embedding, head and final
+/// norm are frozen and get none); in full training every parameter's. While
+/// micro-batches accumulate, Fabric's `no_backward_sync` runs FSDP1's
+/// `no_sync`, which holds those gradients unsharded until the step's last
+/// micro-batch; without accumulation each is reduce-scattered to its 1 ÷ N
+/// shard. Measured on the CPU with torch's FSDP1 over gloo (two Phi-1.5
+/// blocks on two ranks: a `no_sync` backward leaves 201 MB, both blocks'
+/// 16-bit size, a synchronised one 100 MB).
+pub fn fsdp_gradient_bytes(arch: &Architecture, lora: bool, gpus: u32, accumulates: bool) -> f64 {
+    let parts = arch.param_breakdown();
+    let trained = match lora {
+        true => parts.layers,
+        false => parts.embeddings + parts.layers + parts.final_norm + parts.output_head,
+    } as f64;
+    let share = if accumulates {
+        1.0
+    } else {
+        1.0 / f64::from(gpus.max(1))
+    };
+    E * trained * share
+}
+
+/// FSDP1's gathered parameters under LitGPT on more than one GPU, bytes on
+/// each GPU: the root's flat parameter (the embedding, the final norm and
+/// the output head, every parameter outside a `Block`), which FSDP1 does
+/// not reshard after the forward pass (`_post_forward_reshard` frees only
+/// non-root handles) and so holds whole through the backward, and two
+/// blocks' (the one running, the next prefetched: `BackwardPrefetch.
+/// BACKWARD_PRE`, FSDP1's default), each in 16 bits.
+pub fn fsdp_gathered_bytes(arch: &Architecture) -> f64 {
+    let parts = arch.param_breakdown();
+    let root = parts.embeddings + parts.final_norm + parts.output_head;
+    let block = parts.layers / u64::from(arch.layers.max(1));
+    E * (root + 2 * block) as f64
+}
+
 /// The widths of a layer, values a token.
 #[derive(Clone, Copy)]
 struct Widths {

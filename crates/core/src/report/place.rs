@@ -314,6 +314,43 @@ impl<'a> Placer<'a> {
         (setup, routed, self.place(&setup, strategy, routed))
     }
 
+    /// Under LitGPT's FSDP (the ZeRO-3 column on more than one GPU), the
+    /// gradients its flat parameters hold in place of the column's
+    /// ([`crate::frameworks::litgpt::fsdp_gradient_bytes`]) and the
+    /// parameters it gathers in place of its buffers
+    /// ([`crate::frameworks::litgpt::fsdp_gathered_bytes`]): more than one
+    /// micro-batch a step (the planned micro-batch's, also while the
+    /// largest micro-batch is searched) holds them unsharded.
+    fn litgpt_fsdp_gradients(
+        &self,
+        memory: &mut MemoryBreakdown,
+        setup: &TrainingSetup,
+        strategy: Strategy,
+    ) {
+        let (Some(model), Some((_, step))) = (self.model.filter(|_| self.litgpt), self.step) else {
+            return;
+        };
+        let micro_batch = step.micro_batch;
+        if strategy != Strategy::Zero3 || setup.gpus() < 2 {
+            return;
+        }
+        let accumulates = (self.microbatches_of)(micro_batch).is_some_and(|m| m > 1);
+        let held = crate::frameworks::litgpt::fsdp_gradient_bytes(
+            &model.architecture,
+            self.adapters.is_some(),
+            setup.gpus(),
+            accumulates,
+        );
+        let extra = Bytes::new((held - memory.gradients.get()).max(0.0));
+        memory.gradients = memory.gradients + extra;
+        memory.total = memory.total + extra;
+        // Its gathered parameters in place of the column's buffers.
+        let gathered = crate::frameworks::litgpt::fsdp_gathered_bytes(&model.architecture);
+        let extra = Bytes::new((gathered - memory.buffers.get()).max(0.0));
+        memory.buffers = memory.buffers + extra;
+        memory.total = memory.total + extra;
+    }
+
     /// The FP8 weights `strategy` keeps for the backward on `setup`'s GPU,
     /// bytes: the GPU's own linears, EP leaving it 1 ÷ EP of the stage's
     /// `routed` experts.
@@ -371,6 +408,7 @@ impl<'a> Placer<'a> {
         let beyond_kept = stage.transients.as_ref().map_or(0.0, peak_beyond_kept);
         let mut memory = placement.gpu;
         memory.activations = activation_bytes;
+        self.litgpt_fsdp_gradients(&mut memory, &setup, strategy);
         memory.buffers = memory.buffers + self.working;
         memory.total = memory.total + activation_bytes + self.working;
         let fixed = placement.fixed + self.working;
@@ -493,6 +531,7 @@ impl<'a> Placer<'a> {
             .map(|stage| {
                 let (setup, routed, placement) = self.placed(stage, strategy);
                 let mut memory = placement.gpu;
+                self.litgpt_fsdp_gradients(&mut memory, &setup, strategy);
                 memory.buffers = memory.buffers + self.working;
                 memory.total = memory.total + self.working;
                 (memory, self.saved_weights(&setup, strategy, routed))
