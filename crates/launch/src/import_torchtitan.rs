@@ -414,7 +414,9 @@ fn finish(job: &Job, launch: &str, imported: &mut Imported) {
     imported.keys.push(("dtype", dtype.into()));
     // Uncompiled, torchtitan's cross_entropy_loss runs over an fp32 copy
     // of the logits (`torchtitan/components/loss.py`).
-    if !job.compiled_loss {
+    if job.compiled_loss {
+        imported.keys.push(("loss", "compiled".into()));
+    } else {
         imported.keys.push(("loss", "fp32".into()));
     }
     if let Some(recipe) = job.fp8 {

@@ -270,6 +270,10 @@ pub enum Refusal {
     /// torchtune's chunked output loss (`loss=chunked_output`), which no
     /// framework the page writes for runs.
     ChunkedOutputLoss,
+    /// A compiled PyTorch loss (`loss=compiled`) in a framework's text that
+    /// does not compile its loss (all but torchtitan's `[compile]`): the
+    /// figures would count less than it holds.
+    CompiledLoss,
     /// The figures count another framework's activations (`framework`):
     /// LitGPT's command for a plan counted as Megatron-LM or transformers
     /// keep them.
@@ -318,6 +322,9 @@ pub fn export(config: &Config, target: Target, link: &str) -> Result<String, Ref
         Some(vram_core::memory::activations::Loss::Chunked) => return Err(Refusal::ChunkedLoss),
         Some(vram_core::memory::activations::Loss::ChunkedOutput) => {
             return Err(Refusal::ChunkedOutputLoss)
+        }
+        Some(vram_core::memory::activations::Loss::Compiled) if target != Target::Torchtitan => {
+            return Err(Refusal::CompiledLoss)
         }
         _ => {}
     }

@@ -147,6 +147,24 @@ fn a_chunked_loss_is_refused_by_every_training_framework() {
         export_of(deepspeed, Target::DeepSpeed),
         Err(Refusal::ChunkedLoss)
     );
+    // A compiled loss: torchtitan's `[compile]` alone compiles it.
+    let compiled = format!("{base}&loss=compiled");
+    let toml = export_of(&compiled, Target::Torchtitan).expect("torchtitan");
+    assert!(
+        toml.contains("[compile]\nenable = true\ncomponents = [\"loss\"]"),
+        "{toml}"
+    );
+    for target in [Target::Accelerate, Target::DeepSpeed] {
+        assert_eq!(
+            export_of(&compiled, target),
+            Err(Refusal::CompiledLoss),
+            "{target:?}"
+        );
+    }
+    assert_eq!(
+        export_of(&megatron.replace("chunked", "compiled"), Target::Megatron),
+        Err(Refusal::CompiledLoss)
+    );
     // torchtune's chunked output loss: no framework the page writes for runs it.
     for target in [Target::Torchtitan, Target::Accelerate, Target::DeepSpeed] {
         assert_eq!(

@@ -166,10 +166,11 @@ pub(super) fn job_toml(config: &Config, link: &str) -> Result<String, Refusal> {
         text.push_str(&pipeline_stages(config, model.architecture.layers, b.micro));
     }
     text.push_str(&checkpoint_section(&model));
-    // The loss as the figures count it: compiled (fused kernels over the
-    // 16-bit logits, `loss=fused`), or torchtitan's default, uncompiled
-    // over an fp32 copy (`loss=fp32`).
-    if model.loss == Loss::Fused {
+    // The loss as the figures count it: compiled (`loss=compiled`, fused
+    // kernels over the 16-bit logits; `loss=fused` counts the same compiled
+    // loss with an fp32 copy kept, more than it holds), or torchtitan's
+    // default, uncompiled over an fp32 copy (`loss=fp32`).
+    if matches!(model.loss, Loss::Fused | Loss::Compiled) {
         text.push_str("\n[compile]\nenable = true\ncomponents = [\"loss\"]\n");
     }
     match fp8 {

@@ -57,6 +57,7 @@ pub fn refusal(zh: bool, target: Target, refusal: Refusal) -> String {
         },
         Refusal::ChunkedLoss => fill(t.chunked_loss, &[name]),
         Refusal::ChunkedOutputLoss => fill(t.chunked_output_loss, &[name]),
+        Refusal::CompiledLoss => fill(t.compiled_loss, &[name]),
         Refusal::Accounting => fill(t.accounting_litgpt, &[name]),
         Refusal::QuantizedMultiGpu => fill(t.quantized_multi_gpu, &[name]),
         Refusal::RewardModel => match target {

@@ -714,8 +714,8 @@ texts! {
         ["Megatron-LM（Korthikanti）", "Hugging Face（实测）", "LitGPT（实测）"];
     label_attention: &'static str = "Attention implementation", "注意力实现";
     label_loss: &'static str = "Loss over the logits", "基于 logits 的损失";
-    hint_loss: &'static str = "fused: Megatron-LM's cross-entropy keeps one fp32 copy (a compiled PyTorch loss, counted so, keeps only the 16-bit logits); fp32: PyTorch's cross_entropy over an fp32 copy, uncompiled (torchtitan without compiling its loss), holds up to 6 bytes a logit more; chunked: torchtitan's ChunkedLossWrapper (its main branch) runs the head and the loss over 8 chunks of the sequence and keeps no logits; chunked_output: torchtune's CEWithChunkedOutputLoss keeps the 16-bit logits of 8 chunks and upcasts one chunk at a time.",
-        "fused：Megatron-LM 的交叉熵只保留一份 fp32 副本（编译后的 PyTorch 损失也按此计，实际只保留 16 位 logits）；fp32：PyTorch 对 fp32 副本做 cross_entropy、未编译（torchtitan 未编译损失时），每个 logit 最多多占 6 字节；chunked：torchtitan 的 ChunkedLossWrapper（main 分支）把序列分成 8 块依次计算输出层与损失，不保留 logits；chunked_output：torchtune 的 CEWithChunkedOutputLoss 保留 8 块的 16 位 logits，每次只把一块升到 fp32。";
+    hint_loss: &'static str = "fused: Megatron-LM's cross-entropy keeps one fp32 copy; compiled: PyTorch's under torch.compile (torchtitan's [compile] with the loss) keeps only the 16-bit logits and, at the backward's start, their 16-bit gradient; fp32: PyTorch's cross_entropy over an fp32 copy, uncompiled (torchtitan without compiling its loss), holds up to 6 bytes a logit more; chunked: torchtitan's ChunkedLossWrapper (its main branch) runs the head and the loss over 8 chunks of the sequence and keeps no logits; chunked_output: torchtune's CEWithChunkedOutputLoss keeps the 16-bit logits of 8 chunks and upcasts one chunk at a time.",
+        "fused：Megatron-LM 的交叉熵只保留一份 fp32 副本；compiled：torch.compile 下的 PyTorch 损失（torchtitan 的 [compile] 含 loss）只保留 16 位 logits，反向开始时再加上它们的 16 位梯度；fp32：PyTorch 对 fp32 副本做 cross_entropy、未编译（torchtitan 未编译损失时），每个 logit 最多多占 6 字节；chunked：torchtitan 的 ChunkedLossWrapper（main 分支）把序列分成 8 块依次计算输出层与损失，不保留 logits；chunked_output：torchtune 的 CEWithChunkedOutputLoss 保留 8 块的 16 位 logits，每次只把一块升到 fp32。";
     moe_details: &'static str = "Beyond a Llama: head size, norms, biases, experts, latent attention", "Llama 之外：头维度、归一化、偏置、专家、潜在注意力";
     label_head_dim: &'static str = "Head size", "注意力头维度";
     hint_head_dim: &'static str = "0: hidden size ÷ heads. Qwen3 sets its own (128).", "0 表示 隐藏层维度 ÷ 头数；Qwen3 单独设定（128）。";
@@ -907,8 +907,8 @@ texts! {
         "未计算：线性或门控注意力上的 LoRA，常规注意力稠密模型以外的 QLoRA。";
     attention: [&'static str; 4] = ["as FlashAttention says", "eager", "SDPA", "FlashAttention-2"],
         ["按 FlashAttention 设置", "eager", "SDPA", "FlashAttention-2"];
-    loss: [&'static str; 4] = ["fused (or compiled)", "fp32 copy, uncompiled", "in chunks (torchtitan's main)", "chunked output (torchtune)"],
-        ["融合（或已编译）", "fp32 副本，未编译", "分块（torchtitan main 分支）", "分块输出（torchtune）"];
+    loss: [&'static str; 5] = ["fused (Megatron-LM)", "fp32 copy, uncompiled", "in chunks (torchtitan)", "chunked output (torchtune)", "compiled (torch.compile)"],
+        ["融合（Megatron-LM）", "fp32 副本，未编译", "分块（torchtitan）", "分块输出（torchtune）", "已编译（torch.compile）"];
     hint_dropout: &'static str = "Above 0, each dropout keeps a 1-byte mask per value, as on a GPU.",
         "大于 0 时，每个 dropout 为每个值保存 1 字节的掩码，与 GPU 上实际保存的一致。";
     hint_buffer_factor: &'static str = "DeepSpeed's additional_buffer_factor: its CPU figures × this.",
@@ -1096,6 +1096,7 @@ texts! {
     quantized_multi_gpu: &'static str = "{} quantises on one GPU only (\"Quantization is currently not supported for multi-GPU training\"): choose 1 GPU, or LoRA.", "{} 只在单卡上量化（“Quantization is currently not supported for multi-GPU training”）：请选 1 张 GPU，或改用 LoRA。";
     recomputation_litgpt: &'static str = "{} checkpoints every block when it shards over several GPUs and none on one: choose full recomputation with more GPUs, none on one.", "{} 多卡分片时对每个 Block 做检查点，单卡时不做：多卡请选完全重计算，单卡请选不重计算。";
     chunked_output_loss: &'static str = "{} computes the loss over the whole logits: the chunked output loss counted here is torchtune's CEWithChunkedOutputLoss, and the page writes no torchtune recipe.", "{} 在完整的 logits 上计算损失：这里计入的分块输出损失是 torchtune 的 CEWithChunkedOutputLoss，而本页不生成 torchtune 的配置。";
+    compiled_loss: &'static str = "{} does not compile its loss: the loss counted here is PyTorch's under torch.compile (torchtitan's [compile] with the loss), which keeps only the 16-bit logits; choose fused for its own.", "{} 不编译损失：这里计入的是 torch.compile 下的 PyTorch 损失（torchtitan 的 [compile] 含 loss），只保留 16 位 logits；请选 fused 按其自身计算。";
     chunked_loss: &'static str = "{} computes the loss over the whole logits: the chunked loss counted here is torchtitan's ChunkedLossWrapper, on its main branch and in no release yet (0.2.2 has none).", "{} 在完整的 logits 上计算损失：这里计入的分块损失是 torchtitan 的 ChunkedLossWrapper，仅在其 main 分支，尚无发布版本包含（0.2.2 没有）。";
     // [`Refusal::Architecture`]; each `{}`: the framework.
     architecture: &'static str = "{}'s arguments cannot express a part of this architecture: its export would train another model.", "{} 的参数无法表达这种结构的某一部分：导出的配置会训练另一个模型。";

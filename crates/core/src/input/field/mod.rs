@@ -381,8 +381,9 @@ fields! {
             },
         )
     },
-    /// How the loss holds the logits: Megatron-LM's fused cross-entropy, or
-    /// PyTorch's over an fp32 copy (torchtitan without a compiled loss).
+    /// How the loss holds the logits: Megatron-LM's fused cross-entropy,
+    /// PyTorch's over an fp32 copy (torchtitan without a compiled loss) or
+    /// compiled (torchtitan's `[compile]` with the loss), or chunked.
     Loss in Framework(35) => Declaration {
         set_aside: Jobs::TRAIN,
         written: Written::WhenNotDense,

@@ -148,8 +148,8 @@ fn with_outside_layers(
     };
     format!(
         "{symbols} + {two_e}·s·b·h + {}·s·b·v{mtp_symbols} = {numbers} + {e2_text} × {s} × {b} × {h} + {} × {s} × {b} × {}{mtp_numbers} B = {}",
-        logit_symbol(arch),
-        vram_shared::format::format_number(logit_bytes(arch, setup.bytes_per_value)),
+        logit_symbol(arch, setup.loss),
+        vram_shared::format::format_number(logit_bytes(arch, setup.bytes_per_value, setup.loss)),
         arch.vocab,
         vram_shared::format::format_bytes(total, unit)
     )
@@ -521,10 +521,11 @@ pub fn activation_derivation(
 }
 
 /// The logits' term in a formula: `(e + 4)`, or `(2e + 4)` soft-capped.
-pub(super) fn logit_symbol(arch: &Architecture) -> &'static str {
-    if arch.logit_softcap {
-        "(2e + 4)"
-    } else {
-        "(e + 4)"
+pub(super) fn logit_symbol(arch: &Architecture, loss: Loss) -> &'static str {
+    match (arch.logit_softcap, loss == Loss::Compiled) {
+        (true, false) => "(2e + 4)",
+        (false, false) => "(e + 4)",
+        (true, true) => "2e",
+        (false, true) => "e",
     }
 }

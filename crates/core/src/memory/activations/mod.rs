@@ -294,8 +294,7 @@ pub enum Loss {
     /// (`megatron/core/tensor_parallel/cross_entropy.py`): the fp32 copy is
     /// turned into the softmax in place and saved, its gradient written
     /// into the same buffer; nothing beyond the count. A compiled PyTorch
-    /// loss holds less (torch.compile fuses the upcast, the log-softmax and
-    /// its gradient into kernels over the 16-bit logits).
+    /// loss holds less ([`Loss::Compiled`]).
     #[default]
     Fused,
     /// PyTorch's `cross_entropy` over an fp32 copy of the logits, not
@@ -324,11 +323,26 @@ pub enum Loss {
     /// the 16-bit logits alone; at the loss one chunk's fp32 copy; at the
     /// backward's start one chunk's fp32 gradient and its 16-bit one.
     ChunkedOutput,
+    /// PyTorch's cross-entropy over an fp32 upcast under `torch.compile`
+    /// (torchtitan's `cross_entropy_loss` with `loss` among `[compile]`'s
+    /// components): inductor fuses the upcast and the log-softmax into one
+    /// reduction a row and saves only the 16-bit logits (and one fp32
+    /// log-sum-exp a row); its backward writes the logits' 16-bit gradient
+    /// beside them. Kept: the 16-bit logits; at the loss nothing more; at the
+    /// backward's start their gradient, `e` bytes a logit (measured on the
+    /// CPU: `measured/losses.json`).
+    Compiled,
 }
 
 impl Loss {
     /// Every form, in the `loss` key's order.
-    pub const ALL: [Loss; 4] = [Loss::Fused, Loss::Fp32, Loss::Chunked, Loss::ChunkedOutput];
+    pub const ALL: [Loss; 5] = [
+        Loss::Fused,
+        Loss::Fp32,
+        Loss::Chunked,
+        Loss::ChunkedOutput,
+        Loss::Compiled,
+    ];
 
     /// The chunks `ChunkedLossWrapper` splits the sequence into (its
     /// `num_chunks` default).
@@ -341,17 +355,28 @@ impl Loss {
             Loss::Fp32 => "fp32",
             Loss::Chunked => "chunked",
             Loss::ChunkedOutput => "chunked_output",
+            Loss::Compiled => "compiled",
         }
     }
 
-    /// Bytes a logit held beyond the kept count: at the loss, and at the
-    /// backward's start.
+    /// Bytes a logit held beyond the kept count, `e` bytes a 16-bit value:
+    /// at the loss, and at the backward's start.
     /// A chunked loss keeps no logits: its own figures are the stage's
     /// ([`stage_activations`]).
-    pub const fn beyond_kept(self) -> (f64, f64) {
+    pub const fn beyond_kept(self, e: f64) -> (f64, f64) {
         match self {
             Loss::Fused | Loss::Chunked | Loss::ChunkedOutput => (0.0, 0.0),
             Loss::Fp32 => (4.0, 6.0),
+            Loss::Compiled => (0.0, e),
+        }
+    }
+
+    /// Bytes of fp32 a logit the loss keeps for the backward beside the
+    /// logits: the log-softmax's output, but under `torch.compile`.
+    pub const fn kept_fp32_bytes(self) -> f64 {
+        match self {
+            Loss::Compiled => 0.0,
+            _ => 4.0,
         }
     }
 }
@@ -933,13 +958,15 @@ pub const fn is_plain(arch: &Architecture) -> bool {
 }
 
 /// Bytes a logit keeps for backward: the logits (e) and the loss's fp32
-/// log-softmax (4), and soft-capped logits' tanh output (e more, measured on
-/// Gemma 2: `measured/attention-variants.json`).
-fn logit_bytes(arch: &Architecture, e: f64) -> f64 {
+/// log-softmax (4, none when compiled: [`Loss::kept_fp32_bytes`]), and
+/// soft-capped logits' tanh output (e more, measured on Gemma 2:
+/// `measured/attention-variants.json`).
+fn logit_bytes(arch: &Architecture, e: f64, loss: Loss) -> f64 {
+    let fp32 = loss.kept_fp32_bytes();
     if arch.logit_softcap {
-        2.0 * e + 4.0
+        2.0 * e + fp32
     } else {
-        e + 4.0
+        e + fp32
     }
 }
 
@@ -1052,19 +1079,19 @@ pub fn stage_activations(
         loss_beyond_kept = match setup.loss {
             Loss::Chunked => {
                 outside_layers += inputs;
-                let chunk = logit_bytes(arch, e) * logits / f64::from(Loss::CHUNKS);
+                let chunk = logit_bytes(arch, e, Loss::Chunked) * logits / f64::from(Loss::CHUNKS);
                 let gathered = 4.0 * s * b * h / outside;
                 (Bytes::new(chunk + gathered), Bytes::new(gathered))
             }
             Loss::ChunkedOutput => {
-                let softcapped = logit_bytes(arch, e) - (e + 4.0);
+                let softcapped = logit_bytes(arch, e, Loss::ChunkedOutput) - (e + 4.0);
                 outside_layers += inputs + (e + softcapped) * logits;
                 let chunk = logits / f64::from(Loss::CHUNKS);
                 (Bytes::new(4.0 * chunk), Bytes::new((4.0 + e) * chunk))
             }
             loss => {
-                outside_layers += inputs + logit_bytes(arch, e) * logits;
-                let (at_loss, backward) = loss.beyond_kept();
+                outside_layers += inputs + logit_bytes(arch, e, loss) * logits;
+                let (at_loss, backward) = loss.beyond_kept(e);
                 (Bytes::new(at_loss * logits), Bytes::new(backward * logits))
             }
         };
@@ -1246,7 +1273,10 @@ fn mtp_layer_bytes(arch: &Architecture, setup: &ActivationSetup, layout: &Layout
                 + scores
         }
     };
-    e * 4.0 * h / outside + layer + 2.0 * e * h / outside + logit_bytes(arch, e) * v / tp
+    e * 4.0 * h / outside
+        + layer
+        + 2.0 * e * h / outside
+        + logit_bytes(arch, e, setup.loss) * v / tp
 }
 
 /// The activation memory of `architecture` trained as `setup`, per GPU.
