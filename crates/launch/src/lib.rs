@@ -265,7 +265,8 @@ pub enum Refusal {
     /// optimizer or nothing).
     ActorSharding,
     /// torchtitan's chunked loss (`loss=chunked`), which no framework's
-    /// release runs (torchtitan's main branch has it; 0.2.2 does not).
+    /// text the page writes runs (torchtitan 0.3.0 sets it in its Python
+    /// configs; 0.2.2's TOML, the page's torchtitan text, has none).
     ChunkedLoss,
     /// torchtune's chunked output loss (`loss=chunked_output`), which no
     /// framework the page writes for runs.

@@ -122,8 +122,8 @@ fn deepspeed_refuses_what_it_does_not_run() {
     );
 }
 
-/// torchtitan's chunked loss is its main branch's alone: every training
-/// framework's text (torchtitan 0.2.2's TOML included) computes the loss
+/// torchtitan's chunked loss is 0.3.0's, set in its Python configs: every
+/// training framework's text (torchtitan 0.2.2's TOML included) computes the loss
 /// over the whole logits, so each refuses a plan that counts it chunked,
 /// and the same plan with the compiled loss exports.
 #[test]

@@ -1167,7 +1167,7 @@ fn an_uncompiled_fp32_loss_holds_more_at_the_backwards_start() {
     );
 }
 
-/// torchtitan's chunked loss (`loss=chunked`, its main branch's
+/// torchtitan's chunked loss (`loss=chunked`, 0.3.0's
 /// `ChunkedLossWrapper`) keeps no logits through the forward: the kept
 /// activations lose the logits and their fp32 copy (6 bytes a logit in
 /// bf16), the loss holds one of 8 chunks of them and an fp32 buffer of the

@@ -307,8 +307,8 @@ pub enum Loss {
     /// (torchtitan's `del pred`): 6 more.
     Fp32,
     /// torchtitan's `ChunkedLossWrapper` (`components/loss.py`, on its main
-    /// branch since 9530a87, 2026-06-26; its `llama3_8b` and Qwen3 configs
-    /// use it; no release has it yet): the model stops at the final norm,
+    /// branch since 9530a87, 2026-06-26, released in 0.3.0, whose Llama 3
+    /// and Qwen3 configs use it): the model stops at the final norm,
     /// and the output head and the loss run over the sequence in
     /// [`Loss::CHUNKS`] chunks, each chunk's backward at once, its
     /// gradient gathered into an fp32 buffer of the hidden states. No
