@@ -1,7 +1,9 @@
 //! torchtitan's cross-entropy, measured: what torchtitan 0.3.0's
 //! `cross_entropy_loss` holds beside the logits it is given, eager
 //! (`loss=fp32`) and compiled by inductor as `[compile]` with `loss` among
-//! its components runs it (`loss=compiled`), from
+//! its components runs it (`loss=compiled`), and eager over a tensor-
+//! parallel rank's vocabulary shard (PyTorch's `loss_parallel()`, torchtitan
+//! 0.3.0's `_LossParallelCrossEntropy`: `loss=fp32` with TP 2 or more), from
 //! `scripts/measure-losses` (torch 2.15, CPU; `measured/losses.json`),
 //! against [`Loss::kept_fp32_bytes`] and [`Loss::beyond_kept`]. A figure a
 //! logit is bytes ÷ (tokens × vocabulary). The core counts, a logit: kept
@@ -29,6 +31,7 @@ struct Measured {
 #[derive(Deserialize)]
 struct Row {
     case: String,
+    vocab_parallel: bool,
     dtype: String,
     tokens: u64,
     saved_per_logit: f64,
@@ -52,6 +55,7 @@ fn torchtitans_loss_holds_what_the_core_counts_eager_and_compiled() {
         let loss = match row.case.as_str() {
             "torchtitan.cross_entropy_loss" => Loss::Fp32,
             "torchtitan.cross_entropy_loss.compiled" => Loss::Compiled,
+            "torch.loss_parallel" | "torchtitan._LossParallelCrossEntropy" => Loss::Fp32,
             other => panic!("{other}"),
         };
         // `Loss::Fp32` counts a 16-bit model's upcast; an fp32 model's
@@ -59,7 +63,7 @@ fn torchtitans_loss_holds_what_the_core_counts_eager_and_compiled() {
         if loss == Loss::Fp32 && e == 4.0 {
             continue;
         }
-        let (at_loss, at_backward) = loss.beyond_kept(e);
+        let (at_loss, at_backward) = loss.beyond_kept(e, row.vocab_parallel);
         let kept = loss.kept_fp32_bytes();
         let logits_alive = if row.inputs_saved { e } else { 0.0 };
         let pairs = [
@@ -82,5 +86,5 @@ fn torchtitans_loss_holds_what_the_core_counts_eager_and_compiled() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 6);
+    assert_eq!(checked, 10);
 }

@@ -48,13 +48,14 @@ const GOAL_WITHIN_10: f64 = 1.0;
 /// under a pipeline holding its stage whole; QLoRA's saved inputs under
 /// bitsandbytes before 0.43.2 (`bnb=0.43.1`). The misses by cause (issue
 /// 65): LitGPT's 2023 QLoRA (above), Gemma 2B's full FSDP run (0.85 ×)
-/// and Phi-1.5's FSDP runs at micro-batches 2 and 4 (1.12–1.16 ×); the 70B FSDP × TP runs (0.77–0.82 ×); compiled
+/// and Phi-1.5's FSDP runs at micro-batches 2 and 4 (1.12–1.16 ×); the 70B FSDP × TP runs (0.89–0.95 × once
+/// the loss over a rank's vocabulary shard counts its own fp32 terms, 0.77–0.82 × before); compiled
 /// torchtitan on B200 (torchao's MX table, 1.17–1.19 × with its "GB" read as
 /// the GiB torchtitan logged and its loss compiled, `loss=compiled`, which
 /// brought the Trainy H200 runs to 1.00–1.03 ×); torchtune with activation
 /// checkpointing (1.13 ×: every gradient held from the backward's start;
 /// its chunked output loss is `loss=chunked_output`, 1.07 ×). Raise this as the model improves.
-const TODAY_WITHIN_10: f64 = 0.76;
+const TODAY_WITHIN_10: f64 = 0.77;
 
 /// Today's median of predicted ÷ measured, a ratchet: the model
 /// under-counts (0.999 seen); the test fails if it drifts lower.

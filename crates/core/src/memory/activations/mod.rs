@@ -359,15 +359,24 @@ impl Loss {
         }
     }
 
-    /// Bytes a logit held beyond the kept count, `e` bytes a 16-bit value:
-    /// at the loss, and at the backward's start.
+    /// Bytes a logit held beyond the kept count, `e` bytes a 16-bit value,
+    /// the vocabulary split over tensor-parallel ranks or not: at the loss,
+    /// and at the backward's start.
+    /// Split, PyTorch's uncompiled loss is computed by hand over each rank's
+    /// shard (PyTorch's `loss_parallel()`, and torchtitan 0.3.0's
+    /// `_LossParallelCrossEntropy`): the fp32 copy, the shifted logits and
+    /// their exponentials live at once before the log-softmax (12 bytes a
+    /// logit at the loss, not 8), and the backward builds the one-hot, the
+    /// probabilities and their sum beside the saved log-softmax (16, not
+    /// 12), measured on the CPU (`measured/losses.json`).
     /// A chunked loss keeps no logits: its own figures are the stage's
     /// ([`stage_activations`]).
-    pub const fn beyond_kept(self, e: f64) -> (f64, f64) {
-        match self {
-            Loss::Fused | Loss::Chunked | Loss::ChunkedOutput => (0.0, 0.0),
-            Loss::Fp32 => (4.0, 6.0),
-            Loss::Compiled => (0.0, e),
+    pub const fn beyond_kept(self, e: f64, vocab_parallel: bool) -> (f64, f64) {
+        match (self, vocab_parallel) {
+            (Loss::Fused | Loss::Chunked | Loss::ChunkedOutput, _) => (0.0, 0.0),
+            (Loss::Fp32, false) => (4.0, 6.0),
+            (Loss::Fp32, true) => (8.0, 10.0),
+            (Loss::Compiled, _) => (0.0, e),
         }
     }
 
@@ -1091,7 +1100,7 @@ pub fn stage_activations(
             }
             loss => {
                 outside_layers += inputs + logit_bytes(arch, e, loss) * logits;
-                let (at_loss, backward) = loss.beyond_kept(e);
+                let (at_loss, backward) = loss.beyond_kept(e, layout.tp > 1);
                 (Bytes::new(at_loss * logits), Bytes::new(backward * logits))
             }
         };
