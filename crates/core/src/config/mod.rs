@@ -49,6 +49,11 @@ pub struct ModelSpec {
     /// How the loss holds the logits (Megatron-LM's fused cross-entropy, or
     /// PyTorch's over an fp32 copy).
     pub loss: crate::memory::activations::Loss,
+    /// Whether the run's first step is its longest, so that no earlier
+    /// step's graph is alive at that length (lit-gpt's loop of 2023 feeds
+    /// the longest example first, `finetune/lora.py`: `get_batch(...,
+    /// longest_seq_ix if iter_num == 0 else None)`); LitGPT's accounting.
+    pub longest_first: bool,
     /// The routed experts' capacity factor (1: uniform routing).
     pub capacity: f64,
     /// Expert parallelism: the routed experts divided over this many ranks,
@@ -69,6 +74,7 @@ impl ModelSpec {
             ep: 1,
             dropout: 0.0,
             loss: crate::memory::activations::Loss::Fused,
+            longest_first: false,
             framework: Framework::Megatron,
             attention: None,
             checkpointing: Checkpointing::EVERY_LAYER,
@@ -93,6 +99,7 @@ impl ModelSpec {
             framework: Framework::Megatron,
             attention: None,
             loss: crate::memory::activations::Loss::Fused,
+            longest_first: false,
             capacity: 1.0,
             ep: 1,
         }

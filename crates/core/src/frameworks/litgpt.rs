@@ -400,12 +400,16 @@ pub fn litgpt_activation_memory(
 /// 4-bit inputs ([`carried_input_bytes`], the output head's too), which its
 /// graph still holds until the new loss replaces it: every step at the
 /// planned length, as packed or truncated batches run (the config hub's
-/// Alpaca2k at 512 tokens: `scripts/measure-litgpt-qlora`).
+/// Alpaca2k at 512 tokens: `scripts/measure-litgpt-qlora`). Without an
+/// `earlier_step` at that length (lit-gpt's loop of 2023 runs the longest
+/// example first, the shorter ones after it peaking lower) neither those
+/// inputs nor the earlier step's fp32 logits are there.
 pub fn litgpt_step_transients(
     arch: &Architecture,
     setup: &ActivationSetup,
     adapters: Option<&Adapters>,
     kept: &ActivationMemory,
+    earlier_step: bool,
 ) -> StepTransients {
     let full = adapters.is_none();
     let v = f64::from(arch.vocab);
@@ -427,7 +431,7 @@ pub fn litgpt_step_transients(
         backward = backward.max(LOGIT * v * s * b);
     }
     let carried = match adapters.map(Lora::of) {
-        Some(l) if l.keeps_inputs => {
+        Some(l) if l.keeps_inputs && earlier_step => {
             let layers = f64::from(arch.layers);
             let tokens = s * b;
             let head = E * f64::from(arch.hidden);
@@ -457,7 +461,14 @@ pub fn litgpt_step_transients(
         true => f64::MIN,
         false => (E - LOGIT) * v * targets,
     };
-    let at_head = carried + E * v * s * b - LOGIT * v * targets;
+    // The earlier step's fp32 logits, as large as this step's (which the
+    // kept count holds and which are not made yet at the head).
+    let earlier_logits = match earlier_step {
+        true => LOGIT * v * s * b,
+        false => 0.0,
+    };
+    let at_head =
+        carried + E * v * s * b + earlier_logits - LOGIT * v * s * b - LOGIT * v * targets;
     StepTransients {
         forward_end: Bytes::new(at_loss.max(at_head)),
         backward_start: Bytes::new(at_loss_backward.max(at_head_backward)),

@@ -187,6 +187,10 @@ impl Config {
             if model.framework == Framework::LitGpt && model.architecture.tied_embeddings {
                 return Err(Field::Framework.error(InputErrorKind::NotWith(Field::Tied)));
             }
+            // Only LitGPT's accounting carries an earlier step's graph.
+            if model.longest_first && model.framework != Framework::LitGpt {
+                return Err(Field::LongestFirst.error(InputErrorKind::NotWith(Field::Framework)));
+            }
             // LitGPT checkpoints whole blocks or nothing, and its GPT has
             // no dropout layers.
             if model.framework == Framework::LitGpt {

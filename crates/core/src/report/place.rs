@@ -224,7 +224,8 @@ impl<'a> Placer<'a> {
         kept: &ActivationMemory,
     ) -> StepTransients {
         if self.litgpt {
-            return litgpt_step_transients(arch, setup, self.adapters.as_ref(), kept);
+            let earlier_step = !self.model.is_some_and(|m| m.longest_first);
+            return litgpt_step_transients(arch, setup, self.adapters.as_ref(), kept, earlier_step);
         }
         match self.hf {
             Some((numerics, attention)) => hf_step_transients(arch, setup, numerics, attention),

@@ -237,6 +237,7 @@ fn cluster_words(t: &Text, field: Field) -> Option<Words> {
         Field::PpLayout => (t.label_pp_layout, "", Some(t.hint_pp_layout)),
         Field::Attention => (t.label_attention, "", None),
         Field::Loss => (t.label_loss, "", Some(t.hint_loss)),
+        Field::LongestFirst => (t.label_longest_first, "", Some(t.hint_longest_first)),
         Field::Context => (t.label_context, t.unit_gb, Some(t.hint_context)),
         Field::Expandable => (t.label_expandable, "", Some(t.hint_expandable)),
         Field::Slack => (t.label_slack, t.unit_percent, Some(t.hint_slack)),

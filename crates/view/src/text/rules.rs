@@ -58,6 +58,7 @@ pub fn field_rule(field: Field) -> &'static str {
         Field::Dropout => "not with framework=litgpt (its GPT has no dropout)",
         Field::Framework => "hf: a model with a SwiGLU MLP; litgpt: a dense model with rotary positions, tied=0 (LitGPT's own output head), dtype=bf16-pure, adapters of the model's dtype",
         Field::Prompts => "with rl_framework=verl, prompts × rollouts a multiple of the GPUs (its Megatron actor: of its data-parallel ranks × micro-batch)",
+        Field::LongestFirst => "with framework=litgpt",
         Field::Loss => "fused alone under framework=hf or litgpt (which count their own loss); compiled: exported as torchtitan's alone",
         Field::Sharding => "fsdp2: not with acct=deepspeed",
         Field::Dora => "not on a mixture's expert MLPs; not with amp under framework=hf; not with framework=litgpt",

@@ -398,6 +398,21 @@ fields! {
             },
         )
     },
+    /// Whether the run's first step is its longest, no earlier step's graph
+    /// alive at that length (lit-gpt's loop of 2023); LitGPT's accounting.
+    LongestFirst in Framework(36) => Declaration {
+        set_aside: Jobs::TRAIN,
+        written: Written::WhenNotDense,
+        ..step(
+            "longest_first",
+            FLAG,
+            |c| model_text(c, |m| flag_text(m.longest_first)),
+            |c, f, t| {
+                let first = parse_flag(f, t)?;
+                edit_model(c, f, |m| m.longest_first = first)
+            },
+        )
+    },
 
     // The architecture beyond Llama's: written where not a dense model's default.
 
