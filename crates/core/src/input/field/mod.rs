@@ -403,6 +403,7 @@ fields! {
     LongestFirst in Framework(36) => Declaration {
         set_aside: Jobs::TRAIN,
         written: Written::WhenNotDense,
+        needs: Some(|t| t(Field::Framework) == "litgpt"),
         ..step(
             "longest_first",
             FLAG,
